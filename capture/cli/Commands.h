@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rdt::cli {
+
+/// Exit codes of rdtscope-cli, documented in `rdtscope-cli --help` and the README.
+enum ExitCode : int {
+    ExitOk = 0,
+    ExitFailure = 1, ///< the command ran and failed (bad input, write rejected, corrupt file)
+    ExitUsage = 2, ///< wrong command line
+    ExitUnavailable = 3, ///< the requested hardware or kernel interface is not available here
+};
+
+using CommandFn = int (*)(const std::vector<std::string>& args);
+
+struct Command {
+    const char* name;
+    const char* synopsis; ///< one line for `rdtscope-cli --help`
+    CommandFn run;
+};
+
+/// The command table (Commands.cpp). Each command lives in its own Cmd*.cpp file.
+const std::vector<Command>& commands();
+
+} // namespace rdt::cli

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// rdtscope-cli: the Qt-free command-line face of the engine (links `capture` only).
+#include "Commands.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+using namespace rdt::cli;
+
+static void printUsage(std::FILE* out)
+{
+    std::fprintf(out, "usage: rdtscope-cli COMMAND [OPTIONS]\n\nCommands:\n");
+    for (const auto& c : commands())
+        std::fprintf(out, "  %s\n", c.synopsis);
+    std::fprintf(out,
+        "\nRun 'rdtscope-cli COMMAND --help' for a command's options.\n"
+        "Exit codes: 0 ok, 1 the command failed, 2 usage error, 3 hardware or kernel interface unavailable.\n");
+}
+
+int main(int argc, char** argv)
+{
+    if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+        printUsage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? ExitUsage : ExitOk;
+    }
+    if (std::strcmp(argv[1], "--version") == 0) {
+        std::printf("rdtscope-cli " RDTSCOPE_VERSION "\n");
+        return ExitOk;
+    }
+    const std::string name = argv[1];
+    for (const auto& c : commands()) {
+        if (name == c.name)
+            return c.run(std::vector<std::string>(argv + 2, argv + argc));
+    }
+    std::fprintf(stderr, "rdtscope-cli: unknown command '%s'\n\n", name.c_str());
+    printUsage(stderr);
+    return ExitUsage;
+}

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "Error.h"
+
+#include <cerrno>
+#include <cstring>
+
+namespace rdt {
+
+std::string Error::toString() const
+{
+    std::string s = message;
+    if (code != 0) {
+        s += ": ";
+        s += std::strerror(code);
+    }
+    if (!advice.empty()) {
+        s += " (";
+        s += advice;
+        s += ")";
+    }
+    return s;
+}
+
+std::string adviceForErrno(int code)
+{
+    switch (code) {
+    case EACCES:
+    case EPERM:
+        return "permission denied: run as root, or grant the needed capability (CAP_SYS_ADMIN for resctrl, "
+               "CAP_SYS_RAWIO for MSRs, CAP_PERFMON for perf)";
+    case ENOENT:
+        return "no such file: the feature or kernel interface is not present on this machine";
+    case EBUSY:
+        return "the resource is busy: another tool (pqos, PCM, a container runtime) may be using it";
+    case ENOSPC:
+        return "out of hardware resources (CLOSIDs or RMIDs): remove an unused group first";
+    case EINVAL:
+        return "the kernel rejected the value; see the message for the rule it broke";
+    case ENODEV:
+    case ENXIO:
+        return "the device is not present: load the driver (e.g. modprobe msr) or use the simulator";
+    default:
+        return {};
+    }
+}
+
+Error errnoError(int code, std::string message, std::string advice)
+{
+    if (advice.empty())
+        advice = adviceForErrno(code);
+    return Error { code, std::move(message), std::move(advice) };
+}
+
+Error makeError(std::string message, std::string advice) { return Error { 0, std::move(message), std::move(advice) }; }
+
+} // namespace rdt

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rdt {
+
+/// Flags carried by a monitoring sample (never silently dropped: the GUI and session show them).
+enum RdtSampleFlag : std::uint32_t {
+    SampleOccupancyError = 1u << 0, ///< llc_occupancy read "Error" / QM_CTR bit 63
+    SampleOccupancyUnavailable = 1u << 1, ///< "Unavailable" / QM_CTR bit 62
+    SampleMbmError = 1u << 2,
+    SampleMbmUnavailable = 1u << 3,
+    SampleMbmUnassigned = 1u << 4, ///< "Unassigned" (ABMC counter not assigned)
+    SampleWrapped = 1u << 5, ///< at least one counter wrap was corrected in this delta
+    SampleMaybeMultiWrap = 1u << 6, ///< elapsed time could hide more than one wrap (20.18.8): rate is a lower bound
+    SampleCounterReset = 1u << 7, ///< the counter went backwards by more than a wrap explains (group re-created)
+    SampleFirst = 1u << 8, ///< first sample of a series: no delta, rates are 0
+};
+
+/// One monitoring reading of one group in one cache domain (what `monitor --csv` prints and sessions store).
+struct RdtSample {
+    std::uint64_t timeNs = 0; ///< monotonic time of the read (core/Time.h)
+    std::string group; ///< resctrl path relative to the root: "" = default group, "p0", "p0/mon_groups/m1"
+    int domain = 0; ///< L3 cache id (resctrl's mon_L3_XX)
+    std::uint64_t occupancyBytes = 0;
+    std::uint64_t mbmTotalBytes = 0; ///< cumulative, wrap-corrected by the sampler
+    std::uint64_t mbmLocalBytes = 0;
+    double mbmTotalBps = 0; ///< delta / elapsed
+    double mbmLocalBps = 0;
+    double mbmRemoteBps() const { return mbmTotalBps > mbmLocalBps ? mbmTotalBps - mbmLocalBps : 0.0; }
+    std::uint32_t flags = 0;
+};
+
+/// What the sampler publishes into its bounded queue each poll.
+struct RdtSampleBatch {
+    std::uint64_t timeNs = 0;
+    std::vector<RdtSample> samples;
+};
+
+/// An allocation change as it happened (DESIGN.md "Data flow": markers on timelines, rows in sessions).
+struct AllocationChanged {
+    std::uint64_t timeNs = 0;
+    std::string who; ///< "gui", "cli", "scenario", "replay"
+    std::string group;
+    std::string resource; ///< "L3", "L3CODE", "MB", ...
+    int domain = 0;
+    std::string oldValue; ///< schemata value text, e.g. "7ff" or "100"
+    std::string newValue;
+    bool ok = false;
+    std::string message; ///< the kernel's last_cmd_status text or our validation message when !ok
+};
+
+} // namespace rdt

@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Fails when any source under ROOT includes a Qt header (<QString>, <QtCore/...>, "QObject" ...).
+file(GLOB_RECURSE sources ${ROOT}/*.h ${ROOT}/*.hpp ${ROOT}/*.cpp ${ROOT}/*.cc)
+set(offenders "")
+foreach(f ${sources})
+  file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](Q[A-Za-z]|qt)")
+  if(lines)
+    list(APPEND offenders "${f}: ${lines}")
+  endif()
+endforeach()
+list(LENGTH sources count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no sources found under ${ROOT}: the check would pass vacuously")
+endif()
+if(offenders)
+  message(FATAL_ERROR "capture/ must stay Qt-free, but:\n${offenders}")
+endif()
+message(STATUS "${count} files under capture/ checked: no Qt includes")
