@@ -50,22 +50,24 @@ struct RdtMonitoring {
     std::uint32_t highestRmidAny = 0; ///< CPUID.0FH.00H:EBX, highest RMID of any resource
     unsigned rmidFieldWidth = 0; ///< Ceil(Log2(1 + CPUID.0FH.00H:EBX)) (20.18.6)
     bool l3 = false; ///< CPUID.0FH.00H:EDX[1]
+    bool l3DetailsKnown = false; ///< CPUID.0FH.01H was read and passed validation; fields below are valid
     // CPUID.0FH.01H (valid when l3)
     std::uint32_t upscalingFactor = 0; ///< EBX: bytes per counter unit
     std::uint32_t highestRmid = 0; ///< ECX; RMIDs = highestRmid + 1
     bool occupancy = false; ///< EDX[0] L3 occupancy (event 01H)
     bool totalBandwidth = false; ///< EDX[1] L3 total external bandwidth (event 02H)
     bool localBandwidth = false; ///< EDX[2] L3 local external bandwidth (event 03H)
-    unsigned counterWidth = 0; ///< 24 + EAX[7:0] (20.18.5.2); 0 when no MBM
+    unsigned counterWidth = 0; ///< MBM counter width 24 + EAX[7:0] (20.18.5.2); 0 when unknown
     bool overflowBit = false; ///< EAX[8]: IA32_QM_CTR bit 61
     bool nonCpuCmt = false; ///< EAX[9]
     bool nonCpuMbm = false; ///< EAX[10]
-    std::uint32_t rmidCount() const { return l3 ? highestRmid + 1 : 0; }
+    std::uint32_t rmidCount() const { return l3DetailsKnown ? highestRmid + 1 : 0; }
 };
 
 /// One cache allocation resource, CPUID.10H.01H (L3) or 10H.02H (L2), SDM 20.19.4.2.
 struct CacheAllocation {
-    bool present = false; ///< CPUID.10H.00H:EBX[1] or [2] and a plausible sub-leaf
+    bool present = false; ///< CPUID.10H.00H:EBX[1] or [2]
+    bool detailsKnown = false; ///< the sub-leaf was read and passed validation; fields below are valid
     unsigned cbmLength = 0; ///< EAX[4:0] + 1
     std::uint32_t cbmMask = 0; ///< (1 << cbmLength) - 1, what resctrl shows as cbm_mask
     std::uint32_t shareableBits = 0; ///< EBX, masked to the CBM length
@@ -73,31 +75,33 @@ struct CacheAllocation {
     bool cdp = false; ///< ECX[2]
     bool nonContiguous = false; ///< ECX[3]
     std::uint32_t highestClos = 0; ///< EDX[15:0]
-    std::uint32_t closCount() const { return present ? highestClos + 1 : 0; }
+    std::uint32_t closCount() const { return detailsKnown ? highestClos + 1 : 0; }
     /// CLOS usable with CDP enabled: (highestClos >> 1) + 1 (20.19.4.4, 20.19.5)
-    std::uint32_t closCountCdp() const { return present && cdp ? (highestClos >> 1) + 1 : 0; }
+    std::uint32_t closCountCdp() const { return detailsKnown && cdp ? (highestClos >> 1) + 1 : 0; }
     std::uint64_t bytesPerCbmBit = 0; ///< cache size (CPUID.04H) / cbmLength; 0 when the cache is unknown
 };
 
 /// Memory bandwidth allocation, CPUID.10H.03H (20.19.7.1).
 struct MbaInfo {
     bool present = false; ///< CPUID.10H.00H:EBX[3]
+    bool detailsKnown = false; ///< CPUID.10H.03H was read and is plausible
     unsigned maxThrottle = 0; ///< EAX[11:0] + 1 (percent of delay)
     bool linear = false; ///< ECX[2]
     bool perThread = false; ///< ECX[0]
     std::uint32_t highestClos = 0; ///< EDX[15:0]
     unsigned granularity() const { return linear && maxThrottle <= 100 ? 100 - maxThrottle : 0; }
-    std::uint32_t closCount() const { return present ? highestClos + 1 : 0; }
+    std::uint32_t closCount() const { return detailsKnown ? highestClos + 1 : 0; }
 };
 
 /// Cache bandwidth allocation, CPUID.10H.05H (20.19.8.2).
 struct CbaInfo {
     bool present = false; ///< CPUID.10H.00H:EBX[5]
+    bool detailsKnown = false; ///< CPUID.10H.05H was read and is plausible
     unsigned maxLevel = 0; ///< EAX[7:0]
     unsigned scope = 0; ///< EAX[11:8]; 1 = logical processor scope
     bool linear = false; ///< ECX[3]
     std::uint32_t highestClos = 0; ///< EDX[15:0]
-    std::uint32_t closCount() const { return present ? highestClos + 1 : 0; }
+    std::uint32_t closCount() const { return detailsKnown ? highestClos + 1 : 0; }
 };
 
 /// RDT allocation (20.19): CPUID.07H.00H:EBX[15], leaf 10H.
