@@ -50,6 +50,8 @@ public:
 
     /// Called (on the calling thread of apply()) with each event.
     void setListener(std::function<void(const AllocationChanged&)> listener);
+    /// Time stamps for events (default monotonicNs(); sim sources pass simulated time).
+    void setClock(std::function<std::uint64_t()> clock);
     /// Every event published so far (for the CLI and tests; sessions use the listener).
     std::vector<AllocationChanged> history() const;
 
@@ -58,6 +60,7 @@ private:
 
     RdtBackend& m_backend;
     std::function<void(const AllocationChanged&)> m_listener;
+    std::function<std::uint64_t()> m_clock;
     mutable std::mutex m_mutex;
     std::vector<AllocationChanged> m_history;
 };

@@ -6,6 +6,7 @@
 #include "core/SpscQueue.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
@@ -48,7 +49,7 @@ public:
     Result<RdtSampleBatch> pollOnce(std::uint64_t timeNs);
 
     SpscQueue<RdtSampleBatch>& queue() { return m_queue; }
-    /// Called on the sampler thread with each batch (keep it short; no GUI calls from here).
+    /// Called on the sampler thread with each batch (keep it short; no GUI calls from here). Set before start().
     void setCallback(std::function<void(const RdtSampleBatch&)> callback);
 
     /// The interval actually used (rate clamped to >= 1 Hz for 24-bit counters, 20.18.8).
@@ -87,6 +88,7 @@ private:
     mutable std::mutex m_errorMutex;
     std::string m_lastError;
     std::mutex m_wakeMutex;
+    std::condition_variable m_wake;
     std::thread m_thread;
 };
 
