@@ -71,6 +71,24 @@ namespace {
         return name.find_first_of("/\n\t ") == std::string::npos;
     }
 
+    /// resctrl-specific advice for mkdir failures (RESCTRL-NOTES 1.6), on top of the kernel's status text.
+    std::string mkdirAdvice(int code, const std::string& fallback)
+    {
+        switch (code) {
+        case ENOSPC:
+            return "Out of CLOSIDs or RMIDs: remove an unused group first (`groups delete NAME`)";
+        case EBUSY:
+            return "freed RMIDs are still in limbo (their lines are still cached): wait a few seconds, or raise "
+                   "info/L3_MON/max_threshold_occupancy";
+        case EACCES:
+        case EPERM:
+            return "permission denied: run as root (resctrl needs CAP_SYS_ADMIN); monitor groups go under "
+                   "<group>/mon_groups";
+        default:
+            return fallback;
+        }
+    }
+
     std::string domainDir(int id)
     {
         char buf[32];
@@ -352,6 +370,7 @@ Status ResctrlBackend::createControlGroup(const std::string& name)
     auto r = m_fs->mkdir(name);
     if (!r) {
         Error e = r.error();
+        e.advice = mkdirAdvice(e.code, e.advice);
         if (const auto s = lastCmdStatus(); !s.empty() && s != "ok")
             e.message += "; kernel says: " + s;
         return e;
@@ -372,6 +391,7 @@ Status ResctrlBackend::createMonitorGroup(const std::string& parent, const std::
     auto r = m_fs->mkdir(join(parent, "mon_groups/" + name));
     if (!r) {
         Error e = r.error();
+        e.advice = mkdirAdvice(e.code, e.advice);
         if (const auto s = lastCmdStatus(); !s.empty() && s != "ok")
             e.message += "; kernel says: " + s;
         return e;
@@ -530,6 +550,8 @@ Result<GroupCounters> ResctrlBackend::readCounters(const std::string& path)
     if (!mon.present)
         return errnoError(ENOENT, "no monitoring in " + m_fs->describe() + " (no info/L3_MON)",
             "the CPU or kernel lacks CMT/MBM (CPUID.07H.00H:EBX[12])");
+    if (!path.empty() && !m_fs->isDirectory(path))
+        return errnoError(ENOENT, "no group '" + path + "' in " + m_fs->describe(), "list groups with `groups list`");
     RootLock rl(*m_fs, false);
     GroupCounters out;
     out.group = path;
