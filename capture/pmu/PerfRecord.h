@@ -272,7 +272,7 @@ struct BranchEntry {
 };
 
 /// PERF_SAMPLE_WEIGHT_STRUCT (union perf_sample_weight) as x86 fills it.
-struct SampleWeight {
+struct WeightValue {
     std::uint64_t full = 0; ///< the whole u64 (PERF_SAMPLE_WEIGHT)
     std::uint32_t var1 = 0; ///< load latency in core cycles ("weight")
     std::uint16_t var2 = 0; ///< instruction latency (ins_lat), SPR/ADL+
@@ -318,7 +318,7 @@ struct Sample {
     std::uint64_t stackUserSize = 0;
     std::span<const std::byte> stackUser;
     std::uint64_t stackUserDynSize = 0;
-    SampleWeight weight;
+    WeightValue weight;
     std::uint64_t dataSrc = 0;
     std::uint64_t transaction = 0;
     std::uint64_t regsIntrAbi = 0;
