@@ -308,7 +308,7 @@ void SessionReader::loadGroups()
         }
         if (!*row)
             break;
-        GroupInfo g { st->i64(0), st->text(1), st->u64(2), st->u64(3), st->u64(4) };
+        SessionGroup g { st->i64(0), st->text(1), st->u64(2), st->u64(3), st->u64(4) };
         m_groupPaths[g.id] = g.path;
         total += g.samples;
         m_groups.push_back(std::move(g));

@@ -45,7 +45,7 @@ public:
     std::uint64_t originNs() const;
     std::uint64_t sampleCount() const { return m_sampleCount; }
 
-    const std::vector<GroupInfo>& groups() const { return m_groups; }
+    const std::vector<SessionGroup>& groups() const { return m_groups; }
     /// Loaded at open (they are small): allocation events, membership snapshots and markers, in time order.
     const std::vector<AllocationChanged>& allocations() const { return m_allocations; }
     const std::vector<MembershipSnapshot>& memberships() const { return m_memberships; }
@@ -93,7 +93,7 @@ private:
     MachineInfo m_machine;
     std::map<std::string, std::string> m_metaTable;
     std::map<std::int64_t, std::string> m_groupPaths;
-    std::vector<GroupInfo> m_groups;
+    std::vector<SessionGroup> m_groups;
     std::vector<AllocationChanged> m_allocations;
     std::vector<MembershipSnapshot> m_memberships;
     std::vector<Marker> m_markers;

@@ -83,7 +83,7 @@ struct Symbol {
 };
 
 /// A group known to the session (table `groups`).
-struct GroupInfo {
+struct SessionGroup {
     std::int64_t id = 0;
     std::string path; ///< "" = default group
     std::uint64_t firstNs = 0;
