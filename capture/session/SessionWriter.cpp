@@ -40,7 +40,7 @@ Result<std::unique_ptr<SessionWriter>> SessionWriter::create(
     // WAL: readers (a GUI following the file) never block the recorder, and a commit is one append, so a killed
     // process loses at most the transaction it had open. synchronous=NORMAL keeps every commit across a process
     // crash (the data is in the kernel); only a power loss can drop the last few commits.
-    auto pragmas = w->m_db.exec("PRAGMA page_size=4096; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+    auto pragmas = w->m_db.exec("PRAGMA page_size=" + std::to_string(options.pageSize) + "; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
                                 "PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY;");
     if (!pragmas)
         return pragmas.error();
