@@ -332,6 +332,16 @@ Status ResctrlBackend::writeCommand(const std::string& path, std::string data)
     if (w)
         return {};
     Error e = w.error();
+    if (e.code == ENOENT) {
+        const auto slash = path.rfind('/');
+        const auto dir = slash == std::string::npos ? std::string {} : path.substr(0, slash);
+        if (dir.empty() || m_fs->isDirectory(dir)) {
+            e.advice = "the group exists but has no " + path.substr(slash + 1)
+                + ": a live resctrl mount creates it with the group, so " + m_fs->describe()
+                + " is probably a copy of a tree (plain files), not the kernel";
+            return e;
+        }
+    }
     const auto status = lastCmdStatus();
     if (!status.empty() && status != "ok") {
         e.message += "; kernel says: " + status;
