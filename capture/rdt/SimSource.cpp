@@ -49,7 +49,10 @@ namespace {
         std::string m_scenario;
     };
 
-    MsrRdtEnumeration enumerationOf(const sim::SimMachine& m)
+}
+
+MsrRdtEnumeration msrEnumerationOf(const sim::SimMachine& m)
+{
     {
         const auto& f = m.features();
         MsrRdtEnumeration e;
@@ -86,7 +89,9 @@ namespace {
         }
         return e;
     }
+}
 
+namespace {
     /// UNFINISHED: capture/sim has no scenario loader yet (resources/scenarios/noisy-neighbour.scn is a
     /// placeholder). Until it lands, the scenarios are set up here the way a user would: threads on the machine,
     /// then groups and associations through the backend (tasks for resctrl, CPUs for MSRs).
@@ -156,7 +161,7 @@ Result<RdtSource> openSimSource(const std::string& spec, const std::string& scen
     if (spec == "sim-msr") {
         // The MSR space keeps the machine alive: it must outlive nothing but the backend that uses it.
         auto msrs = std::shared_ptr<MsrSpace>(new sim::SimMsrSpace(*m), [m](MsrSpace* p) { delete p; });
-        auto b = MsrBackend::open(msrs, enumerationOf(*m), "");
+        auto b = MsrBackend::open(msrs, msrEnumerationOf(*m), "");
         if (!b)
             return b.error();
         s.backend = std::move(*b);
