@@ -50,12 +50,13 @@ int cmdInfo(const std::vector<std::string>& argv)
         return ExitOk;
     }
     if (!args->positionals().empty()) {
-        std::fprintf(stderr, "rdtscope-cli info: unexpected argument '%s'\n\n%s", args->positionals()[0].c_str(),
-            kInfoHelp);
+        std::fprintf(
+            stderr, "rdtscope-cli info: unexpected argument '%s'\n\n%s", args->positionals()[0].c_str(), kInfoHelp);
         return ExitUsage;
     }
     auto cpuNumber = args->number("cpu", 0);
-    if (!cpuNumber || *cpuNumber < 0 || *cpuNumber > 65535 || *cpuNumber != static_cast<double>(static_cast<int>(*cpuNumber))) {
+    if (!cpuNumber || *cpuNumber < 0 || *cpuNumber > 65535
+        || *cpuNumber != static_cast<double>(static_cast<int>(*cpuNumber))) {
         std::fprintf(stderr, "rdtscope-cli info: --cpu needs a CPU number\n");
         return ExitUsage;
     }
@@ -88,8 +89,7 @@ int cmdInfo(const std::vector<std::string>& argv)
     }
 
     std::optional<EnvironmentProbe> env;
-    if (!dumpPath)
-        env = probeEnvironment("/", features.identity.hypervisor);
+    if (!dumpPath) env = probeEnvironment("/", features.identity.hypervisor);
     std::optional<Topology> topo;
     const auto sysfs = args->value("sysfs");
     if (sysfs || !dumpPath) {
@@ -101,8 +101,7 @@ int cmdInfo(const std::vector<std::string>& argv)
             return ExitFailure;
         }
     }
-    const CapabilityReport report
-        = buildCapabilityReport(features, env ? &*env : nullptr, topo ? &*topo : nullptr);
+    const CapabilityReport report = buildCapabilityReport(features, env ? &*env : nullptr, topo ? &*topo : nullptr);
     const std::string text
         = args->has("json") ? formatCapabilityReportJson(report) : formatCapabilityReportText(report);
     std::fwrite(text.data(), 1, text.size(), stdout);

@@ -24,18 +24,18 @@ struct CapabilityLine {
 
 /// Group names, in report order.
 namespace capgroup {
-    inline constexpr const char* Identity = "Identity";
-    inline constexpr const char* Monitoring = "RDT monitoring";
-    inline constexpr const char* CacheAllocation = "Cache allocation";
-    inline constexpr const char* Mba = "Memory bandwidth allocation";
-    inline constexpr const char* Cba = "Cache bandwidth allocation";
-    inline constexpr const char* Caches = "Caches";
-    inline constexpr const char* Perfmon = "Performance monitoring";
-    inline constexpr const char* Lbr = "Architectural LBR";
-    inline constexpr const char* PerfmonExt = "Performance monitoring extended";
-    inline constexpr const char* Environment = "Environment";
-    inline constexpr const char* Topology = "Topology";
-    inline constexpr const char* Warnings = "Warnings";
+inline constexpr const char* Identity = "Identity";
+inline constexpr const char* Monitoring = "RDT monitoring";
+inline constexpr const char* CacheAllocation = "Cache allocation";
+inline constexpr const char* Mba = "Memory bandwidth allocation";
+inline constexpr const char* Cba = "Cache bandwidth allocation";
+inline constexpr const char* Caches = "Caches";
+inline constexpr const char* Perfmon = "Performance monitoring";
+inline constexpr const char* Lbr = "Architectural LBR";
+inline constexpr const char* PerfmonExt = "Performance monitoring extended";
+inline constexpr const char* Environment = "Environment";
+inline constexpr const char* Topology = "Topology";
+inline constexpr const char* Warnings = "Warnings";
 }
 
 struct CapabilityReport {
