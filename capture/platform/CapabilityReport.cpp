@@ -211,14 +211,18 @@ void caches(Builder& b, const CpuFeatures& f)
     b.group(capgroup::Caches);
     if (f.caches.empty())
         b.add("Cache parameters", "none", false, "CPUID.(EAX=04H)", "",
-            "CPUID leaf 04H lists no cache (non-Intel CPUs describe caches in leaf 8000001DH)");
+            "CPUID leaf 04H (8000001DH on AMD) lists no cache");
     for (std::size_t i = 0; i < f.caches.size(); ++i) {
         const CacheInfo& c = f.caches[i];
         b.add("L" + std::to_string(c.level) + " " + c.type,
             formatBytes(double(c.sizeBytes())) + ", " + std::to_string(c.ways) + "-way, " + std::to_string(c.sets)
                 + " sets, " + std::to_string(c.lineSize) + " B lines, shared by up to "
-                + std::to_string(c.maxSharingThreads) + " threads" + (c.inclusive ? ", inclusive" : ""),
-            true, "CPUID.(EAX=04H,ECX=" + std::to_string(i) + ")", "");
+                + std::to_string(c.maxSharingThreads) + (c.maxSharingThreads == 1 ? " thread" : " threads")
+                + (c.inclusive ? ", inclusive" : ""),
+            true,
+            std::string(c.leaf == 4 ? "CPUID.(EAX=04H,ECX=" : "CPUID.(EAX=8000001DH,ECX=") + std::to_string(c.subleaf)
+                + ")",
+            "");
     }
 }
 
@@ -344,6 +348,7 @@ CapabilityReport buildCapabilityReport(
 {
     CapabilityReport r;
     r.source = f.source;
+    r.environmentProbed = environmentProbe != nullptr;
     Builder b(r);
     identity(b, f);
     monitoring(b, f);
@@ -384,7 +389,11 @@ CapabilityReport buildCapabilityReport(
 std::string formatCapabilityReportText(const CapabilityReport& report)
 {
     std::string out = "CPUID source: " + report.source + "\n";
-    out += report.rdtWhyNot.empty() ? "RDT: available\n" : "No RDT here: " + report.rdtWhyNot + "\n";
+    if (!report.rdtWhyNot.empty())
+        out += "No RDT here: " + report.rdtWhyNot + "\n";
+    else
+        out += report.environmentProbed ? "RDT: available\n"
+                                        : "RDT: enumerated by CPUID (kernel interfaces not probed for a dump)\n";
     std::string group;
     for (const auto& l : report.lines) {
         if (l.group != group) {
@@ -406,7 +415,7 @@ std::string formatCapabilityReportText(const CapabilityReport& report)
 std::string formatCapabilityReportJson(const CapabilityReport& report)
 {
     std::string out = "{\"source\":" + json::quote(report.source) + ",\"rdtWhyNot\":" + json::quote(report.rdtWhyNot)
-        + ",\"capabilities\":[";
+        + ",\"environmentProbed\":" + (report.environmentProbed ? "true" : "false") + ",\"capabilities\":[";
     for (std::size_t i = 0; i < report.lines.size(); ++i) {
         const auto& l = report.lines[i];
         out += std::string(i ? ",\n" : "\n") + "{\"group\":" + json::quote(l.group) + ",\"name\":" + json::quote(l.name)

@@ -44,6 +44,8 @@ struct CapabilityReport {
     /// The one-line summary of why RDT is unusable here (empty when it is usable), e.g.
     /// "no RDT: not GenuineIntel (AuthenticAMD); hypervisor; resctrl not mounted".
     std::string rdtWhyNot;
+    /// True when an EnvironmentProbe was given (a live machine); a dump only says what its CPU enumerates.
+    bool environmentProbed = false;
 };
 
 /// Builds the report. `environment` and `topology` are optional: a dump of another machine has neither

@@ -119,14 +119,23 @@ void decodeIdentity(CpuidSource& src, Reader& rd, CpuFeatures& f)
     }
 }
 
-void decodeCaches(Reader& rd, CpuFeatures& f)
+void decodeCaches(CpuidSource& src, Reader& rd, CpuFeatures& f)
 {
+    // AMD describes its caches in 8000001DH with leaf 04H's layout (AMD APM Vol. 3, CPUID Fn8000_001D).
+    const bool amd = f.identity.vendor == "AuthenticAMD" || f.identity.vendor == "HygonGenuine";
+    const std::uint32_t leaf = amd && f.identity.maxExtendedLeaf >= 0x8000001D ? 0x8000001D : 4;
     for (std::uint32_t sub = 0; sub < 32; ++sub) {
-        auto r = sub == 0 ? rd.basic(4, sub, "cache parameters") : rd.quiet(4, sub);
+        std::optional<CpuidRegs> r;
+        if (leaf == 4)
+            r = sub == 0 ? rd.basic(4, sub, "cache parameters") : rd.quiet(4, sub);
+        else
+            r = src.query(leaf, sub);
         if (!r) break;
         const unsigned type = bits(r->eax, 4, 0);
         if (type == 0) break;
         CacheInfo c;
+        c.leaf = leaf;
+        c.subleaf = sub;
         c.type = type == 1 ? "Data" : type == 2 ? "Instruction" : type == 3 ? "Unified" : "Unknown";
         c.level = bits(r->eax, 7, 5);
         c.maxSharingThreads = bits(r->eax, 25, 14) + 1;
@@ -408,7 +417,7 @@ CpuFeatures decodeCpuFeatures(CpuidSource& source)
     f.identity.maxBasicLeaf = r0->eax;
     Reader rd(source, f);
     decodeIdentity(source, rd, f);
-    decodeCaches(rd, f);
+    decodeCaches(source, rd, f);
 
     if (auto r7 = rd.basic(7, 0, "structured extended features (RDT, arch LBR)")) {
         f.monitoring.supported = bit(r7->ebx, 12);

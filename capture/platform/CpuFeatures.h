@@ -29,6 +29,8 @@ struct CpuIdentity {
 
 /// CPUID.04H deterministic cache parameters, one per sub-leaf until type 0.
 struct CacheInfo {
+    std::uint32_t leaf = 4; ///< 04H, or 8000001DH (same layout) on AMD, which leaves 04H empty
+    std::uint32_t subleaf = 0;
     unsigned level = 0; ///< EAX[7:5]
     std::string type; ///< "Data", "Instruction", "Unified" (EAX[4:0])
     unsigned ways = 0; ///< EBX[31:22] + 1

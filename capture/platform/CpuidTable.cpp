@@ -112,7 +112,7 @@ void snapshotLeaf(CpuidSource& source, CpuidTable& table, std::uint32_t leaf)
         auto regs = source.query(leaf, sub);
         if (!regs) continue;
         table.set(leaf, sub, *regs, true);
-        if (leaf == 0x04 && (regs->eax & 0x1F) == 0) break;
+        if ((leaf == 0x04 || leaf == 0x8000001D) && (regs->eax & 0x1F) == 0) break;
         if ((leaf == 0x0B || leaf == 0x1F) && ((regs->ecx >> 8) & 0xFF) == 0) break;
     }
 }

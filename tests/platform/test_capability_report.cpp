@@ -25,6 +25,10 @@ CpuidTable amdVm()
     t.set(0, 0, { 0x10, 0x68747541, 0x444D4163, 0x69746E65 }, false); // "AuthenticAMD"
     t.set(1, 0, { 0x00B00F21, 0, 0x80000000, 0 }, false); // hypervisor bit
     t.set(7, 0, { 0, 0, 0, 0 });
+    t.set(0x80000000, 0, { 0x80000021, 0, 0, 0 }, false);
+    // 8000001DH.3: unified L3 (type 3, level 3), 16 ways, 64 B lines, 32768 sets = 32 MiB (leaf 04H layout).
+    t.set(0x8000001D, 3, { 0x00004163, 0x03C0003F, 0x00007FFF, 0 });
+    t.set(0x8000001D, 4, { 0, 0, 0, 0 });
     return t;
 }
 
@@ -101,9 +105,28 @@ TEST(CapabilityReport, AmdVirtualMachineSaysWhyThereIsNoRdt)
     ASSERT_NE(mon, nullptr);
     EXPECT_EQ(mon->value, "no");
     EXPECT_NE(mon->whyNot.find("not GenuineIntel: AuthenticAMD"), std::string::npos);
+    // AMD leaves 04H empty and describes caches in 8000001DH; sub-leaves 0-2 are absent from this table.
+    EXPECT_TRUE(f.caches.empty() || f.caches.front().leaf == 0x8000001D);
     const std::string text = formatCapabilityReportText(r);
     EXPECT_NE(text.find("No RDT here: not GenuineIntel: AuthenticAMD"), std::string::npos);
     EXPECT_NE(text.find("why not: resctrl not available"), std::string::npos);
+}
+
+TEST(CapabilityReport, AmdCachesComeFromLeaf8000001D)
+{
+    CpuidTable t = amdVm();
+    t.set(0x8000001D, 0, { 0x00000121, 0x02C0003F, 0x0000003F, 0 }); // L1 data, 12 ways x 64 sets x 64 B = 48 KiB
+    t.set(0x8000001D, 1, { 0x00000122, 0x01C0003F, 0x0000003F, 0 });
+    t.set(0x8000001D, 2, { 0x00000143, 0x03C0003F, 0x000003FF, 2 });
+    const CpuFeatures f = decodeCpuFeatures(t);
+    ASSERT_EQ(f.caches.size(), 4u);
+    EXPECT_EQ(f.caches[0].sizeBytes(), 48u * 1024u);
+    ASSERT_NE(f.cache(3), nullptr);
+    EXPECT_EQ(f.cache(3)->sizeBytes(), 32u * 1024u * 1024u);
+    const CapabilityReport r = buildCapabilityReport(f, nullptr, nullptr);
+    const CapabilityLine* l3 = findLine(r, "L3 Unified");
+    ASSERT_NE(l3, nullptr);
+    EXPECT_EQ(l3->origin, "CPUID.(EAX=8000001DH,ECX=3)");
 }
 
 TEST(CapabilityReport, IntelWithRdtButResctrlUnmountedSaysHowToMount)
@@ -119,6 +142,9 @@ TEST(CapabilityReport, IntelWithRdtButResctrlUnmountedSaysHowToMount)
     r = buildCapabilityReport(f, &env, nullptr);
     EXPECT_TRUE(r.rdtWhyNot.empty());
     EXPECT_TRUE(findLine(r, "resctrl")->present);
+    EXPECT_NE(formatCapabilityReportText(r).find("RDT: available"), std::string::npos);
+    const CapabilityReport dumpOnly = buildCapabilityReport(f, nullptr, nullptr);
+    EXPECT_NE(formatCapabilityReportText(dumpOnly).find("RDT: enumerated by CPUID"), std::string::npos);
 }
 
 TEST(CapabilityReport, JsonHasEveryLine)
