@@ -210,3 +210,106 @@ TEST(CpuidDecode, CeilLog2)
     EXPECT_EQ(ceilLog2(144), 8u);
     EXPECT_EQ(ceilLog2(288), 9u);
 }
+
+namespace {
+
+/// A synthetic CPU that enumerates everything no InstLatx64 dump has: L2 CAT with CDP, MBA and CBA sub-leaves,
+/// architectural LBR (1CH) and ARCH_PERFMON_EXT (23H). Values chosen by hand from the SDM bit layouts.
+CpuidTable everythingCpu()
+{
+    CpuidTable t("synthetic");
+    t.set(0, 0, { 0x23, 0x756E6547, 0x6C65746E, 0x49656E69 }, false); // GenuineIntel, max leaf 23H
+    t.set(1, 0, { 0x000806F8, 0, 0, 0 }, false); // family 6, model 8FH, stepping 8
+    t.set(4, 0, { 0, 0, 0, 0 }); // no cache described: type 0 ends the list
+    t.set(7, 0, { 1, (1U << 12) | (1U << 15), 0, 1U << 19 });
+    t.set(7, 1, { 1U << 8, 0, 0, 0 });
+    t.set(0x0A, 0, { 0x08300805, 0, 0xF, 0x8604 }, false);
+    t.set(0x0F, 0, { 0, 0xEF, 0, 2 });
+    t.set(0x0F, 1, { 0x108, 0xC000, 0xEF, 7 }); // 32-bit MBM + overflow bit
+    t.set(0x10, 0, { 0, 0x2E, 0, 0 }); // L3, L2, MBA, CBA
+    t.set(0x10, 1, { 0xE, 0x6000, 0x4, 0xF }); // 15-bit CBM, 16 CLOS, CDP
+    t.set(0x10, 2, { 0xF, 0, 0xC, 0x1F }); // 16-bit L2 CBM, CDP + non-contiguous, 32 CLOS
+    t.set(0x10, 3, { 0x59, 0, 0x5, 0x7 }); // MBA 90 max, per-thread, linear, 8 CLOS
+    t.set(0x10, 5, { 0x10F, 0, 0x8, 0x7 }); // CBA max level 15, thread scope, linear, 8 CLOS
+    t.set(0x1C, 0, { 0x80000088, 0x7, 0x000F0007, 0 }, false);
+    t.set(0x23, 0, { 0xB, 0, 6, 0 });
+    t.set(0x23, 1, { 0xFF, 0x77, 0, 0 });
+    t.set(0x23, 3, { 0x1FFF, 0, 0, 0 });
+    return t;
+}
+
+} // namespace
+
+TEST(CpuidDecode, SyntheticCpuWithEveryLeaf)
+{
+    CpuidTable t = everythingCpu();
+    const CpuFeatures f = decodeCpuFeatures(t);
+    EXPECT_TRUE(f.warnings.empty()) << f.warnings.front();
+    EXPECT_EQ(f.identity.model, 0x8Fu);
+    EXPECT_EQ(f.monitoring.counterWidth, 32u);
+    EXPECT_TRUE(f.monitoring.overflowBit);
+    EXPECT_EQ(f.monitoring.rmidCount(), 240u);
+
+    EXPECT_EQ(f.allocation.l3.cbmMask, 0x7FFFu);
+    EXPECT_EQ(f.allocation.l3.shareableBits, 0x6000u);
+    EXPECT_TRUE(f.allocation.l2.detailsKnown);
+    EXPECT_EQ(f.allocation.l2.cbmMask, 0xFFFFu);
+    EXPECT_TRUE(f.allocation.l2.cdp);
+    EXPECT_TRUE(f.allocation.l2.nonContiguous);
+    EXPECT_FALSE(f.allocation.l2.nonCpuAgent); // ECX[1] is L3-only
+    EXPECT_EQ(f.allocation.l2.closCount(), 32u);
+    EXPECT_EQ(f.allocation.l2.closCountCdp(), 16u);
+    EXPECT_EQ(f.allocation.mba.maxThrottle, 90u);
+    EXPECT_EQ(f.allocation.mba.granularity(), 10u);
+    EXPECT_TRUE(f.allocation.mba.perThread);
+    EXPECT_EQ(f.allocation.mba.closCount(), 8u);
+    EXPECT_TRUE(f.allocation.cba.detailsKnown);
+    EXPECT_EQ(f.allocation.cba.maxLevel, 15u);
+    EXPECT_EQ(f.allocation.cba.scope, 1u);
+    EXPECT_TRUE(f.allocation.cba.linear);
+    EXPECT_EQ(f.allocation.cba.closCount(), 8u);
+    // 20.19.4.4: CLOS_MAX = max(15, 31, 7, 7) = 31, width Ceil(Log2(32)) = 5.
+    EXPECT_EQ(f.allocation.closMax, 31u);
+    EXPECT_EQ(f.allocation.closFieldWidth, 5u);
+
+    EXPECT_TRUE(f.archLbr.supported);
+    EXPECT_EQ(f.archLbr.depths(), (std::vector<unsigned> { 32, 64 }));
+    EXPECT_TRUE(f.archLbr.lipValues);
+    EXPECT_TRUE(f.archLbr.cplFiltering);
+    EXPECT_TRUE(f.archLbr.branchFiltering);
+    EXPECT_TRUE(f.archLbr.callStackMode);
+    EXPECT_TRUE(f.archLbr.mispredictBit);
+    EXPECT_TRUE(f.archLbr.timedLbr);
+    EXPECT_TRUE(f.archLbr.branchTypeField);
+    EXPECT_EQ(f.archLbr.eventLoggingBitmap, 0xFu);
+
+    EXPECT_TRUE(f.perfmonExt.supported);
+    EXPECT_EQ(f.perfmonExt.subleafBitmap, 0xBu);
+    EXPECT_EQ(f.perfmonExt.tmaSlotsPerCycle, 6u);
+    EXPECT_EQ(f.perfmonExt.gpBitmap, 0xFFu);
+    EXPECT_EQ(f.perfmonExt.fixedBitmap, 0x77u);
+    EXPECT_EQ(f.perfmonExt.eventBitmap, 0x1FFFu);
+}
+
+TEST(CpuidDecode, ImplausibleMbaAndCbaSubleavesAreRejected)
+{
+    CpuidTable t = everythingCpu();
+    t.set(0x10, 3, { 0x1F3, 0, 0x4, 0x7 }); // max throttle 500%: impossible
+    t.set(0x10, 5, { 0x10F, 0, 0x1, 0x7 }); // ECX[0] reserved
+    const CpuFeatures f = decodeCpuFeatures(t);
+    EXPECT_TRUE(f.allocation.mba.present);
+    EXPECT_FALSE(f.allocation.mba.detailsKnown);
+    EXPECT_FALSE(f.allocation.cba.detailsKnown);
+    EXPECT_TRUE(hasWarning(f, "CPUID.(EAX=10H,ECX=3) = 000001F3"));
+    EXPECT_TRUE(hasWarning(f, "CPUID.(EAX=10H,ECX=5)"));
+    EXPECT_TRUE(hasWarning(f, "CLOS field width computed without every enumerated resource"));
+}
+
+TEST(CpuidDecode, EmptySourceDecodesToNothingWithAWarning)
+{
+    CpuidTable empty;
+    const CpuFeatures f = decodeCpuFeatures(empty);
+    EXPECT_FALSE(f.hasRdt());
+    ASSERT_EQ(f.warnings.size(), 1u);
+    EXPECT_NE(f.warnings[0].find("nothing can be decoded"), std::string::npos);
+}
