@@ -131,7 +131,8 @@ TEST(PerfdataOracle, BranchStacksMatchPerfScriptBrstack)
         std::sort(b.begin(), b.end());
         std::size_t mismatches = 0;
         for (std::size_t i = 0; i < a.size(); ++i)
-            mismatches += a[i] != b[i] ? 1 : 0;
+            if (a[i] != b[i])
+            ++mismatches;
         EXPECT_EQ(mismatches, 0u) << "of " << a.size() << " samples; first ours: " << a.front()
                                   << "\nfirst perf's: " << b.front();
         EXPECT_GT(entries, 0u);
