@@ -49,8 +49,13 @@ void printHeader(const std::string& file, const perfdata::ImportResult& r)
         std::printf("command: %s\n", h.commandLine().c_str());
     for (const auto& b : r.binaries)
         std::printf("binary: %s\n", b.c_str());
-    for (const auto& m : r.missingBinaries)
-        std::printf("binary not found: %s (its addresses are shown as module+offset; pass --symfs DIR)\n", m.c_str());
+    if (!r.missingBinaries.empty()) {
+        std::printf("binaries not found: %zu (their addresses are shown as module+offset; pass --symfs DIR):",
+            r.missingBinaries.size());
+        for (std::size_t i = 0; i < r.missingBinaries.size() && i < 3; ++i)
+            std::printf(" %s", r.missingBinaries[i].c_str());
+        std::printf("%s\n", r.missingBinaries.size() > 3 ? " ..." : "");
+    }
     if (r.stats.lost || r.stats.lostSamples)
         std::printf("lost: %" PRIu64 " records (ring full), %" PRIu64 " samples (PMU)\n", r.stats.lost,
             r.stats.lostSamples);

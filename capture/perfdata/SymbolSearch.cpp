@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 
 namespace rdt::perfdata {
@@ -108,6 +109,12 @@ std::optional<std::string> SymbolSearch::locate(const std::string& recordedPath,
     }
     if (!found && !recordedPath.empty() && recordedPath[0] == '/' && acceptable(recordedPath, recorded))
         found = recordedPath;
+    if (found) { // absolute: the symbolizer only opens absolute paths
+        if (char* real = realpath(found->c_str(), nullptr)) {
+            found = std::string(real);
+            free(real);
+        }
+    }
     m_cache[recordedPath] = found;
     return found;
 }
