@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "RdtBackend.h"
+#include "core/Fs.h"
+
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace rdt {
+
+/// RdtBackend over the Linux resctrl file interface through the Fs seam: PosixFs on /sys/fs/resctrl (or a
+/// copied fixture tree), SimResctrlFs for the simulated kernel. Facts from RESCTRL-NOTES.md section 1.
+class ResctrlBackend final : public RdtBackend {
+public:
+    explicit ResctrlBackend(std::shared_ptr<Fs> fs);
+
+    /// Checks the tree looks like resctrl (schemata or info/), takes nothing else.
+    static Result<std::unique_ptr<ResctrlBackend>> open(std::shared_ptr<Fs> fs);
+
+    std::string name() const override { return "resctrl"; }
+    std::string describe() const override;
+    Result<Capabilities> capabilities() override;
+    Result<std::vector<GroupInfo>> listGroups() override;
+    Status createControlGroup(const std::string& name) override;
+    Status createMonitorGroup(const std::string& parent, const std::string& name) override;
+    Status removeGroup(const std::string& path) override;
+    Status assignTasks(const std::string& path, const std::vector<unsigned>& pids) override;
+    Status assignCpus(const std::string& path, const std::vector<unsigned>& cpus) override;
+    Result<std::vector<unsigned>> tasks(const std::string& path) override;
+    Result<std::vector<unsigned>> cpus(const std::string& path) override;
+    Result<Schemata> readSchemata(const std::string& path) override;
+    Status applySchemata(const std::string& path, const Schemata& change) override;
+    Result<GroupCounters> readCounters(const std::string& path) override;
+    std::vector<std::string> warnings() override;
+
+    Fs& fs() { return *m_fs; }
+
+private:
+    Result<Capabilities> loadCapabilities();
+    /// Writes `data` (newline added when missing) and turns a failure into an Error that carries
+    /// info/last_cmd_status. Caller holds the root flock.
+    Status writeCommand(const std::string& path, std::string data);
+    std::string lastCmdStatus();
+    Status checkGroupPath(const std::string& path, bool mustBeControl);
+    std::string join(const std::string& group, const std::string& file) const;
+
+    std::shared_ptr<Fs> m_fs;
+    std::recursive_mutex m_mutex; ///< serialises Fs use between the sampler thread and editors
+    std::optional<Capabilities> m_caps;
+};
+
+/// Scans a resctrl tree for other RDT users (RESCTRL-NOTES 7.4): pqos `COS<n>` control groups, PCM `pcm*`
+/// monitor groups, cAdvisor `cadvisor-*` / `cadvisor` groups. One human line per finding.
+std::vector<std::string> detectOtherRdtUsers(Fs& fs);
+
+} // namespace rdt
