@@ -81,11 +81,11 @@ LayoutResult layoutWithDot(const LayoutGraph& graph)
     auto flip = [&](pointf p) { return LayoutResult::Point { p.x - bb.LL.x, bb.UR.y - p.y }; };
 
     for (Agnode_t* node : nodes) {
-        LayoutResult::NodeBox box;
-        box.center = flip(ND_coord(node));
-        box.widthPt = ND_width(node) * 72.0;
-        box.heightPt = ND_height(node) * 72.0;
-        result.nodes.push_back(box);
+        LayoutResult::NodeBox nodeBox;
+        nodeBox.center = flip(ND_coord(node));
+        nodeBox.widthPt = ND_width(node) * 72.0;
+        nodeBox.heightPt = ND_height(node) * 72.0;
+        result.nodes.push_back(nodeBox);
     }
     for (Agedge_t* edge : edges) {
         std::vector<LayoutResult::Point> points;

@@ -12,6 +12,7 @@ int cmdRecord(const std::vector<std::string>& args);
 int cmdReplay(const std::vector<std::string>& args);
 int cmdSummary(const std::vector<std::string>& args);
 int cmdExport(const std::vector<std::string>& args);
+int cmdReport(const std::vector<std::string>& args);
 
 const std::vector<Command>& commands()
 {
@@ -32,6 +33,8 @@ const std::vector<Command>& commands()
         { "summary", "summary FILE  machine, source, duration, groups, sample counts, allocation changes of a session",
             cmdSummary },
         { "export", "export FILE --csv|--json [--from S] [--to S] [-o OUT]  a session's data as CSV or JSON", cmdExport },
+        { "report", "report FILE --lbr|--mem [--symfs DIR]  branch graph or load-latency tables of a perf.data file",
+            cmdReport },
     };
     return table;
 }
