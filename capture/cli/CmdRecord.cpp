@@ -52,8 +52,7 @@ std::string hostName()
 std::string kernelText()
 {
     utsname u {};
-    if (::uname(&u) != 0)
-        return {};
+    if (::uname(&u) != 0) return {};
     return std::string(u.sysname) + " " + u.release + " " + u.version + " " + u.machine;
 }
 
@@ -109,8 +108,7 @@ int cmdRecord(const std::vector<std::string>& argvIn)
 
     int code = 0;
     auto source = openSourceForCli(args, code);
-    if (!source)
-        return code;
+    if (!source) return code;
     RdtBackend& backend = *source->backend;
     SimulationControl* sim = source->simulation.get();
     auto caps = backend.capabilities();
@@ -190,15 +188,11 @@ int cmdRecord(const std::vector<std::string>& argvIn)
     observe(t0);
     for (std::uint64_t k = 0; !session::StopSignals::requested() && !recorder.failed(); ++k) {
         const std::uint64_t offset = k * step;
-        if (bounded && offset > durationNs)
-            break;
-        if (paced)
-            std::this_thread::sleep_until(wall0 + std::chrono::nanoseconds(offset));
-        if (sim && k > 0)
-            sim->advanceTo(t0 + offset);
+        if (bounded && offset > durationNs) break;
+        if (paced) std::this_thread::sleep_until(wall0 + std::chrono::nanoseconds(offset));
+        if (sim && k > 0) sim->advanceTo(t0 + offset);
         auto batch = sampler.pollOnce(now());
-        while (sampler.queue().pop()) {
-        }
+        while (sampler.queue().pop()) { }
         ++polls;
         if (!batch) {
             ++pollErrors;
@@ -209,7 +203,10 @@ int cmdRecord(const std::vector<std::string>& argvIn)
         observe(now());
     }
     const int sig = session::StopSignals::which();
-    const std::string reason = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : bounded ? "duration reached" : "stopped";
+    const std::string reason = sig == SIGINT ? "SIGINT"
+        : sig == SIGTERM                     ? "SIGTERM"
+        : bounded                            ? "duration reached"
+                                             : "stopped";
     const Status s = recorder.stop(reason);
     const double recordedS = static_cast<double>(now() - t0) * 1e-9;
     if (pollErrors)
@@ -223,8 +220,8 @@ int cmdRecord(const std::vector<std::string>& argvIn)
         return ExitFailure;
     }
     std::fprintf(stderr, "recorded %llu samples, %.3f s of %s time, to %s (%s)%s\n",
-        static_cast<unsigned long long>(recorder.committedSamples()), recordedS, sim ? "simulated" : "real", path.c_str(),
-        reason.c_str(), source->simulated ? " [SIMULATED]" : "");
+        static_cast<unsigned long long>(recorder.committedSamples()), recordedS, sim ? "simulated" : "real",
+        path.c_str(), reason.c_str(), source->simulated ? " [SIMULATED]" : "");
     return ExitOk;
 }
 
