@@ -171,6 +171,9 @@ int cmdRecord(const std::vector<std::string>& argvIn)
     session::Recorder recorder(std::move(writer.value()));
     recorder.start();
     session::StopSignals::install();
+    // Past a file size limit (ulimit -f) the kernel sends SIGXFSZ, which would kill us mid-transaction; ignored,
+    // the write fails with EFBIG instead and the recorder stops with a message, keeping what was committed.
+    std::signal(SIGXFSZ, SIG_IGN);
 
     SamplerConfig cfg;
     cfg.rateHz = 1e9 / static_cast<double>(step);
@@ -212,9 +215,12 @@ int cmdRecord(const std::vector<std::string>& argvIn)
     if (pollErrors)
         std::fprintf(stderr, "warning: %llu of %llu polls failed; last: %s\n",
             static_cast<unsigned long long>(pollErrors), static_cast<unsigned long long>(polls), lastPollError.c_str());
-    if (recorder.dropped())
+    if (recorder.queueDropped())
         std::fprintf(stderr, "warning: %llu items dropped (the recorder fell behind); noted in the file\n",
-            static_cast<unsigned long long>(recorder.dropped()));
+            static_cast<unsigned long long>(recorder.queueDropped()));
+    if (recorder.discarded())
+        std::fprintf(stderr, "note: %llu items arrived after the recording stopped and were not written\n",
+            static_cast<unsigned long long>(recorder.discarded()));
     if (!s) {
         std::fprintf(stderr, "rdtscope-cli record: %s\n", s.error().toString().c_str());
         return ExitFailure;

@@ -112,8 +112,8 @@ void Recorder::run()
         m_wake.wait_for(lock, nanoseconds(std::min<std::uint64_t>(nextFlush - now, 20'000'000)),
             [this] { return !m_queue.empty() || m_stopRequested.load(std::memory_order_acquire); });
     }
-    if (!m_failed.load(std::memory_order_relaxed) && dropped() > 0)
-        (void)m_writer->setMeta("dropped_items", std::to_string(dropped()));
+    if (!m_failed.load(std::memory_order_relaxed) && queueDropped() > 0)
+        (void)m_writer->setMeta("dropped_items", std::to_string(queueDropped()));
     Status s = m_writer->close(m_stopReason);
     if (s) {
         m_committed.store(m_writer->committedSamples(), std::memory_order_relaxed);

@@ -15,7 +15,8 @@ std::string sqliteAdvice(int code)
         return "the disk is full (or the file size limit was hit): free space and record again; everything "
                "committed before this point is kept";
     case SQLITE_IOERR:
-        return "the operating system reported an I/O error: check the disk and the kernel log";
+        return "the operating system refused the write: check free space, the file size limit (ulimit -f), the "
+               "disk and the kernel log";
     case SQLITE_CORRUPT:
         return "the file is damaged or truncated: the readable part is shown; re-copy it together with its "
                "-wal file if one exists";
