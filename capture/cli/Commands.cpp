@@ -9,6 +9,7 @@ int cmdMonitor(const std::vector<std::string>& args);
 int cmdAlloc(const std::vector<std::string>& args);
 int cmdGroups(const std::vector<std::string>& args);
 int cmdReport(const std::vector<std::string>& args);
+int cmdImport(const std::vector<std::string>& args);
 
 const std::vector<Command>& commands()
 {
@@ -24,6 +25,8 @@ const std::vector<Command>& commands()
             cmdGroups },
         { "report", "report FILE --lbr|--mem [--symfs DIR]  branch graph or load-latency tables of a perf.data file",
             cmdReport },
+        { "import", "import FILE [--symfs DIR] [-o SESSION]  read a perf.data file, optionally into a session file",
+            cmdImport },
     };
     return table;
 }
