@@ -78,6 +78,21 @@ void compareWithPerf()
         static_cast<double>(gen->bytes) / (1 << 20), static_cast<unsigned long long>(gen->samples),
         static_cast<unsigned long long>(gen->rounds));
 
+    const auto readOnly = inChild([&]() {
+        auto r = rdt::perfdata::PerfDataReader::open(file);
+        if (!r)
+            return 1;
+        std::uint64_t branches = 0;
+        auto st = (*r)->read([&](const rdt::pmu::DecodedRecord& rec) {
+            branches += rec.sample.branches.size();
+            return true;
+        });
+        return st && branches > 0 ? 0 : 1;
+    });
+    std::printf("rdtscope read + decode only:    %.2f s (%.0f MiB/s, %.0f k samples/s), peak RSS %.0f MiB%s\n",
+        readOnly.seconds, static_cast<double>(gen->bytes) / (1 << 20) / readOnly.seconds,
+        static_cast<double>(gen->samples) / readOnly.seconds / 1000.0, static_cast<double>(readOnly.maxRssKb) / 1024.0,
+        readOnly.status == 0 ? "" : " (FAILED)");
     const auto ours = inChild([&]() {
         rdt::perfdata::ImportOptions opt;
         opt.symfs = { Fixtures };
