@@ -61,7 +61,10 @@ TEST(LivePerf, CpuClockCallchainsSymbolizeChildFunctions)
     for (const auto& n : leafNames)
         seen += n + "; ";
     EXPECT_TRUE(leafNames.count("rdtscope_live_inner")) << "leaf functions seen: " << seen;
-    EXPECT_TRUE(chainNames.count("rdtscope_live_outer"));
+    std::string chain;
+    for (const auto& n : chainNames)
+        chain += n + "; ";
+    EXPECT_TRUE(chainNames.count("rdtscope_live_outer")) << "callchain functions seen: " << chain;
     EXPECT_TRUE(chainNames.count("main"));
 }
 

@@ -6,12 +6,20 @@
 
 volatile unsigned long rdtscope_live_sink;
 
+/* GCC 12 sets up no frame in a leaf function even with -fno-omit-frame-pointer, and the kernel's frame-pointer
+ * walk would then skip its caller; calling this makes rdtscope_live_inner a non-leaf with a real frame. */
+__attribute__((noinline, noipa)) unsigned long rdtscope_live_publish(unsigned long x)
+{
+    rdtscope_live_sink ^= x;
+    return x;
+}
+
 __attribute__((noinline, noipa)) unsigned long rdtscope_live_inner(unsigned long n)
 {
     unsigned long x = 0;
     for (unsigned long i = 0; i < n; i++)
         x += (i * i) ^ (x >> 3);
-    return x;
+    return rdtscope_live_publish(x);
 }
 
 __attribute__((noinline, noipa)) unsigned long rdtscope_live_outer(unsigned long n)
