@@ -55,7 +55,8 @@ namespace {
                 RDT_TAKE(c.u64(out.timeRunning), "READ (time_running)", 8);
             const std::size_t entry = 8u * (1u + (withId ? 1u : 0u) + (withLost ? 1u : 0u));
             if (nr > c.left() / entry)
-                return truncated("READ (group values)", entry, c.left());
+                return truncated("READ (group values)",
+                    static_cast<std::size_t>(std::min<std::uint64_t>(nr, 1u << 30)) * entry, c.left());
             out.values.resize(static_cast<std::size_t>(nr));
             for (auto& v : out.values) {
                 (void)c.u64(v.value);
@@ -310,7 +311,8 @@ Status RecordDecoder::decodeSample(std::span<const std::byte> body, const EventA
         if (s.hasHwIdx)
             RDT_TAKE(c.u64(s.hwIdx), "SAMPLE BRANCH_STACK hw_idx", 8);
         if (s.branchNr > c.left() / 24)
-            return truncated("SAMPLE BRANCH_STACK entries", 24, c.left());
+            return truncated("SAMPLE BRANCH_STACK entries",
+                static_cast<std::size_t>(std::min<std::uint64_t>(s.branchNr, 1u << 30)) * 24, c.left());
         const auto nr = static_cast<std::size_t>(s.branchNr);
         s.branches.resize(nr);
         std::span<const std::byte> b;
