@@ -10,6 +10,7 @@ int cmdAlloc(const std::vector<std::string>& args);
 int cmdGroups(const std::vector<std::string>& args);
 int cmdReport(const std::vector<std::string>& args);
 int cmdImport(const std::vector<std::string>& args);
+int cmdPmu(const std::vector<std::string>& args);
 
 const std::vector<Command>& commands()
 {
@@ -27,6 +28,8 @@ const std::vector<Command>& commands()
             cmdReport },
         { "import", "import FILE [--symfs DIR] [-o SESSION]  read a perf.data file, optionally into a session file",
             cmdImport },
+        { "pmu", "pmu tma|lbr|mem [--source perf|sim] [--pid N | -- COMMAND] [--duration S]  TMA, LBR call edges, load latency",
+            cmdPmu },
     };
     return table;
 }
