@@ -300,6 +300,7 @@ void AllocationModel::setApplyLive(bool live)
     m_applyLive = live;
     if (live && hasPendingEdits())
         apply();
+    Q_EMIT pendingChanged(); // views show or hide Apply/Revert
 }
 
 bool AllocationModel::setPendingMask(int row, quint64 m)
