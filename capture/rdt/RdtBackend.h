@@ -14,7 +14,7 @@ enum class ResourceKind { Cache, Bandwidth };
 
 /// One allocation resource as the backend enumerates it (resctrl info/<NAME>/, or CPUID.10H for MSRs).
 struct ResourceCaps {
-    std::string name; ///< schemata name: "L3", "L3CODE", "L3DATA", "L2", "L2CODE", "L2DATA", "MB", "SMBA"
+    std::string name; ///< schemata name: "L3", "L3CODE", "L3DATA", "L2", "L2CODE", "L2DATA", "MB", "SMBA", "CBA"
     ResourceKind kind = ResourceKind::Cache;
     unsigned numClosids = 0; ///< as enumerated for this resource (CDP already halved)
     std::vector<int> domains; ///< domain (cache) ids, ascending, possibly with gaps
@@ -30,6 +30,7 @@ struct ResourceCaps {
     // Bandwidth resources (MBA, SDM 20.19.7).
     unsigned minBandwidth = 0; ///< percent (or MiBps in mba_MBps mode)
     unsigned bandwidthGran = 0;
+    unsigned maxBandwidth = 100; ///< upper bound of a value (100 %, or the CBA max throttle level)
     bool delayLinear = true;
     bool mbpsMode = false; ///< resctrl mounted with -o mba_MBps: values are MiBps, any u32
     std::string throttleMode; ///< "max", "per-thread" or "" when not reported
@@ -132,6 +133,16 @@ public:
     virtual Status applySchemata(const std::string& path, const Schemata& change) = 0;
 
     virtual Result<GroupCounters> readCounters(const std::string& path) = 0;
+    /// Counters of many groups in one go (one lock, one pass): what the sampler calls each poll. The default
+    /// loops over readCounters(); backends override it when they can do better.
+    virtual std::vector<Result<GroupCounters>> readCountersMany(const std::vector<std::string>& paths)
+    {
+        std::vector<Result<GroupCounters>> out;
+        out.reserve(paths.size());
+        for (const auto& p : paths)
+            out.push_back(readCounters(p));
+        return out;
+    }
 
     /// Other RDT users and anything odd found when opening (pqos COS<n> groups, PCM pcm* groups, cAdvisor ...).
     virtual std::vector<std::string> warnings() = 0;

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "SimCpuid.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rdt::sim {
+
+/// One cache level as CPUID.04H describes it.
+struct CacheGeometry {
+    std::uint32_t ways = 0, sets = 0, lineSize = 64, partitions = 1;
+    std::uint64_t sizeBytes() const { return std::uint64_t { ways } * partitions * lineSize * sets; }
+    bool present() const { return ways != 0 && sets != 0; }
+};
+
+/// CAT for one cache level (CPUID.10H.1 or 10H.2, SDM 20.19.4.2).
+struct CatCaps {
+    bool present = false;
+    std::uint32_t cbmLen = 0, shareableBits = 0, numClos = 0;
+    bool cdp = false, sparse = false;
+    std::uint32_t fullMask() const { return cbmLen >= 32 ? 0xFFFFFFFFu : ((1u << cbmLen) - 1); }
+};
+
+/// MBA (CPUID.10H.3, 20.19.7.1): maxDelay = EAX[11:0]+1, linear = ECX[2], per-thread = ECX[0].
+struct MbaCaps {
+    bool present = false, linear = false, perThread = false;
+    std::uint32_t maxDelay = 0, numClos = 0;
+};
+
+/// CBA (CPUID.10H.5, 20.19.8.2).
+struct CbaCaps {
+    bool present = false, linear = false;
+    std::uint32_t maxLevel = 0, numClos = 0;
+};
+
+/// L3 monitoring (CPUID.0FH, 20.18.5).
+struct MonCaps {
+    bool present = false, occupancy = false, mbmTotal = false, mbmLocal = false, overflowBit = false;
+    std::uint32_t maxRmid = 0; ///< 0FH.0:EBX, bounds IA32_PQR_ASSOC.RMID
+    std::uint32_t l3MaxRmid = 0; ///< 0FH.1:ECX
+    std::uint32_t scale = 1; ///< 0FH.1:EBX, bytes per counter unit (upscaling factor)
+    std::uint32_t counterWidth = 24; ///< 24 + 0FH.1:EAX[7:0]
+};
+
+/// What the simulated processor enumerates: the parts of platform/CpuFeatures.h (decoded from the machine's
+/// CPUID by the same decoder the real hardware path uses) that the model needs, flattened.
+struct SimFeatures {
+    std::string brand;
+    CacheGeometry l1d, l1i, l2, l3;
+    std::uint32_t l3SharingThreads = 1; ///< CPUID.04H.3:EAX[25:14]+1
+    CatCaps l3Cat, l2Cat;
+    MbaCaps mba;
+    CbaCaps cba;
+    MonCaps mon;
+    /// Max CLOS over all allocation resources (20.19.4.4 pseudo code), bounds IA32_PQR_ASSOC.CLOS.
+    std::uint32_t closMax = 0;
+    bool allocation() const { return l3Cat.present || l2Cat.present || mba.present || cba.present; }
+    std::vector<std::string> warnings; ///< CpuFeatures::warnings (missing or implausible leaves)
+};
+
+SimFeatures decodeFeatures(const SimCpuid& cpuid);
+
+/// Machine shape and timing: what CPUID does not say.
+struct SimTopology {
+    unsigned sockets = 1; ///< one L3 cache domain (and one NUMA node) per socket
+    unsigned coresPerSocket = 8;
+    unsigned threadsPerCore = 1; ///< logical CPUs per core; MBA "max" mode throttles a core by its hungriest thread
+    unsigned cpuCount() const { return sockets * coresPerSocket * threadsPerCore; }
+    /// Logical CPU numbering: cpu = (socket * coresPerSocket + core) * threadsPerCore + thread.
+    unsigned socketOf(unsigned cpu) const { return cpu / (coresPerSocket * threadsPerCore); }
+    unsigned coreOf(unsigned cpu) const { return cpu / threadsPerCore; } ///< global core index
+};
+
+/// Latency and bandwidth model (cycles per cache line touched); plausible Skylake-SP figures.
+struct SimTiming {
+    double ghz = 3.0;
+    double l1Cycles = 5, l2Cycles = 14, l3Cycles = 60, dramLocalCycles = 250, dramRemoteCycles = 400;
+    double coreMaxMemBw = 16e9; ///< bytes/s one core can pull from memory unthrottled (MBA scales this)
+    double coreMaxL3Bw = 64e9; ///< bytes/s between a core's L2 and L3 (CBA scales this)
+    double socketMemBw = 100e9; ///< bytes/s the memory controllers of one socket sustain
+};
+
+struct SimOptions {
+    SimTopology topology;
+    SimTiming timing;
+    /// Set sampling factor S (power of two): only lines whose line index is a multiple of S are simulated,
+    /// which is exactly the sets whose index is a multiple of S in a modulo-indexed cache; every simulated
+    /// access stands for S real ones. 1 = exact full simulation. See CacheSlice.h for the error analysis.
+    std::uint32_t setSampling = 64;
+    std::uint64_t tickNs = 1'000'000; ///< simulated time per tick
+    std::uint64_t seed = 1;
+};
+
+} // namespace rdt::sim

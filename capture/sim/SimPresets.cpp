@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Preset processors of the simulator: raw CPUID register values of real Intel CPUs.
+//
+// Source: the InstLatx64 CPUID dump collection (AIDA64 text format), files named below; the collection carries no
+// licence, so only the raw register values of the leaves the simulator needs are embedded here (leaves 0, 1, 4,
+// 7, 0BH, 0FH, 10H and the brand string 80000002H-80000004H, logical CPU #0), not the dumps themselves.
+// None of these dumps contain leaf 10H subleaf 2 (L2 CAT) or 3 (MBA) (RESCTRL-NOTES "Caveats"):
+// synthesizeMissingLeaves() adds them where 10H.0:EBX enumerates them, and says so in SimCpuid::notes.
+#include "SimCpuid.h"
+
+#include <cerrno>
+
+namespace rdt::sim {
+namespace {
+
+struct RawLeaf {
+    std::uint32_t leaf, subleaf, eax, ebx, ecx, edx;
+};
+
+struct Preset {
+    const char* id;
+    const char* name;
+    const char* source;
+    unsigned mbaClos; ///< CLOS count to synthesize for 10H.3 when MBA is enumerated
+    std::vector<RawLeaf> leaves;
+};
+
+const std::vector<Preset>& table()
+{
+    static const std::vector<Preset> t = {
+        { "skx-6154", "Xeon Gold 6154 (Skylake-SP)", "InstLatx64 GenuineIntel0050654_SkylakeXeon_CPUID5.txt", 8,
+            {
+                { 0x0, 0, 0x00000016, 0x756E6547, 0x6C65746E, 0x49656E69 },
+                { 0x1, 0, 0x00050654, 0x00400800, 0x7FFEFBFF, 0xBFEBFBFF },
+                { 0x4, 0, 0x7C004121, 0x01C0003F, 0x0000003F, 0x00000000 },
+                { 0x4, 1, 0x7C004122, 0x01C0003F, 0x0000003F, 0x00000000 },
+                { 0x4, 2, 0x7C004143, 0x03C0003F, 0x000003FF, 0x00000000 },
+                { 0x4, 3, 0x7C0FC163, 0x0280003F, 0x00008FFF, 0x00000004 },
+                { 0x7, 0, 0x00000000, 0xD39FFFFB, 0x00000008, 0x00000000 },
+                { 0xB, 0, 0x00000001, 0x00000002, 0x00000100, 0x00000000 },
+                { 0xB, 1, 0x00000006, 0x00000024, 0x00000201, 0x00000000 },
+                { 0xF, 0, 0x00000000, 0x0000008F, 0x00000000, 0x00000002 },
+                { 0xF, 1, 0x00000000, 0x00012000, 0x0000008F, 0x00000007 },
+                { 0x10, 0, 0x00000000, 0x0000000A, 0x00000000, 0x00000000 },
+                { 0x10, 1, 0x0000000A, 0x00000600, 0x00000004, 0x0000000F },
+                { 0x80000000, 0, 0x80000008, 0x00000000, 0x00000000, 0x00000000 },
+                { 0x80000002, 0, 0x65746E49, 0x2952286C, 0x6F655820, 0x2952286E },
+                { 0x80000003, 0, 0x6C6F4720, 0x31362064, 0x43203435, 0x40205550 },
+                { 0x80000004, 0, 0x302E3320, 0x7A484730, 0x00000000, 0x00000000 },
+            } },
+        { "clx-5215", "Xeon Gold 5215 (Cascade Lake-SP)", "InstLatx64 GenuineIntel0050657_CascadeLakeSP_CPUID1.txt", 8,
+            {
+                { 0x0, 0, 0x00000016, 0x756E6547, 0x6C65746E, 0x49656E69 },
+                { 0x1, 0, 0x00050657, 0x00200800, 0x7FFEFBFF, 0xBFEBFBFF },
+                { 0x4, 0, 0x3C004121, 0x01C0003F, 0x0000003F, 0x00000000 },
+                { 0x4, 1, 0x3C004122, 0x01C0003F, 0x0000003F, 0x00000000 },
+                { 0x4, 2, 0x3C004143, 0x03C0003F, 0x000003FF, 0x00000000 },
+                { 0x4, 3, 0x3C07C163, 0x0280003F, 0x00004FFF, 0x00000005 },
+                { 0x7, 0, 0x00000000, 0xD39FFFFB, 0x00000808, 0xBC000400 },
+                { 0xB, 0, 0x00000001, 0x00000002, 0x00000100, 0x00000000 },
+                { 0xB, 1, 0x00000005, 0x00000014, 0x00000201, 0x00000000 },
+                { 0xF, 0, 0x00000000, 0x0000004F, 0x00000000, 0x00000002 },
+                { 0xF, 1, 0x00000000, 0x0000A000, 0x0000004F, 0x00000007 },
+                { 0x10, 0, 0x00000000, 0x0000000A, 0x00000000, 0x00000000 },
+                { 0x10, 1, 0x0000000A, 0x00000600, 0x00000004, 0x0000000F },
+                { 0x80000000, 0, 0x80000008, 0x00000000, 0x00000000, 0x00000000 },
+                { 0x80000002, 0, 0x65746E49, 0x2952286C, 0x6F655820, 0x2952286E },
+                { 0x80000003, 0, 0x6C6F4720, 0x32352064, 0x43203531, 0x40205550 },
+                { 0x80000004, 0, 0x352E3220, 0x7A484730, 0x00000000, 0x00000000 },
+            } },
+        { "icx-8351n", "Xeon Platinum 8351N (Ice Lake-SP)", "InstLatx64 GenuineIntel00606A6_ICX_CPUID3.txt", 15,
+            {
+                { 0x0, 0, 0x0000001B, 0x756E6547, 0x6C65746E, 0x49656E69 },
+                { 0x1, 0, 0x000606A6, 0x00800800, 0x7FFEFBFF, 0xBFEBFBFF },
+                { 0x4, 0, 0xFC004121, 0x02C0003F, 0x0000003F, 0x00000000 },
+                { 0x4, 1, 0xFC004122, 0x01C0003F, 0x0000003F, 0x00000000 },
+                { 0x4, 2, 0xFC004143, 0x04C0003F, 0x000003FF, 0x00000000 },
+                { 0x4, 3, 0xFC1FC163, 0x02C0003F, 0x00011FFF, 0x00000004 },
+                { 0x7, 0, 0x00000000, 0xF3BFBFFF, 0x40417F4E, 0xBC040412 },
+                { 0xB, 0, 0x00000001, 0x00000002, 0x00000100, 0x00000000 },
+                { 0xB, 1, 0x00000007, 0x00000048, 0x00000201, 0x00000000 },
+                { 0xF, 0, 0x00000000, 0x0000011F, 0x00000000, 0x00000002 },
+                { 0xF, 1, 0x00000008, 0x00012000, 0x0000011F, 0x00000007 },
+                { 0x10, 0, 0x00000000, 0x0000000A, 0x00000000, 0x00000000 },
+                { 0x10, 1, 0x0000000B, 0x00000C00, 0x00000000, 0x0000000E },
+                { 0x80000000, 0, 0x80000008, 0x00000000, 0x00000000, 0x00000000 },
+                { 0x80000002, 0, 0x65746E49, 0x2952286C, 0x6F655820, 0x2952286E },
+                { 0x80000003, 0, 0x616C5020, 0x756E6974, 0x3338206D, 0x204E3135 },
+                { 0x80000004, 0, 0x20555043, 0x2E322040, 0x48473034, 0x0000007A },
+            } },
+        { "bdw-6850k", "Core i7-6850K (Broadwell-E)", "InstLatx64 GenuineIntel00406F1_BroadwellE_CPUID.txt", 8,
+            {
+                { 0x0, 0, 0x00000014, 0x756E6547, 0x6C65746E, 0x49656E69 },
+                { 0x1, 0, 0x000406F1, 0x00100800, 0x7FFEFBBF, 0xBFEBFBFF },
+                { 0x4, 0, 0x1C004121, 0x01C0003F, 0x0000003F, 0x00000000 },
+                { 0x4, 1, 0x1C004122, 0x01C0003F, 0x0000003F, 0x00000000 },
+                { 0x4, 2, 0x1C004143, 0x01C0003F, 0x000001FF, 0x00000000 },
+                { 0x4, 3, 0x1C03C163, 0x04C0003F, 0x00002FFF, 0x00000006 },
+                { 0x7, 0, 0x00000000, 0x021CBFBB, 0x00000000, 0x00000000 },
+                { 0xB, 0, 0x00000001, 0x00000002, 0x00000100, 0x00000000 },
+                { 0xB, 1, 0x00000004, 0x0000000C, 0x00000201, 0x00000000 },
+                { 0xF, 0, 0x00000000, 0x0000002F, 0x00000000, 0x00000002 },
+                { 0xF, 1, 0x00000000, 0x00006000, 0x0000002F, 0x00000007 },
+                { 0x10, 0, 0x00000000, 0x00000002, 0x00000000, 0x00000000 },
+                { 0x10, 1, 0x00000013, 0x000C0000, 0x00000004, 0x0000000F },
+                { 0x80000000, 0, 0x80000008, 0x00000000, 0x00000000, 0x00000000 },
+                { 0x80000002, 0, 0x65746E49, 0x2952286C, 0x726F4320, 0x4D542865 },
+                { 0x80000003, 0, 0x37692029, 0x3538362D, 0x43204B30, 0x40205550 },
+                { 0x80000004, 0, 0x362E3320, 0x7A484730, 0x00000000, 0x00000000 },
+            } },
+        { "hsw-2699v3", "Xeon E5-2699 v3 (Haswell-EP, CMT only)", "InstLatx64 GenuineIntel00306F2_HaswellEP_CPUID.txt", 8,
+            {
+                { 0x0, 0, 0x0000000F, 0x756E6547, 0x6C65746E, 0x49656E69 },
+                { 0x1, 0, 0x000306F2, 0x00400800, 0x7DFEFBFF, 0xBFEBFBFF },
+                { 0x4, 0, 0x7C004121, 0x01C0003F, 0x0000003F, 0x00000000 },
+                { 0x4, 1, 0x7C004122, 0x01C0003F, 0x0000003F, 0x00000000 },
+                { 0x4, 2, 0x7C004143, 0x01C0003F, 0x000001FF, 0x00000000 },
+                { 0x4, 3, 0x7C0FC163, 0x04C0003F, 0x00008FFF, 0x00000006 },
+                { 0x7, 0, 0x00000000, 0x00003FBB, 0x00000000, 0x00000000 },
+                { 0xB, 0, 0x00000001, 0x00000002, 0x00000100, 0x00000000 },
+                { 0xB, 1, 0x00000006, 0x00000024, 0x00000201, 0x00000000 },
+                { 0xF, 0, 0x00000000, 0x00000047, 0x00000000, 0x00000002 },
+                { 0xF, 1, 0x00000000, 0x00012000, 0x00000047, 0x00000001 },
+                { 0x80000000, 0, 0x80000008, 0x00000000, 0x00000000, 0x00000000 },
+                { 0x80000002, 0, 0x65746E49, 0x2952286C, 0x6F655820, 0x2952286E },
+                { 0x80000003, 0, 0x55504320, 0x2D354520, 0x39393632, 0x20337620 },
+                { 0x80000004, 0, 0x2E322040, 0x48473033, 0x0000007A, 0x00000000 },
+            } },
+        { "icx-d1718t", "Xeon D-1718T (Ice Lake-D, no RDT)", "InstLatx64 GenuineIntel00606C1_ICX_01v_CPUID.txt", 8,
+            {
+                { 0x0, 0, 0x0000001B, 0x756E6547, 0x6C65746E, 0x49656E69 },
+                { 0x1, 0, 0x000606C1, 0x00200800, 0xFFFAF387, 0xBFEBFBFF },
+                { 0x4, 0, 0x3C004121, 0x02C0003F, 0x0000003F, 0x00000000 },
+                { 0x4, 1, 0x3C004122, 0x01C0003F, 0x0000003F, 0x00000000 },
+                { 0x4, 2, 0x3C004143, 0x04C0003F, 0x000003FF, 0x00000000 },
+                { 0x4, 3, 0x3C07C163, 0x04C0003F, 0x00001FFF, 0x00000000 },
+                { 0x7, 0, 0x00000000, 0xF3BFBFB9, 0x00415F46, 0xBC000410 },
+                { 0xB, 0, 0x00000001, 0x00000002, 0x00000100, 0x00000000 },
+                { 0xB, 1, 0x00000005, 0x00000008, 0x00000201, 0x00000000 },
+                { 0xF, 0, 0x00000000, 0x00000000, 0x00000000, 0x00000000 },
+                { 0xF, 1, 0x00000000, 0x00000000, 0x00000000, 0x00000000 },
+                { 0x10, 0, 0x00000000, 0x00000000, 0x00000000, 0x00000000 },
+                { 0x10, 1, 0x00000000, 0x00000000, 0x00000000, 0x00000000 },
+                { 0x80000000, 0, 0x80000008, 0x00000000, 0x00000000, 0x00000000 },
+                { 0x80000002, 0, 0x65746E49, 0x2952286C, 0x6F655820, 0x2952286E },
+                { 0x80000003, 0, 0x312D4420, 0x54383137, 0x55504320, 0x32204020 },
+                { 0x80000004, 0, 0x4730362E, 0x00007A48, 0x00000000, 0x00000000 },
+            } },
+    };
+    return t;
+}
+
+} // namespace
+
+const std::vector<PresetInfo>& presets()
+{
+    static const std::vector<PresetInfo> list = [] {
+        std::vector<PresetInfo> out;
+        for (const auto& p : table())
+            out.push_back({ p.id, p.name, p.source });
+        return out;
+    }();
+    return list;
+}
+
+Result<SimCpuid> presetCpuid(const std::string& id)
+{
+    for (const auto& p : table()) {
+        if (id != p.id)
+            continue;
+        SimCpuid c;
+        for (const auto& l : p.leaves)
+            c.set(l.leaf, l.subleaf, { l.eax, l.ebx, l.ecx, l.edx });
+        c.name = p.name;
+        c.source = p.source;
+        synthesizeMissingLeaves(c, p.mbaClos);
+        return c;
+    }
+    std::string known;
+    for (const auto& p : table())
+        known += (known.empty() ? "" : ", ") + std::string(p.id);
+    return errnoError(ENOENT, "unknown simulator preset '" + id + "'", "use one of: " + known);
+}
+
+} // namespace rdt::sim

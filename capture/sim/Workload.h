@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/Result.h"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace rdt::sim {
+
+enum class Pattern : std::uint8_t {
+    Idle, ///< no memory accesses (a sleeping thread)
+    Stream, ///< sequential scan over the working set, wrapping (a streaming copy/scan)
+    Random, ///< uniformly random lines of the working set (a hash table, a cache-sensitive service)
+    Chase, ///< pointer chase over a random cyclic permutation: one dependent miss at a time
+    Mix, ///< code + data: instruction fetches walking a code region, data accesses random over the working set
+};
+const char* patternName(Pattern p);
+Result<Pattern> parsePattern(const std::string& name);
+
+enum class AccessKind : std::uint8_t { Load, Store, Code };
+
+/// What a simulated thread does. Sizes in bytes; rates in cache lines touched per second.
+struct WorkloadSpec {
+    Pattern pattern = Pattern::Random;
+    std::uint64_t workingSet = 8ull << 20;
+    std::uint64_t codeSize = 512ull << 10; ///< Mix: size of the code footprint
+    double codeFraction = 0.3; ///< Mix: share of accesses that are instruction fetches
+    double writeFraction = 0.0; ///< share of data accesses that are stores (they dirty lines: writebacks)
+    double computeCycles = 10; ///< core cycles of non-memory work per cache line touched
+    double rate = 0; ///< cap on lines touched per second; 0 = as fast as the core and memory allow
+    int memoryNode = -1; ///< NUMA node the buffer lives on; -1 = the node of the thread's socket
+    double mlp = 0; ///< memory-level parallelism; 0 = the pattern's default (stream 10, random 6, chase 1, mix 4)
+
+    double effectiveMlp() const;
+};
+
+/// Parses "key=value" settings onto a spec: pattern ws code code_fraction write compute rate node mlp.
+/// Sizes take K/M/G (binary) suffixes and optional "iB"/"B": 8M, 512KiB, 1G.
+Status applyWorkloadSetting(WorkloadSpec& spec, const std::string& key, const std::string& value);
+Result<std::uint64_t> parseSize(const std::string& text);
+
+/// Generates the sampled line addresses of one thread (only lines whose index is a multiple of the sampling
+/// factor S; see CacheSlice.h). Deterministic for a given seed.
+class AddressGenerator {
+public:
+    AddressGenerator(const WorkloadSpec& spec, std::uint64_t regionBase, std::uint32_t sampling, std::uint64_t seed);
+    /// Next access: byte address (line aligned) and kind.
+    void next(std::uint64_t& address, AccessKind& kind);
+    const WorkloadSpec& spec() const { return m_spec; }
+
+private:
+    std::uint64_t lineAddress(std::uint64_t base, std::uint64_t k) const { return base + k * m_stride; }
+    bool chance(double p) { return p > 0 && (p >= 1 || m_unit(m_rng) < p); }
+
+    WorkloadSpec m_spec;
+    std::uint64_t m_dataBase, m_codeBase, m_stride;
+    std::uint64_t m_dataLines, m_codeLines; ///< sampled lines in each region (>= 1)
+    std::uint64_t m_pos = 0, m_codePos = 0;
+    std::vector<std::uint32_t> m_next; ///< Chase: successor of each sampled line
+    std::mt19937_64 m_rng;
+    std::uniform_real_distribution<double> m_unit { 0.0, 1.0 };
+};
+
+} // namespace rdt::sim
