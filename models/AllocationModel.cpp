@@ -371,6 +371,12 @@ void AllocationModel::reportRejection(const std::string& group, const std::strin
     Q_EMIT stateChanged();
 }
 
+QString AllocationModel::errorFor(const std::string& group, const std::string& schema, int domain) const
+{
+    const auto it = m_errors.find({ group, schema, domain });
+    return it == m_errors.end() ? QString() : it->second;
+}
+
 void AllocationModel::notifyWritten(const rdt::AllocationChanged& change) { Q_EMIT allocationWritten(change); }
 
 void AllocationModel::emitAllChanged()

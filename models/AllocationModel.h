@@ -102,6 +102,8 @@ public:
     void storeValue(const std::string& group, const std::string& schema, int domain, std::uint64_t value, bool cache);
     void reportRejection(const std::string& group, const std::string& schema, int domain, const QString& message);
     void notifyWritten(const rdt::AllocationChanged& change);
+    /// The last rejection shown for one value ("" when none): used by AllocationBandwidthModel.
+    QString errorFor(const std::string& group, const std::string& schema, int domain) const;
 
     // --- QAbstractItemModel
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -8,6 +8,7 @@ int cmdInfo(const std::vector<std::string>& args);
 int cmdMonitor(const std::vector<std::string>& args);
 int cmdAlloc(const std::vector<std::string>& args);
 int cmdGroups(const std::vector<std::string>& args);
+int cmdReport(const std::vector<std::string>& args);
 
 const std::vector<Command>& commands()
 {
@@ -21,6 +22,8 @@ const std::vector<Command>& commands()
             cmdAlloc },
         { "groups", "groups list|create NAME [--parent P]|delete NAME|assign NAME --pids LIST|--cpus LIST  RDT groups",
             cmdGroups },
+        { "report", "report FILE --lbr|--mem [--symfs DIR]  branch graph or load-latency tables of a perf.data file",
+            cmdReport },
     };
     return table;
 }

@@ -3,6 +3,7 @@
 
 #include "IdList.h"
 #include "Sample.h"
+#include "core/PosixFs.h"
 
 #include <algorithm>
 #include <bit>
@@ -10,6 +11,8 @@
 #include <charconv>
 #include <climits>
 #include <cstdio>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace rdt {
 
@@ -97,10 +100,11 @@ namespace {
     }
 
     /// One mon_data file -> value or flag (RESCTRL-NOTES 1.5: "Error", "Unavailable", "Unassigned").
-    std::uint64_t readEvent(Fs& fs, const std::string& path, std::uint32_t& flags, std::uint32_t errorFlag,
+    template <typename Reader>
+    std::uint64_t readEvent(Reader&& read, const std::string& path, std::uint32_t& flags, std::uint32_t errorFlag,
         std::uint32_t unavailableFlag, std::uint32_t unassignedFlag)
     {
-        auto r = fs.read(path);
+        auto r = read(path);
         if (!r) {
             const int code = r.error().code;
             flags |= code == EIO ? errorFlag : code == ENOENT && unassignedFlag ? unassignedFlag : unavailableFlag;
@@ -142,6 +146,30 @@ const ResourceCaps* Capabilities::resource(const std::string& n) const
 ResctrlBackend::ResctrlBackend(std::shared_ptr<Fs> fs)
     : m_fs(std::move(fs))
 {
+    if (auto* posix = dynamic_cast<PosixFs*>(m_fs.get()))
+        m_posixRoot = posix->root();
+}
+
+Result<std::string> ResctrlBackend::readCounterFile(const std::string& path)
+{
+    if (m_posixRoot.empty())
+        return m_fs->read(path);
+    auto it = m_counterFds.find(path);
+    if (it == m_counterFds.end()) {
+        UniqueFd fd(::open((m_posixRoot + "/" + path).c_str(), O_RDONLY | O_CLOEXEC));
+        if (!fd)
+            return m_fs->read(path); // the Fs gives the proper error (ENOENT = unassigned, ...)
+        it = m_counterFds.emplace(path, std::move(fd)).first;
+    }
+    char buf[128];
+    const ssize_t n = ::pread(it->second.get(), buf, sizeof buf, 0);
+    if (n < 0) {
+        // The group was removed (kernfs gives ENODEV on a dead node) or the read really failed: drop the fd
+        // and let the Fs say what is there now.
+        m_counterFds.erase(it);
+        return m_fs->read(path);
+    }
+    return std::string(buf, static_cast<std::size_t>(n));
 }
 
 Result<std::unique_ptr<ResctrlBackend>> ResctrlBackend::open(std::shared_ptr<Fs> fs)
@@ -409,6 +437,8 @@ Status ResctrlBackend::removeGroup(const std::string& path)
     RootLock rl(*m_fs, true);
     if (!rl.status())
         return rl.status();
+    for (auto it = m_counterFds.begin(); it != m_counterFds.end();)
+        it = it->first.rfind(path + "/", 0) == 0 ? m_counterFds.erase(it) : std::next(it);
     return m_fs->rmdir(path);
 }
 
@@ -542,19 +572,39 @@ Status ResctrlBackend::applySchemata(const std::string& path, const Schemata& ch
 
 Result<GroupCounters> ResctrlBackend::readCounters(const std::string& path)
 {
+    auto all = readCountersMany(std::vector<std::string> { path });
+    return std::move(all.front());
+}
+
+std::vector<Result<GroupCounters>> ResctrlBackend::readCountersMany(const std::vector<std::string>& paths)
+{
     std::lock_guard lock(m_mutex);
+    std::vector<Result<GroupCounters>> out;
+    out.reserve(paths.size());
     auto caps = capabilities();
-    if (!caps)
-        return caps.error();
-    const auto& mon = caps->monitoring;
+    if (!caps) {
+        for (std::size_t i = 0; i < paths.size(); ++i)
+            out.emplace_back(caps.error());
+        return out;
+    }
+    RootLock rl(*m_fs, false); // one shared lock for the whole poll
+    for (const auto& p : paths)
+        out.push_back(readCountersLocked(p, *caps));
+    return out;
+}
+
+Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path, const Capabilities& caps)
+{
+    const auto& mon = caps.monitoring;
     if (!mon.present)
         return errnoError(ENOENT, "no monitoring in " + m_fs->describe() + " (no info/L3_MON)",
             "the CPU or kernel lacks CMT/MBM (CPUID.07H.00H:EBX[12])");
     if (!path.empty() && !m_fs->isDirectory(path))
         return errnoError(ENOENT, "no group '" + path + "' in " + m_fs->describe(), "list groups with `groups list`");
-    RootLock rl(*m_fs, false);
+    auto read = [this](const std::string& p) { return readCounterFile(p); };
     GroupCounters out;
     out.group = path;
+    out.domains.reserve(mon.domains.size());
     const std::string base = join(path, "mon_data/");
     for (int d : mon.domains) {
         CounterReading c;
@@ -562,13 +612,13 @@ Result<GroupCounters> ResctrlBackend::readCounters(const std::string& path)
         const std::string dir = base + domainDir(d) + "/";
         if (mon.llcOccupancy)
             c.occupancyBytes
-                = readEvent(*m_fs, dir + "llc_occupancy", c.flags, SampleOccupancyError, SampleOccupancyUnavailable, 0);
+                = readEvent(read, dir + "llc_occupancy", c.flags, SampleOccupancyError, SampleOccupancyUnavailable, 0);
         if (mon.mbmTotal)
             c.mbmTotalRaw = readEvent(
-                *m_fs, dir + "mbm_total_bytes", c.flags, SampleMbmError, SampleMbmUnavailable, SampleMbmUnassigned);
+                read, dir + "mbm_total_bytes", c.flags, SampleMbmError, SampleMbmUnavailable, SampleMbmUnassigned);
         if (mon.mbmLocal)
             c.mbmLocalRaw = readEvent(
-                *m_fs, dir + "mbm_local_bytes", c.flags, SampleMbmError, SampleMbmUnavailable, SampleMbmUnassigned);
+                read, dir + "mbm_local_bytes", c.flags, SampleMbmError, SampleMbmUnavailable, SampleMbmUnassigned);
         out.domains.push_back(c);
     }
     return out;
