@@ -157,7 +157,45 @@ Result<EventEncoder> EventEncoder::create(std::uint32_t rawTypeOverride)
     return EventEncoder(std::move(best));
 }
 
-EventEncoder EventEncoder::forModel(PmuModel model) { return EventEncoder(std::move(model)); }
+EventEncoder EventEncoder::forModel(PmuModel model) { return EventEncoder(std::move(model), true); }
+
+Result<EncodedEvent> EventEncoder::encodeOffline(std::string_view event, bool user, bool kernel) const
+{
+    EncodedEvent out;
+    out.name = std::string(event);
+    out.ownTable = true;
+    EventAttr& a = out.attr;
+    a.size = perf::AttrSizeVer8;
+    a.setFlag(EventAttr::FlagExcludeUser, !user);
+    a.setFlag(EventAttr::FlagExcludeKernel, !kernel);
+    a.setFlag(EventAttr::FlagExcludeHv, true);
+    const std::string n = lower(event);
+    if (n == "cycles" || n == "cpu-clock") {
+        a.type = n == "cycles" ? TypeHardware : TypeSoftware;
+        a.config = 0; // PERF_COUNT_HW_CPU_CYCLES / PERF_COUNT_SW_CPU_CLOCK
+        out.fstr = "perf::" + n;
+        return out;
+    }
+    constexpr std::string_view ll = "mem_trans_retired:load_latency";
+    if (n.rfind(ll, 0) == 0 && m_model.loadLatency) {
+        a.type = m_model.rawType;
+        a.config = 0x1cd; // event 0xcd umask 0x01 [kcore mem-loads]
+        a.config1 = 3; // the kernel's default ldlat
+        for (std::size_t pos = ll.size(); pos < n.size();) {
+            const std::size_t next = std::min(n.find(':', pos + 1), n.size());
+            const std::string mod = n.substr(pos + 1, next - pos - 1);
+            if (mod.rfind("ldlat=", 0) == 0)
+                a.config1 = std::strtoull(mod.c_str() + 6, nullptr, 10);
+            else if (mod.rfind("precise=", 0) == 0)
+                a.setPreciseIp(static_cast<unsigned>(std::strtoul(mod.c_str() + 8, nullptr, 10)));
+            pos = next;
+        }
+        out.fstr = m_model.pfmName + "::MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=" + std::to_string(a.config1);
+        return out;
+    }
+    return makeError("event '" + std::string(event) + "' is not known to the offline encoder for "
+        + (m_model.pfmName.empty() ? std::string("this model") : m_model.pfmName));
+}
 
 bool EventEncoder::inOwnTable(std::string_view event) { return findOwn(event) != nullptr; }
 
@@ -194,6 +232,8 @@ Result<EncodedEvent> EventEncoder::encode(std::string_view event, bool user, boo
         return makeError("event " + std::string(event) + " counts neither user nor kernel space");
     if (inOwnTable(event))
         return encodeOwn(event, user, kernel);
+    if (m_offline)
+        return encodeOffline(event, user, kernel);
     if (const int rc = pfmInit(); rc != PFM_SUCCESS)
         return makeError(std::string("libpfm4 initialisation failed: ") + pfm_strerror(rc));
 

@@ -57,8 +57,8 @@ public:
     /// Initialises libpfm4 (once per process) and detects the core PMU. rawTypeOverride != 0 replaces type 4 for
     /// raw events (hybrid parts: /sys/bus/event_source/devices/cpu_core/type).
     static Result<EventEncoder> create(std::uint32_t rawTypeOverride = 0);
-    /// An encoder for a known model without libpfm detection (the simulator; own-table events only unless libpfm
-    /// has that PMU active).
+    /// An encoder for a known model that never calls libpfm (the simulator, tests): own-table events, "cycles",
+    /// "cpu-clock" and MEM_TRANS_RETIRED:LOAD_LATENCY[:ldlat=N][:precise=P] (the events the recipes use).
     static EventEncoder forModel(PmuModel model);
 
     const PmuModel& model() const { return m_model; }
@@ -76,11 +76,14 @@ public:
     static bool inOwnTable(std::string_view event);
 
 private:
-    explicit EventEncoder(PmuModel m)
+    explicit EventEncoder(PmuModel m, bool offline = false)
         : m_model(std::move(m))
+        , m_offline(offline)
     {
     }
+    Result<EncodedEvent> encodeOffline(std::string_view event, bool user, bool kernel) const;
     PmuModel m_model;
+    bool m_offline = false;
 };
 
 } // namespace rdt::pmu
