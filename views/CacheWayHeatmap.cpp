@@ -2,14 +2,15 @@
 #include "CacheWayHeatmap.h"
 
 #include "HeatmapGrid.h"
+#include "core/Units.h"
 #include "models/AllocationModel.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -28,7 +29,8 @@ CacheWayHeatmap::CacheWayHeatmap(QWidget* parent)
     , m_simulated(new QLabel(tr("simulated"), this))
 {
     auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Cache:"), this));
+    m_cacheLabel = new QLabel(tr("Cache:"), this);
+    bar->addWidget(m_cacheLabel);
     bar->addWidget(m_cacheBox);
     bar->addWidget(new QLabel(tr("Domain:"), this));
     bar->addWidget(m_domainBox);
@@ -55,16 +57,17 @@ CacheWayHeatmap::CacheWayHeatmap(QWidget* parent)
     m_live->setChecked(true);
     m_live->setToolTip(tr("Write every edit as soon as the drag ends; off: stage edits and press Apply"));
 
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(m_grid);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
+    m_status->hide();
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
     layout->addWidget(m_banner);
-    layout->addWidget(scroll, 1);
+    m_info = new QLabel(this);
+    m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_info->setWordWrap(true);
+    layout->addWidget(m_info);
+    layout->addWidget(m_grid, 1);
     layout->addWidget(m_status);
 
     connect(m_cacheBox, &QComboBox::currentTextChanged, this, [this](const QString& name) {
@@ -74,6 +77,7 @@ CacheWayHeatmap::CacheWayHeatmap(QWidget* parent)
     connect(m_domainBox, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (m_model && i >= 0)
             m_model->setDomain(m_domainBox->itemData(i).toInt());
+        m_info->setText(cacheInfoText());
     });
     connect(m_live, &QCheckBox::toggled, this, [this](bool on) {
         if (m_model)
@@ -96,7 +100,27 @@ CacheWayHeatmap::CacheWayHeatmap(QWidget* parent)
         if (m_model && m_model->undoStack())
             m_model->undoStack()->redo();
     });
+    m_undoAction = new QAction(tr("Undo allocation edit"), this);
+    m_undoAction->setShortcut(QKeySequence::Undo);
+    m_undoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_redoAction = new QAction(tr("Redo allocation edit"), this);
+    // Ctrl+Shift+Z everywhere, plus whatever the platform's Redo binding is (Ctrl+Y on some themes).
+    QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
+    if (!redoKeys.contains(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)))
+        redoKeys.prepend(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z));
+    m_redoAction->setShortcuts(redoKeys);
+    m_redoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addAction(m_undoAction);
+    addAction(m_redoAction);
+    connect(m_undoAction, &QAction::triggered, m_undo, &QToolButton::click);
+    connect(m_redoAction, &QAction::triggered, m_redo, &QToolButton::click);
     syncControls();
+}
+
+void CacheWayHeatmap::setUndoShortcutsEnabled(bool enabled)
+{
+    m_undoAction->setEnabled(enabled);
+    m_redoAction->setEnabled(enabled);
 }
 
 void CacheWayHeatmap::setModel(AllocationModel* model)
@@ -115,11 +139,14 @@ void CacheWayHeatmap::setModel(AllocationModel* model)
                       << connect(model, &AllocationModel::editRejected, this,
                                  [this](int, const QString& message) {
                                      m_status->setText(tr("The backend refused the edit: %1").arg(message));
+                                     m_status->show();
                                  })
                       << connect(model, &AllocationModel::allocationWritten, this,
                                  [this](const rdt::AllocationChanged& c) {
-                                     if (c.ok)
+                                     if (c.ok) {
                                          m_status->clear();
+                                         m_status->hide();
+                                     }
                                  });
         if (QUndoStack* stack = model->undoStack()) {
             m_connections << connect(stack, &QUndoStack::indexChanged, this, &CacheWayHeatmap::syncControls);
@@ -146,6 +173,8 @@ void CacheWayHeatmap::syncSelectors()
     if (m_model)
         m_cacheBox->setCurrentText(m_model->cache());
     m_cacheBox->setVisible(caches.size() > 1);
+    m_cacheLabel->setVisible(caches.size() > 1);
+    m_info->setText(cacheInfoText());
     const QList<int> domains = m_model ? m_model->domains() : QList<int>();
     if (m_domainBox->count() != domains.size()) {
         m_domainBox->clear();
@@ -181,6 +210,35 @@ QString CacheWayHeatmap::readOnlyText() const
         return {};
     const QString why = m_model ? m_model->readOnlyReason() : tr("no allocation data");
     return tr("Editing disabled: %1. Monitoring still works.").arg(why);
+}
+
+QSize CacheWayHeatmap::sizeHint() const
+{
+    // Wide enough for the whole grid and its legend, so nothing scrolls at the preferred size.
+    const QSize base = QWidget::sizeHint();
+    return QSize(std::max(base.width(), m_grid->sizeHint().width() + 16), base.height());
+}
+
+QString CacheWayHeatmap::cacheInfoText() const
+{
+    if (!m_model || m_model->rowCount() == 0)
+        return tr("No cache allocation on this source");
+    const CacheSchema* s = m_model->rowSchema(0);
+    QString t = tr("%1 domain %2: %3, %4-bit CBM, %5 per bit")
+                    .arg(QString::fromStdString(s->cacheName()))
+                    .arg(m_model->domain())
+                    .arg(QString::fromStdString(rdt::formatBytes(double(s->cacheBytes))))
+                    .arg(s->cbmLength)
+                    .arg(QString::fromStdString(rdt::formatBytes(double(s->bytesPerBit()))));
+    if (s->ways > 0)
+        t += tr(" (%1 ways, CPUID.04H)").arg(s->ways);
+    if (!s->cdpType().empty())
+        t += tr("; CDP: separate CODE and DATA masks");
+    t += tr("; min %n bit(s)", nullptr, s->minCbmBits);
+    t += s->sparseMasks ? tr(", sparse masks allowed") : tr(", contiguous masks only");
+    if (s->shareableBits)
+        t += tr("; hardware-shared 0x%1").arg(QString::number(s->shareableBits, 16));
+    return t;
 }
 
 QString CacheWayHeatmap::statusText() const { return m_status->text(); }

@@ -29,15 +29,21 @@ public:
     void setModel(AllocationModel* model);
     AllocationModel* model() const { return m_model; }
     HeatmapGrid* grid() const { return m_grid; }
+    QSize sizeHint() const override;
 
     /// The read-only banner's text ("" when editing is enabled); what item 8 shows.
     QString readOnlyText() const;
     /// The last rejection message shown in the status line ("" when none).
     QString statusText() const;
+    /// The heatmap's own Undo/Redo actions carry Ctrl+Z / Ctrl+Shift+Z while focus is inside it. Turn them off
+    /// when the main window puts the same QUndoStack's actions (with those shortcuts) into its Edit menu, or Qt
+    /// reports the shortcut as ambiguous.
+    void setUndoShortcutsEnabled(bool enabled);
 
 private:
     void syncControls();
     void syncSelectors();
+    QString cacheInfoText() const;
 
     QPointer<AllocationModel> m_model;
     HeatmapGrid* m_grid;
@@ -51,5 +57,9 @@ private:
     QLabel* m_banner;
     QLabel* m_status;
     QLabel* m_simulated;
+    QLabel* m_cacheLabel = nullptr;
+    QLabel* m_info = nullptr;
     QList<QMetaObject::Connection> m_connections;
+    class QAction* m_undoAction = nullptr;
+    class QAction* m_redoAction = nullptr;
 };

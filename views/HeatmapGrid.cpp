@@ -300,10 +300,20 @@ QSize HeatmapGrid::sizeHint() const
 {
     const int rows = rowCountSafe();
     const int h = Margin + fontMetrics().height() + 6 + rows * (CellH + RowGap) + 2 * fontMetrics().height() + 16;
-    return QSize(gridRight() + 12 + InfoW + Margin, h);
+    // The legend line: swatch + text per entry (kept in step with paintLegend).
+    int legend = gridLeft();
+    for (const QString& t : { tr("allocated"), tr("overlapping"), tr("exclusive"), tr("hardware-shared"), tr("unused"),
+                              tr("invalid"), tr("occupancy") })
+        legend += fontMetrics().height() - 4 + 4 + fontMetrics().horizontalAdvance(t) + 14;
+    return QSize(std::max(gridRight() + 12 + InfoW + Margin, legend), h);
 }
 
-QSize HeatmapGrid::minimumSizeHint() const { return sizeHint(); }
+QSize HeatmapGrid::minimumSizeHint() const
+{
+    // The cells must stay visible (the scroll area scrolls below this); the info column and legend may clip.
+    const int rows = rowCountSafe();
+    return QSize(gridRight() + 60, Margin + fontMetrics().height() + 6 + rows * (CellH + RowGap) + 4);
+}
 
 void HeatmapGrid::paintEvent(QPaintEvent*)
 {

@@ -38,8 +38,8 @@ MachinePanel::MachinePanel(MachineModel* model, QWidget* parent)
     m_view->setAlternatingRowColors(true);
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(MachineModel::NameColumn, QHeaderView::ResizeToContents);
-    m_view->header()->setSectionResizeMode(MachineModel::ValueColumn, QHeaderView::Stretch);
-    m_view->header()->setSectionResizeMode(MachineModel::OriginColumn, QHeaderView::ResizeToContents);
+    m_view->header()->setSectionResizeMode(MachineModel::ValueColumn, QHeaderView::ResizeToContents);
+    m_view->header()->setSectionResizeMode(MachineModel::OriginColumn, QHeaderView::Stretch);
     m_view->header()->setSectionResizeMode(MachineModel::SdmColumn, QHeaderView::ResizeToContents);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_model, &QAbstractItemModel::modelReset, m_view, &QTreeView::expandAll);

@@ -178,14 +178,15 @@ Result<Schemata> AllocationEngine::validate(
                 if (!b)
                     return errnoError(EINVAL, where(r->name, domain) + ": " + b.error().message, b.error().advice);
                 auto v = *b;
+                const std::string& what = r->name;
                 if (r->mbpsMode) {
                     if (v > UINT32_MAX)
                         return errnoError(EINVAL, where(r->name, domain) + ": MB value out of range (MiBps, 32 bits)");
                 } else {
-                    const unsigned maxBw = 100;
+                    const unsigned maxBw = r->maxBandwidth;
                     if (v < r->minBandwidth || v > maxBw)
                         return errnoError(EINVAL,
-                            where(r->name, domain) + ": MB value " + std::to_string(v) + " out of range ["
+                            where(r->name, domain) + ": " + what + " value " + std::to_string(v) + " out of range ["
                                 + std::to_string(r->minBandwidth) + "," + std::to_string(maxBw) + "]",
                             "info/" + r->name + "/min_bandwidth is " + std::to_string(r->minBandwidth));
                     // The kernel rounds up to the granularity (KCTRL bw_validate: roundup(bw, gran)).

@@ -103,7 +103,6 @@ private:
     Result<unsigned> allocateRmid();
     void releaseRmid(unsigned rmid);
     Status writeAssoc(unsigned cpu);
-    Status rewriteAssocOf(const Group& g);
     unsigned cpuOfDomain(int domain, bool l2) const;
     std::vector<int> domainsOf(const std::vector<int>& idOfCpu) const;
     Result<std::uint64_t> maskMsr(const std::string& resource, unsigned clos, int domain, std::uint32_t* msrOut);

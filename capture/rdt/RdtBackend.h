@@ -14,7 +14,7 @@ enum class ResourceKind { Cache, Bandwidth };
 
 /// One allocation resource as the backend enumerates it (resctrl info/<NAME>/, or CPUID.10H for MSRs).
 struct ResourceCaps {
-    std::string name; ///< schemata name: "L3", "L3CODE", "L3DATA", "L2", "L2CODE", "L2DATA", "MB", "SMBA"
+    std::string name; ///< schemata name: "L3", "L3CODE", "L3DATA", "L2", "L2CODE", "L2DATA", "MB", "SMBA", "CBA"
     ResourceKind kind = ResourceKind::Cache;
     unsigned numClosids = 0; ///< as enumerated for this resource (CDP already halved)
     std::vector<int> domains; ///< domain (cache) ids, ascending, possibly with gaps
@@ -30,6 +30,7 @@ struct ResourceCaps {
     // Bandwidth resources (MBA, SDM 20.19.7).
     unsigned minBandwidth = 0; ///< percent (or MiBps in mba_MBps mode)
     unsigned bandwidthGran = 0;
+    unsigned maxBandwidth = 100; ///< upper bound of a value (100 %, or the CBA max throttle level)
     bool delayLinear = true;
     bool mbpsMode = false; ///< resctrl mounted with -o mba_MBps: values are MiBps, any u32
     std::string throttleMode; ///< "max", "per-thread" or "" when not reported

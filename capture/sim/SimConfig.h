@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace rdt::sim {
 
@@ -44,9 +45,8 @@ struct MonCaps {
     std::uint32_t counterWidth = 24; ///< 24 + 0FH.1:EAX[7:0]
 };
 
-/// What the simulated processor enumerates, decoded from its raw CPUID.
-/// UNFINISHED: decodes the few leaves the simulator needs itself; switch to platform/CpuFeatures.h when the
-/// `platform` branch publishes it so both decoders cannot drift apart.
+/// What the simulated processor enumerates: the parts of platform/CpuFeatures.h (decoded from the machine's
+/// CPUID by the same decoder the real hardware path uses) that the model needs, flattened.
 struct SimFeatures {
     std::string brand;
     CacheGeometry l1d, l1i, l2, l3;
@@ -58,6 +58,7 @@ struct SimFeatures {
     /// Max CLOS over all allocation resources (20.19.4.4 pseudo code), bounds IA32_PQR_ASSOC.CLOS.
     std::uint32_t closMax = 0;
     bool allocation() const { return l3Cat.present || l2Cat.present || mba.present || cba.present; }
+    std::vector<std::string> warnings; ///< CpuFeatures::warnings (missing or implausible leaves)
 };
 
 SimFeatures decodeFeatures(const SimCpuid& cpuid);

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SimCpuid.h"
 
+#include "platform/CpuidDump.h"
+
 #include <cerrno>
-#include <cstdio>
-#include <fstream>
-#include <sstream>
 
 namespace rdt::sim {
 
@@ -32,88 +31,33 @@ std::string SimCpuid::brand() const
     return first == std::string::npos ? std::string {} : s.substr(first);
 }
 
-namespace {
-
-    bool parseAidaLine(const std::string& line, std::uint32_t& leaf, std::uint32_t& sub, CpuidRegs& r)
-    {
-        unsigned a = 0, b = 0, c = 0, d = 0, l = 0;
-        if (std::sscanf(line.c_str(), "CPUID %x: %x-%x-%x-%x", &l, &a, &b, &c, &d) != 5)
-            return false;
-        leaf = l;
-        r = { a, b, c, d };
-        sub = 0;
-        auto pos = line.find("[SL ");
-        unsigned s = 0;
-        if (pos != std::string::npos && std::sscanf(line.c_str() + pos, "[SL %x]", &s) == 1)
-            sub = s;
-        return true;
-    }
-
-    bool parseCpuidRawLine(const std::string& line, std::uint32_t& leaf, std::uint32_t& sub, CpuidRegs& r)
-    {
-        unsigned a = 0, b = 0, c = 0, d = 0, l = 0, s = 0;
-        if (std::sscanf(line.c_str(), " 0x%x 0x%x: eax=0x%x ebx=0x%x ecx=0x%x edx=0x%x", &l, &s, &a, &b, &c, &d) != 6)
-            return false;
-        leaf = l;
-        sub = s;
-        r = { a, b, c, d };
-        return true;
-    }
-
-} // namespace
-
-Result<SimCpuid> parseCpuidDump(const std::string& text, const std::string& sourceName)
+rdt::CpuidTable SimCpuid::table() const
 {
-    SimCpuid out;
-    out.source = sourceName;
-    std::istringstream in(text);
-    std::string line;
-    int cpuBlocks = 0;
-    while (std::getline(in, line)) {
-        // Only the first logical CPU: AIDA64 starts each with "Logical CPU #n", cpuid -r with "CPU n:".
-        if (line.find("Logical CPU #") != std::string::npos || line.rfind("CPU ", 0) == 0) {
-            if (++cpuBlocks > 1)
-                break;
-            continue;
-        }
-        std::uint32_t leaf = 0, sub = 0;
-        CpuidRegs r;
-        if (parseAidaLine(line, leaf, sub, r) || parseCpuidRawLine(line, leaf, sub, r)) {
-            if (!out.has(leaf, sub))
-                out.set(leaf, sub, r);
-        }
-    }
-    if (out.leaves().empty())
-        return errnoError(EINVAL, "no CPUID lines found in " + sourceName,
-            "give an AIDA64/InstLatx64 text dump (\"CPUID 0000000F: ...\") or `cpuid -r` output");
-    // Validate leaf 10H subleaf labels: subleaf 0 has only EBX defined (20.19.4.2); a dump that prints subleaf-1
-    // values there is mislabelled (fixtures/README.md caveat), so the value is dropped rather than trusted.
-    if (out.has(0x10, 0)) {
-        CpuidRegs r0 = out.query(0x10, 0);
-        if (r0.eax != 0 || r0.edx != 0 || (r0.ebx & 1u) != 0) {
-            out.set(0x10, 0, {});
-            out.notes.push_back("CPUID.10H.0 in the dump has reserved bits set (mislabelled subleaf): ignored, no "
-                                "RDT allocation enumerated");
-        }
-    }
-    if (out.has(0x10, 1) && (out.query(0x10, 1).eax >> 5) != 0) {
-        out.set(0x10, 1, {});
-        out.notes.push_back("CPUID.10H.1:EAX[31:5] reserved bits set in the dump: subleaf ignored");
-    }
-    out.name = out.brand().empty() ? sourceName : out.brand();
-    synthesizeMissingLeaves(out);
-    return out;
+    rdt::CpuidTable t("simulated " + name + " (" + source + ")");
+    for (const auto& [key, regs] : m_leaves)
+        t.set(key.first, key.second, regs);
+    return t;
 }
 
-Result<SimCpuid> loadCpuidDump(const std::string& path)
+SimCpuid SimCpuid::fromTable(const rdt::CpuidTable& table)
 {
-    std::ifstream f(path);
-    if (!f)
-        return errnoError(errno ? errno : ENOENT, "cannot read CPUID dump " + path,
-            "pass a readable AIDA64/InstLatx64 text dump or `cpuid -r` output with --sim-cpuid");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return parseCpuidDump(ss.str(), path);
+    SimCpuid c;
+    for (const auto& e : table.entries())
+        c.set(e.leaf, e.subleaf, e.regs);
+    c.source = table.describe();
+    return c;
+}
+
+Result<SimCpuid> loadSimCpuid(const std::string& path)
+{
+    auto table = rdt::loadCpuidDump(path, 0);
+    if (!table)
+        return table.error();
+    SimCpuid c = SimCpuid::fromTable(*table);
+    c.source = path;
+    c.name = c.brand().empty() ? path : c.brand();
+    synthesizeMissingLeaves(c);
+    return c;
 }
 
 void synthesizeMissingLeaves(SimCpuid& c, unsigned mbaClos)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/Result.h"
+#include "platform/CpuidSource.h"
 
 #include <cstdint>
 #include <map>
@@ -11,9 +12,7 @@
 
 namespace rdt::sim {
 
-struct CpuidRegs {
-    std::uint32_t eax = 0, ebx = 0, ecx = 0, edx = 0;
-};
+using rdt::CpuidRegs;
 
 /// The raw CPUID registers of the simulated processor, one entry per (leaf, subleaf).
 /// Presets are real processors' values (see SimPresets.cpp); a dump file gives any other processor.
@@ -26,6 +25,9 @@ public:
     /// Zeros for a leaf the table does not hold (what a CPU returns for an unsupported subleaf of leaf 10H/0FH).
     CpuidRegs query(std::uint32_t leaf, std::uint32_t subleaf = 0) const;
     const std::map<std::pair<std::uint32_t, std::uint32_t>, CpuidRegs>& leaves() const { return m_leaves; }
+    /// The same values as a platform CpuidSource (what CPUID decoding and the MSR backend read).
+    rdt::CpuidTable table() const;
+    static SimCpuid fromTable(const rdt::CpuidTable& table);
 
     std::string name; ///< brand string or preset id
     std::string source; ///< where the values come from ("InstLatx64 dump ...", a file path)
@@ -38,11 +40,9 @@ private:
     std::map<std::pair<std::uint32_t, std::uint32_t>, CpuidRegs> m_leaves;
 };
 
-/// Parses a CPUID dump of the first logical CPU: AIDA64/InstLatx64 text ("CPUID 0000000F: EAX-EBX-ECX-EDX [SL 01]")
-/// or `cpuid -r` raw lines ("   0x0000000f 0x01: eax=0x... ebx=0x... ecx=0x... edx=0x..."). Subleaf labels of
-/// leaf 10H are validated (some dumps print subleaf-1 values as subleaf 0, fixtures/README.md).
-Result<SimCpuid> parseCpuidDump(const std::string& text, const std::string& sourceName);
-Result<SimCpuid> loadCpuidDump(const std::string& path);
+/// Reads a CPUID dump of logical CPU #0 in any format platform/CpuidDump.h reads (AIDA64/InstLatx64 text,
+/// `cpuid -r`, rdtscope JSON) and synthesizes what it lacks (`--sim-cpuid FILE`).
+Result<SimCpuid> loadSimCpuid(const std::string& path);
 
 /// Fills in what real dumps lack, as documented in RESCTRL-NOTES ("InstLatx64 dumps never contain leaf 0x10
 /// subleaf 2 or 3"): subleaf 3 (MBA) when 10H.0:EBX[3] enumerates MBA, subleaf 2 (L2 CAT) when 10H.0:EBX[2] does.
