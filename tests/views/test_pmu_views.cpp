@@ -194,16 +194,18 @@ private Q_SLOTS:
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
         v.plot()->replot();
-        // The tallest segment of the L1 bars.
+        // The tallest segment of any source.
         QCPBars* bars = nullptr;
         int level = -1;
-        for (int l = 0; l < LatencyModel::kLevels && !bars; ++l)
-            if (v.bars(l)->dataCount() > 0) {
-                bars = v.bars(l);
-                level = l;
-            }
+        QCPBarsDataContainer::const_iterator it;
+        for (int l = 0; l < LatencyModel::kLevels; ++l)
+            for (auto i = v.bars(l)->data()->constBegin(); i != v.bars(l)->data()->constEnd(); ++i)
+                if (!bars || i->value > it->value) {
+                    bars = v.bars(l);
+                    level = l;
+                    it = i;
+                }
         QVERIFY(bars);
-        auto it = bars->data()->begin();
         double base = 0; // the bars below this one at the same key
         for (QCPBars* below = bars->barBelow(); below; below = below->barBelow()) {
             auto b = below->data()->findBegin(it->key - 0.1, false);
@@ -211,14 +213,15 @@ private Q_SLOTS:
                 base += b->value;
         }
         const QPointF px = bars->coordsToPixels(it->key, base + it->value / 2);
+        const double key = it->key, value = it->value; // the click re-plots: `it` is gone afterwards
         QTest::mouseClick(v.plot(), Qt::LeftButton, {}, px.toPoint());
-        QCOMPARE(s.latencyBucket(), static_cast<int>(it->key));
+        QCOMPARE(s.latencyBucket(), static_cast<int>(key));
         QCOMPARE(s.latencyLevel(), level);
-        QCOMPARE(s.latencyTables().total.count, static_cast<std::uint64_t>(it->value));
+        QCOMPARE(s.latencyTables().total.count, static_cast<std::uint64_t>(value));
         std::uint64_t rows = 0;
         for (int r = 0; r < v.functions()->rowCount(); ++r)
             rows += v.functions()->index(r, LatencyModel::CountColumn).data(LatencyModel::SortRole).toULongLong();
-        QVERIFY(rows <= static_cast<std::uint64_t>(it->value));
+        QVERIFY(rows <= static_cast<std::uint64_t>(value));
         QVERIFY(rows > 0);
         v.filterBy(-1, -1);
         QCOMPARE(s.latencyTables().total.count, static_cast<std::uint64_t>(v.plottedTotal()));
