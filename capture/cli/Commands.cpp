@@ -13,6 +13,8 @@ int cmdReplay(const std::vector<std::string>& args);
 int cmdSummary(const std::vector<std::string>& args);
 int cmdExport(const std::vector<std::string>& args);
 int cmdReport(const std::vector<std::string>& args);
+int cmdImport(const std::vector<std::string>& args);
+int cmdPmu(const std::vector<std::string>& args);
 
 const std::vector<Command>& commands()
 {
@@ -35,6 +37,10 @@ const std::vector<Command>& commands()
         { "export", "export FILE --csv|--json [--from S] [--to S] [-o OUT]  a session's data as CSV or JSON", cmdExport },
         { "report", "report FILE --lbr|--mem [--symfs DIR]  branch graph or load-latency tables of a perf.data file",
             cmdReport },
+        { "import", "import FILE [--symfs DIR] [-o SESSION]  read a perf.data file, optionally into a session file",
+            cmdImport },
+        { "pmu", "pmu tma|lbr|mem [--source perf|sim] [--pid N | -- COMMAND] [--duration S]  TMA, LBR call edges, load latency",
+            cmdPmu },
     };
     return table;
 }

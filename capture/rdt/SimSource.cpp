@@ -7,9 +7,11 @@
 #include <cerrno>
 
 #ifdef RDTSCOPE_HAVE_SIM
+#include "sim/Scenario.h"
 #include "sim/SimMachine.h"
 #include "sim/SimMsrSpace.h"
 #include "sim/SimResctrlFs.h"
+#include "sim/Simulation.h"
 #endif
 #ifdef RDTSCOPE_HAVE_PLATFORM
 #include "platform/CpuFeatures.h"
@@ -47,6 +49,41 @@ namespace {
     private:
         std::shared_ptr<sim::SimMachine> m_machine;
         std::string m_scenario;
+    };
+
+    /// The SimulationControl of the `sim` source: a scenario file run by capture/sim's Simulation, whose timed
+    /// steps fire from the machine's tick listener while we advance time.
+    class ScenarioControl final : public SimulationControl {
+    public:
+        explicit ScenarioControl(std::shared_ptr<sim::Simulation> simulation)
+            : m_sim(std::move(simulation))
+        {
+        }
+        std::uint64_t nowNs() const override { return m_sim->machine().nowNs(); }
+        void advanceTo(std::uint64_t t) override
+        {
+            const auto now = m_sim->machine().nowNs();
+            if (t > now)
+                m_sim->advance(t - now);
+        }
+        std::string scenarioName() const override { return m_sim->scenario().name; }
+        std::string describe() const override
+        {
+            return "simulated " + m_sim->machine().features().brand + ", "
+                + std::to_string(m_sim->machine().cpuCount()) + " CPUs, scenario " + m_sim->scenario().name;
+        }
+        std::vector<SimulationEvent> takeEvents() override
+        {
+            std::vector<SimulationEvent> out;
+            for (const auto& e : m_sim->events(m_seen))
+                out.push_back({ e.timeNs, e.text, e.ok, e.note });
+            m_seen += out.size();
+            return out;
+        }
+
+    private:
+        std::shared_ptr<sim::Simulation> m_sim;
+        std::size_t m_seen = 0;
     };
 
 }
@@ -92,9 +129,9 @@ MsrRdtEnumeration msrEnumerationOf(const sim::SimMachine& m)
 }
 
 namespace {
-    /// UNFINISHED: capture/sim has no scenario loader yet (resources/scenarios/noisy-neighbour.scn is a
-    /// placeholder). Until it lands, the scenarios are set up here the way a user would: threads on the machine,
-    /// then groups and associations through the backend (tasks for resctrl, CPUs for MSRs).
+    /// UNFINISHED: scenario files drive the resctrl emulation (capture/sim Simulation mounts SimResctrlFs), which
+    /// the MSR backend must not share. For `sim-msr` the built-in scenarios are mirrored here the way a user would
+    /// set them up: threads on the machine, then groups and CPU associations through the MSR backend.
     Status setUpScenario(const std::string& name, sim::SimMachine& machine, RdtBackend& backend, bool byCpu)
     {
         struct Thread {
@@ -151,32 +188,46 @@ namespace {
 
 Result<RdtSource> openSimSource(const std::string& spec, const std::string& scenario)
 {
-    auto machine = makeMachine();
-    if (!machine)
-        return machine.error();
-    auto m = *machine;
     RdtSource s;
     s.kind = spec;
     s.simulated = true;
-    if (spec == "sim-msr") {
-        // The MSR space keeps the machine alive: it must outlive nothing but the backend that uses it.
-        auto msrs = std::shared_ptr<MsrSpace>(new sim::SimMsrSpace(*m), [m](MsrSpace* p) { delete p; });
-        auto b = MsrBackend::open(msrs, msrEnumerationOf(*m), "");
-        if (!b)
-            return b.error();
-        s.backend = std::move(*b);
-    } else {
-        auto mounted = sim::SimResctrlFs::mount(*m);
-        if (!mounted)
-            return mounted.error();
-        // The Fs holds the machine: unmounting (which resets the controls) happens before the machine goes.
-        auto fs = std::shared_ptr<Fs>(mounted->release(), [m](Fs* p) { delete p; });
+    if (spec == "sim") {
+        // A scenario file (resources/scenarios, or a path) run by capture/sim: machine, resctrl emulation, threads,
+        // groups and timed steps; we see it through the same ResctrlBackend as a real /sys/fs/resctrl.
+        auto loaded = sim::loadScenario(scenario);
+        if (!loaded) {
+            Error e = loaded.error();
+            std::string names;
+            for (const auto& n : sim::builtinScenarioNames())
+                names += (names.empty() ? "" : ", ") + n;
+            e.advice += (e.advice.empty() ? "" : "; ") + std::string("built-in scenarios: ") + names;
+            return e;
+        }
+        auto created = sim::Simulation::create(*loaded);
+        if (!created)
+            return created.error();
+        std::shared_ptr<sim::Simulation> simulation(std::move(*created));
+        // The Fs handle keeps the whole simulation alive for as long as the backend uses it.
+        auto fs = std::shared_ptr<Fs>(&simulation->resctrl(), [simulation](Fs*) {});
         auto b = ResctrlBackend::open(fs);
         if (!b)
             return b.error();
         s.backend = std::move(*b);
+        s.simulation = std::make_shared<ScenarioControl>(simulation);
+        return s;
     }
-    if (auto st = setUpScenario(scenario, *m, *s.backend, spec == "sim-msr"); !st)
+    // sim-msr: the MSR protocol needs the hardware to itself (no resctrl mounted), so the machine is built here
+    // and the scenario is set up through the MSR backend (CPUs, not tasks).
+    auto machine = makeMachine();
+    if (!machine)
+        return machine.error();
+    auto m = *machine;
+    auto msrs = std::shared_ptr<MsrSpace>(new sim::SimMsrSpace(*m), [m](MsrSpace* p) { delete p; });
+    auto b = MsrBackend::open(msrs, msrEnumerationOf(*m), "");
+    if (!b)
+        return b.error();
+    s.backend = std::move(*b);
+    if (auto st = setUpScenario(scenario, *m, *s.backend, true); !st)
         return st.error();
     s.simulation = std::make_shared<SimControl>(m, scenario);
     return s;
