@@ -4,7 +4,9 @@
 #include "SessionReader.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
+#include <optional>
 
 namespace rdt::session {
 
@@ -38,27 +40,19 @@ void SessionReader::loadTimeRange()
     }
 }
 
-Status SessionReader::forEachSample(
-    std::uint64_t fromNs, std::uint64_t toNs, const std::function<bool(const RdtSample&)>& fn)
+Status SessionReader::scanSamples(
+    std::uint64_t fromNs, std::uint64_t toNs, const std::function<bool(const RdtSample&)>& fn, ScanState& state)
 {
     resetBudget();
     auto st = Statement::prepare(m_db,
         "SELECT time_ns, group_id, domain, occupancy_bytes, mbm_total_bytes, mbm_local_bytes, mbm_total_bps, "
         "mbm_local_bps, flags FROM rdt_samples WHERE time_ns >= ? AND time_ns < ? ORDER BY time_ns, group_id, domain");
-    if (!st) return noteFailure(st.error(), "samples are unreadable");
+    if (!st) return st.error();
     st->bind(1, clampNs(fromNs)).bind(2, clampNs(toNs));
     RdtSample s;
-    std::uint64_t delivered = 0;
     for (;;) {
         auto row = st->step();
-        if (!row) {
-            const double at = static_cast<double>(s.timeNs - std::min(s.timeNs, originNs())) * 1e-9;
-            return noteFailure(row.error(),
-                delivered == 0 ? std::string("no samples could be read in the requested range (their pages are "
-                                             "damaged or cut off)")
-                               : "samples are readable only up to " + std::to_string(at) + " s ("
-                        + std::to_string(delivered) + " read)");
-        }
+        if (!row) return row.error();
         if (!*row) return {};
         s.timeNs = st->u64(0);
         s.group = groupPath(st->i64(1));
@@ -69,9 +63,52 @@ Status SessionReader::forEachSample(
         s.mbmTotalBps = st->f64(6);
         s.mbmLocalBps = st->f64(7);
         s.flags = static_cast<std::uint32_t>(st->i64(8));
-        ++delivered;
-        if (!fn(s)) return {};
+        ++state.delivered;
+        state.lastNs = s.timeNs;
+        state.any = true;
+        if (!fn(s)) {
+            state.stopped = true;
+            return {};
+        }
     }
+}
+
+Status SessionReader::forEachSample(
+    std::uint64_t fromNs, std::uint64_t toNs, const std::function<bool(const RdtSample&)>& fn)
+{
+    // On a damaged or cut-off page, skip ahead and try again further on: the primary key starts with time_ns,
+    // so a later range is a fresh seek that may well land on intact pages. Gaps double in size (1 s, 2 s, 4 s...)
+    // and the number of attempts is bounded, so a badly damaged file cannot make this loop for long.
+    constexpr std::uint64_t kNsPerS = 1000000000;
+    const std::uint64_t end = std::min(toNs, m_lastNs == 0 ? toNs : m_lastNs + 1);
+    ScanState state;
+    std::uint64_t cursor = fromNs;
+    std::optional<Error> firstError;
+    std::string gaps;
+    std::uint64_t step = kNsPerS;
+    for (int attempt = 0; attempt < 48; ++attempt) {
+        const Status s = scanSamples(cursor, toNs, fn, state);
+        if (s || state.stopped) break;
+        if (!firstError) firstError = s.error();
+        if (isCorruption(m_db.lastErrorCode()) || m_db.budgetExceeded()) m_damaged = true;
+        const std::uint64_t gapStart = state.any && state.lastNs >= cursor ? state.lastNs + 1 : cursor;
+        cursor = gapStart + step;
+        step *= 2;
+        const auto secs = [&](std::uint64_t t) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.1f", static_cast<double>(t - std::min(t, originNs())) * 1e-9);
+            return std::string(buf);
+        };
+        if (gaps.size() < 400)
+            gaps += (gaps.empty() ? "" : ", ") + secs(gapStart) + "-" + secs(std::min(cursor, end)) + " s";
+        if (cursor >= end) break;
+    }
+    if (!firstError) return {};
+    Error e = *firstError;
+    e.message = "samples in " + gaps + " are unreadable (damaged or cut-off pages); " + std::to_string(state.delivered)
+        + " samples were read: " + e.message;
+    issue(e.toString());
+    return e;
 }
 
 Result<std::vector<RdtSample>> SessionReader::samples(std::uint64_t fromNs, std::uint64_t toNs, std::size_t limit)

@@ -43,7 +43,15 @@ std::string printable(const std::vector<std::uint8_t>& b, std::size_t n)
 
 void SessionReader::issue(std::string text)
 {
-    if (std::find(m_issues.begin(), m_issues.end(), text) == m_issues.end()) m_issues.push_back(std::move(text));
+    // Bounded: a replay polling a damaged range would otherwise add a message per frame.
+    constexpr std::size_t kMaxIssues = 50;
+    static const std::string kMore = "more problems were found and not listed";
+    if (std::find(m_issues.begin(), m_issues.end(), text) != m_issues.end()) return;
+    if (m_issues.size() >= kMaxIssues) {
+        if (m_issues.back() != kMore) m_issues.push_back(kMore);
+        return;
+    }
+    m_issues.push_back(std::move(text));
 }
 
 Error SessionReader::noteFailure(const Error& e, const std::string& what)

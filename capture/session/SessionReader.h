@@ -82,6 +82,14 @@ private:
     void loadGroups();
     void loadEvents();
     void loadTimeRange();
+    struct ScanState {
+        std::uint64_t delivered = 0;
+        std::uint64_t lastNs = 0;
+        bool any = false;
+        bool stopped = false; ///< the callback asked to stop
+    };
+    Status scanSamples(
+        std::uint64_t fromNs, std::uint64_t toNs, const std::function<bool(const RdtSample&)>& fn, ScanState& state);
     std::string groupPath(std::int64_t id);
     void issue(std::string text);
     Error noteFailure(const Error& e, const std::string& what);
