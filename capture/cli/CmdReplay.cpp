@@ -126,12 +126,20 @@ int cmdReplay(const std::vector<std::string>& argv)
         auto u = speed == session::ReplaySource::kAsFastAsPossible
             ? replay.samplesUntil(endNs, 100000)
             : replay.samplesUntil(std::min(replay.position(), endNs));
-        for (const auto& a : u.allocations) {
-            if (a.who != "initial") // the state at the start is in `summary`; only changes are news
-                printAllocation(a, origin);
-        }
-        for (const auto& b : u.batches)
+        // Allocation changes go to stderr at their place in time, between the sample batches around them.
+        std::size_t nextAlloc = 0;
+        auto printAllocationsUntil = [&](std::uint64_t t) {
+            for (; nextAlloc < u.allocations.size() && u.allocations[nextAlloc].timeNs <= t; ++nextAlloc) {
+                if (u.allocations[nextAlloc].who == "initial") continue; // the start state is in `summary`
+                std::fflush(stdout);
+                printAllocation(u.allocations[nextAlloc], origin);
+            }
+        };
+        for (const auto& b : u.batches) {
+            printAllocationsUntil(b.timeNs);
             printBatch(b, origin, csv, simulated);
+        }
+        printAllocationsUntil(UINT64_MAX);
         done = replay.atEnd() || (replay.position() >= endNs && u.batches.empty() && speed != 0)
             || (speed == session::ReplaySource::kAsFastAsPossible && u.batches.empty());
         if (!done && speed != session::ReplaySource::kAsFastAsPossible)
