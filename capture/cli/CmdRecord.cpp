@@ -187,6 +187,12 @@ int cmdRecord(const std::vector<std::string>& argvIn)
             recorder.push(std::move(a));
         for (auto& m : changes.memberships)
             recorder.push(std::move(m));
+        // The scenario's lesson notes and timed commands become markers (a failed command says so).
+        if (sim) {
+            for (auto& e : sim->takeEvents())
+                recorder.push(session::Marker {
+                    e.timeNs, e.note ? "note" : (e.ok ? "scenario" : "scenario-failed"), std::move(e.text) });
+        }
     };
     observe(t0);
     for (std::uint64_t k = 0; !session::StopSignals::requested() && !recorder.failed(); ++k) {
