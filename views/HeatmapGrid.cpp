@@ -411,7 +411,7 @@ void HeatmapGrid::paintRow(QPainter& p, int row)
 void HeatmapGrid::paintLegend(QPainter& p)
 {
     const HeatmapPalette colours(palette());
-    const int top = cellRect(rowCountSafe() - 1, 0).bottom() + 10;
+    int top = cellRect(rowCountSafe() - 1, 0).bottom() + 10;
     const int box = fontMetrics().height() - 4;
     int x = gridLeft();
     const struct {
@@ -428,11 +428,15 @@ void HeatmapGrid::paintLegend(QPainter& p)
         { colours.occupancy, false, tr("occupancy") },
     };
     for (const auto& item : items) {
+        const int tw = fontMetrics().horizontalAdvance(item.text);
+        if (x > gridLeft() && x + box + 4 + tw > width() - Margin) {
+            x = gridLeft(); // wrap onto a second line in narrow docks
+            top += fontMetrics().height() + 4;
+        }
         const QRect sw(x, top + 2, box, box);
         p.fillRect(sw, item.colour);
         if (item.hatch) p.fillRect(sw, QBrush(colours.hatch, Qt::BDiagPattern));
         p.setPen(palette().color(QPalette::Text));
-        const int tw = fontMetrics().horizontalAdvance(item.text);
         p.drawText(QRect(x + box + 4, top, tw + 2, fontMetrics().height()), Qt::AlignVCenter, item.text);
         x += box + 4 + tw + 14;
     }

@@ -57,6 +57,7 @@ private Q_SLOTS:
     void paintsStateColoursAndSavesScreenshot();
     void invalidStagedRowIsRedWithReasonAndApplyDisabled();
     void cdpRowsAndDarkPalette();
+    void legendWrapsInNarrowDocks();
 };
 
 void TestHeatmap::dragFromBit2To7WritesFc()
@@ -320,6 +321,25 @@ void TestHeatmap::cdpRowsAndDarkPalette()
     QCOMPARE(img.pixelColor(f.grid()->cellRect(3, 1).center()), colours.unused);
     const QString dir = qEnvironmentVariable("RDTSCOPE_SCREENSHOT_DIR", QDir::tempPath());
     QVERIFY(f.heatmap.grab().save(dir + QStringLiteral("/heatmap-cdp-dark.png")));
+}
+
+void TestHeatmap::legendWrapsInNarrowDocks()
+{
+    Fixture f(makeSkxState());
+    HeatmapGrid* g = f.grid();
+    const QSize narrow(g->minimumSizeHint().width(), g->sizeHint().height());
+    QImage img(narrow, QImage::Format_ARGB32);
+    g->resize(narrow);
+    g->render(&img);
+    // The first swatch of the second legend line starts under the first cell column again.
+    const int lineH = g->fontMetrics().height();
+    const int secondLine = g->cellRect(2, 0).bottom() + 10 + lineH + 4;
+    const int x = g->cellRect(2, 10).left() + 3;
+    bool swatch = false;
+    const QColor base = g->palette().color(QPalette::Base);
+    for (int y = secondLine; y < secondLine + lineH && y < img.height(); ++y)
+        swatch |= img.pixelColor(x, y) != base;
+    QVERIFY2(swatch, "no wrapped legend line");
 }
 
 QTEST_MAIN(TestHeatmap)
