@@ -97,6 +97,9 @@ CacheWayHeatmap::CacheWayHeatmap(QWidget* parent)
     connect(m_redo, &QToolButton::clicked, this, [this] {
         if (m_model && m_model->undoStack()) m_model->undoStack()->redo();
     });
+    connect(m_grid, &HeatmapGrid::currentCellChanged, this, [this](int row, int bit) {
+        if (m_model) Q_EMIT explainRequested(conceptForCell(*m_model, row, bit));
+    });
     m_undoAction = new QAction(tr("Undo allocation edit"), this);
     m_undoAction->setShortcut(QKeySequence::Undo);
     m_undoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -112,6 +115,16 @@ CacheWayHeatmap::CacheWayHeatmap(QWidget* parent)
     connect(m_undoAction, &QAction::triggered, m_undo, &QToolButton::click);
     connect(m_redoAction, &QAction::triggered, m_redo, &QToolButton::click);
     syncControls();
+}
+
+QString CacheWayHeatmap::conceptForCell(const AllocationModel& model, int row, int bit)
+{
+    const QModelIndex idx = model.index(row, bit);
+    if (!idx.isValid()) return QStringLiteral("cat");
+    if (idx.data(AllocationModel::HardwareSharedRole).toBool()) return QStringLiteral("shareable-bits");
+    if (idx.data(AllocationModel::GroupRole).toString().isEmpty()) return QStringLiteral("closid0");
+    if (const CacheSchema* s = model.rowSchema(row); s && !s->cdpType().empty()) return QStringLiteral("cdp");
+    return QStringLiteral("cat");
 }
 
 void CacheWayHeatmap::setUndoShortcutsEnabled(bool enabled)

@@ -127,9 +127,13 @@ int HeatmapGrid::bitAt(const QPoint& pos, bool clamp) const
 
 void HeatmapGrid::setCursorCell(int row, int bit)
 {
-    m_cursorRow = std::clamp(row, 0, std::max(0, rowCountSafe() - 1));
-    m_cursorBit = std::clamp(bit, 0, std::max(0, bitCount() - 1));
+    const int r = std::clamp(row, 0, std::max(0, rowCountSafe() - 1));
+    const int b = std::clamp(bit, 0, std::max(0, bitCount() - 1));
+    const bool moved = r != m_cursorRow || b != m_cursorBit;
+    m_cursorRow = r;
+    m_cursorBit = b;
     update();
+    if (moved || hasFocus()) Q_EMIT currentCellChanged(r, b);
 }
 
 quint64 HeatmapGrid::rangeMask(int anchor, int current, int minBits, int length)

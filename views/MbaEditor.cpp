@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QSpinBox>
 #include <QStyledItemDelegate>
@@ -144,6 +145,10 @@ MbaEditor::MbaEditor(QWidget* parent)
         sync();
     });
     connect(m_model, &QAbstractItemModel::modelReset, this, &MbaEditor::sync);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
+        const BandwidthSchema* b = m_model->bandwidthSchema();
+        if (i.isValid() && b) Q_EMIT explainRequested(b->name == "CBA" ? QStringLiteral("cba") : QStringLiteral("mba"));
+    });
     sync();
 }
 

@@ -58,6 +58,7 @@ private Q_SLOTS:
     void invalidStagedRowIsRedWithReasonAndApplyDisabled();
     void cdpRowsAndDarkPalette();
     void legendWrapsInNarrowDocks();
+    void selectingCellsRequestsExplanations();
 };
 
 void TestHeatmap::dragFromBit2To7WritesFc()
@@ -340,6 +341,22 @@ void TestHeatmap::legendWrapsInNarrowDocks()
     for (int y = secondLine; y < secondLine + lineH && y < img.height(); ++y)
         swatch |= img.pixelColor(x, y) != base;
     QVERIFY2(swatch, "no wrapped legend line");
+}
+
+void TestHeatmap::selectingCellsRequestsExplanations()
+{
+    AllocationState st = makeSkxState();
+    st.writable = false; // selection works read-only too
+    Fixture f(st);
+    QSignalSpy explain(&f.heatmap, &CacheWayHeatmap::explainRequested);
+    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(1, 10)); // bit 10 is in shareable_bits 0x600
+    QCOMPARE(explain.last().at(0).toString(), QStringLiteral("shareable-bits"));
+    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(0, 2)); // the default group
+    QCOMPARE(explain.last().at(0).toString(), QStringLiteral("closid0"));
+    f.grid()->setFocus();
+    QTest::keyClick(f.grid(), Qt::Key_Down);
+    QCOMPARE(explain.last().at(0).toString(), QStringLiteral("cat"));
+    QVERIFY(f.kernel.writes.empty());
 }
 
 QTEST_MAIN(TestHeatmap)
