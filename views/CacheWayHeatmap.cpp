@@ -57,6 +57,8 @@ CacheWayHeatmap::CacheWayHeatmap(QWidget* parent)
     m_status->setStyleSheet(QStringLiteral("QLabel { color: #d93535; }"));
     m_live->setChecked(true);
     m_apply->setObjectName(QStringLiteral("apply"));
+    m_cacheBox->setObjectName(QStringLiteral("cache"));
+    m_domainBox->setObjectName(QStringLiteral("domain"));
     m_revert->setObjectName(QStringLiteral("revert"));
     m_live->setObjectName(QStringLiteral("applyLive"));
     m_live->setToolTip(tr("Write every edit as soon as the drag ends; off: stage edits and press Apply"));
@@ -184,7 +186,10 @@ void CacheWayHeatmap::syncSelectors()
     m_cacheLabel->setVisible(caches.size() > 1);
     m_info->setText(cacheInfoText());
     const QList<int> domains = m_model ? m_model->domains() : QList<int>();
-    if (m_domainBox->count() != domains.size()) {
+    QList<int> shown;
+    for (int i = 0; i < m_domainBox->count(); ++i)
+        shown << m_domainBox->itemData(i).toInt();
+    if (shown != domains) {
         m_domainBox->clear();
         for (int d : domains)
             m_domainBox->addItem(QString::number(d), d);

@@ -9,6 +9,7 @@
 #include "views/HeatmapGrid.h"
 #include "views/HeatmapPalette.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -71,7 +72,11 @@ void TestHeatmap::dragFromBit2To7WritesFc()
     QCOMPARE(f.kernel.value("p0", "L3", 1), 0xfull);
     QCOMPARE(f.model.liveMask(1), 0xfcull);
     // Domain 1, dragged right to left (bit 7 down to bit 2): the same mask in that domain only.
-    f.model.setDomain(1);
+    auto* domainBox = f.heatmap.findChild<QComboBox*>(QStringLiteral("domain"));
+    QVERIFY(domainBox);
+    QCOMPARE(domainBox->count(), 2);
+    domainBox->setCurrentIndex(1); // what the user picks in the domain selector
+    QCOMPARE(f.model.domain(), 1);
     f.drag(1, { 7, 4, 2 });
     QCOMPARE(f.kernel.writes.back(), std::string("L3:1=fc\n"));
     QCOMPARE(f.kernel.value("p0", "L3", 1), 0xfcull);
