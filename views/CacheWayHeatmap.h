@@ -40,6 +40,14 @@ public:
     /// reports the shortcut as ambiguous.
     void setUndoShortcutsEnabled(bool enabled);
 
+    /// The explain-panel concept for a cell (resources/explain/<id>.md): "shareable-bits" for hardware-shared
+    /// bits, "closid0" for the default group, "cdp" for CODE/DATA rows, otherwise "cat".
+    static QString conceptForCell(const AllocationModel& model, int row, int bit);
+
+Q_SIGNALS:
+    /// A cell was selected: connect to ExplainPanel::showConcept.
+    void explainRequested(const QString& conceptId);
+
 private:
     void syncControls();
     void syncSelectors();

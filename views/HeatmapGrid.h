@@ -38,6 +38,10 @@ public:
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
+Q_SIGNALS:
+    /// The keyboard/mouse cursor moved to a cell (for the explain panel).
+    void currentCellChanged(int row, int bit);
+
 protected:
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;

@@ -32,6 +32,10 @@ public:
     /// The rule line: "MB: 10..100 % in steps of 10; the kernel rounds up to the next step".
     QString rulesText() const;
 
+Q_SIGNALS:
+    /// A cell was selected: "mba" (or "cba" for a CBA schema); connect to ExplainPanel::showConcept.
+    void explainRequested(const QString& conceptId);
+
 private:
     void sync();
 

@@ -9,6 +9,7 @@
 #include "views/HeatmapGrid.h"
 #include "views/HeatmapPalette.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -57,6 +58,8 @@ private Q_SLOTS:
     void paintsStateColoursAndSavesScreenshot();
     void invalidStagedRowIsRedWithReasonAndApplyDisabled();
     void cdpRowsAndDarkPalette();
+    void legendWrapsInNarrowDocks();
+    void selectingCellsRequestsExplanations();
 };
 
 void TestHeatmap::dragFromBit2To7WritesFc()
@@ -69,7 +72,11 @@ void TestHeatmap::dragFromBit2To7WritesFc()
     QCOMPARE(f.kernel.value("p0", "L3", 1), 0xfull);
     QCOMPARE(f.model.liveMask(1), 0xfcull);
     // Domain 1, dragged right to left (bit 7 down to bit 2): the same mask in that domain only.
-    f.model.setDomain(1);
+    auto* domainBox = f.heatmap.findChild<QComboBox*>(QStringLiteral("domain"));
+    QVERIFY(domainBox);
+    QCOMPARE(domainBox->count(), 2);
+    domainBox->setCurrentIndex(1); // what the user picks in the domain selector
+    QCOMPARE(f.model.domain(), 1);
     f.drag(1, { 7, 4, 2 });
     QCOMPARE(f.kernel.writes.back(), std::string("L3:1=fc\n"));
     QCOMPARE(f.kernel.value("p0", "L3", 1), 0xfcull);
@@ -141,13 +148,13 @@ void TestHeatmap::kernelRejectionRestoresRowAndShowsMessage()
     QCOMPARE(f.model.mask(1), 0xfull); // the row is restored
     QCOMPARE(f.kernel.value("p0", "L3", 0), 0xfull);
     QCOMPARE(f.model.index(1, 0).data(AllocationModel::RowErrorRole).toString(),
-             QStringLiteral("Overlaps with exclusive group"));
+        QStringLiteral("Overlaps with exclusive group"));
     QVERIFY2(f.heatmap.statusText().contains(QStringLiteral("Overlaps with exclusive group")),
-             qPrintable(f.heatmap.statusText()));
+        qPrintable(f.heatmap.statusText()));
     // ...and the reason is painted beside the row, in red.
     const QImage img = f.grid()->grab().toImage();
-    const QRect info(f.grid()->cellRect(1, 0).right() + 12, f.grid()->cellRect(1, 0).top(), 200,
-                     f.grid()->cellRect(1, 0).height());
+    const QRect info(
+        f.grid()->cellRect(1, 0).right() + 12, f.grid()->cellRect(1, 0).top(), 200, f.grid()->cellRect(1, 0).height());
     int red = 0;
     for (int x = info.left(); x < std::min(info.right(), img.width()); ++x) {
         for (int y = info.top(); y < info.bottom(); ++y) {
@@ -320,6 +327,41 @@ void TestHeatmap::cdpRowsAndDarkPalette()
     QCOMPARE(img.pixelColor(f.grid()->cellRect(3, 1).center()), colours.unused);
     const QString dir = qEnvironmentVariable("RDTSCOPE_SCREENSHOT_DIR", QDir::tempPath());
     QVERIFY(f.heatmap.grab().save(dir + QStringLiteral("/heatmap-cdp-dark.png")));
+}
+
+void TestHeatmap::legendWrapsInNarrowDocks()
+{
+    Fixture f(makeSkxState());
+    HeatmapGrid* g = f.grid();
+    const QSize narrow(g->minimumSizeHint().width(), g->sizeHint().height());
+    QImage img(narrow, QImage::Format_ARGB32);
+    g->resize(narrow);
+    g->render(&img);
+    // The first swatch of the second legend line starts under the first cell column again.
+    const int lineH = g->fontMetrics().height();
+    const int secondLine = g->cellRect(2, 0).bottom() + 10 + lineH + 4;
+    const int x = g->cellRect(2, 10).left() + 3;
+    bool swatch = false;
+    const QColor base = g->palette().color(QPalette::Base);
+    for (int y = secondLine; y < secondLine + lineH && y < img.height(); ++y)
+        swatch |= img.pixelColor(x, y) != base;
+    QVERIFY2(swatch, "no wrapped legend line");
+}
+
+void TestHeatmap::selectingCellsRequestsExplanations()
+{
+    AllocationState st = makeSkxState();
+    st.writable = false; // selection works read-only too
+    Fixture f(st);
+    QSignalSpy explain(&f.heatmap, &CacheWayHeatmap::explainRequested);
+    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(1, 10)); // bit 10 is in shareable_bits 0x600
+    QCOMPARE(explain.last().at(0).toString(), QStringLiteral("shareable-bits"));
+    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(0, 2)); // the default group
+    QCOMPARE(explain.last().at(0).toString(), QStringLiteral("closid0"));
+    f.grid()->setFocus();
+    QTest::keyClick(f.grid(), Qt::Key_Down);
+    QCOMPARE(explain.last().at(0).toString(), QStringLiteral("cat"));
+    QVERIFY(f.kernel.writes.empty());
 }
 
 QTEST_MAIN(TestHeatmap)

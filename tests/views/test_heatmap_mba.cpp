@@ -8,6 +8,7 @@
 #include <QAbstractItemView>
 #include <QDir>
 #include <QLabel>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTest>
@@ -18,6 +19,7 @@ private Q_SLOTS:
     void editorShowsEffectiveValueAndWritesIt();
     void editorStepsBySnappedValues();
     void readOnlyShowsReasonAndBlocksEditing();
+    void selectingCellsRequestsExplanation();
 };
 
 void TestHeatmapMba::editorShowsEffectiveValueAndWritesIt()
@@ -83,6 +85,18 @@ void TestHeatmapMba::readOnlyShowsReasonAndBlocksEditing()
     editor.view()->edit(editor.bandwidthModel()->index(1, 0));
     QVERIFY(!editor.view()->findChild<BandwidthValueEditor*>());
     QVERIFY(kernel.writes.empty());
+}
+
+void TestHeatmapMba::selectingCellsRequestsExplanation()
+{
+    AllocationModel source;
+    source.setState(makeSkxState());
+    MbaEditor editor;
+    editor.setModel(&source);
+    QSignalSpy explain(&editor, &MbaEditor::explainRequested);
+    editor.view()->setCurrentIndex(editor.bandwidthModel()->index(2, 1));
+    QCOMPARE(explain.size(), 1);
+    QCOMPARE(explain.at(0).at(0).toString(), QStringLiteral("mba"));
 }
 
 QTEST_MAIN(TestHeatmapMba)
