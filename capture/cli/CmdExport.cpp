@@ -47,8 +47,7 @@ int cmdExport(const std::vector<std::string>& argvIn)
         return ExitUsage;
     }
     auto reader = openSessionForCli("export", args->positionals()[0]);
-    if (!reader)
-        return ExitFailure;
+    if (!reader) return ExitFailure;
     const std::uint64_t fromNs = args->has("from") ? sessionTimeNs(*reader, *from) : 0;
     const std::uint64_t toNs = args->has("to") ? sessionTimeNs(*reader, *to) : UINT64_MAX;
     std::FILE* out = stdout;

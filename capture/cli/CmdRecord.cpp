@@ -52,8 +52,7 @@ std::string hostName()
 std::string kernelText()
 {
     utsname u {};
-    if (::uname(&u) != 0)
-        return {};
+    if (::uname(&u) != 0) return {};
     return std::string(u.sysname) + " " + u.release + " " + u.version + " " + u.machine;
 }
 
@@ -109,8 +108,7 @@ int cmdRecord(const std::vector<std::string>& argvIn)
 
     int code = 0;
     auto source = openSourceForCli(args, code);
-    if (!source)
-        return code;
+    if (!source) return code;
     RdtBackend& backend = *source->backend;
     SimulationControl* sim = source->simulation.get();
     auto caps = backend.capabilities();
@@ -173,6 +171,9 @@ int cmdRecord(const std::vector<std::string>& argvIn)
     session::Recorder recorder(std::move(writer.value()));
     recorder.start();
     session::StopSignals::install();
+    // Past a file size limit (ulimit -f) the kernel sends SIGXFSZ, which would kill us mid-transaction; ignored,
+    // the write fails with EFBIG instead and the recorder stops with a message, keeping what was committed.
+    std::signal(SIGXFSZ, SIG_IGN);
 
     SamplerConfig cfg;
     cfg.rateHz = 1e9 / static_cast<double>(step);
@@ -186,19 +187,21 @@ int cmdRecord(const std::vector<std::string>& argvIn)
             recorder.push(std::move(a));
         for (auto& m : changes.memberships)
             recorder.push(std::move(m));
+        // The scenario's lesson notes and timed commands become markers (a failed command says so).
+        if (sim) {
+            for (auto& e : sim->takeEvents())
+                recorder.push(session::Marker {
+                    e.timeNs, e.note ? "note" : (e.ok ? "scenario" : "scenario-failed"), std::move(e.text) });
+        }
     };
     observe(t0);
     for (std::uint64_t k = 0; !session::StopSignals::requested() && !recorder.failed(); ++k) {
         const std::uint64_t offset = k * step;
-        if (bounded && offset > durationNs)
-            break;
-        if (paced)
-            std::this_thread::sleep_until(wall0 + std::chrono::nanoseconds(offset));
-        if (sim && k > 0)
-            sim->advanceTo(t0 + offset);
+        if (bounded && offset > durationNs) break;
+        if (paced) std::this_thread::sleep_until(wall0 + std::chrono::nanoseconds(offset));
+        if (sim && k > 0) sim->advanceTo(t0 + offset);
         auto batch = sampler.pollOnce(now());
-        while (sampler.queue().pop()) {
-        }
+        while (sampler.queue().pop()) { }
         ++polls;
         if (!batch) {
             ++pollErrors;
@@ -209,22 +212,28 @@ int cmdRecord(const std::vector<std::string>& argvIn)
         observe(now());
     }
     const int sig = session::StopSignals::which();
-    const std::string reason = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : bounded ? "duration reached" : "stopped";
+    const std::string reason = sig == SIGINT ? "SIGINT"
+        : sig == SIGTERM                     ? "SIGTERM"
+        : bounded                            ? "duration reached"
+                                             : "stopped";
     const Status s = recorder.stop(reason);
     const double recordedS = static_cast<double>(now() - t0) * 1e-9;
     if (pollErrors)
         std::fprintf(stderr, "warning: %llu of %llu polls failed; last: %s\n",
             static_cast<unsigned long long>(pollErrors), static_cast<unsigned long long>(polls), lastPollError.c_str());
-    if (recorder.dropped())
+    if (recorder.queueDropped())
         std::fprintf(stderr, "warning: %llu items dropped (the recorder fell behind); noted in the file\n",
-            static_cast<unsigned long long>(recorder.dropped()));
+            static_cast<unsigned long long>(recorder.queueDropped()));
+    if (recorder.discarded())
+        std::fprintf(stderr, "note: %llu items arrived after the recording stopped and were not written\n",
+            static_cast<unsigned long long>(recorder.discarded()));
     if (!s) {
         std::fprintf(stderr, "rdtscope-cli record: %s\n", s.error().toString().c_str());
         return ExitFailure;
     }
     std::fprintf(stderr, "recorded %llu samples, %.3f s of %s time, to %s (%s)%s\n",
-        static_cast<unsigned long long>(recorder.committedSamples()), recordedS, sim ? "simulated" : "real", path.c_str(),
-        reason.c_str(), source->simulated ? " [SIMULATED]" : "");
+        static_cast<unsigned long long>(recorder.committedSamples()), recordedS, sim ? "simulated" : "real",
+        path.c_str(), reason.c_str(), source->simulated ? " [SIMULATED]" : "");
     return ExitOk;
 }
 

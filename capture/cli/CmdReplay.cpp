@@ -31,18 +31,12 @@ Exit codes: 0 ok, 1 damaged file (everything readable was replayed, problems on 
 std::string flagText(std::uint32_t f)
 {
     std::string s;
-    if (f & (SampleOccupancyError | SampleMbmError))
-        s += 'E';
-    if (f & (SampleOccupancyUnavailable | SampleMbmUnavailable))
-        s += 'U';
-    if (f & SampleMbmUnassigned)
-        s += 'A';
-    if (f & SampleWrapped)
-        s += 'W';
-    if (f & SampleMaybeMultiWrap)
-        s += 'M';
-    if (f & SampleCounterReset)
-        s += 'R';
+    if (f & (SampleOccupancyError | SampleMbmError)) s += 'E';
+    if (f & (SampleOccupancyUnavailable | SampleMbmUnavailable)) s += 'U';
+    if (f & SampleMbmUnassigned) s += 'A';
+    if (f & SampleWrapped) s += 'W';
+    if (f & SampleMaybeMultiWrap) s += 'M';
+    if (f & SampleCounterReset) s += 'R';
     return s.empty() ? "-" : s;
 }
 
@@ -67,8 +61,9 @@ void printAllocation(const AllocationChanged& a, std::uint64_t origin)
 {
     const double t = a.timeNs >= origin ? static_cast<double>(a.timeNs - origin) * 1e-9 : 0.0;
     std::fprintf(stderr, "at %.3f s: %s %s %s:%d %s -> %s%s%s\n", t, a.who.c_str(),
-        session::displayGroup(a.group).c_str(), a.resource.c_str(), a.domain, a.oldValue.empty() ? "-" : a.oldValue.c_str(),
-        a.newValue.c_str(), a.ok ? "" : " REJECTED: ", a.ok ? "" : a.message.c_str());
+        session::displayGroup(a.group).c_str(), a.resource.c_str(), a.domain,
+        a.oldValue.empty() ? "-" : a.oldValue.c_str(), a.newValue.c_str(),
+        a.ok ? "" : " REJECTED: ", a.ok ? "" : a.message.c_str());
 }
 
 } // namespace
@@ -81,8 +76,8 @@ int cmdReplay(const std::vector<std::string>& argv)
         return ExitOk;
     }
     if (!args || args->positionals().size() != 1) {
-        std::fprintf(stderr, "rdtscope-cli replay: %s\n%s", args ? "give one session file" : args.error().toString().c_str(),
-            kReplayHelp);
+        std::fprintf(stderr, "rdtscope-cli replay: %s\n%s",
+            args ? "give one session file" : args.error().toString().c_str(), kReplayHelp);
         return ExitUsage;
     }
     double speed = session::ReplaySource::kAsFastAsPossible;
@@ -101,19 +96,19 @@ int cmdReplay(const std::vector<std::string>& argv)
         return ExitUsage;
     }
     auto opened = openSessionForCli("replay", args->positionals()[0]);
-    if (!opened)
-        return ExitFailure;
+    if (!opened) return ExitFailure;
     std::shared_ptr<session::SessionReader> reader(std::move(opened));
     std::size_t issuesPrinted = printSessionIssues("replay", *reader);
     const bool csv = args->has("csv");
     const bool simulated = reader->meta().simulated;
     const std::uint64_t origin = reader->originNs();
     if (simulated)
-        std::fprintf(stderr, "note: SIMULATED session (source %s), not measured on hardware\n",
-            reader->meta().source.c_str());
+        std::fprintf(
+            stderr, "note: SIMULATED session (source %s), not measured on hardware\n", reader->meta().source.c_str());
 
     session::ReplaySource replay(reader);
-    const std::uint64_t endNs = args->has("to") ? std::min(replay.endNs(), sessionTimeNs(*reader, *to)) : replay.endNs();
+    const std::uint64_t endNs
+        = args->has("to") ? std::min(replay.endNs(), sessionTimeNs(*reader, *to)) : replay.endNs();
     if (args->has("from")) {
         const std::uint64_t t = sessionTimeNs(*reader, *from);
         replay.seek(t);
@@ -125,29 +120,34 @@ int cmdReplay(const std::vector<std::string>& argv)
     replay.setSpeed(speed);
     replay.play();
     session::StopSignals::install();
-    if (csv)
-        std::printf("%s\n", session::kSampleCsvHeader);
+    if (csv) std::printf("%s\n", session::kSampleCsvHeader);
     bool done = false;
     while (!done && !session::StopSignals::requested()) {
-        auto u = speed == session::ReplaySource::kAsFastAsPossible ? replay.samplesUntil(endNs, 100000)
-                                                                   : replay.samplesUntil(std::min(replay.position(), endNs));
-        for (const auto& a : u.allocations) {
-            if (a.who != "initial") // the state at the start is in `summary`; only changes are news
-                printAllocation(a, origin);
-        }
-        for (const auto& b : u.batches)
+        auto u = speed == session::ReplaySource::kAsFastAsPossible
+            ? replay.samplesUntil(endNs, 100000)
+            : replay.samplesUntil(std::min(replay.position(), endNs));
+        // Allocation changes go to stderr at their place in time, between the sample batches around them.
+        std::size_t nextAlloc = 0;
+        auto printAllocationsUntil = [&](std::uint64_t t) {
+            for (; nextAlloc < u.allocations.size() && u.allocations[nextAlloc].timeNs <= t; ++nextAlloc) {
+                if (u.allocations[nextAlloc].who == "initial") continue; // the start state is in `summary`
+                std::fflush(stdout);
+                printAllocation(u.allocations[nextAlloc], origin);
+            }
+        };
+        for (const auto& b : u.batches) {
+            printAllocationsUntil(b.timeNs);
             printBatch(b, origin, csv, simulated);
+        }
+        printAllocationsUntil(UINT64_MAX);
         done = replay.atEnd() || (replay.position() >= endNs && u.batches.empty() && speed != 0)
             || (speed == session::ReplaySource::kAsFastAsPossible && u.batches.empty());
         if (!done && speed != session::ReplaySource::kAsFastAsPossible)
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     std::fflush(stdout);
-    if (replay.lastError())
-        std::fprintf(stderr, "rdtscope-cli replay: %s\n", replay.lastError()->toString().c_str());
     printSessionIssues("replay", *reader, issuesPrinted);
-    if (simulated)
-        std::fprintf(stderr, "note: all values above are simulated\n");
+    if (simulated) std::fprintf(stderr, "note: all values above are simulated\n");
     return sessionExitCode(*reader);
 }
 

@@ -48,8 +48,7 @@ std::uint64_t sessionTimeNs(const session::SessionReader& reader, double seconds
 {
     const double ns = seconds * 1e9;
     const std::uint64_t origin = reader.originNs();
-    if (ns >= 0)
-        return origin + static_cast<std::uint64_t>(ns);
+    if (ns >= 0) return origin + static_cast<std::uint64_t>(ns);
     const auto back = static_cast<std::uint64_t>(-ns);
     return back >= origin ? 0 : origin - back;
 }

@@ -26,8 +26,8 @@ int cmdSummary(const std::vector<std::string>& argv)
 {
     auto args = Args::parse(argv, {}, { "help" });
     if (!args || (!args->has("help") && args->positionals().size() != 1)) {
-        std::fprintf(stderr, "rdtscope-cli summary: %s\n%s", args ? "give one session file" : args.error().toString().c_str(),
-            kSummaryHelp);
+        std::fprintf(stderr, "rdtscope-cli summary: %s\n%s",
+            args ? "give one session file" : args.error().toString().c_str(), kSummaryHelp);
         return ExitUsage;
     }
     if (args->has("help")) {
@@ -35,8 +35,7 @@ int cmdSummary(const std::vector<std::string>& argv)
         return ExitOk;
     }
     auto reader = openSessionForCli("summary", args->positionals()[0]);
-    if (!reader)
-        return ExitFailure;
+    if (!reader) return ExitFailure;
     std::fputs(session::formatSummary(*reader).c_str(), stdout);
     return sessionExitCode(*reader);
 }

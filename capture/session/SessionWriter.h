@@ -75,8 +75,8 @@ private:
 
     Database m_db;
     static constexpr int kRowsPerInsert = 32; ///< multi-row INSERT: per-statement overhead dominates otherwise
-    Statement m_insSample, m_insSampleMulti, m_insGroup, m_updGroup, m_insAlloc, m_insMember, m_insMarker, m_insTma, m_insPmu,
-        m_insMap, m_insSymbol, m_setMeta;
+    Statement m_insSample, m_insSampleMulti, m_insGroup, m_updGroup, m_insAlloc, m_insMember, m_insMarker, m_insTma,
+        m_insPmu, m_insMap, m_insSymbol, m_setMeta;
     std::unordered_map<std::string, GroupCounters> m_groups; ///< node-based: pointers stay valid
     const std::string* m_lastGroupPath = nullptr; ///< one-entry cache: a batch lists a group's domains in a row
     GroupCounters* m_lastGroup = nullptr;
@@ -86,6 +86,7 @@ private:
     bool m_closed = false;
     std::uint64_t m_lastTimeNs = 0;
     std::uint64_t m_firstTimeNs = 0;
+    bool m_haveTime = false;
     std::uint64_t m_committedSamples = 0;
     std::uint64_t m_pendingSamples = 0;
     std::uint64_t m_flushes = 0;

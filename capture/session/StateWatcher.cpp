@@ -14,11 +14,9 @@ std::string compressIdList(std::vector<unsigned> ids)
         std::size_t j = i;
         while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
             ++j;
-        if (!out.empty())
-            out += ',';
+        if (!out.empty()) out += ',';
         out += std::to_string(ids[i]);
-        if (j > i)
-            out += '-' + std::to_string(ids[j]);
+        if (j > i) out += '-' + std::to_string(ids[j]);
         i = j + 1;
     }
     return out;
@@ -39,8 +37,7 @@ StateWatcher::Changes StateWatcher::poll(std::uint64_t timeNs)
                 for (const auto& line : s->lines()) {
                     for (const auto& [domain, value] : line.values) {
                         auto& known = m_values[{ g.path, line.resource, domain }];
-                        if (known == value)
-                            continue;
+                        if (known == value) continue;
                         c.allocations.push_back({ timeNs, who, g.path, line.resource, domain, known, value, true, {} });
                         known = value;
                     }
@@ -56,8 +53,7 @@ StateWatcher::Changes StateWatcher::poll(std::uint64_t timeNs)
             for (unsigned p : pids)
                 tasks += (tasks.empty() ? "" : " ") + std::to_string(p);
         }
-        if (auto cp = m_backend.cpus(g.path))
-            cpus = compressIdList(*cp);
+        if (auto cp = m_backend.cpus(g.path)) cpus = compressIdList(*cp);
         auto it = m_members.find(g.path);
         if (it == m_members.end() || it->second != std::make_pair(tasks, cpus)) {
             c.memberships.push_back({ timeNs, g.path, tasks, cpus });

@@ -19,8 +19,7 @@ class StateWatcher {
 public:
     explicit StateWatcher(RdtBackend& backend)
         : m_backend(backend)
-    {
-    }
+    { }
 
     struct Changes {
         std::vector<AllocationChanged> allocations;

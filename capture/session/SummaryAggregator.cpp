@@ -9,8 +9,7 @@ constexpr std::uint64_t kNsPerS = 1000000000;
 
 void SummaryAggregator::close(Open& o, std::size_t level)
 {
-    if (o.stats[level].occupancy.n == 0)
-        return;
+    if (o.stats[level].occupancy.n == 0) return;
     m_done.emplace_back(BucketKey { kResolutions[level], o.bucket[level], o.groupId, o.domain }, o.stats[level]);
     o.stats[level] = BucketStats {};
 }
@@ -23,8 +22,7 @@ void SummaryAggregator::add(const RdtSample& s, std::int64_t groupId)
     o.domain = s.domain;
     for (std::size_t level = 0; level < kResolutions.size(); ++level) {
         const std::uint64_t bucket = s.timeNs / (static_cast<std::uint64_t>(kResolutions[level]) * kNsPerS);
-        if (o.any && bucket != o.bucket[level])
-            close(o, level);
+        if (o.any && bucket != o.bucket[level]) close(o, level);
         o.bucket[level] = bucket;
         auto& b = o.stats[level];
         b.occupancy.add(static_cast<double>(s.occupancyBytes));
@@ -39,9 +37,9 @@ std::vector<Bucket> SummaryAggregator::takeComplete(std::uint64_t timeNs)
     // Series that stopped (a removed group) still close their buckets once time has moved past them.
     for (auto& [key, o] : m_open) {
         for (std::size_t level = 0; level < kResolutions.size(); ++level) {
-            const std::uint64_t endNs = (o.bucket[level] + 1) * static_cast<std::uint64_t>(kResolutions[level]) * kNsPerS;
-            if (endNs <= timeNs)
-                close(o, level);
+            const std::uint64_t endNs
+                = (o.bucket[level] + 1) * static_cast<std::uint64_t>(kResolutions[level]) * kNsPerS;
+            if (endNs <= timeNs) close(o, level);
         }
     }
     std::vector<Bucket> out;

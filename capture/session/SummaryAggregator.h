@@ -17,10 +17,8 @@ struct Stat {
     double min = 0, max = 0, sum = 0;
     void add(double v)
     {
-        if (n == 0 || v < min)
-            min = v;
-        if (n == 0 || v > max)
-            max = v;
+        if (n == 0 || v < min) min = v;
+        if (n == 0 || v > max) max = v;
         sum += v;
         ++n;
     }

@@ -17,8 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<std::uint8_t> bytes(data, data + size);
     // The step budget bounds each query: a crafted b-tree cannot make one statement run for long.
     auto opened = SessionReader::openImage(bytes, ReaderOptions { 20000 });
-    if (!opened)
-        return 0;
+    if (!opened) return 0;
     std::shared_ptr<SessionReader> r(std::move(opened.value()));
     (void)formatSummary(*r);
     std::size_t n = 0;
