@@ -16,8 +16,8 @@ namespace rdt::cli {
 
 namespace {
 
-const char* const kInfoHelp = R"(usage: rdtscope-cli info [--cpuid-dump FILE [--cpu N]] [--sysfs DIR] [--json]
-                         [--save-cpuid FILE]
+const char* const kInfoHelp = R"(usage: rdtscope-cli info [--cpuid-dump FILE [--cpu N] | --cpuid-device N] [--sysfs DIR]
+                         [--json] [--save-cpuid FILE]
 
 Lists every RDT and PMU capability, one per line, with the CPUID leaf/bit it comes from and the Intel SDM
 section that defines it; masks are printed in hex (e.g. 0x7ff). Absent features get a "why not" line that
@@ -27,20 +27,23 @@ Options:
   --cpuid-dump FILE  decode a CPUID dump instead of this machine: AIDA64/InstLatx64 text, `cpuid -r`
                      output, or an rdtscope JSON snapshot. Environment probes are skipped for dumps.
   --cpu N            logical CPU of a multi-CPU dump to decode (default 0)
+  --cpuid-device N   read this machine's CPUID through /dev/cpu/N/cpuid (cpuid driver, root) instead of
+                     executing the instruction on whichever CPU the command runs on
   --sysfs DIR        sysfs root for the topology (default /sys for this machine; none for a dump)
   --json             print the capability list as JSON (the format the GUI Machine panel reads)
   --save-cpuid FILE  also write the CPUID values as an rdtscope JSON snapshot (what sessions store)
   --help             this text
 
 Exit codes: 0 report printed (also when the machine has no RDT: the report says why),
-            1 failed (dump or sysfs tree unreadable, snapshot not writable), 2 usage error.
+            1 failed (dump or sysfs tree unreadable, snapshot not writable), 2 usage error,
+            3 /dev/cpu/N/cpuid unavailable (no cpuid driver, not root, no such CPU).
 )";
 
 } // namespace
 
 int cmdInfo(const std::vector<std::string>& argv)
 {
-    auto args = Args::parse(argv, { "cpuid-dump", "cpu", "sysfs", "save-cpuid" }, { "json", "help" });
+    auto args = Args::parse(argv, { "cpuid-dump", "cpu", "cpuid-device", "sysfs", "save-cpuid" }, { "json", "help" });
     if (!args) {
         std::fprintf(stderr, "rdtscope-cli info: %s\n\n%s", args.error().toString().c_str(), kInfoHelp);
         return ExitUsage;
@@ -50,12 +53,13 @@ int cmdInfo(const std::vector<std::string>& argv)
         return ExitOk;
     }
     if (!args->positionals().empty()) {
-        std::fprintf(stderr, "rdtscope-cli info: unexpected argument '%s'\n\n%s", args->positionals()[0].c_str(),
-            kInfoHelp);
+        std::fprintf(
+            stderr, "rdtscope-cli info: unexpected argument '%s'\n\n%s", args->positionals()[0].c_str(), kInfoHelp);
         return ExitUsage;
     }
     auto cpuNumber = args->number("cpu", 0);
-    if (!cpuNumber || *cpuNumber < 0 || *cpuNumber > 65535 || *cpuNumber != static_cast<double>(static_cast<int>(*cpuNumber))) {
+    if (!cpuNumber || *cpuNumber < 0 || *cpuNumber > 65535
+        || *cpuNumber != static_cast<double>(static_cast<int>(*cpuNumber))) {
         std::fprintf(stderr, "rdtscope-cli info: --cpu needs a CPU number\n");
         return ExitUsage;
     }
@@ -65,8 +69,22 @@ int cmdInfo(const std::vector<std::string>& argv)
         return ExitUsage;
     }
 
+    auto device = args->number("cpuid-device", -1);
+    if (!device || (args->has("cpuid-device") && (*device < 0 || *device > 65535))
+        || (args->has("cpuid-device") && dumpPath)) {
+        std::fprintf(stderr, "rdtscope-cli info: --cpuid-device needs a CPU number and excludes --cpuid-dump\n");
+        return ExitUsage;
+    }
+
     std::unique_ptr<CpuidSource> source;
-    if (dumpPath) {
+    if (args->has("cpuid-device")) {
+        auto live = LiveCpuid::onCpu(static_cast<unsigned>(*device));
+        if (!live) {
+            std::fprintf(stderr, "rdtscope-cli info: %s\n", live.error().toString().c_str());
+            return ExitUnavailable;
+        }
+        source = std::make_unique<LiveCpuid>(std::move(*live));
+    } else if (dumpPath) {
         auto table = loadCpuidDump(*dumpPath, static_cast<unsigned>(*cpuNumber));
         if (!table) {
             std::fprintf(stderr, "rdtscope-cli info: %s\n", table.error().toString().c_str());
@@ -88,8 +106,7 @@ int cmdInfo(const std::vector<std::string>& argv)
     }
 
     std::optional<EnvironmentProbe> env;
-    if (!dumpPath)
-        env = probeEnvironment("/", features.identity.hypervisor);
+    if (!dumpPath) env = probeEnvironment("/", features.identity.hypervisor);
     std::optional<Topology> topo;
     const auto sysfs = args->value("sysfs");
     if (sysfs || !dumpPath) {
@@ -101,8 +118,7 @@ int cmdInfo(const std::vector<std::string>& argv)
             return ExitFailure;
         }
     }
-    const CapabilityReport report
-        = buildCapabilityReport(features, env ? &*env : nullptr, topo ? &*topo : nullptr);
+    const CapabilityReport report = buildCapabilityReport(features, env ? &*env : nullptr, topo ? &*topo : nullptr);
     const std::string text
         = args->has("json") ? formatCapabilityReportJson(report) : formatCapabilityReportText(report);
     std::fwrite(text.data(), 1, text.size(), stdout);

@@ -29,7 +29,7 @@ std::string adviceForErrno(int code)
         return "permission denied: run as root, or grant the needed capability (CAP_SYS_ADMIN for resctrl, "
                "CAP_SYS_RAWIO for MSRs, CAP_PERFMON for perf)";
     case ENOENT:
-        return "no such file: the feature or kernel interface is not present on this machine";
+        return "check the path; under /sys or /dev a missing file means the feature or driver is not present";
     case EBUSY:
         return "the resource is busy: another tool (pqos, PCM, a container runtime) may be using it";
     case ENOSPC:

@@ -30,11 +30,10 @@ class Builder {
 public:
     explicit Builder(CapabilityReport& r)
         : m_r(r)
-    {
-    }
+    { }
     void group(const char* g) { m_group = g; }
-    void add(std::string name, std::string value, bool present, std::string origin, std::string sdm,
-        std::string whyNot = {})
+    void add(
+        std::string name, std::string value, bool present, std::string origin, std::string sdm, std::string whyNot = {})
     {
         m_r.lines.push_back({ m_group, std::move(name), std::move(value), present, std::move(origin), std::move(sdm),
             present ? std::string() : std::move(whyNot) });
@@ -56,8 +55,7 @@ std::string context(const CpuFeatures& f)
     std::string s;
     if (!f.identity.isIntel())
         s += "; not GenuineIntel: " + (f.identity.vendor.empty() ? std::string("unknown vendor") : f.identity.vendor);
-    if (f.identity.hypervisor)
-        s += "; running under a hypervisor, which may hide it";
+    if (f.identity.hypervisor) s += "; running under a hypervisor, which may hide it";
     return s;
 }
 
@@ -75,8 +73,8 @@ void identity(Builder& b, const CpuFeatures& f)
         id.stepping, hex(id.signature).c_str());
     b.add("Family/model/stepping", fms, id.signature != 0, "CPUID.(EAX=01H):EAX", "", "leaf 01H missing");
     b.add("Maximum basic leaf", hex(id.maxBasicLeaf), true, "CPUID.(EAX=00H):EAX", "");
-    b.add("Hypervisor", id.hypervisor ? "yes (running in a virtual machine)" : "no", true, "CPUID.(EAX=01H):ECX[31]",
-        "");
+    b.add(
+        "Hypervisor", id.hypervisor ? "yes (running in a virtual machine)" : "no", true, "CPUID.(EAX=01H):ECX[31]", "");
 }
 
 void monitoring(Builder& b, const CpuFeatures& f)
@@ -85,16 +83,15 @@ void monitoring(Builder& b, const CpuFeatures& f)
     b.group(capgroup::Monitoring);
     b.flag("RDT monitoring (RDT_M)", m.supported, leaf("EAX=07H,ECX=0", "EBX[12]"), "20.18.4",
         "CPUID.(EAX=07H,ECX=0):EBX[12]=0: no RDT monitoring (CMT/MBM)" + context(f));
-    if (!m.supported)
-        return;
-    b.add("Highest RMID (any resource)", std::to_string(m.highestRmidAny), true, leaf("EAX=0FH,ECX=0", "EBX"),
-        "20.18.4");
+    if (!m.supported) return;
+    b.add(
+        "Highest RMID (any resource)", std::to_string(m.highestRmidAny), true, leaf("EAX=0FH,ECX=0", "EBX"), "20.18.4");
     b.add("RMID field width", std::to_string(m.rmidFieldWidth) + " bits (IA32_PQR_ASSOC.RMID)", true,
         "Ceil(Log2(1 + CPUID.(EAX=0FH,ECX=0):EBX))", "20.18.6");
     b.flag("L3 monitoring", m.l3, leaf("EAX=0FH,ECX=0", "EDX[1]"), "20.18.4",
-        "CPUID.(EAX=0FH,ECX=0):EDX[1]=0: no L3 monitoring resource");
-    if (!m.l3)
-        return;
+        "CPUID.(EAX=0FH,ECX=0):EDX[1]=0: no L3 monitoring resource (leaf 0FH enumerates nothing: disabled or "
+        "fused off)");
+    if (!m.l3) return;
     if (!m.l3DetailsKnown) {
         b.add("L3 monitoring details", "unknown", false, leaf("EAX=0FH,ECX=1", "EAX-EDX"), "20.18.5",
             "CPUID.(EAX=0FH,ECX=1) missing or implausible in the source (see Warnings)");
@@ -115,10 +112,10 @@ void monitoring(Builder& b, const CpuFeatures& f)
         leaf("EAX=0FH,ECX=1", "EAX[7:0]"), "20.18.5.2", "no MBM events enumerated");
     b.flag("IA32_QM_CTR overflow bit (bit 61)", m.overflowBit, leaf("EAX=0FH,ECX=1", "EAX[8]"), "20.18.5.2",
         "CPUID.(EAX=0FH,ECX=1):EAX[8]=0: counters wrap silently; sample faster than the wrap time");
-    b.flag("Non-CPU agent CMT", m.nonCpuCmt, leaf("EAX=0FH,ECX=1", "EAX[9]"), "20.20",
-        "CPUID.(EAX=0FH,ECX=1):EAX[9]=0");
-    b.flag("Non-CPU agent MBM", m.nonCpuMbm, leaf("EAX=0FH,ECX=1", "EAX[10]"), "20.20",
-        "CPUID.(EAX=0FH,ECX=1):EAX[10]=0");
+    b.flag(
+        "Non-CPU agent CMT", m.nonCpuCmt, leaf("EAX=0FH,ECX=1", "EAX[9]"), "20.20", "CPUID.(EAX=0FH,ECX=1):EAX[9]=0");
+    b.flag(
+        "Non-CPU agent MBM", m.nonCpuMbm, leaf("EAX=0FH,ECX=1", "EAX[10]"), "20.20", "CPUID.(EAX=0FH,ECX=1):EAX[10]=0");
 }
 
 void cacheAllocation(Builder& b, const CacheAllocation& c, unsigned resId, const char* name)
@@ -128,8 +125,7 @@ void cacheAllocation(Builder& b, const CacheAllocation& c, unsigned resId, const
     const std::string cdpSection = resId == 1 ? "20.19.5" : "20.19.6";
     b.flag(p + " CAT", c.present, leaf("EAX=10H,ECX=0", resId == 1 ? "EBX[1]" : "EBX[2]"), "20.19.4.2",
         std::string("CPUID.(EAX=10H,ECX=0):EBX[") + std::to_string(resId) + "]=0: no " + p + " cache allocation");
-    if (!c.present)
-        return;
+    if (!c.present) return;
     if (!c.detailsKnown) {
         b.add(p + " CAT details", "unknown", false, leaf(sub.c_str(), "EAX-EDX"), "20.19.4.2",
             "CPUID.(" + sub + ") missing or implausible in the source (see Warnings)");
@@ -158,18 +154,17 @@ void allocation(Builder& b, const CpuFeatures& f)
     b.group(capgroup::CacheAllocation);
     b.flag("RDT allocation (RDT_A)", a.supported, leaf("EAX=07H,ECX=0", "EBX[15]"), "20.19.4.1",
         "CPUID.(EAX=07H,ECX=0):EBX[15]=0: no RDT allocation (CAT/CDP/MBA)" + context(f));
-    if (!a.supported)
-        return;
+    if (!a.supported) return;
     std::string res;
     for (auto [bitNo, n] : { std::pair { 1, "L3" }, { 2, "L2" }, { 3, "MBA" }, { 5, "CBA" }, { 6, "RP" } })
-        if ((a.resourceBitmap >> bitNo) & 1U)
-            res += std::string(res.empty() ? "" : " ") + n;
+        if ((a.resourceBitmap >> bitNo) & 1U) res += std::string(res.empty() ? "" : " ") + n;
     b.add("Allocation resources", hex(a.resourceBitmap) + (res.empty() ? "" : " (" + res + ")"), a.resourceBitmap != 0,
         leaf("EAX=10H,ECX=0", "EBX"), "20.19.4.2", "CPUID.(EAX=10H,ECX=0):EBX=0: no allocation resource");
     cacheAllocation(b, a.l3, 1, "L3");
     cacheAllocation(b, a.l2, 2, "L2");
-    b.add("CLOS field width", std::to_string(a.closFieldWidth) + " bits (IA32_PQR_ASSOC[" +
-            std::to_string(32 + (a.closFieldWidth ? a.closFieldWidth - 1 : 0)) + ":32])",
+    b.add("CLOS field width",
+        std::to_string(a.closFieldWidth) + " bits (IA32_PQR_ASSOC["
+            + std::to_string(32 + (a.closFieldWidth ? a.closFieldWidth - 1 : 0)) + ":32])",
         true, "Ceil(Log2(CLOS_MAX + 1)), CLOS_MAX over CPUID.(EAX=10H,ECX=ResID):EDX[15:0]", "20.19.4.4");
     b.flag("Resource priority", a.resourcePriority, leaf("EAX=10H,ECX=0", "EBX[6]"), "20.21.2",
         "CPUID.(EAX=10H,ECX=0):EBX[6]=0");
@@ -216,14 +211,18 @@ void caches(Builder& b, const CpuFeatures& f)
     b.group(capgroup::Caches);
     if (f.caches.empty())
         b.add("Cache parameters", "none", false, "CPUID.(EAX=04H)", "",
-            "CPUID leaf 04H lists no cache (non-Intel CPUs describe caches in leaf 8000001DH)");
+            "CPUID leaf 04H (8000001DH on AMD) lists no cache");
     for (std::size_t i = 0; i < f.caches.size(); ++i) {
         const CacheInfo& c = f.caches[i];
         b.add("L" + std::to_string(c.level) + " " + c.type,
             formatBytes(double(c.sizeBytes())) + ", " + std::to_string(c.ways) + "-way, " + std::to_string(c.sets)
                 + " sets, " + std::to_string(c.lineSize) + " B lines, shared by up to "
-                + std::to_string(c.maxSharingThreads) + " threads" + (c.inclusive ? ", inclusive" : ""),
-            true, "CPUID.(EAX=04H,ECX=" + std::to_string(i) + ")", "");
+                + std::to_string(c.maxSharingThreads) + (c.maxSharingThreads == 1 ? " thread" : " threads")
+                + (c.inclusive ? ", inclusive" : ""),
+            true,
+            std::string(c.leaf == 4 ? "CPUID.(EAX=04H,ECX=" : "CPUID.(EAX=8000001DH,ECX=") + std::to_string(c.subleaf)
+                + ")",
+            "");
     }
 }
 
@@ -233,14 +232,13 @@ void perfmon(Builder& b, const CpuFeatures& f)
     b.group(capgroup::Perfmon);
     b.add("Architectural perfmon version", std::to_string(p.version), p.version > 0, leaf("EAX=0AH", "EAX[7:0]"),
         "22.2", "CPUID.(EAX=0AH):EAX[7:0]=0: no architectural performance monitoring" + context(f));
-    if (p.version == 0)
-        return;
+    if (p.version == 0) return;
     b.add("General-purpose counters", std::to_string(p.gpCounters), p.gpCounters > 0, leaf("EAX=0AH", "EAX[15:8]"),
         "22.2.1", "no general-purpose counters");
     b.add("General-purpose counter width", std::to_string(p.gpWidth) + " bits", true, leaf("EAX=0AH", "EAX[23:16]"),
         "22.2.1");
-    b.add("Fixed-function counters", std::to_string(p.fixedCounters), p.fixedCounters > 0,
-        leaf("EAX=0AH", "EDX[4:0]"), "22.2.2", "no fixed-function counters enumerated (version 1 or a VM)");
+    b.add("Fixed-function counters", std::to_string(p.fixedCounters), p.fixedCounters > 0, leaf("EAX=0AH", "EDX[4:0]"),
+        "22.2.2", "no fixed-function counters enumerated (version 1 or a VM)");
     b.add("Fixed-function counter width", std::to_string(p.fixedWidth) + " bits", p.fixedWidth > 0,
         leaf("EAX=0AH", "EDX[12:5]"), "22.2.2", "not enumerated");
     b.add("Fixed counter bitmap", hex(p.fixedBitmap), p.version >= 5, leaf("EAX=0AH", "ECX"), "22.2.5.2",
@@ -249,7 +247,8 @@ void perfmon(Builder& b, const CpuFeatures& f)
     std::string list;
     for (const auto& e : events)
         list += (list.empty() ? "" : ", ") + e;
-    b.add("Architectural events", std::to_string(events.size()) + " of " + std::to_string(p.eventVectorLength)
+    b.add("Architectural events",
+        std::to_string(events.size()) + " of " + std::to_string(p.eventVectorLength)
             + (list.empty() ? "" : ": " + list),
         !events.empty(), "CPUID.(EAX=0AH):EAX[31:24], EBX", "22.2.7", "no architectural event available");
     const bool topdown = p.eventVectorLength > 7 && ((p.eventsUnavailable >> 7) & 1U) == 0;
@@ -266,8 +265,7 @@ void archLbr(Builder& b, const CpuFeatures& f)
     b.flag("Architectural LBR", l.supported, leaf("EAX=07H,ECX=0", "EDX[19]"), "21.1",
         "CPUID.(EAX=07H,ECX=0):EDX[19]=0: no architectural LBR (model-specific LBRs may still work through perf)"
             + context(f));
-    if (!l.supported)
-        return;
+    if (!l.supported) return;
     std::string depths;
     for (unsigned d : l.depths())
         depths += (depths.empty() ? "" : ", ") + std::to_string(d);
@@ -278,13 +276,13 @@ void archLbr(Builder& b, const CpuFeatures& f)
     b.flag("LBR deep C-state reset", l.deepCStateReset, leaf("EAX=1CH", "EAX[30]"), "21.1",
         "LBRs are kept across deep C-states");
     b.flag("LBR CPL filtering", l.cplFiltering, leaf("EAX=1CH", "EBX[0]"), "21.1.2.5", "CPUID.(EAX=1CH):EBX[0]=0");
-    b.flag("LBR branch filtering", l.branchFiltering, leaf("EAX=1CH", "EBX[1]"), "21.1.2.3",
-        "CPUID.(EAX=1CH):EBX[1]=0");
+    b.flag(
+        "LBR branch filtering", l.branchFiltering, leaf("EAX=1CH", "EBX[1]"), "21.1.2.3", "CPUID.(EAX=1CH):EBX[1]=0");
     b.flag("LBR call-stack mode", l.callStackMode, leaf("EAX=1CH", "EBX[2]"), "21.1.2.4", "CPUID.(EAX=1CH):EBX[2]=0");
     b.flag("LBR mispredict bit", l.mispredictBit, leaf("EAX=1CH", "ECX[0]"), "21.1.3.4", "CPUID.(EAX=1CH):ECX[0]=0");
     b.flag("Timed LBR (cycle counts)", l.timedLbr, leaf("EAX=1CH", "ECX[1]"), "21.1.3.3", "CPUID.(EAX=1CH):ECX[1]=0");
-    b.flag("LBR branch type field", l.branchTypeField, leaf("EAX=1CH", "ECX[2]"), "21.1.3.2",
-        "CPUID.(EAX=1CH):ECX[2]=0");
+    b.flag(
+        "LBR branch type field", l.branchTypeField, leaf("EAX=1CH", "ECX[2]"), "21.1.3.2", "CPUID.(EAX=1CH):ECX[2]=0");
     b.add("LBR event logging counters", hex(l.eventLoggingBitmap), l.eventLoggingBitmap != 0,
         leaf("EAX=1CH", "ECX[19:16]"), "21.1.3.6", "CPUID.(EAX=1CH):ECX[19:16]=0: no counter can log events");
 }
@@ -297,13 +295,12 @@ void perfmonExt(Builder& b, const CpuFeatures& f)
         leaf("EAX=07H,ECX=1", "EAX[8]"), "22.2.9",
         f.archPerfmonExtKnown ? "CPUID.(EAX=07H,ECX=1):EAX[8]=0: no CPUID leaf 23H (CPUID.0AH describes the PMU)"
                               : "CPUID.(EAX=07H,ECX=1) missing from the source");
-    if (!e.supported)
-        return;
+    if (!e.supported) return;
     b.add("Leaf 23H sub-leaves", hex(e.subleafBitmap), true, leaf("EAX=23H,ECX=0", "EAX"), "22.2.9.1");
     b.add("TMA slots per cycle", std::to_string(e.tmaSlotsPerCycle), e.tmaSlotsPerCycle > 0,
         leaf("EAX=23H,ECX=0", "ECX[7:0]"), "22.2.9.6", "0: use programmable events for TMA on this logical CPU");
-    b.add("General-purpose counter bitmap", hex(e.gpBitmap), e.gpBitmap != 0, leaf("EAX=23H,ECX=1", "EAX"),
-        "22.2.9.3", "sub-leaf 1 not enumerated");
+    b.add("General-purpose counter bitmap", hex(e.gpBitmap), e.gpBitmap != 0, leaf("EAX=23H,ECX=1", "EAX"), "22.2.9.3",
+        "sub-leaf 1 not enumerated");
     b.add("Fixed counter bitmap (true view)", hex(e.fixedBitmap), e.fixedBitmap != 0, leaf("EAX=23H,ECX=1", "EBX"),
         "22.2.9.4", "sub-leaf 1 not enumerated");
     b.add("Architectural event bitmap", hex(e.eventBitmap), e.eventBitmap != 0, leaf("EAX=23H,ECX=3", "EAX"),
@@ -351,6 +348,7 @@ CapabilityReport buildCapabilityReport(
 {
     CapabilityReport r;
     r.source = f.source;
+    r.environmentProbed = environmentProbe != nullptr;
     Builder b(r);
     identity(b, f);
     monitoring(b, f);
@@ -359,13 +357,11 @@ CapabilityReport buildCapabilityReport(
     perfmon(b, f);
     archLbr(b, f);
     perfmonExt(b, f);
-    if (environmentProbe)
-        environment(b, *environmentProbe);
-    if (topologyInfo)
-        topology(b, *topologyInfo);
+    if (environmentProbe) environment(b, *environmentProbe);
+    if (topologyInfo) topology(b, *topologyInfo);
     b.group(capgroup::Warnings);
     for (const auto& w : f.warnings)
-        b.add("CPUID", w, false, "source: " + f.source, "", w);
+        b.add("CPUID", w, false, "CPUID source", "", w);
     if (topologyInfo)
         for (const auto& w : topologyInfo->warnings)
             b.add("sysfs", w, false, topologyInfo->root, "", w);
@@ -373,10 +369,14 @@ CapabilityReport buildCapabilityReport(
     std::vector<std::string> why;
     if (!f.identity.isIntel())
         why.push_back("not GenuineIntel: " + (f.identity.vendor.empty() ? std::string("unknown") : f.identity.vendor));
-    if (!f.hasRdt())
-        why.push_back("CPUID.(EAX=07H,ECX=0):EBX[12]=0 and EBX[15]=0: the CPU enumerates no RDT");
-    if (f.identity.hypervisor)
-        why.push_back("hypervisor: running in a VM");
+    if (!f.hasRdt()) {
+        if (f.monitoring.supported || f.allocation.supported)
+            why.push_back("CPUID.(EAX=07H,ECX=0):EBX[12]/[15] are set but leaves 0FH and 10H enumerate no resource: "
+                          "RDT is disabled or fused off on this part");
+        else
+            why.push_back("CPUID.(EAX=07H,ECX=0):EBX[12]=0 and EBX[15]=0: the CPU enumerates no RDT");
+    }
+    if (f.identity.hypervisor) why.push_back("hypervisor: running in a VM");
     if (environmentProbe && !environmentProbe->resctrlMounted && (f.hasRdt() || why.empty()))
         why.push_back(environmentProbe->resctrlWhyNot);
     else if (environmentProbe && !environmentProbe->resctrlMounted && !environmentProbe->resctrlInKernel)
@@ -389,7 +389,11 @@ CapabilityReport buildCapabilityReport(
 std::string formatCapabilityReportText(const CapabilityReport& report)
 {
     std::string out = "CPUID source: " + report.source + "\n";
-    out += report.rdtWhyNot.empty() ? "RDT: available\n" : "No RDT here: " + report.rdtWhyNot + "\n";
+    if (!report.rdtWhyNot.empty())
+        out += "No RDT here: " + report.rdtWhyNot + "\n";
+    else
+        out += report.environmentProbed ? "RDT: available\n"
+                                        : "RDT: enumerated by CPUID (kernel interfaces not probed for a dump)\n";
     std::string group;
     for (const auto& l : report.lines) {
         if (l.group != group) {
@@ -397,17 +401,13 @@ std::string formatCapabilityReportText(const CapabilityReport& report)
             out += "\n" + group + "\n";
         }
         std::string line = "  " + l.name + ": ";
-        if (line.size() < 40)
-            line.append(40 - line.size(), ' ');
+        if (line.size() < 40) line.append(40 - line.size(), ' ');
         line += l.value;
         std::string where = l.origin;
-        if (!l.sdmSection.empty())
-            where += "; SDM " + l.sdmSection;
-        if (!where.empty())
-            line += "  [" + where + "]";
+        if (!l.sdmSection.empty()) where += "; SDM " + l.sdmSection;
+        if (!where.empty()) line += "  [" + where + "]";
         out += line + "\n";
-        if (!l.present && !l.whyNot.empty() && l.whyNot != l.value)
-            out += "      why not: " + l.whyNot + "\n";
+        if (!l.present && !l.whyNot.empty() && l.whyNot != l.value) out += "      why not: " + l.whyNot + "\n";
     }
     return out;
 }
@@ -415,7 +415,7 @@ std::string formatCapabilityReportText(const CapabilityReport& report)
 std::string formatCapabilityReportJson(const CapabilityReport& report)
 {
     std::string out = "{\"source\":" + json::quote(report.source) + ",\"rdtWhyNot\":" + json::quote(report.rdtWhyNot)
-        + ",\"capabilities\":[";
+        + ",\"environmentProbed\":" + (report.environmentProbed ? "true" : "false") + ",\"capabilities\":[";
     for (std::size_t i = 0; i < report.lines.size(); ++i) {
         const auto& l = report.lines[i];
         out += std::string(i ? ",\n" : "\n") + "{\"group\":" + json::quote(l.group) + ",\"name\":" + json::quote(l.name)

@@ -24,18 +24,18 @@ struct CapabilityLine {
 
 /// Group names, in report order.
 namespace capgroup {
-    inline constexpr const char* Identity = "Identity";
-    inline constexpr const char* Monitoring = "RDT monitoring";
-    inline constexpr const char* CacheAllocation = "Cache allocation";
-    inline constexpr const char* Mba = "Memory bandwidth allocation";
-    inline constexpr const char* Cba = "Cache bandwidth allocation";
-    inline constexpr const char* Caches = "Caches";
-    inline constexpr const char* Perfmon = "Performance monitoring";
-    inline constexpr const char* Lbr = "Architectural LBR";
-    inline constexpr const char* PerfmonExt = "Performance monitoring extended";
-    inline constexpr const char* Environment = "Environment";
-    inline constexpr const char* Topology = "Topology";
-    inline constexpr const char* Warnings = "Warnings";
+inline constexpr const char* Identity = "Identity";
+inline constexpr const char* Monitoring = "RDT monitoring";
+inline constexpr const char* CacheAllocation = "Cache allocation";
+inline constexpr const char* Mba = "Memory bandwidth allocation";
+inline constexpr const char* Cba = "Cache bandwidth allocation";
+inline constexpr const char* Caches = "Caches";
+inline constexpr const char* Perfmon = "Performance monitoring";
+inline constexpr const char* Lbr = "Architectural LBR";
+inline constexpr const char* PerfmonExt = "Performance monitoring extended";
+inline constexpr const char* Environment = "Environment";
+inline constexpr const char* Topology = "Topology";
+inline constexpr const char* Warnings = "Warnings";
 }
 
 struct CapabilityReport {
@@ -44,6 +44,8 @@ struct CapabilityReport {
     /// The one-line summary of why RDT is unusable here (empty when it is usable), e.g.
     /// "no RDT: not GenuineIntel (AuthenticAMD); hypervisor; resctrl not mounted".
     std::string rdtWhyNot;
+    /// True when an EnvironmentProbe was given (a live machine); a dump only says what its CPU enumerates.
+    bool environmentProbed = false;
 };
 
 /// Builds the report. `environment` and `topology` are optional: a dump of another machine has neither

@@ -38,8 +38,7 @@ std::string regsText(const CpuidRegs& r)
 std::string trimmed(std::string s)
 {
     const auto b = s.find_first_not_of(' ');
-    if (b == std::string::npos)
-        return {};
+    if (b == std::string::npos) return {};
     s = s.substr(b);
     s.erase(s.find_last_not_of(' ') + 1);
     return s;
@@ -50,8 +49,7 @@ std::string regString(std::uint32_t v)
     std::string s;
     for (int i = 0; i < 4; ++i) {
         const char c = static_cast<char>((v >> (8 * i)) & 0xFF);
-        if (c != '\0')
-            s += c;
+        if (c != '\0') s += c;
     }
     return s;
 }
@@ -63,16 +61,13 @@ public:
     Reader(CpuidSource& source, CpuFeatures& f)
         : m_source(source)
         , m_f(f)
-    {
-    }
+    { }
 
     std::optional<CpuidRegs> basic(std::uint32_t leaf, std::uint32_t sub, const char* what)
     {
-        if (leaf > m_f.identity.maxBasicLeaf)
-            return std::nullopt;
+        if (leaf > m_f.identity.maxBasicLeaf) return std::nullopt;
         auto r = m_source.query(leaf, sub);
-        if (!r)
-            m_f.warnings.push_back(leafName(leaf, sub) + " missing from the source: " + what + " unknown");
+        if (!r) m_f.warnings.push_back(leafName(leaf, sub) + " missing from the source: " + what + " unknown");
         return r;
     }
 
@@ -82,8 +77,8 @@ public:
         return leaf > m_f.identity.maxBasicLeaf ? std::nullopt : m_source.query(leaf, sub);
     }
 
-    void implausible(std::uint32_t leaf, std::uint32_t sub, const CpuidRegs& r, const std::string& why,
-        const char* ignored)
+    void implausible(
+        std::uint32_t leaf, std::uint32_t sub, const CpuidRegs& r, const std::string& why, const char* ignored)
     {
         m_f.warnings.push_back(leafName(leaf, sub) + " = " + regsText(r) + " is implausible (" + why
             + "); the dump may mislabel sub-leaves, so " + ignored + " are ignored");
@@ -101,10 +96,8 @@ void decodeIdentity(CpuidSource& src, Reader& rd, CpuFeatures& f)
         f.identity.signature = eax;
         unsigned family = bits(eax, 11, 8);
         unsigned model = bits(eax, 7, 4);
-        if (family == 0xF)
-            family += bits(eax, 27, 20);
-        if (family == 0x6 || family >= 0xF)
-            model += bits(eax, 19, 16) << 4;
+        if (family == 0xF) family += bits(eax, 27, 20);
+        if (family == 0x6 || family >= 0xF) model += bits(eax, 19, 16) << 4;
         f.identity.family = family;
         f.identity.model = model;
         f.identity.stepping = bits(eax, 3, 0);
@@ -126,16 +119,23 @@ void decodeIdentity(CpuidSource& src, Reader& rd, CpuFeatures& f)
     }
 }
 
-void decodeCaches(Reader& rd, CpuFeatures& f)
+void decodeCaches(CpuidSource& src, Reader& rd, CpuFeatures& f)
 {
+    // AMD describes its caches in 8000001DH with leaf 04H's layout (AMD APM Vol. 3, CPUID Fn8000_001D).
+    const bool amd = f.identity.vendor == "AuthenticAMD" || f.identity.vendor == "HygonGenuine";
+    const std::uint32_t leaf = amd && f.identity.maxExtendedLeaf >= 0x8000001D ? 0x8000001D : 4;
     for (std::uint32_t sub = 0; sub < 32; ++sub) {
-        auto r = sub == 0 ? rd.basic(4, sub, "cache parameters") : rd.quiet(4, sub);
-        if (!r)
-            break;
+        std::optional<CpuidRegs> r;
+        if (leaf == 4)
+            r = sub == 0 ? rd.basic(4, sub, "cache parameters") : rd.quiet(4, sub);
+        else
+            r = src.query(leaf, sub);
+        if (!r) break;
         const unsigned type = bits(r->eax, 4, 0);
-        if (type == 0)
-            break;
+        if (type == 0) break;
         CacheInfo c;
+        c.leaf = leaf;
+        c.subleaf = sub;
         c.type = type == 1 ? "Data" : type == 2 ? "Instruction" : type == 3 ? "Unified" : "Unknown";
         c.level = bits(r->eax, 7, 5);
         c.maxSharingThreads = bits(r->eax, 25, 14) + 1;
@@ -154,24 +154,24 @@ void decodeCaches(Reader& rd, CpuFeatures& f)
 void decodeMonitoring(Reader& rd, CpuFeatures& f)
 {
     RdtMonitoring& m = f.monitoring;
-    if (!m.supported)
-        return;
+    if (!m.supported) return;
     if (f.identity.maxBasicLeaf < 0x0F) {
         f.warnings.push_back("CPUID.(EAX=07H,ECX=0):EBX[12] enumerates RDT monitoring but the maximum basic leaf is "
-            "below 0FH: monitoring details unknown");
+                             "below 0FH: monitoring details unknown");
         return;
     }
     auto r0 = rd.basic(0x0F, 0, "RDT monitoring resources");
-    if (!r0)
-        return;
+    if (!r0) return;
     m.highestRmidAny = r0->ebx;
     m.rmidFieldWidth = ceilLog2(std::uint64_t(r0->ebx) + 1);
     m.l3 = bit(r0->edx, 1);
-    if (!m.l3)
+    if (!m.l3) {
+        f.warnings.push_back("CPUID.(EAX=07H,ECX=0):EBX[12]=1 but CPUID.(EAX=0FH,ECX=0):EDX[1]=0: no monitoring "
+                             "resource enumerated (RDT monitoring disabled or fused off)");
         return;
+    }
     auto r1 = rd.basic(0x0F, 1, "L3 monitoring details");
-    if (!r1)
-        return;
+    if (!r1) return;
     std::string why;
     if (bits(r1->eax, 31, 11) != 0)
         why = "EAX[31:11] reserved bits set";
@@ -204,8 +204,7 @@ void decodeCacheAllocation(Reader& rd, CpuFeatures& f, std::uint32_t resId, Cach
 {
     const char* what = resId == 1 ? "L3 CAT details" : "L2 CAT details";
     auto r = rd.basic(0x10, resId, what);
-    if (!r)
-        return;
+    if (!r) return;
     // ECX: L3 defines bits 1-3, L2 bits 2-3 (bit 1, non-CPU agent, is L3 only).
     const std::uint32_t ecxDefined = resId == 1 ? 0xEU : 0xCU;
     std::string why;
@@ -224,42 +223,40 @@ void decodeCacheAllocation(Reader& rd, CpuFeatures& f, std::uint32_t resId, Cach
     c.cbmMask = c.cbmLength >= 32 ? 0xFFFFFFFFU : (1U << c.cbmLength) - 1U;
     c.shareableBits = r->ebx & c.cbmMask;
     if ((r->ebx & ~c.cbmMask) != 0)
-        f.warnings.push_back(leafName(0x10, resId) + ":EBX has shareable bits outside the " + std::to_string(c.cbmLength)
-            + "-bit CBM; they are ignored");
+        f.warnings.push_back(leafName(0x10, resId) + ":EBX has shareable bits outside the "
+            + std::to_string(c.cbmLength) + "-bit CBM; they are ignored");
     c.nonCpuAgent = resId == 1 && bit(r->ecx, 1);
     c.cdp = bit(r->ecx, 2);
     c.nonContiguous = bit(r->ecx, 3);
     c.highestClos = bits(r->edx, 15, 0);
-    if (const CacheInfo* cache = f.cache(resId == 1 ? 3 : 2))
-        c.bytesPerCbmBit = cache->sizeBytes() / c.cbmLength;
+    if (const CacheInfo* cache = f.cache(resId == 1 ? 3 : 2)) c.bytesPerCbmBit = cache->sizeBytes() / c.cbmLength;
 }
 
 void decodeAllocation(Reader& rd, CpuFeatures& f)
 {
     RdtAllocation& a = f.allocation;
-    if (!a.supported)
-        return;
+    if (!a.supported) return;
     if (f.identity.maxBasicLeaf < 0x10) {
         f.warnings.push_back("CPUID.(EAX=07H,ECX=0):EBX[15] enumerates RDT allocation but the maximum basic leaf is "
-            "below 10H: allocation details unknown");
+                             "below 10H: allocation details unknown");
         return;
     }
     auto r0 = rd.basic(0x10, 0, "RDT allocation resources");
-    if (!r0)
-        return;
+    if (!r0) return;
     a.resourceBitmap = r0->ebx;
     a.l3.present = bit(r0->ebx, 1);
     a.l2.present = bit(r0->ebx, 2);
     a.mba.present = bit(r0->ebx, 3);
     a.cba.present = bit(r0->ebx, 5);
     a.resourcePriority = bit(r0->ebx, 6);
-    if (a.l3.present)
-        decodeCacheAllocation(rd, f, 1, a.l3);
-    if (a.l2.present)
-        decodeCacheAllocation(rd, f, 2, a.l2);
+    if ((r0->ebx & 0x7EU) == 0)
+        f.warnings.push_back("CPUID.(EAX=07H,ECX=0):EBX[15]=1 but CPUID.(EAX=10H,ECX=0):EBX enumerates no allocation "
+                             "resource (RDT allocation disabled or fused off)");
+    if (a.l3.present) decodeCacheAllocation(rd, f, 1, a.l3);
+    if (a.l2.present) decodeCacheAllocation(rd, f, 2, a.l2);
     if (a.mba.present) {
         // SDM 20.19.7.1: EAX[11:0] max throttle - 1, ECX[0] per-thread, ECX[2] linear, EDX[15:0] highest CLOS.
-        if (auto r = rd.basic(0x10, 3, "MBA details (InstLatx64 dumps never include this sub-leaf)")) {
+        if (auto r = rd.basic(0x10, 3, "MBA details")) {
             if (bits(r->eax, 31, 12) != 0 || (r->ecx & ~0x5U) != 0 || bits(r->edx, 31, 16) != 0
                 || bits(r->eax, 11, 0) + 1 > 100)
                 rd.implausible(0x10, 3, *r, "reserved bits set or throttle above 100", "MBA details");
@@ -289,8 +286,7 @@ void decodeAllocation(Reader& rd, CpuFeatures& f)
     // SDM 20.19.4.4 pseudo-code: CLOS_MAX over every enumerated ResID, CLOS_WIDTH = Ceil(Log2(CLOS_MAX + 1)).
     bool partial = false;
     auto consider = [&](bool present, bool known, std::uint32_t highest) {
-        if (!present)
-            return;
+        if (!present) return;
         if (!known) {
             partial = true;
             return;
@@ -307,22 +303,20 @@ void decodeAllocation(Reader& rd, CpuFeatures& f)
     a.closFieldWidth = ceilLog2(std::uint64_t(a.closMax) + 1);
     if (partial)
         f.warnings.push_back("IA32_PQR_ASSOC CLOS field width computed without every enumerated resource "
-            "(20.19.4.4): some sub-leaves of CPUID.10H are missing or not decoded");
+                             "(20.19.4.4): some sub-leaves of CPUID.10H are missing or not decoded");
 }
 
 void decodePerfmon(Reader& rd, CpuFeatures& f)
 {
     auto r = rd.basic(0x0A, 0, "architectural performance monitoring");
-    if (!r)
-        return;
+    if (!r) return;
     PerfmonInfo& p = f.perfmon;
     p.version = bits(r->eax, 7, 0);
     p.gpCounters = bits(r->eax, 15, 8);
     p.gpWidth = bits(r->eax, 23, 16);
     p.eventVectorLength = bits(r->eax, 31, 24);
     p.eventsUnavailable = r->ebx;
-    if (p.version >= 5)
-        p.fixedBitmap = r->ecx;
+    if (p.version >= 5) p.fixedBitmap = r->ecx;
     if (p.version > 1) {
         p.fixedCounters = bits(r->edx, 4, 0);
         p.fixedWidth = bits(r->edx, 12, 5);
@@ -333,13 +327,12 @@ void decodePerfmon(Reader& rd, CpuFeatures& f)
 void decodeArchLbr(Reader& rd, CpuFeatures& f)
 {
     ArchLbrInfo& l = f.archLbr;
-    if (!l.supported)
-        return;
+    if (!l.supported) return;
     auto r = rd.basic(0x1C, 0, "architectural LBR details");
     if (!r) {
         if (f.identity.maxBasicLeaf < 0x1C)
             f.warnings.push_back("CPUID.(EAX=07H,ECX=0):EDX[19] enumerates architectural LBR but the maximum basic "
-                "leaf is below 1CH: LBR details unknown");
+                                 "leaf is below 1CH: LBR details unknown");
         return;
     }
     l.depthBitmap = bits(r->eax, 7, 0);
@@ -357,11 +350,9 @@ void decodeArchLbr(Reader& rd, CpuFeatures& f)
 void decodePerfmonExt(Reader& rd, CpuFeatures& f)
 {
     PerfmonExtInfo& e = f.perfmonExt;
-    if (!e.supported)
-        return;
+    if (!e.supported) return;
     auto r0 = rd.basic(0x23, 0, "ARCH_PERFMON_EXT sub-leaves");
-    if (!r0)
-        return;
+    if (!r0) return;
     e.subleafBitmap = r0->eax;
     e.tmaSlotsPerCycle = bits(r0->ecx, 7, 0);
     if (bit(e.subleafBitmap, 1)) {
@@ -371,8 +362,7 @@ void decodePerfmonExt(Reader& rd, CpuFeatures& f)
         }
     }
     if (bit(e.subleafBitmap, 3)) {
-        if (auto r3 = rd.basic(0x23, 3, "true-view architectural event bitmap"))
-            e.eventBitmap = r3->eax;
+        if (auto r3 = rd.basic(0x23, 3, "true-view architectural event bitmap")) e.eventBitmap = r3->eax;
     }
 }
 
@@ -389,22 +379,20 @@ unsigned ceilLog2(std::uint64_t n)
 const CacheInfo* CpuFeatures::cache(unsigned level) const
 {
     for (const auto& c : caches)
-        if (c.level == level && c.type != "Instruction")
-            return &c;
+        if (c.level == level && c.type != "Instruction") return &c;
     return nullptr;
 }
 
 std::vector<std::string> PerfmonInfo::availableEvents() const
 {
     // Table 22-3, bit positions of CPUID.0AH:EBX (1 = not available).
-    static const char* const names[] = { "UnHalted Core Cycles", "Instruction Retired", "UnHalted Reference Cycles",
-        "LLC Reference", "LLC Misses", "Branch Instruction Retired", "Branch Misses Retired", "Topdown Slots",
-        "Topdown Backend Bound", "Topdown Bad Speculation", "Topdown Frontend Bound", "Topdown Retiring",
-        "LBR Inserts" };
+    static const char* const names[]
+        = { "UnHalted Core Cycles", "Instruction Retired", "UnHalted Reference Cycles", "LLC Reference", "LLC Misses",
+              "Branch Instruction Retired", "Branch Misses Retired", "Topdown Slots", "Topdown Backend Bound",
+              "Topdown Bad Speculation", "Topdown Frontend Bound", "Topdown Retiring", "LBR Inserts" };
     std::vector<std::string> out;
     for (unsigned i = 0; i < eventVectorLength && i < std::size(names); ++i)
-        if (!bit(eventsUnavailable, i))
-            out.emplace_back(names[i]);
+        if (!bit(eventsUnavailable, i)) out.emplace_back(names[i]);
     return out;
 }
 
@@ -412,8 +400,7 @@ std::vector<unsigned> ArchLbrInfo::depths() const
 {
     std::vector<unsigned> out;
     for (unsigned n = 0; n < 8; ++n)
-        if (bit(depthBitmap, n))
-            out.push_back(8 * (n + 1));
+        if (bit(depthBitmap, n)) out.push_back(8 * (n + 1));
     return out;
 }
 
@@ -430,7 +417,7 @@ CpuFeatures decodeCpuFeatures(CpuidSource& source)
     f.identity.maxBasicLeaf = r0->eax;
     Reader rd(source, f);
     decodeIdentity(source, rd, f);
-    decodeCaches(rd, f);
+    decodeCaches(source, rd, f);
 
     if (auto r7 = rd.basic(7, 0, "structured extended features (RDT, arch LBR)")) {
         f.monitoring.supported = bit(r7->ebx, 12);

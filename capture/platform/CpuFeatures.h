@@ -29,6 +29,8 @@ struct CpuIdentity {
 
 /// CPUID.04H deterministic cache parameters, one per sub-leaf until type 0.
 struct CacheInfo {
+    std::uint32_t leaf = 4; ///< 04H, or 8000001DH (same layout) on AMD, which leaves 04H empty
+    std::uint32_t subleaf = 0;
     unsigned level = 0; ///< EAX[7:5]
     std::string type; ///< "Data", "Instruction", "Unified" (EAX[4:0])
     unsigned ways = 0; ///< EBX[31:22] + 1
@@ -38,10 +40,7 @@ struct CacheInfo {
     unsigned maxSharingThreads = 0; ///< EAX[25:14] + 1
     bool inclusive = false; ///< EDX[1]
     bool complexIndexing = false; ///< EDX[2]
-    std::uint64_t sizeBytes() const
-    {
-        return std::uint64_t(ways) * partitions * lineSize * sets;
-    }
+    std::uint64_t sizeBytes() const { return std::uint64_t(ways) * partitions * lineSize * sets; }
 };
 
 /// RDT monitoring (SDM 20.18.5): CPUID.07H.00H:EBX[12], leaf 0FH.
@@ -175,7 +174,11 @@ struct CpuFeatures {
 
     /// The cache of a level with a unified or data type, if CPUID.04H listed one.
     const CacheInfo* cache(unsigned level) const;
-    bool hasRdt() const { return monitoring.supported || allocation.supported; }
+    /// Usable RDT: the CPUID.07H bit AND a resource in leaf 0FH/10H (the Xeon D-1718T sets the bits but
+    /// reports all-zero leaves, i.e. RDT fused off or disabled).
+    bool hasRdtMonitoring() const { return monitoring.supported && monitoring.l3; }
+    bool hasRdtAllocation() const { return allocation.supported && (allocation.resourceBitmap & 0x7EU) != 0; }
+    bool hasRdt() const { return hasRdtMonitoring() || hasRdtAllocation(); }
 };
 
 /// Decodes every leaf above from a source. Never fails: what cannot be read becomes a warning.

@@ -15,13 +15,11 @@ namespace {
 
 bool parseHex32(const std::string& text, std::uint32_t& out)
 {
-    if (text.empty() || text.size() > 10)
-        return false;
+    if (text.empty() || text.size() > 10) return false;
     char* end = nullptr;
     errno = 0;
     const unsigned long v = std::strtoul(text.c_str(), &end, 16);
-    if (end != text.c_str() + text.size() || errno != 0 || v > 0xFFFFFFFFUL)
-        return false;
+    if (end != text.c_str() + text.size() || errno != 0 || v > 0xFFFFFFFFUL) return false;
     out = static_cast<std::uint32_t>(v);
     return true;
 }
@@ -29,8 +27,7 @@ bool parseHex32(const std::string& text, std::uint32_t& out)
 std::string trim(const std::string& s)
 {
     const auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos)
-        return {};
+    if (b == std::string::npos) return {};
     const auto e = s.find_last_not_of(" \t\r");
     return s.substr(b, e - b + 1);
 }
@@ -39,13 +36,11 @@ std::string trim(const std::string& s)
 bool parseAidaCpuHeader(const std::string& line, unsigned& cpu)
 {
     const auto p = line.find("Logical CPU #");
-    if (p == std::string::npos || line.find("------[") == std::string::npos)
-        return false;
+    if (p == std::string::npos || line.find("------[") == std::string::npos) return false;
     char* end = nullptr;
     const char* begin = line.c_str() + p + 13;
     const unsigned long v = std::strtoul(begin, &end, 10);
-    if (end == begin)
-        return false;
+    if (end == begin) return false;
     cpu = static_cast<unsigned>(v);
     return true;
 }
@@ -53,29 +48,23 @@ bool parseAidaCpuHeader(const std::string& line, unsigned& cpu)
 /// "CPUID 0000000F: 00000000-00012000-0000008F-00000007 [SL 01] [...]"
 bool parseAidaLine(const std::string& line, std::uint32_t& leaf, CpuidRegs& regs, std::optional<std::uint32_t>& sub)
 {
-    if (line.rfind("CPUID ", 0) != 0)
-        return false;
+    if (line.rfind("CPUID ", 0) != 0) return false;
     const auto colon = line.find(':');
-    if (colon == std::string::npos || !parseHex32(trim(line.substr(6, colon - 6)), leaf))
-        return false;
+    if (colon == std::string::npos || !parseHex32(trim(line.substr(6, colon - 6)), leaf)) return false;
     const std::string rest = trim(line.substr(colon + 1));
-    if (rest.size() < 35)
-        return false;
+    if (rest.size() < 35) return false;
     std::uint32_t r[4];
     for (int i = 0; i < 4; ++i) {
         const std::size_t off = static_cast<std::size_t>(i) * 9;
-        if (i < 3 && rest[off + 8] != '-')
-            return false;
-        if (!parseHex32(rest.substr(off, 8), r[i]))
-            return false;
+        if (i < 3 && rest[off + 8] != '-') return false;
+        if (!parseHex32(rest.substr(off, 8), r[i])) return false;
     }
     regs = { r[0], r[1], r[2], r[3] };
     sub.reset();
     if (const auto sl = rest.find("[SL ", 35); sl != std::string::npos) {
         const auto close = rest.find(']', sl);
         std::uint32_t s = 0;
-        if (close == std::string::npos || !parseHex32(trim(rest.substr(sl + 4, close - sl - 4)), s))
-            return false;
+        if (close == std::string::npos || !parseHex32(trim(rest.substr(sl + 4, close - sl - 4)), s)) return false;
         sub = s;
     }
     return true;
@@ -104,21 +93,20 @@ Result<CpuidTable> parseAida64Dump(const std::string& text, unsigned logicalCpu,
             sawWanted = sawWanted || cpu == logicalCpu;
             continue;
         }
-        if (current != logicalCpu)
-            continue;
+        if (current != logicalCpu) continue;
         std::uint32_t leaf = 0;
         CpuidRegs regs;
         std::optional<std::uint32_t> sub;
-        if (!parseAidaLine(line, leaf, regs, sub))
-            continue;
+        if (!parseAidaLine(line, leaf, regs, sub)) continue;
         table.set(leaf, sub.value_or(0), regs, sub.has_value());
     }
     if (sawHeader && !sawWanted)
-        return makeError("no logical CPU #" + std::to_string(logicalCpu) + " in " + (name.empty() ? "dump" : name),
+        return errnoError(EINVAL,
+            "no logical CPU #" + std::to_string(logicalCpu) + " in " + (name.empty() ? "dump" : name),
             "pick a CPU that the dump lists");
     if (table.empty())
-        return makeError("no CPUID lines for logical CPU #" + std::to_string(logicalCpu) + " in "
-                + (name.empty() ? "dump" : name),
+        return errnoError(EINVAL,
+            "no CPUID lines for logical CPU #" + std::to_string(logicalCpu) + " in " + (name.empty() ? "dump" : name),
             "expected AIDA64/InstLatx64 lines such as 'CPUID 0000000F: 00000000-0000008F-00000000-00000002 [SL 00]'");
     return table;
 }
@@ -140,18 +128,17 @@ Result<CpuidTable> parseRawCpuidDump(const std::string& text, unsigned logicalCp
             sawWanted = sawWanted || cpu == logicalCpu;
             continue;
         }
-        if (current != logicalCpu)
-            continue;
+        if (current != logicalCpu) continue;
         unsigned leaf = 0, sub = 0, a = 0, b = 0, c = 0, d = 0;
-        if (std::sscanf(t.c_str(), "0x%x 0x%x: eax=0x%x ebx=0x%x ecx=0x%x edx=0x%x", &leaf, &sub, &a, &b, &c, &d)
-            == 6)
+        if (std::sscanf(t.c_str(), "0x%x 0x%x: eax=0x%x ebx=0x%x ecx=0x%x edx=0x%x", &leaf, &sub, &a, &b, &c, &d) == 6)
             table.set(leaf, sub, { a, b, c, d }, !CpuidTable::leafIgnoresSubleaf(leaf) || sub != 0);
     }
     if (sawHeader && !sawWanted)
-        return makeError("no CPU " + std::to_string(logicalCpu) + " in " + (name.empty() ? "dump" : name),
+        return errnoError(EINVAL, "no CPU " + std::to_string(logicalCpu) + " in " + (name.empty() ? "dump" : name),
             "pick a CPU that the dump lists");
     if (table.empty())
-        return makeError("no CPUID lines for CPU " + std::to_string(logicalCpu) + " in " + (name.empty() ? "dump" : name),
+        return errnoError(EINVAL,
+            "no CPUID lines for CPU " + std::to_string(logicalCpu) + " in " + (name.empty() ? "dump" : name),
             "expected `cpuid -r` lines such as '   0x0000000f 0x01: eax=0x00000000 ebx=0x00012000 ecx=0x0000008f "
             "edx=0x00000007'");
     return table;
@@ -164,8 +151,8 @@ std::string cpuidTableToJson(const CpuidTable& table)
         std::snprintf(buf, sizeof buf, "\"0x%08x\"", v);
         return std::string(buf);
     };
-    std::string out = "{\"format\":\"rdtscope-cpuid\",\"version\":1,\"source\":" + json::quote(table.describe())
-        + ",\"entries\":[";
+    std::string out
+        = "{\"format\":\"rdtscope-cpuid\",\"version\":1,\"source\":" + json::quote(table.describe()) + ",\"entries\":[";
     bool first = true;
     for (const auto& e : table.entries()) {
         out += first ? "\n" : ",\n";
@@ -181,8 +168,7 @@ std::string cpuidTableToJson(const CpuidTable& table)
 Result<CpuidTable> cpuidTableFromJson(const std::string& text)
 {
     auto doc = json::parse(text);
-    if (!doc)
-        return doc.error();
+    if (!doc) return doc.error();
     const json::Value& root = *doc;
     const json::Value* format = root.member("format");
     if (!format || !format->isString() || format->string != "rdtscope-cpuid")
@@ -192,8 +178,7 @@ Result<CpuidTable> cpuidTableFromJson(const std::string& text)
     if (!version || !version->isNumber() || version->number != 1)
         return makeError("unsupported CPUID snapshot version", "this rdtscope reads version 1");
     const json::Value* entries = root.member("entries");
-    if (!entries || !entries->isArray())
-        return makeError("CPUID snapshot has no \"entries\" array");
+    if (!entries || !entries->isArray()) return makeError("CPUID snapshot has no \"entries\" array");
     CpuidTable table;
     if (const json::Value* source = root.member("source"); source && source->isString())
         table.setDescription(source->string);
@@ -201,7 +186,8 @@ Result<CpuidTable> cpuidTableFromJson(const std::string& text)
     for (const auto& e : entries->array) {
         auto field = [&](const char* key, std::uint32_t& out) {
             const json::Value* v = e.member(key);
-            return v && v->isString() && parseHex32(v->string.rfind("0x", 0) == 0 ? v->string.substr(2) : v->string, out);
+            return v && v->isString()
+                && parseHex32(v->string.rfind("0x", 0) == 0 ? v->string.substr(2) : v->string, out);
         };
         std::uint32_t leaf = 0;
         CpuidRegs regs;
@@ -211,7 +197,8 @@ Result<CpuidTable> cpuidTableFromJson(const std::string& text)
             || !field("edx", regs.edx) || !sub || !sub->isNumber() || sub->number < 0 || sub->number > 4294967295.0)
             return makeError("CPUID snapshot entry " + std::to_string(index) + " is malformed",
                 "each entry needs leaf/eax/ebx/ecx/edx as hex strings and a numeric subleaf");
-        table.set(leaf, static_cast<std::uint32_t>(sub->number), regs, !labelled || !labelled->isBool() || labelled->boolean);
+        table.set(
+            leaf, static_cast<std::uint32_t>(sub->number), regs, !labelled || !labelled->isBool() || labelled->boolean);
         ++index;
     }
     return table;
@@ -220,20 +207,16 @@ Result<CpuidTable> cpuidTableFromJson(const std::string& text)
 CpuidDumpFormat detectCpuidDumpFormat(const std::string& text)
 {
     const auto first = text.find_first_not_of(" \t\r\n");
-    if (first != std::string::npos && text[first] == '{')
-        return CpuidDumpFormat::Json;
-    if (text.find("eax=0x") != std::string::npos)
-        return CpuidDumpFormat::CpuidRaw;
-    if (text.find("CPUID 0000000") != std::string::npos)
-        return CpuidDumpFormat::Aida64;
+    if (first != std::string::npos && text[first] == '{') return CpuidDumpFormat::Json;
+    if (text.find("eax=0x") != std::string::npos) return CpuidDumpFormat::CpuidRaw;
+    if (text.find("CPUID 0000000") != std::string::npos) return CpuidDumpFormat::Aida64;
     return CpuidDumpFormat::Unknown;
 }
 
 Result<CpuidTable> loadCpuidDump(const std::string& path, unsigned logicalCpu)
 {
     std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return errnoError(errno ? errno : ENOENT, "cannot open CPUID dump " + path);
+    if (!in) return errnoError(errno ? errno : ENOENT, "cannot open CPUID dump " + path);
     std::ostringstream buf;
     buf << in.rdbuf();
     const std::string text = buf.str();

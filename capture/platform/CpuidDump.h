@@ -25,7 +25,8 @@ Result<CpuidTable> parseRawCpuidDump(const std::string& text, unsigned logicalCp
 
 /// Our own JSON snapshot (what sessions store):
 /// {"format":"rdtscope-cpuid","version":1,"source":"...","entries":[
-///   {"leaf":"0x00000010","subleaf":1,"labelled":true,"eax":"0x0000000a","ebx":"0x00000600","ecx":"0x00000004","edx":"0x0000000f"}, ...]}
+///   {"leaf":"0x00000010","subleaf":1,"labelled":true,"eax":"0x0000000a","ebx":"0x00000600","ecx":"0x00000004","edx":"0x0000000f"},
+///   ...]}
 std::string cpuidTableToJson(const CpuidTable& table);
 Result<CpuidTable> cpuidTableFromJson(const std::string& json);
 

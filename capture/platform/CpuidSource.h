@@ -47,8 +47,7 @@ public:
     CpuidTable() = default;
     explicit CpuidTable(std::string description)
         : m_description(std::move(description))
-    {
-    }
+    { }
 
     /// Adds or replaces an entry.
     void set(std::uint32_t leaf, std::uint32_t subleaf, const CpuidRegs& regs, bool subleafLabelled = true);

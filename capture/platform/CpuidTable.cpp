@@ -10,12 +10,10 @@ void CpuidTable::set(std::uint32_t leaf, std::uint32_t subleaf, const CpuidRegs&
 
 std::optional<CpuidRegs> CpuidTable::query(std::uint32_t leaf, std::uint32_t subleaf)
 {
-    if (auto it = m_entries.find({ leaf, subleaf }); it != m_entries.end())
-        return it->second.regs;
+    if (auto it = m_entries.find({ leaf, subleaf }); it != m_entries.end()) return it->second.regs;
     // The instruction ignores ECX for these leaves, so sub-leaf 0's answer is the answer for any ECX.
     if (subleaf != 0 && leafIgnoresSubleaf(leaf)) {
-        if (auto it = m_entries.find({ leaf, 0 }); it != m_entries.end())
-            return it->second.regs;
+        if (auto it = m_entries.find({ leaf, 0 }); it != m_entries.end()) return it->second.regs;
     }
     return std::nullopt;
 }
@@ -33,9 +31,28 @@ bool CpuidTable::leafIgnoresSubleaf(std::uint32_t leaf)
 {
     // Leaves with sub-leaves (SDM Vol. 2A, CPUID): everything else ignores ECX.
     switch (leaf) {
-    case 0x04: case 0x07: case 0x0B: case 0x0D: case 0x0F: case 0x10: case 0x12: case 0x14: case 0x17: case 0x18:
-    case 0x1A: case 0x1D: case 0x1E: case 0x1F: case 0x20: case 0x23: case 0x24: case 0x27: case 0x28:
-    case 0x8000001D: case 0x80000020: case 0x80000026:
+    case 0x04:
+    case 0x07:
+    case 0x0B:
+    case 0x0D:
+    case 0x0F:
+    case 0x10:
+    case 0x12:
+    case 0x14:
+    case 0x17:
+    case 0x18:
+    case 0x1A:
+    case 0x1D:
+    case 0x1E:
+    case 0x1F:
+    case 0x20:
+    case 0x23:
+    case 0x24:
+    case 0x27:
+    case 0x28:
+    case 0x8000001D:
+    case 0x80000020:
+    case 0x80000026:
         return false;
     default:
         return true;
@@ -49,39 +66,54 @@ namespace {
 unsigned subleafLimit(std::uint32_t leaf)
 {
     switch (leaf) {
-    case 0x04: return 16; // stops earlier at cache type 0
-    case 0x07: return 4;
-    case 0x0B: case 0x1F: return 8; // stops earlier at level type 0
-    case 0x0D: return 20;
-    case 0x0F: return 4;
-    case 0x10: return 8;
-    case 0x12: return 5;
-    case 0x14: case 0x17: case 0x1D: case 0x1E: case 0x20: case 0x24: return 4;
-    case 0x18: return 8;
-    case 0x23: return 8;
-    case 0x27: return 4;
-    case 0x28: return 8;
-    default: return 1;
+    case 0x04:
+        return 16; // stops earlier at cache type 0
+    case 0x07:
+        return 4;
+    case 0x0B:
+    case 0x1F:
+        return 8; // stops earlier at level type 0
+    case 0x0D:
+        return 20;
+    case 0x0F:
+        return 4;
+    case 0x10:
+        return 8;
+    case 0x12:
+        return 5;
+    case 0x14:
+    case 0x17:
+    case 0x1D:
+    case 0x1E:
+    case 0x20:
+    case 0x24:
+        return 4;
+    case 0x18:
+        return 8;
+    case 0x23:
+        return 8;
+    case 0x27:
+        return 4;
+    case 0x28:
+        return 8;
+    default:
+        return 1;
     }
 }
 
 void snapshotLeaf(CpuidSource& source, CpuidTable& table, std::uint32_t leaf)
 {
     if (CpuidTable::leafIgnoresSubleaf(leaf)) {
-        if (auto regs = source.query(leaf, 0))
-            table.set(leaf, 0, *regs, false);
+        if (auto regs = source.query(leaf, 0)) table.set(leaf, 0, *regs, false);
         return;
     }
     const unsigned limit = subleafLimit(leaf);
     for (std::uint32_t sub = 0; sub < limit; ++sub) {
         auto regs = source.query(leaf, sub);
-        if (!regs)
-            continue;
+        if (!regs) continue;
         table.set(leaf, sub, *regs, true);
-        if (leaf == 0x04 && (regs->eax & 0x1F) == 0)
-            break;
-        if ((leaf == 0x0B || leaf == 0x1F) && ((regs->ecx >> 8) & 0xFF) == 0)
-            break;
+        if ((leaf == 0x04 || leaf == 0x8000001D) && (regs->eax & 0x1F) == 0) break;
+        if ((leaf == 0x0B || leaf == 0x1F) && ((regs->ecx >> 8) & 0xFF) == 0) break;
     }
 }
 
@@ -91,8 +123,7 @@ CpuidTable snapshotCpuid(CpuidSource& source)
 {
     CpuidTable table(source.describe());
     const auto leaf0 = source.query(0, 0);
-    if (!leaf0)
-        return table;
+    if (!leaf0) return table;
     const std::uint32_t maxBasic = leaf0->eax < 0x30 ? leaf0->eax : 0x30;
     for (std::uint32_t leaf = 0; leaf <= maxBasic; ++leaf)
         snapshotLeaf(source, table, leaf);

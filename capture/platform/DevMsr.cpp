@@ -5,8 +5,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <fcntl.h>
+#include <filesystem>
 #include <unistd.h>
 
 namespace rdt {
@@ -66,8 +66,7 @@ std::string DevMsr::describe() const
 Result<int> DevMsr::fdFor(unsigned cpu)
 {
     std::lock_guard lock(m_mutex);
-    if (auto it = m_fds.find(cpu); it != m_fds.end())
-        return it->second.get();
+    if (auto it = m_fds.find(cpu); it != m_fds.end()) return it->second.get();
     const std::string path = pathFor(cpu);
     const int fd = ::open(path.c_str(), (m_writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
     if (fd < 0) {
@@ -81,26 +80,23 @@ Result<int> DevMsr::fdFor(unsigned cpu)
 Result<std::uint64_t> DevMsr::read(unsigned cpu, std::uint32_t msr)
 {
     auto fd = fdFor(cpu);
-    if (!fd)
-        return fd.error();
+    if (!fd) return fd.error();
     std::uint64_t value = 0;
     const ssize_t n = ::pread(*fd, &value, sizeof value, static_cast<off_t>(msr));
     if (n != static_cast<ssize_t>(sizeof value)) {
         // A short read (e.g. past the end of a stand-in file) is what the driver reports as EIO.
         const int err = n < 0 ? errno : EIO;
-        return errnoError(err, "RDMSR " + msrHex(msr) + " on CPU " + std::to_string(cpu) + " failed",
-            adviceFor(err, pathFor(cpu)));
+        return errnoError(
+            err, "RDMSR " + msrHex(msr) + " on CPU " + std::to_string(cpu) + " failed", adviceFor(err, pathFor(cpu)));
     }
     return value;
 }
 
 Status DevMsr::write(unsigned cpu, std::uint32_t msr, std::uint64_t value)
 {
-    if (!m_writable)
-        return errnoError(EROFS, "WRMSR " + msrHex(msr) + " refused: MSR space opened read-only");
+    if (!m_writable) return errnoError(EROFS, "WRMSR " + msrHex(msr) + " refused: MSR space opened read-only");
     auto fd = fdFor(cpu);
-    if (!fd)
-        return fd.error();
+    if (!fd) return fd.error();
     const ssize_t n = ::pwrite(*fd, &value, sizeof value, static_cast<off_t>(msr));
     if (n != static_cast<ssize_t>(sizeof value)) {
         const int err = n < 0 ? errno : EIO;

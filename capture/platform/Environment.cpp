@@ -13,16 +13,14 @@ namespace {
 
 std::string join(const std::string& root, const std::string& path)
 {
-    if (root.empty() || root == "/")
-        return path;
+    if (root.empty() || root == "/") return path;
     return (root.back() == '/' ? root.substr(0, root.size() - 1) : root) + path;
 }
 
 std::optional<std::string> readText(const std::string& path)
 {
     std::ifstream in(path);
-    if (!in)
-        return std::nullopt;
+    if (!in) return std::nullopt;
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
@@ -48,8 +46,7 @@ EnvironmentProbe probeEnvironment(const std::string& root, bool hypervisorBit)
     e.root = root;
     e.isRoot = (root.empty() || root == "/") && ::geteuid() == 0;
 
-    if (auto type = readText(join(root, "/sys/hypervisor/type")))
-        e.hypervisorType = firstLine(*type);
+    if (auto type = readText(join(root, "/sys/hypervisor/type"))) e.hypervisorType = firstLine(*type);
 
     // resctrl (Documentation/filesystems/resctrl.rst): the kernel lists it in /proc/filesystems when built with
     // CONFIG_X86_CPU_RESCTRL and the CPU enumerates RDT; info/ exists once it is mounted.
@@ -82,8 +79,7 @@ EnvironmentProbe probeEnvironment(const std::string& root, bool hypervisorBit)
     if (auto p = readText(join(root, "/proc/sys/kernel/perf_event_paranoid"))) {
         char* end = nullptr;
         const long v = std::strtol(p->c_str(), &end, 10);
-        if (end != p->c_str())
-            e.perfEventParanoid = static_cast<int>(v);
+        if (end != p->c_str()) e.perfEventParanoid = static_cast<int>(v);
     }
     if (!e.perfEventParanoid)
         e.perfWhyNot = "perf_event_open not available: /proc/sys/kernel/perf_event_paranoid is missing "

@@ -9,8 +9,7 @@ namespace rdt::json {
 
 const Value* Value::member(const std::string& key) const
 {
-    if (kind != Kind::Object)
-        return nullptr;
+    if (kind != Kind::Object) return nullptr;
     auto it = object.find(key);
     return it == object.end() ? nullptr : &it->second;
 }
@@ -21,14 +20,12 @@ class Parser {
 public:
     explicit Parser(const std::string& text)
         : m_text(text)
-    {
-    }
+    { }
 
     Result<Value> document()
     {
         Value v;
-        if (!value(v, 0))
-            return fail();
+        if (!value(v, 0)) return fail();
         skipSpace();
         if (m_pos != m_text.size()) {
             m_error = "trailing characters";
@@ -74,10 +71,8 @@ private:
             return false;
         }
         const char c = m_text[m_pos];
-        if (c == '{')
-            return object(out, depth);
-        if (c == '[')
-            return array(out, depth);
+        if (c == '{') return object(out, depth);
+        if (c == '[') return array(out, depth);
         if (c == '"') {
             out.kind = Value::Kind::String;
             return string(out.string);
@@ -114,8 +109,7 @@ private:
                 m_error = "expected a member name";
                 return false;
             }
-            if (!string(key))
-                return false;
+            if (!string(key)) return false;
             skipSpace();
             if (m_pos >= m_text.size() || m_text[m_pos] != ':') {
                 m_error = "expected ':'";
@@ -123,8 +117,7 @@ private:
             }
             ++m_pos;
             Value v;
-            if (!value(v, depth + 1))
-                return false;
+            if (!value(v, depth + 1)) return false;
             out.object[key] = std::move(v);
             skipSpace();
             if (m_pos < m_text.size() && m_text[m_pos] == ',') {
@@ -151,8 +144,7 @@ private:
         }
         for (;;) {
             Value v;
-            if (!value(v, depth + 1))
-                return false;
+            if (!value(v, depth + 1)) return false;
             out.array.push_back(std::move(v));
             skipSpace();
             if (m_pos < m_text.size() && m_text[m_pos] == ',') {
@@ -187,8 +179,7 @@ private:
         ++m_pos; // '"'
         while (m_pos < m_text.size()) {
             const char c = m_text[m_pos++];
-            if (c == '"')
-                return true;
+            if (c == '"') return true;
             if (static_cast<unsigned char>(c) < 0x20) {
                 m_error = "control character in string";
                 return false;
@@ -197,18 +188,33 @@ private:
                 out += c;
                 continue;
             }
-            if (m_pos >= m_text.size())
-                break;
+            if (m_pos >= m_text.size()) break;
             const char e = m_text[m_pos++];
             switch (e) {
-            case '"': out += '"'; break;
-            case '\\': out += '\\'; break;
-            case '/': out += '/'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
+            case '"':
+                out += '"';
+                break;
+            case '\\':
+                out += '\\';
+                break;
+            case '/':
+                out += '/';
+                break;
+            case 'b':
+                out += '\b';
+                break;
+            case 'f':
+                out += '\f';
+                break;
+            case 'n':
+                out += '\n';
+                break;
+            case 'r':
+                out += '\r';
+                break;
+            case 't':
+                out += '\t';
+                break;
             case 'u': {
                 if (m_pos + 4 > m_text.size()) {
                     m_error = "short \\u escape";
@@ -278,11 +284,21 @@ std::string quote(const std::string& text)
     std::string out = "\"";
     for (const char c : text) {
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
         default:
             if (static_cast<unsigned char>(c) < 0x20) {
                 char buf[8];

@@ -21,10 +21,8 @@ bool LiveCpuid::instructionAvailable()
 
 LiveCpuid::LiveCpuid()
 {
-    if (auto r = raw(0, 0))
-        m_maxBasic = r->eax;
-    if (auto r = raw(0x80000000, 0))
-        m_maxExtended = r->eax;
+    if (auto r = raw(0, 0)) m_maxBasic = r->eax;
+    if (auto r = raw(0x80000000, 0)) m_maxExtended = r->eax;
 }
 
 Result<LiveCpuid> LiveCpuid::onCpu(unsigned cpu, const std::string& devRoot)
@@ -46,10 +44,8 @@ Result<LiveCpuid> LiveCpuid::onCpu(unsigned cpu, const std::string& devRoot)
     live.m_path = path;
     live.m_maxBasic = 0;
     live.m_maxExtended = 0;
-    if (auto r = live.raw(0, 0))
-        live.m_maxBasic = r->eax;
-    if (auto r = live.raw(0x80000000, 0))
-        live.m_maxExtended = r->eax;
+    if (auto r = live.raw(0, 0)) live.m_maxBasic = r->eax;
+    if (auto r = live.raw(0x80000000, 0)) live.m_maxExtended = r->eax;
     return live;
 }
 
@@ -59,8 +55,7 @@ std::optional<CpuidRegs> LiveCpuid::raw(std::uint32_t leaf, std::uint32_t sublea
         // The cpuid driver takes the leaf in the low 32 bits of the file offset and the sub-leaf in the high ones.
         std::uint32_t regs[4] = {};
         const off_t offset = static_cast<off_t>((std::uint64_t(subleaf) << 32) | leaf);
-        if (::pread(m_fd.get(), regs, sizeof regs, offset) != static_cast<ssize_t>(sizeof regs))
-            return std::nullopt;
+        if (::pread(m_fd.get(), regs, sizeof regs, offset) != static_cast<ssize_t>(sizeof regs)) return std::nullopt;
         return CpuidRegs { regs[0], regs[1], regs[2], regs[3] };
     }
 #if RDTSCOPE_HAVE_CPUID
@@ -76,17 +71,14 @@ std::optional<CpuidRegs> LiveCpuid::raw(std::uint32_t leaf, std::uint32_t sublea
 
 std::optional<CpuidRegs> LiveCpuid::query(std::uint32_t leaf, std::uint32_t subleaf)
 {
-    if (leaf == 0 || leaf == 0x80000000)
-        return raw(leaf, subleaf);
-    if (leaf < 0x80000000 ? leaf > m_maxBasic : leaf > m_maxExtended)
-        return std::nullopt;
+    if (leaf == 0 || leaf == 0x80000000) return raw(leaf, subleaf);
+    if (leaf < 0x80000000 ? leaf > m_maxBasic : leaf > m_maxExtended) return std::nullopt;
     return raw(leaf, subleaf);
 }
 
 std::string LiveCpuid::describe() const
 {
-    if (m_cpu)
-        return m_path + " (live, logical CPU " + std::to_string(*m_cpu) + ")";
+    if (m_cpu) return m_path + " (live, logical CPU " + std::to_string(*m_cpu) + ")";
     return "CPUID instruction (live)";
 }
 

@@ -21,8 +21,7 @@ namespace {
 std::optional<std::string> readLine(const std::string& path)
 {
     std::ifstream in(path);
-    if (!in)
-        return std::nullopt;
+    if (!in) return std::nullopt;
     std::string line;
     std::getline(in, line);
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' '))
@@ -33,12 +32,10 @@ std::optional<std::string> readLine(const std::string& path)
 std::optional<long> readNumber(const std::string& path)
 {
     auto s = readLine(path);
-    if (!s || s->empty())
-        return std::nullopt;
+    if (!s || s->empty()) return std::nullopt;
     char* end = nullptr;
     const long v = std::strtol(s->c_str(), &end, 10);
-    if (end == s->c_str())
-        return std::nullopt;
+    if (end == s->c_str()) return std::nullopt;
     return v;
 }
 
@@ -49,11 +46,9 @@ std::vector<unsigned> numberedEntries(const std::string& dir, const std::string&
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
-        if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0)
-            continue;
+        if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
         const std::string digits = name.substr(prefix.size());
-        if (digits.find_first_not_of("0123456789") != std::string::npos)
-            continue;
+        if (digits.find_first_not_of("0123456789") != std::string::npos) continue;
         out.push_back(static_cast<unsigned>(std::strtoul(digits.c_str(), nullptr, 10)));
     }
     std::sort(out.begin(), out.end());
@@ -67,10 +62,8 @@ Result<std::vector<unsigned>> parseCpuList(const std::string& text)
     std::vector<unsigned> out;
     std::string t;
     for (char c : text)
-        if (c != '\n' && c != '\r' && c != ' ')
-            t += c;
-    if (t.empty())
-        return out;
+        if (c != '\n' && c != '\r' && c != ' ') t += c;
+    if (t.empty()) return out;
     std::istringstream in(t);
     std::string part;
     while (std::getline(in, part, ',')) {
@@ -99,11 +92,9 @@ std::string formatCpuList(const std::vector<unsigned>& cpus)
         std::size_t j = i;
         while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1)
             ++j;
-        if (!out.empty())
-            out += ',';
+        if (!out.empty()) out += ',';
         out += std::to_string(cpus[i]);
-        if (j > i)
-            out += '-' + std::to_string(cpus[j]);
+        if (j > i) out += '-' + std::to_string(cpus[j]);
         i = j + 1;
     }
     return out;
@@ -138,8 +129,7 @@ Result<Topology> readTopology(const std::string& sysRoot)
         else
             online = *parsed;
     }
-    if (online.empty())
-        online = numberedEntries(cpuDir, "cpu");
+    if (online.empty()) online = numberedEntries(cpuDir, "cpu");
     if (online.empty())
         return errnoError(ENOENT, "no CPUs found under " + cpuDir, "pass the sysfs root, e.g. --sysfs /sys");
 
@@ -159,16 +149,14 @@ Result<Topology> readTopology(const std::string& sysRoot)
             const std::string ib = base + "/cache/index" + std::to_string(index);
             const auto level = readNumber(ib + "/level");
             const auto type = readLine(ib + "/type");
-            if (!level || !type || (*level != 2 && *level != 3) || *type == "Instruction")
-                continue;
+            if (!level || !type || (*level != 2 && *level != 3) || *type == "Instruction") continue;
             const auto id = readNumber(ib + "/id");
             if (!id || *id < 0) {
                 t.warnings.push_back(ib + "/id missing: the kernel does not report cache ids (resctrl domains)");
                 continue;
             }
             auto& d = caches[{ static_cast<unsigned>(*level), static_cast<unsigned>(*id) }];
-            if (!d.cpus.empty())
-                continue;
+            if (!d.cpus.empty()) continue;
             d.level = static_cast<unsigned>(*level);
             d.type = *type;
             d.id = static_cast<unsigned>(*id);
@@ -179,8 +167,7 @@ Result<Topology> readTopology(const std::string& sysRoot)
                 else
                     t.warnings.push_back(ib + "/shared_cpu_list: " + cpus.error().message);
             }
-            if (d.cpus.empty())
-                d.cpus.push_back(cpu);
+            if (d.cpus.empty()) d.cpus.push_back(cpu);
         }
     }
     for (const auto& [key, d] : caches)
@@ -202,8 +189,7 @@ Result<Topology> readTopology(const std::string& sysRoot)
         t.nodes[node] = *cpus;
         for (unsigned c : *cpus)
             for (auto& ct : t.cpus)
-                if (ct.cpu == c)
-                    ct.node = static_cast<int>(node);
+                if (ct.cpu == c) ct.node = static_cast<int>(node);
     }
     return t;
 }

@@ -31,7 +31,7 @@ TEST(Result, ErrnoErrorAddsAdvice)
     EXPECT_NE(e.advice.find("root"), std::string::npos);
     EXPECT_NE(e.toString().find("Permission denied"), std::string::npos);
     EXPECT_NE(errnoError(EBUSY, "x").advice.find("pqos"), std::string::npos);
-    EXPECT_NE(errnoError(ENOENT, "x").advice.find("not present"), std::string::npos);
+    EXPECT_NE(errnoError(ENOENT, "x").advice.find("check the path"), std::string::npos);
 }
 
 TEST(Result, StatusDefaultsToOk)

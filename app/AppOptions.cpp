@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "AppOptions.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+QStringList AppOptions::viewNames()
+{
+    return { QStringLiteral("machine"), QStringLiteral("rdt"), QStringLiteral("tma"), QStringLiteral("callgraph"),
+        QStringLiteral("latency") };
+}
+
+bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString* error, QString* helpText)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QCoreApplication::translate("main",
+        "rdtscope: how processes share the last-level cache and memory bandwidth (Intel RDT), live, recorded or "
+        "on a simulated Xeon."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption source(QStringLiteral("source"),
+        QCoreApplication::translate("main",
+            "Data source: auto (default; real RDT when present, else the simulated machine), sim, sim-msr, "
+            "resctrl[:PATH], msr."),
+        QStringLiteral("SRC"), QStringLiteral("auto"));
+    const QCommandLineOption scenario(QStringLiteral("scenario"),
+        QCoreApplication::translate("main", "Scenario of the simulated machine (default noisy-neighbour)."),
+        QStringLiteral("NAME"), QStringLiteral("noisy-neighbour"));
+    const QCommandLineOption open(QStringLiteral("open"),
+        QCoreApplication::translate("main", "Replay a recorded session file."), QStringLiteral("FILE"));
+    const QCommandLineOption view(QStringLiteral("view"),
+        QCoreApplication::translate("main", "Page to show first: machine, rdt, tma, callgraph or latency."),
+        QStringLiteral("NAME"));
+    const QCommandLineOption dump(QStringLiteral("cpuid-dump"),
+        QCoreApplication::translate("main",
+            "Describe another CPU in the Machine panel from a CPUID dump (AIDA64/InstLatx64 text, cpuid -r, or "
+            "rdtscope JSON)."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+        QCoreApplication::translate("main", "Render the window (works offscreen), write it as PNG to FILE and exit."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption after(QStringLiteral("after"),
+        QCoreApplication::translate("main",
+            "With --screenshot: seconds to let the data source run first (default 2)."),
+        QStringLiteral("SECONDS"), QStringLiteral("2"));
+    parser.addOptions({ source, scenario, open, view, dump, screenshot, after });
+
+    if (helpText)
+        *helpText = parser.helpText();
+    if (!parser.parse(arguments)) {
+        *error = parser.errorText();
+        return false;
+    }
+    if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("version"))) {
+        *error = QString();
+        return false;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        *error = QCoreApplication::translate("main", "unexpected argument '%1'").arg(parser.positionalArguments().first());
+        return false;
+    }
+    options->source = parser.value(source);
+    options->scenario = parser.value(scenario);
+    options->openFile = parser.value(open);
+    options->view = parser.value(view).toLower();
+    options->cpuidDump = parser.value(dump);
+    options->screenshot = parser.value(screenshot);
+    if (!options->view.isEmpty() && !AppOptions::viewNames().contains(options->view)) {
+        *error = QCoreApplication::translate("main", "unknown view '%1' (use %2)")
+                     .arg(options->view, AppOptions::viewNames().join(QStringLiteral(", ")));
+        return false;
+    }
+    bool ok = false;
+    options->afterSeconds = parser.value(after).toDouble(&ok);
+    if (!ok || options->afterSeconds < 0 || options->afterSeconds > 3600) {
+        *error = QCoreApplication::translate("main", "--after needs a number of seconds between 0 and 3600");
+        return false;
+    }
+    if (parser.isSet(after) && options->screenshot.isEmpty())
+        options->warnings.append(QCoreApplication::translate("main", "--after only applies with --screenshot"));
+    if (parser.isSet(source) && !options->openFile.isEmpty())
+        options->warnings.append(QCoreApplication::translate("main", "--open replays a file; --source is ignored"));
+    return true;
+}

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+/// rdtscope [--source SRC] [--scenario NAME] [--open FILE] [--view machine|rdt|tma|callgraph|latency]
+///          [--cpuid-dump FILE] [--screenshot FILE [--after SECONDS]]
+struct AppOptions {
+    QString source = QStringLiteral("auto");
+    QString scenario = QStringLiteral("noisy-neighbour");
+    QString openFile;
+    QString view; ///< empty: the RDT dashboard when data flows, else the Machine panel
+    QString cpuidDump;
+    QString screenshot;
+    double afterSeconds = 2.0;
+    QStringList warnings;
+
+    static QStringList viewNames();
+};
+
+/// Parses argv (including argv[0]). On a usage error returns false with the message in *error (exit code 2).
+bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString* error, QString* helpText = nullptr);

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "MainWindow.h"
+
+#include "models/AllocationModel.h"
+#include "models/FramePump.h"
+#include "models/GroupModel.h"
+#include "models/MachineDescription.h"
+#include "models/MachineModel.h"
+#include "models/MonitorModel.h"
+#include "views/CacheWayHeatmap.h"
+#include "views/ExplainPanel.h"
+#include "views/GroupsPanel.h"
+#include "views/MachinePanel.h"
+#include "views/PmuPages.h"
+#include "views/ReplayBar.h"
+#include "views/TimelineView.h"
+#include "views/UnavailablePage.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPixmap>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace {
+constexpr int kAllocationReadEveryFrames = 15; // re-read schemata twice a second at 30 Hz
+
+struct PageInfo {
+    const char* id;
+    const char* title;
+};
+constexpr PageInfo kPages[] = { { "machine", "Machine" }, { "rdt", "Cache && bandwidth" }, { "tma", "TMA" },
+    { "callgraph", "Branch call graph" }, { "latency", "Load latency" } };
+
+QString kindText(SourceKind kind)
+{
+    switch (kind) {
+    case SourceKind::Live:
+        return QObject::tr("Live");
+    case SourceKind::Simulated:
+        return QObject::tr("Simulated");
+    case SourceKind::Replay:
+        return QObject::tr("Replay");
+    case SourceKind::None:
+        break;
+    }
+    return QObject::tr("No data source");
+}
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_pump(new FramePump(this))
+    , m_machineModel(new MachineModel(this))
+    , m_groupModel(new GroupModel(this))
+    , m_monitorModel(new MonitorModel(this))
+    , m_allocationModel(new AllocationModel(this))
+    , m_pages(new QTabWidget(this))
+    , m_machinePanel(new MachinePanel(m_machineModel, this))
+    , m_timelines(new TimelineView(m_pump, this))
+    , m_heatmap(new CacheWayHeatmap(this))
+    , m_groupsPanel(new GroupsPanel(m_groupModel, this))
+    , m_explain(new ExplainPanel(this))
+    , m_monitorView(new QTableView(this))
+    , m_replayBar(new ReplayBar(this))
+    , m_sourceLabel(new QLabel(this))
+    , m_frameLabel(new QLabel(this))
+{
+    setWindowIcon(QIcon(QStringLiteral(":/icons/rdtscope.svg")));
+    resize(1400, 900);
+
+    // The RDT dashboard: heatmap above, timelines below, replay bar on top when replaying.
+    m_heatmap->setModel(m_allocationModel);
+    auto* dashboard = new QWidget(this);
+    auto* dashLayout = new QVBoxLayout(dashboard);
+    dashLayout->setContentsMargins(0, 0, 0, 0);
+    dashLayout->addWidget(m_replayBar);
+    auto* split = new QSplitter(Qt::Vertical, dashboard);
+    split->addWidget(m_heatmap);
+    split->addWidget(m_timelines);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    dashLayout->addWidget(split, 1);
+
+    m_pages->addTab(m_machinePanel, tr(kPages[0].title));
+    m_pages->addTab(dashboard, tr(kPages[1].title));
+    m_pages->addTab(new UnavailablePage(tr("Top-down microarchitecture analysis"),
+                        tr("The TMA view (level 1 and 2 over time) needs the PMU engine, which is not part of this "
+                           "build yet."),
+                        this),
+        tr(kPages[2].title));
+    m_pages->addTab(new UnavailablePage(tr("Branch call graph"),
+                        tr("The LBR branch call graph needs the PMU engine and the perf.data importer, which are "
+                           "not part of this build yet."),
+                        this),
+        tr(kPages[3].title));
+    m_pages->addTab(new UnavailablePage(tr("Load latency"),
+                        tr("The PEBS load-latency view needs the PMU engine, which is not part of this build yet."),
+                        this),
+        tr(kPages[4].title));
+    setCentralWidget(m_pages);
+
+    buildDocks();
+    buildMenus();
+    m_pmu = new PmuPages(this, m_pages, 2, m_openPerfAction); // replaces the three PMU placeholder tabs
+    statusBar()->addWidget(m_sourceLabel, 1);
+    statusBar()->addPermanentWidget(m_frameLabel);
+    m_sourceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    connect(m_pump, &FramePump::frame, this, &MainWindow::onFrame);
+    connect(m_pump, &FramePump::sourceChanged, this, [this] { updateTitle(); });
+    connect(m_pump, &FramePump::seriesReset, m_monitorModel, &MonitorModel::clear);
+    connect(m_machinePanel, &MachinePanel::capabilitySelected, m_explain, &ExplainPanel::showCapability);
+    connect(m_timelines, &TimelineView::explainRequested, m_explain, &ExplainPanel::showConcept);
+    connect(m_replayBar, &ReplayBar::seeked, this, [this] {
+        m_pump->resetSeries();
+        refreshAllocation();
+    });
+    connect(m_allocationModel, &AllocationModel::editRejected, this,
+        [this](int, const QString& message) { statusBar()->showMessage(tr("Edit rejected: %1").arg(message), 8000); });
+    updateTitle();
+}
+
+MainWindow::~MainWindow()
+{
+    // The feed and the adapters point into the engine objects the bundle keeps alive: stop and drop them first.
+    m_pump->stop();
+    m_pump->setFeed(nullptr);
+    m_heatmap->setModel(nullptr);
+    m_allocationModel->setWriter(nullptr);
+    m_groupsPanel->setControl(nullptr);
+    m_replayBar->setControl(nullptr);
+}
+
+void MainWindow::buildDocks()
+{
+    auto dock = [this](const QString& title, const QString& name, QWidget* content, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(content);
+        addDockWidget(area, d);
+        return d;
+    };
+    m_monitorView->setModel(m_monitorModel);
+    m_monitorView->verticalHeader()->hide();
+    m_monitorView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_monitorView->horizontalHeader()->setStretchLastSection(true);
+    m_monitorView->setAlternatingRowColors(true);
+    auto* groups = dock(tr("Groups"), QStringLiteral("groupsDock"), m_groupsPanel, Qt::LeftDockWidgetArea);
+    auto* monitor = dock(tr("Monitor"), QStringLiteral("monitorDock"), m_monitorView, Qt::LeftDockWidgetArea);
+    auto* explain = dock(tr("Explain"), QStringLiteral("explainDock"), m_explain, Qt::RightDockWidgetArea);
+    resizeDocks({ groups, monitor }, { 300, 300 }, Qt::Vertical);
+    resizeDocks({ groups, explain }, { 330, 300 }, Qt::Horizontal);
+    connect(m_monitorView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
+        static const char* concepts[] = { "rmid", "llc-occupancy", "llc-occupancy", "mbm-total", "mbm-local",
+            "mbm-remote", "counter-wrap" };
+        if (i.isValid() && i.column() < static_cast<int>(std::size(concepts)))
+            m_explain->showConcept(QString::fromLatin1(concepts[i.column()]));
+    });
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open session\u2026"));
+    open->setShortcut(QKeySequence::Open);
+    // UNFINISHED: replay needs the session reader (branch `session`); until it is merged the action says so.
+    open->setEnabled(false);
+    open->setToolTip(tr("Not yet available: the session reader is not part of this build"));
+    m_openPerfAction = file->addAction(tr("Open &perf.data\u2026")); // enabled by PmuPages
+    m_openPerfAction->setEnabled(false);
+    m_recordAction = file->addAction(tr("&Record\u2026"));
+    m_recordAction->setCheckable(true);
+    // UNFINISHED: recording needs the session writer (branch `session`).
+    m_recordAction->setEnabled(false);
+    m_recordAction->setToolTip(tr("Not yet available: the session writer is not part of this build"));
+    file->addSeparator();
+    file->addAction(tr("Save &screenshot\u2026"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), QStringLiteral("rdtscope.png"),
+            tr("PNG image (*.png)"));
+        QString error;
+        if (!path.isEmpty() && !saveScreenshot(path, &error))
+            QMessageBox::warning(this, tr("Screenshot"), error);
+    });
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
+    quit->setShortcut(QKeySequence::Quit);
+    for (QAction* a : file->actions())
+        a->setStatusTip(a->toolTip());
+    file->setToolTipsVisible(true);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (int i = 0; i < static_cast<int>(std::size(kPages)); ++i) {
+        QAction* a = view->addAction(tr(kPages[i].title), this, [this, i] { m_pages->setCurrentIndex(i); });
+        a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
+    }
+    view->addSeparator();
+    for (auto* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+    QAction* follow = view->addAction(tr("&Follow newest data"));
+    follow->setCheckable(true);
+    follow->setChecked(m_timelines->follow());
+    connect(follow, &QAction::toggled, m_timelines, &TimelineView::setFollow);
+    connect(m_timelines, &TimelineView::followChanged, follow, &QAction::setChecked);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About rdtscope"), this, [this] {
+        QMessageBox::about(this, tr("About rdtscope"),
+            tr("<h3>rdtscope %1</h3><p>How processes share the last-level cache and memory bandwidth of an Intel "
+               "CPU (Resource Director Technology), live, recorded or on a simulated Xeon.</p>"
+               "<p>Licence: GPL-3.0-or-later. Plots: QCustomPlot.</p>")
+                .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::setMachine(const MachineDescription& machine)
+{
+    m_machineModel->setRows(machine.rows);
+    QString summary = tr("CPUID from: %1").arg(machine.cpuidSource);
+    if (!machine.rdtWhyNot.isEmpty())
+        summary += QStringLiteral("\n") + tr("RDT on this machine: %1").arg(machine.rdtWhyNot);
+    m_machinePanel->setSummary(summary);
+}
+
+void MainWindow::setSource(SourceBundle bundle)
+{
+    m_pump->stop();
+    m_pump->setFeed(nullptr);
+    m_allocationModel->setWriter(nullptr);
+    m_groupsPanel->setControl(nullptr);
+    m_replayBar->setControl(nullptr);
+    m_source = std::move(bundle);
+    m_sourceError.clear();
+    m_pump->setFeed(std::move(m_source.feed));
+    m_allocationModel->setWriter(m_source.writer.get());
+    m_groupsPanel->setControl(m_source.groups.get(), m_source.readOnlyReason);
+    m_replayBar->setControl(m_source.replay.get());
+    refreshAllocation();
+    updateTitle();
+    m_pump->start();
+}
+
+void MainWindow::setSourceError(const QString& reason)
+{
+    m_sourceError = reason;
+    updateTitle();
+}
+
+void MainWindow::refreshAllocation()
+{
+    m_framesSinceAllocationRead = 0;
+    if (!m_source.readAllocation)
+        return;
+    auto state = m_source.readAllocation();
+    if (!state) {
+        statusBar()->showMessage(
+            tr("Cannot read the allocation: %1").arg(QString::fromStdString(state.error().toString())), 8000);
+        return;
+    }
+    if (!m_source.readOnlyReason.isEmpty()) {
+        state.value().writable = false;
+        state.value().readOnlyReason = m_source.readOnlyReason.toStdString();
+    }
+    m_allocationModel->setState(state.value());
+}
+
+void MainWindow::onFrame(const FrameUpdate& update)
+{
+    if (update.generation != m_pump->generation())
+        return; // a frame of a source that was replaced meanwhile
+    if (!update.latest.samples.empty()) {
+        m_monitorModel->update(update.latest);
+        std::map<std::string, std::map<int, std::uint64_t>> occupancy;
+        for (const auto& s : update.latest.samples) {
+            occupancy[s.group][s.domain] = s.occupancyBytes;
+            m_groupModel->observeGroup(s.group);
+        }
+        m_allocationModel->setOccupancy(occupancy);
+    }
+    for (const auto& change : update.changes)
+        m_allocationModel->applyChange(change);
+    if (!update.changes.empty() || ++m_framesSinceAllocationRead >= kAllocationReadEveryFrames)
+        refreshAllocation();
+    m_replayBar->syncPosition();
+    m_frameLabel->setText(tr("t = %1 s \u00b7 %2 groups \u00b7 %3 dropped")
+                              .arg(update.now, 0, 'f', 1)
+                              .arg(m_pump->store().groupCount())
+                              .arg(update.dropped));
+}
+
+QString MainWindow::sourceStatusText() const { return m_sourceLabel->text(); }
+
+void MainWindow::updateTitle()
+{
+    const SourceDescription src = m_pump->source();
+    const QString kind = kindText(src.kind);
+    if (src.kind == SourceKind::None) {
+        setWindowTitle(tr("rdtscope \u2014 no data source"));
+        m_sourceLabel->setText(m_sourceError.isEmpty() ? tr("No data source.") : tr("No data source: %1").arg(m_sourceError));
+        return;
+    }
+    setWindowTitle(tr("rdtscope \u2014 %1: %2").arg(kind, QString::fromStdString(src.name)));
+    QString text = kind + QStringLiteral(": ") + QString::fromStdString(src.name);
+    if (!src.reason.empty())
+        text += QStringLiteral(" \u2014 ") + QString::fromStdString(src.reason);
+    m_sourceLabel->setText(text);
+    m_sourceLabel->setToolTip(text);
+}
+
+bool MainWindow::showView(const QString& name)
+{
+    for (int i = 0; i < static_cast<int>(std::size(kPages)); ++i) {
+        if (name == QLatin1String(kPages[i].id)) {
+            m_pages->setCurrentIndex(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+QString MainWindow::currentView() const
+{
+    const int i = m_pages->currentIndex();
+    return i >= 0 && i < static_cast<int>(std::size(kPages)) ? QString::fromLatin1(kPages[i].id) : QString();
+}
+
+bool MainWindow::saveScreenshot(const QString& path, QString* error)
+{
+    if (!isVisible())
+        show();
+    const QPixmap pixmap = grab();
+    if (pixmap.isNull() || !pixmap.save(path, "PNG")) {
+        if (error)
+            *error = tr("Could not write the screenshot %1: check that the folder exists and is writable.").arg(path);
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "SourceBundle.h"
+
+#include <QMainWindow>
+#include <QPointer>
+
+class AllocationModel;
+class CacheWayHeatmap;
+class ExplainPanel;
+class FramePump;
+class GroupModel;
+class GroupsPanel;
+class MachineModel;
+class MachinePanel;
+class MonitorModel;
+class QAction;
+class QLabel;
+class PmuPages;
+class QTabWidget;
+class QTableView;
+class ReplayBar;
+class TimelineView;
+struct FrameUpdate;
+struct MachineDescription;
+
+/// The main window: pages (Machine, RDT dashboard, and the PMU pages, which say they are not available yet), docks
+/// (Groups, Monitor, Explain), menus, a status bar naming the source and why it was chosen, and a title saying
+/// Live, Simulated or Replay.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void setMachine(const MachineDescription& machine);
+    /// Takes over an opened source; the previous one is dropped (new frame-pump generation).
+    void setSource(SourceBundle bundle);
+    /// Shows the "no data" state with the reason (e.g. why no source could be opened).
+    void setSourceError(const QString& reason);
+
+    /// "machine", "rdt", "tma", "callgraph", "latency"; false for an unknown name.
+    bool showView(const QString& name);
+    QString currentView() const;
+
+    /// Renders the window (offscreen too) into a PNG. False with the reason in *error.
+    bool saveScreenshot(const QString& path, QString* error = nullptr);
+
+    FramePump* pump() const { return m_pump; }
+    TimelineView* timelines() const { return m_timelines; }
+    MachineModel* machineModel() const { return m_machineModel; }
+    MonitorModel* monitorModel() const { return m_monitorModel; }
+    GroupModel* groupModel() const { return m_groupModel; }
+    AllocationModel* allocationModel() const { return m_allocationModel; }
+    ExplainPanel* explainPanel() const { return m_explain; }
+    QString sourceStatusText() const;
+    PmuPages* pmuPages() const { return m_pmu; }
+
+private:
+    void buildMenus();
+    void buildDocks();
+    void onFrame(const FrameUpdate& update);
+    void updateTitle();
+    void refreshAllocation();
+
+    FramePump* m_pump;
+    MachineModel* m_machineModel;
+    GroupModel* m_groupModel;
+    MonitorModel* m_monitorModel;
+    AllocationModel* m_allocationModel;
+    QTabWidget* m_pages;
+    MachinePanel* m_machinePanel;
+    TimelineView* m_timelines;
+    CacheWayHeatmap* m_heatmap;
+    GroupsPanel* m_groupsPanel;
+    ExplainPanel* m_explain;
+    QTableView* m_monitorView;
+    ReplayBar* m_replayBar;
+    QLabel* m_sourceLabel;
+    QLabel* m_frameLabel;
+    QAction* m_recordAction = nullptr;
+    QAction* m_openPerfAction = nullptr;
+    PmuPages* m_pmu = nullptr;
+    SourceBundle m_source;
+    QString m_sourceError;
+    int m_framesSinceAllocationRead = 0;
+};

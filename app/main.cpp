@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "AppOptions.h"
+#include "MainWindow.h"
+#include "SourceFactory.h"
+
+#include "models/MachineDescription.h"
+#include "views/PmuPages.h"
+
+#include <QApplication>
+#include <QTimer>
+
+#include <cstdio>
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("rdtscope"));
+    QApplication::setApplicationVersion(QStringLiteral(RDTSCOPE_VERSION));
+    QApplication::setOrganizationName(QStringLiteral("rdtscope"));
+
+    AppOptions options;
+    QString error;
+    QString help;
+    if (!parseAppOptions(QApplication::arguments(), &options, &error, &help)) {
+        if (error.isEmpty()) { // --help / --version
+            const bool version = QApplication::arguments().contains(QStringLiteral("--version"))
+                || QApplication::arguments().contains(QStringLiteral("-v"));
+            std::fputs(version ? "rdtscope " RDTSCOPE_VERSION "\n" : qPrintable(help), stdout);
+            return 0;
+        }
+        std::fprintf(stderr, "rdtscope: %s\n%s", qPrintable(error), qPrintable(help));
+        return 2;
+    }
+    for (const QString& w : std::as_const(options.warnings))
+        std::fprintf(stderr, "rdtscope: warning: %s\n", qPrintable(w));
+
+    MainWindow window;
+    auto machine = describeMachine(options.cpuidDump);
+    if (!machine) {
+        std::fprintf(stderr, "rdtscope: %s\n", machine.error().toString().c_str());
+        return 1;
+    }
+    window.setMachine(machine.value());
+
+    // The PMU pages take --open FILE when it is a perf.data file, and start the simulated PMU for a PMU --view.
+    const bool pmuView = options.view == QLatin1String("tma") || options.view == QLatin1String("callgraph")
+        || options.view == QLatin1String("latency");
+    AppOptions rdtOptions = options;
+    if (!options.openFile.isEmpty()
+        && window.pmuPages()->startFromOptions(options.openFile, options.source, pmuView))
+        rdtOptions.openFile.clear();
+    else if (options.openFile.isEmpty())
+        window.pmuPages()->startFromOptions({}, options.source, pmuView);
+    auto source = openSource(rdtOptions);
+    bool haveData = false;
+    if (source) {
+        window.setSource(std::move(source.value()));
+        haveData = true;
+    } else {
+        const QString reason = QString::fromStdString(source.error().toString());
+        std::fprintf(stderr, "rdtscope: %s\n", qPrintable(reason));
+        window.setSourceError(reason);
+    }
+    window.showView(options.view.isEmpty() ? (haveData ? QStringLiteral("rdt") : QStringLiteral("machine"))
+                                           : options.view);
+    window.show();
+
+    if (!options.screenshot.isEmpty()) {
+        // Let the source run (the frame pump fills the timelines), then grab, write, exit.
+        QTimer::singleShot(static_cast<int>(options.afterSeconds * 1000.0), &window, [&window, &options] {
+            QString why;
+            if (!window.saveScreenshot(options.screenshot, &why)) {
+                std::fprintf(stderr, "rdtscope: %s\n", qPrintable(why));
+                QApplication::exit(1);
+                return;
+            }
+            std::fprintf(stdout, "rdtscope: wrote %s (%dx%d)\n", qPrintable(options.screenshot), window.width(),
+                window.height());
+            QApplication::exit(0);
+        });
+    }
+    return QApplication::exec();
+}

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// rdtscope-cli alloc show | alloc set --group NAME 'L3:0=ff0;1=ff0' ['MB:0=50' ...]
+#include "CmdRdtSource.h"
+#include "Commands.h"
+#include "rdt/AllocationEngine.h"
+
+#include <cstdio>
+
+namespace rdt::cli {
+
+namespace {
+    void usage()
+    {
+        std::printf("usage: rdtscope-cli alloc show [--source SRC] [--scenario NAME]\n"
+                    "       rdtscope-cli alloc set --group NAME SCHEMATA... [--source SRC] [--scenario NAME]\n"
+                    "  SCHEMATA is one line per resource, e.g. 'L3:0=ff0;1=ff0' 'MB:0=50' (or one argument with\n"
+                    "  newlines). The change is validated first and applied as one transaction: on any failure\n"
+                    "  every domain already written is restored. The default group is named 'default'.\n");
+    }
+
+    void printCaps(const Capabilities& caps)
+    {
+        for (const auto& r : caps.resources) {
+            if (r.isCache())
+                std::printf("%-7s cbm_mask %llx  min_cbm_bits %u  shareable_bits %llx  sparse %s  closids %u  "
+                            "domains %zu\n",
+                    r.name.c_str(), static_cast<unsigned long long>(r.cbmMask), r.minCbmBits,
+                    static_cast<unsigned long long>(r.shareableBits), r.sparseMasks ? "yes" : "no", r.numClosids,
+                    r.domains.size());
+            else
+                std::printf("%-7s min %u  granularity %u  max %u  %s%s  closids %u  domains %zu\n", r.name.c_str(),
+                    r.minBandwidth, r.bandwidthGran, r.maxBandwidth, r.delayLinear ? "linear" : "non-linear",
+                    r.mbpsMode ? "  (MiBps mode)" : "", r.numClosids, r.domains.size());
+        }
+        if (caps.resources.empty())
+            std::printf("no allocation resources\n");
+    }
+}
+
+int cmdAlloc(const std::vector<std::string>& argv)
+{
+    auto parsed = Args::parse(argv, { "source", "scenario", "group", "who" }, { "help" });
+    if (!parsed) {
+        std::fprintf(stderr, "rdtscope-cli alloc: %s\n", parsed.error().toString().c_str());
+        return ExitUsage;
+    }
+    const Args& args = *parsed;
+    const auto& pos = args.positionals();
+    if (args.has("help") || pos.empty()) {
+        usage();
+        return args.has("help") ? ExitOk : ExitUsage;
+    }
+    const std::string verb = pos[0];
+    if (verb != "show" && verb != "set") {
+        std::fprintf(stderr, "rdtscope-cli alloc: unknown action '%s' (show or set)\n", verb.c_str());
+        return ExitUsage;
+    }
+    std::optional<Schemata> change;
+    if (verb == "set") {
+        if (!args.has("group") || pos.size() < 2) {
+            std::fprintf(stderr, "rdtscope-cli alloc set: needs --group NAME and at least one schemata line\n");
+            return ExitUsage;
+        }
+        auto s = parseUserSchemata(std::vector<std::string>(pos.begin() + 1, pos.end()));
+        if (!s) {
+            std::fprintf(stderr, "rdtscope-cli alloc set: %s\n", s.error().toString().c_str());
+            return ExitUsage;
+        }
+        change = std::move(*s);
+    }
+    int code = 0;
+    auto source = openSourceForCli(args, code);
+    if (!source)
+        return code;
+    RdtBackend& backend = *source->backend;
+    auto caps = backend.capabilities();
+    if (!caps) {
+        std::fprintf(stderr, "rdtscope-cli alloc: %s\n", caps.error().toString().c_str());
+        return exitCodeFor(caps.error());
+    }
+    if (verb == "show") {
+        printCaps(*caps);
+        auto groups = backend.listGroups();
+        if (!groups) {
+            std::fprintf(stderr, "rdtscope-cli alloc: %s\n", groups.error().toString().c_str());
+            return exitCodeFor(groups.error());
+        }
+        for (const auto& g : *groups) {
+            if (!g.isControl)
+                continue;
+            std::printf("\n%s%s%s\n", displayGroup(g.path).c_str(), g.mode.empty() ? "" : "  mode ",
+                g.mode.c_str());
+            auto s = backend.readSchemata(g.path);
+            if (!s) {
+                std::printf("  (schemata unreadable: %s)\n", s.error().toString().c_str());
+                continue;
+            }
+            for (const auto& line : s->lines())
+                std::printf("  %s", s->formatLine(line.resource).c_str());
+            for (const auto& w : s->warnings())
+                std::printf("  warning: %s\n", w.c_str());
+        }
+        return ExitOk;
+    }
+    AllocationEngine engine(backend);
+    if (source->simulation) {
+        auto sim = source->simulation;
+        engine.setClock([sim] { return sim->nowNs(); });
+    }
+    const auto group = groupPathFromUser(*args.value("group"));
+    auto out = engine.apply({ group, *change, args.valueOr("who", "cli") });
+    for (const auto& n : out.notes)
+        std::printf("note: %s\n", n.c_str());
+    for (const auto& e : out.events)
+        std::printf("%s %s:%d %s -> %s  %s\n", e.ok ? "ok    " : "FAILED", e.resource.c_str(), e.domain,
+            e.oldValue.empty() ? "?" : e.oldValue.c_str(), e.newValue.c_str(), e.message.c_str());
+    if (!out.ok) {
+        std::fprintf(stderr, "rdtscope-cli alloc set: %s\n", out.error.toString().c_str());
+        if (out.rolledBack)
+            std::fprintf(stderr, "every domain already written was restored\n");
+        return ExitFailure;
+    }
+    if (auto s = backend.readSchemata(group)) {
+        std::printf("%s now:\n", displayGroup(group).c_str());
+        for (const auto& line : s->lines())
+            std::printf("  %s", s->formatLine(line.resource).c_str());
+    }
+    return ExitOk;
+}
+
+} // namespace rdt::cli

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// rdtscope-cli groups list | create NAME [--parent P] | delete NAME | assign NAME --pids LIST | --cpus LIST
+#include "CmdRdtSource.h"
+#include "Commands.h"
+#include "rdt/IdList.h"
+
+#include <cstdio>
+
+namespace rdt::cli {
+
+namespace {
+    void usage()
+    {
+        std::printf("usage: rdtscope-cli groups list\n"
+                    "       rdtscope-cli groups create NAME [--parent CONTROL_GROUP]   (--parent: a monitor group)\n"
+                    "       rdtscope-cli groups delete PATH\n"
+                    "       rdtscope-cli groups assign PATH --pids LIST | --cpus LIST   (LIST like 0-3,8)\n"
+                    "  all take --source SRC (default auto) and --scenario NAME; the default group is 'default'.\n");
+    }
+    int fail(const char* what, const Error& e)
+    {
+        std::fprintf(stderr, "rdtscope-cli groups %s: %s\n", what, e.toString().c_str());
+        return exitCodeFor(e) == ExitUnavailable ? ExitUnavailable : ExitFailure;
+    }
+}
+
+int cmdGroups(const std::vector<std::string>& argv)
+{
+    auto parsed = Args::parse(argv, { "source", "scenario", "parent", "pids", "cpus" }, { "help" });
+    if (!parsed) {
+        std::fprintf(stderr, "rdtscope-cli groups: %s\n", parsed.error().toString().c_str());
+        return ExitUsage;
+    }
+    const Args& args = *parsed;
+    const auto& pos = args.positionals();
+    if (args.has("help") || pos.empty()) {
+        usage();
+        return args.has("help") ? ExitOk : ExitUsage;
+    }
+    const std::string verb = pos[0];
+    const bool needsName = verb == "create" || verb == "delete" || verb == "assign";
+    if ((verb != "list" && !needsName) || (needsName && pos.size() != 2)) {
+        usage();
+        return ExitUsage;
+    }
+    std::vector<unsigned> pids, cpuList;
+    if (verb == "assign") {
+        if (args.has("pids") == args.has("cpus")) {
+            std::fprintf(stderr, "rdtscope-cli groups assign: give exactly one of --pids LIST or --cpus LIST\n");
+            return ExitUsage;
+        }
+        auto ids = parseIdList(args.has("pids") ? *args.value("pids") : *args.value("cpus"));
+        if (!ids) {
+            std::fprintf(stderr, "rdtscope-cli groups assign: %s\n", ids.error().toString().c_str());
+            return ExitUsage;
+        }
+        (args.has("pids") ? pids : cpuList) = std::move(*ids);
+    }
+    int code = 0;
+    auto source = openSourceForCli(args, code);
+    if (!source)
+        return code;
+    RdtBackend& backend = *source->backend;
+    const std::string name = needsName ? groupPathFromUser(pos[1]) : std::string {};
+
+    if (verb == "list") {
+        auto groups = backend.listGroups();
+        if (!groups)
+            return fail("list", groups.error());
+        std::printf("%-36s %-8s %-10s %6s %8s  %s\n", "GROUP", "TYPE", "MODE", "CLOS", "TASKS", "CPUS");
+        for (const auto& g : *groups) {
+            auto t = backend.tasks(g.path);
+            auto c = backend.cpus(g.path);
+            std::printf("%-36s %-8s %-10s %6s %8s  %s\n", displayGroup(g.path).c_str(), g.isControl ? "control" : "monitor",
+                g.mode.empty() ? "-" : g.mode.c_str(), g.closid >= 0 ? std::to_string(g.closid).c_str() : "-",
+                t ? std::to_string(t->size()).c_str() : "-", c ? (c->empty() ? "-" : formatIdList(*c).c_str()) : "?");
+        }
+        return ExitOk;
+    }
+    if (verb == "create") {
+        auto r = args.has("parent") ? backend.createMonitorGroup(groupPathFromUser(*args.value("parent")), pos[1])
+                                    : backend.createControlGroup(pos[1]);
+        if (!r)
+            return fail("create", r.error());
+        std::printf("created %s group %s\n", args.has("parent") ? "monitor" : "control", pos[1].c_str());
+        return ExitOk;
+    }
+    if (verb == "delete") {
+        if (auto r = backend.removeGroup(name); !r)
+            return fail("delete", r.error());
+        std::printf("deleted %s\n", pos[1].c_str());
+        return ExitOk;
+    }
+    auto r = pids.empty() ? backend.assignCpus(name, cpuList) : backend.assignTasks(name, pids);
+    if (!r)
+        return fail("assign", r.error());
+    std::printf("assigned %s %s to %s\n", pids.empty() ? "CPUs" : "PIDs", formatIdList(pids.empty() ? cpuList : pids).c_str(),
+        displayGroup(name).c_str());
+    return ExitOk;
+}
+
+} // namespace rdt::cli

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// rdtscope-cli monitor: a pqos-like live table of LLC occupancy and memory bandwidth per group and domain,
+// or CSV, with scripted allocation changes (--at SECONDS:GROUP:SCHEMATA) for before/after experiments.
+#include "CmdRdtSource.h"
+#include "Commands.h"
+#include "rdt/AllocationEngine.h"
+#include "rdt/CounterMath.h"
+#include "rdt/Sampler.h"
+#include "core/Time.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <map>
+#include <thread>
+
+namespace rdt::cli {
+
+namespace {
+    volatile std::sig_atomic_t g_interrupted = 0;
+    void onSigint(int) { g_interrupted = 1; }
+
+    struct AtAction {
+        std::uint64_t offsetNs = 0;
+        std::string group;
+        std::string schemataText;
+        Schemata schemata;
+    };
+
+    Result<AtAction> parseAt(const std::string& spec)
+    {
+        // SECONDS:GROUP:SCHEMATA; the schemata itself contains ':' ("L3:0=3"), so split only twice.
+        const auto a = spec.find(':');
+        const auto b = a == std::string::npos ? a : spec.find(':', a + 1);
+        if (b == std::string::npos)
+            return makeError("--at '" + spec + "' is not SECONDS:GROUP:SCHEMATA", "e.g. --at 10:streamer:L3:0=3");
+        char* end = nullptr;
+        const auto secText = spec.substr(0, a);
+        const double secs = std::strtod(secText.c_str(), &end);
+        if (secText.empty() || *end != '\0' || secs < 0 || !std::isfinite(secs))
+            return makeError("--at '" + spec + "': '" + secText + "' is not a number of seconds");
+        AtAction act;
+        act.offsetNs = secondsToNs(secs);
+        act.group = groupPathFromUser(spec.substr(a + 1, b - a - 1));
+        act.schemataText = spec.substr(b + 1);
+        auto s = parseUserSchemata({ act.schemataText });
+        if (!s)
+            return makeError("--at '" + spec + "': " + s.error().message, s.error().advice);
+        act.schemata = std::move(*s);
+        return act;
+    }
+
+    std::string flagText(std::uint32_t f)
+    {
+        std::string s;
+        if (f & (SampleOccupancyError | SampleMbmError))
+            s += 'E';
+        if (f & (SampleOccupancyUnavailable | SampleMbmUnavailable))
+            s += 'U';
+        if (f & SampleMbmUnassigned)
+            s += 'A';
+        if (f & SampleWrapped)
+            s += 'W';
+        if (f & SampleMaybeMultiWrap)
+            s += 'M';
+        if (f & SampleCounterReset)
+            s += 'R';
+        return s.empty() ? "-" : s;
+    }
+
+    struct Printed {
+        std::uint64_t total = 0;
+        std::uint64_t local = 0;
+        std::uint32_t flags = 0;
+    };
+
+    void usage()
+    {
+        std::printf("usage: rdtscope-cli monitor [--source SRC] [--scenario NAME] [--interval MS] [--duration S]\n"
+                    "                            [--csv] [--at SECONDS:GROUP:SCHEMATA ...]\n"
+                    "  --interval MS   print period (default 1000); polls at least every second for 24-bit counters\n"
+                    "  --duration S    stop after S seconds (simulated sources run as fast as possible)\n"
+                    "  --csv           time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps\n"
+                    "  --at T:G:S      at T seconds apply schemata S to group G, e.g. --at 10:streamer:L3:0=3\n"
+                    "Table flags: E error, U unavailable, A unassigned, W wrap corrected, M may hide wraps, R reset.\n");
+    }
+}
+
+int cmdMonitor(const std::vector<std::string>& argv)
+{
+    auto parsed = Args::parse(argv, { "source", "scenario", "interval", "duration", "at" }, { "csv", "help" });
+    if (!parsed) {
+        std::fprintf(stderr, "rdtscope-cli monitor: %s\n", parsed.error().toString().c_str());
+        return ExitUsage;
+    }
+    const Args& args = *parsed;
+    if (args.has("help")) {
+        usage();
+        return ExitOk;
+    }
+    auto intervalMs = args.number("interval", 1000);
+    auto durationS = args.number("duration", -1);
+    if (!intervalMs || !durationS || *intervalMs <= 0 || (args.has("duration") && *durationS <= 0)) {
+        std::fprintf(stderr, "rdtscope-cli monitor: --interval and --duration need positive numbers\n");
+        return ExitUsage;
+    }
+    std::vector<AtAction> actions;
+    for (const auto& spec : args.values("at")) {
+        auto a = parseAt(spec);
+        if (!a) {
+            std::fprintf(stderr, "rdtscope-cli monitor: %s\n", a.error().toString().c_str());
+            return ExitUsage;
+        }
+        actions.push_back(std::move(*a));
+    }
+    std::stable_sort(actions.begin(), actions.end(), [](const auto& x, const auto& y) { return x.offsetNs < y.offsetNs; });
+
+    int code = 0;
+    auto source = openSourceForCli(args, code);
+    if (!source)
+        return code;
+    RdtBackend& backend = *source->backend;
+    SimulationControl* sim = source->simulation.get();
+    auto caps = backend.capabilities();
+    if (!caps) {
+        std::fprintf(stderr, "rdtscope-cli monitor: %s\n", caps.error().toString().c_str());
+        return exitCodeFor(caps.error());
+    }
+    if (!caps->monitoring.present) {
+        std::fprintf(stderr, "rdtscope-cli monitor: %s has no RDT monitoring (no L3_MON / CPUID.0FH)\n",
+            backend.describe().c_str());
+        return ExitUnavailable;
+    }
+
+    const auto printInterval = static_cast<std::uint64_t>(*intervalMs * 1e6);
+    // Poll at least as often as the counter width requires (20.18.8) and print per interval from the
+    // sampler's wrap-corrected cumulative bytes.
+    const auto maxStep = maxPollIntervalNs(caps->monitoring.counterWidth);
+    const std::uint64_t subPolls = std::max<std::uint64_t>(1, (printInterval + maxStep - 1) / maxStep);
+    const std::uint64_t step = printInterval / subPolls;
+    SamplerConfig cfg;
+    cfg.rateHz = 1e9 / static_cast<double>(step);
+    Sampler sampler(backend, cfg, sim);
+    AllocationEngine engine(backend);
+    if (sim)
+        engine.setClock([sim] { return sim->nowNs(); });
+
+    const bool csv = args.has("csv");
+    const bool bounded = args.has("duration");
+    const std::uint64_t durationNs = bounded ? static_cast<std::uint64_t>(*durationS * 1e9) : 0;
+    // Simulated sources with a duration run as fast as possible; otherwise we pace in real time.
+    const bool paced = !(sim && bounded);
+    std::signal(SIGINT, onSigint);
+
+    auto now = [&] { return sim ? sim->nowNs() : monotonicNs(); };
+    const std::uint64_t t0 = now();
+    const auto wall0 = std::chrono::steady_clock::now();
+    auto advanceTo = [&](std::uint64_t offset) {
+        if (sim) {
+            if (paced)
+                std::this_thread::sleep_until(wall0 + std::chrono::nanoseconds(offset));
+            sim->advanceTo(t0 + offset);
+        } else {
+            std::this_thread::sleep_until(wall0 + std::chrono::nanoseconds(offset));
+        }
+    };
+    if (sim)
+        for (const auto& e : sim->takeEvents())
+            std::fprintf(stderr, "scenario: %s%s\n", e.ok ? "" : "FAILED ", e.text.c_str());
+    auto first = sampler.pollOnce(now());
+    if (!first) {
+        std::fprintf(stderr, "rdtscope-cli monitor: %s\n", first.error().toString().c_str());
+        return exitCodeFor(first.error());
+    }
+    while (sampler.queue().pop()) {
+    }
+    std::map<std::pair<std::string, int>, Printed> printed;
+    for (const auto& s : first->samples)
+        printed[{ s.group, s.domain }] = { s.mbmTotalBytes, s.mbmLocalBytes, 0 };
+
+    if (csv)
+        std::printf("time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps\n");
+    std::size_t nextAction = 0;
+    bool actionFailed = false;
+    std::uint64_t offset = 0;
+    for (std::uint64_t k = 1; !g_interrupted; ++k) {
+        const std::uint64_t printAt = k * printInterval;
+        if (bounded && printAt > durationNs + printInterval / 2)
+            break;
+        RdtSampleBatch last;
+        bool ok = false;
+        for (std::uint64_t j = 1; j <= subPolls && !g_interrupted; ++j) {
+            const std::uint64_t pollAt = (k - 1) * printInterval + j * step;
+            while (nextAction < actions.size() && actions[nextAction].offsetNs <= pollAt) {
+                const auto& act = actions[nextAction++];
+                if (act.offsetNs > offset)
+                    advanceTo(act.offsetNs);
+                offset = std::max(offset, act.offsetNs);
+                auto out = engine.apply({ act.group, act.schemata, "cli" });
+                const double at = nsToSeconds(now() - t0);
+                if (out.ok) {
+                    std::fprintf(stderr, "at %.3f s: applied '%s' to %s\n", at, act.schemataText.c_str(),
+                        displayGroup(act.group).c_str());
+                } else {
+                    actionFailed = true;
+                    std::fprintf(stderr, "at %.3f s: could not apply '%s' to %s: %s\n", at, act.schemataText.c_str(),
+                        displayGroup(act.group).c_str(), out.error.toString().c_str());
+                }
+                for (const auto& n : out.notes)
+                    std::fprintf(stderr, "  note: %s\n", n.c_str());
+            }
+            advanceTo(pollAt);
+            offset = pollAt;
+            if (sim)
+                for (const auto& e : sim->takeEvents())
+                    std::fprintf(stderr, "scenario at %.3f s: %s%s\n", nsToSeconds(e.timeNs - std::min(e.timeNs, t0)),
+                        e.ok ? "" : "FAILED ", e.text.c_str());
+            auto batch = sampler.pollOnce(now());
+            while (sampler.queue().pop()) {
+            }
+            if (!batch) {
+                std::fprintf(stderr, "rdtscope-cli monitor: poll failed: %s\n", batch.error().toString().c_str());
+                continue;
+            }
+            for (const auto& s : batch->samples)
+                printed[{ s.group, s.domain }].flags |= s.flags;
+            last = std::move(*batch);
+            ok = true;
+        }
+        if (!ok)
+            continue;
+        const double t = nsToSeconds(last.timeNs - t0);
+        const double secs = nsToSeconds(printInterval);
+        if (!csv) {
+            std::printf("TIME %.3f s%s\n", t, source->simulated ? " (simulated)" : "");
+            std::printf("%-28s %6s %12s %12s %12s %12s %5s\n", "GROUP", "DOMAIN", "LLC[KB]", "MBL[MB/s]", "MBR[MB/s]",
+                "MBT[MB/s]", "FLAGS");
+        }
+        for (const auto& s : last.samples) {
+            auto& p = printed[{ s.group, s.domain }];
+            const double total = static_cast<double>(s.mbmTotalBytes - std::min(p.total, s.mbmTotalBytes)) / secs;
+            const double local = static_cast<double>(s.mbmLocalBytes - std::min(p.local, s.mbmLocalBytes)) / secs;
+            if (csv) {
+                std::printf("%.3f,%s,%d,%llu,%.0f,%.0f\n", t, displayGroup(s.group).c_str(), s.domain,
+                    static_cast<unsigned long long>(s.occupancyBytes), total, local);
+            } else {
+                std::printf("%-28s %6d %12.1f %12.1f %12.1f %12.1f %5s\n", displayGroup(s.group).c_str(), s.domain,
+                    static_cast<double>(s.occupancyBytes) / 1024.0, local / 1e6,
+                    (total > local ? total - local : 0.0) / 1e6, total / 1e6, flagText(p.flags).c_str());
+            }
+            p = { s.mbmTotalBytes, s.mbmLocalBytes, 0 };
+        }
+        std::fflush(stdout);
+    }
+    std::signal(SIGINT, SIG_DFL);
+    if (source->simulated)
+        std::fprintf(stderr, "note: all values above are simulated\n");
+    return actionFailed ? ExitFailure : ExitOk;
+}
+
+} // namespace rdt::cli

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "CmdRdtSource.h"
+
+#include <cerrno>
+#include <cstdio>
+
+namespace rdt::cli {
+
+int exitCodeFor(const Error& e)
+{
+    switch (e.code) {
+    case ENOENT:
+    case ENODEV:
+    case ENXIO:
+    case ENOSYS:
+    case EOPNOTSUPP:
+    case EACCES:
+    case EPERM:
+    case EBUSY:
+        return 3;
+    default:
+        return 1;
+    }
+}
+
+Result<RdtSource> openSourceForCli(const Args& args, int& exitCode)
+{
+    RdtSourceOptions o;
+    o.spec = args.valueOr("source", "auto");
+    o.scenario = args.valueOr("scenario", "noisy-neighbour");
+    auto s = openRdtSource(o);
+    if (!s) {
+        std::fprintf(stderr, "rdtscope-cli: cannot open source '%s': %s\n", o.spec.c_str(), s.error().toString().c_str());
+        exitCode = exitCodeFor(s.error());
+        return s.error();
+    }
+    std::fprintf(stderr, "source: %s (%s)\n", s->backend->describe().c_str(), s->why.c_str());
+    if (s->simulated)
+        std::fprintf(stderr, "note: SIMULATED data (%s), not measured on this machine\n",
+            s->simulation ? s->simulation->describe().c_str() : "simulator");
+    for (const auto& w : s->warnings)
+        std::fprintf(stderr, "warning: %s\n", w.c_str());
+    exitCode = 0;
+    return s;
+}
+
+std::string displayGroup(const std::string& path) { return path.empty() ? "default" : path; }
+std::string groupPathFromUser(const std::string& name) { return name == "default" || name == "/" ? "" : name; }
+
+Result<Schemata> parseUserSchemata(const std::vector<std::string>& parts)
+{
+    std::string text;
+    for (const auto& p : parts) {
+        std::string part = p;
+        for (std::size_t pos; (pos = part.find("\\n")) != std::string::npos;)
+            part.replace(pos, 2, "\n");
+        text += part + "\n";
+    }
+    return Schemata::parseStrict(text);
+}
+
+} // namespace rdt::cli

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "Args.h"
+#include "rdt/RdtSource.h"
+
+#include <string>
+#include <vector>
+
+namespace rdt::cli {
+
+/// Options every RDT command takes: `--source SRC` (default auto) and `--scenario NAME` (sim sources).
+inline const std::vector<std::string> kRdtSourceOptions = { "source", "scenario" };
+
+/// Opens the source the options name and prints, on stderr, which source and why (and that data is simulated,
+/// and any warnings about other RDT users). On failure prints the error and sets `exitCode` (3 when the
+/// source is unavailable here, 1 otherwise).
+Result<RdtSource> openSourceForCli(const Args& args, int& exitCode);
+
+/// Exit code for an engine error: 3 for "not available here" errnos, 1 otherwise.
+int exitCodeFor(const Error& e);
+
+/// "" -> "default"; other paths unchanged (how group names appear in tables and CSV).
+std::string displayGroup(const std::string& path);
+/// "default" -> ""; other names unchanged.
+std::string groupPathFromUser(const std::string& name);
+
+/// Parses a user's schemata text: several arguments, each may hold several lines ("\n" or a literal "\\n").
+Result<Schemata> parseUserSchemata(const std::vector<std::string>& parts);
+
+} // namespace rdt::cli

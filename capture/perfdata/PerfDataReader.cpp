@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "PerfDataReader.h"
+
+#include "ZstdStream.h"
+#include "pmu/PerfRecordBytes.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace rdt::perfdata {
+
+using pmu::loadAt;
+namespace perf = pmu::perf;
+
+namespace {
+    constexpr std::size_t MaxWarnings = 20;
+    constexpr std::uint64_t ReleaseEvery = 64u << 20; ///< drop mapped pages behind the cursor this often
+    constexpr std::size_t PipeChunk = 1u << 20;
+
+    Error badFile(const std::string& what)
+    {
+        return makeError("not a readable perf.data file: " + what,
+            "check the file with `perf report --header-only -i FILE`; a file cut short while recording can often "
+            "be read by perf itself only partially too");
+    }
+} // namespace
+
+PerfDataReader::PerfDataReader() = default;
+PerfDataReader::~PerfDataReader() = default;
+
+Result<std::unique_ptr<PerfDataReader>> PerfDataReader::open(const std::string& path)
+{
+    auto map = MappedRegion::mapFileReadOnly(path);
+    if (!map)
+        return map.error();
+    std::unique_ptr<PerfDataReader> r(new PerfDataReader);
+    r->m_map = std::move(map).value();
+    r->m_bytes = r->m_map.bytes();
+    if (auto st = r->parseFileHeader(); !st)
+        return Error { st.error().code, path + ": " + st.error().message, st.error().advice };
+    return r;
+}
+
+Result<std::unique_ptr<PerfDataReader>> PerfDataReader::fromBytes(std::span<const std::byte> bytes)
+{
+    std::unique_ptr<PerfDataReader> r(new PerfDataReader);
+    r->m_bytes = bytes;
+    if (auto st = r->parseFileHeader(); !st)
+        return st.error();
+    return r;
+}
+
+Result<std::unique_ptr<PerfDataReader>> PerfDataReader::openPipe(int fd)
+{
+    std::unique_ptr<PerfDataReader> r(new PerfDataReader);
+    r->m_fd = fd;
+    if (!r->ensure(PipeHeaderSize))
+        return badFile("the stream ended before its 16-byte header");
+    const auto* p = r->m_buf.data() + r->m_bufPos;
+    if (loadAt<std::uint64_t>(p) != MagicLE || loadAt<std::uint64_t>(p + 8) != PipeHeaderSize)
+        return badFile("the stream does not start with a pipe-mode header (PERFILE2, size 16)");
+    r->consume(PipeHeaderSize);
+    r->m_pipe = true;
+    r->m_dataBegin = PipeHeaderSize;
+    r->m_dataEnd = PipeHeaderSize; // unknown length
+    return r;
+}
+
+Status PerfDataReader::parseFileHeader()
+{
+    if (m_bytes.size() < PipeHeaderSize)
+        return badFile("only " + std::to_string(m_bytes.size()) + " bytes");
+    const auto* p = m_bytes.data();
+    const auto magic = loadAt<std::uint64_t>(p);
+    if (magic == MagicBE)
+        return badFile("it was written on a big-endian machine, which this reader does not support");
+    if (magic != MagicLE)
+        return badFile("no PERFILE2 magic (version-1 files and other formats are not supported)");
+    const auto headerSize = loadAt<std::uint64_t>(p + 8);
+    if (headerSize == PipeHeaderSize) {
+        m_pipe = true;
+        m_dataBegin = PipeHeaderSize;
+        m_dataEnd = m_bytes.size();
+        m_pos = m_dataBegin;
+        return {};
+    }
+    if (headerSize < FileHeaderSize || m_bytes.size() < FileHeaderSize)
+        return badFile("header of " + std::to_string(headerSize) + " bytes in a " + std::to_string(m_bytes.size())
+            + "-byte file");
+    const auto attrSize = loadAt<std::uint64_t>(p + 16);
+    const FileSection attrs { loadAt<std::uint64_t>(p + 24), loadAt<std::uint64_t>(p + 32) };
+    const FileSection data { loadAt<std::uint64_t>(p + 40), loadAt<std::uint64_t>(p + 48) };
+    std::uint64_t features[4];
+    std::memcpy(features, p + 72, sizeof features);
+    for (unsigned i = 0; i < FeatureBits; ++i)
+        if ((features[i / 64] >> (i % 64)) & 1u)
+            m_header.features.set(i);
+    if (auto st = parseAttrs(attrs, attrSize); !st)
+        return st;
+    if (data.offset > m_bytes.size())
+        return badFile("the data section starts at " + std::to_string(data.offset) + ", past the end ("
+            + std::to_string(m_bytes.size()) + " bytes): the file is truncated");
+    m_dataBegin = data.offset;
+    m_dataEnd = data.offset + std::min<std::uint64_t>(data.size, m_bytes.size() - data.offset);
+    m_pos = m_dataBegin;
+    parseFeatures(data, features);
+    if (m_header.events.empty())
+        m_header.events = m_attrEvents;
+    return {};
+}
+
+Status PerfDataReader::parseAttrs(const FileSection& attrs, std::uint64_t attrSize)
+{
+    if (attrs.size == 0)
+        return {};
+    if (attrSize < perf::AttrSizeVer0 + 16 || attrSize > 4096)
+        return badFile("attr entry size " + std::to_string(attrSize));
+    if (attrs.offset > m_bytes.size() || attrs.size > m_bytes.size() - attrs.offset)
+        return badFile("the attr section lies outside the file (truncated?)");
+    const std::uint64_t n = attrs.size / attrSize;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const auto* e = m_bytes.data() + attrs.offset + i * attrSize;
+        auto attr = pmu::parseEventAttr({ e, static_cast<std::size_t>(attrSize - 16) });
+        if (!attr)
+            return badFile("attr " + std::to_string(i) + ": " + attr.error().message);
+        const FileSection ids { loadAt<std::uint64_t>(e + attrSize - 16), loadAt<std::uint64_t>(e + attrSize - 8) };
+        std::vector<std::uint64_t> idList;
+        if (ids.size > 0) {
+            if (ids.offset > m_bytes.size() || ids.size > m_bytes.size() - ids.offset)
+                return badFile("attr " + std::to_string(i) + "'s ids lie outside the file");
+            idList.resize(static_cast<std::size_t>(ids.size / 8));
+            std::memcpy(idList.data(), m_bytes.data() + ids.offset, idList.size() * 8);
+        }
+        m_decoder.addEvent(*attr, idList);
+        m_attrEvents.push_back({ *attr, {}, std::move(idList) });
+    }
+    return {};
+}
+
+void PerfDataReader::parseFeatures(const FileSection& data, const std::uint64_t featureWords[4])
+{
+    (void)featureWords;
+    // The feature index (one perf_file_section per set bit, in bit order) follows the data section.
+    std::uint64_t at = data.offset + data.size;
+    for (unsigned bit = 0; bit < FeatureBits; ++bit) {
+        if (!m_header.features.test(bit))
+            continue;
+        if (at > m_bytes.size() || m_bytes.size() - at < 16) {
+            m_header.warnings.push_back("feature index truncated at " + featureName(bit) + " (file cut short?)");
+            return;
+        }
+        const FileSection s { loadAt<std::uint64_t>(m_bytes.data() + at), loadAt<std::uint64_t>(m_bytes.data() + at + 8) };
+        at += 16;
+        if (s.offset > m_bytes.size() || s.size > m_bytes.size() - s.offset) {
+            m_header.warnings.push_back("feature " + featureName(bit) + " lies outside the file");
+            continue;
+        }
+        (void)parseFeature(bit, m_bytes.subspan(s.offset, s.size), m_header);
+    }
+}
+
+bool PerfDataReader::ensure(std::size_t n)
+{
+    if (m_fd < 0)
+        return m_pos <= m_dataEnd && m_dataEnd - m_pos >= n;
+    while (m_bufEnd - m_bufPos < n) {
+        if (m_eof)
+            return false;
+        if (m_bufPos > 0) { // compact so the buffer stays bounded
+            std::memmove(m_buf.data(), m_buf.data() + m_bufPos, m_bufEnd - m_bufPos);
+            m_bufEnd -= m_bufPos;
+            m_bufPos = 0;
+        }
+        if (m_buf.size() < std::max(n, PipeChunk))
+            m_buf.resize(std::max(n, PipeChunk));
+        const ssize_t got = ::read(m_fd, m_buf.data() + m_bufEnd, m_buf.size() - m_bufEnd);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            m_eof = true;
+            return m_bufEnd - m_bufPos >= n;
+        }
+        m_bufEnd += static_cast<std::size_t>(got);
+    }
+    return true;
+}
+
+void PerfDataReader::consume(std::size_t n)
+{
+    m_pos += n;
+    if (m_fd >= 0)
+        m_bufPos += n;
+}
+
+void PerfDataReader::releaseBehind()
+{
+    // Read-only file pages are clean: MADV_DONTNEED drops them from our resident set, and the kernel re-reads
+    // them if ever touched again. This keeps RSS bounded on multi-gigabyte files.
+    if (!m_map.valid() || m_pos - m_released < ReleaseEvery)
+        return;
+    const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+    const std::uint64_t upTo = (m_pos / page) * page;
+    if (upTo > m_released) {
+        madvise(static_cast<char*>(m_map.data()) + m_released, upTo - m_released, MADV_DONTNEED);
+        m_released = upTo;
+    }
+}
+
+void PerfDataReader::warn(ReadStats& stats, std::string w)
+{
+    if (stats.warnings.size() < MaxWarnings)
+        stats.warnings.push_back(std::move(w));
+}
+
+Status PerfDataReader::skipPayload(std::uint64_t n, ReadStats& stats)
+{
+    stats.skippedPayloadBytes += n;
+    while (n > 0) {
+        const std::size_t step = static_cast<std::size_t>(std::min<std::uint64_t>(n, PipeChunk));
+        if (!ensure(step)) {
+            stats.truncated = true;
+            return makeError("perf.data ends inside a payload of " + std::to_string(n) + " bytes");
+        }
+        consume(step);
+        n -= step;
+    }
+    return {};
+}
+
+Result<ReadStats> PerfDataReader::read(const std::function<bool(const pmu::DecodedRecord&)>& onRecord,
+    const ReadOptions& options)
+{
+    if (m_readDone)
+        return makeError("perf.data reader: the records were already read", "open the file again");
+    m_readDone = true;
+    m_options = &options;
+    ReadStats stats;
+    const std::uint64_t total = m_fd >= 0 ? 0 : m_dataEnd - m_dataBegin;
+    std::uint64_t nextProgress = options.progressEvery;
+    bool stop = false;
+    while (!stop) {
+        if (!ensure(perf::HeaderSize)) {
+            const std::uint64_t left = m_fd >= 0 ? m_bufEnd - m_bufPos : m_dataEnd - m_pos;
+            if (left > 0) {
+                stats.truncated = true;
+                warn(stats, "the file ends inside a record header (" + std::to_string(left) + " stray bytes)");
+            }
+            break;
+        }
+        const std::byte* p = m_fd >= 0 ? m_buf.data() + m_bufPos : m_bytes.data() + m_pos;
+        const auto size = loadAt<std::uint16_t>(p + 6);
+        if (size < perf::HeaderSize)
+            return makeError("perf.data: corrupt record header at offset " + std::to_string(m_pos) + " (size "
+                    + std::to_string(size) + ")",
+                "the file is damaged from here on; " + std::to_string(stats.records) + " records before it were read");
+        if (!ensure(size)) {
+            stats.truncated = true;
+            warn(stats, "the last record (at offset " + std::to_string(m_pos) + ", " + std::to_string(size)
+                    + " bytes) is cut short: the file is truncated");
+            break;
+        }
+        p = m_fd >= 0 ? m_buf.data() + m_bufPos : m_bytes.data() + m_pos;
+        std::uint64_t payload = 0;
+        auto st = handle({ p, size }, stats, onRecord, stop, payload);
+        consume(size);
+        stats.bytes += size;
+        if (!st)
+            return st.error();
+        if (payload > 0) {
+            if (auto sp = skipPayload(payload, stats); !sp) {
+                warn(stats, sp.error().message);
+                break;
+            }
+            stats.bytes += payload;
+        }
+        releaseBehind();
+        if (options.progress && stats.bytes >= nextProgress) {
+            nextProgress = stats.bytes + options.progressEvery;
+            if (!options.progress(stats.bytes, total)) {
+                stats.cancelled = true;
+                break;
+            }
+        }
+    }
+    if (options.progress && !stats.cancelled)
+        options.progress(stats.bytes, total);
+    if (m_header.events.empty())
+        m_header.events = m_attrEvents;
+    m_options = nullptr;
+    return stats;
+}
+
+Status PerfDataReader::handle(std::span<const std::byte> rec, ReadStats& stats,
+    const std::function<bool(const pmu::DecodedRecord&)>& onRecord, bool& stop, std::uint64_t& payload)
+{
+    const auto type = loadAt<std::uint32_t>(rec.data());
+    ++stats.records;
+    if (type < 128)
+        ++stats.byType[type];
+    if (type < perf::RecordUserTypeStart) {
+        if (type >= perf::RecordKernelMax) {
+            ++stats.unknownRecords;
+            return {};
+        }
+        if (m_options && m_options->onRawRecord)
+            m_options->onRawRecord(rec);
+        if (auto st = m_decoder.decode(rec, m_scratch); !st) {
+            ++stats.decodeErrors;
+            warn(stats, "record at offset " + std::to_string(m_pos) + ": " + st.error().message);
+            return {};
+        }
+        switch (m_scratch.kind) {
+        case pmu::RecordKind::Sample:
+            ++stats.samples;
+            break;
+        case pmu::RecordKind::Lost:
+            stats.lost += m_scratch.lost.lost;
+            break;
+        case pmu::RecordKind::LostSamples:
+            stats.lostSamples += m_scratch.lostSamples.lost;
+            break;
+        default:
+            break;
+        }
+        if (onRecord && !onRecord(m_scratch))
+            stop = true;
+        return {};
+    }
+    const auto body = rec.subspan(perf::HeaderSize);
+    switch (type) {
+    case perf::RecordHeaderAttr: {
+        auto attr = pmu::parseEventAttr(body);
+        if (!attr) {
+            ++stats.decodeErrors;
+            warn(stats, "HEADER_ATTR: " + attr.error().message);
+            return {};
+        }
+        const std::uint32_t attrBytes = attr->size == 0 ? perf::AttrSizeVer0 : attr->size;
+        std::vector<std::uint64_t> ids((body.size() - attrBytes) / 8);
+        std::memcpy(ids.data(), body.data() + attrBytes, ids.size() * 8);
+        m_decoder.addEvent(*attr, ids);
+        m_attrEvents.push_back({ *attr, {}, std::move(ids) });
+        return {};
+    }
+    case perf::RecordHeaderFeature: {
+        if (body.size() < 8) {
+            warn(stats, "HEADER_FEATURE record without a feature id");
+            return {};
+        }
+        const auto feat = loadAt<std::uint64_t>(body.data());
+        if (feat < FeatureBits) {
+            m_header.features.set(static_cast<std::size_t>(feat));
+            (void)parseFeature(static_cast<unsigned>(feat), body.subspan(8), m_header);
+        }
+        return {};
+    }
+    case perf::RecordHeaderBuildId:
+        (void)parseBuildIds(rec, m_header.buildIds);
+        return {};
+    case perf::RecordFinishedRound:
+        ++stats.finishedRounds;
+        return {};
+    case perf::RecordCompressed:
+    case perf::RecordCompressed2:
+        if (m_inCompressed) { // perf never nests them; refusing keeps m_decomp stable while we iterate it
+            ++stats.decodeErrors;
+            warn(stats, "a COMPRESSED record inside a COMPRESSED payload was skipped");
+            return {};
+        }
+        return handleCompressed(rec, stats, onRecord, stop);
+    case perf::RecordHeaderTracingData: // {header, u32 size}, then `size` bytes of tracing data (8-aligned)
+        if (body.size() >= 4)
+            payload = (std::uint64_t { loadAt<std::uint32_t>(body.data()) } + 7) & ~std::uint64_t { 7 };
+        return {};
+    case perf::RecordAuxtrace: // {header, u64 size, offset, reference, idx, tid, cpu, reserved}, then `size` bytes
+        if (body.size() >= 8)
+            payload = loadAt<std::uint64_t>(body.data());
+        return {};
+    default:
+        if (type > perf::RecordCompressed2)
+            ++stats.unknownRecords;
+        return {};
+    }
+}
+
+Status PerfDataReader::handleCompressed(std::span<const std::byte> rec, ReadStats& stats,
+    const std::function<bool(const pmu::DecodedRecord&)>& onRecord, bool& stop)
+{
+    ++stats.compressedRecords;
+    auto body = rec.subspan(perf::HeaderSize);
+    if (loadAt<std::uint32_t>(rec.data()) == perf::RecordCompressed2) { // {header, u64 data_size, data[]}
+        if (body.size() < 8)
+            return {};
+        const auto n = loadAt<std::uint64_t>(body.data());
+        body = body.subspan(8, static_cast<std::size_t>(std::min<std::uint64_t>(n, body.size() - 8)));
+    }
+    if (!m_zstd)
+        m_zstd = std::make_unique<ZstdStream>();
+    const std::size_t before = m_decomp.size();
+    if (auto st = m_zstd->decompress(body, m_decomp); !st) {
+        ++stats.decodeErrors;
+        warn(stats, st.error().message);
+        m_decomp.resize(before);
+        return {};
+    }
+    stats.decompressedBytes += m_decomp.size() - before;
+    std::size_t at = 0;
+    m_inCompressed = true;
+    while (!stop && m_decomp.size() - at >= perf::HeaderSize) {
+        const auto size = loadAt<std::uint16_t>(m_decomp.data() + at + 6);
+        if (size < perf::HeaderSize) {
+            ++stats.decodeErrors;
+            warn(stats, "corrupt record inside a COMPRESSED payload; the rest of that payload is skipped");
+            at = m_decomp.size();
+            break;
+        }
+        if (m_decomp.size() - at < size)
+            break; // continues in the next COMPRESSED record
+        std::uint64_t payload = 0;
+        const auto inner = std::span<const std::byte>(m_decomp.data() + at, size);
+        auto st = handle(inner, stats, onRecord, stop, payload);
+        at += size;
+        if (!st) {
+            m_inCompressed = false;
+            return st;
+        }
+        if (payload > 0) { // AUXTRACE data inside a compressed stream: it follows the record there too
+            const auto skip = std::min<std::uint64_t>(payload, m_decomp.size() - at);
+            stats.skippedPayloadBytes += skip;
+            at += static_cast<std::size_t>(skip);
+        }
+    }
+    m_inCompressed = false;
+    m_decomp.erase(m_decomp.begin(), m_decomp.begin() + static_cast<std::ptrdiff_t>(at));
+    return {};
+}
+
+} // namespace rdt::perfdata

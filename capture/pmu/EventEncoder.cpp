@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "EventEncoder.h"
+
+#include "PerfSyscalls.h"
+
+#include <perfmon/pfmlib_perf_event.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+namespace rdt::pmu {
+
+namespace {
+
+int pfmInit()
+{
+    static std::once_flag once;
+    static int rc = PFM_SUCCESS;
+    std::call_once(once, [] { rc = pfm_initialize(); });
+    return rc;
+}
+
+std::string lower(std::string_view s)
+{
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+struct OwnEvent {
+    std::array<const char*, 3> names; ///< lower case; ':' and '.' are treated alike
+    std::uint64_t config;
+    TmaModel minTma; ///< None: not a TMA event (then needsAux applies)
+    bool needsAux;
+};
+
+// [kpe INTEL_TD_SLOTS / INTEL_TD_METRIC_*]; [kcore EVENT_ATTR_STR topdown-*]; pipeline.json TOPDOWN.*_SLOTS;
+// [kcore] MEM_LOADS_AUX X86_CONFIG(.event=0x03, .umask=0x82).
+constexpr OwnEvent kOwn[] = {
+    { { "slots", "topdown.slots", nullptr }, 0x0400, TmaModel::Icelake, false },
+    { { "topdown-retiring", "topdown_m.retiring", nullptr }, 0x8000, TmaModel::Icelake, false },
+    { { "topdown-bad-spec", "topdown_m.bad_spec", nullptr }, 0x8100, TmaModel::Icelake, false },
+    { { "topdown-fe-bound", "topdown_m.fe_bound", nullptr }, 0x8200, TmaModel::Icelake, false },
+    { { "topdown-be-bound", "topdown_m.be_bound", nullptr }, 0x8300, TmaModel::Icelake, false },
+    { { "topdown-heavy-ops", "topdown_m.heavy_ops", nullptr }, 0x8400, TmaModel::SapphireRapids, false },
+    { { "topdown-br-mispredict", "topdown_m.br_mispredict", nullptr }, 0x8500, TmaModel::SapphireRapids, false },
+    { { "topdown-fetch-lat", "topdown_m.fetch_lat", nullptr }, 0x8600, TmaModel::SapphireRapids, false },
+    { { "topdown-mem-bound", "topdown_m.memory_bound", "topdown-memory-bound" }, 0x8700, TmaModel::SapphireRapids,
+        false },
+    { { "topdown.backend_bound_slots", nullptr, nullptr }, 0x02a4, TmaModel::Icelake, false },
+    { { "topdown.br_mispredict_slots", nullptr, nullptr }, 0x08a4, TmaModel::Icelake, false },
+    { { "mem-loads-aux", nullptr, nullptr }, 0x8203, TmaModel::None, true },
+};
+
+std::string normalise(std::string_view s)
+{
+    std::string n = lower(s);
+    std::replace(n.begin(), n.end(), ':', '.');
+    return n;
+}
+
+const OwnEvent* findOwn(std::string_view event)
+{
+    const std::string n = normalise(event);
+    for (const auto& e : kOwn)
+        for (const char* name : e.names)
+            if (name && n == name)
+                return &e;
+    return nullptr;
+}
+
+int rank(TmaModel m) { return static_cast<int>(m); }
+
+} // namespace
+
+std::string_view tmaModelName(TmaModel m)
+{
+    switch (m) {
+    case TmaModel::None:
+        return "none";
+    case TmaModel::PreIcelake:
+        return "level 1 from generic counters (pre-Ice Lake)";
+    case TmaModel::Icelake:
+        return "slots + PERF_METRICS level 1 (Ice Lake)";
+    case TmaModel::SapphireRapids:
+        return "slots + PERF_METRICS levels 1-2 (Sapphire Rapids)";
+    }
+    return "?";
+}
+
+PmuModel modelForPfmName(std::string_view pfmName, std::string_view description)
+{
+    PmuModel m;
+    m.pfmName = std::string(pfmName);
+    m.description = std::string(description);
+    static constexpr std::string_view preIcl[] = { "snb", "snb_ep", "ivb", "ivb_ep", "hsw", "hsw_ep", "bdw", "bdw_ep",
+        "skl", "skx", "clx" };
+    static constexpr std::string_view icl[] = { "icl", "icx" };
+    static constexpr std::string_view spr[] = { "spr", "emr", "gnr", "adl_glc", "rpl_glc" };
+    auto in = [&](auto& list) { return std::find(std::begin(list), std::end(list), pfmName) != std::end(list); };
+    if (in(preIcl))
+        m.tma = TmaModel::PreIcelake;
+    else if (in(icl))
+        m.tma = TmaModel::Icelake;
+    else if (in(spr)) {
+        m.tma = TmaModel::SapphireRapids;
+        m.memLoadsAux = true; // [kcore] SPR and ADL/RPL P-cores: PMU_FL_MEM_LOADS_AUX
+    }
+    m.intel = m.tma != TmaModel::None;
+    m.loadLatency = m.intel; // MEM_TRANS_RETIRED.LOAD_LATENCY: Nehalem and later; every model above has it
+    m.lbr = m.intel; // perf exposes model-specific LBRs on all of these (call-stack mode from Haswell on)
+    return m;
+}
+
+std::vector<std::string> EventEncoder::presentCorePmus()
+{
+    std::vector<std::string> out;
+    if (pfmInit() != PFM_SUCCESS)
+        return out;
+    pfm_pmu_info_t info;
+    for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; ++p) {
+        std::memset(&info, 0, sizeof info);
+        info.size = sizeof info;
+        if (pfm_get_pmu_info(static_cast<pfm_pmu_t>(p), &info) != PFM_SUCCESS || !info.is_present)
+            continue;
+        if (info.type == PFM_PMU_TYPE_CORE && info.name)
+            out.emplace_back(info.name);
+    }
+    return out;
+}
+
+Result<EventEncoder> EventEncoder::create(std::uint32_t rawTypeOverride)
+{
+    if (const int rc = pfmInit(); rc != PFM_SUCCESS)
+        return makeError(std::string("libpfm4 initialisation failed: ") + pfm_strerror(rc),
+            "check LIBPFM_FORCE_PMU and the other LIBPFM_* variables");
+    PmuModel best;
+    pfm_pmu_info_t info;
+    for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; ++p) {
+        std::memset(&info, 0, sizeof info);
+        info.size = sizeof info;
+        if (pfm_get_pmu_info(static_cast<pfm_pmu_t>(p), &info) != PFM_SUCCESS || !info.is_present)
+            continue;
+        if (info.type != PFM_PMU_TYPE_CORE || !info.name)
+            continue;
+        PmuModel m = modelForPfmName(info.name, info.desc ? info.desc : "");
+        // Prefer the newest TMA model among present PMUs (LIBPFM_ENCODE_INACTIVE keeps older forced ones active).
+        if (best.pfmName.empty() || rank(m.tma) > rank(best.tma))
+            best = std::move(m);
+    }
+    if (rawTypeOverride != 0)
+        best.rawType = rawTypeOverride;
+    return EventEncoder(std::move(best));
+}
+
+EventEncoder EventEncoder::forModel(PmuModel model) { return EventEncoder(std::move(model), true); }
+
+Result<EncodedEvent> EventEncoder::encodeOffline(std::string_view event, bool user, bool kernel) const
+{
+    EncodedEvent out;
+    out.name = std::string(event);
+    out.ownTable = true;
+    EventAttr& a = out.attr;
+    a.size = perf::AttrSizeVer8;
+    a.setFlag(EventAttr::FlagExcludeUser, !user);
+    a.setFlag(EventAttr::FlagExcludeKernel, !kernel);
+    a.setFlag(EventAttr::FlagExcludeHv, true);
+    const std::string n = lower(event);
+    if (n == "cycles" || n == "cpu-clock") {
+        a.type = n == "cycles" ? TypeHardware : TypeSoftware;
+        a.config = 0; // PERF_COUNT_HW_CPU_CYCLES / PERF_COUNT_SW_CPU_CLOCK
+        out.fstr = "perf::" + n;
+        return out;
+    }
+    constexpr std::string_view ll = "mem_trans_retired:load_latency";
+    if (n.rfind(ll, 0) == 0 && m_model.loadLatency) {
+        a.type = m_model.rawType;
+        a.config = 0x1cd; // event 0xcd umask 0x01 [kcore mem-loads]
+        a.config1 = 3; // the kernel's default ldlat
+        for (std::size_t pos = ll.size(); pos < n.size();) {
+            const std::size_t next = std::min(n.find(':', pos + 1), n.size());
+            const std::string mod = n.substr(pos + 1, next - pos - 1);
+            if (mod.rfind("ldlat=", 0) == 0)
+                a.config1 = std::strtoull(mod.c_str() + 6, nullptr, 10);
+            else if (mod.rfind("precise=", 0) == 0)
+                a.setPreciseIp(static_cast<unsigned>(std::strtoul(mod.c_str() + 8, nullptr, 10)));
+            pos = next;
+        }
+        out.fstr = m_model.pfmName + "::MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=" + std::to_string(a.config1);
+        return out;
+    }
+    return makeError("event '" + std::string(event) + "' is not known to the offline encoder for "
+        + (m_model.pfmName.empty() ? std::string("this model") : m_model.pfmName));
+}
+
+bool EventEncoder::inOwnTable(std::string_view event) { return findOwn(event) != nullptr; }
+
+Result<EncodedEvent> EventEncoder::encodeOwn(std::string_view event, bool user, bool kernel) const
+{
+    const OwnEvent* e = findOwn(event);
+    if (!e)
+        return makeError("unknown event '" + std::string(event) + "'");
+    if (e->needsAux && !m_model.memLoadsAux)
+        return makeError(std::string(event) + " exists only on Sapphire Rapids and later (and ADL/RPL P-cores)",
+            "this model (" + (m_model.pfmName.empty() ? std::string("none") : m_model.pfmName)
+                + ") schedules mem-loads without an auxiliary leader");
+    if (!e->needsAux && rank(m_model.tma) < rank(e->minTma))
+        return makeError(std::string(event) + " is not supported on this model ("
+                + (m_model.pfmName.empty() ? std::string("no Intel core PMU") : m_model.pfmName) + ")",
+            e->minTma == TmaModel::SapphireRapids ? "level-2 metric events need Sapphire Rapids or later"
+                                                  : "TMA metric events need Ice Lake or later (slots + PERF_METRICS)");
+    EncodedEvent out;
+    out.name = std::string(event);
+    out.fstr = "rdtscope:" + normalise(event);
+    out.ownTable = true;
+    out.attr.type = m_model.rawType;
+    out.attr.config = e->config;
+    out.attr.size = perf::AttrSizeVer8;
+    out.attr.setFlag(EventAttr::FlagExcludeUser, !user);
+    out.attr.setFlag(EventAttr::FlagExcludeKernel, !kernel);
+    out.attr.setFlag(EventAttr::FlagExcludeHv, true);
+    return out;
+}
+
+Result<EncodedEvent> EventEncoder::encode(std::string_view event, bool user, bool kernel) const
+{
+    if (!user && !kernel)
+        return makeError("event " + std::string(event) + " counts neither user nor kernel space");
+    if (inOwnTable(event))
+        return encodeOwn(event, user, kernel);
+    if (m_offline)
+        return encodeOffline(event, user, kernel);
+    if (const int rc = pfmInit(); rc != PFM_SUCCESS)
+        return makeError(std::string("libpfm4 initialisation failed: ") + pfm_strerror(rc));
+
+    std::string name(event);
+    if (name.find("::") == std::string::npos) {
+        // Intel's "UOPS_ISSUED.ANY" is libpfm's "UOPS_ISSUED:ANY"
+        if (auto dot = name.find('.'); dot != std::string::npos && name.find(':') == std::string::npos)
+            name[dot] = ':';
+    }
+    const int plm = (user ? PFM_PLM3 : 0) | (kernel ? PFM_PLM0 : 0);
+    auto tryEncode = [&](const std::string& s, EncodedEvent& out) {
+        perf_event_attr attr;
+        std::memset(&attr, 0, sizeof attr);
+        pfm_perf_encode_arg_t arg;
+        std::memset(&arg, 0, sizeof arg);
+        char* fstr = nullptr;
+        arg.attr = &attr;
+        arg.fstr = &fstr;
+        arg.size = sizeof arg;
+        const int rc = pfm_get_os_event_encoding(s.c_str(), plm, PFM_OS_PERF_EVENT_EXT, &arg);
+        if (rc == PFM_SUCCESS) {
+            out.fstr = fstr ? fstr : "";
+            out.attr.type = attr.type == TypeRaw ? m_model.rawType : attr.type;
+            out.attr.size = perf::AttrSizeVer8;
+            out.attr.config = attr.config;
+            out.attr.config1 = attr.config1;
+            out.attr.config2 = attr.config2;
+            out.attr.setPreciseIp(attr.precise_ip);
+            out.attr.setFlag(EventAttr::FlagExcludeUser, attr.exclude_user);
+            out.attr.setFlag(EventAttr::FlagExcludeKernel, attr.exclude_kernel);
+            out.attr.setFlag(EventAttr::FlagExcludeHv, attr.exclude_hv);
+            if (attr.sample_period) {
+                out.attr.samplePeriod = attr.sample_period;
+                out.attr.setFlag(EventAttr::FlagFreq, attr.freq);
+            }
+        }
+        std::free(fstr);
+        return rc;
+    };
+    EncodedEvent out;
+    out.name = std::string(event);
+    int rc = PFM_ERR_NOTFOUND;
+    const bool qualified = name.find("::") != std::string::npos;
+    if (!qualified && !m_model.pfmName.empty())
+        rc = tryEncode(m_model.pfmName + "::" + name, out);
+    if (rc == PFM_ERR_NOTFOUND && !qualified)
+        rc = tryEncode("perf::" + name, out); // generic events (cpu-clock, cycles) from libpfm's perf PMU
+    if (rc == PFM_ERR_NOTFOUND)
+        rc = tryEncode(name, out);
+    if (rc != PFM_SUCCESS)
+        return makeError("cannot encode event '" + std::string(event) + "': " + pfm_strerror(rc),
+            rc == PFM_ERR_NOTFOUND ? "the event does not exist on this PMU model ("
+                    + (m_model.pfmName.empty() ? std::string("no Intel core PMU detected") : m_model.pfmName) + ")"
+                                   : "check the event's modifiers (libpfm syntax EVENT:UMASK:mod=value)");
+    return out;
+}
+
+} // namespace rdt::pmu

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The perf_event_open seam (DESIGN.md "The seams"): everything the live `perf` source asks of the kernel goes
+// through PerfSyscalls, so recipes, error advice and the session logic run in tests against a fake kernel.
+
+#include "PerfRecord.h"
+#include "core/MappedRegion.h"
+#include "core/Result.h"
+#include "core/UniqueFd.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <sys/types.h>
+
+namespace rdt::pmu {
+
+/// What the machine says about perf, read once; the advice for a failing perf_event_open is built from it.
+struct PerfEnvironment {
+    int paranoid = 2; ///< /proc/sys/kernel/perf_event_paranoid (the kernel default is 2; 4 on some distros)
+    bool paranoidKnown = false;
+    bool hasCpuPmu = false; ///< /sys/bus/event_source/devices/cpu exists (the core PMU; absent in most VMs)
+    bool hasCpuCorePmu = false; ///< hybrid parts: cpu_core (P-cores) and cpu_atom
+    std::uint32_t cpuCoreType = 0; ///< cpu_core/type, the PMU type to use instead of PERF_TYPE_RAW (4)
+    bool isRoot = false;
+    std::string vendor; ///< "GenuineIntel", "AuthenticAMD", ... from /proc/cpuinfo
+    bool hypervisor = false; ///< /proc/cpuinfo flags has "hypervisor"
+};
+
+class PerfSyscalls {
+public:
+    virtual ~PerfSyscalls() = default;
+    /// perf_event_open(2). Errors carry errno; advice is added by openAdvice().
+    virtual Result<UniqueFd> open(const EventAttr& attr, pid_t pid, int cpu, int groupFd, unsigned long flags) = 0;
+    virtual Status ioctl(int fd, unsigned long request, unsigned long arg) = 0;
+    /// mmap(2) of `size` bytes, read-write (so data_tail can be written and the kernel never overwrites).
+    virtual Result<MappedRegion> mmap(int fd, std::size_t size) = 0;
+    /// read(2) of a counter or group; returns the bytes read.
+    virtual Result<std::size_t> read(int fd, std::span<std::byte> out) = 0;
+    virtual PerfEnvironment environment() = 0;
+};
+
+/// The real kernel. The attr is passed in the kernel layout (serializeEventAttr, 136 bytes; newer kernels accept
+/// it, older ones accept it as long as the unknown tail is zero).
+class LinuxPerfSyscalls final : public PerfSyscalls {
+public:
+    Result<UniqueFd> open(const EventAttr& attr, pid_t pid, int cpu, int groupFd, unsigned long flags) override;
+    Status ioctl(int fd, unsigned long request, unsigned long arg) override;
+    Result<MappedRegion> mmap(int fd, std::size_t size) override;
+    Result<std::size_t> read(int fd, std::span<std::byte> out) override;
+    PerfEnvironment environment() override;
+};
+
+/// Turns a failed perf_event_open into an Error whose advice names the real cause: no `cpu` PMU (a VM without a
+/// virtual PMU, or a non-Intel CPU for Intel raw events), perf_event_paranoid and CAP_PERFMON, an event the
+/// model does not support, a PMU busy with another tool (tools/perf/util/evsel.c evsel__open_strerror does this).
+Error openAdvice(int err, const EventAttr& attr, const std::string& eventName, const PerfEnvironment& env,
+    bool systemWide);
+
+/// True when the attr needs the core PMU (raw or hardware events), false for software events.
+bool needsCpuPmu(const EventAttr& attr);
+
+// perf_event_attr.type values [uapi]
+constexpr std::uint32_t TypeHardware = 0, TypeSoftware = 1, TypeTracepoint = 2, TypeHwCache = 3, TypeRaw = 4;
+constexpr std::uint64_t SwCpuClock = 0, SwTaskClock = 1;
+
+} // namespace rdt::pmu

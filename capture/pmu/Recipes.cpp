@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "Recipes.h"
+
+#include "PerfSyscalls.h"
+
+#include <bit>
+
+namespace rdt::pmu {
+
+namespace {
+
+constexpr std::uint64_t kGroupRead
+    = perf::ReadGroup | perf::ReadTotalTimeEnabled | perf::ReadTotalTimeRunning | perf::ReadId;
+
+Result<RecipeEvent> member(const EventEncoder& enc, const char* name, EventRole role, const RecipeOptions& opt)
+{
+    auto e = enc.encode(name, opt.user, opt.kernel);
+    if (!e)
+        return e.error();
+    RecipeEvent r { e->name, e->fstr, role, e->attr };
+    // Hybrid parts: a generic hardware event names its PMU in config bits 32-63 [uapi PERF_PMU_TYPE_SHIFT].
+    if (r.attr.type == TypeHardware && enc.model().rawType != TypeRaw)
+        r.attr.config |= static_cast<std::uint64_t>(enc.model().rawType) << 32;
+    return r;
+}
+
+void setSampling(EventAttr& a, const RecipeOptions& opt, std::uint64_t defaultPeriod)
+{
+    if (opt.frequency) {
+        a.samplePeriod = opt.frequency;
+        a.setFlag(EventAttr::FlagFreq, true);
+    } else {
+        a.samplePeriod = opt.period ? opt.period : defaultPeriod;
+    }
+    a.setFlag(EventAttr::FlagDisabled, true); // enabled together once every ring is mapped
+    a.setFlag(EventAttr::FlagMmap2, true); // MMAP2 + COMM feed the symbolizer
+    a.setFlag(EventAttr::FlagComm, true);
+    a.setFlag(EventAttr::FlagMmap, true);
+    a.setFlag(EventAttr::FlagCommExec, true);
+    a.setFlag(EventAttr::FlagSampleIdAll, true);
+    a.setFlag(1, true); // inherit: follow the threads and children the target creates
+    a.wakeupEvents = 0;
+}
+
+} // namespace
+
+unsigned lbrDepthFromCpuid(std::uint32_t eax1c)
+{
+    const std::uint32_t bitmap = eax1c & 0xffu;
+    if (bitmap == 0)
+        return 0;
+    return 8u * static_cast<unsigned>(std::bit_width(bitmap)); // highest bit n -> 8*(n+1)
+}
+
+Result<Recipe> tmaRecipe(const EventEncoder& enc, const RecipeOptions& opt)
+{
+    const PmuModel& m = enc.model();
+    Recipe r;
+    r.name = "tma";
+    r.counting = true;
+    r.tma = m.tma;
+    r.slotsPerCycle = opt.slotsPerCycle ? opt.slotsPerCycle : 4;
+    struct Want {
+        const char* name;
+        EventRole role;
+    };
+    std::vector<Want> wants;
+    switch (m.tma) {
+    case TmaModel::None:
+        return makeError("TMA is not available on this PMU ("
+                + (m.pfmName.empty() ? std::string("no Intel core PMU detected") : m.pfmName) + ")",
+            "TMA needs an Intel core PMU (Sandy Bridge or later); use --source sim for the simulated one");
+    case TmaModel::PreIcelake:
+        // Cycles on fixed counter 1 leads, so the four programmable events fit the 4 counters of an SMT thread.
+        wants = { { "cycles", EventRole::Cycles }, { "UOPS_ISSUED:ANY", EventRole::UopsIssued },
+            { "UOPS_RETIRED:RETIRE_SLOTS", EventRole::UopsRetiredSlots },
+            { "IDQ_UOPS_NOT_DELIVERED:CORE", EventRole::IdqUopsNotDelivered },
+            { "INT_MISC:RECOVERY_CYCLES", EventRole::RecoveryCycles } };
+        r.description = "TMA level 1 from generic counters (pmu-tools skl_client_ratios)";
+        break;
+    case TmaModel::SapphireRapids:
+    case TmaModel::Icelake:
+        wants = { { "slots", EventRole::Slots }, { "topdown-retiring", EventRole::Retiring },
+            { "topdown-bad-spec", EventRole::BadSpec }, { "topdown-fe-bound", EventRole::FeBound },
+            { "topdown-be-bound", EventRole::BeBound } };
+        if (m.tma == TmaModel::SapphireRapids) {
+            wants.push_back({ "topdown-heavy-ops", EventRole::HeavyOps });
+            wants.push_back({ "topdown-br-mispredict", EventRole::BrMispredict });
+            wants.push_back({ "topdown-fetch-lat", EventRole::FetchLat });
+            wants.push_back({ "topdown-mem-bound", EventRole::MemBound });
+        }
+        r.description = m.tma == TmaModel::SapphireRapids ? "TMA levels 1-2: slots + 8 PERF_METRICS events"
+                                                          : "TMA level 1: slots + 4 PERF_METRICS events";
+        break;
+    }
+    for (const auto& w : wants) {
+        auto e = member(enc, w.name, w.role, opt);
+        if (!e)
+            return e.error();
+        EventAttr& a = e->attr;
+        // Metric events must not sample and their slots leader must not either [kcore intel_pmu_hw_config].
+        a.samplePeriod = 0;
+        a.readFormat = kGroupRead; // "The PERF_FORMAT_GROUP flag must be applied for each TopDown metric" [topdown]
+        a.setFlag(EventAttr::FlagDisabled, r.events.empty());
+        r.events.push_back(std::move(*e));
+    }
+    return r;
+}
+
+Result<Recipe> lbrRecipe(const EventEncoder& enc, LbrMode mode, const RecipeOptions& opt)
+{
+    const PmuModel& m = enc.model();
+    if (!m.lbr)
+        return makeError("LBR is not available on this PMU ("
+                + (m.pfmName.empty() ? std::string("no Intel core PMU detected") : m.pfmName) + ")",
+            "LBR needs an Intel core PMU (call-stack mode: Haswell or later); use --source sim");
+    auto e = member(enc, "cycles", EventRole::Sampler, opt);
+    if (!e)
+        return e.error();
+    Recipe r;
+    r.lbrDepth = opt.lbrDepth;
+    EventAttr& a = e->attr;
+    setSampling(a, opt, 100003); // perf's prime-ish periods avoid lock-step with loops
+    a.sampleType = perf::SampleIp | perf::SampleTid | perf::SampleTime | perf::SamplePeriod | perf::SampleCpu
+        | perf::SampleBranchStack;
+    const std::uint64_t priv = (opt.user ? std::uint64_t { perf::BranchUser } : 0u)
+        | (opt.kernel ? std::uint64_t { perf::BranchKernel } : 0u);
+    if (mode == LbrMode::AnyBranch) {
+        r.name = "lbr-any";
+        r.description = "LBR, every taken branch (cycles, mispredict, type)";
+        a.branchSampleType = priv | perf::BranchAny | perf::BranchTypeSave; // type tells calls from returns
+    } else {
+        // perf's --call-graph lbr: user space only ("LBR callstack option is only available to get user callchain
+        // information"); the call stack needs one CPL (SDM 21.1.2.4 "CPL filtering").
+        if (!opt.user || opt.kernel)
+            return makeError("LBR call-stack mode records user space only (SDM 21.1.2.4: use one CPL)");
+        r.name = "lbr-callstack";
+        r.description = "LBR call-stack mode (USER|CALL_STACK|HW_INDEX)";
+        a.sampleType |= perf::SampleCallchain;
+        a.branchSampleType = perf::BranchUser | perf::BranchCallStack | perf::BranchNoCycles | perf::BranchNoFlags
+            | perf::BranchHwIndex;
+    }
+    r.sampling = true;
+    r.events.push_back(std::move(*e));
+    return r;
+}
+
+Result<Recipe> loadLatencyRecipe(const EventEncoder& enc, const RecipeOptions& opt)
+{
+    const PmuModel& m = enc.model();
+    if (!m.loadLatency)
+        return makeError("PEBS load latency is not available on this PMU ("
+                + (m.pfmName.empty() ? std::string("no Intel core PMU detected") : m.pfmName) + ")",
+            "MEM_TRANS_RETIRED.LOAD_LATENCY needs an Intel core PMU with PEBS; use --source sim");
+    if (opt.ldlat < 1 || opt.ldlat > 0xffff)
+        return makeError("ldlat must be 1..65535 cycles (config1 bits 0-15)");
+    Recipe r;
+    r.name = "load-latency";
+    r.description = "PEBS load latency (MEM_TRANS_RETIRED.LOAD_LATENCY, ldlat=" + std::to_string(opt.ldlat) + ")";
+    r.sampling = true;
+    const bool grouped = m.memLoadsAux;
+    if (grouped) {
+        // SPR+: the load-latency event "needs to always be co-scheduled with an auxiliary event" [kcore]; perf
+        // makes it the leader and samples the second event (tools/perf/arch/x86/util/mem-events.c).
+        auto aux = member(enc, "mem-loads-aux", EventRole::Placeholder, opt);
+        if (!aux)
+            return aux.error();
+        aux->attr.samplePeriod = 0;
+        aux->attr.setFlag(EventAttr::FlagDisabled, true);
+        aux->attr.setPreciseIp(opt.preciseIp);
+        aux->attr.sampleType = perf::SampleIdentifier;
+        aux->attr.setFlag(EventAttr::FlagSampleIdAll, true);
+        r.events.push_back(std::move(*aux));
+    }
+    const std::string name = "MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=" + std::to_string(opt.ldlat)
+        + ":precise=" + std::to_string(opt.preciseIp);
+    auto e = member(enc, name.c_str(), EventRole::Sampler, opt);
+    if (!e)
+        return e.error();
+    EventAttr& a = e->attr;
+    setSampling(a, opt, 1000);
+    a.setFlag(EventAttr::FlagMmapData, true); // perf -d: data mmaps too, so data addresses can be resolved
+    a.sampleType = perf::SampleIp | perf::SampleTid | perf::SampleTime | perf::SampleAddr | perf::SampleCpu
+        | perf::SamplePeriod | perf::SampleDataSrc | (opt.weightStruct ? std::uint64_t { perf::SampleWeightStruct } : std::uint64_t { perf::SampleWeight })
+        | (opt.physAddr ? std::uint64_t { perf::SamplePhysAddr } : 0u)
+        | (grouped ? std::uint64_t { perf::SampleIdentifier } : 0u);
+    if (grouped)
+        a.setFlag(EventAttr::FlagDisabled, false); // members follow the leader
+    r.events.push_back(std::move(*e));
+    return r;
+}
+
+Recipe cpuClockRecipe(const RecipeOptions& opt)
+{
+    Recipe r;
+    r.name = "cpu-clock";
+    r.description = "cpu-clock (software timer) with user callchains";
+    r.sampling = true;
+    RecipeEvent e;
+    e.name = "cpu-clock";
+    e.fstr = "perf::PERF_COUNT_SW_CPU_CLOCK";
+    e.attr.type = TypeSoftware;
+    e.attr.config = SwCpuClock;
+    e.attr.size = perf::AttrSizeVer8;
+    RecipeOptions o = opt;
+    if (!o.period && !o.frequency)
+        o.frequency = 4000;
+    setSampling(e.attr, o, 0);
+    e.attr.setFlag(EventAttr::FlagExcludeKernel, !opt.kernel);
+    e.attr.setFlag(EventAttr::FlagExcludeHv, true);
+    e.attr.sampleType = perf::SampleIp | perf::SampleTid | perf::SampleTime | perf::SamplePeriod | perf::SampleCpu
+        | perf::SampleCallchain;
+    e.attr.setFlag(21, !opt.kernel); // exclude_callchain_kernel: user frames only at paranoid 2
+    r.events.push_back(std::move(e));
+    return r;
+}
+
+TmaBreakdown tmaFromGroupRead(const Recipe& recipe, const ReadData& d)
+{
+    TmaBreakdown bad;
+    if (d.values.size() != recipe.events.size()) {
+        bad.note = "group read has " + std::to_string(d.values.size()) + " values for "
+            + std::to_string(recipe.events.size()) + " events";
+        return bad;
+    }
+    if (d.timeRunning == 0) {
+        bad.note = "the TMA group was never scheduled in this interval (another tool holds the counters?)";
+        return bad;
+    }
+    const double scale = d.timeEnabled > d.timeRunning
+        ? static_cast<double>(d.timeEnabled) / static_cast<double>(d.timeRunning)
+        : 1.0;
+    auto get = [&](EventRole role) -> std::uint64_t {
+        for (std::size_t i = 0; i < recipe.events.size(); ++i)
+            if (recipe.events[i].role == role)
+                return d.values[i].value;
+        return 0;
+    };
+    TmaBreakdown b;
+    if (recipe.tma == TmaModel::PreIcelake) {
+        // Every member of a group runs for the same time, so scaling changes no ratio; it scales the totals.
+        SkylakeTmaCounts c { get(EventRole::UopsIssued), get(EventRole::UopsRetiredSlots),
+            get(EventRole::IdqUopsNotDelivered), get(EventRole::RecoveryCycles), get(EventRole::Cycles),
+            recipe.slotsPerCycle };
+        b = tmaFromSkylake(c);
+    } else {
+        IcelakeTmaCounts c;
+        c.slots = get(EventRole::Slots);
+        c.retiring = get(EventRole::Retiring);
+        c.badSpec = get(EventRole::BadSpec);
+        c.feBound = get(EventRole::FeBound);
+        c.beBound = get(EventRole::BeBound);
+        c.level2 = recipe.tma == TmaModel::SapphireRapids;
+        c.heavyOps = get(EventRole::HeavyOps);
+        c.brMispredict = get(EventRole::BrMispredict);
+        c.fetchLat = get(EventRole::FetchLat);
+        c.memBound = get(EventRole::MemBound);
+        b = tmaFromIcelake(c);
+    }
+    b.multiplexScale = scale;
+    b.slots *= scale;
+    return b;
+}
+
+} // namespace rdt::pmu

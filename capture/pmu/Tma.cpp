@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "Tma.h"
+
+#include "PerfRecordBytes.h"
+
+#include <algorithm>
+
+namespace rdt::pmu {
+
+namespace {
+double clamp01(double v, bool& clamped)
+{
+    if (v < 0 || v > 1)
+        clamped = true;
+    return std::clamp(v, 0.0, 1.0);
+}
+} // namespace
+
+TmaBreakdown tmaFromIcelake(const IcelakeTmaCounts& c)
+{
+    TmaBreakdown b;
+    b.slots = static_cast<double>(c.slots);
+    // perf normalises by the sum of the four level-1 metrics, not by slots: the 8-bit PERF_METRICS fractions sum to
+    // 0xff, so after the kernel's slots*val/0xff each metric may be off by rounding ("add up to 0xff") [topdown].
+    const double sum = static_cast<double>(c.retiring) + static_cast<double>(c.badSpec)
+        + static_cast<double>(c.feBound) + static_cast<double>(c.beBound);
+    if (sum <= 0) {
+        b.note = "no slots were counted in this interval (idle, or the group was never scheduled)";
+        return b;
+    }
+    b.valid = true;
+    auto f = [sum](std::uint64_t v) { return static_cast<double>(v) / sum; };
+    b.level1 = { f(c.retiring), f(c.badSpec), f(c.feBound), f(c.beBound) };
+    if (c.level2) {
+        bool clamped = false;
+        auto& l2 = b.level2;
+        l2.present = true;
+        l2.heavyOperations = clamp01(f(c.heavyOps), clamped);
+        l2.branchMispredicts = clamp01(f(c.brMispredict), clamped);
+        l2.fetchLatency = clamp01(f(c.fetchLat), clamped);
+        l2.memoryBound = clamp01(f(c.memBound), clamped);
+        // Derived [topdown "TopDown level 2 events"]: each level-1 node minus its measured child.
+        l2.lightOperations = std::max(0.0, b.level1.retiring - l2.heavyOperations);
+        l2.machineClears = std::max(0.0, b.level1.badSpeculation - l2.branchMispredicts);
+        l2.fetchBandwidth = std::max(0.0, b.level1.frontendBound - l2.fetchLatency);
+        l2.coreBound = std::max(0.0, b.level1.backendBound - l2.memoryBound);
+        if (clamped)
+            b.note = "a level-2 metric exceeded its range and was clamped (8-bit PERF_METRICS rounding)";
+    }
+    return b;
+}
+
+TmaBreakdown tmaFromSkylake(const SkylakeTmaCounts& c)
+{
+    TmaBreakdown b;
+    const double width = c.slotsPerCycle ? c.slotsPerCycle : 4.0;
+    const double slots = width * static_cast<double>(c.clkUnhalted);
+    b.slots = slots;
+    if (slots <= 0) {
+        b.note = "no unhalted cycles in this interval";
+        return b;
+    }
+    const double issued = static_cast<double>(c.uopsIssuedAny);
+    const double retired = static_cast<double>(c.uopsRetiredSlots);
+    const double recovery = width * static_cast<double>(c.recoveryCycles);
+    bool clamped = false;
+    b.level1.frontendBound = clamp01(static_cast<double>(c.idqUopsNotDelivered) / slots, clamped);
+    b.level1.badSpeculation = clamp01((issued - retired + recovery) / slots, clamped);
+    b.level1.retiring = clamp01(retired / slots, clamped);
+    b.level1.backendBound = clamp01(1.0 - b.level1.frontendBound - (issued + recovery) / slots, clamped);
+    if (clamped)
+        b.note = "a fraction fell outside [0,1] (counters multiplexed or sampled at different times) and was clamped";
+    b.valid = true;
+    return b;
+}
+
+unsigned tmaSlotsPerCycle(unsigned cpuid23Ecx, bool leaf23Present)
+{
+    const unsigned v = cpuid23Ecx & 0xffu;
+    return leaf23Present && v != 0 ? v : 4u;
+}
+
+double scaleCount(std::uint64_t value, std::uint64_t enabled, std::uint64_t running)
+{
+    if (running == 0)
+        return 0;
+    if (running >= enabled)
+        return static_cast<double>(value);
+    return static_cast<double>(value) * (static_cast<double>(enabled) / static_cast<double>(running));
+}
+
+Result<ReadData> parseReadFormat(std::span<const std::byte> bytes, std::uint64_t fmt)
+{
+    ByteCursor c(bytes);
+    ReadData out;
+    auto fail = [] { return makeError("truncated read() of a perf counter group"); };
+    const bool group = fmt & perf::ReadGroup;
+    std::uint64_t nr = 1;
+    if (group && !c.u64(nr))
+        return fail();
+    if (!group) {
+        ReadValue v;
+        if (!c.u64(v.value))
+            return fail();
+        out.values.push_back(v);
+    }
+    if ((fmt & perf::ReadTotalTimeEnabled) && !c.u64(out.timeEnabled))
+        return fail();
+    if ((fmt & perf::ReadTotalTimeRunning) && !c.u64(out.timeRunning))
+        return fail();
+    if (group) {
+        if (nr > c.left() / 8)
+            return fail();
+        for (std::uint64_t i = 0; i < nr; ++i) {
+            ReadValue v;
+            if (!c.u64(v.value))
+                return fail();
+            if ((fmt & perf::ReadId) && !c.u64(v.id))
+                return fail();
+            if ((fmt & perf::ReadLost) && !c.u64(v.lost))
+                return fail();
+            out.values.push_back(v);
+        }
+    } else {
+        if ((fmt & perf::ReadId) && !c.u64(out.values[0].id))
+            return fail();
+        if ((fmt & perf::ReadLost) && !c.u64(out.values[0].lost))
+            return fail();
+    }
+    return out;
+}
+
+ReadData deltaRead(const ReadData& now, const ReadData& before)
+{
+    ReadData d = now;
+    if (before.values.size() != now.values.size())
+        return d;
+    d.timeEnabled = now.timeEnabled - before.timeEnabled;
+    d.timeRunning = now.timeRunning - before.timeRunning;
+    for (std::size_t i = 0; i < d.values.size(); ++i)
+        d.values[i].value = now.values[i].value - before.values[i].value;
+    return d;
+}
+
+} // namespace rdt::pmu

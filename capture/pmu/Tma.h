@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Top-down Microarchitecture Analysis arithmetic (SDM 22.2.9.6 "TMA Slots Per Cycle"; PMU-NOTES.md 1a).
+// Ice Lake and later: read() of the slots group returns each metric already converted to slots by the kernel
+// (icl_get_metrics_event_value), so fractions are metric / (sum of the four level-1 metrics), as perf's
+// tma_* MetricExpr and toplev's PERF_METRICS_SUM do. Before Ice Lake: pmu-tools skl_client_ratios.py level 1.
+
+#include "PerfRecord.h"
+#include "core/Result.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace rdt::pmu {
+
+struct TmaLevel1 {
+    double retiring = 0, badSpeculation = 0, frontendBound = 0, backendBound = 0;
+};
+
+/// Level 2 (SPR+: four measured, four derived as topdown.txt describes).
+struct TmaLevel2 {
+    bool present = false;
+    double heavyOperations = 0, lightOperations = 0; ///< Retiring = heavy + light
+    double branchMispredicts = 0, machineClears = 0; ///< Bad speculation = mispredicts + clears
+    double fetchLatency = 0, fetchBandwidth = 0; ///< Frontend bound = latency + bandwidth
+    double memoryBound = 0, coreBound = 0; ///< Backend bound = memory + core
+};
+
+struct TmaBreakdown {
+    bool valid = false;
+    std::string note; ///< why not valid (no slots counted, counter never ran), or what was clamped
+    double slots = 0; ///< total issue slots in the interval (scaled)
+    double multiplexScale = 1; ///< time_enabled / time_running applied (1 = the group ran the whole time)
+    TmaLevel1 level1;
+    TmaLevel2 level2;
+};
+
+/// Deltas of the Ice Lake+ group read (slots and metric events, all in slots).
+struct IcelakeTmaCounts {
+    std::uint64_t slots = 0, retiring = 0, badSpec = 0, feBound = 0, beBound = 0;
+    bool level2 = false;
+    std::uint64_t heavyOps = 0, brMispredict = 0, fetchLat = 0, memBound = 0;
+};
+TmaBreakdown tmaFromIcelake(const IcelakeTmaCounts& c);
+
+/// Deltas of the pre-Ice Lake generic events (SMT off formulas; with SMT on the caller passes
+/// CPU_CLK_UNHALTED.THREAD_ANY/2 and INT_MISC.RECOVERY_CYCLES_ANY/2, as pmu-tools does).
+struct SkylakeTmaCounts {
+    std::uint64_t uopsIssuedAny = 0; ///< UOPS_ISSUED.ANY
+    std::uint64_t uopsRetiredSlots = 0; ///< UOPS_RETIRED.RETIRE_SLOTS
+    std::uint64_t idqUopsNotDelivered = 0; ///< IDQ_UOPS_NOT_DELIVERED.CORE
+    std::uint64_t recoveryCycles = 0; ///< INT_MISC.RECOVERY_CYCLES
+    std::uint64_t clkUnhalted = 0; ///< CPU_CLK_UNHALTED.THREAD
+    unsigned slotsPerCycle = 4; ///< CPUID.23H.00H:ECX[7:0] when non-zero (SDM 22.2.9.6), else 4 (Pipeline_Width)
+};
+TmaBreakdown tmaFromSkylake(const SkylakeTmaCounts& c);
+
+/// CPUID.23H.00H:ECX[7:0] when the leaf exists and reports non-zero, else 4 (SDM 22.2.9.6 allows 0).
+unsigned tmaSlotsPerCycle(unsigned cpuid23Ecx, bool leaf23Present);
+
+/// value * enabled / running; returns 0 when the counter never ran (running == 0).
+double scaleCount(std::uint64_t value, std::uint64_t enabled, std::uint64_t running);
+
+/// Parses a read() of an event or a group (PERF_FORMAT_GROUP, TOTAL_TIME_*, ID, LOST) [uapi read_format comment].
+Result<ReadData> parseReadFormat(std::span<const std::byte> bytes, std::uint64_t readFormat);
+
+/// Difference of two cumulative group reads (counters and times), value by value; sizes must match.
+ReadData deltaRead(const ReadData& now, const ReadData& before);
+
+} // namespace rdt::pmu

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "RdtBackend.h"
+#include "SimulationControl.h"
+#include "core/Result.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rdt {
+
+struct RdtSourceOptions {
+    /// `auto`, `sim`, `sim-msr`, `resctrl`, `resctrl:PATH`, `msr`.
+    std::string spec = "auto";
+    /// Scenario for sim sources (resources/scenarios), e.g. "noisy-neighbour".
+    std::string scenario = "noisy-neighbour";
+    /// Where `resctrl` without a path and `auto` look.
+    std::string resctrlRoot = "/sys/fs/resctrl";
+    /// /proc/mounts path (tests point it at a file) for "is resctrl mounted" checks.
+    std::string mountsFile = "/proc/mounts";
+};
+
+/// An opened RDT source: the backend plus why it was chosen (DESIGN.md "Sources").
+struct RdtSource {
+    std::unique_ptr<RdtBackend> backend;
+    std::string kind; ///< "sim", "sim-msr", "resctrl", "msr"
+    /// Human text: why this source, including the auto fallback reason, e.g. "auto: resctrl not mounted at
+    /// /sys/fs/resctrl (mount -t resctrl resctrl /sys/fs/resctrl); using the simulated machine".
+    std::string why;
+    bool simulated = false;
+    /// The simulated machine for sim sources (null otherwise): the sampler and GUI advance time through it.
+    std::shared_ptr<SimulationControl> simulation;
+    std::vector<std::string> warnings; ///< other RDT users seen, odd files, ...
+};
+
+/// Opens a source by spec. Errors say exactly what is missing and how to fix it (exit code 3 material).
+Result<RdtSource> openRdtSource(const RdtSourceOptions& options);
+
+/// The specs openRdtSource understands, for --help texts.
+std::vector<std::string> rdtSourceSpecs();
+
+/// Whether a resctrl filesystem is mounted (per mountsFile), and where.
+bool resctrlMounted(const std::string& mountsFile, std::string* mountPoint = nullptr);
+
+} // namespace rdt

@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ResctrlBackend.h"
+
+#include "IdList.h"
+#include "Sample.h"
+#include "core/PosixFs.h"
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <charconv>
+#include <climits>
+#include <cstdio>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace rdt {
+
+namespace {
+    /// The advisory lock the resctrl documentation asks cooperating tools to take ("Locking between
+    /// applications"): exclusive for changes, shared for reads. Released on scope exit.
+    class RootLock {
+    public:
+        RootLock(Fs& fs, bool exclusive)
+            : m_fs(fs)
+            , m_status(fs.lock(exclusive))
+        {
+        }
+        ~RootLock()
+        {
+            if (m_status.ok())
+                m_fs.unlock();
+        }
+        RootLock(const RootLock&) = delete;
+        RootLock& operator=(const RootLock&) = delete;
+        const Status& status() const { return m_status; }
+
+    private:
+        Fs& m_fs;
+        Status m_status;
+    };
+
+    bool validGroupName(const std::string& name)
+    {
+        if (name.empty() || name == "." || name == ".." || name == "info" || name == "mon_groups"
+            || name == "mon_data")
+            return false;
+        return name.find_first_of("/\n\t ") == std::string::npos;
+    }
+
+    /// resctrl-specific advice for mkdir failures (RESCTRL-NOTES 1.6), on top of the kernel's status text.
+    std::string mkdirAdvice(int code, const std::string& fallback)
+    {
+        switch (code) {
+        case ENOSPC:
+            return "Out of CLOSIDs or RMIDs: remove an unused group first (`groups delete NAME`)";
+        case EBUSY:
+            return "freed RMIDs are still in limbo (their lines are still cached): wait a few seconds, or raise "
+                   "info/L3_MON/max_threshold_occupancy";
+        case EACCES:
+        case EPERM:
+            return "permission denied: run as root (resctrl needs CAP_SYS_ADMIN); monitor groups go under "
+                   "<group>/mon_groups";
+        default:
+            return fallback;
+        }
+    }
+
+    std::string domainDir(int id)
+    {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "mon_L3_%02d", id);
+        return buf;
+    }
+
+    /// One mon_data file -> value or flag (RESCTRL-NOTES 1.5: "Error", "Unavailable", "Unassigned").
+    template <typename Reader>
+    std::uint64_t readEvent(Reader&& read, const std::string& path, std::uint32_t& flags, std::uint32_t errorFlag,
+        std::uint32_t unavailableFlag, std::uint32_t unassignedFlag)
+    {
+        auto r = read(path);
+        if (!r) {
+            const int code = r.error().code;
+            flags |= code == EIO ? errorFlag : code == ENOENT && unassignedFlag ? unassignedFlag : unavailableFlag;
+            return 0;
+        }
+        const auto t = trim(*r);
+        std::uint64_t v = 0;
+        auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+        if (!t.empty() && ec == std::errc() && p == t.data() + t.size())
+            return v;
+        if (t == "Error")
+            flags |= errorFlag;
+        else if (t == "Unassigned" && unassignedFlag)
+            flags |= unassignedFlag;
+        else
+            flags |= unavailableFlag; // "Unavailable" and anything we cannot read as a number
+        return 0;
+    }
+}
+
+ResctrlBackend::ResctrlBackend(std::shared_ptr<Fs> fs)
+    : m_fs(std::move(fs))
+{
+    if (auto* posix = dynamic_cast<PosixFs*>(m_fs.get()))
+        m_posixRoot = posix->root();
+}
+
+Result<std::string> ResctrlBackend::readCounterFile(const std::string& path)
+{
+    if (m_posixRoot.empty())
+        return m_fs->read(path);
+    auto it = m_counterFds.find(path);
+    if (it == m_counterFds.end()) {
+        UniqueFd fd(::open((m_posixRoot + "/" + path).c_str(), O_RDONLY | O_CLOEXEC));
+        if (!fd)
+            return m_fs->read(path); // the Fs gives the proper error (ENOENT = unassigned, ...)
+        it = m_counterFds.emplace(path, std::move(fd)).first;
+    }
+    char buf[128];
+    const ssize_t n = ::pread(it->second.get(), buf, sizeof buf, 0);
+    if (n < 0) {
+        // The group was removed (kernfs gives ENODEV on a dead node) or the read really failed: drop the fd
+        // and let the Fs say what is there now.
+        m_counterFds.erase(it);
+        return m_fs->read(path);
+    }
+    return std::string(buf, static_cast<std::size_t>(n));
+}
+
+Result<std::unique_ptr<ResctrlBackend>> ResctrlBackend::open(std::shared_ptr<Fs> fs)
+{
+    if (!fs->exists("schemata") && !fs->exists("info") && !fs->exists("tasks"))
+        return errnoError(ENOENT, fs->describe() + " is not a resctrl filesystem (no schemata, tasks or info/)",
+            "mount it: mount -t resctrl resctrl /sys/fs/resctrl (needs RDT hardware and CONFIG_X86_CPU_RESCTRL)");
+    auto b = std::make_unique<ResctrlBackend>(std::move(fs));
+    auto caps = b->capabilities();
+    if (!caps)
+        return caps.error();
+    return b;
+}
+
+std::string ResctrlBackend::describe() const { return "resctrl at " + m_fs->describe(); }
+
+std::string ResctrlBackend::join(const std::string& group, const std::string& file) const
+{
+    return group.empty() ? file : group + "/" + file;
+}
+
+Result<Capabilities> ResctrlBackend::capabilities()
+{
+    std::lock_guard lock(m_mutex);
+    if (!m_caps) {
+        auto c = loadCapabilities();
+        if (!c)
+            return c.error();
+        m_caps = std::move(*c);
+    }
+    return *m_caps;
+}
+
+Status ResctrlBackend::checkGroupPath(const std::string& path, bool mustBeControl)
+{
+    const std::string probe = join(path, "tasks");
+    if (!path.empty() && !m_fs->isDirectory(path))
+        return errnoError(ENOENT, "no group '" + path + "' in " + m_fs->describe(), "list groups with `groups list`");
+    if (mustBeControl && path.find("mon_groups/") != std::string::npos)
+        return errnoError(EINVAL, "'" + path + "' is a monitor group: it has no schemata",
+            "change its parent control group instead");
+    (void)probe;
+    return {};
+}
+
+std::string ResctrlBackend::lastCmdStatus()
+{
+    auto r = m_fs->read("info/last_cmd_status");
+    return r ? std::string(trim(*r)) : std::string {};
+}
+
+Status ResctrlBackend::writeCommand(const std::string& path, std::string data)
+{
+    if (data.empty() || data.back() != '\n')
+        data += '\n'; // the kernel rejects input without a trailing newline, silently (KCTRL parse_line)
+    auto w = m_fs->write(path, data);
+    if (w)
+        return {};
+    Error e = w.error();
+    if (e.code == ENOENT) {
+        const auto slash = path.rfind('/');
+        const auto dir = slash == std::string::npos ? std::string {} : path.substr(0, slash);
+        if (dir.empty() || m_fs->isDirectory(dir)) {
+            e.advice = "the group exists but has no " + path.substr(slash + 1)
+                + ": a live resctrl mount creates it with the group, so " + m_fs->describe()
+                + " is probably a copy of a tree (plain files), not the kernel";
+            return e;
+        }
+    }
+    const auto status = lastCmdStatus();
+    if (!status.empty() && status != "ok") {
+        e.message += "; kernel says: " + status;
+        if (e.code == EINVAL)
+            e.advice = "the kernel rejected '" + std::string(trim(data)) + "': " + status;
+    } else if (e.code == EINVAL) {
+        e.advice = "the kernel gave no reason (info/last_cmd_status is '" + status
+            + "'): usually an unknown domain id or a malformed line";
+    }
+    return e;
+}
+
+Result<std::vector<GroupInfo>> ResctrlBackend::listGroups()
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<GroupInfo> out;
+    auto addMonGroups = [&](const std::string& parent) {
+        auto l = m_fs->list(join(parent, "mon_groups"));
+        if (!l)
+            return;
+        for (const auto& n : *l) {
+            const auto p = join(parent, "mon_groups/" + n);
+            if (!m_fs->isDirectory(p))
+                continue;
+            GroupInfo g;
+            g.path = p;
+            g.name = n;
+            g.isControl = false;
+            g.parent = parent;
+            out.push_back(std::move(g));
+        }
+    };
+    GroupInfo root;
+    if (auto m = m_fs->read("mode"))
+        root.mode = std::string(trim(*m));
+    root.closid = 0;
+    out.push_back(root);
+    addMonGroups("");
+    auto entries = m_fs->list("");
+    if (!entries)
+        return entries.error();
+    for (const auto& n : *entries) {
+        if (n == "info" || n == "mon_groups" || n == "mon_data" || !m_fs->isDirectory(n))
+            continue;
+        GroupInfo g;
+        g.path = n;
+        g.name = n;
+        if (auto m = m_fs->read(n + "/mode"))
+            g.mode = std::string(trim(*m));
+        out.push_back(std::move(g));
+        addMonGroups(n);
+    }
+    return out;
+}
+
+Status ResctrlBackend::createControlGroup(const std::string& name)
+{
+    std::lock_guard lock(m_mutex);
+    if (!validGroupName(name))
+        return errnoError(EINVAL, "invalid group name '" + name + "'", "use a plain name without '/', spaces or newlines");
+    RootLock rl(*m_fs, true);
+    if (!rl.status())
+        return rl.status();
+    auto r = m_fs->mkdir(name);
+    if (!r) {
+        Error e = r.error();
+        e.advice = mkdirAdvice(e.code, e.advice);
+        if (const auto s = lastCmdStatus(); !s.empty() && s != "ok")
+            e.message += "; kernel says: " + s;
+        return e;
+    }
+    return {};
+}
+
+Status ResctrlBackend::createMonitorGroup(const std::string& parent, const std::string& name)
+{
+    std::lock_guard lock(m_mutex);
+    if (!validGroupName(name))
+        return errnoError(EINVAL, "invalid group name '" + name + "'", "use a plain name without '/', spaces or newlines");
+    if (auto c = checkGroupPath(parent, true); !c)
+        return c;
+    RootLock rl(*m_fs, true);
+    if (!rl.status())
+        return rl.status();
+    auto r = m_fs->mkdir(join(parent, "mon_groups/" + name));
+    if (!r) {
+        Error e = r.error();
+        e.advice = mkdirAdvice(e.code, e.advice);
+        if (const auto s = lastCmdStatus(); !s.empty() && s != "ok")
+            e.message += "; kernel says: " + s;
+        return e;
+    }
+    return {};
+}
+
+Status ResctrlBackend::removeGroup(const std::string& path)
+{
+    std::lock_guard lock(m_mutex);
+    if (path.empty())
+        return errnoError(EPERM, "the default group cannot be removed", "remove the groups you created instead");
+    if (auto c = checkGroupPath(path, false); !c)
+        return c;
+    RootLock rl(*m_fs, true);
+    if (!rl.status())
+        return rl.status();
+    for (auto it = m_counterFds.begin(); it != m_counterFds.end();)
+        it = it->first.rfind(path + "/", 0) == 0 ? m_counterFds.erase(it) : std::next(it);
+    return m_fs->rmdir(path);
+}
+
+Status ResctrlBackend::assignTasks(const std::string& path, const std::vector<unsigned>& pids)
+{
+    std::lock_guard lock(m_mutex);
+    if (auto c = checkGroupPath(path, false); !c)
+        return c;
+    RootLock rl(*m_fs, true);
+    if (!rl.status())
+        return rl.status();
+    const auto file = join(path, "tasks");
+    // One PID per write: older kernels accept only one, and the first failure then names its PID.
+    for (auto pid : pids) {
+        if (auto w = writeCommand(file, std::to_string(pid)); !w)
+            return w;
+        auto back = m_fs->read(file);
+        if (!back)
+            return back.error();
+        auto listed = parseTaskList(*back);
+        if (!listed || std::find(listed->begin(), listed->end(), pid) == listed->end())
+            return errnoError(EIO, "task " + std::to_string(pid) + " is not listed in " + file + " after the write",
+                "the task may have exited; check it with ps");
+    }
+    return {};
+}
+
+Status ResctrlBackend::assignCpus(const std::string& path, const std::vector<unsigned>& cpuList)
+{
+    std::lock_guard lock(m_mutex);
+    if (auto c = checkGroupPath(path, false); !c)
+        return c;
+    RootLock rl(*m_fs, true);
+    if (!rl.status())
+        return rl.status();
+    const auto file = join(path, "cpus_list");
+    // Writing cpus_list replaces the group's set; "assign" adds, so merge with what the group has.
+    std::vector<unsigned> merged = cpuList;
+    if (auto cur = m_fs->read(file))
+        if (auto ids = parseIdList(*cur))
+            merged.insert(merged.end(), ids->begin(), ids->end());
+    if (auto w = writeCommand(file, formatIdList(merged)); !w)
+        return w;
+    auto back = m_fs->read(file);
+    if (!back)
+        return back.error();
+    auto ids = parseIdList(*back);
+    if (!ids)
+        return ids.error();
+    for (auto cpu : cpuList)
+        if (std::find(ids->begin(), ids->end(), cpu) == ids->end())
+            return errnoError(EIO, "CPU " + std::to_string(cpu) + " is not in " + file + " after the write",
+                "is the CPU online? (Can only assign online CPUs)");
+    return {};
+}
+
+Result<std::vector<unsigned>> ResctrlBackend::tasks(const std::string& path)
+{
+    std::lock_guard lock(m_mutex);
+    auto r = m_fs->read(join(path, "tasks"));
+    if (!r)
+        return r.error();
+    return parseTaskList(*r);
+}
+
+Result<std::vector<unsigned>> ResctrlBackend::cpus(const std::string& path)
+{
+    std::lock_guard lock(m_mutex);
+    if (auto r = m_fs->read(join(path, "cpus_list")))
+        return parseIdList(*r);
+    auto r = m_fs->read(join(path, "cpus"));
+    if (!r)
+        return r.error();
+    return parseCpuMask(*r);
+}
+
+Result<Schemata> ResctrlBackend::readSchemata(const std::string& path)
+{
+    std::lock_guard lock(m_mutex);
+    if (auto c = checkGroupPath(path, true); !c)
+        return c.error();
+    auto r = m_fs->read(join(path, "schemata"));
+    if (!r)
+        return r.error();
+    return Schemata::parse(*r);
+}
+
+Status ResctrlBackend::applySchemata(const std::string& path, const Schemata& change)
+{
+    std::lock_guard lock(m_mutex);
+    if (auto c = checkGroupPath(path, true); !c)
+        return c;
+    RootLock rl(*m_fs, true);
+    if (!rl.status())
+        return rl.status();
+    const auto file = join(path, "schemata");
+    // The whole schemata, merged with the change, goes in one newline-terminated multi-line write: the kernel
+    // accepts that form (KDOC `echo -e "L3:0=f8000;1=fffff\nMB:0=20;1=100" > p0/schemata`), unchanged values
+    // are rewritten as they were, and a plain file (a copied fixture tree) keeps its other lines.
+    auto before = m_fs->read(file);
+    if (!before)
+        return before.error();
+    auto current = Schemata::parse(*before);
+    if (!current)
+        return current.error();
+    Schemata merged = *current;
+    for (const auto& line : change.lines())
+        for (const auto& [d, v] : line.values)
+            merged.set(line.resource, d, v);
+    if (auto w = writeCommand(file, merged.format()); !w)
+        return w;
+    auto back = m_fs->read(file);
+    if (!back)
+        return back.error();
+    auto readBack = Schemata::parse(*back);
+    if (!readBack)
+        return readBack.error();
+    for (const auto& line : change.lines()) {
+        for (const auto& [d, v] : line.values) {
+            const auto got = readBack->value(line.resource, d);
+            if (!got || normaliseValue(line.resource, *got) != normaliseValue(line.resource, v)) {
+                return errnoError(EIO,
+                    "wrote " + line.resource + ":" + std::to_string(d) + "=" + v + " to " + file + " but read back "
+                        + (got ? *got : std::string("nothing")),
+                    "the kernel adjusted or ignored the value; last_cmd_status: " + lastCmdStatus());
+            }
+        }
+    }
+    return {};
+}
+
+Result<GroupCounters> ResctrlBackend::readCounters(const std::string& path)
+{
+    auto all = readCountersMany(std::vector<std::string> { path });
+    return std::move(all.front());
+}
+
+std::vector<Result<GroupCounters>> ResctrlBackend::readCountersMany(const std::vector<std::string>& paths)
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<Result<GroupCounters>> out;
+    out.reserve(paths.size());
+    auto caps = capabilities();
+    if (!caps) {
+        for (std::size_t i = 0; i < paths.size(); ++i)
+            out.emplace_back(caps.error());
+        return out;
+    }
+    RootLock rl(*m_fs, false); // one shared lock for the whole poll
+    for (const auto& p : paths)
+        out.push_back(readCountersLocked(p, *caps));
+    return out;
+}
+
+Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path, const Capabilities& caps)
+{
+    const auto& mon = caps.monitoring;
+    if (!mon.present)
+        return errnoError(ENOENT, "no monitoring in " + m_fs->describe() + " (no info/L3_MON)",
+            "the CPU or kernel lacks CMT/MBM (CPUID.07H.00H:EBX[12])");
+    if (!path.empty() && !m_fs->isDirectory(path))
+        return errnoError(ENOENT, "no group '" + path + "' in " + m_fs->describe(), "list groups with `groups list`");
+    auto read = [this](const std::string& p) { return readCounterFile(p); };
+    GroupCounters out;
+    out.group = path;
+    out.domains.reserve(mon.domains.size());
+    const std::string base = join(path, "mon_data/");
+    for (int d : mon.domains) {
+        CounterReading c;
+        c.domain = d;
+        const std::string dir = base + domainDir(d) + "/";
+        if (mon.llcOccupancy)
+            c.occupancyBytes
+                = readEvent(read, dir + "llc_occupancy", c.flags, SampleOccupancyError, SampleOccupancyUnavailable, 0);
+        if (mon.mbmTotal)
+            c.mbmTotalRaw = readEvent(
+                read, dir + "mbm_total_bytes", c.flags, SampleMbmError, SampleMbmUnavailable, SampleMbmUnassigned);
+        if (mon.mbmLocal)
+            c.mbmLocalRaw = readEvent(
+                read, dir + "mbm_local_bytes", c.flags, SampleMbmError, SampleMbmUnavailable, SampleMbmUnassigned);
+        out.domains.push_back(c);
+    }
+    return out;
+}
+
+std::vector<std::string> ResctrlBackend::warnings()
+{
+    std::lock_guard lock(m_mutex);
+    return detectOtherRdtUsers(*m_fs);
+}
+
+} // namespace rdt

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "RdtBackend.h"
+#include "core/Fs.h"
+#include "core/UniqueFd.h"
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
+namespace rdt {
+
+/// RdtBackend over the Linux resctrl file interface through the Fs seam: PosixFs on /sys/fs/resctrl (or a
+/// copied fixture tree), SimResctrlFs for the simulated kernel. Facts from RESCTRL-NOTES.md section 1.
+class ResctrlBackend final : public RdtBackend {
+public:
+    explicit ResctrlBackend(std::shared_ptr<Fs> fs);
+
+    /// Checks the tree looks like resctrl (schemata or info/), takes nothing else.
+    static Result<std::unique_ptr<ResctrlBackend>> open(std::shared_ptr<Fs> fs);
+
+    std::string name() const override { return "resctrl"; }
+    std::string describe() const override;
+    Result<Capabilities> capabilities() override;
+    Result<std::vector<GroupInfo>> listGroups() override;
+    Status createControlGroup(const std::string& name) override;
+    Status createMonitorGroup(const std::string& parent, const std::string& name) override;
+    Status removeGroup(const std::string& path) override;
+    Status assignTasks(const std::string& path, const std::vector<unsigned>& pids) override;
+    Status assignCpus(const std::string& path, const std::vector<unsigned>& cpus) override;
+    Result<std::vector<unsigned>> tasks(const std::string& path) override;
+    Result<std::vector<unsigned>> cpus(const std::string& path) override;
+    Result<Schemata> readSchemata(const std::string& path) override;
+    Status applySchemata(const std::string& path, const Schemata& change) override;
+    Result<GroupCounters> readCounters(const std::string& path) override;
+    std::vector<Result<GroupCounters>> readCountersMany(const std::vector<std::string>& paths) override;
+    std::vector<std::string> warnings() override;
+
+    Fs& fs() { return *m_fs; }
+
+private:
+    Result<Capabilities> loadCapabilities();
+    /// Writes `data` (newline added when missing) and turns a failure into an Error that carries
+    /// info/last_cmd_status. Caller holds the root flock.
+    Status writeCommand(const std::string& path, std::string data);
+    std::string lastCmdStatus();
+    Status checkGroupPath(const std::string& path, bool mustBeControl);
+    std::string join(const std::string& group, const std::string& file) const;
+    Result<GroupCounters> readCountersLocked(const std::string& path, const Capabilities& caps);
+    /// Reads one mon_data file: through a kept-open fd and pread(0) when the Fs is a PosixFs (kernfs regenerates
+    /// seq_file content on a read at offset 0), else through the Fs.
+    Result<std::string> readCounterFile(const std::string& path);
+
+    std::shared_ptr<Fs> m_fs;
+    std::recursive_mutex m_mutex; ///< serialises Fs use between the sampler thread and editors
+    std::optional<Capabilities> m_caps;
+    std::string m_posixRoot; ///< non-empty when m_fs is a PosixFs: enables the kept-open counter fds
+    std::unordered_map<std::string, UniqueFd> m_counterFds;
+};
+
+/// Scans a resctrl tree for other RDT users (RESCTRL-NOTES 7.4): pqos `COS<n>` control groups, PCM `pcm*`
+/// monitor groups, cAdvisor `cadvisor-*` / `cadvisor` groups. One human line per finding.
+std::vector<std::string> detectOtherRdtUsers(Fs& fs);
+
+} // namespace rdt

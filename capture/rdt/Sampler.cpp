@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "Sampler.h"
+
+#include "CounterMath.h"
+#include "SimulationControl.h"
+#include "core/Time.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+
+namespace rdt {
+
+Sampler::Sampler(RdtBackend& backend, SamplerConfig config, SimulationControl* simulation)
+    : m_backend(backend)
+    , m_config(std::move(config))
+    , m_simulation(simulation)
+    , m_queue(m_config.queueCapacity == 0 ? 1 : m_config.queueCapacity)
+{
+    if (auto caps = m_backend.capabilities())
+        m_counterWidth = caps->monitoring.counterWidth;
+    double rate = m_config.rateHz > 0 ? m_config.rateHz : 10.0;
+    m_intervalNs = static_cast<std::uint64_t>(1e9 / rate);
+    if (m_intervalNs == 0)
+        m_intervalNs = 1;
+    // SDM 20.18.8: a 24-bit MBM counter must be read at 1 Hz or faster to see at most one rollover.
+    const auto maxInterval = maxPollIntervalNs(m_counterWidth);
+    if (m_intervalNs > maxInterval) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf,
+            "rate raised from %.3g Hz to %.3g Hz: %u-bit MBM counters must be read at least that often (SDM 20.18.8)",
+            rate, 1e9 / static_cast<double>(maxInterval), m_counterWidth);
+        m_rateNote = buf;
+        m_intervalNs = maxInterval;
+    }
+}
+
+Sampler::~Sampler() { stop(); }
+
+void Sampler::setCallback(std::function<void(const RdtSampleBatch&)> callback) { m_callback = std::move(callback); }
+
+std::string Sampler::lastError() const
+{
+    std::lock_guard lock(m_errorMutex);
+    return m_lastError;
+}
+
+Status Sampler::start()
+{
+    if (running())
+        return makeError("the sampler is already running");
+    auto caps = m_backend.capabilities();
+    if (!caps)
+        return caps.error();
+    if (!caps->monitoring.present)
+        return errnoError(ENOENT, "no RDT monitoring on " + m_backend.describe(),
+            "CMT/MBM need CPUID.07H.00H:EBX[12]; use --source sim to explore them");
+    m_stop.store(false);
+    m_running.store(true, std::memory_order_release);
+    m_thread = std::thread([this] { run(); });
+    return {};
+}
+
+void Sampler::stop()
+{
+    {
+        std::lock_guard lock(m_wakeMutex);
+        m_stop.store(true);
+    }
+    m_wake.notify_all();
+    if (m_thread.joinable())
+        m_thread.join();
+    m_running.store(false, std::memory_order_release);
+}
+
+void Sampler::run()
+{
+    auto next = std::chrono::steady_clock::now();
+    while (!m_stop.load()) {
+        std::uint64_t t = 0;
+        if (m_simulation) {
+            m_simulation->advanceTo(m_simulation->nowNs() + m_intervalNs);
+            t = m_simulation->nowNs();
+        } else {
+            t = monotonicNs();
+        }
+        (void)poll(t); // errors are counted and kept in lastError(); the thread keeps going
+        next += std::chrono::nanoseconds(m_intervalNs);
+        std::unique_lock lock(m_wakeMutex);
+        m_wake.wait_until(lock, next, [this] { return m_stop.load(); });
+    }
+}
+
+Result<RdtSampleBatch> Sampler::pollOnce(std::uint64_t timeNs)
+{
+    if (running())
+        return makeError("pollOnce() while the sampler thread runs", "stop() the sampler first");
+    return poll(timeNs);
+}
+
+Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
+{
+    m_polls.fetch_add(1, std::memory_order_relaxed);
+    auto fail = [this](const Error& e) -> Result<RdtSampleBatch> {
+        m_errors.fetch_add(1, std::memory_order_relaxed);
+        std::lock_guard lock(m_errorMutex);
+        m_lastError = e.toString();
+        return e;
+    };
+    std::vector<std::string> groups = m_config.groups;
+    if (groups.empty()) {
+        auto listed = m_backend.listGroups();
+        if (!listed)
+            return fail(listed.error());
+        for (const auto& g : *listed)
+            groups.push_back(g.path);
+    }
+    RdtSampleBatch batch;
+    batch.timeNs = timeNs;
+    std::size_t failures = 0;
+    Error firstError;
+    auto all = m_backend.readCountersMany(groups);
+    for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+        const auto& group = groups[gi];
+        auto& counters = all[gi];
+        if (!counters) {
+            if (failures++ == 0)
+                firstError = counters.error();
+            continue;
+        }
+        const double maxUnits = m_config.plausibleMaxBps / static_cast<double>(counters->bytesPerUnit);
+        for (const auto& c : counters->domains) {
+            RdtSample s;
+            s.timeNs = timeNs;
+            s.group = group;
+            s.domain = c.domain;
+            s.occupancyBytes = c.occupancyBytes;
+            s.flags = c.flags;
+            auto [it, fresh] = m_previous.try_emplace({ group, c.domain });
+            Previous& p = it->second;
+            const bool mbmBad = (c.flags & (SampleMbmError | SampleMbmUnavailable | SampleMbmUnassigned)) != 0;
+            if (fresh) {
+                s.flags |= SampleFirst;
+                p.timeNs = timeNs;
+                p.total = c.mbmTotalRaw;
+                p.local = c.mbmLocalRaw;
+                p.totalBytes = c.mbmTotalRaw * counters->bytesPerUnit;
+                p.localBytes = c.mbmLocalRaw * counters->bytesPerUnit;
+            } else if (!mbmBad && timeNs > p.timeNs) {
+                const auto elapsed = timeNs - p.timeNs;
+                const auto dt = counterDelta(p.total, c.mbmTotalRaw, m_counterWidth, c.mbmTotalOverflow, elapsed, maxUnits);
+                const auto dl = counterDelta(p.local, c.mbmLocalRaw, m_counterWidth, c.mbmLocalOverflow, elapsed, maxUnits);
+                const auto bytesT = dt.units * counters->bytesPerUnit;
+                const auto bytesL = dl.units * counters->bytesPerUnit;
+                const double secs = static_cast<double>(elapsed) * 1e-9;
+                s.mbmTotalBps = static_cast<double>(bytesT) / secs;
+                s.mbmLocalBps = static_cast<double>(bytesL) / secs;
+                s.flags |= dt.flags | dl.flags;
+                p.totalBytes += bytesT;
+                p.localBytes += bytesL;
+                p.total = c.mbmTotalRaw;
+                p.local = c.mbmLocalRaw;
+                p.timeNs = timeNs;
+            }
+            // With a bad MBM read the previous value is kept: the next good read spans the gap correctly.
+            s.mbmTotalBytes = p.totalBytes;
+            s.mbmLocalBytes = p.localBytes;
+            batch.samples.push_back(std::move(s));
+        }
+    }
+    if (failures > 0 && failures == groups.size())
+        return fail(firstError);
+    if (failures > 0) {
+        m_errors.fetch_add(1, std::memory_order_relaxed);
+        std::lock_guard lock(m_errorMutex);
+        m_lastError = firstError.toString();
+    }
+    if (m_callback)
+        m_callback(batch);
+    m_queue.push(batch);
+    return batch;
+}
+
+} // namespace rdt

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "RdtBackend.h"
+#include "Sample.h"
+#include "core/SpscQueue.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace rdt {
+
+class SimulationControl;
+
+struct SamplerConfig {
+    double rateHz = 10.0; ///< polls per second; clamped so a poll is never longer apart than maxPollIntervalNs
+    std::size_t queueCapacity = 256; ///< batches; a full queue drops (counted in queue().dropped())
+    std::vector<std::string> groups; ///< group paths to poll; empty = every group, re-listed each poll
+    /// A wrap-corrected rate above this (bytes/s) is taken as a counter reset; 0 disables the check.
+    double plausibleMaxBps = 2.0e12;
+};
+
+/// The RDT monitoring sampler (DESIGN.md "Data flow"): polls the backend's counters at a fixed rate on its own
+/// thread, differences them wrap-safely (CounterMath.h), computes bandwidth = delta / elapsed and publishes one
+/// immutable RdtSampleBatch per poll into a bounded SPSC queue (and to an optional callback on the sampler
+/// thread). The recorder or GUI is the single consumer of queue(). With a SimulationControl, each poll first
+/// advances simulated time by one interval, and sample times are simulated time.
+class Sampler {
+public:
+    Sampler(RdtBackend& backend, SamplerConfig config, SimulationControl* simulation = nullptr);
+    ~Sampler(); ///< stops and joins the thread
+    Sampler(const Sampler&) = delete;
+    Sampler& operator=(const Sampler&) = delete;
+
+    /// Starts the thread. Fails when already running or when the backend has no monitoring.
+    Status start();
+    void stop();
+    bool running() const { return m_running.load(std::memory_order_acquire); }
+
+    /// One synchronous poll at `timeNs` (monotonic or simulated). For the CLI and tests; not while running().
+    /// Publishes to the queue and callback exactly as the thread does, and returns the batch too.
+    Result<RdtSampleBatch> pollOnce(std::uint64_t timeNs);
+
+    SpscQueue<RdtSampleBatch>& queue() { return m_queue; }
+    /// Called on the sampler thread with each batch (keep it short; no GUI calls from here). Set before start().
+    void setCallback(std::function<void(const RdtSampleBatch&)> callback);
+
+    /// The interval actually used (rate clamped to >= 1 Hz for 24-bit counters, 20.18.8).
+    std::uint64_t intervalNs() const { return m_intervalNs; }
+    /// A note when the requested rate was raised, "" otherwise.
+    const std::string& rateNote() const { return m_rateNote; }
+    std::uint64_t pollCount() const { return m_polls.load(std::memory_order_relaxed); }
+    std::uint64_t pollErrors() const { return m_errors.load(std::memory_order_relaxed); }
+    /// The last poll error's text ("" when none); thread-safe.
+    std::string lastError() const;
+
+private:
+    struct Previous {
+        std::uint64_t timeNs = 0;
+        std::uint64_t total = 0;
+        std::uint64_t local = 0;
+        std::uint64_t totalBytes = 0; ///< cumulative wrap-corrected bytes handed out so far
+        std::uint64_t localBytes = 0;
+    };
+    Result<RdtSampleBatch> poll(std::uint64_t timeNs);
+    void run();
+
+    RdtBackend& m_backend;
+    SamplerConfig m_config;
+    SimulationControl* m_simulation;
+    unsigned m_counterWidth = 64;
+    std::uint64_t m_intervalNs = 100'000'000;
+    std::string m_rateNote;
+    SpscQueue<RdtSampleBatch> m_queue;
+    std::function<void(const RdtSampleBatch&)> m_callback;
+    std::map<std::pair<std::string, int>, Previous> m_previous; ///< only touched by the polling thread
+    std::atomic<bool> m_running { false };
+    std::atomic<bool> m_stop { false };
+    std::atomic<std::uint64_t> m_polls { 0 };
+    std::atomic<std::uint64_t> m_errors { 0 };
+    mutable std::mutex m_errorMutex;
+    std::string m_lastError;
+    std::mutex m_wakeMutex;
+    std::condition_variable m_wake;
+    std::thread m_thread;
+};
+
+} // namespace rdt

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "Schema.h"
+
+#include <string>
+
+namespace rdt::session {
+
+namespace {
+
+// Keep in step with FORMAT.md. Time columns are CLOCK_MONOTONIC nanoseconds (or simulated nanoseconds when
+// meta.time_is_simulated = 1); meta.start_mono_ns is the origin of the session's time axis.
+constexpr const char* kSchemaSql = R"SQL(
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE machine (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE groups (
+  id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE,
+  first_ns INTEGER, last_ns INTEGER, samples INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE group_membership (
+  time_ns INTEGER NOT NULL, group_id INTEGER NOT NULL REFERENCES groups(id), tasks TEXT, cpus TEXT);
+CREATE INDEX group_membership_time ON group_membership(time_ns);
+CREATE TABLE rdt_samples (
+  time_ns INTEGER NOT NULL, group_id INTEGER NOT NULL, domain INTEGER NOT NULL,
+  occupancy_bytes INTEGER NOT NULL, mbm_total_bytes INTEGER NOT NULL, mbm_local_bytes INTEGER NOT NULL,
+  mbm_total_bps REAL NOT NULL, mbm_local_bps REAL NOT NULL, flags INTEGER NOT NULL,
+  PRIMARY KEY (time_ns, group_id, domain)) WITHOUT ROWID;
+CREATE TABLE rdt_summary (
+  resolution_s INTEGER NOT NULL, bucket INTEGER NOT NULL, group_id INTEGER NOT NULL, domain INTEGER NOT NULL,
+  count INTEGER NOT NULL,
+  occ_min REAL, occ_max REAL, occ_mean REAL,
+  total_bps_min REAL, total_bps_max REAL, total_bps_mean REAL,
+  local_bps_min REAL, local_bps_max REAL, local_bps_mean REAL,
+  PRIMARY KEY (resolution_s, bucket, group_id, domain)) WITHOUT ROWID;
+CREATE TABLE allocation_events (
+  time_ns INTEGER NOT NULL, who TEXT, group_id INTEGER NOT NULL REFERENCES groups(id), resource TEXT NOT NULL,
+  domain INTEGER NOT NULL, old_value TEXT, new_value TEXT, ok INTEGER NOT NULL, message TEXT);
+CREATE INDEX allocation_events_time ON allocation_events(time_ns);
+CREATE TABLE markers (time_ns INTEGER NOT NULL, kind TEXT, text TEXT);
+CREATE TABLE tma_intervals (
+  start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, scope TEXT NOT NULL, level INTEGER NOT NULL,
+  metric TEXT NOT NULL, value REAL NOT NULL);
+CREATE INDEX tma_intervals_time ON tma_intervals(start_ns);
+CREATE TABLE pmu_batches (
+  id INTEGER PRIMARY KEY, kind TEXT NOT NULL, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
+  count INTEGER NOT NULL, codec TEXT NOT NULL, raw_size INTEGER NOT NULL, data BLOB NOT NULL);
+CREATE INDEX pmu_batches_time ON pmu_batches(kind, start_ns);
+CREATE TABLE address_maps (
+  time_ns INTEGER NOT NULL, pid INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
+  pgoff INTEGER NOT NULL, path TEXT, build_id TEXT);
+CREATE TABLE symbols (
+  path TEXT NOT NULL, address INTEGER NOT NULL, size INTEGER NOT NULL, name TEXT NOT NULL,
+  PRIMARY KEY (path, address)) WITHOUT ROWID;
+)SQL";
+
+const char* const kRequired[] = { "meta", "machine", "groups", "group_membership", "rdt_samples", "rdt_summary",
+    "allocation_events", "markers", "tma_intervals", "pmu_batches", "address_maps", "symbols", nullptr };
+
+} // namespace
+
+const char* const* requiredTables() { return kRequired; }
+
+Status createSchema(Database& db)
+{
+    if (auto s = db.exec("BEGIN IMMEDIATE"); !s)
+        return s;
+    std::string sql = kSchemaSql;
+    sql += "PRAGMA application_id = " + std::to_string(kApplicationId) + ";";
+    sql += "PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";";
+    sql += "INSERT INTO meta VALUES ('schema_version', '" + std::to_string(kSchemaVersion) + "');";
+    sql += "INSERT INTO meta VALUES ('format', 'rdtscope-session');";
+    if (auto s = db.exec(sql); !s) {
+        (void)db.exec("ROLLBACK");
+        return s;
+    }
+    return db.exec("COMMIT");
+}
+
+} // namespace rdt::session

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SessionReader's range queries: samples, summary, TMA, PMU batches, address maps, symbols.
+#include "Compression.h"
+#include "SessionReader.h"
+
+#include <limits>
+
+namespace rdt::session {
+
+namespace {
+
+// SQLite integers are signed 64-bit: clamp so "until the end" (UINT64_MAX) stays the largest value.
+std::int64_t clampNs(std::uint64_t ns)
+{
+    constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    return static_cast<std::int64_t>(ns > kMax ? kMax : ns);
+}
+
+} // namespace
+
+void SessionReader::loadTimeRange()
+{
+    if (m_lastNs != 0 && m_closedCleanly)
+        return;
+    // The meta counters are written with each flush; when they are missing or the file is damaged, ask the
+    // table itself (its primary key starts with time_ns, so min/max are two index look-ups).
+    resetBudget();
+    auto st = Statement::prepare(m_db, "SELECT min(time_ns), max(time_ns) FROM rdt_samples");
+    if (!st)
+        return;
+    auto row = st->step();
+    if (!row) {
+        noteFailure(row.error(), "the sample time range cannot be read");
+        return;
+    }
+    if (*row && !st->isNull(0)) {
+        m_firstNs = st->u64(0);
+        m_lastNs = std::max(m_lastNs, st->u64(1));
+    }
+}
+
+Status SessionReader::forEachSample(
+    std::uint64_t fromNs, std::uint64_t toNs, const std::function<bool(const RdtSample&)>& fn)
+{
+    resetBudget();
+    auto st = Statement::prepare(m_db,
+        "SELECT time_ns, group_id, domain, occupancy_bytes, mbm_total_bytes, mbm_local_bytes, mbm_total_bps, "
+        "mbm_local_bps, flags FROM rdt_samples WHERE time_ns >= ? AND time_ns < ? ORDER BY time_ns, group_id, domain");
+    if (!st)
+        return noteFailure(st.error(), "samples are unreadable");
+    st->bind(1, clampNs(fromNs)).bind(2, clampNs(toNs));
+    RdtSample s;
+    for (;;) {
+        auto row = st->step();
+        if (!row)
+            return noteFailure(row.error(), "samples are readable only up to " + std::to_string(s.timeNs) + " ns");
+        if (!*row)
+            return {};
+        s.timeNs = st->u64(0);
+        s.group = groupPath(st->i64(1));
+        s.domain = st->i32(2);
+        s.occupancyBytes = st->u64(3);
+        s.mbmTotalBytes = st->u64(4);
+        s.mbmLocalBytes = st->u64(5);
+        s.mbmTotalBps = st->f64(6);
+        s.mbmLocalBps = st->f64(7);
+        s.flags = static_cast<std::uint32_t>(st->i64(8));
+        if (!fn(s))
+            return {};
+    }
+}
+
+Result<std::vector<RdtSample>> SessionReader::samples(std::uint64_t fromNs, std::uint64_t toNs, std::size_t limit)
+{
+    std::vector<RdtSample> out;
+    auto s = forEachSample(fromNs, toNs, [&](const RdtSample& smp) {
+        out.push_back(smp);
+        return out.size() < limit;
+    });
+    if (!s && out.empty())
+        return s.error();
+    return out; // partial rows are returned; the damage is in issues()
+}
+
+Result<std::vector<SummaryBucket>> SessionReader::summary(int resolutionS, std::uint64_t fromNs, std::uint64_t toNs)
+{
+    resetBudget();
+    auto st = Statement::prepare(m_db,
+        "SELECT bucket, group_id, domain, count, occ_min, occ_max, occ_mean, total_bps_min, total_bps_max, "
+        "total_bps_mean, local_bps_min, local_bps_max, local_bps_mean FROM rdt_summary "
+        "WHERE resolution_s = ? AND bucket >= ? AND bucket <= ? ORDER BY bucket, group_id, domain");
+    if (!st)
+        return noteFailure(st.error(), "the summary is unreadable");
+    constexpr std::uint64_t kNsPerS = 1000000000;
+    const std::uint64_t res = static_cast<std::uint64_t>(resolutionS > 0 ? resolutionS : 1) * kNsPerS;
+    st->bind(1, resolutionS).bind(2, clampNs(fromNs / res)).bind(3, clampNs(toNs / res));
+    std::vector<SummaryBucket> out;
+    for (;;) {
+        auto row = st->step();
+        if (!row) {
+            noteFailure(row.error(), "the summary is partly unreadable");
+            break;
+        }
+        if (!*row)
+            break;
+        SummaryBucket b;
+        b.resolutionS = resolutionS;
+        b.bucket = st->u64(0);
+        b.group = groupPath(st->i64(1));
+        b.domain = st->i32(2);
+        b.count = st->u64(3);
+        b.occMin = st->f64(4);
+        b.occMax = st->f64(5);
+        b.occMean = st->f64(6);
+        b.totalMin = st->f64(7);
+        b.totalMax = st->f64(8);
+        b.totalMean = st->f64(9);
+        b.localMin = st->f64(10);
+        b.localMax = st->f64(11);
+        b.localMean = st->f64(12);
+        out.push_back(std::move(b));
+    }
+    return out;
+}
+
+Result<std::vector<TmaInterval>> SessionReader::tma(std::uint64_t fromNs, std::uint64_t toNs)
+{
+    resetBudget();
+    auto st = Statement::prepare(m_db,
+        "SELECT start_ns, end_ns, scope, level, metric, value FROM tma_intervals WHERE start_ns >= ? AND start_ns < ? "
+        "ORDER BY start_ns, rowid");
+    if (!st)
+        return noteFailure(st.error(), "TMA intervals are unreadable");
+    st->bind(1, clampNs(fromNs)).bind(2, clampNs(toNs));
+    std::vector<TmaInterval> out;
+    for (;;) {
+        auto row = st->step();
+        if (!row) {
+            noteFailure(row.error(), "TMA intervals are partly unreadable");
+            break;
+        }
+        if (!*row)
+            break;
+        out.push_back({ st->u64(0), st->u64(1), st->text(2), st->i32(3), st->text(4), st->f64(5) });
+    }
+    return out;
+}
+
+Result<std::vector<PmuBatch>> SessionReader::pmuBatches(const std::string& kind, std::uint64_t fromNs, std::uint64_t toNs)
+{
+    resetBudget();
+    auto st = Statement::prepare(m_db,
+        "SELECT id, kind, start_ns, end_ns, count, codec, raw_size, data FROM pmu_batches "
+        "WHERE (?1 = '' OR kind = ?1) AND end_ns >= ?2 AND start_ns < ?3 ORDER BY start_ns, id");
+    if (!st)
+        return noteFailure(st.error(), "PMU batches are unreadable");
+    st->bind(1, kind).bind(2, clampNs(fromNs)).bind(3, clampNs(toNs));
+    std::vector<PmuBatch> out;
+    for (;;) {
+        auto row = st->step();
+        if (!row) {
+            noteFailure(row.error(), "PMU batches are partly unreadable");
+            break;
+        }
+        if (!*row)
+            break;
+        const std::string id = std::to_string(st->i64(0));
+        if (st->text(5) != "zstd") {
+            issue("PMU batch " + id + " uses codec '" + st->text(5) + "', which this rdtscope cannot read: skipped");
+            continue;
+        }
+        auto data = decompressZstd(st->blob(7), st->u64(6));
+        if (!data) {
+            m_damaged = true;
+            issue("PMU batch " + id + ": " + data.error().message + "; skipped");
+            continue;
+        }
+        out.push_back({ st->u64(2), st->u64(3), st->text(1), st->u64(4), std::move(data.value()) });
+    }
+    return out;
+}
+
+Result<std::vector<AddressMap>> SessionReader::addressMaps()
+{
+    resetBudget();
+    auto st = Statement::prepare(
+        m_db, "SELECT time_ns, pid, start, end, pgoff, path, build_id FROM address_maps ORDER BY time_ns, rowid");
+    if (!st)
+        return noteFailure(st.error(), "address maps are unreadable");
+    std::vector<AddressMap> out;
+    for (;;) {
+        auto row = st->step();
+        if (!row) {
+            noteFailure(row.error(), "address maps are partly unreadable");
+            break;
+        }
+        if (!*row)
+            break;
+        out.push_back({ st->u64(0), st->i64(1), st->u64(2), st->u64(3), st->u64(4), st->text(5), st->text(6) });
+    }
+    return out;
+}
+
+Result<std::vector<Symbol>> SessionReader::symbols()
+{
+    resetBudget();
+    auto st = Statement::prepare(m_db, "SELECT path, address, size, name FROM symbols ORDER BY path, address");
+    if (!st)
+        return noteFailure(st.error(), "symbols are unreadable");
+    std::vector<Symbol> out;
+    for (;;) {
+        auto row = st->step();
+        if (!row) {
+            noteFailure(row.error(), "symbols are partly unreadable");
+            break;
+        }
+        if (!*row)
+            break;
+        out.push_back({ st->text(0), st->u64(1), st->u64(2), st->text(3) });
+    }
+    return out;
+}
+
+} // namespace rdt::session

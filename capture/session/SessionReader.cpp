@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "SessionReader.h"
+
+#include "Schema.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <sys/stat.h>
+
+namespace rdt::session {
+
+namespace {
+
+constexpr char kSqliteMagic[] = "SQLite format 3"; // 16 bytes with its NUL (https://sqlite.org/fileformat.html)
+
+std::uint32_t be32(const std::vector<std::uint8_t>& b, std::size_t at)
+{
+    return (std::uint32_t { b[at] } << 24) | (std::uint32_t { b[at + 1] } << 16) | (std::uint32_t { b[at + 2] } << 8)
+        | std::uint32_t { b[at + 3] };
+}
+
+std::uint64_t toU64(const std::string& s)
+{
+    std::uint64_t v = 0;
+    for (char c : s) {
+        if (c < '0' || c > '9')
+            return 0;
+        v = v * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    return v;
+}
+
+std::string printable(const std::vector<std::uint8_t>& b, std::size_t n)
+{
+    std::string s;
+    for (std::size_t i = 0; i < std::min(n, b.size()); ++i)
+        s += (b[i] >= 32 && b[i] < 127) ? static_cast<char>(b[i]) : '.';
+    return s;
+}
+
+} // namespace
+
+void SessionReader::issue(std::string text)
+{
+    if (std::find(m_issues.begin(), m_issues.end(), text) == m_issues.end())
+        m_issues.push_back(std::move(text));
+}
+
+Error SessionReader::noteFailure(const Error& e, const std::string& what)
+{
+    if (isCorruption(m_db.lastErrorCode()) || m_db.budgetExceeded())
+        m_damaged = true;
+    Error out = e;
+    out.message = what + ": " + e.message;
+    issue(out.toString());
+    return out;
+}
+
+void SessionReader::resetBudget()
+{
+    if (m_options.stepBudget > 0)
+        m_db.setStepBudget(m_options.stepBudget);
+}
+
+std::string SessionReader::metaValue(const std::string& key) const
+{
+    auto it = m_metaTable.find(key);
+    return it == m_metaTable.end() ? std::string() : it->second;
+}
+
+std::uint64_t SessionReader::originNs() const
+{
+    if (m_meta.startMonoNs != 0 && (m_firstNs == 0 || m_meta.startMonoNs <= m_firstNs))
+        return m_meta.startMonoNs;
+    return m_firstNs;
+}
+
+Result<std::unique_ptr<SessionReader>> SessionReader::open(const std::string& path, ReaderOptions options)
+{
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        return errnoError(errno, "cannot open session " + path, errno == ENOENT ? "check the file name" : "");
+    if (!S_ISREG(st.st_mode))
+        return makeError(path + " is not a regular file", "give the path of a .rdts session file");
+    std::vector<std::uint8_t> header(100);
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f)
+        return errnoError(errno, "cannot read " + path);
+    header.resize(std::fread(header.data(), 1, header.size(), f));
+    std::fclose(f);
+
+    std::unique_ptr<SessionReader> r(new SessionReader);
+    r->m_path = path;
+    r->m_options = options;
+    struct stat walSt {};
+    const bool hasWal = ::stat((path + "-wal").c_str(), &walSt) == 0 && walSt.st_size > 0;
+    if (header.size() >= 16 && std::memcmp(header.data(), kSqliteMagic, 16) == 0)
+        r->checkHeader(header, static_cast<std::uint64_t>(st.st_size), hasWal);
+    auto db = Database::open(path, Database::Mode::ReadOnly);
+    if (!db)
+        return db.error();
+    r->m_db = std::move(db.value());
+    return finishOpen(std::move(r), header, static_cast<std::uint64_t>(st.st_size));
+}
+
+Result<std::unique_ptr<SessionReader>> SessionReader::openImage(
+    const std::vector<std::uint8_t>& bytes, ReaderOptions options)
+{
+    std::unique_ptr<SessionReader> r(new SessionReader);
+    r->m_path = "<memory image>";
+    r->m_options = options;
+    std::vector<std::uint8_t> header(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(100, bytes.size())));
+    if (header.size() >= 16 && std::memcmp(header.data(), kSqliteMagic, 16) == 0)
+        r->checkHeader(header, bytes.size(), false);
+    auto db = Database::openImage(bytes);
+    if (!db)
+        return db.error();
+    r->m_db = std::move(db.value());
+    return finishOpen(std::move(r), header, bytes.size());
+}
+
+void SessionReader::checkHeader(const std::vector<std::uint8_t>& header, std::uint64_t fileSize, bool hasWal)
+{
+    if (header.size() < 100)
+        return;
+    std::uint64_t pageSize = (std::uint64_t { header[16] } << 8) | header[17];
+    if (pageSize == 1)
+        pageSize = 65536;
+    const std::uint64_t pages = be32(header, 28);
+    const std::uint64_t expected = pageSize * pages;
+    if (!hasWal && pages > 0 && expected > fileSize) {
+        m_damaged = true;
+        issue("the file is truncated: it holds " + std::to_string(fileSize) + " of the " + std::to_string(expected)
+            + " bytes its header announces (was the copy or the recording cut short?); showing what is left");
+    }
+}
+
+Result<std::unique_ptr<SessionReader>> SessionReader::finishOpen(
+    std::unique_ptr<SessionReader> r, const std::vector<std::uint8_t>& header, std::uint64_t fileSize)
+{
+    const std::string& path = r->m_path;
+    if (fileSize == 0)
+        return makeError(path + " is empty", "the recording never started or the copy failed");
+    if (header.size() < 16 || std::memcmp(header.data(), kSqliteMagic, 16) != 0)
+        return makeError(path + " is not an rdtscope session file (it starts with \"" + printable(header, 16)
+                + "\", not an SQLite header)",
+            "give a file written by `rdtscope-cli record` or the GUI");
+    if (header.size() < 100)
+        return makeError(path + " is truncated inside its 100-byte header (" + std::to_string(fileSize) + " bytes)",
+            "nothing can be recovered from it; record again or re-copy the file");
+    // writable_schema lets SQLite read a file shorter than its header says (it reads the pages that are left)
+    // instead of refusing the whole file; the connection is read-only, so nothing is ever written.
+    (void)r->m_db.exec("PRAGMA writable_schema=ON");
+    r->resetBudget();
+    if (auto s = r->loadSchemaInfo(); !s)
+        return s.error();
+    r->loadMeta();
+    r->loadMachine();
+    r->loadGroups();
+    r->loadEvents();
+    r->loadTimeRange();
+    return r;
+}
+
+Status SessionReader::loadSchemaInfo()
+{
+    int appId = 0;
+    {
+        auto st = Statement::prepare(m_db, "PRAGMA application_id");
+        if (!st)
+            return m_db.lastError(m_path + " cannot be read");
+        auto row = st->step();
+        if (!row)
+            return row.error();
+        appId = *row ? st->i32(0) : 0;
+    }
+    {
+        auto st = Statement::prepare(m_db, "PRAGMA user_version");
+        if (!st)
+            return st.error();
+        auto row = st->step();
+        if (!row)
+            return row.error();
+        m_schemaVersion = *row ? st->i32(0) : 0;
+    }
+    auto st = Statement::prepare(m_db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+    if (!st)
+        return m_db.lastError(m_path + ": the table list cannot be read (damaged first page)");
+    for (;;) {
+        auto row = st->step();
+        if (!row) {
+            if (m_tables.empty())
+                return m_db.lastError(m_path + ": the table list cannot be read (damaged first page)");
+            noteFailure(row.error(), "part of the table list is unreadable");
+            break;
+        }
+        if (!*row)
+            break;
+        m_tables.push_back(st->text(0));
+    }
+    auto has = [&](const char* t) { return std::find(m_tables.begin(), m_tables.end(), t) != m_tables.end(); };
+    if (appId != kApplicationId && !has("meta")) {
+        std::string list;
+        for (const auto& t : m_tables)
+            list += (list.empty() ? "" : ", ") + t;
+        char id[16];
+        std::snprintf(id, sizeof id, "0x%08x", static_cast<unsigned>(appId));
+        return makeError(m_path + " is an SQLite database but not an rdtscope session (application_id " + id
+                + ", tables: " + (list.empty() ? "none" : list) + ")",
+            "give a file written by `rdtscope-cli record` or the GUI");
+    }
+    if (appId != kApplicationId)
+        issue("the file's application_id is not rdtscope's; reading it as a session anyway");
+    if (m_schemaVersion > kSchemaVersion)
+        issue("the file was written with session format " + std::to_string(m_schemaVersion)
+            + ", newer than the format " + std::to_string(kSchemaVersion)
+            + " this rdtscope reads: showing what this version understands; upgrade rdtscope to see everything");
+    for (auto t = requiredTables(); *t; ++t) {
+        if (!has(*t))
+            issue(std::string("table ") + *t + " is missing (damaged or foreign file)");
+    }
+    return {};
+}
+
+void SessionReader::loadMeta()
+{
+    resetBudget();
+    auto st = Statement::prepare(m_db, "SELECT key, value FROM meta");
+    if (!st) {
+        noteFailure(st.error(), "session metadata is unreadable");
+        return;
+    }
+    for (;;) {
+        auto row = st->step();
+        if (!row) {
+            noteFailure(row.error(), "session metadata is partly unreadable");
+            break;
+        }
+        if (!*row)
+            break;
+        m_metaTable[st->text(0)] = st->text(1);
+    }
+    m_meta.startWallNs = toU64(metaValue("start_wall_ns"));
+    m_meta.startMonoNs = toU64(metaValue("start_mono_ns"));
+    m_meta.host = metaValue("host");
+    m_meta.kernel = metaValue("kernel");
+    m_meta.source = metaValue("source");
+    m_meta.simulated = metaValue("simulated") == "1";
+    m_meta.toolVersion = metaValue("tool_version");
+    m_meta.commandLine = metaValue("command_line");
+    m_meta.scenario = metaValue("scenario");
+    m_meta.intervalNs = toU64(metaValue("interval_ns"));
+    m_meta.timeIsSimulated = metaValue("time_is_simulated") == "1";
+    m_closedCleanly = metaValue("closed_cleanly") == "1";
+    m_firstNs = toU64(metaValue("first_time_ns"));
+    m_lastNs = toU64(metaValue("last_time_ns"));
+    m_sampleCount = toU64(metaValue("sample_count"));
+    if (const auto v = toU64(metaValue("schema_version")); v > static_cast<std::uint64_t>(kSchemaVersion))
+        issue("meta.schema_version is " + std::to_string(v) + ", newer than this rdtscope reads ("
+            + std::to_string(kSchemaVersion) + "): upgrade rdtscope to see everything");
+    if (!m_metaTable.empty() && !m_closedCleanly)
+        issue("the recording did not close cleanly (killed, crashed or still running): everything up to its last "
+              "flush is shown");
+}
+
+void SessionReader::loadMachine()
+{
+    resetBudget();
+    auto st = Statement::prepare(m_db, "SELECT key, value FROM machine");
+    if (!st) {
+        noteFailure(st.error(), "the machine description is unreadable");
+        return;
+    }
+    for (;;) {
+        auto row = st->step();
+        if (!row) {
+            noteFailure(row.error(), "the machine description is partly unreadable");
+            return;
+        }
+        if (!*row)
+            return;
+        const std::string k = st->text(0);
+        if (k == "cpuid_json")
+            m_machine.cpuidJson = st->text(1);
+        else if (k == "topology")
+            m_machine.topology = st->text(1);
+        else if (k == "description")
+            m_machine.description = st->text(1);
+    }
+}
+
+void SessionReader::loadGroups()
+{
+    resetBudget();
+    auto st = Statement::prepare(m_db, "SELECT id, path, first_ns, last_ns, samples FROM groups ORDER BY id");
+    if (!st) {
+        noteFailure(st.error(), "the group list is unreadable");
+        return;
+    }
+    std::uint64_t total = 0;
+    for (;;) {
+        auto row = st->step();
+        if (!row) {
+            noteFailure(row.error(), "the group list is partly unreadable");
+            break;
+        }
+        if (!*row)
+            break;
+        SessionGroup g { st->i64(0), st->text(1), st->u64(2), st->u64(3), st->u64(4) };
+        m_groupPaths[g.id] = g.path;
+        total += g.samples;
+        m_groups.push_back(std::move(g));
+    }
+    if (m_sampleCount == 0)
+        m_sampleCount = total;
+}
+
+std::string SessionReader::groupPath(std::int64_t id)
+{
+    auto it = m_groupPaths.find(id);
+    if (it != m_groupPaths.end())
+        return it->second;
+    issue("rows refer to group id " + std::to_string(id) + ", which the group list does not have (damaged file)");
+    return "#" + std::to_string(id);
+}
+
+void SessionReader::loadEvents()
+{
+    resetBudget();
+    if (auto st = Statement::prepare(m_db,
+            "SELECT time_ns, who, group_id, resource, domain, old_value, new_value, ok, message "
+            "FROM allocation_events ORDER BY time_ns, rowid")) {
+        for (;;) {
+            auto row = st->step();
+            if (!row) {
+                noteFailure(row.error(), "allocation events are partly unreadable");
+                break;
+            }
+            if (!*row)
+                break;
+            AllocationChanged e;
+            e.timeNs = st->u64(0);
+            e.who = st->text(1);
+            e.group = groupPath(st->i64(2));
+            e.resource = st->text(3);
+            e.domain = st->i32(4);
+            e.oldValue = st->text(5);
+            e.newValue = st->text(6);
+            e.ok = st->i32(7) != 0;
+            e.message = st->text(8);
+            m_allocations.push_back(std::move(e));
+        }
+    } else {
+        noteFailure(st.error(), "allocation events are unreadable");
+    }
+    resetBudget();
+    if (auto st = Statement::prepare(
+            m_db, "SELECT time_ns, group_id, tasks, cpus FROM group_membership ORDER BY time_ns, rowid")) {
+        for (;;) {
+            auto row = st->step();
+            if (!row) {
+                noteFailure(row.error(), "group membership is partly unreadable");
+                break;
+            }
+            if (!*row)
+                break;
+            m_memberships.push_back({ st->u64(0), groupPath(st->i64(1)), st->text(2), st->text(3) });
+        }
+    } else {
+        noteFailure(st.error(), "group membership is unreadable");
+    }
+    resetBudget();
+    if (auto st = Statement::prepare(m_db, "SELECT time_ns, kind, text FROM markers ORDER BY time_ns, rowid")) {
+        for (;;) {
+            auto row = st->step();
+            if (!row) {
+                noteFailure(row.error(), "markers are partly unreadable");
+                break;
+            }
+            if (!*row)
+                break;
+            m_markers.push_back({ st->u64(0), st->text(1), st->text(2) });
+        }
+    } else {
+        noteFailure(st.error(), "markers are unreadable");
+    }
+}
+
+} // namespace rdt::session

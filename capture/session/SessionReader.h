@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "SessionTypes.h"
+#include "Sqlite.h"
+#include "rdt/Sample.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rdt::session {
+
+struct ReaderOptions {
+    /// Cap on SQLite VM work per query, in units of 1000 instructions (0 = none). The fuzzer sets it so a
+    /// crafted file cannot make one query run for minutes; real files need none.
+    int stepBudget = 0;
+};
+
+/// Reads a session file. Opening succeeds whenever anything at all can be read; every problem found on the way
+/// (truncated file, damaged table, newer schema, missing -wal) is listed in issues(), in words a user can act
+/// on, and the rest is still returned. Only "this is not a session file at all" fails open(). Not thread-safe.
+class SessionReader {
+public:
+    static Result<std::unique_ptr<SessionReader>> open(const std::string& path, ReaderOptions options = {});
+    /// The same over an in-memory image of a file (fuzzing, tests).
+    static Result<std::unique_ptr<SessionReader>> openImage(
+        const std::vector<std::uint8_t>& bytes, ReaderOptions options = {});
+
+    const SessionMeta& meta() const { return m_meta; }
+    const MachineInfo& machine() const { return m_machine; }
+    int schemaVersion() const { return m_schemaVersion; }
+    bool closedCleanly() const { return m_closedCleanly; }
+    std::string stopReason() const { return metaValue("stop_reason"); }
+    std::string metaValue(const std::string& key) const;
+    const std::map<std::string, std::string>& metaTable() const { return m_metaTable; }
+
+    /// Sample time range (monotonic or simulated ns); 0/0 when there are no samples.
+    std::uint64_t firstTimeNs() const { return m_firstNs; }
+    std::uint64_t lastTimeNs() const { return m_lastNs; }
+    /// Origin of the session's time axis (meta.start_mono_ns, or the first sample when missing).
+    std::uint64_t originNs() const;
+    std::uint64_t sampleCount() const { return m_sampleCount; }
+
+    const std::vector<SessionGroup>& groups() const { return m_groups; }
+    /// Loaded at open (they are small): allocation events, membership snapshots and markers, in time order.
+    const std::vector<AllocationChanged>& allocations() const { return m_allocations; }
+    const std::vector<MembershipSnapshot>& memberships() const { return m_memberships; }
+    const std::vector<Marker>& markers() const { return m_markers; }
+
+    /// Calls `fn` for each sample with fromNs <= time < toNs in time order. On a damaged page it stops, records an
+    /// issue and returns the error; the samples before it have been delivered. `fn` returns false to stop early.
+    Status forEachSample(std::uint64_t fromNs, std::uint64_t toNs, const std::function<bool(const RdtSample&)>& fn);
+    /// At most `limit` samples with fromNs <= time < toNs (replay reads in chunks).
+    Result<std::vector<RdtSample>> samples(std::uint64_t fromNs, std::uint64_t toNs, std::size_t limit = SIZE_MAX);
+    Result<std::vector<SummaryBucket>> summary(int resolutionS, std::uint64_t fromNs = 0, std::uint64_t toNs = UINT64_MAX);
+    Result<std::vector<TmaInterval>> tma(std::uint64_t fromNs = 0, std::uint64_t toNs = UINT64_MAX);
+    /// PMU batches of `kind` ("" = all) overlapping [fromNs, toNs), decompressed. A damaged batch is skipped
+    /// with an issue; the others are returned.
+    Result<std::vector<PmuBatch>> pmuBatches(
+        const std::string& kind = {}, std::uint64_t fromNs = 0, std::uint64_t toNs = UINT64_MAX);
+    Result<std::vector<AddressMap>> addressMaps();
+    Result<std::vector<Symbol>> symbols();
+
+    /// Everything that went wrong while reading, oldest first. Empty for a healthy, cleanly closed file.
+    const std::vector<std::string>& issues() const { return m_issues; }
+    bool damaged() const { return m_damaged; }
+    const std::string& path() const { return m_path; }
+
+private:
+    SessionReader() = default;
+    static Result<std::unique_ptr<SessionReader>> finishOpen(
+        std::unique_ptr<SessionReader> r, const std::vector<std::uint8_t>& header, std::uint64_t fileSize);
+    void checkHeader(const std::vector<std::uint8_t>& header, std::uint64_t fileSize, bool hasWal);
+    Status loadSchemaInfo();
+    void loadMeta();
+    void loadMachine();
+    void loadGroups();
+    void loadEvents();
+    void loadTimeRange();
+    std::string groupPath(std::int64_t id);
+    void issue(std::string text);
+    Error noteFailure(const Error& e, const std::string& what);
+    void resetBudget();
+
+    Database m_db;
+    std::string m_path;
+    ReaderOptions m_options;
+    SessionMeta m_meta;
+    MachineInfo m_machine;
+    std::map<std::string, std::string> m_metaTable;
+    std::map<std::int64_t, std::string> m_groupPaths;
+    std::vector<SessionGroup> m_groups;
+    std::vector<AllocationChanged> m_allocations;
+    std::vector<MembershipSnapshot> m_memberships;
+    std::vector<Marker> m_markers;
+    std::vector<std::string> m_tables;
+    std::vector<std::string> m_issues;
+    int m_schemaVersion = 0;
+    bool m_closedCleanly = false;
+    bool m_damaged = false;
+    std::uint64_t m_firstNs = 0;
+    std::uint64_t m_lastNs = 0;
+    std::uint64_t m_sampleCount = 0;
+};
+
+} // namespace rdt::session

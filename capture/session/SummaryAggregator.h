@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "rdt/Sample.h"
+
+#include <array>
+#include <cstdint>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+namespace rdt::session {
+
+/// Running min/max/mean of one series over one bucket.
+struct Stat {
+    std::uint64_t n = 0;
+    double min = 0, max = 0, sum = 0;
+    void add(double v)
+    {
+        if (n == 0 || v < min)
+            min = v;
+        if (n == 0 || v > max)
+            max = v;
+        sum += v;
+        ++n;
+    }
+    double mean() const { return n ? sum / static_cast<double>(n) : 0.0; }
+};
+
+struct BucketStats {
+    Stat occupancy, total, local;
+};
+
+/// Key of one summary bucket: (resolution in s, bucket index, group id, domain).
+using BucketKey = std::tuple<int, std::uint64_t, std::int64_t, int>;
+using Bucket = std::pair<BucketKey, BucketStats>;
+
+/// Builds the multi-resolution summary (1 s and 60 s buckets) while recording, so a long session opens at once
+/// without scanning its raw rows. Each series (group, domain) keeps one open bucket per resolution (O(1) per
+/// sample, no tree look-ups on the recorder's hot path); a bucket is handed out once it is complete.
+class SummaryAggregator {
+public:
+    static constexpr std::array<int, 2> kResolutions = { 1, 60 };
+
+    void add(const RdtSample& s, std::int64_t groupId);
+    /// Removes and returns the buckets that ended at or before `timeNs`.
+    std::vector<Bucket> takeComplete(std::uint64_t timeNs);
+    /// Removes and returns every bucket (at close).
+    std::vector<Bucket> takeAll();
+    bool empty() const { return m_open.empty() && m_done.empty(); }
+
+private:
+    struct Open {
+        std::int64_t groupId = 0;
+        int domain = 0;
+        std::array<std::uint64_t, kResolutions.size()> bucket {};
+        std::array<BucketStats, kResolutions.size()> stats {};
+        bool any = false;
+    };
+    void close(Open& o, std::size_t level);
+
+    std::unordered_map<std::uint64_t, Open> m_open; ///< key: group id << 16 | domain
+    std::vector<Bucket> m_done;
+};
+
+} // namespace rdt::session

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "AllocationState.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+
+namespace {
+bool endsWith(const std::string& s, const std::string& suffix)
+{
+    return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+unsigned clampValue(const BandwidthSchema& b, unsigned v)
+{
+    return std::clamp(v, b.minValue, std::max(b.minValue, b.maxValue));
+}
+} // namespace
+
+std::string CacheSchema::cacheName() const
+{
+    for (const char* t : { "CODE", "DATA" }) {
+        if (endsWith(name, t))
+            return name.substr(0, name.size() - 4);
+    }
+    return name;
+}
+
+std::string CacheSchema::cdpType() const
+{
+    for (const char* t : { "CODE", "DATA" }) {
+        if (endsWith(name, t))
+            return t;
+    }
+    return {};
+}
+
+unsigned BandwidthSchema::effectiveValue(unsigned requested) const
+{
+    const unsigned v = clampValue(*this, requested);
+    if (scale == Scale::PowerOfTwo) {
+        // SDM 20.19.7.2: a non-linear delay that is not a power of two is rounded down to the next power of two.
+        if (v == 0)
+            return 0;
+        const unsigned p = std::bit_floor(v);
+        return p < minValue ? minValue : p;
+    }
+    if (granularity <= 1)
+        return v;
+    unsigned r = rounding == Rounding::Up ? (v + granularity - 1) / granularity * granularity
+                                          : v / granularity * granularity;
+    // Kernel bw_validate rounds up after the range check, so 95 with gran 10 is written as 100; never exceed max.
+    if (r > maxValue)
+        r = maxValue / granularity * granularity;
+    if (r < minValue)
+        r = minValue;
+    return r;
+}
+
+unsigned BandwidthSchema::stepUp(unsigned value) const
+{
+    const unsigned cur = effectiveValue(value);
+    if (scale == Scale::PowerOfTwo)
+        return effectiveValue(cur == 0 ? 1 : cur * 2);
+    const unsigned next = effectiveValue(cur + std::max(1u, granularity));
+    return next;
+}
+
+unsigned BandwidthSchema::stepDown(unsigned value) const
+{
+    const unsigned cur = effectiveValue(value);
+    if (scale == Scale::PowerOfTwo)
+        return effectiveValue(cur <= 1 ? 0 : cur / 2);
+    const unsigned g = std::max(1u, granularity);
+    if (cur <= minValue + g - 1)
+        return minValue;
+    // Round down explicitly: effectiveValue would round a non-multiple back up.
+    unsigned down = (cur - g) / g * g;
+    return std::max(down, minValue);
+}
+
+const CacheSchema* AllocationState::cacheSchema(const std::string& name) const
+{
+    for (const auto& c : caches) {
+        if (c.name == name)
+            return &c;
+    }
+    return nullptr;
+}
+
+const BandwidthSchema* AllocationState::bandwidthSchema(const std::string& name) const
+{
+    for (const auto& b : bandwidths) {
+        if (b.name == name)
+            return &b;
+    }
+    return nullptr;
+}
+
+std::vector<std::string> AllocationState::cacheNames() const
+{
+    std::vector<std::string> names;
+    for (const auto& c : caches) {
+        const std::string n = c.cacheName();
+        if (std::find(names.begin(), names.end(), n) == names.end())
+            names.push_back(n);
+    }
+    return names;
+}
+
+bool isContiguous(std::uint64_t mask)
+{
+    if (mask == 0)
+        return true;
+    const std::uint64_t shifted = mask >> std::countr_zero(mask);
+    return (shifted & (shifted + 1)) == 0;
+}
+
+std::string cbmInvalidReason(const CacheSchema& schema, std::uint64_t mask, bool exclusive,
+                             const std::vector<PeerMask>& others)
+{
+    char buf[96];
+    // The order and the texts follow the kernel's cbm_validate/rdtgroup_cbm_overlaps (RESCTRL-NOTES 1.4).
+    // cbm_validate: a zero mask (when min_cbm_bits > 0) and bits beyond cbm_mask are both "Mask out of range".
+    if ((mask == 0 && schema.minCbmBits > 0) || (mask & ~schema.fullMask()) != 0)
+        return "Mask out of range";
+    if (!schema.sparseMasks && !isContiguous(mask)) {
+        std::snprintf(buf, sizeof buf, "The mask %llx has non-consecutive 1-bits",
+                      static_cast<unsigned long long>(mask));
+        return buf;
+    }
+    if (std::popcount(mask) < schema.minCbmBits) {
+        std::snprintf(buf, sizeof buf, "Need at least %d bits in the mask", schema.minCbmBits);
+        return buf;
+    }
+    for (const auto& p : others) {
+        if ((p.mask & mask) != 0 && p.exclusive)
+            return "Overlaps with exclusive group";
+    }
+    if (exclusive) {
+        for (const auto& p : others) {
+            if ((p.mask & mask) != 0)
+                return "Overlaps with other group";
+        }
+    }
+    return {};
+}

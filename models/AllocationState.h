@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The allocation picture the heatmap and the MBA editor show, as plain data (no Qt), so an engine adapter
+// (models/EngineAllocationAdapter.h), a replayed session or a test can fill it the same way.
+
+#include "core/Result.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+/// One cache allocation schema as resctrl names it: "L3", or "L3CODE"/"L3DATA" under CDP (SDM 20.19.5), "L2"...
+struct CacheSchema {
+    std::string name; ///< schemata line name: "L3", "L3CODE", "L3DATA", "L2", "L2CODE", "L2DATA"
+    int cbmLength = 0; ///< capacity bitmask length (CPUID.10H.ResID:EAX[4:0] + 1, resctrl cbm_mask)
+    std::uint64_t shareableBits = 0; ///< bits other agents (I/O, DDIO) may also use (resctrl shareable_bits)
+    int minCbmBits = 1; ///< minimum number of consecutive set bits (resctrl min_cbm_bits)
+    bool sparseMasks = false; ///< non-contiguous masks allowed (CPUID.10H.ResID:ECX[3], resctrl sparse_masks)
+    std::uint64_t cacheBytes = 0; ///< size of one cache instance (domain), CPUID.04H
+    int ways = 0; ///< associativity of that cache, CPUID.04H:EBX[31:22] + 1
+
+    /// "L3" for "L3", "L3CODE" and "L3DATA": the cache the schema controls (rows of one heatmap).
+    std::string cacheName() const;
+    /// "CODE", "DATA" or "" (no CDP).
+    std::string cdpType() const;
+    std::uint64_t fullMask() const { return cbmLength >= 64 ? ~0ull : (1ull << cbmLength) - 1; }
+    /// Bytes one CBM bit stands for (resctrl's size file: cache_size / cbm_len * popcount).
+    std::uint64_t bytesPerBit() const { return cbmLength > 0 ? cacheBytes / static_cast<std::uint64_t>(cbmLength) : 0; }
+};
+
+/// A bandwidth control: resctrl's MB (percent, or MiBps with mba_MBps), an MSR MBA delay, or a CBA throttle level.
+struct BandwidthSchema {
+    enum class Scale { Linear, PowerOfTwo };
+    /// Which way a value between steps goes: resctrl rounds MB percent up to bandwidth_gran (kernel bw_validate);
+    /// the MSR interface rounds a delay down (SDM 20.19.7.2), to a power of two when not linear.
+    enum class Rounding { Up, Down };
+
+    std::string name = "MB"; ///< schemata line name: "MB", "SMBA", or "CBA" for the MSR-level CBA (SDM 20.19.8)
+    std::string unit = "%"; ///< "%", "MiBps", "delay", "level"
+    unsigned minValue = 10; ///< resctrl min_bandwidth
+    unsigned maxValue = 100;
+    unsigned granularity = 10; ///< resctrl bandwidth_gran (linear steps)
+    Scale scale = Scale::Linear;
+    Rounding rounding = Rounding::Up;
+    bool higherThrottles = false; ///< true for delays and CBA levels: a bigger number means less bandwidth
+
+    /// The value the hardware/kernel will actually apply for a requested one (clamped into [min, max]).
+    unsigned effectiveValue(unsigned requested) const;
+    /// The next allowed value above / below `value` (for sliders, arrow keys); clamps at the ends.
+    unsigned stepUp(unsigned value) const;
+    unsigned stepDown(unsigned value) const;
+};
+
+/// One control group (one CLOS) and everything allocated to it.
+struct GroupAllocation {
+    std::string group; ///< resctrl path relative to the root: "" = default group (CLOSID 0)
+    int closid = -1; ///< -1 when unknown (resctrl does not show it without the debug mount option)
+    bool exclusive = false; ///< resctrl mode "exclusive"
+    std::map<std::string, std::map<int, std::uint64_t>> cbm; ///< schema -> domain id -> mask
+    std::map<std::string, std::map<int, unsigned>> bandwidth; ///< schema ("MB") -> domain id -> value
+    std::map<int, std::uint64_t> occupancyBytes; ///< L3 domain id -> live llc_occupancy
+
+    std::string displayName() const { return group.empty() ? std::string("default") : group; }
+};
+
+/// Everything the allocation views show at one instant.
+struct AllocationState {
+    std::vector<CacheSchema> caches;
+    std::vector<BandwidthSchema> bandwidths;
+    std::vector<int> domains; ///< cache ids (resctrl domain ids; may have gaps)
+    std::vector<GroupAllocation> groups; ///< in CLOSID order, default group first
+    bool writable = false; ///< false: editing is disabled and readOnlyReason says why (issue 6 item 8)
+    std::string readOnlyReason;
+    bool simulated = false; ///< the source is the simulated machine (always labelled)
+
+    const CacheSchema* cacheSchema(const std::string& name) const;
+    const BandwidthSchema* bandwidthSchema(const std::string& name) const;
+    /// Distinct cacheName()s in schema order: "L3", "L2".
+    std::vector<std::string> cacheNames() const;
+};
+
+/// Why `mask` cannot be written for `schema` (the kernel's own wording where it has one, ctrlmondata.c
+/// cbm_validate), or "" when it is valid. `others` are the masks other groups hold in the same cache domain,
+/// `othersExclusive` whether that group is in exclusive mode; `exclusive` is this group's mode.
+struct PeerMask {
+    std::uint64_t mask = 0;
+    bool exclusive = false;
+};
+std::string cbmInvalidReason(const CacheSchema& schema, std::uint64_t mask, bool exclusive,
+                             const std::vector<PeerMask>& others);
+
+/// True when the set bits of `mask` form one run (SDM 20.19.4.2: CBMs must be contiguous unless enumerated).
+bool isContiguous(std::uint64_t mask);
+
+/// The write side of the allocation API the editors use. Implementations write, then read back what the
+/// backend holds; a rejection returns an Error whose message is the backend's reason (last_cmd_status text).
+class AllocationWriter {
+public:
+    virtual ~AllocationWriter() = default;
+    /// Writes one CBM for one group, schema and domain; returns the mask read back afterwards.
+    virtual rdt::Result<std::uint64_t> writeCbm(const std::string& group, const std::string& schema, int domain,
+                                                std::uint64_t mask)
+        = 0;
+    /// Writes one bandwidth value; returns the value read back (after the backend's rounding).
+    virtual rdt::Result<unsigned> writeBandwidth(const std::string& group, const std::string& schema, int domain,
+                                                 unsigned value)
+        = 0;
+};

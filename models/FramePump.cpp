@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "FramePump.h"
+
+#include <QHash>
+
+#include <array>
+
+namespace {
+constexpr std::size_t kMaxBatchesPerFrame = 4096; // a 10 s stall at 400 Hz; the rest waits for the next frame
+constexpr std::size_t kMaxMarkers = 10000;
+
+QString markerLabel(const rdt::AllocationChanged& c)
+{
+    const QString group = c.group.empty() ? QStringLiteral("default") : QString::fromStdString(c.group);
+    QString text = group + QLatin1Char(' ') + QString::fromStdString(c.resource) + QLatin1Char('@')
+        + QString::number(c.domain) + QStringLiteral(": ") + QString::fromStdString(c.oldValue)
+        + QStringLiteral(" \u2192 ") + QString::fromStdString(c.newValue);
+    if (!c.who.empty())
+        text += QStringLiteral(" (") + QString::fromStdString(c.who) + QLatin1Char(')');
+    if (!c.ok)
+        text += QStringLiteral(" rejected: ") + QString::fromStdString(c.message);
+    return text;
+}
+} // namespace
+
+FramePump::FramePump(QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<FrameUpdate>();
+    m_timer.setTimerType(Qt::PreciseTimer);
+    connect(&m_timer, &QTimer::timeout, this, &FramePump::pumpOnce);
+    setFrameRate(30.0);
+}
+
+FramePump::~FramePump() = default;
+
+void FramePump::setFeed(std::unique_ptr<SampleFeed> feed)
+{
+    m_feed = std::move(feed);
+    ++m_generation;
+    m_haveOrigin = false;
+    m_now = 0;
+    m_store.clear();
+    m_markers.clear();
+    Q_EMIT seriesReset();
+    Q_EMIT sourceChanged(source());
+}
+
+SourceDescription FramePump::source() const { return m_feed ? m_feed->description() : SourceDescription {}; }
+
+void FramePump::setFrameRate(double hz)
+{
+    if (hz <= 0)
+        return;
+    m_hz = hz;
+    m_timer.setInterval(static_cast<int>(1000.0 / hz));
+}
+
+void FramePump::start() { m_timer.start(); }
+void FramePump::stop() { m_timer.stop(); }
+
+void FramePump::resetSeries()
+{
+    m_store.clear();
+    m_markers.clear();
+    Q_EMIT seriesReset();
+}
+
+double FramePump::secondsOf(std::uint64_t timeNs) const
+{
+    if (!m_haveOrigin)
+        return 0;
+    return (static_cast<double>(timeNs) - static_cast<double>(m_originNs)) * 1e-9;
+}
+
+int FramePump::pumpOnce()
+{
+    if (!m_feed)
+        return 0;
+    m_scratch.batches.clear();
+    m_scratch.changes.clear();
+    m_scratch.reset = false;
+    m_feed->drain(m_scratch, kMaxBatchesPerFrame);
+    if (m_scratch.reset)
+        resetSeries(); // the time origin stays: a seek keeps the session's axis
+    if (m_scratch.batches.empty() && m_scratch.changes.empty())
+        return 0;
+
+    if (!m_haveOrigin) {
+        // The first thing seen sets t = 0, so a recorded session and a live run share the same axis shape.
+        std::uint64_t first = UINT64_MAX;
+        for (const auto& b : m_scratch.batches)
+            first = std::min(first, b.timeNs);
+        for (const auto& c : m_scratch.changes)
+            first = std::min(first, c.timeNs);
+        m_originNs = first;
+        m_haveOrigin = true;
+    }
+    for (const auto& batch : m_scratch.batches)
+        ingest(batch);
+    for (const auto& c : m_scratch.changes) {
+        m_markers.push_back({ secondsOf(c.timeNs), markerLabel(c), c.ok });
+        m_now = std::max(m_now, m_markers.back().t);
+    }
+    while (m_markers.size() > kMaxMarkers
+           || (!m_markers.empty() && m_markers.front().t < m_now - m_store.historySeconds()))
+        m_markers.pop_front();
+
+    FrameUpdate update;
+    update.generation = m_generation;
+    update.batches = static_cast<int>(m_scratch.batches.size());
+    update.now = m_now;
+    if (!m_scratch.batches.empty())
+        update.latest = m_scratch.batches.back();
+    update.changes = m_scratch.changes;
+    update.dropped = m_scratch.droppedTotal;
+    Q_EMIT frame(update);
+    return update.batches;
+}
+
+void FramePump::ingest(const rdt::RdtSampleBatch& batch)
+{
+    // One point per group per batch: the domains of a group are summed (occupancy and bandwidth add up across
+    // L3 domains); the per-domain readings stay visible in the MonitorModel.
+    QHash<QString, std::array<double, kMetricCount>> perGroup;
+    for (const auto& s : batch.samples) {
+        auto& v = perGroup[QString::fromStdString(s.group)];
+        v[static_cast<std::size_t>(Metric::Occupancy)] += static_cast<double>(s.occupancyBytes);
+        v[static_cast<std::size_t>(Metric::BandwidthTotal)] += s.mbmTotalBps;
+        v[static_cast<std::size_t>(Metric::BandwidthLocal)] += s.mbmLocalBps;
+        v[static_cast<std::size_t>(Metric::BandwidthRemote)] += s.mbmRemoteBps();
+    }
+    const double t = secondsOf(batch.timeNs);
+    for (auto it = perGroup.cbegin(); it != perGroup.cend(); ++it)
+        m_store.append(m_store.groupIndex(it.key()), t, it.value());
+    m_now = std::max(m_now, t);
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "SampleFeed.h"
+#include "TimeSeriesStore.h"
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+/// An allocation change placed on the time axis (a labelled marker on every timeline).
+struct TimelineMarker {
+    double t = 0;
+    QString label; ///< "p1 L3@0: 7ff -> 3 (gui)"
+    bool ok = true; ///< false: the backend rejected it; label carries the reason
+};
+
+/// What one frame delivered, handed to models in ONE signal per frame (never one per sample).
+struct FrameUpdate {
+    quint64 generation = 0; ///< which feed produced it; models drop updates of an older generation
+    int batches = 0;
+    double now = 0; ///< newest time on the session axis (seconds)
+    rdt::RdtSampleBatch latest; ///< newest batch: the current readings per group and domain
+    std::vector<rdt::AllocationChanged> changes;
+    quint64 dropped = 0;
+};
+
+/// The frame pump of DESIGN.md "Data flow": one QTimer (30 Hz by default) on the GUI thread pulls whatever the
+/// engine queued since the last frame, appends it to the TimeSeriesStore, and tells the models once.
+class FramePump : public QObject {
+    Q_OBJECT
+public:
+    explicit FramePump(QObject* parent = nullptr);
+    ~FramePump() override;
+
+    /// Replaces the feed; a new generation starts, the store and markers are cleared.
+    void setFeed(std::unique_ptr<SampleFeed> feed);
+    SampleFeed* feed() const { return m_feed.get(); }
+    SourceDescription source() const;
+    quint64 generation() const { return m_generation; }
+
+    void setFrameRate(double hz);
+    double frameRate() const { return m_hz; }
+    void start();
+    void stop();
+    bool isRunning() const { return m_timer.isActive(); }
+
+    /// One frame's work (the timer calls it; tests and the benchmark call it directly). Returns batches taken.
+    int pumpOnce();
+    /// Forget the series (a replay seek): the next batch starts a fresh axis without resetting the origin.
+    void resetSeries();
+
+    TimeSeriesStore& store() { return m_store; }
+    const TimeSeriesStore& store() const { return m_store; }
+    const std::deque<TimelineMarker>& markers() const { return m_markers; }
+    double now() const { return m_now; }
+    double secondsOf(std::uint64_t timeNs) const;
+
+Q_SIGNALS:
+    void frame(const FrameUpdate& update);
+    void sourceChanged(const SourceDescription& source);
+    /// After resetSeries() or setFeed(): views drop what they drew.
+    void seriesReset();
+
+private:
+    void ingest(const rdt::RdtSampleBatch& batch);
+
+    std::unique_ptr<SampleFeed> m_feed;
+    QTimer m_timer;
+    double m_hz = 30.0;
+    quint64 m_generation = 0;
+    bool m_haveOrigin = false;
+    std::uint64_t m_originNs = 0;
+    double m_now = 0;
+    TimeSeriesStore m_store;
+    std::deque<TimelineMarker> m_markers;
+    DrainedFrame m_scratch;
+};
+
+Q_DECLARE_METATYPE(FrameUpdate)

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The capability list that `rdtscope-cli info` and the GUI Machine panel render.
+#include "TempDir.h"
+#include "TestData.h"
+
+#include "platform/CapabilityReport.h"
+#include "platform/Json.h"
+
+#include <algorithm>
+
+using namespace rdt;
+using namespace rdt::test;
+
+namespace {
+
+const CapabilityLine* findLine(const CapabilityReport& r, const std::string& name)
+{
+    auto it = std::find_if(r.lines.begin(), r.lines.end(), [&](const CapabilityLine& l) { return l.name == name; });
+    return it == r.lines.end() ? nullptr : &*it;
+}
+
+CpuidTable amdVm()
+{
+    CpuidTable t("synthetic AMD VM");
+    t.set(0, 0, { 0x10, 0x68747541, 0x444D4163, 0x69746E65 }, false); // "AuthenticAMD"
+    t.set(1, 0, { 0x00B00F21, 0, 0x80000000, 0 }, false); // hypervisor bit
+    t.set(7, 0, { 0, 0, 0, 0 });
+    t.set(0x80000000, 0, { 0x80000021, 0, 0, 0 }, false);
+    // 8000001DH.3: unified L3 (type 3, level 3), 16 ways, 64 B lines, 32768 sets = 32 MiB (leaf 04H layout).
+    t.set(0x8000001D, 3, { 0x00004163, 0x03C0003F, 0x00007FFF, 0 });
+    t.set(0x8000001D, 4, { 0, 0, 0, 0 });
+    return t;
+}
+
+} // namespace
+
+TEST(CapabilityReport, SkylakeLinesCarryOriginAndSdmSection)
+{
+    const CpuFeatures f = decodeDump(kSkylakeSP);
+    const CapabilityReport r = buildCapabilityReport(f, nullptr, nullptr);
+    EXPECT_TRUE(r.rdtWhyNot.empty()) << r.rdtWhyNot;
+    const CapabilityLine* cbm = findLine(r, "L3 CBM length");
+    ASSERT_NE(cbm, nullptr);
+    EXPECT_EQ(cbm->group, capgroup::CacheAllocation);
+    EXPECT_EQ(cbm->value, "11 bits (cbm_mask 0x7ff)");
+    EXPECT_EQ(cbm->origin, "CPUID.(EAX=10H,ECX=1):EAX[4:0]");
+    EXPECT_EQ(cbm->sdmSection, "20.19.4.2");
+    EXPECT_TRUE(cbm->present);
+    EXPECT_EQ(findLine(r, "L3 shareable bits")->value, "0x600");
+    EXPECT_EQ(findLine(r, "L3 RMIDs")->value, "144 (highest RMID 143)");
+    EXPECT_EQ(findLine(r, "MBM counter width")->value, "24 bits (24 + EAX[7:0])");
+    const CapabilityLine* mba = findLine(r, "MBA details");
+    ASSERT_NE(mba, nullptr);
+    EXPECT_FALSE(mba->present);
+    EXPECT_NE(mba->whyNot.find("CPUID.(EAX=10H,ECX=3)"), std::string::npos);
+
+    for (const auto& l : r.lines) {
+        SCOPED_TRACE(l.name);
+        EXPECT_FALSE(l.group.empty());
+        EXPECT_FALSE(l.name.empty());
+        EXPECT_FALSE(l.value.empty());
+        EXPECT_FALSE(l.origin.empty());
+        if (!l.present) {
+            EXPECT_FALSE(l.whyNot.empty());
+        }
+        if (l.group == capgroup::Monitoring || l.group == capgroup::CacheAllocation || l.group == capgroup::Mba
+            || l.group == capgroup::Perfmon || l.group == capgroup::Lbr) {
+            EXPECT_FALSE(l.sdmSection.empty());
+        }
+    }
+}
+
+TEST(CapabilityReport, GroupsComeInAStableOrder)
+{
+    const CpuFeatures f = decodeDump(kIceLakeSP);
+    const CapabilityReport r = buildCapabilityReport(f, nullptr, nullptr);
+    const std::vector<std::string> order
+        = { capgroup::Identity, capgroup::Monitoring, capgroup::CacheAllocation, capgroup::Mba, capgroup::Cba,
+              capgroup::Caches, capgroup::Perfmon, capgroup::Lbr, capgroup::PerfmonExt, capgroup::Warnings };
+    std::vector<std::string> seen;
+    for (const auto& l : r.lines)
+        if (seen.empty() || seen.back() != l.group) seen.push_back(l.group);
+    EXPECT_EQ(seen, order);
+    // Same input, same list: the GUI relies on it to keep its tree stable across refreshes.
+    const CapabilityReport again = buildCapabilityReport(f, nullptr, nullptr);
+    EXPECT_EQ(formatCapabilityReportText(again), formatCapabilityReportText(r));
+}
+
+TEST(CapabilityReport, AmdVirtualMachineSaysWhyThereIsNoRdt)
+{
+    CpuidTable t = amdVm();
+    const CpuFeatures f = decodeCpuFeatures(t);
+    TempDir root;
+    root.write("proc/filesystems", "nodev\tsysfs\n");
+    const EnvironmentProbe env = probeEnvironment(root.path(), f.identity.hypervisor);
+    const CapabilityReport r = buildCapabilityReport(f, &env, nullptr);
+    EXPECT_NE(r.rdtWhyNot.find("not GenuineIntel: AuthenticAMD"), std::string::npos);
+    EXPECT_NE(r.rdtWhyNot.find("hypervisor"), std::string::npos);
+    EXPECT_NE(r.rdtWhyNot.find("enumerates no RDT"), std::string::npos);
+    const CapabilityLine* pmu = findLine(r, "'cpu' PMU");
+    ASSERT_NE(pmu, nullptr);
+    EXPECT_FALSE(pmu->present);
+    EXPECT_NE(pmu->whyNot.find("running in a VM without a virtual PMU"), std::string::npos);
+    const CapabilityLine* mon = findLine(r, "RDT monitoring (RDT_M)");
+    ASSERT_NE(mon, nullptr);
+    EXPECT_EQ(mon->value, "no");
+    EXPECT_NE(mon->whyNot.find("not GenuineIntel: AuthenticAMD"), std::string::npos);
+    // AMD leaves 04H empty and describes caches in 8000001DH; sub-leaves 0-2 are absent from this table.
+    EXPECT_TRUE(f.caches.empty() || f.caches.front().leaf == 0x8000001D);
+    const std::string text = formatCapabilityReportText(r);
+    EXPECT_NE(text.find("No RDT here: not GenuineIntel: AuthenticAMD"), std::string::npos);
+    EXPECT_NE(text.find("why not: resctrl not available"), std::string::npos);
+}
+
+TEST(CapabilityReport, AmdCachesComeFromLeaf8000001D)
+{
+    CpuidTable t = amdVm();
+    t.set(0x8000001D, 0, { 0x00000121, 0x02C0003F, 0x0000003F, 0 }); // L1 data, 12 ways x 64 sets x 64 B = 48 KiB
+    t.set(0x8000001D, 1, { 0x00000122, 0x01C0003F, 0x0000003F, 0 });
+    t.set(0x8000001D, 2, { 0x00000143, 0x03C0003F, 0x000003FF, 2 });
+    const CpuFeatures f = decodeCpuFeatures(t);
+    ASSERT_EQ(f.caches.size(), 4u);
+    EXPECT_EQ(f.caches[0].sizeBytes(), 48u * 1024u);
+    ASSERT_NE(f.cache(3), nullptr);
+    EXPECT_EQ(f.cache(3)->sizeBytes(), 32u * 1024u * 1024u);
+    const CapabilityReport r = buildCapabilityReport(f, nullptr, nullptr);
+    const CapabilityLine* l3 = findLine(r, "L3 Unified");
+    ASSERT_NE(l3, nullptr);
+    EXPECT_EQ(l3->origin, "CPUID.(EAX=8000001DH,ECX=3)");
+}
+
+TEST(CapabilityReport, IntelWithRdtButResctrlUnmountedSaysHowToMount)
+{
+    const CpuFeatures f = decodeDump(kBroadwellE);
+    TempDir root;
+    root.write("proc/filesystems", "nodev\tresctrl\n");
+    EnvironmentProbe env = probeEnvironment(root.path(), false);
+    CapabilityReport r = buildCapabilityReport(f, &env, nullptr);
+    EXPECT_EQ(r.rdtWhyNot, "resctrl not mounted: mount -t resctrl resctrl /sys/fs/resctrl");
+    root.mkdir("sys/fs/resctrl/info");
+    env = probeEnvironment(root.path(), false);
+    r = buildCapabilityReport(f, &env, nullptr);
+    EXPECT_TRUE(r.rdtWhyNot.empty());
+    EXPECT_TRUE(findLine(r, "resctrl")->present);
+    EXPECT_NE(formatCapabilityReportText(r).find("RDT: available"), std::string::npos);
+    const CapabilityReport dumpOnly = buildCapabilityReport(f, nullptr, nullptr);
+    EXPECT_NE(formatCapabilityReportText(dumpOnly).find("RDT: enumerated by CPUID"), std::string::npos);
+}
+
+TEST(CapabilityReport, JsonHasEveryLine)
+{
+    const CpuFeatures f = decodeDump(kSkylakeSP);
+    const CapabilityReport r = buildCapabilityReport(f, nullptr, nullptr);
+    auto doc = json::parse(formatCapabilityReportJson(r));
+    ASSERT_TRUE(doc.ok()) << doc.error().toString();
+    const json::Value* caps = doc->member("capabilities");
+    ASSERT_NE(caps, nullptr);
+    ASSERT_EQ(caps->array.size(), r.lines.size());
+    for (std::size_t i = 0; i < r.lines.size(); ++i) {
+        EXPECT_EQ(caps->array[i].member("name")->string, r.lines[i].name);
+        EXPECT_EQ(caps->array[i].member("value")->string, r.lines[i].value);
+        EXPECT_EQ(caps->array[i].member("present")->boolean, r.lines[i].present);
+        EXPECT_EQ(caps->array[i].member("sdm")->string, r.lines[i].sdmSection);
+    }
+    EXPECT_EQ(doc->member("source")->string, r.source);
+}
+
+TEST(Json, QuoteAndParseRoundTrip)
+{
+    const std::string s = "a\"b\\c\nd\te\x01";
+    auto v = json::parse(json::quote(s));
+    ASSERT_TRUE(v.ok());
+    EXPECT_EQ(v->string, s);
+    auto u = json::parse("\"\\u00e9\"");
+    ASSERT_TRUE(u.ok());
+    EXPECT_EQ(u->string, "\xc3\xa9");
+    EXPECT_FALSE(json::parse("{\"a\":1,}").ok());
+    EXPECT_FALSE(json::parse("[1 2]").ok());
+    EXPECT_FALSE(json::parse("tru").ok());
+    auto n = json::parse(" {\"a\":[1,2.5,-3e2,true,false,null]} ");
+    ASSERT_TRUE(n.ok());
+    EXPECT_EQ(n->member("a")->array.size(), 6u);
+    EXPECT_EQ(n->member("a")->array[2].number, -300.0);
+}

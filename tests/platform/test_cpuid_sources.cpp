@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// CPUID sources: the table's sub-leaf rules, the three dump formats, mislabelled/missing sub-leaves, JSON snapshot.
+#include "TestData.h"
+
+#include "platform/CapabilityReport.h"
+#include "platform/LiveCpuid.h"
+
+#include <algorithm>
+#include <cerrno>
+
+using namespace rdt;
+using namespace rdt::test;
+
+namespace {
+
+bool hasWarning(const CpuFeatures& f, const std::string& needle)
+{
+    return std::any_of(f.warnings.begin(), f.warnings.end(),
+        [&](const std::string& w) { return w.find(needle) != std::string::npos; });
+}
+
+/// A minimal Skylake-SP-like AIDA64 dump whose 0FH/10H lines the tests replace.
+std::string aidaDump(const std::string& rdtLines)
+{
+    return "------[ Logical CPU #0 ]------\n\n"
+           "CPUID 00000000: 00000016-756E6547-6C65746E-49656E69 [GenuineIntel]\n"
+           "CPUID 00000001: 00050654-00400800-7FFEFBFF-BFEBFBFF\n"
+           "CPUID 00000007: 00000000-D39FFFFB-00000008-00000000\n"
+        + rdtLines;
+}
+
+} // namespace
+
+TEST(CpuidTable, UnlabelledEntryAnswersSubleafZeroOnlyForLeavesWithSubleaves)
+{
+    CpuidTable t;
+    t.set(0x07, 0, { 0, 0xD39FFFFB, 8, 0 }, false);
+    t.set(0x0A, 0, { 0x07300404, 0, 0, 0x603 }, false);
+    EXPECT_TRUE(t.query(0x07, 0).has_value());
+    EXPECT_FALSE(t.query(0x07, 1).has_value()); // leaf 07H has sub-leaves: sub-leaf 1 is unknown, not sub-leaf 0
+    ASSERT_TRUE(t.query(0x0A, 3).has_value()); // leaf 0AH ignores ECX
+    EXPECT_EQ(t.query(0x0A, 3)->eax, 0x07300404u);
+    EXPECT_FALSE(t.query(0x0B, 0).has_value());
+}
+
+TEST(CpuidDump, Aida64PicksTheRequestedLogicalCpu)
+{
+    const std::string text = "------[ Logical CPU #0 ]------\nCPUID 00000001: 00050654-00000800-00000000-00000000\n"
+                             "------[ Logical CPU #1 ]------\nCPUID 00000001: 00050654-01000800-00000000-00000000\n";
+    auto cpu1 = parseAida64Dump(text, 1, "x");
+    ASSERT_TRUE(cpu1.ok());
+    EXPECT_EQ(cpu1->query(1, 0)->ebx, 0x01000800u);
+    auto cpu7 = parseAida64Dump(text, 7, "x");
+    ASSERT_FALSE(cpu7.ok());
+    EXPECT_NE(cpu7.error().message.find("no logical CPU #7"), std::string::npos);
+    EXPECT_FALSE(parseAida64Dump("hello\n", 0).ok());
+}
+
+TEST(CpuidDump, RawCpuidOutputDecodesLikeTheAidaDump)
+{
+    auto raw = loadCpuidDump(cpuidDumpPath("skx-cpuid-r.txt"));
+    ASSERT_TRUE(raw.ok()) << raw.error().toString();
+    EXPECT_NE(raw->describe().find("cpuid -r"), std::string::npos);
+    const CpuFeatures r = decodeCpuFeatures(*raw);
+    const CpuFeatures a = decodeDump(kSkylakeSP);
+    EXPECT_EQ(r.identity.brand, a.identity.brand);
+    EXPECT_EQ(r.identity.model, a.identity.model);
+    EXPECT_EQ(r.monitoring.rmidCount(), a.monitoring.rmidCount());
+    EXPECT_EQ(r.monitoring.upscalingFactor, a.monitoring.upscalingFactor);
+    EXPECT_EQ(r.allocation.l3.cbmMask, a.allocation.l3.cbmMask);
+    EXPECT_EQ(r.allocation.l3.shareableBits, a.allocation.l3.shareableBits);
+    EXPECT_EQ(r.allocation.l3.bytesPerCbmBit, a.allocation.l3.bytesPerCbmBit);
+    // The raw sample includes 10H.03H (MBA), which the InstLatx64 dump lacks (20.19.7.1).
+    ASSERT_TRUE(r.allocation.mba.detailsKnown);
+    EXPECT_EQ(r.allocation.mba.maxThrottle, 90u);
+    EXPECT_TRUE(r.allocation.mba.linear);
+    EXPECT_EQ(r.allocation.mba.granularity(), 10u);
+    EXPECT_EQ(r.allocation.mba.closCount(), 8u);
+    EXPECT_EQ(r.allocation.closMax, 15u);
+    EXPECT_FALSE(hasWarning(r, "CLOS field width"));
+    EXPECT_TRUE(hasWarning(a, "CLOS field width"));
+
+    auto cpu1 = loadCpuidDump(cpuidDumpPath("skx-cpuid-r.txt"), 1);
+    ASSERT_TRUE(cpu1.ok());
+    EXPECT_EQ(cpu1->query(1, 0)->ebx, 0x01400800u);
+    EXPECT_FALSE(cpu1->query(0x0F, 0).has_value());
+}
+
+TEST(CpuidDump, MislabelledMonitoringSubleafGivesAWarningNotAWrongAnswer)
+{
+    // As in GenuineIntel0050657_CascadeLakeXeon_CPUID.txt: 10H.01H-style values printed as "0000000F [SL 01]".
+    const std::string text = aidaDump("CPUID 0000000F: 00000000-0000004F-00000000-00000002 [SL 00]\n"
+                                      "CPUID 0000000F: 0000000A-00000600-00000004-0000000F [SL 01]\n"
+                                      "CPUID 00000010: 00000000-0000000A-00000000-00000000 [SL 00]\n"
+                                      "CPUID 00000010: 00000000-00012000-0000008F-00000007 [SL 01]\n");
+    auto t = parseAida64Dump(text, 0, "mislabelled");
+    ASSERT_TRUE(t.ok());
+    const CpuFeatures f = decodeCpuFeatures(*t);
+    EXPECT_TRUE(f.monitoring.l3);
+    EXPECT_FALSE(f.monitoring.l3DetailsKnown);
+    EXPECT_EQ(f.monitoring.rmidCount(), 0u);
+    EXPECT_EQ(f.monitoring.upscalingFactor, 0u);
+    EXPECT_TRUE(hasWarning(f, "CPUID.(EAX=0FH,ECX=1) = 0000000A-00000600-00000004-0000000F is implausible"));
+    // ... and the 0FH.01H-style values under 10H [SL 01] are rejected too (ECX reserved bits).
+    EXPECT_FALSE(f.allocation.l3.detailsKnown);
+    EXPECT_EQ(f.allocation.l3.closCount(), 0u);
+    EXPECT_TRUE(hasWarning(f, "CPUID.(EAX=10H,ECX=1) = 00000000-00012000-0000008F-00000007 is implausible"));
+
+    const CapabilityReport report = buildCapabilityReport(f, nullptr, nullptr);
+    const auto line = std::find_if(report.lines.begin(), report.lines.end(),
+        [](const CapabilityLine& l) { return l.name == "L3 monitoring details"; });
+    ASSERT_NE(line, report.lines.end());
+    EXPECT_FALSE(line->present);
+    EXPECT_EQ(line->value, "unknown");
+}
+
+TEST(CpuidDump, MissingSubleafIsAWarning)
+{
+    // RDT_M and RDT_A set, leaf 0FH sub-leaf 1 and leaf 10H absent from the dump.
+    const std::string text = aidaDump("CPUID 0000000F: 00000000-0000008F-00000000-00000002 [SL 00]\n");
+    auto t = parseAida64Dump(text);
+    ASSERT_TRUE(t.ok());
+    const CpuFeatures f = decodeCpuFeatures(*t);
+    EXPECT_TRUE(hasWarning(f, "CPUID.(EAX=0FH,ECX=1) missing from the source"));
+    EXPECT_TRUE(hasWarning(f, "CPUID.(EAX=10H,ECX=0) missing from the source"));
+    EXPECT_EQ(f.monitoring.rmidCount(), 0u);
+    EXPECT_EQ(f.allocation.resourceBitmap, 0u);
+}
+
+TEST(CpuidDump, ShareableBitsOutsideTheCbmAreMaskedWithAWarning)
+{
+    const std::string text = aidaDump("CPUID 00000010: 00000000-00000002-00000000-00000000 [SL 00]\n"
+                                      "CPUID 00000010: 00000003-000000F0-00000000-00000003 [SL 01]\n");
+    auto t = parseAida64Dump(text);
+    ASSERT_TRUE(t.ok());
+    const CpuFeatures f = decodeCpuFeatures(*t);
+    EXPECT_EQ(f.allocation.l3.cbmMask, 0xFu);
+    EXPECT_EQ(f.allocation.l3.shareableBits, 0xF0u & 0xFu);
+    EXPECT_TRUE(hasWarning(f, "shareable bits outside"));
+}
+
+TEST(CpuidDump, JsonSnapshotRoundTripDecodesTheSame)
+{
+    for (const char* file : { kHaswellEP, kBroadwellE, kSkylakeSP, kCascadeLake, kIceLakeSP, kXeonD1718T }) {
+        SCOPED_TRACE(file);
+        CpuidTable dump = loadDump(file);
+        const CpuidTable snap = snapshotCpuid(dump);
+        const std::string json = cpuidTableToJson(snap);
+        auto back = cpuidTableFromJson(json);
+        ASSERT_TRUE(back.ok()) << back.error().toString();
+        EXPECT_EQ(back->entries(), snap.entries());
+        EXPECT_EQ(back->describe(), dump.describe());
+
+        const CpuFeatures before = decodeCpuFeatures(dump);
+        CpuidTable restored = std::move(*back);
+        const CpuFeatures after = decodeCpuFeatures(restored);
+        EXPECT_EQ(formatCapabilityReportText(buildCapabilityReport(after, nullptr, nullptr)),
+            formatCapabilityReportText(buildCapabilityReport(before, nullptr, nullptr)));
+    }
+}
+
+TEST(CpuidDump, JsonSnapshotRejectsBadInput)
+{
+    EXPECT_FALSE(cpuidTableFromJson("").ok());
+    EXPECT_FALSE(cpuidTableFromJson("{\"format\":\"rdtscope-cpuid\",\"version\":1,\"entries\":[").ok());
+    EXPECT_FALSE(cpuidTableFromJson("{\"format\":\"other\",\"version\":1,\"entries\":[]}").ok());
+    EXPECT_FALSE(cpuidTableFromJson("{\"format\":\"rdtscope-cpuid\",\"version\":2,\"entries\":[]}").ok());
+    auto bad = cpuidTableFromJson("{\"format\":\"rdtscope-cpuid\",\"version\":1,\"entries\":[{\"leaf\":\"0x1\"}]}");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("entry 0"), std::string::npos);
+    std::string deep(200, '[');
+    EXPECT_FALSE(cpuidTableFromJson(deep).ok());
+}
+
+TEST(CpuidDump, FormatDetectionAndFileErrors)
+{
+    EXPECT_EQ(detectCpuidDumpFormat("  {\"format\":1}"), CpuidDumpFormat::Json);
+    EXPECT_EQ(detectCpuidDumpFormat("CPU 0:\n   0x00000000 0x00: eax=0x00000016"), CpuidDumpFormat::CpuidRaw);
+    EXPECT_EQ(detectCpuidDumpFormat("CPUID 00000000: 00000016-756E6547-6C65746E-49656E69"), CpuidDumpFormat::Aida64);
+    EXPECT_EQ(detectCpuidDumpFormat("hello"), CpuidDumpFormat::Unknown);
+    auto missing = loadCpuidDump(cpuidDumpPath("does-not-exist.txt"));
+    ASSERT_FALSE(missing.ok());
+    EXPECT_EQ(missing.error().code, ENOENT);
+    auto notDump = loadCpuidDump(cpuidDumpPath("README.md"));
+    ASSERT_FALSE(notDump.ok());
+    EXPECT_EQ(notDump.error().code, EINVAL);
+}
+
+TEST(LiveCpuid, DecodesWithoutCrashingAndStopsAtTheMaximumLeaf)
+{
+    if (!LiveCpuid::instructionAvailable()) GTEST_SKIP() << "not an x86 build";
+    LiveCpuid live;
+    auto leaf0 = live.query(0, 0);
+    ASSERT_TRUE(leaf0.has_value());
+    EXPECT_FALSE(live.query(leaf0->eax + 1, 0).has_value());
+    const CpuFeatures f = decodeCpuFeatures(live);
+    EXPECT_FALSE(f.identity.vendor.empty());
+    EXPECT_EQ(f.identity.maxBasicLeaf, leaf0->eax);
+    auto dev = LiveCpuid::onCpu(0, "/nonexistent-dev-cpu");
+    ASSERT_FALSE(dev.ok());
+    EXPECT_NE(dev.error().advice.find("modprobe cpuid"), std::string::npos);
+}

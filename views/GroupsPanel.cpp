@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "GroupsPanel.h"
+
+#include "ProcessPickerDialog.h"
+#include "models/GroupControl.h"
+#include "models/GroupModel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace {
+QString errorString(const rdt::Error& e) { return QString::fromStdString(e.toString()); }
+}
+
+GroupsPanel::GroupsPanel(GroupModel* model, QWidget* parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_view(new QTreeView(this))
+    , m_banner(new QLabel(this))
+    , m_error(new QLabel(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    auto button = [this, bar](const QString& text, const QString& tip) {
+        auto* b = new QToolButton(this);
+        b->setText(text);
+        b->setToolTip(tip);
+        b->setAutoRaise(true);
+        bar->addWidget(b);
+        return b;
+    };
+    m_newControl = button(tr("New group"), tr("Create a control group (its own CLOS and RMID)"));
+    m_newMonitor = button(tr("New monitor"), tr("Create a monitor group (an RMID) under the selected control group"));
+    m_delete = button(tr("Delete"), tr("Remove the selected group; its tasks return to the parent"));
+    m_addTasks = button(tr("Add PIDs\u2026"), tr("Pick processes from /proc and move them into the selected group"));
+    m_cpus = button(tr("CPUs\u2026"), tr("Set the CPUs of the selected group"));
+    bar->addStretch(1);
+    layout->addLayout(bar);
+    m_banner->setWordWrap(true);
+    m_banner->hide();
+    layout->addWidget(m_banner);
+    m_view->setModel(m_model);
+    m_view->setUniformRowHeights(true);
+    m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    layout->addWidget(m_view, 1);
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #d93535;"));
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->hide();
+    layout->addWidget(m_error);
+
+    connect(m_model, &QAbstractItemModel::modelReset, m_view, &QTreeView::expandAll);
+    connect(m_model, &QAbstractItemModel::rowsInserted, m_view, &QTreeView::expandAll);
+    connect(m_newControl, &QToolButton::clicked, this, [this] {
+        bool ok = false;
+        const QString name = QInputDialog::getText(this, tr("New control group"), tr("Name:"), QLineEdit::Normal, {}, &ok);
+        if (ok && !name.isEmpty())
+            createGroup(name, false);
+    });
+    connect(m_newMonitor, &QToolButton::clicked, this, [this] {
+        bool ok = false;
+        const QString name = QInputDialog::getText(this, tr("New monitor group"), tr("Name:"), QLineEdit::Normal, {}, &ok);
+        if (ok && !name.isEmpty())
+            createGroup(name, true);
+    });
+    connect(m_delete, &QToolButton::clicked, this, &GroupsPanel::removeSelected);
+    connect(m_addTasks, &QToolButton::clicked, this, [this] {
+        ProcessPickerDialog picker(m_procRoot, this);
+        if (picker.exec() == QDialog::Accepted)
+            addTasks(picker.selectedPids());
+    });
+    connect(m_cpus, &QToolButton::clicked, this, [this] {
+        bool ok = false;
+        const QString list = QInputDialog::getText(this, tr("CPUs"), tr("CPU list (e.g. 0-3,8):"), QLineEdit::Normal, {}, &ok);
+        if (ok)
+            setCpus(list);
+    });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &GroupsPanel::updateButtons);
+    setControl(nullptr);
+}
+
+void GroupsPanel::setControl(GroupControl* control, const QString& readOnlyReason)
+{
+    m_control = control;
+    m_readOnly = readOnlyReason;
+    if (m_readOnly.isEmpty() && !control)
+        m_readOnly = tr("No RDT backend is connected.");
+    if (m_readOnly.isEmpty() && control)
+        m_readOnly = QString::fromStdString(control->whyReadOnly());
+    m_banner->setText(m_readOnly.isEmpty() ? QString() : tr("Read-only: %1").arg(m_readOnly));
+    m_banner->setVisible(!m_readOnly.isEmpty());
+    updateButtons();
+    reload();
+}
+
+void GroupsPanel::reload()
+{
+    if (!m_control)
+        return;
+    auto groups = m_control->listGroups();
+    if (!groups) {
+        report(tr("List groups"), false, errorString(groups.error()));
+        return;
+    }
+    m_model->setGroups(groups.value());
+}
+
+void GroupsPanel::updateButtons()
+{
+    const bool writable = m_control && m_readOnly.isEmpty();
+    const bool selected = m_view->currentIndex().isValid();
+    for (auto* b : { m_newControl, m_newMonitor, m_delete, m_addTasks, m_cpus })
+        b->setEnabled(writable);
+    m_newMonitor->setEnabled(writable && selected && !selectedIsMonitor());
+    m_delete->setEnabled(writable && selected && !selectedPath().isEmpty()); // the default group stays
+    m_addTasks->setEnabled(writable && selected);
+    m_cpus->setEnabled(writable && selected);
+    if (!writable) {
+        for (auto* b : { m_newControl, m_newMonitor, m_delete, m_addTasks, m_cpus })
+            b->setToolTip(m_readOnly);
+    }
+}
+
+QString GroupsPanel::selectedPath() const
+{
+    return m_view->currentIndex().siblingAtColumn(0).data(GroupModel::PathRole).toString();
+}
+
+bool GroupsPanel::selectedIsMonitor() const
+{
+    return m_view->currentIndex().siblingAtColumn(0).data(GroupModel::MonitorOnlyRole).toBool();
+}
+
+bool GroupsPanel::report(const QString& what, bool ok, const QString& reason)
+{
+    m_error->setText(ok ? QString() : what + QStringLiteral(": ") + reason);
+    m_error->setVisible(!ok);
+    if (ok) {
+        reload();
+        Q_EMIT groupsChanged();
+    }
+    return ok;
+}
+
+bool GroupsPanel::createGroup(const QString& name, bool monitorOnly)
+{
+    if (!m_control || !m_readOnly.isEmpty())
+        return report(tr("Create group"), false, m_readOnly);
+    if (name.contains(QLatin1Char('/')) || name.trimmed().isEmpty())
+        return report(tr("Create group"), false, tr("a group name must be one non-empty path component"));
+    std::string path = name.toStdString();
+    if (monitorOnly) {
+        const QString parent = selectedPath();
+        path = parent.isEmpty() ? "mon_groups/" + path : parent.toStdString() + "/mon_groups/" + path;
+    }
+    const auto status = m_control->createGroup(path, monitorOnly);
+    return report(tr("Create %1").arg(QString::fromStdString(path)), status.ok(), status ? QString() : errorString(status.error()));
+}
+
+bool GroupsPanel::removeSelected()
+{
+    const QString path = selectedPath();
+    if (!m_control || !m_readOnly.isEmpty() || path.isEmpty())
+        return report(tr("Delete group"), false, path.isEmpty() ? tr("the default group cannot be removed") : m_readOnly);
+    const auto status = m_control->removeGroup(path.toStdString());
+    return report(tr("Delete %1").arg(path), status.ok(), status ? QString() : errorString(status.error()));
+}
+
+bool GroupsPanel::addTasks(const QList<int>& pids)
+{
+    if (!m_control || !m_readOnly.isEmpty())
+        return report(tr("Add tasks"), false, m_readOnly);
+    if (pids.isEmpty())
+        return report(tr("Add tasks"), false, tr("no process selected"));
+    const auto status = m_control->addTasks(selectedPath().toStdString(), std::vector<int>(pids.cbegin(), pids.cend()));
+    return report(tr("Add tasks to %1").arg(selectedPath()), status.ok(), status ? QString() : errorString(status.error()));
+}
+
+bool GroupsPanel::setCpus(const QString& cpuList)
+{
+    if (!m_control || !m_readOnly.isEmpty())
+        return report(tr("Set CPUs"), false, m_readOnly);
+    const auto status = m_control->setCpus(selectedPath().toStdString(), cpuList.trimmed().toStdString());
+    return report(tr("Set CPUs of %1").arg(selectedPath()), status.ok(), status ? QString() : errorString(status.error()));
+}
+
+QString GroupsPanel::errorText() const { return m_error->text(); }
+QString GroupsPanel::readOnlyText() const { return m_banner->text(); }

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QWidget>
+
+#include <functional>
+
+class GroupControl;
+class GroupModel;
+class QLabel;
+class QToolButton;
+class QTreeView;
+
+/// Groups dock: control and monitor groups with their tasks and CPUs; create, delete, add PIDs (process picker
+/// over /proc) and CPUs. Every failure is shown with the backend's reason (permission, no such task, out of
+/// CLOSIDs); without write access the buttons are disabled and the reason is shown.
+class GroupsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit GroupsPanel(GroupModel* model, QWidget* parent = nullptr);
+
+    /// Not owned; nullptr = no backend (e.g. a replay): read-only with that reason.
+    void setControl(GroupControl* control, const QString& readOnlyReason = {});
+    /// Re-lists the groups from the backend.
+    void reload();
+
+    // The operations behind the buttons (tests call them directly). Return false and show the reason on failure.
+    bool createGroup(const QString& name, bool monitorOnly);
+    bool removeSelected();
+    bool addTasks(const QList<int>& pids);
+    bool setCpus(const QString& cpuList);
+
+    QString errorText() const;
+    QString readOnlyText() const;
+    QTreeView* view() const { return m_view; }
+    /// Where the process picker reads processes (tests point it at a fake tree).
+    void setProcRoot(const QString& root) { m_procRoot = root; }
+
+Q_SIGNALS:
+    void groupsChanged();
+
+private:
+    QString selectedPath() const;
+    bool selectedIsMonitor() const;
+    bool report(const QString& what, bool ok, const QString& reason);
+    void updateButtons();
+
+    GroupModel* m_model;
+    GroupControl* m_control = nullptr;
+    QString m_readOnly;
+    QString m_procRoot = QStringLiteral("/proc");
+    QTreeView* m_view;
+    QLabel* m_banner;
+    QLabel* m_error;
+    QToolButton* m_newControl;
+    QToolButton* m_newMonitor;
+    QToolButton* m_delete;
+    QToolButton* m_addTasks;
+    QToolButton* m_cpus;
+};

@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "TimelineView.h"
+
+#include "GroupColors.h"
+#include "QCustomPlotInclude.h"
+#include "models/FramePump.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSvgGenerator>
+#include <QTextStream>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace {
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kGB = 1e9;
+
+double scaleOf(Metric m) { return m == Metric::Occupancy ? 1.0 / kMiB : 1.0 / kGB; }
+
+QString conceptOf(Metric m)
+{
+    switch (m) {
+    case Metric::Occupancy:
+        return QStringLiteral("llc-occupancy");
+    case Metric::BandwidthTotal:
+        return QStringLiteral("mbm-total");
+    case Metric::BandwidthLocal:
+        return QStringLiteral("mbm-local");
+    case Metric::BandwidthRemote:
+        return QStringLiteral("mbm-remote");
+    }
+    return {};
+}
+
+QString groupLabel(const QString& group) { return group.isEmpty() ? QStringLiteral("(default)") : group; }
+} // namespace
+
+TimelineView::TimelineView(FramePump* pump, QWidget* parent)
+    : QWidget(parent)
+    , m_pump(pump)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    buildToolbar();
+    m_plot = new QCustomPlot(this);
+    m_plot->setMinimumHeight(260);
+    layout->addWidget(m_plot, 1);
+    setupPlot();
+    applyPalette();
+    if (m_pump) {
+        connect(m_pump, &FramePump::frame, this, &TimelineView::refresh);
+        connect(m_pump, &FramePump::seriesReset, this, &TimelineView::clearSeries);
+    }
+}
+
+TimelineView::~TimelineView() = default;
+
+void TimelineView::buildToolbar()
+{
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(4, 2, 4, 0);
+    m_followBox = new QCheckBox(tr("Follow"), this);
+    m_followBox->setChecked(true);
+    m_followBox->setToolTip(tr("Keep the newest data in view; zooming or panning pauses following"));
+    connect(m_followBox, &QCheckBox::toggled, this, &TimelineView::setFollow);
+    bar->addWidget(m_followBox);
+
+    m_windowBox = new QComboBox(this);
+    for (const auto& [label, seconds] : { std::pair { tr("1 min"), 60 }, std::pair { tr("5 min"), 300 },
+             std::pair { tr("15 min"), 900 }, std::pair { tr("1 h"), 3600 } })
+        m_windowBox->addItem(label, seconds);
+    m_windowBox->setCurrentIndex(1);
+    m_windowBox->setToolTip(tr("Time window shown while following"));
+    connect(m_windowBox, &QComboBox::currentIndexChanged, this,
+        [this](int i) { setWindowSeconds(m_windowBox->itemData(i).toDouble()); });
+    bar->addWidget(m_windowBox);
+    bar->addSpacing(12);
+
+    const QString names[kMetricCount]
+        = { tr("Occupancy"), tr("Total BW"), tr("Local BW"), tr("Remote BW (total \u2212 local)") };
+    for (int m = 0; m < kMetricCount; ++m) {
+        auto* box = new QCheckBox(names[m], this);
+        box->setChecked(m_metricVisible[static_cast<std::size_t>(m)]);
+        connect(box, &QCheckBox::toggled, this,
+            [this, m](bool on) { setMetricVisible(static_cast<Metric>(m), on); });
+        m_metricBoxes[static_cast<std::size_t>(m)] = box;
+        bar->addWidget(box);
+    }
+    bar->addStretch(1);
+    m_exportButton = new QToolButton(this);
+    m_exportButton->setText(tr("Export"));
+    m_exportButton->setToolTip(tr("Export the visible range as PNG, SVG or CSV"));
+    m_exportButton->setPopupMode(QToolButton::InstantPopup);
+    exportMenu();
+    bar->addWidget(m_exportButton);
+    static_cast<QVBoxLayout*>(layout())->addLayout(bar);
+}
+
+void TimelineView::exportMenu()
+{
+    auto* menu = new QMenu(m_exportButton);
+    struct Kind {
+        QString label;
+        QString filter;
+        bool (TimelineView::*fn)(const QString&, QString*);
+    };
+    const Kind kinds[] = { { tr("PNG image\u2026"), tr("PNG image (*.png)"), &TimelineView::exportPng },
+        { tr("SVG drawing\u2026"), tr("SVG drawing (*.svg)"), &TimelineView::exportSvg },
+        { tr("CSV data\u2026"), tr("CSV (*.csv)"), &TimelineView::exportCsv } };
+    for (const auto& k : kinds) {
+        menu->addAction(k.label, this, [this, k] {
+            const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), QString(), k.filter);
+            if (path.isEmpty())
+                return;
+            QString error;
+            if (!(this->*k.fn)(path, &error))
+                QMessageBox::warning(this, tr("Export failed"), error);
+        });
+    }
+    m_exportButton->setMenu(menu);
+}
+
+void TimelineView::setupPlot()
+{
+    m_plot->plotLayout()->clear();
+    m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+
+    // Row 0: legend (wraps into columns); row 1: occupancy; row 2: bandwidth. One margin group aligns the axes.
+    m_plot->legend = new QCPLegend;
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setWrap(8);
+    m_plot->legend->setIconSize(18, 8);
+    m_plot->legend->setSelectableParts(QCPLegend::spItems);
+    m_occRect = new QCPAxisRect(m_plot);
+    m_bwRect = new QCPAxisRect(m_plot);
+    auto* legendGrid = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(0, 0, legendGrid);
+    legendGrid->addElement(0, 0, m_plot->legend);
+    legendGrid->setMargins(QMargins(4, 2, 4, 0));
+    m_plot->plotLayout()->addElement(1, 0, m_occRect);
+    m_plot->plotLayout()->addElement(2, 0, m_bwRect);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->plotLayout()->setRowSpacing(0);
+    auto* margins = new QCPMarginGroup(m_plot);
+    for (auto* rect : { m_occRect, m_bwRect }) {
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+        rect->setRangeDrag(Qt::Horizontal);
+        rect->setRangeZoom(Qt::Horizontal);
+        rect->axis(QCPAxis::atLeft)->setRange(0, 1);
+        rect->axis(QCPAxis::atBottom)->setRange(0, m_window);
+        rect->axis(QCPAxis::atLeft)->setPadding(4);
+    }
+    m_occRect->axis(QCPAxis::atLeft)->setLabel(tr("LLC occupancy (MiB)"));
+    m_bwRect->axis(QCPAxis::atLeft)->setLabel(tr("Memory bandwidth (GB/s)"));
+    m_bwRect->axis(QCPAxis::atBottom)->setLabel(tr("Time (s)"));
+    m_occRect->axis(QCPAxis::atBottom)->setTickLabels(false);
+
+    // One shared time axis: whichever rect the user drags or zooms, the other follows.
+    auto* occX = m_occRect->axis(QCPAxis::atBottom);
+    auto* bwX = m_bwRect->axis(QCPAxis::atBottom);
+    connect(occX, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), bwX, qOverload<const QCPRange&>(&QCPAxis::setRange));
+    connect(bwX, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), occX, qOverload<const QCPRange&>(&QCPAxis::setRange));
+
+    // A user's wheel or drag inside a plot pauses following (a legend click does not).
+    auto pauseIfInPlot = [this](QMouseEvent* event) {
+        if (m_plot->axisRectAt(event->position()))
+            setFollow(false);
+    };
+    connect(m_plot, &QCustomPlot::mousePress, this, pauseIfInPlot);
+    connect(m_plot, &QCustomPlot::mouseWheel, this, [this](QWheelEvent* event) {
+        if (m_plot->axisRectAt(event->position()))
+            setFollow(false);
+    });
+    connect(m_plot, &QCustomPlot::legendClick, this,
+        [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
+            auto* pli = qobject_cast<QCPPlottableLegendItem*>(item);
+            if (!pli)
+                return;
+            const QString group = pli->plottable()->property("group").toString();
+            setGroupVisible(group, !groupVisible(group));
+        });
+    connect(m_plot, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* p, int, QMouseEvent*) {
+        Q_EMIT explainRequested(conceptOf(static_cast<Metric>(p->property("metric").toInt())));
+    });
+    connect(m_plot, &QCustomPlot::itemClick, this,
+        [this](QCPAbstractItem*, QMouseEvent*) { Q_EMIT explainRequested(QStringLiteral("allocation-change")); });
+}
+
+void TimelineView::setFollow(bool follow)
+{
+    if (m_follow == follow)
+        return;
+    m_follow = follow;
+    m_followBox->setChecked(follow);
+    Q_EMIT followChanged(follow);
+    if (follow)
+        refresh();
+}
+
+void TimelineView::setWindowSeconds(double seconds)
+{
+    if (seconds <= 0)
+        return;
+    m_window = seconds;
+    const int i = m_windowBox->findData(static_cast<int>(seconds));
+    if (i >= 0 && i != m_windowBox->currentIndex())
+        m_windowBox->setCurrentIndex(i);
+    refresh();
+}
+
+void TimelineView::setVisibleRange(double t0, double t1)
+{
+    if (!(t1 > t0))
+        return;
+    setFollow(false);
+    m_bwRect->axis(QCPAxis::atBottom)->setRange(t0, t1);
+    refresh();
+}
+
+std::pair<double, double> TimelineView::visibleRange() const
+{
+    const auto r = m_bwRect->axis(QCPAxis::atBottom)->range();
+    return { r.lower, r.upper };
+}
+
+void TimelineView::setMetricVisible(Metric metric, bool visible)
+{
+    m_metricVisible[static_cast<std::size_t>(metric)] = visible;
+    if (auto* box = m_metricBoxes[static_cast<std::size_t>(metric)]; box->isChecked() != visible)
+        box->setChecked(visible);
+    refresh();
+}
+
+bool TimelineView::metricVisible(Metric metric) const { return m_metricVisible[static_cast<std::size_t>(metric)]; }
+
+void TimelineView::setGroupVisible(const QString& group, bool visible)
+{
+    for (auto& g : m_groups) {
+        if (g.name != group)
+            continue;
+        g.visible = visible;
+        // The legend entry stays, greyed, so the group can be switched back on.
+        if (auto* item = m_plot->legend->itemWithPlottable(g.graphs[0]))
+            item->setTextColor(visible ? palette().color(QPalette::Text)
+                                       : palette().color(QPalette::Disabled, QPalette::Text));
+    }
+    refresh();
+}
+
+bool TimelineView::groupVisible(const QString& group) const
+{
+    for (const auto& g : m_groups) {
+        if (g.name == group)
+            return g.visible;
+    }
+    return false;
+}
+
+TimelineView::GroupGraphs& TimelineView::graphsFor(int storeIndex)
+{
+    while (m_groups.size() <= storeIndex) {
+        const int index = static_cast<int>(m_groups.size());
+        GroupGraphs g;
+        g.name = m_pump ? m_pump->store().groupName(index) : QString();
+        const QColor color = groupColor(index, palette());
+        for (int m = 0; m < kMetricCount; ++m) {
+            auto* rect = m == 0 ? m_occRect : m_bwRect;
+            auto* graph = m_plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+            QPen pen(color, m == 1 || m == 0 ? 1.6 : 1.2);
+            if (m == static_cast<int>(Metric::BandwidthLocal))
+                pen.setStyle(Qt::DashLine);
+            if (m == static_cast<int>(Metric::BandwidthRemote))
+                pen.setStyle(Qt::DotLine);
+            graph->setPen(pen);
+            graph->setName(groupLabel(g.name));
+            graph->setProperty("group", g.name);
+            graph->setProperty("metric", m);
+            graph->setAdaptiveSampling(true);
+            if (m != 0)
+                graph->removeFromLegend(); // one legend entry per group; its click toggles all four series
+            g.graphs[static_cast<std::size_t>(m)] = graph;
+        }
+        m_groups.append(g);
+    }
+    return m_groups[storeIndex];
+}
+
+void TimelineView::refresh()
+{
+    if (!m_pump)
+        return;
+    const TimeSeriesStore& store = m_pump->store();
+    auto* timeAxis = m_bwRect->axis(QCPAxis::atBottom);
+    if (m_follow) {
+        const double now = std::max(m_pump->now(), 0.0);
+        timeAxis->setRange(std::max(0.0, now - m_window), std::max(now, m_window));
+    }
+    const QCPRange range = timeAxis->range();
+    const int columns = std::max(50, m_bwRect->width());
+
+    double occMax = 0;
+    double bwMax = 0;
+    QVector<QCPGraphData> points;
+    for (int gi = 0; gi < store.groupCount(); ++gi) {
+        auto& g = graphsFor(gi);
+        for (int m = 0; m < kMetricCount; ++m) {
+            QCPGraph* graph = g.graphs[static_cast<std::size_t>(m)];
+            const bool show = g.visible && m_metricVisible[static_cast<std::size_t>(m)];
+            graph->setVisible(show);
+            if (!show) {
+                graph->data()->clear();
+                continue;
+            }
+            const auto d = store.decimate(gi, static_cast<Metric>(m), range.lower, range.upper, columns);
+            const double scale = scaleOf(static_cast<Metric>(m));
+            points.resize(static_cast<qsizetype>(d.keys.size()));
+            for (std::size_t i = 0; i < d.keys.size(); ++i) {
+                points[static_cast<qsizetype>(i)] = QCPGraphData(d.keys[i], d.values[i] * scale);
+                if (d.keys[i] >= range.lower && d.keys[i] <= range.upper)
+                    (m == 0 ? occMax : bwMax) = std::max(m == 0 ? occMax : bwMax, d.values[i] * scale);
+            }
+            graph->data()->set(points, true);
+        }
+    }
+    // Value axes fit the visible peaks with headroom; never collapse to zero height.
+    m_occRect->axis(QCPAxis::atLeft)->setRange(0, std::max(occMax * 1.12, 1.0));
+    m_bwRect->axis(QCPAxis::atLeft)->setRange(0, std::max(bwMax * 1.12, 0.1));
+    syncMarkers();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::syncMarkers()
+{
+    const auto& markers = m_pump->markers();
+    const double firstT = markers.empty() ? -1 : markers.front().t;
+    if (static_cast<int>(markers.size()) == m_lastMarkerCount && firstT == m_lastMarkerT)
+        return;
+    for (auto* item : std::as_const(m_markerItems))
+        m_plot->removeItem(item);
+    m_markerItems.clear();
+    const QColor okColor = palette().color(QPalette::Text);
+    const QColor badColor(0xd9, 0x35, 0x35);
+    for (const auto& marker : markers) {
+        const QColor color = marker.ok ? okColor : badColor;
+        for (auto* rect : { m_occRect, m_bwRect }) {
+            auto* line = new QCPItemStraightLine(m_plot);
+            line->setClipAxisRect(rect);
+            line->point1->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+            line->point2->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+            line->point1->setCoords(marker.t, 0);
+            line->point2->setCoords(marker.t, 1);
+            line->setPen(QPen(color, 1, Qt::DashDotLine));
+            m_markerItems.append(line);
+        }
+        auto* text = new QCPItemText(m_plot);
+        text->setClipAxisRect(m_occRect);
+        text->position->setAxes(m_occRect->axis(QCPAxis::atBottom), m_occRect->axis(QCPAxis::atLeft));
+        text->position->setAxisRect(m_occRect);
+        text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(marker.t, 0.02);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        text->setPadding(QMargins(3, 1, 3, 1));
+        text->setText(marker.label);
+        text->setColor(color);
+        text->setBrush(QBrush(palette().color(QPalette::Base)));
+        m_markerItems.append(text);
+    }
+    m_lastMarkerCount = static_cast<int>(markers.size());
+    m_lastMarkerT = firstT;
+}
+
+void TimelineView::clearSeries()
+{
+    m_plot->clearGraphs();
+    m_groups.clear();
+    for (auto* item : std::as_const(m_markerItems))
+        m_plot->removeItem(item);
+    m_markerItems.clear();
+    m_lastMarkerCount = 0;
+    m_lastMarkerT = -1;
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+int TimelineView::plottedPoints(const QString& group, Metric metric) const
+{
+    for (const auto& g : m_groups) {
+        if (g.name == group)
+            return g.graphs[static_cast<std::size_t>(metric)]->dataCount();
+    }
+    return 0;
+}
+
+void TimelineView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
+        applyPalette();
+}
+
+void TimelineView::applyPalette()
+{
+    const QPalette pal = palette();
+    const QColor text = pal.color(QPalette::Text);
+    QColor grid = pal.color(QPalette::Mid);
+    grid.setAlpha(110);
+    m_plot->setBackground(pal.brush(QPalette::Base));
+    for (auto* rect : { m_occRect, m_bwRect }) {
+        rect->setBackground(pal.brush(QPalette::Base));
+        for (auto* axis : rect->axes()) {
+            axis->setBasePen(QPen(text));
+            axis->setTickPen(QPen(text));
+            axis->setSubTickPen(QPen(text));
+            axis->setTickLabelColor(text);
+            axis->setLabelColor(text);
+            axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+        }
+    }
+    m_plot->legend->setBrush(pal.brush(QPalette::Base));
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->legend->setTextColor(text);
+    for (int i = 0; i < m_groups.size(); ++i) {
+        const QColor c = groupColor(i, pal);
+        for (auto* graph : m_groups[i].graphs) {
+            QPen pen = graph->pen();
+            pen.setColor(c);
+            graph->setPen(pen);
+        }
+    }
+    m_lastMarkerCount = -1; // rebuild markers in the new colours
+    if (m_pump)
+        refresh();
+}
+
+bool TimelineView::exportPng(const QString& path, QString* error)
+{
+    if (m_plot->savePng(path, 0, 0, 1.0))
+        return true;
+    if (error)
+        *error = tr("Could not write the PNG image %1: check that the folder exists and is writable.").arg(path);
+    return false;
+}
+
+bool TimelineView::exportSvg(const QString& path, QString* error)
+{
+    QSvgGenerator generator;
+    generator.setFileName(path);
+    generator.setSize(m_plot->size());
+    generator.setViewBox(QRect(QPoint(0, 0), m_plot->size()));
+    generator.setTitle(tr("rdtscope timeline"));
+    QCPPainter painter;
+    if (!painter.begin(&generator)) {
+        if (error)
+            *error = tr("Could not write the SVG drawing %1: check that the folder exists and is writable.").arg(path);
+        return false;
+    }
+    m_plot->toPainter(&painter, m_plot->width(), m_plot->height());
+    painter.end();
+    return QFile::exists(path);
+}
+
+bool TimelineView::exportCsv(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
+        if (error)
+            *error = tr("Could not write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    QTextStream out(&file);
+    const auto [t0, t1] = visibleRange();
+    const SourceDescription source = m_pump ? m_pump->source() : SourceDescription {};
+    out << "# rdtscope timeline export, source: " << QString::fromStdString(source.name)
+        << (source.kind == SourceKind::Simulated ? " (SIMULATED data)" : "") << "\n";
+    out << "time_s,group,llc_occupancy_bytes,mbm_total_Bps,mbm_local_Bps,mbm_remote_Bps\n";
+    if (m_pump) {
+        const auto& store = m_pump->store();
+        for (int gi = 0; gi < store.groupCount(); ++gi) {
+            if (gi < m_groups.size() && !m_groups[gi].visible)
+                continue;
+            const QString name = store.groupName(gi);
+            store.forEachRaw(gi, t0, t1, [&](double t, const std::array<double, kMetricCount>& v) {
+                out << QString::number(t, 'f', 3) << ',' << name << ',' << QString::number(v[0], 'f', 0) << ','
+                    << QString::number(v[1], 'f', 0) << ',' << QString::number(v[2], 'f', 0) << ','
+                    << QString::number(v[3], 'f', 0) << '\n';
+            });
+        }
+        for (const auto& marker : m_pump->markers()) {
+            if (marker.t >= t0 && marker.t <= t1)
+                out << "# marker," << QString::number(marker.t, 'f', 3) << ",\"" << marker.label << "\"\n";
+        }
+    }
+    out.flush();
+    if (file.error() != QFileDevice::NoError) {
+        if (error)
+            *error = tr("Could not write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "models/TimeSeriesStore.h"
+
+#include <QPointer>
+#include <QVector>
+#include <QWidget>
+
+class FramePump;
+class QCustomPlot;
+class QCPAxisRect;
+class QCPGraph;
+class QCPAbstractItem;
+class QCheckBox;
+class QComboBox;
+class QToolButton;
+
+/// LLC occupancy (MiB) and memory bandwidth (GB/s: total, local, remote) per group on one shared time axis
+/// (QCustomPlot, two axis rects), with a labelled marker at every allocation change. The data comes decimated
+/// from the FramePump's TimeSeriesStore; the view only draws, at most once per frame (rpQueuedReplot).
+/// Follow mode keeps the newest `window` seconds in view; wheel zoom or drag pan (horizontal) pauses it.
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(FramePump* pump, QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    bool follow() const { return m_follow; }
+    void setFollow(bool follow);
+    void setWindowSeconds(double seconds);
+    double windowSeconds() const { return m_window; }
+    /// Shows [t0, t1] and pauses following.
+    void setVisibleRange(double t0, double t1);
+    std::pair<double, double> visibleRange() const;
+    void setMetricVisible(Metric metric, bool visible);
+    bool metricVisible(Metric metric) const;
+    /// Hides or shows every series of a group (what a legend click does).
+    void setGroupVisible(const QString& group, bool visible);
+    bool groupVisible(const QString& group) const;
+
+    /// Re-decimates the visible range and queues one replot (the frame pump's `frame` signal calls it).
+    void refresh();
+
+    /// Exports of the visible range. Return false and set *error (what failed, why) on failure.
+    bool exportPng(const QString& path, QString* error = nullptr);
+    bool exportSvg(const QString& path, QString* error = nullptr);
+    bool exportCsv(const QString& path, QString* error = nullptr);
+
+    QCustomPlot* plot() const { return m_plot; }
+    /// Allocation-change markers drawn (each is two lines and a label).
+    int markerCount() const { return static_cast<int>(m_markerItems.size()) / 3; }
+    /// Points currently plotted for a group's metric (tests check that samples arrived).
+    int plottedPoints(const QString& group, Metric metric) const;
+
+Q_SIGNALS:
+    /// A series or marker was clicked: the explain panel shows the concept ("llc-occupancy", "mbm-total", ...).
+    void explainRequested(const QString& conceptId);
+    void followChanged(bool follow);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct GroupGraphs {
+        QString name;
+        std::array<QCPGraph*, kMetricCount> graphs {};
+        bool visible = true;
+    };
+    void buildToolbar();
+    void setupPlot();
+    GroupGraphs& graphsFor(int storeIndex);
+    void syncMarkers();
+    void clearSeries();
+    void applyPalette();
+    void exportMenu();
+
+    QPointer<FramePump> m_pump;
+    QCustomPlot* m_plot = nullptr;
+    QCPAxisRect* m_occRect = nullptr;
+    QCPAxisRect* m_bwRect = nullptr;
+    QCheckBox* m_followBox = nullptr;
+    QComboBox* m_windowBox = nullptr;
+    std::array<QCheckBox*, kMetricCount> m_metricBoxes {};
+    QToolButton* m_exportButton = nullptr;
+    QVector<GroupGraphs> m_groups; // index = TimeSeriesStore group index
+    QVector<QCPAbstractItem*> m_markerItems;
+    double m_lastMarkerT = -1;
+    int m_lastMarkerCount = 0;
+    bool m_follow = true;
+    double m_window = 300.0;
+    std::array<bool, kMetricCount> m_metricVisible { true, true, false, false };
+};
