@@ -50,11 +50,17 @@ std::string groupPathFromUser(const std::string& name) { return name == "default
 Result<Schemata> parseUserSchemata(const std::vector<std::string>& parts)
 {
     std::string text;
-    for (const auto& p : parts) {
-        std::string part = p;
-        for (std::size_t pos; (pos = part.find("\\n")) != std::string::npos;)
-            part.replace(pos, 2, "\n");
-        text += part + "\n";
+    // A literal backslash-n (as typed in a shell without $'...') separates lines too.
+    for (const auto& part : parts) {
+        for (std::size_t i = 0; i < part.size(); ++i) {
+            if (part[i] == '\\' && i + 1 < part.size() && part[i + 1] == 'n') {
+                text += '\n';
+                ++i;
+            } else {
+                text += part[i];
+            }
+        }
+        text += '\n';
     }
     return Schemata::parseStrict(text);
 }

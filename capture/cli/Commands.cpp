@@ -15,6 +15,7 @@ int cmdExport(const std::vector<std::string>& args);
 int cmdReport(const std::vector<std::string>& args);
 int cmdImport(const std::vector<std::string>& args);
 int cmdPmu(const std::vector<std::string>& args);
+int cmdSim(const std::vector<std::string>& args);
 
 const std::vector<Command>& commands()
 {
@@ -41,6 +42,9 @@ const std::vector<Command>& commands()
             cmdImport },
         { "pmu", "pmu tma|lbr|mem [--source perf|sim] [--pid N | -- COMMAND] [--duration S]  TMA, LBR call edges, load latency",
             cmdPmu },
+        { "sim", "sim [--list] [--scenario NAME|FILE] [--sim-cpuid FILE|--preset ID] [--seconds N] [--describe] [--realtime]  "
+                 "run the simulated machine and print what its resctrl reports",
+            cmdSim },
     };
     return table;
 }

@@ -74,11 +74,10 @@ namespace {
     }
 
     /// One mon_data file -> value or flag (RESCTRL-NOTES 1.5: "Error", "Unavailable", "Unassigned").
-    template <typename Reader>
-    std::uint64_t readEvent(Reader&& read, const std::string& path, std::uint32_t& flags, std::uint32_t errorFlag,
+    /// One mon_data file's content -> value or flag (RESCTRL-NOTES 1.5: "Error", "Unavailable", "Unassigned").
+    std::uint64_t parseEvent(const Result<std::string>& r, std::uint32_t& flags, std::uint32_t errorFlag,
         std::uint32_t unavailableFlag, std::uint32_t unassignedFlag)
     {
-        auto r = read(path);
         if (!r) {
             const int code = r.error().code;
             flags |= code == EIO ? errorFlag : code == ENOENT && unassignedFlag ? unassignedFlag : unavailableFlag;
@@ -104,28 +103,6 @@ ResctrlBackend::ResctrlBackend(std::shared_ptr<Fs> fs)
 {
     if (auto* posix = dynamic_cast<PosixFs*>(m_fs.get()))
         m_posixRoot = posix->root();
-}
-
-Result<std::string> ResctrlBackend::readCounterFile(const std::string& path)
-{
-    if (m_posixRoot.empty())
-        return m_fs->read(path);
-    auto it = m_counterFds.find(path);
-    if (it == m_counterFds.end()) {
-        UniqueFd fd(::open((m_posixRoot + "/" + path).c_str(), O_RDONLY | O_CLOEXEC));
-        if (!fd)
-            return m_fs->read(path); // the Fs gives the proper error (ENOENT = unassigned, ...)
-        it = m_counterFds.emplace(path, std::move(fd)).first;
-    }
-    char buf[128];
-    const ssize_t n = ::pread(it->second.get(), buf, sizeof buf, 0);
-    if (n < 0) {
-        // The group was removed (kernfs gives ENODEV on a dead node) or the read really failed: drop the fd
-        // and let the Fs say what is there now.
-        m_counterFds.erase(it);
-        return m_fs->read(path);
-    }
-    return std::string(buf, static_cast<std::size_t>(n));
 }
 
 Result<std::unique_ptr<ResctrlBackend>> ResctrlBackend::open(std::shared_ptr<Fs> fs)
@@ -301,7 +278,7 @@ Status ResctrlBackend::removeGroup(const std::string& path)
     if (!rl.status())
         return rl.status();
     for (auto it = m_counterFds.begin(); it != m_counterFds.end();)
-        it = it->first.rfind(path + "/", 0) == 0 ? m_counterFds.erase(it) : std::next(it);
+        it = it->first == path || it->first.rfind(path + "/", 0) == 0 ? m_counterFds.erase(it) : std::next(it);
     return m_fs->rmdir(path);
 }
 
@@ -456,33 +433,81 @@ std::vector<Result<GroupCounters>> ResctrlBackend::readCountersMany(const std::v
     return out;
 }
 
+namespace {
+    const char* const kEventFiles[3] = { "llc_occupancy", "mbm_total_bytes", "mbm_local_bytes" };
+}
+
+std::vector<UniqueFd>& ResctrlBackend::counterFds(const std::string& group, const Capabilities& caps)
+{
+    auto it = m_counterFds.find(group);
+    if (it != m_counterFds.end())
+        return it->second;
+    std::vector<UniqueFd> fds;
+    const std::string base = m_posixRoot + "/" + join(group, "mon_data/");
+    for (int d : caps.monitoring.domains)
+        for (const char* e : kEventFiles)
+            fds.emplace_back(::open((base + domainDir(d) + "/" + e).c_str(), O_RDONLY | O_CLOEXEC));
+    return m_counterFds.emplace(group, std::move(fds)).first->second;
+}
+
 Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path, const Capabilities& caps)
 {
     const auto& mon = caps.monitoring;
     if (!mon.present)
         return errnoError(ENOENT, "no monitoring in " + m_fs->describe() + " (no info/L3_MON)",
             "the CPU or kernel lacks CMT/MBM (CPUID.07H.00H:EBX[12])");
-    if (!path.empty() && !m_fs->isDirectory(path))
+    auto missingGroup = [&]() -> Result<GroupCounters> {
         return errnoError(ENOENT, "no group '" + path + "' in " + m_fs->describe(), "list groups with `groups list`");
-    auto read = [this](const std::string& p) { return readCounterFile(p); };
+    };
+    // A stat per group per poll is measurable at 64 groups: with kept-open fds, only ask whether the group
+    // exists when its files are not all readable.
+    if (m_posixRoot.empty() && !path.empty() && !m_fs->isDirectory(path))
+        return missingGroup();
+    std::vector<UniqueFd>* fds = m_posixRoot.empty() ? nullptr : &counterFds(path, caps);
+    bool dropFds = false;
+    const std::string base = join(path, "mon_data/");
+    auto readOne = [&](std::size_t index, int domain, int event) -> Result<std::string> {
+        if (fds && index < fds->size() && (*fds)[index]) {
+            char buf[128];
+            const ssize_t n = ::pread((*fds)[index].get(), buf, sizeof buf, 0);
+            if (n >= 0)
+                return std::string(buf, static_cast<std::size_t>(n));
+            dropFds = true; // e.g. ENODEV: the group was removed and maybe re-created; reopen next poll
+        }
+        return m_fs->read(base + domainDir(domain) + "/" + kEventFiles[event]);
+    };
+    const bool enabled[3] = { mon.llcOccupancy, mon.mbmTotal, mon.mbmLocal };
+    const std::uint32_t errorFlag[3] = { SampleOccupancyError, SampleMbmError, SampleMbmError };
+    const std::uint32_t unavailableFlag[3] = { SampleOccupancyUnavailable, SampleMbmUnavailable, SampleMbmUnavailable };
+    const std::uint32_t unassignedFlag[3] = { 0, SampleMbmUnassigned, SampleMbmUnassigned };
     GroupCounters out;
     out.group = path;
     out.domains.reserve(mon.domains.size());
-    const std::string base = join(path, "mon_data/");
-    for (int d : mon.domains) {
+    for (std::size_t di = 0; di < mon.domains.size(); ++di) {
         CounterReading c;
-        c.domain = d;
-        const std::string dir = base + domainDir(d) + "/";
-        if (mon.llcOccupancy)
-            c.occupancyBytes
-                = readEvent(read, dir + "llc_occupancy", c.flags, SampleOccupancyError, SampleOccupancyUnavailable, 0);
-        if (mon.mbmTotal)
-            c.mbmTotalRaw = readEvent(
-                read, dir + "mbm_total_bytes", c.flags, SampleMbmError, SampleMbmUnavailable, SampleMbmUnassigned);
-        if (mon.mbmLocal)
-            c.mbmLocalRaw = readEvent(
-                read, dir + "mbm_local_bytes", c.flags, SampleMbmError, SampleMbmUnavailable, SampleMbmUnassigned);
+        c.domain = mon.domains[di];
+        std::uint64_t values[3] = { 0, 0, 0 };
+        for (int e = 0; e < 3; ++e) {
+            if (!enabled[e])
+                continue;
+            auto r = readOne(di * 3 + static_cast<std::size_t>(e), c.domain, e);
+            values[e] = parseEvent(r, c.flags, errorFlag[e], unavailableFlag[e], unassignedFlag[e]);
+        }
+        c.occupancyBytes = values[0];
+        c.mbmTotalRaw = values[1];
+        c.mbmLocalRaw = values[2];
         out.domains.push_back(c);
+    }
+    if (dropFds)
+        m_counterFds.erase(path);
+    if (fds && !path.empty()) {
+        // A removed group makes every read fail; only then is the stat worth it.
+        const bool allFlagged = !out.domains.empty()
+            && std::all_of(out.domains.begin(), out.domains.end(), [](const CounterReading& c) { return c.flags != 0; });
+        if (allFlagged && !m_fs->isDirectory(path)) {
+            m_counterFds.erase(path);
+            return missingGroup();
+        }
     }
     return out;
 }

@@ -49,15 +49,16 @@ private:
     Status checkGroupPath(const std::string& path, bool mustBeControl);
     std::string join(const std::string& group, const std::string& file) const;
     Result<GroupCounters> readCountersLocked(const std::string& path, const Capabilities& caps);
-    /// Reads one mon_data file: through a kept-open fd and pread(0) when the Fs is a PosixFs (kernfs regenerates
-    /// seq_file content on a read at offset 0), else through the Fs.
-    Result<std::string> readCounterFile(const std::string& path);
+    /// The kept-open fds of a group's counter files (PosixFs only: kernfs regenerates seq_file content on a
+    /// pread at offset 0, so one open per file serves every poll).
+    std::vector<UniqueFd>& counterFds(const std::string& group, const Capabilities& caps);
 
     std::shared_ptr<Fs> m_fs;
     std::recursive_mutex m_mutex; ///< serialises Fs use between the sampler thread and editors
     std::optional<Capabilities> m_caps;
     std::string m_posixRoot; ///< non-empty when m_fs is a PosixFs: enables the kept-open counter fds
-    std::unordered_map<std::string, UniqueFd> m_counterFds;
+    /// Kept-open mon_data fds per group: [domain index * 3 + event] (occupancy, total, local); -1 = use the Fs.
+    std::unordered_map<std::string, std::vector<UniqueFd>> m_counterFds;
 };
 
 /// Scans a resctrl tree for other RDT users (RESCTRL-NOTES 7.4): pqos `COS<n>` control groups, PCM `pcm*`

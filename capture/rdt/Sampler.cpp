@@ -117,6 +117,7 @@ Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
     }
     RdtSampleBatch batch;
     batch.timeNs = timeNs;
+    batch.samples.reserve(groups.size() * 4);
     std::size_t failures = 0;
     Error firstError;
     auto all = m_backend.readCountersMany(groups);
@@ -177,8 +178,12 @@ Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
     }
     if (m_callback)
         m_callback(batch);
-    m_queue.push(batch);
-    return batch;
+    if (!running()) {
+        m_queue.push(batch); // pollOnce(): the caller gets the batch too
+        return batch;
+    }
+    m_queue.push(std::move(batch)); // the thread: no copy
+    return RdtSampleBatch {};
 }
 
 } // namespace rdt

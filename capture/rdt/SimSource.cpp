@@ -3,6 +3,7 @@
 
 #include "MsrBackend.h"
 #include "ResctrlBackend.h"
+#include "SimMsrScenario.h"
 
 #include <cerrno>
 
@@ -24,33 +25,6 @@ namespace rdt {
 
 #ifdef RDTSCOPE_HAVE_SIM
 namespace {
-    /// The SimulationControl of a sim source: simulated time is the machine's; advancing runs whole ticks.
-    class SimControl final : public SimulationControl {
-    public:
-        SimControl(std::shared_ptr<sim::SimMachine> machine, std::string scenario)
-            : m_machine(std::move(machine))
-            , m_scenario(std::move(scenario))
-        {
-        }
-        std::uint64_t nowNs() const override { return m_machine->nowNs(); }
-        void advanceTo(std::uint64_t t) override
-        {
-            const auto now = m_machine->nowNs();
-            if (t > now)
-                m_machine->advance(t - now);
-        }
-        std::string scenarioName() const override { return m_scenario; }
-        std::string describe() const override
-        {
-            return "simulated " + m_machine->features().brand + ", " + std::to_string(m_machine->cpuCount())
-                + " CPUs, scenario " + m_scenario;
-        }
-
-    private:
-        std::shared_ptr<sim::SimMachine> m_machine;
-        std::string m_scenario;
-    };
-
     /// The SimulationControl of the `sim` source: a scenario file run by capture/sim's Simulation, whose timed
     /// steps fire from the machine's tick listener while we advance time.
     class ScenarioControl final : public SimulationControl {
@@ -128,64 +102,6 @@ MsrRdtEnumeration msrEnumerationOf(const sim::SimMachine& m)
     }
 }
 
-namespace {
-    /// UNFINISHED: scenario files drive the resctrl emulation (capture/sim Simulation mounts SimResctrlFs), which
-    /// the MSR backend must not share. For `sim-msr` the built-in scenarios are mirrored here the way a user would
-    /// set them up: threads on the machine, then groups and CPU associations through the MSR backend.
-    Status setUpScenario(const std::string& name, sim::SimMachine& machine, RdtBackend& backend, bool byCpu)
-    {
-        struct Thread {
-            const char* group;
-            const char* name;
-            unsigned cpu;
-            sim::WorkloadSpec spec;
-        };
-        std::vector<Thread> threads;
-        if (name == "noisy-neighbour") {
-            // A cache-sensitive service (random over 10 MiB, about 40 % of the L3) next to a streaming scan over
-            // 1 GiB that evicts it; fencing the streamer into 2 CBM bits lets the victim's lines survive.
-            sim::WorkloadSpec victim;
-            victim.pattern = sim::Pattern::Random;
-            victim.workingSet = 10ull << 20;
-            victim.computeCycles = 20;
-            sim::WorkloadSpec streamer;
-            streamer.pattern = sim::Pattern::Stream;
-            streamer.workingSet = 1ull << 30;
-            streamer.computeCycles = 2;
-            threads = { { "victim", "service", 0, victim }, { "streamer", "stream", 1, streamer } };
-        } else if (name == "idle") {
-            return {};
-        } else {
-            return errnoError(ENOENT, "unknown scenario '" + name + "'", "available: noisy-neighbour, idle");
-        }
-        for (const auto& t : threads) {
-            if (machine.cpuCount() <= t.cpu)
-                return makeError("scenario " + name + " needs CPU " + std::to_string(t.cpu));
-            auto tid = machine.addThread(t.name, t.cpu, t.spec);
-            if (!tid)
-                return tid.error();
-            if (auto g = backend.createControlGroup(t.group); !g)
-                return g.error();
-            auto a = byCpu ? backend.assignCpus(t.group, { t.cpu })
-                           : backend.assignTasks(t.group, { static_cast<unsigned>(*tid) });
-            if (!a)
-                return a.error();
-        }
-        return {};
-    }
-
-    Result<std::shared_ptr<sim::SimMachine>> makeMachine()
-    {
-        auto cpuid = sim::presetCpuid(sim::defaultPresetId());
-        if (!cpuid)
-            return cpuid.error();
-        auto machine = sim::SimMachine::create(std::move(*cpuid));
-        if (!machine)
-            return machine.error();
-        return std::shared_ptr<sim::SimMachine>(std::move(*machine));
-    }
-}
-
 Result<RdtSource> openSimSource(const std::string& spec, const std::string& scenario)
 {
     RdtSource s;
@@ -216,21 +132,9 @@ Result<RdtSource> openSimSource(const std::string& spec, const std::string& scen
         s.simulation = std::make_shared<ScenarioControl>(simulation);
         return s;
     }
-    // sim-msr: the MSR protocol needs the hardware to itself (no resctrl mounted), so the machine is built here
-    // and the scenario is set up through the MSR backend (CPUs, not tasks).
-    auto machine = makeMachine();
-    if (!machine)
-        return machine.error();
-    auto m = *machine;
-    auto msrs = std::shared_ptr<MsrSpace>(new sim::SimMsrSpace(*m), [m](MsrSpace* p) { delete p; });
-    auto b = MsrBackend::open(msrs, msrEnumerationOf(*m), "");
-    if (!b)
-        return b.error();
-    s.backend = std::move(*b);
-    if (auto st = setUpScenario(scenario, *m, *s.backend, true); !st)
-        return st.error();
-    s.simulation = std::make_shared<SimControl>(m, scenario);
-    return s;
+    // sim-msr: the MSR protocol needs the hardware to itself (no resctrl mounted), so the scenario's machine is
+    // built without the resctrl emulation and its steps go through the MSR backend (CPUs, not tasks).
+    return openSimMsrScenario(scenario);
 }
 #else
 Result<RdtSource> openSimSource(const std::string& spec, const std::string& scenario)

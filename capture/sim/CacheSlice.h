@@ -22,7 +22,15 @@ __extension__ using Uint128 = unsigned __int128;
 /// Real L3s hash addresses over slices; the model indexes by line modulo the set count.
 class CacheSlice {
 public:
-    static constexpr std::uint64_t kInvalid = ~std::uint64_t { 0 };
+    /// Tags are 32-bit: the slice key folded (key ^ key >> 32), which halves the model's memory traffic. Keys of
+    /// the workload generators fit in 32 bits; arbitrary 64-bit addresses from access() may alias (rarely).
+    using Tag = std::uint32_t;
+    static constexpr Tag kInvalid = ~Tag { 0 };
+    static Tag tagOf(std::uint64_t key)
+    {
+        auto t = static_cast<Tag>(key ^ (key >> 32));
+        return t == kInvalid ? kInvalid - 1 : t;
+    }
     enum Flags : std::uint8_t { Dirty = 1, Code = 2, Remote = 4 };
     struct Meta {
         std::uint16_t rmid = 0;
@@ -31,7 +39,7 @@ public:
     };
     struct Victim {
         bool valid = false;
-        std::uint64_t key = kInvalid;
+        Tag key = kInvalid;
         Meta meta;
     };
 
@@ -56,19 +64,18 @@ public:
     std::uint32_t ways() const { return m_ways; }
     std::uint32_t allWays() const { return m_ways >= 32 ? 0xFFFFFFFFu : ((1u << m_ways) - 1); }
 
-    /// Set of a slice key (key = line index / S). Lemire's fast modulo; keys above 2^32 are folded.
-    std::uint32_t setOf(std::uint64_t key) const
+    /// Set of a tag. Lemire's fast modulo (no division).
+    std::uint32_t setOf(Tag k) const
     {
-        auto k = static_cast<std::uint32_t>(key ^ (key >> 32));
         std::uint64_t low = m_fastMod * k;
         return static_cast<std::uint32_t>((static_cast<Uint128>(low) * m_sets) >> 64);
     }
 
     /// Index of the line holding key, or -1. A hit refreshes its LRU age.
-    int find(std::uint64_t key)
+    int find(Tag key)
     {
         std::size_t base = std::size_t { setOf(key) } * m_ways;
-        const std::uint64_t* t = m_tags.data() + base;
+        const Tag* t = m_tags.data() + base;
         for (std::uint32_t w = 0; w < m_ways; ++w)
             if (t[w] == key) {
                 m_lru[base + w] = tick();
@@ -78,7 +85,7 @@ public:
     }
 
     /// Index of the line holding key without touching LRU, or -1.
-    int peek(std::uint64_t key) const
+    int peek(Tag key) const
     {
         std::size_t base = std::size_t { setOf(key) } * m_ways;
         for (std::uint32_t w = 0; w < m_ways; ++w)
@@ -89,7 +96,7 @@ public:
 
     /// Fills key into a way of allowedWays (CAT: a fill may only victimize ways its mask allows, SDM 20.19.2):
     /// an invalid allowed way if there is one, else the least recently used allowed way.
-    int fill(std::uint64_t key, std::uint32_t allowedWays, Meta meta, Victim& victim)
+    int fill(Tag key, std::uint32_t allowedWays, Meta meta, Victim& victim)
     {
         std::uint32_t mask = allowedWays & allWays();
         if (mask == 0)
@@ -130,7 +137,7 @@ public:
     }
 
     Meta& meta(std::size_t index) { return m_meta[index]; }
-    std::uint64_t key(std::size_t index) const { return m_tags[index]; }
+    Tag key(std::size_t index) const { return m_tags[index]; }
     std::uint32_t wayOf(std::size_t index) const { return static_cast<std::uint32_t>(index % m_ways); }
     std::size_t lineCount() const { return m_tags.size(); }
 
@@ -148,7 +155,7 @@ private:
     std::uint32_t m_sets = 1, m_ways = 1;
     std::uint64_t m_fastMod = 0;
     std::uint32_t m_clock = 0;
-    std::vector<std::uint64_t> m_tags;
+    std::vector<Tag> m_tags;
     std::vector<std::uint32_t> m_lru;
     std::vector<Meta> m_meta;
 };

@@ -151,7 +151,7 @@ struct SimMachine::Impl {
     }
 
     /// Writes a dirty line back one level down; from L3 it goes to memory.
-    void writeBackFromL2(Core& k, Domain& d, std::uint64_t key, std::uint8_t flags, std::uint32_t rmid)
+    void writeBackFromL2(Core& k, Domain& d, CacheSlice::Tag key, std::uint8_t flags, std::uint32_t rmid)
     {
         int i = d.l3.peek(key);
         if (i >= 0)
@@ -164,8 +164,12 @@ struct SimMachine::Impl {
     /// The sampled access path. key = line / S. Returns the level and adds memory bytes moved.
     HitLevel simulate(unsigned cpu, std::uint64_t key, AccessKind kind, Pqr tag, bool remote, std::uint64_t& memBytes)
     {
-        Core& k = cores[o->topology.coreOf(cpu)];
-        Domain& d = domains[o->topology.socketOf(cpu)];
+        return simulate(cores[o->topology.coreOf(cpu)], domains[o->topology.socketOf(cpu)], key, kind, tag, remote, memBytes);
+    }
+
+    HitLevel simulate(Core& k, Domain& d, std::uint64_t lineKey, AccessKind kind, Pqr tag, bool remote, std::uint64_t& memBytes)
+    {
+        const CacheSlice::Tag key = CacheSlice::tagOf(lineKey);
         const bool code = kind == AccessKind::Code, store = kind == AccessKind::Store;
         CacheSlice& l1 = code ? k.l1i : k.l1d;
         int i = l1.find(key);
@@ -336,38 +340,46 @@ struct SimMachine::Impl {
         t.info.clos = tag.clos;
         t.info.rmid = tag.rmid;
         Domain& d = domains[socket];
+        Core& core = cores[o->topology.coreOf(cpu)];
         const double mlp = spec.effectiveMlp();
         const double s = S;
+        // Cost of one simulated access (S real ones) per level, computed once per slice: no divisions per access.
+        double cost[kHitLevels + 1];
+        for (int l = 0; l < kHitLevels; ++l)
+            cost[l] = s * (spec.computeCycles + levelLatency(static_cast<HitLevel>(l)) / mlp);
+        cost[2] = s * (spec.computeCycles + std::max(levelLatency(HitLevel::L3) / mlp, 64.0 / l3CapBpc));
+        const HitLevel dram = remote ? HitLevel::RemoteDram : HitLevel::LocalDram;
+        const double dramLat = levelLatency(dram) / mlp;
+        const double missCost = s * (spec.computeCycles + std::max(dramLat, 64.0 / memCapBpc) * d.pressure);
+        const double missWbCost = s * (spec.computeCycles + std::max(dramLat, 128.0 / memCapBpc) * d.pressure);
+        const std::uint64_t lineBytes = std::uint64_t { S } * 64;
         t.credit += cycles;
         if (spec.rate > 0)
             t.rateCredit += spec.rate * dtSec / s;
         double used = 0;
+        ThreadStats& st = t.info.stats;
+        std::uint64_t accesses = 0;
         while (t.credit > 0 && (spec.rate <= 0 || t.rateCredit >= 1)) {
             std::uint64_t addr = 0;
             AccessKind kind = AccessKind::Load;
             t.gen.next(addr, kind);
             std::uint64_t bytes = 0;
-            HitLevel level = simulate(cpu, (addr >> 6) / S, kind, tag, remote, bytes);
+            const HitLevel level = simulate(core, d, (addr >> 6) / S, kind, tag, remote, bytes);
             recordHist(cpu, level);
-            double lat = levelLatency(level) / mlp;
-            double cost = lat;
-            if (level == HitLevel::L3)
-                cost = std::max(lat, 64.0 / l3CapBpc);
-            else if (level >= HitLevel::LocalDram)
-                cost = std::max(lat, double(bytes) / s / memCapBpc) * d.pressure;
-            cost = s * (spec.computeCycles + cost);
-            t.credit -= cost;
-            used += cost;
+            const auto li = static_cast<std::size_t>(level);
+            const double c = level < HitLevel::LocalDram ? cost[li] : bytes > lineBytes ? missWbCost : missCost;
+            t.credit -= c;
+            used += c;
             if (spec.rate > 0)
                 t.rateCredit -= 1;
-            ThreadStats& st = t.info.stats;
-            st.accesses += S;
-            st.byLevel[static_cast<std::size_t>(level)] += S;
+            ++accesses;
+            st.byLevel[li] += S;
             if (level >= HitLevel::LocalDram) {
-                st.memReadBytes += std::uint64_t { S } * 64;
-                st.memWriteBytes += bytes - std::uint64_t { S } * 64;
+                st.memReadBytes += lineBytes;
+                st.memWriteBytes += bytes - lineBytes;
             }
         }
+        st.accesses += accesses * S;
         if (t.credit > 0)
             t.credit = 0; // rate-limited: the idle remainder is not banked
         if (spec.rate > 0 && t.rateCredit > 4)

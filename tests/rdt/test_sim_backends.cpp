@@ -157,7 +157,7 @@ TEST(SimResctrlBackend, CountersMoveWithSimulatedTime)
 
 TEST(SimMsrBackend, EveryOperation)
 {
-    auto src = openRdtSource(RdtSourceOptions { "sim-msr", "idle", "/sys/fs/resctrl", "/proc/mounts" });
+    auto src = openRdtSource(RdtSourceOptions { "sim-msr", "noisy-neighbour", "/sys/fs/resctrl", "/proc/mounts" });
     ASSERT_TRUE(src.ok()) << src.error().toString();
     ASSERT_TRUE(src->simulated);
     auto& b = *src->backend;
@@ -167,8 +167,8 @@ TEST(SimMsrBackend, EveryOperation)
     EXPECT_EQ(caps->monitoring.counterWidth, 24u); // Skylake-SP: 24-bit MBM
     ASSERT_TRUE(b.createControlGroup("p0").ok());
     ASSERT_TRUE(b.createMonitorGroup("p0", "m0").ok());
-    ASSERT_TRUE(b.assignCpus("p0", { 1, 2 }).ok());
-    ASSERT_TRUE(b.assignCpus("p0/mon_groups/m0", { 2 }).ok());
+    ASSERT_TRUE(b.assignCpus("p0", { 6, 7 }).ok());
+    ASSERT_TRUE(b.assignCpus("p0/mon_groups/m0", { 7 }).ok());
     EXPECT_FALSE(b.assignTasks("p0", { 1 }).ok());
     ASSERT_TRUE(b.applySchemata("p0", *Schemata::parseStrict("L3:0=3\nMB:0=40")).ok());
     auto s = b.readSchemata("p0");
@@ -188,7 +188,7 @@ TEST(SimMsrBackend, EveryOperation)
     EXPECT_EQ(b.readSchemata("p0")->value("L3DATA", 0).value_or(""), "7f0");
     ASSERT_TRUE(msrBackend->setCdp("L3", false).ok());
     ASSERT_TRUE(b.removeGroup("p0").ok());
-    EXPECT_EQ(b.listGroups()->size(), 1u);
+    EXPECT_EQ(b.listGroups()->size(), 3u); // default + the scenario's victim and streamer
 }
 
 // MBM over MSRs with a small upscaling factor (a lesson override: 64 B units), so the 24-bit counter wraps every
@@ -230,6 +230,23 @@ TEST(SimMsrBackend, CountersWrapAt24BitsAndTheSamplerCorrects)
         EXPECT_EQ(s.mbmTotalBytes - startCum, moved) << "poll " << i;
     }
     EXPECT_GE(wraps, 2) << "the stream should wrap a 1 GiB counter several times in 2 s";
+}
+
+// The scenario's timed steps run through the MSR backend as simulated time passes (sim-msr).
+TEST(SimMsrBackend, ScenarioStepsRunAsTimePasses)
+{
+    auto src = openRdtSource(RdtSourceOptions { "sim-msr", "noisy-neighbour", "", "" });
+    ASSERT_TRUE(src.ok()) << src.error().toString();
+    auto setup = src->simulation->takeEvents();
+    ASSERT_FALSE(setup.empty());
+    EXPECT_NE(setup.front().text.find("mkdir victim"), std::string::npos);
+    EXPECT_EQ(src->backend->readSchemata("streamer")->value("L3", 0).value_or(""), "7ff");
+    src->simulation->advanceTo(20'500'000'000ULL); // the scenario fences the streamer at 20 s
+    EXPECT_EQ(src->backend->readSchemata("streamer")->value("L3", 0).value_or(""), "3");
+    EXPECT_EQ(src->backend->readSchemata("victim")->value("L3", 0).value_or(""), "7fc");
+    auto later = src->simulation->takeEvents();
+    EXPECT_TRUE(std::any_of(later.begin(), later.end(), [](const SimulationEvent& e) { return e.note; }));
+    EXPECT_TRUE(std::all_of(later.begin(), later.end(), [](const SimulationEvent& e) { return e.ok; }));
 }
 
 TEST(SimSource, SamplerThreadAdvancesSimulatedTime)

@@ -182,9 +182,9 @@ TEST(SetSampling, ErrorIsSmall)
     auto run = [](std::uint32_t s) {
         auto m = makeMachine(MachineArgs { "clx-5215", 1, 1, s, {} });
         const std::uint64_t ws = m->features().l3.sizeBytes() * 3 / 2;
-        auto t = m->addThread("t", 0, spec(Pattern::Random, ws, 80e6));
+        auto t = m->addThread("t", 0, spec(Pattern::Random, ws, 60e6));
         EXPECT_TRUE(m->setTaskAssociation(*t, 1, 1).ok());
-        m->advance(60 * kMs);
+        m->advance(40 * kMs);
         auto st = m->thread(*t)->stats;
         return std::make_pair(st.l3MissRatio(), double(m->occupancyBytes(0, 1)));
     };

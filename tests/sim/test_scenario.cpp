@@ -41,7 +41,7 @@ TEST(Scenario, NoisyNeighbourLesson)
     EXPECT_EQ(sc->cores, 8u);
     EXPECT_EQ(sc->preset, "skx-6154");
     SimulationOptions o;
-    o.sampling = 512;
+    o.sampling = 2048;
     auto sim = Simulation::create(*sc, o).value();
     auto& fs = sim->resctrl();
     EXPECT_TRUE(fs.isDirectory("victim"));
