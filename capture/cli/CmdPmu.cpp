@@ -10,7 +10,10 @@
 #include "pmu/PmuCpuid.h"
 #include "pmu/PmuText.h"
 #include "pmu/Recipes.h"
+#include "pmu/SimMachineMemory.h"
 #include "pmu/SimPmu.h"
+#include "sim/SimCpuid.h"
+#include "sim/SimMachine.h"
 #include "pmu/Symbolizer.h"
 
 #include <chrono>
@@ -34,7 +37,8 @@ const char* kUsage = "usage: rdtscope-cli pmu tma|lbr|mem [--source perf|sim] [-
                      "self/inclusive)\n"
                      "  mem   PEBS load latency: histogram by data source, top functions and 64-byte lines\n"
                      "  --source defaults to perf when a target (--pid, --system-wide, -- COMMAND) is given, else sim.\n"
-                     "  --memory-scale (sim only) multiplies the simulated program's working sets.\n";
+                     "  --memory-scale (sim only) multiplies the simulated program's working sets.\n"
+                     "  --machine PRESET (sim only) serves loads from that simulated machine's caches (e.g. skx-6154).\n";
 
 enum class Kind { Tma, Lbr, Mem };
 
@@ -46,6 +50,7 @@ struct Options {
     std::size_t top = 10;
     double memoryScale = 1;
     bool kernel = false;
+    std::string machine; ///< sim: a SimMachine preset whose caches serve the loads
 };
 
 double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
@@ -76,14 +81,27 @@ int runSim(const Options& o)
                                       : SimCapture::LbrAny;
     cfg.ldlat = o.ldlat;
     cfg.memoryScale = o.memoryScale;
-    auto sim = SimPmu::create(cfg);
+    std::unique_ptr<sim::SimMachine> machine;
+    std::unique_ptr<SimMemoryModel> memory;
+    if (!o.machine.empty()) { // the simulated machine's caches instead of the PMU's own small hierarchy
+        auto cpuid = sim::presetCpuid(o.machine);
+        auto m = cpuid ? sim::SimMachine::create(*cpuid) : Result<std::unique_ptr<sim::SimMachine>>(cpuid.error());
+        if (!m) {
+            std::fprintf(stderr, "rdtscope-cli pmu: %s\n", m.error().toString().c_str());
+            return ExitUsage;
+        }
+        machine = std::move(*m);
+        memory = std::make_unique<SimMachineMemory>(*machine, std::vector<unsigned> { 0, 1 });
+    }
+    auto sim = SimPmu::create(cfg, std::move(memory));
     if (!sim) {
         std::fprintf(stderr, "rdtscope-cli pmu: %s\n", sim.error().toString().c_str());
         return ExitFailure;
     }
     std::printf("SIMULATED: a Sapphire Rapids-class core running rdtscope's synthetic request server (not this "
-                "machine)\nrecipe: %s\n\n",
-        sim->recipe().description.c_str());
+                "machine)\nrecipe: %s\ncaches: %s\n\n",
+        sim->recipe().description.c_str(),
+        o.machine.empty() ? "the PMU's own L1/L2/L3 model" : ("simulated machine " + o.machine).c_str());
     RecordDecoder decoder;
     sim->addEventsTo(decoder);
     Symbolizer symbols;
@@ -267,7 +285,7 @@ int runPerf(const Options& o, const Args& args)
 
 int cmdPmu(const std::vector<std::string>& argv)
 {
-    auto args = Args::parse(argv, { "source", "pid", "duration", "interval", "mode", "ldlat", "top", "memory-scale" },
+    auto args = Args::parse(argv, { "source", "pid", "duration", "interval", "mode", "ldlat", "top", "memory-scale", "machine" },
         { "system-wide", "kernel", "help" });
     if (!args) {
         std::fprintf(stderr, "rdtscope-cli pmu: %s\n%s", args.error().toString().c_str(), kUsage);
@@ -300,6 +318,7 @@ int cmdPmu(const std::vector<std::string>& argv)
     o.top = static_cast<std::size_t>(*top);
     o.memoryScale = *scale;
     o.kernel = args->has("kernel");
+    o.machine = args->valueOr("machine", "");
     const std::string mode = args->valueOr("mode", "any");
     if (mode != "any" && mode != "callstack") {
         std::fprintf(stderr, "rdtscope-cli pmu: --mode is any or callstack\n");

@@ -230,3 +230,38 @@ TEST(SimPmu, FullRingDropsAreReportedAsLost)
     EXPECT_EQ(st1.lostEvents + st2.lostEvents, sim->truth().samplesDropped);
     EXPECT_EQ(p.samples, sim->truth().samplesWritten);
 }
+
+#include "pmu/SimMachineMemory.h"
+#include "sim/SimMachine.h"
+
+TEST(SimPmu, RunsOnTheSimulatedMachinesCacheModel)
+{
+    auto cpuid = rdt::sim::presetCpuid(rdt::sim::defaultPresetId());
+    ASSERT_TRUE(cpuid) << cpuid.error().toString();
+    auto machine = rdt::sim::SimMachine::create(*cpuid);
+    ASSERT_TRUE(machine) << machine.error().toString();
+    SimPmuConfig cfg;
+    cfg.capture = SimCapture::LoadLatency;
+    cfg.loadPeriod = 1;
+    auto sim = SimPmu::create(cfg, std::make_unique<SimMachineMemory>(**machine, std::vector<unsigned> { 0, 1 }));
+    ASSERT_TRUE(sim) << sim.error().toString();
+    Pipeline p;
+    sim->addEventsTo(p.decoder);
+    sim->registerSymbols(p.symbols);
+    LoadLatency agg;
+    sim->run(3'000'000);
+    drain(*sim, p, [&](const Sample& s) { agg.add(s); });
+    const auto& t = sim->truth();
+    EXPECT_GT(t.loads, 1000u);
+    // The 64 MiB probe table misses the simulated L3; the 16 KiB parse buffer stays in L1.
+    EXPECT_GT(t.loadsByLevel[static_cast<std::size_t>(MemLevel::LocalDram)]
+            + t.loadsByLevel[static_cast<std::size_t>(MemLevel::RemoteDram)],
+        0u);
+    EXPECT_GT(t.loadsByLevel[static_cast<std::size_t>(MemLevel::L1)], 0u);
+    auto r = agg.report(p.symbols);
+    ASSERT_GT(r.total.count, 100u);
+    bool probe = false;
+    for (const auto& row : r.functions)
+        probe = probe || row.key == "probe_table";
+    EXPECT_TRUE(probe);
+}
