@@ -34,6 +34,7 @@ TEST(LivePerf, CpuClockCallchainsSymbolizeChildFunctions)
     Symbolizer symbols;
     std::set<std::string> leafNames, chainNames;
     std::uint64_t samples = 0, childSamples = 0;
+    std::string innerSource;
     const pid_t child = (*session)->childPid();
     auto consume = [&](const DecodedRecord& r) {
         symbols.onRecord(r);
@@ -43,7 +44,10 @@ TEST(LivePerf, CpuClockCallchainsSymbolizeChildFunctions)
         if (static_cast<pid_t>(r.sample.pid) != child)
             return;
         ++childSamples;
-        leafNames.insert(symbols.resolve(r.sample.pid, r.sample.ip).function);
+        const SymbolInfo& leaf = symbols.resolve(r.sample.pid, r.sample.ip);
+        leafNames.insert(leaf.function);
+        if (leaf.function == "rdtscope_live_inner")
+            innerSource = leaf.sourceFile + ":" + std::to_string(leaf.line); // DWARF line table via libdwfl
         for (auto ip : r.sample.callchain)
             if (!perf::isContextMarker(ip))
                 chainNames.insert(symbols.resolve(r.sample.pid, ip).function);
@@ -68,6 +72,7 @@ TEST(LivePerf, CpuClockCallchainsSymbolizeChildFunctions)
         chain += n + "; ";
     EXPECT_TRUE(chainNames.count("rdtscope_live_outer")) << "callchain functions seen: " << chain;
     EXPECT_TRUE(chainNames.count("main"));
+    EXPECT_NE(innerSource.find("pmu_live_target.c:"), std::string::npos) << innerSource;
 }
 
 TEST(LivePerf, AttachToRunningProcessByPidWithProcMaps)
