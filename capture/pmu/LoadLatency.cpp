@@ -99,7 +99,7 @@ void LoadLatency::add(const Sample& s)
     m_total.add(lat, level, hitm, remote, m_rng);
     m_byIp[IpKey { s.pid, s.ip }].add(lat, level, hitm, remote, m_rng);
     if (s.has(perf::SampleAddr) && s.addr != 0) {
-        auto& line = m_byLine[IpKey { s.pid, s.addr & ~std::uint64_t { 63 } }];
+        auto& line = m_byLine.findOrInsert(IpKey { s.pid, s.addr & ~std::uint64_t { 63 } });
         if (line.full) {
             line.full->add(lat, level, hitm, remote, m_rng);
         } else if (line.n < LineStats::kInline) {
@@ -114,6 +114,53 @@ void LoadLatency::add(const Sample& s)
             line.full->add(lat, level, hitm, remote, m_rng);
         }
     }
+}
+
+LoadLatency::LineStats& LoadLatency::LineTable::findOrInsert(const IpKey& key)
+{
+    if ((m_size + 1) * 2 > m_keys.size())
+        grow();
+    const std::size_t mask = m_keys.size() - 1;
+    for (std::size_t i = IpHash()(key) & mask;; i = (i + 1) & mask) {
+        if (!m_used[i]) {
+            m_used[i] = 1;
+            m_keys[i] = key;
+            ++m_size;
+            return m_values[i];
+        }
+        if (m_keys[i] == key)
+            return m_values[i];
+    }
+}
+
+void LoadLatency::LineTable::grow()
+{
+    const std::size_t cap = m_keys.empty() ? 1024 : m_keys.size() * 2;
+    std::vector<IpKey> keys(cap);
+    std::vector<LineStats> values(cap);
+    std::vector<std::uint8_t> used(cap, 0);
+    for (std::size_t i = 0; i < m_keys.size(); ++i) {
+        if (!m_used[i])
+            continue;
+        for (std::size_t j = IpHash()(m_keys[i]) & (cap - 1);; j = (j + 1) & (cap - 1))
+            if (!used[j]) {
+                used[j] = 1;
+                keys[j] = m_keys[i];
+                values[j] = std::move(m_values[i]);
+                break;
+            }
+    }
+    m_keys = std::move(keys);
+    m_values = std::move(values);
+    m_used = std::move(used);
+}
+
+void LoadLatency::LineTable::clear()
+{
+    m_keys.clear();
+    m_values.clear();
+    m_used.clear();
+    m_size = 0;
 }
 
 LatencyStats LoadLatency::LineStats::stats() const
@@ -153,7 +200,7 @@ LoadLatencyReport LoadLatency::report(Symbolizer& symbols, std::size_t topN) con
         r.functions.resize(topN);
     std::vector<std::tuple<std::uint64_t, IpKey, const LineStats*>> lines; // (total latency, line, stats)
     lines.reserve(m_byLine.size());
-    for (const auto& [key, ls] : m_byLine) {
+    m_byLine.forEach([&](const IpKey& key, const LineStats& ls) {
         std::uint64_t sum = 0;
         if (ls.full)
             sum = ls.full->sum;
@@ -161,7 +208,7 @@ LoadLatencyReport LoadLatency::report(Symbolizer& symbols, std::size_t topN) con
             for (std::size_t i = 0; i < ls.n; ++i)
                 sum += ls.latency[i];
         lines.emplace_back(sum, key, &ls);
-    }
+    });
     const std::size_t n = std::min(topN, lines.size());
     std::partial_sort(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(n), lines.end(),
         [](const auto& a, const auto& b) {
