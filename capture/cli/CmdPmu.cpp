@@ -12,9 +12,9 @@
 #include "pmu/Recipes.h"
 #include "pmu/SimMachineMemory.h"
 #include "pmu/SimPmu.h"
+#include "pmu/Symbolizer.h"
 #include "sim/SimCpuid.h"
 #include "sim/SimMachine.h"
-#include "pmu/Symbolizer.h"
 
 #include <chrono>
 #include <cstdio>
@@ -28,17 +28,18 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-const char* kUsage = "usage: rdtscope-cli pmu tma|lbr|mem [--source perf|sim] [--pid N]... [--system-wide] "
-                     "[--duration S] [--interval S]\n"
-                     "                        [--mode any|callstack] [--ldlat N] [--top N] [--memory-scale X] "
-                     "[-- COMMAND ARGS...]\n"
-                     "  tma   Top-down breakdown per interval (level 2 where the PMU has it)\n"
-                     "  lbr   hottest call edges from LBR (any-branch: counts, mispredict rate, cycles; callstack: "
-                     "self/inclusive)\n"
-                     "  mem   PEBS load latency: histogram by data source, top functions and 64-byte lines\n"
-                     "  --source defaults to perf when a target (--pid, --system-wide, -- COMMAND) is given, else sim.\n"
-                     "  --memory-scale (sim only) multiplies the simulated program's working sets.\n"
-                     "  --machine PRESET (sim only) serves loads from that simulated machine's caches (e.g. skx-6154).\n";
+const char* kUsage
+    = "usage: rdtscope-cli pmu tma|lbr|mem [--source perf|sim] [--pid N]... [--system-wide] "
+      "[--duration S] [--interval S]\n"
+      "                        [--mode any|callstack] [--ldlat N] [--top N] [--memory-scale X] "
+      "[-- COMMAND ARGS...]\n"
+      "  tma   Top-down breakdown per interval (level 2 where the PMU has it)\n"
+      "  lbr   hottest call edges from LBR (any-branch: counts, mispredict rate, cycles; callstack: "
+      "self/inclusive)\n"
+      "  mem   PEBS load latency: histogram by data source, top functions and 64-byte lines\n"
+      "  --source defaults to perf when a target (--pid, --system-wide, -- COMMAND) is given, else sim.\n"
+      "  --memory-scale (sim only) multiplies the simulated program's working sets.\n"
+      "  --machine PRESET (sim only) serves loads from that simulated machine's caches (e.g. skx-6154).\n";
 
 enum class Kind { Tma, Lbr, Mem };
 
@@ -53,14 +54,15 @@ struct Options {
     std::string machine; ///< sim: a SimMachine preset whose caches serve the loads
 };
 
-double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+double seconds(Clock::time_point a, Clock::time_point b)
+{
+    return std::chrono::duration<double>(b - a).count();
+}
 
 void printFinal(const Options& o, BranchGraph* graph, LoadLatency* mem, Symbolizer& symbols)
 {
-    if (graph)
-        std::printf("\n%s", branchGraphText(graph->report(symbols), !o.callStack, o.top).c_str());
-    if (mem)
-        std::printf("\n%s", loadLatencyText(mem->report(symbols, o.top), o.top).c_str());
+    if (graph) std::printf("\n%s", branchGraphText(graph->report(symbols), !o.callStack, o.top).c_str());
+    if (mem) std::printf("\n%s", loadLatencyText(mem->report(symbols, o.top), o.top).c_str());
 }
 
 void printRingStats(const RingStats& s, std::uint64_t decodeErrors)
@@ -117,34 +119,30 @@ int runSim(const Options& o)
     DecodedRecord scratch;
     auto consume = [&](const DecodedRecord& r) {
         symbols.onRecord(r);
-        if (r.kind != RecordKind::Sample)
-            return;
+        if (r.kind != RecordKind::Sample) return;
         if (o.kind == Kind::Lbr)
             graph.add(r.sample);
         else
             mem.add(r.sample);
     };
-    if (o.kind == Kind::Tma)
-        std::printf("%s", tmaHeader(true).c_str());
+    if (o.kind == Kind::Tma) std::printf("%s", tmaHeader(true).c_str());
     const auto t0 = Clock::now();
     auto nextReport = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.interval));
     const std::uint64_t readFormat = sim->recipe().events[0].attr.readFormat;
     TmaIntervals intervals;
-    if (auto first = parseReadFormat(sim->readGroup(), readFormat))
-        intervals.start(*first);
+    if (auto first = parseReadFormat(sim->readGroup(), readFormat)) intervals.start(*first);
     auto breakdown = [&](const ReadData& d) { return tmaFromGroupRead(sim->recipe(), d); };
     while (seconds(t0, Clock::now()) < o.duration) {
         // Simulate in slices so the wall clock paces the output; the ring is drained after each slice.
         sim->run(1'000'000);
         reader->drainDecoded(decoder, scratch, consume);
-        if (Clock::now() < nextReport)
-            continue;
+        if (Clock::now() < nextReport) continue;
         nextReport += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.interval));
         const double t = seconds(t0, Clock::now());
         if (o.kind == Kind::Tma) {
             if (auto now = parseReadFormat(sim->readGroup(), readFormat))
-                std::printf("%s", tmaRow(t, intervals.add(static_cast<std::uint64_t>(t * 1e9), *now, breakdown).breakdown)
-                                      .c_str());
+                std::printf("%s",
+                    tmaRow(t, intervals.add(static_cast<std::uint64_t>(t * 1e9), *now, breakdown).breakdown).c_str());
         } else if (o.kind == Kind::Lbr) {
             std::printf("  %6.2f s  %llu samples\n", t, static_cast<unsigned long long>(graph.samples()));
         } else {
@@ -177,8 +175,9 @@ int unavailable(const char* what, const Error& reason, PerfSyscalls& sys, const 
     probe.setFlag(EventAttr::FlagExcludeHv, true);
     auto fd = sys.open(probe, 0, -1, -1, 0);
     if (fd)
-        std::fprintf(stderr, "  the kernel opens hardware events here, but this CPU model has no %s support we "
-                             "know how to use\n",
+        std::fprintf(stderr,
+            "  the kernel opens hardware events here, but this CPU model has no %s support we "
+            "know how to use\n",
             what);
     else
         std::fprintf(stderr, "  %s\n", openAdvice(fd.error().code, probe, "cycles", env, false).toString().c_str());
@@ -192,8 +191,7 @@ int runPerf(const Options& o, const Args& args)
     LinuxPerfSyscalls sys;
     const PerfEnvironment env = sys.environment();
     auto enc = EventEncoder::create(env.hasCpuCorePmu ? env.cpuCoreType : 0);
-    if (!enc)
-        return unavailable(what, enc.error(), sys, env);
+    if (!enc) return unavailable(what, enc.error(), sys, env);
     const PmuCpuid cpuid = readPmuCpuid();
     RecipeOptions ro;
     ro.kernel = o.kernel;
@@ -202,9 +200,8 @@ int runPerf(const Options& o, const Args& args)
     ro.lbrDepth = cpuid.lbrDepth; // CPUID.1CH (SDM 21.1.2.2); informational, the kernel programs the LBRs
     Result<Recipe> recipe = o.kind == Kind::Tma ? tmaRecipe(*enc, ro)
         : o.kind == Kind::Mem                   ? loadLatencyRecipe(*enc, ro)
-                                                : lbrRecipe(*enc, o.callStack ? LbrMode::CallStack : LbrMode::AnyBranch, ro);
-    if (!recipe)
-        return unavailable(what, recipe.error(), sys, env);
+                              : lbrRecipe(*enc, o.callStack ? LbrMode::CallStack : LbrMode::AnyBranch, ro);
+    if (!recipe) return unavailable(what, recipe.error(), sys, env);
     PerfTarget target;
     for (const auto& p : args.values("pid"))
         target.pids.push_back(static_cast<pid_t>(std::atoi(p.c_str())));
@@ -227,20 +224,17 @@ int runPerf(const Options& o, const Args& args)
         std::fprintf(stderr, "rdtscope-cli pmu %s: %s\n", what, st.error().toString().c_str());
         return ExitFailure;
     }
-    std::printf("source: perf on %s (%s)\nrecipe: %s\n", enc->model().description.c_str(),
-        enc->model().pfmName.c_str(), recipe->description.c_str());
-    if (o.kind == Kind::Lbr && cpuid.lbrDepth)
-        std::printf("architectural LBR depth: %u (CPUID.1CH)\n", cpuid.lbrDepth);
+    std::printf("source: perf on %s (%s)\nrecipe: %s\n", enc->model().description.c_str(), enc->model().pfmName.c_str(),
+        recipe->description.c_str());
+    if (o.kind == Kind::Lbr && cpuid.lbrDepth) std::printf("architectural LBR depth: %u (CPUID.1CH)\n", cpuid.lbrDepth);
     std::printf("\n");
     BranchGraph graph(o.callStack ? BranchGraph::Mode::CallStack : BranchGraph::Mode::AnyBranch);
     LoadLatency mem;
     auto consume = [&](const DecodedRecord& r) {
         symbols.onRecord(r);
-        if (r.kind == RecordKind::Sample)
-            o.kind == Kind::Lbr ? graph.add(r.sample) : mem.add(r.sample);
+        if (r.kind == RecordKind::Sample) o.kind == Kind::Lbr ? graph.add(r.sample) : mem.add(r.sample);
     };
-    if (o.kind == Kind::Tma)
-        std::printf("%s", tmaHeader(recipe->tma == TmaModel::SapphireRapids).c_str());
+    if (o.kind == Kind::Tma) std::printf("%s", tmaHeader(recipe->tma == TmaModel::SapphireRapids).c_str());
     const auto t0 = Clock::now();
     TmaIntervals intervals;
     auto breakdown = [&](const ReadData& d) { return tmaFromGroupRead(*recipe, d); };
@@ -254,8 +248,7 @@ int runPerf(const Options& o, const Args& args)
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         s.drain(consume);
         const double t = seconds(t0, Clock::now());
-        if (t < nextReport)
-            continue;
+        if (t < nextReport) continue;
         nextReport += o.interval;
         if (o.kind == Kind::Tma) {
             auto now = s.readGroups();
@@ -263,8 +256,8 @@ int runPerf(const Options& o, const Args& args)
                 std::fprintf(stderr, "rdtscope-cli pmu tma: %s\n", now.error().toString().c_str());
                 return ExitFailure;
             }
-            std::printf("%s", tmaRow(t, intervals.add(static_cast<std::uint64_t>(t * 1e9), *now, breakdown).breakdown)
-                                  .c_str());
+            std::printf(
+                "%s", tmaRow(t, intervals.add(static_cast<std::uint64_t>(t * 1e9), *now, breakdown).breakdown).c_str());
         }
         std::fflush(stdout);
     }
@@ -285,7 +278,8 @@ int runPerf(const Options& o, const Args& args)
 
 int cmdPmu(const std::vector<std::string>& argv)
 {
-    auto args = Args::parse(argv, { "source", "pid", "duration", "interval", "mode", "ldlat", "top", "memory-scale", "machine" },
+    auto args = Args::parse(argv,
+        { "source", "pid", "duration", "interval", "mode", "ldlat", "top", "memory-scale", "machine" },
         { "system-wide", "kernel", "help" });
     if (!args) {
         std::fprintf(stderr, "rdtscope-cli pmu: %s\n%s", args.error().toString().c_str(), kUsage);
@@ -329,8 +323,9 @@ int cmdPmu(const std::vector<std::string>& argv)
     const std::string source = args->valueOr("source", hasTarget ? "perf" : "sim");
     if (source == "sim") {
         if (hasTarget) {
-            std::fprintf(stderr, "rdtscope-cli pmu: the simulated PMU runs its own program; drop --pid/--system-wide/"
-                                 "COMMAND or use --source perf\n");
+            std::fprintf(stderr,
+                "rdtscope-cli pmu: the simulated PMU runs its own program; drop --pid/--system-wide/"
+                "COMMAND or use --source perf\n");
             return ExitUsage;
         }
         return runSim(o);

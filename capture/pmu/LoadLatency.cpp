@@ -34,8 +34,7 @@ void LatencyStats::add(std::uint32_t latency, MemLevel level, bool isHitm, bool 
         reservoir.push_back(latency);
     } else { // Algorithm R: keep each of the `seen` values with equal probability
         const std::uint64_t j = nextRandom(rng) % seen;
-        if (j < LoadLatency::kReservoir)
-            reservoir[j] = latency;
+        if (j < LoadLatency::kReservoir) reservoir[j] = latency;
     }
 }
 
@@ -56,8 +55,7 @@ void LatencyStats::merge(const LatencyStats& o)
 
 std::uint32_t LatencyStats::percentile(double q) const
 {
-    if (reservoir.empty())
-        return 0;
+    if (reservoir.empty()) return 0;
     std::vector<std::uint32_t> v = reservoir;
     const auto rank = static_cast<std::size_t>(std::max(0.0, q * static_cast<double>(v.size()) - 1e-9));
     const std::size_t k = std::min(rank, v.size() - 1);
@@ -73,8 +71,7 @@ MemLevel LatencyStats::dominantLevel() const
 
 std::size_t LoadLatency::bucketOf(std::uint64_t latency)
 {
-    if (latency < 2)
-        return 0;
+    if (latency < 2) return 0;
     const auto b = static_cast<std::size_t>(std::bit_width(latency) - 1);
     return std::min(b, LoadLatencyReport::kBuckets - 1);
 }
@@ -103,8 +100,7 @@ void LoadLatency::add(const Sample& s)
         if (line.full) {
             line.full->add(lat, level, hitm, remote, m_rng);
         } else if (line.n < LineStats::kInline) {
-            if (line.n == 0)
-                line.hotIp = s.ip;
+            if (line.n == 0) line.hotIp = s.ip;
             line.latency[line.n] = lat;
             line.level[line.n] = static_cast<std::uint8_t>(level);
             line.flags[line.n] = static_cast<std::uint8_t>((hitm ? 1u : 0u) | (remote ? 2u : 0u));
@@ -118,8 +114,7 @@ void LoadLatency::add(const Sample& s)
 
 LoadLatency::LineStats& LoadLatency::LineTable::findOrInsert(const IpKey& key)
 {
-    if ((m_size + 1) * 2 > m_keys.size())
-        grow();
+    if ((m_size + 1) * 2 > m_keys.size()) grow();
     const std::size_t mask = m_keys.size() - 1;
     for (std::size_t i = IpHash()(key) & mask;; i = (i + 1) & mask) {
         if (!m_used[i]) {
@@ -128,8 +123,7 @@ LoadLatency::LineStats& LoadLatency::LineTable::findOrInsert(const IpKey& key)
             ++m_size;
             return m_values[i];
         }
-        if (m_keys[i] == key)
-            return m_values[i];
+        if (m_keys[i] == key) return m_values[i];
     }
 }
 
@@ -140,8 +134,7 @@ void LoadLatency::LineTable::grow()
     std::vector<LineStats> values(cap);
     std::vector<std::uint8_t> used(cap, 0);
     for (std::size_t i = 0; i < m_keys.size(); ++i) {
-        if (!m_used[i])
-            continue;
+        if (!m_used[i]) continue;
         for (std::size_t j = IpHash()(m_keys[i]) & (cap - 1);; j = (j + 1) & (cap - 1))
             if (!used[j]) {
                 used[j] = 1;
@@ -165,8 +158,7 @@ void LoadLatency::LineTable::clear()
 
 LatencyStats LoadLatency::LineStats::stats() const
 {
-    if (full)
-        return *full;
+    if (full) return *full;
     LatencyStats st;
     std::uint64_t rng = 1; // fewer than kReservoir values: the reservoir never samples
     for (std::size_t i = 0; i < n; ++i)
@@ -196,8 +188,7 @@ LoadLatencyReport LoadLatency::report(Symbolizer& symbols, std::size_t topN) con
     for (auto& [k, row] : fns)
         r.functions.push_back(std::move(row));
     std::sort(r.functions.begin(), r.functions.end(), byWeight);
-    if (r.functions.size() > topN)
-        r.functions.resize(topN);
+    if (r.functions.size() > topN) r.functions.resize(topN);
     std::vector<std::tuple<std::uint64_t, IpKey, const LineStats*>> lines; // (total latency, line, stats)
     lines.reserve(m_byLine.size());
     m_byLine.forEach([&](const IpKey& key, const LineStats& ls) {
@@ -210,8 +201,8 @@ LoadLatencyReport LoadLatency::report(Symbolizer& symbols, std::size_t topN) con
         lines.emplace_back(sum, key, &ls);
     });
     const std::size_t n = std::min(topN, lines.size());
-    std::partial_sort(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(n), lines.end(),
-        [](const auto& a, const auto& b) {
+    std::partial_sort(
+        lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(n), lines.end(), [](const auto& a, const auto& b) {
             return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) > std::get<0>(b)
                                                     : std::get<1>(a).ip < std::get<1>(b).ip;
         });

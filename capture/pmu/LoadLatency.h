@@ -73,7 +73,8 @@ private:
     struct IpHash {
         std::size_t operator()(const IpKey& k) const
         {
-            return static_cast<std::size_t>((k.ip ^ (static_cast<std::uint64_t>(k.pid) << 48)) * 0x9e3779b97f4a7c15ull >> 7);
+            return static_cast<std::size_t>(
+                (k.ip ^ (static_cast<std::uint64_t>(k.pid) << 48)) * 0x9e3779b97f4a7c15ull >> 7);
         }
     };
     /// Most lines are touched once or twice, so a line keeps its first samples inline and only gets full
@@ -101,8 +102,7 @@ private:
         template <typename F> void forEach(F&& f) const
         {
             for (std::size_t i = 0; i < m_keys.size(); ++i)
-                if (m_used[i])
-                    f(m_keys[i], m_values[i]);
+                if (m_used[i]) f(m_keys[i], m_values[i]);
         }
 
     private:

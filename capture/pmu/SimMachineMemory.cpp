@@ -8,8 +8,7 @@ namespace rdt::pmu {
 SimMachineMemory::SimMachineMemory(sim::SimMachine& machine, std::vector<unsigned> cpus)
     : m_machine(machine)
     , m_cpus(cpus.empty() ? std::vector<unsigned> { 0 } : std::move(cpus))
-{
-}
+{ }
 
 SimAccess SimMachineMemory::access(std::uint64_t addr, bool write, unsigned core)
 {

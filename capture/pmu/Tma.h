@@ -103,5 +103,4 @@ private:
     std::vector<TmaInterval> m_history;
 };
 
-
 } // namespace rdt::pmu

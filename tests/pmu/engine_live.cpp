@@ -10,10 +10,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <set>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace rdt::pmu;
 
@@ -38,19 +38,16 @@ TEST(LivePerf, CpuClockCallchainsSymbolizeChildFunctions)
     const pid_t child = (*session)->childPid();
     auto consume = [&](const DecodedRecord& r) {
         symbols.onRecord(r);
-        if (r.kind != RecordKind::Sample)
-            return;
+        if (r.kind != RecordKind::Sample) return;
         ++samples;
-        if (static_cast<pid_t>(r.sample.pid) != child)
-            return;
+        if (static_cast<pid_t>(r.sample.pid) != child) return;
         ++childSamples;
         const SymbolInfo& leaf = symbols.resolve(r.sample.pid, r.sample.ip);
         leafNames.insert(leaf.function);
         if (leaf.function == "rdtscope_live_inner")
             innerSource = leaf.sourceFile + ":" + std::to_string(leaf.line); // DWARF line table via libdwfl
         for (auto ip : r.sample.callchain)
-            if (!perf::isContextMarker(ip))
-                chainNames.insert(symbols.resolve(r.sample.pid, ip).function);
+            if (!perf::isContextMarker(ip)) chainNames.insert(symbols.resolve(r.sample.pid, ip).function);
     };
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (!(*session)->childExited() && std::chrono::steady_clock::now() < deadline) {
@@ -79,8 +76,7 @@ TEST(LivePerf, AttachToRunningProcessByPidWithProcMaps)
 {
     LinuxPerfSyscalls sys;
     const PerfEnvironment env = sys.environment();
-    if (env.paranoidKnown && env.paranoid > 2 && !env.isRoot)
-        GTEST_SKIP() << "perf_event_paranoid=" << env.paranoid;
+    if (env.paranoidKnown && env.paranoid > 2 && !env.isRoot) GTEST_SKIP() << "perf_event_paranoid=" << env.paranoid;
     const pid_t child = ::fork();
     if (child == 0) {
         ::execl(PMU_LIVE_TARGET, PMU_LIVE_TARGET, "1.5", static_cast<char*>(nullptr));
@@ -100,8 +96,7 @@ TEST(LivePerf, AttachToRunningProcessByPidWithProcMaps)
     std::set<std::string> names;
     std::uint64_t samples = 0;
     auto consume = [&](const DecodedRecord& r) {
-        if (r.kind != RecordKind::Sample || static_cast<pid_t>(r.sample.pid) != child)
-            return;
+        if (r.kind != RecordKind::Sample || static_cast<pid_t>(r.sample.pid) != child) return;
         ++samples;
         names.insert(symbols.resolve(r.sample.pid, r.sample.ip).function);
     };
@@ -124,8 +119,7 @@ TEST(LivePerf, LaunchingAMissingCommandFails)
     PerfTarget target;
     target.command = { "/nonexistent/rdtscope-no-such-command" };
     auto session = PerfSession::open(sys, cpuClockRecipe(), target, 8);
-    if (!session)
-        GTEST_SKIP() << session.error().toString();
+    if (!session) GTEST_SKIP() << session.error().toString();
     auto st = (*session)->start();
     ASSERT_FALSE(st);
     EXPECT_EQ(st.error().code, ENOENT);
@@ -135,8 +129,7 @@ TEST(LivePerf, NoHardwarePmuAdviceOnThisMachine)
 {
     LinuxPerfSyscalls sys;
     const PerfEnvironment env = sys.environment();
-    if (env.hasCpuPmu || env.hasCpuCorePmu)
-        GTEST_SKIP() << "this machine has a core PMU";
+    if (env.hasCpuPmu || env.hasCpuCorePmu) GTEST_SKIP() << "this machine has a core PMU";
     // What the kernel says to a raw Intel event here, turned into advice.
     EventAttr attr;
     attr.type = TypeRaw;

@@ -40,16 +40,14 @@ template <typename F> RingStats drain(SimPmu& sim, Pipeline& p, F&& onSample, st
             ++p.mmaps;
         }
     });
-    if (decodeErrors)
-        *decodeErrors = reader->decodeErrors();
+    if (decodeErrors) *decodeErrors = reader->decodeErrors();
     return reader->stats();
 }
 
 const FunctionEdge* edge(const BranchGraphReport& r, const std::string& a, const std::string& b)
 {
     for (const auto& e : r.edges)
-        if (e.from == a && e.to == b)
-            return &e;
+        if (e.from == a && e.to == b) return &e;
     return nullptr;
 }
 
@@ -61,8 +59,8 @@ TEST(SimPmu, CallStackLbrThroughRealReaderAndDecoder)
     cfg.capture = SimCapture::LbrCallStack;
     auto sim = SimPmu::create(cfg);
     ASSERT_TRUE(sim) << sim.error().toString();
-    EXPECT_EQ(sim->samplingAttr().branchSampleType, perf::BranchUser | perf::BranchCallStack | perf::BranchNoFlags
-            | perf::BranchNoCycles | perf::BranchHwIndex);
+    EXPECT_EQ(sim->samplingAttr().branchSampleType,
+        perf::BranchUser | perf::BranchCallStack | perf::BranchNoFlags | perf::BranchNoCycles | perf::BranchHwIndex);
     Pipeline p;
     sim->addEventsTo(p.decoder);
     sim->registerSymbols(p.symbols);
@@ -71,11 +69,14 @@ TEST(SimPmu, CallStackLbrThroughRealReaderAndDecoder)
     std::uint64_t total = 0;
     for (int round = 0; round < 5; ++round) { // run and drain in slices, as the live reader thread does
         sim->run(4'000'000);
-        drain(*sim, p, [&](const Sample& s) {
-            EXPECT_TRUE(s.hasHwIdx);
-            EXPECT_EQ(s.pid, cfg.pid);
-            graph.add(s);
-        }, &errors);
+        drain(
+            *sim, p,
+            [&](const Sample& s) {
+                EXPECT_TRUE(s.hasHwIdx);
+                EXPECT_EQ(s.pid, cfg.pid);
+                graph.add(s);
+            },
+            &errors);
         total = p.samples;
     }
     EXPECT_EQ(errors, 0u);
@@ -164,8 +165,7 @@ TEST(SimPmu, LoadLatencySourcesFollowTheCacheModel)
     ASSERT_GT(r.total.count, 200u);
     auto fn = [&](const std::string& name) -> const LatencyRow* {
         for (const auto& row : r.functions)
-            if (row.key == name)
-                return &row;
+            if (row.key == name) return &row;
         return nullptr;
     };
     ASSERT_NE(fn("walk_collisions"), nullptr);

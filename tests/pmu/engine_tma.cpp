@@ -19,8 +19,8 @@ TEST(Tma, IcelakeReadValuesNormaliseBySumOfLevel1)
     EXPECT_NEAR(b.level1.badSpeculation, 100.0 / 999, 1e-12);
     EXPECT_NEAR(b.level1.frontendBound, 199.0 / 999, 1e-12);
     EXPECT_NEAR(b.level1.backendBound, 300.0 / 999, 1e-12);
-    EXPECT_NEAR(b.level1.retiring + b.level1.badSpeculation + b.level1.frontendBound + b.level1.backendBound, 1.0,
-        1e-12);
+    EXPECT_NEAR(
+        b.level1.retiring + b.level1.badSpeculation + b.level1.frontendBound + b.level1.backendBound, 1.0, 1e-12);
     EXPECT_FALSE(b.level2.present);
 }
 
@@ -58,8 +58,8 @@ TEST(Tma, SkylakeFormulas)
     EXPECT_NEAR(b.level1.badSpeculation, (3000.0 - 2600 + 100) / 4000, 1e-12);
     EXPECT_NEAR(b.level1.retiring, 2600.0 / 4000, 1e-12);
     EXPECT_NEAR(b.level1.backendBound, 1 - 0.1 - (3000.0 + 100) / 4000, 1e-12);
-    EXPECT_NEAR(b.level1.retiring + b.level1.badSpeculation + b.level1.frontendBound + b.level1.backendBound, 1.0,
-        1e-12);
+    EXPECT_NEAR(
+        b.level1.retiring + b.level1.badSpeculation + b.level1.frontendBound + b.level1.backendBound, 1.0, 1e-12);
 }
 
 TEST(Tma, SkylakeSlotsPerCycleFromCpuid23)
@@ -104,7 +104,8 @@ TEST(Tma, GroupReadParseDeltaAndBreakdown)
     EXPECT_EQ(d.values[1].value, 1000u);
     Recipe rec;
     rec.tma = TmaModel::Icelake;
-    for (auto role : { EventRole::Slots, EventRole::Retiring, EventRole::BadSpec, EventRole::FeBound, EventRole::BeBound })
+    for (auto role :
+        { EventRole::Slots, EventRole::Retiring, EventRole::BadSpec, EventRole::FeBound, EventRole::BeBound })
         rec.events.push_back(RecipeEvent { "", "", role, {} });
     auto b = tmaFromGroupRead(rec, d);
     ASSERT_TRUE(b.valid) << b.note;
@@ -121,7 +122,8 @@ TEST(Tma, IntervalsFromCumulativeReadsAndSlotWeightedTotal)
 {
     Recipe rec;
     rec.tma = TmaModel::Icelake;
-    for (auto role : { EventRole::Slots, EventRole::Retiring, EventRole::BadSpec, EventRole::FeBound, EventRole::BeBound })
+    for (auto role :
+        { EventRole::Slots, EventRole::Retiring, EventRole::BadSpec, EventRole::FeBound, EventRole::BeBound })
         rec.events.push_back(RecipeEvent { "", "", role, {} });
     auto cumulative = [](std::uint64_t t, std::vector<std::uint64_t> v) {
         ReadData d;
