@@ -72,8 +72,8 @@ public:
     /// comms, ...). `onRecord` returning false stops the walk early (not an error). Errors are returned only for
     /// failures that stop the walk (I/O errors, a corrupt record header); everything else is in ReadStats.
     /// A reader reads once (pipe streams cannot rewind).
-    Result<ReadStats> read(const std::function<bool(const pmu::DecodedRecord&)>& onRecord,
-        const ReadOptions& options = {});
+    Result<ReadStats> read(
+        const std::function<bool(const pmu::DecodedRecord&)>& onRecord, const ReadOptions& options = {});
 
 private:
     PerfDataReader();
