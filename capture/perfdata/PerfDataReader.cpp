@@ -17,7 +17,7 @@ namespace perf = pmu::perf;
 
 namespace {
 constexpr std::size_t MaxWarnings = 20;
-constexpr std::uint64_t ReleaseEvery = 64u << 20; ///< drop mapped pages behind the cursor this often
+constexpr std::uint64_t ReleaseEvery = 16u << 20; ///< drop mapped pages behind the cursor this often
 constexpr std::size_t PipeChunk = 1u << 20;
 
 Error badFile(const std::string& what)
