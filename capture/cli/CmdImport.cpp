@@ -37,8 +37,7 @@ void summary(const std::string& file, const perfdata::ImportResult& r)
     if (!h.cpuDesc.empty())
         std::printf("machine: %s, %u CPUs online, %s, perf %s\n", h.cpuDesc.c_str(), h.nrCpusOnline.value_or(0),
             h.arch.c_str(), h.version.c_str());
-    if (!h.cmdline.empty())
-        std::printf("command: %s\n", h.commandLine().c_str());
+    if (!h.cmdline.empty()) std::printf("command: %s\n", h.commandLine().c_str());
     for (const auto& e : h.events)
         std::printf("event: %s (type %u, config %#" PRIx64 ", sample_type %#" PRIx64 ", %zu ids)\n",
             e.name.empty() ? "?" : e.name.c_str(), e.attr.type, e.attr.config, e.attr.sampleType, e.ids.size());
@@ -100,15 +99,15 @@ int cmdImport(const std::vector<std::string>& argvIn)
     if (args->has("progress"))
         opt.read.progress = [](std::uint64_t done, std::uint64_t total) {
             if (total)
-                std::fprintf(stderr, "\rimport: %5.1f%%", 100.0 * static_cast<double>(done) / static_cast<double>(total));
+                std::fprintf(
+                    stderr, "\rimport: %5.1f%%", 100.0 * static_cast<double>(done) / static_cast<double>(total));
             else
                 std::fprintf(stderr, "\rimport: %" PRIu64 " MiB", done >> 20);
             return true;
         };
     if (auto out = args->value("output")) {
         auto r = perfdata::importToSession(file, *out, opt, args->has("force"));
-        if (args->has("progress"))
-            std::fprintf(stderr, "\n");
+        if (args->has("progress")) std::fprintf(stderr, "\n");
         if (!r) {
             std::fprintf(stderr, "rdtscope-cli import: %s\n", r.error().toString().c_str());
             return ExitFailure;
@@ -119,8 +118,7 @@ int cmdImport(const std::vector<std::string>& argvIn)
         return ExitOk;
     }
     auto r = perfdata::importPerfData(file, opt);
-    if (args->has("progress"))
-        std::fprintf(stderr, "\n");
+    if (args->has("progress")) std::fprintf(stderr, "\n");
     if (!r) {
         std::fprintf(stderr, "rdtscope-cli import: %s\n", r.error().toString().c_str());
         return ExitFailure;

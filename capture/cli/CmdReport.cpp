@@ -39,14 +39,13 @@ std::string pct(double v)
 void printHeader(const std::string& file, const perfdata::ImportResult& r)
 {
     const auto& h = r.header;
-    std::printf("%s: %s mode, %" PRIu64 " samples, %" PRIu64 " records\n", file.c_str(),
-        r.pipeMode ? "pipe" : "file", r.samples, r.stats.records);
+    std::printf("%s: %s mode, %" PRIu64 " samples, %" PRIu64 " records\n", file.c_str(), r.pipeMode ? "pipe" : "file",
+        r.samples, r.stats.records);
     if (!h.cpuDesc.empty() || !h.version.empty())
         std::printf("recorded on: %s (%s, %s), perf %s\n", h.cpuDesc.empty() ? "?" : h.cpuDesc.c_str(),
             h.hostname.empty() ? "?" : h.hostname.c_str(), h.arch.empty() ? "?" : h.arch.c_str(),
             h.version.empty() ? "?" : h.version.c_str());
-    if (!h.cmdline.empty())
-        std::printf("command: %s\n", h.commandLine().c_str());
+    if (!h.cmdline.empty()) std::printf("command: %s\n", h.commandLine().c_str());
     for (const auto& b : r.binaries)
         std::printf("binary: %s\n", b.c_str());
     if (!r.missingBinaries.empty()) {
@@ -57,8 +56,8 @@ void printHeader(const std::string& file, const perfdata::ImportResult& r)
         std::printf("%s\n", r.missingBinaries.size() > 3 ? " ..." : "");
     }
     if (r.stats.lost || r.stats.lostSamples)
-        std::printf("lost: %" PRIu64 " records (ring full), %" PRIu64 " samples (PMU)\n", r.stats.lost,
-            r.stats.lostSamples);
+        std::printf(
+            "lost: %" PRIu64 " records (ring full), %" PRIu64 " samples (PMU)\n", r.stats.lost, r.stats.lostSamples);
     if (r.stats.decodeErrors || r.stats.unknownRecords || r.stats.truncated)
         std::printf("warning: %" PRIu64 " records could not be decoded, %" PRIu64 " unknown records skipped%s\n",
             r.stats.decodeErrors, r.stats.unknownRecords, r.stats.truncated ? ", the file is truncated" : "");
@@ -69,14 +68,15 @@ void printHeader(const std::string& file, const perfdata::ImportResult& r)
 int printLbr(const perfdata::ImportResult& r, std::size_t top)
 {
     if (!r.lbrMode) {
-        std::fprintf(stderr, "rdtscope-cli report: the file has no branch-stack samples "
-                             "(record with `perf record -b` or `--call-graph lbr`)\n");
+        std::fprintf(stderr,
+            "rdtscope-cli report: the file has no branch-stack samples "
+            "(record with `perf record -b` or `--call-graph lbr`)\n");
         return ExitFailure;
     }
     const auto& g = r.lbr;
     std::printf("\nLBR %s: %" PRIu64 " samples, %" PRIu64 " branch entries, %" PRIu64 " samples without user entries\n",
-        *r.lbrMode == pmu::BranchGraph::Mode::CallStack ? "call-stack mode" : "any-branch mode", g.samples,
-        g.branches, g.emptyStacks);
+        *r.lbrMode == pmu::BranchGraph::Mode::CallStack ? "call-stack mode" : "any-branch mode", g.samples, g.branches,
+        g.emptyStacks);
     std::printf("\nHot functions\n%10s %10s  %-32s %s\n", "self", "inclusive", "function", "module");
     for (std::size_t i = 0; i < g.functions.size() && i < top; ++i) {
         const auto& f = g.functions[i];
@@ -99,15 +99,15 @@ int printLbr(const perfdata::ImportResult& r, std::size_t top)
 int printMem(const perfdata::ImportResult& r, std::size_t top)
 {
     if (!r.hasMem) {
-        std::fprintf(stderr, "rdtscope-cli report: the file has no load-latency samples (they need DATA_SRC and "
-                             "WEIGHT or WEIGHT_STRUCT: record with `perf mem record` or `perf record -d -W`)\n");
+        std::fprintf(stderr,
+            "rdtscope-cli report: the file has no load-latency samples (they need DATA_SRC and "
+            "WEIGHT or WEIGHT_STRUCT: record with `perf mem record` or `perf record -d -W`)\n");
         return ExitFailure;
     }
     const auto& m = r.mem;
     std::printf("\nLoad latency: %" PRIu64 " samples, mean %.1f cycles, p50 %u, p99 %u, HITM %" PRIu64
                 ", remote %" PRIu64 "\n",
-        m.total.count, m.total.mean(), m.total.percentile(0.5), m.total.percentile(0.99), m.total.hitm,
-        m.total.remote);
+        m.total.count, m.total.mean(), m.total.percentile(0.5), m.total.percentile(0.99), m.total.hitm, m.total.remote);
     std::printf("\nBy data source\n%-14s %8s\n", "level", "samples");
     for (std::size_t l = 0; l < static_cast<std::size_t>(pmu::MemLevel::Count); ++l)
         if (m.total.byLevel[l])
@@ -118,8 +118,7 @@ int printMem(const perfdata::ImportResult& r, std::size_t top)
         std::uint64_t n = 0;
         for (auto v : m.histogram[b])
             n += v;
-        if (!n)
-            continue;
+        if (!n) continue;
         std::printf("  [%7llu, %7llu) %8" PRIu64 " ", b == 0 ? 0ull : 1ull << b, 1ull << (b + 1), n);
         for (std::size_t l = 0; l < static_cast<std::size_t>(pmu::MemLevel::Count); ++l)
             if (m.histogram[b][l])

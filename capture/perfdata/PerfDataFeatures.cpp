@@ -34,21 +34,17 @@ std::string BuildId::hex() const
 
 bool BuildId::matches(std::span<const std::uint8_t> binaryId) const
 {
-    if (binaryId.empty() || binaryId.size() > size)
-        return false;
-    if (std::memcmp(data, binaryId.data(), binaryId.size()) != 0)
-        return false;
+    if (binaryId.empty() || binaryId.size() > size) return false;
+    if (std::memcmp(data, binaryId.data(), binaryId.size()) != 0) return false;
     for (std::size_t i = binaryId.size(); i < size; ++i)
-        if (data[i] != 0)
-            return false;
+        if (data[i] != 0) return false;
     return true;
 }
 
 const BuildIdEntry* HeaderInfo::buildIdFor(const std::string& filename) const
 {
     for (const auto& b : buildIds)
-        if (b.filename == filename)
-            return &b;
+        if (b.filename == filename) return &b;
     return nullptr;
 }
 
@@ -56,8 +52,7 @@ std::string HeaderInfo::commandLine() const
 {
     std::string s;
     for (const auto& a : cmdline) {
-        if (!s.empty())
-            s += ' ';
+        if (!s.empty()) s += ' ';
         s += a;
     }
     return s;
@@ -65,82 +60,74 @@ std::string HeaderInfo::commandLine() const
 
 namespace {
 
-    Error malformed(unsigned feature, const std::string& why)
-    {
-        return makeError("perf.data feature " + featureName(feature) + " is malformed: " + why,
-            "the rest of the file is still read; re-record with a current perf if the header matters");
-    }
+Error malformed(unsigned feature, const std::string& why)
+{
+    return makeError("perf.data feature " + featureName(feature) + " is malformed: " + why,
+        "the rest of the file is still read; re-record with a current perf if the header matters");
+}
 
-    // struct perf_header_string {u32 len; char string[len]} (len includes the NUL and padding).
-    bool takeString(ByteCursor& c, std::string& out)
-    {
-        std::uint32_t len = 0;
-        std::span<const std::byte> b;
-        if (!c.u32(len) || !c.bytes(len, b))
-            return false;
-        const auto* chars = reinterpret_cast<const char*>(b.data());
-        out.assign(chars, strnlen(chars, b.size()));
-        return true;
-    }
+// struct perf_header_string {u32 len; char string[len]} (len includes the NUL and padding).
+bool takeString(ByteCursor& c, std::string& out)
+{
+    std::uint32_t len = 0;
+    std::span<const std::byte> b;
+    if (!c.u32(len) || !c.bytes(len, b)) return false;
+    const auto* chars = reinterpret_cast<const char*>(b.data());
+    out.assign(chars, strnlen(chars, b.size()));
+    return true;
+}
 
-    bool takeStringList(ByteCursor& c, std::vector<std::string>& out)
-    {
-        std::uint32_t nr = 0;
-        if (!c.u32(nr) || nr > c.left() / 4)
-            return false;
-        out.resize(nr);
-        for (auto& s : out)
-            if (!takeString(c, s))
-                return false;
-        return true;
-    }
+bool takeStringList(ByteCursor& c, std::vector<std::string>& out)
+{
+    std::uint32_t nr = 0;
+    if (!c.u32(nr) || nr > c.left() / 4) return false;
+    out.resize(nr);
+    for (auto& s : out)
+        if (!takeString(c, s)) return false;
+    return true;
+}
 
-    Status parseEventDesc(ByteCursor& c, HeaderInfo& info)
-    {
-        std::uint32_t nr = 0, attrSize = 0;
-        if (!c.u32(nr) || !c.u32(attrSize))
-            return malformed(FeatEventDesc, "no count");
-        if (attrSize < pmu::perf::AttrSizeVer0 || nr > c.left() / attrSize)
-            return malformed(FeatEventDesc, "attr size " + std::to_string(attrSize) + " x " + std::to_string(nr));
-        info.events.clear();
-        for (std::uint32_t i = 0; i < nr; ++i) {
-            std::span<const std::byte> attrBytes;
-            if (!c.bytes(attrSize, attrBytes))
-                return malformed(FeatEventDesc, "attr " + std::to_string(i) + " truncated");
-            EventDesc e;
-            auto attr = pmu::parseEventAttr(attrBytes);
-            if (!attr)
-                return malformed(FeatEventDesc, attr.error().message);
-            e.attr = *attr;
-            std::uint32_t nrIds = 0;
-            if (!c.u32(nrIds) || !takeString(c, e.name) || nrIds > c.left() / 8)
-                return malformed(FeatEventDesc, "event " + std::to_string(i) + " truncated");
-            e.ids.resize(nrIds);
-            for (auto& id : e.ids)
-                (void)c.u64(id);
-            info.events.push_back(std::move(e));
-        }
-        return {};
+Status parseEventDesc(ByteCursor& c, HeaderInfo& info)
+{
+    std::uint32_t nr = 0, attrSize = 0;
+    if (!c.u32(nr) || !c.u32(attrSize)) return malformed(FeatEventDesc, "no count");
+    if (attrSize < pmu::perf::AttrSizeVer0 || nr > c.left() / attrSize)
+        return malformed(FeatEventDesc, "attr size " + std::to_string(attrSize) + " x " + std::to_string(nr));
+    info.events.clear();
+    for (std::uint32_t i = 0; i < nr; ++i) {
+        std::span<const std::byte> attrBytes;
+        if (!c.bytes(attrSize, attrBytes)) return malformed(FeatEventDesc, "attr " + std::to_string(i) + " truncated");
+        EventDesc e;
+        auto attr = pmu::parseEventAttr(attrBytes);
+        if (!attr) return malformed(FeatEventDesc, attr.error().message);
+        e.attr = *attr;
+        std::uint32_t nrIds = 0;
+        if (!c.u32(nrIds) || !takeString(c, e.name) || nrIds > c.left() / 8)
+            return malformed(FeatEventDesc, "event " + std::to_string(i) + " truncated");
+        e.ids.resize(nrIds);
+        for (auto& id : e.ids)
+            (void)c.u64(id);
+        info.events.push_back(std::move(e));
     }
+    return {};
+}
 
-    Status parseTopology(ByteCursor& c, HeaderInfo& info)
-    {
-        auto& t = info.topology;
-        if (!takeStringList(c, t.coreSiblings) || !takeStringList(c, t.threadSiblings))
-            return malformed(FeatCpuTopology, "sibling lists truncated");
-        // Optional parts (perf 4.x+): core/socket ids per available cpu, then dies.
-        const std::uint32_t nr = info.nrCpusAvailable.value_or(0);
-        if (nr == 0 || c.left() < std::size_t { nr } * 8)
-            return {};
-        t.cpus.resize(nr);
-        for (auto& cpu : t.cpus) {
-            (void)c.u32(cpu.coreId);
-            (void)c.u32(cpu.socketId);
-        }
-        if (c.left() > 0)
-            (void)takeStringList(c, t.dieSiblings);
-        return {};
+Status parseTopology(ByteCursor& c, HeaderInfo& info)
+{
+    auto& t = info.topology;
+    if (!takeStringList(c, t.coreSiblings) || !takeStringList(c, t.threadSiblings))
+        return malformed(FeatCpuTopology, "sibling lists truncated");
+    // Optional parts (perf 4.x+): core/socket ids per available cpu, then dies.
+    const std::uint32_t nr = info.nrCpusAvailable.value_or(0);
+    if (nr == 0 || c.left() < std::size_t { nr } * 8) return {};
+    t.cpus.resize(nr);
+    for (auto& cpu : t.cpus) {
+        (void)c.u32(cpu.coreId);
+        (void)c.u32(cpu.socketId);
     }
+    if (c.left() > 0) (void)takeStringList(c, t.dieSiblings);
+    return {};
+}
 
 } // namespace
 
@@ -171,8 +158,7 @@ Status parseFeature(unsigned feature, std::span<const std::byte> bytes, HeaderIn
     ByteCursor c(bytes);
     Status st;
     auto str = [&](std::string& out) {
-        if (!takeString(c, out))
-            st = malformed(feature, "string truncated");
+        if (!takeString(c, out)) st = malformed(feature, "string truncated");
     };
     switch (feature) {
     case FeatHostname:
@@ -212,8 +198,7 @@ Status parseFeature(unsigned feature, std::span<const std::byte> bytes, HeaderIn
         break;
     }
     case FeatCmdline:
-        if (!takeStringList(c, info.cmdline))
-            st = malformed(feature, "string list truncated");
+        if (!takeStringList(c, info.cmdline)) st = malformed(feature, "string list truncated");
         break;
     case FeatEventDesc:
         st = parseEventDesc(c, info);
@@ -253,8 +238,7 @@ Status parseFeature(unsigned feature, std::span<const std::byte> bytes, HeaderIn
         info.skippedFeatures.push_back(feature);
         break;
     }
-    if (!st)
-        info.warnings.push_back(st.error().message);
+    if (!st) info.warnings.push_back(st.error().message);
     return st;
 }
 

@@ -72,7 +72,8 @@ struct HeaderInfo {
     CpuTopology topology;
     std::vector<BuildIdEntry> buildIds;
     bool branchStack = false; ///< HEADER_BRANCH_STACK: the recording has branch stacks
-    std::optional<std::uint32_t> compressionLevel; ///< HEADER_COMPRESSED (version, type 1 = zstd, level, ratio, mmap_len)
+    std::optional<std::uint32_t>
+        compressionLevel; ///< HEADER_COMPRESSED (version, type 1 = zstd, level, ratio, mmap_len)
     std::vector<unsigned> skippedFeatures; ///< present but not interpreted (tracing data, BPF info, ...)
     std::vector<std::string> warnings; ///< features that were malformed (the rest of the file is still read)
 

@@ -12,15 +12,17 @@
 namespace rdt::perfdata {
 
 namespace {
-    bool isPseudoPath(const std::string& p) { return p.empty() || p[0] != '/'; } // [vdso], [kernel.kallsyms]_text
+bool isPseudoPath(const std::string& p)
+{
+    return p.empty() || p[0] != '/';
+} // [vdso], [kernel.kallsyms]_text
 } // namespace
 
 Result<ImportResult> importPerfData(const std::string& path, const ImportOptions& options)
 {
     // "-" reads a pipe-mode stream from stdin (`perf record -o - ... | rdtscope-cli import -`).
     auto reader = path == "-" ? PerfDataReader::openPipe(0) : PerfDataReader::open(path);
-    if (!reader)
-        return reader.error();
+    if (!reader) return reader.error();
     ImportResult out;
     out.pipeMode = (*reader)->pipeMode();
     SymbolSearch search(options.symfs);
@@ -60,8 +62,7 @@ Result<ImportResult> importPerfData(const std::string& path, const ImportOptions
                         out.missingBinaries.push_back(m.filename);
                 }
                 localMap = m;
-                if (local)
-                    localMap.filename = *local;
+                if (local) localMap.filename = *local;
                 symbols.addMapping(m.pid, localMap);
                 break;
             }
@@ -74,12 +75,12 @@ Result<ImportResult> importPerfData(const std::string& path, const ImportOptions
                 if (s.has(pmu::perf::SampleBranchStack) && rec.attr) {
                     if (!graph) {
                         const bool callStack = rec.attr->branchSampleType & pmu::perf::BranchCallStack;
-                        graph.emplace(callStack ? pmu::BranchGraph::Mode::CallStack : pmu::BranchGraph::Mode::AnyBranch);
+                        graph.emplace(
+                            callStack ? pmu::BranchGraph::Mode::CallStack : pmu::BranchGraph::Mode::AnyBranch);
                     }
                     graph->add(s);
                 }
-                if (s.has(pmu::perf::SampleDataSrc)
-                    && s.has(pmu::perf::SampleWeight | pmu::perf::SampleWeightStruct)) {
+                if (s.has(pmu::perf::SampleDataSrc) && s.has(pmu::perf::SampleWeight | pmu::perf::SampleWeightStruct)) {
                     out.hasMem = true;
                     latency.add(s);
                 }
@@ -89,13 +90,11 @@ Result<ImportResult> importPerfData(const std::string& path, const ImportOptions
                 symbols.onRecord(rec);
                 break;
             }
-            if (options.onRecord)
-                options.onRecord(rec);
+            if (options.onRecord) options.onRecord(rec);
             return true;
         },
         options.read);
-    if (!stats)
-        return stats.error();
+    if (!stats) return stats.error();
     out.stats = std::move(stats).value();
     out.header = header;
 
@@ -111,14 +110,14 @@ Result<ImportResult> importPerfData(const std::string& path, const ImportOptions
         }
     for (auto& [k, v] : sym)
         out.bySymbol.push_back(std::move(v));
-    std::sort(out.bySymbol.begin(), out.bySymbol.end(),
-        [](const SymbolCount& a, const SymbolCount& b) { return a.samples != b.samples ? a.samples > b.samples : a.symbol < b.symbol; });
+    std::sort(out.bySymbol.begin(), out.bySymbol.end(), [](const SymbolCount& a, const SymbolCount& b) {
+        return a.samples != b.samples ? a.samples > b.samples : a.symbol < b.symbol;
+    });
     if (graph) {
         out.lbrMode = graph->mode();
         out.lbr = graph->report(symbols);
     }
-    if (out.hasMem)
-        out.mem = latency.report(symbols, options.topN);
+    if (out.hasMem) out.mem = latency.report(symbols, options.topN);
     return out;
 }
 

@@ -16,16 +16,16 @@ using pmu::loadAt;
 namespace perf = pmu::perf;
 
 namespace {
-    constexpr std::size_t MaxWarnings = 20;
-    constexpr std::uint64_t ReleaseEvery = 64u << 20; ///< drop mapped pages behind the cursor this often
-    constexpr std::size_t PipeChunk = 1u << 20;
+constexpr std::size_t MaxWarnings = 20;
+constexpr std::uint64_t ReleaseEvery = 16u << 20; ///< drop mapped pages behind the cursor this often
+constexpr std::size_t PipeChunk = 1u << 20;
 
-    Error badFile(const std::string& what)
-    {
-        return makeError("not a readable perf.data file: " + what,
-            "check the file with `perf report --header-only -i FILE`; a file cut short while recording can often "
-            "be read by perf itself only partially too");
-    }
+Error badFile(const std::string& what)
+{
+    return makeError("not a readable perf.data file: " + what,
+        "check the file with `perf report --header-only -i FILE`; a file cut short while recording can often "
+        "be read by perf itself only partially too");
+}
 } // namespace
 
 PerfDataReader::PerfDataReader() = default;
@@ -34,8 +34,7 @@ PerfDataReader::~PerfDataReader() = default;
 Result<std::unique_ptr<PerfDataReader>> PerfDataReader::open(const std::string& path)
 {
     auto map = MappedRegion::mapFileReadOnly(path);
-    if (!map)
-        return map.error();
+    if (!map) return map.error();
     std::unique_ptr<PerfDataReader> r(new PerfDataReader);
     r->m_map = std::move(map).value();
     r->m_bytes = r->m_map.bytes();
@@ -48,8 +47,7 @@ Result<std::unique_ptr<PerfDataReader>> PerfDataReader::fromBytes(std::span<cons
 {
     std::unique_ptr<PerfDataReader> r(new PerfDataReader);
     r->m_bytes = bytes;
-    if (auto st = r->parseFileHeader(); !st)
-        return st.error();
+    if (auto st = r->parseFileHeader(); !st) return st.error();
     return r;
 }
 
@@ -57,8 +55,7 @@ Result<std::unique_ptr<PerfDataReader>> PerfDataReader::openPipe(int fd)
 {
     std::unique_ptr<PerfDataReader> r(new PerfDataReader);
     r->m_fd = fd;
-    if (!r->ensure(PipeHeaderSize))
-        return badFile("the stream ended before its 16-byte header");
+    if (!r->ensure(PipeHeaderSize)) return badFile("the stream ended before its 16-byte header");
     const auto* p = r->m_buf.data() + r->m_bufPos;
     if (loadAt<std::uint64_t>(p) != MagicLE || loadAt<std::uint64_t>(p + 8) != PipeHeaderSize)
         return badFile("the stream does not start with a pipe-mode header (PERFILE2, size 16)");
@@ -71,14 +68,11 @@ Result<std::unique_ptr<PerfDataReader>> PerfDataReader::openPipe(int fd)
 
 Status PerfDataReader::parseFileHeader()
 {
-    if (m_bytes.size() < PipeHeaderSize)
-        return badFile("only " + std::to_string(m_bytes.size()) + " bytes");
+    if (m_bytes.size() < PipeHeaderSize) return badFile("only " + std::to_string(m_bytes.size()) + " bytes");
     const auto* p = m_bytes.data();
     const auto magic = loadAt<std::uint64_t>(p);
-    if (magic == MagicBE)
-        return badFile("it was written on a big-endian machine, which this reader does not support");
-    if (magic != MagicLE)
-        return badFile("no PERFILE2 magic (version-1 files and other formats are not supported)");
+    if (magic == MagicBE) return badFile("it was written on a big-endian machine, which this reader does not support");
+    if (magic != MagicLE) return badFile("no PERFILE2 magic (version-1 files and other formats are not supported)");
     const auto headerSize = loadAt<std::uint64_t>(p + 8);
     if (headerSize == PipeHeaderSize) {
         m_pipe = true;
@@ -88,18 +82,16 @@ Status PerfDataReader::parseFileHeader()
         return {};
     }
     if (headerSize < FileHeaderSize || m_bytes.size() < FileHeaderSize)
-        return badFile("header of " + std::to_string(headerSize) + " bytes in a " + std::to_string(m_bytes.size())
-            + "-byte file");
+        return badFile(
+            "header of " + std::to_string(headerSize) + " bytes in a " + std::to_string(m_bytes.size()) + "-byte file");
     const auto attrSize = loadAt<std::uint64_t>(p + 16);
     const FileSection attrs { loadAt<std::uint64_t>(p + 24), loadAt<std::uint64_t>(p + 32) };
     const FileSection data { loadAt<std::uint64_t>(p + 40), loadAt<std::uint64_t>(p + 48) };
     std::uint64_t features[4];
     std::memcpy(features, p + 72, sizeof features);
     for (unsigned i = 0; i < FeatureBits; ++i)
-        if ((features[i / 64] >> (i % 64)) & 1u)
-            m_header.features.set(i);
-    if (auto st = parseAttrs(attrs, attrSize); !st)
-        return st;
+        if ((features[i / 64] >> (i % 64)) & 1u) m_header.features.set(i);
+    if (auto st = parseAttrs(attrs, attrSize); !st) return st;
     if (data.offset > m_bytes.size())
         return badFile("the data section starts at " + std::to_string(data.offset) + ", past the end ("
             + std::to_string(m_bytes.size()) + " bytes): the file is truncated");
@@ -107,15 +99,13 @@ Status PerfDataReader::parseFileHeader()
     m_dataEnd = data.offset + std::min<std::uint64_t>(data.size, m_bytes.size() - data.offset);
     m_pos = m_dataBegin;
     parseFeatures(data, features);
-    if (m_header.events.empty())
-        m_header.events = m_attrEvents;
+    if (m_header.events.empty()) m_header.events = m_attrEvents;
     return {};
 }
 
 Status PerfDataReader::parseAttrs(const FileSection& attrs, std::uint64_t attrSize)
 {
-    if (attrs.size == 0)
-        return {};
+    if (attrs.size == 0) return {};
     if (attrSize < perf::AttrSizeVer0 + 16 || attrSize > 4096)
         return badFile("attr entry size " + std::to_string(attrSize));
     if (attrs.offset > m_bytes.size() || attrs.size > m_bytes.size() - attrs.offset)
@@ -124,8 +114,7 @@ Status PerfDataReader::parseAttrs(const FileSection& attrs, std::uint64_t attrSi
     for (std::uint64_t i = 0; i < n; ++i) {
         const auto* e = m_bytes.data() + attrs.offset + i * attrSize;
         auto attr = pmu::parseEventAttr({ e, static_cast<std::size_t>(attrSize - 16) });
-        if (!attr)
-            return badFile("attr " + std::to_string(i) + ": " + attr.error().message);
+        if (!attr) return badFile("attr " + std::to_string(i) + ": " + attr.error().message);
         const FileSection ids { loadAt<std::uint64_t>(e + attrSize - 16), loadAt<std::uint64_t>(e + attrSize - 8) };
         std::vector<std::uint64_t> idList;
         if (ids.size > 0) {
@@ -146,13 +135,13 @@ void PerfDataReader::parseFeatures(const FileSection& data, const std::uint64_t 
     // The feature index (one perf_file_section per set bit, in bit order) follows the data section.
     std::uint64_t at = data.offset + data.size;
     for (unsigned bit = 0; bit < FeatureBits; ++bit) {
-        if (!m_header.features.test(bit))
-            continue;
+        if (!m_header.features.test(bit)) continue;
         if (at > m_bytes.size() || m_bytes.size() - at < 16) {
             m_header.warnings.push_back("feature index truncated at " + featureName(bit) + " (file cut short?)");
             return;
         }
-        const FileSection s { loadAt<std::uint64_t>(m_bytes.data() + at), loadAt<std::uint64_t>(m_bytes.data() + at + 8) };
+        const FileSection s { loadAt<std::uint64_t>(m_bytes.data() + at),
+            loadAt<std::uint64_t>(m_bytes.data() + at + 8) };
         at += 16;
         if (s.offset > m_bytes.size() || s.size > m_bytes.size() - s.offset) {
             m_header.warnings.push_back("feature " + featureName(bit) + " lies outside the file");
@@ -164,21 +153,17 @@ void PerfDataReader::parseFeatures(const FileSection& data, const std::uint64_t 
 
 bool PerfDataReader::ensure(std::size_t n)
 {
-    if (m_fd < 0)
-        return m_pos <= m_dataEnd && m_dataEnd - m_pos >= n;
+    if (m_fd < 0) return m_pos <= m_dataEnd && m_dataEnd - m_pos >= n;
     while (m_bufEnd - m_bufPos < n) {
-        if (m_eof)
-            return false;
+        if (m_eof) return false;
         if (m_bufPos > 0) { // compact so the buffer stays bounded
             std::memmove(m_buf.data(), m_buf.data() + m_bufPos, m_bufEnd - m_bufPos);
             m_bufEnd -= m_bufPos;
             m_bufPos = 0;
         }
-        if (m_buf.size() < std::max(n, PipeChunk))
-            m_buf.resize(std::max(n, PipeChunk));
+        if (m_buf.size() < std::max(n, PipeChunk)) m_buf.resize(std::max(n, PipeChunk));
         const ssize_t got = ::read(m_fd, m_buf.data() + m_bufEnd, m_buf.size() - m_bufEnd);
-        if (got < 0 && errno == EINTR)
-            continue;
+        if (got < 0 && errno == EINTR) continue;
         if (got <= 0) {
             m_eof = true;
             return m_bufEnd - m_bufPos >= n;
@@ -191,16 +176,14 @@ bool PerfDataReader::ensure(std::size_t n)
 void PerfDataReader::consume(std::size_t n)
 {
     m_pos += n;
-    if (m_fd >= 0)
-        m_bufPos += n;
+    if (m_fd >= 0) m_bufPos += n;
 }
 
 void PerfDataReader::releaseBehind()
 {
     // Read-only file pages are clean: MADV_DONTNEED drops them from our resident set, and the kernel re-reads
     // them if ever touched again. This keeps RSS bounded on multi-gigabyte files.
-    if (!m_map.valid() || m_pos - m_released < ReleaseEvery)
-        return;
+    if (!m_map.valid() || m_pos - m_released < ReleaseEvery) return;
     const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
     const std::uint64_t upTo = (m_pos / page) * page;
     if (upTo > m_released) {
@@ -211,8 +194,7 @@ void PerfDataReader::releaseBehind()
 
 void PerfDataReader::warn(ReadStats& stats, std::string w)
 {
-    if (stats.warnings.size() < MaxWarnings)
-        stats.warnings.push_back(std::move(w));
+    if (stats.warnings.size() < MaxWarnings) stats.warnings.push_back(std::move(w));
 }
 
 Status PerfDataReader::skipPayload(std::uint64_t n, ReadStats& stats)
@@ -230,11 +212,10 @@ Status PerfDataReader::skipPayload(std::uint64_t n, ReadStats& stats)
     return {};
 }
 
-Result<ReadStats> PerfDataReader::read(const std::function<bool(const pmu::DecodedRecord&)>& onRecord,
-    const ReadOptions& options)
+Result<ReadStats> PerfDataReader::read(
+    const std::function<bool(const pmu::DecodedRecord&)>& onRecord, const ReadOptions& options)
 {
-    if (m_readDone)
-        return makeError("perf.data reader: the records were already read", "open the file again");
+    if (m_readDone) return makeError("perf.data reader: the records were already read", "open the file again");
     m_readDone = true;
     m_options = &options;
     ReadStats stats;
@@ -258,7 +239,8 @@ Result<ReadStats> PerfDataReader::read(const std::function<bool(const pmu::Decod
                 "the file is damaged from here on; " + std::to_string(stats.records) + " records before it were read");
         if (!ensure(size)) {
             stats.truncated = true;
-            warn(stats, "the last record (at offset " + std::to_string(m_pos) + ", " + std::to_string(size)
+            warn(stats,
+                "the last record (at offset " + std::to_string(m_pos) + ", " + std::to_string(size)
                     + " bytes) is cut short: the file is truncated");
             break;
         }
@@ -267,8 +249,7 @@ Result<ReadStats> PerfDataReader::read(const std::function<bool(const pmu::Decod
         auto st = handle({ p, size }, stats, onRecord, stop, payload);
         consume(size);
         stats.bytes += size;
-        if (!st)
-            return st.error();
+        if (!st) return st.error();
         if (payload > 0) {
             if (auto sp = skipPayload(payload, stats); !sp) {
                 warn(stats, sp.error().message);
@@ -285,10 +266,8 @@ Result<ReadStats> PerfDataReader::read(const std::function<bool(const pmu::Decod
             }
         }
     }
-    if (options.progress && !stats.cancelled)
-        options.progress(stats.bytes, total);
-    if (m_header.events.empty())
-        m_header.events = m_attrEvents;
+    if (options.progress && !stats.cancelled) options.progress(stats.bytes, total);
+    if (m_header.events.empty()) m_header.events = m_attrEvents;
     m_options = nullptr;
     return stats;
 }
@@ -298,15 +277,13 @@ Status PerfDataReader::handle(std::span<const std::byte> rec, ReadStats& stats,
 {
     const auto type = loadAt<std::uint32_t>(rec.data());
     ++stats.records;
-    if (type < 128)
-        ++stats.byType[type];
+    if (type < 128) ++stats.byType[type];
     if (type < perf::RecordUserTypeStart) {
         if (type >= perf::RecordKernelMax) {
             ++stats.unknownRecords;
             return {};
         }
-        if (m_options && m_options->onRawRecord)
-            m_options->onRawRecord(rec);
+        if (m_options && m_options->onRawRecord) m_options->onRawRecord(rec);
         if (auto st = m_decoder.decode(rec, m_scratch); !st) {
             ++stats.decodeErrors;
             warn(stats, "record at offset " + std::to_string(m_pos) + ": " + st.error().message);
@@ -325,8 +302,7 @@ Status PerfDataReader::handle(std::span<const std::byte> rec, ReadStats& stats,
         default:
             break;
         }
-        if (onRecord && !onRecord(m_scratch))
-            stop = true;
+        if (onRecord && !onRecord(m_scratch)) stop = true;
         return {};
     }
     const auto body = rec.subspan(perf::HeaderSize);
@@ -376,12 +352,10 @@ Status PerfDataReader::handle(std::span<const std::byte> rec, ReadStats& stats,
             payload = (std::uint64_t { loadAt<std::uint32_t>(body.data()) } + 7) & ~std::uint64_t { 7 };
         return {};
     case perf::RecordAuxtrace: // {header, u64 size, offset, reference, idx, tid, cpu, reserved}, then `size` bytes
-        if (body.size() >= 8)
-            payload = loadAt<std::uint64_t>(body.data());
+        if (body.size() >= 8) payload = loadAt<std::uint64_t>(body.data());
         return {};
     default:
-        if (type > perf::RecordCompressed2)
-            ++stats.unknownRecords;
+        if (type > perf::RecordCompressed2) ++stats.unknownRecords;
         return {};
     }
 }
@@ -392,13 +366,11 @@ Status PerfDataReader::handleCompressed(std::span<const std::byte> rec, ReadStat
     ++stats.compressedRecords;
     auto body = rec.subspan(perf::HeaderSize);
     if (loadAt<std::uint32_t>(rec.data()) == perf::RecordCompressed2) { // {header, u64 data_size, data[]}
-        if (body.size() < 8)
-            return {};
+        if (body.size() < 8) return {};
         const auto n = loadAt<std::uint64_t>(body.data());
         body = body.subspan(8, static_cast<std::size_t>(std::min<std::uint64_t>(n, body.size() - 8)));
     }
-    if (!m_zstd)
-        m_zstd = std::make_unique<ZstdStream>();
+    if (!m_zstd) m_zstd = std::make_unique<ZstdStream>();
     const std::size_t before = m_decomp.size();
     if (auto st = m_zstd->decompress(body, m_decomp); !st) {
         ++stats.decodeErrors;
@@ -417,8 +389,7 @@ Status PerfDataReader::handleCompressed(std::span<const std::byte> rec, ReadStat
             at = m_decomp.size();
             break;
         }
-        if (m_decomp.size() - at < size)
-            break; // continues in the next COMPRESSED record
+        if (m_decomp.size() - at < size) break; // continues in the next COMPRESSED record
         std::uint64_t payload = 0;
         const auto inner = std::span<const std::byte>(m_decomp.data() + at, size);
         auto st = handle(inner, stats, onRecord, stop, payload);

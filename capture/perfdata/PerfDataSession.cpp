@@ -10,29 +10,29 @@
 namespace rdt::perfdata {
 
 namespace {
-    template <typename T> void put(std::vector<std::uint8_t>& b, T v)
-    {
-        const auto at = b.size();
-        b.resize(at + sizeof v);
-        std::memcpy(b.data() + at, &v, sizeof v);
-    }
+template <typename T> void put(std::vector<std::uint8_t>& b, T v)
+{
+    const auto at = b.size();
+    b.resize(at + sizeof v);
+    std::memcpy(b.data() + at, &v, sizeof v);
+}
 
-    std::string hex(const std::uint8_t* p, std::size_t n)
-    {
-        static constexpr char d[] = "0123456789abcdef";
-        std::string s;
-        for (std::size_t i = 0; i < n; ++i) {
-            s += d[p[i] >> 4];
-            s += d[p[i] & 0xf];
-        }
-        return s;
+std::string hex(const std::uint8_t* p, std::size_t n)
+{
+    static constexpr char d[] = "0123456789abcdef";
+    std::string s;
+    for (std::size_t i = 0; i < n; ++i) {
+        s += d[p[i] >> 4];
+        s += d[p[i] & 0xf];
     }
+    return s;
+}
 
-    std::string baseName(const std::string& p)
-    {
-        const auto s = p.rfind('/');
-        return s == std::string::npos ? p : p.substr(s + 1);
-    }
+std::string baseName(const std::string& p)
+{
+    const auto s = p.rfind('/');
+    return s == std::string::npos ? p : p.substr(s + 1);
+}
 } // namespace
 
 std::vector<std::uint8_t> encodeAttrsPayload(
@@ -62,8 +62,7 @@ Status decoderFromAttrsPayload(const std::vector<std::uint8_t>& payload, pmu::Re
         if (!c.u32(n) || !c.bytes(n, attrBytes))
             return makeError("perf-attrs batch truncated", "the session file is damaged");
         auto attr = pmu::parseEventAttr(attrBytes);
-        if (!attr)
-            return attr.error();
+        if (!attr) return attr.error();
         if (!c.u32(nIds) || nIds > c.left() / 8)
             return makeError("perf-attrs batch truncated in its ids", "the session file is damaged");
         std::vector<std::uint64_t> ids(nIds);
@@ -80,8 +79,7 @@ Result<SessionImportResult> importToSession(
     // One pass: the records go into the aggregators and, raw, into ~1 MiB batches written as they fill. The
     // session needs the header first, so the file is opened once before to read it (features only, cheap).
     auto probe = PerfDataReader::open(perfData);
-    if (!probe)
-        return probe.error();
+    if (!probe) return probe.error();
     const HeaderInfo& h = (*probe)->header();
     session::SessionMeta meta;
     meta.source = "import:" + baseName(perfData);
@@ -99,8 +97,7 @@ Result<SessionImportResult> importToSession(
     session::WriterOptions wo;
     wo.overwrite = overwrite;
     auto writer = session::SessionWriter::create(sessionPath, meta, machine, wo);
-    if (!writer)
-        return writer.error();
+    if (!writer) return writer.error();
     auto& w = **writer;
 
     SessionImportResult result;
@@ -109,16 +106,14 @@ Result<SessionImportResult> importToSession(
     std::uint64_t batchSamples = 0, batchFirst = UINT64_MAX, batchLast = 0;
     Status failure;
     auto flushBatch = [&]() {
-        if (batch.empty() || !failure)
-            return;
+        if (batch.empty() || !failure) return;
         pb.kind = "perf-records";
         pb.startNs = batchFirst == UINT64_MAX ? 0 : batchFirst;
         pb.endNs = batchLast;
         pb.count = batchSamples;
         pb.payload = std::move(batch);
         failure = w.addPmuBatch(pb);
-        if (failure)
-            failure = w.flush();
+        if (failure) failure = w.flush();
         ++result.batches;
         batch.clear();
         batchSamples = 0;
@@ -132,8 +127,7 @@ Result<SessionImportResult> importToSession(
         batch.resize(at + rec.size());
         std::memcpy(batch.data() + at, rec.data(), rec.size());
         ++result.recordsStored;
-        if (userRaw)
-            userRaw(rec);
+        if (userRaw) userRaw(rec);
     };
     auto userRecord = options.onRecord;
     opt.onRecord = [&](const pmu::DecodedRecord& r) {
@@ -163,17 +157,13 @@ Result<SessionImportResult> importToSession(
             failure = w.addAddressMap(m);
             ++result.addressMaps;
         }
-        if (batch.size() >= (1u << 20))
-            flushBatch();
-        if (userRecord)
-            userRecord(r);
+        if (batch.size() >= (1u << 20)) flushBatch();
+        if (userRecord) userRecord(r);
     };
     auto imported = importPerfData(perfData, opt);
-    if (!imported)
-        return imported.error();
+    if (!imported) return imported.error();
     flushBatch();
-    if (!failure)
-        return failure.error();
+    if (!failure) return failure.error();
     // The events last: pipe-mode files only know them once read.
     std::vector<std::vector<std::uint64_t>> ids;
     pmu::RecordDecoder events;
@@ -185,12 +175,9 @@ Result<SessionImportResult> importToSession(
     attrs.kind = "perf-attrs";
     attrs.payload = encodeAttrsPayload(events, ids);
     attrs.count = imported->header.events.size();
-    if (auto st = w.addPmuBatch(attrs); !st)
-        return st.error();
-    if (auto st = w.setMeta("perfdata_samples", std::to_string(imported->samples)); !st)
-        return st.error();
-    if (auto st = w.close("imported"); !st)
-        return st.error();
+    if (auto st = w.addPmuBatch(attrs); !st) return st.error();
+    if (auto st = w.setMeta("perfdata_samples", std::to_string(imported->samples)); !st) return st.error();
+    if (auto st = w.close("imported"); !st) return st.error();
     result.import = std::move(imported).value();
     return result;
 }

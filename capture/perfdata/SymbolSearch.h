@@ -19,8 +19,7 @@ class SymbolSearch {
 public:
     explicit SymbolSearch(std::vector<std::string> symfsDirs = {})
         : m_dirs(std::move(symfsDirs))
-    {
-    }
+    { }
 
     std::optional<std::string> locate(const std::string& recordedPath, const BuildId* recorded);
 

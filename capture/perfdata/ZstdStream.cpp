@@ -9,16 +9,17 @@ namespace rdt::perfdata {
 ZstdStream::ZstdStream()
     : m_ctx(ZSTD_createDStream())
 {
-    if (m_ctx)
-        ZSTD_initDStream(static_cast<ZSTD_DStream*>(m_ctx));
+    if (m_ctx) ZSTD_initDStream(static_cast<ZSTD_DStream*>(m_ctx));
 }
 
-ZstdStream::~ZstdStream() { ZSTD_freeDStream(static_cast<ZSTD_DStream*>(m_ctx)); }
+ZstdStream::~ZstdStream()
+{
+    ZSTD_freeDStream(static_cast<ZSTD_DStream*>(m_ctx));
+}
 
 Status ZstdStream::decompress(std::span<const std::byte> in, std::vector<std::byte>& out, std::size_t limit)
 {
-    if (!m_ctx)
-        return makeError("zstd: cannot create a decompression context", "out of memory?");
+    if (!m_ctx) return makeError("zstd: cannot create a decompression context", "out of memory?");
     auto* ctx = static_cast<ZSTD_DStream*>(m_ctx);
     ZSTD_inBuffer input { in.data(), in.size(), 0 };
     const std::size_t start = out.size();
@@ -38,8 +39,7 @@ Status ZstdStream::decompress(std::span<const std::byte> in, std::vector<std::by
                 "the file is corrupt or truncated");
         }
         // Done when all input is consumed and the decoder did not fill the whole output (nothing buffered).
-        if (input.pos == input.size && output.pos < chunk)
-            return {};
+        if (input.pos == input.size && output.pos < chunk) return {};
     }
 }
 

@@ -7,9 +7,8 @@ namespace rdt::pmu {
 
 std::string_view memLevelName(MemLevel level)
 {
-    static constexpr std::array<std::string_view, static_cast<std::size_t>(MemLevel::Count)> names = {
-        "unknown", "L1", "LFB", "L2", "L3", "local DRAM", "remote DRAM", "remote cache", "PMEM", "IO", "uncached",
-        "CXL" };
+    static constexpr std::array<std::string_view, static_cast<std::size_t>(MemLevel::Count)> names = { "unknown", "L1",
+        "LFB", "L2", "L3", "local DRAM", "remote DRAM", "remote cache", "PMEM", "IO", "uncached", "CXL" };
     const auto i = static_cast<std::size_t>(level);
     return i < names.size() ? names[i] : std::string_view("unknown");
 }
@@ -74,24 +73,15 @@ MemLevel DataSource::level() const
     default:
         break;
     }
-    if (lvl & LvlL1)
-        return MemLevel::L1;
-    if (lvl & LvlLfb)
-        return MemLevel::Lfb;
-    if (lvl & LvlL2)
-        return MemLevel::L2;
-    if (lvl & LvlL3)
-        return MemLevel::L3;
-    if (lvl & LvlLocRam)
-        return MemLevel::LocalDram;
-    if (lvl & (LvlRemRam1 | LvlRemRam2))
-        return MemLevel::RemoteDram;
-    if (lvl & (LvlRemCce1 | LvlRemCce2))
-        return MemLevel::RemoteCache;
-    if (lvl & LvlIo)
-        return MemLevel::Io;
-    if (lvl & LvlUnc)
-        return MemLevel::Uncached;
+    if (lvl & LvlL1) return MemLevel::L1;
+    if (lvl & LvlLfb) return MemLevel::Lfb;
+    if (lvl & LvlL2) return MemLevel::L2;
+    if (lvl & LvlL3) return MemLevel::L3;
+    if (lvl & LvlLocRam) return MemLevel::LocalDram;
+    if (lvl & (LvlRemRam1 | LvlRemRam2)) return MemLevel::RemoteDram;
+    if (lvl & (LvlRemCce1 | LvlRemCce2)) return MemLevel::RemoteCache;
+    if (lvl & LvlIo) return MemLevel::Io;
+    if (lvl & LvlUnc) return MemLevel::Uncached;
     return MemLevel::Unknown;
 }
 
@@ -103,11 +93,13 @@ std::string DataSource::describe() const
     s += levelName();
     s += hit() ? " hit" : miss() ? " miss" : "";
     s += "|SNP ";
-    s += hitm() ? "HitM" : (snoop & SnoopHit) ? "Hit" : (snoop & SnoopMiss) ? "Miss" : (snoop & SnoopNone) ? "None" : "N/A";
-    if (snoopX & SnoopXFwd)
-        s += " Fwd";
-    if (snoopX & SnoopXPeer)
-        s += " Peer";
+    s += hitm()               ? "HitM"
+        : (snoop & SnoopHit)  ? "Hit"
+        : (snoop & SnoopMiss) ? "Miss"
+        : (snoop & SnoopNone) ? "None"
+                              : "N/A";
+    if (snoopX & SnoopXFwd) s += " Fwd";
+    if (snoopX & SnoopXPeer) s += " Peer";
     s += "|TLB ";
     if (dtlb & (TlbL1 | TlbL2)) {
         s += (dtlb & TlbL1) && (dtlb & TlbL2) ? "L1 or L2" : (dtlb & TlbL1) ? "L1" : "L2";
@@ -119,8 +111,7 @@ std::string DataSource::describe() const
     }
     s += "|LCK ";
     s += locked() ? "Yes" : (lock & LockNa) ? "N/A" : "No";
-    if (remote)
-        s += "|REMOTE";
+    if (remote) s += "|REMOTE";
     return s;
 }
 

@@ -60,15 +60,13 @@ struct DataSource {
     // PERF_MEM_* values [uapi].
     static constexpr std::uint8_t OpNa = 0x01, OpLoad = 0x02, OpStore = 0x04, OpPfetch = 0x08, OpExec = 0x10;
     static constexpr std::uint16_t LvlNa = 0x01, LvlHit = 0x02, LvlMiss = 0x04, LvlL1 = 0x08, LvlLfb = 0x10,
-                                   LvlL2 = 0x20, LvlL3 = 0x40, LvlLocRam = 0x80, LvlRemRam1 = 0x100,
-                                   LvlRemRam2 = 0x200, LvlRemCce1 = 0x400, LvlRemCce2 = 0x800, LvlIo = 0x1000,
-                                   LvlUnc = 0x2000;
-    static constexpr std::uint8_t SnoopNa = 0x01, SnoopNone = 0x02, SnoopHit = 0x04, SnoopMiss = 0x08,
-                                  SnoopHitm = 0x10;
+                                   LvlL2 = 0x20, LvlL3 = 0x40, LvlLocRam = 0x80, LvlRemRam1 = 0x100, LvlRemRam2 = 0x200,
+                                   LvlRemCce1 = 0x400, LvlRemCce2 = 0x800, LvlIo = 0x1000, LvlUnc = 0x2000;
+    static constexpr std::uint8_t SnoopNa = 0x01, SnoopNone = 0x02, SnoopHit = 0x04, SnoopMiss = 0x08, SnoopHitm = 0x10;
     static constexpr std::uint8_t SnoopXFwd = 0x01, SnoopXPeer = 0x02;
     static constexpr std::uint8_t LockNa = 0x01, LockLocked = 0x02;
-    static constexpr std::uint8_t TlbNa = 0x01, TlbHit = 0x02, TlbMiss = 0x04, TlbL1 = 0x08, TlbL2 = 0x10,
-                                  TlbWk = 0x20, TlbOs = 0x40;
+    static constexpr std::uint8_t TlbNa = 0x01, TlbHit = 0x02, TlbMiss = 0x04, TlbL1 = 0x08, TlbL2 = 0x10, TlbWk = 0x20,
+                                  TlbOs = 0x40;
     static constexpr std::uint8_t LvlNumL1 = 0x01, LvlNumL2 = 0x02, LvlNumL3 = 0x03, LvlNumL4 = 0x04,
                                   LvlNumL2Mhb = 0x05, LvlNumMsc = 0x06, LvlNumUnc = 0x08, LvlNumCxl = 0x09,
                                   LvlNumIo = 0x0a, LvlNumAnyCache = 0x0b, LvlNumLfb = 0x0c, LvlNumRam = 0x0d,

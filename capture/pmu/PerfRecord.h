@@ -145,12 +145,28 @@ constexpr std::uint64_t ContextGuest = static_cast<std::uint64_t>(-2048);
 constexpr std::uint64_t ContextGuestKernel = static_cast<std::uint64_t>(-2176);
 constexpr std::uint64_t ContextGuestUser = static_cast<std::uint64_t>(-2560);
 constexpr std::uint64_t ContextMax = static_cast<std::uint64_t>(-4095);
-inline bool isContextMarker(std::uint64_t ip) { return ip >= ContextMax; }
+inline bool isContextMarker(std::uint64_t ip)
+{
+    return ip >= ContextMax;
+}
 
 // PERF_BR_* (branch entry type), PERF_BR_SPEC_*, PERF_BR_PRIV_*
 enum BranchType : std::uint8_t {
-    BrUnknown = 0, BrCond = 1, BrUncond = 2, BrInd = 3, BrCall = 4, BrIndCall = 5, BrRet = 6, BrSyscall = 7,
-    BrSysret = 8, BrCondCall = 9, BrCondRet = 10, BrEret = 11, BrIrq = 12, BrSerror = 13, BrNoTx = 14,
+    BrUnknown = 0,
+    BrCond = 1,
+    BrUncond = 2,
+    BrInd = 3,
+    BrCall = 4,
+    BrIndCall = 5,
+    BrRet = 6,
+    BrSyscall = 7,
+    BrSysret = 8,
+    BrCondCall = 9,
+    BrCondRet = 10,
+    BrEret = 11,
+    BrIrq = 12,
+    BrSerror = 13,
+    BrNoTx = 14,
     BrExtendAbi = 15,
 };
 

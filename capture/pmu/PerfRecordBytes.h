@@ -24,8 +24,7 @@ public:
     explicit ByteCursor(std::span<const std::byte> bytes)
         : m_p(bytes.data())
         , m_left(bytes.size())
-    {
-    }
+    { }
     std::size_t left() const { return m_left; }
     const std::byte* position() const { return m_p; }
 
@@ -35,16 +34,14 @@ public:
     bool u8(std::uint8_t& v) { return take(v); }
     bool bytes(std::size_t n, std::span<const std::byte>& out)
     {
-        if (n > m_left)
-            return false;
+        if (n > m_left) return false;
         out = { m_p, n };
         advance(n);
         return true;
     }
     bool skip(std::size_t n)
     {
-        if (n > m_left)
-            return false;
+        if (n > m_left) return false;
         advance(n);
         return true;
     }
@@ -52,8 +49,7 @@ public:
 private:
     template <typename T> bool take(T& v)
     {
-        if (sizeof(T) > m_left)
-            return false;
+        if (sizeof(T) > m_left) return false;
         std::memcpy(&v, m_p, sizeof(T));
         advance(sizeof(T));
         return true;

@@ -13,98 +13,87 @@ namespace rdt::pmu {
 
 namespace {
 
-    Error truncated(const char* what, std::size_t need, std::size_t have)
-    {
-        return makeError(std::string("perf record truncated in ") + what + " (needs " + std::to_string(need)
-                + " more bytes, " + std::to_string(have) + " left)",
-            "the record stream is corrupt or the attr does not match the records; check the file with `perf script`");
-    }
+Error truncated(const char* what, std::size_t need, std::size_t have)
+{
+    return makeError(std::string("perf record truncated in ") + what + " (needs " + std::to_string(need)
+            + " more bytes, " + std::to_string(have) + " left)",
+        "the record stream is corrupt or the attr does not match the records; check the file with `perf script`");
+}
 
-#define RDT_TAKE(call, what, need)                                                                                   \
-    do {                                                                                                             \
-        if (!(call))                                                                                                 \
-            return truncated(what, need, c.left());                                                                  \
+#define RDT_TAKE(call, what, need)                                                                                     \
+    do {                                                                                                               \
+        if (!(call)) return truncated(what, need, c.left());                                                           \
     } while (0)
 
-    // Reads `nr` u64 values after checking they fit (so a corrupt nr never makes a huge allocation).
-    Status takeU64s(ByteCursor& c, std::uint64_t nr, std::vector<std::uint64_t>& out, const char* what)
-    {
-        out.clear();
-        if (nr > c.left() / 8)
-            return truncated(what, static_cast<std::size_t>(std::min<std::uint64_t>(nr, 1u << 30)) * 8, c.left());
-        out.resize(static_cast<std::size_t>(nr));
-        std::span<const std::byte> b;
-        (void)c.bytes(out.size() * 8, b);
-        if (!out.empty())
-            std::memcpy(out.data(), b.data(), b.size());
-        return {};
-    }
+// Reads `nr` u64 values after checking they fit (so a corrupt nr never makes a huge allocation).
+Status takeU64s(ByteCursor& c, std::uint64_t nr, std::vector<std::uint64_t>& out, const char* what)
+{
+    out.clear();
+    if (nr > c.left() / 8)
+        return truncated(what, static_cast<std::size_t>(std::min<std::uint64_t>(nr, 1u << 30)) * 8, c.left());
+    out.resize(static_cast<std::size_t>(nr));
+    std::span<const std::byte> b;
+    (void)c.bytes(out.size() * 8, b);
+    if (!out.empty()) std::memcpy(out.data(), b.data(), b.size());
+    return {};
+}
 
-    Status takeRead(ByteCursor& c, std::uint64_t format, ReadData& out)
-    {
-        out.values.clear();
-        out.timeEnabled = out.timeRunning = 0;
-        const bool withId = format & perf::ReadId;
-        const bool withLost = format & perf::ReadLost;
-        if (format & perf::ReadGroup) {
-            std::uint64_t nr = 0;
-            RDT_TAKE(c.u64(nr), "READ (group nr)", 8);
-            if (format & perf::ReadTotalTimeEnabled)
-                RDT_TAKE(c.u64(out.timeEnabled), "READ (time_enabled)", 8);
-            if (format & perf::ReadTotalTimeRunning)
-                RDT_TAKE(c.u64(out.timeRunning), "READ (time_running)", 8);
-            const std::size_t entry = 8u * (1u + (withId ? 1u : 0u) + (withLost ? 1u : 0u));
-            if (nr > c.left() / entry)
-                return truncated("READ (group values)",
-                    static_cast<std::size_t>(std::min<std::uint64_t>(nr, 1u << 30)) * entry, c.left());
-            out.values.resize(static_cast<std::size_t>(nr));
-            for (auto& v : out.values) {
-                (void)c.u64(v.value);
-                if (withId)
-                    (void)c.u64(v.id);
-                if (withLost)
-                    (void)c.u64(v.lost);
-            }
-            return {};
+Status takeRead(ByteCursor& c, std::uint64_t format, ReadData& out)
+{
+    out.values.clear();
+    out.timeEnabled = out.timeRunning = 0;
+    const bool withId = format & perf::ReadId;
+    const bool withLost = format & perf::ReadLost;
+    if (format & perf::ReadGroup) {
+        std::uint64_t nr = 0;
+        RDT_TAKE(c.u64(nr), "READ (group nr)", 8);
+        if (format & perf::ReadTotalTimeEnabled) RDT_TAKE(c.u64(out.timeEnabled), "READ (time_enabled)", 8);
+        if (format & perf::ReadTotalTimeRunning) RDT_TAKE(c.u64(out.timeRunning), "READ (time_running)", 8);
+        const std::size_t entry = 8u * (1u + (withId ? 1u : 0u) + (withLost ? 1u : 0u));
+        if (nr > c.left() / entry)
+            return truncated("READ (group values)",
+                static_cast<std::size_t>(std::min<std::uint64_t>(nr, 1u << 30)) * entry, c.left());
+        out.values.resize(static_cast<std::size_t>(nr));
+        for (auto& v : out.values) {
+            (void)c.u64(v.value);
+            if (withId) (void)c.u64(v.id);
+            if (withLost) (void)c.u64(v.lost);
         }
-        ReadValue v;
-        RDT_TAKE(c.u64(v.value), "READ (value)", 8);
-        if (format & perf::ReadTotalTimeEnabled)
-            RDT_TAKE(c.u64(out.timeEnabled), "READ (time_enabled)", 8);
-        if (format & perf::ReadTotalTimeRunning)
-            RDT_TAKE(c.u64(out.timeRunning), "READ (time_running)", 8);
-        if (withId)
-            RDT_TAKE(c.u64(v.id), "READ (id)", 8);
-        if (withLost)
-            RDT_TAKE(c.u64(v.lost), "READ (lost)", 8);
-        out.values.push_back(v);
         return {};
     }
+    ReadValue v;
+    RDT_TAKE(c.u64(v.value), "READ (value)", 8);
+    if (format & perf::ReadTotalTimeEnabled) RDT_TAKE(c.u64(out.timeEnabled), "READ (time_enabled)", 8);
+    if (format & perf::ReadTotalTimeRunning) RDT_TAKE(c.u64(out.timeRunning), "READ (time_running)", 8);
+    if (withId) RDT_TAKE(c.u64(v.id), "READ (id)", 8);
+    if (withLost) RDT_TAKE(c.u64(v.lost), "READ (lost)", 8);
+    out.values.push_back(v);
+    return {};
+}
 
-    Status takeRegs(ByteCursor& c, std::uint64_t mask, std::uint64_t& abi, std::vector<std::uint64_t>& regs,
-        const char* what)
-    {
-        RDT_TAKE(c.u64(abi), what, 8);
-        regs.clear();
-        if (abi == 0) // PERF_SAMPLE_REGS_ABI_NONE: no registers follow [kernel/events/core.c perf_output_sample]
-            return {};
-        const auto n = static_cast<std::uint64_t>(std::popcount(mask));
-        if (n * 8 > c.left())
-            return truncated(what, n * 8, c.left());
-        return takeU64s(c, n, regs, what);
-    }
+Status takeRegs(
+    ByteCursor& c, std::uint64_t mask, std::uint64_t& abi, std::vector<std::uint64_t>& regs, const char* what)
+{
+    RDT_TAKE(c.u64(abi), what, 8);
+    regs.clear();
+    if (abi == 0) // PERF_SAMPLE_REGS_ABI_NONE: no registers follow [kernel/events/core.c perf_output_sample]
+        return {};
+    const auto n = static_cast<std::uint64_t>(std::popcount(mask));
+    if (n * 8 > c.left()) return truncated(what, n * 8, c.left());
+    return takeU64s(c, n, regs, what);
+}
 
-    // A NUL-terminated string padded to 8 bytes, bounded by `len` bytes.
-    std::string takeString(const std::byte* p, std::size_t len)
-    {
-        const auto* chars = reinterpret_cast<const char*>(p);
-        return std::string(chars, strnlen(chars, len));
-    }
+// A NUL-terminated string padded to 8 bytes, bounded by `len` bytes.
+std::string takeString(const std::byte* p, std::size_t len)
+{
+    const auto* chars = reinterpret_cast<const char*>(p);
+    return std::string(chars, strnlen(chars, len));
+}
 
-    std::size_t countBits(std::uint64_t sampleType, std::uint64_t mask)
-    {
-        return static_cast<std::size_t>(std::popcount(sampleType & mask));
-    }
+std::size_t countBits(std::uint64_t sampleType, std::uint64_t mask)
+{
+    return static_cast<std::size_t>(std::popcount(sampleType & mask));
+}
 
 } // namespace
 
@@ -208,8 +197,7 @@ void RecordDecoder::clear()
 std::size_t RecordDecoder::eventIndex(const EventAttr* attr) const
 {
     for (std::size_t i = 0; i < m_events.size(); ++i)
-        if (m_events[i].get() == attr)
-            return i;
+        if (m_events[i].get() == attr) return i;
     return std::numeric_limits<std::size_t>::max();
 }
 
@@ -227,11 +215,9 @@ std::size_t RecordDecoder::sampleIdSize(std::uint64_t t)
 
 const EventAttr* RecordDecoder::attrForRecord(const RecordHeader& header, std::span<const std::byte> record) const
 {
-    if (m_events.empty())
-        return nullptr;
+    if (m_events.empty()) return nullptr;
     const EventAttr* first = m_events.front().get();
-    if (m_events.size() == 1 || record.size() < perf::HeaderSize)
-        return first;
+    if (m_events.size() == 1 || record.size() < perf::HeaderSize) return first;
     const auto body = record.subspan(perf::HeaderSize);
     const std::uint64_t t = first->sampleType;
     std::size_t off = 0;
@@ -244,8 +230,7 @@ const EventAttr* RecordDecoder::attrForRecord(const RecordHeader& header, std::s
         else
             return first;
     } else {
-        if (header.type >= perf::RecordUserTypeStart || !first->sampleIdAll())
-            return first;
+        if (header.type >= perf::RecordUserTypeStart || !first->sampleIdAll()) return first;
         fromEnd = true;
         if (t & perf::SampleIdentifier)
             off = 8;
@@ -254,8 +239,7 @@ const EventAttr* RecordDecoder::attrForRecord(const RecordHeader& header, std::s
         else
             return first;
     }
-    if (off + 8 > body.size())
-        return first;
+    if (off + 8 > body.size()) return first;
     const std::size_t at = fromEnd ? body.size() - off : off;
     const EventAttr* byId = attrForId(loadAt<std::uint64_t>(body.data() + at));
     return byId ? byId : first;
@@ -267,37 +251,28 @@ Status RecordDecoder::decodeSample(std::span<const std::byte> body, const EventA
     const std::uint64_t t = attr.sampleType;
     ByteCursor c(body);
     s.present = t;
-    if (t & SampleIdentifier)
-        RDT_TAKE(c.u64(s.identifier), "SAMPLE IDENTIFIER", 8);
-    if (t & SampleIp)
-        RDT_TAKE(c.u64(s.ip), "SAMPLE IP", 8);
+    if (t & SampleIdentifier) RDT_TAKE(c.u64(s.identifier), "SAMPLE IDENTIFIER", 8);
+    if (t & SampleIp) RDT_TAKE(c.u64(s.ip), "SAMPLE IP", 8);
     if (t & SampleTid) {
         RDT_TAKE(c.u32(s.pid), "SAMPLE TID", 8);
         RDT_TAKE(c.u32(s.tid), "SAMPLE TID", 4);
     }
-    if (t & SampleTime)
-        RDT_TAKE(c.u64(s.time), "SAMPLE TIME", 8);
-    if (t & SampleAddr)
-        RDT_TAKE(c.u64(s.addr), "SAMPLE ADDR", 8);
-    if (t & SampleId)
-        RDT_TAKE(c.u64(s.id), "SAMPLE ID", 8);
-    if (t & SampleStreamId)
-        RDT_TAKE(c.u64(s.streamId), "SAMPLE STREAM_ID", 8);
+    if (t & SampleTime) RDT_TAKE(c.u64(s.time), "SAMPLE TIME", 8);
+    if (t & SampleAddr) RDT_TAKE(c.u64(s.addr), "SAMPLE ADDR", 8);
+    if (t & SampleId) RDT_TAKE(c.u64(s.id), "SAMPLE ID", 8);
+    if (t & SampleStreamId) RDT_TAKE(c.u64(s.streamId), "SAMPLE STREAM_ID", 8);
     if (t & SampleCpu) {
         RDT_TAKE(c.u32(s.cpu), "SAMPLE CPU", 8);
         RDT_TAKE(c.u32(s.cpuRes), "SAMPLE CPU", 4);
     }
-    if (t & SamplePeriod)
-        RDT_TAKE(c.u64(s.period), "SAMPLE PERIOD", 8);
+    if (t & SamplePeriod) RDT_TAKE(c.u64(s.period), "SAMPLE PERIOD", 8);
     if (t & SampleRead) {
-        if (auto st = takeRead(c, attr.readFormat, s.read); !st)
-            return st;
+        if (auto st = takeRead(c, attr.readFormat, s.read); !st) return st;
     }
     if (t & SampleCallchain) {
         std::uint64_t nr = 0;
         RDT_TAKE(c.u64(nr), "SAMPLE CALLCHAIN nr", 8);
-        if (auto st = takeU64s(c, nr, s.callchain, "SAMPLE CALLCHAIN ips"); !st)
-            return st;
+        if (auto st = takeU64s(c, nr, s.callchain, "SAMPLE CALLCHAIN ips"); !st) return st;
     }
     if (t & SampleRaw) {
         std::uint32_t size = 0;
@@ -308,8 +283,7 @@ Status RecordDecoder::decodeSample(std::span<const std::byte> body, const EventA
         RDT_TAKE(c.u64(s.branchNr), "SAMPLE BRANCH_STACK nr", 8);
         s.hasHwIdx = (attr.branchSampleType & BranchHwIndex) != 0;
         s.hwIdx = 0;
-        if (s.hasHwIdx)
-            RDT_TAKE(c.u64(s.hwIdx), "SAMPLE BRANCH_STACK hw_idx", 8);
+        if (s.hasHwIdx) RDT_TAKE(c.u64(s.hwIdx), "SAMPLE BRANCH_STACK hw_idx", 8);
         if (s.branchNr > c.left() / 24)
             return truncated("SAMPLE BRANCH_STACK entries",
                 static_cast<std::size_t>(std::min<std::uint64_t>(s.branchNr, 1u << 30)) * 24, c.left());
@@ -318,20 +292,17 @@ Status RecordDecoder::decodeSample(std::span<const std::byte> body, const EventA
         std::span<const std::byte> b;
         (void)c.bytes(nr * 24, b);
         static_assert(sizeof(BranchEntry) == 24);
-        if (nr)
-            std::memcpy(static_cast<void*>(s.branches.data()), b.data(), b.size());
+        if (nr) std::memcpy(static_cast<void*>(s.branches.data()), b.data(), b.size());
         s.branchCounters.clear();
         if (attr.branchSampleType & BranchCounters) {
-            if (auto st = takeU64s(c, nr, s.branchCounters, "SAMPLE BRANCH_STACK counters"); !st)
-                return st;
+            if (auto st = takeU64s(c, nr, s.branchCounters, "SAMPLE BRANCH_STACK counters"); !st) return st;
         }
     } else {
         s.branches.clear();
         s.branchNr = 0;
     }
     if (t & SampleRegsUser) {
-        if (auto st = takeRegs(c, attr.sampleRegsUser, s.regsUserAbi, s.regsUser, "SAMPLE REGS_USER"); !st)
-            return st;
+        if (auto st = takeRegs(c, attr.sampleRegsUser, s.regsUserAbi, s.regsUser, "SAMPLE REGS_USER"); !st) return st;
     }
     if (t & SampleStackUser) {
         RDT_TAKE(c.u64(s.stackUserSize), "SAMPLE STACK_USER size", 8);
@@ -348,27 +319,19 @@ Status RecordDecoder::decodeSample(std::span<const std::byte> body, const EventA
         s.weight.var2 = static_cast<std::uint16_t>(s.weight.full >> 32);
         s.weight.var3 = static_cast<std::uint16_t>(s.weight.full >> 48);
     }
-    if (t & SampleDataSrc)
-        RDT_TAKE(c.u64(s.dataSrc), "SAMPLE DATA_SRC", 8);
-    if (t & SampleTransaction)
-        RDT_TAKE(c.u64(s.transaction), "SAMPLE TRANSACTION", 8);
+    if (t & SampleDataSrc) RDT_TAKE(c.u64(s.dataSrc), "SAMPLE DATA_SRC", 8);
+    if (t & SampleTransaction) RDT_TAKE(c.u64(s.transaction), "SAMPLE TRANSACTION", 8);
     if (t & SampleRegsIntr) {
-        if (auto st = takeRegs(c, attr.sampleRegsIntr, s.regsIntrAbi, s.regsIntr, "SAMPLE REGS_INTR"); !st)
-            return st;
+        if (auto st = takeRegs(c, attr.sampleRegsIntr, s.regsIntrAbi, s.regsIntr, "SAMPLE REGS_INTR"); !st) return st;
     }
-    if (t & SamplePhysAddr)
-        RDT_TAKE(c.u64(s.physAddr), "SAMPLE PHYS_ADDR", 8);
-    if (t & SampleCgroup)
-        RDT_TAKE(c.u64(s.cgroup), "SAMPLE CGROUP", 8);
-    if (t & SampleDataPageSize)
-        RDT_TAKE(c.u64(s.dataPageSize), "SAMPLE DATA_PAGE_SIZE", 8);
-    if (t & SampleCodePageSize)
-        RDT_TAKE(c.u64(s.codePageSize), "SAMPLE CODE_PAGE_SIZE", 8);
+    if (t & SamplePhysAddr) RDT_TAKE(c.u64(s.physAddr), "SAMPLE PHYS_ADDR", 8);
+    if (t & SampleCgroup) RDT_TAKE(c.u64(s.cgroup), "SAMPLE CGROUP", 8);
+    if (t & SampleDataPageSize) RDT_TAKE(c.u64(s.dataPageSize), "SAMPLE DATA_PAGE_SIZE", 8);
+    if (t & SampleCodePageSize) RDT_TAKE(c.u64(s.codePageSize), "SAMPLE CODE_PAGE_SIZE", 8);
     if (t & SampleAux) {
         std::uint64_t size = 0;
         RDT_TAKE(c.u64(size), "SAMPLE AUX size", 8);
-        if (size > c.left())
-            return truncated("SAMPLE AUX data", static_cast<std::size_t>(size), c.left());
+        if (size > c.left()) return truncated("SAMPLE AUX data", static_cast<std::size_t>(size), c.left());
         (void)c.bytes(static_cast<std::size_t>(size), s.aux);
     }
     return {};
@@ -388,18 +351,14 @@ Status RecordDecoder::decodeSampleId(std::span<const std::byte> body, const Even
         (void)c.u32(out.pid);
         (void)c.u32(out.tid);
     }
-    if (t & SampleTime)
-        (void)c.u64(out.time);
-    if (t & SampleId)
-        (void)c.u64(out.id);
-    if (t & SampleStreamId)
-        (void)c.u64(out.streamId);
+    if (t & SampleTime) (void)c.u64(out.time);
+    if (t & SampleId) (void)c.u64(out.id);
+    if (t & SampleStreamId) (void)c.u64(out.streamId);
     if (t & SampleCpu) {
         (void)c.u32(out.cpu);
         (void)c.u32(out.cpuRes);
     }
-    if (t & SampleIdentifier)
-        (void)c.u64(out.identifier);
+    if (t & SampleIdentifier) (void)c.u64(out.identifier);
     out.present = true;
     return {};
 }
@@ -408,8 +367,7 @@ Status RecordDecoder::decode(std::span<const std::byte> record, DecodedRecord& o
 {
     using namespace perf;
     auto h = readRecordHeader(record);
-    if (!h)
-        return h.error();
+    if (!h) return h.error();
     out.header = *h;
     out.kind = RecordKind::Other;
     out.sampleId.present = false;
@@ -419,19 +377,16 @@ Status RecordDecoder::decode(std::span<const std::byte> record, DecodedRecord& o
     out.attr = attrForRecord(*h, record);
     auto body = record.subspan(HeaderSize);
     if (h->type == RecordSample) {
-        if (!out.attr)
-            return makeError("PERF_RECORD_SAMPLE without any event attr to decode it");
+        if (!out.attr) return makeError("PERF_RECORD_SAMPLE without any event attr to decode it");
         out.sample.misc = h->misc;
         out.kind = RecordKind::Sample;
         return decodeSample(body, *out.attr, out.sample);
     }
-    if (h->type >= RecordUserTypeStart)
-        return {};
+    if (h->type >= RecordUserTypeStart) return {};
     // Non-sample kernel records: strip the sample_id trailer first, so the variable-length tail (file names,
     // comm) is bounded by it.
     if (out.attr && out.attr->sampleIdAll()) {
-        if (auto st = decodeSampleId(body, *out.attr, out.sampleId); !st)
-            return st;
+        if (auto st = decodeSampleId(body, *out.attr, out.sampleId); !st) return st;
         body = body.first(body.size() - sampleIdSize(out.attr->sampleType));
     }
     ByteCursor c(body);
@@ -495,8 +450,7 @@ Status RecordDecoder::decode(std::span<const std::byte> record, DecodedRecord& o
         return {};
     case RecordRead:
         RDT_TAKE(c.u32(out.read.pid) && c.u32(out.read.tid), "READ", 8);
-        if (auto st = takeRead(c, out.attr ? out.attr->readFormat : 0, out.read.values); !st)
-            return st;
+        if (auto st = takeRead(c, out.attr ? out.attr->readFormat : 0, out.read.values); !st) return st;
         out.kind = RecordKind::Read;
         return {};
     case RecordSwitch:
@@ -504,8 +458,7 @@ Status RecordDecoder::decode(std::span<const std::byte> record, DecodedRecord& o
         out.sw = {};
         out.sw.out = (h->misc & MiscSwitchOut) != 0;
         out.sw.cpuWide = h->type == RecordSwitchCpuWide;
-        if (out.sw.cpuWide)
-            RDT_TAKE(c.u32(out.sw.nextPrevPid) && c.u32(out.sw.nextPrevTid), "SWITCH_CPU_WIDE", 8);
+        if (out.sw.cpuWide) RDT_TAKE(c.u32(out.sw.nextPrevPid) && c.u32(out.sw.nextPrevTid), "SWITCH_CPU_WIDE", 8);
         out.kind = RecordKind::Switch;
         return {};
     default:

@@ -9,8 +9,7 @@ namespace rdt::pmu {
 
 Result<RingReader> RingReader::create(RingView view)
 {
-    if (!view.control || !view.data)
-        return makeError("perf ring: no mapping");
+    if (!view.control || !view.data) return makeError("perf ring: no mapping");
     if (view.dataSize == 0 || !std::has_single_bit(view.dataSize))
         return makeError("perf ring: data size " + std::to_string(view.dataSize) + " is not a power of two",
             "map 1 + 2^n pages (perf_event_open(2), MMAP layout)");
@@ -45,19 +44,16 @@ std::span<const std::byte> RingReader::recordAt(std::uint64_t& tail, std::uint64
         tail = head;
         return std::span<const std::byte> {};
     };
-    if (avail < perf::HeaderSize)
-        return resync();
+    if (avail < perf::HeaderSize) return resync();
     const std::size_t off = static_cast<std::size_t>(tail & m_mask);
     // The header itself may straddle when a writer produced sizes that are not multiples of 8.
     std::byte hdr[perf::HeaderSize];
     for (std::size_t i = 0; i < perf::HeaderSize; ++i)
         hdr[i] = m_view.data[(off + i) & m_mask];
     const std::uint16_t size = loadAt<std::uint16_t>(hdr + 6);
-    if (size < perf::HeaderSize || size > avail)
-        return resync();
+    if (size < perf::HeaderSize || size > avail) return resync();
     tail += size;
-    if (off + size <= m_view.dataSize)
-        return { m_view.data + off, size };
+    if (off + size <= m_view.dataSize) return { m_view.data + off, size };
     ++m_stats.straddled;
     m_copy.resize(size);
     const std::size_t first = m_view.dataSize - off;
@@ -77,12 +73,10 @@ void RingReader::count(std::span<const std::byte> record)
         break;
     case perf::RecordLost:
         ++m_stats.lostRecords;
-        if (record.size() >= 24)
-            m_stats.lostEvents += loadAt<std::uint64_t>(record.data() + 16);
+        if (record.size() >= 24) m_stats.lostEvents += loadAt<std::uint64_t>(record.data() + 16);
         break;
     case perf::RecordLostSamples:
-        if (record.size() >= 16)
-            m_stats.lostSamples += loadAt<std::uint64_t>(record.data() + 8);
+        if (record.size() >= 16) m_stats.lostSamples += loadAt<std::uint64_t>(record.data() + 8);
         break;
     case perf::RecordThrottle:
         ++m_stats.throttles;

@@ -19,11 +19,11 @@ namespace rdt::pmu {
 
 /// Offsets in struct perf_event_mmap_page [uapi].
 namespace mmappage {
-    constexpr std::size_t DataHead = 1024;
-    constexpr std::size_t DataTail = 1032;
-    constexpr std::size_t DataOffset = 1040;
-    constexpr std::size_t DataSize = 1048;
-    constexpr std::size_t MinSize = 1056; ///< the control page must hold at least this much
+constexpr std::size_t DataHead = 1024;
+constexpr std::size_t DataTail = 1032;
+constexpr std::size_t DataOffset = 1040;
+constexpr std::size_t DataSize = 1048;
+constexpr std::size_t MinSize = 1056; ///< the control page must hold at least this much
 } // namespace mmappage
 
 /// Where a ring lives: the control page (for data_head/data_tail) and the data area (size a power of two).
@@ -63,8 +63,9 @@ public:
     template <typename F> std::size_t drain(F&& consume, std::size_t maxBytes = SIZE_MAX);
 
     /// drain() plus decoding; `consume(const DecodedRecord&)`. Decode errors are counted in decodeErrors().
-    template <typename F> std::size_t drainDecoded(const RecordDecoder& decoder, DecodedRecord& scratch, F&& consume,
-        std::size_t maxBytes = SIZE_MAX);
+    template <typename F>
+    std::size_t drainDecoded(
+        const RecordDecoder& decoder, DecodedRecord& scratch, F&& consume, std::size_t maxBytes = SIZE_MAX);
 
     const RingStats& stats() const { return m_stats; }
     std::uint64_t decodeErrors() const { return m_decodeErrors; }
@@ -76,8 +77,7 @@ private:
     explicit RingReader(RingView v)
         : m_view(v)
         , m_mask(v.dataSize - 1)
-    {
-    }
+    { }
     std::uint64_t loadHead() const
     {
         return std::atomic_ref<std::uint64_t>(*reinterpret_cast<std::uint64_t*>(m_view.control + mmappage::DataHead))
@@ -121,8 +121,7 @@ template <typename F> std::size_t RingReader::drain(F&& consume, std::size_t max
     while (tail != head && consumed < maxBytes) {
         const std::uint64_t before = tail;
         auto record = recordAt(tail, head);
-        if (record.empty())
-            break; // resynchronised (tail == head) or incomplete
+        if (record.empty()) break; // resynchronised (tail == head) or incomplete
         count(record);
         consume(record);
         ++n;
@@ -133,8 +132,8 @@ template <typename F> std::size_t RingReader::drain(F&& consume, std::size_t max
 }
 
 template <typename F>
-std::size_t RingReader::drainDecoded(const RecordDecoder& decoder, DecodedRecord& scratch, F&& consume,
-    std::size_t maxBytes)
+std::size_t RingReader::drainDecoded(
+    const RecordDecoder& decoder, DecodedRecord& scratch, F&& consume, std::size_t maxBytes)
 {
     return drain(
         [&](std::span<const std::byte> record) {

@@ -71,8 +71,7 @@ bool MemoryRing::write(std::span<const std::byte> record)
         std::memcpy(lost.data() + 6, &size, 2);
         std::memcpy(lost.data() + 8, &m_lostId, 8);
         std::memcpy(lost.data() + 16, &m_dropped, 8);
-        if (!m_lostTrailer.empty())
-            std::memcpy(lost.data() + 24, m_lostTrailer.data(), m_lostTrailer.size());
+        if (!m_lostTrailer.empty()) std::memcpy(lost.data() + 24, m_lostTrailer.data(), m_lostTrailer.size());
         put(lost);
         m_dropped = 0;
     }

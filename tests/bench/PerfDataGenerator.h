@@ -30,8 +30,7 @@ inline Result<GeneratedFile> writeReplayedPerfData(
     const std::string& source, const std::string& outPath, std::uint64_t targetBytes)
 {
     auto map = MappedRegion::mapFileReadOnly(source);
-    if (!map)
-        return map.error();
+    if (!map) return map.error();
     const auto* p = static_cast<const std::byte*>(map->data());
     const std::size_t size = map->size();
     auto u64 = [&](std::size_t off) {
@@ -39,25 +38,22 @@ inline Result<GeneratedFile> writeReplayedPerfData(
         std::memcpy(&v, p + off, 8);
         return v;
     };
-    if (size < 104 || u64(8) != 104)
-        return makeError(source + ": not a file-mode perf.data");
+    if (size < 104 || u64(8) != 104) return makeError(source + ": not a file-mode perf.data");
     const std::uint64_t attrSize = u64(16), attrsOff = u64(24), dataOff = u64(40), dataSize = u64(48);
-    if (dataOff + dataSize > size || attrsOff + attrSize - 16 > size)
-        return makeError(source + ": truncated");
+    if (dataOff + dataSize > size || attrsOff + attrSize - 16 > size) return makeError(source + ": truncated");
     auto attr = pmu::parseEventAttr({ p + attrsOff, static_cast<std::size_t>(attrSize - 16) });
-    if (!attr)
-        return attr.error();
+    if (!attr) return attr.error();
     const std::uint64_t t = attr->sampleType;
-    if (!(t & pmu::perf::SampleTime))
-        return makeError(source + ": samples have no TIME");
+    if (!(t & pmu::perf::SampleTime)) return makeError(source + ": samples have no TIME");
     const std::size_t timeOff = 8
-        + 8 * static_cast<std::size_t>(std::popcount(t & (pmu::perf::SampleIdentifier | pmu::perf::SampleIp | pmu::perf::SampleTid)));
+        + 8
+            * static_cast<std::size_t>(
+                std::popcount(t & (pmu::perf::SampleIdentifier | pmu::perf::SampleIp | pmu::perf::SampleTid)));
 
     std::vector<std::pair<std::size_t, std::uint16_t>> samples; // offset, size
     std::uint64_t firstTime = UINT64_MAX, lastTime = 0;
     std::ofstream out(outPath, std::ios::binary | std::ios::trunc);
-    if (!out)
-        return errnoError(errno, "cannot write " + outPath);
+    if (!out) return errnoError(errno, "cannot write " + outPath);
     out.write(reinterpret_cast<const char*>(p), static_cast<std::streamsize>(dataOff)); // header, attrs, ids
     GeneratedFile g;
     std::uint64_t written = 0, sinceRound = 0;
@@ -78,8 +74,7 @@ inline Result<GeneratedFile> writeReplayedPerfData(
         std::uint16_t rs;
         std::memcpy(&type, p + at, 4);
         std::memcpy(&rs, p + at + 6, 2);
-        if (rs < 8 || at + rs > dataOff + dataSize)
-            break;
+        if (rs < 8 || at + rs > dataOff + dataSize) break;
         if (type == pmu::perf::RecordSample && rs >= timeOff + 8) {
             samples.emplace_back(at, rs);
             const std::uint64_t time = u64(at + timeOff);
@@ -90,8 +85,7 @@ inline Result<GeneratedFile> writeReplayedPerfData(
         emit(p + at, rs);
         at += rs;
     }
-    if (samples.empty())
-        return makeError(source + ": no samples to replay");
+    if (samples.empty()) return makeError(source + ": no samples to replay");
     std::vector<std::byte> rec;
     const std::uint64_t span = lastTime - firstTime + 1;
     for (std::uint64_t r = 1; written < targetBytes; ++r)
@@ -101,8 +95,7 @@ inline Result<GeneratedFile> writeReplayedPerfData(
             std::memcpy(rec.data() + timeOff, &time, 8);
             emit(rec.data(), rs);
             ++g.samples;
-            if (written >= targetBytes)
-                break;
+            if (written >= targetBytes) break;
         }
     // Feature index and sections, offsets rewritten for the new data size.
     std::uint64_t features[4];
@@ -123,14 +116,12 @@ inline Result<GeneratedFile> writeReplayedPerfData(
     }
     out.write(reinterpret_cast<const char*>(index.data()), static_cast<std::streamsize>(index.size() * 8));
     for (const auto& [off, len] : blobs)
-        if (off + len <= size)
-            out.write(reinterpret_cast<const char*>(p + off), static_cast<std::streamsize>(len));
+        if (off + len <= size) out.write(reinterpret_cast<const char*>(p + off), static_cast<std::streamsize>(len));
     // Patch the data section size in the header.
     out.seekp(48);
     out.write(reinterpret_cast<const char*>(&written), 8);
     out.close();
-    if (!out)
-        return errnoError(errno, "writing " + outPath + " failed", "is the disk full?");
+    if (!out) return errnoError(errno, "writing " + outPath + " failed", "is the disk full?");
     g.bytes = next;
     return g;
 }

@@ -39,8 +39,7 @@ template <typename F> ChildRun inChild(F&& work)
     std::fflush(stdout); // the child must not flush the parent's buffered lines again
     const auto t0 = std::chrono::steady_clock::now();
     const pid_t pid = fork();
-    if (pid == 0)
-        _exit(work());
+    if (pid == 0) _exit(work());
     rusage ru {};
     int status = 0;
     wait4(pid, &status, 0, &ru);
@@ -80,8 +79,7 @@ void compareWithPerf()
 
     const auto readOnly = inChild([&]() {
         auto r = rdt::perfdata::PerfDataReader::open(file);
-        if (!r)
-            return 1;
+        if (!r) return 1;
         std::uint64_t branches = 0;
         auto st = (*r)->read([&](const rdt::pmu::DecodedRecord& rec) {
             branches += rec.sample.branches.size();
@@ -97,8 +95,7 @@ void compareWithPerf()
         rdt::perfdata::ImportOptions opt;
         opt.symfs = { Fixtures };
         auto r = rdt::perfdata::importPerfData(file, opt);
-        if (!r || r->lbr.edges.empty())
-            return 1;
+        if (!r || r->lbr.edges.empty()) return 1;
         std::printf("ours: %llu samples, top edge %s -> %s x %llu\n", static_cast<unsigned long long>(r->samples),
             r->lbr.edges[0].from.c_str(), r->lbr.edges[0].to.c_str(),
             static_cast<unsigned long long>(r->lbr.edges[0].stats.count));
@@ -120,8 +117,8 @@ void compareWithPerf()
         return;
     }
     const auto perf = inChild([&]() {
-        const std::string cmd = "exec perf report --stdio -b -i '" + file + "' --symfs '" + symfs
-            + "' > /dev/null 2>&1";
+        const std::string cmd
+            = "exec perf report --stdio -b -i '" + file + "' --symfs '" + symfs + "' > /dev/null 2>&1";
         execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
         return 127;
     });

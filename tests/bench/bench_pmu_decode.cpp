@@ -91,7 +91,8 @@ std::vector<std::byte> lbrStream(std::size_t n)
         for (std::uint64_t e = 0; e < 32; ++e) {
             put<std::uint64_t>(r, 0x401000 + ((i + e) % 211) * 16);
             put<std::uint64_t>(r, 0x402000 + ((i * 7 + e) % 173) * 16);
-            put<std::uint64_t>(r, BranchEntry::makeFlags(e % 17 == 0, e % 17 != 0, static_cast<std::uint16_t>(1 + e % 40)));
+            put<std::uint64_t>(
+                r, BranchEntry::makeFlags(e % 17 == 0, e % 17 != 0, static_cast<std::uint16_t>(1 + e % 40)));
         }
         finish(r, perf::MiscUser);
         all.insert(all.end(), r.begin(), r.end());
@@ -110,8 +111,7 @@ void decodeStream(benchmark::State& state, const EventAttr& attr, const std::vec
         while (at < stream.size()) {
             std::uint16_t size;
             std::memcpy(&size, stream.data() + at + 6, 2);
-            if (d.decode({ stream.data() + at, size }, out))
-                sink += out.sample.ip + out.sample.branches.size();
+            if (d.decode({ stream.data() + at, size }, out)) sink += out.sample.ip + out.sample.branches.size();
             at += size;
         }
     }
@@ -147,10 +147,22 @@ void ringStream(benchmark::State& state, const EventAttr& attr, const std::vecto
 
 constexpr std::size_t N = 4096;
 
-void BM_DecodeLoadLatencySample(benchmark::State& state) { decodeStream(state, loadLatencyAttr(), loadLatencyStream(N), N); }
-void BM_DecodeLbr32Sample(benchmark::State& state) { decodeStream(state, lbrAttr(), lbrStream(N), N); }
-void BM_RingDecodeLoadLatencySample(benchmark::State& state) { ringStream(state, loadLatencyAttr(), loadLatencyStream(N), N); }
-void BM_RingDecodeLbr32Sample(benchmark::State& state) { ringStream(state, lbrAttr(), lbrStream(N), N); }
+void BM_DecodeLoadLatencySample(benchmark::State& state)
+{
+    decodeStream(state, loadLatencyAttr(), loadLatencyStream(N), N);
+}
+void BM_DecodeLbr32Sample(benchmark::State& state)
+{
+    decodeStream(state, lbrAttr(), lbrStream(N), N);
+}
+void BM_RingDecodeLoadLatencySample(benchmark::State& state)
+{
+    ringStream(state, loadLatencyAttr(), loadLatencyStream(N), N);
+}
+void BM_RingDecodeLbr32Sample(benchmark::State& state)
+{
+    ringStream(state, lbrAttr(), lbrStream(N), N);
+}
 
 } // namespace
 

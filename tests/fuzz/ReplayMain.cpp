@@ -65,8 +65,8 @@ void mutate(std::vector<std::uint8_t>& b, std::mt19937_64& rng)
     {
         const std::size_t pos = at();
         const std::size_t len = std::min<std::size_t>(b.size() - pos, 1 + rng() % 512);
-        std::vector<std::uint8_t> chunk(b.begin() + static_cast<std::ptrdiff_t>(pos),
-            b.begin() + static_cast<std::ptrdiff_t>(pos + len));
+        std::vector<std::uint8_t> chunk(
+            b.begin() + static_cast<std::ptrdiff_t>(pos), b.begin() + static_cast<std::ptrdiff_t>(pos + len));
         b.insert(b.begin() + static_cast<std::ptrdiff_t>(pos), chunk.begin(), chunk.end());
         break;
     }

@@ -12,8 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data), size);
     auto reader = rdt::perfdata::PerfDataReader::fromBytes(bytes);
-    if (!reader)
-        return 0;
+    if (!reader) return 0;
     std::uint64_t sink = 0;
     auto stats = (*reader)->read([&](const rdt::pmu::DecodedRecord& r) {
         sink += r.header.type;

@@ -12,22 +12,23 @@
 
 namespace rdt::perfdata::test {
 
-inline std::string dataPath(const std::string& name) { return std::string(RDTSCOPE_TEST_DATA) + "/perf/" + name; }
+inline std::string dataPath(const std::string& name)
+{
+    return std::string(RDTSCOPE_TEST_DATA) + "/perf/" + name;
+}
 
 /// Runs a shell command and returns its stdout ("" when it cannot run).
 inline std::string run(const std::string& cmd, int* status = nullptr)
 {
     std::string out;
     FILE* p = popen(cmd.c_str(), "r");
-    if (!p)
-        return out;
+    if (!p) return out;
     std::array<char, 65536> buf;
     std::size_t n;
     while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
         out.append(buf.data(), n);
     const int rc = pclose(p);
-    if (status)
-        *status = rc;
+    if (status) *status = rc;
     return out;
 }
 
@@ -38,11 +39,11 @@ inline bool perfInstalled()
     return rc == 0;
 }
 
-#define RDT_REQUIRE_PERF()                                                                                         \
-    do {                                                                                                           \
-        if (!rdt::perfdata::test::perfInstalled())                                                                 \
-            GTEST_SKIP() << "Linux perf is not installed (Debian package linux-perf): the oracle comparison "     \
-                            "cannot run";                                                                          \
+#define RDT_REQUIRE_PERF()                                                                                             \
+    do {                                                                                                               \
+        if (!rdt::perfdata::test::perfInstalled())                                                                     \
+            GTEST_SKIP() << "Linux perf is not installed (Debian package linux-perf): the oracle comparison "          \
+                            "cannot run";                                                                              \
     } while (0)
 
 /// `perf report --stats`: "Aggregated stats" record counts by perf's type name, and SAMPLE counts per event name.
@@ -69,8 +70,7 @@ inline PerfStats perfStats(const std::string& file)
             continue;
         }
         const auto pos = line.find(" events:");
-        if (pos == std::string::npos)
-            continue;
+        if (pos == std::string::npos) continue;
         std::istringstream name(line.substr(0, pos));
         std::string type;
         name >> type;
@@ -108,8 +108,7 @@ inline std::vector<std::vector<PerfBranch>> perfBrstacks(const std::string& file
             std::istringstream ps(w);
             while (std::getline(ps, part, '/'))
                 parts.push_back(part);
-            if (parts.size() < 6)
-                continue;
+            if (parts.size() < 6) continue;
             PerfBranch b;
             b.from = std::stoull(parts[0], nullptr, 16);
             b.to = std::stoull(parts[1], nullptr, 16);

@@ -9,8 +9,8 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <sstream>
 
@@ -29,8 +29,8 @@ std::string perfSymfs()
     const std::string root = ::testing::TempDir() + "/perf-symfs";
     const std::filesystem::path target = root + PropellerRecorded;
     std::filesystem::create_directories(target.parent_path());
-    std::filesystem::copy_file(dataPath("propeller_sample_1.bin"), target,
-        std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy_file(
+        dataPath("propeller_sample_1.bin"), target, std::filesystem::copy_options::overwrite_existing);
     return root;
 }
 
@@ -73,13 +73,11 @@ TEST(PerfdataImportOracle, SamplesPerSymbolMatchPerfReport)
     std::string line;
     while (std::getline(in, line)) {
         // "    51.04%          1901  [.] main                -      -"
-        if (line.empty() || line[0] == '#')
-            continue;
+        if (line.empty() || line[0] == '#') continue;
         std::istringstream w(line);
         std::string pctText, mode, sym;
         std::uint64_t n = 0;
-        if (w >> pctText >> n >> mode >> sym)
-            theirs[sym] = n;
+        if (w >> pctText >> n >> mode >> sym) theirs[sym] = n;
     }
     ASSERT_FALSE(theirs.empty());
     std::uint64_t matched = 0;
@@ -105,19 +103,16 @@ TEST(PerfdataImportOracle, BranchCountsPerFunctionPairMatchPerfReportB)
     std::map<std::pair<std::string, std::string>, std::uint64_t> theirs;
     std::string line;
     while (std::getline(in, line)) {
-        if (line.empty() || line[0] == '#')
-            continue;
+        if (line.empty() || line[0] == '#') continue;
         std::istringstream w(line);
         std::string pctText, comm, dso, m1, from, m2, to;
         std::uint64_t n = 0;
-        if (w >> pctText >> n >> comm >> dso >> m1 >> from >> m2 >> to)
-            theirs[{ from, to }] += n;
+        if (w >> pctText >> n >> comm >> dso >> m1 >> from >> m2 >> to) theirs[{ from, to }] += n;
     }
     ASSERT_FALSE(theirs.empty());
     std::size_t compared = 0;
     for (const auto& e : ours.lbr.edges) {
-        if ((e.from != "main" && e.from != "compute_flag") || (e.to != "main" && e.to != "compute_flag"))
-            continue;
+        if ((e.from != "main" && e.from != "compute_flag") || (e.to != "main" && e.to != "compute_flag")) continue;
         EXPECT_EQ(e.stats.count, (theirs[{ e.from, e.to }])) << e.from << " -> " << e.to;
         ++compared;
     }
@@ -151,8 +146,7 @@ TEST(PerfdataImportOracle, CallStackModeStacksMatchPerfScript)
         std::vector<std::uint64_t> cur;
         bool any = false;
         auto flush = [&]() {
-            if (any && cur.size() >= 2)
-                theirs.push_back(cur);
+            if (any && cur.size() >= 2) theirs.push_back(cur);
             cur.clear();
             any = false;
         };
@@ -163,8 +157,7 @@ TEST(PerfdataImportOracle, CallStackModeStacksMatchPerfScript)
             }
             any = true;
             const auto a = std::stoull(line.substr(1), nullptr, 16);
-            if (a < 0xffff800000000000ull)
-                cur.push_back(a);
+            if (a < 0xffff800000000000ull) cur.push_back(a);
         }
         flush();
     }
@@ -172,8 +165,7 @@ TEST(PerfdataImportOracle, CallStackModeStacksMatchPerfScript)
     ASSERT_TRUE(reader.ok());
     ASSERT_TRUE((*reader)
                     ->read([&](const pmu::DecodedRecord& rec) {
-                        if (rec.kind != pmu::RecordKind::Sample)
-                            return true;
+                        if (rec.kind != pmu::RecordKind::Sample) return true;
                         // perf 6.1 prints these frames relative to the binary's map start (0x400000), as it
                         // cannot find the binary at its recorded path.
                         std::vector<std::uint64_t> st;
@@ -182,8 +174,7 @@ TEST(PerfdataImportOracle, CallStackModeStacksMatchPerfScript)
                             for (const auto& e : rec.sample.branches)
                                 st.push_back(e.from - 0x400000);
                         }
-                        if (st.size() >= 2)
-                            mine.push_back(st);
+                        if (st.size() >= 2) mine.push_back(st);
                         return true;
                     })
                     .ok());

@@ -31,24 +31,19 @@ Collected collect(const std::string& file, bool keepSamples = false)
     Collected c;
     auto r = PerfDataReader::open(file);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().toString());
-    if (!r.ok())
-        return c;
+    if (!r.ok()) return c;
     auto& reader = **r;
     auto stats = reader.read([&](const pmu::DecodedRecord& rec) {
-        if (rec.kind != pmu::RecordKind::Sample)
-            return true;
-        if (rec.sample.has(pmu::perf::SampleBranchStack))
-            c.brstacks.push_back(rec.sample.branches);
-        if (keepSamples)
-            c.samples.push_back(rec.sample);
+        if (rec.kind != pmu::RecordKind::Sample) return true;
+        if (rec.sample.has(pmu::perf::SampleBranchStack)) c.brstacks.push_back(rec.sample.branches);
+        if (keepSamples) c.samples.push_back(rec.sample);
         const auto i = reader.decoder().eventIndex(rec.attr);
         const auto& events = reader.header().events;
         c.samplesByEvent[i < events.size() ? events[i].name : "?"]++;
         return true;
     });
     EXPECT_TRUE(stats.ok()) << (stats.ok() ? "" : stats.error().toString());
-    if (stats.ok())
-        c.stats = *stats;
+    if (stats.ok()) c.stats = *stats;
     c.header = reader.header();
     return c;
 }
@@ -56,8 +51,7 @@ Collected collect(const std::string& file, bool keepSamples = false)
 std::string perfTypeName(std::uint32_t type)
 {
     auto n = pmu::recordTypeName(type);
-    if (n.rfind("HEADER_", 0) == 0)
-        n = n.substr(7); // perf prints ATTR, FEATURE, BUILD_ID, TRACING_DATA
+    if (n.rfind("HEADER_", 0) == 0) n = n.substr(7); // perf prints ATTR, FEATURE, BUILD_ID, TRACING_DATA
     return n;
 }
 
@@ -80,8 +74,7 @@ TEST(PerfdataOracle, RecordCountsAndSamplesPerEventMatchPerfReportStats)
         EXPECT_TRUE(ours.stats.warnings.empty()) << ours.stats.warnings.front();
         unsigned long total = 0;
         for (std::uint32_t t = 1; t < 128; ++t) {
-            if (!ours.stats.byType[t])
-                continue;
+            if (!ours.stats.byType[t]) continue;
             total += ours.stats.byType[t];
             EXPECT_EQ(ours.stats.byType[t], theirs.byType[perfTypeName(t)]) << perfTypeName(t);
         }
@@ -116,7 +109,10 @@ TEST(PerfdataOracle, BranchStacksMatchPerfScriptBrstack)
         for (const auto& stack : ours.brstacks) {
             std::ostringstream o;
             for (const auto& e : stack)
-                o << std::hex << e.from << '/' << e.to << '/' << (e.mispred() ? 'M' : e.predicted() ? 'P' : '-')
+                o << std::hex << e.from << '/' << e.to << '/'
+                  << (e.mispred()            ? 'M'
+                             : e.predicted() ? 'P'
+                                             : '-')
                   << '/' << std::dec << e.cycles() << ' ';
             a.push_back(o.str());
             entries += stack.size();
@@ -131,8 +127,7 @@ TEST(PerfdataOracle, BranchStacksMatchPerfScriptBrstack)
         std::sort(b.begin(), b.end());
         std::size_t mismatches = 0;
         for (std::size_t i = 0; i < a.size(); ++i)
-            if (a[i] != b[i])
-            ++mismatches;
+            if (a[i] != b[i]) ++mismatches;
         EXPECT_EQ(mismatches, 0u) << "of " << a.size() << " samples; first ours: " << a.front()
                                   << "\nfirst perf's: " << b.front();
         EXPECT_GT(entries, 0u);

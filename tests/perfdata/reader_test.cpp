@@ -9,9 +9,9 @@
 
 #include <cstring>
 #include <fcntl.h>
-#include <sys/wait.h>
 #include <fstream>
 #include <random>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace rdt;
@@ -47,8 +47,7 @@ Counted readAll(PerfDataReader& r)
         return true;
     });
     EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().toString());
-    if (st.ok())
-        c.stats = *st;
+    if (st.ok()) c.stats = *st;
     return c;
 }
 
@@ -86,8 +85,7 @@ TEST(PerfdataReader, FeatureSectionsOfPropeller)
     ASSERT_EQ(h.buildIds.size(), 4u); // perf buildid-list adds the running kernel's own
     const BuildIdEntry* bin = nullptr;
     for (const auto& b : h.buildIds)
-        if (b.filename.find("propeller_sample_1.bin.gen") != std::string::npos)
-            bin = &b;
+        if (b.filename.find("propeller_sample_1.bin.gen") != std::string::npos) bin = &b;
     ASSERT_NE(bin, nullptr);
     EXPECT_EQ(bin->id.hex(), "572ac72487ae1966000000000000000000000000");
     const std::uint8_t own[] = { 0x57, 0x2a, 0xc7, 0x24, 0x87, 0xae, 0x19, 0x66 };
@@ -134,8 +132,7 @@ TEST(PerfdataReader, PipeModeStreamedFromADescriptor)
         std::size_t off = 0;
         while (off < bytes.size()) {
             const auto n = write(fds[1], bytes.data() + off, std::min<std::size_t>(4096, bytes.size() - off));
-            if (n <= 0)
-                _exit(1);
+            if (n <= 0) _exit(1);
             off += static_cast<std::size_t>(n);
         }
         _exit(0);
@@ -263,8 +260,7 @@ TEST(PerfdataReader, RandomCorruptionNeverCrashes)
             bytes[at] = static_cast<std::byte>(rng());
         }
         auto r = PerfDataReader::fromBytes(bytes);
-        if (!r.ok())
-            continue;
+        if (!r.ok()) continue;
         std::size_t n = 0;
         auto st = (*r)->read([&](const pmu::DecodedRecord&) { return ++n < 100000; });
         if (!st.ok()) {

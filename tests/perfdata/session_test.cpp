@@ -78,7 +78,8 @@ TEST(PerfdataSession, ImportRoundTripsThroughASessionFile)
     EXPECT_EQ(maps->size(), r->addressMaps);
     bool sawBinary = false;
     for (const auto& m : *maps)
-        sawBinary = sawBinary || (m.path.find("propeller_sample_1.bin.gen") != std::string::npos
-                                     && m.buildId == "572ac72487ae1966000000000000000000000000");
+        sawBinary = sawBinary
+            || (m.path.find("propeller_sample_1.bin.gen") != std::string::npos
+                && m.buildId == "572ac72487ae1966000000000000000000000000");
     EXPECT_TRUE(sawBinary);
 }

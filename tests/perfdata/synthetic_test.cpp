@@ -16,7 +16,10 @@ using rdt::pmu::test::Bytes;
 
 namespace {
 
-std::vector<std::byte> pipeHeader() { return Bytes().u64(MagicLE).u64(16).bytes(); }
+std::vector<std::byte> pipeHeader()
+{
+    return Bytes().u64(MagicLE).u64(16).bytes();
+}
 
 pmu::EventAttr sampleAttr()
 {
@@ -38,7 +41,10 @@ std::vector<std::byte> sample(std::uint64_t ip)
     return Bytes::record(pmu::perf::RecordSample, 2, Bytes().u64(ip).u32(7).u32(7).u64(1000));
 }
 
-void append(std::vector<std::byte>& to, const std::vector<std::byte>& what) { to.insert(to.end(), what.begin(), what.end()); }
+void append(std::vector<std::byte>& to, const std::vector<std::byte>& what)
+{
+    to.insert(to.end(), what.begin(), what.end());
+}
 
 struct Result_ {
     ReadStats stats;
@@ -51,16 +57,13 @@ Result_ readBytes(const std::vector<std::byte>& bytes)
     Result_ r;
     auto reader = PerfDataReader::fromBytes(bytes);
     EXPECT_TRUE(reader.ok()) << (reader.ok() ? "" : reader.error().toString());
-    if (!reader.ok())
-        return r;
+    if (!reader.ok()) return r;
     auto st = (*reader)->read([&](const pmu::DecodedRecord& rec) {
-        if (rec.kind == pmu::RecordKind::Sample)
-            r.ips.push_back(rec.sample.ip);
+        if (rec.kind == pmu::RecordKind::Sample) r.ips.push_back(rec.sample.ip);
         return true;
     });
     EXPECT_TRUE(st.ok());
-    if (st.ok())
-        r.stats = *st;
+    if (st.ok()) r.stats = *st;
     r.header = (*reader)->header();
     return r;
 }
@@ -109,8 +112,8 @@ TEST(PerfdataSynthetic, PayloadsAfterTracingDataAndAuxtraceAreSkipped)
     append(stream, Bytes().fill(16, 0xee).bytes());
     append(stream, sample(0x2000));
     // AUXTRACE {header, u64 size=24, offset, reference, idx, tid, cpu, reserved} + 24 bytes.
-    append(stream, Bytes::record(pmu::perf::RecordAuxtrace, 0,
-                       Bytes().u64(24).u64(0).u64(0).u32(0).u32(0).u32(0).u32(0)));
+    append(
+        stream, Bytes::record(pmu::perf::RecordAuxtrace, 0, Bytes().u64(24).u64(0).u64(0).u32(0).u32(0).u32(0).u32(0)));
     append(stream, Bytes().fill(24, 0x09).bytes());
     append(stream, sample(0x3000));
     // An unknown user record and an unknown kernel record: skipped by their size and counted.

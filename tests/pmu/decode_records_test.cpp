@@ -23,7 +23,10 @@ EventAttr trailerAttr()
     return a;
 }
 
-Bytes trailer() { return Bytes().u32(1).u32(2).u64(3000).u64(4).u64(5).u32(6).u32(0).u64(4); }
+Bytes trailer()
+{
+    return Bytes().u32(1).u32(2).u64(3000).u64(4).u64(5).u32(6).u32(0).u64(4);
+}
 
 void expectTrailer(const SampleIdTrailer& t)
 {
@@ -99,11 +102,10 @@ TEST(DecodeRecords, CommForkExitLostThrottle)
     d.addEvent(trailerAttr());
     DecodedRecord out;
 
-    ASSERT_TRUE(
-        d.decode(Bytes::record(perf::RecordComm, perf::MiscCommExec,
-                     Bytes().u32(10).u32(11).str("worker").raw(trailer().bytes())),
-             out)
-            .ok());
+    ASSERT_TRUE(d.decode(Bytes::record(perf::RecordComm, perf::MiscCommExec,
+                             Bytes().u32(10).u32(11).str("worker").raw(trailer().bytes())),
+                     out)
+                    .ok());
     ASSERT_EQ(out.kind, RecordKind::Comm);
     EXPECT_EQ(out.comm.comm, "worker");
     EXPECT_TRUE(out.comm.exec);
@@ -127,21 +129,18 @@ TEST(DecodeRecords, CommForkExitLostThrottle)
     EXPECT_EQ(out.kind, RecordKind::Exit);
     EXPECT_EQ(out.task.time, 1999u);
 
-    ASSERT_TRUE(
-        d.decode(Bytes::record(perf::RecordLost, 0, Bytes().u64(4).u64(17).raw(trailer().bytes())), out).ok());
+    ASSERT_TRUE(d.decode(Bytes::record(perf::RecordLost, 0, Bytes().u64(4).u64(17).raw(trailer().bytes())), out).ok());
     ASSERT_EQ(out.kind, RecordKind::Lost);
     EXPECT_EQ(out.lost.id, 4u);
     EXPECT_EQ(out.lost.lost, 17u);
 
-    ASSERT_TRUE(
-        d.decode(Bytes::record(perf::RecordLostSamples, 0, Bytes().u64(33).raw(trailer().bytes())), out).ok());
+    ASSERT_TRUE(d.decode(Bytes::record(perf::RecordLostSamples, 0, Bytes().u64(33).raw(trailer().bytes())), out).ok());
     ASSERT_EQ(out.kind, RecordKind::LostSamples);
     EXPECT_EQ(out.lostSamples.lost, 33u);
 
-    ASSERT_TRUE(d.decode(Bytes::record(perf::RecordUnthrottle, 0,
-                             Bytes().u64(5000).u64(4).u64(5).raw(trailer().bytes())),
-                     out)
-                    .ok());
+    ASSERT_TRUE(
+        d.decode(Bytes::record(perf::RecordUnthrottle, 0, Bytes().u64(5000).u64(4).u64(5).raw(trailer().bytes())), out)
+            .ok());
     ASSERT_EQ(out.kind, RecordKind::Throttle);
     EXPECT_TRUE(out.throttle.unthrottle);
     EXPECT_EQ(out.throttle.time, 5000u);

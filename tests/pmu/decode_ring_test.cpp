@@ -93,8 +93,7 @@ TEST(DecodeRing, StraddlingRecordsAreCopiedOutWhole)
         for (std::size_t i = 0; i < row.count; ++i) {
             auto rec = sampleRecord(0x5000 + i * 0x100, row.extra);
             ASSERT_TRUE(ring->write(rec)) << i;
-            if ((head % row.ringSize) + size > row.ringSize)
-                ++straddles;
+            if ((head % row.ringSize) + size > row.ringSize) ++straddles;
             head += size;
             auto got = drainAll(reader); // read each one so the writer never blocks
             ASSERT_EQ(got.size(), 1u);
@@ -264,11 +263,9 @@ TEST(DecodeRing, LiveSoftwareEventThroughARealMapping)
     DecodedRecord scratch;
     std::size_t samples = 0, mine = 0;
     reader->drainDecoded(d, scratch, [&](const DecodedRecord& r) {
-        if (r.kind != RecordKind::Sample)
-            return;
+        if (r.kind != RecordKind::Sample) return;
         ++samples;
-        if (r.sample.pid == static_cast<std::uint32_t>(getpid()) && r.sample.period == 100000)
-            ++mine;
+        if (r.sample.pid == static_cast<std::uint32_t>(getpid()) && r.sample.period == 100000) ++mine;
     });
     munmap(base, mapSize);
     close(ifd);

@@ -160,7 +160,8 @@ TEST(DecodeSample, RawIsSizedBySize)
     // u32 size = 12, 12 bytes, then the next field follows directly (the kernel pads size so the total is u64-aligned).
     Bytes b;
     b.u32(12).fill(12, 0xab).u64(77);
-    auto s = decodeOk(attrWith(perf::SampleRaw | perf::SampleTransaction), b).sample();
+    const auto d = decodeOk(attrWith(perf::SampleRaw | perf::SampleTransaction), b); // keeps the bytes alive
+    const auto& s = d.sample();
     ASSERT_EQ(s.raw.size(), 12u);
     EXPECT_EQ(std::to_integer<int>(s.raw[11]), 0xab);
     EXPECT_EQ(s.transaction, 77u);
@@ -252,7 +253,8 @@ TEST(DecodeSample, StackUserDynSizeOnlyWhenSizeNonZero)
     auto s = decodeOk(a, Bytes().u64(0).u64(7)).sample(); // size 0: no data, no dyn_size
     EXPECT_EQ(s.stackUserSize, 0u);
     EXPECT_EQ(s.transaction, 7u);
-    s = decodeOk(a, Bytes().u64(16).fill(16, 0x5a).u64(12).u64(8)).sample();
+    const auto d = decodeOk(a, Bytes().u64(16).fill(16, 0x5a).u64(12).u64(8)); // stackUser points into d.bytes
+    s = d.sample();
     EXPECT_EQ(s.stackUserSize, 16u);
     ASSERT_EQ(s.stackUser.size(), 16u);
     EXPECT_EQ(s.stackUserDynSize, 12u);
@@ -278,7 +280,8 @@ TEST(DecodeSample, RegsIntrAndAux)
 {
     auto a = attrWith(perf::SampleRegsIntr | perf::SamplePhysAddr | perf::SampleAux);
     a.sampleRegsIntr = 0b110;
-    auto s = decodeOk(a, Bytes().u64(2).u64(1).u64(2).u64(0xabc000).u64(8).fill(8, 1)).sample();
+    const auto d = decodeOk(a, Bytes().u64(2).u64(1).u64(2).u64(0xabc000).u64(8).fill(8, 1));
+    const auto& s = d.sample();
     ASSERT_EQ(s.regsIntr.size(), 2u);
     EXPECT_EQ(s.regsIntr[1], 2u);
     EXPECT_EQ(s.physAddr, 0xabc000u);
