@@ -11,6 +11,7 @@
 #include "views/ExplainPanel.h"
 #include "views/GroupsPanel.h"
 #include "views/MachinePanel.h"
+#include "views/PmuPages.h"
 #include "views/ReplayBar.h"
 #include "views/TimelineView.h"
 #include "views/UnavailablePage.h"
@@ -110,6 +111,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     buildDocks();
     buildMenus();
+    m_pmu = new PmuPages(this, m_pages, 2, m_openPerfAction); // replaces the three PMU placeholder tabs
     statusBar()->addWidget(m_sourceLabel, 1);
     statusBar()->addPermanentWidget(m_frameLabel);
     m_sourceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -174,9 +176,8 @@ void MainWindow::buildMenus()
     // UNFINISHED: replay needs the session reader (branch `session`); until it is merged the action says so.
     open->setEnabled(false);
     open->setToolTip(tr("Not yet available: the session reader is not part of this build"));
-    QAction* perf = file->addAction(tr("Open &perf.data\u2026"));
-    perf->setEnabled(false);
-    perf->setToolTip(tr("Not yet available: the PMU views are not part of this build"));
+    m_openPerfAction = file->addAction(tr("Open &perf.data\u2026")); // enabled by PmuPages
+    m_openPerfAction->setEnabled(false);
     m_recordAction = file->addAction(tr("&Record\u2026"));
     m_recordAction->setCheckable(true);
     // UNFINISHED: recording needs the session writer (branch `session`).

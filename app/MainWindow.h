@@ -17,6 +17,7 @@ class MachinePanel;
 class MonitorModel;
 class QAction;
 class QLabel;
+class PmuPages;
 class QTabWidget;
 class QTableView;
 class ReplayBar;
@@ -54,6 +55,7 @@ public:
     AllocationModel* allocationModel() const { return m_allocationModel; }
     ExplainPanel* explainPanel() const { return m_explain; }
     QString sourceStatusText() const;
+    PmuPages* pmuPages() const { return m_pmu; }
 
 private:
     void buildMenus();
@@ -78,6 +80,8 @@ private:
     QLabel* m_sourceLabel;
     QLabel* m_frameLabel;
     QAction* m_recordAction = nullptr;
+    QAction* m_openPerfAction = nullptr;
+    PmuPages* m_pmu = nullptr;
     SourceBundle m_source;
     QString m_sourceError;
     int m_framesSinceAllocationRead = 0;

@@ -11,15 +11,16 @@ Recorder::Recorder(std::unique_ptr<SessionWriter> writer, RecorderOptions option
     : m_writer(std::move(writer))
     , m_options(std::move(options))
     , m_queue(m_options.queueCapacity)
-{
-}
+{ }
 
-Recorder::~Recorder() { (void)stop("recorder destroyed"); }
+Recorder::~Recorder()
+{
+    (void)stop("recorder destroyed");
+}
 
 void Recorder::start()
 {
-    if (!m_thread.joinable() && !m_stopped.load())
-        m_thread = std::thread([this] { run(); });
+    if (!m_thread.joinable() && !m_stopped.load()) m_thread = std::thread([this] { run(); });
 }
 
 bool Recorder::push(Item item)
@@ -71,8 +72,7 @@ void Recorder::write(Item& item)
                 return w.addSymbols(v);
         },
         item);
-    if (!s)
-        afterFlush(s);
+    if (!s) afterFlush(s);
 }
 
 void Recorder::afterFlush(const Status& s)
@@ -80,8 +80,7 @@ void Recorder::afterFlush(const Status& s)
     if (s) {
         m_committed.store(m_writer->committedSamples(), std::memory_order_relaxed);
         m_flushes.fetch_add(1, std::memory_order_relaxed);
-        if (m_options.onFlush)
-            m_options.onFlush(m_writer->committedSamples());
+        if (m_options.onFlush) m_options.onFlush(m_writer->committedSamples());
         return;
     }
     if (!m_failed.load(std::memory_order_relaxed)) {
@@ -101,12 +100,10 @@ void Recorder::run()
         const bool stopping = m_stopRequested.load(std::memory_order_acquire);
         while (auto item = m_queue.pop())
             write(*item);
-        if (stopping)
-            break; // the queue was drained after the stop request was seen
+        if (stopping) break; // the queue was drained after the stop request was seen
         const std::uint64_t now = monotonicNs();
         if (now >= nextFlush) {
-            if (!m_failed.load(std::memory_order_relaxed))
-                afterFlush(m_writer->flush());
+            if (!m_failed.load(std::memory_order_relaxed)) afterFlush(m_writer->flush());
             nextFlush = now + m_options.flushIntervalNs;
             continue;
         }
@@ -115,8 +112,8 @@ void Recorder::run()
         m_wake.wait_for(lock, nanoseconds(std::min<std::uint64_t>(nextFlush - now, 20'000'000)),
             [this] { return !m_queue.empty() || m_stopRequested.load(std::memory_order_acquire); });
     }
-    if (!m_failed.load(std::memory_order_relaxed) && dropped() > 0)
-        (void)m_writer->setMeta("dropped_items", std::to_string(dropped()));
+    if (!m_failed.load(std::memory_order_relaxed) && queueDropped() > 0)
+        (void)m_writer->setMeta("dropped_items", std::to_string(queueDropped()));
     Status s = m_writer->close(m_stopReason);
     if (s) {
         m_committed.store(m_writer->committedSamples(), std::memory_order_relaxed);

@@ -47,7 +47,10 @@ public:
     bool failed() const { return m_failed.load(std::memory_order_acquire); }
     std::optional<Error> error() const;
     std::uint64_t committedSamples() const { return m_committed.load(std::memory_order_relaxed); }
-    std::uint64_t dropped() const { return m_queue.dropped() + m_discarded.load(std::memory_order_relaxed); }
+    /// Items lost because the queue was full (the recorder fell behind) plus those refused after a failure/stop.
+    std::uint64_t dropped() const { return queueDropped() + discarded(); }
+    std::uint64_t queueDropped() const { return m_queue.dropped(); }
+    std::uint64_t discarded() const { return m_discarded.load(std::memory_order_relaxed); }
     std::uint64_t flushes() const { return m_flushes.load(std::memory_order_relaxed); }
 
 private:

@@ -31,10 +31,8 @@ void ReplaySource::anchor(std::uint64_t positionNs)
 
 std::uint64_t ReplaySource::position() const
 {
-    if (!m_playing)
-        return m_anchorPos;
-    if (m_speed == kAsFastAsPossible)
-        return std::max(m_anchorPos, m_cursor > 0 ? m_cursor - 1 : 0);
+    if (!m_playing) return m_anchorPos;
+    if (m_speed == kAsFastAsPossible) return std::max(m_anchorPos, m_cursor > 0 ? m_cursor - 1 : 0);
     const double elapsed = static_cast<double>(m_clock() - m_anchorWall) * m_speed;
     const double pos = static_cast<double>(m_anchorPos) + elapsed;
     return pos >= static_cast<double>(m_end) ? m_end : static_cast<std::uint64_t>(pos);
@@ -42,16 +40,14 @@ std::uint64_t ReplaySource::position() const
 
 void ReplaySource::play()
 {
-    if (m_playing)
-        return;
+    if (m_playing) return;
     anchor(m_anchorPos);
     m_playing = true;
 }
 
 void ReplaySource::pause()
 {
-    if (!m_playing)
-        return;
+    if (!m_playing) return;
     anchor(position());
     m_playing = false;
 }
@@ -115,15 +111,13 @@ ReplayUpdate ReplaySource::samplesUntil(std::uint64_t timeNs, std::size_t maxSam
         std::erase_if(v, [&](const RdtSample& s) { return s.timeNs == lastT; });
         if (v.empty()) { // one time stamp bigger than the limit: take it whole
             auto whole = m_reader->samples(lastT, lastT + 1);
-            if (whole)
-                v = std::move(whole.value());
+            if (whole) v = std::move(whole.value());
             to = lastT + 1;
         } else {
             to = lastT;
         }
     }
-    if (!m_reader->issues().empty() && m_reader->damaged())
-        m_lastError = makeError(m_reader->issues().back());
+    if (!m_reader->issues().empty() && m_reader->damaged()) m_lastError = makeError(m_reader->issues().back());
     for (auto& s : v) {
         if (u.batches.empty() || u.batches.back().timeNs != s.timeNs)
             u.batches.push_back(RdtSampleBatch { s.timeNs, {} });
@@ -131,14 +125,11 @@ ReplayUpdate ReplaySource::samplesUntil(std::uint64_t timeNs, std::size_t maxSam
     }
     auto inRange = [&](std::uint64_t t) { return t >= from && t < to; };
     for (const auto& a : m_reader->allocations())
-        if (inRange(a.timeNs))
-            u.allocations.push_back(a);
+        if (inRange(a.timeNs)) u.allocations.push_back(a);
     for (const auto& m : m_reader->memberships())
-        if (inRange(m.timeNs))
-            u.memberships.push_back(m);
+        if (inRange(m.timeNs)) u.memberships.push_back(m);
     for (const auto& m : m_reader->markers())
-        if (inRange(m.timeNs))
-            u.markers.push_back(m);
+        if (inRange(m.timeNs)) u.markers.push_back(m);
     m_cursor = to;
     u.atEnd = atEnd();
     return u;
@@ -148,10 +139,8 @@ AllocationState ReplaySource::allocationStateAt(std::uint64_t timeNs) const
 {
     AllocationState state;
     for (const auto& a : m_reader->allocations()) { // time order: later changes overwrite earlier ones
-        if (a.timeNs > timeNs)
-            break;
-        if (a.ok)
-            state[AllocationKey { a.group, a.resource, a.domain }] = a.newValue;
+        if (a.timeNs > timeNs) break;
+        if (a.ok) state[AllocationKey { a.group, a.resource, a.domain }] = a.newValue;
     }
     return state;
 }
@@ -160,8 +149,7 @@ MembershipState ReplaySource::membershipAt(std::uint64_t timeNs) const
 {
     MembershipState state;
     for (const auto& m : m_reader->memberships()) {
-        if (m.timeNs > timeNs)
-            break;
+        if (m.timeNs > timeNs) break;
         state[m.group] = m;
     }
     return state;

@@ -56,12 +56,14 @@ const char* const kRequired[] = { "meta", "machine", "groups", "group_membership
 
 } // namespace
 
-const char* const* requiredTables() { return kRequired; }
+const char* const* requiredTables()
+{
+    return kRequired;
+}
 
 Status createSchema(Database& db)
 {
-    if (auto s = db.exec("BEGIN IMMEDIATE"); !s)
-        return s;
+    if (auto s = db.exec("BEGIN IMMEDIATE"); !s) return s;
     std::string sql = kSchemaSql;
     sql += "PRAGMA application_id = " + std::to_string(kApplicationId) + ";";
     sql += "PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";";

@@ -3,7 +3,10 @@
 #include "Compression.h"
 #include "SessionReader.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <limits>
+#include <optional>
 
 namespace rdt::session {
 
@@ -20,14 +23,12 @@ std::int64_t clampNs(std::uint64_t ns)
 
 void SessionReader::loadTimeRange()
 {
-    if (m_lastNs != 0 && m_closedCleanly)
-        return;
+    if (m_lastNs != 0 && m_closedCleanly) return;
     // The meta counters are written with each flush; when they are missing or the file is damaged, ask the
     // table itself (its primary key starts with time_ns, so min/max are two index look-ups).
     resetBudget();
     auto st = Statement::prepare(m_db, "SELECT min(time_ns), max(time_ns) FROM rdt_samples");
-    if (!st)
-        return;
+    if (!st) return;
     auto row = st->step();
     if (!row) {
         noteFailure(row.error(), "the sample time range cannot be read");
@@ -39,23 +40,20 @@ void SessionReader::loadTimeRange()
     }
 }
 
-Status SessionReader::forEachSample(
-    std::uint64_t fromNs, std::uint64_t toNs, const std::function<bool(const RdtSample&)>& fn)
+Status SessionReader::scanSamples(
+    std::uint64_t fromNs, std::uint64_t toNs, const std::function<bool(const RdtSample&)>& fn, ScanState& state)
 {
     resetBudget();
     auto st = Statement::prepare(m_db,
         "SELECT time_ns, group_id, domain, occupancy_bytes, mbm_total_bytes, mbm_local_bytes, mbm_total_bps, "
         "mbm_local_bps, flags FROM rdt_samples WHERE time_ns >= ? AND time_ns < ? ORDER BY time_ns, group_id, domain");
-    if (!st)
-        return noteFailure(st.error(), "samples are unreadable");
+    if (!st) return st.error();
     st->bind(1, clampNs(fromNs)).bind(2, clampNs(toNs));
     RdtSample s;
     for (;;) {
         auto row = st->step();
-        if (!row)
-            return noteFailure(row.error(), "samples are readable only up to " + std::to_string(s.timeNs) + " ns");
-        if (!*row)
-            return {};
+        if (!row) return row.error();
+        if (!*row) return {};
         s.timeNs = st->u64(0);
         s.group = groupPath(st->i64(1));
         s.domain = st->i32(2);
@@ -65,9 +63,52 @@ Status SessionReader::forEachSample(
         s.mbmTotalBps = st->f64(6);
         s.mbmLocalBps = st->f64(7);
         s.flags = static_cast<std::uint32_t>(st->i64(8));
-        if (!fn(s))
+        ++state.delivered;
+        state.lastNs = s.timeNs;
+        state.any = true;
+        if (!fn(s)) {
+            state.stopped = true;
             return {};
+        }
     }
+}
+
+Status SessionReader::forEachSample(
+    std::uint64_t fromNs, std::uint64_t toNs, const std::function<bool(const RdtSample&)>& fn)
+{
+    // On a damaged or cut-off page, skip ahead and try again further on: the primary key starts with time_ns,
+    // so a later range is a fresh seek that may well land on intact pages. Gaps double in size (1 s, 2 s, 4 s...)
+    // and the number of attempts is bounded, so a badly damaged file cannot make this loop for long.
+    constexpr std::uint64_t kNsPerS = 1000000000;
+    const std::uint64_t end = std::min(toNs, m_lastNs == 0 ? toNs : m_lastNs + 1);
+    ScanState state;
+    std::uint64_t cursor = fromNs;
+    std::optional<Error> firstError;
+    std::string gaps;
+    std::uint64_t step = kNsPerS;
+    for (int attempt = 0; attempt < 48; ++attempt) {
+        const Status s = scanSamples(cursor, toNs, fn, state);
+        if (s || state.stopped) break;
+        if (!firstError) firstError = s.error();
+        if (isCorruption(m_db.lastErrorCode()) || m_db.budgetExceeded()) m_damaged = true;
+        const std::uint64_t gapStart = state.any && state.lastNs >= cursor ? state.lastNs + 1 : cursor;
+        cursor = gapStart + step;
+        step *= 2;
+        const auto secs = [&](std::uint64_t t) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.1f", static_cast<double>(t - std::min(t, originNs())) * 1e-9);
+            return std::string(buf);
+        };
+        if (gaps.size() < 400)
+            gaps += (gaps.empty() ? "" : ", ") + secs(gapStart) + "-" + secs(std::min(cursor, end)) + " s";
+        if (cursor >= end) break;
+    }
+    if (!firstError) return {};
+    Error e = *firstError;
+    e.message = "samples in " + gaps + " are unreadable (damaged or cut-off pages); " + std::to_string(state.delivered)
+        + " samples were read: " + e.message;
+    issue(e.toString());
+    return e;
 }
 
 Result<std::vector<RdtSample>> SessionReader::samples(std::uint64_t fromNs, std::uint64_t toNs, std::size_t limit)
@@ -77,8 +118,7 @@ Result<std::vector<RdtSample>> SessionReader::samples(std::uint64_t fromNs, std:
         out.push_back(smp);
         return out.size() < limit;
     });
-    if (!s && out.empty())
-        return s.error();
+    if (!s && out.empty()) return s.error();
     return out; // partial rows are returned; the damage is in issues()
 }
 
@@ -89,8 +129,7 @@ Result<std::vector<SummaryBucket>> SessionReader::summary(int resolutionS, std::
         "SELECT bucket, group_id, domain, count, occ_min, occ_max, occ_mean, total_bps_min, total_bps_max, "
         "total_bps_mean, local_bps_min, local_bps_max, local_bps_mean FROM rdt_summary "
         "WHERE resolution_s = ? AND bucket >= ? AND bucket <= ? ORDER BY bucket, group_id, domain");
-    if (!st)
-        return noteFailure(st.error(), "the summary is unreadable");
+    if (!st) return noteFailure(st.error(), "the summary is unreadable");
     constexpr std::uint64_t kNsPerS = 1000000000;
     const std::uint64_t res = static_cast<std::uint64_t>(resolutionS > 0 ? resolutionS : 1) * kNsPerS;
     st->bind(1, resolutionS).bind(2, clampNs(fromNs / res)).bind(3, clampNs(toNs / res));
@@ -101,8 +140,7 @@ Result<std::vector<SummaryBucket>> SessionReader::summary(int resolutionS, std::
             noteFailure(row.error(), "the summary is partly unreadable");
             break;
         }
-        if (!*row)
-            break;
+        if (!*row) break;
         SummaryBucket b;
         b.resolutionS = resolutionS;
         b.bucket = st->u64(0);
@@ -129,8 +167,7 @@ Result<std::vector<TmaInterval>> SessionReader::tma(std::uint64_t fromNs, std::u
     auto st = Statement::prepare(m_db,
         "SELECT start_ns, end_ns, scope, level, metric, value FROM tma_intervals WHERE start_ns >= ? AND start_ns < ? "
         "ORDER BY start_ns, rowid");
-    if (!st)
-        return noteFailure(st.error(), "TMA intervals are unreadable");
+    if (!st) return noteFailure(st.error(), "TMA intervals are unreadable");
     st->bind(1, clampNs(fromNs)).bind(2, clampNs(toNs));
     std::vector<TmaInterval> out;
     for (;;) {
@@ -139,21 +176,20 @@ Result<std::vector<TmaInterval>> SessionReader::tma(std::uint64_t fromNs, std::u
             noteFailure(row.error(), "TMA intervals are partly unreadable");
             break;
         }
-        if (!*row)
-            break;
+        if (!*row) break;
         out.push_back({ st->u64(0), st->u64(1), st->text(2), st->i32(3), st->text(4), st->f64(5) });
     }
     return out;
 }
 
-Result<std::vector<PmuBatch>> SessionReader::pmuBatches(const std::string& kind, std::uint64_t fromNs, std::uint64_t toNs)
+Result<std::vector<PmuBatch>> SessionReader::pmuBatches(
+    const std::string& kind, std::uint64_t fromNs, std::uint64_t toNs)
 {
     resetBudget();
     auto st = Statement::prepare(m_db,
         "SELECT id, kind, start_ns, end_ns, count, codec, raw_size, data FROM pmu_batches "
         "WHERE (?1 = '' OR kind = ?1) AND end_ns >= ?2 AND start_ns < ?3 ORDER BY start_ns, id");
-    if (!st)
-        return noteFailure(st.error(), "PMU batches are unreadable");
+    if (!st) return noteFailure(st.error(), "PMU batches are unreadable");
     st->bind(1, kind).bind(2, clampNs(fromNs)).bind(3, clampNs(toNs));
     std::vector<PmuBatch> out;
     for (;;) {
@@ -162,8 +198,7 @@ Result<std::vector<PmuBatch>> SessionReader::pmuBatches(const std::string& kind,
             noteFailure(row.error(), "PMU batches are partly unreadable");
             break;
         }
-        if (!*row)
-            break;
+        if (!*row) break;
         const std::string id = std::to_string(st->i64(0));
         if (st->text(5) != "zstd") {
             issue("PMU batch " + id + " uses codec '" + st->text(5) + "', which this rdtscope cannot read: skipped");
@@ -185,8 +220,7 @@ Result<std::vector<AddressMap>> SessionReader::addressMaps()
     resetBudget();
     auto st = Statement::prepare(
         m_db, "SELECT time_ns, pid, start, end, pgoff, path, build_id FROM address_maps ORDER BY time_ns, rowid");
-    if (!st)
-        return noteFailure(st.error(), "address maps are unreadable");
+    if (!st) return noteFailure(st.error(), "address maps are unreadable");
     std::vector<AddressMap> out;
     for (;;) {
         auto row = st->step();
@@ -194,8 +228,7 @@ Result<std::vector<AddressMap>> SessionReader::addressMaps()
             noteFailure(row.error(), "address maps are partly unreadable");
             break;
         }
-        if (!*row)
-            break;
+        if (!*row) break;
         out.push_back({ st->u64(0), st->i64(1), st->u64(2), st->u64(3), st->u64(4), st->text(5), st->text(6) });
     }
     return out;
@@ -205,8 +238,7 @@ Result<std::vector<Symbol>> SessionReader::symbols()
 {
     resetBudget();
     auto st = Statement::prepare(m_db, "SELECT path, address, size, name FROM symbols ORDER BY path, address");
-    if (!st)
-        return noteFailure(st.error(), "symbols are unreadable");
+    if (!st) return noteFailure(st.error(), "symbols are unreadable");
     std::vector<Symbol> out;
     for (;;) {
         auto row = st->step();
@@ -214,8 +246,7 @@ Result<std::vector<Symbol>> SessionReader::symbols()
             noteFailure(row.error(), "symbols are partly unreadable");
             break;
         }
-        if (!*row)
-            break;
+        if (!*row) break;
         out.push_back({ st->text(0), st->u64(1), st->u64(2), st->text(3) });
     }
     return out;

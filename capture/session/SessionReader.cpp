@@ -25,8 +25,7 @@ std::uint64_t toU64(const std::string& s)
 {
     std::uint64_t v = 0;
     for (char c : s) {
-        if (c < '0' || c > '9')
-            return 0;
+        if (c < '0' || c > '9') return 0;
         v = v * 10 + static_cast<std::uint64_t>(c - '0');
     }
     return v;
@@ -44,14 +43,20 @@ std::string printable(const std::vector<std::uint8_t>& b, std::size_t n)
 
 void SessionReader::issue(std::string text)
 {
-    if (std::find(m_issues.begin(), m_issues.end(), text) == m_issues.end())
-        m_issues.push_back(std::move(text));
+    // Bounded: a replay polling a damaged range would otherwise add a message per frame.
+    constexpr std::size_t kMaxIssues = 50;
+    static const std::string kMore = "more problems were found and not listed";
+    if (std::find(m_issues.begin(), m_issues.end(), text) != m_issues.end()) return;
+    if (m_issues.size() >= kMaxIssues) {
+        if (m_issues.back() != kMore) m_issues.push_back(kMore);
+        return;
+    }
+    m_issues.push_back(std::move(text));
 }
 
 Error SessionReader::noteFailure(const Error& e, const std::string& what)
 {
-    if (isCorruption(m_db.lastErrorCode()) || m_db.budgetExceeded())
-        m_damaged = true;
+    if (isCorruption(m_db.lastErrorCode()) || m_db.budgetExceeded()) m_damaged = true;
     Error out = e;
     out.message = what + ": " + e.message;
     issue(out.toString());
@@ -60,8 +65,7 @@ Error SessionReader::noteFailure(const Error& e, const std::string& what)
 
 void SessionReader::resetBudget()
 {
-    if (m_options.stepBudget > 0)
-        m_db.setStepBudget(m_options.stepBudget);
+    if (m_options.stepBudget > 0) m_db.setStepBudget(m_options.stepBudget);
 }
 
 std::string SessionReader::metaValue(const std::string& key) const
@@ -72,35 +76,34 @@ std::string SessionReader::metaValue(const std::string& key) const
 
 std::uint64_t SessionReader::originNs() const
 {
-    if (m_meta.startMonoNs != 0 && (m_firstNs == 0 || m_meta.startMonoNs <= m_firstNs))
+    // Simulated sessions start at time 0, so the key's presence (not a non-zero value) decides.
+    if (m_metaTable.count("start_mono_ns") && (m_sampleCount == 0 || m_meta.startMonoNs <= m_firstNs))
         return m_meta.startMonoNs;
     return m_firstNs;
 }
 
 Result<std::unique_ptr<SessionReader>> SessionReader::open(const std::string& path, ReaderOptions options)
 {
-    struct stat st {};
+    struct stat st { };
     if (::stat(path.c_str(), &st) != 0)
         return errnoError(errno, "cannot open session " + path, errno == ENOENT ? "check the file name" : "");
     if (!S_ISREG(st.st_mode))
         return makeError(path + " is not a regular file", "give the path of a .rdts session file");
     std::vector<std::uint8_t> header(100);
     std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f)
-        return errnoError(errno, "cannot read " + path);
+    if (!f) return errnoError(errno, "cannot read " + path);
     header.resize(std::fread(header.data(), 1, header.size(), f));
     std::fclose(f);
 
     std::unique_ptr<SessionReader> r(new SessionReader);
     r->m_path = path;
     r->m_options = options;
-    struct stat walSt {};
+    struct stat walSt { };
     const bool hasWal = ::stat((path + "-wal").c_str(), &walSt) == 0 && walSt.st_size > 0;
     if (header.size() >= 16 && std::memcmp(header.data(), kSqliteMagic, 16) == 0)
         r->checkHeader(header, static_cast<std::uint64_t>(st.st_size), hasWal);
     auto db = Database::open(path, Database::Mode::ReadOnly);
-    if (!db)
-        return db.error();
+    if (!db) return db.error();
     r->m_db = std::move(db.value());
     return finishOpen(std::move(r), header, static_cast<std::uint64_t>(st.st_size));
 }
@@ -111,23 +114,21 @@ Result<std::unique_ptr<SessionReader>> SessionReader::openImage(
     std::unique_ptr<SessionReader> r(new SessionReader);
     r->m_path = "<memory image>";
     r->m_options = options;
-    std::vector<std::uint8_t> header(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(100, bytes.size())));
+    std::vector<std::uint8_t> header(
+        bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(100, bytes.size())));
     if (header.size() >= 16 && std::memcmp(header.data(), kSqliteMagic, 16) == 0)
         r->checkHeader(header, bytes.size(), false);
     auto db = Database::openImage(bytes);
-    if (!db)
-        return db.error();
+    if (!db) return db.error();
     r->m_db = std::move(db.value());
     return finishOpen(std::move(r), header, bytes.size());
 }
 
 void SessionReader::checkHeader(const std::vector<std::uint8_t>& header, std::uint64_t fileSize, bool hasWal)
 {
-    if (header.size() < 100)
-        return;
+    if (header.size() < 100) return;
     std::uint64_t pageSize = (std::uint64_t { header[16] } << 8) | header[17];
-    if (pageSize == 1)
-        pageSize = 65536;
+    if (pageSize == 1) pageSize = 65536;
     const std::uint64_t pages = be32(header, 28);
     const std::uint64_t expected = pageSize * pages;
     if (!hasWal && pages > 0 && expected > fileSize) {
@@ -141,8 +142,7 @@ Result<std::unique_ptr<SessionReader>> SessionReader::finishOpen(
     std::unique_ptr<SessionReader> r, const std::vector<std::uint8_t>& header, std::uint64_t fileSize)
 {
     const std::string& path = r->m_path;
-    if (fileSize == 0)
-        return makeError(path + " is empty", "the recording never started or the copy failed");
+    if (fileSize == 0) return makeError(path + " is empty", "the recording never started or the copy failed");
     if (header.size() < 16 || std::memcmp(header.data(), kSqliteMagic, 16) != 0)
         return makeError(path + " is not an rdtscope session file (it starts with \"" + printable(header, 16)
                 + "\", not an SQLite header)",
@@ -154,8 +154,7 @@ Result<std::unique_ptr<SessionReader>> SessionReader::finishOpen(
     // instead of refusing the whole file; the connection is read-only, so nothing is ever written.
     (void)r->m_db.exec("PRAGMA writable_schema=ON");
     r->resetBudget();
-    if (auto s = r->loadSchemaInfo(); !s)
-        return s.error();
+    if (auto s = r->loadSchemaInfo(); !s) return s.error();
     r->loadMeta();
     r->loadMachine();
     r->loadGroups();
@@ -169,25 +168,20 @@ Status SessionReader::loadSchemaInfo()
     int appId = 0;
     {
         auto st = Statement::prepare(m_db, "PRAGMA application_id");
-        if (!st)
-            return m_db.lastError(m_path + " cannot be read");
+        if (!st) return m_db.lastError(m_path + " cannot be read");
         auto row = st->step();
-        if (!row)
-            return row.error();
+        if (!row) return row.error();
         appId = *row ? st->i32(0) : 0;
     }
     {
         auto st = Statement::prepare(m_db, "PRAGMA user_version");
-        if (!st)
-            return st.error();
+        if (!st) return st.error();
         auto row = st->step();
-        if (!row)
-            return row.error();
+        if (!row) return row.error();
         m_schemaVersion = *row ? st->i32(0) : 0;
     }
     auto st = Statement::prepare(m_db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
-    if (!st)
-        return m_db.lastError(m_path + ": the table list cannot be read (damaged first page)");
+    if (!st) return m_db.lastError(m_path + ": the table list cannot be read (damaged first page)");
     for (;;) {
         auto row = st->step();
         if (!row) {
@@ -196,8 +190,7 @@ Status SessionReader::loadSchemaInfo()
             noteFailure(row.error(), "part of the table list is unreadable");
             break;
         }
-        if (!*row)
-            break;
+        if (!*row) break;
         m_tables.push_back(st->text(0));
     }
     auto has = [&](const char* t) { return std::find(m_tables.begin(), m_tables.end(), t) != m_tables.end(); };
@@ -211,15 +204,13 @@ Status SessionReader::loadSchemaInfo()
                 + ", tables: " + (list.empty() ? "none" : list) + ")",
             "give a file written by `rdtscope-cli record` or the GUI");
     }
-    if (appId != kApplicationId)
-        issue("the file's application_id is not rdtscope's; reading it as a session anyway");
+    if (appId != kApplicationId) issue("the file's application_id is not rdtscope's; reading it as a session anyway");
     if (m_schemaVersion > kSchemaVersion)
-        issue("the file was written with session format " + std::to_string(m_schemaVersion)
-            + ", newer than the format " + std::to_string(kSchemaVersion)
+        issue("the file was written with session format " + std::to_string(m_schemaVersion) + ", newer than the format "
+            + std::to_string(kSchemaVersion)
             + " this rdtscope reads: showing what this version understands; upgrade rdtscope to see everything");
     for (auto t = requiredTables(); *t; ++t) {
-        if (!has(*t))
-            issue(std::string("table ") + *t + " is missing (damaged or foreign file)");
+        if (!has(*t)) issue(std::string("table ") + *t + " is missing (damaged or foreign file)");
     }
     return {};
 }
@@ -238,8 +229,7 @@ void SessionReader::loadMeta()
             noteFailure(row.error(), "session metadata is partly unreadable");
             break;
         }
-        if (!*row)
-            break;
+        if (!*row) break;
         m_metaTable[st->text(0)] = st->text(1);
     }
     m_meta.startWallNs = toU64(metaValue("start_wall_ns"));
@@ -279,8 +269,7 @@ void SessionReader::loadMachine()
             noteFailure(row.error(), "the machine description is partly unreadable");
             return;
         }
-        if (!*row)
-            return;
+        if (!*row) return;
         const std::string k = st->text(0);
         if (k == "cpuid_json")
             m_machine.cpuidJson = st->text(1);
@@ -306,22 +295,19 @@ void SessionReader::loadGroups()
             noteFailure(row.error(), "the group list is partly unreadable");
             break;
         }
-        if (!*row)
-            break;
+        if (!*row) break;
         SessionGroup g { st->i64(0), st->text(1), st->u64(2), st->u64(3), st->u64(4) };
         m_groupPaths[g.id] = g.path;
         total += g.samples;
         m_groups.push_back(std::move(g));
     }
-    if (m_sampleCount == 0)
-        m_sampleCount = total;
+    if (m_sampleCount == 0) m_sampleCount = total;
 }
 
 std::string SessionReader::groupPath(std::int64_t id)
 {
     auto it = m_groupPaths.find(id);
-    if (it != m_groupPaths.end())
-        return it->second;
+    if (it != m_groupPaths.end()) return it->second;
     issue("rows refer to group id " + std::to_string(id) + ", which the group list does not have (damaged file)");
     return "#" + std::to_string(id);
 }
@@ -338,8 +324,7 @@ void SessionReader::loadEvents()
                 noteFailure(row.error(), "allocation events are partly unreadable");
                 break;
             }
-            if (!*row)
-                break;
+            if (!*row) break;
             AllocationChanged e;
             e.timeNs = st->u64(0);
             e.who = st->text(1);
@@ -364,8 +349,7 @@ void SessionReader::loadEvents()
                 noteFailure(row.error(), "group membership is partly unreadable");
                 break;
             }
-            if (!*row)
-                break;
+            if (!*row) break;
             m_memberships.push_back({ st->u64(0), groupPath(st->i64(1)), st->text(2), st->text(3) });
         }
     } else {
@@ -379,8 +363,7 @@ void SessionReader::loadEvents()
                 noteFailure(row.error(), "markers are partly unreadable");
                 break;
             }
-            if (!*row)
-                break;
+            if (!*row) break;
             m_markers.push_back({ st->u64(0), st->text(1), st->text(2) });
         }
     } else {

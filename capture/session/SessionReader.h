@@ -56,7 +56,8 @@ public:
     Status forEachSample(std::uint64_t fromNs, std::uint64_t toNs, const std::function<bool(const RdtSample&)>& fn);
     /// At most `limit` samples with fromNs <= time < toNs (replay reads in chunks).
     Result<std::vector<RdtSample>> samples(std::uint64_t fromNs, std::uint64_t toNs, std::size_t limit = SIZE_MAX);
-    Result<std::vector<SummaryBucket>> summary(int resolutionS, std::uint64_t fromNs = 0, std::uint64_t toNs = UINT64_MAX);
+    Result<std::vector<SummaryBucket>> summary(
+        int resolutionS, std::uint64_t fromNs = 0, std::uint64_t toNs = UINT64_MAX);
     Result<std::vector<TmaInterval>> tma(std::uint64_t fromNs = 0, std::uint64_t toNs = UINT64_MAX);
     /// PMU batches of `kind` ("" = all) overlapping [fromNs, toNs), decompressed. A damaged batch is skipped
     /// with an issue; the others are returned.
@@ -81,6 +82,14 @@ private:
     void loadGroups();
     void loadEvents();
     void loadTimeRange();
+    struct ScanState {
+        std::uint64_t delivered = 0;
+        std::uint64_t lastNs = 0;
+        bool any = false;
+        bool stopped = false; ///< the callback asked to stop
+    };
+    Status scanSamples(
+        std::uint64_t fromNs, std::uint64_t toNs, const std::function<bool(const RdtSample&)>& fn, ScanState& state);
     std::string groupPath(std::int64_t id);
     void issue(std::string text);
     Error noteFailure(const Error& e, const std::string& what);

@@ -25,8 +25,7 @@ std::string fmt(const char* format, auto... args)
 
 std::string wallTime(std::uint64_t ns)
 {
-    if (ns == 0)
-        return "unknown";
+    if (ns == 0) return "unknown";
     const std::time_t t = static_cast<std::time_t>(ns / 1000000000ull);
     std::tm tm {};
     gmtime_r(&t, &tm);
@@ -37,14 +36,16 @@ std::string wallTime(std::uint64_t ns)
 
 std::string jsonNumber(double v)
 {
-    if (!(v == v) || v > 1e300 || v < -1e300)
-        return "null";
+    if (!(v == v) || v > 1e300 || v < -1e300) return "null";
     return fmt("%.17g", v);
 }
 
 } // namespace
 
-std::string displayGroup(const std::string& path) { return path.empty() ? "/" : path; }
+std::string displayGroup(const std::string& path)
+{
+    return path.empty() ? "default" : path;
+}
 
 std::string sampleCsvLine(const RdtSample& s, std::uint64_t originNs)
 {
@@ -61,21 +62,17 @@ std::string sampleCsvLine(const RdtSample& s, std::uint64_t originNs)
 
 std::string sampleTableHeader()
 {
-    return fmt("%9s  %-24s %6s %12s %14s %14s %14s\n", "time_s", "group", "domain", "llc_occ", "mbm_total",
-        "mbm_local", "mbm_remote");
+    return fmt("%9s  %-24s %6s %12s %14s %14s %14s\n", "time_s", "group", "domain", "llc_occ", "mbm_total", "mbm_local",
+        "mbm_remote");
 }
 
 std::string sampleTableLine(const RdtSample& s, std::uint64_t originNs)
 {
     std::string flags;
-    if (s.flags & (SampleOccupancyError | SampleMbmError))
-        flags += " error";
-    if (s.flags & (SampleOccupancyUnavailable | SampleMbmUnavailable))
-        flags += " unavailable";
-    if (s.flags & SampleWrapped)
-        flags += " wrapped";
-    if (s.flags & SampleCounterReset)
-        flags += " reset";
+    if (s.flags & (SampleOccupancyError | SampleMbmError)) flags += " error";
+    if (s.flags & (SampleOccupancyUnavailable | SampleMbmUnavailable)) flags += " unavailable";
+    if (s.flags & SampleWrapped) flags += " wrapped";
+    if (s.flags & SampleCounterReset) flags += " reset";
     return fmt("%9.3f  %-24s %6d %12s %14s %14s %14s%s\n", secondsSince(s.timeNs, originNs),
         displayGroup(s.group).c_str(), s.domain, formatBytes(static_cast<double>(s.occupancyBytes)).c_str(),
         formatBandwidth(s.mbmTotalBps).c_str(), formatBandwidth(s.mbmLocalBps).c_str(),
@@ -89,33 +86,43 @@ std::string formatSummary(SessionReader& r)
     out += "session:     " + r.path() + (r.closedCleanly() ? "" : "  (not closed cleanly)") + "\n";
     out += "format:      rdtscope session v" + std::to_string(r.schemaVersion()) + "\n";
     out += "recorded:    " + wallTime(m.startWallNs) + " on " + (m.host.empty() ? "unknown host" : m.host) + "\n";
-    if (!m.kernel.empty())
-        out += "kernel:      " + m.kernel + "\n";
-    out += "source:      " + (m.source.empty() ? std::string("unknown") : m.source)
-        + (m.simulated ? "  [SIMULATED data, not measured on hardware]" : "  [hardware]") + "\n";
-    if (!m.scenario.empty())
-        out += "scenario:    " + m.scenario + "\n";
+    if (!m.kernel.empty()) out += "kernel:      " + m.kernel + "\n";
+    const std::string label = r.metaValue("simulated").empty()
+        ? "  [simulated or measured: unknown, the metadata is unreadable]"
+        : (m.simulated ? "  [SIMULATED data, not measured on hardware]" : "  [hardware]");
+    out += "source:      " + (m.source.empty() ? std::string("unknown") : m.source) + label + "\n";
+    if (!m.scenario.empty()) out += "scenario:    " + m.scenario + "\n";
     out += "machine:     " + (r.machine().description.empty() ? std::string("(not recorded)") : r.machine().description)
         + "\n";
     const double duration = r.lastTimeNs() > r.firstTimeNs() ? secondsSince(r.lastTimeNs(), r.firstTimeNs()) : 0.0;
     out += fmt("duration:    %.3f s%s (samples from %.3f s to %.3f s)\n", duration,
         m.timeIsSimulated ? " of simulated time" : "", secondsSince(r.firstTimeNs(), r.originNs()),
         secondsSince(r.lastTimeNs(), r.originNs()));
-    if (m.intervalNs)
-        out += fmt("interval:    %.0f ms\n", static_cast<double>(m.intervalNs) * 1e-6);
+    if (m.intervalNs) out += fmt("interval:    %.0f ms\n", static_cast<double>(m.intervalNs) * 1e-6);
     out += fmt("samples:     %" PRIu64 "\n", r.sampleCount());
     out += fmt("groups:      %zu\n", r.groups().size());
     for (const auto& g : r.groups())
         out += fmt("  %-28s %10" PRIu64 " samples  %.3f s .. %.3f s\n", displayGroup(g.path).c_str(), g.samples,
             secondsSince(g.firstNs, r.originNs()), secondsSince(g.lastNs, r.originNs()));
-    std::size_t failed = 0;
-    for (const auto& a : r.allocations())
-        failed += a.ok ? 0 : 1;
-    out += fmt("allocation changes: %zu (%zu rejected)\n", r.allocations().size(), failed);
-    for (const auto& a : r.allocations())
+    std::size_t failed = 0, initial = 0;
+    for (const auto& a : r.allocations()) {
+        failed += a.ok ? 0u : 1u;
+        initial += a.who == "initial" ? 1u : 0u;
+    }
+    out += fmt("allocation changes: %zu (%zu rejected), plus %zu initial values\n", r.allocations().size() - initial,
+        failed, initial);
+    constexpr std::size_t kListed = 40;
+    std::size_t listed = 0;
+    for (const auto& a : r.allocations()) {
+        if (a.who == "initial") continue;
+        if (++listed > kListed) break;
         out += fmt("  %9.3f s  %-8s %-16s %s:%d %s -> %s%s%s\n", secondsSince(a.timeNs, r.originNs()), a.who.c_str(),
             displayGroup(a.group).c_str(), a.resource.c_str(), a.domain, a.oldValue.empty() ? "-" : a.oldValue.c_str(),
             a.newValue.c_str(), a.ok ? "" : "  REJECTED: ", a.ok ? "" : a.message.c_str());
+    }
+    if (listed > kListed)
+        out += fmt(
+            "  ... %zu more (rdtscope-cli export --json lists them all)\n", r.allocations().size() - initial - kListed);
     out += fmt("membership changes: %zu\n", r.memberships().size());
     out += fmt("markers:     %zu\n", r.markers().size());
     for (const auto& mk : r.markers())
@@ -193,15 +200,14 @@ Status exportJson(SessionReader& r, std::uint64_t fromNs, std::uint64_t toNs, st
     std::fputs("\"groups\": [", out);
     first = true;
     for (const auto& g : r.groups()) {
-        std::fprintf(out, "%s\n  {\"path\": %s, \"samples\": %" PRIu64 "}", first ? "" : ",", jsonString(g.path).c_str(),
-            g.samples);
+        std::fprintf(out, "%s\n  {\"path\": %s, \"samples\": %" PRIu64 "}", first ? "" : ",",
+            jsonString(g.path).c_str(), g.samples);
         first = false;
     }
     std::fputs("\n],\n\"allocations\": [", out);
     first = true;
     for (const auto& a : r.allocations()) {
-        if (!inRange(a.timeNs))
-            continue;
+        if (!inRange(a.timeNs)) continue;
         std::fprintf(out,
             "%s\n  {\"time_s\": %s, \"who\": %s, \"group\": %s, \"resource\": %s, \"domain\": %d, \"old\": %s, "
             "\"new\": %s, \"ok\": %s, \"message\": %s}",
@@ -213,8 +219,7 @@ Status exportJson(SessionReader& r, std::uint64_t fromNs, std::uint64_t toNs, st
     std::fputs("\n],\n\"memberships\": [", out);
     first = true;
     for (const auto& m : r.memberships()) {
-        if (!inRange(m.timeNs))
-            continue;
+        if (!inRange(m.timeNs)) continue;
         std::fprintf(out, "%s\n  {\"time_s\": %s, \"group\": %s, \"tasks\": %s, \"cpus\": %s}", first ? "" : ",",
             jsonNumber(secondsSince(m.timeNs, origin)).c_str(), jsonString(m.group).c_str(),
             jsonString(m.tasks).c_str(), jsonString(m.cpus).c_str());
@@ -223,8 +228,7 @@ Status exportJson(SessionReader& r, std::uint64_t fromNs, std::uint64_t toNs, st
     std::fputs("\n],\n\"markers\": [", out);
     first = true;
     for (const auto& m : r.markers()) {
-        if (!inRange(m.timeNs))
-            continue;
+        if (!inRange(m.timeNs)) continue;
         std::fprintf(out, "%s\n  {\"time_s\": %s, \"kind\": %s, \"text\": %s}", first ? "" : ",",
             jsonNumber(secondsSince(m.timeNs, origin)).c_str(), jsonString(m.kind).c_str(), jsonString(m.text).c_str());
         first = false;
@@ -246,8 +250,9 @@ Status exportJson(SessionReader& r, std::uint64_t fromNs, std::uint64_t toNs, st
     first = true;
     if (auto rows = r.tma(fromNs, toNs)) {
         for (const auto& t : *rows) {
-            std::fprintf(out, "%s\n  {\"start_s\": %s, \"end_s\": %s, \"scope\": %s, \"level\": %d, \"metric\": %s, "
-                              "\"value\": %s}",
+            std::fprintf(out,
+                "%s\n  {\"start_s\": %s, \"end_s\": %s, \"scope\": %s, \"level\": %d, \"metric\": %s, "
+                "\"value\": %s}",
                 first ? "" : ",", jsonNumber(secondsSince(t.startNs, origin)).c_str(),
                 jsonNumber(secondsSince(t.endNs, origin)).c_str(), jsonString(t.scope).c_str(), t.level,
                 jsonString(t.metric).c_str(), jsonNumber(t.value).c_str());

@@ -20,7 +20,10 @@ void removeWithSidecars(const std::string& path)
         ::unlink((path + suffix).c_str());
 }
 
-std::string num(std::uint64_t v) { return std::to_string(v); }
+std::string num(std::uint64_t v)
+{
+    return std::to_string(v);
+}
 
 } // namespace
 
@@ -33,25 +36,22 @@ Result<std::unique_ptr<SessionWriter>> SessionWriter::create(
         removeWithSidecars(path);
     }
     auto db = Database::open(path, Database::Mode::Create);
-    if (!db)
-        return db.error();
+    if (!db) return db.error();
     std::unique_ptr<SessionWriter> w(new SessionWriter);
     w->m_db = std::move(db.value());
     // WAL: readers (a GUI following the file) never block the recorder, and a commit is one append, so a killed
     // process loses at most the transaction it had open. synchronous=NORMAL keeps every commit across a process
     // crash (the data is in the kernel); only a power loss can drop the last few commits.
-    auto pragmas = w->m_db.exec("PRAGMA page_size=4096; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-                                "PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY;");
-    if (!pragmas)
-        return pragmas.error();
+    auto pragmas = w->m_db.exec("PRAGMA page_size=" + std::to_string(options.pageSize)
+        + "; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+          "PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY;");
+    if (!pragmas) return pragmas.error();
     if (options.maxPageCount > 0) {
         if (auto s = w->m_db.exec("PRAGMA max_page_count=" + std::to_string(options.maxPageCount)); !s)
             return s.error();
     }
-    if (auto s = createSchema(w->m_db); !s)
-        return s.error();
-    if (auto s = w->prepareStatements(); !s)
-        return s.error();
+    if (auto s = createSchema(w->m_db); !s) return s.error();
+    if (auto s = w->prepareStatements(); !s) return s.error();
 
     const std::pair<const char*, std::string> metaRows[] = {
         { "start_wall_ns", num(meta.startWallNs) },
@@ -68,8 +68,7 @@ Result<std::unique_ptr<SessionWriter>> SessionWriter::create(
         { "closed_cleanly", "0" },
     };
     for (const auto& [k, v] : metaRows) {
-        if (auto s = w->setMeta(k, v); !s)
-            return s.error();
+        if (auto s = w->setMeta(k, v); !s) return s.error();
     }
     const std::pair<const char*, const std::string*> machineRows[] = {
         { "cpuid_json", &machine.cpuidJson },
@@ -78,18 +77,18 @@ Result<std::unique_ptr<SessionWriter>> SessionWriter::create(
     };
     for (const auto& [k, v] : machineRows) {
         auto st = Statement::prepare(w->m_db, "INSERT OR REPLACE INTO machine VALUES (?, ?)");
-        if (!st)
-            return st.error();
+        if (!st) return st.error();
         st->bind(1, k).bind(2, *v);
-        if (auto s = st->run(); !s)
-            return s.error();
+        if (auto s = st->run(); !s) return s.error();
     }
-    if (auto s = w->flush(); !s)
-        return s.error();
+    if (auto s = w->flush(); !s) return s.error();
     return w;
 }
 
-SessionWriter::~SessionWriter() { (void)close("writer destroyed"); }
+SessionWriter::~SessionWriter()
+{
+    (void)close("writer destroyed");
+}
 
 Status SessionWriter::prepareStatements()
 {
@@ -105,18 +104,24 @@ Status SessionWriter::prepareStatements()
         { &m_insMember, "INSERT INTO group_membership VALUES (?,?,?,?)" },
         { &m_insMarker, "INSERT INTO markers VALUES (?,?,?)" },
         { &m_insTma, "INSERT INTO tma_intervals VALUES (?,?,?,?,?,?)" },
-        { &m_insPmu, "INSERT INTO pmu_batches (kind, start_ns, end_ns, count, codec, raw_size, data) "
-                     "VALUES (?,?,?,?,'zstd',?,?)" },
+        { &m_insPmu,
+            "INSERT INTO pmu_batches (kind, start_ns, end_ns, count, codec, raw_size, data) "
+            "VALUES (?,?,?,?,'zstd',?,?)" },
         { &m_insMap, "INSERT INTO address_maps VALUES (?,?,?,?,?,?,?)" },
         { &m_insSymbol, "INSERT OR REPLACE INTO symbols VALUES (?,?,?,?)" },
         { &m_setMeta, "INSERT OR REPLACE INTO meta VALUES (?, ?)" },
     };
     for (const auto& it : items) {
         auto st = Statement::prepare(m_db, it.sql);
-        if (!st)
-            return st.error();
+        if (!st) return st.error();
         *it.st = std::move(st.value());
     }
+    std::string multi = "INSERT OR REPLACE INTO rdt_samples VALUES (?,?,?,?,?,?,?,?,?)";
+    for (int i = 1; i < kRowsPerInsert; ++i)
+        multi += ",(?,?,?,?,?,?,?,?,?)";
+    auto st = Statement::prepare(m_db, multi);
+    if (!st) return st.error();
+    m_insSampleMulti = std::move(st.value());
     return {};
 }
 
@@ -140,81 +145,88 @@ Status SessionWriter::fail(Error e)
 
 Status SessionWriter::begin()
 {
-    if (m_error)
-        return *m_error;
-    if (m_closed)
-        return makeError("the session file " + m_db.path() + " is already closed");
-    if (m_inTransaction)
-        return {};
-    if (auto s = m_db.exec("BEGIN IMMEDIATE"); !s)
-        return fail(s.error());
+    if (m_error) return *m_error;
+    if (m_closed) return makeError("the session file " + m_db.path() + " is already closed");
+    if (m_inTransaction) return {};
+    if (auto s = m_db.exec("BEGIN IMMEDIATE"); !s) return fail(s.error());
     m_inTransaction = true;
     return {};
 }
 
+Result<SessionWriter::GroupCounters*> SessionWriter::group(const std::string& path, std::uint64_t timeNs)
+{
+    if (m_lastGroup && *m_lastGroupPath == path) return m_lastGroup;
+    auto it = m_groups.find(path);
+    if (it == m_groups.end()) {
+        m_insGroup.bind(1, path).bind(2, timeNs).bind(3, timeNs);
+        if (auto s = m_insGroup.run(); !s) return fail(s.error()).error();
+        it = m_groups.emplace(path, GroupCounters { sqlite3_last_insert_rowid(m_db.handle()) }).first;
+    }
+    m_lastGroupPath = &it->first;
+    m_lastGroup = &it->second;
+    return m_lastGroup;
+}
+
 Result<std::int64_t> SessionWriter::groupId(const std::string& path, std::uint64_t timeNs)
 {
-    if (auto it = m_groupIds.find(path); it != m_groupIds.end())
-        return it->second;
-    m_insGroup.bind(1, path).bind(2, timeNs).bind(3, timeNs);
-    if (auto s = m_insGroup.run(); !s)
-        return fail(s.error()).error();
-    const std::int64_t id = sqlite3_last_insert_rowid(m_db.handle());
-    m_groupIds.emplace(path, id);
-    return id;
+    auto g = group(path, timeNs);
+    if (!g) return g.error();
+    return (*g)->id;
 }
 
 Status SessionWriter::setMeta(const std::string& key, const std::string& value)
 {
-    if (auto s = begin(); !s)
-        return s;
+    if (auto s = begin(); !s) return s;
     m_setMeta.bind(1, key).bind(2, value);
     return check(m_setMeta.run());
 }
 
 Status SessionWriter::addSamples(const RdtSampleBatch& batch)
 {
-    if (auto s = begin(); !s)
-        return s;
-    for (const RdtSample& smp : batch.samples) {
-        auto gid = groupId(smp.group, smp.timeNs);
-        if (!gid)
-            return gid.error();
-        m_insSample.bind(1, smp.timeNs)
-            .bind(2, *gid)
-            .bind(3, smp.domain)
-            .bind(4, smp.occupancyBytes)
-            .bind(5, smp.mbmTotalBytes)
-            .bind(6, smp.mbmLocalBytes)
-            .bind(7, smp.mbmTotalBps)
-            .bind(8, smp.mbmLocalBps)
-            .bind(9, static_cast<std::int64_t>(smp.flags));
-        if (auto s = m_insSample.run(); !s)
-            return fail(s.error());
-        m_summary.add(smp, *gid);
-        auto& c = m_groupCounters[*gid];
-        if (c.samples == 0 || smp.timeNs < c.first)
-            c.first = smp.timeNs;
-        if (smp.timeNs > c.last)
-            c.last = smp.timeNs;
-        ++c.samples;
-        c.dirty = true;
-        if (m_firstTimeNs == 0 || smp.timeNs < m_firstTimeNs)
-            m_firstTimeNs = smp.timeNs;
-        if (smp.timeNs > m_lastTimeNs)
-            m_lastTimeNs = smp.timeNs;
-        ++m_pendingSamples;
+    if (auto s = begin(); !s) return s;
+    const auto& rows = batch.samples;
+    for (std::size_t i = 0; i < rows.size();) {
+        // Full chunks go through the multi-row statement, the rest row by row; same rows either way.
+        const bool chunk = rows.size() - i >= static_cast<std::size_t>(kRowsPerInsert);
+        Statement& st = chunk ? m_insSampleMulti : m_insSample;
+        const std::size_t n = chunk ? static_cast<std::size_t>(kRowsPerInsert) : 1;
+        for (std::size_t j = 0; j < n; ++j) {
+            const RdtSample& smp = rows[i + j];
+            auto grp = group(smp.group, smp.timeNs);
+            if (!grp) return grp.error();
+            GroupCounters& c = **grp;
+            const int b = static_cast<int>(j) * 9;
+            st.bind(b + 1, smp.timeNs)
+                .bind(b + 2, c.id)
+                .bind(b + 3, smp.domain)
+                .bind(b + 4, smp.occupancyBytes)
+                .bind(b + 5, smp.mbmTotalBytes)
+                .bind(b + 6, smp.mbmLocalBytes)
+                .bind(b + 7, smp.mbmTotalBps)
+                .bind(b + 8, smp.mbmLocalBps)
+                .bind(b + 9, static_cast<std::int64_t>(smp.flags));
+            m_summary.add(smp, c.id);
+            if (c.samples == 0 || smp.timeNs < c.first) c.first = smp.timeNs;
+            if (smp.timeNs > c.last) c.last = smp.timeNs;
+            ++c.samples;
+            c.dirty = true;
+            if (!m_haveTime || smp.timeNs < m_firstTimeNs)
+                m_firstTimeNs = smp.timeNs; // simulated time starts at 0, so 0 is no "unset" marker
+            m_haveTime = true;
+            if (smp.timeNs > m_lastTimeNs) m_lastTimeNs = smp.timeNs;
+        }
+        if (auto s = st.run(); !s) return fail(s.error());
+        m_pendingSamples += n;
+        i += n;
     }
     return {};
 }
 
 Status SessionWriter::addAllocation(const AllocationChanged& e)
 {
-    if (auto s = begin(); !s)
-        return s;
+    if (auto s = begin(); !s) return s;
     auto gid = groupId(e.group, e.timeNs);
-    if (!gid)
-        return gid.error();
+    if (!gid) return gid.error();
     m_insAlloc.bind(1, e.timeNs).bind(2, e.who).bind(3, *gid).bind(4, e.resource).bind(5, e.domain);
     m_insAlloc.bind(6, e.oldValue).bind(7, e.newValue).bind(8, e.ok ? 1 : 0).bind(9, e.message);
     return check(m_insAlloc.run());
@@ -222,43 +234,36 @@ Status SessionWriter::addAllocation(const AllocationChanged& e)
 
 Status SessionWriter::addMembership(const MembershipSnapshot& m)
 {
-    if (auto s = begin(); !s)
-        return s;
+    if (auto s = begin(); !s) return s;
     auto gid = groupId(m.group, m.timeNs);
-    if (!gid)
-        return gid.error();
+    if (!gid) return gid.error();
     m_insMember.bind(1, m.timeNs).bind(2, *gid).bind(3, m.tasks).bind(4, m.cpus);
     return check(m_insMember.run());
 }
 
 Status SessionWriter::addMarker(const Marker& m)
 {
-    if (auto s = begin(); !s)
-        return s;
+    if (auto s = begin(); !s) return s;
     m_insMarker.bind(1, m.timeNs).bind(2, m.kind).bind(3, m.text);
     return check(m_insMarker.run());
 }
 
 Status SessionWriter::addTma(const std::vector<TmaInterval>& rows)
 {
-    if (auto s = begin(); !s)
-        return s;
+    if (auto s = begin(); !s) return s;
     for (const auto& r : rows) {
         m_insTma.bind(1, r.startNs).bind(2, r.endNs).bind(3, r.scope).bind(4, r.level).bind(5, r.metric);
         m_insTma.bind(6, r.value);
-        if (auto s = m_insTma.run(); !s)
-            return fail(s.error());
+        if (auto s = m_insTma.run(); !s) return fail(s.error());
     }
     return {};
 }
 
 Status SessionWriter::addPmuBatch(const PmuBatch& b)
 {
-    if (auto s = begin(); !s)
-        return s;
+    if (auto s = begin(); !s) return s;
     auto z = compressZstd(b.payload);
-    if (!z)
-        return fail(z.error());
+    if (!z) return fail(z.error());
     m_insPmu.bind(1, b.kind).bind(2, b.startNs).bind(3, b.endNs).bind(4, b.count);
     m_insPmu.bind(5, static_cast<std::uint64_t>(b.payload.size())).bindBlob(6, z->data(), z->size());
     return check(m_insPmu.run());
@@ -266,8 +271,7 @@ Status SessionWriter::addPmuBatch(const PmuBatch& b)
 
 Status SessionWriter::addAddressMap(const AddressMap& m)
 {
-    if (auto s = begin(); !s)
-        return s;
+    if (auto s = begin(); !s) return s;
     m_insMap.bind(1, m.timeNs).bind(2, m.pid).bind(3, m.start).bind(4, m.end).bind(5, m.pgoff);
     m_insMap.bind(6, m.path).bind(7, m.buildId);
     return check(m_insMap.run());
@@ -275,50 +279,40 @@ Status SessionWriter::addAddressMap(const AddressMap& m)
 
 Status SessionWriter::addSymbols(const std::vector<Symbol>& symbols)
 {
-    if (auto s = begin(); !s)
-        return s;
+    if (auto s = begin(); !s) return s;
     for (const auto& sym : symbols) {
         m_insSymbol.bind(1, sym.path).bind(2, sym.address).bind(3, sym.size).bind(4, sym.name);
-        if (auto s = m_insSymbol.run(); !s)
-            return fail(s.error());
+        if (auto s = m_insSymbol.run(); !s) return fail(s.error());
     }
     return {};
 }
 
-Status SessionWriter::writeBuckets(const std::vector<std::pair<BucketKey, BucketStats>>& buckets)
+Status SessionWriter::writeBuckets(const std::vector<Bucket>& buckets)
 {
-    if (buckets.empty())
-        return {};
+    if (buckets.empty()) return {};
     auto st = Statement::prepare(m_db, "INSERT OR REPLACE INTO rdt_summary VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    if (!st)
-        return st.error();
+    if (!st) return st.error();
     for (const auto& [k, b] : buckets) {
         st->bind(1, std::get<0>(k)).bind(2, std::get<1>(k)).bind(3, std::get<2>(k)).bind(4, std::get<3>(k));
         st->bind(5, b.occupancy.n).bind(6, b.occupancy.min).bind(7, b.occupancy.max).bind(8, b.occupancy.mean());
         st->bind(9, b.total.min).bind(10, b.total.max).bind(11, b.total.mean());
         st->bind(12, b.local.min).bind(13, b.local.max).bind(14, b.local.mean());
-        if (auto s = st->run(); !s)
-            return s;
+        if (auto s = st->run(); !s) return s;
     }
     return {};
 }
 
 Status SessionWriter::flush()
 {
-    if (m_error)
-        return *m_error;
-    if (auto s = begin(); !s)
-        return s;
+    if (m_error) return *m_error;
+    if (auto s = begin(); !s) return s;
     // Summary buckets that can no longer change go in with the rows they summarize.
     auto done = m_summary.takeComplete(m_lastTimeNs);
-    if (auto s = writeBuckets(done); !s)
-        return fail(s.error());
-    for (auto& [id, c] : m_groupCounters) {
-        if (!c.dirty)
-            continue;
-        m_updGroup.bind(1, c.first).bind(2, c.last).bind(3, c.samples).bind(4, id);
-        if (auto s = m_updGroup.run(); !s)
-            return fail(s.error());
+    if (auto s = writeBuckets(done); !s) return fail(s.error());
+    for (auto& [path, c] : m_groups) {
+        if (!c.dirty) continue;
+        m_updGroup.bind(1, c.first).bind(2, c.last).bind(3, c.samples).bind(4, c.id);
+        if (auto s = m_updGroup.run(); !s) return fail(s.error());
         c.dirty = false;
     }
     const std::pair<const char*, std::uint64_t> counters[] = {
@@ -328,11 +322,9 @@ Status SessionWriter::flush()
     };
     for (const auto& [k, v] : counters) {
         m_setMeta.bind(1, k).bind(2, num(v));
-        if (auto s = m_setMeta.run(); !s)
-            return fail(s.error());
+        if (auto s = m_setMeta.run(); !s) return fail(s.error());
     }
-    if (auto s = m_db.exec("COMMIT"); !s)
-        return fail(s.error());
+    if (auto s = m_db.exec("COMMIT"); !s) return fail(s.error());
     m_inTransaction = false;
     m_committedSamples += m_pendingSamples;
     m_pendingSamples = 0;
@@ -342,20 +334,15 @@ Status SessionWriter::flush()
 
 Status SessionWriter::close(const std::string& stopReason)
 {
-    if (m_closed)
-        return m_error ? Status(*m_error) : Status();
+    if (m_closed) return m_error ? Status(*m_error) : Status();
     Status result;
     if (!m_error) {
         auto all = m_summary.takeAll();
         Status s = begin();
-        if (s)
-            s = writeBuckets(all);
-        if (s)
-            s = setMeta("closed_cleanly", "1");
-        if (s)
-            s = setMeta("stop_reason", stopReason);
-        if (s)
-            s = flush();
+        if (s) s = writeBuckets(all);
+        if (s) s = setMeta("closed_cleanly", "1");
+        if (s) s = setMeta("stop_reason", stopReason);
+        if (s) s = flush();
         if (!s)
             result = fail(s.error());
         else
@@ -365,6 +352,7 @@ Status SessionWriter::close(const std::string& stopReason)
     }
     m_closed = true;
     m_insSample = {};
+    m_insSampleMulti = {};
     m_insGroup = {};
     m_updGroup = {};
     m_insAlloc = {};

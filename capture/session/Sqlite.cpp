@@ -15,7 +15,8 @@ std::string sqliteAdvice(int code)
         return "the disk is full (or the file size limit was hit): free space and record again; everything "
                "committed before this point is kept";
     case SQLITE_IOERR:
-        return "the operating system reported an I/O error: check the disk and the kernel log";
+        return "the operating system refused the write: check free space, the file size limit (ulimit -f), the "
+               "disk and the kernel log";
     case SQLITE_CORRUPT:
         return "the file is damaged or truncated: the readable part is shown; re-copy it together with its "
                "-wal file if one exists";
@@ -38,19 +39,21 @@ std::string sqliteAdvice(int code)
 bool isCorruption(int code)
 {
     const int primary = code & 0xff;
-    return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_FORMAT
-        || primary == SQLITE_RANGE || primary == SQLITE_INTERRUPT;
+    return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_FORMAT || primary == SQLITE_RANGE
+        || primary == SQLITE_INTERRUPT;
 }
 
-Database::~Database() { close(); }
+Database::~Database()
+{
+    close();
+}
 
 Database::Database(Database&& other) noexcept
     : m_db(std::exchange(other.m_db, nullptr))
     , m_path(std::move(other.m_path))
     , m_budget(other.m_budget)
 {
-    if (m_db && m_budget > 0)
-        setStepBudget(m_budget);
+    if (m_db && m_budget > 0) setStepBudget(m_budget);
 }
 
 Database& Database::operator=(Database&& other) noexcept
@@ -60,8 +63,7 @@ Database& Database::operator=(Database&& other) noexcept
         m_db = std::exchange(other.m_db, nullptr);
         m_path = std::move(other.m_path);
         m_budget = other.m_budget;
-        if (m_db && m_budget > 0)
-            setStepBudget(m_budget);
+        if (m_db && m_budget > 0) setStepBudget(m_budget);
     }
     return *this;
 }
@@ -93,8 +95,7 @@ Result<Database> Database::open(const std::string& path, Mode mode)
     }
     const int rc = sqlite3_open_v2(path.c_str(), &db.m_db, flags, nullptr);
     if (rc != SQLITE_OK) {
-        Error e = db.m_db ? db.lastError("cannot open " + path)
-                          : makeError("cannot open " + path + ": out of memory");
+        Error e = db.m_db ? db.lastError("cannot open " + path) : makeError("cannot open " + path + ": out of memory");
         return e;
     }
     sqlite3_extended_result_codes(db.m_db, 1);
@@ -113,18 +114,15 @@ Result<Database> Database::openImage(const std::vector<std::uint8_t>& bytes)
     sqlite3_limit(db.m_db, SQLITE_LIMIT_LENGTH, 64 * 1024 * 1024);
     const auto size = static_cast<sqlite3_int64>(bytes.size());
     auto* copy = static_cast<unsigned char*>(sqlite3_malloc64(static_cast<sqlite3_uint64>(bytes.size() + 1)));
-    if (!copy)
-        return makeError("out of memory copying a database image");
-    if (!bytes.empty())
-        std::memcpy(copy, bytes.data(), bytes.size());
+    if (!copy) return makeError("out of memory copying a database image");
+    if (!bytes.empty()) std::memcpy(copy, bytes.data(), bytes.size());
     if (bytes.size() >= 20 && copy[18] == 2 && copy[19] == 2) {
         copy[18] = 1; // WAL -> rollback journal: an in-memory image has no -wal file
         copy[19] = 1;
     }
     const int rc = sqlite3_deserialize(db.m_db, "main", copy, size, size + 1,
         SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE | SQLITE_DESERIALIZE_READONLY);
-    if (rc != SQLITE_OK)
-        return db.lastError("cannot load the database image");
+    if (rc != SQLITE_OK) return db.lastError("cannot load the database image");
     return db;
 }
 
@@ -152,14 +150,15 @@ Status Database::exec(std::string_view sql)
     const std::string s(sql);
     char* err = nullptr;
     const int rc = sqlite3_exec(m_db, s.c_str(), nullptr, nullptr, &err);
-    if (err)
-        sqlite3_free(err);
-    if (rc != SQLITE_OK)
-        return lastError("SQL failed on " + m_path + " (" + s.substr(0, 60) + ")");
+    if (err) sqlite3_free(err);
+    if (rc != SQLITE_OK) return lastError("SQL failed on " + m_path + " (" + s.substr(0, 60) + ")");
     return {};
 }
 
-int Database::lastErrorCode() const { return m_db ? sqlite3_extended_errcode(m_db) : SQLITE_MISUSE; }
+int Database::lastErrorCode() const
+{
+    return m_db ? sqlite3_extended_errcode(m_db) : SQLITE_MISUSE;
+}
 
 Error Database::lastError(const std::string& what) const
 {
@@ -167,7 +166,8 @@ Error Database::lastError(const std::string& what) const
     const char* msg = m_db ? sqlite3_errmsg(m_db) : "no database";
     const int sysErr = m_db ? sqlite3_system_errno(m_db) : 0;
     std::string text = what + ": " + msg;
-    if (sysErr != 0 && ((code & 0xff) == SQLITE_IOERR || (code & 0xff) == SQLITE_FULL || (code & 0xff) == SQLITE_CANTOPEN))
+    if (sysErr != 0
+        && ((code & 0xff) == SQLITE_IOERR || (code & 0xff) == SQLITE_FULL || (code & 0xff) == SQLITE_CANTOPEN))
         text += " (" + std::string(std::strerror(sysErr)) + ")";
     Error e = makeError(std::move(text), sqliteAdvice(code));
     return e;
@@ -175,21 +175,18 @@ Error Database::lastError(const std::string& what) const
 
 Statement::~Statement()
 {
-    if (m_stmt)
-        sqlite3_finalize(m_stmt);
+    if (m_stmt) sqlite3_finalize(m_stmt);
 }
 
 Statement::Statement(Statement&& other) noexcept
     : m_stmt(std::exchange(other.m_stmt, nullptr))
     , m_db(std::exchange(other.m_db, nullptr))
-{
-}
+{ }
 
 Statement& Statement::operator=(Statement&& other) noexcept
 {
     if (this != &other) {
-        if (m_stmt)
-            sqlite3_finalize(m_stmt);
+        if (m_stmt) sqlite3_finalize(m_stmt);
         m_stmt = std::exchange(other.m_stmt, nullptr);
         m_db = std::exchange(other.m_db, nullptr);
     }
@@ -200,10 +197,9 @@ Result<Statement> Statement::prepare(Database& db, std::string_view sql)
 {
     Statement st;
     st.m_db = &db;
-    const int rc = sqlite3_prepare_v3(db.handle(), sql.data(), static_cast<int>(sql.size()),
-        SQLITE_PREPARE_PERSISTENT, &st.m_stmt, nullptr);
-    if (rc != SQLITE_OK)
-        return db.lastError("cannot prepare a query on " + db.path());
+    const int rc = sqlite3_prepare_v3(
+        db.handle(), sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &st.m_stmt, nullptr);
+    if (rc != SQLITE_OK) return db.lastError("cannot prepare a query on " + db.path());
     return st;
 }
 
@@ -240,19 +236,16 @@ Statement& Statement::bindNull(int index)
 Result<bool> Statement::step()
 {
     const int rc = sqlite3_step(m_stmt);
-    if (rc == SQLITE_ROW)
-        return true;
-    if (rc == SQLITE_DONE)
-        return false;
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
     return m_db->lastError("query failed on " + m_db->path());
 }
 
 Status Statement::run()
 {
     auto r = step();
-    reset();
-    if (!r)
-        return r.error();
+    sqlite3_reset(m_stmt); // bindings are kept: every caller rebinds all parameters
+    if (!r) return r.error();
     return {};
 }
 
@@ -262,10 +255,22 @@ void Statement::reset()
     sqlite3_clear_bindings(m_stmt);
 }
 
-std::int64_t Statement::i64(int col) const { return sqlite3_column_int64(m_stmt, col); }
-int Statement::i32(int col) const { return sqlite3_column_int(m_stmt, col); }
-double Statement::f64(int col) const { return sqlite3_column_double(m_stmt, col); }
-bool Statement::isNull(int col) const { return sqlite3_column_type(m_stmt, col) == SQLITE_NULL; }
+std::int64_t Statement::i64(int col) const
+{
+    return sqlite3_column_int64(m_stmt, col);
+}
+int Statement::i32(int col) const
+{
+    return sqlite3_column_int(m_stmt, col);
+}
+double Statement::f64(int col) const
+{
+    return sqlite3_column_double(m_stmt, col);
+}
+bool Statement::isNull(int col) const
+{
+    return sqlite3_column_type(m_stmt, col) == SQLITE_NULL;
+}
 
 std::string Statement::text(int col) const
 {

@@ -11,8 +11,7 @@ volatile std::sig_atomic_t g_signal = 0;
 
 extern "C" void onStopSignal(int sig)
 {
-    if (g_signal != 0)
-        std::signal(sig, SIG_DFL); // second Ctrl-C: the default action on the next one
+    if (g_signal != 0) std::signal(sig, SIG_DFL); // second Ctrl-C: the default action on the next one
     g_signal = sig;
 }
 
@@ -20,7 +19,7 @@ extern "C" void onStopSignal(int sig)
 
 void StopSignals::install()
 {
-    struct sigaction sa {};
+    struct sigaction sa { };
     sa.sa_handler = &onStopSignal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = 0; // no SA_RESTART: a sleeping loop wakes up at once
@@ -28,8 +27,17 @@ void StopSignals::install()
     sigaction(SIGTERM, &sa, nullptr);
 }
 
-bool StopSignals::requested() { return g_signal != 0; }
-int StopSignals::which() { return static_cast<int>(g_signal); }
-void StopSignals::reset() { g_signal = 0; }
+bool StopSignals::requested()
+{
+    return g_signal != 0;
+}
+int StopSignals::which()
+{
+    return static_cast<int>(g_signal);
+}
+void StopSignals::reset()
+{
+    g_signal = 0;
+}
 
 } // namespace rdt::session

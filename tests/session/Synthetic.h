@@ -14,7 +14,10 @@
 
 namespace rdt::session::testing {
 
-inline std::string groupName(int g) { return g == 0 ? std::string() : "g" + std::to_string(g); }
+inline std::string groupName(int g)
+{
+    return g == 0 ? std::string() : "g" + std::to_string(g);
+}
 
 /// Sample values are a function of (time, group, domain) so readers can check every field.
 inline RdtSample syntheticSample(std::uint64_t t, int g, int d)

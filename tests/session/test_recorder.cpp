@@ -27,11 +27,9 @@ constexpr std::uint64_t kRowsPerBatch = kGroups * kDomains;
 /// a stop signal (when `handleSignals`) or for ever (until SIGKILL). Never returns.
 [[noreturn]] void childRecord(const std::string& path, int fd, bool handleSignals)
 {
-    if (handleSignals)
-        StopSignals::install();
+    if (handleSignals) StopSignals::install();
     auto w = SessionWriter::create(path, syntheticMeta(), syntheticMachine());
-    if (!w)
-        _exit(10);
+    if (!w) _exit(10);
     RecorderOptions opt;
     opt.flushIntervalNs = 50'000'000;
     opt.onFlush = [fd](std::uint64_t committed) { (void)!::write(fd, &committed, sizeof committed); };
@@ -54,8 +52,7 @@ std::uint64_t waitForFlushes(int fd, int flushes, int* seen)
     const std::uint64_t deadline = monotonicNs() + 10'000'000'000ull;
     while (*seen < flushes && monotonicNs() < deadline) {
         pollfd p { fd, POLLIN, 0 };
-        if (::poll(&p, 1, 100) <= 0)
-            continue;
+        if (::poll(&p, 1, 100) <= 0) continue;
         std::uint64_t v = 0;
         if (::read(fd, &v, sizeof v) == sizeof v) {
             last = v;
@@ -189,8 +186,7 @@ TEST(Recorder, FileSizeLimitStopsRecordingWithAClearErrorAndKeepsTheFile)
         rlimit lim { 1024 * 1024, 1024 * 1024 };
         setrlimit(RLIMIT_FSIZE, &lim);
         auto w = SessionWriter::create(path, syntheticMeta(), syntheticMachine());
-        if (!w)
-            _exit(10);
+        if (!w) _exit(10);
         RecorderOptions opt;
         opt.flushIntervalNs = 5'000'000;
         Recorder rec(std::move(w.value()), opt);
@@ -202,8 +198,7 @@ TEST(Recorder, FileSizeLimitStopsRecordingWithAClearErrorAndKeepsTheFile)
             ::usleep(200); // a few batches per flush, so several flushes commit before the limit
         }
         const Status s = rec.stop();
-        if (s)
-            _exit(12);
+        if (s) _exit(12);
         const std::string msg = s.error().toString();
         _exit(msg.find("recording stopped") != std::string::npos ? 0 : 13);
     }

@@ -40,7 +40,8 @@ Written writeEveryTable(const std::string& path, int seconds)
     };
     w.members = { { 1 * kSec, "g1", "100 101", "0-3" }, { 2 * kSec + 500, "g2", "200", "4-7" } };
     w.markers = { { 1 * kSec + 42, "note", "start \"stream\", x4" } };
-    w.tma = { { 1 * kSec, 2 * kSec, "system", 1, "retiring", 0.25 }, { 1 * kSec, 2 * kSec, "pid:7", 2, "memory_bound", 0.5 } };
+    w.tma = { { 1 * kSec, 2 * kSec, "system", 1, "retiring", 0.25 },
+        { 1 * kSec, 2 * kSec, "pid:7", 2, "memory_bound", 0.5 } };
     std::vector<std::uint8_t> payload(5000);
     for (std::size_t i = 0; i < payload.size(); ++i)
         payload[i] = static_cast<std::uint8_t>(i * 7 % 13);
@@ -203,8 +204,7 @@ TEST(SessionRoundTrip, SummaryBucketsMatchTheRawSamples)
         double mn = 1e300, mx = -1e300, sum = 0;
         std::uint64_t n = 0;
         for (const auto& s : *raw) {
-            if (s.timeNs / kSec != b.bucket || s.group != b.group || s.domain != b.domain)
-                continue;
+            if (s.timeNs / kSec != b.bucket || s.group != b.group || s.domain != b.domain) continue;
             const double v = static_cast<double>(s.occupancyBytes);
             mn = std::min(mn, v);
             mx = std::max(mx, v);
@@ -240,7 +240,7 @@ TEST(SessionRoundTrip, CsvExportHasTheMonitorHeaderAndOneLinePerSample)
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 10 * 3 * 2);
     // First row: t = 1 s = start_mono_ns, so time 0.000, default group "/".
     const RdtSample e = syntheticSample(kSec, 0, 0);
-    EXPECT_NE(csv.find("\n0.000,/,0," + std::to_string(e.occupancyBytes) + ",1500000000,500000000\n"),
+    EXPECT_NE(csv.find("\n0.000,default,0," + std::to_string(e.occupancyBytes) + ",1500000000,500000000\n"),
         std::string::npos)
         << csv.substr(0, 200);
 }
@@ -293,8 +293,7 @@ TEST(SessionWriter, DiskFullStopsRecordingAndKeepsWhatWasCommitted)
         last = w.value()->addSamples(syntheticBatch(kSec + static_cast<std::uint64_t>(i) * 1000, 8, 4));
         if (last && i % 10 == 9) {
             last = w.value()->flush();
-            if (last)
-                committed = w.value()->committedSamples();
+            if (last) committed = w.value()->committedSamples();
         }
     }
     ASSERT_FALSE(last.ok()) << "64 pages should fill up";
