@@ -7,10 +7,14 @@
 #include "pmu/EventEncoder.h"
 #include "pmu/LoadLatency.h"
 #include "pmu/PerfSession.h"
+#include "pmu/PmuCpuid.h"
 #include "pmu/PmuText.h"
 #include "pmu/Recipes.h"
+#include "pmu/SimMachineMemory.h"
 #include "pmu/SimPmu.h"
 #include "pmu/Symbolizer.h"
+#include "sim/SimCpuid.h"
+#include "sim/SimMachine.h"
 
 #include <chrono>
 #include <cstdio>
@@ -24,16 +28,18 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-const char* kUsage = "usage: rdtscope-cli pmu tma|lbr|mem [--source perf|sim] [--pid N]... [--system-wide] "
-                     "[--duration S] [--interval S]\n"
-                     "                        [--mode any|callstack] [--ldlat N] [--top N] [--memory-scale X] "
-                     "[-- COMMAND ARGS...]\n"
-                     "  tma   Top-down breakdown per interval (level 2 where the PMU has it)\n"
-                     "  lbr   hottest call edges from LBR (any-branch: counts, mispredict rate, cycles; callstack: "
-                     "self/inclusive)\n"
-                     "  mem   PEBS load latency: histogram by data source, top functions and 64-byte lines\n"
-                     "  --source defaults to perf when a target (--pid, --system-wide, -- COMMAND) is given, else sim.\n"
-                     "  --memory-scale (sim only) multiplies the simulated program's working sets.\n";
+const char* kUsage
+    = "usage: rdtscope-cli pmu tma|lbr|mem [--source perf|sim] [--pid N]... [--system-wide] "
+      "[--duration S] [--interval S]\n"
+      "                        [--mode any|callstack] [--ldlat N] [--top N] [--memory-scale X] "
+      "[-- COMMAND ARGS...]\n"
+      "  tma   Top-down breakdown per interval (level 2 where the PMU has it)\n"
+      "  lbr   hottest call edges from LBR (any-branch: counts, mispredict rate, cycles; callstack: "
+      "self/inclusive)\n"
+      "  mem   PEBS load latency: histogram by data source, top functions and 64-byte lines\n"
+      "  --source defaults to perf when a target (--pid, --system-wide, -- COMMAND) is given, else sim.\n"
+      "  --memory-scale (sim only) multiplies the simulated program's working sets.\n"
+      "  --machine PRESET (sim only) serves loads from that simulated machine's caches (e.g. skx-6154).\n";
 
 enum class Kind { Tma, Lbr, Mem };
 
@@ -45,16 +51,18 @@ struct Options {
     std::size_t top = 10;
     double memoryScale = 1;
     bool kernel = false;
+    std::string machine; ///< sim: a SimMachine preset whose caches serve the loads
 };
 
-double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+double seconds(Clock::time_point a, Clock::time_point b)
+{
+    return std::chrono::duration<double>(b - a).count();
+}
 
 void printFinal(const Options& o, BranchGraph* graph, LoadLatency* mem, Symbolizer& symbols)
 {
-    if (graph)
-        std::printf("\n%s", branchGraphText(graph->report(symbols), !o.callStack, o.top).c_str());
-    if (mem)
-        std::printf("\n%s", loadLatencyText(mem->report(symbols, o.top), o.top).c_str());
+    if (graph) std::printf("\n%s", branchGraphText(graph->report(symbols), !o.callStack, o.top).c_str());
+    if (mem) std::printf("\n%s", loadLatencyText(mem->report(symbols, o.top), o.top).c_str());
 }
 
 void printRingStats(const RingStats& s, std::uint64_t decodeErrors)
@@ -75,14 +83,27 @@ int runSim(const Options& o)
                                       : SimCapture::LbrAny;
     cfg.ldlat = o.ldlat;
     cfg.memoryScale = o.memoryScale;
-    auto sim = SimPmu::create(cfg);
+    std::unique_ptr<sim::SimMachine> machine;
+    std::unique_ptr<SimMemoryModel> memory;
+    if (!o.machine.empty()) { // the simulated machine's caches instead of the PMU's own small hierarchy
+        auto cpuid = sim::presetCpuid(o.machine);
+        auto m = cpuid ? sim::SimMachine::create(*cpuid) : Result<std::unique_ptr<sim::SimMachine>>(cpuid.error());
+        if (!m) {
+            std::fprintf(stderr, "rdtscope-cli pmu: %s\n", m.error().toString().c_str());
+            return ExitUsage;
+        }
+        machine = std::move(*m);
+        memory = std::make_unique<SimMachineMemory>(*machine, std::vector<unsigned> { 0, 1 });
+    }
+    auto sim = SimPmu::create(cfg, std::move(memory));
     if (!sim) {
         std::fprintf(stderr, "rdtscope-cli pmu: %s\n", sim.error().toString().c_str());
         return ExitFailure;
     }
     std::printf("SIMULATED: a Sapphire Rapids-class core running rdtscope's synthetic request server (not this "
-                "machine)\nrecipe: %s\n\n",
-        sim->recipe().description.c_str());
+                "machine)\nrecipe: %s\ncaches: %s\n\n",
+        sim->recipe().description.c_str(),
+        o.machine.empty() ? "the PMU's own L1/L2/L3 model" : ("simulated machine " + o.machine).c_str());
     RecordDecoder decoder;
     sim->addEventsTo(decoder);
     Symbolizer symbols;
@@ -98,32 +119,30 @@ int runSim(const Options& o)
     DecodedRecord scratch;
     auto consume = [&](const DecodedRecord& r) {
         symbols.onRecord(r);
-        if (r.kind != RecordKind::Sample)
-            return;
+        if (r.kind != RecordKind::Sample) return;
         if (o.kind == Kind::Lbr)
             graph.add(r.sample);
         else
             mem.add(r.sample);
     };
-    if (o.kind == Kind::Tma)
-        std::printf("%s", tmaHeader(true).c_str());
+    if (o.kind == Kind::Tma) std::printf("%s", tmaHeader(true).c_str());
     const auto t0 = Clock::now();
     auto nextReport = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.interval));
-    auto lastRead = parseReadFormat(sim->readGroup(), sim->recipe().events[0].attr.readFormat);
-    const auto first = lastRead;
+    const std::uint64_t readFormat = sim->recipe().events[0].attr.readFormat;
+    TmaIntervals intervals;
+    if (auto first = parseReadFormat(sim->readGroup(), readFormat)) intervals.start(*first);
+    auto breakdown = [&](const ReadData& d) { return tmaFromGroupRead(sim->recipe(), d); };
     while (seconds(t0, Clock::now()) < o.duration) {
         // Simulate in slices so the wall clock paces the output; the ring is drained after each slice.
         sim->run(1'000'000);
         reader->drainDecoded(decoder, scratch, consume);
-        if (Clock::now() < nextReport)
-            continue;
+        if (Clock::now() < nextReport) continue;
         nextReport += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.interval));
         const double t = seconds(t0, Clock::now());
         if (o.kind == Kind::Tma) {
-            auto now = parseReadFormat(sim->readGroup(), sim->recipe().events[0].attr.readFormat);
-            if (now && lastRead)
-                std::printf("%s", tmaRow(t, tmaFromGroupRead(sim->recipe(), deltaRead(*now, *lastRead))).c_str());
-            lastRead = now;
+            if (auto now = parseReadFormat(sim->readGroup(), readFormat))
+                std::printf("%s",
+                    tmaRow(t, intervals.add(static_cast<std::uint64_t>(t * 1e9), *now, breakdown).breakdown).c_str());
         } else if (o.kind == Kind::Lbr) {
             std::printf("  %6.2f s  %llu samples\n", t, static_cast<unsigned long long>(graph.samples()));
         } else {
@@ -132,9 +151,7 @@ int runSim(const Options& o)
         std::fflush(stdout);
     }
     if (o.kind == Kind::Tma) {
-        auto now = parseReadFormat(sim->readGroup(), sim->recipe().events[0].attr.readFormat);
-        if (now && first)
-            std::printf("%s", tmaRow("total", tmaFromGroupRead(sim->recipe(), deltaRead(*now, *first))).c_str());
+        std::printf("%s", tmaRow("total", intervals.total()).c_str());
         std::printf("\nsimulated %.1f ms of CPU time\n", sim->truth().cycles / cfg.ghz / 1e6);
         return ExitOk;
     }
@@ -158,8 +175,9 @@ int unavailable(const char* what, const Error& reason, PerfSyscalls& sys, const 
     probe.setFlag(EventAttr::FlagExcludeHv, true);
     auto fd = sys.open(probe, 0, -1, -1, 0);
     if (fd)
-        std::fprintf(stderr, "  the kernel opens hardware events here, but this CPU model has no %s support we "
-                             "know how to use\n",
+        std::fprintf(stderr,
+            "  the kernel opens hardware events here, but this CPU model has no %s support we "
+            "know how to use\n",
             what);
     else
         std::fprintf(stderr, "  %s\n", openAdvice(fd.error().code, probe, "cycles", env, false).toString().c_str());
@@ -173,16 +191,17 @@ int runPerf(const Options& o, const Args& args)
     LinuxPerfSyscalls sys;
     const PerfEnvironment env = sys.environment();
     auto enc = EventEncoder::create(env.hasCpuCorePmu ? env.cpuCoreType : 0);
-    if (!enc)
-        return unavailable(what, enc.error(), sys, env);
+    if (!enc) return unavailable(what, enc.error(), sys, env);
+    const PmuCpuid cpuid = readPmuCpuid();
     RecipeOptions ro;
     ro.kernel = o.kernel;
     ro.ldlat = o.ldlat;
+    ro.slotsPerCycle = cpuid.slotsPerCycle; // CPUID.23H (SDM 22.2.9.6), used by the pre-Ice Lake formulas
+    ro.lbrDepth = cpuid.lbrDepth; // CPUID.1CH (SDM 21.1.2.2); informational, the kernel programs the LBRs
     Result<Recipe> recipe = o.kind == Kind::Tma ? tmaRecipe(*enc, ro)
         : o.kind == Kind::Mem                   ? loadLatencyRecipe(*enc, ro)
-                                                : lbrRecipe(*enc, o.callStack ? LbrMode::CallStack : LbrMode::AnyBranch, ro);
-    if (!recipe)
-        return unavailable(what, recipe.error(), sys, env);
+                              : lbrRecipe(*enc, o.callStack ? LbrMode::CallStack : LbrMode::AnyBranch, ro);
+    if (!recipe) return unavailable(what, recipe.error(), sys, env);
     PerfTarget target;
     for (const auto& p : args.values("pid"))
         target.pids.push_back(static_cast<pid_t>(std::atoi(p.c_str())));
@@ -205,27 +224,31 @@ int runPerf(const Options& o, const Args& args)
         std::fprintf(stderr, "rdtscope-cli pmu %s: %s\n", what, st.error().toString().c_str());
         return ExitFailure;
     }
-    std::printf("source: perf on %s (%s)\nrecipe: %s\n\n", enc->model().description.c_str(),
-        enc->model().pfmName.c_str(), recipe->description.c_str());
+    std::printf("source: perf on %s (%s)\nrecipe: %s\n", enc->model().description.c_str(), enc->model().pfmName.c_str(),
+        recipe->description.c_str());
+    if (o.kind == Kind::Lbr && cpuid.lbrDepth) std::printf("architectural LBR depth: %u (CPUID.1CH)\n", cpuid.lbrDepth);
+    std::printf("\n");
     BranchGraph graph(o.callStack ? BranchGraph::Mode::CallStack : BranchGraph::Mode::AnyBranch);
     LoadLatency mem;
     auto consume = [&](const DecodedRecord& r) {
         symbols.onRecord(r);
-        if (r.kind == RecordKind::Sample)
-            o.kind == Kind::Lbr ? graph.add(r.sample) : mem.add(r.sample);
+        if (r.kind == RecordKind::Sample) o.kind == Kind::Lbr ? graph.add(r.sample) : mem.add(r.sample);
     };
-    if (o.kind == Kind::Tma)
-        std::printf("%s", tmaHeader(recipe->tma == TmaModel::SapphireRapids).c_str());
+    if (o.kind == Kind::Tma) std::printf("%s", tmaHeader(recipe->tma == TmaModel::SapphireRapids).c_str());
     const auto t0 = Clock::now();
-    ReadData last;
-    last.values.resize(recipe->events.size());
+    TmaIntervals intervals;
+    auto breakdown = [&](const ReadData& d) { return tmaFromGroupRead(*recipe, d); };
+    if (o.kind == Kind::Tma) {
+        ReadData zero;
+        zero.values.resize(recipe->events.size());
+        intervals.start(zero);
+    }
     double nextReport = o.interval;
     while (seconds(t0, Clock::now()) < o.duration && !s.childExited()) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         s.drain(consume);
         const double t = seconds(t0, Clock::now());
-        if (t < nextReport)
-            continue;
+        if (t < nextReport) continue;
         nextReport += o.interval;
         if (o.kind == Kind::Tma) {
             auto now = s.readGroups();
@@ -233,17 +256,17 @@ int runPerf(const Options& o, const Args& args)
                 std::fprintf(stderr, "rdtscope-cli pmu tma: %s\n", now.error().toString().c_str());
                 return ExitFailure;
             }
-            std::printf("%s", tmaRow(t, tmaFromGroupRead(*recipe, deltaRead(*now, last))).c_str());
-            last = *now;
+            std::printf(
+                "%s", tmaRow(t, intervals.add(static_cast<std::uint64_t>(t * 1e9), *now, breakdown).breakdown).c_str());
         }
         std::fflush(stdout);
     }
     (void)s.stop();
     s.drain(consume);
     if (o.kind == Kind::Tma) {
-        auto now = s.readGroups();
-        if (now)
-            std::printf("%s", tmaRow("total", tmaFromGroupRead(*recipe, *now)).c_str());
+        if (auto now = s.readGroups())
+            (void)intervals.add(static_cast<std::uint64_t>(seconds(t0, Clock::now()) * 1e9), *now, breakdown);
+        std::printf("%s", tmaRow("total", intervals.total()).c_str());
         return ExitOk;
     }
     printFinal(o, o.kind == Kind::Lbr ? &graph : nullptr, o.kind == Kind::Mem ? &mem : nullptr, symbols);
@@ -255,7 +278,8 @@ int runPerf(const Options& o, const Args& args)
 
 int cmdPmu(const std::vector<std::string>& argv)
 {
-    auto args = Args::parse(argv, { "source", "pid", "duration", "interval", "mode", "ldlat", "top", "memory-scale" },
+    auto args = Args::parse(argv,
+        { "source", "pid", "duration", "interval", "mode", "ldlat", "top", "memory-scale", "machine" },
         { "system-wide", "kernel", "help" });
     if (!args) {
         std::fprintf(stderr, "rdtscope-cli pmu: %s\n%s", args.error().toString().c_str(), kUsage);
@@ -288,6 +312,7 @@ int cmdPmu(const std::vector<std::string>& argv)
     o.top = static_cast<std::size_t>(*top);
     o.memoryScale = *scale;
     o.kernel = args->has("kernel");
+    o.machine = args->valueOr("machine", "");
     const std::string mode = args->valueOr("mode", "any");
     if (mode != "any" && mode != "callstack") {
         std::fprintf(stderr, "rdtscope-cli pmu: --mode is any or callstack\n");
@@ -298,8 +323,9 @@ int cmdPmu(const std::vector<std::string>& argv)
     const std::string source = args->valueOr("source", hasTarget ? "perf" : "sim");
     if (source == "sim") {
         if (hasTarget) {
-            std::fprintf(stderr, "rdtscope-cli pmu: the simulated PMU runs its own program; drop --pid/--system-wide/"
-                                 "COMMAND or use --source perf\n");
+            std::fprintf(stderr,
+                "rdtscope-cli pmu: the simulated PMU runs its own program; drop --pid/--system-wide/"
+                "COMMAND or use --source perf\n");
             return ExitUsage;
         }
         return runSim(o);

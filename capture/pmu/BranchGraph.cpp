@@ -23,11 +23,9 @@ void BranchGraph::add(const Sample& s)
     const auto& br = s.branches;
     if (m_mode == Mode::AnyBranch) {
         ++m_selfIps[AddrPair { s.pid, s.ip, 0 }];
-        if (br.empty())
-            ++m_empty;
+        if (br.empty()) ++m_empty;
         for (const auto& e : br) {
-            if (e.from == 0 && e.to == 0)
-                continue;
+            if (e.from == 0 && e.to == 0) continue;
             ++m_branches;
             auto& st = m_edges[AddrPair { s.pid, e.from, e.to }];
             ++st.count;
@@ -45,8 +43,7 @@ void BranchGraph::add(const Sample& s)
     if (!br.empty() && !(br[0].from == 0 && br[0].to == 0)) {
         frames.push_back(br[0].to);
         for (const auto& e : br) {
-            if (e.from == 0 && e.to == 0)
-                break;
+            if (e.from == 0 && e.to == 0) break;
             frames.push_back(e.from);
         }
         m_branches += frames.size() - 1;
@@ -125,8 +122,7 @@ BranchGraphReport BranchGraph::report(Symbolizer& symbols) const
         }
     }
     for (auto& [name, n] : nodes)
-        if (n.self || n.inclusive)
-            r.functions.push_back(std::move(n));
+        if (n.self || n.inclusive) r.functions.push_back(std::move(n));
     std::sort(r.functions.begin(), r.functions.end(), [](const auto& a, const auto& b) {
         return a.inclusive != b.inclusive ? a.inclusive > b.inclusive
                                           : (a.self != b.self ? a.self > b.self : a.name < b.name);

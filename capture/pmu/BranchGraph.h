@@ -71,8 +71,7 @@ public:
     enum class Mode { AnyBranch, CallStack };
     explicit BranchGraph(Mode mode)
         : m_mode(mode)
-    {
-    }
+    { }
 
     /// Adds one sample (needs BRANCH_STACK; uses IP, PID).
     void add(const Sample& s);

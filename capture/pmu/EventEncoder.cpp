@@ -27,7 +27,8 @@ int pfmInit()
 std::string lower(std::string_view s)
 {
     std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(
+        out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return out;
 }
 
@@ -68,12 +69,14 @@ const OwnEvent* findOwn(std::string_view event)
     const std::string n = normalise(event);
     for (const auto& e : kOwn)
         for (const char* name : e.names)
-            if (name && n == name)
-                return &e;
+            if (name && n == name) return &e;
     return nullptr;
 }
 
-int rank(TmaModel m) { return static_cast<int>(m); }
+int rank(TmaModel m)
+{
+    return static_cast<int>(m);
+}
 
 } // namespace
 
@@ -97,8 +100,8 @@ PmuModel modelForPfmName(std::string_view pfmName, std::string_view description)
     PmuModel m;
     m.pfmName = std::string(pfmName);
     m.description = std::string(description);
-    static constexpr std::string_view preIcl[] = { "snb", "snb_ep", "ivb", "ivb_ep", "hsw", "hsw_ep", "bdw", "bdw_ep",
-        "skl", "skx", "clx" };
+    static constexpr std::string_view preIcl[]
+        = { "snb", "snb_ep", "ivb", "ivb_ep", "hsw", "hsw_ep", "bdw", "bdw_ep", "skl", "skx", "clx" };
     static constexpr std::string_view icl[] = { "icl", "icx" };
     static constexpr std::string_view spr[] = { "spr", "emr", "gnr", "adl_glc", "rpl_glc" };
     auto in = [&](auto& list) { return std::find(std::begin(list), std::end(list), pfmName) != std::end(list); };
@@ -119,16 +122,13 @@ PmuModel modelForPfmName(std::string_view pfmName, std::string_view description)
 std::vector<std::string> EventEncoder::presentCorePmus()
 {
     std::vector<std::string> out;
-    if (pfmInit() != PFM_SUCCESS)
-        return out;
+    if (pfmInit() != PFM_SUCCESS) return out;
     pfm_pmu_info_t info;
     for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; ++p) {
         std::memset(&info, 0, sizeof info);
         info.size = sizeof info;
-        if (pfm_get_pmu_info(static_cast<pfm_pmu_t>(p), &info) != PFM_SUCCESS || !info.is_present)
-            continue;
-        if (info.type == PFM_PMU_TYPE_CORE && info.name)
-            out.emplace_back(info.name);
+        if (pfm_get_pmu_info(static_cast<pfm_pmu_t>(p), &info) != PFM_SUCCESS || !info.is_present) continue;
+        if (info.type == PFM_PMU_TYPE_CORE && info.name) out.emplace_back(info.name);
     }
     return out;
 }
@@ -143,21 +143,20 @@ Result<EventEncoder> EventEncoder::create(std::uint32_t rawTypeOverride)
     for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; ++p) {
         std::memset(&info, 0, sizeof info);
         info.size = sizeof info;
-        if (pfm_get_pmu_info(static_cast<pfm_pmu_t>(p), &info) != PFM_SUCCESS || !info.is_present)
-            continue;
-        if (info.type != PFM_PMU_TYPE_CORE || !info.name)
-            continue;
+        if (pfm_get_pmu_info(static_cast<pfm_pmu_t>(p), &info) != PFM_SUCCESS || !info.is_present) continue;
+        if (info.type != PFM_PMU_TYPE_CORE || !info.name) continue;
         PmuModel m = modelForPfmName(info.name, info.desc ? info.desc : "");
         // Prefer the newest TMA model among present PMUs (LIBPFM_ENCODE_INACTIVE keeps older forced ones active).
-        if (best.pfmName.empty() || rank(m.tma) > rank(best.tma))
-            best = std::move(m);
+        if (best.pfmName.empty() || rank(m.tma) > rank(best.tma)) best = std::move(m);
     }
-    if (rawTypeOverride != 0)
-        best.rawType = rawTypeOverride;
+    if (rawTypeOverride != 0) best.rawType = rawTypeOverride;
     return EventEncoder(std::move(best));
 }
 
-EventEncoder EventEncoder::forModel(PmuModel model) { return EventEncoder(std::move(model), true); }
+EventEncoder EventEncoder::forModel(PmuModel model)
+{
+    return EventEncoder(std::move(model), true);
+}
 
 Result<EncodedEvent> EventEncoder::encodeOffline(std::string_view event, bool user, bool kernel) const
 {
@@ -197,13 +196,15 @@ Result<EncodedEvent> EventEncoder::encodeOffline(std::string_view event, bool us
         + (m_model.pfmName.empty() ? std::string("this model") : m_model.pfmName));
 }
 
-bool EventEncoder::inOwnTable(std::string_view event) { return findOwn(event) != nullptr; }
+bool EventEncoder::inOwnTable(std::string_view event)
+{
+    return findOwn(event) != nullptr;
+}
 
 Result<EncodedEvent> EventEncoder::encodeOwn(std::string_view event, bool user, bool kernel) const
 {
     const OwnEvent* e = findOwn(event);
-    if (!e)
-        return makeError("unknown event '" + std::string(event) + "'");
+    if (!e) return makeError("unknown event '" + std::string(event) + "'");
     if (e->needsAux && !m_model.memLoadsAux)
         return makeError(std::string(event) + " exists only on Sapphire Rapids and later (and ADL/RPL P-cores)",
             "this model (" + (m_model.pfmName.empty() ? std::string("none") : m_model.pfmName)
@@ -228,20 +229,16 @@ Result<EncodedEvent> EventEncoder::encodeOwn(std::string_view event, bool user, 
 
 Result<EncodedEvent> EventEncoder::encode(std::string_view event, bool user, bool kernel) const
 {
-    if (!user && !kernel)
-        return makeError("event " + std::string(event) + " counts neither user nor kernel space");
-    if (inOwnTable(event))
-        return encodeOwn(event, user, kernel);
-    if (m_offline)
-        return encodeOffline(event, user, kernel);
+    if (!user && !kernel) return makeError("event " + std::string(event) + " counts neither user nor kernel space");
+    if (inOwnTable(event)) return encodeOwn(event, user, kernel);
+    if (m_offline) return encodeOffline(event, user, kernel);
     if (const int rc = pfmInit(); rc != PFM_SUCCESS)
         return makeError(std::string("libpfm4 initialisation failed: ") + pfm_strerror(rc));
 
     std::string name(event);
     if (name.find("::") == std::string::npos) {
         // Intel's "UOPS_ISSUED.ANY" is libpfm's "UOPS_ISSUED:ANY"
-        if (auto dot = name.find('.'); dot != std::string::npos && name.find(':') == std::string::npos)
-            name[dot] = ':';
+        if (auto dot = name.find('.'); dot != std::string::npos && name.find(':') == std::string::npos) name[dot] = ':';
     }
     const int plm = (user ? PFM_PLM3 : 0) | (kernel ? PFM_PLM0 : 0);
     auto tryEncode = [&](const std::string& s, EncodedEvent& out) {
@@ -277,12 +274,10 @@ Result<EncodedEvent> EventEncoder::encode(std::string_view event, bool user, boo
     out.name = std::string(event);
     int rc = PFM_ERR_NOTFOUND;
     const bool qualified = name.find("::") != std::string::npos;
-    if (!qualified && !m_model.pfmName.empty())
-        rc = tryEncode(m_model.pfmName + "::" + name, out);
+    if (!qualified && !m_model.pfmName.empty()) rc = tryEncode(m_model.pfmName + "::" + name, out);
     if (rc == PFM_ERR_NOTFOUND && !qualified)
         rc = tryEncode("perf::" + name, out); // generic events (cpu-clock, cycles) from libpfm's perf PMU
-    if (rc == PFM_ERR_NOTFOUND)
-        rc = tryEncode(name, out);
+    if (rc == PFM_ERR_NOTFOUND) rc = tryEncode(name, out);
     if (rc != PFM_SUCCESS)
         return makeError("cannot encode event '" + std::string(event) + "': " + pfm_strerror(rc),
             rc == PFM_ERR_NOTFOUND ? "the event does not exist on this PMU model ("

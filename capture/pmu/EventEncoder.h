@@ -79,8 +79,7 @@ private:
     explicit EventEncoder(PmuModel m, bool offline = false)
         : m_model(std::move(m))
         , m_offline(offline)
-    {
-    }
+    { }
     Result<EncodedEvent> encodeOffline(std::string_view event, bool user, bool kernel) const;
     PmuModel m_model;
     bool m_offline = false;

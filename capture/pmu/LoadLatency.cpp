@@ -34,8 +34,7 @@ void LatencyStats::add(std::uint32_t latency, MemLevel level, bool isHitm, bool 
         reservoir.push_back(latency);
     } else { // Algorithm R: keep each of the `seen` values with equal probability
         const std::uint64_t j = nextRandom(rng) % seen;
-        if (j < LoadLatency::kReservoir)
-            reservoir[j] = latency;
+        if (j < LoadLatency::kReservoir) reservoir[j] = latency;
     }
 }
 
@@ -56,8 +55,7 @@ void LatencyStats::merge(const LatencyStats& o)
 
 std::uint32_t LatencyStats::percentile(double q) const
 {
-    if (reservoir.empty())
-        return 0;
+    if (reservoir.empty()) return 0;
     std::vector<std::uint32_t> v = reservoir;
     const auto rank = static_cast<std::size_t>(std::max(0.0, q * static_cast<double>(v.size()) - 1e-9));
     const std::size_t k = std::min(rank, v.size() - 1);
@@ -73,8 +71,7 @@ MemLevel LatencyStats::dominantLevel() const
 
 std::size_t LoadLatency::bucketOf(std::uint64_t latency)
 {
-    if (latency < 2)
-        return 0;
+    if (latency < 2) return 0;
     const auto b = static_cast<std::size_t>(std::bit_width(latency) - 1);
     return std::min(b, LoadLatencyReport::kBuckets - 1);
 }
@@ -99,12 +96,11 @@ void LoadLatency::add(const Sample& s)
     m_total.add(lat, level, hitm, remote, m_rng);
     m_byIp[IpKey { s.pid, s.ip }].add(lat, level, hitm, remote, m_rng);
     if (s.has(perf::SampleAddr) && s.addr != 0) {
-        auto& line = m_byLine[IpKey { s.pid, s.addr & ~std::uint64_t { 63 } }];
+        auto& line = m_byLine.findOrInsert(IpKey { s.pid, s.addr & ~std::uint64_t { 63 } });
         if (line.full) {
             line.full->add(lat, level, hitm, remote, m_rng);
         } else if (line.n < LineStats::kInline) {
-            if (line.n == 0)
-                line.hotIp = s.ip;
+            if (line.n == 0) line.hotIp = s.ip;
             line.latency[line.n] = lat;
             line.level[line.n] = static_cast<std::uint8_t>(level);
             line.flags[line.n] = static_cast<std::uint8_t>((hitm ? 1u : 0u) | (remote ? 2u : 0u));
@@ -116,10 +112,53 @@ void LoadLatency::add(const Sample& s)
     }
 }
 
+LoadLatency::LineStats& LoadLatency::LineTable::findOrInsert(const IpKey& key)
+{
+    if ((m_size + 1) * 2 > m_keys.size()) grow();
+    const std::size_t mask = m_keys.size() - 1;
+    for (std::size_t i = IpHash()(key) & mask;; i = (i + 1) & mask) {
+        if (!m_used[i]) {
+            m_used[i] = 1;
+            m_keys[i] = key;
+            ++m_size;
+            return m_values[i];
+        }
+        if (m_keys[i] == key) return m_values[i];
+    }
+}
+
+void LoadLatency::LineTable::grow()
+{
+    const std::size_t cap = m_keys.empty() ? 1024 : m_keys.size() * 2;
+    std::vector<IpKey> keys(cap);
+    std::vector<LineStats> values(cap);
+    std::vector<std::uint8_t> used(cap, 0);
+    for (std::size_t i = 0; i < m_keys.size(); ++i) {
+        if (!m_used[i]) continue;
+        for (std::size_t j = IpHash()(m_keys[i]) & (cap - 1);; j = (j + 1) & (cap - 1))
+            if (!used[j]) {
+                used[j] = 1;
+                keys[j] = m_keys[i];
+                values[j] = std::move(m_values[i]);
+                break;
+            }
+    }
+    m_keys = std::move(keys);
+    m_values = std::move(values);
+    m_used = std::move(used);
+}
+
+void LoadLatency::LineTable::clear()
+{
+    m_keys.clear();
+    m_values.clear();
+    m_used.clear();
+    m_size = 0;
+}
+
 LatencyStats LoadLatency::LineStats::stats() const
 {
-    if (full)
-        return *full;
+    if (full) return *full;
     LatencyStats st;
     std::uint64_t rng = 1; // fewer than kReservoir values: the reservoir never samples
     for (std::size_t i = 0; i < n; ++i)
@@ -149,11 +188,10 @@ LoadLatencyReport LoadLatency::report(Symbolizer& symbols, std::size_t topN) con
     for (auto& [k, row] : fns)
         r.functions.push_back(std::move(row));
     std::sort(r.functions.begin(), r.functions.end(), byWeight);
-    if (r.functions.size() > topN)
-        r.functions.resize(topN);
+    if (r.functions.size() > topN) r.functions.resize(topN);
     std::vector<std::tuple<std::uint64_t, IpKey, const LineStats*>> lines; // (total latency, line, stats)
     lines.reserve(m_byLine.size());
-    for (const auto& [key, ls] : m_byLine) {
+    m_byLine.forEach([&](const IpKey& key, const LineStats& ls) {
         std::uint64_t sum = 0;
         if (ls.full)
             sum = ls.full->sum;
@@ -161,10 +199,10 @@ LoadLatencyReport LoadLatency::report(Symbolizer& symbols, std::size_t topN) con
             for (std::size_t i = 0; i < ls.n; ++i)
                 sum += ls.latency[i];
         lines.emplace_back(sum, key, &ls);
-    }
+    });
     const std::size_t n = std::min(topN, lines.size());
-    std::partial_sort(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(n), lines.end(),
-        [](const auto& a, const auto& b) {
+    std::partial_sort(
+        lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(n), lines.end(), [](const auto& a, const auto& b) {
             return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) > std::get<0>(b)
                                                     : std::get<1>(a).ip < std::get<1>(b).ip;
         });

@@ -73,7 +73,8 @@ private:
     struct IpHash {
         std::size_t operator()(const IpKey& k) const
         {
-            return static_cast<std::size_t>((k.ip ^ (static_cast<std::uint64_t>(k.pid) << 48)) * 0x9e3779b97f4a7c15ull >> 7);
+            return static_cast<std::size_t>(
+                (k.ip ^ (static_cast<std::uint64_t>(k.pid) << 48)) * 0x9e3779b97f4a7c15ull >> 7);
         }
     };
     /// Most lines are touched once or twice, so a line keeps its first samples inline and only gets full
@@ -91,7 +92,27 @@ private:
     std::array<std::array<std::uint64_t, static_cast<std::size_t>(MemLevel::Count)>, LoadLatencyReport::kBuckets>
         m_hist {};
     std::unordered_map<IpKey, LatencyStats, IpHash> m_byIp;
-    std::unordered_map<IpKey, LineStats, IpHash> m_byLine; ///< (pid, address & ~63)
+    /// Open addressing (linear probing, load <= 1/2) for the line table: one sample in a new line is the common case
+    /// at millions of samples per second, and a node allocation per line would dominate the aggregation cost.
+    class LineTable {
+    public:
+        LineStats& findOrInsert(const IpKey& key);
+        void clear();
+        std::size_t size() const { return m_size; }
+        template <typename F> void forEach(F&& f) const
+        {
+            for (std::size_t i = 0; i < m_keys.size(); ++i)
+                if (m_used[i]) f(m_keys[i], m_values[i]);
+        }
+
+    private:
+        void grow();
+        std::vector<IpKey> m_keys;
+        std::vector<LineStats> m_values;
+        std::vector<std::uint8_t> m_used;
+        std::size_t m_size = 0;
+    };
+    LineTable m_byLine; ///< (pid, address & ~63)
     LatencyStats m_total;
     std::uint64_t m_rng = 0x2545f4914f6cdd1dull;
 };

@@ -47,21 +47,19 @@ std::vector<pid_t> threadsOf(pid_t pid)
     std::error_code ec;
     for (const auto& e : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec))
         tids.push_back(static_cast<pid_t>(std::atoi(e.path().filename().c_str())));
-    if (tids.empty())
-        tids.push_back(pid); // let perf_event_open report ESRCH
+    if (tids.empty()) tids.push_back(pid); // let perf_event_open report ESRCH
     return tids;
 }
 
 } // namespace
 
-Result<std::unique_ptr<PerfSession>> PerfSession::open(PerfSyscalls& sys, const Recipe& recipe,
-    const PerfTarget& target, std::size_t ringPages)
+Result<std::unique_ptr<PerfSession>> PerfSession::open(
+    PerfSyscalls& sys, const Recipe& recipe, const PerfTarget& target, std::size_t ringPages)
 {
     const int kinds = (target.pids.empty() ? 0 : 1) + (target.command.empty() ? 0 : 1) + (target.systemWide ? 1 : 0);
     if (kinds != 1)
         return makeError("a perf capture needs exactly one target: --pid, a command after --, or system-wide");
-    if (recipe.events.empty())
-        return makeError("empty recipe");
+    if (recipe.events.empty()) return makeError("empty recipe");
     if (ringPages == 0 || (ringPages & (ringPages - 1)) != 0)
         return makeError("ring size must be a power of two pages");
     std::unique_ptr<PerfSession> s(new PerfSession(sys, recipe));
@@ -71,8 +69,7 @@ Result<std::unique_ptr<PerfSession>> PerfSession::open(PerfSyscalls& sys, const 
     // perf record does. Counting groups stay per task (inherit is off for group reads).
     const std::vector<int> cpus = recipe.sampling ? onlineCpus() : std::vector<int> { -1 };
     if (!target.command.empty()) {
-        if (auto st = s->launch(target.command); !st)
-            return st.error();
+        if (auto st = s->launch(target.command); !st) return st.error();
         for (int cpu : cpus)
             if (auto st = s->openGroup(s->m_child, cpu, true, ringPages); !st)
                 return st.error(); // the destructor ends the waiting child
@@ -80,12 +77,10 @@ Result<std::unique_ptr<PerfSession>> PerfSession::open(PerfSyscalls& sys, const 
         for (pid_t pid : target.pids)
             for (pid_t tid : threadsOf(pid))
                 for (int cpu : cpus)
-                    if (auto st = s->openGroup(tid, cpu, false, ringPages); !st)
-                        return st.error();
+                    if (auto st = s->openGroup(tid, cpu, false, ringPages); !st) return st.error();
     } else {
         for (int cpu : onlineCpus())
-            if (auto st = s->openGroup(-1, cpu, false, ringPages); !st)
-                return st.error();
+            if (auto st = s->openGroup(-1, cpu, false, ringPages); !st) return st.error();
     }
     for (std::size_t i = 0; i < recipe.events.size(); ++i)
         s->m_decoder.addEvent(recipe.events[i].attr, s->m_ids[i]);
@@ -105,11 +100,9 @@ Status PerfSession::openGroup(pid_t pid, int cpu, bool enableOnExec, std::size_t
         } else {
             attr.setFlag(EventAttr::FlagDisabled, false); // members follow the leader
         }
-        if (pid == -1)
-            attr.setFlag(1, false); // no inherit for system-wide per-CPU events
+        if (pid == -1) attr.setFlag(1, false); // no inherit for system-wide per-CPU events
         auto fd = m_sys.open(attr, pid, cpu, i == 0 ? -1 : g.fds[0].get(), PERF_FLAG_FD_CLOEXEC);
-        if (!fd)
-            return openAdvice(fd.error().code, attr, e.name, env, pid == -1);
+        if (!fd) return openAdvice(fd.error().code, attr, e.name, env, pid == -1);
         std::uint64_t id = 0;
         if (auto st = m_sys.ioctl(fd->get(), PERF_EVENT_IOC_ID, reinterpret_cast<unsigned long>(&id)); st)
             m_ids[i].push_back(id);
@@ -118,18 +111,15 @@ Status PerfSession::openGroup(pid_t pid, int cpu, bool enableOnExec, std::size_t
     if (m_recipe.sampling) {
         const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
         auto map = m_sys.mmap(g.fds[0].get(), (1 + ringPages) * page);
-        if (!map)
-            return map.error();
+        if (!map) return map.error();
         auto view = RingReader::viewOfMapping(map->data(), map->size(), page);
-        if (!view)
-            return view.error();
+        if (!view) return view.error();
         auto reader = RingReader::create(*view);
-        if (!reader)
-            return reader.error();
+        if (!reader) return reader.error();
         for (std::size_t i = 1; i < g.fds.size(); ++i)
             if (m_recipe.events[i].attr.samplePeriod != 0)
-                if (auto st = m_sys.ioctl(g.fds[i].get(), PERF_EVENT_IOC_SET_OUTPUT,
-                        static_cast<unsigned long>(g.fds[0].get()));
+                if (auto st = m_sys.ioctl(
+                        g.fds[i].get(), PERF_EVENT_IOC_SET_OUTPUT, static_cast<unsigned long>(g.fds[0].get()));
                     !st)
                     return st.error();
         m_rings.push_back(Ring { std::move(*map), std::make_unique<RingReader>(std::move(*reader)) });
@@ -141,8 +131,7 @@ Status PerfSession::openGroup(pid_t pid, int cpu, bool enableOnExec, std::size_t
 Status PerfSession::launch(const std::vector<std::string>& argv)
 {
     int go[2], err[2];
-    if (::pipe2(go, O_CLOEXEC) != 0)
-        return errnoError(errno, "pipe");
+    if (::pipe2(go, O_CLOEXEC) != 0) return errnoError(errno, "pipe");
     if (::pipe2(err, O_CLOEXEC) != 0) {
         ::close(go[0]);
         ::close(go[1]);
@@ -153,13 +142,11 @@ Status PerfSession::launch(const std::vector<std::string>& argv)
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     const pid_t pid = ::fork();
-    if (pid < 0)
-        return errnoError(errno, "fork");
+    if (pid < 0) return errnoError(errno, "fork");
     if (pid == 0) {
         // Child: wait until the events exist (perf's workload "go" pipe), then exec; EOF means "give up".
         char c = 0;
-        if (::read(go[0], &c, 1) != 1 || c != 'g')
-            ::_exit(127);
+        if (::read(go[0], &c, 1) != 1 || c != 'g') ::_exit(127);
         ::execvp(args[0], args.data());
         const int e = errno;
         (void)!::write(err[1], &e, sizeof e);
@@ -190,16 +177,14 @@ Status PerfSession::start()
         return {};
     }
     for (auto& g : m_groups)
-        if (auto st = m_sys.ioctl(g.fds[0].get(), PERF_EVENT_IOC_ENABLE, 0); !st)
-            return st;
+        if (auto st = m_sys.ioctl(g.fds[0].get(), PERF_EVENT_IOC_ENABLE, 0); !st) return st;
     return {};
 }
 
 Status PerfSession::stop()
 {
     for (auto& g : m_groups)
-        if (auto st = m_sys.ioctl(g.fds[0].get(), PERF_EVENT_IOC_DISABLE, 0); !st)
-            return st;
+        if (auto st = m_sys.ioctl(g.fds[0].get(), PERF_EVENT_IOC_DISABLE, 0); !st) return st;
     return {};
 }
 
@@ -240,11 +225,9 @@ Result<ReadData> PerfSession::readGroups()
     std::vector<std::byte> buf(8 * (3 + 3 * m_recipe.events.size()));
     for (auto& g : m_groups) {
         auto n = m_sys.read(g.fds[0].get(), buf);
-        if (!n)
-            return n.error();
+        if (!n) return n.error();
         auto r = parseReadFormat(std::span<const std::byte>(buf.data(), *n), fmt);
-        if (!r)
-            return r.error();
+        if (!r) return r.error();
         total.timeEnabled += r->timeEnabled;
         total.timeRunning += r->timeRunning;
         for (std::size_t i = 0; i < r->values.size() && i < total.values.size(); ++i)
@@ -255,10 +238,8 @@ Result<ReadData> PerfSession::readGroups()
 
 bool PerfSession::childExited()
 {
-    if (m_child <= 0)
-        return false;
-    if (m_childReaped)
-        return true;
+    if (m_child <= 0) return false;
+    if (m_childReaped) return true;
     int status = 0;
     if (::waitpid(m_child, &status, WNOHANG) == m_child) {
         m_childReaped = true;
@@ -271,10 +252,8 @@ PerfSession::~PerfSession()
 {
     m_groups.clear();
     m_rings.clear();
-    if (m_goFd >= 0)
-        ::close(m_goFd); // a child still waiting for "go" reads EOF and exits
-    if (m_errFd >= 0)
-        ::close(m_errFd);
+    if (m_goFd >= 0) ::close(m_goFd); // a child still waiting for "go" reads EOF and exits
+    if (m_errFd >= 0) ::close(m_errFd);
     if (m_child > 0 && !m_childReaped) {
         int status = 0;
         if (::waitpid(m_child, &status, WNOHANG) == 0) {

@@ -28,8 +28,8 @@ struct PerfTarget {
 class PerfSession {
 public:
     /// Opens the recipe on the target. `ringPages` data pages per ring (power of two).
-    static Result<std::unique_ptr<PerfSession>> open(PerfSyscalls& sys, const Recipe& recipe, const PerfTarget& target,
-        std::size_t ringPages = 64);
+    static Result<std::unique_ptr<PerfSession>> open(
+        PerfSyscalls& sys, const Recipe& recipe, const PerfTarget& target, std::size_t ringPages = 64);
     ~PerfSession();
     PerfSession(const PerfSession&) = delete;
     PerfSession& operator=(const PerfSession&) = delete;
@@ -66,8 +66,7 @@ private:
     PerfSession(PerfSyscalls& sys, Recipe recipe)
         : m_sys(sys)
         , m_recipe(std::move(recipe))
-    {
-    }
+    { }
     Status openGroup(pid_t pid, int cpu, bool enableOnExec, std::size_t ringPages);
     Status launch(const std::vector<std::string>& argv);
 

@@ -19,8 +19,7 @@ namespace {
 std::string slurp(const char* path)
 {
     std::ifstream in(path);
-    if (!in)
-        return {};
+    if (!in) return {};
     std::ostringstream ss;
     ss << in.rdbuf();
     return ss.str();
@@ -28,7 +27,7 @@ std::string slurp(const char* path)
 
 bool exists(const char* path)
 {
-    struct stat st {};
+    struct stat st { };
     return ::stat(path, &st) == 0;
 }
 
@@ -38,15 +37,13 @@ Result<UniqueFd> LinuxPerfSyscalls::open(const EventAttr& attr, pid_t pid, int c
 {
     const auto bytes = serializeEventAttr(attr, perf::AttrSizeVer8);
     const long fd = ::syscall(SYS_perf_event_open, bytes.data(), pid, cpu, groupFd, flags);
-    if (fd < 0)
-        return errnoError(errno, "perf_event_open");
+    if (fd < 0) return errnoError(errno, "perf_event_open");
     return UniqueFd(static_cast<int>(fd));
 }
 
 Status LinuxPerfSyscalls::ioctl(int fd, unsigned long request, unsigned long arg)
 {
-    if (::ioctl(fd, request, arg) < 0)
-        return errnoError(errno, "ioctl on a perf event");
+    if (::ioctl(fd, request, arg) < 0) return errnoError(errno, "ioctl on a perf event");
     return {};
 }
 
@@ -64,8 +61,7 @@ Result<MappedRegion> LinuxPerfSyscalls::mmap(int fd, std::size_t size)
 Result<std::size_t> LinuxPerfSyscalls::read(int fd, std::span<std::byte> out)
 {
     const ssize_t n = ::read(fd, out.data(), out.size());
-    if (n < 0)
-        return errnoError(errno, "read of a perf counter");
+    if (n < 0) return errnoError(errno, "read of a perf counter");
     return static_cast<std::size_t>(n);
 }
 
@@ -86,8 +82,7 @@ PerfEnvironment LinuxPerfSyscalls::environment()
     env.isRoot = ::geteuid() == 0;
     std::istringstream cpuinfo(slurp("/proc/cpuinfo"));
     for (std::string line; std::getline(cpuinfo, line);) {
-        if (env.vendor.empty() && line.rfind("vendor_id", 0) == 0)
-            env.vendor = line.substr(line.find(':') + 2);
+        if (env.vendor.empty() && line.rfind("vendor_id", 0) == 0) env.vendor = line.substr(line.find(':') + 2);
         if (line.rfind("flags", 0) == 0) {
             env.hypervisor = line.find(" hypervisor") != std::string::npos;
             break;
@@ -101,8 +96,8 @@ bool needsCpuPmu(const EventAttr& attr)
     return attr.type == TypeHardware || attr.type == TypeHwCache || attr.type == TypeRaw || attr.type > 5;
 }
 
-Error openAdvice(int err, const EventAttr& attr, const std::string& eventName, const PerfEnvironment& env,
-    bool systemWide)
+Error openAdvice(
+    int err, const EventAttr& attr, const std::string& eventName, const PerfEnvironment& env, bool systemWide)
 {
     const std::string what = "perf_event_open(" + eventName + ")";
     const bool anyCorePmu = env.hasCpuPmu || env.hasCpuCorePmu;
@@ -136,15 +131,18 @@ Error openAdvice(int err, const EventAttr& attr, const std::string& eventName, c
     case EOPNOTSUPP:
         if (attr.sampleType & perf::SampleBranchStack)
             return Error { err, what, "branch stack (LBR) sampling is not supported by this PMU or this kernel" };
-        return Error { err, what, "this event is not supported on this CPU model (check `rdtscope-cli pmu` model "
-                                  "detection, or LIBPFM_FORCE_PMU for testing only)" };
+        return Error { err, what,
+            "this event is not supported on this CPU model (check `rdtscope-cli pmu` model "
+            "detection, or LIBPFM_FORCE_PMU for testing only)" };
     case EINVAL:
-        return Error { err, what, "the kernel rejected the event attributes: an event or modifier this model does "
-                                  "not support (TMA metric events need Ice Lake or later and a slots leader; "
-                                  "precise_ip too high; ldlat out of range)" };
+        return Error { err, what,
+            "the kernel rejected the event attributes: an event or modifier this model does "
+            "not support (TMA metric events need Ice Lake or later and a slots leader; "
+            "precise_ip too high; ldlat out of range)" };
     case EBUSY:
-        return Error { err, what, "the counters are in use by another tool (the NMI watchdog, perf, VTune): "
-                                  "`echo 0 | sudo tee /proc/sys/kernel/nmi_watchdog`" };
+        return Error { err, what,
+            "the counters are in use by another tool (the NMI watchdog, perf, VTune): "
+            "`echo 0 | sudo tee /proc/sys/kernel/nmi_watchdog`" };
     case ESRCH:
         return Error { err, what, "no such process" };
     case EMFILE:

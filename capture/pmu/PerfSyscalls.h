@@ -56,8 +56,8 @@ public:
 /// Turns a failed perf_event_open into an Error whose advice names the real cause: no `cpu` PMU (a VM without a
 /// virtual PMU, or a non-Intel CPU for Intel raw events), perf_event_paranoid and CAP_PERFMON, an event the
 /// model does not support, a PMU busy with another tool (tools/perf/util/evsel.c evsel__open_strerror does this).
-Error openAdvice(int err, const EventAttr& attr, const std::string& eventName, const PerfEnvironment& env,
-    bool systemWide);
+Error openAdvice(
+    int err, const EventAttr& attr, const std::string& eventName, const PerfEnvironment& env, bool systemWide);
 
 /// True when the attr needs the core PMU (raw or hardware events), false for software events.
 bool needsCpuPmu(const EventAttr& attr);

@@ -20,9 +20,15 @@ std::string fmt(const char* f, ...)
     return buf;
 }
 
-std::string clip(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n - 1) + "~"; }
+std::string clip(const std::string& s, std::size_t n)
+{
+    return s.size() <= n ? s : s.substr(0, n - 1) + "~";
+}
 
-double pct(double v) { return 100.0 * v; }
+double pct(double v)
+{
+    return 100.0 * v;
+}
 
 constexpr MemLevel kShownLevels[] = { MemLevel::L1, MemLevel::Lfb, MemLevel::L2, MemLevel::L3, MemLevel::LocalDram,
     MemLevel::RemoteDram, MemLevel::RemoteCache, MemLevel::Unknown };
@@ -32,17 +38,18 @@ constexpr MemLevel kShownLevels[] = { MemLevel::L1, MemLevel::Lfb, MemLevel::L2,
 std::string tmaHeader(bool level2)
 {
     std::string h = "  interval  retiring  bad-spec  fe-bound  be-bound";
-    if (level2)
-        h += " | heavy  light  br-misp  m-clears  fetch-lat  fetch-bw  mem-bound  core-bound";
+    if (level2) h += " | heavy  light  br-misp  m-clears  fetch-lat  fetch-bw  mem-bound  core-bound";
     return h + "  mux\n";
 }
 
-std::string tmaRow(double seconds, const TmaBreakdown& b) { return tmaRow(fmt("%6.2f s", seconds), b); }
+std::string tmaRow(double seconds, const TmaBreakdown& b)
+{
+    return tmaRow(fmt("%6.2f s", seconds), b);
+}
 
 std::string tmaRow(const std::string& label, const TmaBreakdown& b)
 {
-    if (!b.valid)
-        return fmt("  %8s  (no data: %s)\n", label.c_str(), b.note.c_str());
+    if (!b.valid) return fmt("  %8s  (no data: %s)\n", label.c_str(), b.note.c_str());
     std::string r = fmt("  %8s  %7.1f%%  %7.1f%%  %7.1f%%  %7.1f%%", label.c_str(), pct(b.level1.retiring),
         pct(b.level1.badSpeculation), pct(b.level1.frontendBound), pct(b.level1.backendBound));
     if (b.level2.present) {
@@ -52,8 +59,7 @@ std::string tmaRow(const std::string& label, const TmaBreakdown& b)
             pct(l.fetchBandwidth), pct(l.memoryBound), pct(l.coreBound));
     }
     r += fmt("  x%.2f", b.multiplexScale);
-    if (!b.note.empty())
-        r += "  (" + b.note + ")";
+    if (!b.note.empty()) r += "  (" + b.note + ")";
     return r + "\n";
 }
 
@@ -69,10 +75,10 @@ std::string branchGraphText(const BranchGraphReport& r, bool anyBranchMode, std:
     out += "\nhottest call edges\n     count   share  mispred  avg-cyc  caller -> callee\n";
     std::size_t shown = 0;
     for (const auto& e : r.edges) {
-        if (!e.call || shown >= topN)
-            continue;
+        if (!e.call || shown >= topN) continue;
         ++shown;
-        const double share = callTotal ? 100.0 * static_cast<double>(e.stats.count) / static_cast<double>(callTotal) : 0;
+        const double share
+            = callTotal ? 100.0 * static_cast<double>(e.stats.count) / static_cast<double>(callTotal) : 0;
         if (anyBranchMode)
             out += fmt("  %8llu  %5.1f%%  %6.1f%%  %7.1f  %s -> %s\n", static_cast<unsigned long long>(e.stats.count),
                 share, 100.0 * e.stats.mispredictRate(), e.stats.averageCycles(), clip(e.from, 40).c_str(),
@@ -81,14 +87,12 @@ std::string branchGraphText(const BranchGraphReport& r, bool anyBranchMode, std:
             out += fmt("  %8llu  %5.1f%%      n/a      n/a  %s -> %s\n", static_cast<unsigned long long>(e.stats.count),
                 share, clip(e.from, 40).c_str(), clip(e.to, 40).c_str());
     }
-    if (shown == 0)
-        out += "  (none)\n";
+    if (shown == 0) out += "  (none)\n";
     if (anyBranchMode) {
         out += "\nhottest branches inside functions\n     count  mispred  avg-cyc  function\n";
         shown = 0;
         for (const auto& e : r.edges) {
-            if (e.call || e.ret || shown >= std::min<std::size_t>(topN, 8))
-                continue;
+            if (e.call || e.ret || shown >= std::min<std::size_t>(topN, 8)) continue;
             ++shown;
             out += fmt("  %8llu  %6.1f%%  %7.1f  %s\n", static_cast<unsigned long long>(e.stats.count),
                 100.0 * e.stats.mispredictRate(), e.stats.averageCycles(), clip(e.from, 50).c_str());
@@ -97,8 +101,7 @@ std::string branchGraphText(const BranchGraphReport& r, bool anyBranchMode, std:
     out += "\nfunctions\n      self  inclusive  function (module)\n";
     shown = 0;
     for (const auto& f : r.functions) {
-        if (shown++ >= topN)
-            break;
+        if (shown++ >= topN) break;
         out += fmt("  %8llu  %9llu  %s (%s)\n", static_cast<unsigned long long>(f.self),
             static_cast<unsigned long long>(f.inclusive), clip(f.name, 50).c_str(), f.module.c_str());
     }
@@ -136,13 +139,13 @@ std::string loadLatencyText(const LoadLatencyReport& r, std::size_t topN)
             lines ? "line (hottest function)" : "function (module)");
         std::size_t shown = 0;
         for (const auto& row : rows) {
-            if (shown++ >= topN)
-                break;
+            if (shown++ >= topN) break;
             const auto& s = row.stats;
-            out += fmt("  %8llu  %7.1f  %4u  %4u  %5llu  %6llu  %-11s  %s (%s)\n", static_cast<unsigned long long>(s.count),
-                s.mean(), s.percentile(0.5), s.percentile(0.99), static_cast<unsigned long long>(s.hitm),
-                static_cast<unsigned long long>(s.remote), std::string(memLevelName(s.dominantLevel())).c_str(),
-                clip(row.key, 40).c_str(), lines ? clip(row.function, 40).c_str() : row.module.c_str());
+            out += fmt("  %8llu  %7.1f  %4u  %4u  %5llu  %6llu  %-11s  %s (%s)\n",
+                static_cast<unsigned long long>(s.count), s.mean(), s.percentile(0.5), s.percentile(0.99),
+                static_cast<unsigned long long>(s.hitm), static_cast<unsigned long long>(s.remote),
+                std::string(memLevelName(s.dominantLevel())).c_str(), clip(row.key, 40).c_str(),
+                lines ? clip(row.function, 40).c_str() : row.module.c_str());
         }
     };
     table("top functions by total latency", r.functions, false);

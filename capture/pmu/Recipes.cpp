@@ -15,8 +15,7 @@ constexpr std::uint64_t kGroupRead
 Result<RecipeEvent> member(const EventEncoder& enc, const char* name, EventRole role, const RecipeOptions& opt)
 {
     auto e = enc.encode(name, opt.user, opt.kernel);
-    if (!e)
-        return e.error();
+    if (!e) return e.error();
     RecipeEvent r { e->name, e->fstr, role, e->attr };
     // Hybrid parts: a generic hardware event names its PMU in config bits 32-63 [uapi PERF_PMU_TYPE_SHIFT].
     if (r.attr.type == TypeHardware && enc.model().rawType != TypeRaw)
@@ -47,8 +46,7 @@ void setSampling(EventAttr& a, const RecipeOptions& opt, std::uint64_t defaultPe
 unsigned lbrDepthFromCpuid(std::uint32_t eax1c)
 {
     const std::uint32_t bitmap = eax1c & 0xffu;
-    if (bitmap == 0)
-        return 0;
+    if (bitmap == 0) return 0;
     return 8u * static_cast<unsigned>(std::bit_width(bitmap)); // highest bit n -> 8*(n+1)
 }
 
@@ -95,8 +93,7 @@ Result<Recipe> tmaRecipe(const EventEncoder& enc, const RecipeOptions& opt)
     }
     for (const auto& w : wants) {
         auto e = member(enc, w.name, w.role, opt);
-        if (!e)
-            return e.error();
+        if (!e) return e.error();
         EventAttr& a = e->attr;
         // Metric events must not sample and their slots leader must not either [kcore intel_pmu_hw_config].
         a.samplePeriod = 0;
@@ -115,8 +112,7 @@ Result<Recipe> lbrRecipe(const EventEncoder& enc, LbrMode mode, const RecipeOpti
                 + (m.pfmName.empty() ? std::string("no Intel core PMU detected") : m.pfmName) + ")",
             "LBR needs an Intel core PMU (call-stack mode: Haswell or later); use --source sim");
     auto e = member(enc, "cycles", EventRole::Sampler, opt);
-    if (!e)
-        return e.error();
+    if (!e) return e.error();
     Recipe r;
     r.lbrDepth = opt.lbrDepth;
     EventAttr& a = e->attr;
@@ -152,8 +148,7 @@ Result<Recipe> loadLatencyRecipe(const EventEncoder& enc, const RecipeOptions& o
         return makeError("PEBS load latency is not available on this PMU ("
                 + (m.pfmName.empty() ? std::string("no Intel core PMU detected") : m.pfmName) + ")",
             "MEM_TRANS_RETIRED.LOAD_LATENCY needs an Intel core PMU with PEBS; use --source sim");
-    if (opt.ldlat < 1 || opt.ldlat > 0xffff)
-        return makeError("ldlat must be 1..65535 cycles (config1 bits 0-15)");
+    if (opt.ldlat < 1 || opt.ldlat > 0xffff) return makeError("ldlat must be 1..65535 cycles (config1 bits 0-15)");
     Recipe r;
     r.name = "load-latency";
     r.description = "PEBS load latency (MEM_TRANS_RETIRED.LOAD_LATENCY, ldlat=" + std::to_string(opt.ldlat) + ")";
@@ -163,8 +158,7 @@ Result<Recipe> loadLatencyRecipe(const EventEncoder& enc, const RecipeOptions& o
         // SPR+: the load-latency event "needs to always be co-scheduled with an auxiliary event" [kcore]; perf
         // makes it the leader and samples the second event (tools/perf/arch/x86/util/mem-events.c).
         auto aux = member(enc, "mem-loads-aux", EventRole::Placeholder, opt);
-        if (!aux)
-            return aux.error();
+        if (!aux) return aux.error();
         aux->attr.samplePeriod = 0;
         aux->attr.setFlag(EventAttr::FlagDisabled, true);
         aux->attr.setPreciseIp(opt.preciseIp);
@@ -175,17 +169,16 @@ Result<Recipe> loadLatencyRecipe(const EventEncoder& enc, const RecipeOptions& o
     const std::string name = "MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=" + std::to_string(opt.ldlat)
         + ":precise=" + std::to_string(opt.preciseIp);
     auto e = member(enc, name.c_str(), EventRole::Sampler, opt);
-    if (!e)
-        return e.error();
+    if (!e) return e.error();
     EventAttr& a = e->attr;
     setSampling(a, opt, 1000);
     a.setFlag(EventAttr::FlagMmapData, true); // perf -d: data mmaps too, so data addresses can be resolved
     a.sampleType = perf::SampleIp | perf::SampleTid | perf::SampleTime | perf::SampleAddr | perf::SampleCpu
-        | perf::SamplePeriod | perf::SampleDataSrc | (opt.weightStruct ? std::uint64_t { perf::SampleWeightStruct } : std::uint64_t { perf::SampleWeight })
+        | perf::SamplePeriod | perf::SampleDataSrc
+        | (opt.weightStruct ? std::uint64_t { perf::SampleWeightStruct } : std::uint64_t { perf::SampleWeight })
         | (opt.physAddr ? std::uint64_t { perf::SamplePhysAddr } : 0u)
         | (grouped ? std::uint64_t { perf::SampleIdentifier } : 0u);
-    if (grouped)
-        a.setFlag(EventAttr::FlagDisabled, false); // members follow the leader
+    if (grouped) a.setFlag(EventAttr::FlagDisabled, false); // members follow the leader
     r.events.push_back(std::move(*e));
     return r;
 }
@@ -203,8 +196,7 @@ Recipe cpuClockRecipe(const RecipeOptions& opt)
     e.attr.config = SwCpuClock;
     e.attr.size = perf::AttrSizeVer8;
     RecipeOptions o = opt;
-    if (!o.period && !o.frequency)
-        o.frequency = 4000;
+    if (!o.period && !o.frequency) o.frequency = 4000;
     setSampling(e.attr, o, 0);
     e.attr.setFlag(EventAttr::FlagExcludeKernel, !opt.kernel);
     e.attr.setFlag(EventAttr::FlagExcludeHv, true);
@@ -227,13 +219,11 @@ TmaBreakdown tmaFromGroupRead(const Recipe& recipe, const ReadData& d)
         bad.note = "the TMA group was never scheduled in this interval (another tool holds the counters?)";
         return bad;
     }
-    const double scale = d.timeEnabled > d.timeRunning
-        ? static_cast<double>(d.timeEnabled) / static_cast<double>(d.timeRunning)
-        : 1.0;
+    const double scale
+        = d.timeEnabled > d.timeRunning ? static_cast<double>(d.timeEnabled) / static_cast<double>(d.timeRunning) : 1.0;
     auto get = [&](EventRole role) -> std::uint64_t {
         for (std::size_t i = 0; i < recipe.events.size(); ++i)
-            if (recipe.events[i].role == role)
-                return d.values[i].value;
+            if (recipe.events[i].role == role) return d.values[i].value;
         return 0;
     };
     TmaBreakdown b;

@@ -17,8 +17,20 @@ namespace rdt::pmu {
 enum class EventRole : std::uint8_t {
     Sampler, ///< the sampling event of an LBR / load-latency / cpu-clock recipe
     Placeholder, ///< mem-loads-aux: a leader that only exists to co-schedule the load-latency event
-    Slots, Retiring, BadSpec, FeBound, BeBound, HeavyOps, BrMispredict, FetchLat, MemBound,
-    UopsIssued, UopsRetiredSlots, IdqUopsNotDelivered, RecoveryCycles, Cycles,
+    Slots,
+    Retiring,
+    BadSpec,
+    FeBound,
+    BeBound,
+    HeavyOps,
+    BrMispredict,
+    FetchLat,
+    MemBound,
+    UopsIssued,
+    UopsRetiredSlots,
+    IdqUopsNotDelivered,
+    RecoveryCycles,
+    Cycles,
 };
 
 struct RecipeEvent {

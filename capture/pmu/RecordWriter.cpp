@@ -45,25 +45,20 @@ void putString(std::vector<std::byte>& out, std::string_view s)
 
 void RecordWriter::sampleId(const EventAttr& attr, const SampleIdTrailer& id, std::vector<std::byte>& out)
 {
-    if (!attr.sampleIdAll())
-        return;
+    if (!attr.sampleIdAll()) return;
     const auto t = attr.sampleType;
     if (t & perf::SampleTid) {
         put(out, id.pid);
         put(out, id.tid);
     }
-    if (t & perf::SampleTime)
-        put(out, id.time);
-    if (t & perf::SampleId)
-        put(out, id.id);
-    if (t & perf::SampleStreamId)
-        put(out, id.streamId);
+    if (t & perf::SampleTime) put(out, id.time);
+    if (t & perf::SampleId) put(out, id.id);
+    if (t & perf::SampleStreamId) put(out, id.streamId);
     if (t & perf::SampleCpu) {
         put(out, id.cpu);
         put(out, id.cpuRes);
     }
-    if (t & perf::SampleIdentifier)
-        put(out, id.identifier);
+    if (t & perf::SampleIdentifier) put(out, id.identifier);
 }
 
 Status RecordWriter::sample(const EventAttr& attr, const Sample& s, std::vector<std::byte>& out)
@@ -73,28 +68,21 @@ Status RecordWriter::sample(const EventAttr& attr, const Sample& s, std::vector<
         return makeError("the record writer does not produce READ, RAW or AUX sample fields");
     const std::size_t start = out.size();
     putHeader(out, perf::RecordSample, s.misc);
-    if (t & perf::SampleIdentifier)
-        put(out, s.identifier);
-    if (t & perf::SampleIp)
-        put(out, s.ip);
+    if (t & perf::SampleIdentifier) put(out, s.identifier);
+    if (t & perf::SampleIp) put(out, s.ip);
     if (t & perf::SampleTid) {
         put(out, s.pid);
         put(out, s.tid);
     }
-    if (t & perf::SampleTime)
-        put(out, s.time);
-    if (t & perf::SampleAddr)
-        put(out, s.addr);
-    if (t & perf::SampleId)
-        put(out, s.id);
-    if (t & perf::SampleStreamId)
-        put(out, s.streamId);
+    if (t & perf::SampleTime) put(out, s.time);
+    if (t & perf::SampleAddr) put(out, s.addr);
+    if (t & perf::SampleId) put(out, s.id);
+    if (t & perf::SampleStreamId) put(out, s.streamId);
     if (t & perf::SampleCpu) {
         put(out, s.cpu);
         put(out, s.cpuRes);
     }
-    if (t & perf::SamplePeriod)
-        put(out, s.period);
+    if (t & perf::SamplePeriod) put(out, s.period);
     if (t & perf::SampleCallchain) {
         put(out, static_cast<std::uint64_t>(s.callchain.size()));
         for (auto ip : s.callchain)
@@ -102,8 +90,7 @@ Status RecordWriter::sample(const EventAttr& attr, const Sample& s, std::vector<
     }
     if (t & perf::SampleBranchStack) {
         put(out, static_cast<std::uint64_t>(s.branches.size()));
-        if (attr.branchSampleType & perf::BranchHwIndex)
-            put(out, s.hwIdx);
+        if (attr.branchSampleType & perf::BranchHwIndex) put(out, s.hwIdx);
         for (const auto& b : s.branches) {
             put(out, b.from);
             put(out, b.to);
@@ -113,10 +100,8 @@ Status RecordWriter::sample(const EventAttr& attr, const Sample& s, std::vector<
             for (std::size_t i = 0; i < s.branches.size(); ++i)
                 put(out, i < s.branchCounters.size() ? s.branchCounters[i] : std::uint64_t { 0 });
     }
-    if (t & perf::SampleRegsUser)
-        put(out, std::uint64_t { 0 }); // PERF_SAMPLE_REGS_ABI_NONE: no registers follow
-    if (t & perf::SampleStackUser)
-        put(out, std::uint64_t { 0 }); // size 0: no data and no dyn_size
+    if (t & perf::SampleRegsUser) put(out, std::uint64_t { 0 }); // PERF_SAMPLE_REGS_ABI_NONE: no registers follow
+    if (t & perf::SampleStackUser) put(out, std::uint64_t { 0 }); // size 0: no data and no dyn_size
     if (t & perf::SampleWeightStruct) {
         put(out, s.weight.var1);
         put(out, s.weight.var2);
@@ -124,25 +109,18 @@ Status RecordWriter::sample(const EventAttr& attr, const Sample& s, std::vector<
     } else if (t & perf::SampleWeight) {
         put(out, s.weight.full);
     }
-    if (t & perf::SampleDataSrc)
-        put(out, s.dataSrc);
-    if (t & perf::SampleTransaction)
-        put(out, s.transaction);
-    if (t & perf::SampleRegsIntr)
-        put(out, std::uint64_t { 0 });
-    if (t & perf::SamplePhysAddr)
-        put(out, s.physAddr);
-    if (t & perf::SampleCgroup)
-        put(out, s.cgroup);
-    if (t & perf::SampleDataPageSize)
-        put(out, s.dataPageSize);
-    if (t & perf::SampleCodePageSize)
-        put(out, s.codePageSize);
+    if (t & perf::SampleDataSrc) put(out, s.dataSrc);
+    if (t & perf::SampleTransaction) put(out, s.transaction);
+    if (t & perf::SampleRegsIntr) put(out, std::uint64_t { 0 });
+    if (t & perf::SamplePhysAddr) put(out, s.physAddr);
+    if (t & perf::SampleCgroup) put(out, s.cgroup);
+    if (t & perf::SampleDataPageSize) put(out, s.dataPageSize);
+    if (t & perf::SampleCodePageSize) put(out, s.codePageSize);
     return finish(out, start);
 }
 
-void RecordWriter::mmap2(const EventAttr& attr, const MmapRecord& m, const SampleIdTrailer& id,
-    std::vector<std::byte>& out)
+void RecordWriter::mmap2(
+    const EventAttr& attr, const MmapRecord& m, const SampleIdTrailer& id, std::vector<std::byte>& out)
 {
     const std::size_t start = out.size();
     putHeader(out, perf::RecordMmap2, perf::MiscUser);
@@ -162,8 +140,8 @@ void RecordWriter::mmap2(const EventAttr& attr, const MmapRecord& m, const Sampl
     (void)finish(out, start);
 }
 
-void RecordWriter::comm(const EventAttr& attr, std::uint32_t pid, std::uint32_t tid, std::string_view name,
-    bool exec, const SampleIdTrailer& id, std::vector<std::byte>& out)
+void RecordWriter::comm(const EventAttr& attr, std::uint32_t pid, std::uint32_t tid, std::string_view name, bool exec,
+    const SampleIdTrailer& id, std::vector<std::byte>& out)
 {
     const std::size_t start = out.size();
     putHeader(out, perf::RecordComm, static_cast<std::uint16_t>(exec ? perf::MiscCommExec : 0));

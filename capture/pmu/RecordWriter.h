@@ -21,7 +21,8 @@ public:
     /// an error rather than a silently wrong record.
     static Status sample(const EventAttr& attr, const Sample& s, std::vector<std::byte>& out);
     /// PERF_RECORD_MMAP2 (inode form) with a sample_id trailer built from `id` when attr.sample_id_all.
-    static void mmap2(const EventAttr& attr, const MmapRecord& m, const SampleIdTrailer& id, std::vector<std::byte>& out);
+    static void mmap2(
+        const EventAttr& attr, const MmapRecord& m, const SampleIdTrailer& id, std::vector<std::byte>& out);
     /// PERF_RECORD_COMM
     static void comm(const EventAttr& attr, std::uint32_t pid, std::uint32_t tid, std::string_view comm, bool exec,
         const SampleIdTrailer& id, std::vector<std::byte>& out);

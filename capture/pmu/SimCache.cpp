@@ -10,8 +10,7 @@ CacheArray::CacheArray(CacheGeometry g)
     , m_sets(std::max<std::uint32_t>(1, g.sizeBytes / 64 / g.ways))
     , m_tags(static_cast<std::size_t>(m_sets) * g.ways, 0)
     , m_age(m_tags.size(), 0)
-{
-}
+{ }
 
 bool CacheArray::touch(std::uint64_t line)
 {
@@ -23,8 +22,7 @@ bool CacheArray::touch(std::uint64_t line)
             m_age[i] = m_clock;
             return true;
         }
-        if (m_tags[i] == 0 || (m_tags[victim] != 0 && m_age[i] < m_age[victim]))
-            victim = i;
+        if (m_tags[i] == 0 || (m_tags[victim] != 0 && m_age[i] < m_age[victim])) victim = i;
     }
     m_tags[victim] = line + 1;
     m_age[victim] = m_clock;
@@ -35,8 +33,7 @@ bool CacheArray::contains(std::uint64_t line) const
 {
     const std::size_t base = static_cast<std::size_t>(line % m_sets) * m_geo.ways;
     for (std::size_t i = base; i < base + m_geo.ways; ++i)
-        if (m_tags[i] == line + 1)
-            return true;
+        if (m_tags[i] == line + 1) return true;
     return false;
 }
 
@@ -44,8 +41,7 @@ void CacheArray::invalidate(std::uint64_t line)
 {
     const std::size_t base = static_cast<std::size_t>(line % m_sets) * m_geo.ways;
     for (std::size_t i = base; i < base + m_geo.ways; ++i)
-        if (m_tags[i] == line + 1)
-            m_tags[i] = 0;
+        if (m_tags[i] == line + 1) m_tags[i] = 0;
 }
 
 SmallCacheHierarchy::SmallCacheHierarchy(unsigned cores, CacheGeometry l1, CacheGeometry l2, CacheGeometry l3,

@@ -3,9 +3,8 @@
 
 // The memory model behind the simulated PMU: where a load found its line and how long it took.
 // SimMemoryModel is the interface; SmallCacheHierarchy is our own small model (per-core L1/L2, shared L3 with a
-// dirty-owner bit for HITM, local/remote DRAM by address). UNFINISHED: the `sim` folder's LLC model (CacheSlice,
-// with CAT masks) could stand behind this interface instead, so that RDT allocation changes move the PMU's
-// numbers too; it models only the LLC today, so the PMU uses this small hierarchy.
+// dirty-owner bit for HITM, local/remote DRAM by address), the default. SimMachineMemory puts the simulated
+// machine's own caches (capture/sim, with CAT masks) behind the same interface (`pmu --machine PRESET`).
 
 #include "DataSource.h"
 

@@ -19,11 +19,11 @@ std::uint64_t dataSourceFor(const SimAccess& a)
     using DS = DataSource;
     switch (a.level) {
     case MemLevel::L1:
-        return DS::encode(DS::OpLoad, DS::LvlHit | DS::LvlL1, DS::SnoopNone, DS::LockNa, DS::TlbHit | DS::TlbL1,
-            DS::LvlNumL1);
+        return DS::encode(
+            DS::OpLoad, DS::LvlHit | DS::LvlL1, DS::SnoopNone, DS::LockNa, DS::TlbHit | DS::TlbL1, DS::LvlNumL1);
     case MemLevel::L2:
-        return DS::encode(DS::OpLoad, DS::LvlHit | DS::LvlL2, DS::SnoopNone, DS::LockNa, DS::TlbHit | DS::TlbL1,
-            DS::LvlNumL2);
+        return DS::encode(
+            DS::OpLoad, DS::LvlHit | DS::LvlL2, DS::SnoopNone, DS::LockNa, DS::TlbHit | DS::TlbL1, DS::LvlNumL2);
     case MemLevel::L3:
         return DS::encode(DS::OpLoad, DS::LvlHit | DS::LvlL3, a.hitm ? DS::SnoopHitm : DS::SnoopHit, DS::LockNa,
             DS::TlbHit | DS::TlbL1, DS::LvlNumL3);
@@ -31,8 +31,8 @@ std::uint64_t dataSourceFor(const SimAccess& a)
         return DS::encode(DS::OpLoad, DS::LvlHit | DS::LvlRemRam1, DS::SnoopMiss, DS::LockNa, DS::TlbHit | DS::TlbL2,
             DS::LvlNumRam, true, 0, 0, 3);
     default:
-        return DS::encode(DS::OpLoad, DS::LvlHit | DS::LvlLocRam, DS::SnoopMiss, DS::LockNa, DS::TlbHit | DS::TlbL2,
-            DS::LvlNumRam);
+        return DS::encode(
+            DS::OpLoad, DS::LvlHit | DS::LvlLocRam, DS::SnoopMiss, DS::LockNa, DS::TlbHit | DS::TlbL2, DS::LvlNumRam);
     }
 }
 } // namespace
@@ -44,8 +44,7 @@ Result<SimPmu> SimPmu::create(const SimPmuConfig& config, std::unique_ptr<SimMem
     p.m_program = SimProgram::demo(config.memoryScale);
     p.m_memory = memory ? std::move(memory) : std::make_unique<SmallCacheHierarchy>();
     auto ring = MemoryRing::create(config.ringBytes);
-    if (!ring)
-        return ring.error();
+    if (!ring) return ring.error();
     p.m_ring.emplace(std::move(*ring));
     p.m_rng.seed(config.seed);
     // The simulated machine is Sapphire Rapids-class: the same recipes as real hardware define the attrs.
@@ -70,8 +69,7 @@ Result<SimPmu> SimPmu::create(const SimPmuConfig& config, std::unique_ptr<SimMem
         r = loadLatencyRecipe(enc, opt);
         break;
     }
-    if (!r)
-        return r.error();
+    if (!r) return r.error();
     p.m_recipe = std::move(*r);
     p.m_recipe.description = "simulated " + p.m_recipe.description;
     p.m_lbr.assign(std::max(1u, config.lbrDepth), BranchEntry {});
@@ -102,8 +100,7 @@ void SimPmu::registerSymbols(Symbolizer& symbols) const
 void SimPmu::start()
 {
     m_started = true;
-    if (m_config.capture == SimCapture::Tma)
-        return; // counting only: no ring traffic
+    if (m_config.capture == SimCapture::Tma) return; // counting only: no ring traffic
     const EventAttr& a = samplingAttr();
     SampleIdTrailer id;
     id.pid = id.tid = m_config.pid;
@@ -130,8 +127,7 @@ void SimPmu::emit(Sample& s)
 {
     m_bytes.clear();
     s.identifier = s.id = eventId(m_recipe.events.size() - 1);
-    if (!RecordWriter::sample(samplingAttr(), s, m_bytes))
-        return;
+    if (!RecordWriter::sample(samplingAttr(), s, m_bytes)) return;
     if (m_ring->write(m_bytes))
         ++m_truth.samplesWritten;
     else
@@ -152,8 +148,7 @@ void SimPmu::branch(std::uint64_t from, std::uint64_t to, std::uint8_t type, boo
 void SimPmu::maybeSampleLbr()
 {
     const bool lbr = m_config.capture == SimCapture::LbrAny || m_config.capture == SimCapture::LbrCallStack;
-    if (!lbr || m_truth.cycles < m_nextSample || m_stack.empty())
-        return;
+    if (!lbr || m_truth.cycles < m_nextSample || m_stack.empty()) return;
     m_nextSample += static_cast<double>(m_config.samplePeriodCycles);
     Sample& s = m_sample;
     s.present = samplingAttr().sampleType;
@@ -220,10 +215,8 @@ void SimPmu::load(const SimFunction& f, std::uint32_t index)
     const double stall = std::max(0.0, static_cast<double>(a.latency) - l1) * f.overlap;
     m_truth.memStallCycles += stall;
     m_truth.cycles += stall;
-    if (m_config.capture != SimCapture::LoadLatency || a.latency < m_config.ldlat)
-        return;
-    if (++m_loadCandidates % std::max<std::uint64_t>(1, m_config.loadPeriod) != 0)
-        return;
+    if (m_config.capture != SimCapture::LoadLatency || a.latency < m_config.ldlat) return;
+    if (++m_loadCandidates % std::max<std::uint64_t>(1, m_config.loadPeriod) != 0) return;
     Sample& s = m_sample;
     s.present = samplingAttr().sampleType;
     s.misc = perf::MiscUser | perf::MiscExactIp; // PEBS: precise IP
@@ -259,8 +252,7 @@ void SimPmu::iterate(Frame& frame)
     // Then each entry of the call table, in order, with its probability (returns resume here).
     while (frame.nextCall < f.calls.size()) {
         const std::size_t k = frame.nextCall++;
-        if (uniform() >= f.calls[k].second)
-            continue;
+        if (uniform() >= f.calls[k].second) continue;
         const std::size_t callee = f.calls[k].first;
         const SimFunction& c = m_program.functions[callee];
         const std::uint64_t site = f.callSite(k);
@@ -282,14 +274,12 @@ void SimPmu::iterate(Frame& frame)
         m_truth.cycles += kMispredictPenalty;
         m_truth.badSpecCycles += kMispredictPenalty;
     }
-    if (frame.itersLeft > 0)
-        branch(f.loopBranch(), f.loopTop(), perf::BrCond, mispredicted);
+    if (frame.itersLeft > 0) branch(f.loopBranch(), f.loopTop(), perf::BrCond, mispredicted);
 }
 
 void SimPmu::run(std::uint64_t cycles)
 {
-    if (!m_started)
-        start();
+    if (!m_started) start();
     const double until = m_truth.cycles + static_cast<double>(cycles);
     while (m_truth.cycles < until) {
         if (m_stack.empty()) {
@@ -302,10 +292,8 @@ void SimPmu::run(std::uint64_t cycles)
             const SimFunction& f = m_program.functions[top.fn];
             const std::uint64_t ret = top.returnTo;
             m_stack.pop_back();
-            if (!m_callStack.empty())
-                m_callStack.pop_back();
-            if (ret != 0)
-                branch(f.retIp(), ret, perf::BrRet, false);
+            if (!m_callStack.empty()) m_callStack.pop_back();
+            if (ret != 0) branch(f.retIp(), ret, perf::BrRet, false);
             m_truth.cycles += 1;
             continue;
         }
@@ -327,16 +315,36 @@ std::vector<std::byte> SimPmu::readGroup() const
     std::vector<std::uint64_t> values;
     for (const auto& e : m_recipe.events) {
         switch (e.role) {
-        case EventRole::Slots: values.push_back(u(slots)); break;
-        case EventRole::Retiring: values.push_back(u(retiring)); break;
-        case EventRole::BadSpec: values.push_back(u(badSpec)); break;
-        case EventRole::FeBound: values.push_back(u(fe)); break;
-        case EventRole::BeBound: values.push_back(u(be)); break;
-        case EventRole::HeavyOps: values.push_back(u(retiring * 0.08)); break; // microcoded/multi-uop share
-        case EventRole::BrMispredict: values.push_back(u(badSpec * 0.92)); break;
-        case EventRole::FetchLat: values.push_back(u(fe * 0.6)); break;
-        case EventRole::MemBound: values.push_back(u(std::min(mem, be))); break;
-        default: values.push_back(0); break;
+        case EventRole::Slots:
+            values.push_back(u(slots));
+            break;
+        case EventRole::Retiring:
+            values.push_back(u(retiring));
+            break;
+        case EventRole::BadSpec:
+            values.push_back(u(badSpec));
+            break;
+        case EventRole::FeBound:
+            values.push_back(u(fe));
+            break;
+        case EventRole::BeBound:
+            values.push_back(u(be));
+            break;
+        case EventRole::HeavyOps:
+            values.push_back(u(retiring * 0.08));
+            break; // microcoded/multi-uop share
+        case EventRole::BrMispredict:
+            values.push_back(u(badSpec * 0.92));
+            break;
+        case EventRole::FetchLat:
+            values.push_back(u(fe * 0.6));
+            break;
+        case EventRole::MemBound:
+            values.push_back(u(std::min(mem, be)));
+            break;
+        default:
+            values.push_back(0);
+            break;
         }
     }
     const std::uint64_t timeNs = static_cast<std::uint64_t>(t.cycles / m_config.ghz);

@@ -26,8 +26,7 @@ std::string hexStr(std::uint64_t v)
 
 std::string demangle(const char* name)
 {
-    if (!name)
-        return {};
+    if (!name) return {};
     if (name[0] == '_' && name[1] == 'Z') {
         int status = 0;
         char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
@@ -43,13 +42,12 @@ std::string demangle(const char* name)
 
 bool fileExists(const std::string& p)
 {
-    struct stat st {};
+    struct stat st { };
     return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-const Dwfl_Callbacks kOfflineCallbacks = {
-    dwfl_build_id_find_elf, dwfl_standard_find_debuginfo, dwfl_offline_section_address, nullptr
-};
+const Dwfl_Callbacks kOfflineCallbacks
+    = { dwfl_build_id_find_elf, dwfl_standard_find_debuginfo, dwfl_offline_section_address, nullptr };
 
 } // namespace
 
@@ -67,18 +65,14 @@ public:
     {
         std::unique_ptr<ElfModule> m(new ElfModule);
         m->m_dwfl = dwfl_begin(&kOfflineCallbacks);
-        if (!m->m_dwfl)
-            return nullptr;
+        if (!m->m_dwfl) return nullptr;
         m->m_mod = dwfl_report_offline(m->m_dwfl, baseName(path).c_str(), path.c_str(), -1);
         dwfl_report_end(m->m_dwfl, nullptr, nullptr);
-        if (!m->m_mod)
-            return nullptr;
+        if (!m->m_mod) return nullptr;
         Elf* elf = dwfl_module_getelf(m->m_mod, &m->m_bias);
-        if (!elf)
-            return nullptr;
+        if (!elf) return nullptr;
         std::size_t n = 0;
-        if (elf_getphdrnum(elf, &n) != 0)
-            return nullptr;
+        if (elf_getphdrnum(elf, &n) != 0) return nullptr;
         for (std::size_t i = 0; i < n; ++i) {
             GElf_Phdr ph;
             if (gelf_getphdr(elf, static_cast<int>(i), &ph) && ph.p_type == PT_LOAD)
@@ -88,8 +82,7 @@ public:
     }
     ~ElfModule()
     {
-        if (m_dwfl)
-            dwfl_end(m_dwfl);
+        if (m_dwfl) dwfl_end(m_dwfl);
     }
     /// `fileOffset` is where the address falls in the file (addr - map start + pgoff).
     bool lookup(std::uint64_t fileOffset, SymbolInfo& out) const
@@ -102,14 +95,12 @@ public:
                 found = true;
                 break;
             }
-        if (!found)
-            return false;
+        if (!found) return false;
         const Dwarf_Addr a = vaddr + m_bias;
         GElf_Off off = 0;
         GElf_Sym sym;
         const char* name = dwfl_module_addrinfo(m_mod, a, &off, &sym, nullptr, nullptr, nullptr);
-        if (!name)
-            return false;
+        if (!name) return false;
         out.function = demangle(name);
         out.offset = off;
         out.resolved = true;
@@ -134,7 +125,10 @@ private:
     std::vector<Load> m_loads;
 };
 
-Symbolizer::Symbolizer() { elf_version(EV_CURRENT); }
+Symbolizer::Symbolizer()
+{
+    elf_version(EV_CURRENT);
+}
 Symbolizer::~Symbolizer() = default;
 
 void Symbolizer::onRecord(const DecodedRecord& r)
@@ -161,21 +155,18 @@ void Symbolizer::onRecord(const DecodedRecord& r)
 
 void Symbolizer::addMapping(std::uint32_t pid, const MmapRecord& m)
 {
-    if (!m.executable() || m.len == 0)
-        return;
+    if (!m.executable() || m.len == 0) return;
     Mapping map;
     map.start = m.addr;
     map.end = m.addr + m.len;
     map.pgoff = m.pgoff;
     map.path = m.filename;
-    if (m.hasBuildId)
-        map.buildId.assign(m.buildId, m.buildId + std::min<std::size_t>(m.buildIdSize, 20));
+    if (m.hasBuildId) map.buildId.assign(m.buildId, m.buildId + std::min<std::size_t>(m.buildIdSize, 20));
     auto& maps = m_procs[pid].maps;
     // A new mapping replaces whatever it overlaps (mmap over an old range).
     for (auto it = maps.lower_bound(map.start); it != maps.begin();) {
         auto prev = std::prev(it);
-        if (prev->second.end <= map.start)
-            break;
+        if (prev->second.end <= map.start) break;
         it = maps.erase(prev);
     }
     for (auto it = maps.lower_bound(map.start); it != maps.end() && it->first < map.end;)
@@ -184,7 +175,10 @@ void Symbolizer::addMapping(std::uint32_t pid, const MmapRecord& m)
     m_cache.clear();
 }
 
-void Symbolizer::setComm(std::uint32_t pid, std::string comm) { m_procs[pid].comm = std::move(comm); }
+void Symbolizer::setComm(std::uint32_t pid, std::string comm)
+{
+    m_procs[pid].comm = std::move(comm);
+}
 
 std::string Symbolizer::comm(std::uint32_t pid) const
 {
@@ -203,8 +197,7 @@ Status Symbolizer::loadProcMaps(std::uint32_t pid)
         std::string range, perms, offset, dev, inode, path;
         l >> range >> perms >> offset >> dev >> inode;
         std::getline(l >> std::ws, path);
-        if (perms.size() < 3 || perms[2] != 'x')
-            continue;
+        if (perms.size() < 3 || perms[2] != 'x') continue;
         MmapRecord m;
         m.isMmap2 = true;
         m.prot = 4;
@@ -218,24 +211,21 @@ Status Symbolizer::loadProcMaps(std::uint32_t pid)
     }
     std::ifstream commIn(base + "/comm");
     std::string c;
-    if (std::getline(commIn, c))
-        setComm(pid, c);
+    if (std::getline(commIn, c)) setComm(pid, c);
     return {};
 }
 
 Status Symbolizer::loadKallsyms(const std::string& path)
 {
     std::ifstream in(path);
-    if (!in)
-        return errnoError(errno, "cannot read " + path);
+    if (!in) return errnoError(errno, "cannot read " + path);
     std::vector<SymbolRange> syms;
     bool anyAddress = false;
     for (std::string line; std::getline(in, line);) {
         std::istringstream l(line);
         std::string addr, type, name;
         l >> addr >> type >> name;
-        if (name.empty() || (type != "T" && type != "t" && type != "W" && type != "w"))
-            continue;
+        if (name.empty() || (type != "T" && type != "t" && type != "W" && type != "w")) continue;
         const std::uint64_t a = std::stoull(addr, nullptr, 16);
         anyAddress = anyAddress || a != 0;
         syms.push_back({ a, 0, name });
@@ -246,8 +236,7 @@ Status Symbolizer::loadKallsyms(const std::string& path)
     std::sort(syms.begin(), syms.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
     for (std::size_t i = 0; i + 1 < syms.size(); ++i)
         syms[i].size = syms[i + 1].start - syms[i].start;
-    if (!syms.empty())
-        syms.back().size = 4096;
+    if (!syms.empty()) syms.back().size = 4096;
     m_kallsyms = std::move(syms);
     m_cache.clear();
     return {};
@@ -260,17 +249,15 @@ void Symbolizer::addSymbolTable(std::uint32_t pid, std::string moduleName, std::
     m_cache.clear();
 }
 
-SymbolInfo Symbolizer::fromTable(const std::vector<SymbolRange>& table, const std::string& moduleName,
-    std::uint64_t addr)
+SymbolInfo Symbolizer::fromTable(
+    const std::vector<SymbolRange>& table, const std::string& moduleName, std::uint64_t addr)
 {
     SymbolInfo out;
     auto it = std::upper_bound(
         table.begin(), table.end(), addr, [](std::uint64_t a, const SymbolRange& s) { return a < s.start; });
-    if (it == table.begin())
-        return out;
+    if (it == table.begin()) return out;
     --it;
-    if (addr >= it->start + std::max<std::uint64_t>(it->size, 1))
-        return out;
+    if (addr >= it->start + std::max<std::uint64_t>(it->size, 1)) return out;
     out.function = it->name;
     out.module = moduleName;
     out.offset = addr - it->start;
@@ -281,8 +268,7 @@ SymbolInfo Symbolizer::fromTable(const std::vector<SymbolRange>& table, const st
 ElfModule* Symbolizer::module(const std::string& path, const std::vector<std::uint8_t>& buildId)
 {
     auto it = m_modules.find(path);
-    if (it != m_modules.end())
-        return it->second.get();
+    if (it != m_modules.end()) return it->second.get();
     std::string file = path;
     if (!fileExists(file) && !buildId.empty()) {
         // The file is gone or from another machine: the build-id debug file has the same symbols.
@@ -304,8 +290,7 @@ SymbolInfo Symbolizer::lookup(std::uint32_t pid, std::uint64_t addr)
 {
     SymbolInfo out;
     if (addr >= kKernelStart) {
-        if (!m_kallsyms.empty())
-            out = fromTable(m_kallsyms, "[kernel.kallsyms]", addr);
+        if (!m_kallsyms.empty()) out = fromTable(m_kallsyms, "[kernel.kallsyms]", addr);
         if (!out.resolved) {
             out.module = "[kernel.kallsyms]";
             out.function = "[kernel] " + hexStr(addr);
@@ -316,8 +301,7 @@ SymbolInfo Symbolizer::lookup(std::uint32_t pid, std::uint64_t addr)
     for (std::uint32_t p : { pid, 0u }) {
         if (auto t = m_tables.find(p); t != m_tables.end()) {
             out = fromTable(t->second.second, t->second.first, addr);
-            if (out.resolved)
-                return out;
+            if (out.resolved) return out;
         }
     }
     auto proc = m_procs.find(pid);
@@ -331,8 +315,7 @@ SymbolInfo Symbolizer::lookup(std::uint32_t pid, std::uint64_t addr)
                 const std::uint64_t fileOffset = addr - m.start + m.pgoff;
                 out.module = baseName(m.path);
                 if (!m.path.empty() && m.path[0] == '/')
-                    if (ElfModule* elf = module(m.path, m.buildId); elf && elf->lookup(fileOffset, out))
-                        return out;
+                    if (ElfModule* elf = module(m.path, m.buildId); elf && elf->lookup(fileOffset, out)) return out;
                 out.function = out.module + "+" + hexStr(fileOffset);
                 out.offset = fileOffset;
                 return out;
@@ -348,8 +331,7 @@ const SymbolInfo& Symbolizer::resolve(std::uint32_t pid, std::uint64_t addr)
 {
     const Key k { pid, addr };
     auto it = m_cache.find(k);
-    if (it != m_cache.end())
-        return it->second;
+    if (it != m_cache.end()) return it->second;
     return m_cache.emplace(k, lookup(pid, addr)).first->second;
 }
 

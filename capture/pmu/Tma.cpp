@@ -10,8 +10,7 @@ namespace rdt::pmu {
 namespace {
 double clamp01(double v, bool& clamped)
 {
-    if (v < 0 || v > 1)
-        clamped = true;
+    if (v < 0 || v > 1) clamped = true;
     return std::clamp(v, 0.0, 1.0);
 }
 } // namespace
@@ -22,8 +21,8 @@ TmaBreakdown tmaFromIcelake(const IcelakeTmaCounts& c)
     b.slots = static_cast<double>(c.slots);
     // perf normalises by the sum of the four level-1 metrics, not by slots: the 8-bit PERF_METRICS fractions sum to
     // 0xff, so after the kernel's slots*val/0xff each metric may be off by rounding ("add up to 0xff") [topdown].
-    const double sum = static_cast<double>(c.retiring) + static_cast<double>(c.badSpec)
-        + static_cast<double>(c.feBound) + static_cast<double>(c.beBound);
+    const double sum = static_cast<double>(c.retiring) + static_cast<double>(c.badSpec) + static_cast<double>(c.feBound)
+        + static_cast<double>(c.beBound);
     if (sum <= 0) {
         b.note = "no slots were counted in this interval (idle, or the group was never scheduled)";
         return b;
@@ -44,8 +43,7 @@ TmaBreakdown tmaFromIcelake(const IcelakeTmaCounts& c)
         l2.machineClears = std::max(0.0, b.level1.badSpeculation - l2.branchMispredicts);
         l2.fetchBandwidth = std::max(0.0, b.level1.frontendBound - l2.fetchLatency);
         l2.coreBound = std::max(0.0, b.level1.backendBound - l2.memoryBound);
-        if (clamped)
-            b.note = "a level-2 metric exceeded its range and was clamped (8-bit PERF_METRICS rounding)";
+        if (clamped) b.note = "a level-2 metric exceeded its range and was clamped (8-bit PERF_METRICS rounding)";
     }
     return b;
 }
@@ -82,10 +80,8 @@ unsigned tmaSlotsPerCycle(unsigned cpuid23Ecx, bool leaf23Present)
 
 double scaleCount(std::uint64_t value, std::uint64_t enabled, std::uint64_t running)
 {
-    if (running == 0)
-        return 0;
-    if (running >= enabled)
-        return static_cast<double>(value);
+    if (running == 0) return 0;
+    if (running >= enabled) return static_cast<double>(value);
     return static_cast<double>(value) * (static_cast<double>(enabled) / static_cast<double>(running));
 }
 
@@ -96,45 +92,71 @@ Result<ReadData> parseReadFormat(std::span<const std::byte> bytes, std::uint64_t
     auto fail = [] { return makeError("truncated read() of a perf counter group"); };
     const bool group = fmt & perf::ReadGroup;
     std::uint64_t nr = 1;
-    if (group && !c.u64(nr))
-        return fail();
+    if (group && !c.u64(nr)) return fail();
     if (!group) {
         ReadValue v;
-        if (!c.u64(v.value))
-            return fail();
+        if (!c.u64(v.value)) return fail();
         out.values.push_back(v);
     }
-    if ((fmt & perf::ReadTotalTimeEnabled) && !c.u64(out.timeEnabled))
-        return fail();
-    if ((fmt & perf::ReadTotalTimeRunning) && !c.u64(out.timeRunning))
-        return fail();
+    if ((fmt & perf::ReadTotalTimeEnabled) && !c.u64(out.timeEnabled)) return fail();
+    if ((fmt & perf::ReadTotalTimeRunning) && !c.u64(out.timeRunning)) return fail();
     if (group) {
-        if (nr > c.left() / 8)
-            return fail();
+        if (nr > c.left() / 8) return fail();
         for (std::uint64_t i = 0; i < nr; ++i) {
             ReadValue v;
-            if (!c.u64(v.value))
-                return fail();
-            if ((fmt & perf::ReadId) && !c.u64(v.id))
-                return fail();
-            if ((fmt & perf::ReadLost) && !c.u64(v.lost))
-                return fail();
+            if (!c.u64(v.value)) return fail();
+            if ((fmt & perf::ReadId) && !c.u64(v.id)) return fail();
+            if ((fmt & perf::ReadLost) && !c.u64(v.lost)) return fail();
             out.values.push_back(v);
         }
     } else {
-        if ((fmt & perf::ReadId) && !c.u64(out.values[0].id))
-            return fail();
-        if ((fmt & perf::ReadLost) && !c.u64(out.values[0].lost))
-            return fail();
+        if ((fmt & perf::ReadId) && !c.u64(out.values[0].id)) return fail();
+        if ((fmt & perf::ReadLost) && !c.u64(out.values[0].lost)) return fail();
     }
     return out;
+}
+
+TmaBreakdown TmaIntervals::total() const
+{
+    TmaBreakdown t;
+    double w = 0;
+    auto acc = [](double& into, double v, double weight) { into += v * weight; };
+    for (const auto& i : m_history) {
+        const TmaBreakdown& b = i.breakdown;
+        if (!b.valid) continue;
+        const double s = b.slots > 0 ? b.slots : 1;
+        w += s;
+        t.slots += b.slots;
+        acc(t.level1.retiring, b.level1.retiring, s);
+        acc(t.level1.badSpeculation, b.level1.badSpeculation, s);
+        acc(t.level1.frontendBound, b.level1.frontendBound, s);
+        acc(t.level1.backendBound, b.level1.backendBound, s);
+        t.level2.present = b.level2.present;
+        acc(t.level2.heavyOperations, b.level2.heavyOperations, s);
+        acc(t.level2.lightOperations, b.level2.lightOperations, s);
+        acc(t.level2.branchMispredicts, b.level2.branchMispredicts, s);
+        acc(t.level2.machineClears, b.level2.machineClears, s);
+        acc(t.level2.fetchLatency, b.level2.fetchLatency, s);
+        acc(t.level2.fetchBandwidth, b.level2.fetchBandwidth, s);
+        acc(t.level2.memoryBound, b.level2.memoryBound, s);
+        acc(t.level2.coreBound, b.level2.coreBound, s);
+    }
+    if (w <= 0) {
+        t.note = "no valid interval";
+        return t;
+    }
+    for (double* v : { &t.level1.retiring, &t.level1.badSpeculation, &t.level1.frontendBound, &t.level1.backendBound,
+             &t.level2.heavyOperations, &t.level2.lightOperations, &t.level2.branchMispredicts, &t.level2.machineClears,
+             &t.level2.fetchLatency, &t.level2.fetchBandwidth, &t.level2.memoryBound, &t.level2.coreBound })
+        *v /= w;
+    t.valid = true;
+    return t;
 }
 
 ReadData deltaRead(const ReadData& now, const ReadData& before)
 {
     ReadData d = now;
-    if (before.values.size() != now.values.size())
-        return d;
+    if (before.values.size() != now.values.size()) return d;
     d.timeEnabled = now.timeEnabled - before.timeEnabled;
     d.timeRunning = now.timeRunning - before.timeRunning;
     for (std::size_t i = 0; i < d.values.size(); ++i)

@@ -26,16 +26,14 @@ Corpus& corpus(SimCapture capture)
 {
     static Corpus ll, lbr;
     Corpus& c = capture == SimCapture::LoadLatency ? ll : lbr;
-    if (!c.records.empty())
-        return c;
+    if (!c.records.empty()) return c;
     SimPmuConfig cfg;
     cfg.capture = capture;
     cfg.loadPeriod = 1;
     cfg.samplePeriodCycles = 5000;
     cfg.ringBytes = 4u << 20;
     auto sim = SimPmu::create(cfg);
-    if (!sim)
-        return c;
+    if (!sim) return c;
     sim->addEventsTo(c.decoder);
     auto view = RingReader::viewOfMapping(sim->ring().base(), sim->ring().mapSize(), sim->ring().pageSize());
     auto reader = RingReader::create(*view);
@@ -60,8 +58,7 @@ void BM_DecodeAggregateLoadLatency(benchmark::State& state)
         // A fresh aggregator per batch of 100 k samples: the insert cost of new IPs and lines is part of the figure.
         LoadLatency agg;
         for (const auto& r : c.records) {
-            if (c.decoder.decode(r, rec))
-                agg.add(rec.sample);
+            if (c.decoder.decode(r, rec)) agg.add(rec.sample);
         }
         n += c.records.size();
         benchmark::DoNotOptimize(agg.samples());
@@ -105,8 +102,7 @@ void BM_RingDrainLoadLatency(benchmark::State& state)
     for (auto _ : state) {
         state.PauseTiming();
         for (const auto& r : c.records)
-            if (!ring->write(r))
-                break;
+            if (!ring->write(r)) break;
         state.ResumeTiming();
         n += reader->drainDecoded(c.decoder, rec, [&](const DecodedRecord& d) { agg.add(d.sample); });
     }

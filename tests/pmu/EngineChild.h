@@ -16,8 +16,7 @@ namespace rdt::pmu::test {
 inline std::string runInChild(const char* forcePmu, const std::function<std::string()>& body)
 {
     int fds[2];
-    if (::pipe(fds) != 0)
-        return "pipe failed";
+    if (::pipe(fds) != 0) return "pipe failed";
     const pid_t pid = ::fork();
     if (pid == 0) {
         ::close(fds[0]);
@@ -29,8 +28,7 @@ inline std::string runInChild(const char* forcePmu, const std::function<std::str
         std::size_t off = 0;
         while (off < out.size()) {
             const ssize_t n = ::write(fds[1], out.data() + off, out.size() - off);
-            if (n <= 0)
-                break;
+            if (n <= 0) break;
             off += static_cast<std::size_t>(n);
         }
         ::_exit(0);

@@ -13,7 +13,8 @@ namespace {
 // main [0x1000,0x1100)  parse [0x1100,0x1200)  hash [0x1200,0x1300)
 void addProgram(Symbolizer& sym)
 {
-    sym.addSymbolTable(0, "[fixture]", { { 0x1000, 0x100, "main" }, { 0x1100, 0x100, "parse" }, { 0x1200, 0x100, "hash" } });
+    sym.addSymbolTable(
+        0, "[fixture]", { { 0x1000, 0x100, "main" }, { 0x1100, 0x100, "parse" }, { 0x1200, 0x100, "hash" } });
 }
 
 BranchEntry br(std::uint64_t from, std::uint64_t to, bool mispred = false, std::uint16_t cycles = 0)
@@ -35,16 +36,14 @@ Sample lbrSample(std::uint64_t ip, std::vector<BranchEntry> entries)
 const FunctionEdge* findEdge(const BranchGraphReport& r, const std::string& from, const std::string& to)
 {
     for (const auto& e : r.edges)
-        if (e.from == from && e.to == to)
-            return &e;
+        if (e.from == from && e.to == to) return &e;
     return nullptr;
 }
 
 const FunctionNode* findNode(const BranchGraphReport& r, const std::string& name)
 {
     for (const auto& n : r.functions)
-        if (n.name == name)
-            return &n;
+        if (n.name == name) return &n;
     return nullptr;
 }
 

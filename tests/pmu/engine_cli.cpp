@@ -21,8 +21,7 @@ CliRun run(const std::string& args)
     CliRun r;
     const std::string cmd = std::string(RDTSCOPE_CLI) + " " + args + " 2>&1";
     FILE* p = ::popen(cmd.c_str(), "r");
-    if (!p)
-        return r;
+    if (!p) return r;
     char buf[4096];
     for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;)
         r.output.append(buf, n);
@@ -37,8 +36,7 @@ TEST(PmuCli, TmaWithoutHardwarePmuExplainsAndExits3)
 {
     rdt::pmu::LinuxPerfSyscalls sys;
     const auto env = sys.environment();
-    if (env.hasCpuPmu || env.hasCpuCorePmu)
-        GTEST_SKIP() << "this machine has a core PMU";
+    if (env.hasCpuPmu || env.hasCpuCorePmu) GTEST_SKIP() << "this machine has a core PMU";
     const CliRun r = run("pmu tma -- ls");
     EXPECT_EQ(r.exitCode, 3) << r.output;
     EXPECT_NE(r.output.find("no hardware PMU"), std::string::npos) << r.output;

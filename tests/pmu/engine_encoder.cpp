@@ -32,13 +32,13 @@ std::string hex(std::uint64_t v)
 }
 
 // Encodes `events` in a child with LIBPFM_FORCE_PMU=pmu; returns model name + one result per event.
-std::pair<std::string, std::map<std::string, Encoded>> encodeAll(const char* pmu, const std::vector<std::string>& events)
+std::pair<std::string, std::map<std::string, Encoded>> encodeAll(
+    const char* pmu, const std::vector<std::string>& events)
 {
     const std::string text = runInChild(pmu, [&] {
         std::ostringstream out;
         auto enc = EventEncoder::create();
-        if (!enc)
-            return std::string("MODEL ERROR\n");
+        if (!enc) return std::string("MODEL ERROR\n");
         out << "MODEL " << enc->model().pfmName << ' ' << static_cast<int>(enc->model().tma) << '\n';
         for (const auto& e : events) {
             auto r = enc->encode(e, true, true);
@@ -73,8 +73,8 @@ std::pair<std::string, std::map<std::string, Encoded>> encodeAll(const char* pmu
     return res;
 }
 
-void expectRaw(const std::map<std::string, Encoded>& m, const std::string& name, std::uint64_t config,
-    std::uint64_t config1 = 0)
+void expectRaw(
+    const std::map<std::string, Encoded>& m, const std::string& name, std::uint64_t config, std::uint64_t config1 = 0)
 {
     auto it = m.find(name);
     ASSERT_NE(it, m.end()) << name;
@@ -188,15 +188,13 @@ TEST(Recipes, SapphireRapidsTmaGroupAndLoadLatency)
         std::ostringstream out;
         auto enc = EventEncoder::create();
         auto tma = tmaRecipe(*enc);
-        if (!tma)
-            return "TMAERR " + tma.error().message;
+        if (!tma) return "TMAERR " + tma.error().message;
         out << "TMA " << tma->events.size();
         for (const auto& e : tma->events)
             out << ' ' << e.attr.config << ':' << e.attr.samplePeriod << ':' << e.attr.readFormat << ':'
                 << e.attr.disabled();
         auto ll = loadLatencyRecipe(*enc);
-        if (!ll)
-            return "LLERR " + ll.error().message;
+        if (!ll) return "LLERR " + ll.error().message;
         out << "\nLL " << ll->events.size() << ' ' << ll->events[0].attr.config << ' ' << ll->events[1].attr.config
             << ' ' << ll->events[1].attr.config1 << ' ' << ll->events[1].attr.preciseIp() << ' '
             << ll->events[1].attr.sampleType << ' ' << ll->events[0].attr.samplePeriod << ' '
@@ -257,8 +255,7 @@ TEST(Recipes, SkylakeTmaUsesGenericEvents)
         std::ostringstream out;
         auto enc = EventEncoder::create();
         auto tma = tmaRecipe(*enc);
-        if (!tma)
-            return "ERR " + tma.error().message;
+        if (!tma) return "ERR " + tma.error().message;
         for (const auto& e : tma->events)
             out << e.attr.type << ':' << e.attr.config << ' ';
         return out.str();

@@ -11,7 +11,9 @@
 
 #include <chrono>
 #include <set>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace rdt::pmu;
 
@@ -32,19 +34,20 @@ TEST(LivePerf, CpuClockCallchainsSymbolizeChildFunctions)
     Symbolizer symbols;
     std::set<std::string> leafNames, chainNames;
     std::uint64_t samples = 0, childSamples = 0;
+    std::string innerSource;
     const pid_t child = (*session)->childPid();
     auto consume = [&](const DecodedRecord& r) {
         symbols.onRecord(r);
-        if (r.kind != RecordKind::Sample)
-            return;
+        if (r.kind != RecordKind::Sample) return;
         ++samples;
-        if (static_cast<pid_t>(r.sample.pid) != child)
-            return;
+        if (static_cast<pid_t>(r.sample.pid) != child) return;
         ++childSamples;
-        leafNames.insert(symbols.resolve(r.sample.pid, r.sample.ip).function);
+        const SymbolInfo& leaf = symbols.resolve(r.sample.pid, r.sample.ip);
+        leafNames.insert(leaf.function);
+        if (leaf.function == "rdtscope_live_inner")
+            innerSource = leaf.sourceFile + ":" + std::to_string(leaf.line); // DWARF line table via libdwfl
         for (auto ip : r.sample.callchain)
-            if (!perf::isContextMarker(ip))
-                chainNames.insert(symbols.resolve(r.sample.pid, ip).function);
+            if (!perf::isContextMarker(ip)) chainNames.insert(symbols.resolve(r.sample.pid, ip).function);
     };
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (!(*session)->childExited() && std::chrono::steady_clock::now() < deadline) {
@@ -66,6 +69,48 @@ TEST(LivePerf, CpuClockCallchainsSymbolizeChildFunctions)
         chain += n + "; ";
     EXPECT_TRUE(chainNames.count("rdtscope_live_outer")) << "callchain functions seen: " << chain;
     EXPECT_TRUE(chainNames.count("main"));
+    EXPECT_NE(innerSource.find("pmu_live_target.c:"), std::string::npos) << innerSource;
+}
+
+TEST(LivePerf, AttachToRunningProcessByPidWithProcMaps)
+{
+    LinuxPerfSyscalls sys;
+    const PerfEnvironment env = sys.environment();
+    if (env.paranoidKnown && env.paranoid > 2 && !env.isRoot) GTEST_SKIP() << "perf_event_paranoid=" << env.paranoid;
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::execl(PMU_LIVE_TARGET, PMU_LIVE_TARGET, "1.5", static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    ASSERT_GT(child, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(150)); // let it exec and start spinning
+    Symbolizer symbols;
+    ASSERT_TRUE(symbols.loadProcMaps(static_cast<std::uint32_t>(child))); // attached late: no MMAP2 records
+    RecipeOptions opt;
+    opt.frequency = 2000;
+    PerfTarget target;
+    target.pids = { child };
+    auto session = PerfSession::open(sys, cpuClockRecipe(opt), target, 16);
+    ASSERT_TRUE(session) << session.error().toString();
+    ASSERT_TRUE((*session)->start());
+    std::set<std::string> names;
+    std::uint64_t samples = 0;
+    auto consume = [&](const DecodedRecord& r) {
+        if (r.kind != RecordKind::Sample || static_cast<pid_t>(r.sample.pid) != child) return;
+        ++samples;
+        names.insert(symbols.resolve(r.sample.pid, r.sample.ip).function);
+    };
+    for (int i = 0; i < 25; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        (*session)->drain(consume);
+    }
+    (void)(*session)->stop();
+    (*session)->drain(consume);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    EXPECT_EQ(symbols.comm(static_cast<std::uint32_t>(child)), "pmu_live_target");
+    EXPECT_GT(samples, 20u);
+    EXPECT_TRUE(names.count("rdtscope_live_inner"));
 }
 
 TEST(LivePerf, LaunchingAMissingCommandFails)
@@ -74,8 +119,7 @@ TEST(LivePerf, LaunchingAMissingCommandFails)
     PerfTarget target;
     target.command = { "/nonexistent/rdtscope-no-such-command" };
     auto session = PerfSession::open(sys, cpuClockRecipe(), target, 8);
-    if (!session)
-        GTEST_SKIP() << session.error().toString();
+    if (!session) GTEST_SKIP() << session.error().toString();
     auto st = (*session)->start();
     ASSERT_FALSE(st);
     EXPECT_EQ(st.error().code, ENOENT);
@@ -85,8 +129,7 @@ TEST(LivePerf, NoHardwarePmuAdviceOnThisMachine)
 {
     LinuxPerfSyscalls sys;
     const PerfEnvironment env = sys.environment();
-    if (env.hasCpuPmu || env.hasCpuCorePmu)
-        GTEST_SKIP() << "this machine has a core PMU";
+    if (env.hasCpuPmu || env.hasCpuCorePmu) GTEST_SKIP() << "this machine has a core PMU";
     // What the kernel says to a raw Intel event here, turned into advice.
     EventAttr attr;
     attr.type = TypeRaw;

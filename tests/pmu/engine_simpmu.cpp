@@ -40,16 +40,14 @@ template <typename F> RingStats drain(SimPmu& sim, Pipeline& p, F&& onSample, st
             ++p.mmaps;
         }
     });
-    if (decodeErrors)
-        *decodeErrors = reader->decodeErrors();
+    if (decodeErrors) *decodeErrors = reader->decodeErrors();
     return reader->stats();
 }
 
 const FunctionEdge* edge(const BranchGraphReport& r, const std::string& a, const std::string& b)
 {
     for (const auto& e : r.edges)
-        if (e.from == a && e.to == b)
-            return &e;
+        if (e.from == a && e.to == b) return &e;
     return nullptr;
 }
 
@@ -61,8 +59,8 @@ TEST(SimPmu, CallStackLbrThroughRealReaderAndDecoder)
     cfg.capture = SimCapture::LbrCallStack;
     auto sim = SimPmu::create(cfg);
     ASSERT_TRUE(sim) << sim.error().toString();
-    EXPECT_EQ(sim->samplingAttr().branchSampleType, perf::BranchUser | perf::BranchCallStack | perf::BranchNoFlags
-            | perf::BranchNoCycles | perf::BranchHwIndex);
+    EXPECT_EQ(sim->samplingAttr().branchSampleType,
+        perf::BranchUser | perf::BranchCallStack | perf::BranchNoFlags | perf::BranchNoCycles | perf::BranchHwIndex);
     Pipeline p;
     sim->addEventsTo(p.decoder);
     sim->registerSymbols(p.symbols);
@@ -71,11 +69,14 @@ TEST(SimPmu, CallStackLbrThroughRealReaderAndDecoder)
     std::uint64_t total = 0;
     for (int round = 0; round < 5; ++round) { // run and drain in slices, as the live reader thread does
         sim->run(4'000'000);
-        drain(*sim, p, [&](const Sample& s) {
-            EXPECT_TRUE(s.hasHwIdx);
-            EXPECT_EQ(s.pid, cfg.pid);
-            graph.add(s);
-        }, &errors);
+        drain(
+            *sim, p,
+            [&](const Sample& s) {
+                EXPECT_TRUE(s.hasHwIdx);
+                EXPECT_EQ(s.pid, cfg.pid);
+                graph.add(s);
+            },
+            &errors);
         total = p.samples;
     }
     EXPECT_EQ(errors, 0u);
@@ -164,8 +165,7 @@ TEST(SimPmu, LoadLatencySourcesFollowTheCacheModel)
     ASSERT_GT(r.total.count, 200u);
     auto fn = [&](const std::string& name) -> const LatencyRow* {
         for (const auto& row : r.functions)
-            if (row.key == name)
-                return &row;
+            if (row.key == name) return &row;
         return nullptr;
     };
     ASSERT_NE(fn("walk_collisions"), nullptr);
@@ -229,4 +229,39 @@ TEST(SimPmu, FullRingDropsAreReportedAsLost)
     auto st2 = drain(*sim, p, [](const Sample&) {});
     EXPECT_EQ(st1.lostEvents + st2.lostEvents, sim->truth().samplesDropped);
     EXPECT_EQ(p.samples, sim->truth().samplesWritten);
+}
+
+#include "pmu/SimMachineMemory.h"
+#include "sim/SimMachine.h"
+
+TEST(SimPmu, RunsOnTheSimulatedMachinesCacheModel)
+{
+    auto cpuid = rdt::sim::presetCpuid(rdt::sim::defaultPresetId());
+    ASSERT_TRUE(cpuid) << cpuid.error().toString();
+    auto machine = rdt::sim::SimMachine::create(*cpuid);
+    ASSERT_TRUE(machine) << machine.error().toString();
+    SimPmuConfig cfg;
+    cfg.capture = SimCapture::LoadLatency;
+    cfg.loadPeriod = 1;
+    auto sim = SimPmu::create(cfg, std::make_unique<SimMachineMemory>(**machine, std::vector<unsigned> { 0, 1 }));
+    ASSERT_TRUE(sim) << sim.error().toString();
+    Pipeline p;
+    sim->addEventsTo(p.decoder);
+    sim->registerSymbols(p.symbols);
+    LoadLatency agg;
+    sim->run(3'000'000);
+    drain(*sim, p, [&](const Sample& s) { agg.add(s); });
+    const auto& t = sim->truth();
+    EXPECT_GT(t.loads, 1000u);
+    // The 64 MiB probe table misses the simulated L3; the 16 KiB parse buffer stays in L1.
+    EXPECT_GT(t.loadsByLevel[static_cast<std::size_t>(MemLevel::LocalDram)]
+            + t.loadsByLevel[static_cast<std::size_t>(MemLevel::RemoteDram)],
+        0u);
+    EXPECT_GT(t.loadsByLevel[static_cast<std::size_t>(MemLevel::L1)], 0u);
+    auto r = agg.report(p.symbols);
+    ASSERT_GT(r.total.count, 100u);
+    bool probe = false;
+    for (const auto& row : r.functions)
+        probe = probe || row.key == "probe_table";
+    EXPECT_TRUE(probe);
 }
