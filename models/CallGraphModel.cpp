@@ -18,6 +18,15 @@ void CallGraphModel::setReport(rdt::pmu::BranchGraphReport report)
     endResetModel();
 }
 
+void CallGraphModel::setHasBranchFlags(bool has)
+{
+    if (has == m_flags)
+        return;
+    m_flags = has;
+    if (!m_rows.empty())
+        Q_EMIT dataChanged(index(0, MispredictColumn), index(rowCount() - 1, MispredictColumn));
+}
+
 void CallGraphModel::setMode(Mode mode, const QString& function)
 {
     beginResetModel();
@@ -106,6 +115,8 @@ QVariant CallGraphModel::data(const QModelIndex& index, int role) const
             return e->call ? QString::fromStdString(e->to) : (display ? tr("(inside)") : QVariant(QString()));
         case CountColumn: return display ? QVariant(QString::number(s.count)) : QVariant(static_cast<qulonglong>(s.count));
         case MispredictColumn:
+            if (!m_flags)
+                return display ? QVariant(tr("n/a")) : QVariant(-1.0);
             return display ? QVariant(QStringLiteral("%1 %").arg(s.mispredictRate() * 100.0, 0, 'f', 1))
                            : QVariant(s.mispredictRate());
         case AvgCyclesColumn:
@@ -119,7 +130,7 @@ QVariant CallGraphModel::data(const QModelIndex& index, int role) const
     }
     if (role == Qt::TextAlignmentRole && index.column() >= CountColumn)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::ToolTipRole && index.column() >= AvgCyclesColumn && !s.cycleSamples)
+    if (role == Qt::ToolTipRole && index.column() >= MispredictColumn && (!s.cycleSamples || !m_flags))
         return tr("The LBR entries carry no cycle counts (call-stack mode, or a PMU without LBR timing)");
     return {};
 }

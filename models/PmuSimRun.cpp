@@ -40,7 +40,7 @@ PmuData PmuSimRun::makeData() const
 {
     PmuData data;
     data.kind = PmuSourceKind::Simulated;
-    data.name = "simulated Sapphire Rapids-class PMU";
+    data.name = "Sapphire Rapids-class PMU running a synthetic program (SimPmu)";
     data.notes.push_back("simulated: a synthetic call-tree program on a modelled cache hierarchy (SimPmu), "
                          "not measurements of this machine");
     if (!m_captures.empty())

@@ -5,6 +5,7 @@
 #include "models/PmuSession.h"
 
 #include <QElapsedTimer>
+#include <QFontMetricsF>
 #include <QGraphicsPathItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
@@ -40,6 +41,13 @@ QColor mispredictColour(double rate)
     return QColor(std::clamp(r, 0, 255), std::clamp(g, 0, 255), 40);
 }
 
+QFont nodeFont()
+{
+    QFont f;
+    f.setPointSizeF(9);
+    return f;
+}
+
 QString elide(const QString& s, int n) { return s.size() <= n ? s : s.left(n - 1) + QChar(0x2026); }
 
 QTableView* makeTable(CallGraphModel* model, QWidget* parent)
@@ -51,8 +59,9 @@ QTableView* makeTable(CallGraphModel* model, QWidget* parent)
     t->setSelectionMode(QAbstractItemView::SingleSelection);
     t->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     t->horizontalHeader()->setStretchLastSection(true);
-    t->setColumnWidth(CallGraphModel::FromColumn, 150);
-    t->setColumnWidth(CallGraphModel::ToColumn, 150);
+    t->horizontalHeader()->setDefaultSectionSize(90);
+    t->setColumnWidth(CallGraphModel::FromColumn, 170);
+    t->setColumnWidth(CallGraphModel::ToColumn, 170);
     t->setAlternatingRowColors(true);
     return t;
 }
@@ -99,6 +108,7 @@ CallGraphView::CallGraphView(PmuSession* session, QWidget* parent)
     bar->addWidget(all);
     bar->addWidget(fit);
     bar->addWidget(m_status, 3);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long texts must not widen the window
 
     m_hotTable = makeTable(m_hot, this);
     auto* tabs = new QTabWidget(this);
@@ -108,11 +118,13 @@ CallGraphView::CallGraphView(PmuSession* session, QWidget* parent)
     m_callers->setMode(CallGraphModel::Mode::Callers);
     m_callees->setMode(CallGraphModel::Mode::Callees);
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    // Graph above, tables below: the tables need width for their six columns more than height.
+    auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_view);
     split->addWidget(tabs);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({ 520, 300 });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
@@ -167,6 +179,9 @@ void CallGraphView::focusFunction(const QString& function, int hops)
 
 void CallGraphView::rebuild()
 {
+    const bool flags = m_session->data().branchMode == rdt::pmu::BranchGraph::Mode::AnyBranch;
+    for (auto* m : { m_hot, m_callers, m_callees })
+        m->setHasBranchFlags(flags);
     m_hot->setReport(m_session->branchGraph());
     m_callers->setReport(m_session->branchGraph());
     m_callees->setReport(m_session->branchGraph());
@@ -200,11 +215,14 @@ void CallGraphView::requestLayout()
         maxSamples = std::max({ maxSamples, d.self, d.inclusive });
 
     auto graph = std::make_shared<LayoutGraph>();
+    // dot keeps the requested size (fixedsize): make room for the label as it is drawn (nodeFont()).
+    const QFontMetricsF fm(nodeFont());
     for (const auto& d : m_drawn) {
         // Node size = samples: area grows with the function's (inclusive) samples.
         const double s = std::sqrt(static_cast<double>(std::max(d.self, d.inclusive)) / static_cast<double>(maxSamples));
-        graph->nodes.push_back({ elide(d.name, 28).toStdString() + "\n" + std::to_string(d.self) + " samples",
-            70 + 150 * s, 30 + 40 * s });
+        const double textW = fm.horizontalAdvance(elide(d.name, 28)) + 12;
+        graph->nodes.push_back({ elide(d.name, 28).toStdString(), std::max(60 + 140 * s, textW),
+            std::max(3.3 * fm.height(), 36 + 40 * s) });
     }
     for (const auto& e : report.edges) {
         if (!e.call || e.from == e.to)
@@ -262,7 +280,8 @@ void CallGraphView::applyLayout(quint64 generation, const LayoutResult& result, 
             path.lineTo(QPointF(result.arrowTips[i].x, result.arrowTips[i].y));
         // Edge width = count (1..9 px, sqrt so small edges stay visible), colour = mispredict rate.
         const double w = 1.0 + 8.0 * std::sqrt(static_cast<double>(e.count) / static_cast<double>(maxCount));
-        QPen pen(mispredictColour(e.mispredictRate), w);
+        // Call-stack LBR has no mispredict flags (NO_FLAGS): grey, not a fake "never mispredicted" green.
+        QPen pen(m_hot->hasBranchFlags() ? mispredictColour(e.mispredictRate) : QColor(120, 120, 140), w);
         pen.setCapStyle(Qt::RoundCap);
         auto* item = m_scene->addPath(path, pen);
         item->setToolTip(tr("%1 \u2192 %2\n%3 calls, %4 % mispredicted, %5 cycles on average")
@@ -272,8 +291,7 @@ void CallGraphView::applyLayout(quint64 generation, const LayoutResult& result, 
                              .arg(e.avgCycles, 0, 'f', 1));
         item->setZValue(0);
     }
-    QFont font = m_view->font();
-    font.setPointSizeF(9);
+    const QFont font = nodeFont();
     for (std::size_t i = 0; i < m_drawn.size(); ++i) {
         const auto& box = result.nodes[i];
         const auto& d = m_drawn[i];
@@ -282,8 +300,10 @@ void CallGraphView::applyLayout(quint64 generation, const LayoutResult& result, 
         node->setZValue(1);
         node->setData(0, d.name);
         node->setToolTip(tr("%1\n%2 self samples, %3 inclusive").arg(d.name).arg(d.self).arg(d.inclusive));
-        auto* text = new QGraphicsSimpleTextItem(elide(d.name, 28) + QStringLiteral("\n")
-                + tr("%1 samples").arg(d.self), node);
+        QString label = elide(d.name, 28) + QStringLiteral("\n") + tr("%1 samples").arg(d.self);
+        if (d.inclusive > d.self)
+            label += QStringLiteral("\n") + tr("%1 inclusive").arg(d.inclusive);
+        auto* text = new QGraphicsSimpleTextItem(label, node);
         text->setFont(font);
         const QRectF tb = text->boundingRect();
         text->setPos(r.center() - QPointF(tb.width() / 2, tb.height() / 2));
@@ -291,15 +311,18 @@ void CallGraphView::applyLayout(quint64 generation, const LayoutResult& result, 
     }
     m_scene->setSceneRect(m_scene->itemsBoundingRect().adjusted(-20, -20, 20, 20));
     m_view->fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
-    if (m_view->transform().m11() < 0.35) { // too small to read: zoom to the hottest (top) functions instead
+    if (m_view->transform().m11() < 0.7) { // too small to read: zoom to the hottest (top) functions instead
         m_view->resetTransform();
-        m_view->scale(0.6, 0.6);
+        m_view->scale(0.7, 0.7);
         if (!m_drawn.empty())
             m_view->centerOn(m_nodeItems.value(m_drawn.front().name));
     }
     setSearchText(m_search->text());
     if (!m_selected.isEmpty())
         selectFunction(m_selected);
+    m_status->setToolTip(m_hot->hasBranchFlags()
+            ? tr("Box size: samples. Edge width: count. Edge colour: mispredict rate, green 0 % to red 20 % and more.")
+            : tr("Box size: samples. Edge width: count. Call-stack LBR records no mispredicts: edges are grey."));
     m_status->setText(tr("%1 functions, %2 call edges%3 \u00b7 layout %4 ms \u00b7 %5 samples")
                           .arg(m_drawn.size())
                           .arg(m_drawnEdges.size())

@@ -50,7 +50,8 @@ QTableView* makeTable(LatencyModel* model, QWidget* parent)
     t->setAlternatingRowColors(true);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->horizontalHeader()->setStretchLastSection(true);
-    t->setColumnWidth(LatencyModel::KeyColumn, 200);
+    t->horizontalHeader()->setDefaultSectionSize(80);
+    t->setColumnWidth(LatencyModel::KeyColumn, 190);
     t->setColumnWidth(LatencyModel::WhereColumn, 150);
     return t;
 }
@@ -68,7 +69,7 @@ LatencyView::LatencyView(PmuSession* session, QWidget* parent)
 {
     // Bins are log2 latency ranges, so the x axis is logarithmic by construction: bin b covers [2^b, 2^(b+1)).
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (int b = 0; b < LatencyModel::kBins; b += 2)
+    for (int b = 0; b < LatencyModel::kBins; ++b)
         ticker->addTick(b, QString::number(1ull << b));
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setLabel(tr("load latency (core cycles, log2 bins)"));
@@ -108,6 +109,7 @@ LatencyView::LatencyView(PmuSession* session, QWidget* parent)
     split->addWidget(bottom);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
+    split->setSizes({ 450, 400 });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);
