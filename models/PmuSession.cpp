@@ -52,11 +52,15 @@ TmaBreakdown averageTma(const std::vector<const TmaBreakdown*>& points)
     return out;
 }
 
-Sample loadSample(const PmuLoadSample& l)
+/// Fills the fields LoadLatency::add reads into a reused Sample (a fresh Sample per load costs more than the add).
+const Sample& loadSample(const PmuLoadSample& l)
 {
-    Sample s;
-    s.present = perf::SampleIp | perf::SampleTid | perf::SampleTime | perf::SampleAddr | perf::SampleWeightStruct
-        | perf::SampleDataSrc;
+    thread_local Sample s = [] {
+        Sample init;
+        init.present = perf::SampleIp | perf::SampleTid | perf::SampleTime | perf::SampleAddr
+            | perf::SampleWeightStruct | perf::SampleDataSrc;
+        return init;
+    }();
     s.ip = l.ip;
     s.pid = l.pid;
     s.time = l.time;

@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <memory>
 #include <random>
+#include <ctime>
 
 using namespace rdt::pmu;
 
@@ -143,18 +144,29 @@ int main(int argc, char** argv)
     std::printf("pmu gui: %d nodes drawn, %zu load samples; aggregation %.0f ms, dot layout %.0f ms (off the GUI "
                 "thread)\n",
         fixture.graph->nodeCount(), kLoads, fixture.aggregateMs, fixture.layoutMs);
-    std::vector<double> frames;
-    for (int i = 0; i < 300; ++i) {
+    // Wall time is what a user sees; thread CPU time shows the cost without the other processes sharing the CPUs
+    // (this machine has 2 cores shared by several builds, so wall-time outliers are mostly waiting to run).
+    std::vector<double> frames, cpu;
+    auto threadCpuMs = [] {
+        timespec ts {};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+    };
+    for (int i = 0; i < 600; ++i) {
         QElapsedTimer t;
         t.start();
+        const double c0 = threadCpuMs();
         fixture.renderFrame();
+        cpu.push_back(threadCpuMs() - c0);
         frames.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
     }
     std::sort(frames.begin(), frames.end());
+    std::sort(cpu.begin(), cpu.end());
     const double p50 = frames[frames.size() / 2], p99 = frames[frames.size() * 99 / 100];
-    std::printf("pmu gui frame (pan/zoom graph + replot histogram, 1280x800): p50 %.2f ms, p99 %.2f ms, max %.2f ms "
-                "-> %s (target p99 < 16 ms)\n",
-        p50, p99, frames.back(), p99 < 16.0 ? "PASS" : "FAIL");
+    const double c50 = cpu[cpu.size() / 2], c99 = cpu[cpu.size() * 99 / 100];
+    std::printf("pmu gui frame (pan/zoom graph + replot histogram, 1280x800, 600 frames): wall p50 %.2f ms, p99 %.2f "
+                "ms, max %.2f ms -> %s (target p99 < 16 ms); thread CPU p50 %.2f ms, p99 %.2f ms\n",
+        p50, p99, frames.back(), p99 < 16.0 ? "PASS" : "FAIL", c50, c99);
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
