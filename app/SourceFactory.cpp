@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SourceFactory.h"
 
+#include "EngineSource.h"
+
 rdt::Result<SourceBundle> openSource(const AppOptions& options)
 {
-    // UNFINISHED: filled in when the rdt/sim engines are merged.
-    if (!options.openFile.isEmpty())
+    if (!options.openFile.isEmpty()) {
+        // UNFINISHED: replay through capture/session's ReplaySource.
         return rdt::makeError("cannot replay " + options.openFile.toStdString(),
-            "the session reader is not part of this build yet");
-    return rdt::makeError("cannot open source '" + options.source.toStdString() + "'",
-        "the RDT engine is not part of this build yet");
+            "opening sessions in the GUI is not part of this build yet; use rdtscope-cli replay");
+    }
+    return openEngineSource(options.source.toStdString(), options.scenario.toStdString());
 }

@@ -21,8 +21,19 @@ AllocationModel::AllocationModel(QObject* parent)
 
 AllocationModel::~AllocationModel() = default;
 
-void AllocationModel::setState(const AllocationState& state)
+void AllocationModel::setState(const AllocationState& incoming)
 {
+    // Occupancy arrives per frame through setOccupancy(); a state read from schemata carries none, so a group
+    // without figures keeps its last ones instead of blinking to empty until the next frame.
+    AllocationState state = incoming;
+    for (auto& g : state.groups) {
+        if (!g.occupancyBytes.empty())
+            continue;
+        for (const auto& old : m_state.groups) {
+            if (old.group == g.group)
+                g.occupancyBytes = old.occupancyBytes;
+        }
+    }
     const bool sameShape = [&] {
         if (state.caches.size() != m_state.caches.size() || state.groups.size() != m_state.groups.size()
             || state.domains != m_state.domains)
@@ -52,6 +63,7 @@ void AllocationModel::setState(const AllocationState& state)
             && std::find(m_state.domains.begin(), m_state.domains.end(), m_domain) == m_state.domains.end())
             m_domain = m_state.domains.front();
         rebuildRows();
+        m_derivedValid = false;
         endResetModel();
     }
     emitEditable();
@@ -76,7 +88,7 @@ void AllocationModel::setOccupancy(const std::map<std::string, std::map<int, std
         if (it != occupancy.end())
             g.occupancyBytes = it->second;
     }
-    emitAllChanged();
+    emitAllChanged(false);
 }
 
 QStringList AllocationModel::cacheNames() const
@@ -95,6 +107,7 @@ void AllocationModel::setCache(const QString& cacheName)
     m_previewRow = -1;
     m_cache = cacheName;
     rebuildRows();
+    m_derivedValid = false;
     endResetModel();
 }
 
@@ -165,6 +178,37 @@ quint64 AllocationModel::mask(int row) const
 {
     if (row < 0 || row >= rowCount())
         return 0;
+    return derived(row).mask;
+}
+
+const AllocationModel::Derived& AllocationModel::derived(int row) const
+{
+    if (!m_derivedValid) {
+        const int n = rowCount();
+        m_derived.assign(std::size_t(n), Derived {});
+        for (int r = 0; r < n; ++r) {
+            m_derived[std::size_t(r)].mask = computeMask(r);
+            m_derived[std::size_t(r)].pending = r == m_previewRow || m_pending.count(keyFor(r)) != 0;
+        }
+        for (int r = 0; r < n; ++r) {
+            Derived& d = m_derived[std::size_t(r)];
+            std::vector<PeerMask> peers;
+            for (int o = 0; o < n; ++o) {
+                if (o != r && rowGroup(o) != rowGroup(r)) {
+                    d.others |= m_derived[std::size_t(o)].mask;
+                    peers.push_back({ m_derived[std::size_t(o)].mask, rowGroup(o)->exclusive });
+                }
+            }
+            if (d.pending)
+                d.invalid = qs(cbmInvalidReason(*rowSchema(r), d.mask, rowGroup(r)->exclusive, peers));
+        }
+        m_derivedValid = true;
+    }
+    return m_derived[std::size_t(row)];
+}
+
+quint64 AllocationModel::computeMask(int row) const
+{
     if (row == m_previewRow)
         return m_previewMask;
     const auto it = m_pending.find(keyFor(row));
@@ -173,7 +217,7 @@ quint64 AllocationModel::mask(int row) const
 
 bool AllocationModel::hasPending(int row) const
 {
-    return row >= 0 && row < rowCount() && (row == m_previewRow || m_pending.count(keyFor(row)) != 0);
+    return row >= 0 && row < rowCount() && derived(row).pending;
 }
 
 void AllocationModel::setPreview(int row, quint64 m)
@@ -211,6 +255,8 @@ QString AllocationModel::invalidReason(int row, quint64 m) const
     const CacheSchema* s = rowSchema(row);
     if (!s)
         return {};
+    if (m == mask(row) && hasPending(row))
+        return derived(row).invalid;
     return qs(cbmInvalidReason(*s, m, rowGroup(row)->exclusive, peersOf(row, *rowGroup(row))));
 }
 
@@ -265,6 +311,7 @@ void AllocationModel::setApplyLive(bool live)
     m_applyLive = live;
     if (live && hasPendingEdits())
         apply();
+    Q_EMIT pendingChanged(); // views show or hide Apply/Revert
 }
 
 bool AllocationModel::setPendingMask(int row, quint64 m)
@@ -371,13 +418,20 @@ void AllocationModel::reportRejection(const std::string& group, const std::strin
     Q_EMIT stateChanged();
 }
 
+QString AllocationModel::errorFor(const std::string& group, const std::string& schema, int domain) const
+{
+    const auto it = m_errors.find({ group, schema, domain });
+    return it == m_errors.end() ? QString() : it->second;
+}
+
 void AllocationModel::notifyWritten(const rdt::AllocationChanged& change) { Q_EMIT allocationWritten(change); }
 
-void AllocationModel::emitAllChanged()
+void AllocationModel::emitAllChanged(bool headers)
 {
+    m_derivedValid = false;
     if (rowCount() > 0 && columnCount() > 0)
         Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
-    if (rowCount() > 0)
+    if (headers && rowCount() > 0)
         Q_EMIT headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
 }
 
@@ -421,15 +475,12 @@ QVariant AllocationModel::data(const QModelIndex& index, int role) const
     case CellStateRole: {
         if (!set)
             return Unused;
-        if (hasPending(row) && !invalidReason(row, m).isEmpty())
+        const Derived& d = derived(row);
+        if (d.pending && !d.invalid.isEmpty())
             return Invalid;
         if (g->exclusive)
             return Exclusive;
-        for (const auto& p : peersOf(row, *g)) {
-            if ((p.mask >> bit) & 1u)
-                return Overlapping;
-        }
-        return Allocated;
+        return (d.others >> bit) & 1u ? Overlapping : Allocated;
     }
     case HardwareSharedRole:
         return bool((s->shareableBits >> bit) & 1u);

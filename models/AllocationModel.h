@@ -48,6 +48,8 @@ public:
     ~AllocationModel() override;
 
     // --- the displayed state
+    /// Replaces the displayed state (pending edits and an ongoing drag survive when the rows stay the same).
+    /// Groups whose occupancyBytes is empty keep the figures they had.
     void setState(const AllocationState& state);
     const AllocationState& state() const { return m_state; }
     /// Applies one observed or recorded change (ok ones only): cache values are hex, bandwidth decimal.
@@ -102,6 +104,8 @@ public:
     void storeValue(const std::string& group, const std::string& schema, int domain, std::uint64_t value, bool cache);
     void reportRejection(const std::string& group, const std::string& schema, int domain, const QString& message);
     void notifyWritten(const rdt::AllocationChanged& change);
+    /// The last rejection shown for one value ("" when none): used by AllocationBandwidthModel.
+    QString errorFor(const std::string& group, const std::string& schema, int domain) const;
 
     // --- QAbstractItemModel
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -131,7 +135,16 @@ private:
     std::vector<PeerMask> peersOf(int row, const GroupAllocation& self) const;
     QString invalidReason(int row, quint64 mask) const;
     QString cellToolTip(int row, int bit) const;
-    void emitAllChanged();
+    void emitAllChanged(bool headers = true);
+    /// Per-row facts every cell of a frame needs, computed once per change instead of once per cell.
+    struct Derived {
+        quint64 mask = 0; ///< shown mask (preview, pending or live)
+        quint64 others = 0; ///< union of the other groups' shown masks (overlap colour)
+        bool pending = false;
+        QString invalid; ///< why a pending mask is invalid ("" when valid or not pending)
+    };
+    const Derived& derived(int row) const;
+    quint64 computeMask(int row) const;
     void emitEditable();
 
     AllocationState m_state;
@@ -147,5 +160,7 @@ private:
     bool m_lastEditable = false;
     bool m_rejected = false;
     int m_previewRow = -1;
+    mutable std::vector<Derived> m_derived;
+    mutable bool m_derivedValid = false;
     quint64 m_previewMask = 0;
 };

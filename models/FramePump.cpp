@@ -79,7 +79,10 @@ int FramePump::pumpOnce()
         return 0;
     m_scratch.batches.clear();
     m_scratch.changes.clear();
+    m_scratch.reset = false;
     m_feed->drain(m_scratch, kMaxBatchesPerFrame);
+    if (m_scratch.reset)
+        resetSeries(); // the time origin stays: a seek keeps the session's axis
     if (m_scratch.batches.empty() && m_scratch.changes.empty())
         return 0;
 

@@ -23,6 +23,8 @@ struct DrainedFrame {
     std::vector<rdt::RdtSampleBatch> batches;
     std::vector<rdt::AllocationChanged> changes;
     std::uint64_t droppedTotal = 0; ///< cumulative drops counted by the engine's bounded queues
+    /// The source jumped (a replay seek): drop the series drawn so far before appending these batches.
+    bool reset = false;
 };
 
 /// The engine side of the frame pump: adapters over the RDT sampler queue, the simulator and the replay source

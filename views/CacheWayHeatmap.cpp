@@ -55,6 +55,9 @@ CacheWayHeatmap::CacheWayHeatmap(QWidget* parent)
     m_status->setWordWrap(true);
     m_status->setStyleSheet(QStringLiteral("QLabel { color: #d93535; }"));
     m_live->setChecked(true);
+    m_apply->setObjectName(QStringLiteral("apply"));
+    m_revert->setObjectName(QStringLiteral("revert"));
+    m_live->setObjectName(QStringLiteral("applyLive"));
     m_live->setToolTip(tr("Write every edit as soon as the drag ends; off: stage edits and press Apply"));
 
     m_status->hide();
@@ -131,7 +134,6 @@ void CacheWayHeatmap::setModel(AllocationModel* model)
     m_model = model;
     m_grid->setModel(model);
     if (model) {
-        model->setApplyLive(m_live->isChecked());
         m_connections << connect(model, &AllocationModel::editableChanged, this, &CacheWayHeatmap::syncControls)
                       << connect(model, &AllocationModel::pendingChanged, this, &CacheWayHeatmap::syncControls)
                       << connect(model, &QAbstractItemModel::modelReset, this, &CacheWayHeatmap::syncSelectors)
@@ -191,6 +193,10 @@ void CacheWayHeatmap::syncControls()
 {
     const bool editable = m_model && m_model->isEditable();
     const bool pending = m_model && m_model->hasPendingEdits();
+    if (m_model && m_live->isChecked() != m_model->applyLive()) {
+        const QSignalBlocker block(m_live); // the model may have been switched directly
+        m_live->setChecked(m_model->applyLive());
+    }
     m_banner->setVisible(!editable);
     m_banner->setText(readOnlyText());
     m_live->setEnabled(editable);

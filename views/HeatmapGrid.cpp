@@ -27,27 +27,42 @@ HeatmapGrid::HeatmapGrid(QWidget* parent)
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent, false);
     setAccessibleName(tr("Cache-way heatmap"));
+    m_lineHeight = fontMetrics().height();
+}
+
+void HeatmapGrid::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) {
+        m_lineHeight = fontMetrics().height();
+        m_gridLeft = -1;
+        updateGeometry();
+    }
+    QWidget::changeEvent(event);
 }
 
 void HeatmapGrid::setModel(AllocationModel* model)
 {
+    m_gridLeft = -1;
     if (m_model)
         disconnect(m_model, nullptr, this, nullptr);
     m_model = model;
     if (model) {
-        auto repaint = [this] {
+        // Values changed: repaint (at most once per frame, Qt merges update()s). Rows or labels changed: re-measure.
+        auto relayout = [this] {
+            m_gridLeft = -1;
             m_cursorRow = std::clamp(m_cursorRow, 0, std::max(0, rowCountSafe() - 1));
             m_cursorBit = std::clamp(m_cursorBit, 0, std::max(0, bitCount() - 1));
             updateGeometry();
             update();
         };
+        auto repaint = [this] { update(); };
         connect(model, &QAbstractItemModel::dataChanged, this, repaint);
-        connect(model, &QAbstractItemModel::modelReset, this, [this, repaint] {
+        connect(model, &QAbstractItemModel::modelReset, this, [this, relayout] {
             m_dragRow = -1;
             m_keyboardDrag = false;
-            repaint();
+            relayout();
         });
-        connect(model, &QAbstractItemModel::headerDataChanged, this, repaint);
+        connect(model, &QAbstractItemModel::headerDataChanged, this, relayout);
         connect(model, &AllocationModel::editableChanged, this, repaint);
     }
     updateGeometry();
@@ -59,10 +74,14 @@ int HeatmapGrid::rowCountSafe() const { return m_model ? m_model->rowCount() : 0
 
 int HeatmapGrid::gridLeft() const
 {
-    int w = fontMetrics().horizontalAdvance(QStringLiteral("default CODE*"));
-    for (int r = 0; r < rowCountSafe(); ++r)
-        w = std::max(w, fontMetrics().horizontalAdvance(m_model->rowLabel(r) + QStringLiteral("*")));
-    return Margin + w + 10;
+    // Measured once per model/font change: cellRect() runs per cell per frame.
+    if (m_gridLeft < 0) {
+        int w = fontMetrics().horizontalAdvance(QStringLiteral("default CODE*"));
+        for (int r = 0; r < rowCountSafe(); ++r)
+            w = std::max(w, fontMetrics().horizontalAdvance(m_model->rowLabel(r) + QStringLiteral("*")));
+        m_gridLeft = Margin + w + 10;
+    }
+    return m_gridLeft;
 }
 
 int HeatmapGrid::gridRight() const { return gridLeft() + bitCount() * CellW; }
@@ -72,7 +91,7 @@ QRect HeatmapGrid::cellRect(int row, int bit) const
     const int bits = bitCount();
     if (row < 0 || row >= rowCountSafe() || bit < 0 || bit >= bits)
         return {};
-    const int top = Margin + fontMetrics().height() + 6;
+    const int top = Margin + m_lineHeight + 6;
     const int column = bits - 1 - bit; // most significant bit on the left
     return QRect(gridLeft() + column * CellW, top + row * (CellH + RowGap), CellW, CellH);
 }

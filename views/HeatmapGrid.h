@@ -45,6 +45,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     bool event(QEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void beginDrag(int row, int bit);
@@ -67,4 +68,6 @@ private:
     bool m_keyboardDrag = false;
     int m_cursorRow = 0;
     int m_cursorBit = 0;
+    mutable int m_gridLeft = -1; ///< x of the first cell; -1 = measure again
+    int m_lineHeight = 0;
 };

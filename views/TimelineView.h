@@ -48,7 +48,8 @@ public:
     bool exportCsv(const QString& path, QString* error = nullptr);
 
     QCustomPlot* plot() const { return m_plot; }
-    int markerCount() const { return static_cast<int>(m_markerItems.size()); }
+    /// Allocation-change markers drawn (each is two lines and a label).
+    int markerCount() const { return static_cast<int>(m_markerItems.size()) / 3; }
     /// Points currently plotted for a group's metric (tests check that samples arrived).
     int plottedPoints(const QString& group, Metric metric) const;
 

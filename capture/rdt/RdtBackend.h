@@ -133,6 +133,16 @@ public:
     virtual Status applySchemata(const std::string& path, const Schemata& change) = 0;
 
     virtual Result<GroupCounters> readCounters(const std::string& path) = 0;
+    /// Counters of many groups in one go (one lock, one pass): what the sampler calls each poll. The default
+    /// loops over readCounters(); backends override it when they can do better.
+    virtual std::vector<Result<GroupCounters>> readCountersMany(const std::vector<std::string>& paths)
+    {
+        std::vector<Result<GroupCounters>> out;
+        out.reserve(paths.size());
+        for (const auto& p : paths)
+            out.push_back(readCounters(p));
+        return out;
+    }
 
     /// Other RDT users and anything odd found when opening (pqos COS<n> groups, PCM pcm* groups, cAdvisor ...).
     virtual std::vector<std::string> warnings() = 0;

@@ -3,10 +3,12 @@
 
 #include "RdtBackend.h"
 #include "core/Fs.h"
+#include "core/UniqueFd.h"
 
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
 
 namespace rdt {
 
@@ -33,6 +35,7 @@ public:
     Result<Schemata> readSchemata(const std::string& path) override;
     Status applySchemata(const std::string& path, const Schemata& change) override;
     Result<GroupCounters> readCounters(const std::string& path) override;
+    std::vector<Result<GroupCounters>> readCountersMany(const std::vector<std::string>& paths) override;
     std::vector<std::string> warnings() override;
 
     Fs& fs() { return *m_fs; }
@@ -45,10 +48,16 @@ private:
     std::string lastCmdStatus();
     Status checkGroupPath(const std::string& path, bool mustBeControl);
     std::string join(const std::string& group, const std::string& file) const;
+    Result<GroupCounters> readCountersLocked(const std::string& path, const Capabilities& caps);
+    /// Reads one mon_data file: through a kept-open fd and pread(0) when the Fs is a PosixFs (kernfs regenerates
+    /// seq_file content on a read at offset 0), else through the Fs.
+    Result<std::string> readCounterFile(const std::string& path);
 
     std::shared_ptr<Fs> m_fs;
     std::recursive_mutex m_mutex; ///< serialises Fs use between the sampler thread and editors
     std::optional<Capabilities> m_caps;
+    std::string m_posixRoot; ///< non-empty when m_fs is a PosixFs: enables the kept-open counter fds
+    std::unordered_map<std::string, UniqueFd> m_counterFds;
 };
 
 /// Scans a resctrl tree for other RDT users (RESCTRL-NOTES 7.4): pqos `COS<n>` control groups, PCM `pcm*`

@@ -119,8 +119,10 @@ Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
     batch.timeNs = timeNs;
     std::size_t failures = 0;
     Error firstError;
-    for (const auto& group : groups) {
-        auto counters = m_backend.readCounters(group);
+    auto all = m_backend.readCountersMany(groups);
+    for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+        const auto& group = groups[gi];
+        auto& counters = all[gi];
         if (!counters) {
             if (failures++ == 0)
                 firstError = counters.error();

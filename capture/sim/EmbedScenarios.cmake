@@ -2,6 +2,7 @@
 # Writes a .cpp holding every shipped scenario file as a string, so rdtscope-cli (which has no Qt resources)
 # carries them. Run with -DOUT=file.cpp -DFILES=a.scn;b.scn.
 set(body "// Generated from resources/scenarios by EmbedScenarios.cmake; do not edit.\n#include \"sim/EmbeddedScenarios.h\"\nnamespace rdt::sim {\nconst std::vector<EmbeddedScenario>& embeddedScenarios()\n{\n    static const std::vector<EmbeddedScenario> list = {\n")
+string(REPLACE "|" ";" FILES "${FILES}")
 list(SORT FILES)
 foreach(f ${FILES})
   get_filename_component(name ${f} NAME_WE)

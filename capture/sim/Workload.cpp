@@ -39,7 +39,7 @@ double WorkloadSpec::effectiveMlp() const
         return mlp;
     switch (pattern) {
     case Pattern::Stream:
-        return 10;
+        return 20;
     case Pattern::Random:
         return 6;
     case Pattern::Chase:

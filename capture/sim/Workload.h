@@ -32,7 +32,7 @@ struct WorkloadSpec {
     double computeCycles = 10; ///< core cycles of non-memory work per cache line touched
     double rate = 0; ///< cap on lines touched per second; 0 = as fast as the core and memory allow
     int memoryNode = -1; ///< NUMA node the buffer lives on; -1 = the node of the thread's socket
-    double mlp = 0; ///< memory-level parallelism; 0 = the pattern's default (stream 10, random 6, chase 1, mix 4)
+    double mlp = 0; ///< memory-level parallelism; 0 = the pattern's default (stream 20, random 6, chase 1, mix 4)
 
     double effectiveMlp() const;
 };

@@ -22,11 +22,15 @@ class TempTree {
 public:
     explicit TempTree(const std::string& fixture)
     {
-        char templ[] = "/tmp/rdt-test-XXXXXX";
-        m_dir = ::mkdtemp(templ);
+        // tmpfs when there is one: copying a few hundred small files to a loaded disk is slow.
+        std::string templ = std::filesystem::is_directory("/dev/shm") ? "/dev/shm/rdt-test-XXXXXX" : "/tmp/rdt-test-XXXXXX";
+        m_dir = ::mkdtemp(templ.data());
         m_root = m_dir + "/" + fixture;
         std::filesystem::copy(std::string(RDTSCOPE_TEST_DATA) + "/resctrl/" + fixture, m_root,
             std::filesystem::copy_options::recursive);
+        // The fixtures are read-only in git checkouts of some CIs; a copy must be writable like sysfs files are.
+        for (const auto& e : std::filesystem::recursive_directory_iterator(m_root))
+            std::filesystem::permissions(e.path(), std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
     }
     ~TempTree()
     {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // CacheWayHeatmap driven by QTest mouse and keyboard events, writing through the kernel-like fake
-// (tests/models/test_allocation_support.h). UNFINISHED: the same drag against SimResctrlFs lives in
-// test_heatmap_sim.cpp once branches `sim` and `rdt` are merged.
+// (tests/models/test_allocation_support.h). The same drag through the rdt engine against SimResctrlFs is in
+// test_heatmap_sim.cpp.
 
 #include "models/AllocationModel.h"
 #include "test_allocation_support.h"
@@ -10,6 +10,7 @@
 #include "views/HeatmapPalette.h"
 
 #include <QDir>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -54,6 +55,8 @@ private Q_SLOTS:
     void readOnlyDisablesEditingWithReason();
     void externalStateUpdatesDisplayedAllocation();
     void paintsStateColoursAndSavesScreenshot();
+    void invalidStagedRowIsRedWithReasonAndApplyDisabled();
+    void cdpRowsAndDarkPalette();
 };
 
 void TestHeatmap::dragFromBit2To7WritesFc()
@@ -263,6 +266,60 @@ void TestHeatmap::paintsStateColoursAndSavesScreenshot()
     QCOMPARE(img.pixelColor(f.grid()->cellRect(1, 6).center()), colours.unused);
     const QString dir = qEnvironmentVariable("RDTSCOPE_SCREENSHOT_DIR", QDir::tempPath());
     QVERIFY(f.heatmap.grab().save(dir + QStringLiteral("/heatmap.png")));
+}
+
+void TestHeatmap::invalidStagedRowIsRedWithReasonAndApplyDisabled()
+{
+    Fixture f(makeSkxState(false, true, 2)); // sparse masks allowed, at least 2 bits
+    f.model.setApplyLive(false);
+    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(2, 4)); // p1 0xf0 -> 0xe0: fine
+    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(1, 1)); // p0 0xf -> 0xd: sparse, fine
+    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(1, 2)); // -> 0x9: fine on sparse
+    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(1, 3)); // -> 0x1: one bit, invalid
+    QCOMPARE(f.model.mask(1), 0x1ull);
+    QCOMPARE(f.model.rowError(1), QStringLiteral("Need at least 2 bits in the mask"));
+    QVERIFY(!f.model.pendingValid());
+    auto* apply = f.heatmap.findChild<QPushButton*>(QStringLiteral("apply"));
+    QVERIFY(apply);
+    QVERIFY(!apply->isEnabled());
+    QVERIFY(!f.model.apply());
+    QVERIFY(f.kernel.writes.empty());
+    const QImage img = f.grid()->grab().toImage();
+    const HeatmapPalette colours(f.grid()->palette());
+    QCOMPARE(img.pixelColor(f.grid()->cellRect(1, 0).center() + QPoint(0, -6)), colours.invalid);
+    const QString dir = qEnvironmentVariable("RDTSCOPE_SCREENSHOT_DIR", QDir::tempPath());
+    QVERIFY(f.heatmap.grab().save(dir + QStringLiteral("/heatmap-invalid.png")));
+    // Fix it and apply: both staged rows are written.
+    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(1, 1));
+    QVERIFY(f.model.pendingValid());
+    QVERIFY(apply->isEnabled());
+    QTest::mouseClick(apply, Qt::LeftButton);
+    QCOMPARE(f.kernel.value("p0", "L3", 0), 0x3ull);
+    QCOMPARE(f.kernel.value("p1", "L3", 0), 0xe0ull);
+}
+
+void TestHeatmap::cdpRowsAndDarkPalette()
+{
+    Fixture f(makeSkxState(true));
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    dark.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
+    dark.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
+    dark.setColor(QPalette::ButtonText, QColor(0xe0, 0xe0, 0xe0));
+    dark.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3a));
+    f.heatmap.setPalette(dark);
+    f.heatmap.resize(f.heatmap.sizeHint());
+    QCOMPARE(f.model.rowCount(), 6);
+    f.drag(3, { 2, 7 }); // p0 DATA only
+    QCOMPARE(f.kernel.writes.back(), std::string("L3DATA:0=fc\n"));
+    QCOMPARE(f.kernel.value("p0", "L3CODE", 0), 0xfull);
+    const QImage img = f.grid()->grab().toImage();
+    const HeatmapPalette colours(f.grid()->palette());
+    QVERIFY(colours.unused.lightness() < 128);
+    QCOMPARE(img.pixelColor(f.grid()->cellRect(3, 1).center()), colours.unused);
+    const QString dir = qEnvironmentVariable("RDTSCOPE_SCREENSHOT_DIR", QDir::tempPath());
+    QVERIFY(f.heatmap.grab().save(dir + QStringLiteral("/heatmap-cdp-dark.png")));
 }
 
 QTEST_MAIN(TestHeatmap)

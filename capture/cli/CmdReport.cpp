@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `rdtscope-cli report perf.data --lbr|--mem`: the branch-edge table (counts, mispredict rate, cycles) or the
+// load-latency tables (histogram by data source, top functions and cache lines) of a perf.data file.
+#include "Args.h"
+#include "Commands.h"
+
+#include "perfdata/PerfDataImport.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <string>
+
+namespace rdt::cli {
+
+namespace {
+
+const char* const kReportHelp = R"(usage: rdtscope-cli report FILE (--lbr | --mem) [--symfs DIR]... [--top N]
+
+Reads a perf.data file (file or pipe mode, zstd-compressed or not) and prints:
+  --lbr  the branch graph from its LBR samples (`perf record -b` or `--call-graph lbr`): hot functions with
+         self and inclusive samples, then the top edges (function -> function) with their branch counts,
+         mispredict rate and average LBR cycles. Counts are branch entries, as `perf report -b` counts them.
+  --mem  the load-latency view of `perf mem record` / PEBS load-latency samples: a latency histogram by data
+         source, then the top functions and 64-byte cache lines by total latency.
+Options:
+  --symfs DIR  where to find the profiled binaries: DIR/<recorded path>, DIR/<basename>, or any file in DIR whose
+               build-id matches the recorded one (repeatable)
+  --top N      rows per table (default 20)
+Exit codes: 0 printed, 1 the file is unreadable or has no such samples, 2 usage error.
+)";
+
+std::string pct(double v)
+{
+    char b[16];
+    std::snprintf(b, sizeof b, "%5.1f%%", v * 100.0);
+    return b;
+}
+
+void printHeader(const std::string& file, const perfdata::ImportResult& r)
+{
+    const auto& h = r.header;
+    std::printf("%s: %s mode, %" PRIu64 " samples, %" PRIu64 " records\n", file.c_str(),
+        r.pipeMode ? "pipe" : "file", r.samples, r.stats.records);
+    if (!h.cpuDesc.empty() || !h.version.empty())
+        std::printf("recorded on: %s (%s, %s), perf %s\n", h.cpuDesc.empty() ? "?" : h.cpuDesc.c_str(),
+            h.hostname.empty() ? "?" : h.hostname.c_str(), h.arch.empty() ? "?" : h.arch.c_str(),
+            h.version.empty() ? "?" : h.version.c_str());
+    if (!h.cmdline.empty())
+        std::printf("command: %s\n", h.commandLine().c_str());
+    for (const auto& b : r.binaries)
+        std::printf("binary: %s\n", b.c_str());
+    if (!r.missingBinaries.empty()) {
+        std::printf("binaries not found: %zu (their addresses are shown as module+offset; pass --symfs DIR):",
+            r.missingBinaries.size());
+        for (std::size_t i = 0; i < r.missingBinaries.size() && i < 3; ++i)
+            std::printf(" %s", r.missingBinaries[i].c_str());
+        std::printf("%s\n", r.missingBinaries.size() > 3 ? " ..." : "");
+    }
+    if (r.stats.lost || r.stats.lostSamples)
+        std::printf("lost: %" PRIu64 " records (ring full), %" PRIu64 " samples (PMU)\n", r.stats.lost,
+            r.stats.lostSamples);
+    if (r.stats.decodeErrors || r.stats.unknownRecords || r.stats.truncated)
+        std::printf("warning: %" PRIu64 " records could not be decoded, %" PRIu64 " unknown records skipped%s\n",
+            r.stats.decodeErrors, r.stats.unknownRecords, r.stats.truncated ? ", the file is truncated" : "");
+    for (const auto& w : r.stats.warnings)
+        std::printf("warning: %s\n", w.c_str());
+}
+
+int printLbr(const perfdata::ImportResult& r, std::size_t top)
+{
+    if (!r.lbrMode) {
+        std::fprintf(stderr, "rdtscope-cli report: the file has no branch-stack samples "
+                             "(record with `perf record -b` or `--call-graph lbr`)\n");
+        return ExitFailure;
+    }
+    const auto& g = r.lbr;
+    std::printf("\nLBR %s: %" PRIu64 " samples, %" PRIu64 " branch entries, %" PRIu64 " samples without user entries\n",
+        *r.lbrMode == pmu::BranchGraph::Mode::CallStack ? "call-stack mode" : "any-branch mode", g.samples,
+        g.branches, g.emptyStacks);
+    std::printf("\nHot functions\n%10s %10s  %-32s %s\n", "self", "inclusive", "function", "module");
+    for (std::size_t i = 0; i < g.functions.size() && i < top; ++i) {
+        const auto& f = g.functions[i];
+        std::printf("%10" PRIu64 " %10" PRIu64 "  %-32s %s\n", f.self, f.inclusive, f.name.c_str(), f.module.c_str());
+    }
+    std::printf("\nTop edges\n%10s %8s %10s  %-6s %s\n", "count", "mispred", "avg cycles", "kind", "from -> to");
+    for (std::size_t i = 0; i < g.edges.size() && i < top; ++i) {
+        const auto& e = g.edges[i];
+        char cycles[24];
+        if (e.stats.cycleSamples)
+            std::snprintf(cycles, sizeof cycles, "%10.1f", e.stats.averageCycles());
+        else
+            std::snprintf(cycles, sizeof cycles, "%10s", "-");
+        std::printf("%10" PRIu64 " %8s %s  %-6s %s -> %s\n", e.stats.count, pct(e.stats.mispredictRate()).c_str(),
+            cycles, e.call ? "call" : "branch", e.from.c_str(), e.to.c_str());
+    }
+    return ExitOk;
+}
+
+int printMem(const perfdata::ImportResult& r, std::size_t top)
+{
+    if (!r.hasMem) {
+        std::fprintf(stderr, "rdtscope-cli report: the file has no load-latency samples (they need DATA_SRC and "
+                             "WEIGHT or WEIGHT_STRUCT: record with `perf mem record` or `perf record -d -W`)\n");
+        return ExitFailure;
+    }
+    const auto& m = r.mem;
+    std::printf("\nLoad latency: %" PRIu64 " samples, mean %.1f cycles, p50 %u, p99 %u, HITM %" PRIu64
+                ", remote %" PRIu64 "\n",
+        m.total.count, m.total.mean(), m.total.percentile(0.5), m.total.percentile(0.99), m.total.hitm,
+        m.total.remote);
+    std::printf("\nBy data source\n%-14s %8s\n", "level", "samples");
+    for (std::size_t l = 0; l < static_cast<std::size_t>(pmu::MemLevel::Count); ++l)
+        if (m.total.byLevel[l])
+            std::printf("%-14s %8" PRIu64 "\n", std::string(pmu::memLevelName(static_cast<pmu::MemLevel>(l))).c_str(),
+                m.total.byLevel[l]);
+    std::printf("\nLatency histogram (cycles)\n");
+    for (std::size_t b = 0; b < pmu::LoadLatencyReport::kBuckets; ++b) {
+        std::uint64_t n = 0;
+        for (auto v : m.histogram[b])
+            n += v;
+        if (!n)
+            continue;
+        std::printf("  [%7llu, %7llu) %8" PRIu64 " ", b == 0 ? 0ull : 1ull << b, 1ull << (b + 1), n);
+        for (std::size_t l = 0; l < static_cast<std::size_t>(pmu::MemLevel::Count); ++l)
+            if (m.histogram[b][l])
+                std::printf(" %s:%" PRIu64, std::string(pmu::memLevelName(static_cast<pmu::MemLevel>(l))).c_str(),
+                    m.histogram[b][l]);
+        std::printf("\n");
+    }
+    auto table = [&](const char* title, const std::vector<pmu::LatencyRow>& rows, bool lines) {
+        std::printf("\n%s\n%8s %8s %6s %6s %5s %6s  %-14s %s\n", title, "samples", "mean", "p50", "p99", "HITM",
+            "remote", "level", lines ? "line (function)" : "function (module)");
+        for (std::size_t i = 0; i < rows.size() && i < top; ++i) {
+            const auto& row = rows[i];
+            const auto& s = row.stats;
+            std::printf("%8" PRIu64 " %8.1f %6u %6u %5" PRIu64 " %6" PRIu64 "  %-14s %s (%s)\n", s.count, s.mean(),
+                s.percentile(0.5), s.percentile(0.99), s.hitm, s.remote,
+                std::string(pmu::memLevelName(s.dominantLevel())).c_str(), row.key.c_str(),
+                lines ? row.function.c_str() : row.module.c_str());
+        }
+    };
+    table("Top functions", m.functions, false);
+    table("Top cache lines", m.lines, true);
+    return ExitOk;
+}
+
+} // namespace
+
+int cmdReport(const std::vector<std::string>& argv)
+{
+    auto args = Args::parse(argv, { "symfs", "top" }, { "lbr", "mem", "help" });
+    if (!args) {
+        std::fprintf(stderr, "rdtscope-cli report: %s\n\n%s", args.error().toString().c_str(), kReportHelp);
+        return ExitUsage;
+    }
+    if (args->has("help")) {
+        std::fputs(kReportHelp, stdout);
+        return ExitOk;
+    }
+    if (args->positionals().size() != 1 || args->has("lbr") == args->has("mem")) {
+        std::fputs(kReportHelp, stderr);
+        return ExitUsage;
+    }
+    auto top = args->number("top", 20);
+    if (!top || *top < 1) {
+        std::fprintf(stderr, "rdtscope-cli report: --top needs a positive number\n");
+        return ExitUsage;
+    }
+    const std::string file = args->positionals()[0];
+    perfdata::ImportOptions opt;
+    opt.symfs = args->values("symfs");
+    opt.topN = static_cast<std::size_t>(*top);
+    auto r = perfdata::importPerfData(file, opt);
+    if (!r) {
+        std::fprintf(stderr, "rdtscope-cli report: %s\n", r.error().toString().c_str());
+        return ExitFailure;
+    }
+    printHeader(file, *r);
+    return args->has("lbr") ? printLbr(*r, opt.topN) : printMem(*r, opt.topN);
+}
+
+} // namespace rdt::cli

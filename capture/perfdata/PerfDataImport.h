@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// One pass over a perf.data file into the shared PMU aggregators: symbols (pmu::Symbolizer, with binaries found
+// through SymbolSearch), the LBR branch graph (any-branch or call-stack mode, from the attr), load latency (samples
+// with WEIGHT/WEIGHT_STRUCT and DATA_SRC), and samples per symbol (what `perf report --sort symbol` counts).
+
+#include "PerfDataReader.h"
+#include "pmu/BranchGraph.h"
+#include "pmu/LoadLatency.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rdt::perfdata {
+
+struct ImportOptions {
+    std::vector<std::string> symfs; ///< directories searched for the recorded binaries (--symfs)
+    ReadOptions read; ///< progress / cancellation
+    std::size_t topN = 20; ///< rows in the load-latency tables
+    /// Optional: every decoded record after it was aggregated (e.g. a session writer).
+    std::function<void(const pmu::DecodedRecord&)> onRecord;
+};
+
+struct SymbolCount {
+    std::string symbol;
+    std::string module;
+    std::uint64_t samples = 0;
+    std::uint64_t period = 0;
+};
+
+struct ImportResult {
+    ReadStats stats;
+    HeaderInfo header;
+    bool pipeMode = false;
+    std::uint64_t samples = 0;
+    std::optional<pmu::BranchGraph::Mode> lbrMode; ///< set when samples carried branch stacks
+    pmu::BranchGraphReport lbr;
+    bool hasMem = false; ///< samples carried DATA_SRC and a weight
+    pmu::LoadLatencyReport mem;
+    std::vector<SymbolCount> bySymbol; ///< samples per sample-IP symbol, descending
+    std::vector<std::string> binaries; ///< "recorded path -> local file" for every executable mapping found
+    std::vector<std::string> missingBinaries; ///< recorded paths not found (their addresses stay module+offset)
+};
+
+/// Reads `path` once ("-": a pipe-mode stream on stdin) and aggregates everything. Errors only when the file
+/// cannot be read at all.
+Result<ImportResult> importPerfData(const std::string& path, const ImportOptions& options = {});
+
+} // namespace rdt::perfdata

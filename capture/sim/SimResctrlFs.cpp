@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The resctrl kernel emulation: mount, the file tree, groups, tasks, cpus and monitoring.
+// Kernel behaviour follows fs/resctrl/rdtgroup.c and monitor.c as summarised in RESCTRL-NOTES.md section 1.
+#include "SimResctrlFs.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <set>
+#include <sstream>
+
+namespace rdt::sim {
+namespace {
+
+    std::vector<std::string> split(const std::string& path)
+    {
+        std::vector<std::string> out;
+        std::string cur;
+        for (char c : path) {
+            if (c == '/') {
+                if (!cur.empty())
+                    out.push_back(cur);
+                cur.clear();
+            } else {
+                cur.push_back(c);
+            }
+        }
+        if (!cur.empty())
+            out.push_back(cur);
+        return out;
+    }
+
+    std::string trim(const std::string& s)
+    {
+        auto b = s.find_first_not_of(" \t\n\r\v\f");
+        if (b == std::string::npos)
+            return {};
+        auto e = s.find_last_not_of(" \t\n\r\v\f");
+        return s.substr(b, e - b + 1);
+    }
+
+    const char* const kEvents[] = { "llc_occupancy", "mbm_total_bytes", "mbm_local_bytes" };
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------------------------
+// CPU masks, as lib/bitmap.c prints and parses them.
+
+std::string formatCpuMask(const std::vector<bool>& cpus)
+{
+    const std::size_t n = cpus.size();
+    const std::size_t words = (n + 31) / 32;
+    std::string out;
+    for (std::size_t w = words; w-- > 0;) {
+        std::uint32_t v = 0;
+        for (std::size_t b = 0; b < 32 && w * 32 + b < n; ++b)
+            if (cpus[w * 32 + b])
+                v |= 1u << b;
+        // The most significant group has as many digits as its bits need; the others have 8.
+        std::size_t bits = (w == words - 1 && n % 32) ? n % 32 : 32;
+        std::size_t digits = (bits + 3) / 4;
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "%0*x", static_cast<int>(digits), v);
+        if (!out.empty())
+            out += ",";
+        out += buf;
+    }
+    return out;
+}
+
+std::string formatCpuList(const std::vector<bool>& cpus)
+{
+    std::string out;
+    for (std::size_t i = 0; i < cpus.size();) {
+        if (!cpus[i]) {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        while (j + 1 < cpus.size() && cpus[j + 1])
+            ++j;
+        if (!out.empty())
+            out += ",";
+        out += std::to_string(i);
+        if (j > i)
+            out += "-" + std::to_string(j);
+        i = j + 1;
+    }
+    return out;
+}
+
+bool parseCpuMask(const std::string& text, unsigned count, std::vector<bool>& out)
+{
+    std::string t = trim(text);
+    out.assign(count, false);
+    if (t.empty())
+        return true;
+    std::vector<std::string> groups;
+    std::string cur;
+    for (char c : t) {
+        if (c == ',') {
+            groups.push_back(cur);
+            cur.clear();
+        } else {
+            cur.push_back(c);
+        }
+    }
+    groups.push_back(cur);
+    std::size_t word = 0;
+    for (auto it = groups.rbegin(); it != groups.rend(); ++it, ++word) {
+        if (it->empty() || it->size() > 8 || it->find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+            return false;
+        auto v = static_cast<std::uint32_t>(std::strtoul(it->c_str(), nullptr, 16));
+        for (unsigned b = 0; b < 32; ++b)
+            if (v & (1u << b)) {
+                std::size_t cpu = word * 32 + b;
+                if (cpu >= count)
+                    return false;
+                out[cpu] = true;
+            }
+    }
+    return true;
+}
+
+bool parseCpuList(const std::string& text, unsigned count, std::vector<bool>& out)
+{
+    std::string t = trim(text);
+    out.assign(count, false);
+    if (t.empty())
+        return true;
+    std::stringstream ss(t);
+    std::string part;
+    while (std::getline(ss, part, ',')) {
+        if (part.empty() || part.find_first_not_of("0123456789-") != std::string::npos)
+            return false;
+        auto dash = part.find('-');
+        unsigned long a = 0, b = 0;
+        if (dash == std::string::npos) {
+            a = b = std::strtoul(part.c_str(), nullptr, 10);
+        } else {
+            if (dash == 0 || dash + 1 >= part.size() || part.find('-', dash + 1) != std::string::npos)
+                return false;
+            a = std::strtoul(part.substr(0, dash).c_str(), nullptr, 10);
+            b = std::strtoul(part.substr(dash + 1).c_str(), nullptr, 10);
+        }
+        if (a > b || b >= count)
+            return false;
+        for (unsigned long c = a; c <= b; ++c)
+            out[c] = true;
+    }
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Mount / unmount
+
+SimResctrlFs::SimResctrlFs(SimMachine& machine, ResctrlMountOptions options)
+    : m_machine(machine)
+    , m_options(options)
+{
+}
+
+Result<std::unique_ptr<SimResctrlFs>> SimResctrlFs::mount(SimMachine& machine, ResctrlMountOptions options)
+{
+    std::lock_guard lock(machine.mutex());
+    const SimFeatures& f = machine.features();
+    if (!f.mon.present && !f.allocation())
+        return errnoError(ENODEV, "cannot mount resctrl on the simulated " + machine.cpuid().name,
+            "the processor enumerates neither RDT monitoring nor allocation; pick another preset");
+    if (options.cdp && !f.l3Cat.cdp)
+        return errnoError(EINVAL, "mount -o cdp: the simulated processor has no L3 CDP (CPUID.10H.1:ECX[2]=0)",
+            "mount without cdp or pick a preset with CDP (bdw-6850k)");
+    if (options.cdpl2 && !f.l2Cat.cdp)
+        return errnoError(EINVAL, "mount -o cdpl2: the simulated processor has no L2 CDP (CPUID.10H.2:ECX[2]=0)",
+            "mount without cdpl2");
+    std::unique_ptr<SimResctrlFs> fs(new SimResctrlFs(machine, options));
+    // Schema order as schemata_list_create builds it: L3 (CODE before DATA), L2, MB.
+    auto addCache = [&](const CatCaps& cat, SchemaKind kind, bool cdp, const char* base) {
+        if (!cat.present)
+            return;
+        if (cdp) {
+            fs->m_schemas.push_back({ std::string(base) + "CODE", kind, CdpType::Code, cat.numClos / 2 });
+            fs->m_schemas.push_back({ std::string(base) + "DATA", kind, CdpType::Data, cat.numClos / 2 });
+        } else {
+            fs->m_schemas.push_back({ base, kind, CdpType::None, cat.numClos });
+        }
+    };
+    addCache(f.l3Cat, SchemaKind::L3, options.cdp, "L3");
+    addCache(f.l2Cat, SchemaKind::L2, options.cdpl2, "L2");
+    if (f.mba.present)
+        fs->m_schemas.push_back({ "MB", SchemaKind::MB, CdpType::None, f.mba.numClos });
+
+    // Mounting programs the default state: CDP as asked (IA32_L3_QOS_CFG), every control at its default.
+    machine.resetRdtState();
+    for (unsigned d = 0; d < machine.l3DomainCount(); ++d)
+        machine.setL3Cdp(d, options.cdp);
+    for (unsigned c = 0; c < machine.coreCount(); ++c)
+        machine.setL2Cdp(c, options.cdpl2);
+    fs->m_root.name = "";
+    fs->m_root.cpus.assign(machine.cpuCount(), true);
+    fs->m_closidUsed.assign(std::max<std::uint32_t>(1, fs->closidsSupported()), false);
+    fs->m_closidUsed[0] = true;
+    if (f.mon.present) {
+        for (std::uint32_t r = 1; r <= f.mon.l3MaxRmid; ++r)
+            fs->m_freeRmids.push_back(r);
+        // resctrl_rmid_realloc_threshold: cache size / num_rmids, rounded down to the counter unit.
+        std::uint64_t t = f.l3.sizeBytes() / (f.mon.l3MaxRmid + 1);
+        fs->m_threshold = t / f.mon.scale * f.mon.scale;
+        fs->resetMbmState(0);
+    }
+    for (const auto& t : machine.threads())
+        (void)machine.setTaskAssociation(t.tid, 0, 0);
+    fs->m_lastPollNs = fs->m_lastLimboNs = machine.nowNs();
+    SimResctrlFs* self = fs.get();
+    fs->m_listener = machine.addTickListener([self](std::uint64_t now) { self->onTick(now); });
+    return fs;
+}
+
+SimResctrlFs::~SimResctrlFs()
+{
+    std::lock_guard lock(m_machine.mutex());
+    m_machine.removeTickListener(m_listener);
+    // rdt_kill_sb: all controls back to defaults, CDP off, every task and CPU back in the default group.
+    for (const auto& t : m_machine.threads())
+        (void)m_machine.setTaskAssociation(t.tid, 0, 0);
+    m_machine.resetRdtState();
+}
+
+std::string SimResctrlFs::describe() const { return "simulated resctrl (" + m_machine.cpuid().name + ")"; }
+
+std::uint32_t SimResctrlFs::closidsSupported() const
+{
+    std::uint32_t n = 0;
+    for (const auto& s : m_schemas)
+        n = n == 0 ? s.numClosid : std::min(n, s.numClosid);
+    return n;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The tree
+
+std::vector<std::string> SimResctrlFs::infoDirs() const
+{
+    std::vector<std::string> out;
+    for (const auto& s : m_schemas)
+        out.push_back(s.name);
+    if (monitoring())
+        out.push_back("L3_MON");
+    return out;
+}
+
+std::vector<std::string> SimResctrlFs::infoFiles(const std::string& dir) const
+{
+    if (dir == "L3_MON")
+        return { "max_threshold_occupancy", "mon_features", "num_rmids" };
+    for (const auto& s : m_schemas)
+        if (s.name == dir) {
+            if (s.kind == SchemaKind::MB)
+                return { "bandwidth_gran", "delay_linear", "min_bandwidth", "num_closids", "thread_throttle_mode" };
+            return { "bit_usage", "cbm_mask", "min_cbm_bits", "num_closids", "shareable_bits", "sparse_masks" };
+        }
+    return {};
+}
+
+std::vector<std::string> SimResctrlFs::groupFiles(const Group& g) const
+{
+    std::vector<std::string> files { "cpus", "cpus_list", "tasks" };
+    if (g.ctrl && allocation()) {
+        files.push_back("mode");
+        files.push_back("schemata");
+        files.push_back("size");
+    }
+    return files;
+}
+
+SimResctrlFs::Resolved SimResctrlFs::resolve(const std::string& path)
+{
+    Resolved r;
+    auto c = split(path);
+    if (c.empty()) {
+        r.kind = Resolved::Root;
+        r.group = &m_root;
+        return r;
+    }
+    if (c[0] == "info") {
+        if (c.size() == 1) {
+            r.kind = Resolved::InfoDir;
+            return r;
+        }
+        if (c.size() == 2 && c[1] == "last_cmd_status") {
+            r.kind = Resolved::InfoFile;
+            r.file = c[1];
+            return r;
+        }
+        auto dirs = infoDirs();
+        if (std::find(dirs.begin(), dirs.end(), c[1]) == dirs.end())
+            return r;
+        r.info = c[1];
+        if (c.size() == 2) {
+            r.kind = Resolved::InfoDir;
+            return r;
+        }
+        auto files = infoFiles(c[1]);
+        if (c.size() == 3 && std::find(files.begin(), files.end(), c[2]) != files.end()) {
+            r.kind = Resolved::InfoFile;
+            r.file = c[2];
+        }
+        return r;
+    }
+    Group* g = &m_root;
+    std::size_t i = 0;
+    if (auto it = m_ctrl.find(c[0]); it != m_ctrl.end()) {
+        g = it->second.get();
+        i = 1;
+    }
+    if (i < c.size() && c[i] == "mon_groups" && monitoring()) {
+        if (i + 1 == c.size()) {
+            r.kind = Resolved::MonGroupsDir;
+            r.group = g;
+            return r;
+        }
+        auto it = g->mon.find(c[i + 1]);
+        if (it == g->mon.end())
+            return r;
+        g = it->second.get();
+        i += 2;
+    }
+    r.group = g;
+    if (i == c.size()) {
+        r.kind = g == &m_root ? Resolved::Root : Resolved::GroupDir;
+        return r;
+    }
+    if (c[i] == "mon_data" && monitoring()) {
+        if (i + 1 == c.size()) {
+            r.kind = Resolved::MonDataDir;
+            return r;
+        }
+        unsigned dom = 0;
+        if (std::sscanf(c[i + 1].c_str(), "mon_L3_%02u", &dom) != 1 || dom >= m_machine.l3DomainCount()
+            || c[i + 1] != "mon_L3_" + std::string(dom < 10 ? "0" : "") + std::to_string(dom))
+            return r;
+        r.domain = static_cast<int>(dom);
+        if (i + 2 == c.size()) {
+            r.kind = Resolved::MonDomainDir;
+            return r;
+        }
+        if (i + 3 == c.size()) {
+            const MonCaps& m = m_machine.features().mon;
+            const bool has[] = { m.occupancy, m.mbmTotal, m.mbmLocal };
+            for (int e = 0; e < 3; ++e)
+                if (has[e] && c[i + 2] == kEvents[e]) {
+                    r.kind = Resolved::MonFile;
+                    r.file = c[i + 2];
+                }
+        }
+        return r;
+    }
+    if (i + 1 == c.size()) {
+        auto files = groupFiles(*g);
+        if (std::find(files.begin(), files.end(), c[i]) != files.end()) {
+            r.kind = Resolved::GroupFile;
+            r.file = c[i];
+        }
+    }
+    return r;
+}
+
+bool SimResctrlFs::exists(const std::string& path)
+{
+    std::lock_guard lock(m_machine.mutex());
+    return resolve(path).kind != Resolved::None;
+}
+
+bool SimResctrlFs::isDirectory(const std::string& path)
+{
+    std::lock_guard lock(m_machine.mutex());
+    auto k = resolve(path).kind;
+    return k == Resolved::Root || k == Resolved::InfoDir || k == Resolved::GroupDir || k == Resolved::MonGroupsDir
+        || k == Resolved::MonDataDir || k == Resolved::MonDomainDir;
+}
+
+Result<std::vector<std::string>> SimResctrlFs::list(const std::string& path)
+{
+    std::lock_guard lock(m_machine.mutex());
+    Resolved r = resolve(path);
+    std::vector<std::string> out;
+    switch (r.kind) {
+    case Resolved::None:
+        return errnoError(ENOENT, "no such directory: " + path);
+    case Resolved::InfoFile:
+    case Resolved::GroupFile:
+    case Resolved::MonFile:
+        return errnoError(ENOTDIR, "not a directory: " + path);
+    case Resolved::InfoDir:
+        if (r.info.empty()) {
+            out = infoDirs();
+            out.push_back("last_cmd_status");
+        } else {
+            out = infoFiles(r.info);
+        }
+        break;
+    case Resolved::Root:
+    case Resolved::GroupDir:
+        out = groupFiles(*r.group);
+        if (monitoring()) {
+            out.push_back("mon_data");
+            if (r.group->ctrl)
+                out.push_back("mon_groups");
+        }
+        if (r.kind == Resolved::Root) {
+            out.push_back("info");
+            for (const auto& [name, g] : m_ctrl)
+                out.push_back(name);
+        }
+        break;
+    case Resolved::MonGroupsDir:
+        for (const auto& [name, g] : r.group->mon)
+            out.push_back(name);
+        break;
+    case Resolved::MonDataDir:
+        for (unsigned d = 0; d < m_machine.l3DomainCount(); ++d)
+            out.push_back(std::string("mon_L3_") + (d < 10 ? "0" : "") + std::to_string(d));
+        break;
+    case Resolved::MonDomainDir: {
+        const MonCaps& m = m_machine.features().mon;
+        const bool has[] = { m.occupancy, m.mbmTotal, m.mbmLocal };
+        for (int e = 0; e < 3; ++e)
+            if (has[e])
+                out.push_back(kEvents[e]);
+        break;
+    }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+Status SimResctrlFs::lock(bool)
+{
+    std::lock_guard lock(m_machine.mutex());
+    ++m_locks; // advisory, and there is no other application in the simulated machine
+    return {};
+}
+
+void SimResctrlFs::unlock()
+{
+    std::lock_guard lock(m_machine.mutex());
+    if (m_locks > 0)
+        --m_locks;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reads
+
+Result<std::string> SimResctrlFs::read(const std::string& path)
+{
+    std::lock_guard lock(m_machine.mutex());
+    Resolved r = resolve(path);
+    switch (r.kind) {
+    case Resolved::None:
+        return errnoError(ENOENT, "cannot read " + path + ": no such file");
+    case Resolved::InfoFile:
+        return readInfo(r.info, r.file);
+    case Resolved::GroupFile:
+        return readGroupFile(*r.group, r.file);
+    case Resolved::MonFile:
+        return readMon(*r.group, r.domain, r.file);
+    default:
+        return errnoError(EISDIR, "cannot read " + path + ": is a directory");
+    }
+}
+
+Result<std::string> SimResctrlFs::readInfo(const std::string& dir, const std::string& file)
+{
+    const SimFeatures& f = m_machine.features();
+    if (dir.empty())
+        return m_status.empty() ? std::string("ok\n") : m_status;
+    if (dir == "L3_MON") {
+        if (file == "num_rmids")
+            return std::to_string(f.mon.l3MaxRmid + 1) + "\n";
+        if (file == "max_threshold_occupancy")
+            return std::to_string(m_threshold) + "\n";
+        std::string s;
+        const bool has[] = { f.mon.occupancy, f.mon.mbmTotal, f.mon.mbmLocal };
+        for (int e = 0; e < 3; ++e)
+            if (has[e])
+                s += std::string(kEvents[e]) + "\n";
+        return s;
+    }
+    for (const auto& s : m_schemas) {
+        if (s.name != dir)
+            continue;
+        char buf[32];
+        if (file == "num_closids")
+            return std::to_string(s.numClosid) + "\n";
+        if (s.kind == SchemaKind::MB) {
+            const MbaCaps& m = f.mba;
+            const unsigned gran = m.maxDelay <= 100 ? 100 - m.maxDelay : 1;
+            if (file == "min_bandwidth" || file == "bandwidth_gran")
+                return std::to_string(gran) + "\n";
+            if (file == "delay_linear")
+                return std::string(m.linear ? "1" : "0") + "\n";
+            return std::string(m.perThread ? "per-thread" : "max") + "\n";
+        }
+        const CatCaps& cat = catOf(s);
+        if (file == "cbm_mask") {
+            std::snprintf(buf, sizeof buf, "%x\n", cat.fullMask());
+            return std::string(buf);
+        }
+        if (file == "min_cbm_bits")
+            return std::to_string(m_options.minCbmBits) + "\n";
+        if (file == "shareable_bits") {
+            std::snprintf(buf, sizeof buf, "%x\n", cat.shareableBits);
+            return std::string(buf);
+        }
+        if (file == "sparse_masks")
+            return std::string(cat.sparse ? "1" : "0") + "\n";
+        return bitUsage(s);
+    }
+    return errnoError(ENOENT, "no such info file " + dir + "/" + file);
+}
+
+Result<std::string> SimResctrlFs::readGroupFile(Group& g, const std::string& file)
+{
+    if (file == "cpus")
+        return formatCpuMask(g.cpus) + "\n";
+    if (file == "cpus_list")
+        return formatCpuList(g.cpus) + "\n";
+    if (file == "tasks") {
+        // show_rdt_tasks: a CTRL_MON group lists tasks with its CLOSID, a MON group those with its RMID.
+        std::string s;
+        for (const auto& t : m_machine.threads())
+            if (g.ctrl ? t.taskClos == g.closid : t.taskRmid == g.rmid)
+                s += std::to_string(t.tid) + "\n";
+        return s;
+    }
+    if (file == "mode")
+        return g.mode + "\n";
+    if (file == "schemata")
+        return formatSchemata(g, false);
+    if (file == "size")
+        return formatSchemata(g, true);
+    return errnoError(ENOENT, "no such file " + file);
+}
+
+void SimResctrlFs::resetMbmState(std::uint32_t rmid)
+{
+    // resctrl_arch_reset_rmid: the next read starts counting from the counter's current value.
+    for (unsigned d = 0; d < m_machine.l3DomainCount(); ++d)
+        for (std::uint32_t ev = 2; ev <= 3; ++ev) {
+            auto v = m_machine.counterUnits(d, rmid, ev);
+            m_mbm[{ d, rmid, ev }] = { v ? *v : 0, 0 };
+        }
+}
+
+Result<std::string> SimResctrlFs::readMon(Group& g, int domain, const std::string& event)
+{
+    const MonCaps& mon = m_machine.features().mon;
+    const auto dom = static_cast<unsigned>(domain);
+    const std::uint32_t ev = event == kEvents[0] ? 1 : event == kEvents[1] ? 2 : 3;
+    std::vector<std::uint32_t> rmids { g.rmid };
+    if (g.ctrl) // a CTRL_MON group reports the sum over itself and its MON groups
+        for (const auto& [n, m] : g.mon)
+            rmids.push_back(m->rmid);
+    std::uint64_t total = 0;
+    const std::uint64_t widthMask = mon.counterWidth >= 64 ? ~0ull : (1ull << mon.counterWidth) - 1;
+    for (std::uint32_t rmid : rmids) {
+        auto units = m_machine.counterUnits(dom, rmid, ev);
+        // rdtgroup_mondata_show prints the error instead of a number; the read itself succeeds.
+        if (!units)
+            return std::string("Error\n");
+        if (m_machine.unavailable(dom, rmid))
+            return std::string("Unavailable\n");
+        if (ev == 1) {
+            total += *units * mon.scale;
+            continue;
+        }
+        MbmState& st = m_mbm[{ dom, rmid, ev }];
+        st.chunks += (*units - st.prevMsr) & widthMask; // mbm_overflow_count
+        st.prevMsr = *units;
+        total += st.chunks * mon.scale;
+    }
+    return std::to_string(total) + "\n";
+}
+
+void SimResctrlFs::pollMbm()
+{
+    const std::uint64_t widthMask = m_machine.features().mon.counterWidth >= 64
+        ? ~0ull
+        : (1ull << m_machine.features().mon.counterWidth) - 1;
+    for (Group* g : allGroups())
+        for (unsigned d = 0; d < m_machine.l3DomainCount(); ++d)
+            for (std::uint32_t ev = 2; ev <= 3; ++ev) {
+                auto units = m_machine.counterUnits(d, g->rmid, ev);
+                if (!units || m_machine.unavailable(d, g->rmid))
+                    continue;
+                MbmState& st = m_mbm[{ d, g->rmid, ev }];
+                st.chunks += (*units - st.prevMsr) & widthMask;
+                st.prevMsr = *units;
+            }
+}
+
+void SimResctrlFs::checkLimbo()
+{
+    std::vector<std::uint32_t> still;
+    for (std::uint32_t rmid : m_limbo) {
+        bool busy = false;
+        for (unsigned d = 0; d < m_machine.l3DomainCount(); ++d)
+            if (m_machine.occupancyBytes(d, rmid) > m_threshold)
+                busy = true;
+        if (busy)
+            still.push_back(rmid);
+        else
+            m_freeRmids.push_back(rmid);
+    }
+    m_limbo = std::move(still);
+}
+
+void SimResctrlFs::onTick(std::uint64_t nowNs)
+{
+    // MBM_OVERFLOW_INTERVAL and CQM_LIMBOCHECK_INTERVAL are both 1000 ms.
+    if (monitoring() && nowNs - m_lastPollNs >= 1'000'000'000ull) {
+        pollMbm();
+        m_lastPollNs = nowNs;
+    }
+    if (monitoring() && !m_limbo.empty() && nowNs - m_lastLimboNs >= 1'000'000'000ull) {
+        checkLimbo();
+        m_lastLimboNs = nowNs;
+    }
+}
+
+std::vector<SimResctrlFs::Group*> SimResctrlFs::allGroups()
+{
+    std::vector<Group*> out { &m_root };
+    for (auto& [n, g] : m_root.mon)
+        out.push_back(g.get());
+    for (auto& [n, g] : m_ctrl) {
+        out.push_back(g.get());
+        for (auto& [mn, m] : g->mon)
+            out.push_back(m.get());
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// IDs
+
+Result<std::uint32_t> SimResctrlFs::allocClosid()
+{
+    for (std::uint32_t c = 1; c < m_closidUsed.size(); ++c)
+        if (!m_closidUsed[c]) {
+            m_closidUsed[c] = true;
+            return c;
+        }
+    return errnoError(ENOSPC, "Out of CLOSIDs");
+}
+
+Result<std::uint32_t> SimResctrlFs::allocRmid()
+{
+    if (!monitoring())
+        return 0u;
+    if (m_freeRmids.empty()) // resctrl_find_free_rmid: limbo RMIDs may come back, so EBUSY rather than ENOSPC
+        return errnoError(m_limbo.empty() ? ENOSPC : EBUSY, "Out of RMIDs");
+    std::uint32_t r = m_freeRmids.front();
+    m_freeRmids.pop_front();
+    resetMbmState(r);
+    return r;
+}
+
+void SimResctrlFs::freeRmid(std::uint32_t rmid)
+{
+    if (!monitoring() || rmid == 0)
+        return;
+    // Lines tagged with the RMID stay in the cache: it waits in limbo until occupancy drops below the threshold.
+    m_limbo.push_back(rmid);
+}
+
+} // namespace rdt::sim

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "SimMachine.h"
+#include "core/Fs.h"
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rdt::sim {
+
+/// Mount options of the emulated resctrl (`mount -t resctrl -o cdp,cdpl2`).
+struct ResctrlMountOptions {
+    bool cdp = false; ///< L3 code/data prioritization: L3CODE/L3DATA schemata, half the CLOSIDs
+    bool cdpl2 = false; ///< the same for L2
+    /// Not a mount option but a kernel quirk: min_cbm_bits is 1 on current parts and 2 on Haswell servers
+    /// (cache_alloc_hsw_probe); lessons set it to show "Need at least %d bits in the mask".
+    unsigned minCbmBits = 1;
+};
+
+/// The Linux resctrl filesystem over the simulated machine, behaving as the kernel does (fs/resctrl/rdtgroup.c
+/// and ctrlmondata.c, as collected in RESCTRL-NOTES.md): info/ files, the root group owning CLOSID 0 and RMID 0,
+/// mkdir/rmdir of control and monitor groups, tasks (simulated PIDs = SimMachine thread ids), cpus, cpus_list,
+/// schemata with the kernel's exact info/last_cmd_status texts, mode, size, and mon_data from the simulated
+/// counters (MBM as cumulative bytes that the "kernel" itself wrap-corrects by reading the counters at least every
+/// second, as mbm_handle_overflow does). Writes go to the machine's MSR state the way the kernel programs MSRs.
+/// Thread-safe: every call takes the machine's mutex. Unmounting (destruction) resets all controls.
+/// Not emulated: pseudo-locking, mba_MBps, BMEC/ABMC files, SNC, rename(2), PID 0 (the writer is not simulated).
+class SimResctrlFs final : public Fs {
+public:
+    static Result<std::unique_ptr<SimResctrlFs>> mount(SimMachine& machine, ResctrlMountOptions options = {});
+    ~SimResctrlFs() override;
+    SimResctrlFs(const SimResctrlFs&) = delete;
+    SimResctrlFs& operator=(const SimResctrlFs&) = delete;
+
+    Result<std::string> read(const std::string& path) override;
+    Status write(const std::string& path, const std::string& data) override;
+    Status mkdir(const std::string& path) override;
+    Status rmdir(const std::string& path) override;
+    Result<std::vector<std::string>> list(const std::string& path) override;
+    bool exists(const std::string& path) override;
+    bool isDirectory(const std::string& path) override;
+    Status lock(bool exclusive) override;
+    void unlock() override;
+    std::string describe() const override;
+
+    SimMachine& machine() { return m_machine; }
+    const ResctrlMountOptions& options() const { return m_options; }
+
+    struct Group {
+        std::string name;
+        bool ctrl = true;
+        std::uint32_t closid = 0, rmid = 0;
+        Group* parent = nullptr; ///< MON groups: their CTRL_MON group
+        std::vector<bool> cpus;
+        std::string mode = "shareable";
+        std::map<std::string, std::unique_ptr<Group>> mon;
+    };
+    enum class SchemaKind { L3, L2, MB };
+    enum class CdpType { None, Code, Data };
+    struct Schema {
+        std::string name;
+        SchemaKind kind;
+        CdpType type;
+        std::uint32_t numClosid;
+    };
+
+private:
+    SimResctrlFs(SimMachine& machine, ResctrlMountOptions options);
+
+    // Paths
+    struct Resolved {
+        enum Kind { None, Root, InfoDir, InfoFile, GroupDir, GroupFile, MonGroupsDir, MonDataDir, MonDomainDir, MonFile };
+        Kind kind = None;
+        Group* group = nullptr;
+        std::string info; ///< info sub-dir ("" for info/ itself)
+        std::string file;
+        int domain = -1;
+    };
+    Resolved resolve(const std::string& path);
+    std::vector<std::string> groupFiles(const Group& g) const;
+    std::vector<std::string> infoDirs() const;
+    std::vector<std::string> infoFiles(const std::string& dir) const;
+
+    // Files (SimResctrlFs.cpp)
+    Result<std::string> readInfo(const std::string& dir, const std::string& file);
+    Result<std::string> readGroupFile(Group& g, const std::string& file);
+    Result<std::string> readMon(Group& g, int domain, const std::string& event);
+    Status writeTasks(Group& g, const std::string& data);
+    Status writeCpus(Group& g, const std::string& data, bool list);
+    std::vector<bool> cpusOf(const Group& g) const { return g.cpus; }
+    void applyCpuDefaults(const std::vector<bool>& cpus);
+
+    // Controls (ResctrlControls.cpp)
+    std::string formatSchemata(const Group& g, bool size) const;
+    Status writeSchemata(Group& g, const std::string& data);
+    Status writeMode(Group& g, const std::string& data);
+    std::string bitUsage(const Schema& s) const;
+    std::uint32_t ctrlValue(const Schema& s, unsigned domain, std::uint32_t closid) const;
+    void setCtrlValue(const Schema& s, unsigned domain, std::uint32_t closid, std::uint32_t value);
+    bool cbmOverlaps(const Schema& s, unsigned domain, std::uint32_t cbm, std::uint32_t closid, bool exclusive) const;
+    Status initAllocation(Group& g);
+    const CatCaps& catOf(const Schema& s) const;
+    unsigned domainCount(const Schema& s) const;
+    std::string modeOfClosid(std::uint32_t closid) const;
+
+    // Groups and IDs
+    Result<std::uint32_t> allocClosid();
+    Result<std::uint32_t> allocRmid();
+    void freeRmid(std::uint32_t rmid);
+    void resetMbmState(std::uint32_t rmid);
+    void pollMbm(); ///< mbm_handle_overflow
+    void checkLimbo(); ///< cqm_handle_limbo
+    void onTick(std::uint64_t nowNs);
+    std::vector<Group*> allGroups();
+    std::uint32_t closidsSupported() const;
+    void setStatus(const std::string& line) { m_status += line + "\n"; }
+    void clearStatus() { m_status.clear(); }
+    bool monitoring() const { return m_machine.features().mon.present; }
+    bool allocation() const { return !m_schemas.empty(); }
+
+    SimMachine& m_machine;
+    ResctrlMountOptions m_options;
+    std::vector<Schema> m_schemas;
+    Group m_root;
+    std::map<std::string, std::unique_ptr<Group>> m_ctrl;
+    std::vector<bool> m_closidUsed;
+    std::deque<std::uint32_t> m_freeRmids;
+    std::vector<std::uint32_t> m_limbo;
+    std::string m_status;
+    std::uint64_t m_threshold = 0; ///< max_threshold_occupancy, bytes
+    struct MbmState {
+        std::uint64_t prevMsr = 0, chunks = 0;
+    };
+    std::map<std::tuple<unsigned, std::uint32_t, std::uint32_t>, MbmState> m_mbm; ///< (domain, rmid, event)
+    std::uint64_t m_lastPollNs = 0, m_lastLimboNs = 0;
+    int m_listener = 0;
+    int m_locks = 0;
+};
+
+/// Formats a CPU set as the kernel's %*pb (hex, 32-bit groups separated by commas) and %*pbl (ranges).
+std::string formatCpuMask(const std::vector<bool>& cpus);
+std::string formatCpuList(const std::vector<bool>& cpus);
+/// Parses either form (bitmap_parse / bitmap_parselist); false on bad input or a CPU >= count.
+bool parseCpuMask(const std::string& text, unsigned count, std::vector<bool>& out);
+bool parseCpuList(const std::string& text, unsigned count, std::vector<bool>& out);
+
+} // namespace rdt::sim

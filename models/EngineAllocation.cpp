@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "EngineAllocation.h"
+
+#include "rdt/Schemata.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
+
+rdt::Result<AllocationState> readAllocationState(rdt::RdtBackend& backend, const AllocationStateOptions& options)
+{
+    auto caps = backend.capabilities();
+    if (!caps)
+        return caps.error();
+    auto groups = backend.listGroups();
+    if (!groups)
+        return groups.error();
+    AllocationState st;
+    st.simulated = options.simulated;
+    st.writable = options.writable;
+    st.readOnlyReason = options.readOnlyReason;
+    for (const auto& r : caps->resources) {
+        if (r.isCache()) {
+            CacheSchema c;
+            c.name = r.name;
+            c.cbmLength = static_cast<int>(r.cbmBits);
+            c.shareableBits = r.shareableBits;
+            c.minCbmBits = static_cast<int>(r.minCbmBits);
+            c.sparseMasks = r.sparseMasks;
+            c.cacheBytes = r.bytesPerBit * r.cbmBits;
+            const auto w = options.ways.find(c.cacheName());
+            c.ways = w == options.ways.end() ? 0 : w->second;
+            st.caches.push_back(c);
+        } else {
+            BandwidthSchema b;
+            b.name = r.name;
+            if (r.mbpsMode) {
+                // mba_MBps: any u32 MiBps, no rounding (RESCTRL-NOTES 1.5).
+                b.unit = "MiBps";
+                b.minValue = 0;
+                b.maxValue = 4294967295u;
+                b.granularity = 1;
+            } else {
+                b.unit = "%";
+                b.minValue = r.minBandwidth;
+                b.maxValue = 100;
+                b.granularity = r.bandwidthGran ? r.bandwidthGran : 1;
+                b.scale = r.delayLinear ? BandwidthSchema::Scale::Linear : BandwidthSchema::Scale::PowerOfTwo;
+                b.rounding = BandwidthSchema::Rounding::Up; // kernel bw_validate: roundup to bandwidth_gran
+            }
+            st.bandwidths.push_back(b);
+        }
+        for (int d : r.domains) {
+            if (std::find(st.domains.begin(), st.domains.end(), d) == st.domains.end())
+                st.domains.push_back(d);
+        }
+    }
+    std::sort(st.domains.begin(), st.domains.end());
+    for (const auto& g : *groups) {
+        if (!g.isControl)
+            continue;
+        GroupAllocation a;
+        a.group = g.path;
+        a.closid = g.closid;
+        a.exclusive = g.mode == "exclusive";
+        auto sch = backend.readSchemata(g.path);
+        if (!sch)
+            return sch.error();
+        for (const auto& line : sch->lines()) {
+            const bool cache = rdt::isCacheResource(line.resource);
+            for (const auto& [d, v] : line.values) {
+                if (cache) {
+                    if (auto m = rdt::parseMask(v))
+                        a.cbm[line.resource][d] = *m;
+                } else if (auto b = rdt::parseBandwidth(v)) {
+                    a.bandwidth[line.resource][d] = static_cast<unsigned>(*b);
+                }
+            }
+        }
+        // The default group first, then the others in listing order (CLOSID order is not visible in resctrl).
+        if (a.group.empty())
+            st.groups.insert(st.groups.begin(), std::move(a));
+        else
+            st.groups.push_back(std::move(a));
+    }
+    return st;
+}
+
+std::map<std::string, int> cacheWays(const rdt::CpuFeatures& features)
+{
+    std::map<std::string, int> out;
+    for (unsigned level : { 2u, 3u }) {
+        if (const rdt::CacheInfo* c = features.cache(level); c && c->ways > 0)
+            out["L" + std::to_string(level)] = static_cast<int>(c->ways);
+    }
+    return out;
+}
+
+std::map<std::string, std::map<int, std::uint64_t>> occupancyFromBatch(const rdt::RdtSampleBatch& batch)
+{
+    std::map<std::string, std::map<int, std::uint64_t>> out;
+    for (const auto& s : batch.samples) {
+        if (s.group.find("mon_groups") != std::string::npos)
+            continue;
+        if (s.flags & (rdt::SampleOccupancyError | rdt::SampleOccupancyUnavailable))
+            continue;
+        out[s.group][s.domain] = s.occupancyBytes;
+    }
+    return out;
+}
+
+std::string allocationReadOnlyReason(const std::string& sourceKind, const std::string& resctrlRoot,
+                                     const std::function<bool(const std::string&, std::string*)>& canWrite)
+{
+    auto check = canWrite ? canWrite : [](const std::string& path, std::string* why) {
+        if (::access(path.c_str(), W_OK) == 0)
+            return true;
+        *why = std::strerror(errno);
+        return false;
+    };
+    std::string why;
+    if (sourceKind == "replay")
+        return "replaying a recorded session: allocations are shown as recorded";
+    if (sourceKind == "resctrl") {
+        const std::string file = resctrlRoot + "/schemata";
+        if (!check(file, &why))
+            return "no write access to " + file + " (" + why
+                + "): run rdtscope as root (or with CAP_SYS_ADMIN) to change allocations";
+    }
+    if (sourceKind == "msr") {
+        if (!check("/dev/cpu/0/msr", &why))
+            return "no write access to /dev/cpu/0/msr (" + why + "): run as root with the msr module loaded";
+    }
+    return {};
+}
+
+EngineAllocationWriter::EngineAllocationWriter(rdt::RdtBackend& backend, rdt::AllocationEngine& engine)
+    : m_backend(backend)
+    , m_engine(engine)
+{
+}
+
+std::string EngineAllocationWriter::reasonOf(const rdt::Error& error)
+{
+    static const std::string kernelSays = "kernel says: ";
+    const std::string& m = error.message;
+    const auto k = m.rfind(kernelSays);
+    if (k != std::string::npos)
+        return m.substr(k + kernelSays.size());
+    // Engine validation prefixes "L3:0: " (resource:domain) to the kernel-style text.
+    const auto colon = m.find(": ");
+    if (colon != std::string::npos && m.find(':') < colon && colon < 16)
+        return m.substr(colon + 2);
+    return m;
+}
+
+rdt::Result<std::uint64_t> EngineAllocationWriter::write(const std::string& group, const std::string& schema,
+                                                         int domain, const std::string& value, bool cache)
+{
+    rdt::AllocationRequest req;
+    req.group = group;
+    req.who = "gui";
+    req.change.set(schema, domain, value);
+    const rdt::AllocationOutcome out = m_engine.apply(req);
+    if (!out.ok) {
+        rdt::Error e = out.error;
+        e.message = reasonOf(out.error);
+        return e;
+    }
+    auto back = m_backend.readSchemata(group);
+    if (!back)
+        return back.error();
+    const auto v = back->value(schema, domain);
+    if (!v)
+        return rdt::errnoError(EIO, "no " + schema + ":" + std::to_string(domain) + " in " + group + "/schemata after the write");
+    if (cache) {
+        auto m = rdt::parseMask(*v);
+        if (!m)
+            return m.error();
+        return *m;
+    }
+    auto b = rdt::parseBandwidth(*v);
+    if (!b)
+        return b.error();
+    return *b;
+}
+
+rdt::Result<std::uint64_t> EngineAllocationWriter::writeCbm(const std::string& group, const std::string& schema,
+                                                            int domain, std::uint64_t mask)
+{
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(mask));
+    return write(group, schema, domain, buf, true);
+}
+
+rdt::Result<unsigned> EngineAllocationWriter::writeBandwidth(const std::string& group, const std::string& schema,
+                                                             int domain, unsigned value)
+{
+    auto r = write(group, schema, domain, std::to_string(value), false);
+    if (!r)
+        return r.error();
+    return static_cast<unsigned>(*r);
+}

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The thin adapter between the rdt engine (capture/rdt) and the allocation views: it reads an AllocationState
+// from an RdtBackend and writes edits through the AllocationEngine (validation, one transaction, rollback).
+
+#include "AllocationState.h"
+#include "platform/CpuFeatures.h"
+#include "rdt/AllocationEngine.h"
+#include "rdt/RdtBackend.h"
+
+#include <functional>
+#include <map>
+#include <string>
+
+struct AllocationStateOptions {
+    bool simulated = false;
+    bool writable = true;
+    std::string readOnlyReason; ///< shown when !writable (see allocationReadOnlyReason())
+    /// Associativity per cache name ("L3" -> 11) from CPUID.04H, so columns can say which ways a bit stands
+    /// for; 0/absent = unknown.
+    std::map<std::string, int> ways;
+};
+
+/// {"L2": ways, "L3": ways} from CPUID.04H (for AllocationStateOptions::ways); absent levels are left out.
+std::map<std::string, int> cacheWays(const rdt::CpuFeatures& features);
+
+/// Capabilities + control groups + their schemata (+ modes) as an AllocationState. Occupancy stays empty:
+/// feed AllocationModel::setOccupancy() from the sampler (occupancyFromBatch()).
+rdt::Result<AllocationState> readAllocationState(rdt::RdtBackend& backend, const AllocationStateOptions& options);
+
+/// llc_occupancy per group and domain from one sampler batch (monitor groups are summed into their control group
+/// by resctrl already; they are skipped here).
+std::map<std::string, std::map<int, std::uint64_t>> occupancyFromBatch(const rdt::RdtSampleBatch& batch);
+
+/// Why allocations cannot be edited on `sourceKind` ("resctrl", "msr", "sim", "replay"), or "" when they can.
+/// `canWrite(path)` answers whether the process may write a file (default: access(2) W_OK); injectable for tests.
+std::string allocationReadOnlyReason(const std::string& sourceKind, const std::string& resctrlRoot,
+                                     const std::function<bool(const std::string&, std::string*)>& canWrite = {});
+
+/// AllocationWriter over the engine: every edit goes through AllocationEngine::apply() (validated, written,
+/// read back, rolled back on failure, AllocationChanged published to the engine's listener).
+class EngineAllocationWriter : public AllocationWriter {
+public:
+    EngineAllocationWriter(rdt::RdtBackend& backend, rdt::AllocationEngine& engine);
+
+    rdt::Result<std::uint64_t> writeCbm(const std::string& group, const std::string& schema, int domain,
+                                        std::uint64_t mask) override;
+    rdt::Result<unsigned> writeBandwidth(const std::string& group, const std::string& schema, int domain,
+                                         unsigned value) override;
+
+    /// The kernel's own words from an engine error ("...; kernel says: Overlaps with exclusive group" ->
+    /// "Overlaps with exclusive group"; "L3:0: The mask 5 has ..." -> "The mask 5 has ..."), for the row.
+    static std::string reasonOf(const rdt::Error& error);
+
+private:
+    rdt::Result<std::uint64_t> write(const std::string& group, const std::string& schema, int domain,
+                                     const std::string& value, bool cache);
+
+    rdt::RdtBackend& m_backend;
+    rdt::AllocationEngine& m_engine;
+};

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+int runApp(const QStringList& args, QByteArray* err = nullptr)
+{
+    QProcess p;
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(RDTSCOPE_APP), args);
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        return -1;
+    }
+    if (err)
+        *err = p.readAllStandardError();
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+}
+} // namespace
+
+class TestAppScreenshot : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void writesPngOfWindowSize_data()
+    {
+        QTest::addColumn<QString>("view");
+        QTest::newRow("default (dashboard or machine)") << QString();
+        QTest::newRow("machine") << QStringLiteral("machine");
+        QTest::newRow("tma: not available yet page") << QStringLiteral("tma");
+    }
+    void writesPngOfWindowSize()
+    {
+        QFETCH(QString, view);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("shot.png"));
+        QStringList args { QStringLiteral("--screenshot"), path, QStringLiteral("--after"), QStringLiteral("1") };
+        if (!view.isEmpty())
+            args << QStringLiteral("--view") << view;
+        QByteArray err;
+        QCOMPARE(runApp(args, &err), 0);
+        const QImage image(path);
+        QVERIFY2(!image.isNull(), err.constData());
+        QCOMPARE(image.size(), QSize(1400, 900));
+        // Not a blank frame: a real window has many distinct colours.
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7) {
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        }
+        QVERIFY(colours.size() > 20);
+    }
+
+    void badUsageExitsTwo()
+    {
+        QCOMPARE(runApp({ QStringLiteral("--view"), QStringLiteral("nope") }), 2);
+    }
+
+    void unwritableScreenshotFails()
+    {
+        QByteArray err;
+        QCOMPARE(runApp({ QStringLiteral("--screenshot"), QStringLiteral("/nonexistent-dir/x.png"), QStringLiteral("--after"),
+                     QStringLiteral("0") },
+                     &err),
+            1);
+        QVERIFY(err.contains("nonexistent-dir"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAppScreenshot)
+#include "test_app_screenshot.moc"

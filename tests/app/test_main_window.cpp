@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "MainWindow.h"
+
+#include "models/AllocationModel.h"
+#include "models/FramePump.h"
+#include "models/MachineDescription.h"
+#include "models/MachineModel.h"
+#include "models/MonitorModel.h"
+#include "models/QueuedFeed.h"
+#include "views/ExplainPanel.h"
+#include "views/TimelineView.h"
+#include "views/UnavailablePage.h"
+
+#include <QAbstractItemModelTester>
+#include <QImage>
+#include <QLabel>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+AllocationState smallState()
+{
+    AllocationState s;
+    CacheSchema l3;
+    l3.name = "L3";
+    l3.cbmLength = 11;
+    l3.shareableBits = 0x600;
+    l3.cacheBytes = 11u << 20;
+    l3.ways = 11;
+    s.caches = { l3 };
+    s.domains = { 0 };
+    GroupAllocation def;
+    def.cbm["L3"][0] = 0x7ff;
+    GroupAllocation streamer;
+    streamer.group = "streamer";
+    streamer.cbm["L3"][0] = 0x3;
+    s.groups = { def, streamer };
+    s.writable = false;
+    s.readOnlyReason = "test state";
+    s.simulated = true;
+    return s;
+}
+
+rdt::RdtSampleBatch batch(std::uint64_t t)
+{
+    rdt::RdtSampleBatch b;
+    b.timeNs = t;
+    rdt::RdtSample s;
+    s.timeNs = t;
+    s.group = "streamer";
+    s.occupancyBytes = 2u << 20;
+    s.mbmTotalBps = 8e9;
+    s.mbmLocalBps = 8e9;
+    b.samples = { s };
+    return b;
+}
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void buildsWithMenusAndPages()
+    {
+        MainWindow w;
+        QVERIFY(w.windowTitle().contains(QStringLiteral("no data source")));
+        QStringList menus;
+        for (QAction* a : w.menuBar()->actions())
+            menus << a->text().remove(QLatin1Char('&'));
+        QCOMPARE(menus, (QStringList { QStringLiteral("File"), QStringLiteral("View"), QStringLiteral("Help") }));
+        const auto fileActions = w.menuBar()->actions().at(0)->menu()->actions();
+        bool perfDisabled = false;
+        for (QAction* a : fileActions) {
+            if (a->text().contains(QStringLiteral("perf.data")))
+                perfDisabled = !a->isEnabled() && a->toolTip().contains(QStringLiteral("ot yet available"));
+        }
+        QVERIFY(perfDisabled);
+        for (const QString& view : { QStringLiteral("machine"), QStringLiteral("rdt"), QStringLiteral("tma"),
+                 QStringLiteral("callgraph"), QStringLiteral("latency") }) {
+            QVERIFY(w.showView(view));
+            QCOMPARE(w.currentView(), view);
+        }
+        QVERIFY(!w.showView(QStringLiteral("flamegraph")));
+        // The PMU pages say plainly that they are not there yet.
+        const auto pages = w.findChildren<UnavailablePage*>();
+        QCOMPARE(pages.size(), 3);
+        for (auto* p : pages)
+            QVERIFY(p->text().contains(QStringLiteral("not available yet")));
+        w.setSourceError(QStringLiteral("no RDT here"));
+        QVERIFY(w.sourceStatusText().contains(QStringLiteral("no RDT here")));
+    }
+
+    void machineModelFromThisMachine()
+    {
+        MainWindow w;
+        auto machine = describeMachine();
+        QVERIFY(machine.ok());
+        QVERIFY(!machine->rows.isEmpty());
+        QAbstractItemModelTester tester(w.machineModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        w.setMachine(machine.value());
+        QVERIFY(w.machineModel()->rowCount() >= 3);
+    }
+
+    void sourceDrivesTitleStatusAndModels()
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QAbstractItemModelTester monitorTester(w.monitorModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester allocationTester(
+            w.allocationModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        SourceBundle bundle;
+        auto feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:noisy-neighbour",
+            "auto: resctrl not mounted; using the simulated machine" });
+        QueuedFeed* raw = feed.get();
+        bundle.feed = std::move(feed);
+        bundle.readAllocation = [] { return rdt::Result<AllocationState>(smallState()); };
+        w.setSource(std::move(bundle));
+        QVERIFY(w.windowTitle().contains(QStringLiteral("Simulated")));
+        QVERIFY(w.sourceStatusText().contains(QStringLiteral("resctrl not mounted")));
+        QCOMPARE(w.allocationModel()->rowCount(), 2);
+
+        for (int i = 0; i < 20; ++i)
+            raw->push(batch(std::uint64_t(i) * 100'000'000));
+        w.pump()->pumpOnce();
+        QCOMPARE(w.monitorModel()->rowCount(), 1);
+        QVERIFY(w.timelines()->plottedPoints(QStringLiteral("streamer"), Metric::BandwidthTotal) > 0);
+        const int row = w.allocationModel()->rowFor(QStringLiteral("streamer"), QStringLiteral("L3"));
+        QVERIFY(row >= 0);
+        QCOMPARE(w.allocationModel()->index(row, 0).data(AllocationModel::OccupancyBytesRole).toULongLong(),
+            quint64(2u << 20));
+
+        // A new source replaces the old one: new generation, title follows.
+        SourceBundle replay;
+        replay.feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Replay, "replay:run.rdts", "opened" });
+        w.setSource(std::move(replay));
+        QVERIFY(w.windowTitle().contains(QStringLiteral("Replay")));
+        QCOMPARE(w.monitorModel()->rowCount(), 0);
+    }
+
+    void screenshotIsWindowSized()
+    {
+        MainWindow w;
+        w.resize(1000, 700);
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY(w.saveScreenshot(dir.filePath(QStringLiteral("w.png")), &error));
+        // The window may refuse to be smaller than its docks need; the PNG is exactly what is shown.
+        QCOMPARE(QImage(dir.filePath(QStringLiteral("w.png"))).size(), w.size());
+        QVERIFY(w.width() >= 1000);
+        QVERIFY(!w.saveScreenshot(QStringLiteral("/nonexistent-dir/w.png"), &error));
+        QVERIFY(error.contains(QStringLiteral("nonexistent-dir")));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The engine adapter: AllocationModel edits through EngineAllocationWriter -> AllocationEngine -> ResctrlBackend
+// over a copied resctrl fixture tree (PosixFs), with kernel rejections injected by rdt's FaultyFs.
+
+#include "../rdt/TestTree.h"
+#include "models/AllocationModel.h"
+#include "models/EngineAllocation.h"
+#include "rdt/ResctrlBackend.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+using rdt::test::FaultyFs;
+using rdt::test::TempTree;
+
+class TestAllocationEngineAdapter : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void readsStateFromBackend();
+    void editWritesSchemataAndUndoRestoresIt();
+    void kernelRejectionRestoresRowWithKernelText();
+    void engineValidationReasonIsTheKernelWording();
+    void readOnlyReasons();
+    void occupancyFromSamples();
+    void waysFromCpuid();
+};
+
+namespace {
+struct Setup {
+    TempTree tree { "resctrl.full" };
+    std::shared_ptr<FaultyFs> fs = std::make_shared<FaultyFs>(std::make_shared<rdt::PosixFs>(tree.root()));
+    std::unique_ptr<rdt::ResctrlBackend> backend;
+    std::unique_ptr<rdt::AllocationEngine> engine;
+    std::unique_ptr<EngineAllocationWriter> writer;
+    AllocationModel model;
+
+    Setup()
+    {
+        auto b = rdt::ResctrlBackend::open(fs);
+        if (!b)
+            qFatal("cannot open fixture: %s", b.error().toString().c_str());
+        backend = std::move(*b);
+        engine = std::make_unique<rdt::AllocationEngine>(*backend);
+        writer = std::make_unique<EngineAllocationWriter>(*backend, *engine);
+        auto st = readAllocationState(*backend, { false, true, {}, { { "L3", 20 } } });
+        if (!st)
+            qFatal("cannot read state: %s", st.error().toString().c_str());
+        model.setWriter(writer.get());
+        model.setState(*st);
+    }
+};
+} // namespace
+
+void TestAllocationEngineAdapter::readsStateFromBackend()
+{
+    Setup s;
+    QAbstractItemModelTester tester(&s.model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const AllocationState& st = s.model.state();
+    QCOMPARE(st.caches.size(), std::size_t(1));
+    QCOMPARE(st.caches[0].name, std::string("L3"));
+    QCOMPARE(st.caches[0].cbmLength, 20);
+    QCOMPARE(st.caches[0].shareableBits, std::uint64_t(0xc0000));
+    QCOMPARE(st.caches[0].ways, 20);
+    QCOMPARE(st.bandwidths.size(), std::size_t(1));
+    QCOMPARE(st.bandwidths[0].granularity, 10u);
+    QCOMPARE(st.domains, (std::vector<int> { 0, 1, 2, 3 }));
+    QVERIFY(st.groups.size() >= 2);
+    QCOMPARE(st.groups.front().group, std::string()); // default group first
+    QCOMPARE(s.model.rowCount(), int(st.groups.size()));
+    QCOMPARE(s.model.columnCount(), 20);
+    QCOMPARE(s.model.mask(s.model.rowFor(QStringLiteral("Guaranteed"), QStringLiteral("L3"))), 0xfffffull);
+}
+
+void TestAllocationEngineAdapter::editWritesSchemataAndUndoRestoresIt()
+{
+    Setup s;
+    const int row = s.model.rowFor(QStringLiteral("Guaranteed"), QStringLiteral("L3"));
+    QVERIFY(row > 0);
+    QSignalSpy written(&s.model, &AllocationModel::allocationWritten);
+    QVERIFY(s.model.setPendingMask(row, 0xfc));
+    auto back = s.backend->readSchemata("Guaranteed");
+    QVERIFY(back.ok());
+    QCOMPARE(back->value("L3", 0).value_or(""), std::string("fc"));
+    QCOMPARE(back->value("L3", 1).value_or(""), std::string("fffff"));
+    QCOMPARE(s.model.liveMask(row), 0xfcull);
+    QCOMPARE(written.size(), 1);
+    QCOMPARE(s.engine->history().back().newValue, std::string("fc"));
+    QCOMPARE(s.engine->history().back().who, std::string("gui"));
+    s.model.undoStack()->undo();
+    back = s.backend->readSchemata("Guaranteed");
+    QCOMPARE(back->value("L3", 0).value_or(""), std::string("fffff"));
+    QCOMPARE(s.model.liveMask(row), 0xfffffull);
+}
+
+void TestAllocationEngineAdapter::kernelRejectionRestoresRowWithKernelText()
+{
+    Setup s;
+    const int row = s.model.rowFor(QStringLiteral("Guaranteed"), QStringLiteral("L3"));
+    s.fs->arm(1, EINVAL, "Overlaps with exclusive group");
+    QSignalSpy rejected(&s.model, &AllocationModel::editRejected);
+    QVERIFY(!s.model.setPendingMask(row, 0xff0) || !rejected.isEmpty());
+    QCOMPARE(rejected.size(), 1);
+    QCOMPARE(rejected.at(0).at(1).toString(), QStringLiteral("Overlaps with exclusive group"));
+    QCOMPARE(s.model.mask(row), 0xfffffull);
+    QCOMPARE(s.model.rowError(row), QStringLiteral("Overlaps with exclusive group"));
+    auto back = s.backend->readSchemata("Guaranteed");
+    QCOMPARE(back->value("L3", 0).value_or(""), std::string("fffff"));
+    QCOMPARE(s.model.undoStack()->count(), 0);
+}
+
+void TestAllocationEngineAdapter::engineValidationReasonIsTheKernelWording()
+{
+    Setup s;
+    auto r = s.writer->writeCbm("Guaranteed", "L3", 0, 0x5);
+    QVERIFY(!r.ok());
+    QCOMPARE(QString::fromStdString(r.error().message), QStringLiteral("The mask 5 has non-consecutive 1-bits"));
+    QCOMPARE(EngineAllocationWriter::reasonOf({ 22, "write to p0/schemata failed; kernel says: Mask out of range", {} }),
+             std::string("Mask out of range"));
+    auto mb = s.writer->writeBandwidth("Guaranteed", "MB", 2, 35);
+    QVERIFY2(mb.ok(), mb.ok() ? "" : mb.error().toString().c_str());
+    QCOMPARE(*mb, 40u); // rounded up to bandwidth_gran, as the kernel does
+}
+
+void TestAllocationEngineAdapter::readOnlyReasons()
+{
+    auto denied = [](const std::string&, std::string* why) {
+        *why = "Permission denied";
+        return false;
+    };
+    auto allowed = [](const std::string&, std::string*) { return true; };
+    const std::string r = allocationReadOnlyReason("resctrl", "/sys/fs/resctrl", denied);
+    QVERIFY2(r.find("no write access to /sys/fs/resctrl/schemata (Permission denied)") != std::string::npos, r.c_str());
+    QVERIFY(r.find("root") != std::string::npos);
+    QCOMPARE(allocationReadOnlyReason("resctrl", "/sys/fs/resctrl", allowed), std::string());
+    QVERIFY(allocationReadOnlyReason("msr", "", denied).find("/dev/cpu/0/msr") != std::string::npos);
+    QCOMPARE(allocationReadOnlyReason("sim", "", denied), std::string());
+    QVERIFY(!allocationReadOnlyReason("replay", "", allowed).empty());
+}
+
+void TestAllocationEngineAdapter::occupancyFromSamples()
+{
+    rdt::RdtSampleBatch b;
+    b.samples.push_back({ 0, "p0", 0, 1000, 0, 0, 0, 0, 0 });
+    b.samples.push_back({ 0, "p0", 1, 2000, 0, 0, 0, 0, 0 });
+    b.samples.push_back({ 0, "p0/mon_groups/m1", 0, 500, 0, 0, 0, 0, 0 });
+    b.samples.push_back({ 0, "p1", 0, 0, 0, 0, 0, 0, rdt::SampleOccupancyUnavailable });
+    const auto occ = occupancyFromBatch(b);
+    QCOMPARE(occ.size(), std::size_t(1));
+    QCOMPARE(occ.at("p0").at(1), std::uint64_t(2000));
+}
+
+void TestAllocationEngineAdapter::waysFromCpuid()
+{
+    rdt::CpuFeatures f;
+    rdt::CacheInfo l2;
+    l2.level = 2;
+    l2.type = "Unified";
+    l2.ways = 16;
+    rdt::CacheInfo l3 = l2;
+    l3.level = 3;
+    l3.ways = 11;
+    rdt::CacheInfo l1i = l2;
+    l1i.level = 1;
+    l1i.type = "Instruction";
+    f.caches = { l1i, l2, l3 };
+    const auto ways = cacheWays(f);
+    QCOMPARE(ways.size(), std::size_t(2));
+    QCOMPARE(ways.at("L3"), 11);
+    QCOMPARE(ways.at("L2"), 16);
+    QVERIFY(cacheWays(rdt::CpuFeatures {}).empty());
+}
+
+QTEST_GUILESS_MAIN(TestAllocationEngineAdapter)
+#include "test_allocation_engine_adapter.moc"

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "FakeMsrSpace.h"
+#include "rdt/AllocationEngine.h"
+#include "rdt/MsrBackend.h"
+#include "rdt/Sample.h"
+#include "rdt/Sampler.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace rdt;
+using rdt::test::FakeMsrSpace;
+
+namespace {
+struct Fixture {
+    std::shared_ptr<FakeMsrSpace> msrs;
+    std::unique_ptr<MsrBackend> backend;
+    explicit Fixture(MsrRdtEnumeration e = rdt::test::skxLike())
+        : msrs(std::make_shared<FakeMsrSpace>(e))
+    {
+        auto b = MsrBackend::open(msrs, e, "");
+        EXPECT_TRUE(b.ok());
+        backend = std::move(*b);
+    }
+};
+}
+
+TEST(MsrBackend, RefusesWhileResctrlIsMounted)
+{
+    auto e = rdt::test::skxLike();
+    auto b = MsrBackend::open(std::make_shared<FakeMsrSpace>(e), e, "/sys/fs/resctrl");
+    ASSERT_FALSE(b.ok());
+    EXPECT_EQ(b.error().code, EBUSY);
+    EXPECT_NE(b.error().message.find("resctrl is mounted at /sys/fs/resctrl"), std::string::npos);
+    EXPECT_NE(b.error().advice.find("umount"), std::string::npos);
+}
+
+TEST(MsrBackend, RefusesWithoutRdt)
+{
+    MsrRdtEnumeration none;
+    none.l3IdOfCpu = { 0 };
+    auto b = MsrBackend::open(std::make_shared<FakeMsrSpace>(none), none, "");
+    ASSERT_FALSE(b.ok());
+    EXPECT_NE(b.error().advice.find("CPUID.07H.00H:EBX[12]"), std::string::npos);
+}
+
+TEST(MsrBackend, CapabilitiesFromEnumeration)
+{
+    Fixture f;
+    auto caps = f.backend->capabilities();
+    ASSERT_TRUE(caps.ok());
+    const auto* l3 = caps->resource("L3");
+    ASSERT_NE(l3, nullptr);
+    EXPECT_EQ(l3->cbmMask, 0x7ffu);
+    EXPECT_EQ(l3->shareableBits, 0x600u);
+    EXPECT_EQ(l3->numClosids, 16u);
+    EXPECT_EQ(l3->domains, (std::vector<int> { 0, 1 }));
+    const auto* mb = caps->resource("MB");
+    ASSERT_NE(mb, nullptr);
+    EXPECT_EQ(mb->minBandwidth, 10u);
+    EXPECT_EQ(mb->bandwidthGran, 10u);
+    EXPECT_EQ(caps->maxControlGroups, 8u); // MBA has 8 CLOS
+    EXPECT_FALSE(caps->handlesTasks);
+    EXPECT_EQ(caps->monitoring.counterWidth, 24u);
+    EXPECT_EQ(caps->monitoring.numRmids, 8u);
+}
+
+TEST(MsrBackend, TasksAreRefusedWithTheReason)
+{
+    Fixture f;
+    auto r = f.backend->assignTasks("", { 1234 });
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, EOPNOTSUPP);
+    EXPECT_NE(r.error().advice.find("per logical processor"), std::string::npos);
+    EXPECT_NE(r.error().advice.find("20.18.6"), std::string::npos);
+}
+
+TEST(MsrBackend, GroupsCpusAndPqrAssoc)
+{
+    Fixture f;
+    ASSERT_TRUE(f.backend->createControlGroup("p0").ok());
+    ASSERT_TRUE(f.backend->createMonitorGroup("p0", "m0").ok());
+    ASSERT_TRUE(f.backend->assignCpus("p0", { 1, 2 }).ok());
+    auto groups = f.backend->listGroups();
+    ASSERT_TRUE(groups.ok());
+    ASSERT_EQ(groups->size(), 3u);
+    const auto& p0 = (*groups)[1];
+    EXPECT_EQ(p0.path, "p0");
+    EXPECT_EQ(p0.closid, 1);
+    const auto pqr = f.msrs->read(2, msr::IA32_PQR_ASSOC);
+    EXPECT_EQ(*pqr, (1ULL << 32) | static_cast<unsigned>(p0.rmid));
+    // A monitor group only takes its parent's CPUs.
+    auto bad = f.backend->assignCpus("p0/mon_groups/m0", { 3 });
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().advice.find("belong to parent"), std::string::npos);
+    ASSERT_TRUE(f.backend->assignCpus("p0/mon_groups/m0", { 2 }).ok());
+    const auto m0rmid = (*f.backend->listGroups())[2].rmid;
+    EXPECT_EQ(*f.msrs->read(2, msr::IA32_PQR_ASSOC), (1ULL << 32) | static_cast<unsigned>(m0rmid));
+    // Removing p0 returns its CPUs to the default group (CLOS0/RMID0).
+    ASSERT_TRUE(f.backend->removeGroup("p0").ok());
+    EXPECT_EQ(*f.msrs->read(1, msr::IA32_PQR_ASSOC), 0u);
+    EXPECT_EQ(*f.msrs->read(2, msr::IA32_PQR_ASSOC), 0u);
+    EXPECT_EQ(f.backend->listGroups()->size(), 1u);
+}
+
+TEST(MsrBackend, OutOfClosids)
+{
+    Fixture f;
+    for (int i = 1; i < 8; ++i)
+        ASSERT_TRUE(f.backend->createControlGroup("g" + std::to_string(i)).ok()) << i;
+    auto r = f.backend->createControlGroup("g8");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, ENOSPC);
+    EXPECT_NE(r.error().message.find("Out of CLOSIDs"), std::string::npos);
+}
+
+TEST(MsrBackend, RmidLimboUntilOccupancyDrains)
+{
+    Fixture f;
+    ASSERT_TRUE(f.backend->createControlGroup("a").ok());
+    const auto rmid = static_cast<unsigned>((*f.backend->listGroups())[1].rmid);
+    f.msrs->setCounter(0, rmid, 1, 1000); // 1000 x 73728 B still cached
+    ASSERT_TRUE(f.backend->removeGroup("a").ok());
+    EXPECT_EQ(f.backend->limboRmids(), std::vector<unsigned> { rmid });
+    // Six more groups take RMIDs 2..7 (the limbo one is skipped), then the pool is empty: EBUSY.
+    for (int i = 0; i < 6; ++i)
+        ASSERT_TRUE(f.backend->createMonitorGroup("", "m" + std::to_string(i)).ok()) << i;
+    auto busy = f.backend->createMonitorGroup("", "m6");
+    ASSERT_FALSE(busy.ok());
+    EXPECT_EQ(busy.error().code, EBUSY);
+    EXPECT_NE(busy.error().message.find("limbo"), std::string::npos);
+    f.msrs->setCounter(0, rmid, 1, 0); // drained
+    ASSERT_TRUE(f.backend->createMonitorGroup("", "m6").ok());
+    EXPECT_TRUE(f.backend->limboRmids().empty());
+    EXPECT_EQ(static_cast<unsigned>(f.backend->listGroups()->back().rmid), rmid);
+}
+
+TEST(MsrBackend, SchemataMasksMbaAndCba)
+{
+    Fixture f;
+    ASSERT_TRUE(f.backend->createControlGroup("p0").ok());
+    auto s = Schemata::parseStrict("L3:0=3;1=7f0\nMB:1=50\nCBA:0=4");
+    ASSERT_TRUE(s.ok());
+    ASSERT_TRUE(f.backend->applySchemata("p0", *s).ok());
+    EXPECT_EQ(*f.msrs->read(0, msr::IA32_L3_MASK_0 + 1), 0x3u);
+    EXPECT_EQ(*f.msrs->read(2, msr::IA32_L3_MASK_0 + 1), 0x7f0u);
+    EXPECT_EQ(*f.msrs->read(2, msr::IA32_L2_QOS_EXT_BW_THRTL_0 + 1), 50u); // delay = 100 - 50 (20.19.7.2)
+    EXPECT_EQ((*f.msrs->read(0, msr::IA32_QOS_CORE_BW_THRTL_0) >> 8) & 0xff, 4u); // CLOS1 byte (20.19.8.3)
+    EXPECT_EQ((*f.msrs->read(1, msr::IA32_QOS_CORE_BW_THRTL_0) >> 8) & 0xff, 4u); // every CPU of domain 0
+    auto back = f.backend->readSchemata("p0");
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(back->value("L3", 0).value_or(""), "3");
+    EXPECT_EQ(back->value("L3", 1).value_or(""), "7f0");
+    EXPECT_EQ(back->value("MB", 1).value_or(""), "50");
+    EXPECT_EQ(back->value("MB", 0).value_or(""), "100");
+    EXPECT_EQ(back->value("CBA", 0).value_or(""), "4");
+    // A #GP (non-contiguous CBM) comes back as EIO with the SDM reason.
+    auto gp = f.backend->applySchemata("p0", *Schemata::parseStrict("L3:0=505"));
+    ASSERT_FALSE(gp.ok());
+    EXPECT_EQ(gp.error().code, EIO);
+    EXPECT_NE(gp.error().advice.find("#GP(0)"), std::string::npos);
+}
+
+TEST(MsrBackend, CountersScaledAndFlagged)
+{
+    Fixture f;
+    f.msrs->setCounter(0, 0, 1, 10);
+    f.msrs->setCounter(0, 0, 2, 500);
+    f.msrs->setCounter(0, 0, 3, 200);
+    f.msrs->setUnavailable(1, 0, 2);
+    auto c = f.backend->readCounters("");
+    ASSERT_TRUE(c.ok());
+    ASSERT_EQ(c->domains.size(), 2u);
+    EXPECT_EQ(c->bytesPerUnit, 73728u);
+    EXPECT_EQ(c->domains[0].occupancyBytes, 10u * 73728u);
+    EXPECT_EQ(c->domains[0].mbmTotalRaw, 500u);
+    EXPECT_EQ(c->domains[0].mbmLocalRaw, 200u);
+    EXPECT_TRUE(c->domains[1].flags & SampleMbmUnavailable);
+    // QM_EVTSEL is written right before each QM_CTR read (the 20.18.7 pair).
+    const auto& w = f.msrs->writes;
+    EXPECT_TRUE(std::any_of(w.begin(), w.end(), [](const auto& x) { return x.msr == msr::IA32_QM_EVTSEL && x.value == 3; }));
+}
+
+TEST(MsrBackend, SamplerWrapsA24BitCounter)
+{
+    Fixture f;
+    Sampler sampler(*f.backend, SamplerConfig { 10.0, 8, { "" }, 0 });
+    f.msrs->setCounter(0, 0, 2, (1ULL << 24) - 100);
+    ASSERT_TRUE(sampler.pollOnce(1'000'000'000).ok());
+    f.msrs->setCounter(0, 0, 2, (1ULL << 24) + 400); // the fake wraps it to 400
+    auto b = sampler.pollOnce(1'500'000'000);
+    ASSERT_TRUE(b.ok());
+    const auto& s = b->samples[0];
+    EXPECT_TRUE(s.flags & SampleWrapped);
+    EXPECT_DOUBLE_EQ(s.mbmTotalBps, 500.0 * 73728.0 / 0.5);
+    // A 24-bit source never lets the sampler wait longer than 1 s (20.18.8).
+    Sampler slow(*f.backend, SamplerConfig { 0.25, 8, { "" }, 0 });
+    EXPECT_EQ(slow.intervalNs(), 1'000'000'000u);
+    EXPECT_NE(slow.rateNote().find("20.18.8"), std::string::npos);
+}
+
+TEST(MsrBackend, CdpEnableSequence)
+{
+    Fixture f;
+    ASSERT_TRUE(f.backend->createControlGroup("p0").ok());
+    ASSERT_TRUE(f.backend->assignCpus("p0", { 1 }).ok());
+    ASSERT_TRUE(f.backend->applySchemata("p0", *Schemata::parseStrict("L3:0=f")).ok());
+    f.msrs->writes.clear();
+    ASSERT_TRUE(f.backend->setCdp("L3", true).ok());
+    // 20.19.6.2: masks all 1s first, threads to CLOS0, then QOS_CFG, then associations restored.
+    const auto& w = f.msrs->writes;
+    auto firstOf = [&](auto pred) {
+        return std::find_if(w.begin(), w.end(), pred) - w.begin();
+    };
+    const auto firstMask = firstOf([](const auto& x) { return x.msr >= msr::IA32_L3_MASK_0 && x.msr < msr::IA32_L3_MASK_0 + 16; });
+    const auto cfg = firstOf([](const auto& x) { return x.msr == msr::IA32_L3_QOS_CFG; });
+    const auto toClos0 = firstOf([](const auto& x) { return x.msr == msr::IA32_PQR_ASSOC && x.cpu == 1 && (x.value >> 32) == 0; });
+    ASSERT_LT(cfg, static_cast<long>(w.size()));
+    EXPECT_LT(firstMask, toClos0);
+    EXPECT_LT(toClos0, cfg);
+    EXPECT_EQ(*f.msrs->read(0, msr::IA32_L3_MASK_0 + 2), 0x7ffu); // all 1s
+    EXPECT_EQ(*f.msrs->read(1, msr::IA32_PQR_ASSOC) >> 32, 1u); // restored
+    auto caps = f.backend->capabilities();
+    EXPECT_NE(caps->resource("L3CODE"), nullptr);
+    EXPECT_NE(caps->resource("L3DATA"), nullptr);
+    EXPECT_EQ(caps->resource("L3CODE")->numClosids, 8u);
+    // CLOS1 data mask is MASK_2, code mask MASK_3 (Table 20-19).
+    ASSERT_TRUE(f.backend->applySchemata("p0", *Schemata::parseStrict("L3DATA:0=ff\nL3CODE:0=3")).ok());
+    EXPECT_EQ(*f.msrs->read(0, msr::IA32_L3_MASK_0 + 2), 0xffu);
+    EXPECT_EQ(*f.msrs->read(0, msr::IA32_L3_MASK_0 + 3), 0x3u);
+}
+
+TEST(MsrBackend, CdpRefusedWithHighClosInUse)
+{
+    auto e = rdt::test::skxLike();
+    e.mbaMaxClos = 15; // allow 16 groups so CLOS 8+ exist
+    e.cba = false;
+    e.maxRmid = 31;
+    Fixture f(e);
+    for (int i = 1; i <= 9; ++i)
+        ASSERT_TRUE(f.backend->createControlGroup("g" + std::to_string(i)).ok()) << i;
+    auto r = f.backend->setCdp("L3", true);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, EBUSY);
+}
+
+TEST(MsrBackend, TransactionRollbackOverMsrs)
+{
+    Fixture f;
+    ASSERT_TRUE(f.backend->createControlGroup("p0").ok());
+    auto before = f.backend->readSchemata("p0");
+    AllocationEngine engine(*f.backend);
+    f.msrs->failWrite(2); // the second WRMSR (domain 1's mask) faults
+    auto out = engine.apply({ "p0", *Schemata::parseStrict("L3:0=ff;1=ff"), "cli" });
+    EXPECT_FALSE(out.ok);
+    EXPECT_TRUE(out.rolledBack);
+    f.msrs->failWrite(0);
+    auto after = f.backend->readSchemata("p0");
+    EXPECT_TRUE(*after == *before);
+}

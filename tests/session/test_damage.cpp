@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Damaged, truncated, foreign and newer files: a clear message plus what can be read; never a crash or a hang.
+#include "Synthetic.h"
+
+#include "session/ReplaySource.h"
+#include "session/SessionReader.h"
+#include "session/SessionText.h"
+
+#include <fstream>
+#include <iterator>
+#include <random>
+
+using namespace rdt;
+using namespace rdt::session;
+using namespace rdt::session::testing;
+
+namespace {
+
+constexpr std::uint64_t kSec = 1'000'000'000;
+
+std::vector<std::uint8_t> readAll(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
+}
+
+void writeAll(const std::string& path, const std::vector<std::uint8_t>& bytes)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string makeSession(const TempDir& dir)
+{
+    const auto path = dir.file("good.rdts");
+    auto w = SessionWriter::create(path, syntheticMeta(), syntheticMachine());
+    EXPECT_TRUE(w.ok());
+    auto& s = *w.value();
+    EXPECT_TRUE(s.addAllocation({ kSec, "initial", "g1", "L3", 0, "", "7ff", true, "" }).ok());
+    EXPECT_TRUE(s.addMembership({ kSec, "g1", "1 2", "0-1" }).ok());
+    EXPECT_TRUE(s.addMarker({ kSec, "note", "m" }).ok());
+    EXPECT_TRUE(s.addTma({ { kSec, 2 * kSec, "system", 1, "retiring", 0.3 } }).ok());
+    EXPECT_TRUE(s.addPmuBatch({ kSec, 2 * kSec, "lbr", 10, std::vector<std::uint8_t>(3000, 7) }).ok());
+    for (int i = 0; i < 60; ++i)
+        EXPECT_TRUE(s.addSamples(syntheticBatch(kSec + static_cast<std::uint64_t>(i) * kSec / 10, 4, 2)).ok());
+    EXPECT_TRUE(s.close().ok());
+    return path;
+}
+
+/// Everything a consumer does with a file; must return (not crash, not hang) whatever the bytes are.
+void exerciseReader(SessionReader& r)
+{
+    (void)formatSummary(r);
+    std::size_t n = 0;
+    (void)r.forEachSample(0, UINT64_MAX, [&](const RdtSample&) { return ++n < 1000000; });
+    (void)r.summary(1);
+    (void)r.summary(60);
+    (void)r.tma();
+    (void)r.pmuBatches();
+    (void)r.addressMaps();
+    (void)r.symbols();
+}
+
+} // namespace
+
+TEST(SessionDamage, TruncatedFilesGiveAClearMessageAndTheReadablePart)
+{
+    TempDir dir;
+    const auto good = readAll(makeSession(dir));
+    ASSERT_GT(good.size(), 8192u);
+    std::mt19937 rng(12345);
+    const auto cut = dir.file("cut.rdts");
+    int opened = 0;
+    for (int i = 0; i < 40; ++i) {
+        const std::size_t len = i == 0 ? 50 : std::uniform_int_distribution<std::size_t>(1, good.size() - 1)(rng);
+        writeAll(cut, std::vector<std::uint8_t>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(len)));
+        auto r = SessionReader::open(cut);
+        if (!r.ok()) {
+            EXPECT_FALSE(r.error().message.empty());
+            if (len < 100) {
+                EXPECT_NE(r.error().message.find("truncated"), std::string::npos) << r.error().message;
+            }
+            continue;
+        }
+        ++opened;
+        exerciseReader(*r.value());
+        ASSERT_FALSE(r.value()->issues().empty()) << "cut at " << len << " went unnoticed";
+        EXPECT_TRUE(r.value()->damaged());
+        EXPECT_NE(formatSummary(*r.value()).find("problems:"), std::string::npos);
+    }
+    EXPECT_GT(opened, 20) << "most cuts should still show something";
+}
+
+TEST(SessionDamage, AFileCutInHalfStillShowsItsMetadata)
+{
+    TempDir dir;
+    const auto good = readAll(makeSession(dir));
+    const auto cut = dir.file("half.rdts");
+    writeAll(cut, std::vector<std::uint8_t>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(good.size() / 2)));
+    auto r = SessionReader::open(cut);
+    ASSERT_TRUE(r.ok()) << r.error().toString();
+    EXPECT_NE(r.value()->issues().front().find("truncated"), std::string::npos) << r.value()->issues().front();
+    EXPECT_EQ(r.value()->meta().host, "testhost"); // meta lives in the first pages
+}
+
+TEST(SessionDamage, FlippedBytesNeverCrashTheReader)
+{
+    TempDir dir;
+    const auto good = readAll(makeSession(dir));
+    std::mt19937 rng(777);
+    for (int i = 0; i < 150; ++i) {
+        auto bad = good;
+        const int flips = 1 + i % 16;
+        for (int f = 0; f < flips; ++f) {
+            const auto at = std::uniform_int_distribution<std::size_t>(0, bad.size() - 1)(rng);
+            bad[at] = static_cast<std::uint8_t>(bad[at] ^ (1u << (f % 8)));
+        }
+        auto r = SessionReader::openImage(bad, ReaderOptions { 200000 });
+        if (!r.ok()) {
+            EXPECT_FALSE(r.error().message.empty());
+            continue;
+        }
+        exerciseReader(*r.value());
+        auto shared = std::shared_ptr<SessionReader>(std::move(r.value()));
+        ReplaySource replay(shared);
+        replay.setSpeed(ReplaySource::kAsFastAsPossible);
+        replay.play();
+        for (int k = 0; k < 50 && !replay.atEnd(); ++k)
+            (void)replay.poll(100);
+    }
+}
+
+TEST(SessionDamage, ForeignAndNonSqliteFilesAreRefusedByName)
+{
+    TempDir dir;
+    const auto text = dir.file("notes.txt");
+    writeAll(text, { 'h', 'e', 'l', 'l', 'o', '\n' });
+    auto r1 = SessionReader::open(text);
+    ASSERT_FALSE(r1.ok());
+    EXPECT_NE(r1.error().message.find("not an rdtscope session"), std::string::npos) << r1.error().message;
+
+    const auto empty = dir.file("empty.rdts");
+    writeAll(empty, {});
+    auto r2 = SessionReader::open(empty);
+    ASSERT_FALSE(r2.ok());
+    EXPECT_NE(r2.error().message.find("empty"), std::string::npos);
+
+    const auto foreign = dir.file("other.db");
+    {
+        auto db = Database::open(foreign, Database::Mode::Create);
+        ASSERT_TRUE(db.ok());
+        ASSERT_TRUE(db->exec("CREATE TABLE songs(title TEXT); INSERT INTO songs VALUES ('x');").ok());
+    }
+    auto r3 = SessionReader::open(foreign);
+    ASSERT_FALSE(r3.ok());
+    EXPECT_NE(r3.error().message.find("not an rdtscope session"), std::string::npos) << r3.error().message;
+    EXPECT_NE(r3.error().message.find("songs"), std::string::npos) << r3.error().message;
+
+    auto r4 = SessionReader::open(dir.file("missing.rdts"));
+    ASSERT_FALSE(r4.ok());
+    EXPECT_EQ(r4.error().code, ENOENT);
+}
+
+TEST(SessionDamage, NewerFormatIsReadAsFarAsUnderstoodAndSaysSo)
+{
+    TempDir dir;
+    const auto path = makeSession(dir);
+    {
+        auto db = Database::open(path, Database::Mode::ReadWrite);
+        ASSERT_TRUE(db.ok());
+        ASSERT_TRUE(db->exec("PRAGMA user_version = 7; CREATE TABLE future_stuff(x);").ok());
+    }
+    auto r = SessionReader::open(path);
+    ASSERT_TRUE(r.ok()) << r.error().toString();
+    ASSERT_FALSE(r.value()->issues().empty());
+    EXPECT_NE(r.value()->issues().front().find("newer"), std::string::npos) << r.value()->issues().front();
+    auto rows = r.value()->samples(0, UINT64_MAX);
+    ASSERT_TRUE(rows.ok());
+    EXPECT_EQ(rows->size(), 60u * 8);
+}
+
+TEST(SessionDamage, ADamagedPmuBatchIsSkippedAndReported)
+{
+    TempDir dir;
+    const auto path = makeSession(dir);
+    {
+        auto db = Database::open(path, Database::Mode::ReadWrite);
+        ASSERT_TRUE(db.ok());
+        ASSERT_TRUE(db->exec("UPDATE pmu_batches SET raw_size = raw_size + 1").ok());
+    }
+    auto r = SessionReader::open(path);
+    ASSERT_TRUE(r.ok());
+    auto batches = r.value()->pmuBatches();
+    ASSERT_TRUE(batches.ok());
+    EXPECT_TRUE(batches->empty());
+    ASSERT_FALSE(r.value()->issues().empty());
+    EXPECT_NE(r.value()->issues().back().find("PMU batch"), std::string::npos);
+}

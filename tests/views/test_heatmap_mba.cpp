@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MbaEditor: the cell editor shows the effective value after rounding and writes the snapped value.
+
+#include "models/AllocationModel.h"
+#include "test_allocation_support.h"
+#include "views/MbaEditor.h"
+
+#include <QAbstractItemView>
+#include <QDir>
+#include <QLabel>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTest>
+
+class TestHeatmapMba : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void editorShowsEffectiveValueAndWritesIt();
+    void editorStepsBySnappedValues();
+    void readOnlyShowsReasonAndBlocksEditing();
+};
+
+void TestHeatmapMba::editorShowsEffectiveValueAndWritesIt()
+{
+    KernelLikeSchemata kernel;
+    AllocationModel source;
+    AllocationState st = makeSkxState();
+    loadInto(kernel, st);
+    source.setWriter(&kernel);
+    source.setState(st);
+    MbaEditor editor;
+    editor.setModel(&source);
+    editor.resize(520, 260);
+    editor.show();
+    QVERIFY(editor.rulesText().contains(QStringLiteral("rounded up")));
+    const QModelIndex idx = editor.bandwidthModel()->index(1, 0);
+    editor.view()->setCurrentIndex(idx);
+    editor.view()->edit(idx);
+    auto* cell = editor.view()->findChild<BandwidthValueEditor*>();
+    QVERIFY(cell);
+    auto* spin = cell->findChild<QSpinBox*>(QStringLiteral("value"));
+    QVERIFY(spin);
+    spin->selectAll();
+    QTest::keyClicks(spin, QStringLiteral("25"));
+    QCOMPARE(cell->requested(), 25u);
+    QCOMPARE(cell->effectiveText(), QStringLiteral("-> 30 % applied"));
+    QTest::keyClick(spin, Qt::Key_Return); // commit (the delegate commits through a queued call)
+    QTRY_COMPARE(kernel.value("p0", "MB", 0), 30u);
+    QCOMPARE(kernel.writes.back(), std::string("MB:0=30\n"));
+    QCOMPARE(idx.data().toString(), QStringLiteral("30 %"));
+    const QString dir = qEnvironmentVariable("RDTSCOPE_SCREENSHOT_DIR", QDir::tempPath());
+    QVERIFY(editor.grab().save(dir + QStringLiteral("/mba-editor.png")));
+}
+
+void TestHeatmapMba::editorStepsBySnappedValues()
+{
+    BandwidthSchema mb;
+    BandwidthValueEditor e(mb);
+    e.setValue(30);
+    auto* spin = e.findChild<QSpinBox*>(QStringLiteral("value"));
+    spin->stepBy(1);
+    QCOMPARE(e.requested(), 40u);
+    spin->stepBy(-3);
+    QCOMPARE(e.requested(), 10u);
+    QCOMPARE(e.effectiveText(), QString()); // an allowed value: nothing to explain
+}
+
+void TestHeatmapMba::readOnlyShowsReasonAndBlocksEditing()
+{
+    KernelLikeSchemata kernel;
+    AllocationModel source;
+    AllocationState st = makeSkxState();
+    st.writable = false;
+    st.readOnlyReason = "no write access to /sys/fs/resctrl/schemata (Permission denied)";
+    loadInto(kernel, st);
+    source.setWriter(&kernel);
+    source.setState(st);
+    MbaEditor editor;
+    editor.setModel(&source);
+    editor.show();
+    QVERIFY(editor.readOnlyText().contains(QStringLiteral("Permission denied")));
+    QCOMPARE(editor.view()->editTriggers(), QAbstractItemView::NoEditTriggers);
+    editor.view()->edit(editor.bandwidthModel()->index(1, 0));
+    QVERIFY(!editor.view()->findChild<BandwidthValueEditor*>());
+    QVERIFY(kernel.writes.empty());
+}
+
+QTEST_MAIN(TestHeatmapMba)
+#include "test_heatmap_mba.moc"

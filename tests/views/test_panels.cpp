@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "models/GroupModel.h"
+#include "models/MachineModel.h"
+#include "models/ReplayControl.h"
+#include "views/ExplainPanel.h"
+#include "views/GroupsPanel.h"
+#include "views/MachinePanel.h"
+#include "views/ProcessPickerDialog.h"
+#include "views/ReplayBar.h"
+
+#include "models/ProcessModel.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+namespace {
+/// A GroupControl that behaves like resctrl for the calls the dock makes, including its errors.
+class FakeGroups : public GroupControl {
+public:
+    std::vector<GroupDescription> groups { { "", false, { 1 }, "0-3" } };
+    unsigned closidsLeft = 1;
+    std::string readOnly;
+
+    rdt::Result<std::vector<GroupDescription>> listGroups() override { return groups; }
+    std::string whyReadOnly() const override { return readOnly; }
+    rdt::Status createGroup(const std::string& path, bool monitorOnly) override
+    {
+        if (!monitorOnly && closidsLeft == 0)
+            return rdt::errnoError(ENOSPC, "cannot create " + path, "Out of CLOSIDs");
+        if (!monitorOnly)
+            --closidsLeft;
+        groups.push_back({ path, monitorOnly, {}, "" });
+        return {};
+    }
+    rdt::Status removeGroup(const std::string& path) override
+    {
+        std::erase_if(groups, [&](const GroupDescription& g) { return g.path == path; });
+        return {};
+    }
+    rdt::Status addTasks(const std::string& path, const std::vector<int>& pids) override
+    {
+        for (int pid : pids) {
+            if (pid == 99999)
+                return rdt::errnoError(ESRCH, "cannot move task 99999 into " + path);
+        }
+        for (auto& g : groups) {
+            if (g.path == path)
+                g.tasks.insert(g.tasks.end(), pids.begin(), pids.end());
+        }
+        return {};
+    }
+    rdt::Status setCpus(const std::string& path, const std::string& cpus) override
+    {
+        for (auto& g : groups) {
+            if (g.path == path)
+                g.cpus = cpus;
+        }
+        return {};
+    }
+};
+
+class FakeReplay : public ReplayControl {
+public:
+    std::uint64_t duration = 100'000'000'000;
+    std::uint64_t position = 0;
+    bool isPlaying = false;
+    double factor = 1;
+    std::uint64_t durationNs() const override { return duration; }
+    std::uint64_t positionNs() const override { return position; }
+    bool playing() const override { return isPlaying; }
+    void setPlaying(bool p) override { isPlaying = p; }
+    double speed() const override { return factor; }
+    void setSpeed(double s) override { factor = s; }
+    void seek(std::uint64_t p) override { position = p; }
+};
+
+void selectRow(QTreeView* view, const QString& text)
+{
+    const auto matches = view->model()->match(view->model()->index(0, 0), Qt::DisplayRole, text, 1,
+        Qt::MatchRecursive | Qt::MatchExactly);
+    QVERIFY(!matches.isEmpty());
+    view->setCurrentIndex(matches.first());
+}
+} // namespace
+
+class TestPanels : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everyExplainTextNamesItsSdmSection()
+    {
+        const QStringList ids = ExplainPanel::concepts();
+        QVERIFY(ids.size() >= 15);
+        for (const char* needed : { "llc-occupancy", "mbm-total", "mbm-local", "mbm-remote", "counter-wrap", "rmid",
+                 "clos", "closid0", "cat", "cdp", "shareable-bits", "mba", "cba", "allocation-change" })
+            QVERIFY2(ids.contains(QString::fromLatin1(needed)), needed);
+        const QRegularExpression sdm(QStringLiteral("\\*\\*SDM section\\.\\*\\* .*2[0-2]\\.[0-9]+"));
+        for (const QString& id : ids) {
+            const QString text = ExplainPanel::conceptText(id);
+            QVERIFY2(text.startsWith(QStringLiteral("# ")), qPrintable(id));
+            QVERIFY2(sdm.match(text).hasMatch(), qPrintable(id + QStringLiteral(" has no SDM section")));
+        }
+        QVERIFY(ExplainPanel::conceptText(QStringLiteral("../etc/passwd")).isEmpty());
+    }
+
+    void machinePanelSelectionExplains()
+    {
+        MachineModel model;
+        MachinePanel panel(&model);
+        ExplainPanel explain;
+        QObject::connect(&panel, &MachinePanel::capabilitySelected, &explain, &ExplainPanel::showCapability);
+        model.setRows({ { QStringLiteral("RDT monitoring"), QStringLiteral("MBM counter width"), QStringLiteral("24 bits"),
+                            true, QStringLiteral("CPUID.(EAX=0FH,ECX=1):EAX[7:0]"), QStringLiteral("20.18.5.2"), {} },
+            { QStringLiteral("Cache allocation"), QStringLiteral("L3 shareable bits"), QStringLiteral("0x600"), true,
+                QStringLiteral("CPUID.(EAX=10H,ECX=1):EBX"), QStringLiteral("20.19.4.2"), {} },
+            { QStringLiteral("Cache allocation"), QStringLiteral("L3 CDP"), {}, false,
+                QStringLiteral("CPUID.(EAX=10H,ECX=1):ECX[2]"), QStringLiteral("20.19.5"),
+                QStringLiteral("not GenuineIntel") } });
+        QVERIFY(panel.view()->isExpanded(panel.view()->model()->index(0, 0)));
+        selectRow(panel.view(), QStringLiteral("MBM counter width"));
+        QCOMPARE(explain.currentConcept(), QStringLiteral("counter-wrap"));
+        QVERIFY(explain.markdown().contains(QStringLiteral("20.18.5.2")));
+        selectRow(panel.view(), QStringLiteral("L3 shareable bits"));
+        QCOMPARE(explain.currentConcept(), QStringLiteral("shareable-bits"));
+        selectRow(panel.view(), QStringLiteral("L3 CDP"));
+        QCOMPARE(explain.currentConcept(), QStringLiteral("cdp"));
+        QVERIFY(explain.markdown().contains(QStringLiteral("not GenuineIntel")));
+        QVERIFY(!explain.showConcept(QStringLiteral("no-such-thing")));
+    }
+
+    void groupsDockCreatesAndReportsErrors()
+    {
+        GroupModel model;
+        GroupsPanel panel(&model);
+        FakeGroups backend;
+        panel.setControl(&backend);
+        QCOMPARE(model.rowCount(), 1);
+        QVERIFY(panel.readOnlyText().isEmpty());
+        QVERIFY(panel.createGroup(QStringLiteral("streamer"), false));
+        QCOMPARE(model.rowCount(), 2);
+        QVERIFY(!panel.createGroup(QStringLiteral("victim"), false));
+        QVERIFY2(panel.errorText().contains(QStringLiteral("Out of CLOSIDs")), qPrintable(panel.errorText()));
+        QVERIFY(!panel.createGroup(QStringLiteral("a/b"), false));
+
+        selectRow(panel.view(), QStringLiteral("streamer"));
+        QVERIFY(panel.createGroup(QStringLiteral("m1"), true));
+        QCOMPARE(backend.groups.back().path, std::string("streamer/mon_groups/m1"));
+        QVERIFY(panel.errorText().isEmpty());
+        selectRow(panel.view(), QStringLiteral("streamer"));
+        QVERIFY(panel.addTasks({ 42, 43 }));
+        QCOMPARE(backend.groups[1].tasks, (std::vector<int> { 42, 43 }));
+        QVERIFY(!panel.addTasks({ 99999 }));
+        QVERIFY(panel.errorText().contains(QStringLiteral("99999")));
+        selectRow(panel.view(), QStringLiteral("streamer"));
+        QVERIFY(panel.setCpus(QStringLiteral(" 2-3 ")));
+        QCOMPARE(backend.groups[1].cpus, std::string("2-3"));
+        selectRow(panel.view(), QStringLiteral("(default group)"));
+        QVERIFY(!panel.removeSelected()); // the default group stays
+        selectRow(panel.view(), QStringLiteral("m1"));
+        QVERIFY(panel.removeSelected());
+        QCOMPARE(backend.groups.size(), std::size_t(2));
+    }
+
+    void groupsDockReadOnlyShowsReason()
+    {
+        GroupModel model;
+        GroupsPanel panel(&model);
+        FakeGroups backend;
+        backend.readOnly = "not root: /sys/fs/resctrl is read-only to you";
+        panel.setControl(&backend);
+        QVERIFY(panel.readOnlyText().contains(QStringLiteral("not root")));
+        QVERIFY(!panel.createGroup(QStringLiteral("x"), false));
+        QVERIFY(panel.errorText().contains(QStringLiteral("not root")));
+        QCOMPARE(backend.groups.size(), std::size_t(1));
+        panel.setControl(nullptr);
+        QVERIFY(panel.readOnlyText().contains(QStringLiteral("No RDT backend")));
+    }
+
+    void processPickerFilters()
+    {
+        QTemporaryDir dir;
+        for (const auto& [pid, comm] : { std::pair { "10", "stream" }, std::pair { "11", "victim-db" },
+                 std::pair { "12", "stream-helper" } }) {
+            QVERIFY(QDir(dir.path()).mkpath(QString::fromLatin1(pid)));
+            QFile f(dir.filePath(QString::fromLatin1(pid) + QStringLiteral("/comm")));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray(comm) + '\n');
+        }
+        ProcessPickerDialog picker(dir.path());
+        QSignalSpy refreshed(picker.model(), &ProcessModel::refreshed);
+        QVERIFY(refreshed.wait(5000));
+        QCOMPARE(picker.view()->model()->rowCount(), 3);
+        picker.setFilter(QStringLiteral("stream"));
+        QCOMPARE(picker.view()->model()->rowCount(), 2);
+        picker.view()->selectAll();
+        QCOMPARE(picker.selectedPids(), (QList<int> { 10, 12 }));
+        picker.setFilter(QStringLiteral("user:nobody-here"));
+        QCOMPARE(picker.view()->model()->rowCount(), 0);
+    }
+
+    void replayBarDrivesControl()
+    {
+        ReplayBar bar;
+        QVERIFY(bar.isHidden());
+        FakeReplay replay;
+        replay.position = 25'000'000'000;
+        bar.setControl(&replay);
+        QVERIFY(!bar.isHidden());
+        auto* slider = bar.findChild<QSlider*>();
+        QVERIFY(slider);
+        QCOMPARE(slider->value(), 2500);
+        QSignalSpy seeked(&bar, &ReplayBar::seeked);
+        slider->setValue(5000);
+        Q_EMIT slider->sliderReleased();
+        QCOMPARE(seeked.count(), 1);
+        QCOMPARE(replay.position, std::uint64_t(50'000'000'000));
+    }
+};
+
+QTEST_MAIN(TestPanels)
+#include "test_panels.moc"

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "models/FramePump.h"
+#include "models/QueuedFeed.h"
+#include "views/QCustomPlotInclude.h"
+#include "views/TimelineView.h"
+
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+constexpr std::uint64_t kSecond = 1'000'000'000;
+
+rdt::RdtSampleBatch batch(std::uint64_t t, double victimOcc, double streamerBw)
+{
+    rdt::RdtSampleBatch b;
+    b.timeNs = t;
+    rdt::RdtSample victim;
+    victim.timeNs = t;
+    victim.group = "victim";
+    victim.occupancyBytes = static_cast<std::uint64_t>(victimOcc);
+    victim.mbmTotalBps = 1e9;
+    victim.mbmLocalBps = 1e9;
+    rdt::RdtSample streamer = victim;
+    streamer.group = "streamer";
+    streamer.occupancyBytes = 20u << 20;
+    streamer.mbmTotalBps = streamerBw;
+    streamer.mbmLocalBps = streamerBw * 0.6;
+    b.samples = { victim, streamer };
+    return b;
+}
+
+struct Fixture {
+    FramePump pump;
+    QueuedFeed* feed = nullptr;
+    Fixture()
+    {
+        auto f = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test data" });
+        feed = f.get();
+        pump.setFeed(std::move(f));
+    }
+    /// 60 s at 10 Hz; at t = 30 s the streamer is fenced (a marker) and its bandwidth drops.
+    void fill()
+    {
+        for (int i = 0; i < 600; ++i) {
+            const bool after = i >= 300;
+            feed->push(batch(static_cast<std::uint64_t>(i) * kSecond / 10, after ? 12e6 : 3e6, after ? 4e9 : 12e9));
+        }
+        rdt::AllocationChanged c;
+        c.timeNs = 30 * kSecond;
+        c.who = "gui";
+        c.group = "streamer";
+        c.resource = "L3";
+        c.oldValue = "7ff";
+        c.newValue = "3";
+        c.ok = true;
+        feed->push(c);
+    }
+};
+} // namespace
+
+class TestTimelineView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void receivesSamplesAndMarkers()
+    {
+        Fixture f;
+        TimelineView view(&f.pump);
+        view.resize(900, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        f.fill();
+        f.pump.pumpOnce(); // the frame signal drives refresh()
+        QVERIFY(view.plottedPoints(QStringLiteral("victim"), Metric::Occupancy) > 0);
+        QVERIFY(view.plottedPoints(QStringLiteral("streamer"), Metric::BandwidthTotal) > 0);
+        QCOMPARE(view.plottedPoints(QStringLiteral("streamer"), Metric::BandwidthLocal), 0); // off by default
+        QCOMPARE(view.markerCount(), 1);
+        // The bandwidth axis fits the 12 GB/s peak before the fence.
+        const auto bwRange = view.plot()->axisRects().at(1)->axis(QCPAxis::atLeft)->range();
+        QVERIFY(bwRange.upper >= 12.0 && bwRange.upper < 16.0);
+        // Following: the window ends at the newest sample.
+        QCOMPARE(view.visibleRange().second, 300.0); // window 300 s > data: axis shows [0, 300]
+        view.setWindowSeconds(30);
+        QCOMPARE(view.visibleRange().first, 29.9);
+        QCOMPARE(view.visibleRange().second, 59.9);
+        // After the fence the visible window only holds the streamer's 4 GB/s: the axis follows what is visible.
+        const auto bwAfter = view.plot()->axisRects().at(1)->axis(QCPAxis::atLeft)->range();
+        QVERIFY(bwAfter.upper >= 4.0 && bwAfter.upper < 6.0);
+        view.setMetricVisible(Metric::BandwidthRemote, true);
+        QVERIFY(view.plottedPoints(QStringLiteral("streamer"), Metric::BandwidthRemote) > 0);
+    }
+
+    void legendToggleHidesGroup()
+    {
+        Fixture f;
+        TimelineView view(&f.pump);
+        view.resize(900, 600);
+        f.fill();
+        f.pump.pumpOnce();
+        QVERIFY(view.groupVisible(QStringLiteral("victim")));
+        view.setGroupVisible(QStringLiteral("victim"), false);
+        QCOMPARE(view.plottedPoints(QStringLiteral("victim"), Metric::Occupancy), 0);
+        QVERIFY(view.plottedPoints(QStringLiteral("streamer"), Metric::Occupancy) > 0);
+        view.setGroupVisible(QStringLiteral("victim"), true);
+        QVERIFY(view.plottedPoints(QStringLiteral("victim"), Metric::Occupancy) > 0);
+    }
+
+    void zoomPausesFollow()
+    {
+        Fixture f;
+        TimelineView view(&f.pump);
+        view.resize(900, 600);
+        f.fill();
+        f.pump.pumpOnce();
+        QSignalSpy follow(&view, &TimelineView::followChanged);
+        view.setVisibleRange(10, 20);
+        QCOMPARE(follow.count(), 1);
+        QVERIFY(!view.follow());
+        f.feed->push(batch(70 * kSecond, 1, 1));
+        f.pump.pumpOnce();
+        QCOMPARE(view.visibleRange().first, 10.0); // paused: new data does not move the view
+        view.setFollow(true);
+        QCOMPARE(view.visibleRange().second, 300.0);
+    }
+
+    void exportsVisibleRange()
+    {
+        Fixture f;
+        TimelineView view(&f.pump);
+        view.resize(800, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        f.fill();
+        f.pump.pumpOnce();
+        view.setVisibleRange(25.0, 35.0);
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("t.png"));
+        const QString svg = dir.filePath(QStringLiteral("t.svg"));
+        const QString csv = dir.filePath(QStringLiteral("t.csv"));
+        QString error;
+        QVERIFY2(view.exportPng(png, &error), qPrintable(error));
+        QVERIFY2(view.exportSvg(svg, &error), qPrintable(error));
+        QVERIFY2(view.exportCsv(csv, &error), qPrintable(error));
+        QImage image(png);
+        QCOMPARE(image.size(), view.plot()->size());
+        QFile svgFile(svg);
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        QVERIFY(svgFile.readAll().contains("<svg"));
+        QFile csvFile(csv);
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(csvFile.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY(lines.first().contains(QStringLiteral("SIMULATED")));
+        // Two groups x 101 samples in [25, 35] at 10 Hz, plus the header lines and the marker at 30 s.
+        QCOMPARE(lines.filter(QStringLiteral(",victim,")).size(), 101);
+        QCOMPARE(lines.filter(QStringLiteral(",streamer,")).size(), 101);
+        QCOMPARE(lines.filter(QStringLiteral("# marker,30.000")).size(), 1);
+        QVERIFY(!view.exportCsv(dir.filePath(QStringLiteral("missing/dir/t.csv")), &error));
+        QVERIFY(error.contains(QStringLiteral("missing/dir")));
+    }
+
+    void resetClearsSeries()
+    {
+        Fixture f;
+        TimelineView view(&f.pump);
+        f.fill();
+        f.pump.pumpOnce();
+        f.pump.resetSeries();
+        QCOMPARE(view.markerCount(), 0);
+        QCOMPARE(view.plot()->graphCount(), 0);
+    }
+
+    void restylesOnPaletteChange()
+    {
+        Fixture f;
+        TimelineView view(&f.pump);
+        f.fill();
+        f.pump.pumpOnce();
+        QPalette dark;
+        dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x24));
+        dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
+        view.setPalette(dark);
+        QCOMPARE(view.plot()->axisRects().at(0)->axis(QCPAxis::atLeft)->tickLabelColor(), QColor(0xee, 0xee, 0xee));
+        QCOMPARE(view.plot()->axisRects().at(0)->backgroundBrush().color(), QColor(0x20, 0x20, 0x24));
+    }
+};
+
+QTEST_MAIN(TestTimelineView)
+#include "test_timeline_view.moc"

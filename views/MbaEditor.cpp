@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "MbaEditor.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSpinBox>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <climits>
+
+namespace {
+
+/// Steps through the schema's allowed values instead of +-1.
+class SnappingSpinBox : public QSpinBox {
+public:
+    SnappingSpinBox(const BandwidthSchema& schema, QWidget* parent)
+        : QSpinBox(parent)
+        , m_schema(schema)
+    {
+    }
+    void stepBy(int steps) override
+    {
+        unsigned v = m_schema.effectiveValue(static_cast<unsigned>(value()));
+        for (; steps > 0; --steps)
+            v = m_schema.stepUp(v);
+        for (; steps < 0; ++steps)
+            v = m_schema.stepDown(v);
+        setValue(static_cast<int>(std::min<unsigned>(v, INT_MAX)));
+    }
+
+private:
+    BandwidthSchema m_schema;
+};
+
+class BandwidthDelegate : public QStyledItemDelegate {
+public:
+    explicit BandwidthDelegate(AllocationBandwidthModel* model, QObject* parent)
+        : QStyledItemDelegate(parent)
+        , m_model(model)
+    {
+    }
+    QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&, const QModelIndex&) const override
+    {
+        const BandwidthSchema* s = m_model->bandwidthSchema();
+        return s ? new BandwidthValueEditor(*s, parent) : nullptr;
+    }
+    void setEditorData(QWidget* editor, const QModelIndex& index) const override
+    {
+        static_cast<BandwidthValueEditor*>(editor)->setValue(index.data(Qt::EditRole).toUInt());
+    }
+    void setModelData(QWidget* editor, QAbstractItemModel* model, const QModelIndex& index) const override
+    {
+        model->setData(index, static_cast<BandwidthValueEditor*>(editor)->requested(), Qt::EditRole);
+    }
+
+private:
+    AllocationBandwidthModel* m_model;
+};
+
+} // namespace
+
+BandwidthValueEditor::BandwidthValueEditor(const BandwidthSchema& schema, QWidget* parent)
+    : QWidget(parent)
+    , m_schema(schema)
+    , m_spin(new SnappingSpinBox(schema, this))
+    , m_effective(new QLabel(this))
+{
+    m_spin->setObjectName(QStringLiteral("value"));
+    m_effective->setObjectName(QStringLiteral("effective"));
+    // Typing may go anywhere in the raw range: the label says what the hardware will make of it.
+    m_spin->setRange(0, static_cast<int>(std::min<unsigned>(schema.maxValue, INT_MAX)));
+    if (schema.unit == "%")
+        m_spin->setSuffix(QStringLiteral(" %"));
+    m_spin->setKeyboardTracking(true);
+    auto* l = new QHBoxLayout(this);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->addWidget(m_spin, 1);
+    l->addWidget(m_effective);
+    setFocusProxy(m_spin);
+    setAutoFillBackground(true);
+    connect(m_spin, &QSpinBox::valueChanged, this, &BandwidthValueEditor::updateEffective);
+    updateEffective();
+}
+
+void BandwidthValueEditor::setValue(unsigned value) { m_spin->setValue(static_cast<int>(std::min<unsigned>(value, INT_MAX))); }
+
+unsigned BandwidthValueEditor::requested() const { return static_cast<unsigned>(std::max(0, m_spin->value())); }
+
+QString BandwidthValueEditor::effectiveText() const { return m_effective->text(); }
+
+void BandwidthValueEditor::updateEffective()
+{
+    const unsigned e = effective();
+    m_effective->setText(e == requested() ? QString()
+                                          : tr("-> %1 applied").arg(AllocationBandwidthModel::formatValue(m_schema, e)));
+}
+
+MbaEditor::MbaEditor(QWidget* parent)
+    : QWidget(parent)
+    , m_model(new AllocationBandwidthModel(this))
+    , m_schemaBox(new QComboBox(this))
+    , m_rules(new QLabel(this))
+    , m_banner(new QLabel(this))
+    , m_status(new QLabel(this))
+    , m_view(new QTableView(this))
+{
+    m_view->setModel(m_model);
+    m_view->setItemDelegate(new BandwidthDelegate(m_model, this));
+    m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
+                            | QAbstractItemView::AnyKeyPressed);
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_banner->setWordWrap(true);
+    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; padding: 4px; }"));
+    m_rules->setWordWrap(true);
+    m_status->setWordWrap(true);
+    m_status->setStyleSheet(QStringLiteral("QLabel { color: #d93535; }"));
+    m_status->hide();
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Bandwidth control:"), this));
+    top->addWidget(m_schemaBox);
+    top->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(m_rules);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_status);
+
+    connect(m_schemaBox, &QComboBox::currentTextChanged, this, [this](const QString& s) {
+        m_model->setSchema(s);
+        sync();
+    });
+    connect(m_model, &QAbstractItemModel::modelReset, this, &MbaEditor::sync);
+    sync();
+}
+
+void MbaEditor::setModel(AllocationModel* model)
+{
+    if (m_source)
+        disconnect(m_source, nullptr, this, nullptr);
+    m_source = model;
+    m_model->setSourceModel(model);
+    if (model) {
+        connect(model, &AllocationModel::editableChanged, this, &MbaEditor::sync);
+        connect(model, &AllocationModel::allocationWritten, this, [this](const rdt::AllocationChanged& c) {
+            if (!m_model->bandwidthSchema() || c.resource != m_model->bandwidthSchema()->name)
+                return;
+            m_status->setVisible(!c.ok);
+            m_status->setText(c.ok ? QString()
+                                   : tr("The backend refused %1:%2=%3: %4")
+                                         .arg(QString::fromStdString(c.resource))
+                                         .arg(c.domain)
+                                         .arg(QString::fromStdString(c.newValue), QString::fromStdString(c.message)));
+        });
+    }
+    sync();
+}
+
+void MbaEditor::sync()
+{
+    const QSignalBlocker block(m_schemaBox);
+    const QStringList names = m_model->schemaNames();
+    m_schemaBox->clear();
+    m_schemaBox->addItems(names);
+    m_schemaBox->setCurrentText(m_model->schema());
+    m_schemaBox->setEnabled(names.size() > 1);
+    m_rules->setText(rulesText());
+    const bool editable = m_source && m_source->isEditable();
+    m_banner->setVisible(!editable);
+    m_banner->setText(readOnlyText());
+    m_view->setEditTriggers(editable ? QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
+                                           | QAbstractItemView::AnyKeyPressed
+                                     : QAbstractItemView::NoEditTriggers);
+}
+
+QString MbaEditor::readOnlyText() const
+{
+    if (m_source && m_source->isEditable())
+        return {};
+    return tr("Editing disabled: %1. Monitoring still works.")
+        .arg(m_source ? m_source->readOnlyReason() : tr("no allocation data"));
+}
+
+QString MbaEditor::rulesText() const
+{
+    const BandwidthSchema* b = m_model->bandwidthSchema();
+    if (!b)
+        return tr("No bandwidth allocation (MBA/CBA) on this source.");
+    const QString name = QString::fromStdString(b->name);
+    if (b->unit == "MiBps")
+        return tr("%1: a MiBps limit per CLOS (mba_MBps software controller); any value is applied as written.")
+            .arg(name);
+    QString t = tr("%1: %2..%3").arg(name, AllocationBandwidthModel::formatValue(*b, b->minValue),
+                                      AllocationBandwidthModel::formatValue(*b, b->maxValue));
+    if (b->scale == BandwidthSchema::Scale::PowerOfTwo)
+        t += tr(", non-linear: powers of two only; other values are rounded down (SDM 20.19.7.2).");
+    else if (b->granularity > 1)
+        t += b->rounding == BandwidthSchema::Rounding::Up
+            ? tr(" in steps of %1; other values are rounded up to the next step (kernel bandwidth_gran).")
+                  .arg(b->granularity)
+            : tr(" in steps of %1; other values are rounded down (SDM 20.19.7.2).").arg(b->granularity);
+    if (b->higherThrottles)
+        t += tr(" Higher values throttle more.");
+    else
+        t += tr(" The cap is approximate and per CLOS; caps do not add up to 100 %.");
+    return t;
+}

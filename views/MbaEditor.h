@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "models/AllocationBandwidthModel.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QSpinBox;
+class QTableView;
+
+/// The MBA/CBA editor (issue 6 item 3): one row per CLOS, one column per domain. Editing a cell opens a spin box
+/// that steps through the allowed values (linear steps of the granularity, or powers of two) and shows, beside
+/// what is typed, the value that will really be applied after rounding (the kernel rounds MB up to
+/// bandwidth_gran; SDM 20.19.7.2 rounds delays down). Without write access the table is read-only and a banner
+/// says why (item 8).
+///
+/// Integration: `editor->setModel(allocationModel)` with the same AllocationModel as the heatmap (shared state,
+/// writer and undo stack). The editor owns its AllocationBandwidthModel (bandwidthModel()).
+class MbaEditor : public QWidget {
+    Q_OBJECT
+public:
+    explicit MbaEditor(QWidget* parent = nullptr);
+
+    void setModel(AllocationModel* model);
+    AllocationBandwidthModel* bandwidthModel() const { return m_model; }
+    QTableView* view() const { return m_view; }
+    /// "" when editing is enabled, else "Editing disabled: <reason>. Monitoring still works."
+    QString readOnlyText() const;
+    /// The rule line: "MB: 10..100 % in steps of 10; the kernel rounds up to the next step".
+    QString rulesText() const;
+
+private:
+    void sync();
+
+    AllocationBandwidthModel* m_model;
+    QPointer<AllocationModel> m_source;
+    QComboBox* m_schemaBox;
+    QLabel* m_rules;
+    QLabel* m_banner;
+    QLabel* m_status;
+    QTableView* m_view;
+};
+
+/// The cell editor: a spin box stepping through allowed values plus a label with the effective value.
+/// Public so tests can drive it; object names "value" (QSpinBox) and "effective" (QLabel).
+class BandwidthValueEditor : public QWidget {
+    Q_OBJECT
+public:
+    BandwidthValueEditor(const BandwidthSchema& schema, QWidget* parent = nullptr);
+    void setValue(unsigned value);
+    unsigned requested() const;
+    unsigned effective() const { return m_schema.effectiveValue(requested()); }
+    QString effectiveText() const;
+
+private:
+    void updateEffective();
+    BandwidthSchema m_schema;
+    QSpinBox* m_spin;
+    QLabel* m_effective;
+};
