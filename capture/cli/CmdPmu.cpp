@@ -7,6 +7,7 @@
 #include "pmu/EventEncoder.h"
 #include "pmu/LoadLatency.h"
 #include "pmu/PerfSession.h"
+#include "pmu/PmuCpuid.h"
 #include "pmu/PmuText.h"
 #include "pmu/Recipes.h"
 #include "pmu/SimPmu.h"
@@ -109,8 +110,11 @@ int runSim(const Options& o)
         std::printf("%s", tmaHeader(true).c_str());
     const auto t0 = Clock::now();
     auto nextReport = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.interval));
-    auto lastRead = parseReadFormat(sim->readGroup(), sim->recipe().events[0].attr.readFormat);
-    const auto first = lastRead;
+    const std::uint64_t readFormat = sim->recipe().events[0].attr.readFormat;
+    TmaIntervals intervals;
+    if (auto first = parseReadFormat(sim->readGroup(), readFormat))
+        intervals.start(*first);
+    auto breakdown = [&](const ReadData& d) { return tmaFromGroupRead(sim->recipe(), d); };
     while (seconds(t0, Clock::now()) < o.duration) {
         // Simulate in slices so the wall clock paces the output; the ring is drained after each slice.
         sim->run(1'000'000);
@@ -120,10 +124,9 @@ int runSim(const Options& o)
         nextReport += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.interval));
         const double t = seconds(t0, Clock::now());
         if (o.kind == Kind::Tma) {
-            auto now = parseReadFormat(sim->readGroup(), sim->recipe().events[0].attr.readFormat);
-            if (now && lastRead)
-                std::printf("%s", tmaRow(t, tmaFromGroupRead(sim->recipe(), deltaRead(*now, *lastRead))).c_str());
-            lastRead = now;
+            if (auto now = parseReadFormat(sim->readGroup(), readFormat))
+                std::printf("%s", tmaRow(t, intervals.add(static_cast<std::uint64_t>(t * 1e9), *now, breakdown).breakdown)
+                                      .c_str());
         } else if (o.kind == Kind::Lbr) {
             std::printf("  %6.2f s  %llu samples\n", t, static_cast<unsigned long long>(graph.samples()));
         } else {
@@ -132,9 +135,7 @@ int runSim(const Options& o)
         std::fflush(stdout);
     }
     if (o.kind == Kind::Tma) {
-        auto now = parseReadFormat(sim->readGroup(), sim->recipe().events[0].attr.readFormat);
-        if (now && first)
-            std::printf("%s", tmaRow("total", tmaFromGroupRead(sim->recipe(), deltaRead(*now, *first))).c_str());
+        std::printf("%s", tmaRow("total", intervals.total()).c_str());
         std::printf("\nsimulated %.1f ms of CPU time\n", sim->truth().cycles / cfg.ghz / 1e6);
         return ExitOk;
     }
@@ -175,9 +176,12 @@ int runPerf(const Options& o, const Args& args)
     auto enc = EventEncoder::create(env.hasCpuCorePmu ? env.cpuCoreType : 0);
     if (!enc)
         return unavailable(what, enc.error(), sys, env);
+    const PmuCpuid cpuid = readPmuCpuid();
     RecipeOptions ro;
     ro.kernel = o.kernel;
     ro.ldlat = o.ldlat;
+    ro.slotsPerCycle = cpuid.slotsPerCycle; // CPUID.23H (SDM 22.2.9.6), used by the pre-Ice Lake formulas
+    ro.lbrDepth = cpuid.lbrDepth; // CPUID.1CH (SDM 21.1.2.2); informational, the kernel programs the LBRs
     Result<Recipe> recipe = o.kind == Kind::Tma ? tmaRecipe(*enc, ro)
         : o.kind == Kind::Mem                   ? loadLatencyRecipe(*enc, ro)
                                                 : lbrRecipe(*enc, o.callStack ? LbrMode::CallStack : LbrMode::AnyBranch, ro);
@@ -205,8 +209,11 @@ int runPerf(const Options& o, const Args& args)
         std::fprintf(stderr, "rdtscope-cli pmu %s: %s\n", what, st.error().toString().c_str());
         return ExitFailure;
     }
-    std::printf("source: perf on %s (%s)\nrecipe: %s\n\n", enc->model().description.c_str(),
+    std::printf("source: perf on %s (%s)\nrecipe: %s\n", enc->model().description.c_str(),
         enc->model().pfmName.c_str(), recipe->description.c_str());
+    if (o.kind == Kind::Lbr && cpuid.lbrDepth)
+        std::printf("architectural LBR depth: %u (CPUID.1CH)\n", cpuid.lbrDepth);
+    std::printf("\n");
     BranchGraph graph(o.callStack ? BranchGraph::Mode::CallStack : BranchGraph::Mode::AnyBranch);
     LoadLatency mem;
     auto consume = [&](const DecodedRecord& r) {
@@ -217,8 +224,13 @@ int runPerf(const Options& o, const Args& args)
     if (o.kind == Kind::Tma)
         std::printf("%s", tmaHeader(recipe->tma == TmaModel::SapphireRapids).c_str());
     const auto t0 = Clock::now();
-    ReadData last;
-    last.values.resize(recipe->events.size());
+    TmaIntervals intervals;
+    auto breakdown = [&](const ReadData& d) { return tmaFromGroupRead(*recipe, d); };
+    if (o.kind == Kind::Tma) {
+        ReadData zero;
+        zero.values.resize(recipe->events.size());
+        intervals.start(zero);
+    }
     double nextReport = o.interval;
     while (seconds(t0, Clock::now()) < o.duration && !s.childExited()) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -233,17 +245,17 @@ int runPerf(const Options& o, const Args& args)
                 std::fprintf(stderr, "rdtscope-cli pmu tma: %s\n", now.error().toString().c_str());
                 return ExitFailure;
             }
-            std::printf("%s", tmaRow(t, tmaFromGroupRead(*recipe, deltaRead(*now, last))).c_str());
-            last = *now;
+            std::printf("%s", tmaRow(t, intervals.add(static_cast<std::uint64_t>(t * 1e9), *now, breakdown).breakdown)
+                                  .c_str());
         }
         std::fflush(stdout);
     }
     (void)s.stop();
     s.drain(consume);
     if (o.kind == Kind::Tma) {
-        auto now = s.readGroups();
-        if (now)
-            std::printf("%s", tmaRow("total", tmaFromGroupRead(*recipe, *now)).c_str());
+        if (auto now = s.readGroups())
+            (void)intervals.add(static_cast<std::uint64_t>(seconds(t0, Clock::now()) * 1e9), *now, breakdown);
+        std::printf("%s", tmaRow("total", intervals.total()).c_str());
         return ExitOk;
     }
     printFinal(o, o.kind == Kind::Lbr ? &graph : nullptr, o.kind == Kind::Mem ? &mem : nullptr, symbols);

@@ -130,6 +130,45 @@ Result<ReadData> parseReadFormat(std::span<const std::byte> bytes, std::uint64_t
     return out;
 }
 
+TmaBreakdown TmaIntervals::total() const
+{
+    TmaBreakdown t;
+    double w = 0;
+    auto acc = [](double& into, double v, double weight) { into += v * weight; };
+    for (const auto& i : m_history) {
+        const TmaBreakdown& b = i.breakdown;
+        if (!b.valid)
+            continue;
+        const double s = b.slots > 0 ? b.slots : 1;
+        w += s;
+        t.slots += b.slots;
+        acc(t.level1.retiring, b.level1.retiring, s);
+        acc(t.level1.badSpeculation, b.level1.badSpeculation, s);
+        acc(t.level1.frontendBound, b.level1.frontendBound, s);
+        acc(t.level1.backendBound, b.level1.backendBound, s);
+        t.level2.present = b.level2.present;
+        acc(t.level2.heavyOperations, b.level2.heavyOperations, s);
+        acc(t.level2.lightOperations, b.level2.lightOperations, s);
+        acc(t.level2.branchMispredicts, b.level2.branchMispredicts, s);
+        acc(t.level2.machineClears, b.level2.machineClears, s);
+        acc(t.level2.fetchLatency, b.level2.fetchLatency, s);
+        acc(t.level2.fetchBandwidth, b.level2.fetchBandwidth, s);
+        acc(t.level2.memoryBound, b.level2.memoryBound, s);
+        acc(t.level2.coreBound, b.level2.coreBound, s);
+    }
+    if (w <= 0) {
+        t.note = "no valid interval";
+        return t;
+    }
+    for (double* v : { &t.level1.retiring, &t.level1.badSpeculation, &t.level1.frontendBound, &t.level1.backendBound,
+             &t.level2.heavyOperations, &t.level2.lightOperations, &t.level2.branchMispredicts,
+             &t.level2.machineClears, &t.level2.fetchLatency, &t.level2.fetchBandwidth, &t.level2.memoryBound,
+             &t.level2.coreBound })
+        *v /= w;
+    t.valid = true;
+    return t;
+}
+
 ReadData deltaRead(const ReadData& now, const ReadData& before)
 {
     ReadData d = now;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace rdt::pmu {
 
@@ -68,5 +69,39 @@ Result<ReadData> parseReadFormat(std::span<const std::byte> bytes, std::uint64_t
 
 /// Difference of two cumulative group reads (counters and times), value by value; sizes must match.
 ReadData deltaRead(const ReadData& now, const ReadData& before);
+
+/// TMA per interval: feed cumulative group reads (as PerfSession::readGroups or SimPmu::readGroup return them) and
+/// get the breakdown of each interval, with its history kept for views and sessions.
+struct TmaInterval {
+    std::uint64_t timeNs = 0; ///< end of the interval
+    TmaBreakdown breakdown;
+};
+class TmaIntervals {
+public:
+    /// The cumulative values at the start of the first interval.
+    void start(const ReadData& cumulative)
+    {
+        m_last = cumulative;
+        m_hasLast = true;
+    }
+    /// `toBreakdown` turns one delta into a breakdown (tmaFromGroupRead bound to a recipe).
+    template <typename F> const TmaInterval& add(std::uint64_t timeNs, const ReadData& cumulative, F&& toBreakdown)
+    {
+        const ReadData delta = m_hasLast ? deltaRead(cumulative, m_last) : cumulative;
+        m_last = cumulative;
+        m_hasLast = true;
+        m_history.push_back(TmaInterval { timeNs, toBreakdown(delta) });
+        return m_history.back();
+    }
+    const std::vector<TmaInterval>& history() const { return m_history; }
+    /// Slot-weighted mean over the history (what a "total" row shows).
+    TmaBreakdown total() const;
+
+private:
+    ReadData m_last;
+    bool m_hasLast = false;
+    std::vector<TmaInterval> m_history;
+};
+
 
 } // namespace rdt::pmu

@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <set>
 #include <thread>
 
@@ -66,6 +68,49 @@ TEST(LivePerf, CpuClockCallchainsSymbolizeChildFunctions)
         chain += n + "; ";
     EXPECT_TRUE(chainNames.count("rdtscope_live_outer")) << "callchain functions seen: " << chain;
     EXPECT_TRUE(chainNames.count("main"));
+}
+
+TEST(LivePerf, AttachToRunningProcessByPidWithProcMaps)
+{
+    LinuxPerfSyscalls sys;
+    const PerfEnvironment env = sys.environment();
+    if (env.paranoidKnown && env.paranoid > 2 && !env.isRoot)
+        GTEST_SKIP() << "perf_event_paranoid=" << env.paranoid;
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::execl(PMU_LIVE_TARGET, PMU_LIVE_TARGET, "1.5", static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    ASSERT_GT(child, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(150)); // let it exec and start spinning
+    Symbolizer symbols;
+    ASSERT_TRUE(symbols.loadProcMaps(static_cast<std::uint32_t>(child))); // attached late: no MMAP2 records
+    RecipeOptions opt;
+    opt.frequency = 2000;
+    PerfTarget target;
+    target.pids = { child };
+    auto session = PerfSession::open(sys, cpuClockRecipe(opt), target, 16);
+    ASSERT_TRUE(session) << session.error().toString();
+    ASSERT_TRUE((*session)->start());
+    std::set<std::string> names;
+    std::uint64_t samples = 0;
+    auto consume = [&](const DecodedRecord& r) {
+        if (r.kind != RecordKind::Sample || static_cast<pid_t>(r.sample.pid) != child)
+            return;
+        ++samples;
+        names.insert(symbols.resolve(r.sample.pid, r.sample.ip).function);
+    };
+    for (int i = 0; i < 25; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        (*session)->drain(consume);
+    }
+    (void)(*session)->stop();
+    (*session)->drain(consume);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    EXPECT_EQ(symbols.comm(static_cast<std::uint32_t>(child)), "pmu_live_target");
+    EXPECT_GT(samples, 20u);
+    EXPECT_TRUE(names.count("rdtscope_live_inner"));
 }
 
 TEST(LivePerf, LaunchingAMissingCommandFails)

@@ -116,3 +116,31 @@ TEST(Tma, GroupReadParseDeltaAndBreakdown)
     truncated.resize(truncated.size() - 4);
     EXPECT_FALSE(parseReadFormat(truncated, fmt));
 }
+
+TEST(Tma, IntervalsFromCumulativeReadsAndSlotWeightedTotal)
+{
+    Recipe rec;
+    rec.tma = TmaModel::Icelake;
+    for (auto role : { EventRole::Slots, EventRole::Retiring, EventRole::BadSpec, EventRole::FeBound, EventRole::BeBound })
+        rec.events.push_back(RecipeEvent { "", "", role, {} });
+    auto cumulative = [](std::uint64_t t, std::vector<std::uint64_t> v) {
+        ReadData d;
+        d.timeEnabled = d.timeRunning = t;
+        for (auto x : v)
+            d.values.push_back(ReadValue { x, 0, 0 });
+        return d;
+    };
+    TmaIntervals iv;
+    iv.start(cumulative(0, { 0, 0, 0, 0, 0 }));
+    auto f = [&](const ReadData& d) { return tmaFromGroupRead(rec, d); };
+    // interval 1: 1000 slots, all retiring; interval 2: 3000 slots, all backend bound
+    EXPECT_NEAR(iv.add(1, cumulative(10, { 1000, 1000, 0, 0, 0 }), f).breakdown.level1.retiring, 1.0, 1e-12);
+    const auto& second = iv.add(2, cumulative(20, { 4000, 1000, 0, 0, 3000 }), f);
+    EXPECT_NEAR(second.breakdown.level1.backendBound, 1.0, 1e-12);
+    EXPECT_NEAR(second.breakdown.level1.retiring, 0.0, 1e-12);
+    ASSERT_EQ(iv.history().size(), 2u);
+    const auto total = iv.total();
+    ASSERT_TRUE(total.valid);
+    EXPECT_NEAR(total.level1.retiring, 0.25, 1e-12); // slot-weighted: 1000 of 4000
+    EXPECT_NEAR(total.level1.backendBound, 0.75, 1e-12);
+}
