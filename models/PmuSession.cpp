@@ -274,6 +274,7 @@ bool PmuSession::startSimulation(const PmuSimOptions& options, int intervalMs, s
     QString* error)
 {
     stopSimulation();
+    m_live.reset();
     auto run = PmuSimRun::create(options);
     if (!run) {
         if (error)
@@ -288,11 +289,34 @@ bool PmuSession::startSimulation(const PmuSimOptions& options, int intervalMs, s
     return true;
 }
 
+bool PmuSession::startLive(PmuRecipeKind kind, const PerfTarget& target, int intervalMs, QString* error)
+{
+    stopSimulation();
+    auto run = PmuLiveRun::start(kind, target);
+    if (!run) {
+        if (error)
+            *error = QString::fromStdString(run.error().toString());
+        return false;
+    }
+    m_sim.reset();
+    m_live = std::move(run.value());
+    setData(m_live->makeData(target.systemWide ? "system-wide"
+            : !target.command.empty()           ? "command " + target.command.front()
+                                                : "attached to PID " + std::to_string(target.pids.empty() ? 0 : target.pids.front())));
+    m_simTimer->start(intervalMs);
+    Q_EMIT simulationChanged(true);
+    return true;
+}
+
 void PmuSession::stopSimulation()
 {
     if (!m_simTimer->isActive())
         return;
     m_simTimer->stop();
+    if (m_live) {
+        m_live->step(m_data); // what arrived since the last step
+        m_live.reset(); // closes the events (a launched command keeps running)
+    }
     Q_EMIT simulationChanged(false);
 }
 
@@ -300,9 +324,15 @@ bool PmuSession::simulating() const { return m_simTimer->isActive(); }
 
 void PmuSession::stepSimulation()
 {
-    if (!m_sim)
+    if (m_live) {
+        m_live->step(m_data);
+        if (m_live->finished())
+            QTimer::singleShot(0, this, &PmuSession::stopSimulation);
+    } else if (m_sim) {
+        m_sim->step(m_data, m_cyclesPerStep);
+    } else {
         return;
-    m_sim->step(m_data, m_cyclesPerStep);
+    }
     const auto span = m_data.timeSpan();
     m_t0 = span.first;
     m_t1 = span.second;

@@ -3,6 +3,7 @@
 // simulator (range filtering, latency filter) and on the two perf.data fixtures (oracles: perf report, decoder).
 #include "models/CallGraphModel.h"
 #include "models/LatencyModel.h"
+#include "models/PmuLive.h"
 #include "models/PmuSession.h"
 #include "models/TmaModel.h"
 #include "pmu_fixtures.h"
@@ -185,6 +186,43 @@ private Q_SLOTS:
         QCOMPARE(s->latencyTables().total.count, LatencyModel::levelTotal(h, level));
         s->setLatencyFilter(-1, -1);
         QCOMPARE(s->latencyTables().total.count, total);
+    }
+
+    void liveCpuClockOnALaunchedCommand()
+    {
+        // The software cpu-clock recipe runs without a hardware PMU, so the live path is exercised on any machine
+        // where perf_event_open is allowed for one's own processes (perf_event_paranoid <= 2).
+        PmuSession s;
+        PerfTarget target;
+        target.command = { "/bin/sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done" };
+        QString error;
+        if (!s.startLive(PmuRecipeKind::CpuClock, target, 1000000, &error))
+            QSKIP(qPrintable(QStringLiteral("perf_event_open refused here: ") + error));
+        QVERIFY(s.live());
+        QVERIFY(s.sourceLabel().startsWith(QStringLiteral("Live")));
+        for (int i = 0; i < 400 && s.simulating(); ++i) {
+            QTest::qWait(25);
+            s.stepSimulation();
+        }
+        QVERIFY(!s.simulating()); // stopped by itself when the command exited
+        QVERIFY(s.data().otherSamples > 0); // cpu-clock samples: real, counted, never shown as LBR or loads
+        QVERIFY(s.data().branches.empty());
+        QVERIFY(s.data().loads.empty());
+    }
+
+    void liveHardwareRecipeExplainsWhyNot()
+    {
+        const auto check = checkLiveRecipe(PmuRecipeKind::All, true);
+        if (check.available)
+            QSKIP("this machine has a usable core PMU");
+        PmuSession s;
+        PerfTarget target;
+        target.systemWide = true;
+        QString error;
+        QVERIFY(!s.startLive(PmuRecipeKind::All, target, 250, &error));
+        QVERIFY(error.contains(QString::fromStdString(check.advice).left(30)));
+        QVERIFY(!s.live());
+        QVERIFY(s.data().empty());
     }
 
     void propellerHottestFunctionMatchesPerfReport()
