@@ -44,6 +44,10 @@ PmuControls::PmuControls(PmuSession* session, QWidget* parent)
     m_target->addItem(tr("Attach to PID"));
     m_target->addItem(tr("Launch command"));
     m_targetArg->setPlaceholderText(tr("PID or command line"));
+    for (QComboBox* c : { m_machine, m_recipe, m_target }) { // the dock must not widen the main window
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(14);
+    }
     m_targetArg->setEnabled(false);
     m_advice->setWordWrap(true);
     m_advice->setTextInteractionFlags(Qt::TextSelectableByMouse);

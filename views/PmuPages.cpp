@@ -28,8 +28,7 @@ PmuPages::PmuPages(QMainWindow* window, QTabWidget* pages, int firstIndex, QActi
         QWidget* old = pages->widget(firstIndex + i);
         pages->removeTab(firstIndex + i);
         pages->insertTab(firstIndex + i, ours[i], title);
-        if (old)
-            old->deleteLater();
+        delete old; // the placeholder page, no longer in the tab widget
     }
     m_dock->setObjectName(QStringLiteral("pmuDock"));
     m_dock->setWidget(m_controls);
