@@ -179,7 +179,7 @@ void LatencyView::refresh()
         m_plot->xAxis->setRange(lo - 0.7, hi + 0.7);
     else
         m_plot->xAxis->setRange(-0.7, 10.7);
-    m_plot->yAxis->setRange(0, std::max(1.0, top * 1.08));
+    m_plot->yAxis->setRange(0, std::max(1.0, top * 1.45)); // headroom: the legend sits above the bars
     m_plot->replot(QCustomPlot::rpQueuedReplot);
     refreshTables();
 }
