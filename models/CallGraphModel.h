@@ -17,7 +17,15 @@
 class CallGraphModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { FromColumn, ToColumn, CountColumn, MispredictColumn, AvgCyclesColumn, TotalCyclesColumn, ColumnCount };
+    enum Column {
+        FromColumn,
+        ToColumn,
+        CountColumn,
+        MispredictColumn,
+        AvgCyclesColumn,
+        TotalCyclesColumn,
+        ColumnCount
+    };
     enum class Mode { Edges, Callers, Callees };
     enum Roles { SortRole = Qt::UserRole + 1, EdgeIndexRole };
 

@@ -21,8 +21,7 @@ std::uint64_t monotonicNowNs()
 PmuLiveRun::~PmuLiveRun()
 {
     for (auto& c : m_captures)
-        if (c.session)
-            (void)c.session->stop();
+        if (c.session) (void)c.session->stop();
 }
 
 Result<std::unique_ptr<PmuLiveRun>> PmuLiveRun::start(PmuRecipeKind kind, const PerfTarget& target)
@@ -34,28 +33,22 @@ Result<std::unique_ptr<PmuLiveRun>> PmuLiveRun::start(PmuRecipeKind kind, const 
         recipes.push_back(cpuClockRecipe(opt));
     } else {
         const auto check = checkLiveRecipe(kind, target.systemWide);
-        if (!check.available)
-            return makeError("the PMU cannot run this recipe here", check.advice);
+        if (!check.available) return makeError("the PMU cannot run this recipe here", check.advice);
         auto enc = EventEncoder::create();
-        if (!enc)
-            return enc.error();
+        if (!enc) return enc.error();
         auto add = [&](Result<Recipe> r) -> Status {
-            if (!r)
-                return r.error();
+            if (!r) return r.error();
             recipes.push_back(std::move(r.value()));
             return {};
         };
         Status st;
-        if (kind == PmuRecipeKind::All || kind == PmuRecipeKind::Tma)
-            st = add(tmaRecipe(*enc, opt));
+        if (kind == PmuRecipeKind::All || kind == PmuRecipeKind::Tma) st = add(tmaRecipe(*enc, opt));
         if (st && (kind == PmuRecipeKind::All || kind == PmuRecipeKind::LbrCallStack))
             st = add(lbrRecipe(*enc, LbrMode::CallStack, opt));
-        if (st && kind == PmuRecipeKind::LbrAny)
-            st = add(lbrRecipe(*enc, LbrMode::AnyBranch, opt));
+        if (st && kind == PmuRecipeKind::LbrAny) st = add(lbrRecipe(*enc, LbrMode::AnyBranch, opt));
         if (st && (kind == PmuRecipeKind::All || kind == PmuRecipeKind::LoadLatency))
             st = add(loadLatencyRecipe(*enc, opt));
-        if (!st)
-            return st.error();
+        if (!st) return st.error();
     }
     std::unique_ptr<PmuLiveRun> run(new PmuLiveRun);
     run->m_sys = std::make_unique<LinuxPerfSyscalls>();
@@ -63,13 +56,11 @@ Result<std::unique_ptr<PmuLiveRun>> PmuLiveRun::start(PmuRecipeKind kind, const 
     // launches a command only with a single recipe (PmuControls), attaching the rest is the engine's next step.
     for (auto& r : recipes) {
         auto s = PerfSession::open(*run->m_sys, r, target, 64);
-        if (!s)
-            return s.error();
+        if (!s) return s.error();
         Capture c;
         c.counting = r.counting;
         c.session = std::move(s.value());
-        if (auto st = c.session->start(); !st)
-            return st.error();
+        if (auto st = c.session->start(); !st) return st.error();
         run->m_captures.push_back(std::move(c));
     }
     return Result<std::unique_ptr<PmuLiveRun>>(std::move(run));
@@ -93,14 +84,12 @@ void PmuLiveRun::step(PmuData& data)
             else if (r.kind == RecordKind::Lost)
                 data.lost += r.lost.lost;
         });
-        if (!c.counting)
-            continue;
+        if (!c.counting) continue;
         auto now = c.session->readGroups();
-        if (!now)
-            continue;
+        if (!now) continue;
         if (c.haveLast)
-            data.tma.push_back(PmuTmaPoint { monotonicNowNs(),
-                tmaFromGroupRead(c.session->recipe(), deltaRead(*now, c.last)) });
+            data.tma.push_back(
+                PmuTmaPoint { monotonicNowNs(), tmaFromGroupRead(c.session->recipe(), deltaRead(*now, c.last)) });
         c.last = std::move(now.value());
         c.haveLast = true;
     }
@@ -109,8 +98,7 @@ void PmuLiveRun::step(PmuData& data)
 bool PmuLiveRun::finished()
 {
     for (auto& c : m_captures)
-        if (c.session->childPid() > 0 && c.session->childExited())
-            return true;
+        if (c.session->childPid() > 0 && c.session->childExited()) return true;
     return false;
 }
 

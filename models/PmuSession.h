@@ -81,8 +81,8 @@ public:
 
     /// Re-aggregates everything from the samples (the views call nothing else).
     /// UNFINISHED: runs on the calling (GUI) thread: 2-3.5 s for a million load samples on this loaded 2-core VM
-    /// (bench_gui_pmu), well under 100 ms for the simulator's and the fixtures' sizes. It should move to the worker pool with a
-    /// snapshot of the range and a generation id, as the call-graph layout does.
+    /// (bench_gui_pmu), well under 100 ms for the simulator's and the fixtures' sizes. It should move to the worker
+    /// pool with a snapshot of the range and a generation id, as the call-graph layout does.
     void reaggregate();
 
 Q_SIGNALS:

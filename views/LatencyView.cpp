@@ -22,18 +22,30 @@ namespace {
 QColor levelColour(int level)
 {
     switch (static_cast<MemLevel>(level)) {
-    case MemLevel::L1: return QColor(90, 180, 90);
-    case MemLevel::Lfb: return QColor(170, 210, 110);
-    case MemLevel::L2: return QColor(240, 200, 70);
-    case MemLevel::L3: return QColor(245, 140, 60);
-    case MemLevel::LocalDram: return QColor(210, 70, 60);
-    case MemLevel::RemoteDram: return QColor(140, 40, 100);
-    case MemLevel::RemoteCache: return QColor(190, 90, 180);
-    case MemLevel::Pmem: return QColor(100, 80, 60);
-    case MemLevel::Io: return QColor(90, 120, 160);
-    case MemLevel::Uncached: return QColor(60, 60, 60);
-    case MemLevel::Cxl: return QColor(40, 150, 170);
-    default: return QColor(170, 170, 170);
+    case MemLevel::L1:
+        return QColor(90, 180, 90);
+    case MemLevel::Lfb:
+        return QColor(170, 210, 110);
+    case MemLevel::L2:
+        return QColor(240, 200, 70);
+    case MemLevel::L3:
+        return QColor(245, 140, 60);
+    case MemLevel::LocalDram:
+        return QColor(210, 70, 60);
+    case MemLevel::RemoteDram:
+        return QColor(140, 40, 100);
+    case MemLevel::RemoteCache:
+        return QColor(190, 90, 180);
+    case MemLevel::Pmem:
+        return QColor(100, 80, 60);
+    case MemLevel::Io:
+        return QColor(90, 120, 160);
+    case MemLevel::Uncached:
+        return QColor(60, 60, 60);
+    case MemLevel::Cxl:
+        return QColor(40, 150, 170);
+    default:
+        return QColor(170, 170, 170);
     }
 }
 
@@ -86,8 +98,7 @@ LatencyView::LatencyView(PmuSession* session, QWidget* parent)
         bars->setPen(QPen(levelColour(l).darker(140)));
         bars->setBrush(levelColour(l));
         bars->setStackingGap(0);
-        if (below)
-            bars->moveAbove(below);
+        if (below) bars->moveAbove(below);
         below = bars;
         m_bars.push_back(bars);
     }
@@ -117,8 +128,7 @@ LatencyView::LatencyView(PmuSession* session, QWidget* parent)
     connect(m_plot, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* p, int dataIndex, QMouseEvent*) {
         auto* bars = qobject_cast<QCPBars*>(p);
         const int level = static_cast<int>(m_bars.indexOf(bars));
-        if (!bars || level < 0 || dataIndex < 0 || dataIndex >= bars->dataCount())
-            return;
+        if (!bars || level < 0 || dataIndex < 0 || dataIndex >= bars->dataCount()) return;
         filterBy(static_cast<int>(std::lround((bars->data()->begin() + dataIndex)->key)), level);
     });
     connect(m_plot, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
@@ -130,7 +140,10 @@ LatencyView::LatencyView(PmuSession* session, QWidget* parent)
     refresh();
 }
 
-QCPBars* LatencyView::bars(int level) const { return level >= 0 && level < m_bars.size() ? m_bars[level] : nullptr; }
+QCPBars* LatencyView::bars(int level) const
+{
+    return level >= 0 && level < m_bars.size() ? m_bars[level] : nullptr;
+}
 
 double LatencyView::plottedTotal() const
 {
@@ -141,7 +154,10 @@ double LatencyView::plottedTotal() const
     return t;
 }
 
-void LatencyView::filterBy(int bin, int level) { m_session->setLatencyFilter(bin, level); }
+void LatencyView::filterBy(int bin, int level)
+{
+    m_session->setLatencyFilter(bin, level);
+}
 
 void LatencyView::refresh()
 {
@@ -200,9 +216,9 @@ void LatencyView::refreshTables()
     if (m_session->data().kind == rdt::pmu::PmuSourceKind::None)
         m_caption->setText(tr("No PMU data: start a capture (simulated or live) or open a perf.data file."));
     else if (total.count == 0)
-        m_caption->setText(tr("%1: no load-latency samples%2.")
-                               .arg(m_session->sourceLabel(),
-                                   m_session->hasTimeRange() ? tr(" in the selected range") : QString()));
+        m_caption->setText(
+            tr("%1: no load-latency samples%2.")
+                .arg(m_session->sourceLabel(), m_session->hasTimeRange() ? tr(" in the selected range") : QString()));
     else
         m_caption->setText(tr("%1: %2 loads, mean %3 cycles, p99 %4, %5 HITM%6")
                                .arg(m_session->sourceLabel())

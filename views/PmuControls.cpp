@@ -109,11 +109,20 @@ PmuControls::PmuControls(PmuSession* session, QWidget* parent)
     updateButtons();
 }
 
-void PmuControls::setMachine(Machine m) { m_machine->setCurrentIndex(m == Machine::Simulated ? 0 : 1); }
+void PmuControls::setMachine(Machine m)
+{
+    m_machine->setCurrentIndex(m == Machine::Simulated ? 0 : 1);
+}
 
-QString PmuControls::adviceText() const { return m_advice->text(); }
+QString PmuControls::adviceText() const
+{
+    return m_advice->text();
+}
 
-bool PmuControls::progressVisible() const { return m_progress->isVisibleTo(this); }
+bool PmuControls::progressVisible() const
+{
+    return m_progress->isVisibleTo(this);
+}
 
 bool PmuControls::start()
 {
@@ -183,18 +192,16 @@ void PmuControls::stop()
 
 void PmuControls::openPerfDataDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open perf.data"), QString(),
-        tr("perf.data files (*.data *.perfdata perf.data*);;All files (*)"));
-    if (!path.isEmpty())
-        openPerfData(path);
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open perf.data"), QString(), tr("perf.data files (*.data *.perfdata perf.data*);;All files (*)"));
+    if (!path.isEmpty()) openPerfData(path);
 }
 
 void PmuControls::openPerfData(const QString& path)
 {
     QStringList dirs { QFileInfo(path).absolutePath() };
     const QString symfs = qEnvironmentVariable("RDTSCOPE_SYMFS");
-    if (!symfs.isEmpty())
-        dirs = symfs.split(QLatin1Char(':'), Qt::SkipEmptyParts) + dirs;
+    if (!symfs.isEmpty()) dirs = symfs.split(QLatin1Char(':'), Qt::SkipEmptyParts) + dirs;
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
     m_progress->setVisible(true);

@@ -19,9 +19,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <memory>
 #include <random>
-#include <ctime>
 
 using namespace rdt::pmu;
 
@@ -73,8 +73,8 @@ PmuData syntheticData()
     for (std::size_t i = 0; i < kLoads; ++i) {
         const double lat = latency(rng);
         const int level = lat < 20 ? 0 : lat < 40 ? 1 : lat < 120 ? 2 : 3;
-        d.loads.push_back({ i * 1000, addr(static_cast<int>(rng() % kFunctions), 0x20), 0x10000000 + (rng() % 65536) * 64,
-            sources[level], 1, static_cast<std::uint32_t>(lat) });
+        d.loads.push_back({ i * 1000, addr(static_cast<int>(rng() % kFunctions), 0x20),
+            0x10000000 + (rng() % 65536) * 64, sources[level], 1, static_cast<std::uint32_t>(lat) });
     }
     return d;
 }

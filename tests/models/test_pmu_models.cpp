@@ -21,8 +21,7 @@ PmuSession* simulatedSession(QObject* parent, int steps = 4)
     auto* s = new PmuSession(parent);
     QString error;
     PmuSimOptions o;
-    if (!s->startSimulation(o, 1000000, 10'000'000, &error))
-        qFatal("simulation: %s", qPrintable(error));
+    if (!s->startSimulation(o, 1000000, 10'000'000, &error)) qFatal("simulation: %s", qPrintable(error));
     s->stopSimulation(); // step by hand: deterministic
     for (int i = 0; i < steps; ++i)
         s->stepSimulation();
@@ -32,8 +31,7 @@ PmuSession* simulatedSession(QObject* parent, int steps = 4)
 std::uint64_t selfOf(const BranchGraphReport& r, const std::string& name)
 {
     for (const auto& f : r.functions)
-        if (f.name == name)
-            return f.self;
+        if (f.name == name) return f.self;
     return 0;
 }
 
@@ -74,7 +72,10 @@ private Q_SLOTS:
         BranchGraphReport r;
         r.functions = { { "main", "a", 1, 10 }, { "f", "a", 4, 6 }, { "g", "a", 2, 2 }, { "h", "a", 0, 0 } };
         auto edge = [](const char* a, const char* b, std::uint64_t n, std::uint64_t mis, bool call = true) {
-            FunctionEdge e { a, b, call, {} };
+            FunctionEdge e;
+            e.from = a;
+            e.to = b;
+            e.call = call;
             e.stats.count = n;
             e.stats.mispredicts = mis;
             e.stats.cycles = n * 3;
@@ -94,8 +95,10 @@ private Q_SLOTS:
         m.setMode(CallGraphModel::Mode::Callers, QStringLiteral("f"));
         QCOMPARE(m.rowCount(), 1);
         QCOMPARE(m.index(0, CallGraphModel::FromColumn).data().toString(), QStringLiteral("main"));
-        QCOMPARE(m.neighbourhood(QStringLiteral("f"), 1), (QSet<QString> { QStringLiteral("main"), QStringLiteral("f"), QStringLiteral("g") }));
-        QCOMPARE(m.neighbourhood(QStringLiteral("f"), 2), (QSet<QString> { QStringLiteral("main"), QStringLiteral("f"), QStringLiteral("g"), QStringLiteral("h") }));
+        QCOMPARE(m.neighbourhood(QStringLiteral("f"), 1),
+            (QSet<QString> { QStringLiteral("main"), QStringLiteral("f"), QStringLiteral("g") }));
+        QCOMPARE(m.neighbourhood(QStringLiteral("f"), 2),
+            (QSet<QString> { QStringLiteral("main"), QStringLiteral("f"), QStringLiteral("g"), QStringLiteral("h") }));
         QCOMPARE(m.findFunction(QStringLiteral("g")), 2);
         QCOMPARE(m.findFunction(QStringLiteral("nope")), -1);
     }
@@ -213,8 +216,7 @@ private Q_SLOTS:
     void liveHardwareRecipeExplainsWhyNot()
     {
         const auto check = checkLiveRecipe(PmuRecipeKind::All, true);
-        if (check.available)
-            QSKIP("this machine has a usable core PMU");
+        if (check.available) QSKIP("this machine has a usable core PMU");
         PmuSession s;
         PerfTarget target;
         target.systemWide = true;
