@@ -17,13 +17,24 @@
 class CallGraphModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { FromColumn, ToColumn, CountColumn, MispredictColumn, AvgCyclesColumn, TotalCyclesColumn, ColumnCount };
+    enum Column {
+        FromColumn,
+        ToColumn,
+        CountColumn,
+        MispredictColumn,
+        AvgCyclesColumn,
+        TotalCyclesColumn,
+        ColumnCount
+    };
     enum class Mode { Edges, Callers, Callees };
     enum Roles { SortRole = Qt::UserRole + 1, EdgeIndexRole };
 
     explicit CallGraphModel(QObject* parent = nullptr);
 
     void setReport(rdt::pmu::BranchGraphReport report);
+    /// False for call-stack LBR (no mispredict or cycle fields): those columns say "n/a" instead of 0.
+    void setHasBranchFlags(bool has);
+    bool hasBranchFlags() const { return m_flags; }
     const rdt::pmu::BranchGraphReport& report() const { return m_report; }
     /// Edges: every edge; Callers / Callees: the edges into / out of `function` (calls only, no self loops).
     void setMode(Mode mode, const QString& function = {});
@@ -47,6 +58,7 @@ private:
 
     rdt::pmu::BranchGraphReport m_report;
     Mode m_mode = Mode::Edges;
+    bool m_flags = true;
     QString m_function;
     std::vector<int> m_rows; ///< indices into m_report.edges
 };

@@ -8,8 +8,7 @@ using rdt::pmu::MemLevel;
 LatencyModel::LatencyModel(Kind kind, QObject* parent)
     : QAbstractTableModel(parent)
     , m_kind(kind)
-{
-}
+{ }
 
 void LatencyModel::setReport(const LoadLatencyReport& report)
 {
@@ -32,8 +31,7 @@ QString LatencyModel::levelName(int level)
 
 std::uint64_t LatencyModel::binCount(const LoadLatencyReport& r, int bin, int level)
 {
-    if (bin < 0 || bin >= kBins || level < 0 || level >= kLevels)
-        return 0;
+    if (bin < 0 || bin >= kBins || level < 0 || level >= kLevels) return 0;
     return r.histogram[static_cast<std::size_t>(bin)][static_cast<std::size_t>(level)];
 }
 
@@ -59,49 +57,67 @@ int LatencyModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int LatencyModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int LatencyModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant LatencyModel::data(const QModelIndex& index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
     const LatencyRow& row = m_rows[static_cast<std::size_t>(index.row())];
     const auto& s = row.stats;
     if (role == Qt::TextAlignmentRole && index.column() >= CountColumn && index.column() != SourceColumn)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    if (role != Qt::DisplayRole && role != SortRole && role != Qt::ToolTipRole)
-        return {};
+    if (role != Qt::DisplayRole && role != SortRole && role != Qt::ToolTipRole) return {};
     const bool display = role != SortRole;
     switch (index.column()) {
-    case KeyColumn: return QString::fromStdString(row.key);
+    case KeyColumn:
+        return QString::fromStdString(row.key);
     case WhereColumn:
         return QString::fromStdString(m_kind == Kind::Lines ? row.function : row.module);
-    case CountColumn: return display ? QVariant(QString::number(s.count)) : QVariant(static_cast<qulonglong>(s.count));
-    case MeanColumn: return display ? QVariant(QString::number(s.mean(), 'f', 1)) : QVariant(s.mean());
-    case P50Column: return display ? QVariant(QString::number(s.percentile(0.5))) : QVariant(s.percentile(0.5));
-    case P99Column: return display ? QVariant(QString::number(s.percentile(0.99))) : QVariant(s.percentile(0.99));
-    case HitmColumn: return display ? QVariant(QString::number(s.hitm)) : QVariant(static_cast<qulonglong>(s.hitm));
+    case CountColumn:
+        return display ? QVariant(QString::number(s.count)) : QVariant(static_cast<qulonglong>(s.count));
+    case MeanColumn:
+        return display ? QVariant(QString::number(s.mean(), 'f', 1)) : QVariant(s.mean());
+    case P50Column:
+        return display ? QVariant(QString::number(s.percentile(0.5))) : QVariant(s.percentile(0.5));
+    case P99Column:
+        return display ? QVariant(QString::number(s.percentile(0.99))) : QVariant(s.percentile(0.99));
+    case HitmColumn:
+        return display ? QVariant(QString::number(s.hitm)) : QVariant(static_cast<qulonglong>(s.hitm));
     case RemoteColumn:
         return display ? QVariant(QString::number(s.remote)) : QVariant(static_cast<qulonglong>(s.remote));
-    case SourceColumn: return levelName(static_cast<int>(s.dominantLevel()));
-    default: return {};
+    case SourceColumn:
+        return levelName(static_cast<int>(s.dominantLevel()));
+    default:
+        return {};
     }
 }
 
 QVariant LatencyModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case KeyColumn: return m_kind == Kind::Functions ? tr("Function") : tr("Cache line");
-    case WhereColumn: return m_kind == Kind::Functions ? tr("Module") : tr("Hottest function");
-    case CountColumn: return tr("Loads");
-    case MeanColumn: return tr("Mean (cycles)");
-    case P50Column: return tr("p50");
-    case P99Column: return tr("p99");
-    case HitmColumn: return tr("HITM");
-    case RemoteColumn: return tr("Remote");
-    case SourceColumn: return tr("Mostly from");
-    default: return {};
+    case KeyColumn:
+        return m_kind == Kind::Functions ? tr("Function") : tr("Cache line");
+    case WhereColumn:
+        return m_kind == Kind::Functions ? tr("Module") : tr("Hottest function");
+    case CountColumn:
+        return tr("Loads");
+    case MeanColumn:
+        return tr("Mean (cycles)");
+    case P50Column:
+        return tr("p50");
+    case P99Column:
+        return tr("p99");
+    case HitmColumn:
+        return tr("HITM");
+    case RemoteColumn:
+        return tr("Remote");
+    case SourceColumn:
+        return tr("Mostly from");
+    default:
+        return {};
     }
 }

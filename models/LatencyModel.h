@@ -14,8 +14,18 @@ class LatencyModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum class Kind { Functions, Lines };
-    enum Column { KeyColumn, WhereColumn, CountColumn, MeanColumn, P50Column, P99Column, HitmColumn, RemoteColumn,
-        SourceColumn, ColumnCount };
+    enum Column {
+        KeyColumn,
+        WhereColumn,
+        CountColumn,
+        MeanColumn,
+        P50Column,
+        P99Column,
+        HitmColumn,
+        RemoteColumn,
+        SourceColumn,
+        ColumnCount
+    };
     enum Roles { SortRole = Qt::UserRole + 1 };
 
     explicit LatencyModel(Kind kind, QObject* parent = nullptr);

@@ -20,15 +20,14 @@ std::pair<std::uint64_t, std::uint64_t> PmuData::timeSpan() const
     for (const auto& p : tma)
         see(p.time);
     return hi == 0 && lo == ~std::uint64_t { 0 } ? std::pair<std::uint64_t, std::uint64_t> { 0, 0 }
-                                                   : std::pair { lo, hi };
+                                                 : std::pair { lo, hi };
 }
 
 void addSample(PmuData& data, const Sample& s, const EventAttr* attr)
 {
     const bool loadLatency = s.has(perf::SampleWeight | perf::SampleWeightStruct) && s.has(perf::SampleDataSrc);
     if (s.has(perf::SampleBranchStack)) { // empty stacks too: their IP still counts as a self sample
-        if (attr && (attr->branchSampleType & perf::BranchCallStack))
-            data.branchMode = BranchGraph::Mode::CallStack;
+        if (attr && (attr->branchSampleType & perf::BranchCallStack)) data.branchMode = BranchGraph::Mode::CallStack;
         data.branches.push_back(PmuBranchSample { s.time, s.pid, s.ip, s.branches });
     } else if (loadLatency) {
         data.loads.push_back(PmuLoadSample { s.time, s.ip, s.addr, s.dataSrc, s.pid,

@@ -22,12 +22,10 @@ LiveCheck checkLiveRecipe(PmuRecipeKind kind, bool systemWide)
     RecipeOptions opt;
     opt.kernel = false; // user-only works at perf_event_paranoid 2
     std::vector<Result<Recipe>> recipes;
-    if (kind == PmuRecipeKind::All || kind == PmuRecipeKind::Tma)
-        recipes.push_back(tmaRecipe(*enc, opt));
+    if (kind == PmuRecipeKind::All || kind == PmuRecipeKind::Tma) recipes.push_back(tmaRecipe(*enc, opt));
     if (kind == PmuRecipeKind::All || kind == PmuRecipeKind::LbrCallStack)
         recipes.push_back(lbrRecipe(*enc, LbrMode::CallStack, opt));
-    if (kind == PmuRecipeKind::LbrAny)
-        recipes.push_back(lbrRecipe(*enc, LbrMode::AnyBranch, opt));
+    if (kind == PmuRecipeKind::LbrAny) recipes.push_back(lbrRecipe(*enc, LbrMode::AnyBranch, opt));
     if (kind == PmuRecipeKind::All || kind == PmuRecipeKind::LoadLatency)
         recipes.push_back(loadLatencyRecipe(*enc, opt));
     for (const auto& r : recipes) {

@@ -11,7 +11,7 @@
 
 namespace rdt::pmu {
 
-enum class PmuRecipeKind { All, Tma, LbrCallStack, LbrAny, LoadLatency };
+enum class PmuRecipeKind { All, Tma, LbrCallStack, LbrAny, LoadLatency, CpuClock };
 
 struct LiveCheck {
     bool available = false;

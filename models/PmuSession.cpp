@@ -20,8 +20,7 @@ TmaBreakdown averageTma(const std::vector<const TmaBreakdown*>& points)
     TmaBreakdown out;
     double total = 0;
     for (const auto* b : points) {
-        if (!b->valid)
-            continue;
+        if (!b->valid) continue;
         const double w = b->slots > 0 ? b->slots : 1.0;
         total += w;
         out.level1.retiring += w * b->level1.retiring;
@@ -52,11 +51,15 @@ TmaBreakdown averageTma(const std::vector<const TmaBreakdown*>& points)
     return out;
 }
 
-Sample loadSample(const PmuLoadSample& l)
+/// Fills the fields LoadLatency::add reads into a reused Sample (a fresh Sample per load costs more than the add).
+const Sample& loadSample(const PmuLoadSample& l)
 {
-    Sample s;
-    s.present = perf::SampleIp | perf::SampleTid | perf::SampleTime | perf::SampleAddr | perf::SampleWeightStruct
-        | perf::SampleDataSrc;
+    thread_local Sample s = [] {
+        Sample init;
+        init.present = perf::SampleIp | perf::SampleTid | perf::SampleTime | perf::SampleAddr | perf::SampleWeightStruct
+            | perf::SampleDataSrc;
+        return init;
+    }();
     s.ip = l.ip;
     s.pid = l.pid;
     s.time = l.time;
@@ -119,7 +122,10 @@ QString PmuSession::sourceLabel() const
     return tr("No PMU data");
 }
 
-double PmuSession::duration() const { return m_t1 > m_t0 ? static_cast<double>(m_t1 - m_t0) * 1e-9 : 0.0; }
+double PmuSession::duration() const
+{
+    return m_t1 > m_t0 ? static_cast<double>(m_t1 - m_t0) * 1e-9 : 0.0;
+}
 
 double PmuSession::secondsOf(std::uint64_t timeNs) const
 {
@@ -128,8 +134,7 @@ double PmuSession::secondsOf(std::uint64_t timeNs) const
 
 void PmuSession::setTimeRange(double from, double to)
 {
-    if (from > to)
-        std::swap(from, to);
+    if (from > to) std::swap(from, to);
     m_hasRange = true;
     m_from = from;
     m_to = to;
@@ -146,8 +151,7 @@ void PmuSession::clearTimeRange()
 
 void PmuSession::setLatencyFilter(int bucket, int level)
 {
-    if (bucket == m_bucket && level == m_level)
-        return;
+    if (bucket == m_bucket && level == m_level) return;
     m_bucket = bucket;
     m_level = level;
     aggregateLatencyTables();
@@ -157,8 +161,7 @@ void PmuSession::setLatencyFilter(int bucket, int level)
 void PmuSession::reaggregate()
 {
     auto inRange = [this](std::uint64_t t) {
-        if (!m_hasRange)
-            return true;
+        if (!m_hasRange) return true;
         const double s = secondsOf(t);
         return s >= m_from && s <= m_to;
     };
@@ -167,8 +170,7 @@ void PmuSession::reaggregate()
     scratch.present = perf::SampleIp | perf::SampleTid | perf::SampleTime | perf::SampleBranchStack;
     m_rangeBranches = 0;
     for (const auto& b : m_data.branches) {
-        if (!inRange(b.time))
-            continue;
+        if (!inRange(b.time)) continue;
         scratch.ip = b.ip;
         scratch.pid = b.pid;
         scratch.time = b.time;
@@ -181,15 +183,13 @@ void PmuSession::reaggregate()
 
     LoadLatency latency;
     for (const auto& l : m_data.loads)
-        if (inRange(l.time))
-            latency.add(loadSample(l));
+        if (inRange(l.time)) latency.add(loadSample(l));
     m_latency = latency.report(*m_data.symbols, 50);
     aggregateLatencyTables();
 
     std::vector<const TmaBreakdown*> points;
     for (const auto& p : m_data.tma)
-        if (inRange(p.time))
-            points.push_back(&p.breakdown);
+        if (inRange(p.time)) points.push_back(&p.breakdown);
     m_rangeTma = averageTma(points);
     Q_EMIT aggregated();
 }
@@ -204,13 +204,10 @@ void PmuSession::aggregateLatencyTables()
     for (const auto& l : m_data.loads) {
         if (m_hasRange) {
             const double s = secondsOf(l.time);
-            if (s < m_from || s > m_to)
-                continue;
+            if (s < m_from || s > m_to) continue;
         }
-        if (m_bucket >= 0 && LoadLatency::bucketOf(l.latency) != static_cast<std::size_t>(m_bucket))
-            continue;
-        if (m_level >= 0 && DataSource::decode(l.dataSrc).level() != static_cast<MemLevel>(m_level))
-            continue;
+        if (m_bucket >= 0 && LoadLatency::bucketOf(l.latency) != static_cast<std::size_t>(m_bucket)) continue;
+        if (m_level >= 0 && DataSource::decode(l.dataSrc).level() != static_cast<MemLevel>(m_level)) continue;
         filtered.add(loadSample(l));
     }
     m_latencyTables = filtered.report(*m_data.symbols, 50);
@@ -232,33 +229,36 @@ void PmuSession::openPerfData(const QString& path, const QStringList& symbolDirs
     m_pool->start([this, cancel, generation, options, file]() mutable {
         // Runs on the worker: touches only its own locals and the shared cancel flag; results go back queued.
         options.progress = [this, cancel](std::uint64_t done, std::uint64_t total) {
-            QMetaObject::invokeMethod(this, [this, done, total] {
-                Q_EMIT importProgress(static_cast<qint64>(done), static_cast<qint64>(total));
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this,
+                [this, done, total] { Q_EMIT importProgress(static_cast<qint64>(done), static_cast<qint64>(total)); },
+                Qt::QueuedConnection);
             return !cancel->load();
         };
         auto result = std::make_shared<rdt::Result<PmuData>>(importPerfData(file, options));
-        QMetaObject::invokeMethod(this, [this, result, generation, file] {
-            if (generation != m_importGeneration)
-                return; // a newer import replaced this one
-            m_importing = false;
-            if (!*result) {
-                Q_EMIT importFinished(false, QString::fromStdString(result->error().toString()));
-                return;
-            }
-            setData(std::move(result->value()));
-            Q_EMIT importFinished(true, tr("Loaded %1: %2 branch samples, %3 load samples")
-                                          .arg(QFileInfo(QString::fromStdString(file)).fileName())
-                                          .arg(m_data.branches.size())
-                                          .arg(m_data.loads.size()));
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, result, generation, file] {
+                if (generation != m_importGeneration) return; // a newer import replaced this one
+                m_importing = false;
+                if (!*result) {
+                    Q_EMIT importFinished(false, QString::fromStdString(result->error().toString()));
+                    return;
+                }
+                setData(std::move(result->value()));
+                Q_EMIT importFinished(true,
+                    tr("Loaded %1: %2 branch samples, %3 load samples")
+                        .arg(QFileInfo(QString::fromStdString(file)).fileName())
+                        .arg(m_data.branches.size())
+                        .arg(m_data.loads.size()));
+            },
+            Qt::QueuedConnection);
     });
 }
 
 void PmuSession::cancelImport()
 {
-    if (m_cancel)
-        m_cancel->store(true);
+    if (m_cancel) m_cancel->store(true);
 }
 
 void PmuSession::waitForImport()
@@ -266,14 +266,14 @@ void PmuSession::waitForImport()
     m_pool->waitForDone();
 }
 
-bool PmuSession::startSimulation(const PmuSimOptions& options, int intervalMs, std::uint64_t cyclesPerStep,
-    QString* error)
+bool PmuSession::startSimulation(
+    const PmuSimOptions& options, int intervalMs, std::uint64_t cyclesPerStep, QString* error)
 {
     stopSimulation();
+    m_live.reset();
     auto run = PmuSimRun::create(options);
     if (!run) {
-        if (error)
-            *error = QString::fromStdString(run.error().toString());
+        if (error) *error = QString::fromStdString(run.error().toString());
         return false;
     }
     m_sim.emplace(std::move(run.value()));
@@ -284,25 +284,54 @@ bool PmuSession::startSimulation(const PmuSimOptions& options, int intervalMs, s
     return true;
 }
 
+bool PmuSession::startLive(PmuRecipeKind kind, const PerfTarget& target, int intervalMs, QString* error)
+{
+    stopSimulation();
+    auto run = PmuLiveRun::start(kind, target);
+    if (!run) {
+        if (error) *error = QString::fromStdString(run.error().toString());
+        return false;
+    }
+    m_sim.reset();
+    m_live = std::move(run.value());
+    setData(m_live->makeData(target.systemWide ? "system-wide"
+            : !target.command.empty()
+            ? "command " + target.command.front()
+            : "attached to PID " + std::to_string(target.pids.empty() ? 0 : target.pids.front())));
+    m_simTimer->start(intervalMs);
+    Q_EMIT simulationChanged(true);
+    return true;
+}
+
 void PmuSession::stopSimulation()
 {
-    if (!m_simTimer->isActive())
-        return;
+    if (!m_simTimer->isActive()) return;
     m_simTimer->stop();
+    if (m_live) {
+        m_live->step(m_data); // what arrived since the last step
+        m_live.reset(); // closes the events (a launched command keeps running)
+    }
     Q_EMIT simulationChanged(false);
 }
 
-bool PmuSession::simulating() const { return m_simTimer->isActive(); }
+bool PmuSession::simulating() const
+{
+    return m_simTimer->isActive();
+}
 
 void PmuSession::stepSimulation()
 {
-    if (!m_sim)
+    if (m_live) {
+        m_live->step(m_data);
+        if (m_live->finished()) QTimer::singleShot(0, this, &PmuSession::stopSimulation);
+    } else if (m_sim) {
+        m_sim->step(m_data, m_cyclesPerStep);
+    } else {
         return;
-    m_sim->step(m_data, m_cyclesPerStep);
+    }
     const auto span = m_data.timeSpan();
     m_t0 = span.first;
     m_t1 = span.second;
-    if (!m_hasRange)
-        Q_EMIT timeRangeChanged(0, duration(), false);
+    if (!m_hasRange) Q_EMIT timeRangeChanged(0, duration(), false);
     reaggregate();
 }

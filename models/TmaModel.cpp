@@ -20,8 +20,9 @@ const std::vector<TmaModel::Category>& TmaModel::categories()
             "Slots where uops could not be issued for lack of backend resources: memory or execution units "
             "(PMU-NOTES 1a)",
             -1 },
-        { "retiring.heavy", "Heavy operations", "Retired uops of instructions that need 2+ uops or microcode "
-                                                 "(topdown-heavy-ops, SPR+)",
+        { "retiring.heavy", "Heavy operations",
+            "Retired uops of instructions that need 2+ uops or microcode "
+            "(topdown-heavy-ops, SPR+)",
             0 },
         { "retiring.light", "Light operations", "Retired single-uop instructions: Retiring - Heavy operations", 0 },
         { "bad-speculation.mispredicts", "Branch mispredicts",
@@ -47,26 +48,38 @@ double TmaModel::value(const TmaBreakdown& b, int index)
     const auto& l1 = b.level1;
     const auto& l2 = b.level2;
     switch (index) {
-    case 0: return l1.retiring;
-    case 1: return l1.badSpeculation;
-    case 2: return l1.frontendBound;
-    case 3: return l1.backendBound;
-    case 4: return l2.heavyOperations;
-    case 5: return l2.lightOperations;
-    case 6: return l2.branchMispredicts;
-    case 7: return l2.machineClears;
-    case 8: return l2.fetchLatency;
-    case 9: return l2.fetchBandwidth;
-    case 10: return l2.memoryBound;
-    case 11: return l2.coreBound;
-    default: return 0;
+    case 0:
+        return l1.retiring;
+    case 1:
+        return l1.badSpeculation;
+    case 2:
+        return l1.frontendBound;
+    case 3:
+        return l1.backendBound;
+    case 4:
+        return l2.heavyOperations;
+    case 5:
+        return l2.lightOperations;
+    case 6:
+        return l2.branchMispredicts;
+    case 7:
+        return l2.machineClears;
+    case 8:
+        return l2.fetchLatency;
+    case 9:
+        return l2.fetchBandwidth;
+    case 10:
+        return l2.memoryBound;
+    case 11:
+        return l2.coreBound;
+    default:
+        return 0;
     }
 }
 
 TmaModel::TmaModel(QObject* parent)
     : QAbstractItemModel(parent)
-{
-}
+{ }
 
 void TmaModel::setBreakdown(const TmaBreakdown& breakdown)
 {
@@ -79,86 +92,93 @@ void TmaModel::setBreakdown(const TmaBreakdown& breakdown)
         return;
     }
     m_breakdown = breakdown;
-    if (!m_breakdown.valid)
-        return;
+    if (!m_breakdown.valid) return;
     Q_EMIT dataChanged(index(0, FractionColumn), index(3, FractionColumn));
     if (hasLevel2())
         for (int r = 0; r < 4; ++r)
             Q_EMIT dataChanged(index(0, FractionColumn, index(r, 0)), index(1, FractionColumn, index(r, 0)));
 }
 
-void TmaModel::setSeries(std::vector<Point> series) { m_series = std::move(series); }
+void TmaModel::setSeries(std::vector<Point> series)
+{
+    m_series = std::move(series);
+}
 
 QModelIndex TmaModel::index(int row, int column, const QModelIndex& parent) const
 {
-    if (!hasIndex(row, column, parent))
-        return {};
-    if (!parent.isValid())
-        return createIndex(row, column, kTop);
+    if (!hasIndex(row, column, parent)) return {};
+    if (!parent.isValid()) return createIndex(row, column, kTop);
     return createIndex(row, column, static_cast<quintptr>(parent.row() + 1));
 }
 
 QModelIndex TmaModel::parent(const QModelIndex& child) const
 {
-    if (!child.isValid() || child.internalId() == kTop)
-        return {};
+    if (!child.isValid() || child.internalId() == kTop) return {};
     return createIndex(static_cast<int>(child.internalId() - 1), 0, kTop);
 }
 
 int TmaModel::rowCount(const QModelIndex& parent) const
 {
-    if (!m_breakdown.valid)
-        return 0;
-    if (!parent.isValid())
-        return 4;
-    if (parent.column() != 0 || parent.internalId() != kTop)
-        return 0;
+    if (!m_breakdown.valid) return 0;
+    if (!parent.isValid()) return 4;
+    if (parent.column() != 0 || parent.internalId() != kTop) return 0;
     return hasLevel2() ? 2 : 0;
 }
 
-int TmaModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int TmaModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
 
 int TmaModel::categoryOf(const QModelIndex& index) const
 {
-    if (!index.isValid())
-        return -1;
-    if (index.internalId() == kTop)
-        return index.row();
+    if (!index.isValid()) return -1;
+    if (index.internalId() == kTop) return index.row();
     return 4 + static_cast<int>(index.internalId() - 1) * 2 + index.row();
 }
 
 QVariant TmaModel::data(const QModelIndex& index, int role) const
 {
     const int c = categoryOf(index);
-    if (c < 0)
-        return {};
+    if (c < 0) return {};
     const Category& cat = categories()[static_cast<std::size_t>(c)];
     const double v = value(m_breakdown, c);
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case CategoryColumn: return tr(cat.name);
-        case FractionColumn: return QStringLiteral("%1 %").arg(v * 100.0, 0, 'f', 1);
-        case ExplanationColumn: return tr(cat.explanation);
-        default: return {};
+        case CategoryColumn:
+            return tr(cat.name);
+        case FractionColumn:
+            return QStringLiteral("%1 %").arg(v * 100.0, 0, 'f', 1);
+        case ExplanationColumn:
+            return tr(cat.explanation);
+        default:
+            return {};
         }
-    case Qt::ToolTipRole: return tr(cat.explanation);
+    case Qt::ToolTipRole:
+        return tr(cat.explanation);
     case Qt::TextAlignmentRole:
         return index.column() == FractionColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
-    case FractionRole: return v;
-    case KeyRole: return QString::fromLatin1(cat.key);
-    default: return {};
+    case FractionRole:
+        return v;
+    case KeyRole:
+        return QString::fromLatin1(cat.key);
+    default:
+        return {};
     }
 }
 
 QVariant TmaModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case CategoryColumn: return tr("Category");
-    case FractionColumn: return tr("Slots");
-    case ExplanationColumn: return tr("What it means");
-    default: return {};
+    case CategoryColumn:
+        return tr("Category");
+    case FractionColumn:
+        return tr("Slots");
+    case ExplanationColumn:
+        return tr("What it means");
+    default:
+        return {};
     }
 }

@@ -5,6 +5,7 @@
 #include "models/PmuSession.h"
 
 #include <QElapsedTimer>
+#include <QFontMetricsF>
 #include <QGraphicsPathItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
@@ -40,7 +41,17 @@ QColor mispredictColour(double rate)
     return QColor(std::clamp(r, 0, 255), std::clamp(g, 0, 255), 40);
 }
 
-QString elide(const QString& s, int n) { return s.size() <= n ? s : s.left(n - 1) + QChar(0x2026); }
+QFont nodeFont()
+{
+    QFont f;
+    f.setPointSizeF(9);
+    return f;
+}
+
+QString elide(const QString& s, int n)
+{
+    return s.size() <= n ? s : s.left(n - 1) + QChar(0x2026);
+}
 
 QTableView* makeTable(CallGraphModel* model, QWidget* parent)
 {
@@ -51,8 +62,9 @@ QTableView* makeTable(CallGraphModel* model, QWidget* parent)
     t->setSelectionMode(QAbstractItemView::SingleSelection);
     t->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     t->horizontalHeader()->setStretchLastSection(true);
-    t->setColumnWidth(CallGraphModel::FromColumn, 150);
-    t->setColumnWidth(CallGraphModel::ToColumn, 150);
+    t->horizontalHeader()->setDefaultSectionSize(90);
+    t->setColumnWidth(CallGraphModel::FromColumn, 170);
+    t->setColumnWidth(CallGraphModel::ToColumn, 170);
     t->setAlternatingRowColors(true);
     return t;
 }
@@ -99,6 +111,7 @@ CallGraphView::CallGraphView(PmuSession* session, QWidget* parent)
     bar->addWidget(all);
     bar->addWidget(fit);
     bar->addWidget(m_status, 3);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long texts must not widen the window
 
     m_hotTable = makeTable(m_hot, this);
     auto* tabs = new QTabWidget(this);
@@ -108,11 +121,13 @@ CallGraphView::CallGraphView(PmuSession* session, QWidget* parent)
     m_callers->setMode(CallGraphModel::Mode::Callers);
     m_callees->setMode(CallGraphModel::Mode::Callees);
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    // Graph above, tables below: the tables need width for their six columns more than height.
+    auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_view);
     split->addWidget(tabs);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({ 520, 300 });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
@@ -120,18 +135,16 @@ CallGraphView::CallGraphView(PmuSession* session, QWidget* parent)
 
     connect(m_search, &QLineEdit::textChanged, this, &CallGraphView::setSearchText);
     connect(m_search, &QLineEdit::returnPressed, this, [this] {
-        if (!m_highlight.isEmpty())
-            selectFunction(highlighted().front());
+        if (!m_highlight.isEmpty()) selectFunction(highlighted().front());
     });
     connect(focus, &QPushButton::clicked, this, [this] {
         QString f = m_selected;
-        if (f.isEmpty() && !m_highlight.isEmpty())
-            f = highlighted().front();
-        if (!f.isEmpty())
-            focusFunction(f, m_hops->value());
+        if (f.isEmpty() && !m_highlight.isEmpty()) f = highlighted().front();
+        if (!f.isEmpty()) focusFunction(f, m_hops->value());
     });
     connect(all, &QPushButton::clicked, this, &CallGraphView::showAll);
-    connect(fit, &QPushButton::clicked, this, [this] { m_view->fitInView(m_scene->itemsBoundingRect(), Qt::KeepAspectRatio); });
+    connect(fit, &QPushButton::clicked, this,
+        [this] { m_view->fitInView(m_scene->itemsBoundingRect(), Qt::KeepAspectRatio); });
     connect(m_hotTable, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
         if (const auto* e = m_hot->edgeAt(i.row()))
             selectFunction(QString::fromStdString(i.column() == CallGraphModel::ToColumn && e->call ? e->to : e->from));
@@ -160,13 +173,15 @@ void CallGraphView::focusFunction(const QString& function, int hops)
 {
     m_focus = function;
     m_focusHops = hops;
-    if (!function.isEmpty())
-        m_hops->setValue(hops);
+    if (!function.isEmpty()) m_hops->setValue(hops);
     rebuild();
 }
 
 void CallGraphView::rebuild()
 {
+    const bool flags = m_session->data().branchMode == rdt::pmu::BranchGraph::Mode::AnyBranch;
+    for (auto* m : { m_hot, m_callers, m_callees })
+        m->setHasBranchFlags(flags);
     m_hot->setReport(m_session->branchGraph());
     m_callers->setReport(m_session->branchGraph());
     m_callees->setReport(m_session->branchGraph());
@@ -177,16 +192,14 @@ void CallGraphView::requestLayout()
 {
     const auto& report = m_session->branchGraph();
     QSet<QString> keep;
-    if (!m_focus.isEmpty())
-        keep = m_hot->neighbourhood(m_focus, m_focusHops);
+    if (!m_focus.isEmpty()) keep = m_hot->neighbourhood(m_focus, m_focusHops);
     m_drawn.clear();
     m_drawnEdges.clear();
     QHash<QString, int> index;
     int skipped = 0;
     for (const auto& f : report.functions) { // sorted by inclusive then self
         const QString name = QString::fromStdString(f.name);
-        if (!keep.isEmpty() && !keep.contains(name))
-            continue;
+        if (!keep.isEmpty() && !keep.contains(name)) continue;
         if (static_cast<int>(m_drawn.size()) >= m_maxNodes) {
             ++skipped;
             continue;
@@ -200,20 +213,23 @@ void CallGraphView::requestLayout()
         maxSamples = std::max({ maxSamples, d.self, d.inclusive });
 
     auto graph = std::make_shared<LayoutGraph>();
+    // dot keeps the requested size (fixedsize): make room for the label as it is drawn (nodeFont()).
+    const QFontMetricsF fm(nodeFont());
     for (const auto& d : m_drawn) {
         // Node size = samples: area grows with the function's (inclusive) samples.
-        const double s = std::sqrt(static_cast<double>(std::max(d.self, d.inclusive)) / static_cast<double>(maxSamples));
-        graph->nodes.push_back({ elide(d.name, 28).toStdString() + "\n" + std::to_string(d.self) + " samples",
-            70 + 150 * s, 30 + 40 * s });
+        const double s
+            = std::sqrt(static_cast<double>(std::max(d.self, d.inclusive)) / static_cast<double>(maxSamples));
+        const double textW = fm.horizontalAdvance(elide(d.name, 28)) + 12;
+        graph->nodes.push_back({ elide(d.name, 28).toStdString(), std::max(60 + 140 * s, textW),
+            std::max(3.3 * fm.height(), 36 + 40 * s) });
     }
     for (const auto& e : report.edges) {
-        if (!e.call || e.from == e.to)
-            continue;
+        if (!e.call || e.from == e.to) continue;
         const auto a = index.find(QString::fromStdString(e.from)), b = index.find(QString::fromStdString(e.to));
-        if (a == index.end() || b == index.end())
-            continue;
+        if (a == index.end() || b == index.end()) continue;
         graph->edges.push_back({ a.value(), b.value() });
-        m_drawnEdges.push_back({ a.value(), b.value(), e.stats.count, e.stats.mispredictRate(), e.stats.averageCycles() });
+        m_drawnEdges.push_back(
+            { a.value(), b.value(), e.stats.count, e.stats.mispredictRate(), e.stats.averageCycles() });
     }
     const quint64 generation = ++m_generation;
     m_pending = true;
@@ -225,15 +241,14 @@ void CallGraphView::requestLayout()
         t.start();
         auto result = std::make_shared<LayoutResult>(layoutWithDot(*graph));
         const double ms = static_cast<double>(t.nsecsElapsed()) / 1e6;
-        QMetaObject::invokeMethod(this, [this, generation, result, ms] { applyLayout(generation, *result, ms); },
-            Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, generation, result, ms] { applyLayout(generation, *result, ms); }, Qt::QueuedConnection);
     });
 }
 
 void CallGraphView::applyLayout(quint64 generation, const LayoutResult& result, double ms)
 {
-    if (generation != m_generation)
-        return; // a newer request is on its way: this one describes an older graph
+    if (generation != m_generation) return; // a newer request is on its way: this one describes an older graph
     m_pending = false;
     m_lastLayoutMs = ms;
     m_scene->clear();
@@ -249,31 +264,31 @@ void CallGraphView::applyLayout(quint64 generation, const LayoutResult& result, 
     for (std::size_t i = 0; i < m_drawnEdges.size() && i < result.edgeSplines.size(); ++i) {
         const auto& pts = result.edgeSplines[i];
         const auto& e = m_drawnEdges[i];
-        if (pts.size() < 2)
-            continue;
+        if (pts.size() < 2) continue;
         QPainterPath path(QPointF(pts[0].x, pts[0].y));
         std::size_t k = 1;
         for (; k + 2 < pts.size(); k += 3)
-            path.cubicTo(QPointF(pts[k].x, pts[k].y), QPointF(pts[k + 1].x, pts[k + 1].y),
-                QPointF(pts[k + 2].x, pts[k + 2].y));
+            path.cubicTo(
+                QPointF(pts[k].x, pts[k].y), QPointF(pts[k + 1].x, pts[k + 1].y), QPointF(pts[k + 2].x, pts[k + 2].y));
         for (; k < pts.size(); ++k)
             path.lineTo(QPointF(pts[k].x, pts[k].y));
         if (i < result.arrowTips.size() && (result.arrowTips[i].x != 0 || result.arrowTips[i].y != 0))
             path.lineTo(QPointF(result.arrowTips[i].x, result.arrowTips[i].y));
         // Edge width = count (1..9 px, sqrt so small edges stay visible), colour = mispredict rate.
         const double w = 1.0 + 8.0 * std::sqrt(static_cast<double>(e.count) / static_cast<double>(maxCount));
-        QPen pen(mispredictColour(e.mispredictRate), w);
+        // Call-stack LBR has no mispredict flags (NO_FLAGS): grey, not a fake "never mispredicted" green.
+        QPen pen(m_hot->hasBranchFlags() ? mispredictColour(e.mispredictRate) : QColor(120, 120, 140), w);
         pen.setCapStyle(Qt::RoundCap);
         auto* item = m_scene->addPath(path, pen);
-        item->setToolTip(tr("%1 \u2192 %2\n%3 calls, %4 % mispredicted, %5 cycles on average")
-                             .arg(m_drawn[static_cast<std::size_t>(e.from)].name, m_drawn[static_cast<std::size_t>(e.to)].name)
-                             .arg(e.count)
-                             .arg(e.mispredictRate * 100.0, 0, 'f', 1)
-                             .arg(e.avgCycles, 0, 'f', 1));
+        item->setToolTip(
+            tr("%1 \u2192 %2\n%3 calls, %4 % mispredicted, %5 cycles on average")
+                .arg(m_drawn[static_cast<std::size_t>(e.from)].name, m_drawn[static_cast<std::size_t>(e.to)].name)
+                .arg(e.count)
+                .arg(e.mispredictRate * 100.0, 0, 'f', 1)
+                .arg(e.avgCycles, 0, 'f', 1));
         item->setZValue(0);
     }
-    QFont font = m_view->font();
-    font.setPointSizeF(9);
+    const QFont font = nodeFont();
     for (std::size_t i = 0; i < m_drawn.size(); ++i) {
         const auto& box = result.nodes[i];
         const auto& d = m_drawn[i];
@@ -282,8 +297,9 @@ void CallGraphView::applyLayout(quint64 generation, const LayoutResult& result, 
         node->setZValue(1);
         node->setData(0, d.name);
         node->setToolTip(tr("%1\n%2 self samples, %3 inclusive").arg(d.name).arg(d.self).arg(d.inclusive));
-        auto* text = new QGraphicsSimpleTextItem(elide(d.name, 28) + QStringLiteral("\n")
-                + tr("%1 samples").arg(d.self), node);
+        QString label = elide(d.name, 28) + QStringLiteral("\n") + tr("%1 samples").arg(d.self);
+        if (d.inclusive > d.self) label += QStringLiteral("\n") + tr("%1 inclusive").arg(d.inclusive);
+        auto* text = new QGraphicsSimpleTextItem(label, node);
         text->setFont(font);
         const QRectF tb = text->boundingRect();
         text->setPos(r.center() - QPointF(tb.width() / 2, tb.height() / 2));
@@ -291,15 +307,16 @@ void CallGraphView::applyLayout(quint64 generation, const LayoutResult& result, 
     }
     m_scene->setSceneRect(m_scene->itemsBoundingRect().adjusted(-20, -20, 20, 20));
     m_view->fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
-    if (m_view->transform().m11() < 0.35) { // too small to read: zoom to the hottest (top) functions instead
+    if (m_view->transform().m11() < 0.7) { // too small to read: zoom to the hottest (top) functions instead
         m_view->resetTransform();
-        m_view->scale(0.6, 0.6);
-        if (!m_drawn.empty())
-            m_view->centerOn(m_nodeItems.value(m_drawn.front().name));
+        m_view->scale(0.7, 0.7);
+        if (!m_drawn.empty()) m_view->centerOn(m_nodeItems.value(m_drawn.front().name));
     }
     setSearchText(m_search->text());
-    if (!m_selected.isEmpty())
-        selectFunction(m_selected);
+    if (!m_selected.isEmpty()) selectFunction(m_selected);
+    m_status->setToolTip(m_hot->hasBranchFlags()
+            ? tr("Box size: samples. Edge width: count. Edge colour: mispredict rate, green 0 % to red 20 % and more.")
+            : tr("Box size: samples. Edge width: count. Call-stack LBR records no mispredicts: edges are grey."));
     m_status->setText(tr("%1 functions, %2 call edges%3 \u00b7 layout %4 ms \u00b7 %5 samples")
                           .arg(m_drawn.size())
                           .arg(m_drawnEdges.size())
@@ -311,23 +328,22 @@ void CallGraphView::applyLayout(quint64 generation, const LayoutResult& result, 
 
 void CallGraphView::setSearchText(const QString& text)
 {
-    if (m_search->text() != text)
-        m_search->setText(text); // re-enters once through textChanged
+    if (m_search->text() != text) m_search->setText(text); // re-enters once through textChanged
     m_highlight.clear();
     QGraphicsRectItem* first = nullptr;
     for (auto it = m_nodeItems.begin(); it != m_nodeItems.end(); ++it) {
         const bool hit = !text.isEmpty() && it.key().contains(text, Qt::CaseInsensitive);
         const bool selected = it.key() == m_selected;
-        it.value()->setPen(QPen(hit ? QColor(220, 120, 0) : selected ? QColor(20, 60, 200) : QColor(60, 60, 90),
+        it.value()->setPen(QPen(hit ? QColor(220, 120, 0)
+                : selected          ? QColor(20, 60, 200)
+                                    : QColor(60, 60, 90),
             hit || selected ? 3.0 : 1.2));
         if (hit) {
             m_highlight.insert(it.key());
-            if (!first || it.value()->rect().top() < first->rect().top())
-                first = it.value();
+            if (!first || it.value()->rect().top() < first->rect().top()) first = it.value();
         }
     }
-    if (first)
-        m_view->centerOn(first);
+    if (first) m_view->centerOn(first);
 }
 
 QStringList CallGraphView::highlighted() const
@@ -344,17 +360,15 @@ void CallGraphView::selectFunction(const QString& function)
     m_callees->setMode(CallGraphModel::Mode::Callees, function);
     for (auto it = m_nodeItems.begin(); it != m_nodeItems.end(); ++it)
         if (!m_highlight.contains(it.key()))
-            it.value()->setPen(QPen(it.key() == function ? QColor(20, 60, 200) : QColor(60, 60, 90),
-                it.key() == function ? 3.0 : 1.2));
-    if (auto* item = m_nodeItems.value(function))
-        m_view->centerOn(item);
+            it.value()->setPen(QPen(
+                it.key() == function ? QColor(20, 60, 200) : QColor(60, 60, 90), it.key() == function ? 3.0 : 1.2));
+    if (auto* item = m_nodeItems.value(function)) m_view->centerOn(item);
 }
 
 QString CallGraphView::nodeLabel(const QString& function) const
 {
     const auto* item = m_nodeItems.value(function);
-    if (!item || item->childItems().isEmpty())
-        return {};
+    if (!item || item->childItems().isEmpty()) return {};
     const auto* text = dynamic_cast<const QGraphicsSimpleTextItem*>(item->childItems().front());
     return text ? text->text() : QString();
 }

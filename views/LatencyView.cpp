@@ -22,18 +22,30 @@ namespace {
 QColor levelColour(int level)
 {
     switch (static_cast<MemLevel>(level)) {
-    case MemLevel::L1: return QColor(90, 180, 90);
-    case MemLevel::Lfb: return QColor(170, 210, 110);
-    case MemLevel::L2: return QColor(240, 200, 70);
-    case MemLevel::L3: return QColor(245, 140, 60);
-    case MemLevel::LocalDram: return QColor(210, 70, 60);
-    case MemLevel::RemoteDram: return QColor(140, 40, 100);
-    case MemLevel::RemoteCache: return QColor(190, 90, 180);
-    case MemLevel::Pmem: return QColor(100, 80, 60);
-    case MemLevel::Io: return QColor(90, 120, 160);
-    case MemLevel::Uncached: return QColor(60, 60, 60);
-    case MemLevel::Cxl: return QColor(40, 150, 170);
-    default: return QColor(170, 170, 170);
+    case MemLevel::L1:
+        return QColor(90, 180, 90);
+    case MemLevel::Lfb:
+        return QColor(170, 210, 110);
+    case MemLevel::L2:
+        return QColor(240, 200, 70);
+    case MemLevel::L3:
+        return QColor(245, 140, 60);
+    case MemLevel::LocalDram:
+        return QColor(210, 70, 60);
+    case MemLevel::RemoteDram:
+        return QColor(140, 40, 100);
+    case MemLevel::RemoteCache:
+        return QColor(190, 90, 180);
+    case MemLevel::Pmem:
+        return QColor(100, 80, 60);
+    case MemLevel::Io:
+        return QColor(90, 120, 160);
+    case MemLevel::Uncached:
+        return QColor(60, 60, 60);
+    case MemLevel::Cxl:
+        return QColor(40, 150, 170);
+    default:
+        return QColor(170, 170, 170);
     }
 }
 
@@ -50,7 +62,8 @@ QTableView* makeTable(LatencyModel* model, QWidget* parent)
     t->setAlternatingRowColors(true);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->horizontalHeader()->setStretchLastSection(true);
-    t->setColumnWidth(LatencyModel::KeyColumn, 200);
+    t->horizontalHeader()->setDefaultSectionSize(80);
+    t->setColumnWidth(LatencyModel::KeyColumn, 190);
     t->setColumnWidth(LatencyModel::WhereColumn, 150);
     return t;
 }
@@ -68,7 +81,7 @@ LatencyView::LatencyView(PmuSession* session, QWidget* parent)
 {
     // Bins are log2 latency ranges, so the x axis is logarithmic by construction: bin b covers [2^b, 2^(b+1)).
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (int b = 0; b < LatencyModel::kBins; b += 2)
+    for (int b = 0; b < LatencyModel::kBins; ++b)
         ticker->addTick(b, QString::number(1ull << b));
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setLabel(tr("load latency (core cycles, log2 bins)"));
@@ -85,8 +98,7 @@ LatencyView::LatencyView(PmuSession* session, QWidget* parent)
         bars->setPen(QPen(levelColour(l).darker(140)));
         bars->setBrush(levelColour(l));
         bars->setStackingGap(0);
-        if (below)
-            bars->moveAbove(below);
+        if (below) bars->moveAbove(below);
         below = bars;
         m_bars.push_back(bars);
     }
@@ -108,6 +120,7 @@ LatencyView::LatencyView(PmuSession* session, QWidget* parent)
     split->addWidget(bottom);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
+    split->setSizes({ 450, 400 });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);
@@ -115,8 +128,7 @@ LatencyView::LatencyView(PmuSession* session, QWidget* parent)
     connect(m_plot, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* p, int dataIndex, QMouseEvent*) {
         auto* bars = qobject_cast<QCPBars*>(p);
         const int level = static_cast<int>(m_bars.indexOf(bars));
-        if (!bars || level < 0 || dataIndex < 0 || dataIndex >= bars->dataCount())
-            return;
+        if (!bars || level < 0 || dataIndex < 0 || dataIndex >= bars->dataCount()) return;
         filterBy(static_cast<int>(std::lround((bars->data()->begin() + dataIndex)->key)), level);
     });
     connect(m_plot, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
@@ -128,7 +140,10 @@ LatencyView::LatencyView(PmuSession* session, QWidget* parent)
     refresh();
 }
 
-QCPBars* LatencyView::bars(int level) const { return level >= 0 && level < m_bars.size() ? m_bars[level] : nullptr; }
+QCPBars* LatencyView::bars(int level) const
+{
+    return level >= 0 && level < m_bars.size() ? m_bars[level] : nullptr;
+}
 
 double LatencyView::plottedTotal() const
 {
@@ -139,7 +154,10 @@ double LatencyView::plottedTotal() const
     return t;
 }
 
-void LatencyView::filterBy(int bin, int level) { m_session->setLatencyFilter(bin, level); }
+void LatencyView::filterBy(int bin, int level)
+{
+    m_session->setLatencyFilter(bin, level);
+}
 
 void LatencyView::refresh()
 {
@@ -177,7 +195,7 @@ void LatencyView::refresh()
         m_plot->xAxis->setRange(lo - 0.7, hi + 0.7);
     else
         m_plot->xAxis->setRange(-0.7, 10.7);
-    m_plot->yAxis->setRange(0, std::max(1.0, top * 1.08));
+    m_plot->yAxis->setRange(0, std::max(1.0, top * 1.45)); // headroom: the legend sits above the bars
     m_plot->replot(QCustomPlot::rpQueuedReplot);
     refreshTables();
 }
@@ -198,9 +216,9 @@ void LatencyView::refreshTables()
     if (m_session->data().kind == rdt::pmu::PmuSourceKind::None)
         m_caption->setText(tr("No PMU data: start a capture (simulated or live) or open a perf.data file."));
     else if (total.count == 0)
-        m_caption->setText(tr("%1: no load-latency samples%2.")
-                               .arg(m_session->sourceLabel(),
-                                   m_session->hasTimeRange() ? tr(" in the selected range") : QString()));
+        m_caption->setText(
+            tr("%1: no load-latency samples%2.")
+                .arg(m_session->sourceLabel(), m_session->hasTimeRange() ? tr(" in the selected range") : QString()));
     else
         m_caption->setText(tr("%1: %2 loads, mean %3 cycles, p99 %4, %5 HITM%6")
                                .arg(m_session->sourceLabel())

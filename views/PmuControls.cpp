@@ -39,10 +39,15 @@ PmuControls::PmuControls(PmuSession* session, QWidget* parent)
     m_recipe->addItem(tr("LBR call stack"), static_cast<int>(PmuRecipeKind::LbrCallStack));
     m_recipe->addItem(tr("LBR any branch"), static_cast<int>(PmuRecipeKind::LbrAny));
     m_recipe->addItem(tr("PEBS load latency"), static_cast<int>(PmuRecipeKind::LoadLatency));
+    m_recipe->addItem(tr("cpu-clock samples (software, live only)"), static_cast<int>(PmuRecipeKind::CpuClock));
     m_target->addItem(tr("System-wide"));
     m_target->addItem(tr("Attach to PID"));
     m_target->addItem(tr("Launch command"));
     m_targetArg->setPlaceholderText(tr("PID or command line"));
+    for (QComboBox* c : { m_machine, m_recipe, m_target }) { // the dock must not widen the main window
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(14);
+    }
     m_targetArg->setEnabled(false);
     m_advice->setWordWrap(true);
     m_advice->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -104,30 +109,63 @@ PmuControls::PmuControls(PmuSession* session, QWidget* parent)
     updateButtons();
 }
 
-void PmuControls::setMachine(Machine m) { m_machine->setCurrentIndex(m == Machine::Simulated ? 0 : 1); }
+void PmuControls::setMachine(Machine m)
+{
+    m_machine->setCurrentIndex(m == Machine::Simulated ? 0 : 1);
+}
 
-QString PmuControls::adviceText() const { return m_advice->text(); }
+QString PmuControls::adviceText() const
+{
+    return m_advice->text();
+}
 
-bool PmuControls::progressVisible() const { return m_progress->isVisibleTo(this); }
+bool PmuControls::progressVisible() const
+{
+    return m_progress->isVisibleTo(this);
+}
 
 bool PmuControls::start()
 {
     const auto kind = static_cast<PmuRecipeKind>(m_recipe->currentData().toInt());
     m_advice->clear();
     if (m_machine->currentIndex() == 1) {
-        const auto check = rdt::pmu::checkLiveRecipe(kind, m_target->currentIndex() == 0);
-        if (!check.available) {
-            m_advice->setText(tr("The PMU is not available here: %1\nUse the simulated machine, or open a "
+        rdt::pmu::PerfTarget target;
+        const QString arg = m_targetArg->text().trimmed();
+        if (m_target->currentIndex() == 0) {
+            target.systemWide = true;
+        } else if (m_target->currentIndex() == 1) {
+            bool ok = false;
+            const int pid = arg.toInt(&ok);
+            if (!ok || pid <= 0) {
+                m_advice->setText(tr("Enter the PID of a running process."));
+                return false;
+            }
+            target.pids.push_back(pid);
+        } else {
+            for (const QString& w : arg.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+                target.command.push_back(w.toStdString());
+            if (target.command.empty()) {
+                m_advice->setText(tr("Enter the command line to launch."));
+                return false;
+            }
+            if (kind == PmuRecipeKind::All) {
+                m_advice->setText(tr("Launching a command works with one recipe at a time; choose one."));
+                return false;
+            }
+        }
+        QString error;
+        if (!m_session->startLive(kind, target, 250, &error)) {
+            m_advice->setText(tr("The PMU is not available for this: %1\nUse the simulated machine, or open a "
                                  "perf.data file recorded elsewhere.")
-                                  .arg(QString::fromStdString(check.advice)));
+                                  .arg(error));
             m_state->setText(tr("Not started."));
             return false;
         }
-        // UNFINISHED: the live capture session (perf_event_open groups per CPU or PID, ring reader thread) is not
-        // in the engine yet; when it is, it fills PmuData like PmuSimRun does.
-        m_advice->setText(tr("The PMU supports this recipe, but live capture is not part of this build yet. "
-                             "Record with `perf record` and open the file instead."));
-        m_state->setText(tr("Not started."));
+        m_state->setText(tr("Live: %1").arg(m_recipe->currentText()));
+        return true;
+    }
+    if (kind == PmuRecipeKind::CpuClock) {
+        m_advice->setText(tr("cpu-clock samples come from the live machine; the simulator models the PMU recipes."));
         return false;
     }
     rdt::pmu::PmuSimOptions o;
@@ -154,18 +192,16 @@ void PmuControls::stop()
 
 void PmuControls::openPerfDataDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open perf.data"), QString(),
-        tr("perf.data files (*.data *.perfdata perf.data*);;All files (*)"));
-    if (!path.isEmpty())
-        openPerfData(path);
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open perf.data"), QString(), tr("perf.data files (*.data *.perfdata perf.data*);;All files (*)"));
+    if (!path.isEmpty()) openPerfData(path);
 }
 
 void PmuControls::openPerfData(const QString& path)
 {
     QStringList dirs { QFileInfo(path).absolutePath() };
     const QString symfs = qEnvironmentVariable("RDTSCOPE_SYMFS");
-    if (!symfs.isEmpty())
-        dirs = symfs.split(QLatin1Char(':'), Qt::SkipEmptyParts) + dirs;
+    if (!symfs.isEmpty()) dirs = symfs.split(QLatin1Char(':'), Qt::SkipEmptyParts) + dirs;
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
     m_progress->setVisible(true);

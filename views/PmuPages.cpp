@@ -28,15 +28,13 @@ PmuPages::PmuPages(QMainWindow* window, QTabWidget* pages, int firstIndex, QActi
         QWidget* old = pages->widget(firstIndex + i);
         pages->removeTab(firstIndex + i);
         pages->insertTab(firstIndex + i, ours[i], title);
-        if (old)
-            old->deleteLater();
+        delete old; // the placeholder page, no longer in the tab widget
     }
     m_dock->setObjectName(QStringLiteral("pmuDock"));
     m_dock->setWidget(m_controls);
     window->addDockWidget(Qt::RightDockWidgetArea, m_dock);
-    auto showDock = [this, pages, firstIndex](int current) {
-        m_dock->setVisible(current >= firstIndex && current < firstIndex + 3);
-    };
+    auto showDock = [this, pages, firstIndex](
+                        int current) { m_dock->setVisible(current >= firstIndex && current < firstIndex + 3); };
     connect(pages, &QTabWidget::currentChanged, this, showDock);
     showDock(pages->currentIndex());
     if (openPerfData) {
@@ -55,15 +53,13 @@ PmuPages::PmuPages(QMainWindow* window, QTabWidget* pages, int firstIndex, QActi
 bool PmuPages::startFromOptions(const QString& openFile, const QString& source, bool pmuViewRequested)
 {
     if (!openFile.isEmpty()) {
-        if (!rdt::pmu::looksLikePerfData(openFile.toStdString()))
-            return false;
+        if (!rdt::pmu::looksLikePerfData(openFile.toStdString())) return false;
         m_controls->openPerfData(openFile);
         return true;
     }
     if (source == QLatin1String("live")) {
         m_controls->setMachine(PmuControls::Machine::Live);
-        if (pmuViewRequested)
-            m_controls->start(); // shows the advice when the PMU is not available
+        if (pmuViewRequested) m_controls->start(); // shows the advice when the PMU is not available
         return true;
     }
     if (source == QLatin1String("sim") || (source == QLatin1String("auto") && pmuViewRequested)) {

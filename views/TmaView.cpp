@@ -16,8 +16,8 @@
 namespace {
 // One colour per level-1 category, in TmaModel::categories() order: retiring green, bad speculation red,
 // frontend bound purple, backend bound blue (the colours toplev and VTune use).
-const std::array<QColor, 4> kColours = { QColor(80, 170, 90), QColor(210, 80, 70), QColor(150, 100, 190),
-    QColor(70, 130, 200) };
+const std::array<QColor, 4> kColours
+    = { QColor(80, 170, 90), QColor(210, 80, 70), QColor(150, 100, 190), QColor(70, 130, 200) };
 } // namespace
 
 TmaView::TmaView(PmuSession* session, QWidget* parent)
@@ -37,8 +37,7 @@ TmaView::TmaView(PmuSession* session, QWidget* parent)
         QColor fill = kColours[static_cast<std::size_t>(i)];
         fill.setAlpha(200);
         g->setBrush(fill);
-        if (i > 0)
-            g->setChannelFillGraph(m_plot->graph(i - 1));
+        if (i > 0) g->setChannelFillGraph(m_plot->graph(i - 1));
     }
     m_plot->xAxis->setLabel(tr("time (s)"));
     m_plot->yAxis->setLabel(tr("fraction of issue slots"));
@@ -73,6 +72,7 @@ TmaView::TmaView(PmuSession* session, QWidget* parent)
     split->addWidget(bottom);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({ 500, 330 });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);
@@ -82,8 +82,7 @@ TmaView::TmaView(PmuSession* session, QWidget* parent)
         m_pressX = m_plot->xAxis->pixelToCoord(e->position().x());
     });
     connect(m_plot, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
-        if (!m_pressed)
-            return;
+        if (!m_pressed) return;
         m_pressed = false;
         const double x = m_plot->xAxis->pixelToCoord(e->position().x());
         const double span = m_plot->xAxis->range().size();
@@ -97,7 +96,10 @@ TmaView::TmaView(PmuSession* session, QWidget* parent)
     refresh();
 }
 
-int TmaView::pointCount() const { return m_plot->graph(0)->dataCount(); }
+int TmaView::pointCount() const
+{
+    return m_plot->graph(0)->dataCount();
+}
 
 void TmaView::refresh()
 {
@@ -106,8 +108,7 @@ void TmaView::refresh()
     QVector<double> xs;
     xs.reserve(static_cast<qsizetype>(points.size()));
     for (const auto& p : points) {
-        if (!p.breakdown.valid)
-            continue; // a gap rather than a fake zero
+        if (!p.breakdown.valid) continue; // a gap rather than a fake zero
         xs.push_back(m_session->secondsOf(p.time));
         double sum = 0;
         for (int i = 0; i < 4; ++i) {
@@ -118,8 +119,7 @@ void TmaView::refresh()
     for (int i = 0; i < 4; ++i)
         m_plot->graph(i)->setData(xs, ys[i], true);
     // The legend lists the top of the stack first, as it is drawn.
-    if (!xs.isEmpty())
-        m_plot->xAxis->setRange(std::min(0.0, xs.front()), std::max(xs.back(), 1e-3));
+    if (!xs.isEmpty()) m_plot->xAxis->setRange(std::min(0.0, xs.front()), std::max(xs.back(), 1e-3));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 
     const auto& b = m_session->rangeTma();
@@ -136,8 +136,9 @@ void TmaView::refresh()
     else
         what = tr("%1 \u2014 %2: share of issue slots by where they went (%3 intervals, %4 slots)")
                    .arg(m_session->sourceLabel(),
-                       m_session->hasTimeRange() ? tr("%1 s to %2 s").arg(m_session->rangeFrom(), 0, 'f', 3)
-                                                        .arg(m_session->rangeTo(), 0, 'f', 3)
+                       m_session->hasTimeRange() ? tr("%1 s to %2 s")
+                                                       .arg(m_session->rangeFrom(), 0, 'f', 3)
+                                                       .arg(m_session->rangeTo(), 0, 'f', 3)
                                                  : tr("whole run"))
                    .arg(xs.size())
                    .arg(b.slots, 0, 'g', 3);

@@ -30,7 +30,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("view");
         QTest::newRow("default (dashboard or machine)") << QString();
         QTest::newRow("machine") << QStringLiteral("machine");
-        QTest::newRow("tma: not available yet page") << QStringLiteral("tma");
+        QTest::newRow("tma (simulated PMU)") << QStringLiteral("tma");
+        QTest::newRow("callgraph (simulated PMU)") << QStringLiteral("callgraph");
+        QTest::newRow("latency (simulated PMU)") << QStringLiteral("latency");
     }
     void writesPngOfWindowSize()
     {

@@ -13,12 +13,13 @@
 #include <QImage>
 #include <QPainter>
 #include <QScrollBar>
-#include <QSignalSpy>
+#include <QThread>
 
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <memory>
 #include <random>
 
@@ -72,8 +73,8 @@ PmuData syntheticData()
     for (std::size_t i = 0; i < kLoads; ++i) {
         const double lat = latency(rng);
         const int level = lat < 20 ? 0 : lat < 40 ? 1 : lat < 120 ? 2 : 3;
-        d.loads.push_back({ i * 1000, addr(static_cast<int>(rng() % kFunctions), 0x20), 0x10000000 + (rng() % 65536) * 64,
-            sources[level], 1, static_cast<std::uint32_t>(lat) });
+        d.loads.push_back({ i * 1000, addr(static_cast<int>(rng() % kFunctions), 0x20),
+            0x10000000 + (rng() % 65536) * 64, sources[level], 1, static_cast<std::uint32_t>(lat) });
     }
     return d;
 }
@@ -93,13 +94,14 @@ struct Fixture {
         latency = std::make_unique<LatencyView>(&session);
         graph->resize(1280, 800);
         latency->resize(1280, 800);
-        QSignalSpy laid(graph.get(), &CallGraphView::layoutFinished);
         QElapsedTimer t;
         t.start();
         session.setData(syntheticData());
         aggregateMs = static_cast<double>(t.nsecsElapsed()) / 1e6;
-        while (graph->layoutPending())
-            laid.wait(1000);
+        while (graph->layoutPending()) { // the layout runs on a worker; its result arrives as a queued call
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+            QThread::msleep(2);
+        }
         layoutMs = graph->lastLayoutMs();
         graph->canvas()->resetTransform();
     }
@@ -142,18 +144,29 @@ int main(int argc, char** argv)
     std::printf("pmu gui: %d nodes drawn, %zu load samples; aggregation %.0f ms, dot layout %.0f ms (off the GUI "
                 "thread)\n",
         fixture.graph->nodeCount(), kLoads, fixture.aggregateMs, fixture.layoutMs);
-    std::vector<double> frames;
-    for (int i = 0; i < 300; ++i) {
+    // Wall time is what a user sees; thread CPU time shows the cost without the other processes sharing the CPUs
+    // (this machine has 2 cores shared by several builds, so wall-time outliers are mostly waiting to run).
+    std::vector<double> frames, cpu;
+    auto threadCpuMs = [] {
+        timespec ts {};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+    };
+    for (int i = 0; i < 600; ++i) {
         QElapsedTimer t;
         t.start();
+        const double c0 = threadCpuMs();
         fixture.renderFrame();
+        cpu.push_back(threadCpuMs() - c0);
         frames.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
     }
     std::sort(frames.begin(), frames.end());
+    std::sort(cpu.begin(), cpu.end());
     const double p50 = frames[frames.size() / 2], p99 = frames[frames.size() * 99 / 100];
-    std::printf("pmu gui frame (pan/zoom graph + replot histogram, 1280x800): p50 %.2f ms, p99 %.2f ms, max %.2f ms "
-                "-> %s (target p99 < 16 ms)\n",
-        p50, p99, frames.back(), p99 < 16.0 ? "PASS" : "FAIL");
+    const double c50 = cpu[cpu.size() / 2], c99 = cpu[cpu.size() * 99 / 100];
+    std::printf("pmu gui frame (pan/zoom graph + replot histogram, 1280x800, 600 frames): wall p50 %.2f ms, p99 %.2f "
+                "ms, max %.2f ms -> %s (target p99 < 16 ms); thread CPU p50 %.2f ms, p99 %.2f ms\n",
+        p50, p99, frames.back(), p99 < 16.0 ? "PASS" : "FAIL", c50, c99);
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -15,7 +15,10 @@
 
 namespace pmutest {
 
-inline QString fixture(const char* name) { return QStringLiteral(RDTSCOPE_TEST_DATA "/perf/") + QLatin1String(name); }
+inline QString fixture(const char* name)
+{
+    return QStringLiteral(RDTSCOPE_TEST_DATA "/perf/") + QLatin1String(name);
+}
 
 /// `perf report -i propeller_sample_1.perfdata --symfs DIR --stdio --no-children --no-branch-stack -F
 /// overhead,sample,sym` (perf 6.1) prints "51.04%  1901  [.] main" first: main is the hottest function by samples.
@@ -36,8 +39,7 @@ inline std::map<rdt::pmu::MemLevel, std::uint64_t> decoderLevels(const QString& 
     std::map<rdt::pmu::MemLevel, std::uint64_t> levels;
     *samples = 0;
     auto reader = rdt::perfdata::PerfDataReader::open(path.toStdString());
-    if (!reader)
-        return levels;
+    if (!reader) return levels;
     (void)(*reader)->read([&](const rdt::pmu::DecodedRecord& r) {
         if (r.kind == rdt::pmu::RecordKind::Sample) {
             ++*samples;

@@ -3,6 +3,7 @@
 // simulator (range filtering, latency filter) and on the two perf.data fixtures (oracles: perf report, decoder).
 #include "models/CallGraphModel.h"
 #include "models/LatencyModel.h"
+#include "models/PmuLive.h"
 #include "models/PmuSession.h"
 #include "models/TmaModel.h"
 #include "pmu_fixtures.h"
@@ -20,8 +21,7 @@ PmuSession* simulatedSession(QObject* parent, int steps = 4)
     auto* s = new PmuSession(parent);
     QString error;
     PmuSimOptions o;
-    if (!s->startSimulation(o, 1000000, 10'000'000, &error))
-        qFatal("simulation: %s", qPrintable(error));
+    if (!s->startSimulation(o, 1000000, 10'000'000, &error)) qFatal("simulation: %s", qPrintable(error));
     s->stopSimulation(); // step by hand: deterministic
     for (int i = 0; i < steps; ++i)
         s->stepSimulation();
@@ -31,8 +31,7 @@ PmuSession* simulatedSession(QObject* parent, int steps = 4)
 std::uint64_t selfOf(const BranchGraphReport& r, const std::string& name)
 {
     for (const auto& f : r.functions)
-        if (f.name == name)
-            return f.self;
+        if (f.name == name) return f.self;
     return 0;
 }
 
@@ -73,7 +72,10 @@ private Q_SLOTS:
         BranchGraphReport r;
         r.functions = { { "main", "a", 1, 10 }, { "f", "a", 4, 6 }, { "g", "a", 2, 2 }, { "h", "a", 0, 0 } };
         auto edge = [](const char* a, const char* b, std::uint64_t n, std::uint64_t mis, bool call = true) {
-            FunctionEdge e { a, b, call, {} };
+            FunctionEdge e;
+            e.from = a;
+            e.to = b;
+            e.call = call;
             e.stats.count = n;
             e.stats.mispredicts = mis;
             e.stats.cycles = n * 3;
@@ -93,8 +95,10 @@ private Q_SLOTS:
         m.setMode(CallGraphModel::Mode::Callers, QStringLiteral("f"));
         QCOMPARE(m.rowCount(), 1);
         QCOMPARE(m.index(0, CallGraphModel::FromColumn).data().toString(), QStringLiteral("main"));
-        QCOMPARE(m.neighbourhood(QStringLiteral("f"), 1), (QSet<QString> { QStringLiteral("main"), QStringLiteral("f"), QStringLiteral("g") }));
-        QCOMPARE(m.neighbourhood(QStringLiteral("f"), 2), (QSet<QString> { QStringLiteral("main"), QStringLiteral("f"), QStringLiteral("g"), QStringLiteral("h") }));
+        QCOMPARE(m.neighbourhood(QStringLiteral("f"), 1),
+            (QSet<QString> { QStringLiteral("main"), QStringLiteral("f"), QStringLiteral("g") }));
+        QCOMPARE(m.neighbourhood(QStringLiteral("f"), 2),
+            (QSet<QString> { QStringLiteral("main"), QStringLiteral("f"), QStringLiteral("g"), QStringLiteral("h") }));
         QCOMPARE(m.findFunction(QStringLiteral("g")), 2);
         QCOMPARE(m.findFunction(QStringLiteral("nope")), -1);
     }
@@ -185,6 +189,42 @@ private Q_SLOTS:
         QCOMPARE(s->latencyTables().total.count, LatencyModel::levelTotal(h, level));
         s->setLatencyFilter(-1, -1);
         QCOMPARE(s->latencyTables().total.count, total);
+    }
+
+    void liveCpuClockOnALaunchedCommand()
+    {
+        // The software cpu-clock recipe runs without a hardware PMU, so the live path is exercised on any machine
+        // where perf_event_open is allowed for one's own processes (perf_event_paranoid <= 2).
+        PmuSession s;
+        PerfTarget target;
+        target.command = { "/bin/sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done" };
+        QString error;
+        if (!s.startLive(PmuRecipeKind::CpuClock, target, 1000000, &error))
+            QSKIP(qPrintable(QStringLiteral("perf_event_open refused here: ") + error));
+        QVERIFY(s.live());
+        QVERIFY(s.sourceLabel().startsWith(QStringLiteral("Live")));
+        for (int i = 0; i < 400 && s.simulating(); ++i) {
+            QTest::qWait(25);
+            s.stepSimulation();
+        }
+        QVERIFY(!s.simulating()); // stopped by itself when the command exited
+        QVERIFY(s.data().otherSamples > 0); // cpu-clock samples: real, counted, never shown as LBR or loads
+        QVERIFY(s.data().branches.empty());
+        QVERIFY(s.data().loads.empty());
+    }
+
+    void liveHardwareRecipeExplainsWhyNot()
+    {
+        const auto check = checkLiveRecipe(PmuRecipeKind::All, true);
+        if (check.available) QSKIP("this machine has a usable core PMU");
+        PmuSession s;
+        PerfTarget target;
+        target.systemWide = true;
+        QString error;
+        QVERIFY(!s.startLive(PmuRecipeKind::All, target, 250, &error));
+        QVERIFY(error.contains(QString::fromStdString(check.advice).left(30)));
+        QVERIFY(!s.live());
+        QVERIFY(s.data().empty());
     }
 
     void propellerHottestFunctionMatchesPerfReport()

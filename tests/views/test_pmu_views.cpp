@@ -25,8 +25,7 @@ namespace {
 void simulate(PmuSession& s, int steps)
 {
     QString error;
-    if (!s.startSimulation(PmuSimOptions {}, 1000000, 10'000'000, &error))
-        qFatal("simulation: %s", qPrintable(error));
+    if (!s.startSimulation(PmuSimOptions {}, 1000000, 10'000'000, &error)) qFatal("simulation: %s", qPrintable(error));
     s.stopSimulation();
     for (int i = 0; i < steps; ++i)
         s.stepSimulation();
@@ -34,8 +33,7 @@ void simulate(PmuSession& s, int steps)
 
 bool waitLayout(CallGraphView& v)
 {
-    if (!v.layoutPending())
-        return true;
+    if (!v.layoutPending()) return true;
     QSignalSpy spy(&v, &CallGraphView::layoutFinished);
     for (int i = 0; i < 60 && v.layoutPending(); ++i)
         spy.wait(1000);
@@ -51,8 +49,7 @@ bool importInto(PmuSession& s, const QString& file, const QStringList& dirs = {}
 
 bool nonBlank(const QPixmap& p)
 {
-    if (p.isNull() || p.width() < 50 || p.height() < 50)
-        return false;
+    if (p.isNull() || p.width() < 50 || p.height() < 50) return false;
     const QImage img = p.toImage();
     const QRgb first = img.pixel(0, 0);
     int different = 0;
@@ -75,8 +72,8 @@ private Q_SLOTS:
         CallGraphView graph(&s);
         LatencyView latency(&s);
         PmuControls controls(&s);
-        for (QWidget* w : { static_cast<QWidget*>(&tma), static_cast<QWidget*>(&graph),
-                 static_cast<QWidget*>(&latency), static_cast<QWidget*>(&controls) })
+        for (QWidget* w : { static_cast<QWidget*>(&tma), static_cast<QWidget*>(&graph), static_cast<QWidget*>(&latency),
+                 static_cast<QWidget*>(&controls) })
             w->resize(1000, 700);
         QVERIFY(waitLayout(graph));
         QCOMPARE(tma.pointCount(), 5);
@@ -209,8 +206,7 @@ private Q_SLOTS:
         double base = 0; // the bars below this one at the same key
         for (QCPBars* below = bars->barBelow(); below; below = below->barBelow()) {
             auto b = below->data()->findBegin(it->key - 0.1, false);
-            if (b != below->data()->end() && std::abs(b->key - it->key) < 0.1)
-                base += b->value;
+            if (b != below->data()->end() && std::abs(b->key - it->key) < 0.1) base += b->value;
         }
         const QPointF px = bars->coordsToPixels(it->key, base + it->value / 2);
         const double key = it->key, value = it->value; // the click re-plots: `it` is gone afterwards
@@ -281,8 +277,7 @@ private Q_SLOTS:
         const bool started = c.start();
         QVERIFY(!started); // no PMU here, or live capture not built yet: either way it says why
         QVERIFY(!c.adviceText().isEmpty());
-        if (!check.available)
-            QVERIFY(c.adviceText().contains(QString::fromStdString(check.advice).left(20)));
+        if (!check.available) QVERIFY(c.adviceText().contains(QString::fromStdString(check.advice).left(20)));
         QVERIFY(s.data().empty());
         QVERIFY(!s.simulating());
     }

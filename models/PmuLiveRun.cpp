@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "PmuLiveRun.h"
+
+#include "pmu/Recipes.h"
+
+#include <ctime>
+
+namespace rdt::pmu {
+
+namespace {
+/// perf's default sample clock is the kernel's local clock, which tracks CLOCK_MONOTONIC closely enough to place
+/// TMA intervals next to samples on one time axis.
+std::uint64_t monotonicNowNs()
+{
+    timespec ts {};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+} // namespace
+
+PmuLiveRun::~PmuLiveRun()
+{
+    for (auto& c : m_captures)
+        if (c.session) (void)c.session->stop();
+}
+
+Result<std::unique_ptr<PmuLiveRun>> PmuLiveRun::start(PmuRecipeKind kind, const PerfTarget& target)
+{
+    std::vector<Recipe> recipes;
+    RecipeOptions opt;
+    opt.kernel = false; // user-only works at perf_event_paranoid 2
+    if (kind == PmuRecipeKind::CpuClock) {
+        recipes.push_back(cpuClockRecipe(opt));
+    } else {
+        const auto check = checkLiveRecipe(kind, target.systemWide);
+        if (!check.available) return makeError("the PMU cannot run this recipe here", check.advice);
+        auto enc = EventEncoder::create();
+        if (!enc) return enc.error();
+        auto add = [&](Result<Recipe> r) -> Status {
+            if (!r) return r.error();
+            recipes.push_back(std::move(r.value()));
+            return {};
+        };
+        Status st;
+        if (kind == PmuRecipeKind::All || kind == PmuRecipeKind::Tma) st = add(tmaRecipe(*enc, opt));
+        if (st && (kind == PmuRecipeKind::All || kind == PmuRecipeKind::LbrCallStack))
+            st = add(lbrRecipe(*enc, LbrMode::CallStack, opt));
+        if (st && kind == PmuRecipeKind::LbrAny) st = add(lbrRecipe(*enc, LbrMode::AnyBranch, opt));
+        if (st && (kind == PmuRecipeKind::All || kind == PmuRecipeKind::LoadLatency))
+            st = add(loadLatencyRecipe(*enc, opt));
+        if (!st) return st.error();
+    }
+    std::unique_ptr<PmuLiveRun> run(new PmuLiveRun);
+    run->m_sys = std::make_unique<LinuxPerfSyscalls>();
+    // UNFINISHED: with several recipes and a launched command, each PerfSession launches its own copy; the GUI
+    // launches a command only with a single recipe (PmuControls), attaching the rest is the engine's next step.
+    for (auto& r : recipes) {
+        auto s = PerfSession::open(*run->m_sys, r, target, 64);
+        if (!s) return s.error();
+        Capture c;
+        c.counting = r.counting;
+        c.session = std::move(s.value());
+        if (auto st = c.session->start(); !st) return st.error();
+        run->m_captures.push_back(std::move(c));
+    }
+    return Result<std::unique_ptr<PmuLiveRun>>(std::move(run));
+}
+
+PmuData PmuLiveRun::makeData(const std::string& what) const
+{
+    PmuData d;
+    d.kind = PmuSourceKind::Live;
+    d.name = what;
+    return d;
+}
+
+void PmuLiveRun::step(PmuData& data)
+{
+    for (auto& c : m_captures) {
+        c.session->drain([&](const DecodedRecord& r) {
+            data.symbols->onRecord(r);
+            if (r.kind == RecordKind::Sample)
+                addSample(data, r.sample, r.attr);
+            else if (r.kind == RecordKind::Lost)
+                data.lost += r.lost.lost;
+        });
+        if (!c.counting) continue;
+        auto now = c.session->readGroups();
+        if (!now) continue;
+        if (c.haveLast)
+            data.tma.push_back(
+                PmuTmaPoint { monotonicNowNs(), tmaFromGroupRead(c.session->recipe(), deltaRead(*now, c.last)) });
+        c.last = std::move(now.value());
+        c.haveLast = true;
+    }
+}
+
+bool PmuLiveRun::finished()
+{
+    for (auto& c : m_captures)
+        if (c.session->childPid() > 0 && c.session->childExited()) return true;
+    return false;
+}
+
+} // namespace rdt::pmu
