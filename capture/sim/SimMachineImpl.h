@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Internal to capture/sim: the state behind SimMachine, shared by SimMachine.cpp (time, threads, the access path)
+// and SimMachineRdt.cpp (register state and monitoring). Not part of the public API.
+#pragma once
+
+#include "SimMachine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace rdt::sim {
+
+namespace detail {
+
+    inline std::uint32_t waysOfCbm(std::uint32_t cbm, std::uint32_t cbmLen, std::uint32_t ways)
+    {
+        if (cbmLen == 0)
+            return ways >= 32 ? 0xFFFFFFFFu : (1u << ways) - 1;
+        std::uint32_t out = 0;
+        for (std::uint32_t bit = 0; bit < cbmLen; ++bit) {
+            if (!(cbm & (1u << bit)))
+                continue;
+            std::uint32_t first = bit * ways / cbmLen;
+            std::uint32_t last = std::max(first + 1, (bit + 1) * ways / cbmLen);
+            for (std::uint32_t w = first; w < last && w < 32; ++w)
+                out |= 1u << w;
+        }
+        return out;
+    }
+
+    constexpr int kSubSlices = 8; // threads interleave in 8 slices per tick so they contend in the caches
+
+} // namespace detail
+
+using detail::kSubSlices;
+using detail::waysOfCbm;
+
+struct SimMachine::Impl {
+    struct Core {
+        CacheSlice l1d, l1i, l2;
+        std::vector<std::uint32_t> l2Masks;
+        bool l2Cdp = false;
+        std::vector<std::uint32_t> l2DataWays, l2CodeWays; // per CLOS
+    };
+    struct Domain {
+        CacheSlice l3;
+        std::vector<std::uint32_t> l3Masks;
+        bool cdp = false;
+        std::vector<std::uint32_t> dataWays, codeWays; // per CLOS
+        std::vector<std::uint32_t> mbaDelay;
+        std::vector<RmidCounters> rmids;
+        std::vector<std::uint64_t> unavailableUntil;
+        double pressure = 1.0;
+        std::uint64_t bytesThisTick = 0;
+    };
+    struct Cpu {
+        Pqr pqr;
+        std::vector<std::uint8_t> cba;
+        std::array<std::uint32_t, kHitLevels> hist {};
+        std::uint32_t histTotal = 0;
+    };
+    struct Thread {
+        SimThreadInfo info;
+        AddressGenerator gen;
+        double credit = 0, rateCredit = 0;
+    };
+
+    SimMachine* self = nullptr;
+    const SimFeatures* f = nullptr;
+    const SimOptions* o = nullptr;
+    std::uint32_t S = 1;
+    std::uint64_t now = 0;
+    std::vector<Core> cores;
+    std::vector<Domain> domains;
+    std::vector<Cpu> cpus;
+    std::vector<Thread> threads;
+    int nextTid = 1001;
+    int nextListener = 1;
+    std::map<int, std::function<void(std::uint64_t)>> listeners;
+    std::uint64_t seedCounter = 0;
+
+    std::uint32_t closCount() const { return f->closMax + 1; }
+
+    void recomputeL3Ways(Domain& d)
+    {
+        const CatCaps& cat = f->l3Cat;
+        d.dataWays.assign(closCount(), d.l3.allWays());
+        d.codeWays.assign(closCount(), d.l3.allWays());
+        if (!cat.present)
+            return;
+        for (std::uint32_t c = 0; c < closCount(); ++c) {
+            if (d.cdp) {
+                // Table 20-19: mask 2n = CLOS n data, 2n+1 = CLOS n code. A CLOS outside the lower half has
+                // "undefined performance impact" (20.19.6.3); the model wraps it into the lower half.
+                std::uint32_t half = std::max<std::uint32_t>(1, cat.numClos / 2);
+                std::uint32_t n = c % half;
+                d.dataWays[c] = waysOfCbm(d.l3Masks[2 * n], cat.cbmLen, d.l3.ways());
+                d.codeWays[c] = waysOfCbm(d.l3Masks[2 * n + 1], cat.cbmLen, d.l3.ways());
+            } else if (c < cat.numClos) {
+                d.dataWays[c] = d.codeWays[c] = waysOfCbm(d.l3Masks[c], cat.cbmLen, d.l3.ways());
+            } // CLOS beyond this resource's range are not subject to it (20.19.7.1)
+        }
+    }
+
+    void recomputeL2Ways(Core& k)
+    {
+        const CatCaps& cat = f->l2Cat;
+        k.l2DataWays.assign(closCount(), k.l2.allWays());
+        k.l2CodeWays.assign(closCount(), k.l2.allWays());
+        if (!cat.present)
+            return;
+        for (std::uint32_t c = 0; c < closCount(); ++c) {
+            if (k.l2Cdp) {
+                std::uint32_t half = std::max<std::uint32_t>(1, cat.numClos / 2);
+                std::uint32_t n = c % half;
+                k.l2DataWays[c] = waysOfCbm(k.l2Masks[2 * n], cat.cbmLen, k.l2.ways());
+                k.l2CodeWays[c] = waysOfCbm(k.l2Masks[2 * n + 1], cat.cbmLen, k.l2.ways());
+            } else if (c < cat.numClos) {
+                k.l2DataWays[c] = k.l2CodeWays[c] = waysOfCbm(k.l2Masks[c], cat.cbmLen, k.l2.ways());
+            }
+        }
+    }
+
+    Pqr effective(const Thread& t) const
+    {
+        Pqr cpu = cpus[t.info.cpu].pqr;
+        // __resctrl_sched_in: a task's own closid/rmid wins over the CPU's default when it is not 0.
+        return { t.info.taskClos ? t.info.taskClos : cpu.clos, t.info.taskRmid ? t.info.taskRmid : cpu.rmid };
+    }
+
+    void countMemory(Domain& d, std::uint32_t rmid, std::uint64_t bytes, bool local)
+    {
+        d.bytesThisTick += bytes;
+        if (rmid < d.rmids.size()) {
+            d.rmids[rmid].totalBytes += bytes;
+            if (local)
+                d.rmids[rmid].localBytes += bytes;
+        }
+    }
+
+    /// Writes a dirty line back one level down; from L3 it goes to memory.
+    void writeBackFromL2(Core& k, Domain& d, CacheSlice::Tag key, std::uint8_t flags, std::uint32_t rmid)
+    {
+        int i = d.l3.peek(key);
+        if (i >= 0)
+            d.l3.meta(static_cast<std::size_t>(i)).flags |= CacheSlice::Dirty;
+        else
+            countMemory(d, rmid, std::uint64_t { S } * 64, !(flags & CacheSlice::Remote));
+        (void)k;
+    }
+
+    /// The sampled access path. key = line / S. Returns the level and adds memory bytes moved.
+    HitLevel simulate(unsigned cpu, std::uint64_t key, AccessKind kind, Pqr tag, bool remote, std::uint64_t& memBytes)
+    {
+        return simulate(cores[o->topology.coreOf(cpu)], domains[o->topology.socketOf(cpu)], key, kind, tag, remote, memBytes);
+    }
+
+    HitLevel simulate(Core& k, Domain& d, std::uint64_t lineKey, AccessKind kind, Pqr tag, bool remote, std::uint64_t& memBytes)
+    {
+        const CacheSlice::Tag key = CacheSlice::tagOf(lineKey);
+        const bool code = kind == AccessKind::Code, store = kind == AccessKind::Store;
+        CacheSlice& l1 = code ? k.l1i : k.l1d;
+        int i = l1.find(key);
+        if (i >= 0) {
+            if (store)
+                l1.meta(static_cast<std::size_t>(i)).flags |= CacheSlice::Dirty;
+            return HitLevel::L1;
+        }
+        const std::uint32_t clos = tag.clos < closCount() ? tag.clos : 0;
+        const std::uint8_t lineFlags
+            = static_cast<std::uint8_t>((code ? CacheSlice::Code : 0) | (remote ? CacheSlice::Remote : 0));
+        HitLevel level;
+        if (k.l2.find(key) >= 0) {
+            level = HitLevel::L2;
+        } else {
+            if (d.l3.find(key) >= 0) {
+                level = HitLevel::L3;
+            } else {
+                level = remote ? HitLevel::RemoteDram : HitLevel::LocalDram;
+                CacheSlice::Victim v;
+                const std::uint32_t ways = code ? d.codeWays[clos] : d.dataWays[clos];
+                d.l3.fill(key, ways, { static_cast<std::uint16_t>(tag.rmid), static_cast<std::uint8_t>(clos), lineFlags }, v);
+                if (v.valid) {
+                    if (v.meta.rmid < d.rmids.size())
+                        d.rmids[v.meta.rmid].occupancyLines--;
+                    if (v.meta.flags & CacheSlice::Dirty) {
+                        // A dirty victim's writeback is charged to the request that caused it.
+                        countMemory(d, tag.rmid, std::uint64_t { S } * 64, !(v.meta.flags & CacheSlice::Remote));
+                        memBytes += std::uint64_t { S } * 64;
+                    }
+                }
+                if (tag.rmid < d.rmids.size())
+                    d.rmids[tag.rmid].occupancyLines++;
+                countMemory(d, tag.rmid, std::uint64_t { S } * 64, !remote);
+                memBytes += std::uint64_t { S } * 64;
+            }
+            CacheSlice::Victim v2;
+            const std::uint32_t l2ways = code ? k.l2CodeWays[clos] : k.l2DataWays[clos];
+            k.l2.fill(key, l2ways, { static_cast<std::uint16_t>(tag.rmid), static_cast<std::uint8_t>(clos), lineFlags }, v2);
+            if (v2.valid && (v2.meta.flags & CacheSlice::Dirty))
+                writeBackFromL2(k, d, v2.key, v2.meta.flags, tag.rmid);
+        }
+        CacheSlice::Victim v1;
+        std::uint8_t f1 = static_cast<std::uint8_t>(lineFlags | (store ? CacheSlice::Dirty : 0));
+        l1.fill(key, l1.allWays(), { static_cast<std::uint16_t>(tag.rmid), static_cast<std::uint8_t>(clos), f1 }, v1);
+        if (v1.valid && (v1.meta.flags & CacheSlice::Dirty)) {
+            int j = k.l2.peek(v1.key);
+            if (j >= 0)
+                k.l2.meta(static_cast<std::size_t>(j)).flags |= CacheSlice::Dirty;
+            else
+                writeBackFromL2(k, d, v1.key, v1.meta.flags, tag.rmid);
+        }
+        return level;
+    }
+
+    double levelLatency(HitLevel l) const
+    {
+        const SimTiming& t = o->timing;
+        switch (l) {
+        case HitLevel::L1:
+            return t.l1Cycles;
+        case HitLevel::L2:
+            return t.l2Cycles;
+        case HitLevel::L3:
+            return t.l3Cycles;
+        case HitLevel::LocalDram:
+            return t.dramLocalCycles;
+        case HitLevel::RemoteDram:
+            return t.dramRemoteCycles;
+        }
+        return 0;
+    }
+
+    std::uint32_t appliedMbaDelay(std::uint32_t raw) const
+    {
+        const MbaCaps& m = f->mba;
+        std::uint32_t d = std::min(raw, m.maxDelay);
+        if (m.linear) {
+            std::uint32_t gran = m.maxDelay < 100 ? 100 - m.maxDelay : 1;
+            return d - d % gran; // "rounded down" (20.19.7.2)
+        }
+        std::uint32_t p = 1;
+        if (d == 0)
+            return 0;
+        while (p * 2 <= d)
+            p *= 2;
+        return p; // non-linear: rounded down to a power of two
+    }
+
+    double mbaFraction(unsigned cpu) const
+    {
+        if (!f->mba.present)
+            return 1.0;
+        const Domain& d = domains[o->topology.socketOf(cpu)];
+        auto delayOf = [&](unsigned c) -> std::uint32_t {
+            std::uint32_t clos = currentClos(c);
+            return clos < f->mba.numClos ? appliedMbaDelay(d.mbaDelay[clos]) : 0;
+        };
+        std::uint32_t delay = 0;
+        if (f->mba.perThread) {
+            delay = delayOf(cpu);
+        } else {
+            // Initial MBA versions apply the maximum delay of the core's threads (20.19.7.2/20.19.7.3):
+            // resctrl's thread_throttle_mode "max".
+            unsigned tpc = o->topology.threadsPerCore, first = cpu / tpc * tpc;
+            for (unsigned c = first; c < first + tpc; ++c)
+                delay = std::max(delay, delayOf(c));
+        }
+        return std::max(0.01, (100.0 - double(delay)) / 100.0);
+    }
+
+    double cbaFraction(unsigned cpu) const
+    {
+        if (!f->cba.present)
+            return 1.0;
+        std::uint32_t clos = currentClos(cpu);
+        std::uint32_t level = clos < cpus[cpu].cba.size() ? cpus[cpu].cba[clos] : 0;
+        // Level 0 = unthrottled, maxLevel = strongest; modelled linearly (20.19.8.3).
+        return std::max(0.01, 1.0 - double(level) / double(f->cba.maxLevel + 1));
+    }
+
+    std::uint32_t currentClos(unsigned cpu) const
+    {
+        for (const Thread& t : threads)
+            if (t.info.cpu == cpu && t.info.spec.pattern != Pattern::Idle)
+                return effective(t).clos;
+        return cpus[cpu].pqr.clos;
+    }
+
+    void recordHist(unsigned cpu, HitLevel l)
+    {
+        Cpu& c = cpus[cpu];
+        c.hist[static_cast<std::size_t>(l)]++;
+        if (++c.histTotal > (1u << 16)) {
+            c.histTotal = 0;
+            for (auto& h : c.hist)
+                c.histTotal += (h /= 2);
+        }
+    }
+
+    HitLevel estimate(unsigned cpu, std::uint64_t line) const
+    {
+        const Cpu& c = cpus[cpu];
+        if (c.histTotal == 0)
+            return HitLevel::LocalDram;
+        std::uint64_t h = line * 0x9E3779B97F4A7C15ull;
+        std::uint32_t pick = static_cast<std::uint32_t>((h >> 32) % c.histTotal);
+        for (int l = 0; l < kHitLevels; ++l) {
+            if (pick < c.hist[static_cast<std::size_t>(l)])
+                return static_cast<HitLevel>(l);
+            pick -= c.hist[static_cast<std::size_t>(l)];
+        }
+        return HitLevel::LocalDram;
+    }
+
+    void runThread(Thread& t, double cycles, double dtSec, double memCapBpc, double l3CapBpc)
+    {
+        if (t.info.spec.pattern == Pattern::Idle) {
+            t.credit = 0;
+            return;
+        }
+        const WorkloadSpec& spec = t.info.spec;
+        const unsigned cpu = t.info.cpu;
+        const unsigned socket = o->topology.socketOf(cpu);
+        const int node = spec.memoryNode < 0 ? int(socket) : spec.memoryNode;
+        const bool remote = node != int(socket);
+        const Pqr tag = effective(t);
+        t.info.clos = tag.clos;
+        t.info.rmid = tag.rmid;
+        Domain& d = domains[socket];
+        Core& core = cores[o->topology.coreOf(cpu)];
+        const double mlp = spec.effectiveMlp();
+        const double s = S;
+        // Cost of one simulated access (S real ones) per level, computed once per slice: no divisions per access.
+        double cost[kHitLevels + 1];
+        for (int l = 0; l < kHitLevels; ++l)
+            cost[l] = s * (spec.computeCycles + levelLatency(static_cast<HitLevel>(l)) / mlp);
+        cost[2] = s * (spec.computeCycles + std::max(levelLatency(HitLevel::L3) / mlp, 64.0 / l3CapBpc));
+        const HitLevel dram = remote ? HitLevel::RemoteDram : HitLevel::LocalDram;
+        const double dramLat = levelLatency(dram) / mlp;
+        const double missCost = s * (spec.computeCycles + std::max(dramLat, 64.0 / memCapBpc) * d.pressure);
+        const double missWbCost = s * (spec.computeCycles + std::max(dramLat, 128.0 / memCapBpc) * d.pressure);
+        const std::uint64_t lineBytes = std::uint64_t { S } * 64;
+        t.credit += cycles;
+        if (spec.rate > 0)
+            t.rateCredit += spec.rate * dtSec / s;
+        double used = 0;
+        ThreadStats& st = t.info.stats;
+        std::uint64_t accesses = 0;
+        while (t.credit > 0 && (spec.rate <= 0 || t.rateCredit >= 1)) {
+            std::uint64_t addr = 0;
+            AccessKind kind = AccessKind::Load;
+            t.gen.next(addr, kind);
+            std::uint64_t bytes = 0;
+            const HitLevel level = simulate(core, d, (addr >> 6) / S, kind, tag, remote, bytes);
+            recordHist(cpu, level);
+            const auto li = static_cast<std::size_t>(level);
+            const double c = level < HitLevel::LocalDram ? cost[li] : bytes > lineBytes ? missWbCost : missCost;
+            t.credit -= c;
+            used += c;
+            if (spec.rate > 0)
+                t.rateCredit -= 1;
+            ++accesses;
+            st.byLevel[li] += S;
+            if (level >= HitLevel::LocalDram) {
+                st.memReadBytes += lineBytes;
+                st.memWriteBytes += bytes - lineBytes;
+            }
+        }
+        st.accesses += accesses * S;
+        if (t.credit > 0)
+            t.credit = 0; // rate-limited: the idle remainder is not banked
+        if (spec.rate > 0 && t.rateCredit > 4)
+            t.rateCredit = 4;
+        t.info.stats.cycles += used;
+    }
+
+    void tick()
+    {
+        const double dtSec = double(o->tickNs) * 1e-9;
+        const double hz = o->timing.ghz * 1e9;
+        std::vector<unsigned> perCpu(cpus.size(), 0);
+        for (const Thread& t : threads)
+            if (t.info.spec.pattern != Pattern::Idle)
+                perCpu[t.info.cpu]++;
+        std::vector<double> memCap(cpus.size()), l3Cap(cpus.size());
+        for (unsigned c = 0; c < cpus.size(); ++c) {
+            double cba = cbaFraction(c);
+            // The effective throttle is the stronger of MBA and CBA (20.19.8.3).
+            double memFrac = std::min(mbaFraction(c), cba);
+            memCap[c] = o->timing.coreMaxMemBw * memFrac / hz;
+            l3Cap[c] = o->timing.coreMaxL3Bw * cba / hz;
+        }
+        for (Domain& d : domains)
+            d.bytesThisTick = 0;
+        const double sub = hz * dtSec / kSubSlices;
+        for (int q = 0; q < kSubSlices; ++q) {
+            std::size_t n = threads.size();
+            for (std::size_t j = 0; j < n; ++j) {
+                Thread& t = threads[(j + std::size_t(q)) % n];
+                unsigned share = std::max(1u, perCpu[t.info.cpu]);
+                runThread(t, sub / share, dtSec / kSubSlices, memCap[t.info.cpu], l3Cap[t.info.cpu]);
+            }
+        }
+        for (Domain& d : domains) {
+            // Memory controller saturation: when a socket's demand exceeds what it sustains, every miss there
+            // costs proportionally more (a damped fixed-point update, one step per tick).
+            double bw = double(d.bytesThisTick) / dtSec;
+            double ratio = bw / o->timing.socketMemBw;
+            if (ratio > 0.98 || d.pressure > 1.0)
+                d.pressure = std::max(1.0, d.pressure * std::sqrt(std::clamp(ratio / 0.98, 0.5, 2.0)));
+        }
+        now += o->tickNs;
+        for (auto& [id, fn] : listeners)
+            fn(now);
+    }
+};
+
+} // namespace rdt::sim
