@@ -3,6 +3,8 @@
 
 #include "SourceBundle.h"
 
+#include "models/JobTracker.h"
+
 #include <QMainWindow>
 #include <QPointer>
 
@@ -20,6 +22,7 @@ class QLabel;
 class QTabWidget;
 class QTableView;
 class ReplayBar;
+class SessionRecording;
 class TimelineView;
 struct FrameUpdate;
 struct MachineDescription;
@@ -43,6 +46,13 @@ public:
     bool showView(const QString& name);
     QString currentView() const;
 
+    /// Opens a recorded session in the background and replays it (a newer open makes an older one stale).
+    void openSession(const QString& path);
+    /// Starts / stops recording what the current source delivers. False with the reason in *error.
+    bool startRecording(const QString& path, QString* error = nullptr);
+    bool stopRecording(QString* error = nullptr);
+    bool isRecording() const;
+
     /// Renders the window (offscreen too) into a PNG. False with the reason in *error.
     bool saveScreenshot(const QString& path, QString* error = nullptr);
 
@@ -54,6 +64,10 @@ public:
     AllocationModel* allocationModel() const { return m_allocationModel; }
     ExplainPanel* explainPanel() const { return m_explain; }
     QString sourceStatusText() const;
+
+Q_SIGNALS:
+    /// openSession() finished: ok, or the reason it failed.
+    void sessionOpened(bool ok, const QString& message);
 
 private:
     void buildMenus();
@@ -78,6 +92,9 @@ private:
     QLabel* m_sourceLabel;
     QLabel* m_frameLabel;
     QAction* m_recordAction = nullptr;
+    SessionRecording* m_recording;
+    QString m_machineSummary;
+    JobTracker m_jobs { this };
     SourceBundle m_source;
     QString m_sourceError;
     int m_framesSinceAllocationRead = 0;

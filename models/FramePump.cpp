@@ -85,6 +85,7 @@ int FramePump::pumpOnce()
         resetSeries(); // the time origin stays: a seek keeps the session's axis
     if (m_scratch.batches.empty() && m_scratch.changes.empty())
         return 0;
+    Q_EMIT drained(m_scratch);
 
     if (!m_haveOrigin) {
         // The first thing seen sets t = 0, so a recorded session and a live run share the same axis shape.
