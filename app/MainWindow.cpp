@@ -14,6 +14,7 @@
 #include "views/ExplainPanel.h"
 #include "views/GroupsPanel.h"
 #include "views/MachinePanel.h"
+#include "views/PmuPages.h"
 #include "views/ReplayBar.h"
 #include "views/TimelineView.h"
 #include "views/UnavailablePage.h"
@@ -114,6 +115,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     buildDocks();
     buildMenus();
+    m_pmu = new PmuPages(this, m_pages, 2, m_openPerfAction); // replaces the three PMU placeholder tabs
     statusBar()->addWidget(m_sourceLabel, 1);
     statusBar()->addPermanentWidget(m_frameLabel);
     m_sourceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -182,9 +184,8 @@ void MainWindow::buildMenus()
     });
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("Replay a session recorded by rdtscope or rdtscope-cli record"));
-    QAction* perf = file->addAction(tr("Open &perf.data\u2026"));
-    perf->setEnabled(false);
-    perf->setToolTip(tr("Not yet available: the PMU views are not part of this build"));
+    m_openPerfAction = file->addAction(tr("Open &perf.data\u2026")); // enabled by PmuPages
+    m_openPerfAction->setEnabled(false);
     m_recordAction = file->addAction(tr("&Record\u2026"));
     m_recordAction->setCheckable(true);
     m_recordAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));

@@ -19,6 +19,7 @@ class MachinePanel;
 class MonitorModel;
 class QAction;
 class QLabel;
+class PmuPages;
 class QTabWidget;
 class QTableView;
 class ReplayBar;
@@ -64,6 +65,7 @@ public:
     AllocationModel* allocationModel() const { return m_allocationModel; }
     ExplainPanel* explainPanel() const { return m_explain; }
     QString sourceStatusText() const;
+    PmuPages* pmuPages() const { return m_pmu; }
 
 Q_SIGNALS:
     /// openSession() finished: ok, or the reason it failed.
@@ -95,6 +97,8 @@ private:
     SessionRecording* m_recording;
     QString m_machineSummary;
     JobTracker m_jobs { this };
+    QAction* m_openPerfAction = nullptr;
+    PmuPages* m_pmu = nullptr;
     SourceBundle m_source;
     QString m_sourceError;
     int m_framesSinceAllocationRead = 0;

@@ -4,6 +4,7 @@
 #include "SourceFactory.h"
 
 #include "models/MachineDescription.h"
+#include "views/PmuPages.h"
 
 #include <QApplication>
 #include <QTimer>
@@ -41,7 +42,16 @@ int main(int argc, char** argv)
     }
     window.setMachine(machine.value());
 
-    auto source = openSource(options);
+    // The PMU pages take --open FILE when it is a perf.data file, and start the simulated PMU for a PMU --view.
+    const bool pmuView = options.view == QLatin1String("tma") || options.view == QLatin1String("callgraph")
+        || options.view == QLatin1String("latency");
+    AppOptions rdtOptions = options;
+    if (!options.openFile.isEmpty()
+        && window.pmuPages()->startFromOptions(options.openFile, options.source, pmuView))
+        rdtOptions.openFile.clear();
+    else if (options.openFile.isEmpty())
+        window.pmuPages()->startFromOptions({}, options.source, pmuView);
+    auto source = openSource(rdtOptions);
     bool haveData = false;
     if (source) {
         window.setSource(std::move(source.value()));

@@ -21,8 +21,19 @@ AllocationModel::AllocationModel(QObject* parent)
 
 AllocationModel::~AllocationModel() = default;
 
-void AllocationModel::setState(const AllocationState& state)
+void AllocationModel::setState(const AllocationState& incoming)
 {
+    // Occupancy arrives per frame through setOccupancy(); a state read from schemata carries none, so a group
+    // without figures keeps its last ones instead of blinking to empty until the next frame.
+    AllocationState state = incoming;
+    for (auto& g : state.groups) {
+        if (!g.occupancyBytes.empty())
+            continue;
+        for (const auto& old : m_state.groups) {
+            if (old.group == g.group)
+                g.occupancyBytes = old.occupancyBytes;
+        }
+    }
     const bool sameShape = [&] {
         if (state.caches.size() != m_state.caches.size() || state.groups.size() != m_state.groups.size()
             || state.domains != m_state.domains)

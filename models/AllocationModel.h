@@ -48,6 +48,8 @@ public:
     ~AllocationModel() override;
 
     // --- the displayed state
+    /// Replaces the displayed state (pending edits and an ongoing drag survive when the rows stay the same).
+    /// Groups whose occupancyBytes is empty keep the figures they had.
     void setState(const AllocationState& state);
     const AllocationState& state() const { return m_state; }
     /// Applies one observed or recorded change (ok ones only): cache values are hex, bandwidth decimal.

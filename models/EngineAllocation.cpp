@@ -88,6 +88,16 @@ rdt::Result<AllocationState> readAllocationState(rdt::RdtBackend& backend, const
     return st;
 }
 
+std::map<std::string, int> cacheWays(const rdt::CpuFeatures& features)
+{
+    std::map<std::string, int> out;
+    for (unsigned level : { 2u, 3u }) {
+        if (const rdt::CacheInfo* c = features.cache(level); c && c->ways > 0)
+            out["L" + std::to_string(level)] = static_cast<int>(c->ways);
+    }
+    return out;
+}
+
 std::map<std::string, std::map<int, std::uint64_t>> occupancyFromBatch(const rdt::RdtSampleBatch& batch)
 {
     std::map<std::string, std::map<int, std::uint64_t>> out;

@@ -5,6 +5,7 @@
 // from an RdtBackend and writes edits through the AllocationEngine (validation, one transaction, rollback).
 
 #include "AllocationState.h"
+#include "platform/CpuFeatures.h"
 #include "rdt/AllocationEngine.h"
 #include "rdt/RdtBackend.h"
 
@@ -20,6 +21,9 @@ struct AllocationStateOptions {
     /// for; 0/absent = unknown.
     std::map<std::string, int> ways;
 };
+
+/// {"L2": ways, "L3": ways} from CPUID.04H (for AllocationStateOptions::ways); absent levels are left out.
+std::map<std::string, int> cacheWays(const rdt::CpuFeatures& features);
 
 /// Capabilities + control groups + their schemata (+ modes) as an AllocationState. Occupancy stays empty:
 /// feed AllocationModel::setOccupancy() from the sampler (occupancyFromBatch()).

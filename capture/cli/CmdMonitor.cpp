@@ -166,6 +166,9 @@ int cmdMonitor(const std::vector<std::string>& argv)
             std::this_thread::sleep_until(wall0 + std::chrono::nanoseconds(offset));
         }
     };
+    if (sim)
+        for (const auto& e : sim->takeEvents())
+            std::fprintf(stderr, "scenario: %s%s\n", e.ok ? "" : "FAILED ", e.text.c_str());
     auto first = sampler.pollOnce(now());
     if (!first) {
         std::fprintf(stderr, "rdtscope-cli monitor: %s\n", first.error().toString().c_str());
@@ -210,6 +213,10 @@ int cmdMonitor(const std::vector<std::string>& argv)
             }
             advanceTo(pollAt);
             offset = pollAt;
+            if (sim)
+                for (const auto& e : sim->takeEvents())
+                    std::fprintf(stderr, "scenario at %.3f s: %s%s\n", nsToSeconds(e.timeNs - std::min(e.timeNs, t0)),
+                        e.ok ? "" : "FAILED ", e.text.c_str());
             auto batch = sampler.pollOnce(now());
             while (sampler.queue().pop()) {
             }

@@ -8,7 +8,13 @@ int cmdInfo(const std::vector<std::string>& args);
 int cmdMonitor(const std::vector<std::string>& args);
 int cmdAlloc(const std::vector<std::string>& args);
 int cmdGroups(const std::vector<std::string>& args);
+int cmdRecord(const std::vector<std::string>& args);
+int cmdReplay(const std::vector<std::string>& args);
+int cmdSummary(const std::vector<std::string>& args);
+int cmdExport(const std::vector<std::string>& args);
 int cmdReport(const std::vector<std::string>& args);
+int cmdImport(const std::vector<std::string>& args);
+int cmdPmu(const std::vector<std::string>& args);
 
 const std::vector<Command>& commands()
 {
@@ -22,8 +28,19 @@ const std::vector<Command>& commands()
             cmdAlloc },
         { "groups", "groups list|create NAME [--parent P]|delete NAME|assign NAME --pids LIST|--cpus LIST  RDT groups",
             cmdGroups },
+        { "record", "record -o FILE [--source SRC] [--scenario NAME] [--duration S] [--interval MS]  record a session file",
+            cmdRecord },
+        { "replay", "replay FILE [--speed X|max] [--csv] [--from S] [--to S]  play a session back, printed like monitor",
+            cmdReplay },
+        { "summary", "summary FILE  machine, source, duration, groups, sample counts, allocation changes of a session",
+            cmdSummary },
+        { "export", "export FILE --csv|--json [--from S] [--to S] [-o OUT]  a session's data as CSV or JSON", cmdExport },
         { "report", "report FILE --lbr|--mem [--symfs DIR]  branch graph or load-latency tables of a perf.data file",
             cmdReport },
+        { "import", "import FILE [--symfs DIR] [-o SESSION]  read a perf.data file, optionally into a session file",
+            cmdImport },
+        { "pmu", "pmu tma|lbr|mem [--source perf|sim] [--pid N | -- COMMAND] [--duration S]  TMA, LBR call edges, load latency",
+            cmdPmu },
     };
     return table;
 }

@@ -17,7 +17,8 @@ namespace {
 
 Result<ImportResult> importPerfData(const std::string& path, const ImportOptions& options)
 {
-    auto reader = PerfDataReader::open(path);
+    // "-" reads a pipe-mode stream from stdin (`perf record -o - ... | rdtscope-cli import -`).
+    auto reader = path == "-" ? PerfDataReader::openPipe(0) : PerfDataReader::open(path);
     if (!reader)
         return reader.error();
     ImportResult out;

@@ -46,7 +46,8 @@ struct ImportResult {
     std::vector<std::string> missingBinaries; ///< recorded paths not found (their addresses stay module+offset)
 };
 
-/// Reads `path` once and aggregates everything. Errors only when the file cannot be read at all.
+/// Reads `path` once ("-": a pipe-mode stream on stdin) and aggregates everything. Errors only when the file
+/// cannot be read at all.
 Result<ImportResult> importPerfData(const std::string& path, const ImportOptions& options = {});
 
 } // namespace rdt::perfdata

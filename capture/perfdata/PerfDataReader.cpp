@@ -107,6 +107,8 @@ Status PerfDataReader::parseFileHeader()
     m_dataEnd = data.offset + std::min<std::uint64_t>(data.size, m_bytes.size() - data.offset);
     m_pos = m_dataBegin;
     parseFeatures(data, features);
+    if (m_header.events.empty())
+        m_header.events = m_attrEvents;
     return {};
 }
 
@@ -133,6 +135,7 @@ Status PerfDataReader::parseAttrs(const FileSection& attrs, std::uint64_t attrSi
             std::memcpy(idList.data(), m_bytes.data() + ids.offset, idList.size() * 8);
         }
         m_decoder.addEvent(*attr, idList);
+        m_attrEvents.push_back({ *attr, {}, std::move(idList) });
     }
     return {};
 }
@@ -233,6 +236,7 @@ Result<ReadStats> PerfDataReader::read(const std::function<bool(const pmu::Decod
     if (m_readDone)
         return makeError("perf.data reader: the records were already read", "open the file again");
     m_readDone = true;
+    m_options = &options;
     ReadStats stats;
     const std::uint64_t total = m_fd >= 0 ? 0 : m_dataEnd - m_dataBegin;
     std::uint64_t nextProgress = options.progressEvery;
@@ -283,6 +287,9 @@ Result<ReadStats> PerfDataReader::read(const std::function<bool(const pmu::Decod
     }
     if (options.progress && !stats.cancelled)
         options.progress(stats.bytes, total);
+    if (m_header.events.empty())
+        m_header.events = m_attrEvents;
+    m_options = nullptr;
     return stats;
 }
 
@@ -298,6 +305,8 @@ Status PerfDataReader::handle(std::span<const std::byte> rec, ReadStats& stats,
             ++stats.unknownRecords;
             return {};
         }
+        if (m_options && m_options->onRawRecord)
+            m_options->onRawRecord(rec);
         if (auto st = m_decoder.decode(rec, m_scratch); !st) {
             ++stats.decodeErrors;
             warn(stats, "record at offset " + std::to_string(m_pos) + ": " + st.error().message);
@@ -333,6 +342,7 @@ Status PerfDataReader::handle(std::span<const std::byte> rec, ReadStats& stats,
         std::vector<std::uint64_t> ids((body.size() - attrBytes) / 8);
         std::memcpy(ids.data(), body.data() + attrBytes, ids.size() * 8);
         m_decoder.addEvent(*attr, ids);
+        m_attrEvents.push_back({ *attr, {}, std::move(ids) });
         return {};
     }
     case perf::RecordHeaderFeature: {

@@ -42,6 +42,9 @@ struct ReadOptions {
     /// Return false to cancel: read() then stops and returns stats with `cancelled` set.
     std::function<bool(std::uint64_t done, std::uint64_t total)> progress;
     std::uint64_t progressEvery = 4u << 20;
+    /// Optional: the raw bytes of every kernel record (type < 64, including those inside COMPRESSED records),
+    /// before it is decoded, e.g. to store the records in a session. Valid only during the call.
+    std::function<void(std::span<const std::byte> record)> onRawRecord;
 };
 
 /// A perf.data reader: the file header, attrs and ids, feature sections and the record stream, in file mode
@@ -60,6 +63,7 @@ public:
 
     bool pipeMode() const { return m_pipe; }
     /// Features (file mode: complete after open; pipe mode: grows while read() meets HEADER_FEATURE records).
+    /// header().events lists every event with its ids: from EVENT_DESC, or else from the attrs themselves.
     const HeaderInfo& header() const { return m_header; }
     const pmu::RecordDecoder& decoder() const { return m_decoder; }
     std::uint64_t dataSize() const { return m_dataEnd - m_dataBegin; }
@@ -99,6 +103,8 @@ private:
     bool m_pipe = false;
     bool m_readDone = false;
     bool m_inCompressed = false;
+    const ReadOptions* m_options = nullptr; ///< during read()
+    std::vector<EventDesc> m_attrEvents; ///< from the attr section / HEADER_ATTR: header().events when no EVENT_DESC
     HeaderInfo m_header;
     pmu::RecordDecoder m_decoder;
     pmu::DecodedRecord m_scratch;

@@ -35,6 +35,7 @@ void BranchGraph::add(const Sample& s)
             const std::uint16_t c = e.cycles();
             st.cycles += c;
             st.cycleSamples += c ? 1u : 0u;
+            st.type = e.type();
         }
         return;
     }
@@ -82,12 +83,13 @@ BranchGraphReport BranchGraph::report(Symbolizer& symbols) const
         }
         return n;
     };
-    auto edge = [&](const std::string& from, const std::string& to, bool call) -> FunctionEdge& {
+    auto edge = [&](const std::string& from, const std::string& to, bool call, bool ret = false) -> FunctionEdge& {
         auto& e = edges[{ from, to }];
         if (e.from.empty()) {
             e.from = from;
             e.to = to;
             e.call = call;
+            e.ret = ret;
         }
         return e;
     };
@@ -100,7 +102,9 @@ BranchGraphReport BranchGraph::report(Symbolizer& symbols) const
         for (const auto& [key, st] : m_edges) {
             const std::string from = node(key.pid, key.from).name;
             const std::string to = node(key.pid, key.to).name;
-            edge(from, to, from != to).stats.add(st);
+            const bool ret = st.type == perf::BrRet || st.type == perf::BrCondRet;
+            const bool leaves = from != to && st.type != perf::BrCond; // a cold jump may cross a symbol boundary
+            edge(from, to, leaves && !ret, leaves && ret).stats.add(st);
         }
     } else {
         std::vector<std::string> names;

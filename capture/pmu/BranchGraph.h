@@ -28,6 +28,7 @@ struct BranchEdgeStats {
     std::uint64_t mispredicts = 0;
     std::uint64_t cycles = 0; ///< sum of the LBR cycles fields (0 when the PMU does not report them)
     std::uint64_t cycleSamples = 0; ///< entries with non-zero cycles
+    std::uint8_t type = 0; ///< perf::BranchType of the entries (0 unknown; the last seen)
     double mispredictRate() const { return count ? static_cast<double>(mispredicts) / static_cast<double>(count) : 0; }
     double averageCycles() const
     {
@@ -39,13 +40,16 @@ struct BranchEdgeStats {
         mispredicts += o.mispredicts;
         cycles += o.cycles;
         cycleSamples += o.cycleSamples;
+        type = o.type ? o.type : type;
     }
 };
 
 /// Function-level view.
 struct FunctionEdge {
     std::string from, to;
-    bool call = true; ///< false: a branch inside one function (from == to)
+    bool call = true; ///< a call into another function (or an unknown-type branch that leaves the function)
+    bool ret = false; ///< a return to the caller (branch type RET, needs PERF_SAMPLE_BRANCH_TYPE_SAVE)
+    ///< call == ret == false: a branch inside one function (from == to)
     BranchEdgeStats stats;
 };
 struct FunctionNode {

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstdio>
 #include <map>
+#include <tuple>
 
 namespace rdt::pmu {
 
@@ -99,10 +100,31 @@ void LoadLatency::add(const Sample& s)
     m_byIp[IpKey { s.pid, s.ip }].add(lat, level, hitm, remote, m_rng);
     if (s.has(perf::SampleAddr) && s.addr != 0) {
         auto& line = m_byLine[IpKey { s.pid, s.addr & ~std::uint64_t { 63 } }];
-        if (line.stats.count == 0)
-            line.hotIp = s.ip;
-        line.stats.add(lat, level, hitm, remote, m_rng);
+        if (line.full) {
+            line.full->add(lat, level, hitm, remote, m_rng);
+        } else if (line.n < LineStats::kInline) {
+            if (line.n == 0)
+                line.hotIp = s.ip;
+            line.latency[line.n] = lat;
+            line.level[line.n] = static_cast<std::uint8_t>(level);
+            line.flags[line.n] = static_cast<std::uint8_t>((hitm ? 1u : 0u) | (remote ? 2u : 0u));
+            ++line.n;
+        } else {
+            line.full = std::make_unique<LatencyStats>(line.stats());
+            line.full->add(lat, level, hitm, remote, m_rng);
+        }
     }
+}
+
+LatencyStats LoadLatency::LineStats::stats() const
+{
+    if (full)
+        return *full;
+    LatencyStats st;
+    std::uint64_t rng = 1; // fewer than kReservoir values: the reservoir never samples
+    for (std::size_t i = 0; i < n; ++i)
+        st.add(latency[i], static_cast<MemLevel>(level[i]), (flags[i] & 1u) != 0, (flags[i] & 2u) != 0, rng);
+    return st;
 }
 
 LoadLatencyReport LoadLatency::report(Symbolizer& symbols, std::size_t topN) const
@@ -129,25 +151,33 @@ LoadLatencyReport LoadLatency::report(Symbolizer& symbols, std::size_t topN) con
     std::sort(r.functions.begin(), r.functions.end(), byWeight);
     if (r.functions.size() > topN)
         r.functions.resize(topN);
-    std::vector<std::pair<IpKey, const LineStats*>> lines;
+    std::vector<std::tuple<std::uint64_t, IpKey, const LineStats*>> lines; // (total latency, line, stats)
     lines.reserve(m_byLine.size());
-    for (const auto& [key, ls] : m_byLine)
-        lines.emplace_back(key, &ls);
+    for (const auto& [key, ls] : m_byLine) {
+        std::uint64_t sum = 0;
+        if (ls.full)
+            sum = ls.full->sum;
+        else
+            for (std::size_t i = 0; i < ls.n; ++i)
+                sum += ls.latency[i];
+        lines.emplace_back(sum, key, &ls);
+    }
     const std::size_t n = std::min(topN, lines.size());
     std::partial_sort(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(n), lines.end(),
         [](const auto& a, const auto& b) {
-            return a.second->stats.sum != b.second->stats.sum ? a.second->stats.sum > b.second->stats.sum
-                                                              : a.first.ip < b.first.ip;
+            return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) > std::get<0>(b)
+                                                    : std::get<1>(a).ip < std::get<1>(b).ip;
         });
     for (std::size_t i = 0; i < n; ++i) {
         LatencyRow row;
         char buf[32];
-        std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(lines[i].first.ip));
+        const auto& [sum, key, ls] = lines[i];
+        std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(key.ip));
         row.key = buf;
-        const SymbolInfo& si = symbols.resolve(lines[i].first.pid, lines[i].second->hotIp);
+        const SymbolInfo& si = symbols.resolve(key.pid, ls->hotIp);
         row.function = si.function;
         row.module = si.module;
-        row.stats = lines[i].second->stats;
+        row.stats = ls->stats();
         r.lines.push_back(std::move(row));
     }
     return r;

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -75,9 +76,17 @@ private:
             return static_cast<std::size_t>((k.ip ^ (static_cast<std::uint64_t>(k.pid) << 48)) * 0x9e3779b97f4a7c15ull >> 7);
         }
     };
+    /// Most lines are touched once or twice, so a line keeps its first samples inline and only gets full
+    /// statistics (with a reservoir allocation) from its kInline+1-th sample on.
     struct LineStats {
-        LatencyStats stats;
+        static constexpr std::size_t kInline = 3;
         std::uint64_t hotIp = 0; ///< an IP that touched the line (the first seen)
+        std::uint8_t n = 0;
+        std::array<std::uint32_t, kInline> latency {};
+        std::array<std::uint8_t, kInline> level {};
+        std::array<std::uint8_t, kInline> flags {}; ///< bit 0 hitm, bit 1 remote
+        std::unique_ptr<LatencyStats> full;
+        LatencyStats stats() const;
     };
     std::array<std::array<std::uint64_t, static_cast<std::size_t>(MemLevel::Count)>, LoadLatencyReport::kBuckets>
         m_hist {};

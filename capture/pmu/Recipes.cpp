@@ -128,7 +128,7 @@ Result<Recipe> lbrRecipe(const EventEncoder& enc, LbrMode mode, const RecipeOpti
     if (mode == LbrMode::AnyBranch) {
         r.name = "lbr-any";
         r.description = "LBR, every taken branch (cycles, mispredict, type)";
-        a.branchSampleType = priv | perf::BranchAny;
+        a.branchSampleType = priv | perf::BranchAny | perf::BranchTypeSave; // type tells calls from returns
     } else {
         // perf's --call-graph lbr: user space only ("LBR callstack option is only available to get user callchain
         // information"); the call stack needs one CPL (SDM 21.1.2.4 "CPL filtering").

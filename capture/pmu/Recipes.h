@@ -29,7 +29,7 @@ struct RecipeEvent {
 };
 
 enum class LbrMode : std::uint8_t {
-    AnyBranch, ///< every taken branch, with cycles, mispredict and type (perf record -b)
+    AnyBranch, ///< every taken branch, with cycles, mispredict and type (perf record -j any,save_type)
     CallStack, ///< USER|CALL_STACK|HW_INDEX: the LBR as a call stack (perf record --call-graph lbr)
 };
 

@@ -51,7 +51,6 @@ void CacheArray::invalidate(std::uint64_t line)
 SmallCacheHierarchy::SmallCacheHierarchy(unsigned cores, CacheGeometry l1, CacheGeometry l2, CacheGeometry l3,
     std::uint32_t dramLatency, std::uint32_t remoteLatency, std::uint64_t remoteBase)
     : m_l3(l3)
-    , m_dirtyOwner(1u << 16, -1)
     , m_dram(dramLatency)
     , m_remote(remoteLatency)
     , m_remoteBase(remoteBase)
@@ -66,7 +65,6 @@ SimAccess SmallCacheHierarchy::access(std::uint64_t addr, bool write, unsigned c
 {
     core %= static_cast<unsigned>(m_l1.size());
     const std::uint64_t line = addr >> 6;
-    auto& owner = m_dirtyOwner[line & (m_dirtyOwner.size() - 1)];
     SimAccess a;
     if (write) {
         // Write-invalidate: other cores lose their copies and this core owns the modified line.
@@ -75,7 +73,7 @@ SimAccess SmallCacheHierarchy::access(std::uint64_t addr, bool write, unsigned c
                 m_l1[c].invalidate(line);
                 m_l2[c].invalidate(line);
             }
-        owner = static_cast<std::int8_t>(core);
+        m_dirtyOwner[line] = core;
     }
     if (m_l1[core].touch(line)) {
         a.level = MemLevel::L1;
@@ -90,10 +88,10 @@ SimAccess SmallCacheHierarchy::access(std::uint64_t addr, bool write, unsigned c
     if (m_l3.touch(line)) {
         a.level = MemLevel::L3;
         a.latency = m_l3.latency();
-        if (!write && owner >= 0 && owner != static_cast<std::int8_t>(core)) {
+        if (auto it = m_dirtyOwner.find(line); !write && it != m_dirtyOwner.end() && it->second != core) {
             a.hitm = true; // snooped out of the other core's L1/L2 in modified state
             a.latency += 30;
-            owner = -1;
+            m_dirtyOwner.erase(it);
         }
         return a;
     }

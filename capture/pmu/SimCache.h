@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace rdt::pmu {
@@ -64,7 +65,7 @@ public:
 private:
     std::vector<CacheArray> m_l1, m_l2;
     CacheArray m_l3;
-    std::vector<std::int8_t> m_dirtyOwner; ///< per L3 line hash: core that modified it, -1 none
+    std::unordered_map<std::uint64_t, unsigned> m_dirtyOwner; ///< line -> core holding it modified
     std::uint32_t m_dram, m_remote;
     std::uint64_t m_remoteBase;
 };

@@ -210,7 +210,10 @@ void SimPmu::load(const SimFunction& f, std::uint32_t index)
         (void)m_memory->access(f.regionBase + (m_rng() % (f.regionBytes / 64)) * 64, true, 1);
     }
     const std::uint64_t addr = nextAddress(f, fnIndex);
-    const SimAccess a = m_memory->access(addr, false, 0);
+    SimAccess a = m_memory->access(addr, false, 0);
+    // Queueing in the fabric and DRAM: spread beyond-L2 latencies by up to +25% so histograms have width.
+    if (a.level != MemLevel::L1 && a.level != MemLevel::L2)
+        a.latency += static_cast<std::uint32_t>(m_rng() % (a.latency / 4 + 1));
     ++m_truth.loads;
     ++m_truth.loadsByLevel[static_cast<std::size_t>(a.level)];
     const double l1 = 5;

@@ -47,6 +47,9 @@ namespace {
             return backend.error();
         RdtSource s;
         s.warnings = (*backend)->warnings();
+        // pqos (intel-cmt-cat) holds this lock while it drives RDT (RESCTRL-NOTES 7.4).
+        if (root == "/sys/fs/resctrl" && ::stat("/var/lock/libpqos", &st) == 0)
+            s.warnings.push_back("/var/lock/libpqos exists: pqos/intel-cmt-cat may be changing RDT state too");
         s.backend = std::move(*backend);
         s.kind = "resctrl";
         s.why = why;

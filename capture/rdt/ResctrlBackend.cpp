@@ -40,32 +40,6 @@ namespace {
         Status m_status;
     };
 
-    std::optional<std::uint64_t> readNumber(Fs& fs, const std::string& path, int base = 10)
-    {
-        auto r = fs.read(path);
-        if (!r)
-            return std::nullopt;
-        const auto t = trim(*r);
-        std::uint64_t v = 0;
-        auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v, base);
-        if (t.empty() || ec != std::errc())
-            return std::nullopt;
-        return v;
-    }
-
-    /// "mon_L3_00" -> 0 (ids are cache ids: unique, not necessarily contiguous).
-    std::optional<int> monDomainId(const std::string& dir)
-    {
-        const std::string prefix = "mon_L3_";
-        if (dir.rfind(prefix, 0) != 0)
-            return std::nullopt;
-        int id = -1;
-        auto [p, ec] = std::from_chars(dir.data() + prefix.size(), dir.data() + dir.size(), id);
-        if (ec != std::errc() || p != dir.data() + dir.size() || id < 0)
-            return std::nullopt;
-        return id;
-    }
-
     bool validGroupName(const std::string& name)
     {
         if (name.empty() || name == "." || name == ".." || name == "info" || name == "mon_groups"
@@ -123,24 +97,6 @@ namespace {
             flags |= unavailableFlag; // "Unavailable" and anything we cannot read as a number
         return 0;
     }
-}
-
-std::string ResourceCaps::defaultValue() const
-{
-    if (isCache()) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(cbmMask));
-        return buf;
-    }
-    return mbpsMode ? std::to_string(UINT32_MAX) : "100";
-}
-
-const ResourceCaps* Capabilities::resource(const std::string& n) const
-{
-    for (const auto& r : resources)
-        if (r.name == n)
-            return &r;
-    return nullptr;
 }
 
 ResctrlBackend::ResctrlBackend(std::shared_ptr<Fs> fs)
@@ -203,109 +159,6 @@ Result<Capabilities> ResctrlBackend::capabilities()
     return *m_caps;
 }
 
-Result<Capabilities> ResctrlBackend::loadCapabilities()
-{
-    Capabilities caps;
-    Schemata rootSchemata;
-    if (auto s = m_fs->read("schemata")) {
-        if (auto p = Schemata::parse(*s))
-            rootSchemata = std::move(*p);
-    }
-    Schemata rootSize;
-    if (auto s = m_fs->read("size")) {
-        if (auto p = Schemata::parse(*s))
-            rootSize = std::move(*p);
-    }
-    std::vector<std::string> infoDirs;
-    if (auto l = m_fs->list("info"))
-        infoDirs = std::move(*l);
-    unsigned minClosids = UINT_MAX;
-    for (const auto& dir : infoDirs) {
-        const std::string base = "info/" + dir + "/";
-        if (!m_fs->isDirectory("info/" + dir))
-            continue;
-        if (dir.size() > 4 && dir.compare(dir.size() - 4, 4, "_MON") == 0) {
-            auto& m = caps.monitoring;
-            m.present = true;
-            m.numRmids = static_cast<unsigned>(readNumber(*m_fs, base + "num_rmids").value_or(0));
-            m.maxThresholdOccupancy = readNumber(*m_fs, base + "max_threshold_occupancy").value_or(0);
-            if (auto f = m_fs->read(base + "mon_features")) {
-                std::string_view rest = *f;
-                while (!rest.empty()) {
-                    auto nl = rest.find('\n');
-                    auto feature = trim(rest.substr(0, nl));
-                    if (!feature.empty())
-                        m.features.emplace_back(feature);
-                    rest = nl == std::string_view::npos ? std::string_view {} : rest.substr(nl + 1);
-                }
-            }
-            for (const auto& f : m.features) {
-                m.llcOccupancy |= f == "llc_occupancy";
-                m.mbmTotal |= f == "mbm_total_bytes";
-                m.mbmLocal |= f == "mbm_local_bytes";
-            }
-            continue;
-        }
-        ResourceCaps r;
-        r.name = dir;
-        r.numClosids = static_cast<unsigned>(readNumber(*m_fs, base + "num_closids").value_or(0));
-        if (m_fs->exists(base + "cbm_mask")) {
-            r.kind = ResourceKind::Cache;
-            r.cbmMask = readNumber(*m_fs, base + "cbm_mask", 16).value_or(0);
-            r.cbmBits = static_cast<unsigned>(std::popcount(r.cbmMask));
-            r.minCbmBits = static_cast<unsigned>(readNumber(*m_fs, base + "min_cbm_bits").value_or(1));
-            r.shareableBits = readNumber(*m_fs, base + "shareable_bits", 16).value_or(0);
-            r.sparseMasks = readNumber(*m_fs, base + "sparse_masks").value_or(0) != 0;
-        } else if (m_fs->exists(base + "min_bandwidth") || m_fs->exists(base + "bandwidth_gran")) {
-            r.kind = ResourceKind::Bandwidth;
-            r.minBandwidth = static_cast<unsigned>(readNumber(*m_fs, base + "min_bandwidth").value_or(0));
-            r.bandwidthGran = static_cast<unsigned>(readNumber(*m_fs, base + "bandwidth_gran").value_or(1));
-            r.delayLinear = readNumber(*m_fs, base + "delay_linear").value_or(1) != 0;
-            if (auto t = m_fs->read(base + "thread_throttle_mode"))
-                r.throttleMode = std::string(trim(*t));
-        } else {
-            continue; // an info dir we do not know (future resource): not an allocation resource we can drive
-        }
-        if (const auto* line = rootSchemata.line(r.name)) {
-            for (const auto& [d, v] : line->values) {
-                r.domains.push_back(d);
-                // mba_MBps: the root shows MiBps (default 4294967295), never a percentage above 100.
-                if (r.kind == ResourceKind::Bandwidth && parseBandwidth(v).valueOr(0) > 100)
-                    r.mbpsMode = true;
-            }
-        }
-        if (r.isCache() && r.cbmBits > 0) {
-            if (auto sz = rootSize.value(r.name, r.domains.empty() ? 0 : r.domains.front())) {
-                const auto rootMask = parseMask(rootSchemata.value(r.name, r.domains.front()).value_or("0")).valueOr(0);
-                const auto bits = static_cast<unsigned>(std::popcount(rootMask));
-                if (bits > 0)
-                    r.bytesPerBit = parseBandwidth(*sz).valueOr(0) / bits;
-            }
-        }
-        if (r.name == "L3CODE" || r.name == "L3DATA")
-            caps.cdpL3 = true;
-        if (r.name == "L2CODE" || r.name == "L2DATA")
-            caps.cdpL2 = true;
-        if (r.numClosids > 0)
-            minClosids = std::min(minClosids, r.numClosids);
-        caps.resources.push_back(std::move(r));
-    }
-    if (auto l = m_fs->list("mon_data")) {
-        for (const auto& d : *l)
-            if (auto id = monDomainId(d))
-                caps.monitoring.domains.push_back(*id);
-        std::sort(caps.monitoring.domains.begin(), caps.monitoring.domains.end());
-    }
-    // CLOSID 0 belongs to the default group, and the kernel uses the minimum over all resources (KGRP).
-    caps.maxControlGroups = minClosids == UINT_MAX ? 1 : minClosids;
-    caps.monitoring.counterWidth = 64; // the kernel extends MBM counters itself (MBM_OVERFLOW_INTERVAL)
-    caps.handlesTasks = true;
-    if (caps.resources.empty() && !caps.monitoring.present && !m_fs->exists("schemata"))
-        return errnoError(ENOENT, m_fs->describe() + " has no info/ resources and no schemata",
-            "is this a resctrl mount? check `mount -t resctrl`");
-    return caps;
-}
-
 Status ResctrlBackend::checkGroupPath(const std::string& path, bool mustBeControl)
 {
     const std::string probe = join(path, "tasks");
@@ -332,6 +185,16 @@ Status ResctrlBackend::writeCommand(const std::string& path, std::string data)
     if (w)
         return {};
     Error e = w.error();
+    if (e.code == ENOENT) {
+        const auto slash = path.rfind('/');
+        const auto dir = slash == std::string::npos ? std::string {} : path.substr(0, slash);
+        if (dir.empty() || m_fs->isDirectory(dir)) {
+            e.advice = "the group exists but has no " + path.substr(slash + 1)
+                + ": a live resctrl mount creates it with the group, so " + m_fs->describe()
+                + " is probably a copy of a tree (plain files), not the kernel";
+            return e;
+        }
+    }
     const auto status = lastCmdStatus();
     if (!status.empty() && status != "ok") {
         e.message += "; kernel says: " + status;
@@ -628,52 +491,6 @@ std::vector<std::string> ResctrlBackend::warnings()
 {
     std::lock_guard lock(m_mutex);
     return detectOtherRdtUsers(*m_fs);
-}
-
-std::vector<std::string> detectOtherRdtUsers(Fs& fs)
-{
-    std::vector<std::string> out;
-    auto entries = fs.list("");
-    if (!entries)
-        return out;
-    std::vector<std::string> pqos, pcm, cadvisor;
-    auto scanMon = [&](const std::string& parent) {
-        auto l = fs.list(parent.empty() ? "mon_groups" : parent + "/mon_groups");
-        if (!l)
-            return;
-        for (const auto& n : *l) {
-            const auto p = parent.empty() ? "mon_groups/" + n : parent + "/mon_groups/" + n;
-            if (n.rfind("pcm", 0) == 0)
-                pcm.push_back(p);
-            else if (n.rfind("cadvisor", 0) == 0)
-                cadvisor.push_back(p);
-        }
-    };
-    scanMon("");
-    for (const auto& n : *entries) {
-        if (n == "info" || n == "mon_groups" || n == "mon_data" || !fs.isDirectory(n))
-            continue;
-        if (n.size() > 3 && n.rfind("COS", 0) == 0
-            && std::all_of(n.begin() + 3, n.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
-            pqos.push_back(n);
-        else if (n.rfind("cadvisor", 0) == 0)
-            cadvisor.push_back(n);
-        scanMon(n);
-    }
-    auto joinList = [](const std::vector<std::string>& v) {
-        std::string s;
-        for (const auto& x : v)
-            s += (s.empty() ? "" : ", ") + x;
-        return s;
-    };
-    if (!pqos.empty())
-        out.push_back("pqos/intel-cmt-cat groups present (" + joinList(pqos)
-            + "): pqos may rewrite these CLOS; coordinate or run `pqos -R` when done");
-    if (!pcm.empty())
-        out.push_back("Intel PCM monitor groups present (" + joinList(pcm) + "): PCM is using RMIDs here");
-    if (!cadvisor.empty())
-        out.push_back("cAdvisor groups present (" + joinList(cadvisor) + "): a container runtime manages these");
-    return out;
 }
 
 } // namespace rdt

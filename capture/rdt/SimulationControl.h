@@ -3,8 +3,17 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace rdt {
+
+/// Something the scenario did or said (a lesson note, or a timed command and its outcome).
+struct SimulationEvent {
+    std::uint64_t timeNs = 0; ///< simulated time
+    std::string text;
+    bool ok = true; ///< false: a scenario command failed (text holds the kernel's or the SDM's reason)
+    bool note = false; ///< a lesson note rather than a command
+};
 
 /// The handle on a simulated machine that a `sim` / `sim-msr` source exposes. The sampler (and the GUI's frame
 /// pump) advance simulated time through it; everything it produces is simulated and labelled so.
@@ -19,6 +28,8 @@ public:
     virtual std::string scenarioName() const = 0;
     /// One line for status bars: "simulated Xeon Gold 6154, scenario noisy-neighbour".
     virtual std::string describe() const = 0;
+    /// Events since the last call (each is returned once). Sources without a scenario script return none.
+    virtual std::vector<SimulationEvent> takeEvents() { return {}; }
 };
 
 } // namespace rdt

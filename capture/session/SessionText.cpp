@@ -44,7 +44,7 @@ std::string jsonNumber(double v)
 
 } // namespace
 
-std::string displayGroup(const std::string& path) { return path.empty() ? "/" : path; }
+std::string displayGroup(const std::string& path) { return path.empty() ? "default" : path; }
 
 std::string sampleCsvLine(const RdtSample& s, std::uint64_t originNs)
 {
@@ -108,14 +108,27 @@ std::string formatSummary(SessionReader& r)
     for (const auto& g : r.groups())
         out += fmt("  %-28s %10" PRIu64 " samples  %.3f s .. %.3f s\n", displayGroup(g.path).c_str(), g.samples,
             secondsSince(g.firstNs, r.originNs()), secondsSince(g.lastNs, r.originNs()));
-    std::size_t failed = 0;
-    for (const auto& a : r.allocations())
-        failed += a.ok ? 0 : 1;
-    out += fmt("allocation changes: %zu (%zu rejected)\n", r.allocations().size(), failed);
-    for (const auto& a : r.allocations())
+    std::size_t failed = 0, initial = 0;
+    for (const auto& a : r.allocations()) {
+        failed += a.ok ? 0u : 1u;
+        initial += a.who == "initial" ? 1u : 0u;
+    }
+    out += fmt("allocation changes: %zu (%zu rejected), plus %zu initial values\n", r.allocations().size() - initial,
+        failed, initial);
+    constexpr std::size_t kListed = 40;
+    std::size_t listed = 0;
+    for (const auto& a : r.allocations()) {
+        if (a.who == "initial")
+            continue;
+        if (++listed > kListed)
+            break;
         out += fmt("  %9.3f s  %-8s %-16s %s:%d %s -> %s%s%s\n", secondsSince(a.timeNs, r.originNs()), a.who.c_str(),
             displayGroup(a.group).c_str(), a.resource.c_str(), a.domain, a.oldValue.empty() ? "-" : a.oldValue.c_str(),
             a.newValue.c_str(), a.ok ? "" : "  REJECTED: ", a.ok ? "" : a.message.c_str());
+    }
+    if (listed > kListed)
+        out += fmt("  ... %zu more (rdtscope-cli export --json lists them all)\n",
+            r.allocations().size() - initial - kListed);
     out += fmt("membership changes: %zu\n", r.memberships().size());
     out += fmt("markers:     %zu\n", r.markers().size());
     for (const auto& mk : r.markers())

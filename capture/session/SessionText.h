@@ -11,7 +11,7 @@ namespace rdt::session {
 /// The CSV header `monitor --csv`, `replay --csv` and `export --csv` share.
 inline constexpr const char* kSampleCsvHeader = "time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps";
 
-/// How a group path appears in CSV and tables: the default group ("") is "/".
+/// How a group path appears in CSV and tables, as `monitor` prints it: the default group ("") is "default".
 std::string displayGroup(const std::string& path);
 /// One CSV line (with newline) for a sample; time in seconds since `originNs`.
 std::string sampleCsvLine(const RdtSample& s, std::uint64_t originNs);

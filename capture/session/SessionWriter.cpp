@@ -40,7 +40,7 @@ Result<std::unique_ptr<SessionWriter>> SessionWriter::create(
     // WAL: readers (a GUI following the file) never block the recorder, and a commit is one append, so a killed
     // process loses at most the transaction it had open. synchronous=NORMAL keeps every commit across a process
     // crash (the data is in the kernel); only a power loss can drop the last few commits.
-    auto pragmas = w->m_db.exec("PRAGMA page_size=4096; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+    auto pragmas = w->m_db.exec("PRAGMA page_size=" + std::to_string(options.pageSize) + "; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
                                 "PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY;");
     if (!pragmas)
         return pragmas.error();
@@ -117,6 +117,13 @@ Status SessionWriter::prepareStatements()
             return st.error();
         *it.st = std::move(st.value());
     }
+    std::string multi = "INSERT OR REPLACE INTO rdt_samples VALUES (?,?,?,?,?,?,?,?,?)";
+    for (int i = 1; i < kRowsPerInsert; ++i)
+        multi += ",(?,?,?,?,?,?,?,?,?)";
+    auto st = Statement::prepare(m_db, multi);
+    if (!st)
+        return st.error();
+    m_insSampleMulti = std::move(st.value());
     return {};
 }
 
@@ -152,16 +159,28 @@ Status SessionWriter::begin()
     return {};
 }
 
+Result<SessionWriter::GroupCounters*> SessionWriter::group(const std::string& path, std::uint64_t timeNs)
+{
+    if (m_lastGroup && *m_lastGroupPath == path)
+        return m_lastGroup;
+    auto it = m_groups.find(path);
+    if (it == m_groups.end()) {
+        m_insGroup.bind(1, path).bind(2, timeNs).bind(3, timeNs);
+        if (auto s = m_insGroup.run(); !s)
+            return fail(s.error()).error();
+        it = m_groups.emplace(path, GroupCounters { sqlite3_last_insert_rowid(m_db.handle()) }).first;
+    }
+    m_lastGroupPath = &it->first;
+    m_lastGroup = &it->second;
+    return m_lastGroup;
+}
+
 Result<std::int64_t> SessionWriter::groupId(const std::string& path, std::uint64_t timeNs)
 {
-    if (auto it = m_groupIds.find(path); it != m_groupIds.end())
-        return it->second;
-    m_insGroup.bind(1, path).bind(2, timeNs).bind(3, timeNs);
-    if (auto s = m_insGroup.run(); !s)
-        return fail(s.error()).error();
-    const std::int64_t id = sqlite3_last_insert_rowid(m_db.handle());
-    m_groupIds.emplace(path, id);
-    return id;
+    auto g = group(path, timeNs);
+    if (!g)
+        return g.error();
+    return (*g)->id;
 }
 
 Status SessionWriter::setMeta(const std::string& key, const std::string& value)
@@ -176,34 +195,44 @@ Status SessionWriter::addSamples(const RdtSampleBatch& batch)
 {
     if (auto s = begin(); !s)
         return s;
-    for (const RdtSample& smp : batch.samples) {
-        auto gid = groupId(smp.group, smp.timeNs);
-        if (!gid)
-            return gid.error();
-        m_insSample.bind(1, smp.timeNs)
-            .bind(2, *gid)
-            .bind(3, smp.domain)
-            .bind(4, smp.occupancyBytes)
-            .bind(5, smp.mbmTotalBytes)
-            .bind(6, smp.mbmLocalBytes)
-            .bind(7, smp.mbmTotalBps)
-            .bind(8, smp.mbmLocalBps)
-            .bind(9, static_cast<std::int64_t>(smp.flags));
-        if (auto s = m_insSample.run(); !s)
+    const auto& rows = batch.samples;
+    for (std::size_t i = 0; i < rows.size();) {
+        // Full chunks go through the multi-row statement, the rest row by row; same rows either way.
+        const bool chunk = rows.size() - i >= static_cast<std::size_t>(kRowsPerInsert);
+        Statement& st = chunk ? m_insSampleMulti : m_insSample;
+        const std::size_t n = chunk ? static_cast<std::size_t>(kRowsPerInsert) : 1;
+        for (std::size_t j = 0; j < n; ++j) {
+            const RdtSample& smp = rows[i + j];
+            auto grp = group(smp.group, smp.timeNs);
+            if (!grp)
+                return grp.error();
+            GroupCounters& c = **grp;
+            const int b = static_cast<int>(j) * 9;
+            st.bind(b + 1, smp.timeNs)
+                .bind(b + 2, c.id)
+                .bind(b + 3, smp.domain)
+                .bind(b + 4, smp.occupancyBytes)
+                .bind(b + 5, smp.mbmTotalBytes)
+                .bind(b + 6, smp.mbmLocalBytes)
+                .bind(b + 7, smp.mbmTotalBps)
+                .bind(b + 8, smp.mbmLocalBps)
+                .bind(b + 9, static_cast<std::int64_t>(smp.flags));
+            m_summary.add(smp, c.id);
+            if (c.samples == 0 || smp.timeNs < c.first)
+                c.first = smp.timeNs;
+            if (smp.timeNs > c.last)
+                c.last = smp.timeNs;
+            ++c.samples;
+            c.dirty = true;
+            if (m_firstTimeNs == 0 || smp.timeNs < m_firstTimeNs)
+                m_firstTimeNs = smp.timeNs;
+            if (smp.timeNs > m_lastTimeNs)
+                m_lastTimeNs = smp.timeNs;
+        }
+        if (auto s = st.run(); !s)
             return fail(s.error());
-        m_summary.add(smp, *gid);
-        auto& c = m_groupCounters[*gid];
-        if (c.samples == 0 || smp.timeNs < c.first)
-            c.first = smp.timeNs;
-        if (smp.timeNs > c.last)
-            c.last = smp.timeNs;
-        ++c.samples;
-        c.dirty = true;
-        if (m_firstTimeNs == 0 || smp.timeNs < m_firstTimeNs)
-            m_firstTimeNs = smp.timeNs;
-        if (smp.timeNs > m_lastTimeNs)
-            m_lastTimeNs = smp.timeNs;
-        ++m_pendingSamples;
+        m_pendingSamples += n;
+        i += n;
     }
     return {};
 }
@@ -285,7 +314,7 @@ Status SessionWriter::addSymbols(const std::vector<Symbol>& symbols)
     return {};
 }
 
-Status SessionWriter::writeBuckets(const std::vector<std::pair<BucketKey, BucketStats>>& buckets)
+Status SessionWriter::writeBuckets(const std::vector<Bucket>& buckets)
 {
     if (buckets.empty())
         return {};
@@ -313,10 +342,10 @@ Status SessionWriter::flush()
     auto done = m_summary.takeComplete(m_lastTimeNs);
     if (auto s = writeBuckets(done); !s)
         return fail(s.error());
-    for (auto& [id, c] : m_groupCounters) {
+    for (auto& [path, c] : m_groups) {
         if (!c.dirty)
             continue;
-        m_updGroup.bind(1, c.first).bind(2, c.last).bind(3, c.samples).bind(4, id);
+        m_updGroup.bind(1, c.first).bind(2, c.last).bind(3, c.samples).bind(4, c.id);
         if (auto s = m_updGroup.run(); !s)
             return fail(s.error());
         c.dirty = false;
@@ -365,6 +394,7 @@ Status SessionWriter::close(const std::string& stopReason)
     }
     m_closed = true;
     m_insSample = {};
+    m_insSampleMulti = {};
     m_insGroup = {};
     m_updGroup = {};
     m_insAlloc = {};

@@ -18,6 +18,7 @@ namespace rdt::session {
 struct WriterOptions {
     bool overwrite = false; ///< replace an existing file (otherwise creating over a file is refused)
     std::int64_t maxPageCount = 0; ///< tests: PRAGMA max_page_count, to make "disk full" happen on purpose
+    int pageSize = 4096; ///< SQLite page size (512..65536, power of two); small only for tiny fuzz seeds
 };
 
 /// Writes one session file. Rows go into an open transaction; flush() commits it (the recorder calls it every
@@ -61,21 +62,24 @@ private:
     SessionWriter() = default;
     Status prepareStatements();
     Status begin();
-    Result<std::int64_t> groupId(const std::string& path, std::uint64_t timeNs);
-    Status writeBuckets(const std::vector<std::pair<BucketKey, BucketStats>>& buckets);
-    Status fail(Error e);
-    Status check(Status s) { return s ? s : fail(s.error()); }
-
     struct GroupCounters {
+        std::int64_t id = 0;
         std::uint64_t first = 0, last = 0, samples = 0;
         bool dirty = false;
     };
+    Result<GroupCounters*> group(const std::string& path, std::uint64_t timeNs);
+    Result<std::int64_t> groupId(const std::string& path, std::uint64_t timeNs);
+    Status writeBuckets(const std::vector<Bucket>& buckets);
+    Status fail(Error e);
+    Status check(Status s) { return s ? s : fail(s.error()); }
 
     Database m_db;
-    Statement m_insSample, m_insGroup, m_updGroup, m_insAlloc, m_insMember, m_insMarker, m_insTma, m_insPmu,
+    static constexpr int kRowsPerInsert = 32; ///< multi-row INSERT: per-statement overhead dominates otherwise
+    Statement m_insSample, m_insSampleMulti, m_insGroup, m_updGroup, m_insAlloc, m_insMember, m_insMarker, m_insTma, m_insPmu,
         m_insMap, m_insSymbol, m_setMeta;
-    std::unordered_map<std::string, std::int64_t> m_groupIds;
-    std::unordered_map<std::int64_t, GroupCounters> m_groupCounters;
+    std::unordered_map<std::string, GroupCounters> m_groups; ///< node-based: pointers stay valid
+    const std::string* m_lastGroupPath = nullptr; ///< one-entry cache: a batch lists a group's domains in a row
+    GroupCounters* m_lastGroup = nullptr;
     SummaryAggregator m_summary;
     std::optional<Error> m_error;
     bool m_inTransaction = false;

@@ -250,7 +250,7 @@ Result<bool> Statement::step()
 Status Statement::run()
 {
     auto r = step();
-    reset();
+    sqlite3_reset(m_stmt); // bindings are kept: every caller rebinds all parameters
     if (!r)
         return r.error();
     return {};

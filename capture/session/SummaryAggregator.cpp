@@ -7,44 +7,57 @@ namespace {
 constexpr std::uint64_t kNsPerS = 1000000000;
 }
 
+void SummaryAggregator::close(Open& o, std::size_t level)
+{
+    if (o.stats[level].occupancy.n == 0)
+        return;
+    m_done.emplace_back(BucketKey { kResolutions[level], o.bucket[level], o.groupId, o.domain }, o.stats[level]);
+    o.stats[level] = BucketStats {};
+}
+
 void SummaryAggregator::add(const RdtSample& s, std::int64_t groupId)
 {
-    for (int res : kResolutions) {
-        const std::uint64_t bucket = s.timeNs / (static_cast<std::uint64_t>(res) * kNsPerS);
-        auto& b = m_buckets[BucketKey { res, bucket, groupId, s.domain }];
+    const auto key = (static_cast<std::uint64_t>(groupId) << 16) ^ static_cast<std::uint64_t>(s.domain & 0xffff);
+    Open& o = m_open[key];
+    o.groupId = groupId;
+    o.domain = s.domain;
+    for (std::size_t level = 0; level < kResolutions.size(); ++level) {
+        const std::uint64_t bucket = s.timeNs / (static_cast<std::uint64_t>(kResolutions[level]) * kNsPerS);
+        if (o.any && bucket != o.bucket[level])
+            close(o, level);
+        o.bucket[level] = bucket;
+        auto& b = o.stats[level];
         b.occupancy.add(static_cast<double>(s.occupancyBytes));
         b.total.add(s.mbmTotalBps);
         b.local.add(s.mbmLocalBps);
     }
+    o.any = true;
 }
 
-std::vector<std::pair<BucketKey, BucketStats>> SummaryAggregator::takeComplete(std::uint64_t timeNs)
+std::vector<Bucket> SummaryAggregator::takeComplete(std::uint64_t timeNs)
 {
-    std::vector<std::pair<BucketKey, BucketStats>> out;
-    for (auto it = m_buckets.begin(); it != m_buckets.end();) {
-        const auto res = static_cast<std::uint64_t>(std::get<0>(it->first));
-        const std::uint64_t endNs = (std::get<1>(it->first) + 1) * res * kNsPerS;
-        if (endNs <= timeNs) {
-            out.emplace_back(it->first, it->second);
-            it = m_buckets.erase(it);
-        } else {
-            ++it;
+    // Series that stopped (a removed group) still close their buckets once time has moved past them.
+    for (auto& [key, o] : m_open) {
+        for (std::size_t level = 0; level < kResolutions.size(); ++level) {
+            const std::uint64_t endNs = (o.bucket[level] + 1) * static_cast<std::uint64_t>(kResolutions[level]) * kNsPerS;
+            if (endNs <= timeNs)
+                close(o, level);
         }
     }
+    std::vector<Bucket> out;
+    out.swap(m_done);
     return out;
 }
 
-std::vector<std::pair<BucketKey, BucketStats>> SummaryAggregator::takeAll()
+std::vector<Bucket> SummaryAggregator::takeAll()
 {
-    std::vector<std::pair<BucketKey, BucketStats>> out(m_buckets.begin(), m_buckets.end());
-    m_buckets.clear();
+    for (auto& [key, o] : m_open)
+        for (std::size_t level = 0; level < kResolutions.size(); ++level)
+            close(o, level);
+    m_open.clear();
+    std::vector<Bucket> out;
+    out.swap(m_done);
     return out;
-}
-
-void SummaryAggregator::restore(const std::vector<std::pair<BucketKey, BucketStats>>& buckets)
-{
-    for (const auto& [k, v] : buckets)
-        m_buckets.emplace(k, v);
 }
 
 } // namespace rdt::session

@@ -3,9 +3,10 @@
 
 #include "rdt/Sample.h"
 
+#include <array>
 #include <cstdint>
-#include <map>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace rdt::session {
@@ -32,25 +33,34 @@ struct BucketStats {
 
 /// Key of one summary bucket: (resolution in s, bucket index, group id, domain).
 using BucketKey = std::tuple<int, std::uint64_t, std::int64_t, int>;
+using Bucket = std::pair<BucketKey, BucketStats>;
 
 /// Builds the multi-resolution summary (1 s and 60 s buckets) while recording, so a long session opens at once
-/// without scanning its raw rows. Buckets are handed out once they are complete (or all at the end).
+/// without scanning its raw rows. Each series (group, domain) keeps one open bucket per resolution (O(1) per
+/// sample, no tree look-ups on the recorder's hot path); a bucket is handed out once it is complete.
 class SummaryAggregator {
 public:
-    static constexpr int kResolutions[] = { 1, 60 };
+    static constexpr std::array<int, 2> kResolutions = { 1, 60 };
 
     void add(const RdtSample& s, std::int64_t groupId);
-    /// Removes and returns the buckets that ended at or before `timeNs` (no later sample can fall into them,
-    /// since samples arrive in time order).
-    std::vector<std::pair<BucketKey, BucketStats>> takeComplete(std::uint64_t timeNs);
+    /// Removes and returns the buckets that ended at or before `timeNs`.
+    std::vector<Bucket> takeComplete(std::uint64_t timeNs);
     /// Removes and returns every bucket (at close).
-    std::vector<std::pair<BucketKey, BucketStats>> takeAll();
-    /// Puts buckets back after a failed write so nothing is lost from the summary on a retry.
-    void restore(const std::vector<std::pair<BucketKey, BucketStats>>& buckets);
-    bool empty() const { return m_buckets.empty(); }
+    std::vector<Bucket> takeAll();
+    bool empty() const { return m_open.empty() && m_done.empty(); }
 
 private:
-    std::map<BucketKey, BucketStats> m_buckets;
+    struct Open {
+        std::int64_t groupId = 0;
+        int domain = 0;
+        std::array<std::uint64_t, kResolutions.size()> bucket {};
+        std::array<BucketStats, kResolutions.size()> stats {};
+        bool any = false;
+    };
+    void close(Open& o, std::size_t level);
+
+    std::unordered_map<std::uint64_t, Open> m_open; ///< key: group id << 16 | domain
+    std::vector<Bucket> m_done;
 };
 
 } // namespace rdt::session

@@ -23,6 +23,7 @@ private Q_SLOTS:
     void engineValidationReasonIsTheKernelWording();
     void readOnlyReasons();
     void occupancyFromSamples();
+    void waysFromCpuid();
 };
 
 namespace {
@@ -147,6 +148,27 @@ void TestAllocationEngineAdapter::occupancyFromSamples()
     const auto occ = occupancyFromBatch(b);
     QCOMPARE(occ.size(), std::size_t(1));
     QCOMPARE(occ.at("p0").at(1), std::uint64_t(2000));
+}
+
+void TestAllocationEngineAdapter::waysFromCpuid()
+{
+    rdt::CpuFeatures f;
+    rdt::CacheInfo l2;
+    l2.level = 2;
+    l2.type = "Unified";
+    l2.ways = 16;
+    rdt::CacheInfo l3 = l2;
+    l3.level = 3;
+    l3.ways = 11;
+    rdt::CacheInfo l1i = l2;
+    l1i.level = 1;
+    l1i.type = "Instruction";
+    f.caches = { l1i, l2, l3 };
+    const auto ways = cacheWays(f);
+    QCOMPARE(ways.size(), std::size_t(2));
+    QCOMPARE(ways.at("L3"), 11);
+    QCOMPARE(ways.at("L2"), 16);
+    QVERIFY(cacheWays(rdt::CpuFeatures {}).empty());
 }
 
 QTEST_GUILESS_MAIN(TestAllocationEngineAdapter)

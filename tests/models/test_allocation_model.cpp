@@ -272,6 +272,13 @@ void TestAllocationModel::externalStateAndRecordedChangesUpdateDisplay()
     rec.groups[1].cbm["L3"][0] = 0x600;
     model.setState(rec);
     QCOMPARE(model.mask(1), 0x600ull);
+    // A state read from schemata has no occupancy: the last figures stay until the next frame brings new ones.
+    model.setOccupancy({ { "p0", { { 0, 12345 } } } });
+    AllocationState fromSchemata = makeSkxState();
+    for (auto& g : fromSchemata.groups)
+        g.occupancyBytes.clear();
+    model.setState(fromSchemata);
+    QCOMPARE(model.index(1, 0).data(AllocationModel::OccupancyBytesRole).toULongLong(), 12345ull);
 }
 
 void TestAllocationModel::validatorFollowsKernelRules()

@@ -6,7 +6,8 @@
 // non-consecutive 1-bits", "Need at least %d bits in the mask", "Overlaps with exclusive group", MB range check
 // and round-up to bandwidth_gran, last_cmd_status). It parses the schemata TEXT it is given, independently of
 // the model's own validator, so a model bug cannot hide behind a shared helper.
-// UNFINISHED: replace with SimResctrlFs + the rdt engine adapter once branches `sim` and `rdt` publish them.
+// The end-to-end path (rdt engine + SimResctrlFs) is tested in tests/views/test_heatmap_sim.cpp; this fake keeps
+// the model and widget tests fast and lets them inject rejections the engine would catch first.
 
 #include "models/AllocationState.h"
 

@@ -248,7 +248,7 @@ TEST(Recipes, SapphireRapidsTmaGroupAndLoadLatency)
     EXPECT_NE(cst & 0x20u, 0u); // CALLCHAIN
     in >> tag >> bst;
     ASSERT_EQ(tag, "ANY");
-    EXPECT_EQ(bst, 0x1u | 0x8u); // USER|ANY
+    EXPECT_EQ(bst, 0x1u | 0x8u | 0x10000u); // USER|ANY|TYPE_SAVE
 }
 
 TEST(Recipes, SkylakeTmaUsesGenericEvents)

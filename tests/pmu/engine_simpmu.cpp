@@ -130,7 +130,10 @@ TEST(SimPmu, AnyBranchCarriesCyclesAndMispredicts)
     ASSERT_NE(call, nullptr);
     EXPECT_TRUE(call->call);
     EXPECT_EQ(call->stats.mispredicts, 0u);
-    EXPECT_NE(edge(r, "hash_key", "lookup_user"), nullptr) << "returns are branches too";
+    auto ret = edge(r, "hash_key", "lookup_user");
+    ASSERT_NE(ret, nullptr) << "returns are branches too";
+    EXPECT_TRUE(ret->ret);
+    EXPECT_FALSE(ret->call);
 }
 
 TEST(SimPmu, LoadLatencySourcesFollowTheCacheModel)

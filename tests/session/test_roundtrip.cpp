@@ -240,7 +240,7 @@ TEST(SessionRoundTrip, CsvExportHasTheMonitorHeaderAndOneLinePerSample)
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 10 * 3 * 2);
     // First row: t = 1 s = start_mono_ns, so time 0.000, default group "/".
     const RdtSample e = syntheticSample(kSec, 0, 0);
-    EXPECT_NE(csv.find("\n0.000,/,0," + std::to_string(e.occupancyBytes) + ",1500000000,500000000\n"),
+    EXPECT_NE(csv.find("\n0.000,default,0," + std::to_string(e.occupancyBytes) + ",1500000000,500000000\n"),
         std::string::npos)
         << csv.substr(0, 200);
 }

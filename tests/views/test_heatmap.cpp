@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // CacheWayHeatmap driven by QTest mouse and keyboard events, writing through the kernel-like fake
-// (tests/models/test_allocation_support.h). UNFINISHED: the same drag against SimResctrlFs lives in
-// test_heatmap_sim.cpp once branches `sim` and `rdt` are merged.
+// (tests/models/test_allocation_support.h). The same drag through the rdt engine against SimResctrlFs is in
+// test_heatmap_sim.cpp.
 
 #include "models/AllocationModel.h"
 #include "test_allocation_support.h"

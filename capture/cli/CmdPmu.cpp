@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// rdtscope-cli pmu tma|lbr|mem: live TMA fractions, LBR call edges, PEBS load latency, from the real PMU (perf) or
+// the simulated one (sim). A perf_event_open that cannot work here becomes advice and exit code 3.
+#include "Args.h"
+#include "Commands.h"
+#include "pmu/BranchGraph.h"
+#include "pmu/EventEncoder.h"
+#include "pmu/LoadLatency.h"
+#include "pmu/PerfSession.h"
+#include "pmu/PmuText.h"
+#include "pmu/Recipes.h"
+#include "pmu/SimPmu.h"
+#include "pmu/Symbolizer.h"
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+namespace rdt::cli {
+
+using namespace rdt::pmu;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+const char* kUsage = "usage: rdtscope-cli pmu tma|lbr|mem [--source perf|sim] [--pid N]... [--system-wide] "
+                     "[--duration S] [--interval S]\n"
+                     "                        [--mode any|callstack] [--ldlat N] [--top N] [--memory-scale X] "
+                     "[-- COMMAND ARGS...]\n"
+                     "  tma   Top-down breakdown per interval (level 2 where the PMU has it)\n"
+                     "  lbr   hottest call edges from LBR (any-branch: counts, mispredict rate, cycles; callstack: "
+                     "self/inclusive)\n"
+                     "  mem   PEBS load latency: histogram by data source, top functions and 64-byte lines\n"
+                     "  --source defaults to perf when a target (--pid, --system-wide, -- COMMAND) is given, else sim.\n"
+                     "  --memory-scale (sim only) multiplies the simulated program's working sets.\n";
+
+enum class Kind { Tma, Lbr, Mem };
+
+struct Options {
+    Kind kind = Kind::Tma;
+    double duration = 5, interval = 1;
+    bool callStack = false;
+    unsigned ldlat = 30;
+    std::size_t top = 10;
+    double memoryScale = 1;
+    bool kernel = false;
+};
+
+double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+void printFinal(const Options& o, BranchGraph* graph, LoadLatency* mem, Symbolizer& symbols)
+{
+    if (graph)
+        std::printf("\n%s", branchGraphText(graph->report(symbols), !o.callStack, o.top).c_str());
+    if (mem)
+        std::printf("\n%s", loadLatencyText(mem->report(symbols, o.top), o.top).c_str());
+}
+
+void printRingStats(const RingStats& s, std::uint64_t decodeErrors)
+{
+    std::printf("\nring: %llu records, %llu lost (PERF_RECORD_LOST), %llu lost samples, %llu throttles, %llu overruns, "
+                "%llu decode errors\n",
+        static_cast<unsigned long long>(s.records), static_cast<unsigned long long>(s.lostEvents),
+        static_cast<unsigned long long>(s.lostSamples), static_cast<unsigned long long>(s.throttles),
+        static_cast<unsigned long long>(s.overruns), static_cast<unsigned long long>(decodeErrors));
+}
+
+int runSim(const Options& o)
+{
+    SimPmuConfig cfg;
+    cfg.capture = o.kind == Kind::Tma ? SimCapture::Tma
+        : o.kind == Kind::Mem         ? SimCapture::LoadLatency
+        : o.callStack                 ? SimCapture::LbrCallStack
+                                      : SimCapture::LbrAny;
+    cfg.ldlat = o.ldlat;
+    cfg.memoryScale = o.memoryScale;
+    auto sim = SimPmu::create(cfg);
+    if (!sim) {
+        std::fprintf(stderr, "rdtscope-cli pmu: %s\n", sim.error().toString().c_str());
+        return ExitFailure;
+    }
+    std::printf("SIMULATED: a Sapphire Rapids-class core running rdtscope's synthetic request server (not this "
+                "machine)\nrecipe: %s\n\n",
+        sim->recipe().description.c_str());
+    RecordDecoder decoder;
+    sim->addEventsTo(decoder);
+    Symbolizer symbols;
+    sim->registerSymbols(symbols);
+    auto view = RingReader::viewOfMapping(sim->ring().base(), sim->ring().mapSize(), sim->ring().pageSize());
+    auto reader = view ? RingReader::create(*view) : Result<RingReader>(view.error());
+    if (!reader) {
+        std::fprintf(stderr, "rdtscope-cli pmu: %s\n", reader.error().toString().c_str());
+        return ExitFailure;
+    }
+    BranchGraph graph(o.callStack ? BranchGraph::Mode::CallStack : BranchGraph::Mode::AnyBranch);
+    LoadLatency mem;
+    DecodedRecord scratch;
+    auto consume = [&](const DecodedRecord& r) {
+        symbols.onRecord(r);
+        if (r.kind != RecordKind::Sample)
+            return;
+        if (o.kind == Kind::Lbr)
+            graph.add(r.sample);
+        else
+            mem.add(r.sample);
+    };
+    if (o.kind == Kind::Tma)
+        std::printf("%s", tmaHeader(true).c_str());
+    const auto t0 = Clock::now();
+    auto nextReport = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.interval));
+    auto lastRead = parseReadFormat(sim->readGroup(), sim->recipe().events[0].attr.readFormat);
+    const auto first = lastRead;
+    while (seconds(t0, Clock::now()) < o.duration) {
+        // Simulate in slices so the wall clock paces the output; the ring is drained after each slice.
+        sim->run(1'000'000);
+        reader->drainDecoded(decoder, scratch, consume);
+        if (Clock::now() < nextReport)
+            continue;
+        nextReport += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.interval));
+        const double t = seconds(t0, Clock::now());
+        if (o.kind == Kind::Tma) {
+            auto now = parseReadFormat(sim->readGroup(), sim->recipe().events[0].attr.readFormat);
+            if (now && lastRead)
+                std::printf("%s", tmaRow(t, tmaFromGroupRead(sim->recipe(), deltaRead(*now, *lastRead))).c_str());
+            lastRead = now;
+        } else if (o.kind == Kind::Lbr) {
+            std::printf("  %6.2f s  %llu samples\n", t, static_cast<unsigned long long>(graph.samples()));
+        } else {
+            std::printf("  %6.2f s  %llu load samples\n", t, static_cast<unsigned long long>(mem.samples()));
+        }
+        std::fflush(stdout);
+    }
+    if (o.kind == Kind::Tma) {
+        auto now = parseReadFormat(sim->readGroup(), sim->recipe().events[0].attr.readFormat);
+        if (now && first)
+            std::printf("%s", tmaRow("total", tmaFromGroupRead(sim->recipe(), deltaRead(*now, *first))).c_str());
+        std::printf("\nsimulated %.1f ms of CPU time\n", sim->truth().cycles / cfg.ghz / 1e6);
+        return ExitOk;
+    }
+    printFinal(o, o.kind == Kind::Lbr ? &graph : nullptr, o.kind == Kind::Mem ? &mem : nullptr, symbols);
+    printRingStats(reader->stats(), reader->decodeErrors());
+    std::printf("(simulated data)\n");
+    return ExitOk;
+}
+
+/// Why the hardware capture cannot run here: the recipe's reason plus what the kernel says to a plain
+/// hardware event, so a VM without a PMU is named as such.
+int unavailable(const char* what, const Error& reason, PerfSyscalls& sys, const PerfEnvironment& env)
+{
+    std::fprintf(stderr, "rdtscope-cli pmu %s: %s\n", what, reason.toString().c_str());
+    EventAttr probe;
+    probe.type = TypeHardware;
+    probe.config = 0; // cycles
+    probe.size = perf::AttrSizeVer8;
+    probe.setFlag(EventAttr::FlagDisabled, true);
+    probe.setFlag(EventAttr::FlagExcludeKernel, true);
+    probe.setFlag(EventAttr::FlagExcludeHv, true);
+    auto fd = sys.open(probe, 0, -1, -1, 0);
+    if (fd)
+        std::fprintf(stderr, "  the kernel opens hardware events here, but this CPU model has no %s support we "
+                             "know how to use\n",
+            what);
+    else
+        std::fprintf(stderr, "  %s\n", openAdvice(fd.error().code, probe, "cycles", env, false).toString().c_str());
+    std::fprintf(stderr, "  try the simulated PMU: rdtscope-cli pmu %s --source sim\n", what);
+    return ExitUnavailable;
+}
+
+int runPerf(const Options& o, const Args& args)
+{
+    const char* what = o.kind == Kind::Tma ? "tma" : o.kind == Kind::Lbr ? "lbr" : "mem";
+    LinuxPerfSyscalls sys;
+    const PerfEnvironment env = sys.environment();
+    auto enc = EventEncoder::create(env.hasCpuCorePmu ? env.cpuCoreType : 0);
+    if (!enc)
+        return unavailable(what, enc.error(), sys, env);
+    RecipeOptions ro;
+    ro.kernel = o.kernel;
+    ro.ldlat = o.ldlat;
+    Result<Recipe> recipe = o.kind == Kind::Tma ? tmaRecipe(*enc, ro)
+        : o.kind == Kind::Mem                   ? loadLatencyRecipe(*enc, ro)
+                                                : lbrRecipe(*enc, o.callStack ? LbrMode::CallStack : LbrMode::AnyBranch, ro);
+    if (!recipe)
+        return unavailable(what, recipe.error(), sys, env);
+    PerfTarget target;
+    for (const auto& p : args.values("pid"))
+        target.pids.push_back(static_cast<pid_t>(std::atoi(p.c_str())));
+    target.command = args.trailing();
+    target.systemWide = args.has("system-wide");
+    auto session = PerfSession::open(sys, *recipe, target);
+    if (!session) {
+        std::fprintf(stderr, "rdtscope-cli pmu %s: %s\n", what, session.error().toString().c_str());
+        const int e = session.error().code;
+        return e == EACCES || e == EPERM || e == ENOENT || e == ENODEV || e == EOPNOTSUPP || e == EINVAL
+            ? ExitUnavailable
+            : ExitFailure;
+    }
+    auto& s = **session;
+    Symbolizer symbols;
+    for (pid_t p : target.pids)
+        (void)symbols.loadProcMaps(static_cast<std::uint32_t>(p));
+    (void)symbols.loadKallsyms();
+    if (auto st = s.start(); !st) {
+        std::fprintf(stderr, "rdtscope-cli pmu %s: %s\n", what, st.error().toString().c_str());
+        return ExitFailure;
+    }
+    std::printf("source: perf on %s (%s)\nrecipe: %s\n\n", enc->model().description.c_str(),
+        enc->model().pfmName.c_str(), recipe->description.c_str());
+    BranchGraph graph(o.callStack ? BranchGraph::Mode::CallStack : BranchGraph::Mode::AnyBranch);
+    LoadLatency mem;
+    auto consume = [&](const DecodedRecord& r) {
+        symbols.onRecord(r);
+        if (r.kind == RecordKind::Sample)
+            o.kind == Kind::Lbr ? graph.add(r.sample) : mem.add(r.sample);
+    };
+    if (o.kind == Kind::Tma)
+        std::printf("%s", tmaHeader(recipe->tma == TmaModel::SapphireRapids).c_str());
+    const auto t0 = Clock::now();
+    ReadData last;
+    last.values.resize(recipe->events.size());
+    double nextReport = o.interval;
+    while (seconds(t0, Clock::now()) < o.duration && !s.childExited()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        s.drain(consume);
+        const double t = seconds(t0, Clock::now());
+        if (t < nextReport)
+            continue;
+        nextReport += o.interval;
+        if (o.kind == Kind::Tma) {
+            auto now = s.readGroups();
+            if (!now) {
+                std::fprintf(stderr, "rdtscope-cli pmu tma: %s\n", now.error().toString().c_str());
+                return ExitFailure;
+            }
+            std::printf("%s", tmaRow(t, tmaFromGroupRead(*recipe, deltaRead(*now, last))).c_str());
+            last = *now;
+        }
+        std::fflush(stdout);
+    }
+    (void)s.stop();
+    s.drain(consume);
+    if (o.kind == Kind::Tma) {
+        auto now = s.readGroups();
+        if (now)
+            std::printf("%s", tmaRow("total", tmaFromGroupRead(*recipe, *now)).c_str());
+        return ExitOk;
+    }
+    printFinal(o, o.kind == Kind::Lbr ? &graph : nullptr, o.kind == Kind::Mem ? &mem : nullptr, symbols);
+    printRingStats(s.ringStats(), s.decodeErrors());
+    return ExitOk;
+}
+
+} // namespace
+
+int cmdPmu(const std::vector<std::string>& argv)
+{
+    auto args = Args::parse(argv, { "source", "pid", "duration", "interval", "mode", "ldlat", "top", "memory-scale" },
+        { "system-wide", "kernel", "help" });
+    if (!args) {
+        std::fprintf(stderr, "rdtscope-cli pmu: %s\n%s", args.error().toString().c_str(), kUsage);
+        return ExitUsage;
+    }
+    if (args->has("help")) {
+        std::printf("%s", kUsage);
+        return ExitOk;
+    }
+    Options o;
+    const auto& pos = args->positionals();
+    if (pos.size() != 1 || (pos[0] != "tma" && pos[0] != "lbr" && pos[0] != "mem")) {
+        std::fprintf(stderr, "rdtscope-cli pmu: say which capture: tma, lbr or mem\n%s", kUsage);
+        return ExitUsage;
+    }
+    o.kind = pos[0] == "tma" ? Kind::Tma : pos[0] == "lbr" ? Kind::Lbr : Kind::Mem;
+    auto duration = args->number("duration", 5);
+    auto interval = args->number("interval", 1);
+    auto ldlat = args->number("ldlat", 30);
+    auto top = args->number("top", 10);
+    auto scale = args->number("memory-scale", 1);
+    for (const auto* r : { &duration, &interval, &ldlat, &top, &scale })
+        if (!*r) {
+            std::fprintf(stderr, "rdtscope-cli pmu: %s\n", r->error().toString().c_str());
+            return ExitUsage;
+        }
+    o.duration = *duration;
+    o.interval = *interval > 0.05 ? *interval : 0.05;
+    o.ldlat = static_cast<unsigned>(*ldlat);
+    o.top = static_cast<std::size_t>(*top);
+    o.memoryScale = *scale;
+    o.kernel = args->has("kernel");
+    const std::string mode = args->valueOr("mode", "any");
+    if (mode != "any" && mode != "callstack") {
+        std::fprintf(stderr, "rdtscope-cli pmu: --mode is any or callstack\n");
+        return ExitUsage;
+    }
+    o.callStack = mode == "callstack";
+    const bool hasTarget = args->has("pid") || args->has("system-wide") || !args->trailing().empty();
+    const std::string source = args->valueOr("source", hasTarget ? "perf" : "sim");
+    if (source == "sim") {
+        if (hasTarget) {
+            std::fprintf(stderr, "rdtscope-cli pmu: the simulated PMU runs its own program; drop --pid/--system-wide/"
+                                 "COMMAND or use --source perf\n");
+            return ExitUsage;
+        }
+        return runSim(o);
+    }
+    if (source != "perf") {
+        std::fprintf(stderr, "rdtscope-cli pmu: --source is perf or sim\n");
+        return ExitUsage;
+    }
+    if (!hasTarget) {
+        std::fprintf(stderr, "rdtscope-cli pmu: --source perf needs --pid N, --system-wide or -- COMMAND\n");
+        return ExitUsage;
+    }
+    return runPerf(o, *args);
+}
+
+} // namespace rdt::cli

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "PerfDataSession.h"
+
+#include "pmu/PerfRecordBytes.h"
+#include "session/SessionWriter.h"
+
+#include <cstring>
+#include <set>
+
+namespace rdt::perfdata {
+
+namespace {
+    template <typename T> void put(std::vector<std::uint8_t>& b, T v)
+    {
+        const auto at = b.size();
+        b.resize(at + sizeof v);
+        std::memcpy(b.data() + at, &v, sizeof v);
+    }
+
+    std::string hex(const std::uint8_t* p, std::size_t n)
+    {
+        static constexpr char d[] = "0123456789abcdef";
+        std::string s;
+        for (std::size_t i = 0; i < n; ++i) {
+            s += d[p[i] >> 4];
+            s += d[p[i] & 0xf];
+        }
+        return s;
+    }
+
+    std::string baseName(const std::string& p)
+    {
+        const auto s = p.rfind('/');
+        return s == std::string::npos ? p : p.substr(s + 1);
+    }
+} // namespace
+
+std::vector<std::uint8_t> encodeAttrsPayload(
+    const pmu::RecordDecoder& decoder, const std::vector<std::vector<std::uint64_t>>& idsPerEvent)
+{
+    std::vector<std::uint8_t> out;
+    for (std::size_t i = 0; i < decoder.eventCount(); ++i) {
+        const auto bytes = pmu::serializeEventAttr(decoder.event(i));
+        put(out, static_cast<std::uint32_t>(bytes.size()));
+        const auto at = out.size();
+        out.resize(at + bytes.size());
+        std::memcpy(out.data() + at, bytes.data(), bytes.size());
+        const auto& ids = i < idsPerEvent.size() ? idsPerEvent[i] : std::vector<std::uint64_t> {};
+        put(out, static_cast<std::uint32_t>(ids.size()));
+        for (auto id : ids)
+            put(out, id);
+    }
+    return out;
+}
+
+Status decoderFromAttrsPayload(const std::vector<std::uint8_t>& payload, pmu::RecordDecoder& decoder)
+{
+    pmu::ByteCursor c({ reinterpret_cast<const std::byte*>(payload.data()), payload.size() });
+    while (c.left() > 0) {
+        std::uint32_t n = 0, nIds = 0;
+        std::span<const std::byte> attrBytes;
+        if (!c.u32(n) || !c.bytes(n, attrBytes))
+            return makeError("perf-attrs batch truncated", "the session file is damaged");
+        auto attr = pmu::parseEventAttr(attrBytes);
+        if (!attr)
+            return attr.error();
+        if (!c.u32(nIds) || nIds > c.left() / 8)
+            return makeError("perf-attrs batch truncated in its ids", "the session file is damaged");
+        std::vector<std::uint64_t> ids(nIds);
+        for (auto& id : ids)
+            (void)c.u64(id);
+        decoder.addEvent(*attr, ids);
+    }
+    return {};
+}
+
+Result<SessionImportResult> importToSession(
+    const std::string& perfData, const std::string& sessionPath, const ImportOptions& options, bool overwrite)
+{
+    // One pass: the records go into the aggregators and, raw, into ~1 MiB batches written as they fill. The
+    // session needs the header first, so the file is opened once before to read it (features only, cheap).
+    auto probe = PerfDataReader::open(perfData);
+    if (!probe)
+        return probe.error();
+    const HeaderInfo& h = (*probe)->header();
+    session::SessionMeta meta;
+    meta.source = "import:" + baseName(perfData);
+    meta.simulated = false;
+    meta.host = h.hostname;
+    meta.kernel = h.osRelease;
+    meta.commandLine = h.commandLine();
+    meta.toolVersion = "rdtscope perf.data import";
+    session::MachineInfo machine;
+    machine.description = (h.cpuDesc.empty() ? std::string("unknown CPU") : h.cpuDesc)
+        + (h.nrCpusOnline ? ", " + std::to_string(*h.nrCpusOnline) + " CPUs online" : std::string())
+        + (h.version.empty() ? std::string() : " (perf " + h.version + ")");
+    for (const auto& s : h.topology.coreSiblings)
+        machine.topology += "package cpus " + s + "\n";
+    session::WriterOptions wo;
+    wo.overwrite = overwrite;
+    auto writer = session::SessionWriter::create(sessionPath, meta, machine, wo);
+    if (!writer)
+        return writer.error();
+    auto& w = **writer;
+
+    SessionImportResult result;
+    std::vector<std::uint8_t> batch;
+    session::PmuBatch pb;
+    std::uint64_t batchSamples = 0, batchFirst = UINT64_MAX, batchLast = 0;
+    Status failure;
+    auto flushBatch = [&]() {
+        if (batch.empty() || !failure)
+            return;
+        pb.kind = "perf-records";
+        pb.startNs = batchFirst == UINT64_MAX ? 0 : batchFirst;
+        pb.endNs = batchLast;
+        pb.count = batchSamples;
+        pb.payload = std::move(batch);
+        failure = w.addPmuBatch(pb);
+        if (failure)
+            failure = w.flush();
+        ++result.batches;
+        batch.clear();
+        batchSamples = 0;
+        batchFirst = UINT64_MAX;
+        batchLast = 0;
+    };
+    ImportOptions opt = options;
+    auto userRaw = options.read.onRawRecord;
+    opt.read.onRawRecord = [&](std::span<const std::byte> rec) {
+        const auto at = batch.size();
+        batch.resize(at + rec.size());
+        std::memcpy(batch.data() + at, rec.data(), rec.size());
+        ++result.recordsStored;
+        if (userRaw)
+            userRaw(rec);
+    };
+    auto userRecord = options.onRecord;
+    opt.onRecord = [&](const pmu::DecodedRecord& r) {
+        std::uint64_t t = 0;
+        if (r.kind == pmu::RecordKind::Sample) {
+            ++batchSamples;
+            t = r.sample.time;
+        } else if (r.sampleId.present) {
+            t = r.sampleId.time;
+        }
+        if (t) {
+            batchFirst = std::min(batchFirst, t);
+            batchLast = std::max(batchLast, t);
+        }
+        if (r.kind == pmu::RecordKind::Mmap && r.mmap.executable() && failure) {
+            session::AddressMap m;
+            m.timeNs = t;
+            m.pid = r.mmap.pid;
+            m.start = r.mmap.addr;
+            m.end = r.mmap.addr + r.mmap.len;
+            m.pgoff = r.mmap.pgoff;
+            m.path = r.mmap.filename;
+            if (r.mmap.hasBuildId)
+                m.buildId = hex(r.mmap.buildId, r.mmap.buildIdSize);
+            else if (const auto* b = h.buildIdFor(r.mmap.filename))
+                m.buildId = b->id.hex();
+            failure = w.addAddressMap(m);
+            ++result.addressMaps;
+        }
+        if (batch.size() >= (1u << 20))
+            flushBatch();
+        if (userRecord)
+            userRecord(r);
+    };
+    auto imported = importPerfData(perfData, opt);
+    if (!imported)
+        return imported.error();
+    flushBatch();
+    if (!failure)
+        return failure.error();
+    // The events last: pipe-mode files only know them once read.
+    std::vector<std::vector<std::uint64_t>> ids;
+    pmu::RecordDecoder events;
+    for (const auto& e : imported->header.events) {
+        ids.push_back(e.ids);
+        events.addEvent(e.attr, e.ids);
+    }
+    session::PmuBatch attrs;
+    attrs.kind = "perf-attrs";
+    attrs.payload = encodeAttrsPayload(events, ids);
+    attrs.count = imported->header.events.size();
+    if (auto st = w.addPmuBatch(attrs); !st)
+        return st.error();
+    if (auto st = w.setMeta("perfdata_samples", std::to_string(imported->samples)); !st)
+        return st.error();
+    if (auto st = w.close("imported"); !st)
+        return st.error();
+    result.import = std::move(imported).value();
+    return result;
+}
+
+} // namespace rdt::perfdata

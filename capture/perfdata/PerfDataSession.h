@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// An imported perf.data as a session file (capture/session), so replay and every view work on it.
+//
+// What is stored (session tables, see capture/session):
+//  - meta: source "import:<file name>", simulated = false, host/kernel/command line from the perf.data features,
+//    start_mono_ns = the first sample's time;
+//  - machine: description "<cpudesc>, <n> CPUs (perf <version>)", topology = the core sibling lists;
+//  - address_maps: every executable MMAP/MMAP2 (path as recorded, build-id hex when known);
+//  - pmu_batches kind "perf-attrs" (one): the events, as {u32 attr_bytes; attr[attr_bytes] (kernel layout);
+//    u32 nr_ids; u64 ids[nr_ids]} repeated;
+//  - pmu_batches kind "perf-records": the kernel records in file order (raw perf_event_header + body, exactly as
+//    in the perf.data, decompressed), about 1 MiB per batch, time range from the records' sample times, count =
+//    samples inside. Decode them with a RecordDecoder built by decoderFromAttrsBatch().
+
+#include "PerfDataImport.h"
+#include "core/Result.h"
+#include "pmu/RecordDecoder.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rdt::perfdata {
+
+struct SessionImportResult {
+    ImportResult import;
+    std::uint64_t batches = 0;
+    std::uint64_t recordsStored = 0;
+    std::uint64_t addressMaps = 0;
+};
+
+/// Imports `perfData` (aggregating as importPerfData does) and writes the session file `sessionPath`.
+Result<SessionImportResult> importToSession(const std::string& perfData, const std::string& sessionPath,
+    const ImportOptions& options = {}, bool overwrite = false);
+
+/// The "perf-attrs" payload for a decoder's events (ids from `idsPerEvent`).
+std::vector<std::uint8_t> encodeAttrsPayload(
+    const pmu::RecordDecoder& decoder, const std::vector<std::vector<std::uint64_t>>& idsPerEvent);
+/// Adds the events of a "perf-attrs" payload to `decoder`.
+Status decoderFromAttrsPayload(const std::vector<std::uint8_t>& payload, pmu::RecordDecoder& decoder);
+
+} // namespace rdt::perfdata

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "SessionTypes.h"
+#include "rdt/RdtBackend.h"
+#include "rdt/Sample.h"
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace rdt::session {
+
+/// Watches a backend's groups for allocation and membership changes made by anyone (another tool, a scenario
+/// step, the kernel) so a recording holds the state in force at every time and replay can seek. The first
+/// poll reports the whole initial state (who = "initial"); later polls report differences (who = "observed").
+class StateWatcher {
+public:
+    explicit StateWatcher(RdtBackend& backend)
+        : m_backend(backend)
+    {
+    }
+
+    struct Changes {
+        std::vector<AllocationChanged> allocations;
+        std::vector<MembershipSnapshot> memberships;
+        std::vector<std::string> errors; ///< groups that could not be read this time (kept, not fatal)
+    };
+
+    Changes poll(std::uint64_t timeNs);
+
+private:
+    RdtBackend& m_backend;
+    bool m_first = true;
+    std::map<std::tuple<std::string, std::string, int>, std::string> m_values;
+    std::map<std::string, std::pair<std::string, std::string>> m_members;
+};
+
+/// {0,1,2,3,8} -> "0-3,8".
+std::string compressIdList(std::vector<unsigned> ids);
+
+} // namespace rdt::session

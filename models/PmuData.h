@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The PMU samples the GUI keeps, in compact form, from any source (simulated, imported perf.data, live).
+// Plain types only (no Qt) so importers and the simulator can fill one on a worker thread and hand it over.
+// Aggregation (BranchGraph, LoadLatency, TMA averaging) happens from these over any time range (PmuSession).
+
+#include "pmu/BranchGraph.h"
+#include "pmu/PerfRecord.h"
+#include "pmu/Symbolizer.h"
+#include "pmu/Tma.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rdt::pmu {
+
+enum class PmuSourceKind : std::uint8_t { None, Simulated, Imported, Live };
+
+struct PmuBranchSample {
+    std::uint64_t time = 0; ///< ns (perf clock of the source)
+    std::uint32_t pid = 0;
+    std::uint64_t ip = 0;
+    std::vector<BranchEntry> branches; ///< branches[0] is the most recent
+};
+
+struct PmuLoadSample {
+    std::uint64_t time = 0;
+    std::uint64_t ip = 0;
+    std::uint64_t addr = 0;
+    std::uint64_t dataSrc = 0;
+    std::uint32_t pid = 0;
+    std::uint32_t latency = 0; ///< cycles (WEIGHT or WEIGHT_STRUCT var1)
+};
+
+struct PmuTmaPoint {
+    std::uint64_t time = 0; ///< end of the interval, ns
+    TmaBreakdown breakdown;
+};
+
+struct PmuData {
+    PmuSourceKind kind = PmuSourceKind::None;
+    std::string name; ///< file name, "simulated Sapphire Rapids-class PMU", ...
+    BranchGraph::Mode branchMode = BranchGraph::Mode::AnyBranch;
+    std::vector<PmuBranchSample> branches;
+    std::vector<PmuLoadSample> loads;
+    std::vector<PmuTmaPoint> tma;
+    std::uint64_t otherSamples = 0; ///< samples with neither a branch stack nor a load latency (cpu-clock, ...)
+    std::uint64_t lost = 0; ///< records or samples the kernel reported lost
+    std::vector<std::string> notes; ///< warnings of the importer, what the simulation models
+    std::unique_ptr<Symbolizer> symbols = std::make_unique<Symbolizer>();
+
+    bool empty() const { return branches.empty() && loads.empty() && tma.empty(); }
+    /// Earliest and latest sample time over every kind (0, 0 when empty).
+    std::pair<std::uint64_t, std::uint64_t> timeSpan() const;
+};
+
+/// Copies what the GUI needs from a decoded sample into `data` (branch stack, load latency, or counted as other).
+void addSample(PmuData& data, const Sample& s, const EventAttr* attr);
+
+} // namespace rdt::pmu

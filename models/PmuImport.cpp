@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "PmuImport.h"
+
+#include "perfdata/PerfDataReader.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+namespace rdt::pmu {
+
+namespace {
+
+std::string relocate(const std::string& file, const std::vector<std::string>& dirs)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (file.empty() || file.front() == '[' || fs::exists(file, ec))
+        return file;
+    for (const auto& dir : dirs) {
+        for (const fs::path& candidate : { fs::path(dir) / fs::path(file).relative_path(),
+                 fs::path(dir) / fs::path(file).filename() }) {
+            if (fs::exists(candidate, ec))
+                return candidate.string();
+        }
+    }
+    return file;
+}
+
+} // namespace
+
+bool looksLikePerfData(const std::string& path)
+{
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f)
+        return false;
+    char magic[8] = {};
+    const bool ok = std::fread(magic, 1, sizeof magic, f) == sizeof magic && std::memcmp(magic, "PERFILE2", 8) == 0;
+    std::fclose(f);
+    return ok;
+}
+
+Result<PmuData> importPerfData(const std::string& path, const PmuImportOptions& options)
+{
+    auto reader = perfdata::PerfDataReader::open(path);
+    if (!reader)
+        return reader.error();
+    PmuData data;
+    data.kind = PmuSourceKind::Imported;
+    data.name = std::filesystem::path(path).filename().string();
+    perfdata::ReadOptions ro;
+    ro.progress = options.progress;
+    ro.progressEvery = 1u << 20;
+    auto stats = (*reader)->read([&](const DecodedRecord& r) {
+        if (r.kind == RecordKind::Mmap && !options.symbolDirs.empty()) {
+            MmapRecord m = r.mmap;
+            m.filename = relocate(m.filename, options.symbolDirs);
+            data.symbols->addMapping(m.pid, m);
+        } else {
+            data.symbols->onRecord(r);
+        }
+        if (r.kind == RecordKind::Sample)
+            addSample(data, r.sample, r.attr);
+        return true;
+    }, ro);
+    if (!stats)
+        return stats.error();
+    if (stats->cancelled)
+        return errnoError(ECANCELED, "import of " + path + " cancelled", "open the file again to load it");
+    data.lost = stats->lost + stats->lostSamples;
+    if (stats->truncated)
+        data.notes.push_back("the file is truncated: the records up to the cut are shown");
+    if (stats->decodeErrors)
+        data.notes.push_back(std::to_string(stats->decodeErrors) + " records did not decode and were skipped");
+    for (const auto& w : stats->warnings)
+        data.notes.push_back(w);
+    for (const auto& w : (*reader)->header().warnings)
+        data.notes.push_back(w);
+    return data;
+}
+
+} // namespace rdt::pmu

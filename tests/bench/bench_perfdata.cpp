@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// perf.data import benchmark (issue 8): a generated LBR perf.data of RDTSCOPE_PERFDATA_BENCH_MB MiB (default 256;
+// the issue's figure is 1024) made by replaying propeller_sample_1's samples, then
+//   ours:  import + branch call graph (rdt::perfdata::importPerfData, symbols through the real binary)
+//   perf:  `perf report --stdio -b` on the same file with the same binary
+// each in its own child process, timed on the wall clock with the child's peak RSS (wait4). Prints the ratio.
+// Also a Google Benchmark of the reader alone on the fixture (records/s).
+
+#include "PerfDataGenerator.h"
+#include "perfdata/PerfDataImport.h"
+#include "perfdata/PerfDataReader.h"
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+const std::string Fixtures = std::string(RDTSCOPE_TEST_DATA) + "/perf";
+const std::string PropellerRecorded = "/build/work/11ef31a2a8be9640fa8d4c917e76f0db3923/google3/blaze-out/k8-opt/"
+                                      "genfiles/devtools/crosstool/autofdo/testdata/propeller_sample_1.bin.gen";
+
+struct ChildRun {
+    double seconds = 0;
+    long maxRssKb = 0;
+    int status = -1;
+};
+
+template <typename F> ChildRun inChild(F&& work)
+{
+    ChildRun r;
+    std::fflush(stdout); // the child must not flush the parent's buffered lines again
+    const auto t0 = std::chrono::steady_clock::now();
+    const pid_t pid = fork();
+    if (pid == 0)
+        _exit(work());
+    rusage ru {};
+    int status = 0;
+    wait4(pid, &status, 0, &ru);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.maxRssKb = ru.ru_maxrss;
+    r.status = status;
+    return r;
+}
+
+void BM_ReadPropeller(benchmark::State& state)
+{
+    std::uint64_t records = 0;
+    for (auto _ : state) {
+        auto r = rdt::perfdata::PerfDataReader::open(Fixtures + "/propeller_sample_1.perfdata");
+        auto st = (*r)->read([](const rdt::pmu::DecodedRecord&) { return true; });
+        records += st->records;
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(records));
+}
+BENCHMARK(BM_ReadPropeller)->Unit(benchmark::kMillisecond);
+
+void compareWithPerf()
+{
+    const char* env = std::getenv("RDTSCOPE_PERFDATA_BENCH_MB");
+    const std::uint64_t mb = env ? std::strtoull(env, nullptr, 10) : 256;
+    const std::string dir = std::filesystem::temp_directory_path().string() + "/rdtscope-bench-perfdata";
+    std::filesystem::create_directories(dir);
+    const std::string file = dir + "/lbr-" + std::to_string(mb) + "M.perfdata";
+    const auto gen = rdt::bench::writeReplayedPerfData(Fixtures + "/propeller_sample_1.perfdata", file, mb << 20);
+    if (!gen) {
+        std::printf("generator failed: %s\n", gen.error().toString().c_str());
+        return;
+    }
+    std::printf("\ngenerated %s: %.1f MiB, %llu samples x 32 LBR entries, %llu FINISHED_ROUNDs\n", file.c_str(),
+        static_cast<double>(gen->bytes) / (1 << 20), static_cast<unsigned long long>(gen->samples),
+        static_cast<unsigned long long>(gen->rounds));
+
+    const auto readOnly = inChild([&]() {
+        auto r = rdt::perfdata::PerfDataReader::open(file);
+        if (!r)
+            return 1;
+        std::uint64_t branches = 0;
+        auto st = (*r)->read([&](const rdt::pmu::DecodedRecord& rec) {
+            branches += rec.sample.branches.size();
+            return true;
+        });
+        return st && branches > 0 ? 0 : 1;
+    });
+    std::printf("rdtscope read + decode only:    %.2f s (%.0f MiB/s, %.0f k samples/s), peak RSS %.0f MiB%s\n",
+        readOnly.seconds, static_cast<double>(gen->bytes) / (1 << 20) / readOnly.seconds,
+        static_cast<double>(gen->samples) / readOnly.seconds / 1000.0, static_cast<double>(readOnly.maxRssKb) / 1024.0,
+        readOnly.status == 0 ? "" : " (FAILED)");
+    const auto ours = inChild([&]() {
+        rdt::perfdata::ImportOptions opt;
+        opt.symfs = { Fixtures };
+        auto r = rdt::perfdata::importPerfData(file, opt);
+        if (!r || r->lbr.edges.empty())
+            return 1;
+        std::printf("ours: %llu samples, top edge %s -> %s x %llu\n", static_cast<unsigned long long>(r->samples),
+            r->lbr.edges[0].from.c_str(), r->lbr.edges[0].to.c_str(),
+            static_cast<unsigned long long>(r->lbr.edges[0].stats.count));
+        std::fflush(stdout);
+        return 0;
+    });
+    std::printf("rdtscope import + branch graph: %.2f s (%.0f MiB/s, %.0f k samples/s), peak RSS %.0f MiB%s\n",
+        ours.seconds, static_cast<double>(gen->bytes) / (1 << 20) / ours.seconds,
+        static_cast<double>(gen->samples) / ours.seconds / 1000.0, static_cast<double>(ours.maxRssKb) / 1024.0,
+        ours.status == 0 ? "" : " (FAILED)");
+
+    const std::string symfs = dir + "/symfs";
+    const std::filesystem::path bin = symfs + PropellerRecorded;
+    std::filesystem::create_directories(bin.parent_path());
+    std::filesystem::copy_file(
+        Fixtures + "/propeller_sample_1.bin", bin, std::filesystem::copy_options::overwrite_existing);
+    if (std::system("perf --version >/dev/null 2>&1") != 0) {
+        std::printf("perf is not installed (Debian package linux-perf): no comparison\n");
+        return;
+    }
+    const auto perf = inChild([&]() {
+        const std::string cmd = "exec perf report --stdio -b -i '" + file + "' --symfs '" + symfs
+            + "' > /dev/null 2>&1";
+        execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+        return 127;
+    });
+    std::printf("perf report --stdio -b:         %.2f s (%.0f MiB/s), peak RSS %.0f MiB%s\n", perf.seconds,
+        static_cast<double>(gen->bytes) / (1 << 20) / perf.seconds, static_cast<double>(perf.maxRssKb) / 1024.0,
+        perf.status == 0 ? "" : " (perf exited with an error)");
+    std::printf("ratio: rdtscope is %.1fx faster than perf, with %.1fx less peak memory\n", perf.seconds / ours.seconds,
+        static_cast<double>(perf.maxRssKb) / static_cast<double>(std::max(1L, ours.maxRssKb)));
+    std::filesystem::remove(file);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    compareWithPerf();
+    return 0;
+}

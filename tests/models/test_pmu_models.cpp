@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// PMU GUI models: ::TmaModel, CallGraphModel, LatencyModel under QAbstractItemModelTester; PmuSession on the
+// simulator (range filtering, latency filter) and on the two perf.data fixtures (oracles: perf report, decoder).
+#include "models/CallGraphModel.h"
+#include "models/LatencyModel.h"
+#include "models/PmuSession.h"
+#include "models/TmaModel.h"
+#include "pmu_fixtures.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace rdt::pmu;
+
+namespace {
+
+PmuSession* simulatedSession(QObject* parent, int steps = 4)
+{
+    auto* s = new PmuSession(parent);
+    QString error;
+    PmuSimOptions o;
+    if (!s->startSimulation(o, 1000000, 10'000'000, &error))
+        qFatal("simulation: %s", qPrintable(error));
+    s->stopSimulation(); // step by hand: deterministic
+    for (int i = 0; i < steps; ++i)
+        s->stepSimulation();
+    return s;
+}
+
+std::uint64_t selfOf(const BranchGraphReport& r, const std::string& name)
+{
+    for (const auto& f : r.functions)
+        if (f.name == name)
+            return f.self;
+    return 0;
+}
+
+} // namespace
+
+class TestPmuModels : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void tmaTreeHasLevelTwoUnderLevelOne()
+    {
+        ::TmaModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(m.rowCount(), 0); // nothing measured: no rows, not zeros
+        TmaBreakdown b;
+        b.valid = true;
+        b.level1 = { 0.4, 0.1, 0.2, 0.3 };
+        m.setBreakdown(b);
+        QCOMPARE(m.rowCount(), 4);
+        QCOMPARE(m.rowCount(m.index(3, 0)), 0); // no level 2 measured
+        b.level2.present = true;
+        b.level2.memoryBound = 0.25;
+        b.level2.coreBound = 0.05;
+        m.setBreakdown(b);
+        const QModelIndex be = m.index(3, 0);
+        QCOMPARE(m.rowCount(be), 2);
+        QCOMPARE(m.index(0, ::TmaModel::CategoryColumn, be).data().toString(), QStringLiteral("Memory bound"));
+        QCOMPARE(m.index(0, ::TmaModel::FractionColumn, be).data(::TmaModel::FractionRole).toDouble(), 0.25);
+        QCOMPARE(m.index(3, ::TmaModel::FractionColumn).data().toString(), QStringLiteral("30.0 %"));
+        QVERIFY(m.index(1, ::TmaModel::ExplanationColumn).data().toString().contains(QStringLiteral("PMU-NOTES")));
+        QCOMPARE(m.parent(m.index(1, 0, be)), be);
+        b.level1.backendBound = 0.5; // value change only: dataChanged, the tester checks it
+        m.setBreakdown(b);
+        QCOMPARE(m.index(3, ::TmaModel::FractionColumn).data(::TmaModel::FractionRole).toDouble(), 0.5);
+    }
+
+    void callGraphCallersAndCallees()
+    {
+        BranchGraphReport r;
+        r.functions = { { "main", "a", 1, 10 }, { "f", "a", 4, 6 }, { "g", "a", 2, 2 }, { "h", "a", 0, 0 } };
+        auto edge = [](const char* a, const char* b, std::uint64_t n, std::uint64_t mis, bool call = true) {
+            FunctionEdge e { a, b, call, {} };
+            e.stats.count = n;
+            e.stats.mispredicts = mis;
+            e.stats.cycles = n * 3;
+            e.stats.cycleSamples = n;
+            return e;
+        };
+        r.edges = { edge("main", "f", 6, 3), edge("f", "g", 2, 0), edge("f", "f", 9, 1, false), edge("g", "h", 1, 0) };
+        CallGraphModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setReport(r);
+        QCOMPARE(m.rowCount(), 4);
+        QCOMPARE(m.index(0, CallGraphModel::MispredictColumn).data().toString(), QStringLiteral("50.0 %"));
+        QCOMPARE(m.index(0, CallGraphModel::AvgCyclesColumn).data(CallGraphModel::SortRole).toDouble(), 3.0);
+        m.setMode(CallGraphModel::Mode::Callees, QStringLiteral("f"));
+        QCOMPARE(m.rowCount(), 1); // f -> g; the loop inside f is not a callee
+        QCOMPARE(m.index(0, CallGraphModel::ToColumn).data().toString(), QStringLiteral("g"));
+        m.setMode(CallGraphModel::Mode::Callers, QStringLiteral("f"));
+        QCOMPARE(m.rowCount(), 1);
+        QCOMPARE(m.index(0, CallGraphModel::FromColumn).data().toString(), QStringLiteral("main"));
+        QCOMPARE(m.neighbourhood(QStringLiteral("f"), 1), (QSet<QString> { QStringLiteral("main"), QStringLiteral("f"), QStringLiteral("g") }));
+        QCOMPARE(m.neighbourhood(QStringLiteral("f"), 2), (QSet<QString> { QStringLiteral("main"), QStringLiteral("f"), QStringLiteral("g"), QStringLiteral("h") }));
+        QCOMPARE(m.findFunction(QStringLiteral("g")), 2);
+        QCOMPARE(m.findFunction(QStringLiteral("nope")), -1);
+    }
+
+    void simulatedSessionFeedsEveryModel()
+    {
+        QObject owner;
+        PmuSession* s = simulatedSession(&owner);
+        QVERIFY(!s->data().branches.empty());
+        QVERIFY(!s->data().loads.empty());
+        QCOMPARE(s->data().tma.size(), std::size_t { 4 });
+        QVERIFY(s->sourceLabel().startsWith(QStringLiteral("Simulated")));
+        QVERIFY(s->rangeTma().valid);
+        QVERIFY(s->rangeTma().level2.present);
+
+        ::TmaModel tma;
+        CallGraphModel graph;
+        LatencyModel functions(LatencyModel::Kind::Functions), lines(LatencyModel::Kind::Lines);
+        QAbstractItemModelTester t1(&tma, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&graph, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t3(&functions, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t4(&lines, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        tma.setBreakdown(s->rangeTma());
+        graph.setReport(s->branchGraph());
+        functions.setReport(s->latencyTables());
+        lines.setReport(s->latencyTables());
+        QCOMPARE(tma.rowCount(), 4);
+        QVERIFY(graph.rowCount() > 0);
+        QVERIFY(functions.rowCount() > 0);
+        QVERIFY(lines.rowCount() > 0);
+        QCOMPARE(LatencyModel::histogramTotal(s->latency()), std::uint64_t { s->data().loads.size() });
+    }
+
+    void timeRangeFiltersEveryAggregate()
+    {
+        QObject owner;
+        PmuSession* s = simulatedSession(&owner, 6);
+        const double d = s->duration();
+        QVERIFY(d > 0);
+        const std::uint64_t allLoads = LatencyModel::histogramTotal(s->latency());
+        const std::size_t allBranches = s->rangeBranchSamples();
+        QSignalSpy spy(s, &PmuSession::aggregated);
+        s->setTimeRange(d * 0.5, d); // the second half
+        QCOMPARE(spy.count(), 1);
+        std::uint64_t expectLoads = 0, expectBranches = 0;
+        for (const auto& l : s->data().loads)
+            expectLoads += s->secondsOf(l.time) >= d * 0.5 ? 1u : 0u;
+        for (const auto& b : s->data().branches)
+            expectBranches += s->secondsOf(b.time) >= d * 0.5 ? 1u : 0u;
+        QCOMPARE(LatencyModel::histogramTotal(s->latency()), expectLoads);
+        QCOMPARE(s->rangeBranchSamples(), std::size_t(expectBranches));
+        QVERIFY(expectLoads < allLoads && expectLoads > 0);
+        QVERIFY(expectBranches < allBranches && expectBranches > 0);
+        QCOMPARE(s->branchGraph().samples, expectBranches);
+        // TMA: only intervals ending in the range count.
+        std::size_t points = 0;
+        for (const auto& p : s->data().tma)
+            points += s->secondsOf(p.time) >= d * 0.5 ? 1u : 0u;
+        QVERIFY(points > 0 && points < s->data().tma.size());
+        s->setTimeRange(d + 1, d + 2); // nothing there
+        QCOMPARE(LatencyModel::histogramTotal(s->latency()), std::uint64_t { 0 });
+        QVERIFY(!s->rangeTma().valid);
+        s->clearTimeRange();
+        QCOMPARE(LatencyModel::histogramTotal(s->latency()), allLoads);
+    }
+
+    void latencyFilterNarrowsTablesNotHistogram()
+    {
+        QObject owner;
+        PmuSession* s = simulatedSession(&owner);
+        const auto& h = s->latency();
+        int bin = -1, level = -1;
+        std::uint64_t best = 0;
+        for (int b = 0; b < LatencyModel::kBins; ++b)
+            for (int l = 0; l < LatencyModel::kLevels; ++l)
+                if (LatencyModel::binCount(h, b, l) > best) {
+                    best = LatencyModel::binCount(h, b, l);
+                    bin = b;
+                    level = l;
+                }
+        QVERIFY(best > 0);
+        const std::uint64_t total = LatencyModel::histogramTotal(h);
+        s->setLatencyFilter(bin, level);
+        QCOMPARE(LatencyModel::histogramTotal(s->latency()), total);
+        QCOMPARE(s->latencyTables().total.count, best);
+        QCOMPARE(LatencyModel::histogramTotal(s->latencyTables()), best);
+        s->setLatencyFilter(-1, level);
+        QCOMPARE(s->latencyTables().total.count, LatencyModel::levelTotal(h, level));
+        s->setLatencyFilter(-1, -1);
+        QCOMPARE(s->latencyTables().total.count, total);
+    }
+
+    void propellerHottestFunctionMatchesPerfReport()
+    {
+        QTemporaryDir dir;
+        QVERIFY(pmutest::makeSymbolDir(dir));
+        PmuSession s;
+        QSignalSpy done(&s, &PmuSession::importFinished);
+        s.openPerfData(pmutest::fixture("propeller_sample_1.perfdata"), { dir.path() });
+        QVERIFY(done.wait(60000));
+        QVERIFY2(done.at(0).at(0).toBool(), qPrintable(done.at(0).at(1).toString()));
+        QCOMPARE(s.data().branches.size(), std::size_t { pmutest::kPropellerSamples });
+        QCOMPARE(s.data().branchMode, BranchGraph::Mode::AnyBranch);
+        const auto& fns = s.branchGraph().functions;
+        QVERIFY(!fns.empty());
+        std::uint64_t maxSelf = 0;
+        std::string hottest;
+        for (const auto& f : fns)
+            if (f.self > maxSelf) {
+                maxSelf = f.self;
+                hottest = f.name;
+            }
+        QCOMPARE(QString::fromStdString(hottest), QString::fromLatin1(pmutest::kPropellerHottest));
+        QCOMPARE(maxSelf, std::uint64_t { pmutest::kPropellerHottestSamples });
+        QVERIFY(selfOf(s.branchGraph(), "compute_flag") > 0);
+    }
+
+    void importCancelLeavesDataAlone()
+    {
+        PmuSession s;
+        QSignalSpy done(&s, &PmuSession::importFinished);
+        QSignalSpy progress(&s, &PmuSession::importProgress);
+        s.openPerfData(pmutest::fixture("perf.data.weight_struct"));
+        s.cancelImport();
+        QVERIFY(done.wait(60000));
+        // Either the cancel came in time (an error saying so) or the file was already read; never half-loaded.
+        if (!done.at(0).at(0).toBool()) {
+            QVERIFY(done.at(0).at(1).toString().contains(QStringLiteral("cancel")));
+            QVERIFY(s.data().empty());
+        } else {
+            QVERIFY(!s.data().loads.empty());
+        }
+    }
+
+    void weightStructHistogramMatchesDecoder()
+    {
+        const QString file = pmutest::fixture("perf.data.weight_struct");
+        std::uint64_t samples = 0;
+        const auto levels = pmutest::decoderLevels(file, &samples);
+        QVERIFY(samples > 0);
+        PmuSession s;
+        QSignalSpy done(&s, &PmuSession::importFinished);
+        s.openPerfData(file);
+        QVERIFY(done.wait(60000));
+        QVERIFY2(done.at(0).at(0).toBool(), qPrintable(done.at(0).at(1).toString()));
+        QCOMPARE(LatencyModel::histogramTotal(s.latency()), samples);
+        for (MemLevel l : { MemLevel::L1, MemLevel::Lfb, MemLevel::L2, MemLevel::L3 }) {
+            const auto it = levels.find(l);
+            QCOMPARE(LatencyModel::levelTotal(s.latency(), static_cast<int>(l)), it == levels.end() ? 0 : it->second);
+        }
+        QVERIFY(LatencyModel::levelTotal(s.latency(), static_cast<int>(MemLevel::L1)) > 0);
+        LatencyModel lines(LatencyModel::Kind::Lines);
+        QAbstractItemModelTester tester(&lines, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        lines.setReport(s.latencyTables());
+        QVERIFY(lines.rowCount() > 0);
+        QVERIFY(lines.index(0, LatencyModel::KeyColumn).data().toString().startsWith(QStringLiteral("0x")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPmuModels)
+#include "test_pmu_models.moc"

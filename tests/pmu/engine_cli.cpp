@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// rdtscope-cli pmu, run as a user would: the "no hardware PMU" answer on a machine without one (exit 3), and the
+// simulated LBR capture's hottest call edges.
+#include "pmu/PerfSyscalls.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct CliRun {
+    int exitCode = -1;
+    std::string output; ///< stdout and stderr
+};
+
+CliRun run(const std::string& args)
+{
+    CliRun r;
+    const std::string cmd = std::string(RDTSCOPE_CLI) + " " + args + " 2>&1";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    if (!p)
+        return r;
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;)
+        r.output.append(buf, n);
+    const int status = ::pclose(p);
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+} // namespace
+
+TEST(PmuCli, TmaWithoutHardwarePmuExplainsAndExits3)
+{
+    rdt::pmu::LinuxPerfSyscalls sys;
+    const auto env = sys.environment();
+    if (env.hasCpuPmu || env.hasCpuCorePmu)
+        GTEST_SKIP() << "this machine has a core PMU";
+    const CliRun r = run("pmu tma -- ls");
+    EXPECT_EQ(r.exitCode, 3) << r.output;
+    EXPECT_NE(r.output.find("no hardware PMU"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("--source sim"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("Makefile"), std::string::npos) << "ls must not have run";
+}
+
+TEST(PmuCli, SimulatedLbrPrintsHottestCallEdges)
+{
+    const CliRun r = run("pmu lbr --source sim --duration 1 --interval 0.5");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_EQ(r.output.rfind("SIMULATED", 0), 0u) << "simulated output is labelled first";
+    EXPECT_NE(r.output.find("hottest call edges"), std::string::npos);
+    EXPECT_NE(r.output.find("lookup_user -> probe_table"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("(simulated data)"), std::string::npos);
+}
+
+TEST(PmuCli, UsageErrors)
+{
+    EXPECT_EQ(run("pmu").exitCode, 2);
+    EXPECT_EQ(run("pmu cache").exitCode, 2);
+    EXPECT_EQ(run("pmu lbr --mode sideways").exitCode, 2);
+    EXPECT_EQ(run("pmu tma --source perf").exitCode, 2) << "perf needs a target";
+    EXPECT_EQ(run("pmu tma --source sim -- ls").exitCode, 2);
+}

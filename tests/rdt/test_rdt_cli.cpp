@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The done-when, run through the real rdtscope-cli binary: the noisy-neighbour fence experiment on the
+// simulator, and the same commands on a temp copy of a fixture tree.
+#include "TestTree.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <map>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace {
+struct Run {
+    int status = -1;
+    std::string out;
+    std::string err;
+};
+
+Run run(const std::string& args)
+{
+    char errTempl[] = "/tmp/rdt-cli-err-XXXXXX";
+    const int fd = ::mkstemp(errTempl);
+    ::close(fd);
+    const std::string cmd = std::string(RDTSCOPE_CLI) + " " + args + " 2>" + errTempl;
+    Run r;
+    FILE* p = ::popen(cmd.c_str(), "r");
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
+        r.out.append(buf, n);
+    const int st = ::pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    std::ifstream e(errTempl);
+    r.err.assign(std::istreambuf_iterator<char>(e), {});
+    std::remove(errTempl);
+    return r;
+}
+
+struct Row {
+    double t;
+    std::string group;
+    int domain;
+    double occupancy, total, local;
+};
+
+std::vector<Row> parseCsv(const std::string& text, std::string& header)
+{
+    std::istringstream in(text);
+    std::getline(in, header);
+    std::vector<Row> rows;
+    std::string line;
+    while (std::getline(in, line)) {
+        Row r;
+        std::istringstream f(line);
+        std::string cell;
+        std::vector<std::string> cells;
+        while (std::getline(f, cell, ','))
+            cells.push_back(cell);
+        EXPECT_EQ(cells.size(), 6u) << line;
+        if (cells.size() != 6)
+            continue;
+        r.t = std::stod(cells[0]);
+        r.group = cells[1];
+        r.domain = std::stoi(cells[2]);
+        r.occupancy = std::stod(cells[3]);
+        r.total = std::stod(cells[4]);
+        r.local = std::stod(cells[5]);
+        rows.push_back(r);
+    }
+    return rows;
+}
+const char* kHeader = "time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps";
+}
+
+TEST(RdtCli, NoisyNeighbourFenceRaisesVictimOccupancy)
+{
+    auto r = run("monitor --source sim --scenario noisy-neighbour --duration 20 --csv --at 10:streamer:L3:0=3");
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::string header;
+    auto rows = parseCsv(r.out, header);
+    EXPECT_EQ(header, kHeader);
+    EXPECT_NE(r.err.find("SIMULATED"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("at 10.000 s: applied 'L3:0=3' to streamer"), std::string::npos) << r.err;
+    double before = 0, after = 0;
+    int nb = 0, na = 0, victimRows = 0;
+    std::map<std::string, int> perGroup;
+    for (const auto& row : rows) {
+        perGroup[row.group]++;
+        EXPECT_GE(row.total, row.local);
+        if (row.group != "victim")
+            continue;
+        ++victimRows;
+        if (row.t > 2 && row.t <= 10) {
+            before += row.occupancy;
+            ++nb;
+        } else if (row.t > 12) {
+            after += row.occupancy;
+            ++na;
+        }
+    }
+    EXPECT_EQ(victimRows, 20); // one row per interval for 20 s at the default 1 s
+    ASSERT_GT(nb, 0);
+    ASSERT_GT(na, 0);
+    before /= nb;
+    after /= na;
+    EXPECT_GT(after, before * 1.2) << "victim occupancy before " << before << " after " << after;
+    // time_s is simulated seconds: the last row is at 20 s although the run took less wall time.
+    EXPECT_DOUBLE_EQ(rows.back().t, 20.0);
+    for (const auto& [g, n] : perGroup)
+        EXPECT_EQ(n, 20) << g;
+}
+
+TEST(RdtCli, SameCommandsOnAFixtureTreeWorkOrSayWhy)
+{
+    rdt::test::TempTree t("resctrl.full");
+    const std::string src = " --source resctrl:" + t.root();
+    auto m = run("monitor --duration 2 --interval 500 --csv --at 1:streamer:L3:0=3" + src);
+    EXPECT_EQ(m.status, 1) << m.err; // monitoring works, the scripted change fails with the reason
+    EXPECT_NE(m.err.find("no group 'streamer'"), std::string::npos) << m.err;
+    std::string header;
+    auto rows = parseCsv(m.out, header);
+    EXPECT_EQ(header, kHeader);
+    EXPECT_EQ(rows.size(), 4u * 12u * 4u); // 4 intervals x 12 groups (control and monitor) x 4 domains
+    EXPECT_EQ(m.err.find("SIMULATED"), std::string::npos);
+
+    // With a group that exists, the change is applied and read back.
+    auto ok = run("monitor --duration 1 --interval 500 --csv --at 0.5:Guaranteed:L3:0=3" + src);
+    EXPECT_EQ(ok.status, 0) << ok.err;
+    EXPECT_NE(t.read("Guaranteed/schemata").find("L3:0=3;"), std::string::npos);
+
+    auto show = run("alloc show" + src);
+    EXPECT_EQ(show.status, 0) << show.err;
+    EXPECT_NE(show.out.find("cbm_mask fffff"), std::string::npos);
+    auto set = run("alloc set --group Guaranteed 'L3:0=ff0;1=ff0' 'MB:2=55'" + src);
+    EXPECT_EQ(set.status, 0) << set.err;
+    EXPECT_NE(set.out.find("55 rounded up to 60"), std::string::npos);
+    EXPECT_NE(t.read("Guaranteed/schemata").find("MB:0=100;1=100;2=60;3=100"), std::string::npos);
+    auto bad = run("alloc set --group Guaranteed 'L3:0=f0f'" + src);
+    EXPECT_EQ(bad.status, 1);
+    EXPECT_NE(bad.err.find("non-consecutive"), std::string::npos);
+
+    EXPECT_EQ(run("groups create p7" + src).status, 0);
+    EXPECT_EQ(run("groups assign Guaranteed --cpus 3-4" + src).status, 0);
+    EXPECT_EQ(t.read("Guaranteed/cpus_list"), "3-4\n");
+    // A plain directory has none of the files the kernel would create with the group: say so.
+    auto plain = run("groups assign p7 --cpus 3-4" + src);
+    EXPECT_EQ(plain.status, 3);
+    EXPECT_NE(plain.err.find("not the kernel"), std::string::npos) << plain.err;
+    auto list = run("groups list" + src);
+    EXPECT_NE(list.out.find("p7"), std::string::npos);
+    EXPECT_EQ(run("groups delete p7" + src).status, 0);
+    auto missing = run("groups delete nope" + src);
+    EXPECT_EQ(missing.status, 3);
+    EXPECT_NE(missing.err.find("groups list"), std::string::npos);
+}
+
+TEST(RdtCli, MissingTreeIsUnavailable)
+{
+    auto r = run("monitor --source resctrl:/nonexistent/resctrl --duration 1");
+    EXPECT_EQ(r.status, 3);
+    EXPECT_NE(r.err.find("cannot open resctrl at /nonexistent/resctrl"), std::string::npos) << r.err;
+}
+
+TEST(RdtCli, SimMsrRefusesPidsAndMonitors)
+{
+    auto pids = run("groups assign victim --pids 1 --source sim-msr");
+    EXPECT_EQ(pids.status, 3);
+    EXPECT_NE(pids.err.find("per logical processor"), std::string::npos) << pids.err;
+    auto m = run("monitor --source sim-msr --duration 3 --csv --at 1:streamer:L3:0=3");
+    EXPECT_EQ(m.status, 0) << m.err;
+    std::string header;
+    auto rows = parseCsv(m.out, header);
+    EXPECT_EQ(rows.size(), 9u); // default, streamer, victim x 1 domain x 3 intervals
+}

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "PmuControls.h"
+
+#include "models/PmuLive.h"
+#include "models/PmuSession.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+using rdt::pmu::PmuRecipeKind;
+
+PmuControls::PmuControls(PmuSession* session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_machine(new QComboBox(this))
+    , m_recipe(new QComboBox(this))
+    , m_target(new QComboBox(this))
+    , m_targetArg(new QLineEdit(this))
+    , m_start(new QPushButton(tr("Start"), this))
+    , m_stop(new QPushButton(tr("Stop"), this))
+    , m_open(new QPushButton(tr("Open perf.data\u2026"), this))
+    , m_progress(new QProgressBar(this))
+    , m_cancel(new QPushButton(tr("Cancel"), this))
+    , m_advice(new QLabel(this))
+    , m_state(new QLabel(this))
+{
+    m_machine->addItem(tr("Simulated Xeon (SimPmu)"));
+    m_machine->addItem(tr("Live (perf_event_open)"));
+    m_recipe->addItem(tr("TMA + LBR call stack + load latency"), static_cast<int>(PmuRecipeKind::All));
+    m_recipe->addItem(tr("TMA (level 1 and 2)"), static_cast<int>(PmuRecipeKind::Tma));
+    m_recipe->addItem(tr("LBR call stack"), static_cast<int>(PmuRecipeKind::LbrCallStack));
+    m_recipe->addItem(tr("LBR any branch"), static_cast<int>(PmuRecipeKind::LbrAny));
+    m_recipe->addItem(tr("PEBS load latency"), static_cast<int>(PmuRecipeKind::LoadLatency));
+    m_target->addItem(tr("System-wide"));
+    m_target->addItem(tr("Attach to PID"));
+    m_target->addItem(tr("Launch command"));
+    m_targetArg->setPlaceholderText(tr("PID or command line"));
+    m_targetArg->setEnabled(false);
+    m_advice->setWordWrap(true);
+    m_advice->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_advice->setStyleSheet(QStringLiteral("color: #8a4b00"));
+    m_state->setWordWrap(true);
+    m_progress->setVisible(false);
+    m_cancel->setVisible(false);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Machine"), m_machine);
+    form->addRow(tr("Recipe"), m_recipe);
+    form->addRow(tr("Target"), m_target);
+    form->addRow(QString(), m_targetArg);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_start);
+    buttons->addWidget(m_stop);
+    auto* importRow = new QHBoxLayout;
+    importRow->addWidget(m_progress, 1);
+    importRow->addWidget(m_cancel);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(m_state);
+    layout->addWidget(m_advice);
+    layout->addSpacing(8);
+    layout->addWidget(m_open);
+    layout->addLayout(importRow);
+    layout->addStretch(1);
+
+    connect(m_target, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_targetArg->setEnabled(i > 0);
+        m_targetArg->setPlaceholderText(i == 1 ? tr("PID") : tr("command line"));
+    });
+    connect(m_machine, &QComboBox::currentIndexChanged, this, [this] {
+        m_advice->clear();
+        updateButtons();
+    });
+    connect(m_start, &QPushButton::clicked, this, &PmuControls::start);
+    connect(m_stop, &QPushButton::clicked, this, &PmuControls::stop);
+    connect(m_open, &QPushButton::clicked, this, &PmuControls::openPerfDataDialog);
+    connect(m_cancel, &QPushButton::clicked, m_session, &PmuSession::cancelImport);
+    connect(m_session, &PmuSession::importProgress, this, [this](qint64 done, qint64 total) {
+        if (total > 0) {
+            m_progress->setRange(0, 1000);
+            m_progress->setValue(static_cast<int>(done * 1000 / total));
+        } else {
+            m_progress->setRange(0, 0); // a pipe: size unknown
+        }
+    });
+    connect(m_session, &PmuSession::importFinished, this, [this](bool ok, const QString& message) {
+        m_progress->setVisible(false);
+        m_cancel->setVisible(false);
+        m_state->setText(message);
+        m_advice->setText(ok ? QString() : message);
+        updateButtons();
+    });
+    connect(m_session, &PmuSession::simulationChanged, this, &PmuControls::updateButtons);
+    connect(m_session, &PmuSession::dataReset, this, &PmuControls::updateButtons);
+    updateButtons();
+}
+
+void PmuControls::setMachine(Machine m) { m_machine->setCurrentIndex(m == Machine::Simulated ? 0 : 1); }
+
+QString PmuControls::adviceText() const { return m_advice->text(); }
+
+bool PmuControls::progressVisible() const { return m_progress->isVisibleTo(this); }
+
+bool PmuControls::start()
+{
+    const auto kind = static_cast<PmuRecipeKind>(m_recipe->currentData().toInt());
+    m_advice->clear();
+    if (m_machine->currentIndex() == 1) {
+        const auto check = rdt::pmu::checkLiveRecipe(kind, m_target->currentIndex() == 0);
+        if (!check.available) {
+            m_advice->setText(tr("The PMU is not available here: %1\nUse the simulated machine, or open a "
+                                 "perf.data file recorded elsewhere.")
+                                  .arg(QString::fromStdString(check.advice)));
+            m_state->setText(tr("Not started."));
+            return false;
+        }
+        // UNFINISHED: the live capture session (perf_event_open groups per CPU or PID, ring reader thread) is not
+        // in the engine yet; when it is, it fills PmuData like PmuSimRun does.
+        m_advice->setText(tr("The PMU supports this recipe, but live capture is not part of this build yet. "
+                             "Record with `perf record` and open the file instead."));
+        m_state->setText(tr("Not started."));
+        return false;
+    }
+    rdt::pmu::PmuSimOptions o;
+    o.tma = kind == PmuRecipeKind::All || kind == PmuRecipeKind::Tma;
+    o.lbr = kind == PmuRecipeKind::All || kind == PmuRecipeKind::LbrCallStack || kind == PmuRecipeKind::LbrAny;
+    o.lbrMode = kind == PmuRecipeKind::LbrAny ? rdt::pmu::LbrMode::AnyBranch : rdt::pmu::LbrMode::CallStack;
+    o.loadLatency = kind == PmuRecipeKind::All || kind == PmuRecipeKind::LoadLatency;
+    if (m_target->currentIndex() != 0)
+        m_state->setText(tr("The simulator runs its own program; the target applies to live capture only."));
+    QString error;
+    if (!m_session->startSimulation(o, 250, 20'000'000, &error)) {
+        m_advice->setText(error);
+        return false;
+    }
+    m_state->setText(tr("Simulating: %1 (simulated data, not this machine)").arg(m_recipe->currentText()));
+    return true;
+}
+
+void PmuControls::stop()
+{
+    m_session->stopSimulation();
+    m_state->setText(tr("Stopped: %1").arg(m_session->sourceLabel()));
+}
+
+void PmuControls::openPerfDataDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open perf.data"), QString(),
+        tr("perf.data files (*.data *.perfdata perf.data*);;All files (*)"));
+    if (!path.isEmpty())
+        openPerfData(path);
+}
+
+void PmuControls::openPerfData(const QString& path)
+{
+    QStringList dirs { QFileInfo(path).absolutePath() };
+    const QString symfs = qEnvironmentVariable("RDTSCOPE_SYMFS");
+    if (!symfs.isEmpty())
+        dirs = symfs.split(QLatin1Char(':'), Qt::SkipEmptyParts) + dirs;
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_cancel->setVisible(true);
+    m_state->setText(tr("Reading %1\u2026").arg(QFileInfo(path).fileName()));
+    m_session->openPerfData(path, dirs);
+    updateButtons();
+}
+
+void PmuControls::updateButtons()
+{
+    const bool running = m_session->simulating();
+    const bool importing = m_session->importing();
+    m_start->setEnabled(!running && !importing);
+    m_stop->setEnabled(running);
+    m_open->setEnabled(!importing);
+}

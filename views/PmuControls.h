@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Start/stop of the PMU capture recipes on the simulated or the live machine (system-wide, a PID, or a command),
+// File > Open perf.data with a progress bar and cancel, and the PMU's advice when it is not available. On a machine
+// without a usable PMU (a VM, an AMD CPU for Intel events) the live choice shows why and what would fix it, and
+// never shows made-up data.
+
+#include <QWidget>
+
+class PmuSession;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+
+class PmuControls : public QWidget {
+    Q_OBJECT
+public:
+    explicit PmuControls(PmuSession* session, QWidget* parent = nullptr);
+
+    /// Starts the selected recipe on the selected machine; false (with the reason shown) when it cannot run.
+    bool start();
+    void stop();
+    /// Asks for a file and imports it (progress and cancel here).
+    void openPerfDataDialog();
+    /// Imports `path`; binaries are looked up next to the file and in $RDTSCOPE_SYMFS (':'-separated, like --symfs).
+    void openPerfData(const QString& path);
+
+    enum class Machine { Simulated, Live };
+    void setMachine(Machine m);
+    QString adviceText() const;
+    bool progressVisible() const;
+
+private:
+    void updateButtons();
+
+    PmuSession* m_session;
+    QComboBox* m_machine;
+    QComboBox* m_recipe;
+    QComboBox* m_target;
+    QLineEdit* m_targetArg;
+    QPushButton* m_start;
+    QPushButton* m_stop;
+    QPushButton* m_open;
+    QProgressBar* m_progress;
+    QPushButton* m_cancel;
+    QLabel* m_advice;
+    QLabel* m_state;
+};

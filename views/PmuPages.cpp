@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "PmuPages.h"
+
+#include "models/PmuImport.h"
+#include "models/PmuSession.h"
+#include "views/CallGraphView.h"
+#include "views/LatencyView.h"
+#include "views/PmuControls.h"
+#include "views/TmaView.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QTabWidget>
+
+PmuPages::PmuPages(QMainWindow* window, QTabWidget* pages, int firstIndex, QAction* openPerfData)
+    : QObject(window)
+    , m_session(new PmuSession(this))
+    , m_tma(new TmaView(m_session, pages))
+    , m_graph(new CallGraphView(m_session, pages))
+    , m_latency(new LatencyView(m_session, pages))
+    , m_controls(new PmuControls(m_session, window))
+    , m_dock(new QDockWidget(tr("PMU capture"), window))
+{
+    QWidget* const ours[] = { m_tma, m_graph, m_latency };
+    for (int i = 0; i < 3; ++i) {
+        const QString title = pages->tabText(firstIndex + i);
+        QWidget* old = pages->widget(firstIndex + i);
+        pages->removeTab(firstIndex + i);
+        pages->insertTab(firstIndex + i, ours[i], title);
+        if (old)
+            old->deleteLater();
+    }
+    m_dock->setObjectName(QStringLiteral("pmuDock"));
+    m_dock->setWidget(m_controls);
+    window->addDockWidget(Qt::RightDockWidgetArea, m_dock);
+    auto showDock = [this, pages, firstIndex](int current) {
+        m_dock->setVisible(current >= firstIndex && current < firstIndex + 3);
+    };
+    connect(pages, &QTabWidget::currentChanged, this, showDock);
+    showDock(pages->currentIndex());
+    if (openPerfData) {
+        openPerfData->setEnabled(true);
+        openPerfData->setToolTip(tr("Import a perf.data file (LBR, load latency) into the PMU views"));
+        openPerfData->setStatusTip(openPerfData->toolTip());
+        connect(openPerfData, &QAction::triggered, m_controls, &PmuControls::openPerfDataDialog);
+    }
+    connect(m_session, &PmuSession::importFinished, this, [pages, firstIndex, this](bool ok, const QString&) {
+        // An imported file shows its content: the call graph when it has branch stacks, else load latency.
+        if (ok && (pages->currentIndex() < firstIndex || pages->currentIndex() >= firstIndex + 3))
+            pages->setCurrentIndex(firstIndex + (m_session->data().branches.empty() ? 2 : 1));
+    });
+}
+
+bool PmuPages::startFromOptions(const QString& openFile, const QString& source, bool pmuViewRequested)
+{
+    if (!openFile.isEmpty()) {
+        if (!rdt::pmu::looksLikePerfData(openFile.toStdString()))
+            return false;
+        m_controls->openPerfData(openFile);
+        return true;
+    }
+    if (source == QLatin1String("live")) {
+        m_controls->setMachine(PmuControls::Machine::Live);
+        if (pmuViewRequested)
+            m_controls->start(); // shows the advice when the PMU is not available
+        return true;
+    }
+    if (source == QLatin1String("sim") || (source == QLatin1String("auto") && pmuViewRequested)) {
+        m_controls->setMachine(PmuControls::Machine::Simulated);
+        m_controls->start();
+    }
+    return true;
+}

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The PMU half of the main window in one place, so MainWindow needs one call: the TMA, call-graph and load-latency
+// pages (replacing the placeholder tabs), the "PMU capture" dock (shown on those pages only) and File > Open
+// perf.data, all sharing one PmuSession.
+
+#include <QObject>
+#include <QString>
+
+class CallGraphView;
+class LatencyView;
+class PmuControls;
+class PmuSession;
+class QAction;
+class QDockWidget;
+class QMainWindow;
+class QTabWidget;
+class TmaView;
+
+class PmuPages : public QObject {
+    Q_OBJECT
+public:
+    /// Replaces tabs firstIndex .. firstIndex+2 of `pages` with TMA, call graph and load latency; adds the dock;
+    /// enables `openPerfData` (may be null) to import a file.
+    PmuPages(QMainWindow* window, QTabWidget* pages, int firstIndex, QAction* openPerfData);
+
+    /// What to show at start: --open FILE when it is a perf.data file; else with --source sim (or auto when a PMU
+    /// view was asked for) the simulated PMU; --source live shows the live check's advice. Returns false when
+    /// `openFile` was not a perf.data file (the RDT side handles it then).
+    bool startFromOptions(const QString& openFile, const QString& source, bool pmuViewRequested);
+
+    PmuSession* session() const { return m_session; }
+    TmaView* tmaView() const { return m_tma; }
+    CallGraphView* callGraphView() const { return m_graph; }
+    LatencyView* latencyView() const { return m_latency; }
+    PmuControls* controls() const { return m_controls; }
+
+private:
+    PmuSession* m_session;
+    TmaView* m_tma;
+    CallGraphView* m_graph;
+    LatencyView* m_latency;
+    PmuControls* m_controls;
+    QDockWidget* m_dock;
+};

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// TMA over time: the four level-1 categories as a stacked area (fractions of issue slots per interval, which sum to
+// 1; SDM 22.2.9.6, PMU-NOTES.md 1a), and below it the breakdown of the selected range as a level-1 -> level-2 tree,
+// each category with a one-line explanation. Dragging across the plot selects a time range, which filters every
+// PMU view (PmuSession::setTimeRange); a click without a drag clears it.
+
+#include <QWidget>
+
+class PmuSession;
+class QCustomPlot;
+class QCPItemRect;
+class QLabel;
+class QTreeView;
+class TmaModel;
+
+class TmaView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TmaView(PmuSession* session, QWidget* parent = nullptr);
+
+    TmaModel* model() const { return m_model; }
+    QCustomPlot* plot() const { return m_plot; }
+    /// Number of intervals drawn (for tests).
+    int pointCount() const;
+
+private:
+    void refresh();
+    void showRange(double from, double to, bool active);
+
+    PmuSession* m_session;
+    TmaModel* m_model;
+    QCustomPlot* m_plot;
+    QCPItemRect* m_rangeItem;
+    QTreeView* m_tree;
+    QLabel* m_caption;
+    double m_pressX = 0;
+    bool m_pressed = false;
+};
