@@ -147,7 +147,7 @@ AddressGenerator::AddressGenerator(
     , m_dataBase(regionBase)
     , m_codeBase(regionBase + (1ull << 36))
     , m_stride(std::uint64_t { sampling } * 64)
-    , m_rng(seed)
+    , m_state(seed * 0x9E3779B97F4A7C15ull + 1)
 {
     m_dataLines = std::max<std::uint64_t>(1, (spec.workingSet / 64 + sampling - 1) / sampling);
     m_codeLines = std::max<std::uint64_t>(1, (spec.codeSize / 64 + sampling - 1) / sampling);
@@ -158,7 +158,7 @@ AddressGenerator::AddressGenerator(
         std::vector<std::uint32_t> order(n);
         std::iota(order.begin(), order.end(), 0u);
         for (std::uint64_t i = n - 1; i > 0; --i) {
-            std::uint64_t j = m_rng() % i;
+            std::uint64_t j = below(i);
             std::swap(order[i], order[j]);
         }
         m_next.assign(n, 0);
@@ -176,7 +176,7 @@ void AddressGenerator::next(std::uint64_t& address, AccessKind& kind)
         m_pos = m_pos + 1 == m_dataLines ? 0 : m_pos + 1;
         break;
     case Pattern::Random:
-        address = lineAddress(m_dataBase, m_rng() % m_dataLines);
+        address = lineAddress(m_dataBase, below(m_dataLines));
         break;
     case Pattern::Chase:
         m_pos = m_next[m_pos];
@@ -186,14 +186,14 @@ void AddressGenerator::next(std::uint64_t& address, AccessKind& kind)
         if (chance(m_spec.codeFraction)) {
             // Instruction fetch: mostly sequential, with a taken branch to a random place now and then.
             if (chance(1.0 / 16))
-                m_codePos = m_rng() % m_codeLines;
+                m_codePos = below(m_codeLines);
             else
                 m_codePos = m_codePos + 1 == m_codeLines ? 0 : m_codePos + 1;
             address = lineAddress(m_codeBase, m_codePos);
             kind = AccessKind::Code;
             return;
         }
-        address = lineAddress(m_dataBase, m_rng() % m_dataLines);
+        address = lineAddress(m_dataBase, below(m_dataLines));
         break;
     }
     kind = chance(m_spec.writeFraction) ? AccessKind::Store : AccessKind::Load;

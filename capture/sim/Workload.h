@@ -4,7 +4,6 @@
 #include "core/Result.h"
 
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -53,15 +52,28 @@ public:
 
 private:
     std::uint64_t lineAddress(std::uint64_t base, std::uint64_t k) const { return base + k * m_stride; }
-    bool chance(double p) { return p > 0 && (p >= 1 || m_unit(m_rng) < p); }
+    /// wyrand: a small fast generator (the model needs speed and determinism, not cryptographic quality).
+    std::uint64_t rand64()
+    {
+        m_state += 0xA0761D6478BD642Full;
+        __extension__ using U128 = unsigned __int128;
+        U128 m = static_cast<U128>(m_state) * (m_state ^ 0xE7037ED1A0B428DBull);
+        return static_cast<std::uint64_t>(m >> 64) ^ static_cast<std::uint64_t>(m);
+    }
+    /// Uniform in [0, n) without a division (Lemire's multiply-shift).
+    std::uint64_t below(std::uint64_t n)
+    {
+        __extension__ using U128 = unsigned __int128;
+        return static_cast<std::uint64_t>((static_cast<U128>(rand64()) * n) >> 64);
+    }
+    bool chance(double p) { return p > 0 && (p >= 1 || double(rand64() >> 11) * 0x1.0p-53 < p); }
 
     WorkloadSpec m_spec;
     std::uint64_t m_dataBase, m_codeBase, m_stride;
     std::uint64_t m_dataLines, m_codeLines; ///< sampled lines in each region (>= 1)
     std::uint64_t m_pos = 0, m_codePos = 0;
     std::vector<std::uint32_t> m_next; ///< Chase: successor of each sampled line
-    std::mt19937_64 m_rng;
-    std::uniform_real_distribution<double> m_unit { 0.0, 1.0 };
+    std::uint64_t m_state;
 };
 
 } // namespace rdt::sim
