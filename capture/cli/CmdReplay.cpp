@@ -143,8 +143,6 @@ int cmdReplay(const std::vector<std::string>& argv)
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     std::fflush(stdout);
-    if (replay.lastError())
-        std::fprintf(stderr, "rdtscope-cli replay: %s\n", replay.lastError()->toString().c_str());
     printSessionIssues("replay", *reader, issuesPrinted);
     if (simulated)
         std::fprintf(stderr, "note: all values above are simulated\n");

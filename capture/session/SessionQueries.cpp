@@ -3,6 +3,7 @@
 #include "Compression.h"
 #include "SessionReader.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace rdt::session {
@@ -50,10 +51,17 @@ Status SessionReader::forEachSample(
         return noteFailure(st.error(), "samples are unreadable");
     st->bind(1, clampNs(fromNs)).bind(2, clampNs(toNs));
     RdtSample s;
+    std::uint64_t delivered = 0;
     for (;;) {
         auto row = st->step();
-        if (!row)
-            return noteFailure(row.error(), "samples are readable only up to " + std::to_string(s.timeNs) + " ns");
+        if (!row) {
+            const double at = static_cast<double>(s.timeNs - std::min(s.timeNs, originNs())) * 1e-9;
+            return noteFailure(row.error(),
+                delivered == 0 ? std::string("no samples could be read in the requested range (their pages are "
+                                             "damaged or cut off)")
+                               : "samples are readable only up to " + std::to_string(at) + " s ("
+                        + std::to_string(delivered) + " read)");
+        }
         if (!*row)
             return {};
         s.timeNs = st->u64(0);
@@ -65,6 +73,7 @@ Status SessionReader::forEachSample(
         s.mbmTotalBps = st->f64(6);
         s.mbmLocalBps = st->f64(7);
         s.flags = static_cast<std::uint32_t>(st->i64(8));
+        ++delivered;
         if (!fn(s))
             return {};
     }

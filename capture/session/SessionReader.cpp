@@ -72,7 +72,8 @@ std::string SessionReader::metaValue(const std::string& key) const
 
 std::uint64_t SessionReader::originNs() const
 {
-    if (m_meta.startMonoNs != 0 && (m_firstNs == 0 || m_meta.startMonoNs <= m_firstNs))
+    // Simulated sessions start at time 0, so the key's presence (not a non-zero value) decides.
+    if (m_metaTable.count("start_mono_ns") && (m_sampleCount == 0 || m_meta.startMonoNs <= m_firstNs))
         return m_meta.startMonoNs;
     return m_firstNs;
 }

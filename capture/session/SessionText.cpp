@@ -91,8 +91,10 @@ std::string formatSummary(SessionReader& r)
     out += "recorded:    " + wallTime(m.startWallNs) + " on " + (m.host.empty() ? "unknown host" : m.host) + "\n";
     if (!m.kernel.empty())
         out += "kernel:      " + m.kernel + "\n";
-    out += "source:      " + (m.source.empty() ? std::string("unknown") : m.source)
-        + (m.simulated ? "  [SIMULATED data, not measured on hardware]" : "  [hardware]") + "\n";
+    const std::string label = r.metaValue("simulated").empty()
+        ? "  [simulated or measured: unknown, the metadata is unreadable]"
+        : (m.simulated ? "  [SIMULATED data, not measured on hardware]" : "  [hardware]");
+    out += "source:      " + (m.source.empty() ? std::string("unknown") : m.source) + label + "\n";
     if (!m.scenario.empty())
         out += "scenario:    " + m.scenario + "\n";
     out += "machine:     " + (r.machine().description.empty() ? std::string("(not recorded)") : r.machine().description)

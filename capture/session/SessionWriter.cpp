@@ -224,8 +224,9 @@ Status SessionWriter::addSamples(const RdtSampleBatch& batch)
                 c.last = smp.timeNs;
             ++c.samples;
             c.dirty = true;
-            if (m_firstTimeNs == 0 || smp.timeNs < m_firstTimeNs)
-                m_firstTimeNs = smp.timeNs;
+            if (!m_haveTime || smp.timeNs < m_firstTimeNs)
+                m_firstTimeNs = smp.timeNs; // simulated time starts at 0, so 0 is no "unset" marker
+            m_haveTime = true;
             if (smp.timeNs > m_lastTimeNs)
                 m_lastTimeNs = smp.timeNs;
         }

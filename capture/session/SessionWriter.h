@@ -86,6 +86,7 @@ private:
     bool m_closed = false;
     std::uint64_t m_lastTimeNs = 0;
     std::uint64_t m_firstTimeNs = 0;
+    bool m_haveTime = false;
     std::uint64_t m_committedSamples = 0;
     std::uint64_t m_pendingSamples = 0;
     std::uint64_t m_flushes = 0;
