@@ -6,18 +6,19 @@
 #include <QColor>
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 } // namespace
 
 AllocationBandwidthModel::AllocationBandwidthModel(QObject* parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 void AllocationBandwidthModel::setSourceModel(AllocationModel* model)
 {
-    if (m_source)
-        disconnect(m_source, nullptr, this, nullptr);
+    if (m_source) disconnect(m_source, nullptr, this, nullptr);
     beginResetModel();
     m_source = model;
     m_schema = schemaNames().value(0);
@@ -29,8 +30,7 @@ void AllocationBandwidthModel::setSourceModel(AllocationModel* model)
         m_domains = model->state().domains;
         connect(model, &AllocationModel::stateChanged, this, &AllocationBandwidthModel::sourceChanged);
         connect(model, &AllocationModel::editableChanged, this, [this] {
-            if (rowCount() && columnCount())
-                Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+            if (rowCount() && columnCount()) Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
         });
     }
     endResetModel();
@@ -46,13 +46,11 @@ void AllocationBandwidthModel::sourceChanged()
         beginResetModel();
         m_groups = groups;
         m_domains = m_source->state().domains;
-        if (schemaGone)
-            m_schema = schemaNames().value(0);
+        if (schemaGone) m_schema = schemaNames().value(0);
         endResetModel();
         return;
     }
-    if (rowCount() && columnCount())
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+    if (rowCount() && columnCount()) Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
 }
 
 QStringList AllocationBandwidthModel::schemaNames() const
@@ -67,8 +65,7 @@ QStringList AllocationBandwidthModel::schemaNames() const
 
 void AllocationBandwidthModel::setSchema(const QString& name)
 {
-    if (name == m_schema || !schemaNames().contains(name))
-        return;
+    if (name == m_schema || !schemaNames().contains(name)) return;
     beginResetModel();
     m_schema = name;
     endResetModel();
@@ -95,21 +92,17 @@ unsigned AllocationBandwidthModel::value(int row, int column) const
 {
     const GroupAllocation* g = group(row);
     const BandwidthSchema* b = bandwidthSchema();
-    if (!g || !b)
-        return 0;
+    if (!g || !b) return 0;
     const auto s = g->bandwidth.find(b->name);
-    if (s == g->bandwidth.end())
-        return b->maxValue;
+    if (s == g->bandwidth.end()) return b->maxValue;
     const auto d = s->second.find(domain(column));
     return d == s->second.end() ? b->maxValue : d->second;
 }
 
 QString AllocationBandwidthModel::formatValue(const BandwidthSchema& schema, unsigned v)
 {
-    if (schema.unit == "%")
-        return QStringLiteral("%1 %").arg(v);
-    if (schema.unit == "level" || schema.unit == "delay")
-        return QStringLiteral("%1 %2").arg(qs(schema.unit)).arg(v);
+    if (schema.unit == "%") return QStringLiteral("%1 %").arg(v);
+    if (schema.unit == "level" || schema.unit == "delay") return QStringLiteral("%1 %2").arg(qs(schema.unit)).arg(v);
     return QStringLiteral("%1 %2").arg(v).arg(qs(schema.unit));
 }
 
@@ -117,12 +110,10 @@ bool AllocationBandwidthModel::setValue(int row, int column, unsigned requested)
 {
     const GroupAllocation* g = group(row);
     const BandwidthSchema* b = bandwidthSchema();
-    if (!g || !b || domain(column) < 0 || !m_source->isEditable())
-        return false;
+    if (!g || !b || domain(column) < 0 || !m_source->isEditable()) return false;
     const unsigned effective = b->effectiveValue(requested);
     const unsigned old = value(row, column);
-    if (effective == old)
-        return true;
+    if (effective == old) return true;
     // One undo history with the heatmap: the same stack and command type, marked as a bandwidth edit.
     AllocationEdit e { g->group, b->name, domain(column), old, effective, false };
     const std::string key = g->group;
@@ -142,12 +133,10 @@ int AllocationBandwidthModel::columnCount(const QModelIndex& parent) const
 
 QVariant AllocationBandwidthModel::data(const QModelIndex& index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
-        return {};
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
     const BandwidthSchema* b = bandwidthSchema();
     const GroupAllocation* g = group(index.row());
-    if (!b || !g)
-        return {};
+    if (!b || !g) return {};
     const unsigned v = value(index.row(), index.column());
     const QString err = m_source->errorFor(g->group, b->name, domain(index.column()));
     switch (role) {
@@ -176,8 +165,7 @@ QVariant AllocationBandwidthModel::data(const QModelIndex& index, int role) cons
 
 bool AllocationBandwidthModel::setData(const QModelIndex& index, const QVariant& value, int role)
 {
-    if (role != Qt::EditRole || !checkIndex(index, CheckIndexOption::IndexIsValid))
-        return false;
+    if (role != Qt::EditRole || !checkIndex(index, CheckIndexOption::IndexIsValid)) return false;
     bool ok = false;
     const uint v = value.toUInt(&ok);
     return ok && setValue(index.row(), index.column(), v);
@@ -186,15 +174,13 @@ bool AllocationBandwidthModel::setData(const QModelIndex& index, const QVariant&
 Qt::ItemFlags AllocationBandwidthModel::flags(const QModelIndex& index) const
 {
     Qt::ItemFlags f = QAbstractTableModel::flags(index);
-    if (index.isValid() && m_source && m_source->isEditable())
-        f |= Qt::ItemIsEditable;
+    if (index.isValid() && m_source && m_source->isEditable()) f |= Qt::ItemIsEditable;
     return f;
 }
 
 QVariant AllocationBandwidthModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (role != Qt::DisplayRole)
-        return {};
+    if (role != Qt::DisplayRole) return {};
     if (orientation == Qt::Horizontal)
         return section >= 0 && section < columnCount() ? QVariant(tr("domain %1").arg(domain(section))) : QVariant();
     const GroupAllocation* g = group(section);

@@ -11,8 +11,7 @@
 namespace {
 std::string valueText(std::uint64_t v, bool cache)
 {
-    if (!cache)
-        return std::to_string(v);
+    if (!cache) return std::to_string(v);
     char buf[32];
     std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
     return buf;
@@ -20,8 +19,7 @@ std::string valueText(std::uint64_t v, bool cache)
 
 QString describe(const std::vector<AllocationEdit>& edits)
 {
-    if (edits.size() != 1)
-        return QObject::tr("Change %n allocation(s)", nullptr, static_cast<int>(edits.size()));
+    if (edits.size() != 1) return QObject::tr("Change %n allocation(s)", nullptr, static_cast<int>(edits.size()));
     const AllocationEdit& e = edits.front();
     const QString group = e.group.empty() ? QStringLiteral("default") : QString::fromStdString(e.group);
     return QObject::tr("Set %1 %2:%3=%4")
@@ -31,24 +29,21 @@ QString describe(const std::vector<AllocationEdit>& edits)
 }
 } // namespace
 
-AllocationEditCommand::AllocationEditCommand(AllocationModel* model, std::vector<AllocationEdit> edits,
-                                             QUndoCommand* parent)
+AllocationEditCommand::AllocationEditCommand(
+    AllocationModel* model, std::vector<AllocationEdit> edits, QUndoCommand* parent)
     : QUndoCommand(describe(edits), parent)
     , m_model(model)
     , m_edits(std::move(edits))
-{
-}
+{ }
 
 void AllocationEditCommand::redo()
 {
-    if (!writeAll(true))
-        setObsolete(true);
+    if (!writeAll(true)) setObsolete(true);
 }
 
 void AllocationEditCommand::undo()
 {
-    if (!writeAll(false))
-        setObsolete(true);
+    if (!writeAll(false)) setObsolete(true);
 }
 
 bool AllocationEditCommand::writeAll(bool forward)
@@ -60,8 +55,8 @@ bool AllocationEditCommand::writeAll(bool forward)
         AllocationEdit& e = m_edits[done];
         const std::uint64_t target = forward ? e.newValue : e.oldValue;
         const std::uint64_t before = forward ? e.oldValue : e.newValue;
-        rdt::AllocationChanged ev { rdt::monotonicNs(), "gui", e.group, e.schema, e.domain,
-                                    valueText(before, e.cache), valueText(target, e.cache), false, {} };
+        rdt::AllocationChanged ev { rdt::monotonicNs(), "gui", e.group, e.schema, e.domain, valueText(before, e.cache),
+            valueText(target, e.cache), false, {} };
         std::uint64_t readBack = 0;
         if (!w) {
             failure = "no allocation backend is connected";
@@ -93,8 +88,7 @@ bool AllocationEditCommand::writeAll(bool forward)
         m_model->storeValue(e.group, e.schema, e.domain, readBack, e.cache);
         m_model->notifyWritten(ev);
     }
-    if (failure.empty())
-        return true;
+    if (failure.empty()) return true;
     // Roll back what this pass already wrote, newest first, then show the reason on the refused row.
     for (std::size_t i = done; i-- > 0;) {
         const AllocationEdit& e = m_edits[i];
@@ -107,8 +101,7 @@ bool AllocationEditCommand::writeAll(bool forward)
             auto r = w->writeBandwidth(e.group, e.schema, e.domain, static_cast<unsigned>(back));
             ok = r.ok();
         }
-        if (ok)
-            m_model->storeValue(e.group, e.schema, e.domain, back, e.cache);
+        if (ok) m_model->storeValue(e.group, e.schema, e.domain, back, e.cache);
     }
     const AllocationEdit& bad = m_edits[done];
     m_model->reportRejection(bad.group, bad.schema, bad.domain, QString::fromStdString(failure));

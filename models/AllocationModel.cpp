@@ -2,14 +2,12 @@
 #include "AllocationModel.h"
 
 #include "AllocationCommands.h"
-#include "core/Units.h"
-
-#include <bit>
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-QString hex(quint64 v) { return QStringLiteral("0x") + QString::number(v, 16); }
-QString bytesText(double b) { return qs(rdt::formatBytes(b)); }
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 } // namespace
 
 AllocationModel::AllocationModel(QObject* parent)
@@ -27,11 +25,9 @@ void AllocationModel::setState(const AllocationState& incoming)
     // without figures keeps its last ones instead of blinking to empty until the next frame.
     AllocationState state = incoming;
     for (auto& g : state.groups) {
-        if (!g.occupancyBytes.empty())
-            continue;
+        if (!g.occupancyBytes.empty()) continue;
         for (const auto& old : m_state.groups) {
-            if (old.group == g.group)
-                g.occupancyBytes = old.occupancyBytes;
+            if (old.group == g.group) g.occupancyBytes = old.occupancyBytes;
         }
     }
     const bool sameShape = [&] {
@@ -44,8 +40,7 @@ void AllocationModel::setState(const AllocationState& incoming)
                 return false;
         }
         for (std::size_t i = 0; i < state.groups.size(); ++i) {
-            if (state.groups[i].group != m_state.groups[i].group)
-                return false;
+            if (state.groups[i].group != m_state.groups[i].group) return false;
         }
         return true;
     }();
@@ -57,8 +52,7 @@ void AllocationModel::setState(const AllocationState& incoming)
         m_previewRow = -1;
         m_state = state;
         const QStringList names = cacheNames();
-        if (!names.contains(m_cache))
-            m_cache = names.value(0);
+        if (!names.contains(m_cache)) m_cache = names.value(0);
         if (!m_state.domains.empty()
             && std::find(m_state.domains.begin(), m_state.domains.end(), m_domain) == m_state.domains.end())
             m_domain = m_state.domains.front();
@@ -72,21 +66,18 @@ void AllocationModel::setState(const AllocationState& incoming)
 
 void AllocationModel::applyChange(const rdt::AllocationChanged& change)
 {
-    if (!change.ok)
-        return;
+    if (!change.ok) return;
     bool okNum = false;
     const bool cache = m_state.cacheSchema(change.resource) != nullptr;
     const quint64 v = qs(change.newValue).trimmed().toULongLong(&okNum, cache ? 16 : 10);
-    if (okNum)
-        storeValue(change.group, change.resource, change.domain, v, cache);
+    if (okNum) storeValue(change.group, change.resource, change.domain, v, cache);
 }
 
 void AllocationModel::setOccupancy(const std::map<std::string, std::map<int, std::uint64_t>>& occupancy)
 {
     for (auto& g : m_state.groups) {
         const auto it = occupancy.find(g.group);
-        if (it != occupancy.end())
-            g.occupancyBytes = it->second;
+        if (it != occupancy.end()) g.occupancyBytes = it->second;
     }
     emitAllChanged(false);
 }
@@ -101,8 +92,7 @@ QStringList AllocationModel::cacheNames() const
 
 void AllocationModel::setCache(const QString& cacheName)
 {
-    if (cacheName == m_cache || !cacheNames().contains(cacheName))
-        return;
+    if (cacheName == m_cache || !cacheNames().contains(cacheName)) return;
     beginResetModel();
     m_previewRow = -1;
     m_cache = cacheName;
@@ -111,12 +101,14 @@ void AllocationModel::setCache(const QString& cacheName)
     endResetModel();
 }
 
-QList<int> AllocationModel::domains() const { return QList<int>(m_state.domains.begin(), m_state.domains.end()); }
+QList<int> AllocationModel::domains() const
+{
+    return QList<int>(m_state.domains.begin(), m_state.domains.end());
+}
 
 void AllocationModel::setDomain(int domainId)
 {
-    if (domainId == m_domain)
-        return;
+    if (domainId == m_domain) return;
     m_previewRow = -1;
     m_domain = domainId;
     emitAllChanged();
@@ -128,31 +120,27 @@ void AllocationModel::rebuildRows()
     const std::string cache = m_cache.toStdString();
     for (std::size_t g = 0; g < m_state.groups.size(); ++g) {
         for (const auto& c : m_state.caches) {
-            if (c.cacheName() == cache)
-                m_rows.push_back({ static_cast<int>(g), c.name });
+            if (c.cacheName() == cache) m_rows.push_back({ static_cast<int>(g), c.name });
         }
     }
 }
 
 const CacheSchema* AllocationModel::rowSchema(int row) const
 {
-    if (row < 0 || row >= rowCount())
-        return nullptr;
+    if (row < 0 || row >= rowCount()) return nullptr;
     return m_state.cacheSchema(m_rows[static_cast<std::size_t>(row)].schema);
 }
 
 const GroupAllocation* AllocationModel::rowGroup(int row) const
 {
-    if (row < 0 || row >= rowCount())
-        return nullptr;
+    if (row < 0 || row >= rowCount()) return nullptr;
     return &m_state.groups[static_cast<std::size_t>(m_rows[static_cast<std::size_t>(row)].group)];
 }
 
 int AllocationModel::rowFor(const QString& group, const QString& schema) const
 {
     for (int r = 0; r < rowCount(); ++r) {
-        if (qs(rowGroup(r)->group) == group && qs(m_rows[static_cast<std::size_t>(r)].schema) == schema)
-            return r;
+        if (qs(rowGroup(r)->group) == group && qs(m_rows[static_cast<std::size_t>(r)].schema) == schema) return r;
     }
     return -1;
 }
@@ -165,19 +153,16 @@ AllocationModel::Key AllocationModel::keyFor(int row) const
 quint64 AllocationModel::liveMask(int row) const
 {
     const GroupAllocation* g = rowGroup(row);
-    if (!g)
-        return 0;
+    if (!g) return 0;
     const auto s = g->cbm.find(m_rows[static_cast<std::size_t>(row)].schema);
-    if (s == g->cbm.end())
-        return 0;
+    if (s == g->cbm.end()) return 0;
     const auto d = s->second.find(m_domain);
     return d == s->second.end() ? 0 : d->second;
 }
 
 quint64 AllocationModel::mask(int row) const
 {
-    if (row < 0 || row >= rowCount())
-        return 0;
+    if (row < 0 || row >= rowCount()) return 0;
     return derived(row).mask;
 }
 
@@ -199,8 +184,7 @@ const AllocationModel::Derived& AllocationModel::derived(int row) const
                     peers.push_back({ m_derived[std::size_t(o)].mask, rowGroup(o)->exclusive });
                 }
             }
-            if (d.pending)
-                d.invalid = qs(cbmInvalidReason(*rowSchema(r), d.mask, rowGroup(r)->exclusive, peers));
+            if (d.pending) d.invalid = qs(cbmInvalidReason(*rowSchema(r), d.mask, rowGroup(r)->exclusive, peers));
         }
         m_derivedValid = true;
     }
@@ -209,8 +193,7 @@ const AllocationModel::Derived& AllocationModel::derived(int row) const
 
 quint64 AllocationModel::computeMask(int row) const
 {
-    if (row == m_previewRow)
-        return m_previewMask;
+    if (row == m_previewRow) return m_previewMask;
     const auto it = m_pending.find(keyFor(row));
     return it != m_pending.end() ? it->second : liveMask(row);
 }
@@ -222,10 +205,8 @@ bool AllocationModel::hasPending(int row) const
 
 void AllocationModel::setPreview(int row, quint64 m)
 {
-    if (!isEditable() || row < 0 || row >= rowCount())
-        return;
-    if (row == m_previewRow && m == m_previewMask)
-        return;
+    if (!isEditable() || row < 0 || row >= rowCount()) return;
+    if (row == m_previewRow && m == m_previewMask) return;
     m_previewRow = row;
     m_previewMask = m;
     emitAllChanged();
@@ -233,8 +214,7 @@ void AllocationModel::setPreview(int row, quint64 m)
 
 void AllocationModel::clearPreview()
 {
-    if (m_previewRow < 0)
-        return;
+    if (m_previewRow < 0) return;
     m_previewRow = -1;
     emitAllChanged();
 }
@@ -244,8 +224,7 @@ std::vector<PeerMask> AllocationModel::peersOf(int row, const GroupAllocation& s
     // The kernel checks overlap against every other group's masks of the same cache, CODE and DATA alike.
     std::vector<PeerMask> peers;
     for (int r = 0; r < rowCount(); ++r) {
-        if (r != row && &self != rowGroup(r))
-            peers.push_back({ mask(r), rowGroup(r)->exclusive });
+        if (r != row && &self != rowGroup(r)) peers.push_back({ mask(r), rowGroup(r)->exclusive });
     }
     return peers;
 }
@@ -253,21 +232,17 @@ std::vector<PeerMask> AllocationModel::peersOf(int row, const GroupAllocation& s
 QString AllocationModel::invalidReason(int row, quint64 m) const
 {
     const CacheSchema* s = rowSchema(row);
-    if (!s)
-        return {};
-    if (m == mask(row) && hasPending(row))
-        return derived(row).invalid;
+    if (!s) return {};
+    if (m == mask(row) && hasPending(row)) return derived(row).invalid;
     return qs(cbmInvalidReason(*s, m, rowGroup(row)->exclusive, peersOf(row, *rowGroup(row))));
 }
 
 QString AllocationModel::rowError(int row) const
 {
-    if (row < 0 || row >= rowCount())
-        return {};
+    if (row < 0 || row >= rowCount()) return {};
     if (hasPending(row)) {
         const QString why = invalidReason(row, mask(row));
-        if (!why.isEmpty())
-            return why;
+        if (!why.isEmpty()) return why;
     }
     const auto it = m_errors.find(keyFor(row));
     return it == m_errors.end() ? QString() : it->second;
@@ -277,20 +252,20 @@ QString AllocationModel::rowLabel(int row) const
 {
     const GroupAllocation* g = rowGroup(row);
     const CacheSchema* s = rowSchema(row);
-    if (!g || !s)
-        return {};
+    if (!g || !s) return {};
     const QString type = qs(s->cdpType());
     return type.isEmpty() ? qs(g->displayName()) : qs(g->displayName()) + QLatin1Char(' ') + type;
 }
 
-bool AllocationModel::isEditable() const { return m_writer != nullptr && m_state.writable; }
+bool AllocationModel::isEditable() const
+{
+    return m_writer != nullptr && m_state.writable;
+}
 
 QString AllocationModel::readOnlyReason() const
 {
-    if (isEditable())
-        return {};
-    if (!m_state.readOnlyReason.empty())
-        return qs(m_state.readOnlyReason);
+    if (isEditable()) return {};
+    if (!m_state.readOnlyReason.empty()) return qs(m_state.readOnlyReason);
     return m_writer ? QStringLiteral("the allocation backend is read-only")
                     : QStringLiteral("no allocation backend is connected");
 }
@@ -309,15 +284,13 @@ void AllocationModel::setUndoStack(QUndoStack* stack)
 void AllocationModel::setApplyLive(bool live)
 {
     m_applyLive = live;
-    if (live && hasPendingEdits())
-        apply();
+    if (live && hasPendingEdits()) apply();
     Q_EMIT pendingChanged(); // views show or hide Apply/Revert
 }
 
 bool AllocationModel::setPendingMask(int row, quint64 m)
 {
-    if (!isEditable() || row < 0 || row >= rowCount())
-        return false;
+    if (!isEditable() || row < 0 || row >= rowCount()) return false;
     const Key key = keyFor(row);
     m_errors.erase(key);
     if (m == liveMask(row))
@@ -327,34 +300,33 @@ bool AllocationModel::setPendingMask(int row, quint64 m)
     // Overlap colours of other rows depend on this row, so the whole table may change.
     emitAllChanged();
     Q_EMIT pendingChanged();
-    if (m_applyLive && hasPendingEdits())
-        apply();
+    if (m_applyLive && hasPendingEdits()) apply();
     return true;
 }
 
 void AllocationModel::clearPending(int row)
 {
-    if (row < 0 || row >= rowCount() || !m_pending.erase(keyFor(row)))
-        return;
+    if (row < 0 || row >= rowCount() || !m_pending.erase(keyFor(row))) return;
     emitAllChanged();
     Q_EMIT pendingChanged();
 }
 
-bool AllocationModel::hasPendingEdits() const { return !m_pending.empty(); }
+bool AllocationModel::hasPendingEdits() const
+{
+    return !m_pending.empty();
+}
 
 bool AllocationModel::pendingValid() const
 {
     for (int r = 0; r < rowCount(); ++r) {
-        if (hasPending(r) && !invalidReason(r, mask(r)).isEmpty())
-            return false;
+        if (hasPending(r) && !invalidReason(r, mask(r)).isEmpty()) return false;
     }
     return true;
 }
 
 bool AllocationModel::apply()
 {
-    if (!isEditable() || m_pending.empty())
-        return false;
+    if (!isEditable() || m_pending.empty()) return false;
     if (!pendingValid()) {
         emitAllChanged(); // the red cells and reasons are already shown; nothing is written
         return false;
@@ -366,8 +338,7 @@ bool AllocationModel::apply()
         for (const auto& g : m_state.groups) {
             if (g.group == group) {
                 const auto s = g.cbm.find(schema);
-                if (s != g.cbm.end() && s->second.count(domain))
-                    e.oldValue = s->second.at(domain);
+                if (s != g.cbm.end() && s->second.count(domain)) e.oldValue = s->second.at(domain);
             }
         }
         edits.push_back(e);
@@ -389,12 +360,11 @@ void AllocationModel::revert()
     Q_EMIT pendingChanged();
 }
 
-void AllocationModel::storeValue(const std::string& group, const std::string& schema, int domain, std::uint64_t value,
-                                 bool cache)
+void AllocationModel::storeValue(
+    const std::string& group, const std::string& schema, int domain, std::uint64_t value, bool cache)
 {
     for (auto& g : m_state.groups) {
-        if (g.group != group)
-            continue;
+        if (g.group != group) continue;
         if (cache)
             g.cbm[schema][domain] = value;
         else
@@ -405,8 +375,8 @@ void AllocationModel::storeValue(const std::string& group, const std::string& sc
     Q_EMIT stateChanged();
 }
 
-void AllocationModel::reportRejection(const std::string& group, const std::string& schema, int domain,
-                                      const QString& message)
+void AllocationModel::reportRejection(
+    const std::string& group, const std::string& schema, int domain, const QString& message)
 {
     const Key key { group, schema, domain };
     m_rejected = true;
@@ -424,15 +394,16 @@ QString AllocationModel::errorFor(const std::string& group, const std::string& s
     return it == m_errors.end() ? QString() : it->second;
 }
 
-void AllocationModel::notifyWritten(const rdt::AllocationChanged& change) { Q_EMIT allocationWritten(change); }
+void AllocationModel::notifyWritten(const rdt::AllocationChanged& change)
+{
+    Q_EMIT allocationWritten(change);
+}
 
 void AllocationModel::emitAllChanged(bool headers)
 {
     m_derivedValid = false;
-    if (rowCount() > 0 && columnCount() > 0)
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
-    if (headers && rowCount() > 0)
-        Q_EMIT headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
+    if (rowCount() > 0 && columnCount() > 0) Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+    if (headers && rowCount() > 0) Q_EMIT headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
 }
 
 void AllocationModel::emitEditable()
@@ -451,136 +422,7 @@ int AllocationModel::rowCount(const QModelIndex& parent) const
 
 int AllocationModel::columnCount(const QModelIndex& parent) const
 {
-    if (parent.isValid() || m_rows.empty())
-        return 0;
+    if (parent.isValid() || m_rows.empty()) return 0;
     const CacheSchema* s = m_state.cacheSchema(m_rows.front().schema);
     return s ? s->cbmLength : 0;
-}
-
-QVariant AllocationModel::data(const QModelIndex& index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
-        return {};
-    const int row = index.row();
-    const int bit = index.column();
-    const quint64 m = mask(row);
-    const bool set = (m >> bit) & 1u;
-    const GroupAllocation* g = rowGroup(row);
-    const CacheSchema* s = rowSchema(row);
-    switch (role) {
-    case Qt::DisplayRole:
-        return set ? QStringLiteral("1") : QStringLiteral("0");
-    case Qt::ToolTipRole:
-        return cellToolTip(row, bit);
-    case CellStateRole: {
-        if (!set)
-            return Unused;
-        const Derived& d = derived(row);
-        if (d.pending && !d.invalid.isEmpty())
-            return Invalid;
-        if (g->exclusive)
-            return Exclusive;
-        return (d.others >> bit) & 1u ? Overlapping : Allocated;
-    }
-    case HardwareSharedRole:
-        return bool((s->shareableBits >> bit) & 1u);
-    case MaskRole:
-        return m;
-    case LiveMaskRole:
-        return liveMask(row);
-    case PendingRole:
-        return hasPending(row);
-    case OccupancyBytesRole:
-    case OccupancyFractionRole: {
-        const auto it = g->occupancyBytes.find(m_domain);
-        if (it == g->occupancyBytes.end() || s->cacheName() != "L3")
-            return {};
-        if (role == OccupancyBytesRole)
-            return quint64(it->second);
-        return s->cacheBytes ? double(it->second) / double(s->cacheBytes) : 0.0;
-    }
-    case RowErrorRole:
-        return rowError(row);
-    case GroupRole:
-        return qs(g->group);
-    case SchemaRole:
-        return qs(s->name);
-    case ClosidRole:
-        return g->closid;
-    default:
-        return {};
-    }
-}
-
-QString AllocationModel::cellToolTip(int row, int bit) const
-{
-    const GroupAllocation* g = rowGroup(row);
-    const CacheSchema* s = rowSchema(row);
-    const quint64 m = mask(row);
-    const int bits = std::popcount(m);
-    QString t = QStringLiteral("%1 (%2) domain %3, bit %4\n").arg(rowLabel(row), qs(s->name)).arg(m_domain).arg(bit);
-    t += QStringLiteral("mask %1 = %2 bits = %3").arg(hex(m)).arg(bits).arg(bytesText(double(s->bytesPerBit()) * bits));
-    if (hasPending(row))
-        t += QStringLiteral(" (pending; live %1)").arg(hex(liveMask(row)));
-    t += QStringLiteral("\nthis bit = %1").arg(bytesText(double(s->bytesPerBit())));
-    if (s->ways > 0 && s->cbmLength > 0)
-        t += QStringLiteral(" = %1 of %2 ways").arg(double(s->ways) / s->cbmLength, 0, 'g', 3).arg(s->ways);
-    QStringList sharers;
-    for (int r = 0; r < rowCount(); ++r) {
-        if (rowGroup(r) != g && ((mask(r) >> bit) & 1u))
-            sharers << rowLabel(r);
-    }
-    if (!sharers.isEmpty())
-        t += QStringLiteral("\nalso used by: ") + sharers.join(QStringLiteral(", "));
-    if ((s->shareableBits >> bit) & 1u)
-        t += QStringLiteral("\nhardware-shared (shareable_bits %1): I/O agents may also fill these ways")
-                 .arg(hex(s->shareableBits));
-    const QString err = rowError(row);
-    if (!err.isEmpty())
-        t += QStringLiteral("\nerror: ") + err;
-    return t;
-}
-
-QVariant AllocationModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation == Qt::Horizontal) {
-        if (section < 0 || section >= columnCount())
-            return {};
-        if (role == Qt::DisplayRole)
-            return QString::number(section);
-        if (role == Qt::ToolTipRole) {
-            const CacheSchema* s = m_state.cacheSchema(m_rows.front().schema);
-            return QStringLiteral("CBM bit %1: %2 of %3").arg(section).arg(bytesText(double(s->bytesPerBit())),
-                                                                         bytesText(double(s->cacheBytes)));
-        }
-        return {};
-    }
-    if (section < 0 || section >= rowCount())
-        return {};
-    if (role == Qt::DisplayRole)
-        return rowLabel(section);
-    if (role == Qt::ToolTipRole) {
-        const GroupAllocation* g = rowGroup(section);
-        return QStringLiteral("group %1, CLOSID %2%3\nmask %4")
-            .arg(qs(g->displayName()), g->closid >= 0 ? QString::number(g->closid) : QStringLiteral("?"),
-                 g->exclusive ? QStringLiteral(", exclusive") : QString(), hex(mask(section)));
-    }
-    return {};
-}
-
-QHash<int, QByteArray> AllocationModel::roleNames() const
-{
-    QHash<int, QByteArray> r = QAbstractTableModel::roleNames();
-    r.insert(CellStateRole, "cellState");
-    r.insert(HardwareSharedRole, "hardwareShared");
-    r.insert(MaskRole, "mask");
-    r.insert(LiveMaskRole, "liveMask");
-    r.insert(PendingRole, "pending");
-    r.insert(OccupancyBytesRole, "occupancyBytes");
-    r.insert(OccupancyFractionRole, "occupancyFraction");
-    r.insert(RowErrorRole, "rowError");
-    r.insert(GroupRole, "group");
-    r.insert(SchemaRole, "schema");
-    r.insert(ClosidRole, "closid");
-    return r;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <cstdlib>
 
 namespace {
 bool endsWith(const std::string& s, const std::string& suffix)
@@ -20,8 +21,7 @@ unsigned clampValue(const BandwidthSchema& b, unsigned v)
 std::string CacheSchema::cacheName() const
 {
     for (const char* t : { "CODE", "DATA" }) {
-        if (endsWith(name, t))
-            return name.substr(0, name.size() - 4);
+        if (endsWith(name, t)) return name.substr(0, name.size() - 4);
     }
     return name;
 }
@@ -29,8 +29,7 @@ std::string CacheSchema::cacheName() const
 std::string CacheSchema::cdpType() const
 {
     for (const char* t : { "CODE", "DATA" }) {
-        if (endsWith(name, t))
-            return t;
+        if (endsWith(name, t)) return t;
     }
     return {};
 }
@@ -40,28 +39,23 @@ unsigned BandwidthSchema::effectiveValue(unsigned requested) const
     const unsigned v = clampValue(*this, requested);
     if (scale == Scale::PowerOfTwo) {
         // SDM 20.19.7.2: a non-linear delay that is not a power of two is rounded down to the next power of two.
-        if (v == 0)
-            return 0;
+        if (v == 0) return 0;
         const unsigned p = std::bit_floor(v);
         return p < minValue ? minValue : p;
     }
-    if (granularity <= 1)
-        return v;
-    unsigned r = rounding == Rounding::Up ? (v + granularity - 1) / granularity * granularity
-                                          : v / granularity * granularity;
+    if (granularity <= 1) return v;
+    unsigned r
+        = rounding == Rounding::Up ? (v + granularity - 1) / granularity * granularity : v / granularity * granularity;
     // Kernel bw_validate rounds up after the range check, so 95 with gran 10 is written as 100; never exceed max.
-    if (r > maxValue)
-        r = maxValue / granularity * granularity;
-    if (r < minValue)
-        r = minValue;
+    if (r > maxValue) r = maxValue / granularity * granularity;
+    if (r < minValue) r = minValue;
     return r;
 }
 
 unsigned BandwidthSchema::stepUp(unsigned value) const
 {
     const unsigned cur = effectiveValue(value);
-    if (scale == Scale::PowerOfTwo)
-        return effectiveValue(cur == 0 ? 1 : cur * 2);
+    if (scale == Scale::PowerOfTwo) return effectiveValue(cur == 0 ? 1 : cur * 2);
     const unsigned next = effectiveValue(cur + std::max(1u, granularity));
     return next;
 }
@@ -69,11 +63,9 @@ unsigned BandwidthSchema::stepUp(unsigned value) const
 unsigned BandwidthSchema::stepDown(unsigned value) const
 {
     const unsigned cur = effectiveValue(value);
-    if (scale == Scale::PowerOfTwo)
-        return effectiveValue(cur <= 1 ? 0 : cur / 2);
+    if (scale == Scale::PowerOfTwo) return effectiveValue(cur <= 1 ? 0 : cur / 2);
     const unsigned g = std::max(1u, granularity);
-    if (cur <= minValue + g - 1)
-        return minValue;
+    if (cur <= minValue + g - 1) return minValue;
     // Round down explicitly: effectiveValue would round a non-multiple back up.
     unsigned down = (cur - g) / g * g;
     return std::max(down, minValue);
@@ -82,8 +74,7 @@ unsigned BandwidthSchema::stepDown(unsigned value) const
 const CacheSchema* AllocationState::cacheSchema(const std::string& name) const
 {
     for (const auto& c : caches) {
-        if (c.name == name)
-            return &c;
+        if (c.name == name) return &c;
     }
     return nullptr;
 }
@@ -91,8 +82,7 @@ const CacheSchema* AllocationState::cacheSchema(const std::string& name) const
 const BandwidthSchema* AllocationState::bandwidthSchema(const std::string& name) const
 {
     for (const auto& b : bandwidths) {
-        if (b.name == name)
-            return &b;
+        if (b.name == name) return &b;
     }
     return nullptr;
 }
@@ -102,31 +92,51 @@ std::vector<std::string> AllocationState::cacheNames() const
     std::vector<std::string> names;
     for (const auto& c : caches) {
         const std::string n = c.cacheName();
-        if (std::find(names.begin(), names.end(), n) == names.end())
-            names.push_back(n);
+        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
     }
     return names;
 }
 
+int replayAllocation(AllocationState& state, const std::vector<rdt::AllocationChanged>& changes, std::uint64_t untilNs)
+{
+    int applied = 0;
+    for (const auto& c : changes) {
+        if (c.timeNs > untilNs) break;
+        if (!c.ok) continue;
+        const bool cache = state.cacheSchema(c.resource) != nullptr;
+        if (!cache && !state.bandwidthSchema(c.resource)) continue;
+        char* end = nullptr;
+        const unsigned long long v = std::strtoull(c.newValue.c_str(), &end, cache ? 16 : 10);
+        if (end == c.newValue.c_str()) continue;
+        for (auto& g : state.groups) {
+            if (g.group != c.group) continue;
+            if (cache)
+                g.cbm[c.resource][c.domain] = v;
+            else
+                g.bandwidth[c.resource][c.domain] = static_cast<unsigned>(v);
+            ++applied;
+        }
+    }
+    return applied;
+}
+
 bool isContiguous(std::uint64_t mask)
 {
-    if (mask == 0)
-        return true;
+    if (mask == 0) return true;
     const std::uint64_t shifted = mask >> std::countr_zero(mask);
     return (shifted & (shifted + 1)) == 0;
 }
 
-std::string cbmInvalidReason(const CacheSchema& schema, std::uint64_t mask, bool exclusive,
-                             const std::vector<PeerMask>& others)
+std::string cbmInvalidReason(
+    const CacheSchema& schema, std::uint64_t mask, bool exclusive, const std::vector<PeerMask>& others)
 {
     char buf[96];
     // The order and the texts follow the kernel's cbm_validate/rdtgroup_cbm_overlaps (RESCTRL-NOTES 1.4).
     // cbm_validate: a zero mask (when min_cbm_bits > 0) and bits beyond cbm_mask are both "Mask out of range".
-    if ((mask == 0 && schema.minCbmBits > 0) || (mask & ~schema.fullMask()) != 0)
-        return "Mask out of range";
+    if ((mask == 0 && schema.minCbmBits > 0) || (mask & ~schema.fullMask()) != 0) return "Mask out of range";
     if (!schema.sparseMasks && !isContiguous(mask)) {
-        std::snprintf(buf, sizeof buf, "The mask %llx has non-consecutive 1-bits",
-                      static_cast<unsigned long long>(mask));
+        std::snprintf(
+            buf, sizeof buf, "The mask %llx has non-consecutive 1-bits", static_cast<unsigned long long>(mask));
         return buf;
     }
     if (std::popcount(mask) < schema.minCbmBits) {
@@ -134,13 +144,11 @@ std::string cbmInvalidReason(const CacheSchema& schema, std::uint64_t mask, bool
         return buf;
     }
     for (const auto& p : others) {
-        if ((p.mask & mask) != 0 && p.exclusive)
-            return "Overlaps with exclusive group";
+        if ((p.mask & mask) != 0 && p.exclusive) return "Overlaps with exclusive group";
     }
     if (exclusive) {
         for (const auto& p : others) {
-            if ((p.mask & mask) != 0)
-                return "Overlaps with other group";
+            if ((p.mask & mask) != 0) return "Overlaps with other group";
         }
     }
     return {};

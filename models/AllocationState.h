@@ -5,6 +5,7 @@
 // (models/EngineAllocationAdapter.h), a replayed session or a test can fill it the same way.
 
 #include "core/Result.h"
+#include "rdt/Sample.h"
 
 #include <cstdint>
 #include <map>
@@ -82,6 +83,11 @@ struct AllocationState {
     std::vector<std::string> cacheNames() const;
 };
 
+/// Applies recorded changes to a state, in order, up to and including `untilNs` (refused ones are skipped): what a
+/// replay seek shows is `replayAllocation(stateAtStart, changesSoFar, seekTime)`. Cache values are hex, bandwidth
+/// values decimal; changes naming unknown groups or schemas are ignored. Returns how many were applied.
+int replayAllocation(AllocationState& state, const std::vector<rdt::AllocationChanged>& changes, std::uint64_t untilNs);
+
 /// Why `mask` cannot be written for `schema` (the kernel's own wording where it has one, ctrlmondata.c
 /// cbm_validate), or "" when it is valid. `others` are the masks other groups hold in the same cache domain,
 /// `othersExclusive` whether that group is in exclusive mode; `exclusive` is this group's mode.
@@ -89,8 +95,8 @@ struct PeerMask {
     std::uint64_t mask = 0;
     bool exclusive = false;
 };
-std::string cbmInvalidReason(const CacheSchema& schema, std::uint64_t mask, bool exclusive,
-                             const std::vector<PeerMask>& others);
+std::string cbmInvalidReason(
+    const CacheSchema& schema, std::uint64_t mask, bool exclusive, const std::vector<PeerMask>& others);
 
 /// True when the set bits of `mask` form one run (SDM 20.19.4.2: CBMs must be contiguous unless enumerated).
 bool isContiguous(std::uint64_t mask);
@@ -101,11 +107,11 @@ class AllocationWriter {
 public:
     virtual ~AllocationWriter() = default;
     /// Writes one CBM for one group, schema and domain; returns the mask read back afterwards.
-    virtual rdt::Result<std::uint64_t> writeCbm(const std::string& group, const std::string& schema, int domain,
-                                                std::uint64_t mask)
+    virtual rdt::Result<std::uint64_t> writeCbm(
+        const std::string& group, const std::string& schema, int domain, std::uint64_t mask)
         = 0;
     /// Writes one bandwidth value; returns the value read back (after the backend's rounding).
-    virtual rdt::Result<unsigned> writeBandwidth(const std::string& group, const std::string& schema, int domain,
-                                                 unsigned value)
+    virtual rdt::Result<unsigned> writeBandwidth(
+        const std::string& group, const std::string& schema, int domain, unsigned value)
         = 0;
 };

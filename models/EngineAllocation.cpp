@@ -12,11 +12,9 @@
 rdt::Result<AllocationState> readAllocationState(rdt::RdtBackend& backend, const AllocationStateOptions& options)
 {
     auto caps = backend.capabilities();
-    if (!caps)
-        return caps.error();
+    if (!caps) return caps.error();
     auto groups = backend.listGroups();
-    if (!groups)
-        return groups.error();
+    if (!groups) return groups.error();
     AllocationState st;
     st.simulated = options.simulated;
     st.writable = options.writable;
@@ -53,27 +51,23 @@ rdt::Result<AllocationState> readAllocationState(rdt::RdtBackend& backend, const
             st.bandwidths.push_back(b);
         }
         for (int d : r.domains) {
-            if (std::find(st.domains.begin(), st.domains.end(), d) == st.domains.end())
-                st.domains.push_back(d);
+            if (std::find(st.domains.begin(), st.domains.end(), d) == st.domains.end()) st.domains.push_back(d);
         }
     }
     std::sort(st.domains.begin(), st.domains.end());
     for (const auto& g : *groups) {
-        if (!g.isControl)
-            continue;
+        if (!g.isControl) continue;
         GroupAllocation a;
         a.group = g.path;
         a.closid = g.closid;
         a.exclusive = g.mode == "exclusive";
         auto sch = backend.readSchemata(g.path);
-        if (!sch)
-            return sch.error();
+        if (!sch) return sch.error();
         for (const auto& line : sch->lines()) {
             const bool cache = rdt::isCacheResource(line.resource);
             for (const auto& [d, v] : line.values) {
                 if (cache) {
-                    if (auto m = rdt::parseMask(v))
-                        a.cbm[line.resource][d] = *m;
+                    if (auto m = rdt::parseMask(v)) a.cbm[line.resource][d] = *m;
                 } else if (auto b = rdt::parseBandwidth(v)) {
                     a.bandwidth[line.resource][d] = static_cast<unsigned>(*b);
                 }
@@ -102,27 +96,23 @@ std::map<std::string, std::map<int, std::uint64_t>> occupancyFromBatch(const rdt
 {
     std::map<std::string, std::map<int, std::uint64_t>> out;
     for (const auto& s : batch.samples) {
-        if (s.group.find("mon_groups") != std::string::npos)
-            continue;
-        if (s.flags & (rdt::SampleOccupancyError | rdt::SampleOccupancyUnavailable))
-            continue;
+        if (s.group.find("mon_groups") != std::string::npos) continue;
+        if (s.flags & (rdt::SampleOccupancyError | rdt::SampleOccupancyUnavailable)) continue;
         out[s.group][s.domain] = s.occupancyBytes;
     }
     return out;
 }
 
 std::string allocationReadOnlyReason(const std::string& sourceKind, const std::string& resctrlRoot,
-                                     const std::function<bool(const std::string&, std::string*)>& canWrite)
+    const std::function<bool(const std::string&, std::string*)>& canWrite)
 {
     auto check = canWrite ? canWrite : [](const std::string& path, std::string* why) {
-        if (::access(path.c_str(), W_OK) == 0)
-            return true;
+        if (::access(path.c_str(), W_OK) == 0) return true;
         *why = std::strerror(errno);
         return false;
     };
     std::string why;
-    if (sourceKind == "replay")
-        return "replaying a recorded session: allocations are shown as recorded";
+    if (sourceKind == "replay") return "replaying a recorded session: allocations are shown as recorded";
     if (sourceKind == "resctrl") {
         const std::string file = resctrlRoot + "/schemata";
         if (!check(file, &why))
@@ -139,25 +129,22 @@ std::string allocationReadOnlyReason(const std::string& sourceKind, const std::s
 EngineAllocationWriter::EngineAllocationWriter(rdt::RdtBackend& backend, rdt::AllocationEngine& engine)
     : m_backend(backend)
     , m_engine(engine)
-{
-}
+{ }
 
 std::string EngineAllocationWriter::reasonOf(const rdt::Error& error)
 {
     static const std::string kernelSays = "kernel says: ";
     const std::string& m = error.message;
     const auto k = m.rfind(kernelSays);
-    if (k != std::string::npos)
-        return m.substr(k + kernelSays.size());
+    if (k != std::string::npos) return m.substr(k + kernelSays.size());
     // Engine validation prefixes "L3:0: " (resource:domain) to the kernel-style text.
     const auto colon = m.find(": ");
-    if (colon != std::string::npos && m.find(':') < colon && colon < 16)
-        return m.substr(colon + 2);
+    if (colon != std::string::npos && m.find(':') < colon && colon < 16) return m.substr(colon + 2);
     return m;
 }
 
-rdt::Result<std::uint64_t> EngineAllocationWriter::write(const std::string& group, const std::string& schema,
-                                                         int domain, const std::string& value, bool cache)
+rdt::Result<std::uint64_t> EngineAllocationWriter::write(
+    const std::string& group, const std::string& schema, int domain, const std::string& value, bool cache)
 {
     rdt::AllocationRequest req;
     req.group = group;
@@ -170,36 +157,33 @@ rdt::Result<std::uint64_t> EngineAllocationWriter::write(const std::string& grou
         return e;
     }
     auto back = m_backend.readSchemata(group);
-    if (!back)
-        return back.error();
+    if (!back) return back.error();
     const auto v = back->value(schema, domain);
     if (!v)
-        return rdt::errnoError(EIO, "no " + schema + ":" + std::to_string(domain) + " in " + group + "/schemata after the write");
+        return rdt::errnoError(
+            EIO, "no " + schema + ":" + std::to_string(domain) + " in " + group + "/schemata after the write");
     if (cache) {
         auto m = rdt::parseMask(*v);
-        if (!m)
-            return m.error();
+        if (!m) return m.error();
         return *m;
     }
     auto b = rdt::parseBandwidth(*v);
-    if (!b)
-        return b.error();
+    if (!b) return b.error();
     return *b;
 }
 
-rdt::Result<std::uint64_t> EngineAllocationWriter::writeCbm(const std::string& group, const std::string& schema,
-                                                            int domain, std::uint64_t mask)
+rdt::Result<std::uint64_t> EngineAllocationWriter::writeCbm(
+    const std::string& group, const std::string& schema, int domain, std::uint64_t mask)
 {
     char buf[24];
     std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(mask));
     return write(group, schema, domain, buf, true);
 }
 
-rdt::Result<unsigned> EngineAllocationWriter::writeBandwidth(const std::string& group, const std::string& schema,
-                                                             int domain, unsigned value)
+rdt::Result<unsigned> EngineAllocationWriter::writeBandwidth(
+    const std::string& group, const std::string& schema, int domain, unsigned value)
 {
     auto r = write(group, schema, domain, std::to_string(value), false);
-    if (!r)
-        return r.error();
+    if (!r) return r.error();
     return static_cast<unsigned>(*r);
 }

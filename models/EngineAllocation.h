@@ -36,7 +36,7 @@ std::map<std::string, std::map<int, std::uint64_t>> occupancyFromBatch(const rdt
 /// Why allocations cannot be edited on `sourceKind` ("resctrl", "msr", "sim", "replay"), or "" when they can.
 /// `canWrite(path)` answers whether the process may write a file (default: access(2) W_OK); injectable for tests.
 std::string allocationReadOnlyReason(const std::string& sourceKind, const std::string& resctrlRoot,
-                                     const std::function<bool(const std::string&, std::string*)>& canWrite = {});
+    const std::function<bool(const std::string&, std::string*)>& canWrite = {});
 
 /// AllocationWriter over the engine: every edit goes through AllocationEngine::apply() (validated, written,
 /// read back, rolled back on failure, AllocationChanged published to the engine's listener).
@@ -44,18 +44,18 @@ class EngineAllocationWriter : public AllocationWriter {
 public:
     EngineAllocationWriter(rdt::RdtBackend& backend, rdt::AllocationEngine& engine);
 
-    rdt::Result<std::uint64_t> writeCbm(const std::string& group, const std::string& schema, int domain,
-                                        std::uint64_t mask) override;
-    rdt::Result<unsigned> writeBandwidth(const std::string& group, const std::string& schema, int domain,
-                                         unsigned value) override;
+    rdt::Result<std::uint64_t> writeCbm(
+        const std::string& group, const std::string& schema, int domain, std::uint64_t mask) override;
+    rdt::Result<unsigned> writeBandwidth(
+        const std::string& group, const std::string& schema, int domain, unsigned value) override;
 
     /// The kernel's own words from an engine error ("...; kernel says: Overlaps with exclusive group" ->
     /// "Overlaps with exclusive group"; "L3:0: The mask 5 has ..." -> "The mask 5 has ..."), for the row.
     static std::string reasonOf(const rdt::Error& error);
 
 private:
-    rdt::Result<std::uint64_t> write(const std::string& group, const std::string& schema, int domain,
-                                     const std::string& value, bool cache);
+    rdt::Result<std::uint64_t> write(
+        const std::string& group, const std::string& schema, int domain, const std::string& value, bool cache);
 
     rdt::RdtBackend& m_backend;
     rdt::AllocationEngine& m_engine;

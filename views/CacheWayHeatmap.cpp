@@ -46,8 +46,9 @@ CacheWayHeatmap::CacheWayHeatmap(QWidget* parent)
     bar->addWidget(m_redo);
     bar->addStretch(1);
     m_simulated->setToolTip(tr("These allocations are on the simulated machine, not on this CPU"));
-    m_simulated->setStyleSheet(QStringLiteral("QLabel { color: palette(highlighted-text); background: palette(highlight);"
-                                              " border-radius: 3px; padding: 1px 6px; }"));
+    m_simulated->setStyleSheet(
+        QStringLiteral("QLabel { color: palette(highlighted-text); background: palette(highlight);"
+                       " border-radius: 3px; padding: 1px 6px; }"));
     bar->addWidget(m_simulated);
 
     m_banner->setWordWrap(true);
@@ -74,34 +75,27 @@ CacheWayHeatmap::CacheWayHeatmap(QWidget* parent)
     layout->addWidget(m_status);
 
     connect(m_cacheBox, &QComboBox::currentTextChanged, this, [this](const QString& name) {
-        if (m_model && !name.isEmpty())
-            m_model->setCache(name);
+        if (m_model && !name.isEmpty()) m_model->setCache(name);
     });
     connect(m_domainBox, &QComboBox::currentIndexChanged, this, [this](int i) {
-        if (m_model && i >= 0)
-            m_model->setDomain(m_domainBox->itemData(i).toInt());
+        if (m_model && i >= 0) m_model->setDomain(m_domainBox->itemData(i).toInt());
         m_info->setText(cacheInfoText());
     });
     connect(m_live, &QCheckBox::toggled, this, [this](bool on) {
-        if (m_model)
-            m_model->setApplyLive(on);
+        if (m_model) m_model->setApplyLive(on);
         syncControls();
     });
     connect(m_apply, &QPushButton::clicked, this, [this] {
-        if (m_model)
-            m_model->apply();
+        if (m_model) m_model->apply();
     });
     connect(m_revert, &QPushButton::clicked, this, [this] {
-        if (m_model)
-            m_model->revert();
+        if (m_model) m_model->revert();
     });
     connect(m_undo, &QToolButton::clicked, this, [this] {
-        if (m_model && m_model->undoStack())
-            m_model->undoStack()->undo();
+        if (m_model && m_model->undoStack()) m_model->undoStack()->undo();
     });
     connect(m_redo, &QToolButton::clicked, this, [this] {
-        if (m_model && m_model->undoStack())
-            m_model->undoStack()->redo();
+        if (m_model && m_model->undoStack()) m_model->undoStack()->redo();
     });
     m_undoAction = new QAction(tr("Undo allocation edit"), this);
     m_undoAction->setShortcut(QKeySequence::Undo);
@@ -139,17 +133,17 @@ void CacheWayHeatmap::setModel(AllocationModel* model)
                       << connect(model, &QAbstractItemModel::modelReset, this, &CacheWayHeatmap::syncSelectors)
                       << connect(model, &AllocationModel::stateChanged, this, &CacheWayHeatmap::syncSelectors)
                       << connect(model, &AllocationModel::editRejected, this,
-                                 [this](int, const QString& message) {
-                                     m_status->setText(tr("The backend refused the edit: %1").arg(message));
-                                     m_status->show();
-                                 })
-                      << connect(model, &AllocationModel::allocationWritten, this,
-                                 [this](const rdt::AllocationChanged& c) {
-                                     if (c.ok) {
-                                         m_status->clear();
-                                         m_status->hide();
-                                     }
-                                 });
+                             [this](int, const QString& message) {
+                                 m_status->setText(tr("The backend refused the edit: %1").arg(message));
+                                 m_status->show();
+                             })
+                      << connect(
+                             model, &AllocationModel::allocationWritten, this, [this](const rdt::AllocationChanged& c) {
+                                 if (c.ok) {
+                                     m_status->clear();
+                                     m_status->hide();
+                                 }
+                             });
         if (QUndoStack* stack = model->undoStack()) {
             m_connections << connect(stack, &QUndoStack::indexChanged, this, &CacheWayHeatmap::syncControls);
         }
@@ -172,8 +166,7 @@ void CacheWayHeatmap::syncSelectors()
         m_cacheBox->clear();
         m_cacheBox->addItems(caches);
     }
-    if (m_model)
-        m_cacheBox->setCurrentText(m_model->cache());
+    if (m_model) m_cacheBox->setCurrentText(m_model->cache());
     m_cacheBox->setVisible(caches.size() > 1);
     m_cacheLabel->setVisible(caches.size() > 1);
     m_info->setText(cacheInfoText());
@@ -183,8 +176,7 @@ void CacheWayHeatmap::syncSelectors()
         for (int d : domains)
             m_domainBox->addItem(QString::number(d), d);
     }
-    if (m_model)
-        m_domainBox->setCurrentIndex(m_domainBox->findData(m_model->domain()));
+    if (m_model) m_domainBox->setCurrentIndex(m_domainBox->findData(m_model->domain()));
     m_simulated->setVisible(m_model && m_model->state().simulated);
     syncControls();
 }
@@ -212,8 +204,7 @@ void CacheWayHeatmap::syncControls()
 
 QString CacheWayHeatmap::readOnlyText() const
 {
-    if (m_model && m_model->isEditable())
-        return {};
+    if (m_model && m_model->isEditable()) return {};
     const QString why = m_model ? m_model->readOnlyReason() : tr("no allocation data");
     return tr("Editing disabled: %1. Monitoring still works.").arg(why);
 }
@@ -227,8 +218,7 @@ QSize CacheWayHeatmap::sizeHint() const
 
 QString CacheWayHeatmap::cacheInfoText() const
 {
-    if (!m_model || m_model->rowCount() == 0)
-        return tr("No cache allocation on this source");
+    if (!m_model || m_model->rowCount() == 0) return tr("No cache allocation on this source");
     const CacheSchema* s = m_model->rowSchema(0);
     QString t = tr("%1 domain %2: %3, %4-bit CBM, %5 per bit")
                     .arg(QString::fromStdString(s->cacheName()))
@@ -236,15 +226,15 @@ QString CacheWayHeatmap::cacheInfoText() const
                     .arg(QString::fromStdString(rdt::formatBytes(double(s->cacheBytes))))
                     .arg(s->cbmLength)
                     .arg(QString::fromStdString(rdt::formatBytes(double(s->bytesPerBit()))));
-    if (s->ways > 0)
-        t += tr(" (%1 ways, CPUID.04H)").arg(s->ways);
-    if (!s->cdpType().empty())
-        t += tr("; CDP: separate CODE and DATA masks");
+    if (s->ways > 0) t += tr(" (%1 ways, CPUID.04H)").arg(s->ways);
+    if (!s->cdpType().empty()) t += tr("; CDP: separate CODE and DATA masks");
     t += tr("; min %n bit(s)", nullptr, s->minCbmBits);
     t += s->sparseMasks ? tr(", sparse masks allowed") : tr(", contiguous masks only");
-    if (s->shareableBits)
-        t += tr("; hardware-shared 0x%1").arg(QString::number(s->shareableBits, 16));
+    if (s->shareableBits) t += tr("; hardware-shared 0x%1").arg(QString::number(s->shareableBits, 16));
     return t;
 }
 
-QString CacheWayHeatmap::statusText() const { return m_status->text(); }
+QString CacheWayHeatmap::statusText() const
+{
+    return m_status->text();
+}

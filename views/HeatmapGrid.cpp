@@ -2,8 +2,8 @@
 #include "HeatmapGrid.h"
 
 #include "HeatmapPalette.h"
-#include "models/AllocationModel.h"
 #include "core/Units.h"
+#include "models/AllocationModel.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -43,8 +43,7 @@ void HeatmapGrid::changeEvent(QEvent* event)
 void HeatmapGrid::setModel(AllocationModel* model)
 {
     m_gridLeft = -1;
-    if (m_model)
-        disconnect(m_model, nullptr, this, nullptr);
+    if (m_model) disconnect(m_model, nullptr, this, nullptr);
     m_model = model;
     if (model) {
         // Values changed: repaint (at most once per frame, Qt merges update()s). Rows or labels changed: re-measure.
@@ -69,8 +68,14 @@ void HeatmapGrid::setModel(AllocationModel* model)
     update();
 }
 
-int HeatmapGrid::bitCount() const { return m_model ? m_model->columnCount() : 0; }
-int HeatmapGrid::rowCountSafe() const { return m_model ? m_model->rowCount() : 0; }
+int HeatmapGrid::bitCount() const
+{
+    return m_model ? m_model->columnCount() : 0;
+}
+int HeatmapGrid::rowCountSafe() const
+{
+    return m_model ? m_model->rowCount() : 0;
+}
 
 int HeatmapGrid::gridLeft() const
 {
@@ -84,13 +89,15 @@ int HeatmapGrid::gridLeft() const
     return m_gridLeft;
 }
 
-int HeatmapGrid::gridRight() const { return gridLeft() + bitCount() * CellW; }
+int HeatmapGrid::gridRight() const
+{
+    return gridLeft() + bitCount() * CellW;
+}
 
 QRect HeatmapGrid::cellRect(int row, int bit) const
 {
     const int bits = bitCount();
-    if (row < 0 || row >= rowCountSafe() || bit < 0 || bit >= bits)
-        return {};
+    if (row < 0 || row >= rowCountSafe() || bit < 0 || bit >= bits) return {};
     const int top = Margin + m_lineHeight + 6;
     const int column = bits - 1 - bit; // most significant bit on the left
     return QRect(gridLeft() + column * CellW, top + row * (CellH + RowGap), CellW, CellH);
@@ -100,8 +107,7 @@ int HeatmapGrid::rowAt(const QPoint& pos) const
 {
     for (int r = 0; r < rowCountSafe(); ++r) {
         const QRect c = cellRect(r, 0);
-        if (pos.y() >= c.top() && pos.y() <= c.bottom() + RowGap)
-            return r;
+        if (pos.y() >= c.top() && pos.y() <= c.bottom() + RowGap) return r;
     }
     return -1;
 }
@@ -109,14 +115,11 @@ int HeatmapGrid::rowAt(const QPoint& pos) const
 int HeatmapGrid::bitAt(const QPoint& pos, bool clamp) const
 {
     const int bits = bitCount();
-    if (bits == 0)
-        return -1;
+    if (bits == 0) return -1;
     int column = (pos.x() - gridLeft()) / CellW;
-    if (pos.x() < gridLeft())
-        column = -1;
+    if (pos.x() < gridLeft()) column = -1;
     if (column < 0 || column >= bits) {
-        if (!clamp)
-            return -1;
+        if (!clamp) return -1;
         column = std::clamp(column, 0, bits - 1);
     }
     return bits - 1 - column;
@@ -131,8 +134,7 @@ void HeatmapGrid::setCursorCell(int row, int bit)
 
 quint64 HeatmapGrid::rangeMask(int anchor, int current, int minBits, int length)
 {
-    if (length <= 0)
-        return 0;
+    if (length <= 0) return 0;
     anchor = std::clamp(anchor, 0, length - 1);
     current = std::clamp(current, 0, length - 1);
     int lo = std::min(anchor, current);
@@ -163,10 +165,8 @@ void HeatmapGrid::beginDrag(int row, int bit)
 
 void HeatmapGrid::updateDrag(int bit)
 {
-    if (m_dragRow < 0 || bit < 0)
-        return;
-    if (bit != m_anchorBit)
-        m_dragMoved = true;
+    if (m_dragRow < 0 || bit < 0) return;
+    if (bit != m_anchorBit) m_dragMoved = true;
     m_dragBit = bit;
     m_cursorBit = bit;
     if (m_dragMoved) {
@@ -180,8 +180,7 @@ void HeatmapGrid::finishDrag(bool moved)
     const int row = m_dragRow;
     m_dragRow = -1;
     m_keyboardDrag = false;
-    if (row < 0 || !m_model)
-        return;
+    if (row < 0 || !m_model) return;
     m_model->clearPreview();
     if (!moved) {
         click(row, m_anchorBit);
@@ -195,15 +194,13 @@ void HeatmapGrid::cancelDrag()
 {
     m_dragRow = -1;
     m_keyboardDrag = false;
-    if (m_model)
-        m_model->clearPreview();
+    if (m_model) m_model->clearPreview();
 }
 
 void HeatmapGrid::click(int row, int bit)
 {
     const CacheSchema* s = m_model->rowSchema(row);
-    if (!s)
-        return;
+    if (!s) return;
     if (s->sparseMasks)
         m_model->setPendingMask(row, m_model->mask(row) ^ (quint64(1) << bit));
     else
@@ -221,8 +218,8 @@ void HeatmapGrid::mousePressEvent(QMouseEvent* event)
     setFocus(Qt::MouseFocusReason);
     if (!m_model->isEditable()) {
         setCursorCell(row, bit);
-        QToolTip::showText(event->globalPosition().toPoint(),
-                           tr("Editing is disabled: %1").arg(m_model->readOnlyReason()), this);
+        QToolTip::showText(
+            event->globalPosition().toPoint(), tr("Editing is disabled: %1").arg(m_model->readOnlyReason()), this);
         return;
     }
     beginDrag(row, bit);
@@ -236,8 +233,7 @@ void HeatmapGrid::mouseMoveEvent(QMouseEvent* event)
 
 void HeatmapGrid::mouseReleaseEvent(QMouseEvent* event)
 {
-    if (event->button() != Qt::LeftButton || m_dragRow < 0 || m_keyboardDrag)
-        return;
+    if (event->button() != Qt::LeftButton || m_dragRow < 0 || m_keyboardDrag) return;
     updateDrag(bitAt(event->position().toPoint(), true));
     finishDrag(m_dragMoved);
 }
@@ -269,12 +265,10 @@ void HeatmapGrid::keyPressEvent(QKeyEvent* event)
     }
     case Qt::Key_Up:
     case Qt::Key_Down:
-        if (m_dragRow < 0)
-            setCursorCell(m_cursorRow + (event->key() == Qt::Key_Up ? -1 : 1), m_cursorBit);
+        if (m_dragRow < 0) setCursorCell(m_cursorRow + (event->key() == Qt::Key_Up ? -1 : 1), m_cursorBit);
         return;
     case Qt::Key_Space:
-        if (editable && m_dragRow < 0)
-            click(m_cursorRow, m_cursorBit);
+        if (editable && m_dragRow < 0) click(m_cursorRow, m_cursorBit);
         return;
     case Qt::Key_Return:
     case Qt::Key_Enter:
@@ -304,8 +298,8 @@ bool HeatmapGrid::event(QEvent* event)
         if (row >= 0 && bit >= 0)
             text = m_model->index(row, bit).data(Qt::ToolTipRole).toString();
         else if (row >= 0)
-            text = m_model->headerData(row, Qt::Vertical, Qt::ToolTipRole).toString()
-                + QLatin1Char('\n') + m_model->rowError(row);
+            text = m_model->headerData(row, Qt::Vertical, Qt::ToolTipRole).toString() + QLatin1Char('\n')
+                + m_model->rowError(row);
         if (text.trimmed().isEmpty())
             QToolTip::hideText();
         else
@@ -322,7 +316,7 @@ QSize HeatmapGrid::sizeHint() const
     // The legend line: swatch + text per entry (kept in step with paintLegend).
     int legend = gridLeft();
     for (const QString& t : { tr("allocated"), tr("overlapping"), tr("exclusive"), tr("hardware-shared"), tr("unused"),
-                              tr("invalid"), tr("occupancy") })
+             tr("invalid"), tr("occupancy") })
         legend += fontMetrics().height() - 4 + 4 + fontMetrics().horizontalAdvance(t) + 14;
     return QSize(std::max(gridRight() + 12 + InfoW + Margin, legend), h);
 }
@@ -351,7 +345,7 @@ void HeatmapGrid::paintEvent(QPaintEvent*)
     for (int b = 0; b < bitCount(); ++b) {
         const QRect c = cellRect(0, b);
         p.drawText(QRect(c.left(), Margin, CellW, c.top() - Margin - 2), Qt::AlignHCenter | Qt::AlignBottom,
-                   QString::number(b));
+            QString::number(b));
     }
     p.setFont(font());
     for (int r = 0; r < rowCountSafe(); ++r)
@@ -371,7 +365,7 @@ void HeatmapGrid::paintRow(QPainter& p, int row)
 
     p.setPen(error.isEmpty() ? palette().color(QPalette::Text) : colours.invalid);
     p.drawText(QRect(Margin, strip.top(), strip.left() - Margin - 6, strip.height()), Qt::AlignVCenter | Qt::AlignRight,
-               m_model->rowLabel(row) + (pending ? QStringLiteral("*") : QString()));
+        m_model->rowLabel(row) + (pending ? QStringLiteral("*") : QString()));
 
     for (int b = 0; b < bitCount(); ++b) {
         const QModelIndex idx = m_model->index(row, b);
@@ -425,16 +419,18 @@ void HeatmapGrid::paintLegend(QPainter& p)
         bool hatch;
         QString text;
     } items[] = {
-        { colours.allocated, false, tr("allocated") },  { colours.overlapping, false, tr("overlapping") },
-        { colours.exclusive, false, tr("exclusive") },  { colours.unused, true, tr("hardware-shared") },
-        { colours.unused, false, tr("unused") },        { colours.invalid, false, tr("invalid") },
+        { colours.allocated, false, tr("allocated") },
+        { colours.overlapping, false, tr("overlapping") },
+        { colours.exclusive, false, tr("exclusive") },
+        { colours.unused, true, tr("hardware-shared") },
+        { colours.unused, false, tr("unused") },
+        { colours.invalid, false, tr("invalid") },
         { colours.occupancy, false, tr("occupancy") },
     };
     for (const auto& item : items) {
         const QRect sw(x, top + 2, box, box);
         p.fillRect(sw, item.colour);
-        if (item.hatch)
-            p.fillRect(sw, QBrush(colours.hatch, Qt::BDiagPattern));
+        if (item.hatch) p.fillRect(sw, QBrush(colours.hatch, Qt::BDiagPattern));
         p.setPen(palette().color(QPalette::Text));
         const int tw = fontMetrics().horizontalAdvance(item.text);
         p.drawText(QRect(x + box + 4, top, tw + 2, fontMetrics().height()), Qt::AlignVCenter, item.text);

@@ -20,8 +20,7 @@ public:
     SnappingSpinBox(const BandwidthSchema& schema, QWidget* parent)
         : QSpinBox(parent)
         , m_schema(schema)
-    {
-    }
+    { }
     void stepBy(int steps) override
     {
         unsigned v = m_schema.effectiveValue(static_cast<unsigned>(value()));
@@ -41,8 +40,7 @@ public:
     explicit BandwidthDelegate(AllocationBandwidthModel* model, QObject* parent)
         : QStyledItemDelegate(parent)
         , m_model(model)
-    {
-    }
+    { }
     QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&, const QModelIndex&) const override
     {
         const BandwidthSchema* s = m_model->bandwidthSchema();
@@ -73,8 +71,7 @@ BandwidthValueEditor::BandwidthValueEditor(const BandwidthSchema& schema, QWidge
     m_effective->setObjectName(QStringLiteral("effective"));
     // Typing may go anywhere in the raw range: the label says what the hardware will make of it.
     m_spin->setRange(0, static_cast<int>(std::min<unsigned>(schema.maxValue, INT_MAX)));
-    if (schema.unit == "%")
-        m_spin->setSuffix(QStringLiteral(" %"));
+    if (schema.unit == "%") m_spin->setSuffix(QStringLiteral(" %"));
     m_spin->setKeyboardTracking(true);
     auto* l = new QHBoxLayout(this);
     l->setContentsMargins(0, 0, 0, 0);
@@ -86,17 +83,26 @@ BandwidthValueEditor::BandwidthValueEditor(const BandwidthSchema& schema, QWidge
     updateEffective();
 }
 
-void BandwidthValueEditor::setValue(unsigned value) { m_spin->setValue(static_cast<int>(std::min<unsigned>(value, INT_MAX))); }
+void BandwidthValueEditor::setValue(unsigned value)
+{
+    m_spin->setValue(static_cast<int>(std::min<unsigned>(value, INT_MAX)));
+}
 
-unsigned BandwidthValueEditor::requested() const { return static_cast<unsigned>(std::max(0, m_spin->value())); }
+unsigned BandwidthValueEditor::requested() const
+{
+    return static_cast<unsigned>(std::max(0, m_spin->value()));
+}
 
-QString BandwidthValueEditor::effectiveText() const { return m_effective->text(); }
+QString BandwidthValueEditor::effectiveText() const
+{
+    return m_effective->text();
+}
 
 void BandwidthValueEditor::updateEffective()
 {
     const unsigned e = effective();
-    m_effective->setText(e == requested() ? QString()
-                                          : tr("-> %1 applied").arg(AllocationBandwidthModel::formatValue(m_schema, e)));
+    m_effective->setText(
+        e == requested() ? QString() : tr("-> %1 applied").arg(AllocationBandwidthModel::formatValue(m_schema, e)));
 }
 
 MbaEditor::MbaEditor(QWidget* parent)
@@ -110,8 +116,8 @@ MbaEditor::MbaEditor(QWidget* parent)
 {
     m_view->setModel(m_model);
     m_view->setItemDelegate(new BandwidthDelegate(m_model, this));
-    m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
-                            | QAbstractItemView::AnyKeyPressed);
+    m_view->setEditTriggers(
+        QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_view->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_banner->setWordWrap(true);
@@ -143,15 +149,13 @@ MbaEditor::MbaEditor(QWidget* parent)
 
 void MbaEditor::setModel(AllocationModel* model)
 {
-    if (m_source)
-        disconnect(m_source, nullptr, this, nullptr);
+    if (m_source) disconnect(m_source, nullptr, this, nullptr);
     m_source = model;
     m_model->setSourceModel(model);
     if (model) {
         connect(model, &AllocationModel::editableChanged, this, &MbaEditor::sync);
         connect(model, &AllocationModel::allocationWritten, this, [this](const rdt::AllocationChanged& c) {
-            if (!m_model->bandwidthSchema() || c.resource != m_model->bandwidthSchema()->name)
-                return;
+            if (!m_model->bandwidthSchema() || c.resource != m_model->bandwidthSchema()->name) return;
             m_status->setVisible(!c.ok);
             m_status->setText(c.ok ? QString()
                                    : tr("The backend refused %1:%2=%3: %4")
@@ -175,15 +179,14 @@ void MbaEditor::sync()
     const bool editable = m_source && m_source->isEditable();
     m_banner->setVisible(!editable);
     m_banner->setText(readOnlyText());
-    m_view->setEditTriggers(editable ? QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
-                                           | QAbstractItemView::AnyKeyPressed
-                                     : QAbstractItemView::NoEditTriggers);
+    m_view->setEditTriggers(editable
+            ? QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed
+            : QAbstractItemView::NoEditTriggers);
 }
 
 QString MbaEditor::readOnlyText() const
 {
-    if (m_source && m_source->isEditable())
-        return {};
+    if (m_source && m_source->isEditable()) return {};
     return tr("Editing disabled: %1. Monitoring still works.")
         .arg(m_source ? m_source->readOnlyReason() : tr("no allocation data"));
 }
@@ -191,14 +194,14 @@ QString MbaEditor::readOnlyText() const
 QString MbaEditor::rulesText() const
 {
     const BandwidthSchema* b = m_model->bandwidthSchema();
-    if (!b)
-        return tr("No bandwidth allocation (MBA/CBA) on this source.");
+    if (!b) return tr("No bandwidth allocation (MBA/CBA) on this source.");
     const QString name = QString::fromStdString(b->name);
     if (b->unit == "MiBps")
         return tr("%1: a MiBps limit per CLOS (mba_MBps software controller); any value is applied as written.")
             .arg(name);
-    QString t = tr("%1: %2..%3").arg(name, AllocationBandwidthModel::formatValue(*b, b->minValue),
-                                      AllocationBandwidthModel::formatValue(*b, b->maxValue));
+    QString t = tr("%1: %2..%3")
+                    .arg(name, AllocationBandwidthModel::formatValue(*b, b->minValue),
+                        AllocationBandwidthModel::formatValue(*b, b->maxValue));
     if (b->scale == BandwidthSchema::Scale::PowerOfTwo)
         t += tr(", non-linear: powers of two only; other values are rounded down (SDM 20.19.7.2).");
     else if (b->granularity > 1)

@@ -132,7 +132,7 @@ void TestAllocationBandwidth::rejectionKeepsValueAndShowsReason()
     QVERIFY(!model.setData(model.index(2, 1), 50));
     QCOMPARE(model.index(2, 1).data(Qt::EditRole).toUInt(), 100u);
     QCOMPARE(model.index(2, 1).data(AllocationBandwidthModel::RowErrorRole).toString(),
-             QStringLiteral("No support for non-linear MB domains"));
+        QStringLiteral("No support for non-linear MB domains"));
     QVERIFY(model.index(2, 1).data().toString().contains(QStringLiteral("non-linear")));
     QCOMPARE(source.undoStack()->count(), 0);
 }

@@ -38,14 +38,12 @@ struct Setup {
     Setup()
     {
         auto b = rdt::ResctrlBackend::open(fs);
-        if (!b)
-            qFatal("cannot open fixture: %s", b.error().toString().c_str());
+        if (!b) qFatal("cannot open fixture: %s", b.error().toString().c_str());
         backend = std::move(*b);
         engine = std::make_unique<rdt::AllocationEngine>(*backend);
         writer = std::make_unique<EngineAllocationWriter>(*backend, *engine);
         auto st = readAllocationState(*backend, { false, true, {}, { { "L3", 20 } } });
-        if (!st)
-            qFatal("cannot read state: %s", st.error().toString().c_str());
+        if (!st) qFatal("cannot read state: %s", st.error().toString().c_str());
         model.setWriter(writer.get());
         model.setState(*st);
     }
@@ -115,8 +113,9 @@ void TestAllocationEngineAdapter::engineValidationReasonIsTheKernelWording()
     auto r = s.writer->writeCbm("Guaranteed", "L3", 0, 0x5);
     QVERIFY(!r.ok());
     QCOMPARE(QString::fromStdString(r.error().message), QStringLiteral("The mask 5 has non-consecutive 1-bits"));
-    QCOMPARE(EngineAllocationWriter::reasonOf({ 22, "write to p0/schemata failed; kernel says: Mask out of range", {} }),
-             std::string("Mask out of range"));
+    QCOMPARE(
+        EngineAllocationWriter::reasonOf({ 22, "write to p0/schemata failed; kernel says: Mask out of range", {} }),
+        std::string("Mask out of range"));
     auto mb = s.writer->writeBandwidth("Guaranteed", "MB", 2, 35);
     QVERIFY2(mb.ok(), mb.ok() ? "" : mb.error().toString().c_str());
     QCOMPARE(*mb, 40u); // rounded up to bandwidth_gran, as the kernel does

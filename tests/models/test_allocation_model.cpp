@@ -24,6 +24,7 @@ private Q_SLOTS:
     void readOnlyStateRefusesEditsWithReason();
     void externalStateAndRecordedChangesUpdateDisplay();
     void validatorFollowsKernelRules();
+    void replaySeekShowsRecordedAllocation();
 };
 
 void TestAllocationModel::passesModelTesterThroughEveryChange()
@@ -171,7 +172,7 @@ void TestAllocationModel::kernelRejectionRestoresRowAndShowsMessage()
     QCOMPARE(model.mask(1), 0xfull); // restored
     QCOMPARE(kernel.value("p0", "L3", 0), 0xfull);
     QCOMPARE(model.index(1, 0).data(AllocationModel::RowErrorRole).toString(),
-             QStringLiteral("Overlaps with exclusive group"));
+        QStringLiteral("Overlaps with exclusive group"));
     QCOMPARE(model.undoStack()->count(), 0); // nothing to undo: the edit never happened
     // A later good edit clears the reason.
     QVERIFY(model.setPendingMask(1, 0x7));
@@ -298,6 +299,44 @@ void TestAllocationModel::validatorFollowsKernelRules()
     QCOMPARE(cbmInvalidReason(s, 0x9, false, {}), std::string());
     QVERIFY(isContiguous(0x7f0));
     QVERIFY(!isContiguous(0x101));
+}
+
+void TestAllocationModel::replaySeekShowsRecordedAllocation()
+{
+    const AllocationState start = makeSkxState();
+    std::vector<rdt::AllocationChanged> rec;
+    auto change = [&](std::uint64_t t, const char* g, const char* r, const char* v, bool ok) {
+        rdt::AllocationChanged c;
+        c.timeNs = t;
+        c.who = "gui";
+        c.group = g;
+        c.resource = r;
+        c.domain = 0;
+        c.newValue = v;
+        c.ok = ok;
+        rec.push_back(c);
+    };
+    change(1'000, "p0", "L3", "3", true);
+    change(2'000, "p1", "L3", "f00", false); // refused: not part of the state
+    change(3'000, "p0", "MB", "30", true);
+    change(4'000, "p0", "L3", "fc", true);
+    AllocationModel model;
+    // Seek to t = 3.5 us: the first and third changes only.
+    AllocationState at = start;
+    QCOMPARE(replayAllocation(at, rec, 3'500), 2);
+    model.setState(at);
+    QCOMPARE(model.mask(1), 0x3ull);
+    QCOMPARE(model.mask(2), 0xf0ull);
+    QCOMPARE(model.state().groups[1].bandwidth.at("MB").at(0), 30u);
+    // Seek forward past the last change, then back to the start.
+    at = start;
+    replayAllocation(at, rec, 10'000);
+    model.setState(at);
+    QCOMPARE(model.mask(1), 0xfcull);
+    at = start;
+    QCOMPARE(replayAllocation(at, rec, 0), 0);
+    model.setState(at);
+    QCOMPARE(model.mask(1), 0xfull);
 }
 
 QTEST_GUILESS_MAIN(TestAllocationModel)

@@ -41,16 +41,13 @@ public:
             --forceRejections;
             return fail(forcedMessage);
         }
-        if (text.empty() || text.back() != '\n')
-            return -EINVAL; // silent: status stays empty ("ok")
+        if (text.empty() || text.back() != '\n') return -EINVAL; // silent: status stays empty ("ok")
         const std::string line = text.substr(0, text.size() - 1);
         const auto colon = line.find(':');
-        if (colon == std::string::npos)
-            return fail("Missing ':'");
+        if (colon == std::string::npos) return fail("Missing ':'");
         const std::string name = line.substr(0, colon);
         const auto eq = line.find('=', colon);
-        if (eq == std::string::npos)
-            return fail("Missing '=' or non-numeric domain");
+        if (eq == std::string::npos) return fail("Missing '=' or non-numeric domain");
         const int domain = std::stoi(line.substr(colon + 1, eq - colon - 1));
         const std::string value = line.substr(eq + 1);
         auto& g = groups[group];
@@ -58,7 +55,7 @@ public:
             const unsigned long v = std::stoul(value);
             if (v < mb.minValue || v > mb.maxValue)
                 return fail("MB value " + value + " out of range [" + std::to_string(mb.minValue) + ","
-                            + std::to_string(mb.maxValue) + "]");
+                    + std::to_string(mb.maxValue) + "]");
             g.values[name][domain] = (v + mb.granularity - 1) / mb.granularity * mb.granularity;
             lastCmdStatus = "ok\n";
             return 0;
@@ -66,24 +63,22 @@ public:
         const CacheSchema* s = nullptr;
         for (const auto& c : caches)
             s = c.name == name ? &c : s;
-        if (!s)
-            return fail("Unknown or unsupported resource name '" + name + "'");
+        if (!s) return fail("Unknown or unsupported resource name '" + name + "'");
         if (value.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
             return fail("Non-hex character in the mask " + value);
         const std::uint64_t m = std::stoull(value, nullptr, 16);
-        if (m == 0 || m > s->fullMask())
-            return fail("Mask out of range");
+        if (m == 0 || m > s->fullMask()) return fail("Mask out of range");
         const std::uint64_t low = m & (~m + 1); // lowest set bit
         if (!s->sparseMasks && ((m + low) & m) != 0) {
             char buf[80];
-            std::snprintf(buf, sizeof buf, "The mask %llx has non-consecutive 1-bits", static_cast<unsigned long long>(m));
+            std::snprintf(
+                buf, sizeof buf, "The mask %llx has non-consecutive 1-bits", static_cast<unsigned long long>(m));
             return fail(buf);
         }
         if (std::popcount(m) < s->minCbmBits)
             return fail("Need at least " + std::to_string(s->minCbmBits) + " bits in the mask");
         for (const auto& [other, og] : groups) {
-            if (other == group || !og.exclusive)
-                continue;
+            if (other == group || !og.exclusive) continue;
             for (const auto& [oname, od] : og.values) {
                 const auto it = od.find(domain);
                 if (oname != mb.name && it != od.end() && (it->second & m))
@@ -95,21 +90,20 @@ public:
         return 0;
     }
 
-    rdt::Result<std::uint64_t> writeCbm(const std::string& group, const std::string& schema, int domain,
-                                        std::uint64_t mask) override
+    rdt::Result<std::uint64_t> writeCbm(
+        const std::string& group, const std::string& schema, int domain, std::uint64_t mask) override
     {
         char buf[96];
         std::snprintf(buf, sizeof buf, "%s:%d=%llx\n", schema.c_str(), domain, static_cast<unsigned long long>(mask));
         return finish(group, schema, domain, writeSchemata(group, buf));
     }
 
-    rdt::Result<unsigned> writeBandwidth(const std::string& group, const std::string& schema, int domain,
-                                         unsigned value) override
+    rdt::Result<unsigned> writeBandwidth(
+        const std::string& group, const std::string& schema, int domain, unsigned value) override
     {
         auto r = finish(group, schema, domain,
-                        writeSchemata(group, schema + ":" + std::to_string(domain) + "=" + std::to_string(value) + "\n"));
-        if (!r)
-            return r.error();
+            writeSchemata(group, schema + ":" + std::to_string(domain) + "=" + std::to_string(value) + "\n"));
+        if (!r) return r.error();
         return static_cast<unsigned>(*r);
     }
 
@@ -142,8 +136,8 @@ private:
 inline AllocationState makeSkxState(bool cdp = false, bool sparse = false, int minBits = 1, bool p1Exclusive = false)
 {
     AllocationState st;
-    const std::vector<std::string> names = cdp ? std::vector<std::string> { "L3CODE", "L3DATA" }
-                                               : std::vector<std::string> { "L3" };
+    const std::vector<std::string> names
+        = cdp ? std::vector<std::string> { "L3CODE", "L3DATA" } : std::vector<std::string> { "L3" };
     for (const auto& n : names) {
         CacheSchema c;
         c.name = n;

@@ -141,13 +141,13 @@ void TestHeatmap::kernelRejectionRestoresRowAndShowsMessage()
     QCOMPARE(f.model.mask(1), 0xfull); // the row is restored
     QCOMPARE(f.kernel.value("p0", "L3", 0), 0xfull);
     QCOMPARE(f.model.index(1, 0).data(AllocationModel::RowErrorRole).toString(),
-             QStringLiteral("Overlaps with exclusive group"));
+        QStringLiteral("Overlaps with exclusive group"));
     QVERIFY2(f.heatmap.statusText().contains(QStringLiteral("Overlaps with exclusive group")),
-             qPrintable(f.heatmap.statusText()));
+        qPrintable(f.heatmap.statusText()));
     // ...and the reason is painted beside the row, in red.
     const QImage img = f.grid()->grab().toImage();
-    const QRect info(f.grid()->cellRect(1, 0).right() + 12, f.grid()->cellRect(1, 0).top(), 200,
-                     f.grid()->cellRect(1, 0).height());
+    const QRect info(
+        f.grid()->cellRect(1, 0).right() + 12, f.grid()->cellRect(1, 0).top(), 200, f.grid()->cellRect(1, 0).height());
     int red = 0;
     for (int x = info.left(); x < std::min(info.right(), img.width()); ++x) {
         for (int y = info.top(); y < info.bottom(); ++y) {

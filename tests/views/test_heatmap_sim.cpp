@@ -29,22 +29,18 @@ struct SimSetup {
     explicit SimSetup(const std::vector<std::string>& groups)
     {
         auto cpuid = rdt::sim::presetCpuid("skx-6154");
-        if (!cpuid)
-            qFatal("preset: %s", cpuid.error().toString().c_str());
+        if (!cpuid) qFatal("preset: %s", cpuid.error().toString().c_str());
         rdt::sim::SimOptions o;
         o.topology.coresPerSocket = 2;
         o.topology.threadsPerCore = 1;
         auto m = rdt::sim::SimMachine::create(*cpuid, o);
-        if (!m)
-            qFatal("machine: %s", m.error().toString().c_str());
+        if (!m) qFatal("machine: %s", m.error().toString().c_str());
         machine = std::move(*m);
         auto f = rdt::sim::SimResctrlFs::mount(*machine);
-        if (!f)
-            qFatal("mount: %s", f.error().toString().c_str());
+        if (!f) qFatal("mount: %s", f.error().toString().c_str());
         fs = std::shared_ptr<rdt::sim::SimResctrlFs>(std::move(*f));
         auto b = rdt::ResctrlBackend::open(fs);
-        if (!b)
-            qFatal("backend: %s", b.error().toString().c_str());
+        if (!b) qFatal("backend: %s", b.error().toString().c_str());
         backend = std::move(*b);
         for (const auto& g : groups) {
             if (auto s = backend->createControlGroup(g); !s)
@@ -61,16 +57,14 @@ struct SimSetup {
     void reload()
     {
         auto st = readAllocationState(*backend, { true, true, {}, { { "L3", 11 } } });
-        if (!st)
-            qFatal("state: %s", st.error().toString().c_str());
+        if (!st) qFatal("state: %s", st.error().toString().c_str());
         model.setState(*st);
     }
     /// The mask the emulated kernel holds, parsed from its schemata file.
     std::uint64_t kernelMask(const std::string& group, int domain)
     {
         auto text = fs->read(group.empty() ? std::string("schemata") : group + "/schemata");
-        if (!text)
-            return ~0ull;
+        if (!text) return ~0ull;
         auto s = rdt::Schemata::parse(*text);
         auto v = s ? s->value("L3", domain) : std::nullopt;
         auto m = v ? rdt::parseMask(*v) : rdt::Result<std::uint64_t>(rdt::makeError("no L3 value"));
@@ -138,7 +132,11 @@ void TestHeatmapSim::rejectionOnSimRestoresRowAndShowsMessage()
     };
     {
         auto w = s.fs->write("schemata", line("700"));
-        QVERIFY2(w.ok(), w.ok() ? "" : (line("700") + w.error().toString() + " / " + s.fs->read("info/last_cmd_status").valueOr("") + " / " + s.fs->read("schemata").valueOr("")).c_str());
+        QVERIFY2(w.ok(),
+            w.ok() ? ""
+                   : (line("700") + w.error().toString() + " / " + s.fs->read("info/last_cmd_status").valueOr("")
+                       + " / " + s.fs->read("schemata").valueOr(""))
+                         .c_str());
     }
     QVERIFY(s.fs->write("p0/schemata", line("f")).ok());
     QVERIFY(s.fs->write("p1/schemata", line("f0")).ok());

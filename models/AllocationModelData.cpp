@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// AllocationModel's item-model face: data() roles, tooltips, headers (split from AllocationModel.cpp for size).
+#include "AllocationModel.h"
+
+#include "core/Units.h"
+
+#include <bit>
+
+namespace {
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+QString hex(quint64 v)
+{
+    return QStringLiteral("0x") + QString::number(v, 16);
+}
+QString bytesText(double b)
+{
+    return qs(rdt::formatBytes(b));
+}
+} // namespace
+
+QVariant AllocationModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+    const int row = index.row();
+    const int bit = index.column();
+    const quint64 m = mask(row);
+    const bool set = (m >> bit) & 1u;
+    const GroupAllocation* g = rowGroup(row);
+    const CacheSchema* s = rowSchema(row);
+    switch (role) {
+    case Qt::DisplayRole:
+        return set ? QStringLiteral("1") : QStringLiteral("0");
+    case Qt::ToolTipRole:
+        return cellToolTip(row, bit);
+    case CellStateRole: {
+        if (!set) return Unused;
+        const Derived& d = derived(row);
+        if (d.pending && !d.invalid.isEmpty()) return Invalid;
+        if (g->exclusive) return Exclusive;
+        return (d.others >> bit) & 1u ? Overlapping : Allocated;
+    }
+    case HardwareSharedRole:
+        return bool((s->shareableBits >> bit) & 1u);
+    case MaskRole:
+        return m;
+    case LiveMaskRole:
+        return liveMask(row);
+    case PendingRole:
+        return hasPending(row);
+    case OccupancyBytesRole:
+    case OccupancyFractionRole: {
+        const auto it = g->occupancyBytes.find(m_domain);
+        if (it == g->occupancyBytes.end() || s->cacheName() != "L3") return {};
+        if (role == OccupancyBytesRole) return quint64(it->second);
+        return s->cacheBytes ? double(it->second) / double(s->cacheBytes) : 0.0;
+    }
+    case RowErrorRole:
+        return rowError(row);
+    case GroupRole:
+        return qs(g->group);
+    case SchemaRole:
+        return qs(s->name);
+    case ClosidRole:
+        return g->closid;
+    default:
+        return {};
+    }
+}
+
+QString AllocationModel::cellToolTip(int row, int bit) const
+{
+    const GroupAllocation* g = rowGroup(row);
+    const CacheSchema* s = rowSchema(row);
+    const quint64 m = mask(row);
+    const int bits = std::popcount(m);
+    QString t = QStringLiteral("%1 (%2) domain %3, bit %4\n").arg(rowLabel(row), qs(s->name)).arg(m_domain).arg(bit);
+    t += QStringLiteral("mask %1 = %2 bits = %3").arg(hex(m)).arg(bits).arg(bytesText(double(s->bytesPerBit()) * bits));
+    if (hasPending(row)) t += QStringLiteral(" (pending; live %1)").arg(hex(liveMask(row)));
+    t += QStringLiteral("\nthis bit = %1").arg(bytesText(double(s->bytesPerBit())));
+    if (s->ways > 0 && s->cbmLength > 0)
+        t += QStringLiteral(" = %1 of %2 ways").arg(double(s->ways) / s->cbmLength, 0, 'g', 3).arg(s->ways);
+    QStringList sharers;
+    for (int r = 0; r < rowCount(); ++r) {
+        if (rowGroup(r) != g && ((mask(r) >> bit) & 1u)) sharers << rowLabel(r);
+    }
+    if (!sharers.isEmpty()) t += QStringLiteral("\nalso used by: ") + sharers.join(QStringLiteral(", "));
+    if ((s->shareableBits >> bit) & 1u)
+        t += QStringLiteral("\nhardware-shared (shareable_bits %1): I/O agents may also fill these ways")
+                 .arg(hex(s->shareableBits));
+    const QString err = rowError(row);
+    if (!err.isEmpty()) t += QStringLiteral("\nerror: ") + err;
+    return t;
+}
+
+QVariant AllocationModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation == Qt::Horizontal) {
+        if (section < 0 || section >= columnCount()) return {};
+        if (role == Qt::DisplayRole) return QString::number(section);
+        if (role == Qt::ToolTipRole) {
+            const CacheSchema* s = m_state.cacheSchema(m_rows.front().schema);
+            return QStringLiteral("CBM bit %1: %2 of %3")
+                .arg(section)
+                .arg(bytesText(double(s->bytesPerBit())), bytesText(double(s->cacheBytes)));
+        }
+        return {};
+    }
+    if (section < 0 || section >= rowCount()) return {};
+    if (role == Qt::DisplayRole) return rowLabel(section);
+    if (role == Qt::ToolTipRole) {
+        const GroupAllocation* g = rowGroup(section);
+        return QStringLiteral("group %1, CLOSID %2%3\nmask %4")
+            .arg(qs(g->displayName()), g->closid >= 0 ? QString::number(g->closid) : QStringLiteral("?"),
+                g->exclusive ? QStringLiteral(", exclusive") : QString(), hex(mask(section)));
+    }
+    return {};
+}
+
+QHash<int, QByteArray> AllocationModel::roleNames() const
+{
+    QHash<int, QByteArray> r = QAbstractTableModel::roleNames();
+    r.insert(CellStateRole, "cellState");
+    r.insert(HardwareSharedRole, "hardwareShared");
+    r.insert(MaskRole, "mask");
+    r.insert(LiveMaskRole, "liveMask");
+    r.insert(PendingRole, "pending");
+    r.insert(OccupancyBytesRole, "occupancyBytes");
+    r.insert(OccupancyFractionRole, "occupancyFraction");
+    r.insert(RowErrorRole, "rowError");
+    r.insert(GroupRole, "group");
+    r.insert(SchemaRole, "schema");
+    r.insert(ClosidRole, "closid");
+    return r;
+}
