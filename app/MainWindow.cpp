@@ -14,6 +14,7 @@
 #include "views/ExplainPanel.h"
 #include "views/GroupsPanel.h"
 #include "views/MachinePanel.h"
+#include "views/MbaEditor.h"
 #include "views/PmuPages.h"
 #include "views/ReplayBar.h"
 #include "views/TimelineView.h"
@@ -89,7 +90,15 @@ MainWindow::MainWindow(QWidget* parent)
     dashLayout->setContentsMargins(0, 0, 0, 0);
     dashLayout->addWidget(m_replayBar);
     auto* split = new QSplitter(Qt::Vertical, dashboard);
-    split->addWidget(m_heatmap);
+    // Heatmap and MBA editor side by side (heatmap helper's widgets), timelines below.
+    auto* allocation = new QSplitter(Qt::Horizontal, split);
+    allocation->addWidget(m_heatmap);
+    m_mba = new MbaEditor(allocation);
+    m_mba->setModel(m_allocationModel);
+    allocation->addWidget(m_mba);
+    allocation->setStretchFactor(0, 3);
+    allocation->setStretchFactor(1, 1);
+    split->addWidget(allocation);
     split->addWidget(m_timelines);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
@@ -141,6 +150,7 @@ MainWindow::~MainWindow()
     m_pump->stop();
     m_pump->setFeed(nullptr);
     m_heatmap->setModel(nullptr);
+    m_mba->setModel(nullptr);
     m_allocationModel->setWriter(nullptr);
     m_groupsPanel->setControl(nullptr);
     m_replayBar->setControl(nullptr);
@@ -164,7 +174,7 @@ void MainWindow::buildDocks()
     auto* monitor = dock(tr("Monitor"), QStringLiteral("monitorDock"), m_monitorView, Qt::LeftDockWidgetArea);
     auto* explain = dock(tr("Explain"), QStringLiteral("explainDock"), m_explain, Qt::RightDockWidgetArea);
     resizeDocks({ groups, monitor }, { 300, 300 }, Qt::Vertical);
-    resizeDocks({ groups, explain }, { 330, 300 }, Qt::Horizontal);
+    resizeDocks({ groups, explain }, { 300, 260 }, Qt::Horizontal);
     connect(m_monitorView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
         static const char* concepts[] = { "rmid", "llc-occupancy", "llc-occupancy", "mbm-total", "mbm-local",
             "mbm-remote", "counter-wrap" };

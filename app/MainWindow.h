@@ -16,6 +16,7 @@ class GroupModel;
 class GroupsPanel;
 class MachineModel;
 class MachinePanel;
+class MbaEditor;
 class MonitorModel;
 class QAction;
 class QLabel;
@@ -87,6 +88,7 @@ private:
     MachinePanel* m_machinePanel;
     TimelineView* m_timelines;
     CacheWayHeatmap* m_heatmap;
+    MbaEditor* m_mba = nullptr;
     GroupsPanel* m_groupsPanel;
     ExplainPanel* m_explain;
     QTableView* m_monitorView;

@@ -132,6 +132,7 @@ void TimelineView::setupPlot()
 {
     m_plot->plotLayout()->clear();
     m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->setPlottingHint(QCP::phFastPolylines, true); // one drawPolyline per graph (1 px pens only)
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 
     // Row 0: legend (wraps into columns); row 1: occupancy; row 2: bandwidth. One margin group aligns the axes.
@@ -304,7 +305,8 @@ void TimelineView::refresh()
     auto* timeAxis = m_bwRect->axis(QCPAxis::atBottom);
     if (m_follow) {
         const double now = std::max(m_pump->now(), 0.0);
-        timeAxis->setRange(std::max(0.0, now - m_window), std::max(now, m_window));
+        // Until a window's worth of data exists, show [0, max(now, 30 s)] rather than squeezing it to the left.
+        timeAxis->setRange(std::max(0.0, now - m_window), std::max(now, std::min(m_window, 30.0)));
     }
     const QCPRange range = timeAxis->range();
     const int columns = std::max(50, m_bwRect->width());
@@ -312,6 +314,7 @@ void TimelineView::refresh()
     double occMax = 0;
     double bwMax = 0;
     QVector<QCPGraphData> points;
+    std::size_t totalPoints = 0;
     for (int gi = 0; gi < store.groupCount(); ++gi) {
         auto& g = graphsFor(gi);
         for (int m = 0; m < kMetricCount; ++m) {
@@ -331,7 +334,15 @@ void TimelineView::refresh()
                     (m == 0 ? occMax : bwMax) = std::max(m == 0 ? occMax : bwMax, d.values[i] * scale);
             }
             graph->data()->set(points, true);
+            totalPoints += static_cast<std::size_t>(points.size());
         }
+    }
+    // Antialiasing costs several times more per segment: keep it for a handful of series, drop it for dashboards
+    // with tens of groups (64 groups x 2 series x 2 points per pixel column is ~300k segments per frame).
+    const bool smooth = totalPoints < 40000;
+    if (smooth != m_smooth) {
+        m_smooth = smooth;
+        smooth ? m_plot->setNotAntialiasedElements(QCP::aeNone) : m_plot->setNotAntialiasedElements(QCP::aePlottables);
     }
     // Value axes fit the visible peaks with headroom; never collapse to zero height.
     m_occRect->axis(QCPAxis::atLeft)->setRange(0, std::max(occMax * 1.12, 1.0));
