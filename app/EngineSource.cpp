@@ -53,6 +53,13 @@ public:
                 out.changes.push_back(std::move(c));
             m_engine->changes.clear();
         }
+        // The scenario's scripted commands become labelled markers too (its lesson notes stay out of the plot).
+        if (auto* sim = m_engine->source.simulation.get()) {
+            for (auto& e : sim->takeEvents()) {
+                if (!e.note)
+                    out.notes.push_back({ e.timeNs, "scenario: " + e.text, e.ok });
+            }
+        }
         out.droppedTotal = queue.dropped();
     }
 

@@ -79,11 +79,12 @@ int FramePump::pumpOnce()
         return 0;
     m_scratch.batches.clear();
     m_scratch.changes.clear();
+    m_scratch.notes.clear();
     m_scratch.reset = false;
     m_feed->drain(m_scratch, kMaxBatchesPerFrame);
     if (m_scratch.reset)
         resetSeries(); // the time origin stays: a seek keeps the session's axis
-    if (m_scratch.batches.empty() && m_scratch.changes.empty())
+    if (m_scratch.batches.empty() && m_scratch.changes.empty() && m_scratch.notes.empty())
         return 0;
     Q_EMIT drained(m_scratch);
 
@@ -94,6 +95,8 @@ int FramePump::pumpOnce()
             first = std::min(first, b.timeNs);
         for (const auto& c : m_scratch.changes)
             first = std::min(first, c.timeNs);
+        for (const auto& n : m_scratch.notes)
+            first = std::min(first, n.timeNs);
         m_originNs = first;
         m_haveOrigin = true;
     }
@@ -101,6 +104,10 @@ int FramePump::pumpOnce()
         ingest(batch);
     for (const auto& c : m_scratch.changes) {
         m_markers.push_back({ secondsOf(c.timeNs), markerLabel(c), c.ok });
+        m_now = std::max(m_now, m_markers.back().t);
+    }
+    for (const auto& n : m_scratch.notes) {
+        m_markers.push_back({ secondsOf(n.timeNs), QString::fromStdString(n.text), n.ok });
         m_now = std::max(m_now, m_markers.back().t);
     }
     while (m_markers.size() > kMaxMarkers
