@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "FramePump.h"
 
-#include <QHash>
+#include <map>
 
 #include <array>
 
@@ -130,7 +130,8 @@ void FramePump::ingest(const rdt::RdtSampleBatch& batch)
 {
     // One point per group per batch: the domains of a group are summed (occupancy and bandwidth add up across
     // L3 domains); the per-domain readings stay visible in the MonitorModel.
-    QHash<QString, std::array<double, kMetricCount>> perGroup;
+    // Sorted by name, so a group's index (and with it its colour) does not depend on hash order.
+    std::map<QString, std::array<double, kMetricCount>> perGroup;
     for (const auto& s : batch.samples) {
         auto& v = perGroup[QString::fromStdString(s.group)];
         v[static_cast<std::size_t>(Metric::Occupancy)] += static_cast<double>(s.occupancyBytes);
@@ -139,7 +140,7 @@ void FramePump::ingest(const rdt::RdtSampleBatch& batch)
         v[static_cast<std::size_t>(Metric::BandwidthRemote)] += s.mbmRemoteBps();
     }
     const double t = secondsOf(batch.timeNs);
-    for (auto it = perGroup.cbegin(); it != perGroup.cend(); ++it)
-        m_store.append(m_store.groupIndex(it.key()), t, it.value());
+    for (const auto& [group, values] : perGroup)
+        m_store.append(m_store.groupIndex(group), t, values);
     m_now = std::max(m_now, t);
 }

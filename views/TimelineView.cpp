@@ -309,7 +309,9 @@ void TimelineView::refresh()
         timeAxis->setRange(std::max(0.0, now - m_window), std::max(now, std::min(m_window, 30.0)));
     }
     const QCPRange range = timeAxis->range();
-    const int columns = std::max(50, m_bwRect->width());
+    // One min/max column per two pixels: a min/max pair already draws a vertical stroke, so finer columns add
+    // segments (paint time) without adding information.
+    const int columns = std::max(50, m_bwRect->width() / 2);
 
     double occMax = 0;
     double bwMax = 0;
@@ -362,6 +364,7 @@ void TimelineView::syncMarkers()
     m_markerItems.clear();
     const QColor okColor = palette().color(QPalette::Text);
     const QColor badColor(0xd9, 0x35, 0x35);
+    int slot = 0;
     for (const auto& marker : markers) {
         const QColor color = marker.ok ? okColor : badColor;
         for (auto* rect : { m_occRect, m_bwRect }) {
@@ -380,10 +383,11 @@ void TimelineView::syncMarkers()
         text->position->setAxisRect(m_occRect);
         text->position->setTypeX(QCPItemPosition::ptPlotCoords);
         text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        text->position->setCoords(marker.t, 0.02);
+        // Labels of nearby markers are staggered in three rows; long ones are shortened (the CSV has them whole).
+        text->position->setCoords(marker.t, 0.02 + 0.1 * (slot++ % 3));
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         text->setPadding(QMargins(3, 1, 3, 1));
-        text->setText(marker.label);
+        text->setText(marker.label.size() > 48 ? marker.label.left(47) + QStringLiteral("\u2026") : marker.label);
         text->setColor(color);
         text->setBrush(QBrush(palette().color(QPalette::Base)));
         m_markerItems.append(text);
