@@ -32,6 +32,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -173,8 +174,11 @@ void MainWindow::buildDocks()
     auto* groups = dock(tr("Groups"), QStringLiteral("groupsDock"), m_groupsPanel, Qt::LeftDockWidgetArea);
     auto* monitor = dock(tr("Monitor"), QStringLiteral("monitorDock"), m_monitorView, Qt::LeftDockWidgetArea);
     auto* explain = dock(tr("Explain"), QStringLiteral("explainDock"), m_explain, Qt::RightDockWidgetArea);
-    resizeDocks({ groups, monitor }, { 300, 300 }, Qt::Vertical);
-    resizeDocks({ groups, explain }, { 300, 260 }, Qt::Horizontal);
+    // Dock sizes only stick once the window is laid out: apply them on the first event-loop turn.
+    QTimer::singleShot(0, this, [this, groups, monitor, explain] {
+        resizeDocks({ groups, monitor }, { 300, 300 }, Qt::Vertical);
+        resizeDocks({ groups, explain }, { 270, 250 }, Qt::Horizontal);
+    });
     connect(m_monitorView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
         static const char* concepts[] = { "rmid", "llc-occupancy", "llc-occupancy", "mbm-total", "mbm-local",
             "mbm-remote", "counter-wrap" };
