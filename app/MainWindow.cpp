@@ -334,6 +334,8 @@ void MainWindow::setSource(SourceBundle bundle)
     m_replayBar->setControl(m_source.replay.get());
     refreshAllocation();
     updateTitle();
+    if (m_pump->source().kind == SourceKind::Simulated)
+        m_explain->showConcept(QStringLiteral("simulated")); // say up front what the numbers are
     m_pump->start();
 }
 
