@@ -42,8 +42,8 @@ MachinePanel::MachinePanel(MachineModel* model, QWidget* parent)
     m_view->header()->setSectionResizeMode(MachineModel::NameColumn, QHeaderView::ResizeToContents);
     m_view->header()->setSectionResizeMode(MachineModel::ValueColumn, QHeaderView::Interactive);
     m_view->header()->setSectionResizeMode(MachineModel::OriginColumn, QHeaderView::Interactive);
-    m_view->header()->resizeSection(MachineModel::ValueColumn, 260);
-    m_view->header()->resizeSection(MachineModel::OriginColumn, 230);
+    m_view->header()->resizeSection(MachineModel::ValueColumn, 220);
+    m_view->header()->resizeSection(MachineModel::OriginColumn, 215);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_model, &QAbstractItemModel::modelReset, m_view, &QTreeView::expandAll);
     m_view->expandAll();
