@@ -46,7 +46,7 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
     parser.addOptions({ source, scenario, open, view, dump, screenshot, after });
 
     if (helpText)
-        *helpText = parser.helpText();
+        *helpText = parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("rdtscope"));
     if (!parser.parse(arguments)) {
         *error = parser.errorText();
         return false;

@@ -53,6 +53,14 @@ public:
                 out.changes.push_back(std::move(c));
             m_engine->changes.clear();
         }
+        // The scenario's scripted allocation writes (and any failed command) become labelled markers too; its lesson
+        // notes and task placements stay out of the plot.
+        if (auto* sim = m_engine->source.simulation.get()) {
+            for (auto& e : sim->takeEvents()) {
+                if (!e.note && (e.text.find("schemata") != std::string::npos || !e.ok))
+                    out.notes.push_back({ e.timeNs, "scenario: " + e.text, e.ok });
+            }
+        }
         out.droppedTotal = queue.dropped();
     }
 

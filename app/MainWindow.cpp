@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MainWindow.h"
 
+#include "ReplaySourceAdapter.h"
+#include "SessionRecording.h"
+
 #include "models/AllocationModel.h"
 #include "models/FramePump.h"
 #include "models/GroupModel.h"
@@ -11,6 +14,7 @@
 #include "views/ExplainPanel.h"
 #include "views/GroupsPanel.h"
 #include "views/MachinePanel.h"
+#include "views/MbaEditor.h"
 #include "views/PmuPages.h"
 #include "views/ReplayBar.h"
 #include "views/TimelineView.h"
@@ -28,6 +32,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -74,6 +79,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_replayBar(new ReplayBar(this))
     , m_sourceLabel(new QLabel(this))
     , m_frameLabel(new QLabel(this))
+    , m_recording(new SessionRecording(this))
 {
     setWindowIcon(QIcon(QStringLiteral(":/icons/rdtscope.svg")));
     resize(1400, 900);
@@ -85,7 +91,15 @@ MainWindow::MainWindow(QWidget* parent)
     dashLayout->setContentsMargins(0, 0, 0, 0);
     dashLayout->addWidget(m_replayBar);
     auto* split = new QSplitter(Qt::Vertical, dashboard);
-    split->addWidget(m_heatmap);
+    // Heatmap and MBA editor side by side (heatmap helper's widgets), timelines below.
+    auto* allocation = new QSplitter(Qt::Horizontal, split);
+    allocation->addWidget(m_heatmap);
+    m_mba = new MbaEditor(allocation);
+    m_mba->setModel(m_allocationModel);
+    allocation->addWidget(m_mba);
+    allocation->setStretchFactor(0, 3);
+    allocation->setStretchFactor(1, 1);
+    split->addWidget(allocation);
     split->addWidget(m_timelines);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
@@ -117,6 +131,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_sourceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     connect(m_pump, &FramePump::frame, this, &MainWindow::onFrame);
+    connect(m_pump, &FramePump::drained, m_recording, &SessionRecording::record);
     connect(m_pump, &FramePump::sourceChanged, this, [this] { updateTitle(); });
     connect(m_pump, &FramePump::seriesReset, m_monitorModel, &MonitorModel::clear);
     connect(m_machinePanel, &MachinePanel::capabilitySelected, m_explain, &ExplainPanel::showCapability);
@@ -136,6 +151,7 @@ MainWindow::~MainWindow()
     m_pump->stop();
     m_pump->setFeed(nullptr);
     m_heatmap->setModel(nullptr);
+    m_mba->setModel(nullptr);
     m_allocationModel->setWriter(nullptr);
     m_groupsPanel->setControl(nullptr);
     m_replayBar->setControl(nullptr);
@@ -158,8 +174,11 @@ void MainWindow::buildDocks()
     auto* groups = dock(tr("Groups"), QStringLiteral("groupsDock"), m_groupsPanel, Qt::LeftDockWidgetArea);
     auto* monitor = dock(tr("Monitor"), QStringLiteral("monitorDock"), m_monitorView, Qt::LeftDockWidgetArea);
     auto* explain = dock(tr("Explain"), QStringLiteral("explainDock"), m_explain, Qt::RightDockWidgetArea);
-    resizeDocks({ groups, monitor }, { 300, 300 }, Qt::Vertical);
-    resizeDocks({ groups, explain }, { 330, 300 }, Qt::Horizontal);
+    // Dock sizes only stick once the window is laid out: apply them on the first event-loop turn.
+    QTimer::singleShot(0, this, [this, groups, monitor, explain] {
+        resizeDocks({ groups, monitor }, { 300, 300 }, Qt::Vertical);
+        resizeDocks({ groups, explain }, { 270, 250 }, Qt::Horizontal);
+    });
     connect(m_monitorView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
         static const char* concepts[] = { "rmid", "llc-occupancy", "llc-occupancy", "mbm-total", "mbm-local",
             "mbm-remote", "counter-wrap" };
@@ -171,18 +190,34 @@ void MainWindow::buildDocks()
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open session\u2026"));
+    QAction* open = file->addAction(tr("&Open session\u2026"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), QString(),
+            tr("rdtscope sessions (*.rdts *.sqlite *.db);;All files (*)"));
+        if (!path.isEmpty())
+            openSession(path);
+    });
     open->setShortcut(QKeySequence::Open);
-    // UNFINISHED: replay needs the session reader (branch `session`); until it is merged the action says so.
-    open->setEnabled(false);
-    open->setToolTip(tr("Not yet available: the session reader is not part of this build"));
+    open->setToolTip(tr("Replay a session recorded by rdtscope or rdtscope-cli record"));
     m_openPerfAction = file->addAction(tr("Open &perf.data\u2026")); // enabled by PmuPages
     m_openPerfAction->setEnabled(false);
     m_recordAction = file->addAction(tr("&Record\u2026"));
     m_recordAction->setCheckable(true);
-    // UNFINISHED: recording needs the session writer (branch `session`).
-    m_recordAction->setEnabled(false);
-    m_recordAction->setToolTip(tr("Not yet available: the session writer is not part of this build"));
+    m_recordAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_recordAction->setToolTip(tr("Record what the current source shows into a session file"));
+    connect(m_recordAction, &QAction::triggered, this, [this](bool on) {
+        QString error;
+        if (on) {
+            const QString path = QFileDialog::getSaveFileName(this, tr("Record to"), QStringLiteral("session.rdts"),
+                tr("rdtscope sessions (*.rdts)"));
+            if (path.isEmpty() || !startRecording(path, &error)) {
+                m_recordAction->setChecked(false);
+                if (!error.isEmpty())
+                    QMessageBox::warning(this, tr("Record"), error);
+            }
+        } else if (!stopRecording(&error)) {
+            QMessageBox::warning(this, tr("Record"), error);
+        }
+    });
     file->addSeparator();
     file->addAction(tr("Save &screenshot\u2026"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), QStringLiteral("rdtscope.png"),
@@ -222,9 +257,61 @@ void MainWindow::buildMenus()
     });
 }
 
+void MainWindow::openSession(const QString& path)
+{
+    statusBar()->showMessage(tr("Opening %1\u2026").arg(path));
+    m_jobs.startJob([path] { return std::make_shared<rdt::Result<SourceBundle>>(openReplaySource(path)); },
+        [this, path](std::shared_ptr<rdt::Result<SourceBundle>> result) {
+            if (!result->ok()) {
+                const QString why = QString::fromStdString(result->error().toString());
+                statusBar()->showMessage(tr("Cannot open %1: %2").arg(path, why), 10000);
+                Q_EMIT sessionOpened(false, why);
+                return;
+            }
+            (void)stopRecording();
+            setSource(std::move(result->value()));
+            showView(QStringLiteral("rdt"));
+            statusBar()->clearMessage();
+            Q_EMIT sessionOpened(true, path);
+        });
+}
+
+bool MainWindow::startRecording(const QString& path, QString* error)
+{
+    const auto status = m_recording->start(path, m_pump->source(), m_machineSummary);
+    if (!status) {
+        if (error)
+            *error = QString::fromStdString(status.error().toString());
+        return false;
+    }
+    m_recordAction->setChecked(true);
+    updateTitle();
+    return true;
+}
+
+bool MainWindow::stopRecording(QString* error)
+{
+    const bool was = m_recording->isRecording();
+    const QString path = m_recording->path();
+    const auto status = m_recording->stop();
+    m_recordAction->setChecked(false);
+    updateTitle();
+    if (!status) {
+        if (error)
+            *error = QString::fromStdString(status.error().toString());
+        return false;
+    }
+    if (was)
+        statusBar()->showMessage(tr("Recorded to %1").arg(path), 8000);
+    return true;
+}
+
+bool MainWindow::isRecording() const { return m_recording->isRecording(); }
+
 void MainWindow::setMachine(const MachineDescription& machine)
 {
     m_machineModel->setRows(machine.rows);
+    m_machineSummary = machine.cpuidSource;
     QString summary = tr("CPUID from: %1").arg(machine.cpuidSource);
     if (!machine.rdtWhyNot.isEmpty())
         summary += QStringLiteral("\n") + tr("RDT on this machine: %1").arg(machine.rdtWhyNot);
@@ -233,6 +320,7 @@ void MainWindow::setMachine(const MachineDescription& machine)
 
 void MainWindow::setSource(SourceBundle bundle)
 {
+    (void)stopRecording(); // a recording belongs to the source it started with
     m_pump->stop();
     m_pump->setFeed(nullptr);
     m_allocationModel->setWriter(nullptr);
@@ -246,6 +334,8 @@ void MainWindow::setSource(SourceBundle bundle)
     m_replayBar->setControl(m_source.replay.get());
     refreshAllocation();
     updateTitle();
+    if (m_pump->source().kind == SourceKind::Simulated)
+        m_explain->showConcept(QStringLiteral("simulated")); // say up front what the numbers are
     m_pump->start();
 }
 
@@ -291,10 +381,13 @@ void MainWindow::onFrame(const FrameUpdate& update)
     if (!update.changes.empty() || ++m_framesSinceAllocationRead >= kAllocationReadEveryFrames)
         refreshAllocation();
     m_replayBar->syncPosition();
-    m_frameLabel->setText(tr("t = %1 s \u00b7 %2 groups \u00b7 %3 dropped")
-                              .arg(update.now, 0, 'f', 1)
-                              .arg(m_pump->store().groupCount())
-                              .arg(update.dropped));
+    QString frameText = tr("t = %1 s \u00b7 %2 groups \u00b7 %3 dropped")
+                            .arg(update.now, 0, 'f', 1)
+                            .arg(m_pump->store().groupCount())
+                            .arg(update.dropped);
+    if (m_recording->isRecording())
+        frameText = tr("\u25cf REC %1 samples \u00b7 ").arg(m_recording->committedSamples()) + frameText;
+    m_frameLabel->setText(frameText);
 }
 
 QString MainWindow::sourceStatusText() const { return m_sourceLabel->text(); }
@@ -304,11 +397,14 @@ void MainWindow::updateTitle()
     const SourceDescription src = m_pump->source();
     const QString kind = kindText(src.kind);
     if (src.kind == SourceKind::None) {
+        m_recordAction->setEnabled(false);
         setWindowTitle(tr("rdtscope \u2014 no data source"));
         m_sourceLabel->setText(m_sourceError.isEmpty() ? tr("No data source.") : tr("No data source: %1").arg(m_sourceError));
         return;
     }
-    setWindowTitle(tr("rdtscope \u2014 %1: %2").arg(kind, QString::fromStdString(src.name)));
+    setWindowTitle(tr("rdtscope \u2014 %1: %2").arg(kind, QString::fromStdString(src.name))
+        + (m_recording->isRecording() ? tr(" \u2014 recording") : QString()));
+    m_recordAction->setEnabled(src.kind == SourceKind::Live || src.kind == SourceKind::Simulated);
     QString text = kind + QStringLiteral(": ") + QString::fromStdString(src.name);
     if (!src.reason.empty())
         text += QStringLiteral(" \u2014 ") + QString::fromStdString(src.reason);

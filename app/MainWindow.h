@@ -3,6 +3,8 @@
 
 #include "SourceBundle.h"
 
+#include "models/JobTracker.h"
+
 #include <QMainWindow>
 #include <QPointer>
 
@@ -14,6 +16,7 @@ class GroupModel;
 class GroupsPanel;
 class MachineModel;
 class MachinePanel;
+class MbaEditor;
 class MonitorModel;
 class QAction;
 class QLabel;
@@ -21,6 +24,7 @@ class PmuPages;
 class QTabWidget;
 class QTableView;
 class ReplayBar;
+class SessionRecording;
 class TimelineView;
 struct FrameUpdate;
 struct MachineDescription;
@@ -44,6 +48,13 @@ public:
     bool showView(const QString& name);
     QString currentView() const;
 
+    /// Opens a recorded session in the background and replays it (a newer open makes an older one stale).
+    void openSession(const QString& path);
+    /// Starts / stops recording what the current source delivers. False with the reason in *error.
+    bool startRecording(const QString& path, QString* error = nullptr);
+    bool stopRecording(QString* error = nullptr);
+    bool isRecording() const;
+
     /// Renders the window (offscreen too) into a PNG. False with the reason in *error.
     bool saveScreenshot(const QString& path, QString* error = nullptr);
 
@@ -56,6 +67,10 @@ public:
     ExplainPanel* explainPanel() const { return m_explain; }
     QString sourceStatusText() const;
     PmuPages* pmuPages() const { return m_pmu; }
+
+Q_SIGNALS:
+    /// openSession() finished: ok, or the reason it failed.
+    void sessionOpened(bool ok, const QString& message);
 
 private:
     void buildMenus();
@@ -73,6 +88,7 @@ private:
     MachinePanel* m_machinePanel;
     TimelineView* m_timelines;
     CacheWayHeatmap* m_heatmap;
+    MbaEditor* m_mba = nullptr;
     GroupsPanel* m_groupsPanel;
     ExplainPanel* m_explain;
     QTableView* m_monitorView;
@@ -80,6 +96,9 @@ private:
     QLabel* m_sourceLabel;
     QLabel* m_frameLabel;
     QAction* m_recordAction = nullptr;
+    SessionRecording* m_recording;
+    QString m_machineSummary;
+    JobTracker m_jobs { this };
     QAction* m_openPerfAction = nullptr;
     PmuPages* m_pmu = nullptr;
     SourceBundle m_source;

@@ -13,24 +13,40 @@
 
 int main(int argc, char** argv)
 {
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("rdtscope"));
-    QApplication::setApplicationVersion(QStringLiteral(RDTSCOPE_VERSION));
-    QApplication::setOrganizationName(QStringLiteral("rdtscope"));
-
+    // Options first, without a QApplication: --help, --version and usage errors work with no display at all.
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments.append(QString::fromLocal8Bit(argv[i]));
     AppOptions options;
     QString error;
     QString help;
-    if (!parseAppOptions(QApplication::arguments(), &options, &error, &help)) {
+    if (!parseAppOptions(arguments, &options, &error, &help)) {
         if (error.isEmpty()) { // --help / --version
-            const bool version = QApplication::arguments().contains(QStringLiteral("--version"))
-                || QApplication::arguments().contains(QStringLiteral("-v"));
+            const bool version = arguments.contains(QStringLiteral("--version")) || arguments.contains(QStringLiteral("-v"));
             std::fputs(version ? "rdtscope " RDTSCOPE_VERSION "\n" : qPrintable(help), stdout);
             return 0;
         }
         std::fprintf(stderr, "rdtscope: %s\n%s", qPrintable(error), qPrintable(help));
         return 2;
     }
+    const bool haveDisplay = !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+    if (!haveDisplay) {
+        if (options.screenshot.isEmpty()) {
+            std::fprintf(stderr,
+                "rdtscope: no display (DISPLAY and WAYLAND_DISPLAY are unset), so the window cannot open.\n"
+                "  Run it under a virtual display:  xvfb-run -a rdtscope\n"
+                "  Render a screenshot offscreen:   rdtscope --screenshot out.png\n"
+                "  Or use the command-line tool:    rdtscope-cli info | monitor | record\n");
+            return 2;
+        }
+        qputenv("QT_QPA_PLATFORM", "offscreen"); // --screenshot needs no display
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("rdtscope"));
+    QApplication::setApplicationVersion(QStringLiteral(RDTSCOPE_VERSION));
+    QApplication::setOrganizationName(QStringLiteral("rdtscope"));
     for (const QString& w : std::as_const(options.warnings))
         std::fprintf(stderr, "rdtscope: warning: %s\n", qPrintable(w));
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "FramePump.h"
 
-#include <QHash>
+#include <map>
 
 #include <array>
 
@@ -79,12 +79,14 @@ int FramePump::pumpOnce()
         return 0;
     m_scratch.batches.clear();
     m_scratch.changes.clear();
+    m_scratch.notes.clear();
     m_scratch.reset = false;
     m_feed->drain(m_scratch, kMaxBatchesPerFrame);
     if (m_scratch.reset)
         resetSeries(); // the time origin stays: a seek keeps the session's axis
-    if (m_scratch.batches.empty() && m_scratch.changes.empty())
+    if (m_scratch.batches.empty() && m_scratch.changes.empty() && m_scratch.notes.empty())
         return 0;
+    Q_EMIT drained(m_scratch);
 
     if (!m_haveOrigin) {
         // The first thing seen sets t = 0, so a recorded session and a live run share the same axis shape.
@@ -93,6 +95,8 @@ int FramePump::pumpOnce()
             first = std::min(first, b.timeNs);
         for (const auto& c : m_scratch.changes)
             first = std::min(first, c.timeNs);
+        for (const auto& n : m_scratch.notes)
+            first = std::min(first, n.timeNs);
         m_originNs = first;
         m_haveOrigin = true;
     }
@@ -100,6 +104,10 @@ int FramePump::pumpOnce()
         ingest(batch);
     for (const auto& c : m_scratch.changes) {
         m_markers.push_back({ secondsOf(c.timeNs), markerLabel(c), c.ok });
+        m_now = std::max(m_now, m_markers.back().t);
+    }
+    for (const auto& n : m_scratch.notes) {
+        m_markers.push_back({ secondsOf(n.timeNs), QString::fromStdString(n.text), n.ok });
         m_now = std::max(m_now, m_markers.back().t);
     }
     while (m_markers.size() > kMaxMarkers
@@ -122,7 +130,8 @@ void FramePump::ingest(const rdt::RdtSampleBatch& batch)
 {
     // One point per group per batch: the domains of a group are summed (occupancy and bandwidth add up across
     // L3 domains); the per-domain readings stay visible in the MonitorModel.
-    QHash<QString, std::array<double, kMetricCount>> perGroup;
+    // Sorted by name, so a group's index (and with it its colour) does not depend on hash order.
+    std::map<QString, std::array<double, kMetricCount>> perGroup;
     for (const auto& s : batch.samples) {
         auto& v = perGroup[QString::fromStdString(s.group)];
         v[static_cast<std::size_t>(Metric::Occupancy)] += static_cast<double>(s.occupancyBytes);
@@ -131,7 +140,7 @@ void FramePump::ingest(const rdt::RdtSampleBatch& batch)
         v[static_cast<std::size_t>(Metric::BandwidthRemote)] += s.mbmRemoteBps();
     }
     const double t = secondsOf(batch.timeNs);
-    for (auto it = perGroup.cbegin(); it != perGroup.cend(); ++it)
-        m_store.append(m_store.groupIndex(it.key()), t, it.value());
+    for (const auto& [group, values] : perGroup)
+        m_store.append(m_store.groupIndex(group), t, values);
     m_now = std::max(m_now, t);
 }

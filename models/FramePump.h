@@ -62,6 +62,8 @@ public:
 
 Q_SIGNALS:
     void frame(const FrameUpdate& update);
+    /// Everything one frame drained (all batches, not only the newest), for the session recorder.
+    void drained(const DrainedFrame& frame);
     void sourceChanged(const SourceDescription& source);
     /// After resetSeries() or setFeed(): views drop what they drew.
     void seriesReset();

@@ -17,6 +17,7 @@ public:
     SourceDescription description() const override { return m_description; }
     void push(rdt::RdtSampleBatch batch) { m_batches.push_back(std::move(batch)); }
     void push(rdt::AllocationChanged change) { m_changes.push_back(std::move(change)); }
+    void push(FeedNote note) { m_notes.push_back(std::move(note)); }
     std::size_t pending() const { return m_batches.size(); }
 
     void drain(DrainedFrame& out, std::size_t maxBatches) override
@@ -28,6 +29,9 @@ public:
         for (auto& c : m_changes)
             out.changes.push_back(std::move(c));
         m_changes.clear();
+        for (auto& n : m_notes)
+            out.notes.push_back(std::move(n));
+        m_notes.clear();
         out.droppedTotal = m_dropped;
     }
     void setDropped(std::uint64_t dropped) { m_dropped = dropped; }
@@ -36,5 +40,6 @@ private:
     SourceDescription m_description;
     std::deque<rdt::RdtSampleBatch> m_batches;
     std::deque<rdt::AllocationChanged> m_changes;
+    std::deque<FeedNote> m_notes;
     std::uint64_t m_dropped = 0;
 };

@@ -18,10 +18,18 @@ struct SourceDescription {
     std::string reason; ///< e.g. "CPUID.(EAX=07H,ECX=0):EBX[12]=0: no RDT monitoring; using the simulated machine"
 };
 
+/// Something the source did that is not an allocation edit of ours (a scenario's scripted write), as a marker.
+struct FeedNote {
+    std::uint64_t timeNs = 0;
+    std::string text;
+    bool ok = true;
+};
+
 /// What one frame drains from the engine.
 struct DrainedFrame {
     std::vector<rdt::RdtSampleBatch> batches;
     std::vector<rdt::AllocationChanged> changes;
+    std::vector<FeedNote> notes;
     std::uint64_t droppedTotal = 0; ///< cumulative drops counted by the engine's bounded queues
     /// The source jumped (a replay seek): drop the series drawn so far before appending these batches.
     bool reset = false;

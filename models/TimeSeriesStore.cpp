@@ -143,14 +143,15 @@ std::size_t TimeSeriesStore::firstAtOrAfter(const std::deque<Bucket>& level, dou
 }
 
 namespace {
-/// Picks the coarsest level whose buckets still give each of `columns` columns at least two buckets.
+/// Picks the coarsest level whose buckets are still no wider than a column (at least one bucket per column), so a
+/// peak is drawn at most 1.5 columns away from where it happened.
 int chooseLevel(std::size_t rawInRange, int columns, const std::array<std::size_t, TimeSeriesStore::kLevels>& sizes)
 {
     int level = 0;
     for (int l = 1; l < TimeSeriesStore::kLevels; ++l) {
         if (sizes[static_cast<std::size_t>(l)] == 0)
             break;
-        if (levelSpan(l) * 2 * static_cast<std::size_t>(columns) > rawInRange)
+        if (levelSpan(l) * static_cast<std::size_t>(columns) > rawInRange)
             break;
         level = l;
     }

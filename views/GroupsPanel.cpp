@@ -35,10 +35,11 @@ GroupsPanel::GroupsPanel(GroupModel* model, QWidget* parent)
         bar->addWidget(b);
         return b;
     };
-    m_newControl = button(tr("New group"), tr("Create a control group (its own CLOS and RMID)"));
-    m_newMonitor = button(tr("New monitor"), tr("Create a monitor group (an RMID) under the selected control group"));
+    // Short labels keep the dock narrow; the tooltips say what each one does.
+    m_newControl = button(tr("+ Group"), tr("Create a control group (its own CLOS and RMID)"));
+    m_newMonitor = button(tr("+ Monitor"), tr("Create a monitor group (an RMID) under the selected control group"));
     m_delete = button(tr("Delete"), tr("Remove the selected group; its tasks return to the parent"));
-    m_addTasks = button(tr("Add PIDs\u2026"), tr("Pick processes from /proc and move them into the selected group"));
+    m_addTasks = button(tr("PIDs\u2026"), tr("Pick processes from /proc and move them into the selected group"));
     m_cpus = button(tr("CPUs\u2026"), tr("Set the CPUs of the selected group"));
     bar->addStretch(1);
     layout->addLayout(bar);

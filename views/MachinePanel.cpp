@@ -36,11 +36,14 @@ MachinePanel::MachinePanel(MachineModel* model, QWidget* parent)
     m_view->setModel(m_proxy);
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
-    m_view->header()->setStretchLastSection(false);
+    // Values and origins can be long (event lists, leaf ranges): fixed, user-resizable widths keep all four columns
+    // on screen; the full text is in the tooltip and the explain panel.
+    m_view->header()->setStretchLastSection(true);
     m_view->header()->setSectionResizeMode(MachineModel::NameColumn, QHeaderView::ResizeToContents);
-    m_view->header()->setSectionResizeMode(MachineModel::ValueColumn, QHeaderView::ResizeToContents);
-    m_view->header()->setSectionResizeMode(MachineModel::OriginColumn, QHeaderView::Stretch);
-    m_view->header()->setSectionResizeMode(MachineModel::SdmColumn, QHeaderView::ResizeToContents);
+    m_view->header()->setSectionResizeMode(MachineModel::ValueColumn, QHeaderView::Interactive);
+    m_view->header()->setSectionResizeMode(MachineModel::OriginColumn, QHeaderView::Interactive);
+    m_view->header()->resizeSection(MachineModel::ValueColumn, 220);
+    m_view->header()->resizeSection(MachineModel::OriginColumn, 215);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_model, &QAbstractItemModel::modelReset, m_view, &QTreeView::expandAll);
     m_view->expandAll();

@@ -88,6 +88,7 @@ private:
     double m_lastMarkerT = -1;
     int m_lastMarkerCount = 0;
     bool m_follow = true;
+    bool m_smooth = true;
     double m_window = 300.0;
     std::array<bool, kMetricCount> m_metricVisible { true, true, false, false };
 };

@@ -18,6 +18,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QMenuBar>
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -72,9 +73,14 @@ private Q_SLOTS:
         for (QAction* a : w.menuBar()->actions())
             menus << a->text().remove(QLatin1Char('&'));
         QCOMPARE(menus, (QStringList { QStringLiteral("File"), QStringLiteral("View"), QStringLiteral("Help") }));
-        const auto fileActions = w.menuBar()->actions().at(0)->menu()->actions();
+        QStringList fileActions;
+        for (QAction* a : w.menuBar()->actions().at(0)->menu()->actions())
+            fileActions << a->text().remove(QLatin1Char('&'));
+        for (const char* needed : { "Open session", "Open perf.data", "Record", "screenshot", "Quit" })
+            QVERIFY2(!fileActions.filter(QString::fromLatin1(needed), Qt::CaseInsensitive).isEmpty(), needed);
+        const auto fileMenuActions = w.menuBar()->actions().at(0)->menu()->actions();
         bool perfEnabled = false; // the PMU pages (PmuPages) import perf.data files
-        for (QAction* a : fileActions) {
+        for (QAction* a : fileMenuActions) {
             if (a->text().contains(QStringLiteral("perf.data")))
                 perfEnabled = a->isEnabled();
         }
@@ -141,6 +147,54 @@ private Q_SLOTS:
         w.setSource(std::move(replay));
         QVERIFY(w.windowTitle().contains(QStringLiteral("Replay")));
         QCOMPARE(w.monitorModel()->rowCount(), 0);
+    }
+
+    void recordThenReplay()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("run.rdts"));
+        {
+            MainWindow w;
+            QString error;
+            QVERIFY(!w.startRecording(path, &error)); // no source yet
+            QVERIFY(error.contains(QStringLiteral("nothing to record")));
+            SourceBundle bundle;
+            auto feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test" });
+            QueuedFeed* raw = feed.get();
+            bundle.feed = std::move(feed);
+            w.setSource(std::move(bundle));
+            QVERIFY2(w.startRecording(path, &error), qPrintable(error));
+            QVERIFY(w.isRecording());
+            QVERIFY(w.windowTitle().contains(QStringLiteral("recording")));
+            for (int i = 0; i < 30; ++i)
+                raw->push(batch(std::uint64_t(i) * 100'000'000));
+            rdt::AllocationChanged c;
+            c.timeNs = 1'500'000'000;
+            c.who = "gui";
+            c.group = "streamer";
+            c.resource = "L3";
+            c.oldValue = "7ff";
+            c.newValue = "3";
+            c.ok = true;
+            raw->push(c);
+            w.pump()->pumpOnce();
+            QVERIFY2(w.stopRecording(&error), qPrintable(error));
+            QVERIFY(!w.isRecording());
+        }
+        MainWindow w;
+        QSignalSpy opened(&w, &MainWindow::sessionOpened);
+        w.openSession(dir.filePath(QStringLiteral("missing.rdts")));
+        QVERIFY(opened.wait(10000));
+        QCOMPARE(opened.last().at(0).toBool(), false);
+        w.openSession(path);
+        QVERIFY(opened.wait(10000));
+        QVERIFY2(opened.last().at(0).toBool(), qPrintable(opened.last().at(1).toString()));
+        QVERIFY(w.windowTitle().contains(QStringLiteral("Replay")));
+        QVERIFY(w.sourceStatusText().contains(QStringLiteral("SIMULATED")));
+        QCOMPARE(w.currentView(), QStringLiteral("rdt"));
+        // Playing at 1x: the recorded 3 s arrive within a few frames of wall time.
+        QTRY_VERIFY_WITH_TIMEOUT(w.timelines()->plottedPoints(QStringLiteral("streamer"), Metric::BandwidthTotal) >= 20, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(w.timelines()->markerCount(), 1, 10000);
     }
 
     void screenshotIsWindowSized()

@@ -45,6 +45,7 @@ private Q_SLOTS:
         change.newValue = "3";
         change.ok = true;
         raw->push(change);
+        raw->push(FeedNote { base + std::uint64_t { 3'000'000'000 }, "scenario: write streamer/schemata MB:0=30", true });
 
         QSignalSpy frames(&pump, &FramePump::frame);
         QCOMPARE(pump.pumpOnce(), 50);
@@ -62,8 +63,10 @@ private Q_SLOTS:
         QCOMPARE(d.keys.front(), 0.0);
         // 2 domains x (49e9 - 24.5e9); values are stored as float (7 significant digits are plenty for a plot).
         QVERIFY(std::abs(d.values.back() - 49e9) < 49e9 * 1e-6);
-        QCOMPARE(pump.markers().size(), std::size_t(1));
+        QCOMPARE(pump.markers().size(), std::size_t(2));
         QCOMPARE(pump.markers().front().t, 2.0);
+        QCOMPARE(pump.markers().back().t, 3.0);
+        QVERIFY(pump.markers().back().label.startsWith(QStringLiteral("scenario: write")));
         QVERIFY(pump.markers().front().label.contains(QStringLiteral("7ff")));
 
         QCOMPARE(pump.pumpOnce(), 0); // nothing queued: no frame signal

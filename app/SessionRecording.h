@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "models/SampleFeed.h"
+
+#include "core/Result.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace rdt::session {
+class Recorder;
+}
+
+/// The Record button: writes what the frame pump drains (every batch and allocation change) into a session file
+/// through capture/session's Recorder thread (one transaction per flush, so a crash loses at most 500 ms).
+class SessionRecording : public QObject {
+    Q_OBJECT
+public:
+    explicit SessionRecording(QObject* parent = nullptr);
+    ~SessionRecording() override;
+
+    rdt::Status start(const QString& path, const SourceDescription& source, const QString& machineDescription);
+    /// Final flush and close; returns the recorder's write error if one happened.
+    rdt::Status stop();
+    bool isRecording() const { return m_recorder != nullptr; }
+    QString path() const { return m_path; }
+    quint64 committedSamples() const;
+    quint64 dropped() const;
+
+    /// Connect FramePump::drained here.
+    void record(const DrainedFrame& frame);
+
+private:
+    std::unique_ptr<rdt::session::Recorder> m_recorder;
+    QString m_path;
+};
