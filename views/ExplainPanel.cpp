@@ -27,7 +27,12 @@ QString ExplainPanel::conceptText(const QString& conceptId)
     QFile f(QStringLiteral(":/explain/") + conceptId + QStringLiteral(".md"));
     if (!f.open(QIODevice::ReadOnly))
         return {};
-    return QString::fromUtf8(f.readAll());
+    // The files start with a level-1 title, which a narrow dock renders far too large: show it as a level 3.
+    QString text = QString::fromUtf8(f.readAll());
+    if (text.startsWith(QStringLiteral("# ")))
+        text.prepend(QStringLiteral("##"));
+    text.replace(QStringLiteral("\n# "), QStringLiteral("\n### "));
+    return text;
 }
 
 QStringList ExplainPanel::concepts()
