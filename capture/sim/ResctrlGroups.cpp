@@ -2,6 +2,8 @@
 // The resctrl kernel emulation: writes, mkdir/rmdir, tasks and cpus (rdtgroup.c behaviour, RESCTRL-NOTES 1.4-1.6).
 #include "SimResctrlFs.h"
 
+#include "PathComponents.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -9,24 +11,6 @@
 
 namespace rdt::sim {
 namespace {
-
-    std::vector<std::string> splitPath(const std::string& path)
-    {
-        std::vector<std::string> out;
-        std::string cur;
-        for (char c : path) {
-            if (c == '/') {
-                if (!cur.empty())
-                    out.push_back(cur);
-                cur.clear();
-            } else {
-                cur.push_back(c);
-            }
-        }
-        if (!cur.empty())
-            out.push_back(cur);
-        return out;
-    }
 
     std::string strim(const std::string& s)
     {
@@ -197,7 +181,7 @@ Status SimResctrlFs::writeCpus(Group& g, const std::string& data, bool list)
 Status SimResctrlFs::mkdir(const std::string& path)
 {
     std::lock_guard lock(m_machine.mutex());
-    auto comps = splitPath(path);
+    auto comps = pathComponents(path);
     if (comps.empty() || resolve(path).kind != Resolved::None)
         return errnoError(EEXIST, "cannot create " + path + ": exists");
     const std::string name = comps.back();

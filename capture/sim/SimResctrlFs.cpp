@@ -3,6 +3,8 @@
 // Kernel behaviour follows fs/resctrl/rdtgroup.c and monitor.c as summarised in RESCTRL-NOTES.md section 1.
 #include "SimResctrlFs.h"
 
+#include "PathComponents.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -11,24 +13,6 @@
 
 namespace rdt::sim {
 namespace {
-
-    std::vector<std::string> split(const std::string& path)
-    {
-        std::vector<std::string> out;
-        std::string cur;
-        for (char c : path) {
-            if (c == '/') {
-                if (!cur.empty())
-                    out.push_back(cur);
-                cur.clear();
-            } else {
-                cur.push_back(c);
-            }
-        }
-        if (!cur.empty())
-            out.push_back(cur);
-        return out;
-    }
 
     const char* const kEvents[] = { "llc_occupancy", "mbm_total_bytes", "mbm_local_bytes" };
 
@@ -159,7 +143,7 @@ std::vector<std::string> SimResctrlFs::groupFiles(const Group& g) const
 SimResctrlFs::Resolved SimResctrlFs::resolve(const std::string& path)
 {
     Resolved r;
-    auto c = split(path);
+    auto c = pathComponents(path);
     if (c.empty()) {
         r.kind = Resolved::Root;
         r.group = &m_root;

@@ -103,7 +103,7 @@ private Q_SLOTS:
         const QRegularExpression sdm(QStringLiteral("\\*\\*SDM section\\.\\*\\* .*2[0-2]\\.[0-9]+"));
         for (const QString& id : ids) {
             const QString text = ExplainPanel::conceptText(id);
-            QVERIFY2(text.startsWith(QStringLiteral("# ")), qPrintable(id));
+            QVERIFY2(text.startsWith(QStringLiteral("### ")) && !text.contains(QStringLiteral("\n# ")), qPrintable(id));
             QVERIFY2(sdm.match(text).hasMatch(), qPrintable(id + QStringLiteral(" has no SDM section")));
         }
         QVERIFY(ExplainPanel::conceptText(QStringLiteral("../etc/passwd")).isEmpty());
