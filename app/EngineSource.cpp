@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "EngineSource.h"
 
-#if __has_include("models/EngineAllocation.h")
 #include "models/EngineAllocation.h"
-#define RDTSCOPE_HAVE_ENGINE_ALLOCATION 1
-#endif
 #include "platform/Topology.h"
 #include "rdt/AllocationEngine.h"
 #include "rdt/RdtSource.h"
@@ -175,7 +172,6 @@ rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::s
 
     const std::string resctrlRoot = spec.rfind("resctrl:", 0) == 0 ? spec.substr(8) : std::string("/sys/fs/resctrl");
     SourceBundle bundle;
-#ifdef RDTSCOPE_HAVE_ENGINE_ALLOCATION
     const std::string readOnly = allocationReadOnlyReason(engine->source.kind, resctrlRoot);
     bundle.writer = std::make_unique<EngineAllocationWriter>(backend, *engine->allocation);
     AllocationStateOptions stateOptions;
@@ -183,11 +179,6 @@ rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::s
     stateOptions.writable = readOnly.empty();
     stateOptions.readOnlyReason = readOnly;
     bundle.readAllocation = [raw, stateOptions] { return readAllocationState(*raw->source.backend, stateOptions); };
-#else
-    // UNFINISHED: the heatmap helper's engine adapter (models/EngineAllocation.h) is not merged yet.
-    const std::string readOnly = "the allocation editor's engine adapter is not part of this build yet";
-    (void)resctrlRoot;
-#endif
     bundle.feed = std::make_unique<EngineFeed>(engine, description);
     bundle.groups = std::make_unique<EngineGroupControl>(engine, readOnly);
     bundle.readOnlyReason = QString::fromStdString(readOnly);
