@@ -27,7 +27,7 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
         QCoreApplication::translate("main", "Scenario of the simulated machine (default noisy-neighbour)."),
         QStringLiteral("NAME"), QStringLiteral("noisy-neighbour"));
     const QCommandLineOption open(QStringLiteral("open"),
-        QCoreApplication::translate("main", "Replay a recorded session file."), QStringLiteral("FILE"));
+        QCoreApplication::translate("main", "Replay a recorded session (.rdts) or import a perf.data file."), QStringLiteral("FILE"));
     const QCommandLineOption view(QStringLiteral("view"),
         QCoreApplication::translate("main", "Page to show first: machine, rdt, tma, callgraph or latency."),
         QStringLiteral("NAME"));
