@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace rdt::sim {
 
@@ -53,8 +58,11 @@ public:
         }
         if (m_ways > 32)
             m_ways = 32;
+        // Each set's row is padded to a multiple of 4 ways with invalid tags, so a tag lookup compares 4 ways per
+        // SSE2 instruction; padding ways are never filled (fill() only visits the real ways) and never match.
+        m_stride = (m_ways + 3) & ~3u;
         m_fastMod = ~std::uint64_t { 0 } / m_sets + 1;
-        m_tags.assign(std::size_t { m_sets } * m_ways, kInvalid);
+        m_tags.assign(std::size_t { m_sets } * m_stride, kInvalid);
         m_lru.assign(m_tags.size(), 0);
         m_meta.assign(m_tags.size(), Meta {});
         m_clock = 0;
@@ -74,24 +82,20 @@ public:
     /// Index of the line holding key, or -1. A hit refreshes its LRU age.
     int find(Tag key)
     {
-        std::size_t base = std::size_t { setOf(key) } * m_ways;
-        const Tag* t = m_tags.data() + base;
-        for (std::uint32_t w = 0; w < m_ways; ++w)
-            if (t[w] == key) {
-                m_lru[base + w] = tick();
-                return static_cast<int>(base + w);
-            }
-        return -1;
+        std::size_t base = std::size_t { setOf(key) } * m_stride;
+        int w = matchWay(m_tags.data() + base, key);
+        if (w < 0)
+            return -1;
+        m_lru[base + static_cast<std::size_t>(w)] = tick();
+        return static_cast<int>(base) + w;
     }
 
     /// Index of the line holding key without touching LRU, or -1.
     int peek(Tag key) const
     {
-        std::size_t base = std::size_t { setOf(key) } * m_ways;
-        for (std::uint32_t w = 0; w < m_ways; ++w)
-            if (m_tags[base + w] == key)
-                return static_cast<int>(base + w);
-        return -1;
+        std::size_t base = std::size_t { setOf(key) } * m_stride;
+        int w = matchWay(m_tags.data() + base, key);
+        return w < 0 ? -1 : static_cast<int>(base) + w;
     }
 
     /// Fills key into a way of allowedWays (CAT: a fill may only victimize ways its mask allows, SDM 20.19.2):
@@ -101,7 +105,7 @@ public:
         std::uint32_t mask = allowedWays & allWays();
         if (mask == 0)
             mask = allWays();
-        std::size_t base = std::size_t { setOf(key) } * m_ways;
+        std::size_t base = std::size_t { setOf(key) } * m_stride;
         int best = -1;
         std::uint32_t bestAge = 0xFFFFFFFFu;
         for (std::uint32_t w = 0; w < m_ways; ++w) {
@@ -138,10 +142,31 @@ public:
 
     Meta& meta(std::size_t index) { return m_meta[index]; }
     Tag key(std::size_t index) const { return m_tags[index]; }
-    std::uint32_t wayOf(std::size_t index) const { return static_cast<std::uint32_t>(index % m_ways); }
+    /// Way of a line index; lineCount() includes the padding ways, whose key() is always kInvalid.
+    std::uint32_t wayOf(std::size_t index) const { return static_cast<std::uint32_t>(index % m_stride); }
     std::size_t lineCount() const { return m_tags.size(); }
 
 private:
+    /// Lowest way of the padded row t holding key, or -1 (a key is in at most one way: fills follow a miss).
+    int matchWay(const Tag* t, Tag key) const
+    {
+#if defined(__SSE2__)
+        const __m128i k = _mm_set1_epi32(static_cast<int>(key));
+        for (std::uint32_t w = 0; w < m_stride; w += 4) {
+            const __m128i row = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + w));
+            const int bits = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(row, k)));
+            if (bits != 0)
+                return static_cast<int>(w) + std::countr_zero(static_cast<unsigned>(bits));
+        }
+        return -1;
+#else
+        for (std::uint32_t w = 0; w < m_ways; ++w)
+            if (t[w] == key)
+                return static_cast<int>(w);
+        return -1;
+#endif
+    }
+
     std::uint32_t tick()
     {
         if (++m_clock == 0) { // LRU clock wrapped (after 2^32 accesses): restart ages, a one-off perturbation
@@ -152,7 +177,7 @@ private:
         return m_clock;
     }
 
-    std::uint32_t m_sets = 1, m_ways = 1;
+    std::uint32_t m_sets = 1, m_ways = 1, m_stride = 4;
     std::uint64_t m_fastMod = 0;
     std::uint32_t m_clock = 0;
     std::vector<Tag> m_tags;

@@ -3,6 +3,7 @@
 #include "SimMachineImpl.h"
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cmath>
 #include <map>
@@ -62,6 +63,7 @@ Result<std::unique_ptr<SimMachine>> SimMachine::create(SimCpuid cpuid, SimOption
     im.f = &m->m_features;
     im.o = &m->m_options;
     im.S = s;
+    im.sShift = static_cast<unsigned>(std::countr_zero(s));
     im.seedCounter = options.seed;
     im.cores.resize(topo.sockets * topo.coresPerSocket);
     const SimFeatures& F = m->m_features;

@@ -70,6 +70,7 @@ struct SimMachine::Impl {
     const SimFeatures* f = nullptr;
     const SimOptions* o = nullptr;
     std::uint32_t S = 1;
+    unsigned sShift = 0; ///< log2(S): S is a power of two (SimMachine::create checks), so line / S is a shift
     std::uint64_t now = 0;
     std::vector<Core> cores;
     std::vector<Domain> domains;
@@ -353,7 +354,7 @@ struct SimMachine::Impl {
             AccessKind kind = AccessKind::Load;
             t.gen.next(addr, kind);
             std::uint64_t bytes = 0;
-            const HitLevel level = simulate(core, d, (addr >> 6) / S, kind, tag, remote, bytes);
+            const HitLevel level = simulate(core, d, (addr >> 6) >> sShift, kind, tag, remote, bytes);
             recordHist(cpu, level);
             const auto li = static_cast<std::size_t>(level);
             const double c = level < HitLevel::LocalDram ? cost[li] : bytes > lineBytes ? missWbCost : missCost;
