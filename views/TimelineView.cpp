@@ -324,22 +324,45 @@ void TimelineView::refresh()
         auto& g = graphsFor(gi);
         for (int m = 0; m < kMetricCount; ++m) {
             QCPGraph* graph = g.graphs[static_cast<std::size_t>(m)];
+            ColumnEnvelope& envelope = g.envelopes[static_cast<std::size_t>(m)];
             const bool show = g.visible && m_metricVisible[static_cast<std::size_t>(m)];
             graph->setVisible(show);
             if (!show) {
-                graph->data()->clear();
+                envelope.clear();
+                if (!graph->data()->isEmpty())
+                    graph->data()->clear();
                 continue;
             }
-            const auto d = store.decimate(gi, static_cast<Metric>(m), range.lower, range.upper, columns);
             const double scale = scaleOf(static_cast<Metric>(m));
-            points.resize(static_cast<qsizetype>(d.keys.size()));
-            for (std::size_t i = 0; i < d.keys.size(); ++i) {
-                points[static_cast<qsizetype>(i)] = QCPGraphData(d.keys[i], d.values[i] * scale);
-                if (d.keys[i] >= range.lower && d.keys[i] <= range.upper)
-                    (m == 0 ? occMax : bwMax) = std::max(m == 0 ? occMax : bwMax, d.values[i] * scale);
+            if (store.sampleCountIn(gi, range.lower, range.upper) <= 2 * static_cast<std::size_t>(columns)) {
+                // Sparse: the raw points themselves (a few hundred at most) show more than a column envelope.
+                envelope.clear();
+                const auto d = store.decimate(gi, static_cast<Metric>(m), range.lower, range.upper, columns);
+                points.resize(static_cast<qsizetype>(d.keys.size()));
+                for (std::size_t i = 0; i < d.keys.size(); ++i) {
+                    points[static_cast<qsizetype>(i)] = QCPGraphData(d.keys[i], d.values[i] * scale);
+                    if (d.keys[i] >= range.lower && d.keys[i] <= range.upper)
+                        (m == 0 ? occMax : bwMax) = std::max(m == 0 ? occMax : bwMax, d.values[i] * scale);
+                }
+                graph->data()->set(points, true);
+                totalPoints += static_cast<std::size_t>(points.size());
+                continue;
             }
-            graph->data()->set(points, true);
-            totalPoints += static_cast<std::size_t>(points.size());
+            // Dense: the incremental envelope. Unchanged series (paused view, a group without new samples) keep
+            // their data: no copy, no re-sort.
+            if (envelope.update(store, gi, static_cast<Metric>(m), range.lower, range.upper, columns)) {
+                points.resize(0);
+                for (const auto& c : envelope.columns()) {
+                    const double key = envelope.keyOf(c);
+                    points.append(QCPGraphData(key, static_cast<double>(c.lo) * scale));
+                    if (c.hi != c.lo)
+                        points.append(QCPGraphData(key, static_cast<double>(c.hi) * scale));
+                }
+                graph->data()->set(points, true);
+            }
+            double& axisMax = m == 0 ? occMax : bwMax;
+            axisMax = std::max(axisMax, envelope.maxIn(range.lower, range.upper) * scale);
+            totalPoints += static_cast<std::size_t>(graph->dataCount());
         }
     }
     // Antialiasing costs several times more per segment: keep it for a handful of series, drop it for dashboards

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "models/ColumnEnvelope.h"
 #include "models/TimeSeriesStore.h"
 
 #include <QPointer>
@@ -65,6 +66,7 @@ private:
     struct GroupGraphs {
         QString name;
         std::array<QCPGraph*, kMetricCount> graphs {};
+        std::array<ColumnEnvelope, kMetricCount> envelopes; ///< what each graph shows, updated incrementally
         bool visible = true;
     };
     void buildToolbar();
