@@ -352,11 +352,18 @@ void TimelineView::refresh()
             // their data: no copy, no re-sort.
             if (envelope.update(store, gi, static_cast<Metric>(m), range.lower, range.upper, columns)) {
                 points.resize(0);
+                // Each column's pair starts with the value nearer to where the line already is: a falling stretch
+                // then draws hi -> lo instead of lo -> hi -> next lo, which halves the pixels stroked for a wavy
+                // series (the raster stroker's cost is per pixel) and draws no spurious zig-zag.
+                float last = 0;
                 for (const auto& c : envelope.columns()) {
                     const double key = envelope.keyOf(c);
-                    points.append(QCPGraphData(key, static_cast<double>(c.lo) * scale));
+                    const bool fallFirst = !points.isEmpty() && last - c.lo > c.hi - last;
+                    const float first = fallFirst ? c.hi : c.lo;
+                    last = fallFirst ? c.lo : c.hi;
+                    points.append(QCPGraphData(key, static_cast<double>(first) * scale));
                     if (c.hi != c.lo)
-                        points.append(QCPGraphData(key, static_cast<double>(c.hi) * scale));
+                        points.append(QCPGraphData(key, static_cast<double>(last) * scale));
                 }
                 graph->data()->set(points, true);
             }
