@@ -18,6 +18,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <cmath>
+#include <limits>
+
 namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGB = 1e9;
@@ -40,6 +43,30 @@ QString conceptOf(Metric m)
 }
 
 QString groupLabel(const QString& group) { return group.isEmpty() ? QStringLiteral("(default)") : group; }
+
+/// The points drawn for an envelope: per column its min and max, ordered along the line (a falling stretch
+/// draws hi -> lo, so no spurious zig-zag and half the pixels stroked), leaving out a column's first vertex when
+/// it lies within `tol` (half a pixel) of where the line already is. Every column keeps its last vertex, so
+/// the line never cuts across a column and each peak stays drawn within one column of where it happened.
+void envelopePoints(const ColumnEnvelope& envelope, double scale, double tol, QVector<QCPGraphData>& out)
+{
+    out.resize(0);
+    double last = 0;
+    for (const auto& c : envelope.columns()) {
+        const double key = envelope.keyOf(c);
+        const double lo = static_cast<double>(c.lo) * scale;
+        const double hi = static_cast<double>(c.hi) * scale;
+        const bool fallFirst = !out.isEmpty() && last - lo > hi - last;
+        const double first = fallFirst ? hi : lo;
+        const double second = fallFirst ? lo : hi;
+        const bool keepFirst = out.isEmpty() || std::abs(first - last) > tol;
+        if (keepFirst)
+            out.append(QCPGraphData(key, first));
+        if (!keepFirst || second != first)
+            out.append(QCPGraphData(key, second));
+        last = second;
+    }
+}
 } // namespace
 
 TimelineView::TimelineView(FramePump* pump, QWidget* parent)
@@ -320,13 +347,16 @@ void TimelineView::refresh()
     double bwMax = 0;
     QVector<QCPGraphData> points;
     std::size_t totalPoints = 0;
+    // Pass 1: bring every shown series up to date and find the visible peaks (the value axes depend on them).
     for (int gi = 0; gi < store.groupCount(); ++gi) {
         auto& g = graphsFor(gi);
         for (int m = 0; m < kMetricCount; ++m) {
-            QCPGraph* graph = g.graphs[static_cast<std::size_t>(m)];
-            ColumnEnvelope& envelope = g.envelopes[static_cast<std::size_t>(m)];
-            const bool show = g.visible && m_metricVisible[static_cast<std::size_t>(m)];
+            const auto mi = static_cast<std::size_t>(m);
+            QCPGraph* graph = g.graphs[mi];
+            ColumnEnvelope& envelope = g.envelopes[mi];
+            const bool show = g.visible && m_metricVisible[mi];
             graph->setVisible(show);
+            g.builtTolerance[mi] = -1; // nothing to draw from the envelope unless pass 1 says otherwise
             if (!show) {
                 envelope.clear();
                 if (!graph->data()->isEmpty())
@@ -334,6 +364,7 @@ void TimelineView::refresh()
                 continue;
             }
             const double scale = scaleOf(static_cast<Metric>(m));
+            double& axisMax = m == 0 ? occMax : bwMax;
             if (store.sampleCountIn(gi, range.lower, range.upper) <= 2 * static_cast<std::size_t>(columns)) {
                 // Sparse: the raw points themselves (a few hundred at most) show more than a column envelope.
                 envelope.clear();
@@ -342,46 +373,48 @@ void TimelineView::refresh()
                 for (std::size_t i = 0; i < d.keys.size(); ++i) {
                     points[static_cast<qsizetype>(i)] = QCPGraphData(d.keys[i], d.values[i] * scale);
                     if (d.keys[i] >= range.lower && d.keys[i] <= range.upper)
-                        (m == 0 ? occMax : bwMax) = std::max(m == 0 ? occMax : bwMax, d.values[i] * scale);
+                        axisMax = std::max(axisMax, d.values[i] * scale);
                 }
                 graph->data()->set(points, true);
-                totalPoints += static_cast<std::size_t>(points.size());
                 continue;
             }
-            // Dense: the incremental envelope. Unchanged series (paused view, a group without new samples) keep
-            // their data: no copy, no re-sort.
-            if (envelope.update(store, gi, static_cast<Metric>(m), range.lower, range.upper, columns)) {
-                points.resize(0);
-                // Each column's pair starts with the value nearer to where the line already is: a falling stretch
-                // then draws hi -> lo instead of lo -> hi -> next lo, which halves the pixels stroked for a wavy
-                // series (the raster stroker's cost is per pixel) and draws no spurious zig-zag.
-                float last = 0;
-                for (const auto& c : envelope.columns()) {
-                    const double key = envelope.keyOf(c);
-                    const bool fallFirst = !points.isEmpty() && last - c.lo > c.hi - last;
-                    const float first = fallFirst ? c.hi : c.lo;
-                    last = fallFirst ? c.lo : c.hi;
-                    points.append(QCPGraphData(key, static_cast<double>(first) * scale));
-                    if (c.hi != c.lo)
-                        points.append(QCPGraphData(key, static_cast<double>(last) * scale));
-                }
-                graph->data()->set(points, true);
-            }
-            double& axisMax = m == 0 ? occMax : bwMax;
+            // Dense: the incremental envelope; a series whose columns did not change keeps its plotted data.
+            const bool changed = envelope.update(store, gi, static_cast<Metric>(m), range.lower, range.upper, columns);
+            g.builtTolerance[mi] = changed ? std::numeric_limits<double>::infinity() : g.pointsTolerance[mi];
             axisMax = std::max(axisMax, envelope.maxIn(range.lower, range.upper) * scale);
-            totalPoints += static_cast<std::size_t>(graph->dataCount());
+        }
+    }
+    // Value axes fit the visible peaks with headroom; never collapse to zero height.
+    auto* occY = m_occRect->axis(QCPAxis::atLeft);
+    auto* bwY = m_bwRect->axis(QCPAxis::atLeft);
+    occY->setRange(0, std::max(occMax * 1.12, 1.0));
+    bwY->setRange(0, std::max(bwMax * 1.12, 0.1));
+    // Pass 2: plotted points of the envelopes, dropping vertices less than half a pixel from the line already
+    // drawn (invisible, and they are most of a smooth series' segments). Points built for a coarser axis are
+    // rebuilt when the axis got finer.
+    const double occTol = 0.5 * occY->range().size() / std::max(1, m_occRect->height());
+    const double bwTol = 0.5 * bwY->range().size() / std::max(1, m_bwRect->height());
+    for (int gi = 0; gi < m_groups.size(); ++gi) {
+        auto& g = m_groups[gi];
+        for (int m = 0; m < kMetricCount; ++m) {
+            const auto mi = static_cast<std::size_t>(m);
+            const double tol = m == 0 ? occTol : bwTol;
+            if (g.builtTolerance[mi] >= 0 && g.builtTolerance[mi] > tol) {
+                envelopePoints(g.envelopes[mi], scaleOf(static_cast<Metric>(m)), tol, points);
+                g.graphs[mi]->data()->set(points, true);
+                g.pointsTolerance[mi] = tol;
+            }
+            if (g.graphs[mi]->visible())
+                totalPoints += static_cast<std::size_t>(g.graphs[mi]->dataCount());
         }
     }
     // Antialiasing costs several times more per segment: keep it for a handful of series, drop it for dashboards
-    // with tens of groups (64 groups x 2 series x 2 points per pixel column is ~300k segments per frame).
+    // with tens of groups (64 groups x 2 series x ~1 point per pixel column is ~150k segments per frame).
     const bool smooth = totalPoints < 40000;
     if (smooth != m_smooth) {
         m_smooth = smooth;
         smooth ? m_plot->setNotAntialiasedElements(QCP::aeNone) : m_plot->setNotAntialiasedElements(QCP::aePlottables);
     }
-    // Value axes fit the visible peaks with headroom; never collapse to zero height.
-    m_occRect->axis(QCPAxis::atLeft)->setRange(0, std::max(occMax * 1.12, 1.0));
-    m_bwRect->axis(QCPAxis::atLeft)->setRange(0, std::max(bwMax * 1.12, 0.1));
     syncMarkers();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -67,6 +67,8 @@ private:
         QString name;
         std::array<QCPGraph*, kMetricCount> graphs {};
         std::array<ColumnEnvelope, kMetricCount> envelopes; ///< what each graph shows, updated incrementally
+        std::array<double, kMetricCount> pointsTolerance {}; ///< value tolerance the plotted points were built with
+        std::array<double, kMetricCount> builtTolerance {}; ///< per refresh: rebuild points above this (-1: none)
         bool visible = true;
     };
     void buildToolbar();
