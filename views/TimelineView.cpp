@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "TimelineView.h"
 
+#include "EnvelopePoints.h"
 #include "GroupColors.h"
 #include "QCustomPlotInclude.h"
 #include "models/FramePump.h"
@@ -44,29 +45,6 @@ QString conceptOf(Metric m)
 
 QString groupLabel(const QString& group) { return group.isEmpty() ? QStringLiteral("(default)") : group; }
 
-/// The points drawn for an envelope: per column its min and max, ordered along the line (a falling stretch
-/// draws hi -> lo, so no spurious zig-zag and half the pixels stroked), leaving out a column's first vertex when
-/// it lies within `tol` (half a pixel) of where the line already is. Every column keeps its last vertex, so
-/// the line never cuts across a column and each peak stays drawn within one column of where it happened.
-void envelopePoints(const ColumnEnvelope& envelope, double scale, double tol, QVector<QCPGraphData>& out)
-{
-    out.resize(0);
-    double last = 0;
-    for (const auto& c : envelope.columns()) {
-        const double key = envelope.keyOf(c);
-        const double lo = static_cast<double>(c.lo) * scale;
-        const double hi = static_cast<double>(c.hi) * scale;
-        const bool fallFirst = !out.isEmpty() && last - lo > hi - last;
-        const double first = fallFirst ? hi : lo;
-        const double second = fallFirst ? lo : hi;
-        const bool keepFirst = out.isEmpty() || std::abs(first - last) > tol;
-        if (keepFirst)
-            out.append(QCPGraphData(key, first));
-        if (!keepFirst || second != first)
-            out.append(QCPGraphData(key, second));
-        last = second;
-    }
-}
 } // namespace
 
 TimelineView::TimelineView(FramePump* pump, QWidget* parent)
