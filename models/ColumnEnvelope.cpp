@@ -96,6 +96,8 @@ bool ColumnEnvelope::update(const TimeSeriesStore& store, int group, Metric metr
     m_firstColumn = first;
     const double b = static_cast<double>(last + 1) * m_width;
     const auto m = static_cast<std::size_t>(metric);
+    // A second sample with exactly the newest time (the store accepts equal times) is skipped here until the
+    // next rebuild; samplers never repeat a timestamp, so this only matters for hand-made series.
     const double from = m_until;
     store.forEachRaw(group, from, b, [&](double t, const std::array<double, kMetricCount>& v) {
         if (t <= from || t >= b)
