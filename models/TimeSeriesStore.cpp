@@ -120,6 +120,23 @@ std::size_t TimeSeriesStore::sampleCount(int group) const
     return m_groups[static_cast<std::size_t>(group)].levels[0].size();
 }
 
+std::size_t TimeSeriesStore::sampleCountIn(int group, double t0, double t1) const
+{
+    if (group < 0 || group >= groupCount() || !(t1 >= t0))
+        return 0;
+    const auto& raw = m_groups[static_cast<std::size_t>(group)].levels[0];
+    const auto i0 = firstAtOrAfter(raw, t0);
+    const auto i1 = firstAtOrAfter(raw, std::nextafter(t1, std::numeric_limits<double>::max()));
+    return i1 > i0 ? i1 - i0 : 0;
+}
+
+double TimeSeriesStore::newestTime(int group) const
+{
+    if (group < 0 || group >= groupCount() || m_groups[static_cast<std::size_t>(group)].levels[0].empty())
+        return std::numeric_limits<double>::lowest();
+    return m_groups[static_cast<std::size_t>(group)].levels[0].back().tMax;
+}
+
 std::pair<double, double> TimeSeriesStore::timeRange() const
 {
     double lo = std::numeric_limits<double>::max();

@@ -47,6 +47,10 @@ public:
     void clear();
 
     std::size_t sampleCount(int group) const;
+    /// Raw samples of a group with time in [t0, t1] (two binary searches).
+    std::size_t sampleCountIn(int group, double t0, double t1) const;
+    /// Time of a group's newest sample; the lowest double when it has none.
+    double newestTime(int group) const;
     /// Time span of all data: {min, max}; {0, 0} when empty.
     std::pair<double, double> timeRange() const;
     /// Maximum value of a metric over [t0, t1] across all groups (for axis scaling), using the pyramid.

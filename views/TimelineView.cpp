@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "TimelineView.h"
 
+#include "EnvelopePoints.h"
 #include "GroupColors.h"
 #include "QCustomPlotInclude.h"
 #include "models/FramePump.h"
@@ -17,6 +18,9 @@
 #include <QTextStream>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <cmath>
+#include <limits>
 
 namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
@@ -40,6 +44,7 @@ QString conceptOf(Metric m)
 }
 
 QString groupLabel(const QString& group) { return group.isEmpty() ? QStringLiteral("(default)") : group; }
+
 } // namespace
 
 TimelineView::TimelineView(FramePump* pump, QWidget* parent)
@@ -132,7 +137,10 @@ void TimelineView::setupPlot()
 {
     m_plot->plotLayout()->clear();
     m_plot->setNoAntialiasingOnDrag(true);
-    m_plot->setPlottingHint(QCP::phFastPolylines, true); // one drawPolyline per graph (1 px pens only)
+    // phFastPolylines would make QCustomPlot issue one QPainter::drawLine call per segment (its "fast" path for
+    // solid pens); with ~150k segments per frame the per-call setup of the raster engine's cosmetic stroker
+    // dominated the frame (callgrind: 69% of the replot). Off, each graph is one drawPolyline call.
+    m_plot->setPlottingHint(QCP::phFastPolylines, false);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 
     // Row 0: legend (wraps into columns); row 1: occupancy; row 2: bandwidth. One margin group aligns the axes.
@@ -317,38 +325,74 @@ void TimelineView::refresh()
     double bwMax = 0;
     QVector<QCPGraphData> points;
     std::size_t totalPoints = 0;
+    // Pass 1: bring every shown series up to date and find the visible peaks (the value axes depend on them).
     for (int gi = 0; gi < store.groupCount(); ++gi) {
         auto& g = graphsFor(gi);
         for (int m = 0; m < kMetricCount; ++m) {
-            QCPGraph* graph = g.graphs[static_cast<std::size_t>(m)];
-            const bool show = g.visible && m_metricVisible[static_cast<std::size_t>(m)];
+            const auto mi = static_cast<std::size_t>(m);
+            QCPGraph* graph = g.graphs[mi];
+            ColumnEnvelope& envelope = g.envelopes[mi];
+            const bool show = g.visible && m_metricVisible[mi];
             graph->setVisible(show);
+            g.builtTolerance[mi] = -1; // nothing to draw from the envelope unless pass 1 says otherwise
             if (!show) {
-                graph->data()->clear();
+                envelope.clear();
+                if (!graph->data()->isEmpty())
+                    graph->data()->clear();
                 continue;
             }
-            const auto d = store.decimate(gi, static_cast<Metric>(m), range.lower, range.upper, columns);
             const double scale = scaleOf(static_cast<Metric>(m));
-            points.resize(static_cast<qsizetype>(d.keys.size()));
-            for (std::size_t i = 0; i < d.keys.size(); ++i) {
-                points[static_cast<qsizetype>(i)] = QCPGraphData(d.keys[i], d.values[i] * scale);
-                if (d.keys[i] >= range.lower && d.keys[i] <= range.upper)
-                    (m == 0 ? occMax : bwMax) = std::max(m == 0 ? occMax : bwMax, d.values[i] * scale);
+            double& axisMax = m == 0 ? occMax : bwMax;
+            if (store.sampleCountIn(gi, range.lower, range.upper) <= 2 * static_cast<std::size_t>(columns)) {
+                // Sparse: the raw points themselves (a few hundred at most) show more than a column envelope.
+                envelope.clear();
+                const auto d = store.decimate(gi, static_cast<Metric>(m), range.lower, range.upper, columns);
+                points.resize(static_cast<qsizetype>(d.keys.size()));
+                for (std::size_t i = 0; i < d.keys.size(); ++i) {
+                    points[static_cast<qsizetype>(i)] = QCPGraphData(d.keys[i], d.values[i] * scale);
+                    if (d.keys[i] >= range.lower && d.keys[i] <= range.upper)
+                        axisMax = std::max(axisMax, d.values[i] * scale);
+                }
+                graph->data()->set(points, true);
+                continue;
             }
-            graph->data()->set(points, true);
-            totalPoints += static_cast<std::size_t>(points.size());
+            // Dense: the incremental envelope; a series whose columns did not change keeps its plotted data.
+            const bool changed = envelope.update(store, gi, static_cast<Metric>(m), range.lower, range.upper, columns);
+            g.builtTolerance[mi] = changed ? std::numeric_limits<double>::infinity() : g.pointsTolerance[mi];
+            axisMax = std::max(axisMax, envelope.maxIn(range.lower, range.upper) * scale);
+        }
+    }
+    // Value axes fit the visible peaks with headroom; never collapse to zero height.
+    auto* occY = m_occRect->axis(QCPAxis::atLeft);
+    auto* bwY = m_bwRect->axis(QCPAxis::atLeft);
+    occY->setRange(0, std::max(occMax * 1.12, 1.0));
+    bwY->setRange(0, std::max(bwMax * 1.12, 0.1));
+    // Pass 2: plotted points of the envelopes, dropping vertices less than half a pixel from the line already
+    // drawn (invisible, and they are most of a smooth series' segments). Points built for a coarser axis are
+    // rebuilt when the axis got finer.
+    const double occTol = 0.5 * occY->range().size() / std::max(1, m_occRect->height());
+    const double bwTol = 0.5 * bwY->range().size() / std::max(1, m_bwRect->height());
+    for (int gi = 0; gi < m_groups.size(); ++gi) {
+        auto& g = m_groups[gi];
+        for (int m = 0; m < kMetricCount; ++m) {
+            const auto mi = static_cast<std::size_t>(m);
+            const double tol = m == 0 ? occTol : bwTol;
+            if (g.builtTolerance[mi] >= 0 && g.builtTolerance[mi] > tol) {
+                envelopePoints(g.envelopes[mi], scaleOf(static_cast<Metric>(m)), tol, points);
+                g.graphs[mi]->data()->set(points, true);
+                g.pointsTolerance[mi] = tol;
+            }
+            if (g.graphs[mi]->visible())
+                totalPoints += static_cast<std::size_t>(g.graphs[mi]->dataCount());
         }
     }
     // Antialiasing costs several times more per segment: keep it for a handful of series, drop it for dashboards
-    // with tens of groups (64 groups x 2 series x 2 points per pixel column is ~300k segments per frame).
+    // with tens of groups (64 groups x 2 series x ~1 point per pixel column is ~150k segments per frame).
     const bool smooth = totalPoints < 40000;
     if (smooth != m_smooth) {
         m_smooth = smooth;
         smooth ? m_plot->setNotAntialiasedElements(QCP::aeNone) : m_plot->setNotAntialiasedElements(QCP::aePlottables);
     }
-    // Value axes fit the visible peaks with headroom; never collapse to zero height.
-    m_occRect->axis(QCPAxis::atLeft)->setRange(0, std::max(occMax * 1.12, 1.0));
-    m_bwRect->axis(QCPAxis::atLeft)->setRange(0, std::max(bwMax * 1.12, 0.1));
     syncMarkers();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "models/ColumnEnvelope.h"
 #include "models/TimeSeriesStore.h"
 
 #include <QPointer>
@@ -65,6 +66,9 @@ private:
     struct GroupGraphs {
         QString name;
         std::array<QCPGraph*, kMetricCount> graphs {};
+        std::array<ColumnEnvelope, kMetricCount> envelopes; ///< what each graph shows, updated incrementally
+        std::array<double, kMetricCount> pointsTolerance {}; ///< value tolerance the plotted points were built with
+        std::array<double, kMetricCount> builtTolerance {}; ///< per refresh: rebuild points above this (-1: none)
         bool visible = true;
     };
     void buildToolbar();
