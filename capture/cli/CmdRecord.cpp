@@ -153,9 +153,9 @@ int cmdRecord(const std::vector<std::string>& argvIn)
     if (!source->simulated) {
         LiveCpuid cpuid;
         machine.cpuidJson = cpuidTableToJson(snapshotCpuid(cpuid));
+    } else if (source->simulation) {
+        machine.cpuidJson = source->simulation->cpuidJson(); // the simulated CPU, labelled simulated in meta
     }
-    // UNFINISHED: sim sources do not expose the simulated CPU's CPUID table through SimulationControl yet, so
-    // cpuid_json is empty for them (the description names the preset); add an accessor in capture/rdt.
 
     // The time axis starts here: setup above (CPUID snapshot, capabilities) does not count.
     meta.startMonoNs = now();

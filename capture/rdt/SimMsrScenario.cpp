@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SimMsrScenario.h"
 
+#include "platform/CpuidDump.h"
+
 #include "MsrBackend.h"
 #include "SimSource.h"
 
@@ -40,6 +42,7 @@ namespace {
         }
 
         std::uint64_t nowNs() const override { return m_machine->nowNs(); }
+        std::string cpuidJson() const override { return cpuidTableToJson(m_machine->cpuid().table()); }
         void advanceTo(std::uint64_t t) override
         {
             // Steps run between ticks, not from a tick listener: the backend's lock is then never taken while

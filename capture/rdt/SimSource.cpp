@@ -16,6 +16,7 @@
 #endif
 #ifdef RDTSCOPE_HAVE_PLATFORM
 #include "platform/CpuFeatures.h"
+#include "platform/CpuidDump.h"
 #include "platform/DevMsr.h"
 #include "platform/LiveCpuid.h"
 #include "platform/Topology.h"
@@ -34,6 +35,7 @@ namespace {
         {
         }
         std::uint64_t nowNs() const override { return m_sim->machine().nowNs(); }
+        std::string cpuidJson() const override { return cpuidTableToJson(m_sim->machine().cpuid().table()); }
         void advanceTo(std::uint64_t t) override
         {
             const auto now = m_sim->machine().nowNs();

@@ -30,6 +30,9 @@ public:
     virtual std::string describe() const = 0;
     /// Events since the last call (each is returned once). Sources without a scenario script return none.
     virtual std::vector<SimulationEvent> takeEvents() { return {}; }
+    /// The simulated CPU's CPUID answers as rdtscope's JSON snapshot (platform/CpuidDump.h), so a recorded
+    /// session describes the simulated machine as it would a real one. Empty when unknown.
+    virtual std::string cpuidJson() const { return {}; }
 };
 
 } // namespace rdt

@@ -5,6 +5,8 @@
 #include "rdt/MsrBackend.h"
 #include "rdt/RdtSource.h"
 #include "rdt/ResctrlBackend.h"
+#include "platform/CpuFeatures.h"
+#include "platform/CpuidDump.h"
 #include "rdt/Sample.h"
 #include "rdt/Sampler.h"
 #include "rdt/SimSource.h"
@@ -297,4 +299,22 @@ TEST(RdtSource, AutoFallsBackToSimAndSaysWhy)
     auto badScenario = openRdtSource(RdtSourceOptions { "sim", "no-such-scenario", "", "" });
     ASSERT_FALSE(badScenario.ok());
     EXPECT_NE(badScenario.error().advice.find("noisy-neighbour"), std::string::npos);
+}
+
+// A recorded simulated session stores the simulated CPU's CPUID (issue 5: "the machine (the CPUID JSON snapshot)"),
+// so a replay can describe it; both simulated sources hand it out and it decodes as the preset CPU.
+TEST(SimSources, ExposeTheSimulatedCpuidSnapshot)
+{
+    for (const char* kind : { "sim", "sim-msr" }) {
+        auto src = openRdtSource(RdtSourceOptions { kind, "noisy-neighbour", "/sys/fs/resctrl", "/proc/mounts" });
+        ASSERT_TRUE(src.ok()) << src.error().toString();
+        ASSERT_TRUE(src->simulation);
+        const std::string json = src->simulation->cpuidJson();
+        ASSERT_FALSE(json.empty()) << kind;
+        auto table = cpuidTableFromJson(json);
+        ASSERT_TRUE(table.ok()) << table.error().toString();
+        const CpuFeatures f = decodeCpuFeatures(*table);
+        EXPECT_TRUE(f.identity.isIntel()) << kind;
+        EXPECT_EQ(f.allocation.l3.cbmMask, 0x7ffu) << kind; // the default preset, Xeon Gold 6154
+    }
 }
