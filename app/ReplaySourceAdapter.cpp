@@ -4,6 +4,9 @@
 #include "session/ReplaySource.h"
 #include "session/SessionReader.h"
 
+#include "platform/CpuFeatures.h"
+#include "platform/CpuidDump.h"
+
 #include <map>
 #include <set>
 #include <cstdlib>
@@ -53,11 +56,31 @@ private:
     std::shared_ptr<ReplaySource> m_replay;
 };
 
-/// The allocation recorded at `timeNs` as the heatmap's state. Sessions store schemata values, not the cache
-/// geometry, so the CBM length is taken from the widest recorded mask (the default group's mask is the full mask
-/// unless someone shrank it before recording started).
-// UNFINISHED: read the geometry from the session's CPUID snapshot (MachineInfo::cpuidJson) instead.
-AllocationState allocationAt(const ReplaySource& replay, std::uint64_t timeNs, bool simulated)
+/// CBM lengths per cache resource from the session's CPUID snapshot (CPUID.10H.1/10H.2:EAX[4:0], SDM 20.19.4.2);
+/// empty when the session has no snapshot or the sub-leaves are unknown.
+std::map<std::string, int> cbmLengthsFromSnapshot(const std::string& cpuidJson)
+{
+    std::map<std::string, int> lengths;
+    if (cpuidJson.empty())
+        return lengths;
+    auto table = rdt::cpuidTableFromJson(cpuidJson);
+    if (!table)
+        return lengths;
+    const rdt::CpuFeatures f = rdt::decodeCpuFeatures(*table);
+    for (const auto& [prefix, cat] : { std::pair { "L3", &f.allocation.l3 }, std::pair { "L2", &f.allocation.l2 } }) {
+        if (!cat->detailsKnown)
+            continue;
+        for (const char* suffix : { "", "CODE", "DATA" })
+            lengths[std::string(prefix) + suffix] = static_cast<int>(cat->cbmLength);
+    }
+    return lengths;
+}
+
+/// The allocation recorded at `timeNs` as the heatmap's state. The CBM length comes from the session's CPUID
+/// snapshot; without one (older or damaged files) it is the widest recorded mask (the default group's mask is the
+/// full mask unless someone shrank it before recording started).
+AllocationState allocationAt(const ReplaySource& replay, std::uint64_t timeNs, bool simulated,
+    const std::map<std::string, int>& knownCbmLengths)
 {
     AllocationState state;
     state.simulated = simulated;
@@ -78,7 +101,8 @@ AllocationState allocationAt(const ReplaySource& replay, std::uint64_t timeNs, b
             int bits = 0;
             while (bits < 64 && (mask >> bits) != 0)
                 ++bits;
-            cbmLength[resource] = std::max(cbmLength[resource], bits);
+            const auto known = knownCbmLengths.find(resource);
+            cbmLength[resource] = std::max({ cbmLength[resource], bits, known == knownCbmLengths.end() ? 0 : known->second });
         } else {
             g.bandwidth[resource][domain] = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 10));
         }
@@ -123,8 +147,10 @@ rdt::Result<SourceBundle> openReplaySource(const QString& path)
     bundle.replay = std::make_unique<ReplayControlAdapter>(replay);
     ReplaySource* raw = replay.get();
     const bool simulated = meta.simulated;
-    bundle.readAllocation
-        = [raw, simulated]() -> rdt::Result<AllocationState> { return allocationAt(*raw, raw->position(), simulated); };
+    const auto cbmLengths = cbmLengthsFromSnapshot(shared->machine().cpuidJson);
+    bundle.readAllocation = [raw, simulated, cbmLengths]() -> rdt::Result<AllocationState> {
+        return allocationAt(*raw, raw->position(), simulated, cbmLengths);
+    };
     bundle.readOnlyReason = QStringLiteral("replaying a recorded session");
     bundle.engine = replay;
     return bundle;
