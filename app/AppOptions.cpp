@@ -27,7 +27,8 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
         QCoreApplication::translate("main", "Scenario of the simulated machine (default noisy-neighbour)."),
         QStringLiteral("NAME"), QStringLiteral("noisy-neighbour"));
     const QCommandLineOption open(QStringLiteral("open"),
-        QCoreApplication::translate("main", "Replay a recorded session (.rdts) or import a perf.data file."), QStringLiteral("FILE"));
+        QCoreApplication::translate("main", "Replay a recorded session (.rdts) or import a perf.data file."),
+        QStringLiteral("FILE"));
     const QCommandLineOption view(QStringLiteral("view"),
         QCoreApplication::translate("main", "Page to show first: machine, rdt, tma, callgraph or latency."),
         QStringLiteral("NAME"));
@@ -40,8 +41,7 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
         QCoreApplication::translate("main", "Render the window (works offscreen), write it as PNG to FILE and exit."),
         QStringLiteral("FILE"));
     const QCommandLineOption after(QStringLiteral("after"),
-        QCoreApplication::translate("main",
-            "With --screenshot: seconds to let the data source run first (default 2)."),
+        QCoreApplication::translate("main", "With --screenshot: seconds to let the data source run first (default 2)."),
         QStringLiteral("SECONDS"), QStringLiteral("2"));
     parser.addOptions({ source, scenario, open, view, dump, screenshot, after });
 
@@ -56,7 +56,8 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
         return false;
     }
     if (!parser.positionalArguments().isEmpty()) {
-        *error = QCoreApplication::translate("main", "unexpected argument '%1'").arg(parser.positionalArguments().first());
+        *error
+            = QCoreApplication::translate("main", "unexpected argument '%1'").arg(parser.positionalArguments().first());
         return false;
     }
     options->source = parser.value(source);

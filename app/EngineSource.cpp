@@ -22,8 +22,7 @@ struct Engine {
 
     ~Engine()
     {
-        if (sampler)
-            sampler->stop();
+        if (sampler) sampler->stop();
     }
 };
 
@@ -32,16 +31,14 @@ public:
     EngineFeed(std::shared_ptr<Engine> engine, SourceDescription description)
         : m_engine(std::move(engine))
         , m_description(std::move(description))
-    {
-    }
+    { }
     SourceDescription description() const override { return m_description; }
     void drain(DrainedFrame& out, std::size_t maxBatches) override
     {
         auto& queue = m_engine->sampler->queue();
         for (std::size_t i = 0; i < maxBatches; ++i) {
             auto batch = queue.pop();
-            if (!batch)
-                break;
+            if (!batch) break;
             out.batches.push_back(std::move(*batch));
         }
         {
@@ -72,23 +69,19 @@ public:
     EngineGroupControl(std::shared_ptr<Engine> engine, std::string readOnly)
         : m_engine(std::move(engine))
         , m_readOnly(std::move(readOnly))
-    {
-    }
+    { }
     rdt::Result<std::vector<GroupDescription>> listGroups() override
     {
         auto& backend = *m_engine->source.backend;
         auto groups = backend.listGroups();
-        if (!groups)
-            return groups.error();
+        if (!groups) return groups.error();
         std::vector<GroupDescription> out;
         for (const auto& g : groups.value()) {
             GroupDescription d;
             d.path = g.path;
             d.monitorOnly = !g.isControl;
-            if (auto tasks = backend.tasks(g.path))
-                d.tasks.assign(tasks->begin(), tasks->end());
-            if (auto cpus = backend.cpus(g.path))
-                d.cpus = rdt::formatCpuList(cpus.value());
+            if (auto tasks = backend.tasks(g.path)) d.tasks.assign(tasks->begin(), tasks->end());
+            if (auto cpus = backend.cpus(g.path)) d.cpus = rdt::formatCpuList(cpus.value());
             out.push_back(std::move(d));
         }
         return out;
@@ -97,8 +90,7 @@ public:
     rdt::Status createGroup(const std::string& path, bool monitorOnly) override
     {
         auto& backend = *m_engine->source.backend;
-        if (!monitorOnly)
-            return backend.createControlGroup(path);
+        if (!monitorOnly) return backend.createControlGroup(path);
         const auto pos = path.find("mon_groups/");
         const std::string parent = pos == std::string::npos || pos == 0 ? std::string() : path.substr(0, pos - 1);
         const std::string name = pos == std::string::npos ? path : path.substr(pos + 11);
@@ -109,8 +101,7 @@ public:
     {
         std::vector<unsigned> ids;
         for (int pid : pids) {
-            if (pid <= 0)
-                return rdt::makeError("invalid PID " + std::to_string(pid));
+            if (pid <= 0) return rdt::makeError("invalid PID " + std::to_string(pid));
             ids.push_back(static_cast<unsigned>(pid));
         }
         return m_engine->source.backend->assignTasks(path, ids);
@@ -118,8 +109,7 @@ public:
     rdt::Status setCpus(const std::string& path, const std::string& cpuList) override
     {
         auto cpus = rdt::parseCpuList(cpuList);
-        if (!cpus)
-            return cpus.error();
+        if (!cpus) return cpus.error();
         return m_engine->source.backend->assignCpus(path, cpus.value());
     }
 
@@ -136,8 +126,7 @@ rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::s
     options.spec = spec;
     options.scenario = scenario;
     auto opened = rdt::openRdtSource(options);
-    if (!opened)
-        return opened.error();
+    if (!opened) return opened.error();
 
     auto engine = std::make_shared<Engine>();
     engine->source = std::move(opened.value());
@@ -149,26 +138,21 @@ rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::s
     config.queueCapacity = 1024;
     engine->sampler = std::make_unique<rdt::Sampler>(backend, config, sim);
     engine->allocation = std::make_unique<rdt::AllocationEngine>(backend);
-    if (sim)
-        engine->allocation->setClock([sim] { return sim->nowNs(); });
+    if (sim) engine->allocation->setClock([sim] { return sim->nowNs(); });
     Engine* raw = engine.get();
     engine->allocation->setListener([raw](const rdt::AllocationChanged& c) {
         std::lock_guard lock(raw->changesMutex);
         raw->changes.push_back(c);
     });
-    if (auto started = engine->sampler->start(); !started)
-        return started.error();
+    if (auto started = engine->sampler->start(); !started) return started.error();
 
     SourceDescription description;
     description.kind = engine->source.simulated ? SourceKind::Simulated : SourceKind::Live;
     description.name = engine->source.kind;
-    if (sim)
-        description.name += ":" + sim->scenarioName();
+    if (sim) description.name += ":" + sim->scenarioName();
     description.reason = engine->source.why;
-    if (sim)
-        description.reason += " \u2014 " + sim->describe();
-    if (!engine->sampler->rateNote().empty())
-        description.reason += " (" + engine->sampler->rateNote() + ")";
+    if (sim) description.reason += " \u2014 " + sim->describe();
+    if (!engine->sampler->rateNote().empty()) description.reason += " (" + engine->sampler->rateNote() + ")";
 
     const std::string resctrlRoot = spec.rfind("resctrl:", 0) == 0 ? spec.substr(8) : std::string("/sys/fs/resctrl");
     SourceBundle bundle;

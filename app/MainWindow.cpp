@@ -117,9 +117,9 @@ MainWindow::MainWindow(QWidget* parent)
                            "not part of this build yet."),
                         this),
         tr(kPages[3].title));
-    m_pages->addTab(new UnavailablePage(tr("Load latency"),
-                        tr("The PEBS load-latency view needs the PMU engine, which is not part of this build yet."),
-                        this),
+    m_pages->addTab(
+        new UnavailablePage(tr("Load latency"),
+            tr("The PEBS load-latency view needs the PMU engine, which is not part of this build yet."), this),
         tr(kPages[4].title));
     setCentralWidget(m_pages);
 
@@ -180,8 +180,8 @@ void MainWindow::buildDocks()
         resizeDocks({ groups, explain }, { 270, 250 }, Qt::Horizontal);
     });
     connect(m_monitorView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
-        static const char* concepts[] = { "rmid", "llc-occupancy", "llc-occupancy", "mbm-total", "mbm-local",
-            "mbm-remote", "counter-wrap" };
+        static const char* concepts[]
+            = { "rmid", "llc-occupancy", "llc-occupancy", "mbm-total", "mbm-local", "mbm-remote", "counter-wrap" };
         if (i.isValid() && i.column() < static_cast<int>(std::size(concepts)))
             m_explain->showConcept(QString::fromLatin1(concepts[i.column()]));
     });
@@ -191,10 +191,9 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open session\u2026"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), QString(),
-            tr("rdtscope sessions (*.rdts *.sqlite *.db);;All files (*)"));
-        if (!path.isEmpty())
-            openSession(path);
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open session"), QString(), tr("rdtscope sessions (*.rdts *.sqlite *.db);;All files (*)"));
+        if (!path.isEmpty()) openSession(path);
     });
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("Replay a session recorded by rdtscope or rdtscope-cli record"));
@@ -207,12 +206,11 @@ void MainWindow::buildMenus()
     connect(m_recordAction, &QAction::triggered, this, [this](bool on) {
         QString error;
         if (on) {
-            const QString path = QFileDialog::getSaveFileName(this, tr("Record to"), QStringLiteral("session.rdts"),
-                tr("rdtscope sessions (*.rdts)"));
+            const QString path = QFileDialog::getSaveFileName(
+                this, tr("Record to"), QStringLiteral("session.rdts"), tr("rdtscope sessions (*.rdts)"));
             if (path.isEmpty() || !startRecording(path, &error)) {
                 m_recordAction->setChecked(false);
-                if (!error.isEmpty())
-                    QMessageBox::warning(this, tr("Record"), error);
+                if (!error.isEmpty()) QMessageBox::warning(this, tr("Record"), error);
             }
         } else if (!stopRecording(&error)) {
             QMessageBox::warning(this, tr("Record"), error);
@@ -220,11 +218,10 @@ void MainWindow::buildMenus()
     });
     file->addSeparator();
     file->addAction(tr("Save &screenshot\u2026"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), QStringLiteral("rdtscope.png"),
-            tr("PNG image (*.png)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save screenshot"), QStringLiteral("rdtscope.png"), tr("PNG image (*.png)"));
         QString error;
-        if (!path.isEmpty() && !saveScreenshot(path, &error))
-            QMessageBox::warning(this, tr("Screenshot"), error);
+        if (!path.isEmpty() && !saveScreenshot(path, &error)) QMessageBox::warning(this, tr("Screenshot"), error);
     });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
@@ -280,8 +277,7 @@ bool MainWindow::startRecording(const QString& path, QString* error)
 {
     const auto status = m_recording->start(path, m_pump->source(), m_machineSummary);
     if (!status) {
-        if (error)
-            *error = QString::fromStdString(status.error().toString());
+        if (error) *error = QString::fromStdString(status.error().toString());
         return false;
     }
     m_recordAction->setChecked(true);
@@ -297,16 +293,17 @@ bool MainWindow::stopRecording(QString* error)
     m_recordAction->setChecked(false);
     updateTitle();
     if (!status) {
-        if (error)
-            *error = QString::fromStdString(status.error().toString());
+        if (error) *error = QString::fromStdString(status.error().toString());
         return false;
     }
-    if (was)
-        statusBar()->showMessage(tr("Recorded to %1").arg(path), 8000);
+    if (was) statusBar()->showMessage(tr("Recorded to %1").arg(path), 8000);
     return true;
 }
 
-bool MainWindow::isRecording() const { return m_recording->isRecording(); }
+bool MainWindow::isRecording() const
+{
+    return m_recording->isRecording();
+}
 
 void MainWindow::setMachine(const MachineDescription& machine)
 {
@@ -348,8 +345,7 @@ void MainWindow::setSourceError(const QString& reason)
 void MainWindow::refreshAllocation()
 {
     m_framesSinceAllocationRead = 0;
-    if (!m_source.readAllocation)
-        return;
+    if (!m_source.readAllocation) return;
     auto state = m_source.readAllocation();
     if (!state) {
         statusBar()->showMessage(
@@ -365,8 +361,7 @@ void MainWindow::refreshAllocation()
 
 void MainWindow::onFrame(const FrameUpdate& update)
 {
-    if (update.generation != m_pump->generation())
-        return; // a frame of a source that was replaced meanwhile
+    if (update.generation != m_pump->generation()) return; // a frame of a source that was replaced meanwhile
     if (!update.latest.samples.empty()) {
         m_monitorModel->update(update.latest);
         std::map<std::string, std::map<int, std::uint64_t>> occupancy;
@@ -378,8 +373,7 @@ void MainWindow::onFrame(const FrameUpdate& update)
     }
     for (const auto& change : update.changes)
         m_allocationModel->applyChange(change);
-    if (!update.changes.empty() || ++m_framesSinceAllocationRead >= kAllocationReadEveryFrames)
-        refreshAllocation();
+    if (!update.changes.empty() || ++m_framesSinceAllocationRead >= kAllocationReadEveryFrames) refreshAllocation();
     m_replayBar->syncPosition();
     QString frameText = tr("t = %1 s \u00b7 %2 groups \u00b7 %3 dropped")
                             .arg(update.now, 0, 'f', 1)
@@ -390,7 +384,10 @@ void MainWindow::onFrame(const FrameUpdate& update)
     m_frameLabel->setText(frameText);
 }
 
-QString MainWindow::sourceStatusText() const { return m_sourceLabel->text(); }
+QString MainWindow::sourceStatusText() const
+{
+    return m_sourceLabel->text();
+}
 
 void MainWindow::updateTitle()
 {
@@ -399,15 +396,15 @@ void MainWindow::updateTitle()
     if (src.kind == SourceKind::None) {
         m_recordAction->setEnabled(false);
         setWindowTitle(tr("rdtscope \u2014 no data source"));
-        m_sourceLabel->setText(m_sourceError.isEmpty() ? tr("No data source.") : tr("No data source: %1").arg(m_sourceError));
+        m_sourceLabel->setText(
+            m_sourceError.isEmpty() ? tr("No data source.") : tr("No data source: %1").arg(m_sourceError));
         return;
     }
     setWindowTitle(tr("rdtscope \u2014 %1: %2").arg(kind, QString::fromStdString(src.name))
         + (m_recording->isRecording() ? tr(" \u2014 recording") : QString()));
     m_recordAction->setEnabled(src.kind == SourceKind::Live || src.kind == SourceKind::Simulated);
     QString text = kind + QStringLiteral(": ") + QString::fromStdString(src.name);
-    if (!src.reason.empty())
-        text += QStringLiteral(" \u2014 ") + QString::fromStdString(src.reason);
+    if (!src.reason.empty()) text += QStringLiteral(" \u2014 ") + QString::fromStdString(src.reason);
     m_sourceLabel->setText(text);
     m_sourceLabel->setToolTip(text);
 }
@@ -431,8 +428,7 @@ QString MainWindow::currentView() const
 
 bool MainWindow::saveScreenshot(const QString& path, QString* error)
 {
-    if (!isVisible())
-        show();
+    if (!isVisible()) show();
     const QPixmap pixmap = grab();
     if (pixmap.isNull() || !pixmap.save(path, "PNG")) {
         if (error)

@@ -7,9 +7,9 @@
 #include "platform/CpuFeatures.h"
 #include "platform/CpuidDump.h"
 
+#include <cstdlib>
 #include <map>
 #include <set>
-#include <cstdlib>
 
 namespace {
 using rdt::session::ReplaySource;
@@ -19,8 +19,7 @@ public:
     ReplayFeed(std::shared_ptr<ReplaySource> replay, SourceDescription description)
         : m_replay(std::move(replay))
         , m_description(std::move(description))
-    {
-    }
+    { }
     SourceDescription description() const override { return m_description; }
     void drain(DrainedFrame& out, std::size_t maxBatches) override
     {
@@ -42,8 +41,7 @@ class ReplayControlAdapter : public ReplayControl {
 public:
     explicit ReplayControlAdapter(std::shared_ptr<ReplaySource> replay)
         : m_replay(std::move(replay))
-    {
-    }
+    { }
     std::uint64_t durationNs() const override { return m_replay->endNs() - m_replay->startNs(); }
     std::uint64_t positionNs() const override { return m_replay->position() - m_replay->startNs(); }
     bool playing() const override { return m_replay->playing(); }
@@ -61,15 +59,12 @@ private:
 std::map<std::string, int> cbmLengthsFromSnapshot(const std::string& cpuidJson)
 {
     std::map<std::string, int> lengths;
-    if (cpuidJson.empty())
-        return lengths;
+    if (cpuidJson.empty()) return lengths;
     auto table = rdt::cpuidTableFromJson(cpuidJson);
-    if (!table)
-        return lengths;
+    if (!table) return lengths;
     const rdt::CpuFeatures f = rdt::decodeCpuFeatures(*table);
     for (const auto& [prefix, cat] : { std::pair { "L3", &f.allocation.l3 }, std::pair { "L2", &f.allocation.l2 } }) {
-        if (!cat->detailsKnown)
-            continue;
+        if (!cat->detailsKnown) continue;
         for (const char* suffix : { "", "CODE", "DATA" })
             lengths[std::string(prefix) + suffix] = static_cast<int>(cat->cbmLength);
     }
@@ -79,8 +74,8 @@ std::map<std::string, int> cbmLengthsFromSnapshot(const std::string& cpuidJson)
 /// The allocation recorded at `timeNs` as the heatmap's state. The CBM length comes from the session's CPUID
 /// snapshot; without one (older or damaged files) it is the widest recorded mask (the default group's mask is the
 /// full mask unless someone shrank it before recording started).
-AllocationState allocationAt(const ReplaySource& replay, std::uint64_t timeNs, bool simulated,
-    const std::map<std::string, int>& knownCbmLengths)
+AllocationState allocationAt(
+    const ReplaySource& replay, std::uint64_t timeNs, bool simulated, const std::map<std::string, int>& knownCbmLengths)
 {
     AllocationState state;
     state.simulated = simulated;
@@ -102,7 +97,8 @@ AllocationState allocationAt(const ReplaySource& replay, std::uint64_t timeNs, b
             while (bits < 64 && (mask >> bits) != 0)
                 ++bits;
             const auto known = knownCbmLengths.find(resource);
-            cbmLength[resource] = std::max({ cbmLength[resource], bits, known == knownCbmLengths.end() ? 0 : known->second });
+            cbmLength[resource]
+                = std::max({ cbmLength[resource], bits, known == knownCbmLengths.end() ? 0 : known->second });
         } else {
             g.bandwidth[resource][domain] = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 10));
         }
@@ -123,8 +119,7 @@ AllocationState allocationAt(const ReplaySource& replay, std::uint64_t timeNs, b
 rdt::Result<SourceBundle> openReplaySource(const QString& path)
 {
     auto reader = rdt::session::SessionReader::open(path.toStdString());
-    if (!reader)
-        return reader.error();
+    if (!reader) return reader.error();
     std::shared_ptr<rdt::session::SessionReader> shared = std::move(reader.value());
     const auto meta = shared->meta();
     auto replay = std::make_shared<ReplaySource>(shared);
@@ -134,13 +129,11 @@ rdt::Result<SourceBundle> openReplaySource(const QString& path)
     description.kind = SourceKind::Replay;
     description.name = "replay:" + path.toStdString();
     description.reason = "recorded from " + (meta.source.empty() ? std::string("an unknown source") : meta.source);
-    if (!meta.host.empty())
-        description.reason += " on " + meta.host;
-    if (meta.simulated)
-        description.reason += " (SIMULATED data)";
+    if (!meta.host.empty()) description.reason += " on " + meta.host;
+    if (meta.simulated) description.reason += " (SIMULATED data)";
     if (!shared->issues().empty())
-        description.reason += "; " + std::to_string(shared->issues().size()) + " problem(s) reading it: "
-            + shared->issues().front();
+        description.reason
+            += "; " + std::to_string(shared->issues().size()) + " problem(s) reading it: " + shared->issues().front();
 
     SourceBundle bundle;
     bundle.feed = std::make_unique<ReplayFeed>(replay, description);

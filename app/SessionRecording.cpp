@@ -9,12 +9,15 @@
 
 SessionRecording::SessionRecording(QObject* parent)
     : QObject(parent)
+{ }
+
+SessionRecording::~SessionRecording()
 {
+    (void)stop();
 }
 
-SessionRecording::~SessionRecording() { (void)stop(); }
-
-rdt::Status SessionRecording::start(const QString& path, const SourceDescription& source, const QString& machineDescription)
+rdt::Status SessionRecording::start(
+    const QString& path, const SourceDescription& source, const QString& machineDescription)
 {
     if (m_recorder)
         return rdt::makeError("already recording to " + m_path.toStdString(), "stop the current recording first");
@@ -30,14 +33,12 @@ rdt::Status SessionRecording::start(const QString& path, const SourceDescription
     meta.toolVersion = "rdtscope " + QCoreApplication::applicationVersion().toStdString();
     meta.commandLine = QCoreApplication::arguments().join(QLatin1Char(' ')).toStdString();
     const auto colon = source.name.find(':');
-    if (meta.simulated && colon != std::string::npos)
-        meta.scenario = source.name.substr(colon + 1);
+    if (meta.simulated && colon != std::string::npos) meta.scenario = source.name.substr(colon + 1);
     meta.intervalNs = 100'000'000;
     rdt::session::MachineInfo machine;
     machine.description = machineDescription.toStdString();
     auto writer = rdt::session::SessionWriter::create(path.toStdString(), meta, machine);
-    if (!writer)
-        return writer.error();
+    if (!writer) return writer.error();
     m_recorder = std::make_unique<rdt::session::Recorder>(std::move(writer.value()));
     m_recorder->start();
     m_path = path;
@@ -46,8 +47,7 @@ rdt::Status SessionRecording::start(const QString& path, const SourceDescription
 
 rdt::Status SessionRecording::stop()
 {
-    if (!m_recorder)
-        return {};
+    if (!m_recorder) return {};
     auto status = m_recorder->stop("stopped from the GUI");
     m_recorder.reset();
     return status;
@@ -55,13 +55,18 @@ rdt::Status SessionRecording::stop()
 
 void SessionRecording::record(const DrainedFrame& frame)
 {
-    if (!m_recorder)
-        return;
+    if (!m_recorder) return;
     for (const auto& b : frame.batches)
         m_recorder->push(b); // a full queue drops and counts (shown as "dropped")
     for (const auto& c : frame.changes)
         m_recorder->push(c);
 }
 
-quint64 SessionRecording::committedSamples() const { return m_recorder ? m_recorder->committedSamples() : 0; }
-quint64 SessionRecording::dropped() const { return m_recorder ? m_recorder->dropped() : 0; }
+quint64 SessionRecording::committedSamples() const
+{
+    return m_recorder ? m_recorder->committedSamples() : 0;
+}
+quint64 SessionRecording::dropped() const
+{
+    return m_recorder ? m_recorder->dropped() : 0;
+}

@@ -6,7 +6,6 @@
 
 rdt::Result<SourceBundle> openSource(const AppOptions& options)
 {
-    if (!options.openFile.isEmpty())
-        return openReplaySource(options.openFile);
+    if (!options.openFile.isEmpty()) return openReplaySource(options.openFile);
     return openEngineSource(options.source.toStdString(), options.scenario.toStdString());
 }

@@ -22,7 +22,8 @@ int main(int argc, char** argv)
     QString help;
     if (!parseAppOptions(arguments, &options, &error, &help)) {
         if (error.isEmpty()) { // --help / --version
-            const bool version = arguments.contains(QStringLiteral("--version")) || arguments.contains(QStringLiteral("-v"));
+            const bool version
+                = arguments.contains(QStringLiteral("--version")) || arguments.contains(QStringLiteral("-v"));
             std::fputs(version ? "rdtscope " RDTSCOPE_VERSION "\n" : qPrintable(help), stdout);
             return 0;
         }
@@ -62,8 +63,7 @@ int main(int argc, char** argv)
     const bool pmuView = options.view == QLatin1String("tma") || options.view == QLatin1String("callgraph")
         || options.view == QLatin1String("latency");
     AppOptions rdtOptions = options;
-    if (!options.openFile.isEmpty()
-        && window.pmuPages()->startFromOptions(options.openFile, options.source, pmuView))
+    if (!options.openFile.isEmpty() && window.pmuPages()->startFromOptions(options.openFile, options.source, pmuView))
         rdtOptions.openFile.clear();
     else if (options.openFile.isEmpty())
         window.pmuPages()->startFromOptions({}, options.source, pmuView);
@@ -77,8 +77,8 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "rdtscope: %s\n", qPrintable(reason));
         window.setSourceError(reason);
     }
-    window.showView(options.view.isEmpty() ? (haveData ? QStringLiteral("rdt") : QStringLiteral("machine"))
-                                           : options.view);
+    window.showView(
+        options.view.isEmpty() ? (haveData ? QStringLiteral("rdt") : QStringLiteral("machine")) : options.view);
     window.show();
 
     if (!options.screenshot.isEmpty()) {

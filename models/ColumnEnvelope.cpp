@@ -16,7 +16,10 @@ void ColumnEnvelope::clear()
     m_valid = false;
 }
 
-std::int64_t ColumnEnvelope::columnOf(double t) const { return static_cast<std::int64_t>(std::floor(t / m_width)); }
+std::int64_t ColumnEnvelope::columnOf(double t) const
+{
+    return static_cast<std::int64_t>(std::floor(t / m_width));
+}
 
 void ColumnEnvelope::fold(double t, float value)
 {
@@ -53,8 +56,7 @@ void ColumnEnvelope::rebuild(const TimeSeriesStore& store, int group, Metric met
     // point folds back into exactly the column it was reduced for.
     const auto d = store.decimate(group, metric, a, b, static_cast<int>(lastColumn + 1 - m_firstColumn));
     for (std::size_t i = 0; i < d.keys.size(); ++i) {
-        if (d.keys[i] >= a && d.keys[i] < b)
-            fold(d.keys[i], static_cast<float>(d.values[i]));
+        if (d.keys[i] >= a && d.keys[i] < b) fold(d.keys[i], static_cast<float>(d.values[i]));
     }
     m_until = std::min(b, store.newestTime(group));
     // Columns past m_until are incomplete (only a bucket's early part reached them): drop them, the next step
@@ -75,8 +77,7 @@ bool ColumnEnvelope::update(const TimeSeriesStore& store, int group, Metric metr
     const double width = (t1 - t0) / columns;
     // Following recomputes [now - window, now] every frame; rounding must not count as a zoom.
     const bool sameWidth = m_valid && std::abs(width - m_width) <= 1e-9 * m_width;
-    if (!sameWidth)
-        m_width = width;
+    if (!sameWidth) m_width = width;
     const double newest = store.newestTime(group);
     const std::int64_t first = columnOf(t0) - 1;
     const std::int64_t last = columnOf(t1) + 1;
@@ -100,8 +101,7 @@ bool ColumnEnvelope::update(const TimeSeriesStore& store, int group, Metric metr
     // next rebuild; samplers never repeat a timestamp, so this only matters for hand-made series.
     const double from = m_until;
     store.forEachRaw(group, from, b, [&](double t, const std::array<double, kMetricCount>& v) {
-        if (t <= from || t >= b)
-            return;
+        if (t <= from || t >= b) return;
         fold(t, static_cast<float>(v[m]));
         m_until = t;
         changed = true;
@@ -116,10 +116,8 @@ double ColumnEnvelope::maxIn(double t0, double t1) const
     float best = 0;
     for (auto it = m_columns.rbegin(); it != m_columns.rend(); ++it) {
         const double key = keyOf(*it);
-        if (key < t0)
-            break;
-        if (key <= t1)
-            best = std::max(best, it->hi);
+        if (key < t0) break;
+        if (key <= t1) best = std::max(best, it->hi);
     }
     return static_cast<double>(best);
 }

@@ -15,10 +15,8 @@ QString markerLabel(const rdt::AllocationChanged& c)
     QString text = group + QLatin1Char(' ') + QString::fromStdString(c.resource) + QLatin1Char('@')
         + QString::number(c.domain) + QStringLiteral(": ") + QString::fromStdString(c.oldValue)
         + QStringLiteral(" \u2192 ") + QString::fromStdString(c.newValue);
-    if (!c.who.empty())
-        text += QStringLiteral(" (") + QString::fromStdString(c.who) + QLatin1Char(')');
-    if (!c.ok)
-        text += QStringLiteral(" rejected: ") + QString::fromStdString(c.message);
+    if (!c.who.empty()) text += QStringLiteral(" (") + QString::fromStdString(c.who) + QLatin1Char(')');
+    if (!c.ok) text += QStringLiteral(" rejected: ") + QString::fromStdString(c.message);
     return text;
 }
 } // namespace
@@ -46,18 +44,26 @@ void FramePump::setFeed(std::unique_ptr<SampleFeed> feed)
     Q_EMIT sourceChanged(source());
 }
 
-SourceDescription FramePump::source() const { return m_feed ? m_feed->description() : SourceDescription {}; }
+SourceDescription FramePump::source() const
+{
+    return m_feed ? m_feed->description() : SourceDescription {};
+}
 
 void FramePump::setFrameRate(double hz)
 {
-    if (hz <= 0)
-        return;
+    if (hz <= 0) return;
     m_hz = hz;
     m_timer.setInterval(static_cast<int>(1000.0 / hz));
 }
 
-void FramePump::start() { m_timer.start(); }
-void FramePump::stop() { m_timer.stop(); }
+void FramePump::start()
+{
+    m_timer.start();
+}
+void FramePump::stop()
+{
+    m_timer.stop();
+}
 
 void FramePump::resetSeries()
 {
@@ -68,24 +74,20 @@ void FramePump::resetSeries()
 
 double FramePump::secondsOf(std::uint64_t timeNs) const
 {
-    if (!m_haveOrigin)
-        return 0;
+    if (!m_haveOrigin) return 0;
     return (static_cast<double>(timeNs) - static_cast<double>(m_originNs)) * 1e-9;
 }
 
 int FramePump::pumpOnce()
 {
-    if (!m_feed)
-        return 0;
+    if (!m_feed) return 0;
     m_scratch.batches.clear();
     m_scratch.changes.clear();
     m_scratch.notes.clear();
     m_scratch.reset = false;
     m_feed->drain(m_scratch, kMaxBatchesPerFrame);
-    if (m_scratch.reset)
-        resetSeries(); // the time origin stays: a seek keeps the session's axis
-    if (m_scratch.batches.empty() && m_scratch.changes.empty() && m_scratch.notes.empty())
-        return 0;
+    if (m_scratch.reset) resetSeries(); // the time origin stays: a seek keeps the session's axis
+    if (m_scratch.batches.empty() && m_scratch.changes.empty() && m_scratch.notes.empty()) return 0;
     Q_EMIT drained(m_scratch);
 
     if (!m_haveOrigin) {
@@ -111,15 +113,14 @@ int FramePump::pumpOnce()
         m_now = std::max(m_now, m_markers.back().t);
     }
     while (m_markers.size() > kMaxMarkers
-           || (!m_markers.empty() && m_markers.front().t < m_now - m_store.historySeconds()))
+        || (!m_markers.empty() && m_markers.front().t < m_now - m_store.historySeconds()))
         m_markers.pop_front();
 
     FrameUpdate update;
     update.generation = m_generation;
     update.batches = static_cast<int>(m_scratch.batches.size());
     update.now = m_now;
-    if (!m_scratch.batches.empty())
-        update.latest = m_scratch.batches.back();
+    if (!m_scratch.batches.empty()) update.latest = m_scratch.batches.back();
     update.changes = m_scratch.changes;
     update.dropped = m_scratch.droppedTotal;
     Q_EMIT frame(update);

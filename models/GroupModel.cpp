@@ -8,31 +8,27 @@ namespace {
 std::string controlParent(const std::string& path)
 {
     const auto pos = path.find("mon_groups/");
-    if (pos == std::string::npos)
-        return path;
+    if (pos == std::string::npos) return path;
     return pos == 0 ? std::string() : path.substr(0, pos - 1);
 }
 } // namespace
 
 GroupModel::GroupModel(QObject* parent)
     : QAbstractItemModel(parent)
-{
-}
+{ }
 
 void GroupModel::setGroups(const std::vector<GroupDescription>& groups)
 {
     beginResetModel();
     m_groups.clear();
     for (const auto& g : groups) {
-        if (!g.monitorOnly)
-            m_groups.append({ g, {} });
+        if (!g.monitorOnly) m_groups.append({ g, {} });
     }
     for (const auto& g : groups) {
-        if (!g.monitorOnly)
-            continue;
+        if (!g.monitorOnly) continue;
         const auto parentPath = controlParent(g.path);
-        auto it = std::find_if(
-            m_groups.begin(), m_groups.end(), [&](const Node& n) { return n.group.path == parentPath; });
+        auto it
+            = std::find_if(m_groups.begin(), m_groups.end(), [&](const Node& n) { return n.group.path == parentPath; });
         if (it == m_groups.end()) {
             GroupDescription parentGroup;
             parentGroup.path = parentPath;
@@ -50,8 +46,7 @@ void GroupModel::observeGroup(const std::string& path)
     const bool monitor = parentPath != path;
     int top = -1;
     for (int i = 0; i < m_groups.size(); ++i) {
-        if (m_groups[i].group.path == parentPath)
-            top = i;
+        if (m_groups[i].group.path == parentPath) top = i;
     }
     if (top < 0) {
         beginInsertRows({}, static_cast<int>(m_groups.size()), static_cast<int>(m_groups.size()));
@@ -61,8 +56,7 @@ void GroupModel::observeGroup(const std::string& path)
         endInsertRows();
         top = static_cast<int>(m_groups.size()) - 1;
     }
-    if (!monitor)
-        return;
+    if (!monitor) return;
     auto& children = m_groups[top].children;
     if (std::any_of(children.cbegin(), children.cend(), [&](const GroupDescription& c) { return c.path == path; }))
         return;
@@ -76,22 +70,17 @@ void GroupModel::observeGroup(const std::string& path)
 
 const GroupDescription* GroupModel::groupAt(const QModelIndex& index) const
 {
-    if (!index.isValid())
-        return nullptr;
-    if (index.internalId() == kTopId)
-        return index.row() < m_groups.size() ? &m_groups[index.row()].group : nullptr;
+    if (!index.isValid()) return nullptr;
+    if (index.internalId() == kTopId) return index.row() < m_groups.size() ? &m_groups[index.row()].group : nullptr;
     const auto top = static_cast<int>(index.internalId());
-    if (top >= m_groups.size() || index.row() >= m_groups[top].children.size())
-        return nullptr;
+    if (top >= m_groups.size() || index.row() >= m_groups[top].children.size()) return nullptr;
     return &m_groups[top].children[index.row()];
 }
 
 QModelIndex GroupModel::index(int row, int column, const QModelIndex& parent) const
 {
-    if (row < 0 || column < 0 || column >= ColumnCount)
-        return {};
-    if (!parent.isValid())
-        return row < m_groups.size() ? createIndex(row, column, kTopId) : QModelIndex {};
+    if (row < 0 || column < 0 || column >= ColumnCount) return {};
+    if (!parent.isValid()) return row < m_groups.size() ? createIndex(row, column, kTopId) : QModelIndex {};
     if (parent.internalId() != kTopId || parent.row() >= m_groups.size()
         || row >= m_groups[parent.row()].children.size())
         return {};
@@ -100,26 +89,25 @@ QModelIndex GroupModel::index(int row, int column, const QModelIndex& parent) co
 
 QModelIndex GroupModel::parent(const QModelIndex& child) const
 {
-    if (!child.isValid() || child.internalId() == kTopId)
-        return {};
+    if (!child.isValid() || child.internalId() == kTopId) return {};
     return createIndex(static_cast<int>(child.internalId()), 0, kTopId);
 }
 
 int GroupModel::rowCount(const QModelIndex& parent) const
 {
-    if (!parent.isValid())
-        return static_cast<int>(m_groups.size());
-    if (parent.column() != 0 || parent.internalId() != kTopId || parent.row() >= m_groups.size())
-        return 0;
+    if (!parent.isValid()) return static_cast<int>(m_groups.size());
+    if (parent.column() != 0 || parent.internalId() != kTopId || parent.row() >= m_groups.size()) return 0;
     return static_cast<int>(m_groups[parent.row()].children.size());
 }
 
-int GroupModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int GroupModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
 
 QString GroupModel::displayName(const std::string& path)
 {
-    if (path.empty())
-        return tr("(default group)");
+    if (path.empty()) return tr("(default group)");
     const auto pos = path.rfind('/');
     return QString::fromStdString(pos == std::string::npos ? path : path.substr(pos + 1));
 }
@@ -127,8 +115,7 @@ QString GroupModel::displayName(const std::string& path)
 QVariant GroupModel::data(const QModelIndex& index, int role) const
 {
     const GroupDescription* g = groupAt(index);
-    if (!g)
-        return {};
+    if (!g) return {};
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
@@ -148,7 +135,8 @@ QVariant GroupModel::data(const QModelIndex& index, int role) const
         for (int pid : g->tasks)
             pids.append(QString::number(pid));
         const QString path = g->path.empty() ? tr("(default group)") : QString::fromStdString(g->path);
-        return pids.isEmpty() ? path : path + QStringLiteral("\n") + tr("tasks: %1").arg(pids.join(QStringLiteral(", ")));
+        return pids.isEmpty() ? path
+                              : path + QStringLiteral("\n") + tr("tasks: %1").arg(pids.join(QStringLiteral(", ")));
     }
     case PathRole:
         return QString::fromStdString(g->path);
@@ -161,8 +149,7 @@ QVariant GroupModel::data(const QModelIndex& index, int role) const
 
 QVariant GroupModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
     case NameColumn:
         return tr("Group");

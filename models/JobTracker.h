@@ -14,8 +14,7 @@ class JobTracker {
 public:
     explicit JobTracker(QObject* context)
         : m_context(context)
-    {
-    }
+    { }
 
     /// Starts `job()` in the background; `then(result)` runs later on the context's thread if still current.
     template <typename Job, typename Then> void startJob(Job&& job, Then&& then)
@@ -26,14 +25,12 @@ public:
         QThreadPool::globalInstance()->start(
             [context, self, id, job = std::forward<Job>(job), then = std::forward<Then>(then)]() mutable {
                 auto result = job();
-                if (!context)
-                    return;
+                if (!context) return;
                 QMetaObject::invokeMethod(
                     context.data(),
                     [context, self, id, then = std::move(then), result = std::move(result)]() mutable {
                         // The tracker is owned by the context, so it is alive whenever the context is.
-                        if (!context || self->m_generation != id)
-                            return;
+                        if (!context || self->m_generation != id) return;
                         then(std::move(result));
                     },
                     Qt::QueuedConnection);

@@ -9,7 +9,10 @@
 #include <optional>
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 }
 
 MachineDescription machineFromReport(const rdt::CapabilityReport& report)
@@ -29,8 +32,7 @@ rdt::Result<MachineDescription> describeMachine(const QString& cpuidDumpPath)
     std::unique_ptr<rdt::CpuidSource> source;
     if (!cpuidDumpPath.isEmpty()) {
         auto table = rdt::loadCpuidDump(cpuidDumpPath.toStdString());
-        if (!table)
-            return table.error();
+        if (!table) return table.error();
         source = std::make_unique<rdt::CpuidTable>(std::move(table.value()));
     } else {
         source = std::make_unique<rdt::LiveCpuid>();
@@ -40,8 +42,7 @@ rdt::Result<MachineDescription> describeMachine(const QString& cpuidDumpPath)
     std::optional<rdt::Topology> topology;
     if (cpuidDumpPath.isEmpty()) {
         env = rdt::probeEnvironment("/", features.identity.hypervisor);
-        if (auto t = rdt::readTopology("/sys"))
-            topology = std::move(t.value());
+        if (auto t = rdt::readTopology("/sys")) topology = std::move(t.value());
     }
     return machineFromReport(
         rdt::buildCapabilityReport(features, env ? &*env : nullptr, topology ? &*topology : nullptr));

@@ -8,8 +8,7 @@
 
 MachineModel::MachineModel(QObject* parent)
     : QAbstractItemModel(parent)
-{
-}
+{ }
 
 void MachineModel::setRows(QList<CapabilityRow> rows)
 {
@@ -30,60 +29,51 @@ void MachineModel::setRows(QList<CapabilityRow> rows)
 
 const CapabilityRow* MachineModel::rowAt(const QModelIndex& index) const
 {
-    if (!index.isValid() || index.internalId() == kGroupId)
-        return nullptr;
+    if (!index.isValid() || index.internalId() == kGroupId) return nullptr;
     const auto g = static_cast<int>(index.internalId());
-    if (g < 0 || g >= m_groups.size() || index.row() >= m_groups[g].rows.size())
-        return nullptr;
+    if (g < 0 || g >= m_groups.size() || index.row() >= m_groups[g].rows.size()) return nullptr;
     return &m_rows[m_groups[g].rows[index.row()]];
 }
 
 QModelIndex MachineModel::index(int row, int column, const QModelIndex& parent) const
 {
-    if (row < 0 || column < 0 || column >= ColumnCount)
-        return {};
-    if (!parent.isValid())
-        return row < m_groups.size() ? createIndex(row, column, kGroupId) : QModelIndex {};
-    if (parent.internalId() != kGroupId || parent.row() >= m_groups.size())
-        return {};
-    if (row >= m_groups[parent.row()].rows.size())
-        return {};
+    if (row < 0 || column < 0 || column >= ColumnCount) return {};
+    if (!parent.isValid()) return row < m_groups.size() ? createIndex(row, column, kGroupId) : QModelIndex {};
+    if (parent.internalId() != kGroupId || parent.row() >= m_groups.size()) return {};
+    if (row >= m_groups[parent.row()].rows.size()) return {};
     return createIndex(row, column, static_cast<quintptr>(parent.row()));
 }
 
 QModelIndex MachineModel::parent(const QModelIndex& child) const
 {
-    if (!child.isValid() || child.internalId() == kGroupId)
-        return {};
+    if (!child.isValid() || child.internalId() == kGroupId) return {};
     return createIndex(static_cast<int>(child.internalId()), 0, kGroupId);
 }
 
 int MachineModel::rowCount(const QModelIndex& parent) const
 {
-    if (!parent.isValid())
-        return static_cast<int>(m_groups.size());
-    if (parent.column() != 0 || parent.internalId() != kGroupId || parent.row() >= m_groups.size())
-        return 0;
+    if (!parent.isValid()) return static_cast<int>(m_groups.size());
+    if (parent.column() != 0 || parent.internalId() != kGroupId || parent.row() >= m_groups.size()) return 0;
     return static_cast<int>(m_groups[parent.row()].rows.size());
 }
 
-int MachineModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int MachineModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
 
 QVariant MachineModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid())
-        return {};
+    if (!index.isValid()) return {};
     if (index.internalId() == kGroupId) {
-        if (index.row() >= m_groups.size())
-            return {};
+        if (index.row() >= m_groups.size()) return {};
         const auto& g = m_groups[index.row()];
         switch (role) {
         case Qt::DisplayRole:
-            if (index.column() == NameColumn)
-                return g.name;
+            if (index.column() == NameColumn) return g.name;
             if (index.column() == ValueColumn) {
-                const auto present = std::count_if(
-                    g.rows.cbegin(), g.rows.cend(), [this](int r) { return m_rows[r].present; });
+                const auto present
+                    = std::count_if(g.rows.cbegin(), g.rows.cend(), [this](int r) { return m_rows[r].present; });
                 return tr("%1 of %2 present").arg(present).arg(g.rows.size());
             }
             return {};
@@ -101,8 +91,7 @@ QVariant MachineModel::data(const QModelIndex& index, int role) const
         }
     }
     const CapabilityRow* r = rowAt(index);
-    if (!r)
-        return {};
+    if (!r) return {};
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
@@ -118,12 +107,10 @@ QVariant MachineModel::data(const QModelIndex& index, int role) const
             return {};
         }
     case Qt::ToolTipRole:
-        if (!r->present && !r->whyNot.isEmpty())
-            return tr("Not available: %1").arg(r->whyNot);
+        if (!r->present && !r->whyNot.isEmpty()) return tr("Not available: %1").arg(r->whyNot);
         return r->origin.isEmpty() ? r->name : r->name + QStringLiteral(" \u2014 ") + r->origin;
     case Qt::ForegroundRole:
-        if (!r->present)
-            return QGuiApplication::palette().brush(QPalette::Disabled, QPalette::Text);
+        if (!r->present) return QGuiApplication::palette().brush(QPalette::Disabled, QPalette::Text);
         return {};
     case PresentRole:
         return r->present;
@@ -142,8 +129,7 @@ QVariant MachineModel::data(const QModelIndex& index, int role) const
 
 QVariant MachineModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
     case NameColumn:
         return tr("Capability");

@@ -7,8 +7,7 @@
 
 MonitorModel::MonitorModel(QObject* parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 void MonitorModel::update(const rdt::RdtSampleBatch& batch)
 {
@@ -23,8 +22,7 @@ void MonitorModel::update(const rdt::RdtSampleBatch& batch)
         endResetModel();
         return;
     }
-    if (m_rows.isEmpty())
-        return;
+    if (m_rows.isEmpty()) return;
     for (std::size_t i = 0; i < batch.samples.size(); ++i)
         m_rows[static_cast<qsizetype>(i)] = batch.samples[i];
     Q_EMIT dataChanged(index(0, 0), index(static_cast<int>(m_rows.size()) - 1, ColumnCount - 1));
@@ -52,8 +50,7 @@ QString MonitorModel::flagsText(std::uint32_t flags)
     };
     QStringList parts;
     for (const auto& [bit, name] : names) {
-        if (flags & bit)
-            parts.append(QString::fromLatin1(name));
+        if (flags & bit) parts.append(QString::fromLatin1(name));
     }
     return parts.join(QStringLiteral(", "));
 }
@@ -63,12 +60,14 @@ int MonitorModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int MonitorModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int MonitorModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant MonitorModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= m_rows.size())
-        return {};
+    if (!index.isValid() || index.row() >= m_rows.size()) return {};
     const auto& s = m_rows[index.row()];
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
@@ -108,19 +107,15 @@ QVariant MonitorModel::data(const QModelIndex& index, int role) const
     }
     if (role == Qt::TextAlignmentRole && index.column() >= DomainColumn && index.column() <= RemoteColumn)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == GroupPathRole)
-        return QString::fromStdString(s.group);
-    if (role == FlagsRole)
-        return s.flags;
-    if (role == Qt::ToolTipRole)
-        return flagsText(s.flags);
+    if (role == GroupPathRole) return QString::fromStdString(s.group);
+    if (role == FlagsRole) return s.flags;
+    if (role == Qt::ToolTipRole) return flagsText(s.flags);
     return {};
 }
 
 QVariant MonitorModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
     case GroupColumn:
         return tr("Group");

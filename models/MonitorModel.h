@@ -10,8 +10,16 @@
 class MonitorModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { GroupColumn, DomainColumn, OccupancyColumn, TotalColumn, LocalColumn, RemoteColumn, FlagsColumn,
-        ColumnCount };
+    enum Column {
+        GroupColumn,
+        DomainColumn,
+        OccupancyColumn,
+        TotalColumn,
+        LocalColumn,
+        RemoteColumn,
+        FlagsColumn,
+        ColumnCount
+    };
     /// Raw numbers for sorting and plotting (DisplayRole is formatted text).
     enum Role { ValueRole = Qt::UserRole + 1, GroupPathRole, FlagsRole };
 

@@ -10,8 +10,7 @@ namespace {
 QByteArray readSmall(const QString& path)
 {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
+    if (!f.open(QIODevice::ReadOnly)) return {};
     return f.read(4096);
 }
 
@@ -20,13 +19,11 @@ QHash<uint, QString> userNames()
 {
     QHash<uint, QString> names;
     QFile f(QStringLiteral("/etc/passwd"));
-    if (!f.open(QIODevice::ReadOnly))
-        return names;
+    if (!f.open(QIODevice::ReadOnly)) return names;
     const QByteArray passwd = f.readAll();
     for (const QByteArray& line : passwd.split('\n')) {
         const auto fields = line.split(':');
-        if (fields.size() > 2)
-            names.insert(fields[2].toUInt(), QString::fromLocal8Bit(fields[0]));
+        if (fields.size() > 2) names.insert(fields[2].toUInt(), QString::fromLocal8Bit(fields[0]));
     }
     return names;
 }
@@ -34,8 +31,7 @@ QHash<uint, QString> userNames()
 
 ProcessModel::ProcessModel(QObject* parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 QList<ProcessInfo> ProcessModel::scan(const QString& procRoot)
 {
@@ -46,8 +42,7 @@ QList<ProcessInfo> ProcessModel::scan(const QString& procRoot)
     for (const QString& entry : entries) {
         bool isPid = false;
         const int pid = entry.toInt(&isPid);
-        if (!isPid || pid <= 0)
-            continue;
+        if (!isPid || pid <= 0) continue;
         const QString base = procRoot + QLatin1Char('/') + entry;
         ProcessInfo p;
         p.pid = pid;
@@ -61,13 +56,11 @@ QList<ProcessInfo> ProcessModel::scan(const QString& procRoot)
         for (const QByteArray& line : status.split('\n')) {
             if (line.startsWith("Uid:")) {
                 const auto fields = line.mid(4).simplified().split(' ');
-                if (!fields.isEmpty())
-                    uid = fields[0].toUInt();
+                if (!fields.isEmpty()) uid = fields[0].toUInt();
             }
         }
         p.user = users.value(uid, QString::number(uid));
-        if (p.name.isEmpty() && p.command.isEmpty())
-            continue; // exited while we looked
+        if (p.name.isEmpty() && p.command.isEmpty()) continue; // exited while we looked
         out.append(p);
     }
     std::sort(out.begin(), out.end(), [](const ProcessInfo& a, const ProcessInfo& b) { return a.pid < b.pid; });
@@ -96,15 +89,16 @@ int ProcessModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_processes.size());
 }
 
-int ProcessModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ProcessModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant ProcessModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= m_processes.size())
-        return {};
+    if (!index.isValid() || index.row() >= m_processes.size()) return {};
     const auto& p = m_processes[index.row()];
-    if (role == PidRole)
-        return p.pid;
+    if (role == PidRole) return p.pid;
     if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
         switch (index.column()) {
         case PidColumn:
@@ -124,8 +118,7 @@ QVariant ProcessModel::data(const QModelIndex& index, int role) const
 
 QVariant ProcessModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
     case PidColumn:
         return tr("PID");

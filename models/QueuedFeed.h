@@ -12,8 +12,7 @@ class QueuedFeed : public SampleFeed {
 public:
     explicit QueuedFeed(SourceDescription description)
         : m_description(std::move(description))
-    {
-    }
+    { }
     SourceDescription description() const override { return m_description; }
     void push(rdt::RdtSampleBatch batch) { m_batches.push_back(std::move(batch)); }
     void push(rdt::AllocationChanged change) { m_changes.push_back(std::move(change)); }

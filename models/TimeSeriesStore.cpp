@@ -27,13 +27,11 @@ void TimeSeriesStore::Bucket::merge(const Bucket& other)
 
 TimeSeriesStore::TimeSeriesStore(double historySeconds)
     : m_history(historySeconds > 0 ? historySeconds : 3600.0)
-{
-}
+{ }
 
 void TimeSeriesStore::setHistorySeconds(double seconds)
 {
-    if (seconds <= 0)
-        return;
+    if (seconds <= 0) return;
     m_history = seconds;
     for (auto& s : m_groups)
         trim(s);
@@ -42,8 +40,7 @@ void TimeSeriesStore::setHistorySeconds(double seconds)
 int TimeSeriesStore::groupIndex(const QString& group)
 {
     for (std::size_t i = 0; i < m_groups.size(); ++i) {
-        if (m_groups[i].name == group)
-            return static_cast<int>(i);
+        if (m_groups[i].name == group) return static_cast<int>(i);
     }
     m_groups.emplace_back();
     m_groups.back().name = group;
@@ -52,8 +49,7 @@ int TimeSeriesStore::groupIndex(const QString& group)
 
 QString TimeSeriesStore::groupName(int index) const
 {
-    if (index < 0 || index >= groupCount())
-        return {};
+    if (index < 0 || index >= groupCount()) return {};
     return m_groups[static_cast<std::size_t>(index)].name;
 }
 
@@ -68,11 +64,9 @@ QStringList TimeSeriesStore::groupNames() const
 
 bool TimeSeriesStore::append(int group, double t, const std::array<double, kMetricCount>& values)
 {
-    if (group < 0 || group >= groupCount() || !std::isfinite(t))
-        return false;
+    if (group < 0 || group >= groupCount() || !std::isfinite(t)) return false;
     auto& s = m_groups[static_cast<std::size_t>(group)];
-    if (!s.levels[0].empty() && t < s.levels[0].back().tMax)
-        return false;
+    if (!s.levels[0].empty() && t < s.levels[0].back().tMax) return false;
 
     Bucket b;
     b.tMin = b.tMax = t;
@@ -90,8 +84,7 @@ bool TimeSeriesStore::append(int group, double t, const std::array<double, kMetr
             s.open[l] = carry;
         else
             s.open[l].merge(carry);
-        if (++s.openCount[l] < kFanout)
-            break;
+        if (++s.openCount[l] < kFanout) break;
         s.levels[l].push_back(s.open[l]);
         carry = s.open[l];
         s.openCount[l] = 0;
@@ -100,12 +93,14 @@ bool TimeSeriesStore::append(int group, double t, const std::array<double, kMetr
     return true;
 }
 
-void TimeSeriesStore::clear() { m_groups.clear(); }
+void TimeSeriesStore::clear()
+{
+    m_groups.clear();
+}
 
 void TimeSeriesStore::trim(Series& s)
 {
-    if (s.levels[0].empty())
-        return;
+    if (s.levels[0].empty()) return;
     const double cutoff = s.levels[0].back().tMax - m_history;
     for (auto& level : s.levels) {
         while (!level.empty() && level.front().tMax < cutoff)
@@ -115,15 +110,13 @@ void TimeSeriesStore::trim(Series& s)
 
 std::size_t TimeSeriesStore::sampleCount(int group) const
 {
-    if (group < 0 || group >= groupCount())
-        return 0;
+    if (group < 0 || group >= groupCount()) return 0;
     return m_groups[static_cast<std::size_t>(group)].levels[0].size();
 }
 
 std::size_t TimeSeriesStore::sampleCountIn(int group, double t0, double t1) const
 {
-    if (group < 0 || group >= groupCount() || !(t1 >= t0))
-        return 0;
+    if (group < 0 || group >= groupCount() || !(t1 >= t0)) return 0;
     const auto& raw = m_groups[static_cast<std::size_t>(group)].levels[0];
     const auto i0 = firstAtOrAfter(raw, t0);
     const auto i1 = firstAtOrAfter(raw, std::nextafter(t1, std::numeric_limits<double>::max()));
@@ -142,13 +135,11 @@ std::pair<double, double> TimeSeriesStore::timeRange() const
     double lo = std::numeric_limits<double>::max();
     double hi = std::numeric_limits<double>::lowest();
     for (const auto& s : m_groups) {
-        if (s.levels[0].empty())
-            continue;
+        if (s.levels[0].empty()) continue;
         lo = std::min(lo, s.levels[0].front().tMin);
         hi = std::max(hi, s.levels[0].back().tMax);
     }
-    if (lo > hi)
-        return { 0.0, 0.0 };
+    if (lo > hi) return { 0.0, 0.0 };
     return { lo, hi };
 }
 
@@ -166,10 +157,8 @@ int chooseLevel(std::size_t rawInRange, int columns, const std::array<std::size_
 {
     int level = 0;
     for (int l = 1; l < TimeSeriesStore::kLevels; ++l) {
-        if (sizes[static_cast<std::size_t>(l)] == 0)
-            break;
-        if (levelSpan(l) * static_cast<std::size_t>(columns) > rawInRange)
-            break;
+        if (sizes[static_cast<std::size_t>(l)] == 0) break;
+        if (levelSpan(l) * static_cast<std::size_t>(columns) > rawInRange) break;
         level = l;
     }
     return level;
@@ -179,8 +168,7 @@ int chooseLevel(std::size_t rawInRange, int columns, const std::array<std::size_
 DecimatedSeries TimeSeriesStore::decimate(int group, Metric metric, double t0, double t1, int columns) const
 {
     DecimatedSeries out;
-    if (group < 0 || group >= groupCount() || columns <= 0 || !(t1 > t0))
-        return out;
+    if (group < 0 || group >= groupCount() || columns <= 0 || !(t1 > t0)) return out;
     const auto& s = m_groups[static_cast<std::size_t>(group)];
     const auto& raw = s.levels[0];
     const auto m = static_cast<std::size_t>(metric);
@@ -188,12 +176,9 @@ DecimatedSeries TimeSeriesStore::decimate(int group, Metric metric, double t0, d
     // One point either side of the window so the line runs to the plot's edges.
     auto i0 = firstAtOrAfter(raw, t0);
     auto i1 = firstAtOrAfter(raw, std::nextafter(t1, std::numeric_limits<double>::max()));
-    if (i0 > 0)
-        --i0;
-    if (i1 < raw.size())
-        ++i1;
-    if (i1 <= i0)
-        return out;
+    if (i0 > 0) --i0;
+    if (i1 < raw.size()) ++i1;
+    if (i1 <= i0) return out;
     const std::size_t n = i1 - i0;
     const auto cols = static_cast<std::size_t>(columns);
     if (n <= 2 * cols) {
@@ -219,8 +204,7 @@ DecimatedSeries TimeSeriesStore::decimate(int group, Metric metric, double t0, d
     float lo = 0;
     float hi = 0;
     auto flush = [&] {
-        if (current == std::numeric_limits<long>::min())
-            return;
+        if (current == std::numeric_limits<long>::min()) return;
         const double key = t0 + (static_cast<double>(current) + 0.5) * w;
         out.keys.push_back(key);
         out.values.push_back(static_cast<double>(lo));
@@ -249,8 +233,7 @@ DecimatedSeries TimeSeriesStore::decimate(int group, Metric metric, double t0, d
     }
     // Raw samples newer than the last complete bucket of the chosen level (fewer than kFanout^level of them).
     for (auto i = firstAtOrAfter(raw, std::max(t0 - w, coveredUntil)); i < raw.size() && raw[i].tMin <= t1 + w; ++i) {
-        if (raw[i].tMin > coveredUntil)
-            visit(raw[i]);
+        if (raw[i].tMin > coveredUntil) visit(raw[i]);
     }
     flush();
     return out;
@@ -264,8 +247,7 @@ double TimeSeriesStore::maxValue(Metric metric, double t0, double t1) const
         const auto& raw = s.levels[0];
         const auto i0 = firstAtOrAfter(raw, t0);
         const auto i1 = firstAtOrAfter(raw, std::nextafter(t1, std::numeric_limits<double>::max()));
-        if (i1 <= i0)
-            continue;
+        if (i1 <= i0) continue;
         std::array<std::size_t, kLevels> sizes {};
         for (std::size_t l = 0; l < sizes.size(); ++l)
             sizes[l] = s.levels[l].size();
@@ -279,8 +261,7 @@ double TimeSeriesStore::maxValue(Metric metric, double t0, double t1) const
             coveredUntil = buckets[i].tMax;
         }
         for (auto i = firstAtOrAfter(raw, std::max(t0, coveredUntil)); i < i1; ++i) {
-            if (raw[i].tMin > coveredUntil)
-                best = std::max(best, raw[i].hi[m]);
+            if (raw[i].tMin > coveredUntil) best = std::max(best, raw[i].hi[m]);
         }
     }
     return static_cast<double>(best);

@@ -86,8 +86,7 @@ private:
 
 template <typename F> void TimeSeriesStore::forEachRaw(int group, double t0, double t1, F&& callback) const
 {
-    if (group < 0 || group >= groupCount())
-        return;
+    if (group < 0 || group >= groupCount()) return;
     const auto& raw = m_groups[static_cast<std::size_t>(group)].levels[0];
     for (auto i = firstAtOrAfter(raw, t0); i < raw.size() && raw[i].tMin <= t1; ++i) {
         std::array<double, kMetricCount> v {};

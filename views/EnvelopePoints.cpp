@@ -17,10 +17,8 @@ void envelopePoints(const ColumnEnvelope& envelope, double scale, double tol, QV
         const double first = fallFirst ? hi : lo;
         const double second = fallFirst ? lo : hi;
         const bool keepFirst = out.isEmpty() || std::abs(first - last) > tol;
-        if (keepFirst)
-            out.append(QCPGraphData(key, first));
-        if (!keepFirst || second != first)
-            out.append(QCPGraphData(key, second));
+        if (keepFirst) out.append(QCPGraphData(key, first));
+        if (!keepFirst || second != first) out.append(QCPGraphData(key, second));
         last = second;
     }
 }

@@ -22,15 +22,12 @@ ExplainPanel::ExplainPanel(QWidget* parent)
 
 QString ExplainPanel::conceptText(const QString& conceptId)
 {
-    if (conceptId.isEmpty() || conceptId.contains(QLatin1Char('/')))
-        return {};
+    if (conceptId.isEmpty() || conceptId.contains(QLatin1Char('/'))) return {};
     QFile f(QStringLiteral(":/explain/") + conceptId + QStringLiteral(".md"));
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
+    if (!f.open(QIODevice::ReadOnly)) return {};
     // The files start with a level-1 title, which a narrow dock renders far too large: show it as a level 3.
     QString text = QString::fromUtf8(f.readAll());
-    if (text.startsWith(QStringLiteral("# ")))
-        text.prepend(QStringLiteral("##"));
+    if (text.startsWith(QStringLiteral("# "))) text.prepend(QStringLiteral("##"));
     text.replace(QStringLiteral("\n# "), QStringLiteral("\n### "));
     return text;
 }
@@ -91,8 +88,7 @@ QString ExplainPanel::conceptForCapability(const CapabilityRow& row)
         { "cpuid", "cpuid-enumeration" },
     };
     for (const auto& [key, id] : rules) {
-        if (text.contains(QLatin1String(key)))
-            return QString::fromLatin1(id);
+        if (text.contains(QLatin1String(key))) return QString::fromLatin1(id);
     }
     return {};
 }
@@ -101,17 +97,16 @@ void ExplainPanel::showCapability(const CapabilityRow& row)
 {
     QString md = QStringLiteral("## ") + row.name + QStringLiteral("\n\n");
     md += QStringLiteral("- **Value:** ") + (row.present ? row.value : tr("absent")) + QLatin1Char('\n');
-    if (!row.origin.isEmpty())
-        md += QStringLiteral("- **Origin:** `") + row.origin + QStringLiteral("`\n");
-    if (!row.sdmSection.isEmpty())
-        md += QStringLiteral("- **SDM section:** ") + row.sdmSection + QLatin1Char('\n');
-    if (!row.present && !row.whyNot.isEmpty())
-        md += QStringLiteral("- **Why not:** ") + row.whyNot + QLatin1Char('\n');
+    if (!row.origin.isEmpty()) md += QStringLiteral("- **Origin:** `") + row.origin + QStringLiteral("`\n");
+    if (!row.sdmSection.isEmpty()) md += QStringLiteral("- **SDM section:** ") + row.sdmSection + QLatin1Char('\n');
+    if (!row.present && !row.whyNot.isEmpty()) md += QStringLiteral("- **Why not:** ") + row.whyNot + QLatin1Char('\n');
     m_concept = conceptForCapability(row);
     const QString text = conceptText(m_concept);
-    if (!text.isEmpty())
-        md += QStringLiteral("\n---\n\n") + text;
+    if (!text.isEmpty()) md += QStringLiteral("\n---\n\n") + text;
     m_browser->setMarkdown(md);
 }
 
-QString ExplainPanel::markdown() const { return m_browser->toMarkdown(); }
+QString ExplainPanel::markdown() const
+{
+    return m_browser->toMarkdown();
+}

@@ -9,26 +9,25 @@
 #include <mutex>
 #include <string>
 
-
 namespace {
-    std::mutex& graphvizMutex()
-    {
-        static std::mutex m; // libcgraph and libgvc keep global state: one layout at a time.
-        return m;
-    }
+std::mutex& graphvizMutex()
+{
+    static std::mutex m; // libcgraph and libgvc keep global state: one layout at a time.
+    return m;
+}
 
-    // agsafeset takes char*; Graphviz does not modify these strings.
-    void setAttr(void* obj, const char* name, const std::string& value, const char* fallback)
-    {
-        agsafeset(obj, const_cast<char*>(name), const_cast<char*>(value.c_str()), const_cast<char*>(fallback));
-    }
+// agsafeset takes char*; Graphviz does not modify these strings.
+void setAttr(void* obj, const char* name, const std::string& value, const char* fallback)
+{
+    agsafeset(obj, const_cast<char*>(name), const_cast<char*>(value.c_str()), const_cast<char*>(fallback));
+}
 
-    std::string number(double v)
-    {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.4f", v);
-        return buf;
-    }
+std::string number(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4f", v);
+    return buf;
+}
 }
 
 LayoutResult layoutWithDot(const LayoutGraph& graph)
@@ -65,8 +64,8 @@ LayoutResult layoutWithDot(const LayoutGraph& graph)
             edges.push_back(nullptr);
             continue;
         }
-        edges.push_back(agedge(g, nodes[static_cast<std::size_t>(e.from)], nodes[static_cast<std::size_t>(e.to)],
-            nullptr, 1));
+        edges.push_back(
+            agedge(g, nodes[static_cast<std::size_t>(e.from)], nodes[static_cast<std::size_t>(e.to)], nullptr, 1));
     }
 
     if (gvLayout(gvc, g, "dot") != 0) {
@@ -107,5 +106,3 @@ LayoutResult layoutWithDot(const LayoutGraph& graph)
     gvFreeContext(gvc);
     return result;
 }
-
-

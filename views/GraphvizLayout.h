@@ -4,8 +4,6 @@
 #include <string>
 #include <vector>
 
-
-
 /// Input and output of a Graphviz `dot` layout, in plain types so the layout can run on a worker thread and be
 /// tested without widgets. Units are points (1/72 inch), y grows downwards (converted from Graphviz's y-up).
 struct LayoutGraph {
@@ -46,5 +44,3 @@ struct LayoutResult {
 /// Lays the graph out with libgvc's `dot` engine. Thread-safe (Graphviz keeps global state, so calls are
 /// serialized internally); call it off the GUI thread for large graphs.
 LayoutResult layoutWithDot(const LayoutGraph& graph);
-
-

@@ -14,7 +14,10 @@
 #include <QVBoxLayout>
 
 namespace {
-QString errorString(const rdt::Error& e) { return QString::fromStdString(e.toString()); }
+QString errorString(const rdt::Error& e)
+{
+    return QString::fromStdString(e.toString());
+}
 }
 
 GroupsPanel::GroupsPanel(GroupModel* model, QWidget* parent)
@@ -60,27 +63,26 @@ GroupsPanel::GroupsPanel(GroupModel* model, QWidget* parent)
     connect(m_model, &QAbstractItemModel::rowsInserted, m_view, &QTreeView::expandAll);
     connect(m_newControl, &QToolButton::clicked, this, [this] {
         bool ok = false;
-        const QString name = QInputDialog::getText(this, tr("New control group"), tr("Name:"), QLineEdit::Normal, {}, &ok);
-        if (ok && !name.isEmpty())
-            createGroup(name, false);
+        const QString name
+            = QInputDialog::getText(this, tr("New control group"), tr("Name:"), QLineEdit::Normal, {}, &ok);
+        if (ok && !name.isEmpty()) createGroup(name, false);
     });
     connect(m_newMonitor, &QToolButton::clicked, this, [this] {
         bool ok = false;
-        const QString name = QInputDialog::getText(this, tr("New monitor group"), tr("Name:"), QLineEdit::Normal, {}, &ok);
-        if (ok && !name.isEmpty())
-            createGroup(name, true);
+        const QString name
+            = QInputDialog::getText(this, tr("New monitor group"), tr("Name:"), QLineEdit::Normal, {}, &ok);
+        if (ok && !name.isEmpty()) createGroup(name, true);
     });
     connect(m_delete, &QToolButton::clicked, this, &GroupsPanel::removeSelected);
     connect(m_addTasks, &QToolButton::clicked, this, [this] {
         ProcessPickerDialog picker(m_procRoot, this);
-        if (picker.exec() == QDialog::Accepted)
-            addTasks(picker.selectedPids());
+        if (picker.exec() == QDialog::Accepted) addTasks(picker.selectedPids());
     });
     connect(m_cpus, &QToolButton::clicked, this, [this] {
         bool ok = false;
-        const QString list = QInputDialog::getText(this, tr("CPUs"), tr("CPU list (e.g. 0-3,8):"), QLineEdit::Normal, {}, &ok);
-        if (ok)
-            setCpus(list);
+        const QString list
+            = QInputDialog::getText(this, tr("CPUs"), tr("CPU list (e.g. 0-3,8):"), QLineEdit::Normal, {}, &ok);
+        if (ok) setCpus(list);
     });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &GroupsPanel::updateButtons);
     setControl(nullptr);
@@ -90,10 +92,8 @@ void GroupsPanel::setControl(GroupControl* control, const QString& readOnlyReaso
 {
     m_control = control;
     m_readOnly = readOnlyReason;
-    if (m_readOnly.isEmpty() && !control)
-        m_readOnly = tr("No RDT backend is connected.");
-    if (m_readOnly.isEmpty() && control)
-        m_readOnly = QString::fromStdString(control->whyReadOnly());
+    if (m_readOnly.isEmpty() && !control) m_readOnly = tr("No RDT backend is connected.");
+    if (m_readOnly.isEmpty() && control) m_readOnly = QString::fromStdString(control->whyReadOnly());
     m_banner->setText(m_readOnly.isEmpty() ? QString() : tr("Read-only: %1").arg(m_readOnly));
     m_banner->setVisible(!m_readOnly.isEmpty());
     updateButtons();
@@ -102,8 +102,7 @@ void GroupsPanel::setControl(GroupControl* control, const QString& readOnlyReaso
 
 void GroupsPanel::reload()
 {
-    if (!m_control)
-        return;
+    if (!m_control) return;
     auto groups = m_control->listGroups();
     if (!groups) {
         report(tr("List groups"), false, errorString(groups.error()));
@@ -151,8 +150,7 @@ bool GroupsPanel::report(const QString& what, bool ok, const QString& reason)
 
 bool GroupsPanel::createGroup(const QString& name, bool monitorOnly)
 {
-    if (!m_control || !m_readOnly.isEmpty())
-        return report(tr("Create group"), false, m_readOnly);
+    if (!m_control || !m_readOnly.isEmpty()) return report(tr("Create group"), false, m_readOnly);
     if (name.contains(QLatin1Char('/')) || name.trimmed().isEmpty())
         return report(tr("Create group"), false, tr("a group name must be one non-empty path component"));
     std::string path = name.toStdString();
@@ -161,35 +159,42 @@ bool GroupsPanel::createGroup(const QString& name, bool monitorOnly)
         path = parent.isEmpty() ? "mon_groups/" + path : parent.toStdString() + "/mon_groups/" + path;
     }
     const auto status = m_control->createGroup(path, monitorOnly);
-    return report(tr("Create %1").arg(QString::fromStdString(path)), status.ok(), status ? QString() : errorString(status.error()));
+    return report(tr("Create %1").arg(QString::fromStdString(path)), status.ok(),
+        status ? QString() : errorString(status.error()));
 }
 
 bool GroupsPanel::removeSelected()
 {
     const QString path = selectedPath();
     if (!m_control || !m_readOnly.isEmpty() || path.isEmpty())
-        return report(tr("Delete group"), false, path.isEmpty() ? tr("the default group cannot be removed") : m_readOnly);
+        return report(
+            tr("Delete group"), false, path.isEmpty() ? tr("the default group cannot be removed") : m_readOnly);
     const auto status = m_control->removeGroup(path.toStdString());
     return report(tr("Delete %1").arg(path), status.ok(), status ? QString() : errorString(status.error()));
 }
 
 bool GroupsPanel::addTasks(const QList<int>& pids)
 {
-    if (!m_control || !m_readOnly.isEmpty())
-        return report(tr("Add tasks"), false, m_readOnly);
-    if (pids.isEmpty())
-        return report(tr("Add tasks"), false, tr("no process selected"));
+    if (!m_control || !m_readOnly.isEmpty()) return report(tr("Add tasks"), false, m_readOnly);
+    if (pids.isEmpty()) return report(tr("Add tasks"), false, tr("no process selected"));
     const auto status = m_control->addTasks(selectedPath().toStdString(), std::vector<int>(pids.cbegin(), pids.cend()));
-    return report(tr("Add tasks to %1").arg(selectedPath()), status.ok(), status ? QString() : errorString(status.error()));
+    return report(
+        tr("Add tasks to %1").arg(selectedPath()), status.ok(), status ? QString() : errorString(status.error()));
 }
 
 bool GroupsPanel::setCpus(const QString& cpuList)
 {
-    if (!m_control || !m_readOnly.isEmpty())
-        return report(tr("Set CPUs"), false, m_readOnly);
+    if (!m_control || !m_readOnly.isEmpty()) return report(tr("Set CPUs"), false, m_readOnly);
     const auto status = m_control->setCpus(selectedPath().toStdString(), cpuList.trimmed().toStdString());
-    return report(tr("Set CPUs of %1").arg(selectedPath()), status.ok(), status ? QString() : errorString(status.error()));
+    return report(
+        tr("Set CPUs of %1").arg(selectedPath()), status.ok(), status ? QString() : errorString(status.error()));
 }
 
-QString GroupsPanel::errorText() const { return m_error->text(); }
-QString GroupsPanel::readOnlyText() const { return m_banner->text(); }
+QString GroupsPanel::errorText() const
+{
+    return m_error->text();
+}
+QString GroupsPanel::readOnlyText() const
+{
+    return m_banner->text();
+}

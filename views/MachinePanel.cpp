@@ -48,8 +48,7 @@ MachinePanel::MachinePanel(MachineModel* model, QWidget* parent)
     connect(m_model, &QAbstractItemModel::modelReset, m_view, &QTreeView::expandAll);
     m_view->expandAll();
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
-        if (const CapabilityRow* row = m_model->rowAt(m_proxy->mapToSource(current)))
-            Q_EMIT capabilitySelected(*row);
+        if (const CapabilityRow* row = m_model->rowAt(m_proxy->mapToSource(current))) Q_EMIT capabilitySelected(*row);
     });
 }
 

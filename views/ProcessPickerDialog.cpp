@@ -54,8 +54,7 @@ ProcessPickerDialog::ProcessPickerDialog(const QString& procRoot, QWidget* paren
 
 void ProcessPickerDialog::setFilter(const QString& text)
 {
-    if (m_filter->text() != text)
-        m_filter->setText(text);
+    if (m_filter->text() != text) m_filter->setText(text);
     const QString t = text.trimmed();
     if (t.startsWith(QStringLiteral("user:"))) {
         m_proxy->setFilterKeyColumn(ProcessModel::UserColumn);

@@ -42,16 +42,13 @@ ReplayBar::ReplayBar(QWidget* parent)
 
     connect(m_play, &QToolButton::toggled, this, [this](bool on) {
         m_play->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
-        if (m_control)
-            m_control->setPlaying(on);
+        if (m_control) m_control->setPlaying(on);
     });
     connect(m_speed, &QComboBox::currentIndexChanged, this, [this](int i) {
-        if (m_control)
-            m_control->setSpeed(m_speed->itemData(i).toDouble());
+        if (m_control) m_control->setSpeed(m_speed->itemData(i).toDouble());
     });
     connect(m_slider, &QSlider::sliderReleased, this, [this] {
-        if (!m_control)
-            return;
+        if (!m_control) return;
         const auto pos = static_cast<std::uint64_t>(
             static_cast<double>(m_control->durationNs()) * m_slider->value() / kSliderSteps);
         m_control->seek(pos);
@@ -82,13 +79,12 @@ QString ReplayBar::formatTime(std::uint64_t ns)
 
 void ReplayBar::syncPosition()
 {
-    if (!m_control)
-        return;
+    if (!m_control) return;
     const auto duration = m_control->durationNs();
     const auto position = std::min(m_control->positionNs(), duration);
     if (!m_slider->isSliderDown() && duration > 0)
-        m_slider->setValue(static_cast<int>(static_cast<double>(position) / static_cast<double>(duration) * kSliderSteps));
+        m_slider->setValue(
+            static_cast<int>(static_cast<double>(position) / static_cast<double>(duration) * kSliderSteps));
     m_time->setText(formatTime(position) + QStringLiteral(" / ") + formatTime(duration));
-    if (m_play->isChecked() != m_control->playing())
-        m_play->setChecked(m_control->playing());
+    if (m_play->isChecked() != m_control->playing()) m_play->setChecked(m_control->playing());
 }

@@ -26,7 +26,10 @@ namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGB = 1e9;
 
-double scaleOf(Metric m) { return m == Metric::Occupancy ? 1.0 / kMiB : 1.0 / kGB; }
+double scaleOf(Metric m)
+{
+    return m == Metric::Occupancy ? 1.0 / kMiB : 1.0 / kGB;
+}
 
 QString conceptOf(Metric m)
 {
@@ -43,7 +46,10 @@ QString conceptOf(Metric m)
     return {};
 }
 
-QString groupLabel(const QString& group) { return group.isEmpty() ? QStringLiteral("(default)") : group; }
+QString groupLabel(const QString& group)
+{
+    return group.isEmpty() ? QStringLiteral("(default)") : group;
+}
 
 } // namespace
 
@@ -94,8 +100,7 @@ void TimelineView::buildToolbar()
     for (int m = 0; m < kMetricCount; ++m) {
         auto* box = new QCheckBox(names[m], this);
         box->setChecked(m_metricVisible[static_cast<std::size_t>(m)]);
-        connect(box, &QCheckBox::toggled, this,
-            [this, m](bool on) { setMetricVisible(static_cast<Metric>(m), on); });
+        connect(box, &QCheckBox::toggled, this, [this, m](bool on) { setMetricVisible(static_cast<Metric>(m), on); });
         m_metricBoxes[static_cast<std::size_t>(m)] = box;
         bar->addWidget(box);
     }
@@ -123,11 +128,9 @@ void TimelineView::exportMenu()
     for (const auto& k : kinds) {
         menu->addAction(k.label, this, [this, k] {
             const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), QString(), k.filter);
-            if (path.isEmpty())
-                return;
+            if (path.isEmpty()) return;
             QString error;
-            if (!(this->*k.fn)(path, &error))
-                QMessageBox::warning(this, tr("Export failed"), error);
+            if (!(this->*k.fn)(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
         });
     }
     m_exportButton->setMenu(menu);
@@ -177,27 +180,25 @@ void TimelineView::setupPlot()
     // One shared time axis: whichever rect the user drags or zooms, the other follows.
     auto* occX = m_occRect->axis(QCPAxis::atBottom);
     auto* bwX = m_bwRect->axis(QCPAxis::atBottom);
-    connect(occX, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), bwX, qOverload<const QCPRange&>(&QCPAxis::setRange));
-    connect(bwX, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), occX, qOverload<const QCPRange&>(&QCPAxis::setRange));
+    connect(
+        occX, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), bwX, qOverload<const QCPRange&>(&QCPAxis::setRange));
+    connect(
+        bwX, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), occX, qOverload<const QCPRange&>(&QCPAxis::setRange));
 
     // A user's wheel or drag inside a plot pauses following (a legend click does not).
     auto pauseIfInPlot = [this](QMouseEvent* event) {
-        if (m_plot->axisRectAt(event->position()))
-            setFollow(false);
+        if (m_plot->axisRectAt(event->position())) setFollow(false);
     };
     connect(m_plot, &QCustomPlot::mousePress, this, pauseIfInPlot);
     connect(m_plot, &QCustomPlot::mouseWheel, this, [this](QWheelEvent* event) {
-        if (m_plot->axisRectAt(event->position()))
-            setFollow(false);
+        if (m_plot->axisRectAt(event->position())) setFollow(false);
     });
-    connect(m_plot, &QCustomPlot::legendClick, this,
-        [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
-            auto* pli = qobject_cast<QCPPlottableLegendItem*>(item);
-            if (!pli)
-                return;
-            const QString group = pli->plottable()->property("group").toString();
-            setGroupVisible(group, !groupVisible(group));
-        });
+    connect(m_plot, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
+        auto* pli = qobject_cast<QCPPlottableLegendItem*>(item);
+        if (!pli) return;
+        const QString group = pli->plottable()->property("group").toString();
+        setGroupVisible(group, !groupVisible(group));
+    });
     connect(m_plot, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* p, int, QMouseEvent*) {
         Q_EMIT explainRequested(conceptOf(static_cast<Metric>(p->property("metric").toInt())));
     });
@@ -207,30 +208,25 @@ void TimelineView::setupPlot()
 
 void TimelineView::setFollow(bool follow)
 {
-    if (m_follow == follow)
-        return;
+    if (m_follow == follow) return;
     m_follow = follow;
     m_followBox->setChecked(follow);
     Q_EMIT followChanged(follow);
-    if (follow)
-        refresh();
+    if (follow) refresh();
 }
 
 void TimelineView::setWindowSeconds(double seconds)
 {
-    if (seconds <= 0)
-        return;
+    if (seconds <= 0) return;
     m_window = seconds;
     const int i = m_windowBox->findData(static_cast<int>(seconds));
-    if (i >= 0 && i != m_windowBox->currentIndex())
-        m_windowBox->setCurrentIndex(i);
+    if (i >= 0 && i != m_windowBox->currentIndex()) m_windowBox->setCurrentIndex(i);
     refresh();
 }
 
 void TimelineView::setVisibleRange(double t0, double t1)
 {
-    if (!(t1 > t0))
-        return;
+    if (!(t1 > t0)) return;
     setFollow(false);
     m_bwRect->axis(QCPAxis::atBottom)->setRange(t0, t1);
     refresh();
@@ -250,18 +246,20 @@ void TimelineView::setMetricVisible(Metric metric, bool visible)
     refresh();
 }
 
-bool TimelineView::metricVisible(Metric metric) const { return m_metricVisible[static_cast<std::size_t>(metric)]; }
+bool TimelineView::metricVisible(Metric metric) const
+{
+    return m_metricVisible[static_cast<std::size_t>(metric)];
+}
 
 void TimelineView::setGroupVisible(const QString& group, bool visible)
 {
     for (auto& g : m_groups) {
-        if (g.name != group)
-            continue;
+        if (g.name != group) continue;
         g.visible = visible;
         // The legend entry stays, greyed, so the group can be switched back on.
         if (auto* item = m_plot->legend->itemWithPlottable(g.graphs[0]))
-            item->setTextColor(visible ? palette().color(QPalette::Text)
-                                       : palette().color(QPalette::Disabled, QPalette::Text));
+            item->setTextColor(
+                visible ? palette().color(QPalette::Text) : palette().color(QPalette::Disabled, QPalette::Text));
     }
     refresh();
 }
@@ -269,8 +267,7 @@ void TimelineView::setGroupVisible(const QString& group, bool visible)
 bool TimelineView::groupVisible(const QString& group) const
 {
     for (const auto& g : m_groups) {
-        if (g.name == group)
-            return g.visible;
+        if (g.name == group) return g.visible;
     }
     return false;
 }
@@ -287,17 +284,14 @@ TimelineView::GroupGraphs& TimelineView::graphsFor(int storeIndex)
             auto* graph = m_plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
             // 1 px pens: the raster engine's fast path (wider pens cost several times more per frame).
             QPen pen(color, 1.0);
-            if (m == static_cast<int>(Metric::BandwidthLocal))
-                pen.setStyle(Qt::DashLine);
-            if (m == static_cast<int>(Metric::BandwidthRemote))
-                pen.setStyle(Qt::DotLine);
+            if (m == static_cast<int>(Metric::BandwidthLocal)) pen.setStyle(Qt::DashLine);
+            if (m == static_cast<int>(Metric::BandwidthRemote)) pen.setStyle(Qt::DotLine);
             graph->setPen(pen);
             graph->setName(groupLabel(g.name));
             graph->setProperty("group", g.name);
             graph->setProperty("metric", m);
             graph->setAdaptiveSampling(true);
-            if (m != 0)
-                graph->removeFromLegend(); // one legend entry per group; its click toggles all four series
+            if (m != 0) graph->removeFromLegend(); // one legend entry per group; its click toggles all four series
             g.graphs[static_cast<std::size_t>(m)] = graph;
         }
         m_groups.append(g);
@@ -307,8 +301,7 @@ TimelineView::GroupGraphs& TimelineView::graphsFor(int storeIndex)
 
 void TimelineView::refresh()
 {
-    if (!m_pump)
-        return;
+    if (!m_pump) return;
     const TimeSeriesStore& store = m_pump->store();
     auto* timeAxis = m_bwRect->axis(QCPAxis::atBottom);
     if (m_follow) {
@@ -337,8 +330,7 @@ void TimelineView::refresh()
             g.builtTolerance[mi] = -1; // nothing to draw from the envelope unless pass 1 says otherwise
             if (!show) {
                 envelope.clear();
-                if (!graph->data()->isEmpty())
-                    graph->data()->clear();
+                if (!graph->data()->isEmpty()) graph->data()->clear();
                 continue;
             }
             const double scale = scaleOf(static_cast<Metric>(m));
@@ -382,8 +374,7 @@ void TimelineView::refresh()
                 g.graphs[mi]->data()->set(points, true);
                 g.pointsTolerance[mi] = tol;
             }
-            if (g.graphs[mi]->visible())
-                totalPoints += static_cast<std::size_t>(g.graphs[mi]->dataCount());
+            if (g.graphs[mi]->visible()) totalPoints += static_cast<std::size_t>(g.graphs[mi]->dataCount());
         }
     }
     // Antialiasing costs several times more per segment: keep it for a handful of series, drop it for dashboards
@@ -401,8 +392,7 @@ void TimelineView::syncMarkers()
 {
     const auto& markers = m_pump->markers();
     const double firstT = markers.empty() ? -1 : markers.front().t;
-    if (static_cast<int>(markers.size()) == m_lastMarkerCount && firstT == m_lastMarkerT)
-        return;
+    if (static_cast<int>(markers.size()) == m_lastMarkerCount && firstT == m_lastMarkerT) return;
     for (auto* item : std::as_const(m_markerItems))
         m_plot->removeItem(item);
     m_markerItems.clear();
@@ -455,8 +445,7 @@ void TimelineView::clearSeries()
 int TimelineView::plottedPoints(const QString& group, Metric metric) const
 {
     for (const auto& g : m_groups) {
-        if (g.name == group)
-            return g.graphs[static_cast<std::size_t>(metric)]->dataCount();
+        if (g.name == group) return g.graphs[static_cast<std::size_t>(metric)]->dataCount();
     }
     return 0;
 }
@@ -464,8 +453,7 @@ int TimelineView::plottedPoints(const QString& group, Metric metric) const
 void TimelineView::changeEvent(QEvent* event)
 {
     QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
-        applyPalette();
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) applyPalette();
 }
 
 void TimelineView::applyPalette()
@@ -498,16 +486,13 @@ void TimelineView::applyPalette()
         }
     }
     m_lastMarkerCount = -1; // rebuild markers in the new colours
-    if (m_pump)
-        refresh();
+    if (m_pump) refresh();
 }
 
 bool TimelineView::exportPng(const QString& path, QString* error)
 {
-    if (m_plot->savePng(path, 0, 0, 1.0))
-        return true;
-    if (error)
-        *error = tr("Could not write the PNG image %1: check that the folder exists and is writable.").arg(path);
+    if (m_plot->savePng(path, 0, 0, 1.0)) return true;
+    if (error) *error = tr("Could not write the PNG image %1: check that the folder exists and is writable.").arg(path);
     return false;
 }
 
@@ -533,8 +518,7 @@ bool TimelineView::exportCsv(const QString& path, QString* error)
 {
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
-        if (error)
-            *error = tr("Could not write %1: %2").arg(path, file.errorString());
+        if (error) *error = tr("Could not write %1: %2").arg(path, file.errorString());
         return false;
     }
     QTextStream out(&file);
@@ -546,8 +530,7 @@ bool TimelineView::exportCsv(const QString& path, QString* error)
     if (m_pump) {
         const auto& store = m_pump->store();
         for (int gi = 0; gi < store.groupCount(); ++gi) {
-            if (gi < m_groups.size() && !m_groups[gi].visible)
-                continue;
+            if (gi < m_groups.size() && !m_groups[gi].visible) continue;
             const QString name = store.groupName(gi);
             store.forEachRaw(gi, t0, t1, [&](double t, const std::array<double, kMetricCount>& v) {
                 out << QString::number(t, 'f', 3) << ',' << name << ',' << QString::number(v[0], 'f', 0) << ','
@@ -562,8 +545,7 @@ bool TimelineView::exportCsv(const QString& path, QString* error)
     }
     out.flush();
     if (file.error() != QFileDevice::NoError) {
-        if (error)
-            *error = tr("Could not write %1: %2").arg(path, file.errorString());
+        if (error) *error = tr("Could not write %1: %2").arg(path, file.errorString());
         return false;
     }
     return true;

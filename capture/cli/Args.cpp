@@ -28,14 +28,12 @@ Result<Args> Args::parse(const std::vector<std::string>& argv, const std::vector
             }
             if (contains(valueOptions, name)) {
                 if (!inlineValue) {
-                    if (i + 1 >= argv.size())
-                        return makeError("option --" + name + " needs a value", "see --help");
+                    if (i + 1 >= argv.size()) return makeError("option --" + name + " needs a value", "see --help");
                     inlineValue = argv[++i];
                 }
                 a.m_values[name].push_back(*inlineValue);
             } else if (contains(flagOptions, name)) {
-                if (inlineValue)
-                    return makeError("option --" + name + " takes no value", "see --help");
+                if (inlineValue) return makeError("option --" + name + " takes no value", "see --help");
                 a.m_values[name].push_back({});
             } else {
                 return makeError("unknown option --" + name, "see --help");
@@ -50,8 +48,7 @@ Result<Args> Args::parse(const std::vector<std::string>& argv, const std::vector
 std::optional<std::string> Args::value(const std::string& name) const
 {
     auto it = m_values.find(name);
-    if (it == m_values.end() || it->second.empty())
-        return std::nullopt;
+    if (it == m_values.end() || it->second.empty()) return std::nullopt;
     return it->second.back();
 }
 
@@ -69,8 +66,7 @@ std::string Args::valueOr(const std::string& name, const std::string& fallback) 
 Result<double> Args::number(const std::string& name, double fallback) const
 {
     auto v = value(name);
-    if (!v)
-        return fallback;
+    if (!v) return fallback;
     char* end = nullptr;
     const double d = std::strtod(v->c_str(), &end);
     if (v->empty() || end == nullptr || *end != '\0')

@@ -9,32 +9,31 @@
 namespace rdt::cli {
 
 namespace {
-    void usage()
-    {
-        std::printf("usage: rdtscope-cli alloc show [--source SRC] [--scenario NAME]\n"
-                    "       rdtscope-cli alloc set --group NAME SCHEMATA... [--source SRC] [--scenario NAME]\n"
-                    "  SCHEMATA is one line per resource, e.g. 'L3:0=ff0;1=ff0' 'MB:0=50' (or one argument with\n"
-                    "  newlines). The change is validated first and applied as one transaction: on any failure\n"
-                    "  every domain already written is restored. The default group is named 'default'.\n");
-    }
+void usage()
+{
+    std::printf("usage: rdtscope-cli alloc show [--source SRC] [--scenario NAME]\n"
+                "       rdtscope-cli alloc set --group NAME SCHEMATA... [--source SRC] [--scenario NAME]\n"
+                "  SCHEMATA is one line per resource, e.g. 'L3:0=ff0;1=ff0' 'MB:0=50' (or one argument with\n"
+                "  newlines). The change is validated first and applied as one transaction: on any failure\n"
+                "  every domain already written is restored. The default group is named 'default'.\n");
+}
 
-    void printCaps(const Capabilities& caps)
-    {
-        for (const auto& r : caps.resources) {
-            if (r.isCache())
-                std::printf("%-7s cbm_mask %llx  min_cbm_bits %u  shareable_bits %llx  sparse %s  closids %u  "
-                            "domains %zu\n",
-                    r.name.c_str(), static_cast<unsigned long long>(r.cbmMask), r.minCbmBits,
-                    static_cast<unsigned long long>(r.shareableBits), r.sparseMasks ? "yes" : "no", r.numClosids,
-                    r.domains.size());
-            else
-                std::printf("%-7s min %u  granularity %u  max %u  %s%s  closids %u  domains %zu\n", r.name.c_str(),
-                    r.minBandwidth, r.bandwidthGran, r.maxBandwidth, r.delayLinear ? "linear" : "non-linear",
-                    r.mbpsMode ? "  (MiBps mode)" : "", r.numClosids, r.domains.size());
-        }
-        if (caps.resources.empty())
-            std::printf("no allocation resources\n");
+void printCaps(const Capabilities& caps)
+{
+    for (const auto& r : caps.resources) {
+        if (r.isCache())
+            std::printf("%-7s cbm_mask %llx  min_cbm_bits %u  shareable_bits %llx  sparse %s  closids %u  "
+                        "domains %zu\n",
+                r.name.c_str(), static_cast<unsigned long long>(r.cbmMask), r.minCbmBits,
+                static_cast<unsigned long long>(r.shareableBits), r.sparseMasks ? "yes" : "no", r.numClosids,
+                r.domains.size());
+        else
+            std::printf("%-7s min %u  granularity %u  max %u  %s%s  closids %u  domains %zu\n", r.name.c_str(),
+                r.minBandwidth, r.bandwidthGran, r.maxBandwidth, r.delayLinear ? "linear" : "non-linear",
+                r.mbpsMode ? "  (MiBps mode)" : "", r.numClosids, r.domains.size());
     }
+    if (caps.resources.empty()) std::printf("no allocation resources\n");
+}
 }
 
 int cmdAlloc(const std::vector<std::string>& argv)
@@ -70,8 +69,7 @@ int cmdAlloc(const std::vector<std::string>& argv)
     }
     int code = 0;
     auto source = openSourceForCli(args, code);
-    if (!source)
-        return code;
+    if (!source) return code;
     RdtBackend& backend = *source->backend;
     auto caps = backend.capabilities();
     if (!caps) {
@@ -86,10 +84,8 @@ int cmdAlloc(const std::vector<std::string>& argv)
             return exitCodeFor(groups.error());
         }
         for (const auto& g : *groups) {
-            if (!g.isControl)
-                continue;
-            std::printf("\n%s%s%s\n", displayGroup(g.path).c_str(), g.mode.empty() ? "" : "  mode ",
-                g.mode.c_str());
+            if (!g.isControl) continue;
+            std::printf("\n%s%s%s\n", displayGroup(g.path).c_str(), g.mode.empty() ? "" : "  mode ", g.mode.c_str());
             auto s = backend.readSchemata(g.path);
             if (!s) {
                 std::printf("  (schemata unreadable: %s)\n", s.error().toString().c_str());
@@ -116,8 +112,7 @@ int cmdAlloc(const std::vector<std::string>& argv)
             e.oldValue.empty() ? "?" : e.oldValue.c_str(), e.newValue.c_str(), e.message.c_str());
     if (!out.ok) {
         std::fprintf(stderr, "rdtscope-cli alloc set: %s\n", out.error.toString().c_str());
-        if (out.rolledBack)
-            std::fprintf(stderr, "every domain already written was restored\n");
+        if (out.rolledBack) std::fprintf(stderr, "every domain already written was restored\n");
         return ExitFailure;
     }
     if (auto s = backend.readSchemata(group)) {

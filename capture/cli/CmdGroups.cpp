@@ -9,19 +9,19 @@
 namespace rdt::cli {
 
 namespace {
-    void usage()
-    {
-        std::printf("usage: rdtscope-cli groups list\n"
-                    "       rdtscope-cli groups create NAME [--parent CONTROL_GROUP]   (--parent: a monitor group)\n"
-                    "       rdtscope-cli groups delete PATH\n"
-                    "       rdtscope-cli groups assign PATH --pids LIST | --cpus LIST   (LIST like 0-3,8)\n"
-                    "  all take --source SRC (default auto) and --scenario NAME; the default group is 'default'.\n");
-    }
-    int fail(const char* what, const Error& e)
-    {
-        std::fprintf(stderr, "rdtscope-cli groups %s: %s\n", what, e.toString().c_str());
-        return exitCodeFor(e) == ExitUnavailable ? ExitUnavailable : ExitFailure;
-    }
+void usage()
+{
+    std::printf("usage: rdtscope-cli groups list\n"
+                "       rdtscope-cli groups create NAME [--parent CONTROL_GROUP]   (--parent: a monitor group)\n"
+                "       rdtscope-cli groups delete PATH\n"
+                "       rdtscope-cli groups assign PATH --pids LIST | --cpus LIST   (LIST like 0-3,8)\n"
+                "  all take --source SRC (default auto) and --scenario NAME; the default group is 'default'.\n");
+}
+int fail(const char* what, const Error& e)
+{
+    std::fprintf(stderr, "rdtscope-cli groups %s: %s\n", what, e.toString().c_str());
+    return exitCodeFor(e) == ExitUnavailable ? ExitUnavailable : ExitFailure;
+}
 }
 
 int cmdGroups(const std::vector<std::string>& argv)
@@ -58,44 +58,40 @@ int cmdGroups(const std::vector<std::string>& argv)
     }
     int code = 0;
     auto source = openSourceForCli(args, code);
-    if (!source)
-        return code;
+    if (!source) return code;
     RdtBackend& backend = *source->backend;
     const std::string name = needsName ? groupPathFromUser(pos[1]) : std::string {};
 
     if (verb == "list") {
         auto groups = backend.listGroups();
-        if (!groups)
-            return fail("list", groups.error());
+        if (!groups) return fail("list", groups.error());
         std::printf("%-36s %-8s %-10s %6s %8s  %s\n", "GROUP", "TYPE", "MODE", "CLOS", "TASKS", "CPUS");
         for (const auto& g : *groups) {
             auto t = backend.tasks(g.path);
             auto c = backend.cpus(g.path);
-            std::printf("%-36s %-8s %-10s %6s %8s  %s\n", displayGroup(g.path).c_str(), g.isControl ? "control" : "monitor",
-                g.mode.empty() ? "-" : g.mode.c_str(), g.closid >= 0 ? std::to_string(g.closid).c_str() : "-",
-                t ? std::to_string(t->size()).c_str() : "-", c ? (c->empty() ? "-" : formatIdList(*c).c_str()) : "?");
+            std::printf("%-36s %-8s %-10s %6s %8s  %s\n", displayGroup(g.path).c_str(),
+                g.isControl ? "control" : "monitor", g.mode.empty() ? "-" : g.mode.c_str(),
+                g.closid >= 0 ? std::to_string(g.closid).c_str() : "-", t ? std::to_string(t->size()).c_str() : "-",
+                c ? (c->empty() ? "-" : formatIdList(*c).c_str()) : "?");
         }
         return ExitOk;
     }
     if (verb == "create") {
         auto r = args.has("parent") ? backend.createMonitorGroup(groupPathFromUser(*args.value("parent")), pos[1])
                                     : backend.createControlGroup(pos[1]);
-        if (!r)
-            return fail("create", r.error());
+        if (!r) return fail("create", r.error());
         std::printf("created %s group %s\n", args.has("parent") ? "monitor" : "control", pos[1].c_str());
         return ExitOk;
     }
     if (verb == "delete") {
-        if (auto r = backend.removeGroup(name); !r)
-            return fail("delete", r.error());
+        if (auto r = backend.removeGroup(name); !r) return fail("delete", r.error());
         std::printf("deleted %s\n", pos[1].c_str());
         return ExitOk;
     }
     auto r = pids.empty() ? backend.assignCpus(name, cpuList) : backend.assignTasks(name, pids);
-    if (!r)
-        return fail("assign", r.error());
-    std::printf("assigned %s %s to %s\n", pids.empty() ? "CPUs" : "PIDs", formatIdList(pids.empty() ? cpuList : pids).c_str(),
-        displayGroup(name).c_str());
+    if (!r) return fail("assign", r.error());
+    std::printf("assigned %s %s to %s\n", pids.empty() ? "CPUs" : "PIDs",
+        formatIdList(pids.empty() ? cpuList : pids).c_str(), displayGroup(name).c_str());
     return ExitOk;
 }
 

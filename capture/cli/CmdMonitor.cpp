@@ -3,10 +3,10 @@
 // or CSV, with scripted allocation changes (--at SECONDS:GROUP:SCHEMATA) for before/after experiments.
 #include "CmdRdtSource.h"
 #include "Commands.h"
+#include "core/Time.h"
 #include "rdt/AllocationEngine.h"
 #include "rdt/CounterMath.h"
 #include "rdt/Sampler.h"
-#include "core/Time.h"
 
 #include <algorithm>
 #include <chrono>
@@ -19,73 +19,69 @@
 namespace rdt::cli {
 
 namespace {
-    volatile std::sig_atomic_t g_interrupted = 0;
-    void onSigint(int) { g_interrupted = 1; }
+volatile std::sig_atomic_t g_interrupted = 0;
+void onSigint(int)
+{
+    g_interrupted = 1;
+}
 
-    struct AtAction {
-        std::uint64_t offsetNs = 0;
-        std::string group;
-        std::string schemataText;
-        Schemata schemata;
-    };
+struct AtAction {
+    std::uint64_t offsetNs = 0;
+    std::string group;
+    std::string schemataText;
+    Schemata schemata;
+};
 
-    Result<AtAction> parseAt(const std::string& spec)
-    {
-        // SECONDS:GROUP:SCHEMATA; the schemata itself contains ':' ("L3:0=3"), so split only twice.
-        const auto a = spec.find(':');
-        const auto b = a == std::string::npos ? a : spec.find(':', a + 1);
-        if (b == std::string::npos)
-            return makeError("--at '" + spec + "' is not SECONDS:GROUP:SCHEMATA", "e.g. --at 10:streamer:L3:0=3");
-        char* end = nullptr;
-        const auto secText = spec.substr(0, a);
-        const double secs = std::strtod(secText.c_str(), &end);
-        if (secText.empty() || *end != '\0' || secs < 0 || !std::isfinite(secs))
-            return makeError("--at '" + spec + "': '" + secText + "' is not a number of seconds");
-        AtAction act;
-        act.offsetNs = secondsToNs(secs);
-        act.group = groupPathFromUser(spec.substr(a + 1, b - a - 1));
-        act.schemataText = spec.substr(b + 1);
-        auto s = parseUserSchemata({ act.schemataText });
-        if (!s)
-            return makeError("--at '" + spec + "': " + s.error().message, s.error().advice);
-        act.schemata = std::move(*s);
-        return act;
-    }
+Result<AtAction> parseAt(const std::string& spec)
+{
+    // SECONDS:GROUP:SCHEMATA; the schemata itself contains ':' ("L3:0=3"), so split only twice.
+    const auto a = spec.find(':');
+    const auto b = a == std::string::npos ? a : spec.find(':', a + 1);
+    if (b == std::string::npos)
+        return makeError("--at '" + spec + "' is not SECONDS:GROUP:SCHEMATA", "e.g. --at 10:streamer:L3:0=3");
+    char* end = nullptr;
+    const auto secText = spec.substr(0, a);
+    const double secs = std::strtod(secText.c_str(), &end);
+    if (secText.empty() || *end != '\0' || secs < 0 || !std::isfinite(secs))
+        return makeError("--at '" + spec + "': '" + secText + "' is not a number of seconds");
+    AtAction act;
+    act.offsetNs = secondsToNs(secs);
+    act.group = groupPathFromUser(spec.substr(a + 1, b - a - 1));
+    act.schemataText = spec.substr(b + 1);
+    auto s = parseUserSchemata({ act.schemataText });
+    if (!s) return makeError("--at '" + spec + "': " + s.error().message, s.error().advice);
+    act.schemata = std::move(*s);
+    return act;
+}
 
-    std::string flagText(std::uint32_t f)
-    {
-        std::string s;
-        if (f & (SampleOccupancyError | SampleMbmError))
-            s += 'E';
-        if (f & (SampleOccupancyUnavailable | SampleMbmUnavailable))
-            s += 'U';
-        if (f & SampleMbmUnassigned)
-            s += 'A';
-        if (f & SampleWrapped)
-            s += 'W';
-        if (f & SampleMaybeMultiWrap)
-            s += 'M';
-        if (f & SampleCounterReset)
-            s += 'R';
-        return s.empty() ? "-" : s;
-    }
+std::string flagText(std::uint32_t f)
+{
+    std::string s;
+    if (f & (SampleOccupancyError | SampleMbmError)) s += 'E';
+    if (f & (SampleOccupancyUnavailable | SampleMbmUnavailable)) s += 'U';
+    if (f & SampleMbmUnassigned) s += 'A';
+    if (f & SampleWrapped) s += 'W';
+    if (f & SampleMaybeMultiWrap) s += 'M';
+    if (f & SampleCounterReset) s += 'R';
+    return s.empty() ? "-" : s;
+}
 
-    struct Printed {
-        std::uint64_t total = 0;
-        std::uint64_t local = 0;
-        std::uint32_t flags = 0;
-    };
+struct Printed {
+    std::uint64_t total = 0;
+    std::uint64_t local = 0;
+    std::uint32_t flags = 0;
+};
 
-    void usage()
-    {
-        std::printf("usage: rdtscope-cli monitor [--source SRC] [--scenario NAME] [--interval MS] [--duration S]\n"
-                    "                            [--csv] [--at SECONDS:GROUP:SCHEMATA ...]\n"
-                    "  --interval MS   print period (default 1000); polls at least every second for 24-bit counters\n"
-                    "  --duration S    stop after S seconds (simulated sources run as fast as possible)\n"
-                    "  --csv           time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps\n"
-                    "  --at T:G:S      at T seconds apply schemata S to group G, e.g. --at 10:streamer:L3:0=3\n"
-                    "Table flags: E error, U unavailable, A unassigned, W wrap corrected, M may hide wraps, R reset.\n");
-    }
+void usage()
+{
+    std::printf("usage: rdtscope-cli monitor [--source SRC] [--scenario NAME] [--interval MS] [--duration S]\n"
+                "                            [--csv] [--at SECONDS:GROUP:SCHEMATA ...]\n"
+                "  --interval MS   print period (default 1000); polls at least every second for 24-bit counters\n"
+                "  --duration S    stop after S seconds (simulated sources run as fast as possible)\n"
+                "  --csv           time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps\n"
+                "  --at T:G:S      at T seconds apply schemata S to group G, e.g. --at 10:streamer:L3:0=3\n"
+                "Table flags: E error, U unavailable, A unassigned, W wrap corrected, M may hide wraps, R reset.\n");
+}
 }
 
 int cmdMonitor(const std::vector<std::string>& argv)
@@ -115,12 +111,12 @@ int cmdMonitor(const std::vector<std::string>& argv)
         }
         actions.push_back(std::move(*a));
     }
-    std::stable_sort(actions.begin(), actions.end(), [](const auto& x, const auto& y) { return x.offsetNs < y.offsetNs; });
+    std::stable_sort(
+        actions.begin(), actions.end(), [](const auto& x, const auto& y) { return x.offsetNs < y.offsetNs; });
 
     int code = 0;
     auto source = openSourceForCli(args, code);
-    if (!source)
-        return code;
+    if (!source) return code;
     RdtBackend& backend = *source->backend;
     SimulationControl* sim = source->simulation.get();
     auto caps = backend.capabilities();
@@ -144,8 +140,7 @@ int cmdMonitor(const std::vector<std::string>& argv)
     cfg.rateHz = 1e9 / static_cast<double>(step);
     Sampler sampler(backend, cfg, sim);
     AllocationEngine engine(backend);
-    if (sim)
-        engine.setClock([sim] { return sim->nowNs(); });
+    if (sim) engine.setClock([sim] { return sim->nowNs(); });
 
     const bool csv = args.has("csv");
     const bool bounded = args.has("duration");
@@ -159,8 +154,7 @@ int cmdMonitor(const std::vector<std::string>& argv)
     const auto wall0 = std::chrono::steady_clock::now();
     auto advanceTo = [&](std::uint64_t offset) {
         if (sim) {
-            if (paced)
-                std::this_thread::sleep_until(wall0 + std::chrono::nanoseconds(offset));
+            if (paced) std::this_thread::sleep_until(wall0 + std::chrono::nanoseconds(offset));
             sim->advanceTo(t0 + offset);
         } else {
             std::this_thread::sleep_until(wall0 + std::chrono::nanoseconds(offset));
@@ -174,29 +168,25 @@ int cmdMonitor(const std::vector<std::string>& argv)
         std::fprintf(stderr, "rdtscope-cli monitor: %s\n", first.error().toString().c_str());
         return exitCodeFor(first.error());
     }
-    while (sampler.queue().pop()) {
-    }
+    while (sampler.queue().pop()) { }
     std::map<std::pair<std::string, int>, Printed> printed;
     for (const auto& s : first->samples)
         printed[{ s.group, s.domain }] = { s.mbmTotalBytes, s.mbmLocalBytes, 0 };
 
-    if (csv)
-        std::printf("time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps\n");
+    if (csv) std::printf("time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps\n");
     std::size_t nextAction = 0;
     bool actionFailed = false;
     std::uint64_t offset = 0;
     for (std::uint64_t k = 1; !g_interrupted; ++k) {
         const std::uint64_t printAt = k * printInterval;
-        if (bounded && printAt > durationNs + printInterval / 2)
-            break;
+        if (bounded && printAt > durationNs + printInterval / 2) break;
         RdtSampleBatch last;
         bool ok = false;
         for (std::uint64_t j = 1; j <= subPolls && !g_interrupted; ++j) {
             const std::uint64_t pollAt = (k - 1) * printInterval + j * step;
             while (nextAction < actions.size() && actions[nextAction].offsetNs <= pollAt) {
                 const auto& act = actions[nextAction++];
-                if (act.offsetNs > offset)
-                    advanceTo(act.offsetNs);
+                if (act.offsetNs > offset) advanceTo(act.offsetNs);
                 offset = std::max(offset, act.offsetNs);
                 auto out = engine.apply({ act.group, act.schemata, "cli" });
                 const double at = nsToSeconds(now() - t0);
@@ -218,8 +208,7 @@ int cmdMonitor(const std::vector<std::string>& argv)
                     std::fprintf(stderr, "scenario at %.3f s: %s%s\n", nsToSeconds(e.timeNs - std::min(e.timeNs, t0)),
                         e.ok ? "" : "FAILED ", e.text.c_str());
             auto batch = sampler.pollOnce(now());
-            while (sampler.queue().pop()) {
-            }
+            while (sampler.queue().pop()) { }
             if (!batch) {
                 std::fprintf(stderr, "rdtscope-cli monitor: poll failed: %s\n", batch.error().toString().c_str());
                 continue;
@@ -229,8 +218,7 @@ int cmdMonitor(const std::vector<std::string>& argv)
             last = std::move(*batch);
             ok = true;
         }
-        if (!ok)
-            continue;
+        if (!ok) continue;
         const double t = nsToSeconds(last.timeNs - t0);
         const double secs = nsToSeconds(printInterval);
         if (!csv) {
@@ -255,8 +243,7 @@ int cmdMonitor(const std::vector<std::string>& argv)
         std::fflush(stdout);
     }
     std::signal(SIGINT, SIG_DFL);
-    if (source->simulated)
-        std::fprintf(stderr, "note: all values above are simulated\n");
+    if (source->simulated) std::fprintf(stderr, "note: all values above are simulated\n");
     return actionFailed ? ExitFailure : ExitOk;
 }
 

@@ -30,7 +30,8 @@ Result<RdtSource> openSourceForCli(const Args& args, int& exitCode)
     o.scenario = args.valueOr("scenario", "noisy-neighbour");
     auto s = openRdtSource(o);
     if (!s) {
-        std::fprintf(stderr, "rdtscope-cli: cannot open source '%s': %s\n", o.spec.c_str(), s.error().toString().c_str());
+        std::fprintf(
+            stderr, "rdtscope-cli: cannot open source '%s': %s\n", o.spec.c_str(), s.error().toString().c_str());
         exitCode = exitCodeFor(s.error());
         return s.error();
     }
@@ -44,8 +45,14 @@ Result<RdtSource> openSourceForCli(const Args& args, int& exitCode)
     return s;
 }
 
-std::string displayGroup(const std::string& path) { return path.empty() ? "default" : path; }
-std::string groupPathFromUser(const std::string& name) { return name == "default" || name == "/" ? "" : name; }
+std::string displayGroup(const std::string& path)
+{
+    return path.empty() ? "default" : path;
+}
+std::string groupPathFromUser(const std::string& name)
+{
+    return name == "default" || name == "/" ? "" : name;
+}
 
 Result<Schemata> parseUserSchemata(const std::vector<std::string>& parts)
 {

@@ -20,32 +20,32 @@ namespace rdt::cli {
 
 namespace {
 
-    std::vector<std::string> groupsOf(sim::SimResctrlFs& fs)
-    {
-        std::vector<std::string> out { "" };
-        auto addMon = [&](const std::string& prefix) {
-            auto mons = fs.list(prefix + "mon_groups");
-            if (mons)
-                for (const auto& m : *mons)
-                    out.push_back(prefix + "mon_groups/" + m);
-        };
-        addMon("");
-        auto root = fs.list("");
-        if (root)
-            for (const auto& e : *root)
-                if (e != "info" && e != "mon_data" && e != "mon_groups" && fs.isDirectory(e)) {
-                    out.push_back(e);
-                    addMon(e + "/");
-                }
-        return out;
-    }
+std::vector<std::string> groupsOf(sim::SimResctrlFs& fs)
+{
+    std::vector<std::string> out { "" };
+    auto addMon = [&](const std::string& prefix) {
+        auto mons = fs.list(prefix + "mon_groups");
+        if (mons)
+            for (const auto& m : *mons)
+                out.push_back(prefix + "mon_groups/" + m);
+    };
+    addMon("");
+    auto root = fs.list("");
+    if (root)
+        for (const auto& e : *root)
+            if (e != "info" && e != "mon_data" && e != "mon_groups" && fs.isDirectory(e)) {
+                out.push_back(e);
+                addMon(e + "/");
+            }
+    return out;
+}
 
-    std::uint64_t readNumber(sim::SimResctrlFs& fs, const std::string& path, bool& ok)
-    {
-        auto r = fs.read(path);
-        ok = r && !r->empty() && r->front() >= '0' && r->front() <= '9';
-        return ok ? std::strtoull(r->c_str(), nullptr, 10) : 0;
-    }
+std::uint64_t readNumber(sim::SimResctrlFs& fs, const std::string& path, bool& ok)
+{
+    auto r = fs.read(path);
+    ok = r && !r->empty() && r->front() >= '0' && r->front() <= '9';
+    return ok ? std::strtoull(r->c_str(), nullptr, 10) : 0;
+}
 
 } // namespace
 
@@ -58,8 +58,9 @@ int cmdSim(const std::vector<std::string>& argv)
         return ExitUsage;
     }
     if (args->has("help")) {
-        std::printf("usage: rdtscope-cli sim [--list] [--scenario NAME|FILE] [--sim-cpuid FILE | --preset ID]\n"
-                    "                        [--cores N] [--sampling S] [--seconds N] [--describe] [--realtime [--speed X]]\n");
+        std::printf(
+            "usage: rdtscope-cli sim [--list] [--scenario NAME|FILE] [--sim-cpuid FILE | --preset ID]\n"
+            "                        [--cores N] [--sampling S] [--seconds N] [--describe] [--realtime [--speed X]]\n");
         return ExitOk;
     }
     if (args->has("list")) {
@@ -116,8 +117,7 @@ int cmdSim(const std::vector<std::string>& argv)
     std::size_t seenEvents = 0;
     const auto total = static_cast<std::uint64_t>(*seconds * 1e9);
     std::unique_ptr<sim::SimRunner> runner;
-    if (args->has("realtime"))
-        runner = std::make_unique<sim::SimRunner>(s.machine(), *speed);
+    if (args->has("realtime")) runner = std::make_unique<sim::SimRunner>(s.machine(), *speed);
     const std::uint64_t start = s.machine().nowNs();
     for (std::uint64_t t = 1'000'000'000; t <= total; t += 1'000'000'000) {
         if (runner) {

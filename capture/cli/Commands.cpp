@@ -20,30 +20,39 @@ int cmdSim(const std::vector<std::string>& args);
 const std::vector<Command>& commands()
 {
     static const std::vector<Command> table = {
-        { "info", "info [--cpuid-dump FILE] [--sysfs DIR] [--json]  RDT/PMU capabilities, with CPUID origin and why-not",
+        { "info",
+            "info [--cpuid-dump FILE] [--sysfs DIR] [--json]  RDT/PMU capabilities, with CPUID origin and why-not",
             cmdInfo },
-        { "monitor", "monitor [--source SRC] [--scenario NAME] [--interval MS] [--duration S] [--csv] [--at T:GROUP:SCHEMATA]  "
-                     "LLC occupancy and memory bandwidth per group",
+        { "monitor",
+            "monitor [--source SRC] [--scenario NAME] [--interval MS] [--duration S] [--csv] [--at T:GROUP:SCHEMATA]  "
+            "LLC occupancy and memory bandwidth per group",
             cmdMonitor },
         { "alloc", "alloc show | alloc set --group NAME 'L3:0=ff0;1=ff0' [--source SRC]  cache/bandwidth allocation",
             cmdAlloc },
         { "groups", "groups list|create NAME [--parent P]|delete NAME|assign NAME --pids LIST|--cpus LIST  RDT groups",
             cmdGroups },
-        { "record", "record -o FILE [--source SRC] [--scenario NAME] [--duration S] [--interval MS]  record a session file",
+        { "record",
+            "record -o FILE [--source SRC] [--scenario NAME] [--duration S] [--interval MS]  record a session file",
             cmdRecord },
-        { "replay", "replay FILE [--speed X|max] [--csv] [--from S] [--to S]  play a session back, printed like monitor",
+        { "replay",
+            "replay FILE [--speed X|max] [--csv] [--from S] [--to S]  play a session back, printed like monitor",
             cmdReplay },
         { "summary", "summary FILE  machine, source, duration, groups, sample counts, allocation changes of a session",
             cmdSummary },
-        { "export", "export FILE --csv|--json [--from S] [--to S] [-o OUT]  a session's data as CSV or JSON", cmdExport },
+        { "export", "export FILE --csv|--json [--from S] [--to S] [-o OUT]  a session's data as CSV or JSON",
+            cmdExport },
         { "report", "report FILE --lbr|--mem [--symfs DIR]  branch graph or load-latency tables of a perf.data file",
             cmdReport },
         { "import", "import FILE [--symfs DIR] [-o SESSION]  read a perf.data file, optionally into a session file",
             cmdImport },
-        { "pmu", "pmu tma|lbr|mem [--source perf|sim] [--pid N | -- COMMAND] [--duration S]  TMA, LBR call edges, load latency",
+        { "pmu",
+            "pmu tma|lbr|mem [--source perf|sim] [--pid N | -- COMMAND] [--duration S]  TMA, LBR call edges, load "
+            "latency",
             cmdPmu },
-        { "sim", "sim [--list] [--scenario NAME|FILE] [--sim-cpuid FILE|--preset ID] [--seconds N] [--describe] [--realtime]  "
-                 "run the simulated machine and print what its resctrl reports",
+        { "sim",
+            "sim [--list] [--scenario NAME|FILE] [--sim-cpuid FILE|--preset ID] [--seconds N] [--describe] "
+            "[--realtime]  "
+            "run the simulated machine and print what its resctrl reports",
             cmdSim },
     };
     return table;

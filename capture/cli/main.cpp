@@ -30,8 +30,7 @@ int main(int argc, char** argv)
     }
     const std::string name = argv[1];
     for (const auto& c : commands()) {
-        if (name == c.name)
-            return c.run(std::vector<std::string>(argv + 2, argv + argc));
+        if (name == c.name) return c.run(std::vector<std::string>(argv + 2, argv + argc));
     }
     std::fprintf(stderr, "rdtscope-cli: unknown command '%s'\n\n", name.c_str());
     printUsage(stderr);

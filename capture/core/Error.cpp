@@ -46,11 +46,13 @@ std::string adviceForErrno(int code)
 
 Error errnoError(int code, std::string message, std::string advice)
 {
-    if (advice.empty())
-        advice = adviceForErrno(code);
+    if (advice.empty()) advice = adviceForErrno(code);
     return Error { code, std::move(message), std::move(advice) };
 }
 
-Error makeError(std::string message, std::string advice) { return Error { 0, std::move(message), std::move(advice) }; }
+Error makeError(std::string message, std::string advice)
+{
+    return Error { 0, std::move(message), std::move(advice) };
+}
 
 } // namespace rdt

@@ -17,13 +17,11 @@ public:
     MappedRegion(void* addr, std::size_t size)
         : m_addr(addr)
         , m_size(size)
-    {
-    }
+    { }
     MappedRegion(MappedRegion&& o) noexcept
         : m_addr(std::exchange(o.m_addr, nullptr))
         , m_size(std::exchange(o.m_size, 0))
-    {
-    }
+    { }
     MappedRegion& operator=(MappedRegion&& o) noexcept;
     MappedRegion(const MappedRegion&) = delete;
     MappedRegion& operator=(const MappedRegion&) = delete;

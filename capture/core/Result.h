@@ -14,12 +14,10 @@ template <typename T> class [[nodiscard]] Result {
 public:
     Result(T value)
         : m_v(std::move(value))
-    {
-    }
+    { }
     Result(Error error)
         : m_v(std::move(error))
-    {
-    }
+    { }
 
     bool ok() const { return m_v.index() == 0; }
     explicit operator bool() const { return ok(); }
@@ -62,8 +60,7 @@ public:
     Result(Error error)
         : m_error(std::move(error))
         , m_ok(false)
-    {
-    }
+    { }
     bool ok() const { return m_ok; }
     explicit operator bool() const { return m_ok; }
     const Error& error() const

@@ -16,8 +16,7 @@ template <typename T> class SpscQueue {
 public:
     explicit SpscQueue(std::size_t capacity)
         : m_slots(capacity + 1)
-    {
-    }
+    { }
 
     /// Producer side. Returns false (and counts a drop) when the queue is full.
     bool push(T item)
@@ -37,8 +36,7 @@ public:
     std::optional<T> pop()
     {
         const auto tail = m_tail.load(std::memory_order_relaxed);
-        if (tail == m_head.load(std::memory_order_acquire))
-            return std::nullopt;
+        if (tail == m_head.load(std::memory_order_acquire)) return std::nullopt;
         std::optional<T> item(std::move(m_slots[tail]));
         m_slots[tail] = T {};
         m_tail.store((tail + 1) % m_slots.size(), std::memory_order_release);

@@ -12,16 +12,13 @@ public:
     UniqueFd() = default;
     explicit UniqueFd(int fd)
         : m_fd(fd)
-    {
-    }
+    { }
     UniqueFd(UniqueFd&& o) noexcept
         : m_fd(std::exchange(o.m_fd, -1))
-    {
-    }
+    { }
     UniqueFd& operator=(UniqueFd&& o) noexcept
     {
-        if (this != &o)
-            reset(std::exchange(o.m_fd, -1));
+        if (this != &o) reset(std::exchange(o.m_fd, -1));
         return *this;
     }
     UniqueFd(const UniqueFd&) = delete;
@@ -34,8 +31,7 @@ public:
     int release() { return std::exchange(m_fd, -1); }
     void reset(int fd = -1) noexcept
     {
-        if (m_fd >= 0)
-            ::close(m_fd);
+        if (m_fd >= 0) ::close(m_fd);
         m_fd = fd;
     }
 

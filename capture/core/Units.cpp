@@ -7,20 +7,19 @@
 
 namespace rdt {
 namespace {
-    std::string scaled(double v, double base, const std::array<const char*, 5>& units, const char* fmt0,
-        const char* fmt)
-    {
-        const bool negative = v < 0;
-        double a = std::fabs(v);
-        std::size_t i = 0;
-        while (a >= base && i + 1 < units.size()) {
-            a /= base;
-            ++i;
-        }
-        char buf[64];
-        std::snprintf(buf, sizeof buf, i == 0 ? fmt0 : fmt, negative ? -a : a, units[i]);
-        return buf;
+std::string scaled(double v, double base, const std::array<const char*, 5>& units, const char* fmt0, const char* fmt)
+{
+    const bool negative = v < 0;
+    double a = std::fabs(v);
+    std::size_t i = 0;
+    while (a >= base && i + 1 < units.size()) {
+        a /= base;
+        ++i;
     }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, i == 0 ? fmt0 : fmt, negative ? -a : a, units[i]);
+    return buf;
+}
 }
 
 std::string formatBytes(double bytes)

@@ -11,37 +11,38 @@
 namespace rdt {
 
 namespace {
-    std::string hex(std::uint64_t v)
-    {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
-        return buf;
-    }
+std::string hex(std::uint64_t v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
 
-    bool contiguous(std::uint64_t m)
-    {
-        if (m == 0)
-            return true;
-        const auto shifted = m >> std::countr_zero(m);
-        return (shifted & (shifted + 1)) == 0;
-    }
+bool contiguous(std::uint64_t m)
+{
+    if (m == 0) return true;
+    const auto shifted = m >> std::countr_zero(m);
+    return (shifted & (shifted + 1)) == 0;
+}
 
-    /// The CDP peer whose masks share the same ways (L3CODE <-> L3DATA), "" when none.
-    std::string cdpPeer(const std::string& r)
-    {
-        if (r.size() > 4 && (r.ends_with("CODE") || r.ends_with("DATA")))
-            return r.substr(0, r.size() - 4) + (r.ends_with("CODE") ? "DATA" : "CODE");
-        return {};
-    }
+/// The CDP peer whose masks share the same ways (L3CODE <-> L3DATA), "" when none.
+std::string cdpPeer(const std::string& r)
+{
+    if (r.size() > 4 && (r.ends_with("CODE") || r.ends_with("DATA")))
+        return r.substr(0, r.size() - 4) + (r.ends_with("CODE") ? "DATA" : "CODE");
+    return {};
+}
 
-    std::string where(const std::string& resource, int domain) { return resource + ":" + std::to_string(domain); }
+std::string where(const std::string& resource, int domain)
+{
+    return resource + ":" + std::to_string(domain);
+}
 }
 
 AllocationEngine::AllocationEngine(RdtBackend& backend)
     : m_backend(backend)
     , m_clock([] { return monotonicNs(); })
-{
-}
+{ }
 
 void AllocationEngine::setListener(std::function<void(const AllocationChanged&)> listener)
 {
@@ -70,21 +71,18 @@ void AllocationEngine::publish(AllocationChanged event)
         m_history.push_back(event);
         listener = m_listener;
     }
-    if (listener)
-        listener(event);
+    if (listener) listener(event);
 }
 
 Result<Schemata> AllocationEngine::validate(
     const std::string& group, const Schemata& change, std::vector<std::string>* notes)
 {
     auto caps = m_backend.capabilities();
-    if (!caps)
-        return caps.error();
+    if (!caps) return caps.error();
     if (group.find("mon_groups/") != std::string::npos)
         return errnoError(EINVAL, "'" + group + "' is a monitor group: it has no allocation of its own",
             "change its parent control group");
-    if (change.empty())
-        return errnoError(EINVAL, "nothing to change", "give a line such as L3:0=ff0");
+    if (change.empty()) return errnoError(EINVAL, "nothing to change", "give a line such as L3:0=ff0");
     // Other control groups, for the exclusive/shareable overlap rules (KGRP rdtgroup_cbm_overlaps).
     struct Other {
         std::string path;
@@ -99,8 +97,7 @@ Result<Schemata> AllocationEngine::validate(
     if (needOthers) {
         if (auto groups = m_backend.listGroups()) {
             for (const auto& g : *groups) {
-                if (!g.isControl)
-                    continue;
+                if (!g.isControl) continue;
                 if (g.path == group) {
                     selfExclusive = g.mode == "exclusive";
                     continue;
@@ -114,8 +111,8 @@ Result<Schemata> AllocationEngine::validate(
     for (const auto& line : change.lines()) {
         const auto* r = caps->resource(line.resource);
         if (!r)
-            return errnoError(EINVAL, "Unknown or unsupported resource name '" + line.resource + "'",
-                "this machine has: " + [&] {
+            return errnoError(
+                EINVAL, "Unknown or unsupported resource name '" + line.resource + "'", "this machine has: " + [&] {
                     std::string s;
                     for (const auto& x : caps->resources)
                         s += (s.empty() ? "" : ", ") + x.name;
@@ -123,7 +120,8 @@ Result<Schemata> AllocationEngine::validate(
                 }());
         for (const auto& [domain, text] : line.values) {
             if (!r->domains.empty() && std::find(r->domains.begin(), r->domains.end(), domain) == r->domains.end())
-                return errnoError(EINVAL, "Unknown domain " + where(r->name, domain),
+                return errnoError(
+                    EINVAL, "Unknown domain " + where(r->name, domain),
                     "domain ids of " + r->name + " are cache ids: " + [&] {
                         std::string s;
                         for (int d : r->domains)
@@ -132,8 +130,7 @@ Result<Schemata> AllocationEngine::validate(
                     }());
             if (r->isCache()) {
                 auto m = parseMask(text);
-                if (!m)
-                    return errnoError(EINVAL, where(r->name, domain) + ": " + m.error().message, m.error().advice);
+                if (!m) return errnoError(EINVAL, where(r->name, domain) + ": " + m.error().message, m.error().advice);
                 const auto mask = *m;
                 if (mask == 0 || (mask & ~r->cbmMask) != 0)
                     return errnoError(EINVAL, where(r->name, domain) + ": Mask out of range (" + hex(mask) + ")",
@@ -144,7 +141,8 @@ Result<Schemata> AllocationEngine::validate(
                         "this CPU needs contiguous masks (sparse_masks=0, SDM 20.19.4.3)");
                 if (static_cast<unsigned>(std::popcount(mask)) < r->minCbmBits)
                     return errnoError(EINVAL,
-                        where(r->name, domain) + ": Need at least " + std::to_string(r->minCbmBits) + " bits in the mask",
+                        where(r->name, domain) + ": Need at least " + std::to_string(r->minCbmBits)
+                            + " bits in the mask",
                         "info/" + r->name + "/min_cbm_bits is " + std::to_string(r->minCbmBits));
                 if (selfExclusive && (mask & r->shareableBits) != 0)
                     return errnoError(EINVAL,
@@ -152,18 +150,15 @@ Result<Schemata> AllocationEngine::validate(
                         "an exclusive group may not use shareable_bits; drop those bits or make the group shareable");
                 for (const auto& o : others) {
                     for (const auto& res : { r->name, cdpPeer(r->name) }) {
-                        if (res.empty())
-                            continue;
+                        if (res.empty()) continue;
                         const auto ov = o.schemata.value(res, domain);
-                        if (!ov)
-                            continue;
+                        if (!ov) continue;
                         const auto om = parseMask(*ov).valueOr(0);
-                        if ((om & mask) == 0)
-                            continue;
+                        if ((om & mask) == 0) continue;
                         if (o.exclusive)
                             return errnoError(EINVAL,
-                                where(r->name, domain) + ": Overlaps with exclusive group '" + o.path + "' ("
-                                    + res + " " + hex(om) + ")",
+                                where(r->name, domain) + ": Overlaps with exclusive group '" + o.path + "' (" + res
+                                    + " " + hex(om) + ")",
                                 "pick bits outside " + hex(om) + " or make '" + o.path + "' shareable");
                         if (selfExclusive)
                             return errnoError(EINVAL,
@@ -175,8 +170,7 @@ Result<Schemata> AllocationEngine::validate(
                 out.set(r->name, domain, hex(mask));
             } else {
                 auto b = parseBandwidth(text);
-                if (!b)
-                    return errnoError(EINVAL, where(r->name, domain) + ": " + b.error().message, b.error().advice);
+                if (!b) return errnoError(EINVAL, where(r->name, domain) + ": " + b.error().message, b.error().advice);
                 auto v = *b;
                 const std::string& what = r->name;
                 if (r->mbpsMode) {
@@ -194,7 +188,8 @@ Result<Schemata> AllocationEngine::validate(
                         const auto rounded = (v + r->bandwidthGran - 1) / r->bandwidthGran * r->bandwidthGran;
                         if (notes)
                             notes->push_back(where(r->name, domain) + " " + std::to_string(v) + " rounded up to "
-                                + std::to_string(rounded) + " (bandwidth_gran " + std::to_string(r->bandwidthGran) + ")");
+                                + std::to_string(rounded) + " (bandwidth_gran " + std::to_string(r->bandwidthGran)
+                                + ")");
                         v = rounded;
                     }
                 }
@@ -249,16 +244,14 @@ AllocationOutcome AllocationEngine::apply(const AllocationRequest& request)
             auto old = current->value(line.resource, d);
             std::string oldV = old ? normaliseValue(line.resource, *old) : std::string {};
             if (!old && caps)
-                if (const auto* r = caps->resource(line.resource))
-                    oldV = r->defaultValue();
+                if (const auto* r = caps->resource(line.resource)) oldV = r->defaultValue();
             steps.push_back({ line.resource, d, oldV, v });
         }
     }
     std::size_t done = 0;
     for (; done < steps.size(); ++done) {
         const auto& s = steps[done];
-        if (s.oldValue == s.newValue)
-            continue; // nothing to write; reported as ok below
+        if (s.oldValue == s.newValue) continue; // nothing to write; reported as ok below
         Schemata one;
         one.set(s.resource, s.domain, s.newValue);
         if (auto w = m_backend.applySchemata(request.group, one); !w) {
@@ -278,8 +271,7 @@ AllocationOutcome AllocationEngine::apply(const AllocationRequest& request)
     std::string rollbackProblems;
     for (std::size_t i = done; i-- > 0;) {
         const auto& s = steps[i];
-        if (s.oldValue == s.newValue || s.oldValue.empty())
-            continue;
+        if (s.oldValue == s.newValue || s.oldValue.empty()) continue;
         Schemata one;
         one.set(s.resource, s.domain, s.oldValue);
         if (auto w = m_backend.applySchemata(request.group, one); !w) {
@@ -300,8 +292,7 @@ AllocationOutcome AllocationEngine::apply(const AllocationRequest& request)
     for (std::size_t i = done + 1; i < steps.size(); ++i)
         event(steps[i].resource, steps[i].domain, steps[i].oldValue, steps[i].newValue, false,
             "not attempted: " + where(failed.resource, failed.domain) + " failed first");
-    if (!restored)
-        outcome.error.advice += " (WARNING" + rollbackProblems + ")";
+    if (!restored) outcome.error.advice += " (WARNING" + rollbackProblems + ")";
     return outcome;
 }
 

@@ -41,7 +41,8 @@ public:
     /// ("The mask f0f has non-consecutive 1-bits", "Need at least 2 bits in the mask", "Mask out of range",
     /// "MB value 5 out of range [10,100]", "Overlaps with exclusive group p1", ...). Returns the normalised
     /// change (MB rounded up to bandwidth_gran as the kernel does) and notes about any rounding.
-    Result<Schemata> validate(const std::string& group, const Schemata& change, std::vector<std::string>* notes = nullptr);
+    Result<Schemata> validate(
+        const std::string& group, const Schemata& change, std::vector<std::string>* notes = nullptr);
 
     /// Validate, then write each (resource, domain) value; on the first failure restore every value already
     /// written (in reverse order) and report that failure. Publishes AllocationChanged events for every value

@@ -7,17 +7,17 @@ namespace rdt {
 
 std::uint64_t singleWrapPeriodNs(unsigned widthBits)
 {
-    if (widthBits >= 62)
-        return UINT64_MAX; // a 62/64-bit counter does not wrap in any realistic run
-    if (widthBits <= 24)
-        return 1'000'000'000ULL;
+    if (widthBits >= 62) return UINT64_MAX; // a 62/64-bit counter does not wrap in any realistic run
+    if (widthBits <= 24) return 1'000'000'000ULL;
     const unsigned extra = widthBits - 24;
-    if (extra >= 34)
-        return UINT64_MAX;
+    if (extra >= 34) return UINT64_MAX;
     return 1'000'000'000ULL << extra;
 }
 
-std::uint64_t maxPollIntervalNs(unsigned widthBits) { return singleWrapPeriodNs(widthBits); }
+std::uint64_t maxPollIntervalNs(unsigned widthBits)
+{
+    return singleWrapPeriodNs(widthBits);
+}
 
 CounterDelta counterDelta(std::uint64_t prev, std::uint64_t cur, unsigned widthBits, bool overflowSeen,
     std::uint64_t elapsedNs, double plausibleMaxUnitsPerSec)
@@ -53,8 +53,7 @@ CounterDelta counterDelta(std::uint64_t prev, std::uint64_t cur, unsigned widthB
             return d;
         }
     }
-    if (elapsedNs > singleWrapPeriodNs(widthBits))
-        d.flags |= SampleMaybeMultiWrap;
+    if (elapsedNs > singleWrapPeriodNs(widthBits)) d.flags |= SampleMaybeMultiWrap;
     return d;
 }
 

@@ -11,23 +11,26 @@
 namespace rdt {
 
 namespace {
-    std::string hex(std::uint64_t v)
-    {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
-        return buf;
-    }
-    std::uint64_t fullMask(unsigned len) { return len >= 64 ? ~0ULL : (1ULL << len) - 1; }
-    std::string monPath(const std::string& parent, const std::string& name)
-    {
-        return parent.empty() ? "mon_groups/" + name : parent + "/mon_groups/" + name;
-    }
-    Error tasksRefused()
-    {
-        return errnoError(EOPNOTSUPP, "the MSR backend cannot move tasks",
-            "IA32_PQR_ASSOC is per logical processor (SDM 20.18.6, 20.19.6.6): only the OS scheduler can follow a "
-            "task, so assign CPUs (--cpus) or use the resctrl source for PIDs");
-    }
+std::string hex(std::uint64_t v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+std::uint64_t fullMask(unsigned len)
+{
+    return len >= 64 ? ~0ULL : (1ULL << len) - 1;
+}
+std::string monPath(const std::string& parent, const std::string& name)
+{
+    return parent.empty() ? "mon_groups/" + name : parent + "/mon_groups/" + name;
+}
+Error tasksRefused()
+{
+    return errnoError(EOPNOTSUPP, "the MSR backend cannot move tasks",
+        "IA32_PQR_ASSOC is per logical processor (SDM 20.18.6, 20.19.6.6): only the OS scheduler can follow a "
+        "task, so assign CPUs (--cpus) or use the resctrl source for PIDs");
+}
 }
 
 MsrBackend::MsrBackend(std::shared_ptr<MsrSpace> msrs, MsrRdtEnumeration enumeration)
@@ -46,15 +49,14 @@ MsrBackend::MsrBackend(std::shared_ptr<MsrSpace> msrs, MsrRdtEnumeration enumera
         auto v = m_msrs->read(c, msr::IA32_PQR_ASSOC);
         if (v && *v != 0) {
             m_warnings.push_back("CPU " + std::to_string(c) + " is already associated with CLOS "
-                + std::to_string(*v >> 32) + " / RMID " + std::to_string(*v & 0x3ff)
-                + " (IA32_PQR_ASSOC=" + hex(*v) + "): another RDT user (pqos?) may be active");
+                + std::to_string(*v >> 32) + " / RMID " + std::to_string(*v & 0x3ff) + " (IA32_PQR_ASSOC=" + hex(*v)
+                + "): another RDT user (pqos?) may be active");
             break;
         }
     }
     for (const char* level : { "L3", "L2" }) {
         const bool l3 = level[1] == '3';
-        if (!(l3 ? m_enum.l3Cdp : m_enum.l2Cdp))
-            continue;
+        if (!(l3 ? m_enum.l3Cdp : m_enum.l2Cdp)) continue;
         if (auto cfg = m_msrs->read(0, l3 ? msr::IA32_L3_QOS_CFG : msr::IA32_L2_QOS_CFG); cfg && (*cfg & 1))
             (l3 ? m_cdpL3 : m_cdpL2) = true;
     }
@@ -73,13 +75,15 @@ Result<std::unique_ptr<MsrBackend>> MsrBackend::open(
     return std::make_unique<MsrBackend>(std::move(msrs), std::move(enumeration));
 }
 
-std::string MsrBackend::describe() const { return "MSRs via " + m_msrs->describe(); }
+std::string MsrBackend::describe() const
+{
+    return "MSRs via " + m_msrs->describe();
+}
 
 std::vector<int> MsrBackend::domainsOf(const std::vector<int>& idOfCpu) const
 {
     std::vector<int> ids = idOfCpu;
-    if (ids.empty())
-        ids.push_back(0);
+    if (ids.empty()) ids.push_back(0);
     std::sort(ids.begin(), ids.end());
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
     return ids;
@@ -89,8 +93,7 @@ unsigned MsrBackend::cpuOfDomain(int domain, bool l2) const
 {
     const auto& ids = l2 ? m_enum.l2IdOfCpu : m_enum.l3IdOfCpu;
     for (std::size_t c = 0; c < ids.size(); ++c)
-        if (ids[c] == domain)
-            return static_cast<unsigned>(c);
+        if (ids[c] == domain) return static_cast<unsigned>(c);
     return 0;
 }
 
@@ -104,11 +107,11 @@ Result<Capabilities> MsrBackend::capabilities()
     unsigned minClos = UINT32_MAX;
     auto addCache = [&](const std::string& base, bool present, unsigned len, std::uint64_t shareable, bool sparse,
                         unsigned maxClos, bool cdp, bool l2) {
-        if (!present)
-            return;
+        if (!present) return;
         const unsigned clos = cdp ? (maxClos >> 1) + 1 : maxClos + 1; // 20.19.5: CLOS_MAX_CDP = CAT_MAX_CLOS >> 1
         minClos = std::min(minClos, clos);
-        for (const std::string& suffix : cdp ? std::vector<std::string> { "CODE", "DATA" } : std::vector<std::string> { "" }) {
+        for (const std::string& suffix :
+            cdp ? std::vector<std::string> { "CODE", "DATA" } : std::vector<std::string> { "" }) {
             ResourceCaps r;
             r.name = base + suffix;
             r.kind = ResourceKind::Cache;
@@ -123,8 +126,10 @@ Result<Capabilities> MsrBackend::capabilities()
             caps.resources.push_back(std::move(r));
         }
     };
-    addCache("L3", m_enum.l3Cat, m_enum.l3CbmLength, m_enum.l3Shareable, m_enum.l3Sparse, m_enum.l3MaxClos, m_cdpL3, false);
-    addCache("L2", m_enum.l2Cat, m_enum.l2CbmLength, m_enum.l2Shareable, m_enum.l2Sparse, m_enum.l2MaxClos, m_cdpL2, true);
+    addCache(
+        "L3", m_enum.l3Cat, m_enum.l3CbmLength, m_enum.l3Shareable, m_enum.l3Sparse, m_enum.l3MaxClos, m_cdpL3, false);
+    addCache(
+        "L2", m_enum.l2Cat, m_enum.l2CbmLength, m_enum.l2Shareable, m_enum.l2Sparse, m_enum.l2MaxClos, m_cdpL2, true);
     if (m_enum.mba) {
         ResourceCaps r;
         r.name = "MB";
@@ -158,12 +163,9 @@ Result<Capabilities> MsrBackend::capabilities()
     m.llcOccupancy = m_enum.llcOccupancy;
     m.mbmTotal = m_enum.mbmTotal;
     m.mbmLocal = m_enum.mbmLocal;
-    if (m.llcOccupancy)
-        m.features.push_back("llc_occupancy");
-    if (m.mbmTotal)
-        m.features.push_back("mbm_total_bytes");
-    if (m.mbmLocal)
-        m.features.push_back("mbm_local_bytes");
+    if (m.llcOccupancy) m.features.push_back("llc_occupancy");
+    if (m.mbmTotal) m.features.push_back("mbm_total_bytes");
+    if (m.mbmLocal) m.features.push_back("mbm_local_bytes");
     m.domains = domainsOf(m_enum.l3IdOfCpu);
     m.counterWidth = m_enum.mbmWidth;
     m.overflowBit = m_enum.overflowBit;
@@ -176,8 +178,7 @@ Result<Capabilities> MsrBackend::capabilities()
 MsrBackend::Group* MsrBackend::find(const std::string& path)
 {
     for (auto& g : m_groups)
-        if (g.path == path)
-            return &g;
+        if (g.path == path) return &g;
     return nullptr;
 }
 
@@ -208,14 +209,12 @@ std::vector<unsigned> MsrBackend::limboRmids() const
 
 void MsrBackend::releaseRmid(unsigned rmid)
 {
-    if (rmid != 0)
-        m_limbo.insert(rmid); // lines tagged with it are still cached: not reusable until they drain
+    if (rmid != 0) m_limbo.insert(rmid); // lines tagged with it are still cached: not reusable until they drain
 }
 
 Result<unsigned> MsrBackend::allocateRmid()
 {
-    if (m_enum.maxRmid == 0)
-        return 0u; // no monitoring: every group shares RMID 0
+    if (m_enum.maxRmid == 0) return 0u; // no monitoring: every group shares RMID 0
     // Limbo (KDOC "max_threshold_occupancy"): a freed RMID returns to the pool once its occupancy in every
     // domain is at or below the threshold, so a new group does not inherit someone else's lines.
     auto caps = capabilities();
@@ -258,12 +257,10 @@ Status MsrBackend::createControlGroup(const std::string& name)
         return errnoError(name.empty() || find(name) == nullptr ? EINVAL : EEXIST, "cannot create group '" + name + "'",
             find(name) ? "it exists already" : "use a plain name without '/' or spaces");
     auto caps = capabilities();
-    if (!caps)
-        return caps.error();
+    if (!caps) return caps.error();
     std::set<unsigned> used;
     for (const auto& g : m_groups)
-        if (g.isControl)
-            used.insert(g.clos);
+        if (g.isControl) used.insert(g.clos);
     unsigned clos = 1;
     while (used.count(clos))
         ++clos;
@@ -271,8 +268,7 @@ Status MsrBackend::createControlGroup(const std::string& name)
         return errnoError(ENOSPC, "Out of CLOSIDs (" + std::to_string(caps->maxControlGroups) + " incl. the default)",
             "remove an unused group first");
     auto rmid = allocateRmid();
-    if (!rmid)
-        return rmid.error();
+    if (!rmid) return rmid.error();
     Group g;
     g.path = name;
     g.clos = clos;
@@ -307,8 +303,7 @@ Status MsrBackend::createMonitorGroup(const std::string& parent, const std::stri
         return errnoError(EINVAL, "cannot create monitor group '" + path + "'", "use a new plain name");
     const unsigned clos = p->clos;
     auto rmid = allocateRmid();
-    if (!rmid)
-        return rmid.error();
+    if (!rmid) return rmid.error();
     Group g;
     g.path = path;
     g.isControl = false;
@@ -322,11 +317,9 @@ Status MsrBackend::createMonitorGroup(const std::string& parent, const std::stri
 Status MsrBackend::removeGroup(const std::string& path)
 {
     std::lock_guard lock(m_mutex);
-    if (path.empty())
-        return errnoError(EPERM, "the default group cannot be removed");
+    if (path.empty()) return errnoError(EPERM, "the default group cannot be removed");
     Group* g = find(path);
-    if (!g)
-        return errnoError(ENOENT, "no group '" + path + "'", "list groups with `groups list`");
+    if (!g) return errnoError(ENOENT, "no group '" + path + "'", "list groups with `groups list`");
     std::set<unsigned> moved = g->cpus;
     std::vector<std::string> doomed { path };
     if (g->isControl)
@@ -342,17 +335,21 @@ Status MsrBackend::removeGroup(const std::string& path)
         m_groups.erase(it);
     }
     // CPUs go back to the parent (resctrl semantics); rewrite their association.
-    if (Group* p = find(parent); p && p->isControl)
-        p->cpus.insert(moved.begin(), moved.end());
+    if (Group* p = find(parent); p && p->isControl) p->cpus.insert(moved.begin(), moved.end());
     for (unsigned cpu : moved)
-        if (auto w = writeAssoc(cpu); !w)
-            return w;
+        if (auto w = writeAssoc(cpu); !w) return w;
     return {};
 }
 
-Status MsrBackend::assignTasks(const std::string&, const std::vector<unsigned>&) { return tasksRefused(); }
+Status MsrBackend::assignTasks(const std::string&, const std::vector<unsigned>&)
+{
+    return tasksRefused();
+}
 
-Result<std::vector<unsigned>> MsrBackend::tasks(const std::string&) { return tasksRefused(); }
+Result<std::vector<unsigned>> MsrBackend::tasks(const std::string&)
+{
+    return tasksRefused();
+}
 
 Status MsrBackend::writeAssoc(unsigned cpu)
 {
@@ -363,18 +360,15 @@ Status MsrBackend::writeAssoc(unsigned cpu)
             rmid = g.rmid;
         }
     for (const auto& g : m_groups)
-        if (!g.isControl && g.cpus.count(cpu))
-            rmid = g.rmid;
+        if (!g.isControl && g.cpus.count(cpu)) rmid = g.rmid;
     // IA32_PQR_ASSOC: CLOS in [63:32], RMID in the low bits (Figure 20-23).
     const std::uint64_t value = (std::uint64_t(clos) << 32) | rmid;
-    if (auto w = m_msrs->write(cpu, msr::IA32_PQR_ASSOC, value); !w)
-        return w;
+    if (auto w = m_msrs->write(cpu, msr::IA32_PQR_ASSOC, value); !w) return w;
     auto back = m_msrs->read(cpu, msr::IA32_PQR_ASSOC);
-    if (!back)
-        return back.error();
+    if (!back) return back.error();
     if (*back != value)
-        return errnoError(EIO, "IA32_PQR_ASSOC on CPU " + std::to_string(cpu) + " reads " + hex(*back)
-                + " after writing " + hex(value));
+        return errnoError(EIO,
+            "IA32_PQR_ASSOC on CPU " + std::to_string(cpu) + " reads " + hex(*back) + " after writing " + hex(value));
     return {};
 }
 
@@ -382,12 +376,12 @@ Status MsrBackend::assignCpus(const std::string& path, const std::vector<unsigne
 {
     std::lock_guard lock(m_mutex);
     Group* g = find(path);
-    if (!g)
-        return errnoError(ENOENT, "no group '" + path + "'", "list groups with `groups list`");
+    if (!g) return errnoError(ENOENT, "no group '" + path + "'", "list groups with `groups list`");
     for (unsigned c : cpuList)
         if (c >= m_msrs->cpuCount())
-            return errnoError(EINVAL, "CPU " + std::to_string(c) + " does not exist (" + std::to_string(m_msrs->cpuCount())
-                    + " CPUs)", "Can only assign online CPUs");
+            return errnoError(EINVAL,
+                "CPU " + std::to_string(c) + " does not exist (" + std::to_string(m_msrs->cpuCount()) + " CPUs)",
+                "Can only assign online CPUs");
     if (!g->isControl) {
         const Group* p = find(g->parent);
         for (unsigned c : cpuList)
@@ -408,8 +402,7 @@ Status MsrBackend::assignCpus(const std::string& path, const std::vector<unsigne
         g->cpus.insert(cpuList.begin(), cpuList.end());
     }
     for (unsigned c : cpuList)
-        if (auto w = writeAssoc(c); !w)
-            return w;
+        if (auto w = writeAssoc(c); !w) return w;
     return {};
 }
 
@@ -417,8 +410,7 @@ Result<std::vector<unsigned>> MsrBackend::cpus(const std::string& path)
 {
     std::lock_guard lock(m_mutex);
     const Group* g = find(path);
-    if (!g)
-        return errnoError(ENOENT, "no group '" + path + "'");
+    if (!g) return errnoError(ENOENT, "no group '" + path + "'");
     return std::vector<unsigned>(g->cpus.begin(), g->cpus.end());
 }
 

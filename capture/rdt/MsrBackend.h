@@ -62,8 +62,8 @@ public:
     MsrBackend(std::shared_ptr<MsrSpace> msrs, MsrRdtEnumeration enumeration);
 
     /// Refuses (EBUSY) when `resctrlMountedAt` is non-empty, naming it.
-    static Result<std::unique_ptr<MsrBackend>> open(std::shared_ptr<MsrSpace> msrs, MsrRdtEnumeration enumeration,
-        const std::string& resctrlMountedAt);
+    static Result<std::unique_ptr<MsrBackend>> open(
+        std::shared_ptr<MsrSpace> msrs, MsrRdtEnumeration enumeration, const std::string& resctrlMountedAt);
 
     std::string name() const override { return "msr"; }
     std::string describe() const override;
@@ -87,8 +87,8 @@ public:
     std::vector<unsigned> limboRmids() const;
 
     /// Raw QM_EVTSEL/QM_CTR read on a CPU of `domain`, under the lock; flags from bits 63/62, overflow bit 61.
-    Result<std::uint64_t> readMonitor(int domain, unsigned rmid, std::uint32_t eventId, std::uint32_t* flags,
-        bool* overflow);
+    Result<std::uint64_t> readMonitor(
+        int domain, unsigned rmid, std::uint32_t eventId, std::uint32_t* flags, bool* overflow);
 
 private:
     struct Group {

@@ -13,13 +13,16 @@
 namespace rdt {
 
 namespace {
-    std::string hex(std::uint64_t v)
-    {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
-        return buf;
-    }
-    std::uint64_t fullMask(unsigned len) { return len >= 64 ? ~0ULL : (1ULL << len) - 1; }
+std::string hex(std::uint64_t v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+std::uint64_t fullMask(unsigned len)
+{
+    return len >= 64 ? ~0ULL : (1ULL << len) - 1;
+}
 }
 
 Result<std::uint64_t> MsrBackend::maskMsr(const std::string& resource, unsigned clos, int, std::uint32_t* msrOut)
@@ -40,14 +43,11 @@ Result<Schemata> MsrBackend::readSchemata(const std::string& path)
 {
     std::lock_guard lock(m_mutex);
     Group* g = find(path);
-    if (!g)
-        return errnoError(ENOENT, "no group '" + path + "'", "list groups with `groups list`");
-    if (!g->isControl)
-        return errnoError(EINVAL, "'" + path + "' is a monitor group: it has no schemata");
+    if (!g) return errnoError(ENOENT, "no group '" + path + "'", "list groups with `groups list`");
+    if (!g->isControl) return errnoError(EINVAL, "'" + path + "' is a monitor group: it has no schemata");
     const unsigned clos = g->clos;
     auto caps = capabilities();
-    if (!caps)
-        return caps.error();
+    if (!caps) return caps.error();
     Schemata s;
     for (const auto& r : caps->resources) {
         for (int d : r.domains) {
@@ -58,20 +58,17 @@ Result<Schemata> MsrBackend::readSchemata(const std::string& path)
             if (r.isCache()) {
                 (void)maskMsr(r.name, clos, d, &address);
                 auto v = m_msrs->read(cpu, address);
-                if (!v)
-                    return v.error();
+                if (!v) return v.error();
                 value = *v & r.cbmMask;
                 s.set(r.name, d, hex(value));
             } else if (r.name == "MB") {
                 auto v = m_msrs->read(cpu, msr::IA32_L2_QOS_EXT_BW_THRTL_0 + clos);
-                if (!v)
-                    return v.error();
+                if (!v) return v.error();
                 const auto delay = static_cast<unsigned>(*v & 0xffff);
                 s.set(r.name, d, std::to_string(delay >= 100 ? 0 : 100 - delay));
             } else if (r.name == "CBA") {
                 auto v = m_msrs->read(cpu, msr::IA32_QOS_CORE_BW_THRTL_0 + clos / 8);
-                if (!v)
-                    return v.error();
+                if (!v) return v.error();
                 s.set(r.name, d, std::to_string((*v >> (8 * (clos % 8))) & 0xff));
             }
         }
@@ -83,18 +80,14 @@ Status MsrBackend::applySchemata(const std::string& path, const Schemata& change
 {
     std::lock_guard lock(m_mutex);
     Group* g = find(path);
-    if (!g)
-        return errnoError(ENOENT, "no group '" + path + "'", "list groups with `groups list`");
-    if (!g->isControl)
-        return errnoError(EINVAL, "'" + path + "' is a monitor group: it has no schemata");
+    if (!g) return errnoError(ENOENT, "no group '" + path + "'", "list groups with `groups list`");
+    if (!g->isControl) return errnoError(EINVAL, "'" + path + "' is a monitor group: it has no schemata");
     const unsigned clos = g->clos;
     auto caps = capabilities();
-    if (!caps)
-        return caps.error();
+    if (!caps) return caps.error();
     for (const auto& line : change.lines()) {
         const auto* r = caps->resource(line.resource);
-        if (!r)
-            return errnoError(EINVAL, "Unknown or unsupported resource name '" + line.resource + "'");
+        if (!r) return errnoError(EINVAL, "Unknown or unsupported resource name '" + line.resource + "'");
         for (const auto& [d, text] : line.values) {
             const bool l2 = r->name.rfind("L2", 0) == 0;
             std::vector<unsigned> targets { cpuOfDomain(d, l2) };
@@ -103,14 +96,12 @@ Status MsrBackend::applySchemata(const std::string& path, const Schemata& change
             std::uint64_t readMask = ~0ULL;
             if (r->isCache()) {
                 auto m = parseMask(text);
-                if (!m)
-                    return errnoError(EINVAL, m.error().message);
+                if (!m) return errnoError(EINVAL, m.error().message);
                 (void)maskMsr(r->name, clos, d, &address);
                 value = *m;
             } else if (r->name == "MB") {
                 auto p = parseBandwidth(text);
-                if (!p || *p > 100)
-                    return errnoError(EINVAL, "Invalid MB value " + text);
+                if (!p || *p > 100) return errnoError(EINVAL, "Invalid MB value " + text);
                 // The MSR holds a delay (20.19.7.2): 100 - percent. Linear delays are multiples of the
                 // granularity (rounded down by hardware, so round here to read back what sticks); non-linear
                 // delays are powers of two.
@@ -124,24 +115,20 @@ Status MsrBackend::applySchemata(const std::string& path, const Schemata& change
                 readMask = 0xffff;
             } else if (r->name == "CBA") {
                 auto lvl = parseBandwidth(text);
-                if (!lvl || *lvl > 0xff)
-                    return errnoError(EINVAL, "Invalid CBA level " + text);
+                if (!lvl || *lvl > 0xff) return errnoError(EINVAL, "Invalid CBA level " + text);
                 address = msr::IA32_QOS_CORE_BW_THRTL_0 + clos / 8;
                 // Per logical processor scope (20.19.8.3): every CPU of the domain gets the level.
                 targets.clear();
                 for (std::size_t c = 0; c < m_enum.l3IdOfCpu.size(); ++c)
-                    if (m_enum.l3IdOfCpu[c] == d)
-                        targets.push_back(static_cast<unsigned>(c));
-                if (targets.empty())
-                    targets.push_back(0);
+                    if (m_enum.l3IdOfCpu[c] == d) targets.push_back(static_cast<unsigned>(c));
+                if (targets.empty()) targets.push_back(0);
                 value = *lvl;
             }
             for (unsigned cpu : targets) {
                 std::uint64_t toWrite = value;
                 if (r->name == "CBA") {
                     auto cur = m_msrs->read(cpu, address);
-                    if (!cur)
-                        return cur.error();
+                    if (!cur) return cur.error();
                     const unsigned shift = 8 * (clos % 8);
                     toWrite = (*cur & ~(0xffULL << shift)) | (value << shift);
                 }
@@ -155,11 +142,11 @@ Status MsrBackend::applySchemata(const std::string& path, const Schemata& change
                     return e;
                 }
                 auto back = m_msrs->read(cpu, address);
-                if (!back)
-                    return back.error();
+                if (!back) return back.error();
                 if ((*back & readMask) != (toWrite & readMask))
-                    return errnoError(EIO, "MSR " + hex(address) + " on CPU " + std::to_string(cpu) + " reads "
-                            + hex(*back) + " after writing " + hex(toWrite));
+                    return errnoError(EIO,
+                        "MSR " + hex(address) + " on CPU " + std::to_string(cpu) + " reads " + hex(*back)
+                            + " after writing " + hex(toWrite));
             }
         }
     }
@@ -172,21 +159,15 @@ Result<std::uint64_t> MsrBackend::readMonitor(
     std::lock_guard lock(m_mutex); // 20.18.7: the EVTSEL/CTR pair is a critical section
     const unsigned cpu = cpuOfDomain(domain, false);
     const std::uint64_t sel = (std::uint64_t(rmid) << 32) | eventId;
-    if (auto w = m_msrs->write(cpu, msr::IA32_QM_EVTSEL, sel); !w)
-        return w.error();
+    if (auto w = m_msrs->write(cpu, msr::IA32_QM_EVTSEL, sel); !w) return w.error();
     auto v = m_msrs->read(cpu, msr::IA32_QM_CTR);
-    if (!v)
-        return v.error();
+    if (!v) return v.error();
     const bool occupancy = eventId == msr::EVENT_L3_OCCUPANCY;
-    if (*v & msr::QM_CTR_ERROR)
-        *flags |= occupancy ? SampleOccupancyError : SampleMbmError;
-    if (*v & msr::QM_CTR_UNAVAILABLE)
-        *flags |= occupancy ? SampleOccupancyUnavailable : SampleMbmUnavailable;
-    if (*v & (msr::QM_CTR_ERROR | msr::QM_CTR_UNAVAILABLE))
-        return 0u;
+    if (*v & msr::QM_CTR_ERROR) *flags |= occupancy ? SampleOccupancyError : SampleMbmError;
+    if (*v & msr::QM_CTR_UNAVAILABLE) *flags |= occupancy ? SampleOccupancyUnavailable : SampleMbmUnavailable;
+    if (*v & (msr::QM_CTR_ERROR | msr::QM_CTR_UNAVAILABLE)) return 0u;
     const bool ovf = m_enum.overflowBit && (*v & msr::QM_CTR_OVERFLOW);
-    if (overflow)
-        *overflow = ovf;
+    if (overflow) *overflow = ovf;
     // Data is bits 61:0, or 60:0 when bit 61 is the overflow flag.
     return *v & (m_enum.overflowBit ? (msr::QM_CTR_OVERFLOW - 1) : ((1ULL << 62) - 1));
 }
@@ -195,16 +176,14 @@ Result<GroupCounters> MsrBackend::readCounters(const std::string& path)
 {
     std::lock_guard lock(m_mutex);
     const Group* g = find(path);
-    if (!g)
-        return errnoError(ENOENT, "no group '" + path + "'", "list groups with `groups list`");
+    if (!g) return errnoError(ENOENT, "no group '" + path + "'", "list groups with `groups list`");
     if (m_enum.maxRmid == 0)
         return errnoError(ENOENT, "no RDT monitoring on this CPU", "CPUID.07H.00H:EBX[12] is 0; use --source sim");
     // As resctrl does, a control group's numbers include its monitor groups' RMIDs.
     std::vector<unsigned> rmids { g->rmid };
     if (g->isControl)
         for (const auto& o : m_groups)
-            if (!o.isControl && o.parent == path)
-                rmids.push_back(o.rmid);
+            if (!o.isControl && o.parent == path) rmids.push_back(o.rmid);
     const std::uint64_t widthMask = fullMask(m_enum.mbmWidth);
     GroupCounters out;
     out.group = path;
@@ -215,23 +194,20 @@ Result<GroupCounters> MsrBackend::readCounters(const std::string& path)
         for (unsigned rmid : rmids) {
             if (m_enum.llcOccupancy) {
                 auto v = readMonitor(d, rmid, msr::EVENT_L3_OCCUPANCY, &c.flags, nullptr);
-                if (!v)
-                    return v.error();
+                if (!v) return v.error();
                 c.occupancyBytes += *v * m_enum.upscalingFactor;
             }
             if (m_enum.mbmTotal) {
                 bool ovf = false;
                 auto v = readMonitor(d, rmid, msr::EVENT_L3_TOTAL_BW, &c.flags, &ovf);
-                if (!v)
-                    return v.error();
+                if (!v) return v.error();
                 c.mbmTotalRaw = (c.mbmTotalRaw + *v) & widthMask; // sums stay differencable modulo 2^width
                 c.mbmTotalOverflow |= ovf;
             }
             if (m_enum.mbmLocal) {
                 bool ovf = false;
                 auto v = readMonitor(d, rmid, msr::EVENT_L3_LOCAL_BW, &c.flags, &ovf);
-                if (!v)
-                    return v.error();
+                if (!v) return v.error();
                 c.mbmLocalRaw = (c.mbmLocalRaw + *v) & widthMask;
                 c.mbmLocalOverflow |= ovf;
             }
@@ -245,20 +221,20 @@ Status MsrBackend::setCdp(const std::string& level, bool enable)
 {
     std::lock_guard lock(m_mutex);
     const bool l3 = level == "L3";
-    if (!l3 && level != "L2")
-        return errnoError(EINVAL, "CDP exists for L3 and L2, not '" + level + "'");
+    if (!l3 && level != "L2") return errnoError(EINVAL, "CDP exists for L3 and L2, not '" + level + "'");
     if (!(l3 ? m_enum.l3Cdp : m_enum.l2Cdp))
-        return errnoError(ENODEV, level + " CDP is not enumerated", "CPUID.10H.0" + std::string(l3 ? "1" : "2") + "H:ECX[2] is 0");
+        return errnoError(
+            ENODEV, level + " CDP is not enumerated", "CPUID.10H.0" + std::string(l3 ? "1" : "2") + "H:ECX[2] is 0");
     bool& state = l3 ? m_cdpL3 : m_cdpL2;
-    if (state == enable)
-        return {};
+    if (state == enable) return {};
     const unsigned maxClos = l3 ? m_enum.l3MaxClos : m_enum.l2MaxClos;
     if (enable) {
         // 20.19.6.2: only CLOS valid under CDP (the lower half) may be in use.
         for (const auto& g : m_groups)
             if (g.isControl && g.clos > (maxClos >> 1))
-                return errnoError(EBUSY, "group '" + g.path + "' uses CLOS " + std::to_string(g.clos)
-                        + ", beyond the " + std::to_string((maxClos >> 1) + 1) + " CLOS available with CDP",
+                return errnoError(EBUSY,
+                    "group '" + g.path + "' uses CLOS " + std::to_string(g.clos) + ", beyond the "
+                        + std::to_string((maxClos >> 1) + 1) + " CLOS available with CDP",
                     "remove it before enabling CDP");
     }
     const auto& ids = l3 ? m_enum.l3IdOfCpu : m_enum.l2IdOfCpu;
@@ -268,25 +244,23 @@ Status MsrBackend::setCdp(const std::string& level, bool enable)
     // 1. All masks to 1s on every domain, so no CLOS is left with a mask meant for another (20.19.6.2).
     for (int d : domains)
         for (unsigned n = 0; n <= maxClos; ++n)
-            if (auto w = m_msrs->write(cpuOfDomain(d, !l3), maskBase + n, ones); !w)
-                return w;
+            if (auto w = m_msrs->write(cpuOfDomain(d, !l3), maskBase + n, ones); !w) return w;
     // 2. Every CPU to CLOS0 while mask interpretations change.
     for (unsigned c = 0; c < m_msrs->cpuCount(); ++c) {
         auto cur = m_msrs->read(c, msr::IA32_PQR_ASSOC);
-        if (!cur)
-            return cur.error();
-        if (auto w = m_msrs->write(c, msr::IA32_PQR_ASSOC, *cur & 0xffffffffULL); !w)
-            return w;
+        if (!cur) return cur.error();
+        if (auto w = m_msrs->write(c, msr::IA32_PQR_ASSOC, *cur & 0xffffffffULL); !w) return w;
     }
     // 3. Toggle the enable bit on every domain (QOS_CFG has the cache's scope).
     for (int d : domains)
-        if (auto w = m_msrs->write(cpuOfDomain(d, !l3), l3 ? msr::IA32_L3_QOS_CFG : msr::IA32_L2_QOS_CFG, enable ? 1 : 0); !w)
+        if (auto w
+            = m_msrs->write(cpuOfDomain(d, !l3), l3 ? msr::IA32_L3_QOS_CFG : msr::IA32_L2_QOS_CFG, enable ? 1 : 0);
+            !w)
             return w;
     state = enable;
     // 4. Restore the associations.
     for (unsigned c = 0; c < m_msrs->cpuCount(); ++c)
-        if (auto w = writeAssoc(c); !w)
-            return w;
+        if (auto w = writeAssoc(c); !w) return w;
     return {};
 }
 

@@ -17,92 +17,87 @@
 namespace rdt {
 
 namespace {
-    /// The advisory lock the resctrl documentation asks cooperating tools to take ("Locking between
-    /// applications"): exclusive for changes, shared for reads. Released on scope exit.
-    class RootLock {
-    public:
-        RootLock(Fs& fs, bool exclusive)
-            : m_fs(fs)
-            , m_status(fs.lock(exclusive))
-        {
-        }
-        ~RootLock()
-        {
-            if (m_status.ok())
-                m_fs.unlock();
-        }
-        RootLock(const RootLock&) = delete;
-        RootLock& operator=(const RootLock&) = delete;
-        const Status& status() const { return m_status; }
-
-    private:
-        Fs& m_fs;
-        Status m_status;
-    };
-
-    bool validGroupName(const std::string& name)
+/// The advisory lock the resctrl documentation asks cooperating tools to take ("Locking between
+/// applications"): exclusive for changes, shared for reads. Released on scope exit.
+class RootLock {
+public:
+    RootLock(Fs& fs, bool exclusive)
+        : m_fs(fs)
+        , m_status(fs.lock(exclusive))
+    { }
+    ~RootLock()
     {
-        if (name.empty() || name == "." || name == ".." || name == "info" || name == "mon_groups"
-            || name == "mon_data")
-            return false;
-        return name.find_first_of("/\n\t ") == std::string::npos;
+        if (m_status.ok()) m_fs.unlock();
     }
+    RootLock(const RootLock&) = delete;
+    RootLock& operator=(const RootLock&) = delete;
+    const Status& status() const { return m_status; }
 
-    /// resctrl-specific advice for mkdir failures (RESCTRL-NOTES 1.6), on top of the kernel's status text.
-    std::string mkdirAdvice(int code, const std::string& fallback)
-    {
-        switch (code) {
-        case ENOSPC:
-            return "Out of CLOSIDs or RMIDs: remove an unused group first (`groups delete NAME`)";
-        case EBUSY:
-            return "freed RMIDs are still in limbo (their lines are still cached): wait a few seconds, or raise "
-                   "info/L3_MON/max_threshold_occupancy";
-        case EACCES:
-        case EPERM:
-            return "permission denied: run as root (resctrl needs CAP_SYS_ADMIN); monitor groups go under "
-                   "<group>/mon_groups";
-        default:
-            return fallback;
-        }
+private:
+    Fs& m_fs;
+    Status m_status;
+};
+
+bool validGroupName(const std::string& name)
+{
+    if (name.empty() || name == "." || name == ".." || name == "info" || name == "mon_groups" || name == "mon_data")
+        return false;
+    return name.find_first_of("/\n\t ") == std::string::npos;
+}
+
+/// resctrl-specific advice for mkdir failures (RESCTRL-NOTES 1.6), on top of the kernel's status text.
+std::string mkdirAdvice(int code, const std::string& fallback)
+{
+    switch (code) {
+    case ENOSPC:
+        return "Out of CLOSIDs or RMIDs: remove an unused group first (`groups delete NAME`)";
+    case EBUSY:
+        return "freed RMIDs are still in limbo (their lines are still cached): wait a few seconds, or raise "
+               "info/L3_MON/max_threshold_occupancy";
+    case EACCES:
+    case EPERM:
+        return "permission denied: run as root (resctrl needs CAP_SYS_ADMIN); monitor groups go under "
+               "<group>/mon_groups";
+    default:
+        return fallback;
     }
+}
 
-    std::string domainDir(int id)
-    {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "mon_L3_%02d", id);
-        return buf;
-    }
+std::string domainDir(int id)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "mon_L3_%02d", id);
+    return buf;
+}
 
-    /// One mon_data file -> value or flag (RESCTRL-NOTES 1.5: "Error", "Unavailable", "Unassigned").
-    /// One mon_data file's content -> value or flag (RESCTRL-NOTES 1.5: "Error", "Unavailable", "Unassigned").
-    std::uint64_t parseEvent(const Result<std::string>& r, std::uint32_t& flags, std::uint32_t errorFlag,
-        std::uint32_t unavailableFlag, std::uint32_t unassignedFlag)
-    {
-        if (!r) {
-            const int code = r.error().code;
-            flags |= code == EIO ? errorFlag : code == ENOENT && unassignedFlag ? unassignedFlag : unavailableFlag;
-            return 0;
-        }
-        const auto t = trim(*r);
-        std::uint64_t v = 0;
-        auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-        if (!t.empty() && ec == std::errc() && p == t.data() + t.size())
-            return v;
-        if (t == "Error")
-            flags |= errorFlag;
-        else if (t == "Unassigned" && unassignedFlag)
-            flags |= unassignedFlag;
-        else
-            flags |= unavailableFlag; // "Unavailable" and anything we cannot read as a number
+/// One mon_data file -> value or flag (RESCTRL-NOTES 1.5: "Error", "Unavailable", "Unassigned").
+/// One mon_data file's content -> value or flag (RESCTRL-NOTES 1.5: "Error", "Unavailable", "Unassigned").
+std::uint64_t parseEvent(const Result<std::string>& r, std::uint32_t& flags, std::uint32_t errorFlag,
+    std::uint32_t unavailableFlag, std::uint32_t unassignedFlag)
+{
+    if (!r) {
+        const int code = r.error().code;
+        flags |= code == EIO ? errorFlag : code == ENOENT && unassignedFlag ? unassignedFlag : unavailableFlag;
         return 0;
     }
+    const auto t = trim(*r);
+    std::uint64_t v = 0;
+    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (!t.empty() && ec == std::errc() && p == t.data() + t.size()) return v;
+    if (t == "Error")
+        flags |= errorFlag;
+    else if (t == "Unassigned" && unassignedFlag)
+        flags |= unassignedFlag;
+    else
+        flags |= unavailableFlag; // "Unavailable" and anything we cannot read as a number
+    return 0;
+}
 }
 
 ResctrlBackend::ResctrlBackend(std::shared_ptr<Fs> fs)
     : m_fs(std::move(fs))
 {
-    if (auto* posix = dynamic_cast<PosixFs*>(m_fs.get()))
-        m_posixRoot = posix->root();
+    if (auto* posix = dynamic_cast<PosixFs*>(m_fs.get())) m_posixRoot = posix->root();
 }
 
 Result<std::unique_ptr<ResctrlBackend>> ResctrlBackend::open(std::shared_ptr<Fs> fs)
@@ -112,12 +107,14 @@ Result<std::unique_ptr<ResctrlBackend>> ResctrlBackend::open(std::shared_ptr<Fs>
             "mount it: mount -t resctrl resctrl /sys/fs/resctrl (needs RDT hardware and CONFIG_X86_CPU_RESCTRL)");
     auto b = std::make_unique<ResctrlBackend>(std::move(fs));
     auto caps = b->capabilities();
-    if (!caps)
-        return caps.error();
+    if (!caps) return caps.error();
     return b;
 }
 
-std::string ResctrlBackend::describe() const { return "resctrl at " + m_fs->describe(); }
+std::string ResctrlBackend::describe() const
+{
+    return "resctrl at " + m_fs->describe();
+}
 
 std::string ResctrlBackend::join(const std::string& group, const std::string& file) const
 {
@@ -129,8 +126,7 @@ Result<Capabilities> ResctrlBackend::capabilities()
     std::lock_guard lock(m_mutex);
     if (!m_caps) {
         auto c = loadCapabilities();
-        if (!c)
-            return c.error();
+        if (!c) return c.error();
         m_caps = std::move(*c);
     }
     return *m_caps;
@@ -142,8 +138,8 @@ Status ResctrlBackend::checkGroupPath(const std::string& path, bool mustBeContro
     if (!path.empty() && !m_fs->isDirectory(path))
         return errnoError(ENOENT, "no group '" + path + "' in " + m_fs->describe(), "list groups with `groups list`");
     if (mustBeControl && path.find("mon_groups/") != std::string::npos)
-        return errnoError(EINVAL, "'" + path + "' is a monitor group: it has no schemata",
-            "change its parent control group instead");
+        return errnoError(
+            EINVAL, "'" + path + "' is a monitor group: it has no schemata", "change its parent control group instead");
     (void)probe;
     return {};
 }
@@ -159,8 +155,7 @@ Status ResctrlBackend::writeCommand(const std::string& path, std::string data)
     if (data.empty() || data.back() != '\n')
         data += '\n'; // the kernel rejects input without a trailing newline, silently (KCTRL parse_line)
     auto w = m_fs->write(path, data);
-    if (w)
-        return {};
+    if (w) return {};
     Error e = w.error();
     if (e.code == ENOENT) {
         const auto slash = path.rfind('/');
@@ -175,8 +170,7 @@ Status ResctrlBackend::writeCommand(const std::string& path, std::string data)
     const auto status = lastCmdStatus();
     if (!status.empty() && status != "ok") {
         e.message += "; kernel says: " + status;
-        if (e.code == EINVAL)
-            e.advice = "the kernel rejected '" + std::string(trim(data)) + "': " + status;
+        if (e.code == EINVAL) e.advice = "the kernel rejected '" + std::string(trim(data)) + "': " + status;
     } else if (e.code == EINVAL) {
         e.advice = "the kernel gave no reason (info/last_cmd_status is '" + status
             + "'): usually an unknown domain id or a malformed line";
@@ -190,12 +184,10 @@ Result<std::vector<GroupInfo>> ResctrlBackend::listGroups()
     std::vector<GroupInfo> out;
     auto addMonGroups = [&](const std::string& parent) {
         auto l = m_fs->list(join(parent, "mon_groups"));
-        if (!l)
-            return;
+        if (!l) return;
         for (const auto& n : *l) {
             const auto p = join(parent, "mon_groups/" + n);
-            if (!m_fs->isDirectory(p))
-                continue;
+            if (!m_fs->isDirectory(p)) continue;
             GroupInfo g;
             g.path = p;
             g.name = n;
@@ -205,22 +197,18 @@ Result<std::vector<GroupInfo>> ResctrlBackend::listGroups()
         }
     };
     GroupInfo root;
-    if (auto m = m_fs->read("mode"))
-        root.mode = std::string(trim(*m));
+    if (auto m = m_fs->read("mode")) root.mode = std::string(trim(*m));
     root.closid = 0;
     out.push_back(root);
     addMonGroups("");
     auto entries = m_fs->list("");
-    if (!entries)
-        return entries.error();
+    if (!entries) return entries.error();
     for (const auto& n : *entries) {
-        if (n == "info" || n == "mon_groups" || n == "mon_data" || !m_fs->isDirectory(n))
-            continue;
+        if (n == "info" || n == "mon_groups" || n == "mon_data" || !m_fs->isDirectory(n)) continue;
         GroupInfo g;
         g.path = n;
         g.name = n;
-        if (auto m = m_fs->read(n + "/mode"))
-            g.mode = std::string(trim(*m));
+        if (auto m = m_fs->read(n + "/mode")) g.mode = std::string(trim(*m));
         out.push_back(std::move(g));
         addMonGroups(n);
     }
@@ -231,16 +219,15 @@ Status ResctrlBackend::createControlGroup(const std::string& name)
 {
     std::lock_guard lock(m_mutex);
     if (!validGroupName(name))
-        return errnoError(EINVAL, "invalid group name '" + name + "'", "use a plain name without '/', spaces or newlines");
+        return errnoError(
+            EINVAL, "invalid group name '" + name + "'", "use a plain name without '/', spaces or newlines");
     RootLock rl(*m_fs, true);
-    if (!rl.status())
-        return rl.status();
+    if (!rl.status()) return rl.status();
     auto r = m_fs->mkdir(name);
     if (!r) {
         Error e = r.error();
         e.advice = mkdirAdvice(e.code, e.advice);
-        if (const auto s = lastCmdStatus(); !s.empty() && s != "ok")
-            e.message += "; kernel says: " + s;
+        if (const auto s = lastCmdStatus(); !s.empty() && s != "ok") e.message += "; kernel says: " + s;
         return e;
     }
     return {};
@@ -250,18 +237,16 @@ Status ResctrlBackend::createMonitorGroup(const std::string& parent, const std::
 {
     std::lock_guard lock(m_mutex);
     if (!validGroupName(name))
-        return errnoError(EINVAL, "invalid group name '" + name + "'", "use a plain name without '/', spaces or newlines");
-    if (auto c = checkGroupPath(parent, true); !c)
-        return c;
+        return errnoError(
+            EINVAL, "invalid group name '" + name + "'", "use a plain name without '/', spaces or newlines");
+    if (auto c = checkGroupPath(parent, true); !c) return c;
     RootLock rl(*m_fs, true);
-    if (!rl.status())
-        return rl.status();
+    if (!rl.status()) return rl.status();
     auto r = m_fs->mkdir(join(parent, "mon_groups/" + name));
     if (!r) {
         Error e = r.error();
         e.advice = mkdirAdvice(e.code, e.advice);
-        if (const auto s = lastCmdStatus(); !s.empty() && s != "ok")
-            e.message += "; kernel says: " + s;
+        if (const auto s = lastCmdStatus(); !s.empty() && s != "ok") e.message += "; kernel says: " + s;
         return e;
     }
     return {};
@@ -272,11 +257,9 @@ Status ResctrlBackend::removeGroup(const std::string& path)
     std::lock_guard lock(m_mutex);
     if (path.empty())
         return errnoError(EPERM, "the default group cannot be removed", "remove the groups you created instead");
-    if (auto c = checkGroupPath(path, false); !c)
-        return c;
+    if (auto c = checkGroupPath(path, false); !c) return c;
     RootLock rl(*m_fs, true);
-    if (!rl.status())
-        return rl.status();
+    if (!rl.status()) return rl.status();
     for (auto it = m_counterFds.begin(); it != m_counterFds.end();)
         it = it->first == path || it->first.rfind(path + "/", 0) == 0 ? m_counterFds.erase(it) : std::next(it);
     return m_fs->rmdir(path);
@@ -285,19 +268,15 @@ Status ResctrlBackend::removeGroup(const std::string& path)
 Status ResctrlBackend::assignTasks(const std::string& path, const std::vector<unsigned>& pids)
 {
     std::lock_guard lock(m_mutex);
-    if (auto c = checkGroupPath(path, false); !c)
-        return c;
+    if (auto c = checkGroupPath(path, false); !c) return c;
     RootLock rl(*m_fs, true);
-    if (!rl.status())
-        return rl.status();
+    if (!rl.status()) return rl.status();
     const auto file = join(path, "tasks");
     // One PID per write: older kernels accept only one, and the first failure then names its PID.
     for (auto pid : pids) {
-        if (auto w = writeCommand(file, std::to_string(pid)); !w)
-            return w;
+        if (auto w = writeCommand(file, std::to_string(pid)); !w) return w;
         auto back = m_fs->read(file);
-        if (!back)
-            return back.error();
+        if (!back) return back.error();
         auto listed = parseTaskList(*back);
         if (!listed || std::find(listed->begin(), listed->end(), pid) == listed->end())
             return errnoError(EIO, "task " + std::to_string(pid) + " is not listed in " + file + " after the write",
@@ -309,25 +288,19 @@ Status ResctrlBackend::assignTasks(const std::string& path, const std::vector<un
 Status ResctrlBackend::assignCpus(const std::string& path, const std::vector<unsigned>& cpuList)
 {
     std::lock_guard lock(m_mutex);
-    if (auto c = checkGroupPath(path, false); !c)
-        return c;
+    if (auto c = checkGroupPath(path, false); !c) return c;
     RootLock rl(*m_fs, true);
-    if (!rl.status())
-        return rl.status();
+    if (!rl.status()) return rl.status();
     const auto file = join(path, "cpus_list");
     // Writing cpus_list replaces the group's set; "assign" adds, so merge with what the group has.
     std::vector<unsigned> merged = cpuList;
     if (auto cur = m_fs->read(file))
-        if (auto ids = parseIdList(*cur))
-            merged.insert(merged.end(), ids->begin(), ids->end());
-    if (auto w = writeCommand(file, formatIdList(merged)); !w)
-        return w;
+        if (auto ids = parseIdList(*cur)) merged.insert(merged.end(), ids->begin(), ids->end());
+    if (auto w = writeCommand(file, formatIdList(merged)); !w) return w;
     auto back = m_fs->read(file);
-    if (!back)
-        return back.error();
+    if (!back) return back.error();
     auto ids = parseIdList(*back);
-    if (!ids)
-        return ids.error();
+    if (!ids) return ids.error();
     for (auto cpu : cpuList)
         if (std::find(ids->begin(), ids->end(), cpu) == ids->end())
             return errnoError(EIO, "CPU " + std::to_string(cpu) + " is not in " + file + " after the write",
@@ -339,63 +312,51 @@ Result<std::vector<unsigned>> ResctrlBackend::tasks(const std::string& path)
 {
     std::lock_guard lock(m_mutex);
     auto r = m_fs->read(join(path, "tasks"));
-    if (!r)
-        return r.error();
+    if (!r) return r.error();
     return parseTaskList(*r);
 }
 
 Result<std::vector<unsigned>> ResctrlBackend::cpus(const std::string& path)
 {
     std::lock_guard lock(m_mutex);
-    if (auto r = m_fs->read(join(path, "cpus_list")))
-        return parseIdList(*r);
+    if (auto r = m_fs->read(join(path, "cpus_list"))) return parseIdList(*r);
     auto r = m_fs->read(join(path, "cpus"));
-    if (!r)
-        return r.error();
+    if (!r) return r.error();
     return parseCpuMask(*r);
 }
 
 Result<Schemata> ResctrlBackend::readSchemata(const std::string& path)
 {
     std::lock_guard lock(m_mutex);
-    if (auto c = checkGroupPath(path, true); !c)
-        return c.error();
+    if (auto c = checkGroupPath(path, true); !c) return c.error();
     auto r = m_fs->read(join(path, "schemata"));
-    if (!r)
-        return r.error();
+    if (!r) return r.error();
     return Schemata::parse(*r);
 }
 
 Status ResctrlBackend::applySchemata(const std::string& path, const Schemata& change)
 {
     std::lock_guard lock(m_mutex);
-    if (auto c = checkGroupPath(path, true); !c)
-        return c;
+    if (auto c = checkGroupPath(path, true); !c) return c;
     RootLock rl(*m_fs, true);
-    if (!rl.status())
-        return rl.status();
+    if (!rl.status()) return rl.status();
     const auto file = join(path, "schemata");
     // The whole schemata, merged with the change, goes in one newline-terminated multi-line write: the kernel
     // accepts that form (KDOC `echo -e "L3:0=f8000;1=fffff\nMB:0=20;1=100" > p0/schemata`), unchanged values
     // are rewritten as they were, and a plain file (a copied fixture tree) keeps its other lines.
     auto before = m_fs->read(file);
-    if (!before)
-        return before.error();
+    if (!before) return before.error();
     auto current = Schemata::parse(*before);
-    if (!current)
-        return current.error();
+    if (!current) return current.error();
     Schemata merged = *current;
     for (const auto& line : change.lines())
         for (const auto& [d, v] : line.values)
             merged.set(line.resource, d, v);
-    if (auto w = writeCommand(file, merged.format()); !w)
-        return w;
+    if (auto w = writeCommand(file, merged.format()); !w) return w;
     auto back = m_fs->read(file);
-    if (!back)
-        return back.error();
+    if (!back) return back.error();
     auto readBack = Schemata::parse(*back);
-    if (!readBack)
-        return readBack.error();
+    if (!readBack) return readBack.error();
     for (const auto& line : change.lines()) {
         for (const auto& [d, v] : line.values) {
             const auto got = readBack->value(line.resource, d);
@@ -434,14 +395,13 @@ std::vector<Result<GroupCounters>> ResctrlBackend::readCountersMany(const std::v
 }
 
 namespace {
-    const char* const kEventFiles[3] = { "llc_occupancy", "mbm_total_bytes", "mbm_local_bytes" };
+const char* const kEventFiles[3] = { "llc_occupancy", "mbm_total_bytes", "mbm_local_bytes" };
 }
 
 std::vector<UniqueFd>& ResctrlBackend::counterFds(const std::string& group, const Capabilities& caps)
 {
     auto it = m_counterFds.find(group);
-    if (it != m_counterFds.end())
-        return it->second;
+    if (it != m_counterFds.end()) return it->second;
     std::vector<UniqueFd> fds;
     const std::string base = m_posixRoot + "/" + join(group, "mon_data/");
     for (int d : caps.monitoring.domains)
@@ -461,8 +421,7 @@ Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path
     };
     // A stat per group per poll is measurable at 64 groups: with kept-open fds, only ask whether the group
     // exists when its files are not all readable.
-    if (m_posixRoot.empty() && !path.empty() && !m_fs->isDirectory(path))
-        return missingGroup();
+    if (m_posixRoot.empty() && !path.empty() && !m_fs->isDirectory(path)) return missingGroup();
     std::vector<UniqueFd>* fds = m_posixRoot.empty() ? nullptr : &counterFds(path, caps);
     bool dropFds = false;
     const std::string base = join(path, "mon_data/");
@@ -470,8 +429,7 @@ Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path
         if (fds && index < fds->size() && (*fds)[index]) {
             char buf[128];
             const ssize_t n = ::pread((*fds)[index].get(), buf, sizeof buf, 0);
-            if (n >= 0)
-                return std::string(buf, static_cast<std::size_t>(n));
+            if (n >= 0) return std::string(buf, static_cast<std::size_t>(n));
             dropFds = true; // e.g. ENODEV: the group was removed and maybe re-created; reopen next poll
         }
         return m_fs->read(base + domainDir(domain) + "/" + kEventFiles[event]);
@@ -488,8 +446,7 @@ Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path
         c.domain = mon.domains[di];
         std::uint64_t values[3] = { 0, 0, 0 };
         for (int e = 0; e < 3; ++e) {
-            if (!enabled[e])
-                continue;
+            if (!enabled[e]) continue;
             auto r = readOne(di * 3 + static_cast<std::size_t>(e), c.domain, e);
             values[e] = parseEvent(r, c.flags, errorFlag[e], unavailableFlag[e], unassignedFlag[e]);
         }
@@ -498,12 +455,12 @@ Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path
         c.mbmLocalRaw = values[2];
         out.domains.push_back(c);
     }
-    if (dropFds)
-        m_counterFds.erase(path);
+    if (dropFds) m_counterFds.erase(path);
     if (fds && !path.empty()) {
         // A removed group makes every read fail; only then is the stat worth it.
         const bool allFlagged = !out.domains.empty()
-            && std::all_of(out.domains.begin(), out.domains.end(), [](const CounterReading& c) { return c.flags != 0; });
+            && std::all_of(
+                out.domains.begin(), out.domains.end(), [](const CounterReading& c) { return c.flags != 0; });
         if (allFlagged && !m_fs->isDirectory(path)) {
             m_counterFds.erase(path);
             return missingGroup();

@@ -12,31 +12,27 @@
 namespace rdt {
 
 namespace {
-    std::optional<std::uint64_t> readNumber(Fs& fs, const std::string& path, int base = 10)
-    {
-        auto r = fs.read(path);
-        if (!r)
-            return std::nullopt;
-        const auto t = trim(*r);
-        std::uint64_t v = 0;
-        auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v, base);
-        if (t.empty() || ec != std::errc())
-            return std::nullopt;
-        return v;
-    }
+std::optional<std::uint64_t> readNumber(Fs& fs, const std::string& path, int base = 10)
+{
+    auto r = fs.read(path);
+    if (!r) return std::nullopt;
+    const auto t = trim(*r);
+    std::uint64_t v = 0;
+    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v, base);
+    if (t.empty() || ec != std::errc()) return std::nullopt;
+    return v;
+}
 
-    /// "mon_L3_00" -> 0 (ids are cache ids: unique, not necessarily contiguous).
-    std::optional<int> monDomainId(const std::string& dir)
-    {
-        const std::string prefix = "mon_L3_";
-        if (dir.rfind(prefix, 0) != 0)
-            return std::nullopt;
-        int id = -1;
-        auto [p, ec] = std::from_chars(dir.data() + prefix.size(), dir.data() + dir.size(), id);
-        if (ec != std::errc() || p != dir.data() + dir.size() || id < 0)
-            return std::nullopt;
-        return id;
-    }
+/// "mon_L3_00" -> 0 (ids are cache ids: unique, not necessarily contiguous).
+std::optional<int> monDomainId(const std::string& dir)
+{
+    const std::string prefix = "mon_L3_";
+    if (dir.rfind(prefix, 0) != 0) return std::nullopt;
+    int id = -1;
+    auto [p, ec] = std::from_chars(dir.data() + prefix.size(), dir.data() + dir.size(), id);
+    if (ec != std::errc() || p != dir.data() + dir.size() || id < 0) return std::nullopt;
+    return id;
+}
 }
 
 std::string ResourceCaps::defaultValue() const
@@ -52,8 +48,7 @@ std::string ResourceCaps::defaultValue() const
 const ResourceCaps* Capabilities::resource(const std::string& n) const
 {
     for (const auto& r : resources)
-        if (r.name == n)
-            return &r;
+        if (r.name == n) return &r;
     return nullptr;
 }
 
@@ -62,22 +57,18 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
     Capabilities caps;
     Schemata rootSchemata;
     if (auto s = m_fs->read("schemata")) {
-        if (auto p = Schemata::parse(*s))
-            rootSchemata = std::move(*p);
+        if (auto p = Schemata::parse(*s)) rootSchemata = std::move(*p);
     }
     Schemata rootSize;
     if (auto s = m_fs->read("size")) {
-        if (auto p = Schemata::parse(*s))
-            rootSize = std::move(*p);
+        if (auto p = Schemata::parse(*s)) rootSize = std::move(*p);
     }
     std::vector<std::string> infoDirs;
-    if (auto l = m_fs->list("info"))
-        infoDirs = std::move(*l);
+    if (auto l = m_fs->list("info")) infoDirs = std::move(*l);
     unsigned minClosids = UINT_MAX;
     for (const auto& dir : infoDirs) {
         const std::string base = "info/" + dir + "/";
-        if (!m_fs->isDirectory("info/" + dir))
-            continue;
+        if (!m_fs->isDirectory("info/" + dir)) continue;
         if (dir.size() > 4 && dir.compare(dir.size() - 4, 4, "_MON") == 0) {
             auto& m = caps.monitoring;
             m.present = true;
@@ -88,8 +79,7 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
                 while (!rest.empty()) {
                     auto nl = rest.find('\n');
                     auto feature = trim(rest.substr(0, nl));
-                    if (!feature.empty())
-                        m.features.emplace_back(feature);
+                    if (!feature.empty()) m.features.emplace_back(feature);
                     rest = nl == std::string_view::npos ? std::string_view {} : rest.substr(nl + 1);
                 }
             }
@@ -115,8 +105,7 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
             r.minBandwidth = static_cast<unsigned>(readNumber(*m_fs, base + "min_bandwidth").value_or(0));
             r.bandwidthGran = static_cast<unsigned>(readNumber(*m_fs, base + "bandwidth_gran").value_or(1));
             r.delayLinear = readNumber(*m_fs, base + "delay_linear").value_or(1) != 0;
-            if (auto t = m_fs->read(base + "thread_throttle_mode"))
-                r.throttleMode = std::string(trim(*t));
+            if (auto t = m_fs->read(base + "thread_throttle_mode")) r.throttleMode = std::string(trim(*t));
         } else {
             continue; // an info dir we do not know (future resource): not an allocation resource we can drive
         }
@@ -124,30 +113,24 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
             for (const auto& [d, v] : line->values) {
                 r.domains.push_back(d);
                 // mba_MBps: the root shows MiBps (default 4294967295), never a percentage above 100.
-                if (r.kind == ResourceKind::Bandwidth && parseBandwidth(v).valueOr(0) > 100)
-                    r.mbpsMode = true;
+                if (r.kind == ResourceKind::Bandwidth && parseBandwidth(v).valueOr(0) > 100) r.mbpsMode = true;
             }
         }
         if (r.isCache() && r.cbmBits > 0) {
             if (auto sz = rootSize.value(r.name, r.domains.empty() ? 0 : r.domains.front())) {
                 const auto rootMask = parseMask(rootSchemata.value(r.name, r.domains.front()).value_or("0")).valueOr(0);
                 const auto bits = static_cast<unsigned>(std::popcount(rootMask));
-                if (bits > 0)
-                    r.bytesPerBit = parseBandwidth(*sz).valueOr(0) / bits;
+                if (bits > 0) r.bytesPerBit = parseBandwidth(*sz).valueOr(0) / bits;
             }
         }
-        if (r.name == "L3CODE" || r.name == "L3DATA")
-            caps.cdpL3 = true;
-        if (r.name == "L2CODE" || r.name == "L2DATA")
-            caps.cdpL2 = true;
-        if (r.numClosids > 0)
-            minClosids = std::min(minClosids, r.numClosids);
+        if (r.name == "L3CODE" || r.name == "L3DATA") caps.cdpL3 = true;
+        if (r.name == "L2CODE" || r.name == "L2DATA") caps.cdpL2 = true;
+        if (r.numClosids > 0) minClosids = std::min(minClosids, r.numClosids);
         caps.resources.push_back(std::move(r));
     }
     if (auto l = m_fs->list("mon_data")) {
         for (const auto& d : *l)
-            if (auto id = monDomainId(d))
-                caps.monitoring.domains.push_back(*id);
+            if (auto id = monDomainId(d)) caps.monitoring.domains.push_back(*id);
         std::sort(caps.monitoring.domains.begin(), caps.monitoring.domains.end());
     }
     // CLOSID 0 belongs to the default group, and the kernel uses the minimum over all resources (KGRP).
@@ -164,13 +147,11 @@ std::vector<std::string> detectOtherRdtUsers(Fs& fs)
 {
     std::vector<std::string> out;
     auto entries = fs.list("");
-    if (!entries)
-        return out;
+    if (!entries) return out;
     std::vector<std::string> pqos, pcm, cadvisor;
     auto scanMon = [&](const std::string& parent) {
         auto l = fs.list(parent.empty() ? "mon_groups" : parent + "/mon_groups");
-        if (!l)
-            return;
+        if (!l) return;
         for (const auto& n : *l) {
             const auto p = parent.empty() ? "mon_groups/" + n : parent + "/mon_groups/" + n;
             if (n.rfind("pcm", 0) == 0)
@@ -181,8 +162,7 @@ std::vector<std::string> detectOtherRdtUsers(Fs& fs)
     };
     scanMon("");
     for (const auto& n : *entries) {
-        if (n == "info" || n == "mon_groups" || n == "mon_data" || !fs.isDirectory(n))
-            continue;
+        if (n == "info" || n == "mon_groups" || n == "mon_data" || !fs.isDirectory(n)) continue;
         if (n.size() > 3 && n.rfind("COS", 0) == 0
             && std::all_of(n.begin() + 3, n.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
             pqos.push_back(n);

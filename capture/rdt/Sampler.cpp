@@ -17,12 +17,10 @@ Sampler::Sampler(RdtBackend& backend, SamplerConfig config, SimulationControl* s
     , m_simulation(simulation)
     , m_queue(m_config.queueCapacity == 0 ? 1 : m_config.queueCapacity)
 {
-    if (auto caps = m_backend.capabilities())
-        m_counterWidth = caps->monitoring.counterWidth;
+    if (auto caps = m_backend.capabilities()) m_counterWidth = caps->monitoring.counterWidth;
     double rate = m_config.rateHz > 0 ? m_config.rateHz : 10.0;
     m_intervalNs = static_cast<std::uint64_t>(1e9 / rate);
-    if (m_intervalNs == 0)
-        m_intervalNs = 1;
+    if (m_intervalNs == 0) m_intervalNs = 1;
     // SDM 20.18.8: a 24-bit MBM counter must be read at 1 Hz or faster to see at most one rollover.
     const auto maxInterval = maxPollIntervalNs(m_counterWidth);
     if (m_intervalNs > maxInterval) {
@@ -35,9 +33,15 @@ Sampler::Sampler(RdtBackend& backend, SamplerConfig config, SimulationControl* s
     }
 }
 
-Sampler::~Sampler() { stop(); }
+Sampler::~Sampler()
+{
+    stop();
+}
 
-void Sampler::setCallback(std::function<void(const RdtSampleBatch&)> callback) { m_callback = std::move(callback); }
+void Sampler::setCallback(std::function<void(const RdtSampleBatch&)> callback)
+{
+    m_callback = std::move(callback);
+}
 
 std::string Sampler::lastError() const
 {
@@ -47,11 +51,9 @@ std::string Sampler::lastError() const
 
 Status Sampler::start()
 {
-    if (running())
-        return makeError("the sampler is already running");
+    if (running()) return makeError("the sampler is already running");
     auto caps = m_backend.capabilities();
-    if (!caps)
-        return caps.error();
+    if (!caps) return caps.error();
     if (!caps->monitoring.present)
         return errnoError(ENOENT, "no RDT monitoring on " + m_backend.describe(),
             "CMT/MBM need CPUID.07H.00H:EBX[12]; use --source sim to explore them");
@@ -68,8 +70,7 @@ void Sampler::stop()
         m_stop.store(true);
     }
     m_wake.notify_all();
-    if (m_thread.joinable())
-        m_thread.join();
+    if (m_thread.joinable()) m_thread.join();
     m_running.store(false, std::memory_order_release);
 }
 
@@ -93,8 +94,7 @@ void Sampler::run()
 
 Result<RdtSampleBatch> Sampler::pollOnce(std::uint64_t timeNs)
 {
-    if (running())
-        return makeError("pollOnce() while the sampler thread runs", "stop() the sampler first");
+    if (running()) return makeError("pollOnce() while the sampler thread runs", "stop() the sampler first");
     return poll(timeNs);
 }
 
@@ -110,8 +110,7 @@ Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
     std::vector<std::string> groups = m_config.groups;
     if (groups.empty()) {
         auto listed = m_backend.listGroups();
-        if (!listed)
-            return fail(listed.error());
+        if (!listed) return fail(listed.error());
         for (const auto& g : *listed)
             groups.push_back(g.path);
     }
@@ -125,8 +124,7 @@ Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
         const auto& group = groups[gi];
         auto& counters = all[gi];
         if (!counters) {
-            if (failures++ == 0)
-                firstError = counters.error();
+            if (failures++ == 0) firstError = counters.error();
             continue;
         }
         const double maxUnits = m_config.plausibleMaxBps / static_cast<double>(counters->bytesPerUnit);
@@ -149,8 +147,10 @@ Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
                 p.localBytes = c.mbmLocalRaw * counters->bytesPerUnit;
             } else if (!mbmBad && timeNs > p.timeNs) {
                 const auto elapsed = timeNs - p.timeNs;
-                const auto dt = counterDelta(p.total, c.mbmTotalRaw, m_counterWidth, c.mbmTotalOverflow, elapsed, maxUnits);
-                const auto dl = counterDelta(p.local, c.mbmLocalRaw, m_counterWidth, c.mbmLocalOverflow, elapsed, maxUnits);
+                const auto dt
+                    = counterDelta(p.total, c.mbmTotalRaw, m_counterWidth, c.mbmTotalOverflow, elapsed, maxUnits);
+                const auto dl
+                    = counterDelta(p.local, c.mbmLocalRaw, m_counterWidth, c.mbmLocalOverflow, elapsed, maxUnits);
                 const auto bytesT = dt.units * counters->bytesPerUnit;
                 const auto bytesL = dl.units * counters->bytesPerUnit;
                 const double secs = static_cast<double>(elapsed) * 1e-9;
@@ -169,15 +169,13 @@ Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
             batch.samples.push_back(std::move(s));
         }
     }
-    if (failures > 0 && failures == groups.size())
-        return fail(firstError);
+    if (failures > 0 && failures == groups.size()) return fail(firstError);
     if (failures > 0) {
         m_errors.fetch_add(1, std::memory_order_relaxed);
         std::lock_guard lock(m_errorMutex);
         m_lastError = firstError.toString();
     }
-    if (m_callback)
-        m_callback(batch);
+    if (m_callback) m_callback(batch);
     if (!running()) {
         m_queue.push(batch); // pollOnce(): the caller gets the batch too
         return batch;

@@ -26,41 +26,39 @@ namespace rdt {
 
 #ifdef RDTSCOPE_HAVE_SIM
 namespace {
-    /// The SimulationControl of the `sim` source: a scenario file run by capture/sim's Simulation, whose timed
-    /// steps fire from the machine's tick listener while we advance time.
-    class ScenarioControl final : public SimulationControl {
-    public:
-        explicit ScenarioControl(std::shared_ptr<sim::Simulation> simulation)
-            : m_sim(std::move(simulation))
-        {
-        }
-        std::uint64_t nowNs() const override { return m_sim->machine().nowNs(); }
-        std::string cpuidJson() const override { return cpuidTableToJson(m_sim->machine().cpuid().table()); }
-        void advanceTo(std::uint64_t t) override
-        {
-            const auto now = m_sim->machine().nowNs();
-            if (t > now)
-                m_sim->advance(t - now);
-        }
-        std::string scenarioName() const override { return m_sim->scenario().name; }
-        std::string describe() const override
-        {
-            return "simulated " + m_sim->machine().features().brand + ", "
-                + std::to_string(m_sim->machine().cpuCount()) + " CPUs, scenario " + m_sim->scenario().name;
-        }
-        std::vector<SimulationEvent> takeEvents() override
-        {
-            std::vector<SimulationEvent> out;
-            for (const auto& e : m_sim->events(m_seen))
-                out.push_back({ e.timeNs, e.text, e.ok, e.note });
-            m_seen += out.size();
-            return out;
-        }
+/// The SimulationControl of the `sim` source: a scenario file run by capture/sim's Simulation, whose timed
+/// steps fire from the machine's tick listener while we advance time.
+class ScenarioControl final : public SimulationControl {
+public:
+    explicit ScenarioControl(std::shared_ptr<sim::Simulation> simulation)
+        : m_sim(std::move(simulation))
+    { }
+    std::uint64_t nowNs() const override { return m_sim->machine().nowNs(); }
+    std::string cpuidJson() const override { return cpuidTableToJson(m_sim->machine().cpuid().table()); }
+    void advanceTo(std::uint64_t t) override
+    {
+        const auto now = m_sim->machine().nowNs();
+        if (t > now) m_sim->advance(t - now);
+    }
+    std::string scenarioName() const override { return m_sim->scenario().name; }
+    std::string describe() const override
+    {
+        return "simulated " + m_sim->machine().features().brand + ", " + std::to_string(m_sim->machine().cpuCount())
+            + " CPUs, scenario " + m_sim->scenario().name;
+    }
+    std::vector<SimulationEvent> takeEvents() override
+    {
+        std::vector<SimulationEvent> out;
+        for (const auto& e : m_sim->events(m_seen))
+            out.push_back({ e.timeNs, e.text, e.ok, e.note });
+        m_seen += out.size();
+        return out;
+    }
 
-    private:
-        std::shared_ptr<sim::Simulation> m_sim;
-        std::size_t m_seen = 0;
-    };
+private:
+    std::shared_ptr<sim::Simulation> m_sim;
+    std::size_t m_seen = 0;
+};
 
 }
 
@@ -122,14 +120,12 @@ Result<RdtSource> openSimSource(const std::string& spec, const std::string& scen
             return e;
         }
         auto created = sim::Simulation::create(*loaded);
-        if (!created)
-            return created.error();
+        if (!created) return created.error();
         std::shared_ptr<sim::Simulation> simulation(std::move(*created));
         // The Fs handle keeps the whole simulation alive for as long as the backend uses it.
         auto fs = std::shared_ptr<Fs>(&simulation->resctrl(), [simulation](Fs*) {});
         auto b = ResctrlBackend::open(fs);
-        if (!b)
-            return b.error();
+        if (!b) return b.error();
         s.backend = std::move(*b);
         s.simulation = std::make_shared<ScenarioControl>(simulation);
         return s;
@@ -154,15 +150,13 @@ Result<RdtSource> openMsrSource(const RdtSourceOptions& options)
     if (!LiveCpuid::instructionAvailable())
         return errnoError(ENODEV, "the CPUID instruction is not available here", "use --source sim-msr");
     auto cpuid = LiveCpuid::onCpu(0);
-    if (!cpuid)
-        return cpuid.error();
+    if (!cpuid) return cpuid.error();
     const auto f = decodeCpuFeatures(*cpuid);
     if (!f.identity.isIntel())
         return errnoError(ENODEV, "this CPU is " + f.identity.vendor + ", not GenuineIntel: no Intel RDT MSRs",
             "use --source sim-msr to explore the MSR protocol on the simulated Xeon");
     auto topo = readTopology("/sys");
-    if (!topo)
-        return topo.error();
+    if (!topo) return topo.error();
     MsrRdtEnumeration e;
     e.maxRmid = f.monitoring.l3DetailsKnown ? f.monitoring.highestRmid : 0;
     e.upscalingFactor = f.monitoring.upscalingFactor ? f.monitoring.upscalingFactor : 1;
@@ -196,18 +190,14 @@ Result<RdtSource> openMsrSource(const RdtSourceOptions& options)
     e.l2IdOfCpu.assign(topo->cpus.size(), 0);
     for (const auto& d : topo->l3)
         for (unsigned c : d.cpus)
-            if (c < e.l3IdOfCpu.size())
-                e.l3IdOfCpu[c] = static_cast<int>(d.id);
+            if (c < e.l3IdOfCpu.size()) e.l3IdOfCpu[c] = static_cast<int>(d.id);
     for (const auto& d : topo->l2)
         for (unsigned c : d.cpus)
-            if (c < e.l2IdOfCpu.size())
-                e.l2IdOfCpu[c] = static_cast<int>(d.id);
+            if (c < e.l2IdOfCpu.size()) e.l2IdOfCpu[c] = static_cast<int>(d.id);
     auto msrs = std::make_shared<DevMsr>("/dev/cpu", static_cast<unsigned>(topo->cpus.size()));
-    if (auto probe = msrs->read(0, msr::IA32_PQR_ASSOC); !probe)
-        return probe.error();
+    if (auto probe = msrs->read(0, msr::IA32_PQR_ASSOC); !probe) return probe.error();
     auto b = MsrBackend::open(msrs, e, mountPoint);
-    if (!b)
-        return b.error();
+    if (!b) return b.error();
     RdtSource s;
     s.kind = "msr";
     s.why = "msr requested with --source msr (" + f.identity.brand + ")";

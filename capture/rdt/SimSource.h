@@ -13,7 +13,7 @@ Result<RdtSource> openSimSource(const std::string& spec, const std::string& scen
 Result<RdtSource> openMsrSource(const RdtSourceOptions& options);
 
 namespace sim {
-    class SimMachine;
+class SimMachine;
 }
 /// What the MSR backend needs, from the simulated machine's enumeration (only with RDTSCOPE_HAVE_SIM).
 MsrRdtEnumeration msrEnumerationOf(const sim::SimMachine& machine);

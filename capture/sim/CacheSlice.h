@@ -56,8 +56,7 @@ public:
             double w = double(realWays) * realSets / sampling;
             m_ways = w < 1 ? 1 : static_cast<std::uint32_t>(w + 0.5);
         }
-        if (m_ways > 32)
-            m_ways = 32;
+        if (m_ways > 32) m_ways = 32;
         // Each set's row is padded to a multiple of 4 ways with invalid tags, so a tag lookup compares 4 ways per
         // SSE2 instruction; padding ways are never filled (fill() only visits the real ways) and never match.
         m_stride = (m_ways + 3) & ~3u;
@@ -84,8 +83,7 @@ public:
     {
         std::size_t base = std::size_t { setOf(key) } * m_stride;
         int w = matchWay(m_tags.data() + base, key);
-        if (w < 0)
-            return -1;
+        if (w < 0) return -1;
         m_lru[base + static_cast<std::size_t>(w)] = tick();
         return static_cast<int>(base) + w;
     }
@@ -103,14 +101,12 @@ public:
     int fill(Tag key, std::uint32_t allowedWays, Meta meta, Victim& victim)
     {
         std::uint32_t mask = allowedWays & allWays();
-        if (mask == 0)
-            mask = allWays();
+        if (mask == 0) mask = allWays();
         std::size_t base = std::size_t { setOf(key) } * m_stride;
         int best = -1;
         std::uint32_t bestAge = 0xFFFFFFFFu;
         for (std::uint32_t w = 0; w < m_ways; ++w) {
-            if (!(mask & (1u << w)))
-                continue;
+            if (!(mask & (1u << w))) continue;
             std::size_t i = base + w;
             if (m_tags[i] == kInvalid) {
                 best = static_cast<int>(i);
@@ -155,14 +151,12 @@ private:
         for (std::uint32_t w = 0; w < m_stride; w += 4) {
             const __m128i row = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + w));
             const int bits = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(row, k)));
-            if (bits != 0)
-                return static_cast<int>(w) + std::countr_zero(static_cast<unsigned>(bits));
+            if (bits != 0) return static_cast<int>(w) + std::countr_zero(static_cast<unsigned>(bits));
         }
         return -1;
 #else
         for (std::uint32_t w = 0; w < m_ways; ++w)
-            if (t[w] == key)
-                return static_cast<int>(w);
+            if (t[w] == key) return static_cast<int>(w);
         return -1;
 #endif
     }

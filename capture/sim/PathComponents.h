@@ -13,15 +13,13 @@ inline std::vector<std::string> pathComponents(const std::string& path)
     std::string cur;
     for (char c : path) {
         if (c == '/') {
-            if (!cur.empty())
-                out.push_back(cur);
+            if (!cur.empty()) out.push_back(cur);
             cur.clear();
         } else {
             cur.push_back(c);
         }
     }
-    if (!cur.empty())
-        out.push_back(cur);
+    if (!cur.empty()) out.push_back(cur);
     return out;
 }
 

@@ -13,62 +13,55 @@
 namespace rdt::sim {
 namespace {
 
-    std::string strimS(const std::string& s)
-    {
-        auto b = s.find_first_not_of(" \t\n\r\v\f");
-        if (b == std::string::npos)
-            return {};
-        auto e = s.find_last_not_of(" \t\n\r\v\f");
-        return s.substr(b, e - b + 1);
-    }
+std::string strimS(const std::string& s)
+{
+    auto b = s.find_first_not_of(" \t\n\r\v\f");
+    if (b == std::string::npos) return {};
+    auto e = s.find_last_not_of(" \t\n\r\v\f");
+    return s.substr(b, e - b + 1);
+}
 
-    /// strsep(&s, delim) for one delimiter character: returns the token, s becomes the rest (nullopt at the end).
-    std::string strsep(std::optional<std::string>& s, char delim)
-    {
-        std::string all = *s;
-        auto pos = all.find(delim);
-        if (pos == std::string::npos) {
-            s.reset();
-            return all;
-        }
-        s = all.substr(pos + 1);
-        return all.substr(0, pos);
+/// strsep(&s, delim) for one delimiter character: returns the token, s becomes the rest (nullopt at the end).
+std::string strsep(std::optional<std::string>& s, char delim)
+{
+    std::string all = *s;
+    auto pos = all.find(delim);
+    if (pos == std::string::npos) {
+        s.reset();
+        return all;
     }
+    s = all.substr(pos + 1);
+    return all.substr(0, pos);
+}
 
-    /// kstrtoul(s, base): optional '+', for base 16 an optional 0x prefix, digits only, no overflow.
-    bool kstrtoul(const std::string& in, int base, unsigned long long& out, unsigned long long max)
-    {
-        std::string s = in;
-        if (!s.empty() && s.back() == '\n')
-            s.pop_back();
-        if (!s.empty() && s[0] == '+')
-            s.erase(0, 1);
-        if (base == 16 && s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-            s.erase(0, 2);
-        if (s.empty())
-            return false;
-        unsigned long long v = 0;
-        for (char c : s) {
-            int d = c >= '0' && c <= '9' ? c - '0'
-                : base == 16 && c >= 'a' && c <= 'f' ? c - 'a' + 10
-                : base == 16 && c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                                      : -1;
-            if (d < 0)
-                return false;
-            if (v > (max - unsigned(d)) / unsigned(base))
-                return false;
-            v = v * unsigned(base) + unsigned(d);
-        }
-        out = v;
-        return true;
+/// kstrtoul(s, base): optional '+', for base 16 an optional 0x prefix, digits only, no overflow.
+bool kstrtoul(const std::string& in, int base, unsigned long long& out, unsigned long long max)
+{
+    std::string s = in;
+    if (!s.empty() && s.back() == '\n') s.pop_back();
+    if (!s.empty() && s[0] == '+') s.erase(0, 1);
+    if (base == 16 && s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.erase(0, 2);
+    if (s.empty()) return false;
+    unsigned long long v = 0;
+    for (char c : s) {
+        int d = c >= '0' && c <= '9'             ? c - '0'
+            : base == 16 && c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : base == 16 && c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                 : -1;
+        if (d < 0) return false;
+        if (v > (max - unsigned(d)) / unsigned(base)) return false;
+        v = v * unsigned(base) + unsigned(d);
     }
+    out = v;
+    return true;
+}
 
-    std::string hexStr(unsigned long long v)
-    {
-        char buf[24];
-        std::snprintf(buf, sizeof buf, "%llx", v);
-        return buf;
-    }
+std::string hexStr(unsigned long long v)
+{
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "%llx", v);
+    return buf;
+}
 
 } // namespace
 
@@ -115,15 +108,14 @@ void SimResctrlFs::setCtrlValue(const Schema& s, unsigned domain, std::uint32_t 
 
 std::string SimResctrlFs::modeOfClosid(std::uint32_t closid) const
 {
-    if (closid == 0)
-        return m_root.mode;
+    if (closid == 0) return m_root.mode;
     for (const auto& [n, g] : m_ctrl)
-        if (g->closid == closid)
-            return g->mode;
+        if (g->closid == closid) return g->mode;
     return "shareable";
 }
 
-bool SimResctrlFs::cbmOverlaps(const Schema& s, unsigned domain, std::uint32_t cbm, std::uint32_t closid, bool exclusive) const
+bool SimResctrlFs::cbmOverlaps(
+    const Schema& s, unsigned domain, std::uint32_t cbm, std::uint32_t closid, bool exclusive) const
 {
     const CatCaps& cat = catOf(s);
     if (!exclusive && (cbm & cat.shareableBits)) // regions used by hardware directly
@@ -132,21 +124,16 @@ bool SimResctrlFs::cbmOverlaps(const Schema& s, unsigned domain, std::uint32_t c
         Schema peer = s;
         peer.type = type;
         for (std::uint32_t i = 0; i < m_closidUsed.size(); ++i) {
-            if (!m_closidUsed[i] || i == closid)
-                continue;
+            if (!m_closidUsed[i] || i == closid) continue;
             if (cbm & ctrlValue(peer, domain, i)) {
-                if (!exclusive)
-                    return true;
-                if (modeOfClosid(i) == "exclusive")
-                    return true;
+                if (!exclusive) return true;
+                if (modeOfClosid(i) == "exclusive") return true;
             }
         }
         return false;
     };
-    if (check(s.type))
-        return true;
-    if (s.type != CdpType::None)
-        return check(s.type == CdpType::Code ? CdpType::Data : CdpType::Code);
+    if (check(s.type)) return true;
+    if (s.type != CdpType::None) return check(s.type == CdpType::Code ? CdpType::Data : CdpType::Code);
     return false;
 }
 
@@ -156,23 +143,21 @@ std::string SimResctrlFs::formatSchemata(const Group& g, bool size) const
     std::size_t width = 0;
     for (const auto& s : m_schemas) {
         std::size_t w = s.name.size();
-        if (s.kind != SchemaKind::MB && s.type == CdpType::None && catOf(s).cdp)
-            w += 4;
+        if (s.kind != SchemaKind::MB && s.type == CdpType::None && catOf(s).cdp) w += 4;
         width = std::max(width, w);
     }
     std::string out;
     for (const auto& s : m_schemas) {
-        if (g.closid >= s.numClosid)
-            continue;
+        if (g.closid >= s.numClosid) continue;
         out += std::string(width - std::min(width, s.name.size()), ' ') + s.name + ":";
         for (unsigned d = 0; d < domainCount(s); ++d) {
             std::uint32_t v = ctrlValue(s, d, g.closid);
-            if (d)
-                out += ";";
+            if (d) out += ";";
             if (size && s.kind != SchemaKind::MB) {
                 const SimFeatures& f = m_machine.features();
                 std::uint64_t cacheSize = s.kind == SchemaKind::L2 ? f.l2.sizeBytes() : f.l3.sizeBytes();
-                out += std::to_string(d) + "=" + std::to_string(cacheSize / catOf(s).cbmLen * unsigned(std::popcount(v)));
+                out += std::to_string(d) + "="
+                    + std::to_string(cacheSize / catOf(s).cbmLen * unsigned(std::popcount(v)));
             } else if (s.kind == SchemaKind::MB) {
                 out += std::to_string(d) + "=" + std::to_string(v);
             } else {
@@ -189,9 +174,9 @@ Status SimResctrlFs::writeSchemata(Group& g, const std::string& data)
     // "Valid input requires a trailing newline": checked before the status is cleared, so it stays as it was.
     if (data.empty() || data.back() != '\n')
         return errnoError(EINVAL, "cannot write schemata: no trailing newline",
-            "the kernel rejects a schemata write without a trailing newline, silently (info/last_cmd_status unchanged)");
-    if (!g.ctrl)
-        return errnoError(ENOENT, "monitor groups have no schemata");
+            "the kernel rejects a schemata write without a trailing newline, silently (info/last_cmd_status "
+            "unchanged)");
+    if (!g.ctrl) return errnoError(ENOENT, "monitor groups have no schemata");
     clearStatus();
     auto fail = [&](const std::string& text) {
         setStatus(text);
@@ -203,37 +188,30 @@ Status SimResctrlFs::writeSchemata(Group& g, const std::string& data)
     while (buf) {
         std::optional<std::string> tok = strsep(buf, '\n');
         std::string resname = strimS(strsep(tok, ':'));
-        if (!tok)
-            return fail("Missing ':'");
-        if (tok->empty())
-            return fail("Missing '" + resname + "' value");
+        if (!tok) return fail("Missing ':'");
+        if (tok->empty()) return fail("Missing '" + resname + "' value");
         std::size_t si = m_schemas.size();
         for (std::size_t i = 0; i < m_schemas.size(); ++i)
-            if (m_schemas[i].name == resname && g.closid < m_schemas[i].numClosid)
-                si = i;
-        if (si == m_schemas.size())
-            return fail("Unknown or unsupported resource name '" + resname + "'");
+            if (m_schemas[i].name == resname && g.closid < m_schemas[i].numClosid) si = i;
+        if (si == m_schemas.size()) return fail("Unknown or unsupported resource name '" + resname + "'");
         const Schema& s = m_schemas[si];
         std::optional<std::string> line = *tok;
         while (line && !line->empty()) {
             std::optional<std::string> dom = strsep(line, ';');
             std::string id = strsep(dom, '=');
             unsigned long long domId = 0;
-            if (!dom || !kstrtoul(id, 10, domId, 0xFFFFFFFFull))
-                return fail("Missing '=' or non-numeric domain");
+            if (!dom || !kstrtoul(id, 10, domId, 0xFFFFFFFFull)) return fail("Missing '=' or non-numeric domain");
             std::string val = strimS(*dom);
             if (domId >= domainCount(s)) // an unknown domain id: -EINVAL without a status text
-                return errnoError(EINVAL, "cannot write schemata: no domain " + std::to_string(domId) + " for " + s.name,
+                return errnoError(EINVAL,
+                    "cannot write schemata: no domain " + std::to_string(domId) + " for " + s.name,
                     "the kernel rejects unknown domain ids silently; see the domains in info/ and mon_data/");
             auto key = std::make_pair(si, unsigned(domId));
-            if (staged.count(key))
-                return fail("Duplicate domain " + std::to_string(domId));
+            if (staged.count(key)) return fail("Duplicate domain " + std::to_string(domId));
             if (s.kind == SchemaKind::MB) {
-                if (!f.mba.linear)
-                    return fail("No support for non-linear MB domains");
+                if (!f.mba.linear) return fail("No support for non-linear MB domains");
                 unsigned long long bw = 0;
-                if (!kstrtoul(val, 10, bw, 0xFFFFFFFFull))
-                    return fail("Invalid MB value " + val);
+                if (!kstrtoul(val, 10, bw, 0xFFFFFFFFull)) return fail("Invalid MB value " + val);
                 const unsigned gran = f.mba.maxDelay <= 100 ? 100 - f.mba.maxDelay : 1;
                 if (bw < gran || bw > 100)
                     return fail("MB value " + std::to_string(bw) + " out of range [" + std::to_string(gran) + ",100]");
@@ -242,10 +220,8 @@ Status SimResctrlFs::writeSchemata(Group& g, const std::string& data)
             }
             const CatCaps& cat = catOf(s);
             unsigned long long v = 0;
-            if (!kstrtoul(val, 16, v, ~0ull))
-                return fail("Non-hex character in the mask " + val);
-            if ((m_options.minCbmBits > 0 && v == 0) || v > cat.fullMask())
-                return fail("Mask out of range");
+            if (!kstrtoul(val, 16, v, ~0ull)) return fail("Non-hex character in the mask " + val);
+            if ((m_options.minCbmBits > 0 && v == 0) || v > cat.fullMask()) return fail("Mask out of range");
             auto cbm = static_cast<std::uint32_t>(v);
             const int first = std::countr_zero(cbm);
             const int zero = first + std::countr_one(cbm >> first);
@@ -254,8 +230,7 @@ Status SimResctrlFs::writeSchemata(Group& g, const std::string& data)
             }
             if (unsigned(zero - first) < m_options.minCbmBits)
                 return fail("Need at least " + std::to_string(m_options.minCbmBits) + " bits in the mask");
-            if (cbmOverlaps(s, unsigned(domId), cbm, g.closid, true))
-                return fail("Overlaps with exclusive group");
+            if (cbmOverlaps(s, unsigned(domId), cbm, g.closid, true)) return fail("Overlaps with exclusive group");
             if (cbmOverlaps(s, unsigned(domId), cbm, g.closid, false) && g.mode == "exclusive")
                 return fail("Overlaps with other group");
             staged[key] = cbm;
@@ -268,12 +243,10 @@ Status SimResctrlFs::writeSchemata(Group& g, const std::string& data)
 
 Status SimResctrlFs::writeMode(Group& g, const std::string& data)
 {
-    if (data.empty() || data.back() != '\n')
-        return errnoError(EINVAL, "cannot write mode: no trailing newline");
+    if (data.empty() || data.back() != '\n') return errnoError(EINVAL, "cannot write mode: no trailing newline");
     std::string buf = data.substr(0, data.size() - 1);
     clearStatus();
-    if (buf == g.mode)
-        return {};
+    if (buf == g.mode) return {};
     if (buf == "shareable") {
         g.mode = buf;
         return {};
@@ -281,8 +254,7 @@ Status SimResctrlFs::writeMode(Group& g, const std::string& data)
     if (buf == "exclusive") {
         bool hasCache = false;
         for (const auto& s : m_schemas) {
-            if (s.kind == SchemaKind::MB)
-                continue;
+            if (s.kind == SchemaKind::MB) continue;
             hasCache = true;
             for (unsigned d = 0; d < domainCount(s); ++d)
                 if (cbmOverlaps(s, d, ctrlValue(s, d, g.closid), g.closid, false)) {
@@ -309,13 +281,11 @@ std::string SimResctrlFs::bitUsage(const Schema& s) const
     for (unsigned d = 0; d < domainCount(s); ++d) {
         std::uint32_t sw = 0, excl = 0;
         for (std::uint32_t i = 0; i < m_closidUsed.size(); ++i) {
-            if (!m_closidUsed[i])
-                continue;
+            if (!m_closidUsed[i]) continue;
             std::uint32_t v = ctrlValue(s, d, i);
             (modeOfClosid(i) == "exclusive" ? excl : sw) |= v;
         }
-        if (d)
-            out += ";";
+        if (d) out += ";";
         out += std::to_string(d) + "=";
         for (int b = int(cat.cbmLen) - 1; b >= 0; --b) {
             bool hw = (cat.shareableBits >> b) & 1, swb = (sw >> b) & 1, ex = (excl >> b) & 1;
@@ -339,8 +309,7 @@ Status SimResctrlFs::initAllocation(Group& g)
             const CatCaps& cat = catOf(s);
             std::uint32_t used = cat.shareableBits, next = cat.shareableBits;
             for (std::uint32_t i = 0; i < m_closidUsed.size(); ++i) {
-                if (!m_closidUsed[i] || i == g.closid)
-                    continue;
+                if (!m_closidUsed[i] || i == g.closid) continue;
                 std::uint32_t v = ctrlValue(s, d, i);
                 if (s.type != CdpType::None) {
                     Schema peer = s;
@@ -348,15 +317,13 @@ Status SimResctrlFs::initAllocation(Group& g)
                     v |= ctrlValue(peer, d, i);
                 }
                 used |= v;
-                if (modeOfClosid(i) == "shareable")
-                    next |= v;
+                if (modeOfClosid(i) == "shareable") next |= v;
             }
             next |= ~used & cat.fullMask();
             if (!cat.sparse && next) { // cbm_ensure_valid: keep the first contiguous run
                 int first = std::countr_zero(next);
                 int zero = first + std::countr_one(next >> first);
-                if (zero < 32)
-                    next &= (1u << zero) - 1;
+                if (zero < 32) next &= (1u << zero) - 1;
             }
             if (unsigned(std::popcount(next)) < m_options.minCbmBits) {
                 setStatus("No space on " + s.name + ":" + std::to_string(d));

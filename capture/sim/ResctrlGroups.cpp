@@ -12,31 +12,28 @@
 namespace rdt::sim {
 namespace {
 
-    std::string strim(const std::string& s)
-    {
-        auto b = s.find_first_not_of(" \t\n\r\v\f");
-        if (b == std::string::npos)
-            return {};
-        auto e = s.find_last_not_of(" \t\n\r\v\f");
-        return s.substr(b, e - b + 1);
-    }
+std::string strim(const std::string& s)
+{
+    auto b = s.find_first_not_of(" \t\n\r\v\f");
+    if (b == std::string::npos) return {};
+    auto e = s.find_last_not_of(" \t\n\r\v\f");
+    return s.substr(b, e - b + 1);
+}
 
-    /// kstrtoint(s, 0, &v): optional sign, 0x/0 prefixes, one trailing newline; false on anything else.
-    bool kstrtoint(const std::string& s, long long& v)
-    {
-        std::string t = s;
-        if (!t.empty() && t.back() == '\n')
-            t.pop_back();
-        if (t.empty())
-            return false;
-        char* end = nullptr;
-        errno = 0;
-        v = std::strtoll(t.c_str(), &end, 0);
-        if (errno != 0 || *end != '\0' || std::isspace(static_cast<unsigned char>(t[0])) || v > 0x7FFFFFFF
-            || v < -0x7FFFFFFFLL - 1)
-            return false;
-        return true;
-    }
+/// kstrtoint(s, 0, &v): optional sign, 0x/0 prefixes, one trailing newline; false on anything else.
+bool kstrtoint(const std::string& s, long long& v)
+{
+    std::string t = s;
+    if (!t.empty() && t.back() == '\n') t.pop_back();
+    if (t.empty()) return false;
+    char* end = nullptr;
+    errno = 0;
+    v = std::strtoll(t.c_str(), &end, 0);
+    if (errno != 0 || *end != '\0' || std::isspace(static_cast<unsigned char>(t[0])) || v > 0x7FFFFFFF
+        || v < -0x7FFFFFFFLL - 1)
+        return false;
+    return true;
+}
 
 } // namespace
 
@@ -52,21 +49,17 @@ Status SimResctrlFs::write(const std::string& path, const std::string& data)
             // max_threshold_occ_write: no status text, EINVAL above the cache size.
             long long v = 0;
             if (!kstrtoint(data, v) || v < 0 || std::uint64_t(v) > m_machine.features().l3.sizeBytes())
-                return errnoError(EINVAL, "cannot write " + path + ": invalid threshold",
-                    "give a byte count up to the L3 size");
+                return errnoError(
+                    EINVAL, "cannot write " + path + ": invalid threshold", "give a byte count up to the L3 size");
             m_threshold = std::uint64_t(v) / m_machine.features().mon.scale * m_machine.features().mon.scale;
             return {};
         }
         return errnoError(EACCES, "cannot write " + path + ": read-only file");
     case Resolved::GroupFile:
-        if (r.file == "tasks")
-            return writeTasks(*r.group, data);
-        if (r.file == "cpus" || r.file == "cpus_list")
-            return writeCpus(*r.group, data, r.file == "cpus_list");
-        if (r.file == "schemata")
-            return writeSchemata(*r.group, data);
-        if (r.file == "mode")
-            return writeMode(*r.group, data);
+        if (r.file == "tasks") return writeTasks(*r.group, data);
+        if (r.file == "cpus" || r.file == "cpus_list") return writeCpus(*r.group, data, r.file == "cpus_list");
+        if (r.file == "schemata") return writeSchemata(*r.group, data);
+        if (r.file == "mode") return writeMode(*r.group, data);
         return errnoError(EACCES, "cannot write " + path + ": read-only file");
     case Resolved::MonFile:
         return errnoError(EACCES, "cannot write " + path + ": read-only file");
@@ -118,12 +111,10 @@ void SimResctrlFs::applyCpuDefaults(const std::vector<bool>&)
     for (unsigned c = 0; c < m_machine.cpuCount(); ++c) {
         Group* owner = &m_root;
         for (auto& [n, g] : m_ctrl)
-            if (g->cpus[c])
-                owner = g.get();
+            if (g->cpus[c]) owner = g.get();
         std::uint32_t rmid = owner->rmid;
         for (auto& [n, m] : owner->mon)
-            if (m->cpus[c])
-                rmid = m->rmid;
+            if (m->cpus[c]) rmid = m->rmid;
         m_machine.setPqr(c, { owner->closid, rmid });
     }
 }
@@ -146,15 +137,12 @@ Status SimResctrlFs::writeCpus(Group& g, const std::string& data, bool list)
             return errnoError(EINVAL, "cannot write cpus: Can't drop CPUs from default group");
         }
         for (unsigned c = 0; c < n; ++c) {
-            if (g.cpus[c] && !mask[c])
-                m_root.cpus[c] = true; // dropped CPUs go back to the default group
+            if (g.cpus[c] && !mask[c]) m_root.cpus[c] = true; // dropped CPUs go back to the default group
             if (mask[c] && !g.cpus[c]) { // added CPUs leave their previous group and its MON groups
                 for (Group* other : allGroups())
-                    if (other != &g && other->ctrl)
-                        other->cpus[c] = false;
+                    if (other != &g && other->ctrl) other->cpus[c] = false;
                 for (Group* other : allGroups())
-                    if (!other->ctrl)
-                        other->cpus[c] = other->cpus[c] && other->parent == &g;
+                    if (!other->ctrl) other->cpus[c] = other->cpus[c] && other->parent == &g;
             }
         }
         g.cpus = mask;
@@ -170,8 +158,7 @@ Status SimResctrlFs::writeCpus(Group& g, const std::string& data, bool list)
         for (unsigned c = 0; c < n; ++c)
             if (mask[c] && !g.cpus[c])
                 for (auto& [name, sib] : g.parent->mon)
-                    if (sib.get() != &g)
-                        sib->cpus[c] = false;
+                    if (sib.get() != &g) sib->cpus[c] = false;
         g.cpus = mask;
     }
     applyCpuDefaults(mask);
@@ -190,15 +177,14 @@ Status SimResctrlFs::mkdir(const std::string& path)
     for (const auto& c : comps)
         parentPath += c + "/";
     Resolved parent = resolve(parentPath);
-    if (parent.kind == Resolved::None)
-        return errnoError(ENOENT, "cannot create " + path + ": parent does not exist");
+    if (parent.kind == Resolved::None) return errnoError(ENOENT, "cannot create " + path + ": parent does not exist");
     if (name.find('\n') != std::string::npos)
         return errnoError(EINVAL, "cannot create " + path + ": newline in the name");
     const bool ctrl = parent.kind == Resolved::Root && allocation();
     const bool mon = parent.kind == Resolved::MonGroupsDir && monitoring();
     if (!ctrl && !mon)
-        return errnoError(EPERM, "cannot create " + path,
-            "control groups go in the root, monitor groups in a mon_groups directory");
+        return errnoError(
+            EPERM, "cannot create " + path, "control groups go in the root, monitor groups in a mon_groups directory");
     clearStatus();
     auto g = std::make_unique<Group>();
     g->name = name;
@@ -250,8 +236,7 @@ Status SimResctrlFs::rmdir(const std::string& path)
 {
     std::lock_guard lock(m_machine.mutex());
     Resolved r = resolve(path);
-    if (r.kind == Resolved::None)
-        return errnoError(ENOENT, "cannot remove " + path + ": no such directory");
+    if (r.kind == Resolved::None) return errnoError(ENOENT, "cannot remove " + path + ": no such directory");
     if (r.kind == Resolved::InfoFile || r.kind == Resolved::GroupFile || r.kind == Resolved::MonFile)
         return errnoError(ENOTDIR, "cannot remove " + path + ": not a directory");
     if (r.kind != Resolved::GroupDir)
@@ -260,11 +245,9 @@ Status SimResctrlFs::rmdir(const std::string& path)
     if (g.ctrl) {
         // Tasks of the group and its MON groups go to the default group; CPUs too.
         for (const auto& t : m_machine.threads())
-            if (t.taskClos == g.closid)
-                (void)m_machine.setTaskAssociation(t.tid, 0, 0);
+            if (t.taskClos == g.closid) (void)m_machine.setTaskAssociation(t.tid, 0, 0);
         for (unsigned c = 0; c < m_machine.cpuCount(); ++c)
-            if (g.cpus[c])
-                m_root.cpus[c] = true;
+            if (g.cpus[c]) m_root.cpus[c] = true;
         for (auto& [n, m] : g.mon)
             freeRmid(m->rmid);
         freeRmid(g.rmid);

@@ -14,59 +14,54 @@
 namespace rdt::sim {
 namespace {
 
-    std::vector<std::string> words(const std::string& line)
-    {
-        std::vector<std::string> out;
-        std::istringstream in(line);
-        std::string w;
-        while (in >> w)
-            out.push_back(w);
-        return out;
-    }
+std::vector<std::string> words(const std::string& line)
+{
+    std::vector<std::string> out;
+    std::istringstream in(line);
+    std::string w;
+    while (in >> w)
+        out.push_back(w);
+    return out;
+}
 
-    /// The rest of the line after skipping n words (keeps inner spaces), without surrounding quotes.
-    std::string restAfter(const std::string& line, std::size_t n)
-    {
-        std::size_t pos = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            pos = line.find_first_not_of(" \t", pos);
-            pos = line.find_first_of(" \t", pos);
-            if (pos == std::string::npos)
-                return {};
-        }
+/// The rest of the line after skipping n words (keeps inner spaces), without surrounding quotes.
+std::string restAfter(const std::string& line, std::size_t n)
+{
+    std::size_t pos = 0;
+    for (std::size_t i = 0; i < n; ++i) {
         pos = line.find_first_not_of(" \t", pos);
-        if (pos == std::string::npos)
-            return {};
-        std::string r = line.substr(pos);
-        while (!r.empty() && (r.back() == ' ' || r.back() == '\t' || r.back() == '\r'))
-            r.pop_back();
-        if (r.size() >= 2 && r.front() == '"' && r.back() == '"')
-            r = r.substr(1, r.size() - 2);
-        return r;
+        pos = line.find_first_of(" \t", pos);
+        if (pos == std::string::npos) return {};
     }
+    pos = line.find_first_not_of(" \t", pos);
+    if (pos == std::string::npos) return {};
+    std::string r = line.substr(pos);
+    while (!r.empty() && (r.back() == ' ' || r.back() == '\t' || r.back() == '\r'))
+        r.pop_back();
+    if (r.size() >= 2 && r.front() == '"' && r.back() == '"') r = r.substr(1, r.size() - 2);
+    return r;
+}
 
-    bool splitKv(const std::string& w, std::string& k, std::string& v)
-    {
-        auto eq = w.find('=');
-        if (eq == std::string::npos || eq == 0)
-            return false;
-        k = w.substr(0, eq);
-        v = w.substr(eq + 1);
-        return true;
-    }
+bool splitKv(const std::string& w, std::string& k, std::string& v)
+{
+    auto eq = w.find('=');
+    if (eq == std::string::npos || eq == 0) return false;
+    k = w.substr(0, eq);
+    v = w.substr(eq + 1);
+    return true;
+}
 
-    Result<std::uint64_t> number(const std::string& s)
-    {
-        char* end = nullptr;
-        errno = 0;
-        unsigned long long v = std::strtoull(s.c_str(), &end, 0);
-        if (s.empty() || *end != '\0' || errno != 0)
-            return errnoError(EINVAL, "'" + s + "' is not a number");
-        return static_cast<std::uint64_t>(v);
-    }
+Result<std::uint64_t> number(const std::string& s)
+{
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long v = std::strtoull(s.c_str(), &end, 0);
+    if (s.empty() || *end != '\0' || errno != 0) return errnoError(EINVAL, "'" + s + "' is not a number");
+    return static_cast<std::uint64_t>(v);
+}
 
-    const char* const kVerbs[]
-        = { "mkdir", "rmdir", "write", "thread", "set", "move", "assign", "msr", "unavailable", "note", "flush" };
+const char* const kVerbs[]
+    = { "mkdir", "rmdir", "write", "thread", "set", "move", "assign", "msr", "unavailable", "note", "flush" };
 
 } // namespace
 
@@ -83,8 +78,7 @@ Result<std::uint64_t> parseDuration(const std::string& text)
         : unit == "ns"                        ? 1
         : unit == "m"                         ? 60e9
                                               : -1;
-    if (mult < 0)
-        return errnoError(EINVAL, "bad time unit in '" + text + "'", "use ns, us, ms, s or m");
+    if (mult < 0) return errnoError(EINVAL, "bad time unit in '" + text + "'", "use ns, us, ms, s or m");
     return static_cast<std::uint64_t>(v * mult + 0.5);
 }
 
@@ -102,19 +96,15 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& name,
     while (std::getline(in, raw)) {
         ++lineNo;
         std::string line = raw;
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
+        if (!line.empty() && line.back() == '\r') line.pop_back();
         auto w = words(line);
-        if (w.empty() || w[0][0] == '#')
-            continue;
+        if (w.empty() || w[0][0] == '#') continue;
         std::size_t skip = 0;
         std::uint64_t at = 0;
         if (w[0] == "at") {
-            if (w.size() < 3)
-                return err("'at' needs a time and a command");
+            if (w.size() < 3) return err("'at' needs a time and a command");
             auto t = parseDuration(w[1]);
-            if (!t)
-                return err(t.error().message);
+            if (!t) return err(t.error().message);
             at = *t;
             skip = 2;
         }
@@ -129,17 +119,16 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& name,
                 continue;
             }
             if (verb == "duration") {
-                auto d = w.size() == 2 ? parseDuration(w[1]) : Result<std::uint64_t>(errnoError(EINVAL, "duration needs a time"));
-                if (!d)
-                    return err(d.error().message);
+                auto d = w.size() == 2 ? parseDuration(w[1])
+                                       : Result<std::uint64_t>(errnoError(EINVAL, "duration needs a time"));
+                if (!d) return err(d.error().message);
                 sc.durationNs = *d;
                 continue;
             }
             if (verb == "machine") {
                 for (std::size_t i = 1; i < w.size(); ++i) {
                     std::string k, v;
-                    if (!splitKv(w[i], k, v))
-                        return err("machine settings are key=value, got '" + w[i] + "'");
+                    if (!splitKv(w[i], k, v)) return err("machine settings are key=value, got '" + w[i] + "'");
                     if (k == "preset") {
                         sc.preset = v;
                         continue;
@@ -150,14 +139,12 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& name,
                     }
                     if (k == "tick") {
                         auto t = parseDuration(v);
-                        if (!t || *t == 0)
-                            return err("bad tick '" + v + "'");
+                        if (!t || *t == 0) return err("bad tick '" + v + "'");
                         sc.tickNs = *t;
                         continue;
                     }
                     auto n = number(v);
-                    if (!n)
-                        return err(n.error().message);
+                    if (!n) return err(n.error().message);
                     if (k == "sockets")
                         sc.sockets = unsigned(*n);
                     else if (k == "cores")
@@ -174,11 +161,9 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& name,
             if (verb == "override") {
                 for (std::size_t i = 1; i < w.size(); ++i) {
                     std::string k, v;
-                    if (!splitKv(w[i], k, v))
-                        return err("overrides are key=value, got '" + w[i] + "'");
+                    if (!splitKv(w[i], k, v)) return err("overrides are key=value, got '" + w[i] + "'");
                     auto n = number(v);
-                    if (!n)
-                        return err(n.error().message);
+                    if (!n) return err(n.error().message);
                     sc.overrides.emplace_back(k, *n);
                 }
                 continue;
@@ -205,8 +190,7 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& name,
         st.verb = verb;
         st.line = lineNo;
         if (verb == "write") {
-            if (w.size() < skip + 3)
-                return err("write needs a path and the text to write");
+            if (w.size() < skip + 3) return err("write needs a path and the text to write");
             st.args = { w[skip + 1], restAfter(line, skip + 2) };
         } else if (verb == "note") {
             st.args = { restAfter(line, skip + 1) };
@@ -215,25 +199,21 @@ Result<Scenario> parseScenario(const std::string& text, const std::string& name,
         }
         // Validate what can be checked without a machine, so a typo fails at load time, not at 40 s.
         if (verb == "thread" || verb == "set") {
-            if (st.args.empty())
-                return err(verb + " needs a thread name");
+            if (st.args.empty()) return err(verb + " needs a thread name");
             WorkloadSpec probe;
             for (std::size_t i = 1; i < st.args.size(); ++i) {
                 std::string k, v;
-                if (!splitKv(st.args[i], k, v))
-                    return err("thread settings are key=value, got '" + st.args[i] + "'");
-                if (k == "cpu" || k == "group")
-                    continue;
-                if (auto s = applyWorkloadSetting(probe, k, v); !s)
-                    return err(s.error().message);
+                if (!splitKv(st.args[i], k, v)) return err("thread settings are key=value, got '" + st.args[i] + "'");
+                if (k == "cpu" || k == "group") continue;
+                if (auto s = applyWorkloadSetting(probe, k, v); !s) return err(s.error().message);
             }
         }
         if ((verb == "mkdir" || verb == "rmdir" || verb == "flush") && st.args.size() != (verb == "flush" ? 0u : 1u))
             return err(verb + " takes " + (verb == "flush" ? "no arguments" : "one path"));
         sc.steps.push_back(std::move(st));
     }
-    std::stable_sort(sc.steps.begin(), sc.steps.end(),
-        [](const ScenarioStep& a, const ScenarioStep& b) { return a.atNs < b.atNs; });
+    std::stable_sort(
+        sc.steps.begin(), sc.steps.end(), [](const ScenarioStep& a, const ScenarioStep& b) { return a.atNs < b.atNs; });
     return sc;
 }
 
@@ -250,8 +230,7 @@ Result<Scenario> loadScenario(const std::string& nameOrPath)
     for (const auto& s : embeddedScenarios())
         if (s.name == nameOrPath) {
             auto sc = parseScenario(s.text, s.name);
-            if (sc)
-                sc->source = "built-in";
+            if (sc) sc->source = "built-in";
             return sc;
         }
     std::ifstream f(nameOrPath);
@@ -259,8 +238,8 @@ Result<Scenario> loadScenario(const std::string& nameOrPath)
         std::string names;
         for (const auto& n : builtinScenarioNames())
             names += (names.empty() ? "" : ", ") + n;
-        return errnoError(ENOENT, "no built-in scenario or readable file '" + nameOrPath + "'",
-            "built-in scenarios: " + names);
+        return errnoError(
+            ENOENT, "no built-in scenario or readable file '" + nameOrPath + "'", "built-in scenarios: " + names);
     }
     std::stringstream ss;
     ss << f.rdbuf();
@@ -268,8 +247,7 @@ Result<Scenario> loadScenario(const std::string& nameOrPath)
     std::string dir = slash == std::string::npos ? "." : nameOrPath.substr(0, slash);
     std::string base = slash == std::string::npos ? nameOrPath : nameOrPath.substr(slash + 1);
     auto sc = parseScenario(ss.str(), base, dir);
-    if (sc)
-        sc->source = nameOrPath;
+    if (sc) sc->source = nameOrPath;
     return sc;
 }
 

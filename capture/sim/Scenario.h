@@ -13,7 +13,8 @@ namespace rdt::sim {
 struct ScenarioStep {
     std::uint64_t atNs = 0;
     std::string verb; ///< mkdir rmdir write thread set move assign msr unavailable note flush
-    std::vector<std::string> args; ///< words after the verb; `write` and `note` keep the rest of the line in args[1]/[0]
+    std::vector<std::string>
+        args; ///< words after the verb; `write` and `note` keep the rest of the line in args[1]/[0]
     int line = 0; ///< for error messages
 };
 
@@ -43,7 +44,10 @@ Result<Scenario> loadScenario(const std::string& nameOrPath);
 /// Names of the built-in scenarios (compiled from resources/scenarios at build time).
 std::vector<std::string> builtinScenarioNames();
 /// The scenario used when none is named.
-inline const char* defaultScenarioName() { return "noisy-neighbour"; }
+inline const char* defaultScenarioName()
+{
+    return "noisy-neighbour";
+}
 
 /// "250ms", "10s", "1.5s", "2m", "500us" -> nanoseconds.
 Result<std::uint64_t> parseDuration(const std::string& text);

@@ -8,31 +8,29 @@
 namespace rdt::sim {
 namespace {
 
-    CacheGeometry geometry(const rdt::CacheInfo* c)
-    {
-        CacheGeometry g;
-        if (!c)
-            return g;
-        g.ways = c->ways;
-        g.sets = c->sets;
-        g.lineSize = c->lineSize ? c->lineSize : 64;
-        g.partitions = c->partitions ? c->partitions : 1;
-        return g;
-    }
+CacheGeometry geometry(const rdt::CacheInfo* c)
+{
+    CacheGeometry g;
+    if (!c) return g;
+    g.ways = c->ways;
+    g.sets = c->sets;
+    g.lineSize = c->lineSize ? c->lineSize : 64;
+    g.partitions = c->partitions ? c->partitions : 1;
+    return g;
+}
 
-    CatCaps cat(const rdt::CacheAllocation& a)
-    {
-        CatCaps k;
-        k.present = a.present && a.detailsKnown && a.cbmLength > 0;
-        if (!k.present)
-            return k;
-        k.cbmLen = std::min(a.cbmLength, 32u);
-        k.shareableBits = a.shareableBits & k.fullMask();
-        k.cdp = a.cdp;
-        k.sparse = a.nonContiguous;
-        k.numClos = a.closCount();
-        return k;
-    }
+CatCaps cat(const rdt::CacheAllocation& a)
+{
+    CatCaps k;
+    k.present = a.present && a.detailsKnown && a.cbmLength > 0;
+    if (!k.present) return k;
+    k.cbmLen = std::min(a.cbmLength, 32u);
+    k.shareableBits = a.shareableBits & k.fullMask();
+    k.cdp = a.cdp;
+    k.sparse = a.nonContiguous;
+    k.numClos = a.closCount();
+    return k;
+}
 
 } // namespace
 
@@ -44,10 +42,8 @@ SimFeatures decodeFeatures(const SimCpuid& cpuid)
     f.brand = cf.identity.brand;
     f.warnings = cf.warnings;
     for (const auto& c : cf.caches) {
-        if (c.level == 1 && c.type == "Instruction")
-            f.l1i = geometry(&c);
-        if (c.level == 3)
-            f.l3SharingThreads = c.maxSharingThreads;
+        if (c.level == 1 && c.type == "Instruction") f.l1i = geometry(&c);
+        if (c.level == 3) f.l3SharingThreads = c.maxSharingThreads;
     }
     f.l1d = geometry(cf.cache(1));
     f.l2 = geometry(cf.cache(2));

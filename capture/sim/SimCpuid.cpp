@@ -17,14 +17,12 @@ std::string SimCpuid::brand() const
 {
     std::string s;
     for (std::uint32_t leaf = 0x80000002; leaf <= 0x80000004; ++leaf) {
-        if (!has(leaf, 0))
-            return {};
+        if (!has(leaf, 0)) return {};
         CpuidRegs r = query(leaf, 0);
         for (std::uint32_t v : { r.eax, r.ebx, r.ecx, r.edx })
             for (int i = 0; i < 4; ++i) {
                 char ch = static_cast<char>((v >> (8 * i)) & 0xFF);
-                if (ch != 0)
-                    s.push_back(ch);
+                if (ch != 0) s.push_back(ch);
             }
     }
     auto first = s.find_first_not_of(' ');
@@ -51,8 +49,7 @@ SimCpuid SimCpuid::fromTable(const rdt::CpuidTable& table)
 Result<SimCpuid> loadSimCpuid(const std::string& path)
 {
     auto table = rdt::loadCpuidDump(path, 0);
-    if (!table)
-        return table.error();
+    if (!table) return table.error();
     SimCpuid c = SimCpuid::fromTable(*table);
     c.source = path;
     c.name = c.brand().empty() ? path : c.brand();
@@ -73,8 +70,7 @@ void synthesizeMissingLeaves(SimCpuid& c, unsigned mbaClos)
     }
     if ((resources & (1u << 2)) && !c.has(0x10, 2)) {
         std::uint32_t ways = ((c.query(0x4, 2).ebx >> 22) & 0x3FF) + 1;
-        if (ways > 32)
-            ways = 32;
+        if (ways > 32) ways = 32;
         c.set(0x10, 2, { ways - 1, 0, 0, 7 });
         c.notes.push_back("CPUID.10H.2 (L2 CAT) synthesized: " + std::to_string(ways)
             + "-bit mask (one bit per L2 way), 8 CLOS (the dump lacks this subleaf)");
@@ -97,47 +93,36 @@ Status applyCpuidOverride(SimCpuid& c, const std::string& key, std::uint64_t val
         return {};
     };
     if (key == "mbm_scale") {
-        if (value == 0 || value > 0xFFFFFFFFu)
-            return errnoError(EINVAL, "override mbm_scale must be 1..2^32-1");
-        if (auto s = needs(0xF, 1, "L3 monitoring"); !s)
-            return s;
+        if (value == 0 || value > 0xFFFFFFFFu) return errnoError(EINVAL, "override mbm_scale must be 1..2^32-1");
+        if (auto s = needs(0xF, 1, "L3 monitoring"); !s) return s;
         edit(0xF, 1, [&](CpuidRegs& r) { r.ebx = v32; });
     } else if (key == "mbm_width") {
-        if (value < 24 || value > 62)
-            return errnoError(EINVAL, "override mbm_width must be 24..62 bits (20.18.5.2)");
-        if (auto s = needs(0xF, 1, "L3 monitoring"); !s)
-            return s;
+        if (value < 24 || value > 62) return errnoError(EINVAL, "override mbm_width must be 24..62 bits (20.18.5.2)");
+        if (auto s = needs(0xF, 1, "L3 monitoring"); !s) return s;
         edit(0xF, 1, [&](CpuidRegs& r) { r.eax = (r.eax & ~0xFFu) | (v32 - 24); });
     } else if (key == "overflow_bit") {
         edit(0xF, 1, [&](CpuidRegs& r) { bit(r.eax, 8, value != 0); });
     } else if (key == "num_rmids") {
-        if (value < 2 || value > 1024)
-            return errnoError(EINVAL, "override num_rmids must be 2..1024");
+        if (value < 2 || value > 1024) return errnoError(EINVAL, "override num_rmids must be 2..1024");
         edit(0xF, 0, [&](CpuidRegs& r) { r.ebx = v32 - 1; });
         edit(0xF, 1, [&](CpuidRegs& r) { r.ecx = v32 - 1; });
     } else if (key == "l3_closids") {
-        if (value < 2 || value > 128)
-            return errnoError(EINVAL, "override l3_closids must be 2..128");
-        if (auto s = needs(0x10, 1, "L3 CAT"); !s)
-            return s;
+        if (value < 2 || value > 128) return errnoError(EINVAL, "override l3_closids must be 2..128");
+        if (auto s = needs(0x10, 1, "L3 CAT"); !s) return s;
         edit(0x10, 1, [&](CpuidRegs& r) { r.edx = v32 - 1; });
     } else if (key == "l3_cdp" || key == "l3_sparse") {
-        if (auto s = needs(0x10, 1, "L3 CAT"); !s)
-            return s;
+        if (auto s = needs(0x10, 1, "L3 CAT"); !s) return s;
         edit(0x10, 1, [&](CpuidRegs& r) { bit(r.ecx, key == "l3_cdp" ? 2 : 3, value != 0); });
     } else if (key == "l2_cat") {
-        if (value < 2 || value > 32)
-            return errnoError(EINVAL, "override l2_cat must be a mask length of 2..32 bits");
+        if (value < 2 || value > 32) return errnoError(EINVAL, "override l2_cat must be a mask length of 2..32 bits");
         edit(0x7, 0, [&](CpuidRegs& r) { bit(r.ebx, 15, true); });
         edit(0x10, 0, [&](CpuidRegs& r) { bit(r.ebx, 2, true); });
         c.set(0x10, 2, { v32 - 1, 0, 0, 7 });
     } else if (key == "l2_cdp") {
-        if (auto s = needs(0x10, 2, "L2 CAT (override l2_cat first)"); !s)
-            return s;
+        if (auto s = needs(0x10, 2, "L2 CAT (override l2_cat first)"); !s) return s;
         edit(0x10, 2, [&](CpuidRegs& r) { bit(r.ecx, 2, value != 0); });
     } else if (key == "mba_closids" || key == "mba_linear" || key == "mba_per_thread") {
-        if (auto s = needs(0x10, 3, "MBA"); !s)
-            return s;
+        if (auto s = needs(0x10, 3, "MBA"); !s) return s;
         if (key == "mba_closids" && (value < 1 || value > 128))
             return errnoError(EINVAL, "override mba_closids must be 1..128");
         edit(0x10, 3, [&](CpuidRegs& r) {

@@ -20,8 +20,8 @@ using rdt::CpuidRegs;
 /// recorded in notes(), so the machine panel can label it "synthesized".
 class SimCpuid {
 public:
-    void set(std::uint32_t leaf, std::uint32_t subleaf, CpuidRegs regs) { m_leaves[{leaf, subleaf}] = regs; }
-    bool has(std::uint32_t leaf, std::uint32_t subleaf) const { return m_leaves.count({leaf, subleaf}) != 0; }
+    void set(std::uint32_t leaf, std::uint32_t subleaf, CpuidRegs regs) { m_leaves[{ leaf, subleaf }] = regs; }
+    bool has(std::uint32_t leaf, std::uint32_t subleaf) const { return m_leaves.count({ leaf, subleaf }) != 0; }
     /// Zeros for a leaf the table does not hold (what a CPU returns for an unsupported subleaf of leaf 10H/0FH).
     CpuidRegs query(std::uint32_t leaf, std::uint32_t subleaf = 0) const;
     const std::map<std::pair<std::uint32_t, std::uint32_t>, CpuidRegs>& leaves() const { return m_leaves; }
@@ -63,7 +63,10 @@ struct PresetInfo {
 };
 const std::vector<PresetInfo>& presets();
 /// The id used when nothing else is asked for: a Skylake-SP (Xeon Gold 6154).
-inline const char* defaultPresetId() { return "skx-6154"; }
+inline const char* defaultPresetId()
+{
+    return "skx-6154";
+}
 /// The preset's raw CPUID, with the missing 10H subleaves already synthesized.
 Result<SimCpuid> presetCpuid(const std::string& id);
 

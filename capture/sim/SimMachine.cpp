@@ -32,8 +32,7 @@ SimMachine::SimMachine(SimCpuid cpuid, SimFeatures features, SimOptions options)
     , m_cpuid(std::move(cpuid))
     , m_features(std::move(features))
     , m_options(options)
-{
-}
+{ }
 
 SimMachine::~SimMachine() = default;
 
@@ -43,20 +42,18 @@ Result<std::unique_ptr<SimMachine>> SimMachine::create(SimCpuid cpuid, SimOption
     const SimTopology& topo = options.topology;
     if (topo.sockets < 1 || topo.sockets > 8 || topo.coresPerSocket < 1 || topo.coresPerSocket > 128
         || topo.threadsPerCore < 1 || topo.threadsPerCore > 4)
-        return errnoError(EINVAL, "unsupported simulated topology",
-            "use 1-8 sockets, 1-128 cores per socket, 1-4 threads per core");
+        return errnoError(
+            EINVAL, "unsupported simulated topology", "use 1-8 sockets, 1-128 cores per socket, 1-4 threads per core");
     if (!f.l3.present() || !f.l2.present() || !f.l1d.present())
         return errnoError(EINVAL, "the CPUID of '" + cpuid.name + "' does not describe L1, L2 and L3 (leaf 04H)",
             "use a dump that contains leaf 04H subleaves 0-3");
     std::uint32_t s = std::max<std::uint32_t>(1, options.setSampling);
-    if ((s & (s - 1)) != 0)
-        return errnoError(EINVAL, "set sampling factor must be a power of two", "e.g. 1, 16, 64");
+    if ((s & (s - 1)) != 0) return errnoError(EINVAL, "set sampling factor must be a power of two", "e.g. 1, 16, 64");
     // CAT needs every way of a sampled set, so the sample must not be coarser than the CAT caches' set counts.
     while (s > 1 && (s > f.l3.sets || (f.l2Cat.present && s > f.l2.sets)))
         s /= 2;
     options.setSampling = s;
-    if (options.tickNs == 0)
-        options.tickNs = 1'000'000;
+    if (options.tickNs == 0) options.tickNs = 1'000'000;
     std::unique_ptr<SimMachine> m(new SimMachine(std::move(cpuid), f, options));
     Impl& im = *m->m_impl;
     im.self = m.get();
@@ -140,8 +137,7 @@ Status SimMachine::removeThread(int tid)
     std::lock_guard lock(m_mutex);
     auto& v = m_impl->threads;
     auto it = std::find_if(v.begin(), v.end(), [&](const Impl::Thread& t) { return t.info.tid == tid; });
-    if (it == v.end())
-        return errnoError(ESRCH, "no simulated thread " + std::to_string(tid));
+    if (it == v.end()) return errnoError(ESRCH, "no simulated thread " + std::to_string(tid));
     v.erase(it);
     return {};
 }
@@ -149,8 +145,7 @@ Status SimMachine::removeThread(int tid)
 Status SimMachine::setThreadCpu(int tid, unsigned cpu)
 {
     std::lock_guard lock(m_mutex);
-    if (cpu >= cpuCount())
-        return errnoError(EINVAL, "CPU " + std::to_string(cpu) + " does not exist");
+    if (cpu >= cpuCount()) return errnoError(EINVAL, "CPU " + std::to_string(cpu) + " does not exist");
     for (auto& t : m_impl->threads)
         if (t.info.tid == tid) {
             t.info.cpu = cpu;
@@ -203,8 +198,7 @@ std::vector<SimThreadInfo> SimMachine::threads() const
 std::optional<SimThreadInfo> SimMachine::thread(int tid) const
 {
     for (auto& t : threads())
-        if (t.tid == tid)
-            return t;
+        if (t.tid == tid) return t;
     return std::nullopt;
 }
 
@@ -212,8 +206,7 @@ std::optional<int> SimMachine::findThread(const std::string& name) const
 {
     std::lock_guard lock(m_mutex);
     for (const auto& t : m_impl->threads)
-        if (t.info.name == name)
-            return t.info.tid;
+        if (t.info.name == name) return t.info.tid;
     return std::nullopt;
 }
 
@@ -221,8 +214,7 @@ AccessResult SimMachine::access(unsigned cpu, std::uint64_t address, AccessKind 
 {
     std::lock_guard lock(m_mutex);
     Impl& im = *m_impl;
-    if (cpu >= cpuCount())
-        cpu = 0;
+    if (cpu >= cpuCount()) cpu = 0;
     std::uint64_t line = address >> 6;
     AccessResult r;
     if (line % im.S != 0) {

@@ -13,23 +13,21 @@ namespace rdt::sim {
 
 namespace detail {
 
-    inline std::uint32_t waysOfCbm(std::uint32_t cbm, std::uint32_t cbmLen, std::uint32_t ways)
-    {
-        if (cbmLen == 0)
-            return ways >= 32 ? 0xFFFFFFFFu : (1u << ways) - 1;
-        std::uint32_t out = 0;
-        for (std::uint32_t bit = 0; bit < cbmLen; ++bit) {
-            if (!(cbm & (1u << bit)))
-                continue;
-            std::uint32_t first = bit * ways / cbmLen;
-            std::uint32_t last = std::max(first + 1, (bit + 1) * ways / cbmLen);
-            for (std::uint32_t w = first; w < last && w < 32; ++w)
-                out |= 1u << w;
-        }
-        return out;
+inline std::uint32_t waysOfCbm(std::uint32_t cbm, std::uint32_t cbmLen, std::uint32_t ways)
+{
+    if (cbmLen == 0) return ways >= 32 ? 0xFFFFFFFFu : (1u << ways) - 1;
+    std::uint32_t out = 0;
+    for (std::uint32_t bit = 0; bit < cbmLen; ++bit) {
+        if (!(cbm & (1u << bit))) continue;
+        std::uint32_t first = bit * ways / cbmLen;
+        std::uint32_t last = std::max(first + 1, (bit + 1) * ways / cbmLen);
+        for (std::uint32_t w = first; w < last && w < 32; ++w)
+            out |= 1u << w;
     }
+    return out;
+}
 
-    constexpr int kSubSlices = 8; // threads interleave in 8 slices per tick so they contend in the caches
+constexpr int kSubSlices = 8; // threads interleave in 8 slices per tick so they contend in the caches
 
 } // namespace detail
 
@@ -88,8 +86,7 @@ struct SimMachine::Impl {
         const CatCaps& cat = f->l3Cat;
         d.dataWays.assign(closCount(), d.l3.allWays());
         d.codeWays.assign(closCount(), d.l3.allWays());
-        if (!cat.present)
-            return;
+        if (!cat.present) return;
         for (std::uint32_t c = 0; c < closCount(); ++c) {
             if (d.cdp) {
                 // Table 20-19: mask 2n = CLOS n data, 2n+1 = CLOS n code. A CLOS outside the lower half has
@@ -109,8 +106,7 @@ struct SimMachine::Impl {
         const CatCaps& cat = f->l2Cat;
         k.l2DataWays.assign(closCount(), k.l2.allWays());
         k.l2CodeWays.assign(closCount(), k.l2.allWays());
-        if (!cat.present)
-            return;
+        if (!cat.present) return;
         for (std::uint32_t c = 0; c < closCount(); ++c) {
             if (k.l2Cdp) {
                 std::uint32_t half = std::max<std::uint32_t>(1, cat.numClos / 2);
@@ -135,8 +131,7 @@ struct SimMachine::Impl {
         d.bytesThisTick += bytes;
         if (rmid < d.rmids.size()) {
             d.rmids[rmid].totalBytes += bytes;
-            if (local)
-                d.rmids[rmid].localBytes += bytes;
+            if (local) d.rmids[rmid].localBytes += bytes;
         }
     }
 
@@ -154,18 +149,19 @@ struct SimMachine::Impl {
     /// The sampled access path. key = line / S. Returns the level and adds memory bytes moved.
     HitLevel simulate(unsigned cpu, std::uint64_t key, AccessKind kind, Pqr tag, bool remote, std::uint64_t& memBytes)
     {
-        return simulate(cores[o->topology.coreOf(cpu)], domains[o->topology.socketOf(cpu)], key, kind, tag, remote, memBytes);
+        return simulate(
+            cores[o->topology.coreOf(cpu)], domains[o->topology.socketOf(cpu)], key, kind, tag, remote, memBytes);
     }
 
-    HitLevel simulate(Core& k, Domain& d, std::uint64_t lineKey, AccessKind kind, Pqr tag, bool remote, std::uint64_t& memBytes)
+    HitLevel simulate(
+        Core& k, Domain& d, std::uint64_t lineKey, AccessKind kind, Pqr tag, bool remote, std::uint64_t& memBytes)
     {
         const CacheSlice::Tag key = CacheSlice::tagOf(lineKey);
         const bool code = kind == AccessKind::Code, store = kind == AccessKind::Store;
         CacheSlice& l1 = code ? k.l1i : k.l1d;
         int i = l1.find(key);
         if (i >= 0) {
-            if (store)
-                l1.meta(static_cast<std::size_t>(i)).flags |= CacheSlice::Dirty;
+            if (store) l1.meta(static_cast<std::size_t>(i)).flags |= CacheSlice::Dirty;
             return HitLevel::L1;
         }
         const std::uint32_t clos = tag.clos < closCount() ? tag.clos : 0;
@@ -181,26 +177,25 @@ struct SimMachine::Impl {
                 level = remote ? HitLevel::RemoteDram : HitLevel::LocalDram;
                 CacheSlice::Victim v;
                 const std::uint32_t ways = code ? d.codeWays[clos] : d.dataWays[clos];
-                d.l3.fill(key, ways, { static_cast<std::uint16_t>(tag.rmid), static_cast<std::uint8_t>(clos), lineFlags }, v);
+                d.l3.fill(
+                    key, ways, { static_cast<std::uint16_t>(tag.rmid), static_cast<std::uint8_t>(clos), lineFlags }, v);
                 if (v.valid) {
-                    if (v.meta.rmid < d.rmids.size())
-                        d.rmids[v.meta.rmid].occupancyLines--;
+                    if (v.meta.rmid < d.rmids.size()) d.rmids[v.meta.rmid].occupancyLines--;
                     if (v.meta.flags & CacheSlice::Dirty) {
                         // A dirty victim's writeback is charged to the request that caused it.
                         countMemory(d, tag.rmid, std::uint64_t { S } * 64, !(v.meta.flags & CacheSlice::Remote));
                         memBytes += std::uint64_t { S } * 64;
                     }
                 }
-                if (tag.rmid < d.rmids.size())
-                    d.rmids[tag.rmid].occupancyLines++;
+                if (tag.rmid < d.rmids.size()) d.rmids[tag.rmid].occupancyLines++;
                 countMemory(d, tag.rmid, std::uint64_t { S } * 64, !remote);
                 memBytes += std::uint64_t { S } * 64;
             }
             CacheSlice::Victim v2;
             const std::uint32_t l2ways = code ? k.l2CodeWays[clos] : k.l2DataWays[clos];
-            k.l2.fill(key, l2ways, { static_cast<std::uint16_t>(tag.rmid), static_cast<std::uint8_t>(clos), lineFlags }, v2);
-            if (v2.valid && (v2.meta.flags & CacheSlice::Dirty))
-                writeBackFromL2(k, d, v2.key, v2.meta.flags, tag.rmid);
+            k.l2.fill(
+                key, l2ways, { static_cast<std::uint16_t>(tag.rmid), static_cast<std::uint8_t>(clos), lineFlags }, v2);
+            if (v2.valid && (v2.meta.flags & CacheSlice::Dirty)) writeBackFromL2(k, d, v2.key, v2.meta.flags, tag.rmid);
         }
         CacheSlice::Victim v1;
         std::uint8_t f1 = static_cast<std::uint8_t>(lineFlags | (store ? CacheSlice::Dirty : 0));
@@ -242,8 +237,7 @@ struct SimMachine::Impl {
             return d - d % gran; // "rounded down" (20.19.7.2)
         }
         std::uint32_t p = 1;
-        if (d == 0)
-            return 0;
+        if (d == 0) return 0;
         while (p * 2 <= d)
             p *= 2;
         return p; // non-linear: rounded down to a power of two
@@ -251,8 +245,7 @@ struct SimMachine::Impl {
 
     double mbaFraction(unsigned cpu) const
     {
-        if (!f->mba.present)
-            return 1.0;
+        if (!f->mba.present) return 1.0;
         const Domain& d = domains[o->topology.socketOf(cpu)];
         auto delayOf = [&](unsigned c) -> std::uint32_t {
             std::uint32_t clos = currentClos(c);
@@ -273,8 +266,7 @@ struct SimMachine::Impl {
 
     double cbaFraction(unsigned cpu) const
     {
-        if (!f->cba.present)
-            return 1.0;
+        if (!f->cba.present) return 1.0;
         std::uint32_t clos = currentClos(cpu);
         std::uint32_t level = clos < cpus[cpu].cba.size() ? cpus[cpu].cba[clos] : 0;
         // Level 0 = unthrottled, maxLevel = strongest; modelled linearly (20.19.8.3).
@@ -284,8 +276,7 @@ struct SimMachine::Impl {
     std::uint32_t currentClos(unsigned cpu) const
     {
         for (const Thread& t : threads)
-            if (t.info.cpu == cpu && t.info.spec.pattern != Pattern::Idle)
-                return effective(t).clos;
+            if (t.info.cpu == cpu && t.info.spec.pattern != Pattern::Idle) return effective(t).clos;
         return cpus[cpu].pqr.clos;
     }
 
@@ -303,13 +294,11 @@ struct SimMachine::Impl {
     HitLevel estimate(unsigned cpu, std::uint64_t line) const
     {
         const Cpu& c = cpus[cpu];
-        if (c.histTotal == 0)
-            return HitLevel::LocalDram;
+        if (c.histTotal == 0) return HitLevel::LocalDram;
         std::uint64_t h = line * 0x9E3779B97F4A7C15ull;
         std::uint32_t pick = static_cast<std::uint32_t>((h >> 32) % c.histTotal);
         for (int l = 0; l < kHitLevels; ++l) {
-            if (pick < c.hist[static_cast<std::size_t>(l)])
-                return static_cast<HitLevel>(l);
+            if (pick < c.hist[static_cast<std::size_t>(l)]) return static_cast<HitLevel>(l);
             pick -= c.hist[static_cast<std::size_t>(l)];
         }
         return HitLevel::LocalDram;
@@ -344,8 +333,7 @@ struct SimMachine::Impl {
         const double missWbCost = s * (spec.computeCycles + std::max(dramLat, 128.0 / memCapBpc) * d.pressure);
         const std::uint64_t lineBytes = std::uint64_t { S } * 64;
         t.credit += cycles;
-        if (spec.rate > 0)
-            t.rateCredit += spec.rate * dtSec / s;
+        if (spec.rate > 0) t.rateCredit += spec.rate * dtSec / s;
         double used = 0;
         ThreadStats& st = t.info.stats;
         std::uint64_t accesses = 0;
@@ -360,8 +348,7 @@ struct SimMachine::Impl {
             const double c = level < HitLevel::LocalDram ? cost[li] : bytes > lineBytes ? missWbCost : missCost;
             t.credit -= c;
             used += c;
-            if (spec.rate > 0)
-                t.rateCredit -= 1;
+            if (spec.rate > 0) t.rateCredit -= 1;
             ++accesses;
             st.byLevel[li] += S;
             if (level >= HitLevel::LocalDram) {
@@ -370,10 +357,8 @@ struct SimMachine::Impl {
             }
         }
         st.accesses += accesses * S;
-        if (t.credit > 0)
-            t.credit = 0; // rate-limited: the idle remainder is not banked
-        if (spec.rate > 0 && t.rateCredit > 4)
-            t.rateCredit = 4;
+        if (t.credit > 0) t.credit = 0; // rate-limited: the idle remainder is not banked
+        if (spec.rate > 0 && t.rateCredit > 4) t.rateCredit = 4;
         t.info.stats.cycles += used;
     }
 
@@ -383,8 +368,7 @@ struct SimMachine::Impl {
         const double hz = o->timing.ghz * 1e9;
         std::vector<unsigned> perCpu(cpus.size(), 0);
         for (const Thread& t : threads)
-            if (t.info.spec.pattern != Pattern::Idle)
-                perCpu[t.info.cpu]++;
+            if (t.info.spec.pattern != Pattern::Idle) perCpu[t.info.cpu]++;
         std::vector<double> memCap(cpus.size()), l3Cap(cpus.size());
         for (unsigned c = 0; c < cpus.size(); ++c) {
             double cba = cbaFraction(c);

@@ -14,8 +14,7 @@ SimMachine::Pqr SimMachine::pqr(unsigned cpu) const
 void SimMachine::setPqr(unsigned cpu, Pqr value)
 {
     std::lock_guard lock(m_mutex);
-    if (cpu < m_impl->cpus.size())
-        m_impl->cpus[cpu].pqr = value;
+    if (cpu < m_impl->cpus.size()) m_impl->cpus[cpu].pqr = value;
 }
 
 std::uint32_t SimMachine::l3Mask(unsigned domain, std::uint32_t index) const
@@ -91,8 +90,7 @@ void SimMachine::setMbaDelay(unsigned domain, std::uint32_t clos, std::uint32_t 
 {
     std::lock_guard lock(m_mutex);
     auto& d = m_impl->domains.at(domain);
-    if (clos < d.mbaDelay.size())
-        d.mbaDelay[clos] = delay;
+    if (clos < d.mbaDelay.size()) d.mbaDelay[clos] = delay;
 }
 
 std::uint8_t SimMachine::cbaLevel(unsigned cpu, std::uint32_t clos) const
@@ -106,8 +104,7 @@ void SimMachine::setCbaLevel(unsigned cpu, std::uint32_t clos, std::uint8_t leve
 {
     std::lock_guard lock(m_mutex);
     auto& c = m_impl->cpus.at(cpu);
-    if (clos < c.cba.size())
-        c.cba[clos] = level;
+    if (clos < c.cba.size()) c.cba[clos] = level;
 }
 
 void SimMachine::resetRdtState()
@@ -149,22 +146,18 @@ std::optional<std::uint64_t> SimMachine::counterUnits(unsigned domain, std::uint
 {
     std::lock_guard lock(m_mutex);
     const MonCaps& mon = m_features.mon;
-    if (!mon.present || rmid > mon.l3MaxRmid || domain >= m_impl->domains.size())
-        return std::nullopt;
+    if (!mon.present || rmid > mon.l3MaxRmid || domain >= m_impl->domains.size()) return std::nullopt;
     const RmidCounters& c = m_impl->domains[domain].rmids[rmid];
     const std::uint64_t widthMask = mon.counterWidth >= 64 ? ~0ull : (1ull << mon.counterWidth) - 1;
     switch (event) {
     case 1:
-        if (!mon.occupancy)
-            return std::nullopt;
+        if (!mon.occupancy) return std::nullopt;
         return occupancyBytes(domain, rmid) / mon.scale;
     case 2:
-        if (!mon.mbmTotal)
-            return std::nullopt;
+        if (!mon.mbmTotal) return std::nullopt;
         return (c.totalBytes / mon.scale) & widthMask;
     case 3:
-        if (!mon.mbmLocal)
-            return std::nullopt;
+        if (!mon.mbmLocal) return std::nullopt;
         return (c.localBytes / mon.scale) & widthMask;
     default:
         return std::nullopt;
@@ -175,8 +168,7 @@ std::uint64_t SimMachine::counterWraps(unsigned domain, std::uint32_t rmid, std:
 {
     std::lock_guard lock(m_mutex);
     const MonCaps& mon = m_features.mon;
-    if (!mon.present || rmid > mon.l3MaxRmid || domain >= m_impl->domains.size() || mon.counterWidth >= 64)
-        return 0;
+    if (!mon.present || rmid > mon.l3MaxRmid || domain >= m_impl->domains.size() || mon.counterWidth >= 64) return 0;
     const RmidCounters& c = m_impl->domains[domain].rmids[rmid];
     std::uint64_t bytes = event == 2 ? c.totalBytes : event == 3 ? c.localBytes : 0;
     return (bytes / mon.scale) >> mon.counterWidth;
@@ -186,8 +178,7 @@ void SimMachine::setUnavailable(unsigned domain, std::uint32_t rmid, std::uint64
 {
     std::lock_guard lock(m_mutex);
     auto& d = m_impl->domains.at(domain);
-    if (rmid < d.unavailableUntil.size())
-        d.unavailableUntil[rmid] = untilNs;
+    if (rmid < d.unavailableUntil.size()) d.unavailableUntil[rmid] = untilNs;
 }
 
 bool SimMachine::unavailable(unsigned domain, std::uint32_t rmid) const
@@ -206,8 +197,7 @@ std::vector<std::vector<std::uint64_t>> SimMachine::occupancyByClosAndWay(unsign
     for (std::size_t i = 0; i < d.l3.lineCount(); ++i)
         if (d.l3.key(i) != CacheSlice::kInvalid) {
             auto clos = d.l3.meta(i).clos;
-            if (clos < out.size())
-                out[clos][d.l3.wayOf(i)] += per;
+            if (clos < out.size()) out[clos][d.l3.wayOf(i)] += per;
         }
     return out;
 }
@@ -233,7 +223,10 @@ std::uint32_t SimMachine::waysOfL2Cbm(std::uint32_t cbm) const
     return waysOfCbm(cbm, m_features.l2Cat.cbmLen, m_impl->cores.at(0).l2.ways());
 }
 
-std::uint32_t SimMachine::l3Ways() const { return m_impl->domains.at(0).l3.ways(); }
+std::uint32_t SimMachine::l3Ways() const
+{
+    return m_impl->domains.at(0).l3.ways();
+}
 
 void SimMachine::flushCaches()
 {

@@ -10,27 +10,29 @@
 namespace rdt::sim {
 namespace {
 
-    std::string hex(std::uint64_t v)
-    {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-        return buf;
-    }
+std::string hex(std::uint64_t v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
 
-    bool contiguous(std::uint32_t v) { return v != 0 && ((v >> std::countr_zero(v)) & ((v >> std::countr_zero(v)) + 1)) == 0; }
+bool contiguous(std::uint32_t v)
+{
+    return v != 0 && ((v >> std::countr_zero(v)) & ((v >> std::countr_zero(v)) + 1)) == 0;
+}
 
-    constexpr std::uint32_t kL3MaskEnd = 0x0D10; // 0C90H-0D0FH: up to 128 L3 CLOS (20.19.4.3)
-    constexpr std::uint32_t kL2MaskEnd = 0x0D50; // 0D10H-0D4FH: up to 64 L2 CLOS
-    constexpr std::uint32_t kMbaEnd = 0x0D90;
-    constexpr std::uint32_t kCbaEnd = 0x0E10;
+constexpr std::uint32_t kL3MaskEnd = 0x0D10; // 0C90H-0D0FH: up to 128 L3 CLOS (20.19.4.3)
+constexpr std::uint32_t kL2MaskEnd = 0x0D50; // 0D10H-0D4FH: up to 64 L2 CLOS
+constexpr std::uint32_t kMbaEnd = 0x0D90;
+constexpr std::uint32_t kCbaEnd = 0x0E10;
 
 } // namespace
 
 SimMsrSpace::SimMsrSpace(SimMachine& machine)
     : m_machine(machine)
     , m_evtsel(machine.cpuCount(), 0)
-{
-}
+{ }
 
 std::string SimMsrSpace::describe() const
 {
@@ -84,17 +86,14 @@ Result<std::uint64_t> SimMsrSpace::read(unsigned cpu, std::uint32_t msr)
         const auto event = static_cast<std::uint32_t>(m_evtsel[cpu] & 0xFF);
         auto units = m_machine.counterUnits(dom, rmid, event);
         // 20.18.7: Error (bit 63) for an unsupported RMID or event; Unavailable (bit 62) when there is no data.
-        if (!units)
-            return msr::QM_CTR_ERROR;
-        if (m_machine.unavailable(dom, rmid))
-            return msr::QM_CTR_UNAVAILABLE;
+        if (!units) return msr::QM_CTR_ERROR;
+        if (m_machine.unavailable(dom, rmid)) return msr::QM_CTR_UNAVAILABLE;
         std::uint64_t v = *units;
         if (f.mon.overflowBit && (event == msr::EVENT_L3_TOTAL_BW || event == msr::EVENT_L3_LOCAL_BW)) {
             // Bit 61 "set on overflow of the MBM counters and reset upon read" (20.18.5.2, 20.18.7).
             std::uint64_t wraps = m_machine.counterWraps(dom, rmid, event);
             auto& seen = m_wrapsAtRead[{ dom, rmid, event }];
-            if (wraps != seen)
-                v |= msr::QM_CTR_OVERFLOW;
+            if (wraps != seen) v |= msr::QM_CTR_OVERFLOW;
             seen = wraps;
         }
         return v;
@@ -104,7 +103,8 @@ Result<std::uint64_t> SimMsrSpace::read(unsigned cpu, std::uint32_t msr)
         if (!f.l3Cat.present)
             return gp(cpu, msr, false, "IA32_L3_MASK_n is not implemented: no L3 CAT (CPUID.10H.0:EBX[1]=0)");
         if (n >= f.l3Cat.numClos)
-            return gp(cpu, msr, false, "IA32_L3_MASK_" + std::to_string(n) + " is outside the supported CLOS 0-"
+            return gp(cpu, msr, false,
+                "IA32_L3_MASK_" + std::to_string(n) + " is outside the supported CLOS 0-"
                     + std::to_string(f.l3Cat.numClos - 1) + " (CPUID.10H.1:EDX, 20.19.6.3)");
         return m_machine.l3Mask(dom, n);
     }
@@ -113,7 +113,8 @@ Result<std::uint64_t> SimMsrSpace::read(unsigned cpu, std::uint32_t msr)
         if (!f.l2Cat.present)
             return gp(cpu, msr, false, "IA32_L2_MASK_n is not implemented: no L2 CAT (CPUID.10H.0:EBX[2]=0)");
         if (n >= f.l2Cat.numClos)
-            return gp(cpu, msr, false, "IA32_L2_MASK_" + std::to_string(n) + " is outside the supported CLOS 0-"
+            return gp(cpu, msr, false,
+                "IA32_L2_MASK_" + std::to_string(n) + " is outside the supported CLOS 0-"
                     + std::to_string(f.l2Cat.numClos - 1) + " (CPUID.10H.2:EDX, 20.19.6.3)");
         return m_machine.l2Mask(core, n);
     }
@@ -132,7 +133,8 @@ Result<std::uint64_t> SimMsrSpace::read(unsigned cpu, std::uint32_t msr)
         if (!f.mba.present)
             return gp(cpu, msr, false, "IA32_L2_QoS_Ext_BW_Thrtl_n is not implemented: no MBA (CPUID.10H.0:EBX[3]=0)");
         if (n >= f.mba.numClos)
-            return gp(cpu, msr, false, "IA32_L2_QoS_Ext_BW_Thrtl_" + std::to_string(n) + " is outside the MBA CLOS 0-"
+            return gp(cpu, msr, false,
+                "IA32_L2_QoS_Ext_BW_Thrtl_" + std::to_string(n) + " is outside the MBA CLOS 0-"
                     + std::to_string(f.mba.numClos - 1) + " (CPUID.10H.3:EDX, 20.19.7.2)");
         return m_machine.mbaDelay(dom, n);
     }
@@ -141,14 +143,15 @@ Result<std::uint64_t> SimMsrSpace::read(unsigned cpu, std::uint32_t msr)
         if (!f.cba.present)
             return gp(cpu, msr, false, "IA32_QoS_Core_BW_Thrtl_n is not implemented: no CBA (CPUID.10H.0:EBX[5]=0)");
         if (n >= (f.cba.numClos + 7) / 8)
-            return gp(cpu, msr, false, "IA32_QoS_Core_BW_Thrtl_" + std::to_string(n)
-                    + " is beyond E00H + ((CLOS_MAX+1)/8 - 1) (Table 20-21)");
+            return gp(cpu, msr, false,
+                "IA32_QoS_Core_BW_Thrtl_" + std::to_string(n) + " is beyond E00H + ((CLOS_MAX+1)/8 - 1) (Table 20-21)");
         std::uint64_t v = 0;
         for (std::uint32_t i = 0; i < 8; ++i)
             v |= std::uint64_t { m_machine.cbaLevel(cpu, n * 8 + i) } << (8 * i);
         return v;
     }
-    return gp(cpu, msr, false, "MSR " + hex(msr) + " is not implemented by the simulated processor (only the RDT MSRs are)");
+    return gp(
+        cpu, msr, false, "MSR " + hex(msr) + " is not implemented by the simulated processor (only the RDT MSRs are)");
 }
 
 Status SimMsrSpace::write(unsigned cpu, std::uint32_t msr, std::uint64_t value)
@@ -167,47 +170,52 @@ Status SimMsrSpace::write(unsigned cpu, std::uint32_t msr, std::uint64_t value)
         const std::uint64_t rmidField = rw ? ((1ull << rw) - 1) : 0;
         const std::uint64_t closField = cw ? ((1ull << cw) - 1) << 32 : 0;
         if (value & ~(rmidField | closField))
-            return gp(cpu, msr, true, "reserved bit set in IA32_PQR_ASSOC " + hex(value) + " (RMID field is "
-                    + std::to_string(rw) + " bits, CLOS field " + std::to_string(cw) + " bits; 20.18.8.1, 20.19.6.3)");
+            return gp(cpu, msr, true,
+                "reserved bit set in IA32_PQR_ASSOC " + hex(value) + " (RMID field is " + std::to_string(rw)
+                    + " bits, CLOS field " + std::to_string(cw) + " bits; 20.18.8.1, 20.19.6.3)");
         auto rmid = static_cast<std::uint32_t>(value & rmidField);
         auto clos = static_cast<std::uint32_t>(value >> 32);
         if (rmid > f.mon.maxRmid)
-            return gp(cpu, msr, true, "RMID " + std::to_string(rmid) + " exceeds the maximum RMID "
-                    + std::to_string(f.mon.maxRmid) + " (CPUID.0FH.0:EBX, 20.18.8.1)");
+            return gp(cpu, msr, true,
+                "RMID " + std::to_string(rmid) + " exceeds the maximum RMID " + std::to_string(f.mon.maxRmid)
+                    + " (CPUID.0FH.0:EBX, 20.18.8.1)");
         if (clos > f.closMax)
-            return gp(cpu, msr, true, "CLOS " + std::to_string(clos) + " exceeds the maximum CLOS "
-                    + std::to_string(f.closMax) + " over all allocation resources (CPUID.10H.ResID:EDX, 20.19.6.3)");
+            return gp(cpu, msr, true,
+                "CLOS " + std::to_string(clos) + " exceeds the maximum CLOS " + std::to_string(f.closMax)
+                    + " over all allocation resources (CPUID.10H.ResID:EDX, 20.19.6.3)");
         m_machine.setPqr(cpu, { clos, rmid });
         return {};
     }
     if (msr == msr::IA32_QM_EVTSEL) {
-        if (!mon)
-            return gp(cpu, msr, true, "IA32_QM_EVTSEL is not implemented: no RDT monitoring");
+        if (!mon) return gp(cpu, msr, true, "IA32_QM_EVTSEL is not implemented: no RDT monitoring");
         const unsigned rw = rmidWidth();
         const std::uint64_t allowed = 0xFFull | ((rw ? ((1ull << rw) - 1) : 0) << 32);
         if (value & ~allowed)
-            return gp(cpu, msr, true, "reserved bit set in IA32_QM_EVTSEL " + hex(value)
-                    + " (EvtID is bits 7:0, RMID bits " + std::to_string(32 + rw - 1) + ":32; 20.18.7, 20.18.8.1)");
+            return gp(cpu, msr, true,
+                "reserved bit set in IA32_QM_EVTSEL " + hex(value) + " (EvtID is bits 7:0, RMID bits "
+                    + std::to_string(32 + rw - 1) + ":32; 20.18.7, 20.18.8.1)");
         auto rmid = static_cast<std::uint32_t>(value >> 32);
         if (rmid > f.mon.maxRmid)
-            return gp(cpu, msr, true, "RMID " + std::to_string(rmid) + " exceeds the maximum RMID "
-                    + std::to_string(f.mon.maxRmid) + " (20.18.8.1)");
+            return gp(cpu, msr, true,
+                "RMID " + std::to_string(rmid) + " exceeds the maximum RMID " + std::to_string(f.mon.maxRmid)
+                    + " (20.18.8.1)");
         m_evtsel[cpu] = value;
         return {};
     }
-    if (msr == msr::IA32_QM_CTR)
-        return gp(cpu, msr, true, "IA32_QM_CTR is read-only (20.18.7)");
+    if (msr == msr::IA32_QM_CTR) return gp(cpu, msr, true, "IA32_QM_CTR is read-only (20.18.7)");
     auto checkMask = [&](const CatCaps& cat, const char* name, std::uint32_t n) -> Status {
         if (n >= cat.numClos)
-            return gp(cpu, msr, true, std::string(name) + std::to_string(n) + " is outside the supported CLOS 0-"
+            return gp(cpu, msr, true,
+                std::string(name) + std::to_string(n) + " is outside the supported CLOS 0-"
                     + std::to_string(cat.numClos - 1) + " (20.19.6.3)");
         if (value & ~std::uint64_t { cat.fullMask() })
-            return gp(cpu, msr, true, "reserved bit set: " + hex(value) + " exceeds the " + std::to_string(cat.cbmLen)
+            return gp(cpu, msr, true,
+                "reserved bit set: " + hex(value) + " exceeds the " + std::to_string(cat.cbmLen)
                     + "-bit capacity bitmask (20.19.4.3, 20.19.5.1)");
-        if (value == 0)
-            return gp(cpu, msr, true, "a zero capacity bitmask is not allowed (20.19.2)");
+        if (value == 0) return gp(cpu, msr, true, "a zero capacity bitmask is not allowed (20.19.2)");
         if (!cat.sparse && !contiguous(static_cast<std::uint32_t>(value)))
-            return gp(cpu, msr, true, "capacity bitmask " + hex(value)
+            return gp(cpu, msr, true,
+                "capacity bitmask " + hex(value)
                     + " is not contiguous and non-contiguous masks are not enumerated (CPUID.10H:ECX[3]=0, 20.19.2)");
         return {};
     };
@@ -215,8 +223,7 @@ Status SimMsrSpace::write(unsigned cpu, std::uint32_t msr, std::uint64_t value)
         if (!f.l3Cat.present)
             return gp(cpu, msr, true, "IA32_L3_MASK_n is not implemented: no L3 CAT (CPUID.10H.0:EBX[1]=0)");
         std::uint32_t n = msr - msr::IA32_L3_MASK_0;
-        if (auto s = checkMask(f.l3Cat, "IA32_L3_MASK_", n); !s)
-            return s;
+        if (auto s = checkMask(f.l3Cat, "IA32_L3_MASK_", n); !s) return s;
         m_machine.setL3Mask(dom, n, static_cast<std::uint32_t>(value));
         return {};
     }
@@ -224,19 +231,20 @@ Status SimMsrSpace::write(unsigned cpu, std::uint32_t msr, std::uint64_t value)
         if (!f.l2Cat.present)
             return gp(cpu, msr, true, "IA32_L2_MASK_n is not implemented: no L2 CAT (CPUID.10H.0:EBX[2]=0)");
         std::uint32_t n = msr - msr::IA32_L2_MASK_0;
-        if (auto s = checkMask(f.l2Cat, "IA32_L2_MASK_", n); !s)
-            return s;
+        if (auto s = checkMask(f.l2Cat, "IA32_L2_MASK_", n); !s) return s;
         m_machine.setL2Mask(core, n, static_cast<std::uint32_t>(value));
         return {};
     }
     if (msr == msr::IA32_L3_QOS_CFG || msr == msr::IA32_L2_QOS_CFG) {
         const bool l3 = msr == msr::IA32_L3_QOS_CFG;
         if (!(l3 ? f.l3Cat.cdp : f.l2Cat.cdp))
-            return gp(cpu, msr, true, l3 ? "IA32_L3_QOS_CFG exists only with L3 CDP (CPUID.10H.1:ECX[2]=0, 20.19.5)"
-                                         : "IA32_L2_QOS_CFG exists only with L2 CDP (CPUID.10H.2:ECX[2]=0, 20.19.6)");
+            return gp(cpu, msr, true,
+                l3 ? "IA32_L3_QOS_CFG exists only with L3 CDP (CPUID.10H.1:ECX[2]=0, 20.19.5)"
+                   : "IA32_L2_QOS_CFG exists only with L2 CDP (CPUID.10H.2:ECX[2]=0, 20.19.6)");
         if (value & ~1ull)
-            return gp(cpu, msr, true, std::string("reserved bits 63:1 set in ") + (l3 ? "IA32_L3_QOS_CFG " : "IA32_L2_QOS_CFG ")
-                    + hex(value) + (l3 ? " (20.19.5)" : " (20.19.6)"));
+            return gp(cpu, msr, true,
+                std::string("reserved bits 63:1 set in ") + (l3 ? "IA32_L3_QOS_CFG " : "IA32_L2_QOS_CFG ") + hex(value)
+                    + (l3 ? " (20.19.5)" : " (20.19.6)"));
         if (l3)
             m_machine.setL3Cdp(dom, value & 1);
         else
@@ -248,13 +256,15 @@ Status SimMsrSpace::write(unsigned cpu, std::uint32_t msr, std::uint64_t value)
         if (!f.mba.present)
             return gp(cpu, msr, true, "IA32_L2_QoS_Ext_BW_Thrtl_n is not implemented: no MBA (CPUID.10H.0:EBX[3]=0)");
         if (n >= f.mba.numClos)
-            return gp(cpu, msr, true, "IA32_L2_QoS_Ext_BW_Thrtl_" + std::to_string(n) + " is outside the MBA CLOS 0-"
+            return gp(cpu, msr, true,
+                "IA32_L2_QoS_Ext_BW_Thrtl_" + std::to_string(n) + " is outside the MBA CLOS 0-"
                     + std::to_string(f.mba.numClos - 1) + " (20.19.7.2)");
         if (value & ~0xFFFFull)
             return gp(cpu, msr, true, "reserved bits 63:16 set in the MBA delay " + hex(value) + " (Figure 20-39)");
         if (value > f.mba.maxDelay)
-            return gp(cpu, msr, true, "MBA delay " + std::to_string(value) + " is above MBA_MAX "
-                    + std::to_string(f.mba.maxDelay) + " (CPUID.10H.3:EAX[11:0]+1, 20.19.7.2)");
+            return gp(cpu, msr, true,
+                "MBA delay " + std::to_string(value) + " is above MBA_MAX " + std::to_string(f.mba.maxDelay)
+                    + " (CPUID.10H.3:EAX[11:0]+1, 20.19.7.2)");
         m_machine.setMbaDelay(dom, n, static_cast<std::uint32_t>(value));
         return {};
     }
@@ -263,21 +273,24 @@ Status SimMsrSpace::write(unsigned cpu, std::uint32_t msr, std::uint64_t value)
         if (!f.cba.present)
             return gp(cpu, msr, true, "IA32_QoS_Core_BW_Thrtl_n is not implemented: no CBA (CPUID.10H.0:EBX[5]=0)");
         if (n >= (f.cba.numClos + 7) / 8)
-            return gp(cpu, msr, true, "IA32_QoS_Core_BW_Thrtl_" + std::to_string(n)
-                    + " is beyond E00H + ((CLOS_MAX+1)/8 - 1) (Table 20-21)");
+            return gp(cpu, msr, true,
+                "IA32_QoS_Core_BW_Thrtl_" + std::to_string(n) + " is beyond E00H + ((CLOS_MAX+1)/8 - 1) (Table 20-21)");
         for (std::uint32_t i = 0; i < 8; ++i) {
             auto level = static_cast<std::uint32_t>((value >> (8 * i)) & 0xFF);
             if (level > f.cba.maxLevel)
-                return gp(cpu, msr, true, "CLOS[" + std::to_string(n * 8 + i) + "].Level " + std::to_string(level)
+                return gp(cpu, msr, true,
+                    "CLOS[" + std::to_string(n * 8 + i) + "].Level " + std::to_string(level)
                         + " is above CBA_MAX_Throttle_Level " + std::to_string(f.cba.maxLevel) + " (20.19.8.3)");
             if (level != 0 && n * 8 + i >= f.cba.numClos)
-                return gp(cpu, msr, true, "CLOS[" + std::to_string(n * 8 + i) + "] is not supported by CBA (20.19.8.3)");
+                return gp(
+                    cpu, msr, true, "CLOS[" + std::to_string(n * 8 + i) + "] is not supported by CBA (20.19.8.3)");
         }
         for (std::uint32_t i = 0; i < 8; ++i)
             m_machine.setCbaLevel(cpu, n * 8 + i, static_cast<std::uint8_t>((value >> (8 * i)) & 0xFF));
         return {};
     }
-    return gp(cpu, msr, true, "MSR " + hex(msr) + " is not implemented by the simulated processor (only the RDT MSRs are)");
+    return gp(
+        cpu, msr, true, "MSR " + hex(msr) + " is not implemented by the simulated processor (only the RDT MSRs are)");
 }
 
 } // namespace rdt::sim

@@ -108,7 +108,8 @@ const std::vector<Preset>& table()
                 { 0x80000003, 0, 0x37692029, 0x3538362D, 0x43204B30, 0x40205550 },
                 { 0x80000004, 0, 0x362E3320, 0x7A484730, 0x00000000, 0x00000000 },
             } },
-        { "hsw-2699v3", "Xeon E5-2699 v3 (Haswell-EP, CMT only)", "InstLatx64 GenuineIntel00306F2_HaswellEP_CPUID.txt", 8,
+        { "hsw-2699v3", "Xeon E5-2699 v3 (Haswell-EP, CMT only)", "InstLatx64 GenuineIntel00306F2_HaswellEP_CPUID.txt",
+            8,
             {
                 { 0x0, 0, 0x0000000F, 0x756E6547, 0x6C65746E, 0x49656E69 },
                 { 0x1, 0, 0x000306F2, 0x00400800, 0x7DFEFBFF, 0xBFEBFBFF },
@@ -166,8 +167,7 @@ const std::vector<PresetInfo>& presets()
 Result<SimCpuid> presetCpuid(const std::string& id)
 {
     for (const auto& p : table()) {
-        if (id != p.id)
-            continue;
+        if (id != p.id) continue;
         SimCpuid c;
         for (const auto& l : p.leaves)
             c.set(l.leaf, l.subleaf, { l.eax, l.ebx, l.ecx, l.edx });

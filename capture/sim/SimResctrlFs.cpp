@@ -14,7 +14,7 @@
 namespace rdt::sim {
 namespace {
 
-    const char* const kEvents[] = { "llc_occupancy", "mbm_total_bytes", "mbm_local_bytes" };
+const char* const kEvents[] = { "llc_occupancy", "mbm_total_bytes", "mbm_local_bytes" };
 
 } // namespace
 
@@ -24,8 +24,7 @@ namespace {
 SimResctrlFs::SimResctrlFs(SimMachine& machine, ResctrlMountOptions options)
     : m_machine(machine)
     , m_options(options)
-{
-}
+{ }
 
 Result<std::unique_ptr<SimResctrlFs>> SimResctrlFs::mount(SimMachine& machine, ResctrlMountOptions options)
 {
@@ -43,8 +42,7 @@ Result<std::unique_ptr<SimResctrlFs>> SimResctrlFs::mount(SimMachine& machine, R
     std::unique_ptr<SimResctrlFs> fs(new SimResctrlFs(machine, options));
     // Schema order as schemata_list_create builds it: L3 (CODE before DATA), L2, MB.
     auto addCache = [&](const CatCaps& cat, SchemaKind kind, bool cdp, const char* base) {
-        if (!cat.present)
-            return;
+        if (!cat.present) return;
         if (cdp) {
             fs->m_schemas.push_back({ std::string(base) + "CODE", kind, CdpType::Code, cat.numClos / 2 });
             fs->m_schemas.push_back({ std::string(base) + "DATA", kind, CdpType::Data, cat.numClos / 2 });
@@ -54,8 +52,7 @@ Result<std::unique_ptr<SimResctrlFs>> SimResctrlFs::mount(SimMachine& machine, R
     };
     addCache(f.l3Cat, SchemaKind::L3, options.cdp, "L3");
     addCache(f.l2Cat, SchemaKind::L2, options.cdpl2, "L2");
-    if (f.mba.present)
-        fs->m_schemas.push_back({ "MB", SchemaKind::MB, CdpType::None, f.mba.numClos });
+    if (f.mba.present) fs->m_schemas.push_back({ "MB", SchemaKind::MB, CdpType::None, f.mba.numClos });
 
     // Mounting programs the default state: CDP as asked (IA32_L3_QOS_CFG), every control at its default.
     machine.resetRdtState();
@@ -93,7 +90,10 @@ SimResctrlFs::~SimResctrlFs()
     m_machine.resetRdtState();
 }
 
-std::string SimResctrlFs::describe() const { return "simulated resctrl (" + m_machine.cpuid().name + ")"; }
+std::string SimResctrlFs::describe() const
+{
+    return "simulated resctrl (" + m_machine.cpuid().name + ")";
+}
 
 std::uint32_t SimResctrlFs::closidsSupported() const
 {
@@ -111,15 +111,13 @@ std::vector<std::string> SimResctrlFs::infoDirs() const
     std::vector<std::string> out;
     for (const auto& s : m_schemas)
         out.push_back(s.name);
-    if (monitoring())
-        out.push_back("L3_MON");
+    if (monitoring()) out.push_back("L3_MON");
     return out;
 }
 
 std::vector<std::string> SimResctrlFs::infoFiles(const std::string& dir) const
 {
-    if (dir == "L3_MON")
-        return { "max_threshold_occupancy", "mon_features", "num_rmids" };
+    if (dir == "L3_MON") return { "max_threshold_occupancy", "mon_features", "num_rmids" };
     for (const auto& s : m_schemas)
         if (s.name == dir) {
             if (s.kind == SchemaKind::MB)
@@ -160,8 +158,7 @@ SimResctrlFs::Resolved SimResctrlFs::resolve(const std::string& path)
             return r;
         }
         auto dirs = infoDirs();
-        if (std::find(dirs.begin(), dirs.end(), c[1]) == dirs.end())
-            return r;
+        if (std::find(dirs.begin(), dirs.end(), c[1]) == dirs.end()) return r;
         r.info = c[1];
         if (c.size() == 2) {
             r.kind = Resolved::InfoDir;
@@ -187,8 +184,7 @@ SimResctrlFs::Resolved SimResctrlFs::resolve(const std::string& path)
             return r;
         }
         auto it = g->mon.find(c[i + 1]);
-        if (it == g->mon.end())
-            return r;
+        if (it == g->mon.end()) return r;
         g = it->second.get();
         i += 2;
     }
@@ -271,8 +267,7 @@ Result<std::vector<std::string>> SimResctrlFs::list(const std::string& path)
         out = groupFiles(*r.group);
         if (monitoring()) {
             out.push_back("mon_data");
-            if (r.group->ctrl)
-                out.push_back("mon_groups");
+            if (r.group->ctrl) out.push_back("mon_groups");
         }
         if (r.kind == Resolved::Root) {
             out.push_back("info");
@@ -292,8 +287,7 @@ Result<std::vector<std::string>> SimResctrlFs::list(const std::string& path)
         const MonCaps& m = m_machine.features().mon;
         const bool has[] = { m.occupancy, m.mbmTotal, m.mbmLocal };
         for (int e = 0; e < 3; ++e)
-            if (has[e])
-                out.push_back(kEvents[e]);
+            if (has[e]) out.push_back(kEvents[e]);
         break;
     }
     }
@@ -311,8 +305,7 @@ Status SimResctrlFs::lock(bool)
 void SimResctrlFs::unlock()
 {
     std::lock_guard lock(m_machine.mutex());
-    if (m_locks > 0)
-        --m_locks;
+    if (m_locks > 0) --m_locks;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -339,33 +332,25 @@ Result<std::string> SimResctrlFs::read(const std::string& path)
 Result<std::string> SimResctrlFs::readInfo(const std::string& dir, const std::string& file)
 {
     const SimFeatures& f = m_machine.features();
-    if (dir.empty())
-        return m_status.empty() ? std::string("ok\n") : m_status;
+    if (dir.empty()) return m_status.empty() ? std::string("ok\n") : m_status;
     if (dir == "L3_MON") {
-        if (file == "num_rmids")
-            return std::to_string(f.mon.l3MaxRmid + 1) + "\n";
-        if (file == "max_threshold_occupancy")
-            return std::to_string(m_threshold) + "\n";
+        if (file == "num_rmids") return std::to_string(f.mon.l3MaxRmid + 1) + "\n";
+        if (file == "max_threshold_occupancy") return std::to_string(m_threshold) + "\n";
         std::string s;
         const bool has[] = { f.mon.occupancy, f.mon.mbmTotal, f.mon.mbmLocal };
         for (int e = 0; e < 3; ++e)
-            if (has[e])
-                s += std::string(kEvents[e]) + "\n";
+            if (has[e]) s += std::string(kEvents[e]) + "\n";
         return s;
     }
     for (const auto& s : m_schemas) {
-        if (s.name != dir)
-            continue;
+        if (s.name != dir) continue;
         char buf[32];
-        if (file == "num_closids")
-            return std::to_string(s.numClosid) + "\n";
+        if (file == "num_closids") return std::to_string(s.numClosid) + "\n";
         if (s.kind == SchemaKind::MB) {
             const MbaCaps& m = f.mba;
             const unsigned gran = m.maxDelay <= 100 ? 100 - m.maxDelay : 1;
-            if (file == "min_bandwidth" || file == "bandwidth_gran")
-                return std::to_string(gran) + "\n";
-            if (file == "delay_linear")
-                return std::string(m.linear ? "1" : "0") + "\n";
+            if (file == "min_bandwidth" || file == "bandwidth_gran") return std::to_string(gran) + "\n";
+            if (file == "delay_linear") return std::string(m.linear ? "1" : "0") + "\n";
             return std::string(m.perThread ? "per-thread" : "max") + "\n";
         }
         const CatCaps& cat = catOf(s);
@@ -373,14 +358,12 @@ Result<std::string> SimResctrlFs::readInfo(const std::string& dir, const std::st
             std::snprintf(buf, sizeof buf, "%x\n", cat.fullMask());
             return std::string(buf);
         }
-        if (file == "min_cbm_bits")
-            return std::to_string(m_options.minCbmBits) + "\n";
+        if (file == "min_cbm_bits") return std::to_string(m_options.minCbmBits) + "\n";
         if (file == "shareable_bits") {
             std::snprintf(buf, sizeof buf, "%x\n", cat.shareableBits);
             return std::string(buf);
         }
-        if (file == "sparse_masks")
-            return std::string(cat.sparse ? "1" : "0") + "\n";
+        if (file == "sparse_masks") return std::string(cat.sparse ? "1" : "0") + "\n";
         return bitUsage(s);
     }
     return errnoError(ENOENT, "no such info file " + dir + "/" + file);
@@ -388,24 +371,18 @@ Result<std::string> SimResctrlFs::readInfo(const std::string& dir, const std::st
 
 Result<std::string> SimResctrlFs::readGroupFile(Group& g, const std::string& file)
 {
-    if (file == "cpus")
-        return formatCpuMask(g.cpus) + "\n";
-    if (file == "cpus_list")
-        return formatCpuList(g.cpus) + "\n";
+    if (file == "cpus") return formatCpuMask(g.cpus) + "\n";
+    if (file == "cpus_list") return formatCpuList(g.cpus) + "\n";
     if (file == "tasks") {
         // show_rdt_tasks: a CTRL_MON group lists tasks with its CLOSID, a MON group those with its RMID.
         std::string s;
         for (const auto& t : m_machine.threads())
-            if (g.ctrl ? t.taskClos == g.closid : t.taskRmid == g.rmid)
-                s += std::to_string(t.tid) + "\n";
+            if (g.ctrl ? t.taskClos == g.closid : t.taskRmid == g.rmid) s += std::to_string(t.tid) + "\n";
         return s;
     }
-    if (file == "mode")
-        return g.mode + "\n";
-    if (file == "schemata")
-        return formatSchemata(g, false);
-    if (file == "size")
-        return formatSchemata(g, true);
+    if (file == "mode") return g.mode + "\n";
+    if (file == "schemata") return formatSchemata(g, false);
+    if (file == "size") return formatSchemata(g, true);
     return errnoError(ENOENT, "no such file " + file);
 }
 
@@ -433,10 +410,8 @@ Result<std::string> SimResctrlFs::readMon(Group& g, int domain, const std::strin
     for (std::uint32_t rmid : rmids) {
         auto units = m_machine.counterUnits(dom, rmid, ev);
         // rdtgroup_mondata_show prints the error instead of a number; the read itself succeeds.
-        if (!units)
-            return std::string("Error\n");
-        if (m_machine.unavailable(dom, rmid))
-            return std::string("Unavailable\n");
+        if (!units) return std::string("Error\n");
+        if (m_machine.unavailable(dom, rmid)) return std::string("Unavailable\n");
         if (ev == 1) {
             total += *units * mon.scale;
             continue;
@@ -451,15 +426,13 @@ Result<std::string> SimResctrlFs::readMon(Group& g, int domain, const std::strin
 
 void SimResctrlFs::pollMbm()
 {
-    const std::uint64_t widthMask = m_machine.features().mon.counterWidth >= 64
-        ? ~0ull
-        : (1ull << m_machine.features().mon.counterWidth) - 1;
+    const std::uint64_t widthMask
+        = m_machine.features().mon.counterWidth >= 64 ? ~0ull : (1ull << m_machine.features().mon.counterWidth) - 1;
     for (Group* g : allGroups())
         for (unsigned d = 0; d < m_machine.l3DomainCount(); ++d)
             for (std::uint32_t ev = 2; ev <= 3; ++ev) {
                 auto units = m_machine.counterUnits(d, g->rmid, ev);
-                if (!units || m_machine.unavailable(d, g->rmid))
-                    continue;
+                if (!units || m_machine.unavailable(d, g->rmid)) continue;
                 MbmState& st = m_mbm[{ d, g->rmid, ev }];
                 st.chunks += (*units - st.prevMsr) & widthMask;
                 st.prevMsr = *units;
@@ -472,8 +445,7 @@ void SimResctrlFs::checkLimbo()
     for (std::uint32_t rmid : m_limbo) {
         bool busy = false;
         for (unsigned d = 0; d < m_machine.l3DomainCount(); ++d)
-            if (m_machine.occupancyBytes(d, rmid) > m_threshold)
-                busy = true;
+            if (m_machine.occupancyBytes(d, rmid) > m_threshold) busy = true;
         if (busy)
             still.push_back(rmid);
         else
@@ -523,8 +495,7 @@ Result<std::uint32_t> SimResctrlFs::allocClosid()
 
 Result<std::uint32_t> SimResctrlFs::allocRmid()
 {
-    if (!monitoring())
-        return 0u;
+    if (!monitoring()) return 0u;
     if (m_freeRmids.empty()) // resctrl_find_free_rmid: limbo RMIDs may come back, so EBUSY rather than ENOSPC
         return errnoError(m_limbo.empty() ? ENOSPC : EBUSY, "Out of RMIDs");
     std::uint32_t r = m_freeRmids.front();
@@ -535,8 +506,7 @@ Result<std::uint32_t> SimResctrlFs::allocRmid()
 
 void SimResctrlFs::freeRmid(std::uint32_t rmid)
 {
-    if (!monitoring() || rmid == 0)
-        return;
+    if (!monitoring() || rmid == 0) return;
     // Lines tagged with the RMID stay in the cache: it waits in limbo until occupancy drops below the threshold.
     m_limbo.push_back(rmid);
 }

@@ -73,7 +73,18 @@ private:
 
     // Paths
     struct Resolved {
-        enum Kind { None, Root, InfoDir, InfoFile, GroupDir, GroupFile, MonGroupsDir, MonDataDir, MonDomainDir, MonFile };
+        enum Kind {
+            None,
+            Root,
+            InfoDir,
+            InfoFile,
+            GroupDir,
+            GroupFile,
+            MonGroupsDir,
+            MonDataDir,
+            MonDomainDir,
+            MonFile
+        };
         Kind kind = None;
         Group* group = nullptr;
         std::string info; ///< info sub-dir ("" for info/ itself)

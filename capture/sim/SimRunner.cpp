@@ -15,7 +15,10 @@ SimRunner::SimRunner(SimMachine& machine, double speed, std::uint64_t periodNs)
     m_thread = std::thread([this] { run(); });
 }
 
-SimRunner::~SimRunner() { stop(); }
+SimRunner::~SimRunner()
+{
+    stop();
+}
 
 void SimRunner::stop()
 {
@@ -24,8 +27,7 @@ void SimRunner::stop()
         m_stop = true;
     }
     m_wake.notify_all();
-    if (m_thread.joinable())
-        m_thread.join();
+    if (m_thread.joinable()) m_thread.join();
 }
 
 void SimRunner::run()
@@ -38,8 +40,7 @@ void SimRunner::run()
         {
             std::unique_lock lock(m_waitMutex);
             m_wake.wait_for(lock, std::chrono::nanoseconds(m_periodNs), [this] { return m_stop; });
-            if (m_stop)
-                return;
+            if (m_stop) return;
         }
         const std::uint64_t now = monotonicNs();
         simulatedSec += double(now - wallSeen) * 1e-9 * m_speed.load();
@@ -47,8 +48,7 @@ void SimRunner::run()
         const auto target = simStart + static_cast<std::uint64_t>(simulatedSec * 1e9);
         const std::uint64_t t0 = monotonicNs();
         const std::uint64_t current = m_machine.nowNs();
-        if (target > current)
-            m_machine.advance(target - current);
+        if (target > current) m_machine.advance(target - current);
         const std::uint64_t t1 = monotonicNs();
         busy += double(t1 - t0);
         m_load.store(busy / double(t1 - wallStart));

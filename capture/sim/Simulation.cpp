@@ -8,24 +8,26 @@
 namespace rdt::sim {
 namespace {
 
-    std::string formatTime(std::uint64_t ns)
-    {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.3f s", double(ns) * 1e-9);
-        return buf;
-    }
+std::string formatTime(std::uint64_t ns)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f s", double(ns) * 1e-9);
+    return buf;
+}
 
-    bool kv(const std::string& w, std::string& k, std::string& v)
-    {
-        auto eq = w.find('=');
-        if (eq == std::string::npos)
-            return false;
-        k = w.substr(0, eq);
-        v = w.substr(eq + 1);
-        return true;
-    }
+bool kv(const std::string& w, std::string& k, std::string& v)
+{
+    auto eq = w.find('=');
+    if (eq == std::string::npos) return false;
+    k = w.substr(0, eq);
+    v = w.substr(eq + 1);
+    return true;
+}
 
-    std::string groupPath(const std::string& g) { return g == "/" || g == "." ? std::string {} : g; }
+std::string groupPath(const std::string& g)
+{
+    return g == "/" || g == "." ? std::string {} : g;
+}
 
 } // namespace
 
@@ -47,8 +49,7 @@ std::string expandWriteText(const std::string& text)
         }
         out.push_back(text[i]);
     }
-    if (!noNewline)
-        out.push_back('\n');
+    if (!noNewline) out.push_back('\n');
     return out;
 }
 
@@ -59,8 +60,7 @@ Result<std::unique_ptr<Simulation>> Simulation::create(const Scenario& scenario,
     const std::string cpuidFile = !options.cpuidFile.empty() ? options.cpuidFile : scenario.cpuidFile;
     const std::string preset = !options.preset.empty() ? options.preset : scenario.preset;
     auto cpuid = cpuidFile.empty() ? presetCpuid(preset) : loadSimCpuid(cpuidFile);
-    if (!cpuid)
-        return cpuid.error();
+    if (!cpuid) return cpuid.error();
     for (const auto& [k, v] : scenario.overrides)
         if (auto s = applyCpuidOverride(*cpuid, k, v); !s)
             return errnoError(EINVAL, scenario.name + ": " + s.error().message, s.error().advice);
@@ -71,16 +71,14 @@ Result<std::unique_ptr<Simulation>> Simulation::create(const Scenario& scenario,
     o.setSampling = options.sampling > 0 ? std::uint32_t(options.sampling) : scenario.sampling;
     o.tickNs = scenario.tickNs;
     auto machine = SimMachine::create(*cpuid, o);
-    if (!machine)
-        return machine.error();
+    if (!machine) return machine.error();
     sim->m_machine = std::move(*machine);
     ResctrlMountOptions mo;
     mo.cdp = scenario.cdp;
     mo.cdpl2 = scenario.cdpl2;
     mo.minCbmBits = scenario.minCbmBits;
     auto fs = SimResctrlFs::mount(*sim->m_machine, mo);
-    if (!fs)
-        return fs.error();
+    if (!fs) return fs.error();
     sim->m_fs = std::move(*fs);
     sim->m_msr = std::make_unique<SimMsrSpace>(*sim->m_machine);
     std::lock_guard lock(sim->m_machine->mutex());
@@ -98,8 +96,7 @@ Result<std::unique_ptr<Simulation>> Simulation::create(const Scenario& scenario,
 
 Simulation::~Simulation()
 {
-    if (m_machine)
-        m_machine->removeTickListener(m_listener);
+    if (m_machine) m_machine->removeTickListener(m_listener);
     m_msr.reset();
     m_fs.reset();
 }
@@ -109,16 +106,14 @@ void Simulation::onTick(std::uint64_t nowNs)
     while (m_nextStep < m_scenario.steps.size() && m_scenario.steps[m_nextStep].atNs <= nowNs) {
         const ScenarioStep& st = m_scenario.steps[m_nextStep++];
         auto s = runStep(st);
-        if (!s)
-            m_events.push_back({ nowNs, st.verb + " failed: " + s.error().message, false, false });
+        if (!s) m_events.push_back({ nowNs, st.verb + " failed: " + s.error().message, false, false });
     }
 }
 
 std::vector<ScenarioEvent> Simulation::events(std::size_t from) const
 {
     std::lock_guard lock(m_machine->mutex());
-    if (from >= m_events.size())
-        return {};
+    if (from >= m_events.size()) return {};
     return { m_events.begin() + long(from), m_events.end() };
 }
 
@@ -143,8 +138,7 @@ std::vector<std::string> Simulation::describe() const
 
 int Simulation::tidOf(const std::string& name) const
 {
-    if (auto t = m_machine->findThread(name))
-        return *t;
+    if (auto t = m_machine->findThread(name)) return *t;
     char* end = nullptr;
     long v = std::strtol(name.c_str(), &end, 10);
     return (*end == '\0' && m_machine->thread(int(v))) ? int(v) : -1;
@@ -160,8 +154,7 @@ Status Simulation::runStep(const ScenarioStep& st)
     }
     if (st.verb == "mkdir" || st.verb == "rmdir") {
         auto s = st.verb == "mkdir" ? m_fs->mkdir(st.args[0]) : m_fs->rmdir(st.args[0]);
-        if (s)
-            record(st.verb + " " + st.args[0]);
+        if (s) record(st.verb + " " + st.args[0]);
         return s;
     }
     if (st.verb == "write") {
@@ -172,7 +165,8 @@ Status Simulation::runStep(const ScenarioStep& st)
             std::string text = status ? *status : std::string {};
             while (!text.empty() && text.back() == '\n')
                 text.pop_back();
-            return errnoError(s.error().code, "write " + st.args[0] + ": " + s.error().message
+            return errnoError(s.error().code,
+                "write " + st.args[0] + ": " + s.error().message
                     + (text.empty() || text == "ok" ? std::string {} : " (last_cmd_status: " + text + ")"));
         }
         record("write " + st.args[0] + " " + st.args[1]);
@@ -193,8 +187,7 @@ Status Simulation::runStep(const ScenarioStep& st)
                 return s;
         }
         auto tid = m_machine->addThread(st.args[0], cpu, spec);
-        if (!tid)
-            return tid.error();
+        if (!tid) return tid.error();
         if (!group.empty() || (st.args.size() > 1 && st.args[1].rfind("group=", 0) == 0))
             if (auto s = m_fs->write((group.empty() ? "" : group + "/") + "tasks", std::to_string(*tid) + "\n"); !s)
                 return s;
@@ -202,35 +195,28 @@ Status Simulation::runStep(const ScenarioStep& st)
         return {};
     }
     if (st.verb == "set" || st.verb == "move" || st.verb == "assign") {
-        if (st.args.empty())
-            return errnoError(EINVAL, st.verb + " needs a thread name");
+        if (st.args.empty()) return errnoError(EINVAL, st.verb + " needs a thread name");
         int tid = tidOf(st.args[0]);
-        if (tid < 0)
-            return errnoError(ESRCH, "no simulated thread '" + st.args[0] + "'");
+        if (tid < 0) return errnoError(ESRCH, "no simulated thread '" + st.args[0] + "'");
         if (st.verb == "assign") {
-            if (st.args.size() != 2)
-                return errnoError(EINVAL, "assign takes a thread and a group path");
+            if (st.args.size() != 2) return errnoError(EINVAL, "assign takes a thread and a group path");
             std::string g = groupPath(st.args[1]);
             auto s = m_fs->write((g.empty() ? "" : g + "/") + "tasks", std::to_string(tid) + "\n");
-            if (s)
-                record("assign " + st.args[0] + " to " + (g.empty() ? "the default group" : g));
+            if (s) record("assign " + st.args[0] + " to " + (g.empty() ? "the default group" : g));
             return s;
         }
         WorkloadSpec spec = m_machine->thread(tid)->spec;
         for (std::size_t i = 1; i < st.args.size(); ++i) {
             std::string k, v;
-            if (!kv(st.args[i], k, v))
-                return errnoError(EINVAL, "expected key=value, got '" + st.args[i] + "'");
+            if (!kv(st.args[i], k, v)) return errnoError(EINVAL, "expected key=value, got '" + st.args[i] + "'");
             if (k == "cpu") {
-                if (auto s = m_machine->setThreadCpu(tid, unsigned(std::strtoul(v.c_str(), nullptr, 10))); !s)
-                    return s;
+                if (auto s = m_machine->setThreadCpu(tid, unsigned(std::strtoul(v.c_str(), nullptr, 10))); !s) return s;
             } else if (auto s = applyWorkloadSetting(spec, k, v); !s) {
                 return s;
             }
         }
         if (st.verb == "set")
-            if (auto s = m_machine->setWorkload(tid, spec); !s)
-                return s;
+            if (auto s = m_machine->setWorkload(tid, spec); !s) return s;
         record(st.verb + " " + st.args[0]);
         return {};
     }
@@ -242,8 +228,7 @@ Status Simulation::runStep(const ScenarioStep& st)
         auto addr = static_cast<std::uint32_t>(std::strtoull(st.args[1].c_str(), nullptr, 0));
         auto value = static_cast<std::uint64_t>(std::strtoull(st.args[2].c_str(), nullptr, 0));
         auto s = m_msr->write(cpu, addr, value);
-        if (s)
-            record("wrmsr " + st.args[1] + " " + st.args[2] + " on CPU " + std::to_string(cpu));
+        if (s) record("wrmsr " + st.args[1] + " " + st.args[2] + " on CPU " + std::to_string(cpu));
         return s;
     }
     if (st.verb == "unavailable") {
@@ -252,22 +237,19 @@ Status Simulation::runStep(const ScenarioStep& st)
         std::uint64_t forNs = 1'000'000'000;
         for (const auto& a : st.args) {
             std::string k, v;
-            if (!kv(a, k, v))
-                return errnoError(EINVAL, "usage: unavailable rmid=N [domain=D] [for=TIME]");
+            if (!kv(a, k, v)) return errnoError(EINVAL, "usage: unavailable rmid=N [domain=D] [for=TIME]");
             if (k == "rmid")
                 rmid = std::uint32_t(std::strtoul(v.c_str(), nullptr, 10));
             else if (k == "domain")
                 domain = unsigned(std::strtoul(v.c_str(), nullptr, 10));
             else if (k == "for") {
                 auto d = parseDuration(v);
-                if (!d)
-                    return d.error();
+                if (!d) return d.error();
                 forNs = *d;
             } else
                 return errnoError(EINVAL, "usage: unavailable rmid=N [domain=D] [for=TIME]");
         }
-        if (domain >= m_machine->l3DomainCount())
-            return errnoError(EINVAL, "no L3 domain " + std::to_string(domain));
+        if (domain >= m_machine->l3DomainCount()) return errnoError(EINVAL, "no L3 domain " + std::to_string(domain));
         m_machine->setUnavailable(domain, rmid, now + forNs);
         record("RMID " + std::to_string(rmid) + " data unavailable for " + formatTime(forNs));
         return {};

@@ -28,15 +28,13 @@ const char* patternName(Pattern p)
 Result<Pattern> parsePattern(const std::string& name)
 {
     for (Pattern p : { Pattern::Idle, Pattern::Stream, Pattern::Random, Pattern::Chase, Pattern::Mix })
-        if (name == patternName(p))
-            return p;
+        if (name == patternName(p)) return p;
     return errnoError(EINVAL, "unknown access pattern '" + name + "'", "use idle, stream, random, chase or mix");
 }
 
 double WorkloadSpec::effectiveMlp() const
 {
-    if (mlp > 0)
-        return mlp;
+    if (mlp > 0) return mlp;
     switch (pattern) {
     case Pattern::Stream:
         return 20;
@@ -93,26 +91,20 @@ Status applyWorkloadSetting(WorkloadSpec& s, const std::string& key, const std::
     };
     if (key == "pattern") {
         auto p = parsePattern(value);
-        if (!p)
-            return p.error();
+        if (!p) return p.error();
         s.pattern = *p;
         return {};
     }
     if (key == "ws" || key == "code") {
         auto n = parseSize(value);
-        if (!n)
-            return n.error();
-        if (*n < 64)
-            return errnoError(EINVAL, key + " must be at least one cache line (64 bytes)");
+        if (!n) return n.error();
+        if (*n < 64) return errnoError(EINVAL, key + " must be at least one cache line (64 bytes)");
         (key == "ws" ? s.workingSet : s.codeSize) = *n;
         return {};
     }
-    if (key == "code_fraction")
-        return number(s.codeFraction, 0, 1);
-    if (key == "write")
-        return number(s.writeFraction, 0, 1);
-    if (key == "compute")
-        return number(s.computeCycles, 0, 1e6);
+    if (key == "code_fraction") return number(s.codeFraction, 0, 1);
+    if (key == "write") return number(s.writeFraction, 0, 1);
+    if (key == "compute") return number(s.computeCycles, 0, 1e6);
     if (key == "rate") {
         // rate accepts K/M/G decimal multipliers: 50M = 50e6 lines per second.
         std::string v = value;
@@ -130,13 +122,11 @@ Status applyWorkloadSetting(WorkloadSpec& s, const std::string& key, const std::
     }
     if (key == "node") {
         double n = 0;
-        if (auto st = number(n, -1, 63); !st)
-            return st;
+        if (auto st = number(n, -1, 63); !st) return st;
         s.memoryNode = static_cast<int>(n);
         return {};
     }
-    if (key == "mlp")
-        return number(s.mlp, 0, 64);
+    if (key == "mlp") return number(s.mlp, 0, 64);
     return errnoError(EINVAL, "unknown workload setting '" + key + "'",
         "known: pattern ws code code_fraction write compute rate node mlp");
 }

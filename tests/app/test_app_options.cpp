@@ -21,11 +21,11 @@ private Q_SLOTS:
     {
         AppOptions o;
         QString error;
-        QVERIFY(parseAppOptions({ QStringLiteral("rdtscope"), QStringLiteral("--source"), QStringLiteral("sim-msr"),
-                                    QStringLiteral("--scenario"), QStringLiteral("cdp"), QStringLiteral("--view"),
-                                    QStringLiteral("TMA"), QStringLiteral("--cpuid-dump"), QStringLiteral("/x.txt"),
-                                    QStringLiteral("--screenshot"), QStringLiteral("/tmp/a.png"), QStringLiteral("--after"),
-                                    QStringLiteral("0.5") },
+        QVERIFY(parseAppOptions(
+            { QStringLiteral("rdtscope"), QStringLiteral("--source"), QStringLiteral("sim-msr"),
+                QStringLiteral("--scenario"), QStringLiteral("cdp"), QStringLiteral("--view"), QStringLiteral("TMA"),
+                QStringLiteral("--cpuid-dump"), QStringLiteral("/x.txt"), QStringLiteral("--screenshot"),
+                QStringLiteral("/tmp/a.png"), QStringLiteral("--after"), QStringLiteral("0.5") },
             &o, &error));
         QCOMPARE(o.source, QStringLiteral("sim-msr"));
         QCOMPARE(o.scenario, QStringLiteral("cdp"));
@@ -43,10 +43,12 @@ private Q_SLOTS:
         QTest::newRow("unknown view") << QStringList { QStringLiteral("--view"), QStringLiteral("flamegraph") }
                                       << QStringLiteral("unknown view");
         QTest::newRow("bad after") << QStringList { QStringLiteral("--screenshot"), QStringLiteral("a.png"),
-            QStringLiteral("--after"), QStringLiteral("soon") } << QStringLiteral("--after");
+            QStringLiteral("--after"), QStringLiteral("soon") }
+                                   << QStringLiteral("--after");
         QTest::newRow("negative after") << QStringList { QStringLiteral("--after"), QStringLiteral("-1") }
                                         << QStringLiteral("--after");
-        QTest::newRow("unknown option") << QStringList { QStringLiteral("--frobnicate") } << QStringLiteral("frobnicate");
+        QTest::newRow("unknown option") << QStringList { QStringLiteral("--frobnicate") }
+                                        << QStringLiteral("frobnicate");
         QTest::newRow("positional") << QStringList { QStringLiteral("file.rdts") } << QStringLiteral("unexpected");
     }
     void usageErrors()
@@ -64,7 +66,8 @@ private Q_SLOTS:
     {
         AppOptions o;
         QString error;
-        QVERIFY(parseAppOptions({ QStringLiteral("rdtscope"), QStringLiteral("--after"), QStringLiteral("3") }, &o, &error));
+        QVERIFY(parseAppOptions(
+            { QStringLiteral("rdtscope"), QStringLiteral("--after"), QStringLiteral("3") }, &o, &error));
         QCOMPARE(o.warnings.size(), 1);
     }
 };

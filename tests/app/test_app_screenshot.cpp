@@ -17,10 +17,8 @@ int runApp(const QStringList& args, QByteArray* err = nullptr, QByteArray* out =
         p.kill();
         return -1;
     }
-    if (err)
-        *err = p.readAllStandardError();
-    if (out)
-        *out = p.readAllStandardOutput();
+    if (err) *err = p.readAllStandardError();
+    if (out) *out = p.readAllStandardOutput();
     return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
 }
 } // namespace
@@ -43,8 +41,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("shot.png"));
         QStringList args { QStringLiteral("--screenshot"), path, QStringLiteral("--after"), QStringLiteral("1") };
-        if (!view.isEmpty())
-            args << QStringLiteral("--view") << view;
+        if (!view.isEmpty()) args << QStringLiteral("--view") << view;
         QByteArray err;
         QByteArray out;
         QCOMPARE(runApp(args, &err, &out), 0);
@@ -64,16 +61,13 @@ private Q_SLOTS:
         QVERIFY(colours.size() > 20);
     }
 
-    void badUsageExitsTwo()
-    {
-        QCOMPARE(runApp({ QStringLiteral("--view"), QStringLiteral("nope") }), 2);
-    }
+    void badUsageExitsTwo() { QCOMPARE(runApp({ QStringLiteral("--view"), QStringLiteral("nope") }), 2); }
 
     void unwritableScreenshotFails()
     {
         QByteArray err;
-        QCOMPARE(runApp({ QStringLiteral("--screenshot"), QStringLiteral("/nonexistent-dir/x.png"), QStringLiteral("--after"),
-                     QStringLiteral("0") },
+        QCOMPARE(runApp({ QStringLiteral("--screenshot"), QStringLiteral("/nonexistent-dir/x.png"),
+                            QStringLiteral("--after"), QStringLiteral("0") },
                      &err),
             1);
         QVERIFY(err.contains("nonexistent-dir"));

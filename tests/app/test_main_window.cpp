@@ -7,10 +7,10 @@
 #include "models/MachineModel.h"
 #include "models/MonitorModel.h"
 #include "models/QueuedFeed.h"
-#include "views/ExplainPanel.h"
-#include "views/TimelineView.h"
 #include "views/CallGraphView.h"
+#include "views/ExplainPanel.h"
 #include "views/LatencyView.h"
+#include "views/TimelineView.h"
 #include "views/TmaView.h"
 #include "views/UnavailablePage.h"
 
@@ -81,8 +81,7 @@ private Q_SLOTS:
         const auto fileMenuActions = w.menuBar()->actions().at(0)->menu()->actions();
         bool perfEnabled = false; // the PMU pages (PmuPages) import perf.data files
         for (QAction* a : fileMenuActions) {
-            if (a->text().contains(QStringLiteral("perf.data")))
-                perfEnabled = a->isEnabled();
+            if (a->text().contains(QStringLiteral("perf.data"))) perfEnabled = a->isEnabled();
         }
         QVERIFY(perfEnabled);
         for (const QString& view : { QStringLiteral("machine"), QStringLiteral("rdt"), QStringLiteral("tma"),
@@ -117,12 +116,13 @@ private Q_SLOTS:
         w.resize(1200, 800);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QAbstractItemModelTester monitorTester(w.monitorModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester monitorTester(
+            w.monitorModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester allocationTester(
             w.allocationModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         SourceBundle bundle;
-        auto feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:noisy-neighbour",
-            "auto: resctrl not mounted; using the simulated machine" });
+        auto feed = std::make_unique<QueuedFeed>(SourceDescription {
+            SourceKind::Simulated, "sim:noisy-neighbour", "auto: resctrl not mounted; using the simulated machine" });
         QueuedFeed* raw = feed.get();
         bundle.feed = std::move(feed);
         bundle.readAllocation = [] { return rdt::Result<AllocationState>(smallState()); };
@@ -143,7 +143,8 @@ private Q_SLOTS:
 
         // A new source replaces the old one: new generation, title follows.
         SourceBundle replay;
-        replay.feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Replay, "replay:run.rdts", "opened" });
+        replay.feed
+            = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Replay, "replay:run.rdts", "opened" });
         w.setSource(std::move(replay));
         QVERIFY(w.windowTitle().contains(QStringLiteral("Replay")));
         QCOMPARE(w.monitorModel()->rowCount(), 0);
@@ -193,7 +194,8 @@ private Q_SLOTS:
         QVERIFY(w.sourceStatusText().contains(QStringLiteral("SIMULATED")));
         QCOMPARE(w.currentView(), QStringLiteral("rdt"));
         // Playing at 1x: the recorded 3 s arrive within a few frames of wall time.
-        QTRY_VERIFY_WITH_TIMEOUT(w.timelines()->plottedPoints(QStringLiteral("streamer"), Metric::BandwidthTotal) >= 20, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.timelines()->plottedPoints(QStringLiteral("streamer"), Metric::BandwidthTotal) >= 20, 10000);
         QTRY_COMPARE_WITH_TIMEOUT(w.timelines()->markerCount(), 1, 10000);
     }
 

@@ -65,7 +65,10 @@ double percentile(std::vector<double> v, int p)
     return v[std::min(v.size() - 1, v.size() * static_cast<std::size_t>(p) / 100)];
 }
 
-double valueAt(int group, int i) { return 1e9 * (1.0 + group % 7) * (1.2 + std::sin(i * 0.01 + group)); }
+double valueAt(int group, int i)
+{
+    return 1e9 * (1.0 + group % 7) * (1.2 + std::sin(i * 0.01 + group));
+}
 
 rdt::RdtSampleBatch batchAt(int i)
 {
@@ -152,13 +155,18 @@ void dashboardFrames(benchmark::State& state)
         static_cast<long long>(state.range(0)), p50, p99, cpu50, cpu99,
         p99 < 16.0 ? "met" : (cpu99 < 16.0 ? "met in CPU time; wall time inflated by machine load" : "MISSED"));
 }
-BENCHMARK(dashboardFrames)->Arg(3600)->Arg(300)->ArgName("window_s")->Iterations(300)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(dashboardFrames)
+    ->Arg(3600)
+    ->Arg(300)
+    ->ArgName("window_s")
+    ->Iterations(300)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 } // namespace
 
 int main(int argc, char** argv)
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();

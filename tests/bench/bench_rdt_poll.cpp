@@ -8,8 +8,8 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
@@ -80,8 +80,7 @@ template <typename F> void timed(benchmark::State& state, double& out, F&& body)
         body();
         ++n;
     }
-    if (n)
-        out = (threadCpuNs() - t0) / static_cast<double>(n);
+    if (n) out = (threadCpuNs() - t0) / static_cast<double>(n);
 }
 
 void BM_SamplerPollPosixFs(benchmark::State& state)
@@ -99,8 +98,7 @@ void BM_SamplerPollPosixFs(benchmark::State& state)
     timed(state, g_pollNs, [&] {
         auto b = sampler.pollOnce(t += 100'000'000);
         benchmark::DoNotOptimize(b);
-        while (sampler.queue().pop()) {
-        }
+        while (sampler.queue().pop()) { }
     });
 }
 
@@ -143,8 +141,7 @@ int main(int argc, char** argv)
     std::printf("\nrdt poll: %d groups x %d domains x 3 events = %zu files on %s\n", kGroups, kDomains,
         tree().files.size(), tree().root.c_str());
     std::printf("sampler poll through PosixFs: %.1f us CPU\n", g_pollNs / 1e3);
-    if (g_openPreadNs > 0)
-        std::printf("ratio vs open+pread+close loop: %.2fx (CPU time)\n", g_pollNs / g_openPreadNs);
+    if (g_openPreadNs > 0) std::printf("ratio vs open+pread+close loop: %.2fx (CPU time)\n", g_pollNs / g_openPreadNs);
     if (g_preadNs > 0)
         std::printf("ratio vs pread on pre-opened fds: %.2fx (CPU time; target <= 1.3x)\n", g_pollNs / g_preadNs);
     return 0;

@@ -8,8 +8,7 @@ using namespace rdt;
 
 static Result<int> half(int v)
 {
-    if (v % 2)
-        return makeError("odd value", "pass an even number");
+    if (v % 2) return makeError("odd value", "pass an even number");
     return v / 2;
 }
 

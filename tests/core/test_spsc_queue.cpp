@@ -37,8 +37,7 @@ TEST(SpscQueue, ProducerConsumerThreadsSeeEveryItemInOrderOrCountedDrop)
             ordered = ordered && *v > last;
             last = *v;
             ++received;
-            if (*v == n - 1)
-                break;
+            if (*v == n - 1) break;
         } else if (q.dropped() + static_cast<std::uint64_t>(received) == n) {
             break;
         }

@@ -6,7 +6,10 @@
 #include <cmath>
 
 namespace {
-double wave(int i) { return 100.0 + 50.0 * std::sin(i * 0.013) + ((i * 7919) % 13); }
+double wave(int i)
+{
+    return 100.0 + 50.0 * std::sin(i * 0.013) + ((i * 7919) % 13);
+}
 } // namespace
 
 class TestColumnEnvelope : public QObject {

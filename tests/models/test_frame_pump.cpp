@@ -45,7 +45,8 @@ private Q_SLOTS:
         change.newValue = "3";
         change.ok = true;
         raw->push(change);
-        raw->push(FeedNote { base + std::uint64_t { 3'000'000'000 }, "scenario: write streamer/schemata MB:0=30", true });
+        raw->push(
+            FeedNote { base + std::uint64_t { 3'000'000'000 }, "scenario: write streamer/schemata MB:0=30", true });
 
         QSignalSpy frames(&pump, &FramePump::frame);
         QCOMPARE(pump.pumpOnce(), 50);

@@ -12,8 +12,8 @@
 #include <QTest>
 
 namespace {
-CapabilityRow cap(const char* group, const char* name, const char* value, bool present, const char* sdm,
-    const char* whyNot = "")
+CapabilityRow cap(
+    const char* group, const char* name, const char* value, bool present, const char* sdm, const char* whyNot = "")
 {
     return { QString::fromLatin1(group), QString::fromLatin1(name), QString::fromLatin1(value), present,
         QStringLiteral("CPUID"), QString::fromLatin1(sdm), QString::fromLatin1(whyNot) };
@@ -120,11 +120,14 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString root = dir.path();
-        for (const auto& [pid, comm, cmd] : { std::tuple { "42", "streamer", QByteArray("stream\0--size\0" "1G", 17) },
+        for (const auto& [pid, comm, cmd] : { std::tuple { "42", "streamer",
+                                                  QByteArray("stream\0--size\0"
+                                                             "1G",
+                                                      17) },
                  std::tuple { "7", "victim", QByteArray("victim") } }) {
             QVERIFY(QDir(root).mkpath(QString::fromLatin1(pid)));
-            writeFile(root + QLatin1Char('/') + QString::fromLatin1(pid) + QStringLiteral("/comm"),
-                QByteArray(comm) + '\n');
+            writeFile(
+                root + QLatin1Char('/') + QString::fromLatin1(pid) + QStringLiteral("/comm"), QByteArray(comm) + '\n');
             writeFile(root + QLatin1Char('/') + QString::fromLatin1(pid) + QStringLiteral("/cmdline"), cmd);
             writeFile(root + QLatin1Char('/') + QString::fromLatin1(pid) + QStringLiteral("/status"),
                 "Name:\tx\nUid:\t0\t0\t0\t0\n");

@@ -25,27 +25,21 @@ public:
 
     explicit FakeMsrSpace(const MsrRdtEnumeration& e)
         : m_enum(e)
-    {
-    }
+    { }
 
     Result<std::uint64_t> read(unsigned cpu, std::uint32_t a) override
     {
-        if (cpu >= cpuCount())
-            return errnoError(ENXIO, "no CPU " + std::to_string(cpu));
+        if (cpu >= cpuCount()) return errnoError(ENXIO, "no CPU " + std::to_string(cpu));
         if (a == msr::IA32_QM_CTR) {
             const auto sel = m_perCpu[{ cpu, msr::IA32_QM_EVTSEL }];
             const auto rmid = static_cast<unsigned>(sel >> 32);
             const auto event = static_cast<unsigned>(sel & 0xff);
-            if (rmid > m_enum.maxRmid || event < 1 || event > 3)
-                return msr::QM_CTR_ERROR;
+            if (rmid > m_enum.maxRmid || event < 1 || event > 3) return msr::QM_CTR_ERROR;
             const auto key = std::make_tuple(domainOf(cpu), rmid, event);
-            if (m_unavailable.count(key))
-                return msr::QM_CTR_UNAVAILABLE;
+            if (m_unavailable.count(key)) return msr::QM_CTR_UNAVAILABLE;
             auto v = m_counters[key];
-            if (event != msr::EVENT_L3_OCCUPANCY)
-                v &= (1ULL << m_enum.mbmWidth) - 1;
-            if (m_overflowOnce.erase(key))
-                v |= msr::QM_CTR_OVERFLOW; // reset on read (20.18.7)
+            if (event != msr::EVENT_L3_OCCUPANCY) v &= (1ULL << m_enum.mbmWidth) - 1;
+            if (m_overflowOnce.erase(key)) v |= msr::QM_CTR_OVERFLOW; // reset on read (20.18.7)
             return v;
         }
         if (isPackageScope(a))
@@ -55,12 +49,9 @@ public:
 
     Status write(unsigned cpu, std::uint32_t a, std::uint64_t v) override
     {
-        if (cpu >= cpuCount())
-            return errnoError(ENXIO, "no CPU " + std::to_string(cpu));
-        if (m_failWriteNumber > 0 && ++m_writeCount == m_failWriteNumber)
-            return errnoError(EIO, "injected #GP");
-        if (gp(a, v))
-            return errnoError(EIO, "#GP(0)");
+        if (cpu >= cpuCount()) return errnoError(ENXIO, "no CPU " + std::to_string(cpu));
+        if (m_failWriteNumber > 0 && ++m_writeCount == m_failWriteNumber) return errnoError(EIO, "injected #GP");
+        if (gp(a, v)) return errnoError(EIO, "#GP(0)");
         writes.push_back({ cpu, a, v });
         if (isPackageScope(a))
             m_perDomain[{ domainOf(cpu), a }] = v;
@@ -76,8 +67,14 @@ public:
     {
         m_counters[std::make_tuple(domain, rmid, event)] = v;
     }
-    void setUnavailable(int domain, unsigned rmid, unsigned event) { m_unavailable[std::make_tuple(domain, rmid, event)] = true; }
-    void overflowOnce(int domain, unsigned rmid, unsigned event) { m_overflowOnce[std::make_tuple(domain, rmid, event)] = true; }
+    void setUnavailable(int domain, unsigned rmid, unsigned event)
+    {
+        m_unavailable[std::make_tuple(domain, rmid, event)] = true;
+    }
+    void overflowOnce(int domain, unsigned rmid, unsigned event)
+    {
+        m_overflowOnce[std::make_tuple(domain, rmid, event)] = true;
+    }
     void failWrite(int n)
     {
         m_failWriteNumber = n;
@@ -102,17 +99,12 @@ private:
     bool gp(std::uint32_t a, std::uint64_t v) const
     {
         const unsigned closMax = std::max(m_enum.l3MaxClos, std::max(m_enum.mbaMaxClos, m_enum.cbaMaxClos));
-        if (a == msr::IA32_PQR_ASSOC)
-            return (v & 0xffffffffULL) > m_enum.maxRmid || (v >> 32) > closMax;
-        if (a == msr::IA32_QM_EVTSEL)
-            return (v >> 32) > m_enum.maxRmid || (v & 0xffffff00ULL) != 0;
-        if (a == msr::IA32_L3_QOS_CFG)
-            return (v & ~1ULL) != 0 || !m_enum.l3Cdp;
+        if (a == msr::IA32_PQR_ASSOC) return (v & 0xffffffffULL) > m_enum.maxRmid || (v >> 32) > closMax;
+        if (a == msr::IA32_QM_EVTSEL) return (v >> 32) > m_enum.maxRmid || (v & 0xffffff00ULL) != 0;
+        if (a == msr::IA32_L3_QOS_CFG) return (v & ~1ULL) != 0 || !m_enum.l3Cdp;
         if (a >= msr::IA32_L3_MASK_0 && a < msr::IA32_L3_MASK_0 + 128) {
-            if (a - msr::IA32_L3_MASK_0 > m_enum.l3MaxClos)
-                return true;
-            if (v == 0 || (v >> m_enum.l3CbmLength) != 0)
-                return true;
+            if (a - msr::IA32_L3_MASK_0 > m_enum.l3MaxClos) return true;
+            if (v == 0 || (v >> m_enum.l3CbmLength) != 0) return true;
             const auto s = v >> std::countr_zero(v);
             return !m_enum.l3Sparse && (s & (s + 1)) != 0;
         }
@@ -120,8 +112,7 @@ private:
             return a - msr::IA32_L2_QOS_EXT_BW_THRTL_0 > m_enum.mbaMaxClos || v > m_enum.mbaMaxDelay;
         if (a >= msr::IA32_QOS_CORE_BW_THRTL_0 && a < msr::IA32_QOS_CORE_BW_THRTL_0 + 16) {
             for (unsigned i = 0; i < 8; ++i)
-                if (((v >> (8 * i)) & 0xff) > m_enum.cbaMaxLevel)
-                    return true;
+                if (((v >> (8 * i)) & 0xff) > m_enum.cbaMaxLevel) return true;
             return false;
         }
         return false;

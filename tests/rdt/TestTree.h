@@ -14,8 +14,8 @@
 
 namespace rdt::test {
 
-inline const char* kFixtureTrees[] = { "resctrl.full", "resctrl.l2", "resctrl.l2cdp", "resctrl.nol3",
-    "resctrl.nol3.mbps", "resctrl.nomb" };
+inline const char* kFixtureTrees[]
+    = { "resctrl.full", "resctrl.l2", "resctrl.l2cdp", "resctrl.nol3", "resctrl.nol3.mbps", "resctrl.nomb" };
 
 /// A fixture tree copied into a fresh temp dir (the originals stay untouched); removed on destruction.
 class TempTree {
@@ -23,14 +23,16 @@ public:
     explicit TempTree(const std::string& fixture)
     {
         // tmpfs when there is one: copying a few hundred small files to a loaded disk is slow.
-        std::string templ = std::filesystem::is_directory("/dev/shm") ? "/dev/shm/rdt-test-XXXXXX" : "/tmp/rdt-test-XXXXXX";
+        std::string templ
+            = std::filesystem::is_directory("/dev/shm") ? "/dev/shm/rdt-test-XXXXXX" : "/tmp/rdt-test-XXXXXX";
         m_dir = ::mkdtemp(templ.data());
         m_root = m_dir + "/" + fixture;
-        std::filesystem::copy(std::string(RDTSCOPE_TEST_DATA) + "/resctrl/" + fixture, m_root,
-            std::filesystem::copy_options::recursive);
+        std::filesystem::copy(
+            std::string(RDTSCOPE_TEST_DATA) + "/resctrl/" + fixture, m_root, std::filesystem::copy_options::recursive);
         // The fixtures are read-only in git checkouts of some CIs; a copy must be writable like sysfs files are.
         for (const auto& e : std::filesystem::recursive_directory_iterator(m_root))
-            std::filesystem::permissions(e.path(), std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+            std::filesystem::permissions(
+                e.path(), std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
     }
     ~TempTree()
     {
@@ -63,8 +65,7 @@ class FaultyFs : public Fs {
 public:
     explicit FaultyFs(std::shared_ptr<Fs> inner)
         : m_inner(std::move(inner))
-    {
-    }
+    { }
     void arm(int failOnWrite, int code = EINVAL, std::string status = {})
     {
         m_writes = 0;
@@ -77,19 +78,16 @@ public:
     Result<std::string> read(const std::string& p) override { return m_inner->read(p); }
     Status write(const std::string& p, const std::string& data) override
     {
-        if (m_swallow)
-            return {};
+        if (m_swallow) return {};
         if (p != "info/last_cmd_status" && ++m_writes == m_failOn) {
-            if (!m_status.empty())
-                (void)m_inner->write("info/last_cmd_status", m_status + "\n");
+            if (!m_status.empty()) (void)m_inner->write("info/last_cmd_status", m_status + "\n");
             return errnoError(m_code, "write to " + p + " failed");
         }
         return m_inner->write(p, data);
     }
     Status mkdir(const std::string& p) override
     {
-        if (m_mkdirCode)
-            return errnoError(m_mkdirCode, "cannot create " + p);
+        if (m_mkdirCode) return errnoError(m_mkdirCode, "cannot create " + p);
         return m_inner->mkdir(p);
     }
     Status rmdir(const std::string& p) override { return m_inner->rmdir(p); }

@@ -179,7 +179,8 @@ TEST(MsrBackend, CountersScaledAndFlagged)
     EXPECT_TRUE(c->domains[1].flags & SampleMbmUnavailable);
     // QM_EVTSEL is written right before each QM_CTR read (the 20.18.7 pair).
     const auto& w = f.msrs->writes;
-    EXPECT_TRUE(std::any_of(w.begin(), w.end(), [](const auto& x) { return x.msr == msr::IA32_QM_EVTSEL && x.value == 3; }));
+    EXPECT_TRUE(
+        std::any_of(w.begin(), w.end(), [](const auto& x) { return x.msr == msr::IA32_QM_EVTSEL && x.value == 3; }));
 }
 
 TEST(MsrBackend, SamplerWrapsA24BitCounter)
@@ -210,12 +211,12 @@ TEST(MsrBackend, CdpEnableSequence)
     ASSERT_TRUE(f.backend->setCdp("L3", true).ok());
     // 20.19.6.2: masks all 1s first, threads to CLOS0, then QOS_CFG, then associations restored.
     const auto& w = f.msrs->writes;
-    auto firstOf = [&](auto pred) {
-        return std::find_if(w.begin(), w.end(), pred) - w.begin();
-    };
-    const auto firstMask = firstOf([](const auto& x) { return x.msr >= msr::IA32_L3_MASK_0 && x.msr < msr::IA32_L3_MASK_0 + 16; });
+    auto firstOf = [&](auto pred) { return std::find_if(w.begin(), w.end(), pred) - w.begin(); };
+    const auto firstMask
+        = firstOf([](const auto& x) { return x.msr >= msr::IA32_L3_MASK_0 && x.msr < msr::IA32_L3_MASK_0 + 16; });
     const auto cfg = firstOf([](const auto& x) { return x.msr == msr::IA32_L3_QOS_CFG; });
-    const auto toClos0 = firstOf([](const auto& x) { return x.msr == msr::IA32_PQR_ASSOC && x.cpu == 1 && (x.value >> 32) == 0; });
+    const auto toClos0
+        = firstOf([](const auto& x) { return x.msr == msr::IA32_PQR_ASSOC && x.cpu == 1 && (x.value >> 32) == 0; });
     ASSERT_LT(cfg, static_cast<long>(w.size()));
     EXPECT_LT(firstMask, toClos0);
     EXPECT_LT(toClos0, cfg);

@@ -58,8 +58,7 @@ std::vector<Row> parseCsv(const std::string& text, std::string& header)
         while (std::getline(f, cell, ','))
             cells.push_back(cell);
         EXPECT_EQ(cells.size(), 6u) << line;
-        if (cells.size() != 6)
-            continue;
+        if (cells.size() != 6) continue;
         r.t = std::stod(cells[0]);
         r.group = cells[1];
         r.domain = std::stoi(cells[2]);
@@ -88,8 +87,7 @@ TEST(RdtCli, NoisyNeighbourFenceRaisesVictimOccupancy)
     for (const auto& row : rows) {
         perGroup[row.group]++;
         EXPECT_GE(row.total, row.local);
-        if (row.group != "victim")
-            continue;
+        if (row.group != "victim") continue;
         ++victimRows;
         if (row.t > 2 && row.t <= 10) {
             before += row.occupancy;

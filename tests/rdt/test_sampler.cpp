@@ -15,8 +15,7 @@ namespace {
 const RdtSample* find(const RdtSampleBatch& b, const std::string& group, int domain)
 {
     for (const auto& s : b.samples)
-        if (s.group == group && s.domain == domain)
-            return &s;
+        if (s.group == group && s.domain == domain) return &s;
     return nullptr;
 }
 }
@@ -115,8 +114,7 @@ TEST(Sampler, ThreadPublishesAndStops)
     Sampler sampler(**b, SamplerConfig { 200.0, 64, {}, 0 });
     std::atomic<int> callbacks { 0 };
     sampler.setCallback([&](const RdtSampleBatch& batch) {
-        if (!batch.samples.empty())
-            callbacks.fetch_add(1);
+        if (!batch.samples.empty()) callbacks.fetch_add(1);
     });
     ASSERT_TRUE(sampler.start().ok());
     EXPECT_FALSE(sampler.start().ok());

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Every backend operation against the simulator's kernel (SimResctrlFs) and MSR space (SimMsrSpace).
 #include "TestTree.h"
+#include "platform/CpuFeatures.h"
+#include "platform/CpuidDump.h"
 #include "rdt/AllocationEngine.h"
 #include "rdt/MsrBackend.h"
 #include "rdt/RdtSource.h"
 #include "rdt/ResctrlBackend.h"
-#include "platform/CpuFeatures.h"
-#include "platform/CpuidDump.h"
 #include "rdt/Sample.h"
 #include "rdt/Sampler.h"
 #include "rdt/SimSource.h"

@@ -153,7 +153,8 @@ TEST(CacheFidelity, CbmBitsMapToWays)
     auto skx = makeMachine(); // 11 ways, 11 bits: one way per bit
     EXPECT_EQ(skx->waysOfL3Cbm(0x7FF), 0x7FFu);
     EXPECT_EQ(skx->waysOfL3Cbm(0x00C), 0x00Cu);
-    auto l2 = makeMachine(MachineArgs { "skx-6154", 1, 1, 64, { { "l2_cat", 8 } } }); // 16-way L2, 8 bits: two ways per bit
+    auto l2
+        = makeMachine(MachineArgs { "skx-6154", 1, 1, 64, { { "l2_cat", 8 } } }); // 16-way L2, 8 bits: two ways per bit
     EXPECT_EQ(l2->waysOfL2Cbm(0x01), 0x0003u);
     EXPECT_EQ(l2->waysOfL2Cbm(0x80), 0xC000u);
     EXPECT_EQ(l2->waysOfL2Cbm(0x0F), 0x00FFu);

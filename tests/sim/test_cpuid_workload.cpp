@@ -79,8 +79,7 @@ TEST(SimCpuid, AnyDumpFileByPath)
         std::ofstream f(path);
         f << "------[ Logical CPU #0 ]------\n\n";
         for (const auto& [key, r] : skx.leaves()) {
-            if (key.first == 0x10 && key.second == 3)
-                continue; // dumps lack it: the loader must synthesize it again
+            if (key.first == 0x10 && key.second == 3) continue; // dumps lack it: the loader must synthesize it again
             char line[128];
             std::snprintf(line, sizeof line, "CPUID %08X: %08X-%08X-%08X-%08X [SL %02X]\n", key.first, r.eax, r.ebx,
                 r.ecx, r.edx, key.second);
@@ -129,8 +128,7 @@ TEST(Workload, GeneratorsEmitOnlySampledLines)
             g.next(a, k);
             EXPECT_EQ((a >> 6) % 64, 0u) << patternName(p);
             code |= k == AccessKind::Code;
-            if (k != AccessKind::Code)
-                seen.insert(a);
+            if (k != AccessKind::Code) seen.insert(a);
         }
         EXPECT_EQ(code, p == Pattern::Mix);
         if (p != Pattern::Mix) {

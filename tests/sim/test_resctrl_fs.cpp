@@ -271,8 +271,9 @@ TEST(SimResctrlFs, GroupLifecycleAndPaths)
     EXPECT_EQ(m.fs->mkdir("a\nb").error().code, EINVAL);
     ASSERT_TRUE(m.fs->mkdir("p1/mon_groups/m").ok());
     EXPECT_TRUE(m.fs->isDirectory("p1/mon_groups/m/mon_data/mon_L3_00"));
-    EXPECT_EQ(*m.fs->list("p1"), (std::vector<std::string> { "cpus", "cpus_list", "mode", "mon_data", "mon_groups",
-                                     "schemata", "size", "tasks" }));
+    EXPECT_EQ(*m.fs->list("p1"),
+        (std::vector<std::string> {
+            "cpus", "cpus_list", "mode", "mon_data", "mon_groups", "schemata", "size", "tasks" }));
     EXPECT_EQ(*m.fs->list("p1/mon_groups/m"), (std::vector<std::string> { "cpus", "cpus_list", "mon_data", "tasks" }));
     auto root = *m.fs->list("");
     EXPECT_NE(std::find(root.begin(), root.end(), "p1"), root.end());
@@ -341,8 +342,7 @@ TEST(SimResctrlFs, ConcurrentReadersAndWriters)
         while (!stop) {
             auto v = m.fs->read("p1/mon_data/mon_L3_00/mbm_total_bytes");
             auto sch = m.fs->read("p1/schemata");
-            if (!v || !sch || sch->find("L3:0=") == std::string::npos)
-                ++bad;
+            if (!v || !sch || sch->find("L3:0=") == std::string::npos) ++bad;
             ++reads;
         }
     });

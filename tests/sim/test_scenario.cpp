@@ -48,7 +48,8 @@ TEST(Scenario, NoisyNeighbourLesson)
     EXPECT_TRUE(fs.isDirectory("streamer"));
     EXPECT_EQ(*fs.read("victim/tasks"), "1001\n1002\n");
     EXPECT_EQ(*fs.read("streamer/tasks"), "1003\n1004\n");
-    auto occ = [&](const char* g) { return std::stoull(*fs.read(std::string(g) + "/mon_data/mon_L3_00/llc_occupancy")); };
+    auto occ
+        = [&](const char* g) { return std::stoull(*fs.read(std::string(g) + "/mon_data/mon_L3_00/llc_occupancy")); };
     sim->advance(19'000 * kMs);
     const auto victimShared = occ("victim");
     EXPECT_EQ(*fs.read("streamer/schemata"), "    L3:0=7ff\n    MB:0=100\n");
@@ -95,8 +96,7 @@ TEST(Scenario, TimedStepsRecordKernelMessages)
     auto ev = sim->events();
     auto find = [&](const std::string& s) {
         for (const auto& e : ev)
-            if (e.text.find(s) != std::string::npos)
-                return e;
+            if (e.text.find(s) != std::string::npos) return e;
         return ScenarioEvent { 0, "", true, false };
     };
     EXPECT_FALSE(find("MB value 5 out of range [10,100]").ok);

@@ -32,10 +32,8 @@ public:
     std::string whyReadOnly() const override { return readOnly; }
     rdt::Status createGroup(const std::string& path, bool monitorOnly) override
     {
-        if (!monitorOnly && closidsLeft == 0)
-            return rdt::errnoError(ENOSPC, "cannot create " + path, "Out of CLOSIDs");
-        if (!monitorOnly)
-            --closidsLeft;
+        if (!monitorOnly && closidsLeft == 0) return rdt::errnoError(ENOSPC, "cannot create " + path, "Out of CLOSIDs");
+        if (!monitorOnly) --closidsLeft;
         groups.push_back({ path, monitorOnly, {}, "" });
         return {};
     }
@@ -47,20 +45,17 @@ public:
     rdt::Status addTasks(const std::string& path, const std::vector<int>& pids) override
     {
         for (int pid : pids) {
-            if (pid == 99999)
-                return rdt::errnoError(ESRCH, "cannot move task 99999 into " + path);
+            if (pid == 99999) return rdt::errnoError(ESRCH, "cannot move task 99999 into " + path);
         }
         for (auto& g : groups) {
-            if (g.path == path)
-                g.tasks.insert(g.tasks.end(), pids.begin(), pids.end());
+            if (g.path == path) g.tasks.insert(g.tasks.end(), pids.begin(), pids.end());
         }
         return {};
     }
     rdt::Status setCpus(const std::string& path, const std::string& cpus) override
     {
         for (auto& g : groups) {
-            if (g.path == path)
-                g.cpus = cpus;
+            if (g.path == path) g.cpus = cpus;
         }
         return {};
     }
@@ -83,8 +78,8 @@ public:
 
 void selectRow(QTreeView* view, const QString& text)
 {
-    const auto matches = view->model()->match(view->model()->index(0, 0), Qt::DisplayRole, text, 1,
-        Qt::MatchRecursive | Qt::MatchExactly);
+    const auto matches = view->model()->match(
+        view->model()->index(0, 0), Qt::DisplayRole, text, 1, Qt::MatchRecursive | Qt::MatchExactly);
     QVERIFY(!matches.isEmpty());
     view->setCurrentIndex(matches.first());
 }
@@ -115,13 +110,14 @@ private Q_SLOTS:
         MachinePanel panel(&model);
         ExplainPanel explain;
         QObject::connect(&panel, &MachinePanel::capabilitySelected, &explain, &ExplainPanel::showCapability);
-        model.setRows({ { QStringLiteral("RDT monitoring"), QStringLiteral("MBM counter width"), QStringLiteral("24 bits"),
-                            true, QStringLiteral("CPUID.(EAX=0FH,ECX=1):EAX[7:0]"), QStringLiteral("20.18.5.2"), {} },
-            { QStringLiteral("Cache allocation"), QStringLiteral("L3 shareable bits"), QStringLiteral("0x600"), true,
-                QStringLiteral("CPUID.(EAX=10H,ECX=1):EBX"), QStringLiteral("20.19.4.2"), {} },
-            { QStringLiteral("Cache allocation"), QStringLiteral("L3 CDP"), {}, false,
-                QStringLiteral("CPUID.(EAX=10H,ECX=1):ECX[2]"), QStringLiteral("20.19.5"),
-                QStringLiteral("not GenuineIntel") } });
+        model.setRows(
+            { { QStringLiteral("RDT monitoring"), QStringLiteral("MBM counter width"), QStringLiteral("24 bits"), true,
+                  QStringLiteral("CPUID.(EAX=0FH,ECX=1):EAX[7:0]"), QStringLiteral("20.18.5.2"), {} },
+                { QStringLiteral("Cache allocation"), QStringLiteral("L3 shareable bits"), QStringLiteral("0x600"),
+                    true, QStringLiteral("CPUID.(EAX=10H,ECX=1):EBX"), QStringLiteral("20.19.4.2"), {} },
+                { QStringLiteral("Cache allocation"), QStringLiteral("L3 CDP"), {}, false,
+                    QStringLiteral("CPUID.(EAX=10H,ECX=1):ECX[2]"), QStringLiteral("20.19.5"),
+                    QStringLiteral("not GenuineIntel") } });
         QVERIFY(panel.view()->isExpanded(panel.view()->model()->index(0, 0)));
         selectRow(panel.view(), QStringLiteral("MBM counter width"));
         QCOMPARE(explain.currentConcept(), QStringLiteral("counter-wrap"));
@@ -185,8 +181,8 @@ private Q_SLOTS:
     void processPickerFilters()
     {
         QTemporaryDir dir;
-        for (const auto& [pid, comm] : { std::pair { "10", "stream" }, std::pair { "11", "victim-db" },
-                 std::pair { "12", "stream-helper" } }) {
+        for (const auto& [pid, comm] :
+            { std::pair { "10", "stream" }, std::pair { "11", "victim-db" }, std::pair { "12", "stream-helper" } }) {
             QVERIFY(QDir(dir.path()).mkpath(QString::fromLatin1(pid)));
             QFile f(dir.filePath(QString::fromLatin1(pid) + QStringLiteral("/comm")));
             QVERIFY(f.open(QIODevice::WriteOnly));
