@@ -52,17 +52,18 @@ Result<std::unique_ptr<PmuLiveRun>> PmuLiveRun::start(PmuRecipeKind kind, const 
     }
     std::unique_ptr<PmuLiveRun> run(new PmuLiveRun);
     run->m_sys = std::make_unique<LinuxPerfSyscalls>();
-    // UNFINISHED: with several recipes and a launched command, each PerfSession launches its own copy; the GUI
-    // launches a command only with a single recipe (PmuControls), attaching the rest is the engine's next step.
-    for (auto& r : recipes) {
-        auto s = PerfSession::open(*run->m_sys, r, target, 64);
-        if (!s) return s.error();
+    // A launched command is forked once for every recipe (perf's evlist__prepare_workload): every session opens
+    // its events on the corked child with enable_on_exec, and the first start() lets it exec.
+    auto sessions = openSessions(*run->m_sys, recipes, target, 64);
+    if (!sessions) return sessions.error();
+    for (auto& s : sessions.value()) {
         Capture c;
-        c.counting = r.counting;
-        c.session = std::move(s.value());
-        if (auto st = c.session->start(); !st) return st.error();
+        c.counting = s->recipe().counting;
+        c.session = std::move(s);
         run->m_captures.push_back(std::move(c));
     }
+    for (auto& c : run->m_captures)
+        if (auto st = c.session->start(); !st) return st.error();
     return Result<std::unique_ptr<PmuLiveRun>>(std::move(run));
 }
 

@@ -148,10 +148,6 @@ bool PmuControls::start()
                 m_advice->setText(tr("Enter the command line to launch."));
                 return false;
             }
-            if (kind == PmuRecipeKind::All) {
-                m_advice->setText(tr("Launching a command works with one recipe at a time; choose one."));
-                return false;
-            }
         }
         QString error;
         if (!m_session->startLive(kind, target, 250, &error)) {

@@ -4,13 +4,11 @@
 #include "Tma.h"
 
 #include <cerrno>
-#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <linux/perf_event.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace rdt::pmu {
@@ -56,7 +54,8 @@ std::vector<pid_t> threadsOf(pid_t pid)
 Result<std::unique_ptr<PerfSession>> PerfSession::open(
     PerfSyscalls& sys, const Recipe& recipe, const PerfTarget& target, std::size_t ringPages)
 {
-    const int kinds = (target.pids.empty() ? 0 : 1) + (target.command.empty() ? 0 : 1) + (target.systemWide ? 1 : 0);
+    const bool launched = target.workload || !target.command.empty();
+    const int kinds = (target.pids.empty() ? 0 : 1) + (launched ? 1 : 0) + (target.systemWide ? 1 : 0);
     if (kinds != 1)
         return makeError("a perf capture needs exactly one target: --pid, a command after --, or system-wide");
     if (recipe.events.empty()) return makeError("empty recipe");
@@ -68,11 +67,20 @@ Result<std::unique_ptr<PerfSession>> PerfSession::open(
     // the same rb", kernel/events/core.c perf_mmap), so sampling a task and its children opens it once per CPU, as
     // perf record does. Counting groups stay per task (inherit is off for group reads).
     const std::vector<int> cpus = recipe.sampling ? onlineCpus() : std::vector<int> { -1 };
-    if (!target.command.empty()) {
-        if (auto st = s->launch(target.command); !st) return st.error();
+    if (launched) {
+        if (target.workload) {
+            if (target.workload->started())
+                return makeError("the launched command has already started",
+                    "open every session on a Workload before starting any of them (enable_on_exec)");
+            s->m_workload = target.workload;
+        } else {
+            auto w = Workload::prepare(target.command);
+            if (!w) return w.error();
+            s->m_workload = std::move(w.value());
+        }
         for (int cpu : cpus)
-            if (auto st = s->openGroup(s->m_child, cpu, true, ringPages); !st)
-                return st.error(); // the destructor ends the waiting child
+            if (auto st = s->openGroup(s->m_workload->pid(), cpu, true, ringPages); !st)
+                return st.error(); // the last owner of the workload releases the corked child, which exits
     } else if (!target.pids.empty()) {
         for (pid_t pid : target.pids)
             for (pid_t tid : threadsOf(pid))
@@ -128,54 +136,9 @@ Status PerfSession::openGroup(pid_t pid, int cpu, bool enableOnExec, std::size_t
     return {};
 }
 
-Status PerfSession::launch(const std::vector<std::string>& argv)
-{
-    int go[2], err[2];
-    if (::pipe2(go, O_CLOEXEC) != 0) return errnoError(errno, "pipe");
-    if (::pipe2(err, O_CLOEXEC) != 0) {
-        ::close(go[0]);
-        ::close(go[1]);
-        return errnoError(errno, "pipe");
-    }
-    std::vector<char*> args;
-    for (const auto& a : argv)
-        args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    const pid_t pid = ::fork();
-    if (pid < 0) return errnoError(errno, "fork");
-    if (pid == 0) {
-        // Child: wait until the events exist (perf's workload "go" pipe), then exec; EOF means "give up".
-        char c = 0;
-        if (::read(go[0], &c, 1) != 1 || c != 'g') ::_exit(127);
-        ::execvp(args[0], args.data());
-        const int e = errno;
-        (void)!::write(err[1], &e, sizeof e);
-        ::_exit(127);
-    }
-    ::close(go[0]);
-    ::close(err[1]);
-    m_child = pid;
-    m_goFd = go[1];
-    m_errFd = err[0];
-    return {};
-}
-
 Status PerfSession::start()
 {
-    if (m_child > 0 && m_goFd >= 0) {
-        // enable_on_exec: the kernel enables the events at the child's exec.
-        const char c = 'g';
-        (void)!::write(m_goFd, &c, 1);
-        ::close(m_goFd);
-        m_goFd = -1;
-        int e = 0;
-        const ssize_t n = ::read(m_errFd, &e, sizeof e); // EOF (0) when exec succeeded (the fd was CLOEXEC)
-        ::close(m_errFd);
-        m_errFd = -1;
-        if (n == static_cast<ssize_t>(sizeof e))
-            return errnoError(e, "cannot run the command", "check the command name and PATH");
-        return {};
-    }
+    if (m_workload) return m_workload->start(); // enable_on_exec: the kernel enables the events at exec
     for (auto& g : m_groups)
         if (auto st = m_sys.ioctl(g.fds[0].get(), PERF_EVENT_IOC_ENABLE, 0); !st) return st;
     return {};
@@ -236,31 +199,32 @@ Result<ReadData> PerfSession::readGroups()
     return total;
 }
 
-bool PerfSession::childExited()
-{
-    if (m_child <= 0) return false;
-    if (m_childReaped) return true;
-    int status = 0;
-    if (::waitpid(m_child, &status, WNOHANG) == m_child) {
-        m_childReaped = true;
-        m_childStatus = status;
-    }
-    return m_childReaped;
-}
-
 PerfSession::~PerfSession()
 {
     m_groups.clear();
     m_rings.clear();
-    if (m_goFd >= 0) ::close(m_goFd); // a child still waiting for "go" reads EOF and exits
-    if (m_errFd >= 0) ::close(m_errFd);
-    if (m_child > 0 && !m_childReaped) {
-        int status = 0;
-        if (::waitpid(m_child, &status, WNOHANG) == 0) {
-            ::kill(m_child, SIGTERM); // the capture ended before the command did (as perf record does)
-            ::waitpid(m_child, &status, 0);
-        }
+    m_workload.reset(); // the last session on a launched command ends and reaps it
+}
+
+Result<std::vector<std::unique_ptr<PerfSession>>> openSessions(
+    PerfSyscalls& sys, const std::vector<Recipe>& recipes, const PerfTarget& target, std::size_t ringPages)
+{
+    PerfTarget t = target;
+    if (!t.command.empty() && !t.workload) {
+        if (!t.pids.empty() || t.systemWide)
+            return makeError("a perf capture needs exactly one target: --pid, a command after --, or system-wide");
+        auto w = Workload::prepare(t.command); // one child for every recipe, as perf forks one workload per evlist
+        if (!w) return w.error();
+        t.workload = std::move(w.value());
+        t.command.clear();
     }
+    std::vector<std::unique_ptr<PerfSession>> sessions;
+    for (const auto& r : recipes) {
+        auto s = PerfSession::open(sys, r, t, ringPages);
+        if (!s) return s.error(); // t.workload's last owner goes here: the corked child exits without exec
+        sessions.push_back(std::move(s.value()));
+    }
+    return sessions;
 }
 
 } // namespace rdt::pmu

@@ -14,8 +14,12 @@
 #include "views/TmaView.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QFile>
 #include <QGraphicsView>
+#include <QLineEdit>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace rdt::pmu;
@@ -280,6 +284,40 @@ private Q_SLOTS:
         if (!check.available) QVERIFY(c.adviceText().contains(QString::fromStdString(check.advice).left(20)));
         QVERIFY(s.data().empty());
         QVERIFY(!s.simulating());
+    }
+
+    void liveLaunchedCommandOffersEveryRecipe()
+    {
+        // Several recipes share one launched command now (capture/pmu/Workload): "All" + "Launch command" is no
+        // longer refused for being several recipes; only a missing PMU stops it, before anything is launched.
+        QTemporaryDir dir;
+        const QString marker = dir.filePath(QStringLiteral("ran"));
+        PmuSession s;
+        PmuControls c(&s);
+        c.setMachine(PmuControls::Machine::Live);
+        const auto combos = c.findChildren<QComboBox*>();
+        QCOMPARE(combos.size(), 3); // machine, recipe, target
+        QCOMPARE(combos[1]->currentData().toInt(), static_cast<int>(PmuRecipeKind::All));
+        combos[2]->setCurrentIndex(2); // Launch command
+        auto* line = c.findChild<QLineEdit*>();
+        QVERIFY(line && line->isEnabled());
+        line->setText(QStringLiteral("/usr/bin/touch ") + marker);
+        const bool started = c.start();
+        QVERIFY2(!c.adviceText().contains(QStringLiteral("one recipe")), qPrintable(c.adviceText()));
+        const auto check = checkLiveRecipe(PmuRecipeKind::All, false);
+        if (!check.available) {
+            QVERIFY(!started);
+            QVERIFY2(
+                c.adviceText().contains(QString::fromStdString(check.advice).left(20)), qPrintable(c.adviceText()));
+            QVERIFY(!QFile::exists(marker)); // refused before the command was forked
+            return;
+        }
+        QVERIFY2(started, qPrintable(c.adviceText()));
+        for (int i = 0; i < 400 && s.simulating(); ++i) {
+            QTest::qWait(25);
+            s.stepSimulation();
+        }
+        QVERIFY(QFile::exists(marker));
     }
 };
 
