@@ -72,6 +72,9 @@ PmuData PmuLiveRun::makeData(const std::string& what) const
     PmuData d;
     d.kind = PmuSourceKind::Live;
     d.name = what;
+    for (const auto& c : m_captures) // what the kernel made us change, e.g. a lowered precise_ip
+        for (const auto& n : c.session->notes())
+            d.notes.push_back(n);
     return d;
 }
 

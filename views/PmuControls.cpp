@@ -13,6 +13,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QStringList>
 #include <QVBoxLayout>
 
 using rdt::pmu::PmuRecipeKind;
@@ -158,6 +159,10 @@ bool PmuControls::start()
             return false;
         }
         m_state->setText(tr("Live: %1").arg(m_recipe->currentText()));
+        QStringList notes; // what the kernel made the capture change, e.g. "precise_ip lowered to 1 ..."
+        for (const auto& n : m_session->data().notes)
+            notes << QString::fromStdString(n);
+        m_advice->setText(notes.join(QLatin1Char('\n')));
         return true;
     }
     if (kind == PmuRecipeKind::CpuClock) {

@@ -226,6 +226,8 @@ int runPerf(const Options& o, const Args& args)
     }
     std::printf("source: perf on %s (%s)\nrecipe: %s\n", enc->model().description.c_str(), enc->model().pfmName.c_str(),
         recipe->description.c_str());
+    for (const auto& note : s.notes()) // e.g. "precise_ip lowered to 1 ...: the PMU refused 2"
+        std::printf("note: %s\n", note.c_str());
     if (o.kind == Kind::Lbr && cpuid.lbrDepth) std::printf("architectural LBR depth: %u (CPUID.1CH)\n", cpuid.lbrDepth);
     std::printf("\n");
     BranchGraph graph(o.callStack ? BranchGraph::Mode::CallStack : BranchGraph::Mode::AnyBranch);

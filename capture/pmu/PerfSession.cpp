@@ -49,6 +49,16 @@ std::vector<pid_t> threadsOf(pid_t pid)
     return tids;
 }
 
+/// The event string with its ":precise=N" modifier set to `p`, or dropped when p < 0 (names follow the attr).
+std::string withPrecise(const std::string& name, int p)
+{
+    const auto at = name.find(":precise=");
+    if (at == std::string::npos) return name;
+    auto end = name.find(':', at + 1);
+    if (end == std::string::npos) end = name.size();
+    return name.substr(0, at) + (p < 0 ? std::string {} : ":precise=" + std::to_string(p)) + name.substr(end);
+}
+
 } // namespace
 
 Result<std::unique_ptr<PerfSession>> PerfSession::open(
@@ -63,6 +73,8 @@ Result<std::unique_ptr<PerfSession>> PerfSession::open(
         return makeError("ring size must be a power of two pages");
     std::unique_ptr<PerfSession> s(new PerfSession(sys, recipe));
     s->m_ids.resize(recipe.events.size());
+    for (const auto& e : recipe.events)
+        s->m_requestedPrecise.push_back(e.attr.preciseIp());
     // The kernel refuses to mmap an inherited per-task event that is not bound to a CPU ("all children writing to
     // the same rb", kernel/events/core.c perf_mmap), so sampling a task and its children opens it once per CPU, as
     // perf record does. Counting groups stay per task (inherit is off for group reads).
@@ -91,7 +103,7 @@ Result<std::unique_ptr<PerfSession>> PerfSession::open(
             if (auto st = s->openGroup(-1, cpu, false, ringPages); !st) return st.error();
     }
     for (std::size_t i = 0; i < recipe.events.size(); ++i)
-        s->m_decoder.addEvent(recipe.events[i].attr, s->m_ids[i]);
+        s->m_decoder.addEvent(s->m_recipe.events[i].attr, s->m_ids[i]); // with the precise_ip actually used
     return s;
 }
 
@@ -109,8 +121,34 @@ Status PerfSession::openGroup(pid_t pid, int cpu, bool enableOnExec, std::size_t
             attr.setFlag(EventAttr::FlagDisabled, false); // members follow the leader
         }
         if (pid == -1) attr.setFlag(1, false); // no inherit for system-wide per-CPU events
-        auto fd = m_sys.open(attr, pid, cpu, i == 0 ? -1 : g.fds[0].get(), PERF_FLAG_FD_CLOEXEC);
-        if (!fd) return openAdvice(fd.error().code, attr, e.name, env, pid == -1);
+        const int groupFd = i == 0 ? -1 : g.fds[0].get();
+        auto fd = m_sys.open(attr, pid, cpu, groupFd, PERF_FLAG_FD_CLOEXEC);
+        // perf's precise_ip fallback (tools/perf/util/evsel.c evsel__precise_ip_fallback): a PMU that cannot give
+        // the skid asked for refuses the attr; retry one lower, down to what the recipe still accepts.
+        while (
+            !fd && (fd.error().code == EOPNOTSUPP || fd.error().code == EINVAL) && attr.preciseIp() > e.minPreciseIp) {
+            attr.setPreciseIp(attr.preciseIp() - 1);
+            fd = m_sys.open(attr, pid, cpu, groupFd, PERF_FLAG_FD_CLOEXEC);
+        }
+        if (!fd) {
+            Error err = openAdvice(fd.error().code, attr, e.name, env, pid == -1);
+            if (attr.preciseIp() != m_requestedPrecise[i])
+                err.advice += " (refused with every precise_ip from " + std::to_string(m_requestedPrecise[i])
+                    + " down to " + std::to_string(attr.preciseIp()) + ")";
+            return err;
+        }
+        if (attr.preciseIp() != m_recipe.events[i].attr.preciseIp()) {
+            // The next targets (threads, CPUs) start from the value that worked, as perf keeps the lowered attr.
+            RecipeEvent& opened = m_recipe.events[i];
+            const unsigned used = attr.preciseIp(), asked = m_requestedPrecise[i];
+            opened.attr.setPreciseIp(used);
+            opened.name = withPrecise(opened.name, static_cast<int>(used));
+            opened.fstr = withPrecise(opened.fstr, static_cast<int>(used));
+            m_notes.push_back("precise_ip lowered to " + std::to_string(used) + " for " + withPrecise(opened.name, -1)
+                + ": the PMU refused " + std::to_string(used + 1)
+                + (asked > used + 1 ? " (asked for " + std::to_string(asked) + ")" : "")
+                + (used == 0 ? "; samples have skid" : ""));
+        }
         std::uint64_t id = 0;
         if (auto st = m_sys.ioctl(fd->get(), PERF_EVENT_IOC_ID, reinterpret_cast<unsigned long>(&id)); st)
             m_ids[i].push_back(id);

@@ -68,7 +68,14 @@ public:
     int childStatus() const { return m_workload ? m_workload->status() : 0; }
     const std::shared_ptr<Workload>& workload() const { return m_workload; }
     const RecordDecoder& decoder() const { return m_decoder; }
+    /// The recipe as opened: an event's attr carries the precise_ip the PMU accepted (see notes()).
     const Recipe& recipe() const { return m_recipe; }
+    /// What differs from the recipe asked for, for the CLI and GUI to show: "precise_ip lowered to 1 for
+    /// MEM_TRANS_RETIRED:LOAD_LATENCY: the PMU refused 2".
+    const std::vector<std::string>& notes() const { return m_notes; }
+    /// precise_ip per recipe event: what the recipe asked for, and what was used (the lowest any target needed).
+    unsigned requestedPreciseIp(std::size_t event) const { return m_requestedPrecise.at(event); }
+    unsigned usedPreciseIp(std::size_t event) const { return m_recipe.events.at(event).attr.preciseIp(); }
     std::size_t groupCount() const { return m_groups.size(); }
 
 private:
@@ -90,6 +97,8 @@ private:
     std::vector<Group> m_groups;
     std::vector<Ring> m_rings;
     std::vector<std::vector<std::uint64_t>> m_ids; ///< per recipe event
+    std::vector<unsigned> m_requestedPrecise; ///< per recipe event, before any fallback
+    std::vector<std::string> m_notes;
     RecordDecoder m_decoder;
     DecodedRecord m_scratch;
     std::shared_ptr<Workload> m_workload; ///< the launched command (shared with the other sessions on it)

@@ -3,6 +3,7 @@
 
 #include "PerfSyscalls.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace rdt::pmu {
@@ -162,6 +163,7 @@ Result<Recipe> loadLatencyRecipe(const EventEncoder& enc, const RecipeOptions& o
         aux->attr.samplePeriod = 0;
         aux->attr.setFlag(EventAttr::FlagDisabled, true);
         aux->attr.setPreciseIp(opt.preciseIp);
+        aux->minPreciseIp = std::min(1u, opt.preciseIp); // a PEBS event: precise_ip 0 would not be PEBS
         aux->attr.sampleType = perf::SampleIdentifier;
         aux->attr.setFlag(EventAttr::FlagSampleIdAll, true);
         r.events.push_back(std::move(*aux));
@@ -170,6 +172,9 @@ Result<Recipe> loadLatencyRecipe(const EventEncoder& enc, const RecipeOptions& o
         + ":precise=" + std::to_string(opt.preciseIp);
     auto e = member(enc, name.c_str(), EventRole::Sampler, opt);
     if (!e) return e.error();
+    // Load latency exists only in PEBS records (SDM 22.3.1.1.2 "Load Latency Performance Monitoring Facility"), so
+    // the precise_ip fallback may lower 2 (or 3) to 1 but never to 0.
+    e->minPreciseIp = std::min(1u, opt.preciseIp);
     EventAttr& a = e->attr;
     setSampling(a, opt, 1000);
     a.setFlag(EventAttr::FlagMmapData, true); // perf -d: data mmaps too, so data addresses can be resolved

@@ -38,6 +38,10 @@ struct RecipeEvent {
     std::string fstr;
     EventRole role = EventRole::Sampler;
     EventAttr attr;
+    /// Lowest precise_ip the recipe still means something with: when the PMU refuses attr's precise_ip, PerfSession
+    /// retries one lower down to this (perf's evsel__precise_ip_fallback). PEBS load latency needs 1 (PEBS at all);
+    /// a plain cycles sample is fine with 0 (skid).
+    unsigned minPreciseIp = 0;
 };
 
 enum class LbrMode : std::uint8_t {
