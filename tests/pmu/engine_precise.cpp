@@ -69,8 +69,8 @@ std::string openLimited(const char* pmu, Which which, unsigned maxPrecise, int r
         std::ostringstream out;
         auto enc = EventEncoder::create();
         if (!enc) return "ENCERR " + enc.error().message;
-        Result<Recipe> recipe = which == Which::LoadLatency ? loadLatencyRecipe(*enc)
-                                                            : lbrRecipe(*enc, LbrMode::AnyBranch);
+        Result<Recipe> recipe
+            = which == Which::LoadLatency ? loadLatencyRecipe(*enc) : lbrRecipe(*enc, LbrMode::AnyBranch);
         if (!recipe) return "RECIPEERR " + recipe.error().message;
         if (which == Which::CyclesPP) recipe->events[0].attr.setPreciseIp(2); // cycles:pp
         PreciseLimitedPerf sys(maxPrecise, refusal);
@@ -127,7 +127,8 @@ TEST(PreciseFallback, LoadLatencyDropsToOneAndKeepsItForTheNextTargets)
     EXPECT_EQ(linesStarting(text, "event "), std::vector<std::string> { "2 1 1" }) << text;
     const auto notes = linesStarting(text, "note ");
     ASSERT_EQ(notes.size(), 1u) << text;
-    EXPECT_EQ(notes[0], "precise_ip lowered to 1 for MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=30: the PMU refused 2") << text;
+    EXPECT_EQ(notes[0], "precise_ip lowered to 1 for MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=30: the PMU refused 2")
+        << text;
     EXPECT_EQ(linesStarting(text, "name ").at(0), "MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=30:precise=1") << text;
 }
 

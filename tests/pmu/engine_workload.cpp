@@ -302,8 +302,8 @@ TEST(LivePerf, OneLaunchedCommandCountedByEveryRecipe)
     opt.frequency = 4000;
     recipes.push_back(cpuClockRecipe(opt)); // a sampling recipe too: per-CPU rings on the same child
     PerfTarget target;
-    target.command = { "/bin/sh", "-c",
-        "echo run >> " + log + "; i=0; while [ $i -lt 40000 ]; do i=$((i+1)); done; exit 3" };
+    target.command
+        = { "/bin/sh", "-c", "echo run >> " + log + "; i=0; while [ $i -lt 40000 ]; do i=$((i+1)); done; exit 3" };
     auto sessions = openSessions(sys, recipes, target, 16);
     ASSERT_TRUE(sessions) << sessions.error().toString();
     const pid_t child = (*sessions)[0]->childPid();
