@@ -268,6 +268,30 @@ TEST(Workload, ACommandIgnoringSigtermIsKilled)
     EXPECT_TRUE(reaped((*w)->pid()));
 }
 
+TEST(Workload, AChildThatDiedBeforeStartIsAnErrorNotASigpipe)
+{
+    auto w = Workload::prepare({ "/bin/true" });
+    ASSERT_TRUE(w) << w.error().toString();
+    const pid_t child = (*w)->pid();
+    ASSERT_EQ(::kill(child, SIGKILL), 0); // e.g. the OOM killer, or a user's kill, while the events were opening
+    // Wait until it is a zombie (not reaped: the Workload must do that), so its end of the cork is closed.
+    const std::string statPath = "/proc/" + std::to_string(child) + "/stat";
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < deadline) {
+        const std::string stat = slurp(statPath);
+        const auto paren = stat.rfind(')');
+        if (paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z') break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    auto st = (*w)->start(); // writing to a dead child's pipe would raise SIGPIPE and end this test program
+    ASSERT_FALSE(st);
+    EXPECT_EQ(st.error().code, EPIPE) << st.error().toString();
+    EXPECT_NE(st.error().message.find("exited before exec"), std::string::npos) << st.error().toString();
+    EXPECT_TRUE((*w)->exited());
+    EXPECT_TRUE(WIFSIGNALED((*w)->status()) && WTERMSIG((*w)->status()) == SIGKILL);
+    EXPECT_TRUE(reaped(child));
+}
+
 TEST(Workload, SessionsRefuseAnAlreadyStartedWorkload)
 {
     auto w = Workload::prepare({ "/bin/true" });
