@@ -152,9 +152,12 @@ bool PmuControls::start()
         }
         QString error;
         if (!m_session->startLive(kind, target, 250, &error)) {
-            m_advice->setText(tr("The PMU is not available for this: %1\nUse the simulated machine, or open a "
-                                 "perf.data file recorded elsewhere.")
-                                  .arg(error));
+            if (error.startsWith(QStringLiteral("cannot run '"))) // the launched command's exec failed
+                m_advice->setText(tr("The command did not start: %1").arg(error));
+            else
+                m_advice->setText(tr("The PMU is not available for this: %1\nUse the simulated machine, or open a "
+                                     "perf.data file recorded elsewhere.")
+                                      .arg(error));
             m_state->setText(tr("Not started."));
             return false;
         }

@@ -319,6 +319,27 @@ private Q_SLOTS:
         }
         QVERIFY(QFile::exists(marker));
     }
+
+    void liveLaunchOfAMissingCommandSaysWhy()
+    {
+        PmuSession s;
+        PmuControls c(&s);
+        c.setMachine(PmuControls::Machine::Live);
+        const auto combos = c.findChildren<QComboBox*>();
+        QCOMPARE(combos.size(), 3);
+        combos[1]->setCurrentIndex(combos[1]->findData(static_cast<int>(PmuRecipeKind::CpuClock)));
+        combos[2]->setCurrentIndex(2); // Launch command
+        c.findChild<QLineEdit*>()->setText(QStringLiteral("rdtscope-no-such-command --flag"));
+        QVERIFY(!c.start());
+        const QString advice = c.adviceText();
+        if (!advice.contains(QStringLiteral("cannot run")))
+            QSKIP(qPrintable(QStringLiteral("perf_event_open refused before the launch: ") + advice));
+        QVERIFY2(advice.contains(QStringLiteral("cannot run 'rdtscope-no-such-command': No such file or directory")),
+            qPrintable(advice));
+        QVERIFY2(!advice.contains(QStringLiteral("PMU is not available")), qPrintable(advice));
+        QVERIFY(!s.live());
+        QVERIFY(!s.simulating());
+    }
 };
 
 QTEST_MAIN(TestPmuViews)
