@@ -292,6 +292,28 @@ TEST(Workload, AChildThatDiedBeforeStartIsAnErrorNotASigpipe)
     EXPECT_TRUE(reaped(child));
 }
 
+TEST(Workload, APidTargetLaunchesNothingAndEnablesByIoctl)
+{
+    FakePerf sys;
+    PerfTarget target;
+    target.pids = { ::getpid() };
+    auto sessions = openSessions(sys, twoCountingRecipes(), target, 8);
+    ASSERT_TRUE(sessions) << sessions.error().toString();
+    for (auto& s : *sessions) {
+        EXPECT_EQ(s->childPid(), -1);
+        EXPECT_EQ(s->workload(), nullptr);
+        EXPECT_FALSE(s->childExited()) << "nothing of ours to wait for";
+        ASSERT_TRUE(s->start());
+    }
+    ASSERT_FALSE(sys.opens.empty());
+    for (const auto& o : sys.opens)
+        EXPECT_FALSE(o.attr.flag(EventAttr::FlagEnableOnExec)) << "a running process does not exec again";
+    std::size_t enables = 0;
+    for (unsigned long req : sys.ioctls)
+        enables += req == static_cast<unsigned long>(PERF_EVENT_IOC_ENABLE) ? 1u : 0u;
+    EXPECT_EQ(enables, sys.opens.size() / 2) << "one ENABLE per group leader";
+}
+
 TEST(Workload, SessionsRefuseAnAlreadyStartedWorkload)
 {
     auto w = Workload::prepare({ "/bin/true" });
