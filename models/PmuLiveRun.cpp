@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "PmuLiveRun.h"
 
+#include "pmu/PerfSyscalls.h"
+#include "pmu/PmuCpuid.h"
 #include "pmu/Recipes.h"
 
 #include <ctime>
@@ -27,14 +29,15 @@ PmuLiveRun::~PmuLiveRun()
 Result<std::unique_ptr<PmuLiveRun>> PmuLiveRun::start(PmuRecipeKind kind, const PerfTarget& target)
 {
     std::vector<Recipe> recipes;
-    RecipeOptions opt;
-    opt.kernel = false; // user-only works at perf_event_paranoid 2
+    LinuxPerfSyscalls sys;
+    const PerfEnvironment env = sys.environment();
+    const RecipeOptions opt = hostRecipeOptions(env, readPmuCpuid());
     if (kind == PmuRecipeKind::CpuClock) {
         recipes.push_back(cpuClockRecipe(opt));
     } else {
         const auto check = checkLiveRecipe(kind, target.systemWide);
         if (!check.available) return makeError("the PMU cannot run this recipe here", check.advice);
-        auto enc = EventEncoder::create();
+        auto enc = EventEncoder::create(env.hasCpuCorePmu ? env.cpuCoreType : 0); // hybrid: cpu_core's PMU type
         if (!enc) return enc.error();
         auto add = [&](Result<Recipe> r) -> Status {
             if (!r) return r.error();

@@ -2,6 +2,7 @@
 #include "Recipes.h"
 
 #include "PerfSyscalls.h"
+#include "PmuCpuid.h"
 
 #include <algorithm>
 #include <bit>
@@ -49,6 +50,17 @@ unsigned lbrDepthFromCpuid(std::uint32_t eax1c)
     const std::uint32_t bitmap = eax1c & 0xffu;
     if (bitmap == 0) return 0;
     return 8u * static_cast<unsigned>(std::bit_width(bitmap)); // highest bit n -> 8*(n+1)
+}
+
+RecipeOptions hostRecipeOptions(const PerfEnvironment& env, const PmuCpuid& cpuid)
+{
+    RecipeOptions ro;
+    ro.kernel = false;
+    ro.slotsPerCycle = cpuid.slotsPerCycle; // CPUID.23H (SDM 22.2.9.6), used by the pre-Ice Lake formulas
+    ro.lbrDepth = cpuid.lbrDepth; // CPUID.1CH (SDM 21.1.2.2); informational, the kernel programs the LBRs
+    ro.smtActive = env.smtActive; // pre-ICL TMA: core cycles via AnyThread when allowed (SDM 22.2.3.1)
+    ro.anyThreadAllowed = env.anyThreadAllowed();
+    return ro;
 }
 
 Result<Recipe> tmaRecipe(const EventEncoder& enc, const RecipeOptions& opt)

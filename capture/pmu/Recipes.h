@@ -76,6 +76,12 @@ struct RecipeOptions {
     unsigned lbrDepth = 0; ///< from lbrDepthFromCpuid, 0 = unknown (the kernel decides)
 };
 
+struct PerfEnvironment;
+struct PmuCpuid;
+/// The options for recipes on this host, the same for the CLI and the GUI: user-only (works at
+/// perf_event_paranoid 2), slots per cycle from CPUID.23H, LBR depth from CPUID.1CH, SMT and AnyThread permission.
+RecipeOptions hostRecipeOptions(const PerfEnvironment& env, const PmuCpuid& cpuid);
+
 /// Level 1 (and level 2 on SPR+) TMA group for the model: ICL+ slots leader with metric events, pre-ICL the five
 /// generic events; PERF_FORMAT_GROUP|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING|ID, no sampling [topdown.txt].
 /// Pre-ICL with SMT on: cycles and recovery cycles with AnyThread (SDM 22.2.3.1) when allowed, as pmu-tools does;

@@ -3,6 +3,8 @@
 // kernel's own tables, plus our own table where 4.13 lacks or mis-encodes events.
 #include "EngineChild.h"
 #include "pmu/EventEncoder.h"
+#include "pmu/PerfSyscalls.h"
+#include "pmu/PmuCpuid.h"
 #include "pmu/Recipes.h"
 
 #include <gtest/gtest.h>
@@ -287,6 +289,32 @@ TEST(Recipes, SkylakeTmaWithSmtCountsTheCoreWithAnyThread)
     });
     // 0x20003c = CPU_CLK_UNHALTED.THREAD_P with AnyThread, 0x20010d = INT_MISC.RECOVERY_CYCLES_ANY.
     EXPECT_EQ(text, "1 4:2097212 4:270 4:706 4:412 4:2097421 1|0 0:0 4:270 4:706 4:412 4:269 1|");
+}
+
+TEST(Recipes, HostOptionsAllowAnyThreadOnlyWhereTheKernelDoes)
+{
+    PerfEnvironment env;
+    PmuCpuid cpuid;
+    cpuid.slotsPerCycle = 6;
+    cpuid.lbrDepth = 32;
+    env.smtActive = true;
+    env.paranoidKnown = true;
+    env.paranoid = 2;
+    RecipeOptions ro = hostRecipeOptions(env, cpuid);
+    EXPECT_FALSE(ro.kernel);
+    EXPECT_EQ(ro.slotsPerCycle, 6u);
+    EXPECT_EQ(ro.lbrDepth, 32u);
+    EXPECT_TRUE(ro.smtActive);
+    EXPECT_FALSE(ro.anyThreadAllowed) << "paranoid 2 without root: the kernel returns EACCES";
+    env.paranoid = 0;
+    EXPECT_TRUE(hostRecipeOptions(env, cpuid).anyThreadAllowed);
+    env.paranoid = 2;
+    env.isRoot = true;
+    EXPECT_TRUE(hostRecipeOptions(env, cpuid).anyThreadAllowed);
+    env.isRoot = false;
+    env.paranoidKnown = false;
+    env.paranoid = -1;
+    EXPECT_FALSE(hostRecipeOptions(env, cpuid).anyThreadAllowed) << "unknown paranoid: assume the default";
 }
 
 TEST(Tma, SkylakeAnyThreadHalvesCoreCycles)
