@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "PmuPages.h"
 
+#include "models/FramePump.h"
 #include "models/PmuImport.h"
 #include "models/PmuSession.h"
 #include "views/CallGraphView.h"
 #include "views/LatencyView.h"
 #include "views/PmuControls.h"
+#include "views/TimelineView.h"
 #include "views/TmaView.h"
 
 #include <QAction>
@@ -48,6 +50,22 @@ PmuPages::PmuPages(QMainWindow* window, QTabWidget* pages, int firstIndex, QActi
         if (ok && (pages->currentIndex() < firstIndex || pages->currentIndex() >= firstIndex + 3))
             pages->setCurrentIndex(firstIndex + (m_session->data().branches.empty() ? 2 : 1));
     });
+}
+
+void PmuPages::linkTimeline(TimelineView* timeline, FramePump* pump)
+{
+    connect(timeline, &TimelineView::rangeSelected, this, [this, pump](double from, double to) {
+        const auto a = pump->monotonicNsOf(from), b = pump->monotonicNsOf(to);
+        if (a && b) {
+            m_session->setTimelineRange(*a, *b);
+            return;
+        }
+        m_session->rejectTimelineRange(pump->source().kind == SourceKind::Replay
+                ? tr("The timeline's range does not apply to the PMU views: the timeline replays a recording, whose "
+                     "clock is the recorded session's, not this host's. The PMU views stay unfiltered.")
+                : tr("The timeline's range does not apply to the PMU views: the timeline has no samples yet."));
+    });
+    connect(timeline, &TimelineView::rangeCleared, m_session, &PmuSession::clearTimelineRange);
 }
 
 bool PmuPages::startFromOptions(const QString& openFile, const QString& source, bool pmuViewRequested)

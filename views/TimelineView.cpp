@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
+#include <QShortcut>
 #include <QSvgGenerator>
 #include <QTextStream>
 #include <QToolButton>
@@ -65,6 +66,7 @@ TimelineView::TimelineView(FramePump* pump, QWidget* parent)
     m_plot->setMinimumHeight(260);
     layout->addWidget(m_plot, 1);
     setupPlot();
+    setupSelection();
     applyPalette();
     if (m_pump) {
         connect(m_pump, &FramePump::frame, this, &TimelineView::refresh);
@@ -105,6 +107,13 @@ void TimelineView::buildToolbar()
         bar->addWidget(box);
     }
     bar->addStretch(1);
+    m_clearRangeButton = new QToolButton(this);
+    m_clearRangeButton->setText(tr("Clear range"));
+    m_clearRangeButton->setToolTip(tr("Clear the selected time range (Esc or a double-click on the plot also clear "
+                                      "it); the PMU views show the whole run again"));
+    m_clearRangeButton->setVisible(false);
+    connect(m_clearRangeButton, &QToolButton::clicked, this, &TimelineView::clearSelectedRange);
+    bar->addWidget(m_clearRangeButton);
     m_exportButton = new QToolButton(this);
     m_exportButton->setText(tr("Export"));
     m_exportButton->setToolTip(tr("Export the visible range as PNG, SVG or CSV"));
@@ -204,6 +213,91 @@ void TimelineView::setupPlot()
     });
     connect(m_plot, &QCustomPlot::itemClick, this,
         [this](QCPAbstractItem*, QMouseEvent*) { Q_EMIT explainRequested(QStringLiteral("allocation-change")); });
+}
+
+void TimelineView::setupSelection()
+{
+    m_plot->setFocusPolicy(Qt::ClickFocus); // so Esc reaches the view after a click on the plot
+    m_plot->setToolTip(tr("Drag to pan, wheel to zoom; Shift+drag selects a time range for the PMU views"));
+    for (std::size_t i = 0; i < m_bands.size(); ++i) {
+        QCPAxisRect* rect = i == 0 ? m_occRect : m_bwRect;
+        auto* band = new QCPItemRect(m_plot);
+        band->setClipAxisRect(rect);
+        for (auto* pos : { band->topLeft, band->bottomRight }) {
+            pos->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+            pos->setAxisRect(rect);
+            pos->setTypeX(QCPItemPosition::ptPlotCoords);
+            pos->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        }
+        band->setPen(QPen(QColor(40, 110, 200), 1, Qt::DashLine));
+        band->setBrush(QColor(40, 110, 200, 45));
+        band->setSelectable(false);
+        band->setVisible(false);
+        m_bands[i] = band;
+    }
+    // QCustomPlot emits mousePress before the axis rect starts a drag, so turning range drag off here makes a
+    // shift+drag select instead of pan.
+    connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
+        if (e->button() != Qt::LeftButton || !(e->modifiers() & Qt::ShiftModifier) || !m_plot->axisRectAt(e->position()))
+            return;
+        m_selecting = true;
+        m_plot->setInteraction(QCP::iRangeDrag, false);
+        const double x = m_bwRect->axis(QCPAxis::atBottom)->pixelToCoord(e->position().x());
+        m_dragFrom = x;
+        showBand(x, x, true);
+    });
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        if (!m_selecting) return;
+        showBand(m_dragFrom, m_bwRect->axis(QCPAxis::atBottom)->pixelToCoord(e->position().x()), true);
+    });
+    connect(m_plot, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
+        if (!m_selecting) return;
+        m_selecting = false;
+        m_plot->setInteraction(QCP::iRangeDrag, true);
+        const double to = m_bwRect->axis(QCPAxis::atBottom)->pixelToCoord(e->position().x());
+        // Less than 3 px is a click, not a range: it leaves the previous selection as it was.
+        if (std::abs(e->position().x() - m_bwRect->axis(QCPAxis::atBottom)->coordToPixel(m_dragFrom)) < 3) {
+            showBand(m_selFrom, m_selTo, m_hasSelection);
+            return;
+        }
+        setSelectedRange(m_dragFrom, to);
+    });
+    connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { clearSelectedRange(); });
+    auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), this, this, &TimelineView::clearSelectedRange);
+    esc->setContext(Qt::WidgetWithChildrenShortcut);
+}
+
+void TimelineView::showBand(double from, double to, bool visible)
+{
+    if (from > to) std::swap(from, to);
+    for (auto* band : m_bands) {
+        band->setVisible(visible);
+        band->topLeft->setCoords(from, 0);
+        band->bottomRight->setCoords(to, 1);
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::setSelectedRange(double from, double to)
+{
+    if (from > to) std::swap(from, to);
+    m_hasSelection = true;
+    m_selFrom = from;
+    m_selTo = to;
+    showBand(from, to, true);
+    m_clearRangeButton->setVisible(true);
+    Q_EMIT rangeSelected(from, to);
+}
+
+void TimelineView::clearSelectedRange()
+{
+    m_selecting = false;
+    m_plot->setInteraction(QCP::iRangeDrag, true);
+    showBand(0, 0, false);
+    m_clearRangeButton->setVisible(false);
+    if (!m_hasSelection) return;
+    m_hasSelection = false;
+    Q_EMIT rangeCleared();
 }
 
 void TimelineView::setFollow(bool follow)
