@@ -184,7 +184,8 @@ void PmuSession::startAggregation()
             std::lock_guard lock(slot->mutex);
             slot->result = std::move(done);
         }
-        QMetaObject::invokeMethod(this, [this] { finishAggregation(); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this] { finishAggregation(); }, Qt::QueuedConnection);
     });
 }
 

@@ -23,8 +23,9 @@ PmuStatusBanner::PmuStatusBanner(PmuSession* session, QWidget* parent)
 void PmuStatusBanner::refreshText()
 {
     QStringList lines;
-    if (m_busy) lines << tr("Re-aggregating the PMU views for the selected range\u2026 (they show the previous range "
-                            "until it is done)");
+    if (m_busy)
+        lines << tr("Re-aggregating the PMU views for the selected range\u2026 (they show the previous range "
+                    "until it is done)");
     if (!m_session->timelineNote().isEmpty()) lines << m_session->timelineNote();
     setText(lines.join(QLatin1Char('\n')));
     setVisible(!lines.isEmpty());

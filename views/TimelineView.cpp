@@ -238,7 +238,8 @@ void TimelineView::setupSelection()
     // QCustomPlot emits mousePress before the axis rect starts a drag, so turning range drag off here makes a
     // shift+drag select instead of pan.
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
-        if (e->button() != Qt::LeftButton || !(e->modifiers() & Qt::ShiftModifier) || !m_plot->axisRectAt(e->position()))
+        if (e->button() != Qt::LeftButton || !(e->modifiers() & Qt::ShiftModifier)
+            || !m_plot->axisRectAt(e->position()))
             return;
         m_selecting = true;
         m_plot->setInteraction(QCP::iRangeDrag, false);

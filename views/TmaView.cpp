@@ -2,8 +2,8 @@
 #include "TmaView.h"
 
 #include "models/PmuSession.h"
-#include "views/PmuStatusBanner.h"
 #include "models/TmaModel.h"
+#include "views/PmuStatusBanner.h"
 #include "views/QCustomPlotInclude.h"
 
 #include <QHeaderView>
