@@ -103,6 +103,22 @@ std::optional<std::uint64_t> FramePump::monotonicNsOf(double t) const
     return static_cast<std::uint64_t>(std::max<std::int64_t>(mono, 0));
 }
 
+std::optional<double> FramePump::secondsOfMonotonic(std::uint64_t monoNs) const
+{
+    if (!m_haveOrigin) return std::nullopt;
+    switch (source().kind) {
+    case SourceKind::Live:
+        return secondsOf(monoNs);
+    case SourceKind::Simulated:
+        if (m_anchorWallNs == 0) return std::nullopt;
+        return m_anchorT + (static_cast<double>(monoNs) - static_cast<double>(m_anchorWallNs)) * 1e-9;
+    case SourceKind::Replay:
+    case SourceKind::None:
+        break;
+    }
+    return std::nullopt;
+}
+
 int FramePump::pumpOnce()
 {
     if (!m_feed) return 0;

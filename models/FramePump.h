@@ -66,6 +66,8 @@ public:
     /// newest batch's arrival anchors it (off by up to a frame and a sampling interval). Replay or no source:
     /// nullopt, a recording's clock is its own.
     std::optional<std::uint64_t> monotonicNsOf(double t) const;
+    /// The inverse: timeline seconds of a CLOCK_MONOTONIC time (nullopt as above).
+    std::optional<double> secondsOfMonotonic(std::uint64_t monoNs) const;
 
 Q_SIGNALS:
     void frame(const FrameUpdate& update);

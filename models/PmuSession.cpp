@@ -119,8 +119,13 @@ double PmuSession::secondsOf(std::uint64_t timeNs) const
 
 void PmuSession::setTimeRange(double from, double to)
 {
+    applyTimeRange(from, to, false);
+}
+
+void PmuSession::applyTimeRange(double from, double to, bool fromTimeline)
+{
     if (from > to) std::swap(from, to);
-    m_rangeFromTimeline = false;
+    m_rangeFromTimeline = fromTimeline; // set before timeRangeChanged: the timeline does not mirror its own range
     m_hasRange = true;
     m_from = from;
     m_to = to;
@@ -266,6 +271,37 @@ std::optional<std::uint64_t> PmuSession::dataTimeOfMonotonic(std::uint64_t monoN
     return std::nullopt;
 }
 
+std::optional<std::uint64_t> PmuSession::monotonicOfDataTime(std::uint64_t dataNs) const
+{
+    switch (m_data->kind) {
+    case PmuSourceKind::Live:
+        return dataNs;
+    case PmuSourceKind::Simulated: {
+        if (m_anchors.empty()) return std::nullopt;
+        // The first wall time at which the simulation reached dataNs (between steps it stands still).
+        const auto it = std::lower_bound(m_anchors.begin(), m_anchors.end(), dataNs,
+            [](const std::pair<std::uint64_t, std::uint64_t>& a, std::uint64_t v) { return a.second < v; });
+        if (it == m_anchors.begin()) return it->first;
+        if (it == m_anchors.end()) return m_anchors.back().first;
+        const auto& [w0, p0] = *(it - 1);
+        const auto& [w1, p1] = *it;
+        if (p1 == p0) return w0;
+        const double f = static_cast<double>(dataNs - p0) / static_cast<double>(p1 - p0);
+        return w0 + static_cast<std::uint64_t>(std::llround(f * static_cast<double>(w1 - w0)));
+    }
+    case PmuSourceKind::Imported:
+    case PmuSourceKind::None:
+        break;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::uint64_t> PmuSession::dataTimeOfSeconds(double seconds) const
+{
+    const double ns = static_cast<double>(m_t0) + seconds * 1e9;
+    return ns < 0 ? 0 : static_cast<std::uint64_t>(std::llround(ns));
+}
+
 bool PmuSession::setTimelineRange(std::uint64_t fromMonoNs, std::uint64_t toMonoNs)
 {
     if (fromMonoNs > toMonoNs) std::swap(fromMonoNs, toMonoNs);
@@ -283,8 +319,7 @@ bool PmuSession::setTimelineRange(std::uint64_t fromMonoNs, std::uint64_t toMono
         return false;
     }
     setTimelineNote({});
-    setTimeRange(secondsOf(*from), secondsOf(*to));
-    m_rangeFromTimeline = true;
+    applyTimeRange(secondsOf(*from), secondsOf(*to), true);
     return true;
 }
 

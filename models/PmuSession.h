@@ -118,6 +118,11 @@ public:
     /// clock; each step records when (wall clock) it ran and which simulated span it produced, and a wall time maps
     /// onto the samples produced then (linear within a step, flat between steps). Imported or none: nullopt.
     std::optional<std::uint64_t> dataTimeOfMonotonic(std::uint64_t monoNs) const;
+    /// The inverse: the data's sample clock (ns) -> CLOCK_MONOTONIC ns (simulated: the first wall time the run
+    /// reached it); nullopt when they cannot be related. The timeline uses it to show the TMA plot's range.
+    std::optional<std::uint64_t> monotonicOfDataTime(std::uint64_t dataNs) const;
+    /// Range seconds (since the first sample) -> the data's sample clock (ns).
+    std::optional<std::uint64_t> dataTimeOfSeconds(double seconds) const;
     /// Test seam: the CLOCK_MONOTONIC read around each simulation step (default rdt::monotonicNs).
     void setMonotonicClock(std::function<std::uint64_t()> clock) { m_clock = std::move(clock); }
 
@@ -142,6 +147,7 @@ private:
     struct AggregationSlot;
     void replaceData(std::shared_ptr<rdt::pmu::PmuData> data, std::shared_ptr<rdt::pmu::Aggregates> prepared);
     void requestAggregation(bool full);
+    void applyTimeRange(double from, double to, bool fromTimeline);
     void startAggregation();
     void finishAggregation();
     void applyAggregates(rdt::pmu::Aggregates& a, bool full);

@@ -15,6 +15,8 @@
 #include <QMainWindow>
 #include <QTabWidget>
 
+#include <optional>
+
 PmuPages::PmuPages(QMainWindow* window, QTabWidget* pages, int firstIndex, QAction* openPerfData)
     : QObject(window)
     , m_session(new PmuSession(this))
@@ -66,6 +68,21 @@ void PmuPages::linkTimeline(TimelineView* timeline, FramePump* pump)
                 : tr("The timeline's range does not apply to the PMU views: the timeline has no samples yet."));
     });
     connect(timeline, &TimelineView::rangeCleared, m_session, &PmuSession::clearTimelineRange);
+    // The other way: a range dragged on the TMA plot shows on the timeline as a grey band, when the clocks relate.
+    connect(
+        m_session, &PmuSession::timeRangeChanged, timeline, [this, timeline, pump](double from, double to, bool on) {
+            std::optional<double> a, b;
+            if (on && !m_session->timeRangeFromTimeline()) {
+                const auto toTimeline = [this, pump](double seconds) -> std::optional<double> {
+                    const auto ns = m_session->dataTimeOfSeconds(seconds);
+                    const auto mono = ns ? m_session->monotonicOfDataTime(*ns) : std::nullopt;
+                    return mono ? pump->secondsOfMonotonic(*mono) : std::nullopt;
+                };
+                a = toTimeline(from);
+                b = toTimeline(to);
+            }
+            timeline->showLinkedRange(a.value_or(0), b.value_or(0), a && b);
+        });
 }
 
 bool PmuPages::startFromOptions(const QString& openFile, const QString& source, bool pmuViewRequested)

@@ -219,8 +219,9 @@ void TimelineView::setupSelection()
 {
     m_plot->setFocusPolicy(Qt::ClickFocus); // so Esc reaches the view after a click on the plot
     m_plot->setToolTip(tr("Drag to pan, wheel to zoom; Shift+drag selects a time range for the PMU views"));
-    for (std::size_t i = 0; i < m_bands.size(); ++i) {
-        QCPAxisRect* rect = i == 0 ? m_occRect : m_bwRect;
+    for (std::size_t i = 0; i < 2 * m_bands.size(); ++i) {
+        QCPAxisRect* rect = i % 2 == 0 ? m_occRect : m_bwRect;
+        const bool linked = i >= m_bands.size();
         auto* band = new QCPItemRect(m_plot);
         band->setClipAxisRect(rect);
         for (auto* pos : { band->topLeft, band->bottomRight }) {
@@ -229,11 +230,12 @@ void TimelineView::setupSelection()
             pos->setTypeX(QCPItemPosition::ptPlotCoords);
             pos->setTypeY(QCPItemPosition::ptAxisRectRatio);
         }
-        band->setPen(QPen(QColor(40, 110, 200), 1, Qt::DashLine));
-        band->setBrush(QColor(40, 110, 200, 45));
+        band->setPen(
+            linked ? QPen(QColor(120, 120, 120), 1, Qt::DotLine) : QPen(QColor(40, 110, 200), 1, Qt::DashLine));
+        band->setBrush(linked ? QColor(128, 128, 128, 40) : QColor(40, 110, 200, 45));
         band->setSelectable(false);
         band->setVisible(false);
-        m_bands[i] = band;
+        (linked ? m_linkedBands : m_bands)[i % 2] = band;
     }
     // QCustomPlot emits mousePress before the axis rect starts a drag, so turning range drag off here makes a
     // shift+drag select instead of pan.
@@ -277,6 +279,27 @@ void TimelineView::showBand(double from, double to, bool visible)
         band->bottomRight->setCoords(to, 1);
     }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::showLinkedRange(double from, double to, bool visible)
+{
+    if (from > to) std::swap(from, to);
+    for (auto* band : m_linkedBands) {
+        band->setVisible(visible);
+        band->topLeft->setCoords(from, 0);
+        band->bottomRight->setCoords(to, 1);
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool TimelineView::linkedRangeVisible() const
+{
+    return m_linkedBands[0]->visible();
+}
+
+std::pair<double, double> TimelineView::linkedRange() const
+{
+    return { m_linkedBands[0]->topLeft->coords().x(), m_linkedBands[0]->bottomRight->coords().x() };
 }
 
 void TimelineView::setSelectedRange(double from, double to)

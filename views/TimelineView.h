@@ -49,6 +49,10 @@ public:
     void clearSelectedRange();
     bool hasSelectedRange() const { return m_hasSelection; }
     std::pair<double, double> selectedRange() const { return { m_selFrom, m_selTo }; }
+    /// Shows (or hides) a range chosen elsewhere, e.g. on the TMA plot, as a grey band; emits nothing.
+    void showLinkedRange(double from, double to, bool visible);
+    bool linkedRangeVisible() const;
+    std::pair<double, double> linkedRange() const;
 
     /// Re-decimates the visible range and queues one replot (the frame pump's `frame` signal calls it).
     void refresh();
@@ -104,6 +108,7 @@ private:
     QToolButton* m_exportButton = nullptr;
     QToolButton* m_clearRangeButton = nullptr;
     std::array<QCPItemRect*, 2> m_bands {}; ///< the selection on the occupancy and the bandwidth plot
+    std::array<QCPItemRect*, 2> m_linkedBands {}; ///< a range chosen on the TMA plot
     bool m_selecting = false; ///< a shift+drag is in progress, from m_dragFrom
     double m_dragFrom = 0;
     bool m_hasSelection = false;

@@ -230,6 +230,7 @@ private Q_SLOTS:
         s->waitForAggregation();
         timeline.setSelectedRange(1.0, 2.0); // base + 1 s .. base + 2 s: loads 50 .. 150
         QVERIFY(s->hasTimeRange());
+        QVERIFY(!timeline.linkedRangeVisible()); // its own range is not mirrored back
         s->waitForAggregation();
         QCOMPARE(LatencyModel::histogramTotal(s->latency()), std::uint64_t { 101 });
         QCOMPARE(LatencyModel::histogramTotal(s->latency()), loadsIn(*s, s->rangeFrom(), s->rangeTo()));
@@ -237,6 +238,15 @@ private Q_SLOTS:
         s->waitForAggregation();
         QVERIFY(!s->hasTimeRange());
         QCOMPARE(LatencyModel::histogramTotal(s->latency()), std::uint64_t { 500 });
+
+        // A range dragged on the TMA plot (seconds since the first load, base + 0.5 s) shows on the timeline.
+        s->setTimeRange(1.0, 2.0);
+        QVERIFY(timeline.linkedRangeVisible());
+        QVERIFY(std::abs(timeline.linkedRange().first - 1.5) < 1e-6);
+        QVERIFY(std::abs(timeline.linkedRange().second - 2.5) < 1e-6);
+        s->clearTimeRange();
+        QVERIFY(!timeline.linkedRangeVisible());
+        s->waitForAggregation();
 
         // A replayed recording's clock is its own: nothing is filtered, the pages say why.
         pump.setFeed(feedOf(SourceKind::Replay, base));
