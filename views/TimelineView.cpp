@@ -219,109 +219,17 @@ void TimelineView::setupSelection()
 {
     m_plot->setFocusPolicy(Qt::ClickFocus); // so Esc reaches the view after a click on the plot
     m_plot->setToolTip(tr("Drag to pan, wheel to zoom; Shift+drag selects a time range for the PMU views"));
-    for (std::size_t i = 0; i < 2 * m_bands.size(); ++i) {
-        QCPAxisRect* rect = i % 2 == 0 ? m_occRect : m_bwRect;
-        const bool linked = i >= m_bands.size();
-        auto* band = new QCPItemRect(m_plot);
-        band->setClipAxisRect(rect);
-        for (auto* pos : { band->topLeft, band->bottomRight }) {
-            pos->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-            pos->setAxisRect(rect);
-            pos->setTypeX(QCPItemPosition::ptPlotCoords);
-            pos->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        }
-        band->setPen(
-            linked ? QPen(QColor(120, 120, 120), 1, Qt::DotLine) : QPen(QColor(40, 110, 200), 1, Qt::DashLine));
-        band->setBrush(linked ? QColor(128, 128, 128, 40) : QColor(40, 110, 200, 45));
-        band->setSelectable(false);
-        band->setVisible(false);
-        (linked ? m_linkedBands : m_bands)[i % 2] = band;
-    }
-    // QCustomPlot emits mousePress before the axis rect starts a drag, so turning range drag off here makes a
-    // shift+drag select instead of pan.
-    connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
-        if (e->button() != Qt::LeftButton || !(e->modifiers() & Qt::ShiftModifier)
-            || !m_plot->axisRectAt(e->position()))
-            return;
-        m_selecting = true;
-        m_plot->setInteraction(QCP::iRangeDrag, false);
-        const double x = m_bwRect->axis(QCPAxis::atBottom)->pixelToCoord(e->position().x());
-        m_dragFrom = x;
-        showBand(x, x, true);
+    m_selector = new PlotRangeSelector(m_plot, { m_occRect, m_bwRect });
+    connect(m_selector, &PlotRangeSelector::selected, this, [this](double from, double to) {
+        m_clearRangeButton->setVisible(true);
+        Q_EMIT rangeSelected(from, to);
     });
-    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
-        if (!m_selecting) return;
-        showBand(m_dragFrom, m_bwRect->axis(QCPAxis::atBottom)->pixelToCoord(e->position().x()), true);
+    connect(m_selector, &PlotRangeSelector::cleared, this, [this] {
+        m_clearRangeButton->setVisible(false);
+        Q_EMIT rangeCleared();
     });
-    connect(m_plot, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
-        if (!m_selecting) return;
-        m_selecting = false;
-        m_plot->setInteraction(QCP::iRangeDrag, true);
-        const double to = m_bwRect->axis(QCPAxis::atBottom)->pixelToCoord(e->position().x());
-        // Less than 3 px is a click, not a range: it leaves the previous selection as it was.
-        if (std::abs(e->position().x() - m_bwRect->axis(QCPAxis::atBottom)->coordToPixel(m_dragFrom)) < 3) {
-            showBand(m_selFrom, m_selTo, m_hasSelection);
-            return;
-        }
-        setSelectedRange(m_dragFrom, to);
-    });
-    connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { clearSelectedRange(); });
     auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), this, this, &TimelineView::clearSelectedRange);
     esc->setContext(Qt::WidgetWithChildrenShortcut);
-}
-
-void TimelineView::showBand(double from, double to, bool visible)
-{
-    if (from > to) std::swap(from, to);
-    for (auto* band : m_bands) {
-        band->setVisible(visible);
-        band->topLeft->setCoords(from, 0);
-        band->bottomRight->setCoords(to, 1);
-    }
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void TimelineView::showLinkedRange(double from, double to, bool visible)
-{
-    if (from > to) std::swap(from, to);
-    for (auto* band : m_linkedBands) {
-        band->setVisible(visible);
-        band->topLeft->setCoords(from, 0);
-        band->bottomRight->setCoords(to, 1);
-    }
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-bool TimelineView::linkedRangeVisible() const
-{
-    return m_linkedBands[0]->visible();
-}
-
-std::pair<double, double> TimelineView::linkedRange() const
-{
-    return { m_linkedBands[0]->topLeft->coords().x(), m_linkedBands[0]->bottomRight->coords().x() };
-}
-
-void TimelineView::setSelectedRange(double from, double to)
-{
-    if (from > to) std::swap(from, to);
-    m_hasSelection = true;
-    m_selFrom = from;
-    m_selTo = to;
-    showBand(from, to, true);
-    m_clearRangeButton->setVisible(true);
-    Q_EMIT rangeSelected(from, to);
-}
-
-void TimelineView::clearSelectedRange()
-{
-    m_selecting = false;
-    m_plot->setInteraction(QCP::iRangeDrag, true);
-    showBand(0, 0, false);
-    m_clearRangeButton->setVisible(false);
-    if (!m_hasSelection) return;
-    m_hasSelection = false;
-    Q_EMIT rangeCleared();
 }
 
 void TimelineView::setFollow(bool follow)

@@ -3,6 +3,7 @@
 
 #include "models/ColumnEnvelope.h"
 #include "models/TimeSeriesStore.h"
+#include "views/PlotRangeSelector.h"
 
 #include <QPointer>
 #include <QVector>
@@ -13,7 +14,6 @@ class QCustomPlot;
 class QCPAxisRect;
 class QCPGraph;
 class QCPAbstractItem;
-class QCPItemRect;
 class QCheckBox;
 class QComboBox;
 class QToolButton;
@@ -44,15 +44,15 @@ public:
     bool groupVisible(const QString& group) const;
 
     /// Selects [from, to] (timeline seconds; swapped when reversed), shows the band and emits rangeSelected.
-    void setSelectedRange(double from, double to);
+    void setSelectedRange(double from, double to) { m_selector->select(from, to); }
     /// Clears the selection (band hidden) and emits rangeCleared when there was one.
-    void clearSelectedRange();
-    bool hasSelectedRange() const { return m_hasSelection; }
-    std::pair<double, double> selectedRange() const { return { m_selFrom, m_selTo }; }
+    void clearSelectedRange() { m_selector->clear(); }
+    bool hasSelectedRange() const { return m_selector->hasSelection(); }
+    std::pair<double, double> selectedRange() const { return m_selector->selection(); }
     /// Shows (or hides) a range chosen elsewhere, e.g. on the TMA plot, as a grey band; emits nothing.
-    void showLinkedRange(double from, double to, bool visible);
-    bool linkedRangeVisible() const;
-    std::pair<double, double> linkedRange() const;
+    void showLinkedRange(double from, double to, bool visible) { m_selector->showLinked(from, to, visible); }
+    bool linkedRangeVisible() const { return m_selector->linkedVisible(); }
+    std::pair<double, double> linkedRange() const { return m_selector->linked(); }
 
     /// Re-decimates the visible range and queues one replot (the frame pump's `frame` signal calls it).
     void refresh();
@@ -96,7 +96,6 @@ private:
     void applyPalette();
     void exportMenu();
     void setupSelection();
-    void showBand(double from, double to, bool visible);
 
     QPointer<FramePump> m_pump;
     QCustomPlot* m_plot = nullptr;
@@ -107,12 +106,7 @@ private:
     std::array<QCheckBox*, kMetricCount> m_metricBoxes {};
     QToolButton* m_exportButton = nullptr;
     QToolButton* m_clearRangeButton = nullptr;
-    std::array<QCPItemRect*, 2> m_bands {}; ///< the selection on the occupancy and the bandwidth plot
-    std::array<QCPItemRect*, 2> m_linkedBands {}; ///< a range chosen on the TMA plot
-    bool m_selecting = false; ///< a shift+drag is in progress, from m_dragFrom
-    double m_dragFrom = 0;
-    bool m_hasSelection = false;
-    double m_selFrom = 0, m_selTo = 0;
+    PlotRangeSelector* m_selector = nullptr; ///< shift+drag selection and the TMA plot's band
     QVector<GroupGraphs> m_groups; // index = TimeSeriesStore group index
     QVector<QCPAbstractItem*> m_markerItems;
     double m_lastMarkerT = -1;
