@@ -42,7 +42,7 @@ PmuSession::PmuSession(QObject* parent)
     m_aggPool->setExpiryTimeout(30'000);
     m_busyTimer->setSingleShot(true);
     connect(m_busyTimer, &QTimer::timeout, this, [this] {
-        if (!m_aggRunning || m_busyShown) return;
+        if (!m_aggRunning || !m_jobUser || m_busyShown) return;
         m_busyShown = true;
         Q_EMIT aggregatingChanged(true);
     });
@@ -154,10 +154,11 @@ void PmuSession::reaggregate()
     requestAggregation(true);
 }
 
-void PmuSession::requestAggregation(bool full)
+void PmuSession::requestAggregation(bool full, bool user)
 {
     ++m_aggGeneration; // whatever runs now describes an older request
     m_queuedFull = m_queuedFull || full;
+    m_queuedUser = m_queuedUser || user;
     if (m_aggRunning) {
         m_aggQueued = true; // one job at a time: the newest request runs when the current one is done
         return;
@@ -175,10 +176,12 @@ void PmuSession::startAggregation()
     p.bucket = m_bucket;
     p.level = m_level;
     p.full = m_queuedFull;
-    m_queuedFull = m_aggQueued = false;
+    m_jobUser = m_queuedUser;
+    m_queuedFull = m_queuedUser = m_aggQueued = false;
     m_aggRunning = true;
     m_busyData = m_data.get();
-    if (!m_busyShown && !m_busyTimer->isActive()) m_busyTimer->start(m_busyDelayMs);
+    // Only a range, filter or data change says "Re-aggregating"; a running capture's steps re-aggregate quietly.
+    if (m_jobUser && !m_busyShown && !m_busyTimer->isActive()) m_busyTimer->start(m_busyDelayMs);
     const quint64 generation = m_aggGeneration;
     m_aggPool->start([this, data = m_data, slot = m_slot, p, generation]() mutable {
         // The worker reads the data the GUI thread does not mutate while m_busyData points at it (steps wait).
@@ -209,15 +212,16 @@ void PmuSession::finishAggregation()
     } else {
         ++m_discarded; // a newer request is queued; it recomputes what this one would have
         m_queuedFull = m_queuedFull || done->full;
+        m_queuedUser = m_queuedUser || m_jobUser;
     }
     if (const int steps = std::exchange(m_deferredSteps, 0); steps > 0) {
         bool stepped = false;
         for (int i = 0; i < steps; ++i)
             stepped = stepData() || stepped;
-        if (stepped) requestAggregation(true);
+        if (stepped) requestAggregation(true, false);
     }
     if (!m_aggRunning && m_aggQueued) startAggregation();
-    if (!m_aggRunning) {
+    if (!m_aggRunning || !m_jobUser) {
         m_busyTimer->stop();
         if (m_busyShown) {
             m_busyShown = false;
@@ -470,7 +474,7 @@ void PmuSession::stepSimulation()
         ++m_deferredSteps; // the worker reads m_data: step when it is done (finishAggregation)
         return;
     }
-    if (stepData()) requestAggregation(true);
+    if (stepData()) requestAggregation(true, false);
 }
 
 bool PmuSession::stepData()

@@ -146,7 +146,8 @@ public:
 private:
     struct AggregationSlot;
     void replaceData(std::shared_ptr<rdt::pmu::PmuData> data, std::shared_ptr<rdt::pmu::Aggregates> prepared);
-    void requestAggregation(bool full);
+    /// user: a range, filter or data change (shows "Re-aggregating"), not a running capture's step.
+    void requestAggregation(bool full, bool user = true);
     void applyTimeRange(double from, double to, bool fromTimeline);
     void startAggregation();
     void finishAggregation();
@@ -172,6 +173,8 @@ private:
     bool m_aggRunning = false;
     bool m_aggQueued = false; ///< a request came while a job ran: start one when it is done
     bool m_queuedFull = false; ///< the next job recomputes everything, not only the latency tables
+    bool m_queuedUser = false; ///< the next job answers a user's change
+    bool m_jobUser = false; ///< the running job answers a user's change
     const rdt::pmu::PmuData* m_busyData = nullptr; ///< what the running job reads
     int m_deferredSteps = 0;
     bool m_busyShown = false;

@@ -24,7 +24,7 @@ void PmuStatusBanner::refreshText()
 {
     QStringList lines;
     if (m_busy)
-        lines << tr("Re-aggregating the PMU views for the selected range\u2026 (they show the previous range "
+        lines << tr("Re-aggregating the PMU views for the new range or filter\u2026 (they show the previous result "
                     "until it is done)");
     if (!m_session->timelineNote().isEmpty()) lines << m_session->timelineNote();
     setText(lines.join(QLatin1Char('\n')));

@@ -205,6 +205,40 @@ private Q_SLOTS:
         QVERIFY(!banner->isVisible());
     }
 
+    void bannerSaysReaggregatingWhileTheWorkerRuns()
+    {
+        // 400k loads take long enough on the worker (hundreds of ms) for the banner's 0 ms timer to fire first.
+        PmuData data;
+        data.kind = PmuSourceKind::Simulated;
+        data.name = "banner test";
+        for (std::uint64_t i = 0; i < 400'000; ++i)
+            data.loads.push_back({ 1'000'000'000 + i * 1000, 0x1000 + (i % 64) * 16, 0x2000 + (i % 4096) * 64, 0, 1,
+                static_cast<std::uint32_t>(i % 300) });
+        PmuSession s;
+        s.setBusyDelayMs(0);
+        LatencyView v(&s);
+        v.resize(1000, 700);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        s.setData(std::move(data));
+        s.waitForAggregation();
+        auto* banner = v.findChild<PmuStatusBanner*>();
+        QVERIFY(banner);
+        QTRY_VERIFY(!banner->isVisible());
+        QSignalSpy busy(&s, &PmuSession::aggregatingChanged);
+        s.setTimeRange(0, s.duration() / 2);
+        QTRY_VERIFY_WITH_TIMEOUT(busy.count() >= 1, 30000);
+        QCOMPARE(busy.at(0).at(0).toBool(), true);
+        if (s.aggregating()) { // still running: the banner says so
+            QVERIFY(banner->isVisible());
+            QVERIFY(banner->text().contains(QStringLiteral("Re-aggregating")));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!s.aggregating(), 30000);
+        QCOMPARE(busy.last().at(0).toBool(), false);
+        QVERIFY(!banner->isVisible());
+        QCOMPARE(v.plottedTotal(), static_cast<double>(loadsIn(s, s.rangeFrom(), s.rangeTo())));
+    }
+
     void mainWindowWiringFiltersLiveData()
     {
         // PmuPages::linkTimeline, as MainWindow calls it: timeline seconds -> CLOCK_MONOTONIC -> the PMU data.
