@@ -198,6 +198,8 @@ int runPerf(const Options& o, const Args& args)
     ro.ldlat = o.ldlat;
     ro.slotsPerCycle = cpuid.slotsPerCycle; // CPUID.23H (SDM 22.2.9.6), used by the pre-Ice Lake formulas
     ro.lbrDepth = cpuid.lbrDepth; // CPUID.1CH (SDM 21.1.2.2); informational, the kernel programs the LBRs
+    ro.smtActive = env.smtActive; // pre-ICL TMA: core cycles via AnyThread when allowed (SDM 22.2.3.1)
+    ro.anyThreadAllowed = env.anyThreadAllowed();
     Result<Recipe> recipe = o.kind == Kind::Tma ? tmaRecipe(*enc, ro)
         : o.kind == Kind::Mem                   ? loadLatencyRecipe(*enc, ro)
                               : lbrRecipe(*enc, o.callStack ? LbrMode::CallStack : LbrMode::AnyBranch, ro);

@@ -75,6 +75,16 @@ Result<Recipe> tmaRecipe(const EventEncoder& enc, const RecipeOptions& opt)
             { "IDQ_UOPS_NOT_DELIVERED:CORE", EventRole::IdqUopsNotDelivered },
             { "INT_MISC:RECOVERY_CYCLES", EventRole::RecoveryCycles } };
         r.description = "TMA level 1 from generic counters (pmu-tools skl_client_ratios)";
+        if (opt.smtActive && opt.anyThreadAllowed) {
+            // t=1 sets AnyThread (bit 21); event 3CH still lands on fixed counter 1, which honours it too.
+            wants[0].name = "CPU_CLK_UNHALTED:THREAD_P:t=1";
+            wants[4].name = "INT_MISC:RECOVERY_CYCLES:t=1";
+            r.anyThread = true;
+            r.description += "; SMT on: core cycles via AnyThread, halved per thread";
+        } else if (opt.smtActive) {
+            r.description += "; SMT on but AnyThread counting is not permitted (needs perf_event_paranoid <= 0 or "
+                             "CAP_PERFMON): per-thread formulas, approximate while the sibling thread is busy";
+        }
         break;
     case TmaModel::SapphireRapids:
     case TmaModel::Icelake:
@@ -231,7 +241,7 @@ TmaBreakdown tmaFromGroupRead(const Recipe& recipe, const ReadData& d)
         // Every member of a group runs for the same time, so scaling changes no ratio; it scales the totals.
         SkylakeTmaCounts c { get(EventRole::UopsIssued), get(EventRole::UopsRetiredSlots),
             get(EventRole::IdqUopsNotDelivered), get(EventRole::RecoveryCycles), get(EventRole::Cycles),
-            recipe.slotsPerCycle };
+            recipe.slotsPerCycle, recipe.anyThread };
         b = tmaFromSkylake(c);
     } else {
         IcelakeTmaCounts c;
