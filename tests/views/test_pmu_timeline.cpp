@@ -17,6 +17,7 @@
 #include "views/TimelineView.h"
 #include "views/TmaView.h"
 
+#include <QAbstractItemModelTester>
 #include <QMainWindow>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -139,6 +140,11 @@ private Q_SLOTS:
         LatencyView latency(&s);
         CallGraphView graph(&s);
         const double allLoads = latency.plottedTotal();
+        // The views' models stay consistent through the asynchronous update (reset when the result is applied).
+        QAbstractItemModelTester t1(tma.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(graph.hotBranches(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t3(latency.functions(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t4(latency.lines(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         // 2.1 s is halfway through step 2 (simulated end[0] .. end[1]); 4.1 s halfway through step 4.
         QVERIFY(s.setTimelineRange(2'100'000'000, 4'100'000'000));
         QVERIFY(s.timeRangeFromTimeline());
