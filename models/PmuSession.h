@@ -113,8 +113,8 @@ public:
     /// The timeline's range was cleared: drops the filter it set (not one dragged on the TMA plot) and the note.
     void clearTimelineRange();
     bool timeRangeFromTimeline() const { return m_rangeFromTimeline; }
-    /// This host's CLOCK_MONOTONIC ns -> the data's sample clock (ns). Live: perf's default sample clock (the
-    /// kernel's local_clock) runs with CLOCK_MONOTONIC on this host. Simulated: the simulated PMU has its own
+    /// This host's CLOCK_MONOTONIC ns -> the data's sample clock (ns). Live: the recipes sample with
+    /// use_clockid = CLOCK_MONOTONIC, so the two are the same clock. Simulated: the simulated PMU has its own
     /// clock; each step records when (wall clock) it ran and which simulated span it produced, and a wall time maps
     /// onto the samples produced then (linear within a step, flat between steps). Imported or none: nullopt.
     std::optional<std::uint64_t> dataTimeOfMonotonic(std::uint64_t monoNs) const;
