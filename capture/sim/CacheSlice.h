@@ -13,8 +13,8 @@ namespace rdt::sim {
 
 __extension__ using Uint128 = unsigned __int128;
 
-/// A set-associative cache with true LRU replacement, tagged per line with RMID and CLOS, that simulates a
-/// sample of the real cache's sets.
+/// A set-associative cache with true LRU replacement (an exact recency order per set), tagged per line with RMID and
+/// CLOS, that simulates a sample of the real cache's sets.
 ///
 /// Set sampling: with factor S only lines whose line index is a multiple of S are simulated (the workload
 /// generators emit only such lines; access() estimates the others). In a modulo-indexed cache with R sets
@@ -57,14 +57,21 @@ public:
             m_ways = w < 1 ? 1 : static_cast<std::uint32_t>(w + 0.5);
         }
         if (m_ways > 32) m_ways = 32;
+        if (m_ways < 1) m_ways = 1;
         // Each set's row is padded to a multiple of 4 ways with invalid tags, so a tag lookup compares 4 ways per
-        // SSE2 instruction; padding ways are never filled (fill() only visits the real ways) and never match.
+        // SSE2 instruction; padding ways are never filled (fill() only picks real ways) and never match.
         m_stride = (m_ways + 3) & ~3u;
+        m_orderStride = m_ways <= 16 ? 16 : 32;
         m_fastMod = ~std::uint64_t { 0 } / m_sets + 1;
         m_tags.assign(std::size_t { m_sets } * m_stride, kInvalid);
-        m_lru.assign(m_tags.size(), 0);
         m_meta.assign(m_tags.size(), Meta {});
-        m_clock = 0;
+        m_invalid.assign(m_sets, allWays());
+        // Any initial order will do: every way starts invalid, and invalid ways are chosen by index, not by order.
+        // Padding bytes hold 0xFF (never a way) and never move: moves only touch positions up to the moved way's.
+        m_order.assign(std::size_t { m_sets } * m_orderStride, 0xFF);
+        for (std::uint32_t set = 0; set < m_sets; ++set)
+            for (std::uint32_t w = 0; w < m_ways; ++w)
+                m_order[std::size_t { set } * m_orderStride + w] = static_cast<std::uint8_t>(w);
     }
 
     std::uint32_t sets() const { return m_sets; }
@@ -78,17 +85,20 @@ public:
         return static_cast<std::uint32_t>((static_cast<Uint128>(low) * m_sets) >> 64);
     }
 
-    /// Index of the line holding key, or -1. A hit refreshes its LRU age.
+    /// Index of the line holding key, or -1. A hit makes the line the set's most recently used.
     int find(Tag key)
     {
-        std::size_t base = std::size_t { setOf(key) } * m_stride;
-        int w = matchWay(m_tags.data() + base, key);
+        const std::uint32_t set = setOf(key);
+        const std::size_t base = std::size_t { set } * m_stride;
+        const int w = matchWay(m_tags.data() + base, key);
         if (w < 0) return -1;
-        m_lru[base + static_cast<std::size_t>(w)] = tick();
+        std::uint8_t* order = orderRow(set);
+        const auto way = static_cast<std::uint32_t>(w);
+        moveToFront(order, positionOf(order, way), way);
         return static_cast<int>(base) + w;
     }
 
-    /// Index of the line holding key without touching LRU, or -1.
+    /// Index of the line holding key without touching the recency order, or -1.
     int peek(Tag key) const
     {
         std::size_t base = std::size_t { setOf(key) } * m_stride;
@@ -97,42 +107,48 @@ public:
     }
 
     /// Fills key into a way of allowedWays (CAT: a fill may only victimize ways its mask allows, SDM 20.19.2):
-    /// an invalid allowed way if there is one, else the least recently used allowed way.
+    /// the lowest-index invalid allowed way if there is one, else the least recently used (hit or filled)
+    /// allowed way. The recency order is exact: unlike the per-line 32-bit ages it replaced, it has no clock
+    /// to wrap (the ages restarted from 0 after 2^32 accesses, a one-off perturbation that is gone).
     int fill(Tag key, std::uint32_t allowedWays, Meta meta, Victim& victim)
     {
-        std::uint32_t mask = allowedWays & allWays();
-        if (mask == 0) mask = allWays();
-        std::size_t base = std::size_t { setOf(key) } * m_stride;
-        int best = -1;
-        std::uint32_t bestAge = 0xFFFFFFFFu;
-        for (std::uint32_t w = 0; w < m_ways; ++w) {
-            if (!(mask & (1u << w))) continue;
-            std::size_t i = base + w;
-            if (m_tags[i] == kInvalid) {
-                best = static_cast<int>(i);
-                break;
-            }
-            if (m_lru[i] < bestAge) {
-                bestAge = m_lru[i];
-                best = static_cast<int>(i);
-            }
+        const std::uint32_t all = allWays();
+        std::uint32_t mask = allowedWays & all;
+        if (mask == 0) mask = all;
+        const std::uint32_t set = setOf(key);
+        std::uint8_t* order = orderRow(set);
+        std::uint32_t way, pos;
+        if (const std::uint32_t empty = m_invalid[set] & mask; empty != 0) {
+            way = static_cast<std::uint32_t>(std::countr_zero(empty));
+            m_invalid[set] &= ~(1u << way);
+            pos = positionOf(order, way);
+        } else {
+            // Every allowed way is valid: the allowed way latest in the MRU->LRU order.
+            pos = m_ways - 1;
+            way = order[pos];
+            if (mask != all)
+                while (!(mask & (1u << way)))
+                    way = order[--pos];
         }
-        auto i = static_cast<std::size_t>(best);
+        moveToFront(order, pos, way);
+        const std::size_t i = std::size_t { set } * m_stride + way;
         victim.valid = m_tags[i] != kInvalid;
         victim.key = m_tags[i];
         victim.meta = m_meta[i];
         m_tags[i] = key;
         m_meta[i] = meta;
-        m_lru[i] = tick();
-        return best;
+        return static_cast<int>(i);
     }
 
-    /// Drops a line (used for back-invalidation-free flushes); returns what was there.
+    /// Drops a line (used for back-invalidation-free flushes); returns what was there. The way keeps its place in
+    /// the recency order: fill() takes invalid ways by index before it looks at the order.
     Victim invalidate(std::size_t index)
     {
         Victim v { m_tags[index] != kInvalid, m_tags[index], m_meta[index] };
         m_tags[index] = kInvalid;
         m_meta[index] = Meta {};
+        const std::uint32_t way = wayOf(index);
+        if (way < m_ways) m_invalid[index / m_stride] |= 1u << way;
         return v;
     }
 
@@ -161,22 +177,66 @@ private:
 #endif
     }
 
-    std::uint32_t tick()
+    std::uint8_t* orderRow(std::uint32_t set)
     {
-        if (++m_clock == 0) { // LRU clock wrapped (after 2^32 accesses): restart ages, a one-off perturbation
-            for (auto& a : m_lru)
-                a = 0;
-            m_clock = 1;
-        }
-        return m_clock;
+        return m_order.data() + std::size_t { set } * m_orderStride;
     }
 
-    std::uint32_t m_sets = 1, m_ways = 1, m_stride = 4;
+    /// Position of way in a set's recency order (each way is there exactly once; padding bytes are 0xFF).
+    std::uint32_t positionOf(const std::uint8_t* order, std::uint32_t way) const
+    {
+#if defined(__SSE2__)
+        const __m128i w = _mm_set1_epi8(static_cast<char>(way));
+        auto bits = static_cast<std::uint32_t>(
+            _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(order)), w)));
+        if (m_orderStride > 16)
+            bits |= static_cast<std::uint32_t>(_mm_movemask_epi8(
+                        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(order + 16)), w)))
+                << 16;
+        return static_cast<std::uint32_t>(std::countr_zero(bits));
+#else
+        std::uint32_t p = 0;
+        while (order[p] != way)
+            ++p;
+        return p;
+#endif
+    }
+
+    /// Moves way from position pos to position 0 (most recently used): positions 0..pos-1 shift up by one.
+    /// The order is kept MRU first so the shift is a byte shift left and way lands in byte 0.
+    void moveToFront(std::uint8_t* order, std::uint32_t pos, std::uint32_t way) const
+    {
+#if defined(__SSE2__)
+        const __m128i limit = _mm_set1_epi8(static_cast<char>(pos + 1));
+        const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(order));
+        const __m128i idxLo = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        const __m128i moveLo = _mm_cmplt_epi8(idxLo, limit); // positions 0..pos take their left neighbour
+        __m128i outLo = _mm_or_si128(_mm_and_si128(moveLo, _mm_slli_si128(lo, 1)), _mm_andnot_si128(moveLo, lo));
+        outLo = _mm_or_si128(outLo, _mm_cvtsi32_si128(static_cast<int>(way))); // byte 0 was shifted-in zero
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(order), outLo);
+        if (m_orderStride > 16 && pos >= 16) {
+            const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(order + 16));
+            const __m128i idxHi = _mm_setr_epi8(16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+            const __m128i moveHi = _mm_cmplt_epi8(idxHi, limit);
+            const __m128i shiftedHi = _mm_or_si128(_mm_slli_si128(hi, 1), _mm_srli_si128(lo, 15));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(order + 16),
+                _mm_or_si128(_mm_and_si128(moveHi, shiftedHi), _mm_andnot_si128(moveHi, hi)));
+        }
+#else
+        for (std::uint32_t p = pos; p > 0; --p)
+            order[p] = order[p - 1];
+        order[0] = static_cast<std::uint8_t>(way);
+#endif
+    }
+
+    std::uint32_t m_sets = 1, m_ways = 1, m_stride = 4, m_orderStride = 16;
     std::uint64_t m_fastMod = 0;
-    std::uint32_t m_clock = 0;
     std::vector<Tag> m_tags;
-    std::vector<std::uint32_t> m_lru;
     std::vector<Meta> m_meta;
+    /// Per set: bit w set when way w holds no line.
+    std::vector<std::uint32_t> m_invalid;
+    /// Per set, m_orderStride bytes: the ways from most to least recently used (hit or filled).
+    std::vector<std::uint8_t> m_order;
 };
 
 } // namespace rdt::sim
