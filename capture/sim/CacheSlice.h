@@ -58,14 +58,17 @@ public:
         }
         if (m_ways > 32) m_ways = 32;
         if (m_ways < 1) m_ways = 1;
-        // Each set's row is padded to a multiple of 4 ways with invalid tags, so a tag lookup compares 4 ways per
-        // SSE2 instruction; padding ways are never filled (fill() only picks real ways) and never match.
+        m_allWays = m_ways >= 32 ? 0xFFFFFFFFu : ((1u << m_ways) - 1);
+        // Each set's row is padded to a multiple of 4 ways with invalid tags; padding ways are never filled (fill()
+        // only picks real ways) and never match. A lookup compares 16 ways at once (matchWay), so the array has
+        // 12 more invalid tags at its end for the last row's reads.
         m_stride = (m_ways + 3) & ~3u;
         m_orderStride = m_ways <= 16 ? 16 : 32;
         m_fastMod = ~std::uint64_t { 0 } / m_sets + 1;
-        m_tags.assign(std::size_t { m_sets } * m_stride, kInvalid);
-        m_meta.assign(m_tags.size(), Meta {});
-        m_invalid.assign(m_sets, allWays());
+        m_lines = std::size_t { m_sets } * m_stride;
+        m_tags.assign(m_lines + 12, kInvalid);
+        m_meta.assign(m_lines, Meta {});
+        m_invalid.assign(m_sets, m_allWays);
         // Any initial order will do: every way starts invalid, and invalid ways are chosen by index, not by order.
         // Padding bytes hold 0xFF (never a way) and never move: moves only touch positions up to the moved way's.
         m_order.assign(std::size_t { m_sets } * m_orderStride, 0xFF);
@@ -76,7 +79,7 @@ public:
 
     std::uint32_t sets() const { return m_sets; }
     std::uint32_t ways() const { return m_ways; }
-    std::uint32_t allWays() const { return m_ways >= 32 ? 0xFFFFFFFFu : ((1u << m_ways) - 1); }
+    std::uint32_t allWays() const { return m_allWays; }
 
     /// Set of a tag. Lemire's fast modulo (no division).
     std::uint32_t setOf(Tag k) const
@@ -89,13 +92,22 @@ public:
     int find(Tag key)
     {
         const std::uint32_t set = setOf(key);
-        const std::size_t base = std::size_t { set } * m_stride;
-        const int w = matchWay(m_tags.data() + base, key);
+        const int w = matchWay(m_tags.data() + std::size_t { set } * m_stride, key);
         if (w < 0) return -1;
-        std::uint8_t* order = orderRow(set);
-        const auto way = static_cast<std::uint32_t>(w);
-        moveToFront(order, positionOf(order, way), way);
-        return static_cast<int>(base) + w;
+        return hit(set, static_cast<std::uint32_t>(w));
+    }
+
+    /// find(), and on a miss fill() (the victim is set only then): one set computation and one row lookup for
+    /// the common access path. Returns the index of the line that hit, or -1 after a fill.
+    /// Forced inline (with fillSet) into SimMachine's access path: GCC keeps them out of line otherwise, and
+    /// inlining them cuts that path by a fifth of its instructions (victims stay in registers).
+    [[gnu::always_inline]] int findOrFill(Tag key, std::uint32_t allowedWays, Meta meta, Victim& victim)
+    {
+        const std::uint32_t set = setOf(key);
+        const int w = matchWay(m_tags.data() + std::size_t { set } * m_stride, key);
+        if (w >= 0) return hit(set, static_cast<std::uint32_t>(w));
+        fillSet(set, key, allowedWays, meta, victim);
+        return -1;
     }
 
     /// Index of the line holding key without touching the recency order, or -1.
@@ -112,10 +124,41 @@ public:
     /// to wrap (the ages restarted from 0 after 2^32 accesses, a one-off perturbation that is gone).
     int fill(Tag key, std::uint32_t allowedWays, Meta meta, Victim& victim)
     {
-        const std::uint32_t all = allWays();
+        return fillSet(setOf(key), key, allowedWays, meta, victim);
+    }
+
+    /// Drops a line (used for back-invalidation-free flushes); returns what was there. The way keeps its place in
+    /// the recency order: fill() takes invalid ways by index before it looks at the order.
+    Victim invalidate(std::size_t index)
+    {
+        Victim v { m_tags[index] != kInvalid, m_tags[index], m_meta[index] };
+        m_tags[index] = kInvalid;
+        m_meta[index] = Meta {};
+        const std::uint32_t way = wayOf(index);
+        if (way < m_ways) m_invalid[index / m_stride] |= 1u << way;
+        return v;
+    }
+
+    Meta& meta(std::size_t index) { return m_meta[index]; }
+    Tag key(std::size_t index) const { return m_tags[index]; }
+    /// Way of a line index; lineCount() includes the padding ways, whose key() is always kInvalid.
+    std::uint32_t wayOf(std::size_t index) const { return static_cast<std::uint32_t>(index % m_stride); }
+    std::size_t lineCount() const { return m_lines; }
+
+private:
+    /// A hit on way w of set: it becomes the set's most recently used. Returns the line index.
+    int hit(std::uint32_t set, std::uint32_t w)
+    {
+        std::uint8_t* order = orderRow(set);
+        moveToFront(order, positionOf(order, w), w);
+        return static_cast<int>(std::size_t { set } * m_stride + w);
+    }
+
+    [[gnu::always_inline]] int fillSet(std::uint32_t set, Tag key, std::uint32_t allowedWays, Meta meta, Victim& victim)
+    {
+        const std::uint32_t all = m_allWays;
         std::uint32_t mask = allowedWays & all;
         if (mask == 0) mask = all;
-        const std::uint32_t set = setOf(key);
         std::uint8_t* order = orderRow(set);
         std::uint32_t way, pos;
         if (const std::uint32_t empty = m_invalid[set] & mask; empty != 0) {
@@ -140,34 +183,22 @@ public:
         return static_cast<int>(i);
     }
 
-    /// Drops a line (used for back-invalidation-free flushes); returns what was there. The way keeps its place in
-    /// the recency order: fill() takes invalid ways by index before it looks at the order.
-    Victim invalidate(std::size_t index)
-    {
-        Victim v { m_tags[index] != kInvalid, m_tags[index], m_meta[index] };
-        m_tags[index] = kInvalid;
-        m_meta[index] = Meta {};
-        const std::uint32_t way = wayOf(index);
-        if (way < m_ways) m_invalid[index / m_stride] |= 1u << way;
-        return v;
-    }
-
-    Meta& meta(std::size_t index) { return m_meta[index]; }
-    Tag key(std::size_t index) const { return m_tags[index]; }
-    /// Way of a line index; lineCount() includes the padding ways, whose key() is always kInvalid.
-    std::uint32_t wayOf(std::size_t index) const { return static_cast<std::uint32_t>(index % m_stride); }
-    std::size_t lineCount() const { return m_tags.size(); }
-
-private:
     /// Lowest way of the padded row t holding key, or -1 (a key is in at most one way: fills follow a miss).
+    /// SSE2 compares 16 ways with one branch: four 4-way compares packed into a 16-bit mask. Reads past the row
+    /// (into the next row, or the 12 invalid tags at the array's end) are masked off: a key is only ever filled
+    /// into its own set, so the next row cannot hold it anyway.
     int matchWay(const Tag* t, Tag key) const
     {
 #if defined(__SSE2__)
         const __m128i k = _mm_set1_epi32(static_cast<int>(key));
-        for (std::uint32_t w = 0; w < m_stride; w += 4) {
-            const __m128i row = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + w));
-            const int bits = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(row, k)));
-            if (bits != 0) return static_cast<int>(w) + std::countr_zero(static_cast<unsigned>(bits));
+        auto load = [&](std::uint32_t w) {
+            return _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t + w)), k);
+        };
+        for (std::uint32_t w = 0; w < m_stride; w += 16) {
+            const __m128i lo = _mm_packs_epi32(load(w), load(w + 4)), hi = _mm_packs_epi32(load(w + 8), load(w + 12));
+            auto bits = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(lo, hi)));
+            bits &= m_allWays >> w;
+            if (bits != 0) return static_cast<int>(w) + std::countr_zero(bits);
         }
         return -1;
 #else
@@ -229,8 +260,9 @@ private:
 #endif
     }
 
-    std::uint32_t m_sets = 1, m_ways = 1, m_stride = 4, m_orderStride = 16;
+    std::uint32_t m_sets = 1, m_ways = 1, m_stride = 4, m_orderStride = 16, m_allWays = 1;
     std::uint64_t m_fastMod = 0;
+    std::size_t m_lines = 0; ///< sets x stride (m_tags has 12 more for matchWay's reads)
     std::vector<Tag> m_tags;
     std::vector<Meta> m_meta;
     /// Per set: bit w set when way w holds no line.

@@ -133,15 +133,27 @@ void compare(std::uint32_t realSets, std::uint32_t realWays, std::uint32_t sampl
         SCOPED_TRACE(::testing::Message() << "geometry " << realSets << "x" << realWays << "/" << sampling << " seed "
                                           << seed << " step " << step << " op " << op << " key " << key);
         if (op < 45) {
-            // An access: find, and on a miss a fill with one of the masks (what SimMachine does).
-            const int a = slice.find(key), b = ref.find(key, true);
-            ASSERT_EQ(a, b);
-            if (a >= 0) continue;
+            // An access: find, and on a miss a fill with one of the masks; every other access goes through
+            // findOrFill (what SimMachine does), the others through find then fill.
             const std::uint32_t mask = masks[rng.below(static_cast<std::uint32_t>(masks.size()))];
             const CacheSlice::Meta meta { static_cast<std::uint16_t>(rng.below(300)),
                 static_cast<std::uint8_t>(rng.below(16)), static_cast<std::uint8_t>(rng.below(8)) };
             CacheSlice::Victim va, vb;
-            ASSERT_EQ(slice.fill(key, mask, meta, va), ref.fill(key, mask, meta, vb));
+            const int b = ref.find(key, true);
+            if (step % 2 == 0) {
+                const int a = slice.findOrFill(key, mask, meta, va);
+                if (b >= 0) {
+                    ASSERT_EQ(a, b);
+                    continue;
+                }
+                ASSERT_EQ(a, -1);
+                const int filled = ref.fill(key, mask, meta, vb);
+                ASSERT_EQ(slice.peek(key), filled);
+            } else {
+                ASSERT_EQ(slice.find(key), b);
+                if (b >= 0) continue;
+                ASSERT_EQ(slice.fill(key, mask, meta, va), ref.fill(key, mask, meta, vb));
+            }
             ASSERT_EQ(va.valid, vb.valid);
             ASSERT_EQ(va.key, vb.key);
             ASSERT_TRUE(sameMeta(va.meta, vb.meta));
