@@ -13,6 +13,20 @@ namespace rdt::sim {
 
 __extension__ using Uint128 = unsigned __int128;
 
+namespace detail {
+/// prefixMasks.m[n]: 0xFF in the first n bytes, 0 in the rest (one load instead of a broadcast and a compare).
+struct PrefixMasks {
+    alignas(16) std::uint8_t m[33][32];
+};
+inline constexpr PrefixMasks prefixMasks = [] {
+    PrefixMasks t {};
+    for (int n = 0; n <= 32; ++n)
+        for (int j = 0; j < n; ++j)
+            t.m[n][j] = 0xFF;
+    return t;
+}();
+} // namespace detail
+
 /// A set-associative cache with true LRU replacement (an exact recency order per set), tagged per line with RMID and
 /// CLOS, that simulates a sample of the real cache's sets.
 ///
@@ -194,13 +208,14 @@ private:
         auto load = [&](std::uint32_t w) {
             return _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t + w)), k);
         };
-        for (std::uint32_t w = 0; w < m_stride; w += 16) {
+        auto group = [&](std::uint32_t w) {
             const __m128i lo = _mm_packs_epi32(load(w), load(w + 4)), hi = _mm_packs_epi32(load(w + 8), load(w + 12));
-            auto bits = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(lo, hi)));
-            bits &= m_allWays >> w;
-            if (bits != 0) return static_cast<int>(w) + std::countr_zero(bits);
-        }
-        return -1;
+            return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(lo, hi)));
+        };
+        std::uint32_t bits = group(0);
+        if (m_stride > 16) bits |= group(16) << 16;
+        bits &= m_allWays;
+        return bits != 0 ? std::countr_zero(bits) : -1;
 #else
         for (std::uint32_t w = 0; w < m_ways; ++w)
             if (t[w] == key) return static_cast<int>(w);
@@ -217,7 +232,7 @@ private:
     std::uint32_t positionOf(const std::uint8_t* order, std::uint32_t way) const
     {
 #if defined(__SSE2__)
-        const __m128i w = _mm_set1_epi8(static_cast<char>(way));
+        const __m128i w = _mm_set1_epi32(static_cast<int>(way * 0x01010101u));
         auto bits = static_cast<std::uint32_t>(
             _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(order)), w)));
         if (m_orderStride > 16)
@@ -238,17 +253,16 @@ private:
     void moveToFront(std::uint8_t* order, std::uint32_t pos, std::uint32_t way) const
     {
 #if defined(__SSE2__)
-        const __m128i limit = _mm_set1_epi8(static_cast<char>(pos + 1));
+        const std::uint8_t* prefix = detail::prefixMasks.m[pos + 1];
         const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(order));
-        const __m128i idxLo = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-        const __m128i moveLo = _mm_cmplt_epi8(idxLo, limit); // positions 0..pos take their left neighbour
+        // Positions 0..pos take their left neighbour.
+        const __m128i moveLo = _mm_load_si128(reinterpret_cast<const __m128i*>(prefix));
         __m128i outLo = _mm_or_si128(_mm_and_si128(moveLo, _mm_slli_si128(lo, 1)), _mm_andnot_si128(moveLo, lo));
         outLo = _mm_or_si128(outLo, _mm_cvtsi32_si128(static_cast<int>(way))); // byte 0 was shifted-in zero
         _mm_storeu_si128(reinterpret_cast<__m128i*>(order), outLo);
-        if (m_orderStride > 16 && pos >= 16) {
+        if (pos >= 16) { // only when there are more than 16 ways
             const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(order + 16));
-            const __m128i idxHi = _mm_setr_epi8(16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
-            const __m128i moveHi = _mm_cmplt_epi8(idxHi, limit);
+            const __m128i moveHi = _mm_load_si128(reinterpret_cast<const __m128i*>(prefix + 16));
             const __m128i shiftedHi = _mm_or_si128(_mm_slli_si128(hi, 1), _mm_srli_si128(lo, 15));
             _mm_storeu_si128(reinterpret_cast<__m128i*>(order + 16),
                 _mm_or_si128(_mm_and_si128(moveHi, shiftedHi), _mm_andnot_si128(moveHi, hi)));
