@@ -2,6 +2,7 @@
 #include "EngineSource.h"
 
 #include "models/EngineAllocation.h"
+#include "platform/LiveCpuid.h"
 #include "platform/Topology.h"
 #include "rdt/AllocationEngine.h"
 #include "rdt/RdtSource.h"
@@ -162,6 +163,9 @@ rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::s
     stateOptions.simulated = engine->source.simulated;
     stateOptions.writable = readOnly.empty();
     stateOptions.readOnlyReason = readOnly;
+    // Way counts for the heatmap's info line ("2 of 11 ways"): CPUID.04H of the machine the allocations apply to.
+    rdt::LiveCpuid hostCpuid;
+    stateOptions.ways = sourceCacheWays(engine->source.simulated, sim ? sim->cpuidJson() : std::string {}, hostCpuid);
     bundle.readAllocation = [raw, stateOptions] { return readAllocationState(*raw->source.backend, stateOptions); };
     bundle.feed = std::make_unique<EngineFeed>(engine, description);
     bundle.groups = std::make_unique<EngineGroupControl>(engine, readOnly);

@@ -4,6 +4,7 @@
 #include "session/ReplaySource.h"
 #include "session/SessionReader.h"
 
+#include "models/EngineAllocation.h"
 #include "platform/CpuFeatures.h"
 #include "platform/CpuidDump.h"
 
@@ -74,8 +75,8 @@ std::map<std::string, int> cbmLengthsFromSnapshot(const std::string& cpuidJson)
 /// The allocation recorded at `timeNs` as the heatmap's state. The CBM length comes from the session's CPUID
 /// snapshot; without one (older or damaged files) it is the widest recorded mask (the default group's mask is the
 /// full mask unless someone shrank it before recording started).
-AllocationState allocationAt(
-    const ReplaySource& replay, std::uint64_t timeNs, bool simulated, const std::map<std::string, int>& knownCbmLengths)
+AllocationState allocationAt(const ReplaySource& replay, std::uint64_t timeNs, bool simulated,
+    const std::map<std::string, int>& knownCbmLengths, const std::map<std::string, int>& ways)
 {
     AllocationState state;
     state.simulated = simulated;
@@ -107,6 +108,8 @@ AllocationState allocationAt(
         CacheSchema c;
         c.name = name;
         c.cbmLength = bits;
+        const auto w = ways.find(c.cacheName());
+        c.ways = w == ways.end() ? 0 : w->second;
         state.caches.push_back(c);
     }
     state.domains.assign(domains.begin(), domains.end());
@@ -141,8 +144,11 @@ rdt::Result<SourceBundle> openReplaySource(const QString& path)
     ReplaySource* raw = replay.get();
     const bool simulated = meta.simulated;
     const auto cbmLengths = cbmLengthsFromSnapshot(shared->machine().cpuidJson);
-    bundle.readAllocation = [raw, simulated, cbmLengths]() -> rdt::Result<AllocationState> {
-        return allocationAt(*raw, raw->position(), simulated, cbmLengths);
+    // Way counts from the recorded machine's CPUID.04H, never from the machine replaying it.
+    rdt::CpuidTable noHost;
+    const auto ways = sourceCacheWays(true, shared->machine().cpuidJson, noHost);
+    bundle.readAllocation = [raw, simulated, cbmLengths, ways]() -> rdt::Result<AllocationState> {
+        return allocationAt(*raw, raw->position(), simulated, cbmLengths, ways);
     };
     bundle.readOnlyReason = QStringLiteral("replaying a recorded session");
     bundle.engine = replay;

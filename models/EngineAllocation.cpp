@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "EngineAllocation.h"
 
+#include "platform/CpuidDump.h"
 #include "rdt/Schemata.h"
 
 #include <algorithm>
@@ -90,6 +91,21 @@ std::map<std::string, int> cacheWays(const rdt::CpuFeatures& features)
             out["L" + std::to_string(level)] = static_cast<int>(c->ways);
     }
     return out;
+}
+
+std::map<std::string, int> cacheWays(rdt::CpuidSource& cpuid)
+{
+    return cacheWays(rdt::decodeCpuFeatures(cpuid));
+}
+
+std::map<std::string, int> sourceCacheWays(
+    bool simulated, const std::string& simulatedCpuidJson, rdt::CpuidSource& live)
+{
+    if (!simulated) return cacheWays(live);
+    // A simulated machine is described by its own CPUID only, never by the host's (that would mislabel it).
+    if (simulatedCpuidJson.empty()) return {};
+    auto table = rdt::cpuidTableFromJson(simulatedCpuidJson);
+    return table ? cacheWays(*table) : std::map<std::string, int> {};
 }
 
 std::map<std::string, std::map<int, std::uint64_t>> occupancyFromBatch(const rdt::RdtSampleBatch& batch)

@@ -6,6 +6,7 @@
 
 #include "AllocationState.h"
 #include "platform/CpuFeatures.h"
+#include "platform/CpuidSource.h"
 #include "rdt/AllocationEngine.h"
 #include "rdt/RdtBackend.h"
 
@@ -24,6 +25,13 @@ struct AllocationStateOptions {
 
 /// {"L2": ways, "L3": ways} from CPUID.04H (for AllocationStateOptions::ways); absent levels are left out.
 std::map<std::string, int> cacheWays(const rdt::CpuFeatures& features);
+/// The same from any CPUID source (the instruction, a dump, a simulated CPU's table): EBX[31:22]+1 of each
+/// leaf 04H sub-leaf (SDM Vol. 2A CPUID leaf 04H "Deterministic Cache Parameters"; 8000001DH on AMD).
+std::map<std::string, int> cacheWays(rdt::CpuidSource& cpuid);
+/// The ways of the machine an RDT source controls: a simulated source's own CPUID (`simulatedCpuidJson`, rdtscope's
+/// JSON snapshot; none when it has no snapshot), else `live` (this machine's CPUID for resctrl and MSR sources).
+std::map<std::string, int> sourceCacheWays(
+    bool simulated, const std::string& simulatedCpuidJson, rdt::CpuidSource& live);
 
 /// Capabilities + control groups + their schemata (+ modes) as an AllocationState. Occupancy stays empty:
 /// feed AllocationModel::setOccupancy() from the sampler (occupancyFromBatch()).

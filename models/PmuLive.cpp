@@ -2,6 +2,7 @@
 #include "PmuLive.h"
 
 #include "pmu/PerfSyscalls.h"
+#include "pmu/PmuCpuid.h"
 #include "pmu/Recipes.h"
 
 #include <cerrno>
@@ -19,8 +20,7 @@ LiveCheck checkLiveRecipe(PmuRecipeKind kind, bool systemWide)
         out.advice = enc.error().toString();
         return out;
     }
-    RecipeOptions opt;
-    opt.kernel = false; // user-only works at perf_event_paranoid 2
+    const RecipeOptions opt = hostRecipeOptions(env, readPmuCpuid());
     std::vector<Result<Recipe>> recipes;
     if (kind == PmuRecipeKind::All || kind == PmuRecipeKind::Tma) recipes.push_back(tmaRecipe(*enc, opt));
     if (kind == PmuRecipeKind::All || kind == PmuRecipeKind::LbrCallStack)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "PmuLiveRun.h"
 
+#include "pmu/PerfSyscalls.h"
+#include "pmu/PmuCpuid.h"
 #include "pmu/Recipes.h"
 
 #include <ctime>
@@ -27,14 +29,15 @@ PmuLiveRun::~PmuLiveRun()
 Result<std::unique_ptr<PmuLiveRun>> PmuLiveRun::start(PmuRecipeKind kind, const PerfTarget& target)
 {
     std::vector<Recipe> recipes;
-    RecipeOptions opt;
-    opt.kernel = false; // user-only works at perf_event_paranoid 2
+    LinuxPerfSyscalls sys;
+    const PerfEnvironment env = sys.environment();
+    const RecipeOptions opt = hostRecipeOptions(env, readPmuCpuid());
     if (kind == PmuRecipeKind::CpuClock) {
         recipes.push_back(cpuClockRecipe(opt));
     } else {
         const auto check = checkLiveRecipe(kind, target.systemWide);
         if (!check.available) return makeError("the PMU cannot run this recipe here", check.advice);
-        auto enc = EventEncoder::create();
+        auto enc = EventEncoder::create(env.hasCpuCorePmu ? env.cpuCoreType : 0); // hybrid: cpu_core's PMU type
         if (!enc) return enc.error();
         auto add = [&](Result<Recipe> r) -> Status {
             if (!r) return r.error();
@@ -52,17 +55,18 @@ Result<std::unique_ptr<PmuLiveRun>> PmuLiveRun::start(PmuRecipeKind kind, const 
     }
     std::unique_ptr<PmuLiveRun> run(new PmuLiveRun);
     run->m_sys = std::make_unique<LinuxPerfSyscalls>();
-    // UNFINISHED: with several recipes and a launched command, each PerfSession launches its own copy; the GUI
-    // launches a command only with a single recipe (PmuControls), attaching the rest is the engine's next step.
-    for (auto& r : recipes) {
-        auto s = PerfSession::open(*run->m_sys, r, target, 64);
-        if (!s) return s.error();
+    // A launched command is forked once for every recipe (perf's evlist__prepare_workload): every session opens
+    // its events on the corked child with enable_on_exec, and the first start() lets it exec.
+    auto sessions = openSessions(*run->m_sys, recipes, target, 64);
+    if (!sessions) return sessions.error();
+    for (auto& s : sessions.value()) {
         Capture c;
-        c.counting = r.counting;
-        c.session = std::move(s.value());
-        if (auto st = c.session->start(); !st) return st.error();
+        c.counting = s->recipe().counting;
+        c.session = std::move(s);
         run->m_captures.push_back(std::move(c));
     }
+    for (auto& c : run->m_captures)
+        if (auto st = c.session->start(); !st) return st.error();
     return Result<std::unique_ptr<PmuLiveRun>>(std::move(run));
 }
 
@@ -71,6 +75,9 @@ PmuData PmuLiveRun::makeData(const std::string& what) const
     PmuData d;
     d.kind = PmuSourceKind::Live;
     d.name = what;
+    for (const auto& c : m_captures) // what the kernel made us change, e.g. a lowered precise_ip
+        for (const auto& n : c.session->notes())
+            d.notes.push_back(n);
     return d;
 }
 

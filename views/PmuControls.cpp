@@ -13,6 +13,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QStringList>
 #include <QVBoxLayout>
 
 using rdt::pmu::PmuRecipeKind;
@@ -148,20 +149,23 @@ bool PmuControls::start()
                 m_advice->setText(tr("Enter the command line to launch."));
                 return false;
             }
-            if (kind == PmuRecipeKind::All) {
-                m_advice->setText(tr("Launching a command works with one recipe at a time; choose one."));
-                return false;
-            }
         }
         QString error;
         if (!m_session->startLive(kind, target, 250, &error)) {
-            m_advice->setText(tr("The PMU is not available for this: %1\nUse the simulated machine, or open a "
-                                 "perf.data file recorded elsewhere.")
-                                  .arg(error));
+            if (error.startsWith(QStringLiteral("cannot run '"))) // the launched command's exec failed
+                m_advice->setText(tr("The command did not start: %1").arg(error));
+            else
+                m_advice->setText(tr("The PMU is not available for this: %1\nUse the simulated machine, or open a "
+                                     "perf.data file recorded elsewhere.")
+                                      .arg(error));
             m_state->setText(tr("Not started."));
             return false;
         }
         m_state->setText(tr("Live: %1").arg(m_recipe->currentText()));
+        QStringList notes; // what the kernel made the capture change, e.g. "precise_ip lowered to 1 ..."
+        for (const auto& n : m_session->data().notes)
+            notes << QString::fromStdString(n);
+        m_advice->setText(notes.join(QLatin1Char('\n')));
         return true;
     }
     if (kind == PmuRecipeKind::CpuClock) {

@@ -38,9 +38,13 @@ void summary(const std::string& file, const perfdata::ImportResult& r)
         std::printf("machine: %s, %u CPUs online, %s, perf %s\n", h.cpuDesc.c_str(), h.nrCpusOnline.value_or(0),
             h.arch.c_str(), h.version.c_str());
     if (!h.cmdline.empty()) std::printf("command: %s\n", h.commandLine().c_str());
-    for (const auto& e : h.events)
-        std::printf("event: %s (type %u, config %#" PRIx64 ", sample_type %#" PRIx64 ", %zu ids)\n",
+    for (const auto& e : h.events) {
+        std::printf("event: %s (type %u, config %#" PRIx64 ", sample_type %#" PRIx64 ", %zu ids",
             e.name.empty() ? "?" : e.name.c_str(), e.attr.type, e.attr.config, e.attr.sampleType, e.ids.size());
+        if (!e.unit.empty()) std::printf(", unit %s", e.unit.c_str());
+        if (e.scale != 1.0) std::printf(", scale %g", e.scale);
+        std::printf(")\n");
+    }
     if (r.stats.compressedRecords)
         std::printf("compressed: %" PRIu64 " zstd records, %" PRIu64 " bytes decompressed\n", r.stats.compressedRecords,
             r.stats.decompressedBytes);

@@ -193,11 +193,9 @@ int runPerf(const Options& o, const Args& args)
     auto enc = EventEncoder::create(env.hasCpuCorePmu ? env.cpuCoreType : 0);
     if (!enc) return unavailable(what, enc.error(), sys, env);
     const PmuCpuid cpuid = readPmuCpuid();
-    RecipeOptions ro;
+    RecipeOptions ro = hostRecipeOptions(env, cpuid);
     ro.kernel = o.kernel;
     ro.ldlat = o.ldlat;
-    ro.slotsPerCycle = cpuid.slotsPerCycle; // CPUID.23H (SDM 22.2.9.6), used by the pre-Ice Lake formulas
-    ro.lbrDepth = cpuid.lbrDepth; // CPUID.1CH (SDM 21.1.2.2); informational, the kernel programs the LBRs
     Result<Recipe> recipe = o.kind == Kind::Tma ? tmaRecipe(*enc, ro)
         : o.kind == Kind::Mem                   ? loadLatencyRecipe(*enc, ro)
                               : lbrRecipe(*enc, o.callStack ? LbrMode::CallStack : LbrMode::AnyBranch, ro);
@@ -226,6 +224,8 @@ int runPerf(const Options& o, const Args& args)
     }
     std::printf("source: perf on %s (%s)\nrecipe: %s\n", enc->model().description.c_str(), enc->model().pfmName.c_str(),
         recipe->description.c_str());
+    for (const auto& note : s.notes()) // e.g. "precise_ip lowered to 1 ...: the PMU refused 2"
+        std::printf("note: %s\n", note.c_str());
     if (o.kind == Kind::Lbr && cpuid.lbrDepth) std::printf("architectural LBR depth: %u (CPUID.1CH)\n", cpuid.lbrDepth);
     std::printf("\n");
     BranchGraph graph(o.callStack ? BranchGraph::Mode::CallStack : BranchGraph::Mode::AnyBranch);

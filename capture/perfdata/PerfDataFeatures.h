@@ -35,11 +35,14 @@ struct BuildIdEntry {
     std::string filename;
 };
 
-/// One HEADER_EVENT_DESC entry: an event's attr, its name (as perf printed it) and its sample ids.
+/// One HEADER_EVENT_DESC entry: an event's attr, its name (as perf printed it) and its sample ids; unit and scale
+/// come only from EVENT_UPDATE records (pipe mode).
 struct EventDesc {
     pmu::EventAttr attr;
     std::string name;
     std::vector<std::uint64_t> ids;
+    std::string unit;
+    double scale = 1.0;
 };
 
 /// HEADER_GROUP_DESC entry.

@@ -124,7 +124,7 @@ Status PerfDataReader::parseAttrs(const FileSection& attrs, std::uint64_t attrSi
             std::memcpy(idList.data(), m_bytes.data() + ids.offset, idList.size() * 8);
         }
         m_decoder.addEvent(*attr, idList);
-        m_attrEvents.push_back({ *attr, {}, std::move(idList) });
+        m_attrEvents.push_back({ *attr, {}, std::move(idList), {}, 1.0 });
     }
     return {};
 }
@@ -318,7 +318,7 @@ Status PerfDataReader::handle(std::span<const std::byte> rec, ReadStats& stats,
         std::vector<std::uint64_t> ids((body.size() - attrBytes) / 8);
         std::memcpy(ids.data(), body.data() + attrBytes, ids.size() * 8);
         m_decoder.addEvent(*attr, ids);
-        m_attrEvents.push_back({ *attr, {}, std::move(ids) });
+        m_attrEvents.push_back({ *attr, {}, std::move(ids), {}, 1.0 });
         return {};
     }
     case perf::RecordHeaderFeature: {
@@ -339,6 +339,9 @@ Status PerfDataReader::handle(std::span<const std::byte> rec, ReadStats& stats,
     case perf::RecordFinishedRound:
         ++stats.finishedRounds;
         return {};
+    case perf::RecordEventUpdate:
+        applyEventUpdate(body, stats);
+        return {};
     case perf::RecordCompressed:
     case perf::RecordCompressed2:
         if (m_inCompressed) { // perf never nests them; refusing keeps m_decomp stable while we iterate it
@@ -358,6 +361,48 @@ Status PerfDataReader::handle(std::span<const std::byte> rec, ReadStats& stats,
         if (type > perf::RecordCompressed2) ++stats.unknownRecords;
         return {};
     }
+}
+
+void PerfDataReader::applyEventUpdate(std::span<const std::byte> body, ReadStats& stats)
+{
+    // struct perf_record_event_update {header; u64 type; u64 id; union {char unit[]; double scale; char name[];
+    // cpu map}} (tools/lib/perf/include/perf/event.h); perf applies it to the event owning `id`, overriding
+    // what HEADER_ATTR or EVENT_DESC said (perf_event__process_event_update).
+    enum : std::uint64_t { Unit = 0, Scale = 1, Name = 2, Cpus = 3 };
+    if (body.size() < 16) {
+        ++stats.decodeErrors;
+        warn(stats, "EVENT_UPDATE record shorter than its type and id");
+        return;
+    }
+    const auto type = loadAt<std::uint64_t>(body.data());
+    const auto id = loadAt<std::uint64_t>(body.data() + 8);
+    const auto data = body.subspan(16);
+    if (type == Cpus) return; // a per-event CPU map matters to perf stat's aggregation, not to samples
+    if (type > Cpus) {
+        ++stats.unknownRecords;
+        return;
+    }
+    if (type == Scale && data.size() < sizeof(double)) {
+        ++stats.decodeErrors;
+        warn(stats, "EVENT_UPDATE scale record without its value");
+        return;
+    }
+    // Strings are NUL-terminated and padded to 8 bytes; a missing NUL ends at the record's end.
+    const auto* chars = reinterpret_cast<const char*>(data.data());
+    const std::string text(chars, std::find(chars, chars + data.size(), '\0'));
+    bool found = false;
+    auto apply = [&](std::vector<EventDesc>& events) {
+        for (auto& e : events) {
+            if (std::find(e.ids.begin(), e.ids.end(), id) == e.ids.end()) continue;
+            found = true;
+            if (type == Unit) e.unit = text;
+            if (type == Name) e.name = text;
+            if (type == Scale) e.scale = loadAt<double>(data.data());
+        }
+    };
+    apply(m_attrEvents);
+    apply(m_header.events);
+    if (!found) warn(stats, "EVENT_UPDATE for sample id " + std::to_string(id) + ", which no event owns: ignored");
 }
 
 Status PerfDataReader::handleCompressed(std::span<const std::byte> rec, ReadStats& stats,

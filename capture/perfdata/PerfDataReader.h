@@ -57,8 +57,7 @@ struct ReadOptions {
 /// Decoding is single-threaded on purpose: on a 256 MiB LBR file reading + decoding takes 0.35 s of a 0.71 s
 /// import (the rest is aggregation), so a second decoding thread would save at most a third on an idle
 /// multi-core machine and nothing on the shared 2-core build machine; it would also need mergeable aggregators.
-/// UNFINISHED: pipe-mode EVENT_UPDATE records (event names, units, scales) are counted but not interpreted; names
-/// come from EVENT_DESC when the stream has it.
+/// EVENT_UPDATE records (pipe mode: event names, units and scales) update the event owning their id.
 class PerfDataReader {
 public:
     ~PerfDataReader();
@@ -97,6 +96,7 @@ private:
     Status handleCompressed(std::span<const std::byte> rec, ReadStats& stats,
         const std::function<bool(const pmu::DecodedRecord&)>& onRecord, bool& stop);
     void warn(ReadStats& stats, std::string w);
+    void applyEventUpdate(std::span<const std::byte> body, ReadStats& stats);
     void releaseBehind();
 
     MappedRegion m_map;

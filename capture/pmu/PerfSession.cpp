@@ -4,13 +4,11 @@
 #include "Tma.h"
 
 #include <cerrno>
-#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <linux/perf_event.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace rdt::pmu {
@@ -51,12 +49,23 @@ std::vector<pid_t> threadsOf(pid_t pid)
     return tids;
 }
 
+/// The event string with its ":precise=N" modifier set to `p`, or dropped when p < 0 (names follow the attr).
+std::string withPrecise(const std::string& name, int p)
+{
+    const auto at = name.find(":precise=");
+    if (at == std::string::npos) return name;
+    auto end = name.find(':', at + 1);
+    if (end == std::string::npos) end = name.size();
+    return name.substr(0, at) + (p < 0 ? std::string {} : ":precise=" + std::to_string(p)) + name.substr(end);
+}
+
 } // namespace
 
 Result<std::unique_ptr<PerfSession>> PerfSession::open(
     PerfSyscalls& sys, const Recipe& recipe, const PerfTarget& target, std::size_t ringPages)
 {
-    const int kinds = (target.pids.empty() ? 0 : 1) + (target.command.empty() ? 0 : 1) + (target.systemWide ? 1 : 0);
+    const bool launched = target.workload || !target.command.empty();
+    const int kinds = (target.pids.empty() ? 0 : 1) + (launched ? 1 : 0) + (target.systemWide ? 1 : 0);
     if (kinds != 1)
         return makeError("a perf capture needs exactly one target: --pid, a command after --, or system-wide");
     if (recipe.events.empty()) return makeError("empty recipe");
@@ -64,15 +73,26 @@ Result<std::unique_ptr<PerfSession>> PerfSession::open(
         return makeError("ring size must be a power of two pages");
     std::unique_ptr<PerfSession> s(new PerfSession(sys, recipe));
     s->m_ids.resize(recipe.events.size());
+    for (const auto& e : recipe.events)
+        s->m_requestedPrecise.push_back(e.attr.preciseIp());
     // The kernel refuses to mmap an inherited per-task event that is not bound to a CPU ("all children writing to
     // the same rb", kernel/events/core.c perf_mmap), so sampling a task and its children opens it once per CPU, as
     // perf record does. Counting groups stay per task (inherit is off for group reads).
     const std::vector<int> cpus = recipe.sampling ? onlineCpus() : std::vector<int> { -1 };
-    if (!target.command.empty()) {
-        if (auto st = s->launch(target.command); !st) return st.error();
+    if (launched) {
+        if (target.workload) {
+            if (target.workload->started())
+                return makeError("the launched command has already started",
+                    "open every session on a Workload before starting any of them (enable_on_exec)");
+            s->m_workload = target.workload;
+        } else {
+            auto w = Workload::prepare(target.command);
+            if (!w) return w.error();
+            s->m_workload = std::move(w.value());
+        }
         for (int cpu : cpus)
-            if (auto st = s->openGroup(s->m_child, cpu, true, ringPages); !st)
-                return st.error(); // the destructor ends the waiting child
+            if (auto st = s->openGroup(s->m_workload->pid(), cpu, true, ringPages); !st)
+                return st.error(); // the last owner of the workload releases the corked child, which exits
     } else if (!target.pids.empty()) {
         for (pid_t pid : target.pids)
             for (pid_t tid : threadsOf(pid))
@@ -83,7 +103,7 @@ Result<std::unique_ptr<PerfSession>> PerfSession::open(
             if (auto st = s->openGroup(-1, cpu, false, ringPages); !st) return st.error();
     }
     for (std::size_t i = 0; i < recipe.events.size(); ++i)
-        s->m_decoder.addEvent(recipe.events[i].attr, s->m_ids[i]);
+        s->m_decoder.addEvent(s->m_recipe.events[i].attr, s->m_ids[i]); // with the precise_ip actually used
     return s;
 }
 
@@ -101,8 +121,34 @@ Status PerfSession::openGroup(pid_t pid, int cpu, bool enableOnExec, std::size_t
             attr.setFlag(EventAttr::FlagDisabled, false); // members follow the leader
         }
         if (pid == -1) attr.setFlag(1, false); // no inherit for system-wide per-CPU events
-        auto fd = m_sys.open(attr, pid, cpu, i == 0 ? -1 : g.fds[0].get(), PERF_FLAG_FD_CLOEXEC);
-        if (!fd) return openAdvice(fd.error().code, attr, e.name, env, pid == -1);
+        const int groupFd = i == 0 ? -1 : g.fds[0].get();
+        auto fd = m_sys.open(attr, pid, cpu, groupFd, PERF_FLAG_FD_CLOEXEC);
+        // perf's precise_ip fallback (tools/perf/util/evsel.c evsel__precise_ip_fallback): a PMU that cannot give
+        // the skid asked for refuses the attr; retry one lower, down to what the recipe still accepts.
+        while (
+            !fd && (fd.error().code == EOPNOTSUPP || fd.error().code == EINVAL) && attr.preciseIp() > e.minPreciseIp) {
+            attr.setPreciseIp(attr.preciseIp() - 1);
+            fd = m_sys.open(attr, pid, cpu, groupFd, PERF_FLAG_FD_CLOEXEC);
+        }
+        if (!fd) {
+            Error err = openAdvice(fd.error().code, attr, e.name, env, pid == -1);
+            if (attr.preciseIp() != m_requestedPrecise[i])
+                err.advice += " (refused with every precise_ip from " + std::to_string(m_requestedPrecise[i])
+                    + " down to " + std::to_string(attr.preciseIp()) + ")";
+            return err;
+        }
+        if (attr.preciseIp() != m_recipe.events[i].attr.preciseIp()) {
+            // The next targets (threads, CPUs) start from the value that worked, as perf keeps the lowered attr.
+            RecipeEvent& opened = m_recipe.events[i];
+            const unsigned used = attr.preciseIp(), asked = m_requestedPrecise[i];
+            opened.attr.setPreciseIp(used);
+            opened.name = withPrecise(opened.name, static_cast<int>(used));
+            opened.fstr = withPrecise(opened.fstr, static_cast<int>(used));
+            m_notes.push_back("precise_ip lowered to " + std::to_string(used) + " for " + withPrecise(opened.name, -1)
+                + ": the PMU refused " + std::to_string(used + 1)
+                + (asked > used + 1 ? " (asked for " + std::to_string(asked) + ")" : "")
+                + (used == 0 ? "; samples have skid" : ""));
+        }
         std::uint64_t id = 0;
         if (auto st = m_sys.ioctl(fd->get(), PERF_EVENT_IOC_ID, reinterpret_cast<unsigned long>(&id)); st)
             m_ids[i].push_back(id);
@@ -128,54 +174,9 @@ Status PerfSession::openGroup(pid_t pid, int cpu, bool enableOnExec, std::size_t
     return {};
 }
 
-Status PerfSession::launch(const std::vector<std::string>& argv)
-{
-    int go[2], err[2];
-    if (::pipe2(go, O_CLOEXEC) != 0) return errnoError(errno, "pipe");
-    if (::pipe2(err, O_CLOEXEC) != 0) {
-        ::close(go[0]);
-        ::close(go[1]);
-        return errnoError(errno, "pipe");
-    }
-    std::vector<char*> args;
-    for (const auto& a : argv)
-        args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    const pid_t pid = ::fork();
-    if (pid < 0) return errnoError(errno, "fork");
-    if (pid == 0) {
-        // Child: wait until the events exist (perf's workload "go" pipe), then exec; EOF means "give up".
-        char c = 0;
-        if (::read(go[0], &c, 1) != 1 || c != 'g') ::_exit(127);
-        ::execvp(args[0], args.data());
-        const int e = errno;
-        (void)!::write(err[1], &e, sizeof e);
-        ::_exit(127);
-    }
-    ::close(go[0]);
-    ::close(err[1]);
-    m_child = pid;
-    m_goFd = go[1];
-    m_errFd = err[0];
-    return {};
-}
-
 Status PerfSession::start()
 {
-    if (m_child > 0 && m_goFd >= 0) {
-        // enable_on_exec: the kernel enables the events at the child's exec.
-        const char c = 'g';
-        (void)!::write(m_goFd, &c, 1);
-        ::close(m_goFd);
-        m_goFd = -1;
-        int e = 0;
-        const ssize_t n = ::read(m_errFd, &e, sizeof e); // EOF (0) when exec succeeded (the fd was CLOEXEC)
-        ::close(m_errFd);
-        m_errFd = -1;
-        if (n == static_cast<ssize_t>(sizeof e))
-            return errnoError(e, "cannot run the command", "check the command name and PATH");
-        return {};
-    }
+    if (m_workload) return m_workload->start(); // enable_on_exec: the kernel enables the events at exec
     for (auto& g : m_groups)
         if (auto st = m_sys.ioctl(g.fds[0].get(), PERF_EVENT_IOC_ENABLE, 0); !st) return st;
     return {};
@@ -236,31 +237,32 @@ Result<ReadData> PerfSession::readGroups()
     return total;
 }
 
-bool PerfSession::childExited()
-{
-    if (m_child <= 0) return false;
-    if (m_childReaped) return true;
-    int status = 0;
-    if (::waitpid(m_child, &status, WNOHANG) == m_child) {
-        m_childReaped = true;
-        m_childStatus = status;
-    }
-    return m_childReaped;
-}
-
 PerfSession::~PerfSession()
 {
     m_groups.clear();
     m_rings.clear();
-    if (m_goFd >= 0) ::close(m_goFd); // a child still waiting for "go" reads EOF and exits
-    if (m_errFd >= 0) ::close(m_errFd);
-    if (m_child > 0 && !m_childReaped) {
-        int status = 0;
-        if (::waitpid(m_child, &status, WNOHANG) == 0) {
-            ::kill(m_child, SIGTERM); // the capture ended before the command did (as perf record does)
-            ::waitpid(m_child, &status, 0);
-        }
+    m_workload.reset(); // the last session on a launched command ends and reaps it
+}
+
+Result<std::vector<std::unique_ptr<PerfSession>>> openSessions(
+    PerfSyscalls& sys, const std::vector<Recipe>& recipes, const PerfTarget& target, std::size_t ringPages)
+{
+    PerfTarget t = target;
+    if (!t.command.empty() && !t.workload) {
+        if (!t.pids.empty() || t.systemWide)
+            return makeError("a perf capture needs exactly one target: --pid, a command after --, or system-wide");
+        auto w = Workload::prepare(t.command); // one child for every recipe, as perf forks one workload per evlist
+        if (!w) return w.error();
+        t.workload = std::move(w.value());
+        t.command.clear();
     }
+    std::vector<std::unique_ptr<PerfSession>> sessions;
+    for (const auto& r : recipes) {
+        auto s = PerfSession::open(sys, r, t, ringPages);
+        if (!s) return s.error(); // t.workload's last owner goes here: the corked child exits without exec
+        sessions.push_back(std::move(s.value()));
+    }
+    return sessions;
 }
 
 } // namespace rdt::pmu

@@ -10,6 +10,7 @@
 #include "Recipes.h"
 #include "RecordDecoder.h"
 #include "RingReader.h"
+#include "Workload.h"
 
 #include <cstdint>
 #include <memory>
@@ -22,6 +23,9 @@ namespace rdt::pmu {
 struct PerfTarget {
     std::vector<pid_t> pids; ///< attach to every thread of these processes
     std::vector<std::string> command; ///< launch this (argv), counting from its exec (enable_on_exec)
+    /// A command already forked and corked (Workload::prepare), shared by several sessions: each opens its events
+    /// on workload->pid() with enable_on_exec, and the first start() lets it exec. Takes the place of `command`.
+    std::shared_ptr<Workload> workload;
     bool systemWide = false; ///< every online CPU (needs perf_event_paranoid <= 0 or CAP_PERFMON)
 };
 
@@ -34,8 +38,11 @@ public:
     PerfSession(const PerfSession&) = delete;
     PerfSession& operator=(const PerfSession&) = delete;
 
-    /// Enables the groups (and lets a launched command exec).
+    /// Enables the groups; with a launched command, lets it exec instead (the kernel enables the events at exec).
+    /// Fails with "cannot run 'foo': ..." when the command cannot be executed.
     Status start();
+    /// Disables the groups. A launched command keeps running until the last session sharing it is destroyed,
+    /// which ends it (SIGTERM, then SIGKILL) and reaps it.
     Status stop();
 
     /// Drains every ring through the decoder; `consume(const DecodedRecord&)`. Returns records consumed.
@@ -54,12 +61,21 @@ public:
     /// and time_running are summed too, so their ratio stays the multiplexing scale.
     Result<ReadData> readGroups();
 
-    /// A launched command: its pid, and whether it has exited (reaps it; exit status in childStatus()).
-    pid_t childPid() const { return m_child; }
-    bool childExited();
-    int childStatus() const { return m_childStatus; }
+    /// A launched command: its pid (-1 for a PID or system-wide target), and whether it has exited (reaps it;
+    /// wait status in childStatus()).
+    pid_t childPid() const { return m_workload ? m_workload->pid() : -1; }
+    bool childExited() { return m_workload && m_workload->exited(); }
+    int childStatus() const { return m_workload ? m_workload->status() : 0; }
+    const std::shared_ptr<Workload>& workload() const { return m_workload; }
     const RecordDecoder& decoder() const { return m_decoder; }
+    /// The recipe as opened: an event's attr carries the precise_ip the PMU accepted (see notes()).
     const Recipe& recipe() const { return m_recipe; }
+    /// What differs from the recipe asked for, for the CLI and GUI to show: "precise_ip lowered to 1 for
+    /// MEM_TRANS_RETIRED:LOAD_LATENCY: the PMU refused 2".
+    const std::vector<std::string>& notes() const { return m_notes; }
+    /// precise_ip per recipe event: what the recipe asked for, and what was used (the lowest any target needed).
+    unsigned requestedPreciseIp(std::size_t event) const { return m_requestedPrecise.at(event); }
+    unsigned usedPreciseIp(std::size_t event) const { return m_recipe.events.at(event).attr.preciseIp(); }
     std::size_t groupCount() const { return m_groups.size(); }
 
 private:
@@ -68,7 +84,6 @@ private:
         , m_recipe(std::move(recipe))
     { }
     Status openGroup(pid_t pid, int cpu, bool enableOnExec, std::size_t ringPages);
-    Status launch(const std::vector<std::string>& argv);
 
     struct Group {
         std::vector<UniqueFd> fds; ///< recipe order
@@ -82,13 +97,17 @@ private:
     std::vector<Group> m_groups;
     std::vector<Ring> m_rings;
     std::vector<std::vector<std::uint64_t>> m_ids; ///< per recipe event
+    std::vector<unsigned> m_requestedPrecise; ///< per recipe event, before any fallback
+    std::vector<std::string> m_notes;
     RecordDecoder m_decoder;
     DecodedRecord m_scratch;
-    pid_t m_child = -1;
-    int m_goFd = -1; ///< write end of the pipe the launched child waits on before exec
-    int m_errFd = -1; ///< read end of the pipe a failed exec reports its errno on
-    bool m_childReaped = false;
-    int m_childStatus = 0;
+    std::shared_ptr<Workload> m_workload; ///< the launched command (shared with the other sessions on it)
 };
+
+/// Opens several recipes on one target, as perf opens an evlist: a command is forked once (one Workload shared by
+/// every session, their events attached to its pid with enable_on_exec). Call start() on each session afterwards;
+/// the first one lets the command exec, so every recipe counts it from its first instruction.
+Result<std::vector<std::unique_ptr<PerfSession>>> openSessions(
+    PerfSyscalls& sys, const std::vector<Recipe>& recipes, const PerfTarget& target, std::size_t ringPages = 64);
 
 } // namespace rdt::pmu

@@ -80,6 +80,7 @@ PerfEnvironment LinuxPerfSyscalls::environment()
         env.cpuCoreType = static_cast<std::uint32_t>(std::strtoul(t.c_str(), nullptr, 10));
     }
     env.isRoot = ::geteuid() == 0;
+    env.smtActive = slurp("/sys/devices/system/cpu/smt/active").rfind('1', 0) == 0;
     std::istringstream cpuinfo(slurp("/proc/cpuinfo"));
     for (std::string line; std::getline(cpuinfo, line);) {
         if (env.vendor.empty() && line.rfind("vendor_id", 0) == 0) env.vendor = line.substr(line.find(':') + 2);

@@ -27,6 +27,10 @@ struct PerfEnvironment {
     bool isRoot = false;
     std::string vendor; ///< "GenuineIntel", "AuthenticAMD", ... from /proc/cpuinfo
     bool hypervisor = false; ///< /proc/cpuinfo flags has "hypervisor"
+    bool smtActive = false; ///< /sys/devices/system/cpu/smt/active is 1 (sibling threads share a core's slots)
+    /// AnyThread counting (SDM 22.2.3.1) is allowed: the kernel refuses it with EACCES unless
+    /// perf_event_paranoid <= 0 or the caller has CAP_PERFMON (approximated by root).
+    bool anyThreadAllowed() const { return isRoot || (paranoidKnown && paranoid <= 0); }
 };
 
 class PerfSyscalls {

@@ -2,7 +2,9 @@
 #include "Recipes.h"
 
 #include "PerfSyscalls.h"
+#include "PmuCpuid.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace rdt::pmu {
@@ -50,6 +52,17 @@ unsigned lbrDepthFromCpuid(std::uint32_t eax1c)
     return 8u * static_cast<unsigned>(std::bit_width(bitmap)); // highest bit n -> 8*(n+1)
 }
 
+RecipeOptions hostRecipeOptions(const PerfEnvironment& env, const PmuCpuid& cpuid)
+{
+    RecipeOptions ro;
+    ro.kernel = false;
+    ro.slotsPerCycle = cpuid.slotsPerCycle; // CPUID.23H (SDM 22.2.9.6), used by the pre-Ice Lake formulas
+    ro.lbrDepth = cpuid.lbrDepth; // CPUID.1CH (SDM 21.1.2.2); informational, the kernel programs the LBRs
+    ro.smtActive = env.smtActive; // pre-ICL TMA: core cycles via AnyThread when allowed (SDM 22.2.3.1)
+    ro.anyThreadAllowed = env.anyThreadAllowed();
+    return ro;
+}
+
 Result<Recipe> tmaRecipe(const EventEncoder& enc, const RecipeOptions& opt)
 {
     const PmuModel& m = enc.model();
@@ -75,6 +88,16 @@ Result<Recipe> tmaRecipe(const EventEncoder& enc, const RecipeOptions& opt)
             { "IDQ_UOPS_NOT_DELIVERED:CORE", EventRole::IdqUopsNotDelivered },
             { "INT_MISC:RECOVERY_CYCLES", EventRole::RecoveryCycles } };
         r.description = "TMA level 1 from generic counters (pmu-tools skl_client_ratios)";
+        if (opt.smtActive && opt.anyThreadAllowed) {
+            // t=1 sets AnyThread (bit 21); event 3CH still lands on fixed counter 1, which honours it too.
+            wants[0].name = "CPU_CLK_UNHALTED:THREAD_P:t=1";
+            wants[4].name = "INT_MISC:RECOVERY_CYCLES:t=1";
+            r.anyThread = true;
+            r.description += "; SMT on: core cycles via AnyThread, halved per thread";
+        } else if (opt.smtActive) {
+            r.description += "; SMT on but AnyThread counting is not permitted (needs perf_event_paranoid <= 0 or "
+                             "CAP_PERFMON): per-thread formulas, approximate while the sibling thread is busy";
+        }
         break;
     case TmaModel::SapphireRapids:
     case TmaModel::Icelake:
@@ -162,6 +185,7 @@ Result<Recipe> loadLatencyRecipe(const EventEncoder& enc, const RecipeOptions& o
         aux->attr.samplePeriod = 0;
         aux->attr.setFlag(EventAttr::FlagDisabled, true);
         aux->attr.setPreciseIp(opt.preciseIp);
+        aux->minPreciseIp = std::min(1u, opt.preciseIp); // a PEBS event: precise_ip 0 would not be PEBS
         aux->attr.sampleType = perf::SampleIdentifier;
         aux->attr.setFlag(EventAttr::FlagSampleIdAll, true);
         r.events.push_back(std::move(*aux));
@@ -170,6 +194,9 @@ Result<Recipe> loadLatencyRecipe(const EventEncoder& enc, const RecipeOptions& o
         + ":precise=" + std::to_string(opt.preciseIp);
     auto e = member(enc, name.c_str(), EventRole::Sampler, opt);
     if (!e) return e.error();
+    // Load latency exists only in PEBS records (SDM 22.3.1.1.2 "Load Latency Performance Monitoring Facility"), so
+    // the precise_ip fallback may lower 2 (or 3) to 1 but never to 0.
+    e->minPreciseIp = std::min(1u, opt.preciseIp);
     EventAttr& a = e->attr;
     setSampling(a, opt, 1000);
     a.setFlag(EventAttr::FlagMmapData, true); // perf -d: data mmaps too, so data addresses can be resolved
@@ -231,7 +258,7 @@ TmaBreakdown tmaFromGroupRead(const Recipe& recipe, const ReadData& d)
         // Every member of a group runs for the same time, so scaling changes no ratio; it scales the totals.
         SkylakeTmaCounts c { get(EventRole::UopsIssued), get(EventRole::UopsRetiredSlots),
             get(EventRole::IdqUopsNotDelivered), get(EventRole::RecoveryCycles), get(EventRole::Cycles),
-            recipe.slotsPerCycle };
+            recipe.slotsPerCycle, recipe.anyThread };
         b = tmaFromSkylake(c);
     } else {
         IcelakeTmaCounts c;

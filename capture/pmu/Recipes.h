@@ -38,6 +38,10 @@ struct RecipeEvent {
     std::string fstr;
     EventRole role = EventRole::Sampler;
     EventAttr attr;
+    /// Lowest precise_ip the recipe still means something with: when the PMU refuses attr's precise_ip, PerfSession
+    /// retries one lower down to this (perf's evsel__precise_ip_fallback). PEBS load latency needs 1 (PEBS at all);
+    /// a plain cycles sample is fine with 0 (skid).
+    unsigned minPreciseIp = 0;
 };
 
 enum class LbrMode : std::uint8_t {
@@ -53,6 +57,7 @@ struct Recipe {
     bool counting = false; ///< read() periodically (TMA)
     TmaModel tma = TmaModel::None;
     unsigned slotsPerCycle = 4;
+    bool anyThread = false; ///< pre-ICL TMA: cycles and recovery cycles count the whole core (SMT on)
     unsigned lbrDepth = 0;
 };
 
@@ -66,11 +71,22 @@ struct RecipeOptions {
     bool weightStruct = true; ///< WEIGHT_STRUCT (load + instruction latency) instead of WEIGHT
     bool physAddr = false;
     unsigned slotsPerCycle = 4; ///< pre-ICL only: tmaSlotsPerCycle(CPUID.23H)
+    bool smtActive = false; ///< pre-ICL only: SMT is on (/sys/devices/system/cpu/smt/active), see tmaRecipe
+    bool anyThreadAllowed = false; ///< AnyThread counting is permitted (perf_event_paranoid <= 0 or root)
     unsigned lbrDepth = 0; ///< from lbrDepthFromCpuid, 0 = unknown (the kernel decides)
 };
 
+struct PerfEnvironment;
+struct PmuCpuid;
+/// The options for recipes on this host, the same for the CLI and the GUI: user-only (works at
+/// perf_event_paranoid 2), slots per cycle from CPUID.23H, LBR depth from CPUID.1CH, SMT and AnyThread permission.
+RecipeOptions hostRecipeOptions(const PerfEnvironment& env, const PmuCpuid& cpuid);
+
 /// Level 1 (and level 2 on SPR+) TMA group for the model: ICL+ slots leader with metric events, pre-ICL the five
 /// generic events; PERF_FORMAT_GROUP|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING|ID, no sampling [topdown.txt].
+/// Pre-ICL with SMT on: cycles and recovery cycles with AnyThread (SDM 22.2.3.1) when allowed, as pmu-tools does;
+/// otherwise the SMT-off formulas, and the description says the breakdown is approximate.
+/// AnyThread needs perf_event_paranoid <= 0 or CAP_PERFMON (the kernel's x86_pmu_hw_config returns EACCES).
 Result<Recipe> tmaRecipe(const EventEncoder& enc, const RecipeOptions& opt = {});
 /// LBR sampling on cycles with PERF_SAMPLE_BRANCH_STACK in either mode.
 Result<Recipe> lbrRecipe(const EventEncoder& enc, LbrMode mode, const RecipeOptions& opt = {});

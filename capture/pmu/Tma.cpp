@@ -52,7 +52,8 @@ TmaBreakdown tmaFromSkylake(const SkylakeTmaCounts& c)
 {
     TmaBreakdown b;
     const double width = c.slotsPerCycle ? c.slotsPerCycle : 4.0;
-    const double slots = width * static_cast<double>(c.clkUnhalted);
+    const double perThread = c.anyThread ? 0.5 : 1.0; // the thread's share of its core's cycles (SMT on)
+    const double slots = width * static_cast<double>(c.clkUnhalted) * perThread;
     b.slots = slots;
     if (slots <= 0) {
         b.note = "no unhalted cycles in this interval";
@@ -60,7 +61,7 @@ TmaBreakdown tmaFromSkylake(const SkylakeTmaCounts& c)
     }
     const double issued = static_cast<double>(c.uopsIssuedAny);
     const double retired = static_cast<double>(c.uopsRetiredSlots);
-    const double recovery = width * static_cast<double>(c.recoveryCycles);
+    const double recovery = width * static_cast<double>(c.recoveryCycles) * perThread;
     bool clamped = false;
     b.level1.frontendBound = clamp01(static_cast<double>(c.idqUopsNotDelivered) / slots, clamped);
     b.level1.badSpeculation = clamp01((issued - retired + recovery) / slots, clamped);

@@ -46,8 +46,9 @@ struct IcelakeTmaCounts {
 };
 TmaBreakdown tmaFromIcelake(const IcelakeTmaCounts& c);
 
-/// Deltas of the pre-Ice Lake generic events (SMT off formulas; with SMT on the caller passes
-/// CPU_CLK_UNHALTED.THREAD_ANY/2 and INT_MISC.RECOVERY_CYCLES_ANY/2, as pmu-tools does).
+/// Deltas of the pre-Ice Lake generic events. With SMT on, the slots of a core are shared by its two threads, so
+/// pmu-tools counts cycles and recovery cycles for the whole core (AnyThread, SDM 22.2.3.1) and halves them:
+/// CORE_CLKS = CPU_CLK_UNHALTED.THREAD_ANY / 2, Recovery_Cycles = INT_MISC.RECOVERY_CYCLES_ANY / 2.
 struct SkylakeTmaCounts {
     std::uint64_t uopsIssuedAny = 0; ///< UOPS_ISSUED.ANY
     std::uint64_t uopsRetiredSlots = 0; ///< UOPS_RETIRED.RETIRE_SLOTS
@@ -55,6 +56,7 @@ struct SkylakeTmaCounts {
     std::uint64_t recoveryCycles = 0; ///< INT_MISC.RECOVERY_CYCLES
     std::uint64_t clkUnhalted = 0; ///< CPU_CLK_UNHALTED.THREAD
     unsigned slotsPerCycle = 4; ///< CPUID.23H.00H:ECX[7:0] when non-zero (SDM 22.2.9.6), else 4 (Pipeline_Width)
+    bool anyThread = false; ///< clkUnhalted and recoveryCycles were counted with AnyThread (whole core): halve them
 };
 TmaBreakdown tmaFromSkylake(const SkylakeTmaCounts& c);
 

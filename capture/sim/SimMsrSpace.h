@@ -32,6 +32,7 @@ public:
 
 private:
     Error gp(unsigned cpu, std::uint32_t msr, bool write, const std::string& rule) const;
+    Status writePqr(unsigned cpu, std::uint64_t value); ///< caller holds the machine's mutex
     SimMachine& m_machine;
     std::vector<std::uint64_t> m_evtsel; ///< IA32_QM_EVTSEL per logical CPU
     /// MBM wrap count seen at the last IA32_QM_CTR read, for the overflow bit that "resets upon read".

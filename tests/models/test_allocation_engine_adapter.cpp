@@ -5,9 +5,12 @@
 #include "../rdt/TestTree.h"
 #include "models/AllocationModel.h"
 #include "models/EngineAllocation.h"
+#include "platform/CpuidDump.h"
 #include "rdt/ResctrlBackend.h"
 
 #include <QAbstractItemModelTester>
+#include <QFile>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -24,6 +27,7 @@ private Q_SLOTS:
     void readOnlyReasons();
     void occupancyFromSamples();
     void waysFromCpuid();
+    void waysFromCpuidDumpForLiveAndSimulatedSources();
 };
 
 namespace {
@@ -168,6 +172,35 @@ void TestAllocationEngineAdapter::waysFromCpuid()
     QCOMPARE(ways.at("L3"), 11);
     QCOMPARE(ways.at("L2"), 16);
     QVERIFY(cacheWays(rdt::CpuFeatures {}).empty());
+}
+
+void TestAllocationEngineAdapter::waysFromCpuidDumpForLiveAndSimulatedSources()
+{
+    // Xeon Gold 6154 (Skylake-SP), InstLatx64 dump: CPUID.04H sub-leaves 2 and 3 give EBX 03C0003F and 0280003F,
+    // i.e. EBX[31:22]+1 = 16 and 11 ways. The oracle is the dump's own text ("L3 Unified Cache: ... 11-way").
+    const QString path = QStringLiteral(RDTSCOPE_TEST_DATA "/cpuid/GenuineIntel0050654_SkylakeXeon_CPUID5.txt");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromLatin1(f.readAll());
+    std::map<std::string, int> want;
+    const QRegularExpression line(
+        QStringLiteral("^(L[23]) Unified Cache:.*?(\\d+)-way Associative"), QRegularExpression::MultilineOption);
+    for (auto it = line.globalMatch(text); it.hasNext();) {
+        const auto m = it.next();
+        want[m.captured(1).toStdString()] = m.captured(2).toInt();
+    }
+    QCOMPARE(want.size(), std::size_t(2));
+
+    auto table = rdt::loadCpuidDump(path.toStdString());
+    QVERIFY(table);
+    QCOMPARE(cacheWays(*table), want);
+    // resctrl / MSR source: this machine's CPUID (here the dump stands in for the instruction).
+    QCOMPARE(sourceCacheWays(false, std::string(), *table), want);
+    // Simulated source: its own CPUID snapshot, never the host's.
+    rdt::CpuidTable host; // a host that knows nothing: must not be consulted
+    QCOMPARE(sourceCacheWays(true, rdt::cpuidTableToJson(*table), host), want);
+    QVERIFY(sourceCacheWays(true, std::string(), *table).empty());
+    QVERIFY(sourceCacheWays(true, std::string("{not json"), *table).empty());
 }
 
 QTEST_GUILESS_MAIN(TestAllocationEngineAdapter)

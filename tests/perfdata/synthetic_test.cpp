@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <zstd.h>
 
 using namespace rdt;
@@ -162,4 +164,61 @@ TEST(PerfdataSynthetic, CorruptCompressedPayloadIsCountedNotFatal)
     EXPECT_EQ(r.stats.decodeErrors, 1u);
     ASSERT_FALSE(r.stats.warnings.empty());
     EXPECT_NE(r.stats.warnings[0].find("zstd"), std::string::npos);
+}
+
+// EVENT_UPDATE (pipe mode): NAME, UNIT and SCALE update the event owning the id; CPUS is skipped; an update for an
+// id nobody owns is a warning, not an error.
+TEST(PerfdataSynthetic, EventUpdateNamesUnitsAndScales)
+{
+    auto update = [](std::uint64_t type, std::uint64_t id, Bytes payload) {
+        Bytes b;
+        b.u64(type).u64(id).raw(payload.bytes());
+        return Bytes::record(pmu::perf::RecordEventUpdate, 0, b);
+    };
+    auto text = [](const std::string& s) {
+        Bytes b;
+        for (char c : s)
+            b.u8(static_cast<std::uint8_t>(c));
+        do
+            b.u8(0);
+        while (b.size() % 8);
+        return b;
+    };
+    double scale = 0.25;
+    std::uint64_t scaleBits = 0;
+    std::memcpy(&scaleBits, &scale, sizeof scale);
+    auto stream = pipeHeader();
+    append(stream, attrRecord(sampleAttr(), 5));
+    append(stream, attrRecord(sampleAttr(), 6));
+    append(stream, update(2, 6, text("cpu/mem-loads,ldlat=30/P")));
+    append(stream, update(0, 6, text("MiB")));
+    append(stream, update(1, 6, Bytes().u64(scaleBits)));
+    append(stream, update(3, 6, Bytes().u16(0).u16(1).u32(0)));
+    append(stream, update(2, 99, text("nobody")));
+    append(stream, sample(0x1000));
+    auto r = readBytes(stream);
+    ASSERT_EQ(r.header.events.size(), 2u);
+    EXPECT_EQ(r.header.events[0].name, "");
+    EXPECT_EQ(r.header.events[0].scale, 1.0);
+    EXPECT_EQ(r.header.events[1].name, "cpu/mem-loads,ldlat=30/P");
+    EXPECT_EQ(r.header.events[1].unit, "MiB");
+    EXPECT_EQ(r.header.events[1].scale, 0.25);
+    EXPECT_EQ(r.ips, (std::vector<std::uint64_t> { 0x1000 }));
+    EXPECT_EQ(r.stats.decodeErrors, 0u);
+    ASSERT_EQ(r.stats.warnings.size(), 1u);
+    EXPECT_NE(r.stats.warnings[0].find("sample id 99"), std::string::npos) << r.stats.warnings[0];
+}
+
+TEST(PerfdataSynthetic, TruncatedEventUpdateIsADecodeErrorNotACrash)
+{
+    auto stream = pipeHeader();
+    append(stream, attrRecord(sampleAttr(), 5));
+    append(stream, Bytes::record(pmu::perf::RecordEventUpdate, 0, Bytes().u64(2)));
+    append(stream, Bytes::record(pmu::perf::RecordEventUpdate, 0, Bytes().u64(1).u64(5)));
+    append(stream, sample(0x1000));
+    auto r = readBytes(stream);
+    EXPECT_EQ(r.stats.decodeErrors, 2u);
+    EXPECT_EQ(r.ips, (std::vector<std::uint64_t> { 0x1000 }));
+    ASSERT_EQ(r.header.events.size(), 1u);
+    EXPECT_EQ(r.header.events[0].scale, 1.0);
 }

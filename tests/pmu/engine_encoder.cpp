@@ -3,6 +3,8 @@
 // kernel's own tables, plus our own table where 4.13 lacks or mis-encodes events.
 #include "EngineChild.h"
 #include "pmu/EventEncoder.h"
+#include "pmu/PerfSyscalls.h"
+#include "pmu/PmuCpuid.h"
 #include "pmu/Recipes.h"
 
 #include <gtest/gtest.h>
@@ -261,6 +263,79 @@ TEST(Recipes, SkylakeTmaUsesGenericEvents)
         return out.str();
     });
     EXPECT_EQ(text, "0:0 4:270 4:706 4:412 4:269 "); // cycles, 0x10e, 0x2c2, 0x19c, 0x10d
+}
+
+// SMT on, pre-Ice Lake: cycles and recovery cycles count the whole core (AnyThread, bit 21; SDM 22.2.3.1) when the
+// kernel allows it, else the SMT-off events with a description that says the breakdown is approximate.
+TEST(Recipes, SkylakeTmaWithSmtCountsTheCoreWithAnyThread)
+{
+    const std::string text = runInChild("skx", [] {
+        std::ostringstream out;
+        auto enc = EventEncoder::create();
+        RecipeOptions allowed;
+        allowed.smtActive = true;
+        allowed.anyThreadAllowed = true;
+        RecipeOptions refused = allowed;
+        refused.anyThreadAllowed = false;
+        for (const auto& opt : { allowed, refused }) {
+            auto tma = tmaRecipe(*enc, opt);
+            if (!tma) return "ERR " + tma.error().message;
+            out << tma->anyThread << ' ';
+            for (const auto& e : tma->events)
+                out << e.attr.type << ':' << e.attr.config << ' ';
+            out << (tma->description.find("AnyThread") != std::string::npos) << '|';
+        }
+        return out.str();
+    });
+    // 0x20003c = CPU_CLK_UNHALTED.THREAD_P with AnyThread, 0x20010d = INT_MISC.RECOVERY_CYCLES_ANY.
+    EXPECT_EQ(text, "1 4:2097212 4:270 4:706 4:412 4:2097421 1|0 0:0 4:270 4:706 4:412 4:269 1|");
+}
+
+TEST(Recipes, HostOptionsAllowAnyThreadOnlyWhereTheKernelDoes)
+{
+    PerfEnvironment env;
+    PmuCpuid cpuid;
+    cpuid.slotsPerCycle = 6;
+    cpuid.lbrDepth = 32;
+    env.smtActive = true;
+    env.paranoidKnown = true;
+    env.paranoid = 2;
+    RecipeOptions ro = hostRecipeOptions(env, cpuid);
+    EXPECT_FALSE(ro.kernel);
+    EXPECT_EQ(ro.slotsPerCycle, 6u);
+    EXPECT_EQ(ro.lbrDepth, 32u);
+    EXPECT_TRUE(ro.smtActive);
+    EXPECT_FALSE(ro.anyThreadAllowed) << "paranoid 2 without root: the kernel returns EACCES";
+    env.paranoid = 0;
+    EXPECT_TRUE(hostRecipeOptions(env, cpuid).anyThreadAllowed);
+    env.paranoid = 2;
+    env.isRoot = true;
+    EXPECT_TRUE(hostRecipeOptions(env, cpuid).anyThreadAllowed);
+    env.isRoot = false;
+    env.paranoidKnown = false;
+    env.paranoid = -1;
+    EXPECT_FALSE(hostRecipeOptions(env, cpuid).anyThreadAllowed) << "unknown paranoid: assume the default";
+}
+
+TEST(Tma, SkylakeAnyThreadHalvesCoreCycles)
+{
+    // One thread of a busy SMT core: 1000 core cycles (500 this thread's share), 4 slots per cycle.
+    SkylakeTmaCounts c;
+    c.uopsIssuedAny = 1000;
+    c.uopsRetiredSlots = 800;
+    c.idqUopsNotDelivered = 200;
+    c.recoveryCycles = 40; // whole core
+    c.clkUnhalted = 1000; // whole core
+    c.anyThread = true;
+    const TmaBreakdown b = tmaFromSkylake(c);
+    ASSERT_TRUE(b.valid) << b.note;
+    EXPECT_DOUBLE_EQ(b.slots, 2000.0);
+    EXPECT_DOUBLE_EQ(b.level1.frontendBound, 0.1);
+    EXPECT_DOUBLE_EQ(b.level1.retiring, 0.4);
+    EXPECT_DOUBLE_EQ(b.level1.badSpeculation, (1000.0 - 800.0 + 4 * 20.0) / 2000.0);
+    EXPECT_DOUBLE_EQ(b.level1.backendBound, 1.0 - 0.1 - (1000.0 + 80.0) / 2000.0);
+    c.anyThread = false; // the same counts read as one thread's own cycles: twice the slots
+    EXPECT_DOUBLE_EQ(tmaFromSkylake(c).slots, 4000.0);
 }
 
 TEST(Recipes, LbrDepthFromCpuid1C)

@@ -265,3 +265,65 @@ TEST(SimPmu, RunsOnTheSimulatedMachinesCacheModel)
         probe = probe || row.key == "probe_table";
     EXPECT_TRUE(probe);
 }
+
+// HITM through the machine adapter: a line another core stored is snooped Modified once, then it is Shared; a
+// core's own stores never HITM; a line the owner has long since evicted (as many newer stores as its L2 has lines)
+// does not HITM either; SMT siblings share L1/L2, so they never snoop each other.
+TEST(SimMachineMemory, HitmFollowsTheOwnerOfAModifiedLine)
+{
+    auto cpuid = rdt::sim::presetCpuid(rdt::sim::defaultPresetId());
+    ASSERT_TRUE(cpuid) << cpuid.error().toString();
+    rdt::sim::SimOptions o;
+    o.topology.threadsPerCore = 2; // CPUs 0,1 are siblings; CPU 2 is another core
+    auto machine = rdt::sim::SimMachine::create(*cpuid, o);
+    ASSERT_TRUE(machine) << machine.error().toString();
+    SimMachineMemory mem(**machine, { 0, 2, 1 });
+    EXPECT_EQ(mem.privateLines(), 1024u * 1024 / 64) << "skx-class L2: 1 MiB (CPUID.04H)";
+    const std::uint64_t a = 0x10000, b = 0x20000;
+    EXPECT_FALSE(mem.access(a, true, 1).hitm);
+    auto snooped = mem.access(a, false, 0);
+    EXPECT_TRUE(snooped.hitm);
+    EXPECT_EQ(snooped.level, MemLevel::L3);
+    EXPECT_EQ(snooped.latency,
+        static_cast<std::uint32_t>((*machine)->options().timing.l3Cycles) + SimMachineMemory::kSnoopCycles);
+    EXPECT_FALSE(mem.access(a, false, 0).hitm) << "written back by the snoop: now Shared";
+    EXPECT_FALSE(mem.access(a, false, 1).hitm);
+    mem.access(b, true, 0);
+    EXPECT_FALSE(mem.access(b, false, 0).hitm) << "own store";
+    EXPECT_FALSE(mem.access(b, false, 2).hitm) << "SMT sibling of core 0 shares its L1/L2";
+    EXPECT_TRUE(mem.access(b, false, 1).hitm);
+    mem.access(a, true, 1);
+    for (std::uint64_t i = 1; i <= mem.privateLines(); ++i)
+        mem.access(0x4000'0000 + i * 64, true, 1);
+    EXPECT_FALSE(mem.access(a, false, 0).hitm) << "evicted from core 1's private caches long ago";
+}
+
+TEST(SimPmu, MachineModelReportsHitmForTheSharedCounters)
+{
+    auto cpuid = rdt::sim::presetCpuid(rdt::sim::defaultPresetId());
+    ASSERT_TRUE(cpuid) << cpuid.error().toString();
+    auto machine = rdt::sim::SimMachine::create(*cpuid);
+    ASSERT_TRUE(machine) << machine.error().toString();
+    SimPmuConfig cfg;
+    cfg.capture = SimCapture::LoadLatency;
+    cfg.loadPeriod = 1;
+    auto sim = SimPmu::create(cfg, std::make_unique<SimMachineMemory>(**machine, std::vector<unsigned> { 0, 1 }));
+    ASSERT_TRUE(sim) << sim.error().toString();
+    Pipeline p;
+    sim->addEventsTo(p.decoder);
+    sim->registerSymbols(p.symbols);
+    LoadLatency agg;
+    sim->run(5'000'000);
+    drain(*sim, p, [&](const Sample& s) { agg.add(s); });
+    auto r = agg.report(p.symbols);
+    const LatencyRow* counters = nullptr;
+    for (const auto& row : r.functions)
+        if (row.key == "update_counters") counters = &row;
+    ASSERT_NE(counters, nullptr);
+    EXPECT_GT(counters->stats.hitm, 0u) << "the other core writes those counters";
+    EXPECT_LE(counters->stats.hitm, counters->stats.count);
+    for (const auto& row : r.functions) {
+        if (row.key != "probe_table") continue;
+        EXPECT_EQ(row.stats.hitm, 0u) << "nobody writes the probe table";
+    }
+}

@@ -80,6 +80,15 @@ const std::vector<MsrCase>& cases()
         { "CBA beyond MSR range", "skx-6154", { { "cba", 9 } }, true, 0xE02, 0, "beyond E00H" },
         { "CBA without CBA", "skx-6154", {}, false, 0xE00, 0, "no CBA" },
         { "unknown MSR", "skx-6154", {}, false, 0x10, 0, "not implemented" },
+        { "unknown MSR (write)", "skx-6154", {}, true, 0x10, 0, "not implemented" },
+        // Absent MSRs fault on RDMSR as on WRMSR.
+        { "EVTSEL without monitoring (write)", "icx-d1718t", {}, true, 0xC8D, 0, "no RDT monitoring" },
+        { "L2 mask outside CLOS (read)", "skx-6154", { { "l2_cat", 8 } }, false, 0xD18, 0,
+            "outside the supported CLOS" },
+        { "L2_QOS_CFG without L2 CDP (read)", "skx-6154", { { "l2_cat", 8 } }, false, 0xC82, 0, "only with L2 CDP" },
+        { "MBA outside CLOS (read)", "skx-6154", {}, false, 0xD58, 0, "outside the MBA CLOS" },
+        { "MBA without MBA (read)", "bdw-6850k", {}, false, 0xD50, 0, "no MBA" },
+        { "CBA beyond MSR range (read)", "skx-6154", { { "cba", 9 } }, false, 0xE02, 0, "beyond E00H" },
     };
     return t;
 }
@@ -116,6 +125,39 @@ TEST(SimMsrSpace, TableOfRules)
                 EXPECT_EQ(*r, c.value);
             }
         }
+    }
+}
+
+// An MSR the processor does not implement (feature absent, or index beyond the enumerated CLOS) faults with the same
+// rule whether it is read or written: a value never matters for a missing MSR.
+TEST(SimMsrSpace, AbsentMsrsFaultAlikeOnReadAndWrite)
+{
+    const std::vector<std::pair<std::string, std::uint32_t>> absent = {
+        { "icx-d1718t", 0xC8F },
+        { "icx-d1718t", 0xC8D },
+        { "icx-d1718t", 0xC8E },
+        { "skx-6154", 0xCA0 },
+        { "hsw-2699v3", 0xC90 },
+        { "skx-6154", 0xD10 },
+        { "icx-8351n", 0xC81 },
+        { "skx-6154", 0xC82 },
+        { "skx-6154", 0xD58 },
+        { "bdw-6850k", 0xD50 },
+        { "skx-6154", 0xE00 },
+        { "skx-6154", 0x10 },
+    };
+    for (const auto& [preset, address] : absent) {
+        SCOPED_TRACE(preset + " " + std::to_string(address));
+        auto m = makeMachine(MachineArgs { preset, 2, 1, 64, {} });
+        SimMsrSpace msr(*m);
+        auto r = msr.read(0, address);
+        auto w = msr.write(0, address, 1);
+        ASSERT_FALSE(r.ok());
+        ASSERT_FALSE(w.ok());
+        auto rule = [](const std::string& s) { return s.substr(s.find("#GP(0)")); };
+        EXPECT_EQ(rule(r.error().message), rule(w.error().message));
+        EXPECT_EQ(r.error().message.rfind("RDMSR ", 0), 0u) << r.error().message;
+        EXPECT_EQ(w.error().message.rfind("WRMSR ", 0), 0u) << w.error().message;
     }
 }
 

@@ -14,8 +14,12 @@
 #include "views/TmaView.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QFile>
 #include <QGraphicsView>
+#include <QLineEdit>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace rdt::pmu;
@@ -29,6 +33,7 @@ void simulate(PmuSession& s, int steps)
     s.stopSimulation();
     for (int i = 0; i < steps; ++i)
         s.stepSimulation();
+    s.waitForAggregation();
 }
 
 bool waitLayout(CallGraphView& v)
@@ -165,6 +170,9 @@ private Q_SLOTS:
         QTest::mouseMove(plot, QPoint(x1, y));
         QTest::mouseRelease(plot, Qt::LeftButton, {}, QPoint(x1, y));
         QVERIFY(s.hasTimeRange());
+        QVERIFY(s.aggregating()); // on the worker: the views still show the whole run
+        QCOMPARE(latency.plottedTotal(), all);
+        QTRY_VERIFY_WITH_TIMEOUT(!s.aggregating(), 30000);
         QVERIFY(s.rangeTo() > s.rangeFrom());
         std::uint64_t inRange = 0;
         for (const auto& l : s.data().loads) {
@@ -179,7 +187,7 @@ private Q_SLOTS:
         // A click without a drag clears the range.
         QTest::mouseClick(plot, Qt::LeftButton, {}, QPoint(x1, y));
         QVERIFY(!s.hasTimeRange());
-        QCOMPARE(latency.plottedTotal(), all);
+        QTRY_COMPARE_WITH_TIMEOUT(latency.plottedTotal(), all, 30000);
     }
 
     void clickingABarFiltersTheTables()
@@ -211,6 +219,7 @@ private Q_SLOTS:
         const QPointF px = bars->coordsToPixels(it->key, base + it->value / 2);
         const double key = it->key, value = it->value; // the click re-plots: `it` is gone afterwards
         QTest::mouseClick(v.plot(), Qt::LeftButton, {}, px.toPoint());
+        s.waitForAggregation();
         QCOMPARE(s.latencyBucket(), static_cast<int>(key));
         QCOMPARE(s.latencyLevel(), level);
         QCOMPARE(s.latencyTables().total.count, static_cast<std::uint64_t>(value));
@@ -220,6 +229,7 @@ private Q_SLOTS:
         QVERIFY(rows <= static_cast<std::uint64_t>(value));
         QVERIFY(rows > 0);
         v.filterBy(-1, -1);
+        s.waitForAggregation();
         QCOMPARE(s.latencyTables().total.count, static_cast<std::uint64_t>(v.plottedTotal()));
     }
 
@@ -279,6 +289,61 @@ private Q_SLOTS:
         QVERIFY(!c.adviceText().isEmpty());
         if (!check.available) QVERIFY(c.adviceText().contains(QString::fromStdString(check.advice).left(20)));
         QVERIFY(s.data().empty());
+        QVERIFY(!s.simulating());
+    }
+
+    void liveLaunchedCommandOffersEveryRecipe()
+    {
+        // Several recipes share one launched command now (capture/pmu/Workload): "All" + "Launch command" is no
+        // longer refused for being several recipes; only a missing PMU stops it, before anything is launched.
+        QTemporaryDir dir;
+        const QString marker = dir.filePath(QStringLiteral("ran"));
+        PmuSession s;
+        PmuControls c(&s);
+        c.setMachine(PmuControls::Machine::Live);
+        const auto combos = c.findChildren<QComboBox*>();
+        QCOMPARE(combos.size(), 3); // machine, recipe, target
+        QCOMPARE(combos[1]->currentData().toInt(), static_cast<int>(PmuRecipeKind::All));
+        combos[2]->setCurrentIndex(2); // Launch command
+        auto* line = c.findChild<QLineEdit*>();
+        QVERIFY(line && line->isEnabled());
+        line->setText(QStringLiteral("/usr/bin/touch ") + marker);
+        const bool started = c.start();
+        QVERIFY2(!c.adviceText().contains(QStringLiteral("one recipe")), qPrintable(c.adviceText()));
+        const auto check = checkLiveRecipe(PmuRecipeKind::All, false);
+        if (!check.available) {
+            QVERIFY(!started);
+            QVERIFY2(
+                c.adviceText().contains(QString::fromStdString(check.advice).left(20)), qPrintable(c.adviceText()));
+            QVERIFY(!QFile::exists(marker)); // refused before the command was forked
+            return;
+        }
+        QVERIFY2(started, qPrintable(c.adviceText()));
+        for (int i = 0; i < 400 && s.simulating(); ++i) {
+            QTest::qWait(25);
+            s.stepSimulation();
+        }
+        QVERIFY(QFile::exists(marker));
+    }
+
+    void liveLaunchOfAMissingCommandSaysWhy()
+    {
+        PmuSession s;
+        PmuControls c(&s);
+        c.setMachine(PmuControls::Machine::Live);
+        const auto combos = c.findChildren<QComboBox*>();
+        QCOMPARE(combos.size(), 3);
+        combos[1]->setCurrentIndex(combos[1]->findData(static_cast<int>(PmuRecipeKind::CpuClock)));
+        combos[2]->setCurrentIndex(2); // Launch command
+        c.findChild<QLineEdit*>()->setText(QStringLiteral("rdtscope-no-such-command --flag"));
+        QVERIFY(!c.start());
+        const QString advice = c.adviceText();
+        if (!advice.contains(QStringLiteral("cannot run")))
+            QSKIP(qPrintable(QStringLiteral("perf_event_open refused before the launch: ") + advice));
+        QVERIFY2(advice.contains(QStringLiteral("cannot run 'rdtscope-no-such-command': No such file or directory")),
+            qPrintable(advice));
+        QVERIFY2(!advice.contains(QStringLiteral("PMU is not available")), qPrintable(advice));
+        QVERIFY(!s.live());
         QVERIFY(!s.simulating());
     }
 };
