@@ -60,6 +60,21 @@ struct SkylakeTmaCounts {
 };
 TmaBreakdown tmaFromSkylake(const SkylakeTmaCounts& c);
 
+/// Deltas of the Gracemont E-core group (cpu_atom on Alder Lake / Raptor Lake). perf's alderlake adl-metrics.json
+/// ("Unit": "cpu_atom"): tma_info_core_clks = CPU_CLK_UNHALTED.CORE, tma_info_core_slots = 5 * tma_info_core_clks,
+/// tma_retiring = TOPDOWN_RETIRING.ALL / slots, tma_frontend_bound = TOPDOWN_FE_BOUND.ALL / slots,
+/// tma_backend_bound = TOPDOWN_BE_BOUND.ALL / slots, and
+/// tma_bad_speculation = (slots - (TOPDOWN_FE_BOUND.ALL + TOPDOWN_BE_BOUND.ALL + TOPDOWN_RETIRING.ALL)) / slots.
+/// Level 1 only: the E-core's level 2 (base/ms_uops, fetch latency/bandwidth...) does not map onto TmaLevel2.
+struct GracemontTmaCounts {
+    std::uint64_t retiring = 0; ///< TOPDOWN_RETIRING.ALL
+    std::uint64_t feBound = 0; ///< TOPDOWN_FE_BOUND.ALL
+    std::uint64_t beBound = 0; ///< TOPDOWN_BE_BOUND.ALL
+    std::uint64_t coreClks = 0; ///< CPU_CLK_UNHALTED.CORE(_P)
+    unsigned slotsPerCycle = 5; ///< "5 * tma_info_core_clks"
+};
+TmaBreakdown tmaFromGracemont(const GracemontTmaCounts& c);
+
 /// CPUID.23H.00H:ECX[7:0] when the leaf exists and reports non-zero, else 4 (SDM 22.2.9.6 allows 0).
 unsigned tmaSlotsPerCycle(unsigned cpuid23Ecx, bool leaf23Present);
 
