@@ -272,11 +272,18 @@ TmaBreakdown tmaFromGroupRead(const Recipe& recipe, const ReadData& d)
         return bad;
     }
     if (d.timeRunning == 0) {
-        bad.note = "the TMA group was never scheduled in this interval (another tool holds the counters?)";
+        bad.note = recipe.pmuName.empty()
+            ? "the TMA group was never scheduled in this interval (another tool holds the counters?)"
+            : "the " + recipe.pmuLabel
+                + " group did not run in this interval (the target ran on none of its CPUs, "
+                  "or another tool holds the counters)";
         return bad;
     }
-    const double scale
-        = d.timeEnabled > d.timeRunning ? static_cast<double>(d.timeEnabled) / static_cast<double>(d.timeRunning) : 1.0;
+    // Hybrid parts: a per-task event of one core PMU is not scheduled while the task runs on the other PMU's CPUs,
+    // so time_running < time_enabled there is no multiplexing and must not extrapolate the slots.
+    const double scale = d.timeEnabled > d.timeRunning && recipe.pmuName.empty()
+        ? static_cast<double>(d.timeEnabled) / static_cast<double>(d.timeRunning)
+        : 1.0;
     auto get = [&](EventRole role) -> std::uint64_t {
         for (std::size_t i = 0; i < recipe.events.size(); ++i)
             if (recipe.events[i].role == role) return d.values[i].value;

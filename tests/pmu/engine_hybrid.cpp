@@ -280,9 +280,18 @@ TEST(Hybrid, GracemontTmaFromHandComputedCounts)
     EXPECT_DOUBLE_EQ(b.level1.backendBound, 0.3);
     EXPECT_NEAR(b.level1.badSpeculation, 0.1, 1e-12);
     EXPECT_FALSE(b.level2.present);
-    // Multiplexed half the time: the fractions stay, the slots double.
+    // Running half the enabled time is the task being on P-cores the other half, not multiplexing: the slots are
+    // not extrapolated (a single-PMU recipe would double them).
     d.timeEnabled = 2'000'000;
-    EXPECT_DOUBLE_EQ(tmaFromGroupRead(et, d).slots, 10000.0);
+    EXPECT_DOUBLE_EQ(tmaFromGroupRead(et, d).slots, 5000.0);
+    EXPECT_DOUBLE_EQ(tmaFromGroupRead(et, d).level1.retiring, 0.4);
+    Recipe single = et;
+    single.pmuName.clear();
+    EXPECT_DOUBLE_EQ(tmaFromGroupRead(single, d).slots, 10000.0);
+    d.timeRunning = 0;
+    const TmaBreakdown idle = tmaFromGroupRead(et, d);
+    EXPECT_FALSE(idle.valid);
+    EXPECT_NE(idle.note.find("E-cores (cpu_atom) group did not run"), std::string::npos) << idle.note;
     // The same counts in the P-core recipe mean something else entirely: per-PMU breakdowns stay separate.
     const TmaBreakdown none = tmaFromGracemont({ 0, 0, 0, 0, 5 });
     EXPECT_FALSE(none.valid);
