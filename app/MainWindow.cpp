@@ -18,7 +18,6 @@
 #include "views/PmuPages.h"
 #include "views/ReplayBar.h"
 #include "views/TimelineView.h"
-#include "views/UnavailablePage.h"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -42,9 +41,11 @@ constexpr int kAllocationReadEveryFrames = 15; // re-read schemata twice a secon
 struct PageInfo {
     const char* id;
     const char* title;
+    const char* explainConcept; ///< what the Explain panel shows when the user turns to the page
 };
-constexpr PageInfo kPages[] = { { "machine", "Machine" }, { "rdt", "Cache && bandwidth" }, { "tma", "TMA" },
-    { "callgraph", "Branch call graph" }, { "latency", "Load latency" } };
+constexpr PageInfo kPages[]
+    = { { "machine", "Machine", "cpuid-enumeration" }, { "rdt", "Cache && bandwidth", "cat" }, { "tma", "TMA", "tma" },
+          { "callgraph", "Branch call graph", "lbr" }, { "latency", "Load latency", "load-latency" } };
 
 QString kindText(SourceKind kind)
 {
@@ -107,25 +108,14 @@ MainWindow::MainWindow(QWidget* parent)
 
     m_pages->addTab(m_machinePanel, tr(kPages[0].title));
     m_pages->addTab(dashboard, tr(kPages[1].title));
-    m_pages->addTab(new UnavailablePage(tr("Top-down microarchitecture analysis"),
-                        tr("The TMA view (level 1 and 2 over time) needs the PMU engine, which is not part of this "
-                           "build yet."),
-                        this),
-        tr(kPages[2].title));
-    m_pages->addTab(new UnavailablePage(tr("Branch call graph"),
-                        tr("The LBR branch call graph needs the PMU engine and the perf.data importer, which are "
-                           "not part of this build yet."),
-                        this),
-        tr(kPages[3].title));
-    m_pages->addTab(
-        new UnavailablePage(tr("Load latency"),
-            tr("The PEBS load-latency view needs the PMU engine, which is not part of this build yet."), this),
-        tr(kPages[4].title));
+    for (int i = 2; i < 5; ++i) // PmuPages puts its three views in these slots once the docks exist
+        m_pages->addTab(new QWidget(this), tr(kPages[i].title));
     setCentralWidget(m_pages);
 
     buildDocks();
     buildMenus();
     m_pmu = new PmuPages(this, m_pages, 2, m_openPerfAction); // replaces the three PMU placeholder tabs
+    m_pmu->linkTimeline(m_timelines, m_pump); // a range selected on the timeline filters the PMU views
     statusBar()->addWidget(m_sourceLabel, 1);
     statusBar()->addPermanentWidget(m_frameLabel);
     m_sourceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -136,6 +126,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_pump, &FramePump::seriesReset, m_monitorModel, &MonitorModel::clear);
     connect(m_machinePanel, &MachinePanel::capabilitySelected, m_explain, &ExplainPanel::showCapability);
     connect(m_timelines, &TimelineView::explainRequested, m_explain, &ExplainPanel::showConcept);
+    connect(m_pages, &QTabWidget::currentChanged, this, [this](int i) { // the Explain panel follows the page
+        if (i >= 0 && i < static_cast<int>(std::size(kPages)))
+            m_explain->showConcept(QString::fromLatin1(kPages[i].explainConcept));
+    });
     connect(m_replayBar, &ReplayBar::seeked, this, [this] {
         m_pump->resetSeries();
         refreshAllocation();

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "FramePump.h"
 
+#include "core/Time.h"
+
 #include <map>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace {
 constexpr std::size_t kMaxBatchesPerFrame = 4096; // a 10 s stall at 400 Hz; the rest waits for the next frame
@@ -38,6 +42,7 @@ void FramePump::setFeed(std::unique_ptr<SampleFeed> feed)
     ++m_generation;
     m_haveOrigin = false;
     m_now = 0;
+    m_anchorWallNs = 0;
     m_store.clear();
     m_markers.clear();
     Q_EMIT seriesReset();
@@ -78,6 +83,42 @@ double FramePump::secondsOf(std::uint64_t timeNs) const
     return (static_cast<double>(timeNs) - static_cast<double>(m_originNs)) * 1e-9;
 }
 
+std::optional<std::uint64_t> FramePump::monotonicNsOf(double t) const
+{
+    if (!m_haveOrigin) return std::nullopt;
+    const auto ns = [](double seconds) { return static_cast<std::int64_t>(std::llround(seconds * 1e9)); };
+    std::int64_t mono = 0;
+    switch (source().kind) {
+    case SourceKind::Live:
+        mono = static_cast<std::int64_t>(m_originNs) + ns(t);
+        break;
+    case SourceKind::Simulated:
+        if (m_anchorWallNs == 0) return std::nullopt;
+        mono = static_cast<std::int64_t>(m_anchorWallNs) - ns(m_anchorT - t);
+        break;
+    case SourceKind::Replay:
+    case SourceKind::None:
+        return std::nullopt;
+    }
+    return static_cast<std::uint64_t>(std::max<std::int64_t>(mono, 0));
+}
+
+std::optional<double> FramePump::secondsOfMonotonic(std::uint64_t monoNs) const
+{
+    if (!m_haveOrigin) return std::nullopt;
+    switch (source().kind) {
+    case SourceKind::Live:
+        return secondsOf(monoNs);
+    case SourceKind::Simulated:
+        if (m_anchorWallNs == 0) return std::nullopt;
+        return m_anchorT + (static_cast<double>(monoNs) - static_cast<double>(m_anchorWallNs)) * 1e-9;
+    case SourceKind::Replay:
+    case SourceKind::None:
+        break;
+    }
+    return std::nullopt;
+}
+
 int FramePump::pumpOnce()
 {
     if (!m_feed) return 0;
@@ -104,6 +145,10 @@ int FramePump::pumpOnce()
     }
     for (const auto& batch : m_scratch.batches)
         ingest(batch);
+    if (!m_scratch.batches.empty()) {
+        m_anchorT = secondsOf(m_scratch.batches.back().timeNs);
+        m_anchorWallNs = rdt::monotonicNs();
+    }
     for (const auto& c : m_scratch.changes) {
         m_markers.push_back({ secondsOf(c.timeNs), markerLabel(c), c.ok });
         m_now = std::max(m_now, m_markers.back().t);

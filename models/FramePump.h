@@ -10,6 +10,7 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <vector>
 
 /// An allocation change placed on the time axis (a labelled marker on every timeline).
@@ -59,6 +60,14 @@ public:
     const std::deque<TimelineMarker>& markers() const { return m_markers; }
     double now() const { return m_now; }
     double secondsOf(std::uint64_t timeNs) const;
+    /// The host's CLOCK_MONOTONIC time (ns) at timeline second `t`, to relate the timeline to other data recorded
+    /// on this host (the PMU pages). Live: the sampler stamps batches with CLOCK_MONOTONIC, so exact. Simulated:
+    /// the simulated machine advances one sampling interval per interval of wall time (Sampler::run), so the
+    /// newest batch's arrival anchors it (off by up to a frame and a sampling interval). Replay or no source:
+    /// nullopt, a recording's clock is its own.
+    std::optional<std::uint64_t> monotonicNsOf(double t) const;
+    /// The inverse: timeline seconds of a CLOCK_MONOTONIC time (nullopt as above).
+    std::optional<double> secondsOfMonotonic(std::uint64_t monoNs) const;
 
 Q_SIGNALS:
     void frame(const FrameUpdate& update);
@@ -78,6 +87,8 @@ private:
     bool m_haveOrigin = false;
     std::uint64_t m_originNs = 0;
     double m_now = 0;
+    double m_anchorT = 0; ///< timeline second of the newest batch ...
+    std::uint64_t m_anchorWallNs = 0; ///< ... and CLOCK_MONOTONIC when it arrived (0: none yet)
     TimeSeriesStore m_store;
     std::deque<TimelineMarker> m_markers;
     DrainedFrame m_scratch;

@@ -10,8 +10,7 @@
 namespace rdt::pmu {
 
 namespace {
-/// perf's default sample clock is the kernel's local clock, which tracks CLOCK_MONOTONIC closely enough to place
-/// TMA intervals next to samples on one time axis.
+/// The sampling recipes set use_clockid = CLOCK_MONOTONIC, so TMA intervals stamped here share the samples' time axis.
 std::uint64_t monotonicNowNs()
 {
     timespec ts {};

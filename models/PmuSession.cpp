@@ -2,82 +2,50 @@
 #include "PmuSession.h"
 
 #include "PmuImport.h"
+#include "core/Time.h"
 
 #include <QFileInfo>
 #include <QThreadPool>
 #include <QTimer>
 
 #include <algorithm>
+#include <cmath>
+#include <mutex>
 #include <utility>
 
 using namespace rdt::pmu;
 
-namespace {
-
-/// Slot-weighted mean: each interval counts by how many issue slots it had (SDM 22.2.9.6: slots are the unit of TMA).
-TmaBreakdown averageTma(const std::vector<const TmaBreakdown*>& points)
-{
-    TmaBreakdown out;
-    double total = 0;
-    for (const auto* b : points) {
-        if (!b->valid) continue;
-        const double w = b->slots > 0 ? b->slots : 1.0;
-        total += w;
-        out.level1.retiring += w * b->level1.retiring;
-        out.level1.badSpeculation += w * b->level1.badSpeculation;
-        out.level1.frontendBound += w * b->level1.frontendBound;
-        out.level1.backendBound += w * b->level1.backendBound;
-        out.level2.present = out.level2.present || b->level2.present;
-        out.level2.heavyOperations += w * b->level2.heavyOperations;
-        out.level2.lightOperations += w * b->level2.lightOperations;
-        out.level2.branchMispredicts += w * b->level2.branchMispredicts;
-        out.level2.machineClears += w * b->level2.machineClears;
-        out.level2.fetchLatency += w * b->level2.fetchLatency;
-        out.level2.fetchBandwidth += w * b->level2.fetchBandwidth;
-        out.level2.memoryBound += w * b->level2.memoryBound;
-        out.level2.coreBound += w * b->level2.coreBound;
-        out.slots += b->slots;
-    }
-    if (total <= 0) {
-        out.note = "no TMA interval in the selected range";
-        return out;
-    }
-    out.valid = true;
-    for (double* v : { &out.level1.retiring, &out.level1.badSpeculation, &out.level1.frontendBound,
-             &out.level1.backendBound, &out.level2.heavyOperations, &out.level2.lightOperations,
-             &out.level2.branchMispredicts, &out.level2.machineClears, &out.level2.fetchLatency,
-             &out.level2.fetchBandwidth, &out.level2.memoryBound, &out.level2.coreBound })
-        *v /= total;
-    return out;
-}
-
-/// Fills the fields LoadLatency::add reads into a reused Sample (a fresh Sample per load costs more than the add).
-const Sample& loadSample(const PmuLoadSample& l)
-{
-    thread_local Sample s = [] {
-        Sample init;
-        init.present = perf::SampleIp | perf::SampleTid | perf::SampleTime | perf::SampleAddr | perf::SampleWeightStruct
-            | perf::SampleDataSrc;
-        return init;
-    }();
-    s.ip = l.ip;
-    s.pid = l.pid;
-    s.time = l.time;
-    s.addr = l.addr;
-    s.weight.var1 = l.latency;
-    s.weight.full = l.latency;
-    s.dataSrc = l.dataSrc;
-    return s;
-}
-
-} // namespace
+/// A finished job's result, left by the worker for the GUI thread (a queued call or waitForAggregation takes it).
+struct PmuSession::AggregationSlot {
+    struct Finished {
+        quint64 generation = 0;
+        bool full = true;
+        Aggregates aggregates;
+    };
+    std::mutex mutex;
+    std::optional<Finished> result;
+};
 
 PmuSession::PmuSession(QObject* parent)
     : QObject(parent)
+    , m_data(std::make_shared<PmuData>())
     , m_pool(new QThreadPool(this))
+    , m_aggPool(new QThreadPool(this))
+    , m_slot(std::make_shared<AggregationSlot>())
+    , m_busyTimer(new QTimer(this))
+    , m_clock([] { return rdt::monotonicNs(); })
     , m_simTimer(new QTimer(this))
 {
     m_pool->setMaxThreadCount(1);
+    m_aggPool->setMaxThreadCount(1);
+    // Idle worker threads exit after a while; keep the aggregation thread around for a running simulation.
+    m_aggPool->setExpiryTimeout(30'000);
+    m_busyTimer->setSingleShot(true);
+    connect(m_busyTimer, &QTimer::timeout, this, [this] {
+        if (!m_aggRunning || !m_jobUser || m_busyShown) return;
+        m_busyShown = true;
+        Q_EMIT aggregatingChanged(true);
+    });
     connect(m_simTimer, &QTimer::timeout, this, &PmuSession::stepSimulation);
 }
 
@@ -85,19 +53,36 @@ PmuSession::~PmuSession()
 {
     cancelImport();
     m_pool->waitForDone();
+    m_aggPool->waitForDone(); // jobs read m_data and post to this object
 }
 
 void PmuSession::setData(PmuData data)
 {
+    replaceData(std::make_shared<PmuData>(std::move(data)), nullptr);
+}
+
+void PmuSession::replaceData(std::shared_ptr<PmuData> data, std::shared_ptr<Aggregates> prepared)
+{
+    // A running job keeps its own reference to the old data and its result is dropped (generation).
     m_data = std::move(data);
-    const auto span = m_data.timeSpan();
+    const auto span = m_data->timeSpan();
     m_t0 = span.first;
     m_t1 = span.second;
     m_hasRange = false;
     m_bucket = m_level = -1;
+    m_deferredSteps = 0;
+    m_anchors.clear();
+    m_rangeFromTimeline = false;
+    setTimelineNote({});
     Q_EMIT dataReset();
     Q_EMIT timeRangeChanged(0, duration(), false);
-    reaggregate();
+    if (!prepared) {
+        requestAggregation(true);
+        return;
+    }
+    ++m_aggGeneration; // supersedes whatever runs or is queued
+    m_aggQueued = m_queuedFull = false;
+    applyAggregates(*prepared, true);
 }
 
 void PmuSession::clear()
@@ -108,8 +93,8 @@ void PmuSession::clear()
 
 QString PmuSession::sourceLabel() const
 {
-    const QString name = QString::fromStdString(m_data.name);
-    switch (m_data.kind) {
+    const QString name = QString::fromStdString(m_data->name);
+    switch (m_data->kind) {
     case PmuSourceKind::Simulated:
         return tr("Simulated: %1").arg(name);
     case PmuSourceKind::Imported:
@@ -129,12 +114,18 @@ double PmuSession::duration() const
 
 double PmuSession::secondsOf(std::uint64_t timeNs) const
 {
-    return timeNs >= m_t0 ? static_cast<double>(timeNs - m_t0) * 1e-9 : -static_cast<double>(m_t0 - timeNs) * 1e-9;
+    return secondsSince(m_t0, timeNs);
 }
 
 void PmuSession::setTimeRange(double from, double to)
 {
+    applyTimeRange(from, to, false);
+}
+
+void PmuSession::applyTimeRange(double from, double to, bool fromTimeline)
+{
     if (from > to) std::swap(from, to);
+    m_rangeFromTimeline = fromTimeline; // set before timeRangeChanged: the timeline does not mirror its own range
     m_hasRange = true;
     m_from = from;
     m_to = to;
@@ -145,6 +136,7 @@ void PmuSession::setTimeRange(double from, double to)
 void PmuSession::clearTimeRange()
 {
     m_hasRange = false;
+    m_rangeFromTimeline = false;
     Q_EMIT timeRangeChanged(0, duration(), false);
     reaggregate();
 }
@@ -154,63 +146,206 @@ void PmuSession::setLatencyFilter(int bucket, int level)
     if (bucket == m_bucket && level == m_level) return;
     m_bucket = bucket;
     m_level = level;
-    aggregateLatencyTables();
-    Q_EMIT aggregated();
+    requestAggregation(false);
 }
 
 void PmuSession::reaggregate()
 {
-    auto inRange = [this](std::uint64_t t) {
-        if (!m_hasRange) return true;
-        const double s = secondsOf(t);
-        return s >= m_from && s <= m_to;
-    };
-    BranchGraph graph(m_data.branchMode);
-    Sample scratch;
-    scratch.present = perf::SampleIp | perf::SampleTid | perf::SampleTime | perf::SampleBranchStack;
-    m_rangeBranches = 0;
-    for (const auto& b : m_data.branches) {
-        if (!inRange(b.time)) continue;
-        scratch.ip = b.ip;
-        scratch.pid = b.pid;
-        scratch.time = b.time;
-        scratch.branches = b.branches;
-        scratch.branchNr = b.branches.size();
-        graph.add(scratch);
-        ++m_rangeBranches;
+    requestAggregation(true);
+}
+
+void PmuSession::requestAggregation(bool full, bool user)
+{
+    ++m_aggGeneration; // whatever runs now describes an older request
+    m_queuedFull = m_queuedFull || full;
+    m_queuedUser = m_queuedUser || user;
+    if (m_aggRunning) {
+        m_aggQueued = true; // one job at a time: the newest request runs when the current one is done
+        return;
     }
-    m_graph = graph.report(*m_data.symbols);
+    startAggregation();
+}
 
-    LoadLatency latency;
-    for (const auto& l : m_data.loads)
-        if (inRange(l.time)) latency.add(loadSample(l));
-    m_latency = latency.report(*m_data.symbols, 50);
-    aggregateLatencyTables();
+void PmuSession::startAggregation()
+{
+    AggregateParams p;
+    p.t0 = m_t0;
+    p.hasRange = m_hasRange;
+    p.from = m_from;
+    p.to = m_to;
+    p.bucket = m_bucket;
+    p.level = m_level;
+    p.full = m_queuedFull;
+    m_jobUser = m_queuedUser;
+    m_queuedFull = m_queuedUser = m_aggQueued = false;
+    m_aggRunning = true;
+    m_busyData = m_data.get();
+    // Only a range, filter or data change says "Re-aggregating"; a running capture's steps re-aggregate quietly.
+    if (m_jobUser && !m_busyShown && !m_busyTimer->isActive()) m_busyTimer->start(m_busyDelayMs);
+    const quint64 generation = m_aggGeneration;
+    m_aggPool->start([this, data = m_data, slot = m_slot, p, generation]() mutable {
+        // The worker reads the data the GUI thread does not mutate while m_busyData points at it (steps wait).
+        AggregationSlot::Finished done { generation, p.full, {} };
+        aggregatePmu(*data, p, done.aggregates);
+        data.reset();
+        {
+            std::lock_guard lock(slot->mutex);
+            slot->result = std::move(done);
+        }
+        QMetaObject::invokeMethod(
+            this, [this] { finishAggregation(); }, Qt::QueuedConnection);
+    });
+}
 
-    std::vector<const TmaBreakdown*> points;
-    for (const auto& p : m_data.tma)
-        if (inRange(p.time)) points.push_back(&p.breakdown);
-    m_rangeTma = averageTma(points);
+void PmuSession::finishAggregation()
+{
+    std::optional<AggregationSlot::Finished> done;
+    {
+        std::lock_guard lock(m_slot->mutex);
+        done.swap(m_slot->result);
+    }
+    if (!done) return; // waitForAggregation took it already
+    m_aggRunning = false;
+    m_busyData = nullptr;
+    if (done->generation == m_aggGeneration) {
+        applyAggregates(done->aggregates, done->full);
+    } else {
+        ++m_discarded; // a newer request is queued; it recomputes what this one would have
+        m_queuedFull = m_queuedFull || done->full;
+        m_queuedUser = m_queuedUser || m_jobUser;
+    }
+    if (const int steps = std::exchange(m_deferredSteps, 0); steps > 0) {
+        bool stepped = false;
+        for (int i = 0; i < steps; ++i)
+            stepped = stepData() || stepped;
+        if (stepped) requestAggregation(true, false);
+    }
+    if (!m_aggRunning && m_aggQueued) startAggregation();
+    if (!m_aggRunning || !m_jobUser) {
+        m_busyTimer->stop();
+        if (m_busyShown) {
+            m_busyShown = false;
+            Q_EMIT aggregatingChanged(false);
+        }
+    }
+}
+
+void PmuSession::applyAggregates(Aggregates& a, bool full)
+{
+    // GUI thread, cheap: moves prepared reports in; the views reset their models from them on aggregated().
+    if (full) {
+        m_graph = std::move(a.graph);
+        m_latency = std::move(a.latency);
+        m_rangeTma = a.tma;
+        m_rangeBranches = a.rangeBranches;
+    }
+    m_latencyTables = std::move(a.tables);
+    m_lastWorkerMs = a.workerMs;
     Q_EMIT aggregated();
 }
 
-void PmuSession::aggregateLatencyTables()
+void PmuSession::setTimelineNote(const QString& note)
 {
-    if (m_bucket < 0 && m_level < 0) {
-        m_latencyTables = m_latency;
-        return;
+    if (note == m_timelineNote) return;
+    m_timelineNote = note;
+    Q_EMIT timelineNoteChanged(note);
+}
+
+std::optional<std::uint64_t> PmuSession::dataTimeOfMonotonic(std::uint64_t monoNs) const
+{
+    switch (m_data->kind) {
+    case PmuSourceKind::Live:
+        return monoNs;
+    case PmuSourceKind::Simulated: {
+        if (m_anchors.empty()) return std::nullopt;
+        const auto it = std::upper_bound(m_anchors.begin(), m_anchors.end(), monoNs,
+            [](std::uint64_t v, const std::pair<std::uint64_t, std::uint64_t>& a) { return v < a.first; });
+        if (it == m_anchors.begin()) return it->second; // before the first step: nothing earlier was simulated
+        if (it == m_anchors.end()) return m_anchors.back().second;
+        const auto& [w0, p0] = *(it - 1);
+        const auto& [w1, p1] = *it;
+        if (w1 == w0 || p1 <= p0) return p1;
+        const double f = static_cast<double>(monoNs - w0) / static_cast<double>(w1 - w0);
+        return p0 + static_cast<std::uint64_t>(std::llround(f * static_cast<double>(p1 - p0)));
     }
-    LoadLatency filtered;
-    for (const auto& l : m_data.loads) {
-        if (m_hasRange) {
-            const double s = secondsOf(l.time);
-            if (s < m_from || s > m_to) continue;
-        }
-        if (m_bucket >= 0 && LoadLatency::bucketOf(l.latency) != static_cast<std::size_t>(m_bucket)) continue;
-        if (m_level >= 0 && DataSource::decode(l.dataSrc).level() != static_cast<MemLevel>(m_level)) continue;
-        filtered.add(loadSample(l));
+    case PmuSourceKind::Imported:
+    case PmuSourceKind::None:
+        break;
     }
-    m_latencyTables = filtered.report(*m_data.symbols, 50);
+    return std::nullopt;
+}
+
+std::optional<std::uint64_t> PmuSession::monotonicOfDataTime(std::uint64_t dataNs) const
+{
+    switch (m_data->kind) {
+    case PmuSourceKind::Live:
+        return dataNs;
+    case PmuSourceKind::Simulated: {
+        if (m_anchors.empty()) return std::nullopt;
+        // The first wall time at which the simulation reached dataNs (between steps it stands still).
+        const auto it = std::lower_bound(m_anchors.begin(), m_anchors.end(), dataNs,
+            [](const std::pair<std::uint64_t, std::uint64_t>& a, std::uint64_t v) { return a.second < v; });
+        if (it == m_anchors.begin()) return it->first;
+        if (it == m_anchors.end()) return m_anchors.back().first;
+        const auto& [w0, p0] = *(it - 1);
+        const auto& [w1, p1] = *it;
+        if (p1 == p0) return w0;
+        const double f = static_cast<double>(dataNs - p0) / static_cast<double>(p1 - p0);
+        return w0 + static_cast<std::uint64_t>(std::llround(f * static_cast<double>(w1 - w0)));
+    }
+    case PmuSourceKind::Imported:
+    case PmuSourceKind::None:
+        break;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::uint64_t> PmuSession::dataTimeOfSeconds(double seconds) const
+{
+    const double ns = static_cast<double>(m_t0) + seconds * 1e9;
+    return ns < 0 ? 0 : static_cast<std::uint64_t>(std::llround(ns));
+}
+
+bool PmuSession::setTimelineRange(std::uint64_t fromMonoNs, std::uint64_t toMonoNs)
+{
+    if (fromMonoNs > toMonoNs) std::swap(fromMonoNs, toMonoNs);
+    const auto from = dataTimeOfMonotonic(fromMonoNs), to = dataTimeOfMonotonic(toMonoNs);
+    if (!from || !to) {
+        if (m_data->kind == PmuSourceKind::Imported)
+            setTimelineNote(tr("The timeline's range does not apply to this imported file: its clock is the recording "
+                               "machine's, which cannot be related to this host's timeline. The PMU views stay "
+                               "unfiltered; drag across the TMA plot to choose a range of the file."));
+        else if (m_data->kind == PmuSourceKind::Simulated)
+            setTimelineNote(tr("The timeline's range does not apply yet: the simulated PMU has produced no samples."));
+        else
+            setTimelineNote({});
+        if (m_rangeFromTimeline) clearTimeRange();
+        return false;
+    }
+    setTimelineNote({});
+    applyTimeRange(secondsOf(*from), secondsOf(*to), true);
+    return true;
+}
+
+void PmuSession::rejectTimelineRange(const QString& why)
+{
+    if (m_data->kind != PmuSourceKind::None) setTimelineNote(why);
+    if (m_rangeFromTimeline) clearTimeRange();
+}
+
+void PmuSession::clearTimelineRange()
+{
+    setTimelineNote({});
+    if (m_rangeFromTimeline && m_hasRange) clearTimeRange();
+    m_rangeFromTimeline = false;
+}
+
+void PmuSession::waitForAggregation()
+{
+    while (m_aggRunning) {
+        m_aggPool->waitForDone();
+        finishAggregation(); // may start the next job (a queued request or deferred steps)
+    }
 }
 
 void PmuSession::openPerfData(const QString& path, const QStringList& symbolDirs)
@@ -236,21 +371,30 @@ void PmuSession::openPerfData(const QString& path, const QStringList& symbolDirs
             return !cancel->load();
         };
         auto result = std::make_shared<rdt::Result<PmuData>>(importPerfData(file, options));
+        // The first aggregation (whole file, no filter) runs here too, so the import arrives ready to show.
+        std::shared_ptr<PmuData> data;
+        auto prepared = std::make_shared<Aggregates>();
+        if (*result) {
+            data = std::make_shared<PmuData>(std::move(result->value()));
+            AggregateParams p;
+            p.t0 = data->timeSpan().first;
+            aggregatePmu(*data, p, *prepared);
+        }
         QMetaObject::invokeMethod(
             this,
-            [this, result, generation, file] {
+            [this, result, data, prepared, generation, file] {
                 if (generation != m_importGeneration) return; // a newer import replaced this one
                 m_importing = false;
-                if (!*result) {
+                if (!data) {
                     Q_EMIT importFinished(false, QString::fromStdString(result->error().toString()));
                     return;
                 }
-                setData(std::move(result->value()));
+                replaceData(data, prepared);
                 Q_EMIT importFinished(true,
                     tr("Loaded %1: %2 branch samples, %3 load samples")
                         .arg(QFileInfo(QString::fromStdString(file)).fileName())
-                        .arg(m_data.branches.size())
-                        .arg(m_data.loads.size()));
+                        .arg(m_data->branches.size())
+                        .arg(m_data->loads.size()));
             },
             Qt::QueuedConnection);
     });
@@ -308,8 +452,12 @@ void PmuSession::stopSimulation()
     if (!m_simTimer->isActive()) return;
     m_simTimer->stop();
     if (m_live) {
-        m_live->step(m_data); // what arrived since the last step
+        // What arrived since the last step. A job reading this data finishes first (at most one aggregation).
+        if (m_aggRunning && m_busyData == m_data.get()) m_aggPool->waitForDone();
+        m_live->step(*m_data);
         m_live.reset(); // closes the events (a launched command keeps running)
+        updateSpan();
+        requestAggregation(true);
     }
     Q_EMIT simulationChanged(false);
 }
@@ -321,17 +469,41 @@ bool PmuSession::simulating() const
 
 void PmuSession::stepSimulation()
 {
-    if (m_live) {
-        m_live->step(m_data);
-        if (m_live->finished()) QTimer::singleShot(0, this, &PmuSession::stopSimulation);
-    } else if (m_sim) {
-        m_sim->step(m_data, m_cyclesPerStep);
-    } else {
+    if (!m_live && !m_sim) return;
+    if (m_aggRunning && m_busyData == m_data.get()) {
+        ++m_deferredSteps; // the worker reads m_data: step when it is done (finishAggregation)
         return;
     }
-    const auto span = m_data.timeSpan();
+    if (stepData()) requestAggregation(true, false);
+}
+
+bool PmuSession::stepData()
+{
+    if (m_live) {
+        m_live->step(*m_data);
+        if (m_live->finished()) QTimer::singleShot(0, this, &PmuSession::stopSimulation);
+    } else if (m_sim) {
+        const std::uint64_t wallBefore = m_clock();
+        const bool wasEmpty = m_data->empty();
+        const std::uint64_t simBefore = m_data->timeSpan().second;
+        m_sim->step(*m_data, m_cyclesPerStep);
+        if (!m_data->empty()) {
+            // The samples of this step were produced while the wall clock went from wallBefore to now.
+            const auto span = m_data->timeSpan();
+            m_anchors.emplace_back(wallBefore, wasEmpty ? span.first : simBefore);
+            m_anchors.emplace_back(std::max(m_clock(), wallBefore), span.second);
+        }
+    } else {
+        return false;
+    }
+    updateSpan();
+    return true;
+}
+
+void PmuSession::updateSpan()
+{
+    const auto span = m_data->timeSpan();
     m_t0 = span.first;
     m_t1 = span.second;
     if (!m_hasRange) Q_EMIT timeRangeChanged(0, duration(), false);
-    reaggregate();
 }

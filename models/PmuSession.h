@@ -2,10 +2,18 @@
 #pragma once
 
 // The Qt-side holder of PMU data (DESIGN.md "Sources"): simulated (PmuSimRun, stepped by a timer), imported
-// (perf.data read on a worker thread with progress and cancel) or, later, live. It aggregates the samples of the
+// (perf.data read on a worker thread with progress and cancel) or live. It aggregates the samples of the
 // selected time range into the branch graph, the load-latency report and a TMA breakdown; every PMU view reads
 // from here and re-reads when aggregated() fires. setTimeRange() is the one call that filters every PMU view.
+//
+// Aggregation runs on a worker (aggregatePmu over the shared data, one job at a time): a range or filter change
+// returns at once, aggregated() follows when the job is done. Each request bumps a generation; a finished job
+// whose generation is no longer current is dropped and the newest request runs next, so a stale result never
+// replaces a newer one. The worker reads m_data (samples and the symbol cache) without a copy: the data is only
+// mutated by a simulation or live step, and a step that comes while a job reads the same data is deferred until
+// the job is done (steps are counted, none is lost; perf's ring buffers hold a live run's samples meanwhile).
 
+#include "PmuAggregate.h"
 #include "PmuData.h"
 #include "PmuLiveRun.h"
 #include "PmuSimRun.h"
@@ -16,6 +24,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -31,7 +40,7 @@ public:
     /// Replaces the data (range and filters reset) and aggregates.
     void setData(rdt::pmu::PmuData data);
     void clear();
-    const rdt::pmu::PmuData& data() const { return m_data; }
+    const rdt::pmu::PmuData& data() const { return *m_data; }
     QString sourceLabel() const; ///< "Simulated: ...", "perf.data: file", "No PMU data"
 
     /// Seconds since the first sample of the data (0 .. duration()).
@@ -79,24 +88,75 @@ public:
     /// One simulation step now (the timer calls this; tests call it directly).
     void stepSimulation();
 
-    /// Re-aggregates everything from the samples (the views call nothing else).
-    /// UNFINISHED: runs on the calling (GUI) thread: 2-3.5 s for a million load samples on this loaded 2-core VM
-    /// (bench_gui_pmu), well under 100 ms for the simulator's and the fixtures' sizes. It should move to the worker
-    /// pool with a snapshot of the range and a generation id, as the call-graph layout does.
+    /// Requests a re-aggregation of everything from the samples on the worker; returns at once.
     void reaggregate();
+    /// True while an aggregation job runs or waits to run.
+    bool aggregating() const { return m_aggRunning; }
+    /// Blocks until no aggregation runs or is pending and applies the last result (tests, the benchmark).
+    void waitForAggregation();
+    /// How long the last applied aggregation took on the worker (ms), and how many results were dropped as stale.
+    double lastWorkerMs() const { return m_lastWorkerMs; }
+    quint64 discardedAggregations() const { return m_discarded; }
+    quint64 aggregationGeneration() const { return m_aggGeneration; }
+
+    /// What the PMU pages say about the shared RDT timeline's range (empty: nothing), e.g. that it cannot apply
+    /// to an imported file recorded on another machine's clock.
+    void setTimelineNote(const QString& note);
+    QString timelineNote() const { return m_timelineNote; }
+
+    /// A range chosen on the shared RDT timeline, in this host's CLOCK_MONOTONIC ns. Applied with setTimeRange
+    /// when this data's clock relates to it (see dataTimeOfMonotonic); otherwise the views stay unfiltered and
+    /// timelineNote() says why. Returns whether it was applied.
+    bool setTimelineRange(std::uint64_t fromMonoNs, std::uint64_t toMonoNs);
+    /// The timeline's range cannot be placed on this host's clock (it replays a recording): nothing is filtered.
+    void rejectTimelineRange(const QString& why);
+    /// The timeline's range was cleared: drops the filter it set (not one dragged on the TMA plot) and the note.
+    void clearTimelineRange();
+    bool timeRangeFromTimeline() const { return m_rangeFromTimeline; }
+    /// This host's CLOCK_MONOTONIC ns -> the data's sample clock (ns). Live: the recipes sample with
+    /// use_clockid = CLOCK_MONOTONIC, so the two are the same clock. Simulated: the simulated PMU has its own
+    /// clock; each step records when (wall clock) it ran and which simulated span it produced, and a wall time maps
+    /// onto the samples produced then (linear within a step, flat between steps). Imported or none: nullopt.
+    std::optional<std::uint64_t> dataTimeOfMonotonic(std::uint64_t monoNs) const;
+    /// The inverse: the data's sample clock (ns) -> CLOCK_MONOTONIC ns (simulated: the first wall time the run
+    /// reached it); nullopt when they cannot be related. The timeline uses it to show the TMA plot's range.
+    std::optional<std::uint64_t> monotonicOfDataTime(std::uint64_t dataNs) const;
+    /// Range seconds (since the first sample) -> the data's sample clock (ns).
+    std::optional<std::uint64_t> dataTimeOfSeconds(double seconds) const;
+    /// Test seam: the CLOCK_MONOTONIC read around each simulation step (default rdt::monotonicNs).
+    void setMonotonicClock(std::function<std::uint64_t()> clock) { m_clock = std::move(clock); }
 
 Q_SIGNALS:
     void dataReset(); ///< new source or data replaced
     void aggregated(); ///< aggregates changed (range, filter, new samples)
     void timeRangeChanged(double from, double to, bool active);
+    /// An aggregation has been running for a moment (true; the pages say "Re-aggregating...") or is done (false).
+    /// Not emitted for jobs that finish within kBusyDelayMs, so a running simulation does not flicker.
+    void aggregatingChanged(bool busy);
+    void timelineNoteChanged(const QString& note);
     void importProgress(qint64 done, qint64 total);
     void importFinished(bool ok, const QString& message);
     void simulationChanged(bool running);
 
-private:
-    void aggregateLatencyTables();
+public:
+    static constexpr int kBusyDelayMs = 150;
+    /// How long a job runs before aggregatingChanged(true) (kBusyDelayMs; tests set 0).
+    void setBusyDelayMs(int ms) { m_busyDelayMs = ms; }
 
-    rdt::pmu::PmuData m_data;
+private:
+    struct AggregationSlot;
+    void replaceData(std::shared_ptr<rdt::pmu::PmuData> data, std::shared_ptr<rdt::pmu::Aggregates> prepared);
+    /// user: a range, filter or data change (shows "Re-aggregating"), not a running capture's step.
+    void requestAggregation(bool full, bool user = true);
+    void applyTimeRange(double from, double to, bool fromTimeline);
+    void startAggregation();
+    void finishAggregation();
+    void applyAggregates(rdt::pmu::Aggregates& a, bool full);
+    /// One simulation or live step into m_data; false when there is nothing to step.
+    bool stepData();
+    void updateSpan();
+
+    std::shared_ptr<rdt::pmu::PmuData> m_data;
     std::uint64_t m_t0 = 0, m_t1 = 0;
     bool m_hasRange = false;
     double m_from = 0, m_to = 0;
@@ -106,7 +166,27 @@ private:
     rdt::pmu::TmaBreakdown m_rangeTma;
     std::size_t m_rangeBranches = 0;
 
-    QThreadPool* m_pool;
+    QThreadPool* m_pool; ///< imports
+    QThreadPool* m_aggPool; ///< aggregation jobs, one at a time
+    std::shared_ptr<AggregationSlot> m_slot; ///< where the worker leaves a finished job's result
+    quint64 m_aggGeneration = 0;
+    bool m_aggRunning = false;
+    bool m_aggQueued = false; ///< a request came while a job ran: start one when it is done
+    bool m_queuedFull = false; ///< the next job recomputes everything, not only the latency tables
+    bool m_queuedUser = false; ///< the next job answers a user's change
+    bool m_jobUser = false; ///< the running job answers a user's change
+    const rdt::pmu::PmuData* m_busyData = nullptr; ///< what the running job reads
+    int m_deferredSteps = 0;
+    bool m_busyShown = false;
+    int m_busyDelayMs = kBusyDelayMs;
+    QTimer* m_busyTimer;
+    double m_lastWorkerMs = 0;
+    quint64 m_discarded = 0;
+    QString m_timelineNote;
+    bool m_rangeFromTimeline = false;
+    std::function<std::uint64_t()> m_clock;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> m_anchors; ///< (CLOCK_MONOTONIC ns, sim ns), both rising
+
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::atomic<bool> m_importing { false };
     int m_importGeneration = 0;

@@ -3,6 +3,7 @@
 
 #include "models/CallGraphModel.h"
 #include "models/PmuSession.h"
+#include "views/PmuStatusBanner.h"
 
 #include <QElapsedTimer>
 #include <QFontMetricsF>
@@ -130,6 +131,7 @@ CallGraphView::CallGraphView(PmuSession* session, QWidget* parent)
     split->setSizes({ 520, 300 });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(new PmuStatusBanner(m_session, this));
     layout->addLayout(bar);
     layout->addWidget(split, 1);
 

@@ -3,6 +3,7 @@
 
 #include "models/LatencyModel.h"
 #include "models/PmuSession.h"
+#include "views/PmuStatusBanner.h"
 #include "views/QCustomPlotInclude.h"
 
 #include <QHBoxLayout>
@@ -123,6 +124,7 @@ LatencyView::LatencyView(PmuSession* session, QWidget* parent)
     split->setSizes({ 450, 400 });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(new PmuStatusBanner(m_session, this));
     layout->addWidget(split);
 
     connect(m_plot, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* p, int dataIndex, QMouseEvent*) {

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "PmuPages.h"
 
+#include "models/FramePump.h"
 #include "models/PmuImport.h"
 #include "models/PmuSession.h"
 #include "views/CallGraphView.h"
 #include "views/LatencyView.h"
 #include "views/PmuControls.h"
+#include "views/TimelineView.h"
 #include "views/TmaView.h"
 
 #include <QAction>
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QTabWidget>
+
+#include <optional>
 
 PmuPages::PmuPages(QMainWindow* window, QTabWidget* pages, int firstIndex, QAction* openPerfData)
     : QObject(window)
@@ -48,6 +52,37 @@ PmuPages::PmuPages(QMainWindow* window, QTabWidget* pages, int firstIndex, QActi
         if (ok && (pages->currentIndex() < firstIndex || pages->currentIndex() >= firstIndex + 3))
             pages->setCurrentIndex(firstIndex + (m_session->data().branches.empty() ? 2 : 1));
     });
+}
+
+void PmuPages::linkTimeline(TimelineView* timeline, FramePump* pump)
+{
+    connect(timeline, &TimelineView::rangeSelected, this, [this, pump](double from, double to) {
+        const auto a = pump->monotonicNsOf(from), b = pump->monotonicNsOf(to);
+        if (a && b) {
+            m_session->setTimelineRange(*a, *b);
+            return;
+        }
+        m_session->rejectTimelineRange(pump->source().kind == SourceKind::Replay
+                ? tr("The timeline's range does not apply to the PMU views: the timeline replays a recording, whose "
+                     "clock is the recorded session's, not this host's. The PMU views stay unfiltered.")
+                : tr("The timeline's range does not apply to the PMU views: the timeline has no samples yet."));
+    });
+    connect(timeline, &TimelineView::rangeCleared, m_session, &PmuSession::clearTimelineRange);
+    // The other way: a range dragged on the TMA plot shows on the timeline as a grey band, when the clocks relate.
+    connect(
+        m_session, &PmuSession::timeRangeChanged, timeline, [this, timeline, pump](double from, double to, bool on) {
+            std::optional<double> a, b;
+            if (on && !m_session->timeRangeFromTimeline()) {
+                const auto toTimeline = [this, pump](double seconds) -> std::optional<double> {
+                    const auto ns = m_session->dataTimeOfSeconds(seconds);
+                    const auto mono = ns ? m_session->monotonicOfDataTime(*ns) : std::nullopt;
+                    return mono ? pump->secondsOfMonotonic(*mono) : std::nullopt;
+                };
+                a = toTimeline(from);
+                b = toTimeline(to);
+            }
+            timeline->showLinkedRange(a.value_or(0), b.value_or(0), a && b);
+        });
 }
 
 bool PmuPages::startFromOptions(const QString& openFile, const QString& source, bool pmuViewRequested)

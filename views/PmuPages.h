@@ -9,6 +9,8 @@
 #include <QString>
 
 class CallGraphView;
+class FramePump;
+class TimelineView;
 class LatencyView;
 class PmuControls;
 class PmuSession;
@@ -29,6 +31,12 @@ public:
     /// view was asked for) the simulated PMU; --source live shows the live check's advice. Returns false when
     /// `openFile` was not a perf.data file (the RDT side handles it then).
     bool startFromOptions(const QString& openFile, const QString& source, bool pmuViewRequested);
+
+    /// A range selected on the shared RDT timeline filters every PMU view: the timeline's seconds become this
+    /// host's CLOCK_MONOTONIC through the frame pump (live RDT: exact; simulated machine: anchored to the wall
+    /// clock), then the PMU data's clock (PmuSession::setTimelineRange). When either side cannot be related (a
+    /// replayed recording, an imported perf.data) the PMU views stay unfiltered and say why.
+    void linkTimeline(TimelineView* timeline, FramePump* pump);
 
     PmuSession* session() const { return m_session; }
     TmaView* tmaView() const { return m_tma; }

@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
+#include <QShortcut>
 #include <QSvgGenerator>
 #include <QTextStream>
 #include <QToolButton>
@@ -65,6 +66,7 @@ TimelineView::TimelineView(FramePump* pump, QWidget* parent)
     m_plot->setMinimumHeight(260);
     layout->addWidget(m_plot, 1);
     setupPlot();
+    setupSelection();
     applyPalette();
     if (m_pump) {
         connect(m_pump, &FramePump::frame, this, &TimelineView::refresh);
@@ -105,6 +107,13 @@ void TimelineView::buildToolbar()
         bar->addWidget(box);
     }
     bar->addStretch(1);
+    m_clearRangeButton = new QToolButton(this);
+    m_clearRangeButton->setText(tr("Clear range"));
+    m_clearRangeButton->setToolTip(tr("Clear the selected time range (Esc or a double-click on the plot also clear "
+                                      "it); the PMU views show the whole run again"));
+    m_clearRangeButton->setVisible(false);
+    connect(m_clearRangeButton, &QToolButton::clicked, this, &TimelineView::clearSelectedRange);
+    bar->addWidget(m_clearRangeButton);
     m_exportButton = new QToolButton(this);
     m_exportButton->setText(tr("Export"));
     m_exportButton->setToolTip(tr("Export the visible range as PNG, SVG or CSV"));
@@ -204,6 +213,23 @@ void TimelineView::setupPlot()
     });
     connect(m_plot, &QCustomPlot::itemClick, this,
         [this](QCPAbstractItem*, QMouseEvent*) { Q_EMIT explainRequested(QStringLiteral("allocation-change")); });
+}
+
+void TimelineView::setupSelection()
+{
+    m_plot->setFocusPolicy(Qt::ClickFocus); // so Esc reaches the view after a click on the plot
+    m_plot->setToolTip(tr("Drag to pan, wheel to zoom; Shift+drag selects a time range for the PMU views"));
+    m_selector = new PlotRangeSelector(m_plot, { m_occRect, m_bwRect });
+    connect(m_selector, &PlotRangeSelector::selected, this, [this](double from, double to) {
+        m_clearRangeButton->setVisible(true);
+        Q_EMIT rangeSelected(from, to);
+    });
+    connect(m_selector, &PlotRangeSelector::cleared, this, [this] {
+        m_clearRangeButton->setVisible(false);
+        Q_EMIT rangeCleared();
+    });
+    auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), this, this, &TimelineView::clearSelectedRange);
+    esc->setContext(Qt::WidgetWithChildrenShortcut);
 }
 
 void TimelineView::setFollow(bool follow)

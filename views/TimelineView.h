@@ -3,6 +3,7 @@
 
 #include "models/ColumnEnvelope.h"
 #include "models/TimeSeriesStore.h"
+#include "views/PlotRangeSelector.h"
 
 #include <QPointer>
 #include <QVector>
@@ -21,6 +22,8 @@ class QToolButton;
 /// (QCustomPlot, two axis rects), with a labelled marker at every allocation change. The data comes decimated
 /// from the FramePump's TimeSeriesStore; the view only draws, at most once per frame (rpQueuedReplot).
 /// Follow mode keeps the newest `window` seconds in view; wheel zoom or drag pan (horizontal) pauses it.
+/// Shift+drag across a plot selects a time range (a band on both plots; rangeSelected), which the main window
+/// applies to the PMU views; Esc, a double-click or the "Clear range" button clears it (rangeCleared).
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
@@ -40,6 +43,17 @@ public:
     void setGroupVisible(const QString& group, bool visible);
     bool groupVisible(const QString& group) const;
 
+    /// Selects [from, to] (timeline seconds; swapped when reversed), shows the band and emits rangeSelected.
+    void setSelectedRange(double from, double to) { m_selector->select(from, to); }
+    /// Clears the selection (band hidden) and emits rangeCleared when there was one.
+    void clearSelectedRange() { m_selector->clear(); }
+    bool hasSelectedRange() const { return m_selector->hasSelection(); }
+    std::pair<double, double> selectedRange() const { return m_selector->selection(); }
+    /// Shows (or hides) a range chosen elsewhere, e.g. on the TMA plot, as a grey band; emits nothing.
+    void showLinkedRange(double from, double to, bool visible) { m_selector->showLinked(from, to, visible); }
+    bool linkedRangeVisible() const { return m_selector->linkedVisible(); }
+    std::pair<double, double> linkedRange() const { return m_selector->linked(); }
+
     /// Re-decimates the visible range and queues one replot (the frame pump's `frame` signal calls it).
     void refresh();
 
@@ -58,6 +72,9 @@ Q_SIGNALS:
     /// A series or marker was clicked: the explain panel shows the concept ("llc-occupancy", "mbm-total", ...).
     void explainRequested(const QString& conceptId);
     void followChanged(bool follow);
+    /// A time range was selected, in timeline seconds (FramePump::secondsOf), from <= to.
+    void rangeSelected(double from, double to);
+    void rangeCleared();
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -78,6 +95,7 @@ private:
     void clearSeries();
     void applyPalette();
     void exportMenu();
+    void setupSelection();
 
     QPointer<FramePump> m_pump;
     QCustomPlot* m_plot = nullptr;
@@ -87,6 +105,8 @@ private:
     QComboBox* m_windowBox = nullptr;
     std::array<QCheckBox*, kMetricCount> m_metricBoxes {};
     QToolButton* m_exportButton = nullptr;
+    QToolButton* m_clearRangeButton = nullptr;
+    PlotRangeSelector* m_selector = nullptr; ///< shift+drag selection and the TMA plot's band
     QVector<GroupGraphs> m_groups; // index = TimeSeriesStore group index
     QVector<QCPAbstractItem*> m_markerItems;
     double m_lastMarkerT = -1;

@@ -3,6 +3,7 @@
 
 #include "models/PmuSession.h"
 #include "models/TmaModel.h"
+#include "views/PmuStatusBanner.h"
 #include "views/QCustomPlotInclude.h"
 
 #include <QHeaderView>
@@ -75,6 +76,7 @@ TmaView::TmaView(PmuSession* session, QWidget* parent)
     split->setSizes({ 500, 330 });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(new PmuStatusBanner(m_session, this));
     layout->addWidget(split);
 
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {

@@ -249,7 +249,8 @@ struct EventAttr {
     // Bit numbers for setFlag.
     static constexpr unsigned FlagDisabled = 0, FlagExcludeUser = 4, FlagExcludeKernel = 5, FlagExcludeHv = 6,
                               FlagMmap = 8, FlagComm = 9, FlagFreq = 10, FlagEnableOnExec = 12, FlagTask = 13,
-                              FlagMmapData = 17, FlagSampleIdAll = 18, FlagMmap2 = 23, FlagCommExec = 24;
+                              FlagMmapData = 17, FlagSampleIdAll = 18, FlagMmap2 = 23, FlagCommExec = 24,
+                              FlagUseClockid = 25;
 };
 
 /// One counter value in a READ field or PERF_RECORD_READ.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <ctime>
 
 namespace rdt::pmu {
 
@@ -41,6 +42,10 @@ void setSampling(EventAttr& a, const RecipeOptions& opt, std::uint64_t defaultPe
     a.setFlag(EventAttr::FlagCommExec, true);
     a.setFlag(EventAttr::FlagSampleIdAll, true);
     a.setFlag(1, true); // inherit: follow the threads and children the target creates
+    // Sample times on CLOCK_MONOTONIC (`perf record -k CLOCK_MONOTONIC`, kernel 4.1+), the clock the RDT sampler and
+    // the GUI's timelines use, so a range selected there selects exactly these samples.
+    a.setFlag(EventAttr::FlagUseClockid, true);
+    a.clockid = CLOCK_MONOTONIC;
     a.wakeupEvents = 0;
 }
 

@@ -153,32 +153,40 @@ struct SimMachine::Impl {
             cores[o->topology.coreOf(cpu)], domains[o->topology.socketOf(cpu)], key, kind, tag, remote, memBytes);
     }
 
-    HitLevel simulate(
+    // Forced inline into runThread (the per-access loop); the access() API calls it through simulate(cpu, ...).
+    [[gnu::always_inline]] HitLevel simulate(
         Core& k, Domain& d, std::uint64_t lineKey, AccessKind kind, Pqr tag, bool remote, std::uint64_t& memBytes)
     {
         const CacheSlice::Tag key = CacheSlice::tagOf(lineKey);
         const bool code = kind == AccessKind::Code, store = kind == AccessKind::Store;
         CacheSlice& l1 = code ? k.l1i : k.l1d;
-        int i = l1.find(key);
+        const std::uint32_t clos = tag.clos < closCount() ? tag.clos : 0;
+        const std::uint8_t lineFlags
+            = static_cast<std::uint8_t>((code ? CacheSlice::Code : 0) | (remote ? CacheSlice::Remote : 0));
+        const auto rmid16 = static_cast<std::uint16_t>(tag.rmid);
+        const auto clos8 = static_cast<std::uint8_t>(clos);
+        // Each level is looked up and, on a miss, filled in one call. The levels are separate slices, so filling
+        // L1 before L2 and L2 before L3 leaves each slice in the state the order L3, L2, L1 gave; the victims'
+        // writebacks, which peek other levels, still run after all fills, from L3 up.
+        CacheSlice::Victim v1;
+        const auto f1 = static_cast<std::uint8_t>(lineFlags | (store ? CacheSlice::Dirty : 0));
+        const int i = l1.findOrFill(key, l1.allWays(), { rmid16, clos8, f1 }, v1);
         if (i >= 0) {
             if (store) l1.meta(static_cast<std::size_t>(i)).flags |= CacheSlice::Dirty;
             return HitLevel::L1;
         }
-        const std::uint32_t clos = tag.clos < closCount() ? tag.clos : 0;
-        const std::uint8_t lineFlags
-            = static_cast<std::uint8_t>((code ? CacheSlice::Code : 0) | (remote ? CacheSlice::Remote : 0));
         HitLevel level;
-        if (k.l2.find(key) >= 0) {
+        CacheSlice::Victim v2;
+        const std::uint32_t l2ways = code ? k.l2CodeWays[clos] : k.l2DataWays[clos];
+        if (k.l2.findOrFill(key, l2ways, { rmid16, clos8, lineFlags }, v2) >= 0) {
             level = HitLevel::L2;
         } else {
-            if (d.l3.find(key) >= 0) {
+            CacheSlice::Victim v;
+            const std::uint32_t ways = code ? d.codeWays[clos] : d.dataWays[clos];
+            if (d.l3.findOrFill(key, ways, { rmid16, clos8, lineFlags }, v) >= 0) {
                 level = HitLevel::L3;
             } else {
                 level = remote ? HitLevel::RemoteDram : HitLevel::LocalDram;
-                CacheSlice::Victim v;
-                const std::uint32_t ways = code ? d.codeWays[clos] : d.dataWays[clos];
-                d.l3.fill(
-                    key, ways, { static_cast<std::uint16_t>(tag.rmid), static_cast<std::uint8_t>(clos), lineFlags }, v);
                 if (v.valid) {
                     if (v.meta.rmid < d.rmids.size()) d.rmids[v.meta.rmid].occupancyLines--;
                     if (v.meta.flags & CacheSlice::Dirty) {
@@ -191,15 +199,8 @@ struct SimMachine::Impl {
                 countMemory(d, tag.rmid, std::uint64_t { S } * 64, !remote);
                 memBytes += std::uint64_t { S } * 64;
             }
-            CacheSlice::Victim v2;
-            const std::uint32_t l2ways = code ? k.l2CodeWays[clos] : k.l2DataWays[clos];
-            k.l2.fill(
-                key, l2ways, { static_cast<std::uint16_t>(tag.rmid), static_cast<std::uint8_t>(clos), lineFlags }, v2);
             if (v2.valid && (v2.meta.flags & CacheSlice::Dirty)) writeBackFromL2(k, d, v2.key, v2.meta.flags, tag.rmid);
         }
-        CacheSlice::Victim v1;
-        std::uint8_t f1 = static_cast<std::uint8_t>(lineFlags | (store ? CacheSlice::Dirty : 0));
-        l1.fill(key, l1.allWays(), { static_cast<std::uint16_t>(tag.rmid), static_cast<std::uint8_t>(clos), f1 }, v1);
         if (v1.valid && (v1.meta.flags & CacheSlice::Dirty)) {
             int j = k.l2.peek(v1.key);
             if (j >= 0)

@@ -137,6 +137,9 @@ AddressGenerator::AddressGenerator(
     , m_dataBase(regionBase)
     , m_codeBase(regionBase + (1ull << 36))
     , m_stride(std::uint64_t { sampling } * 64)
+    , m_codeChance(threshold(spec.codeFraction))
+    , m_writeChance(threshold(spec.writeFraction))
+    , m_branchChance(threshold(1.0 / 16))
     , m_state(seed * 0x9E3779B97F4A7C15ull + 1)
 {
     m_dataLines = std::max<std::uint64_t>(1, (spec.workingSet / 64 + sampling - 1) / sampling);
@@ -155,38 +158,6 @@ AddressGenerator::AddressGenerator(
         for (std::uint64_t i = 0; i < n; ++i)
             m_next[order[i]] = order[(i + 1) % n];
     }
-}
-
-void AddressGenerator::next(std::uint64_t& address, AccessKind& kind)
-{
-    switch (m_spec.pattern) {
-    case Pattern::Idle:
-    case Pattern::Stream:
-        address = lineAddress(m_dataBase, m_pos);
-        m_pos = m_pos + 1 == m_dataLines ? 0 : m_pos + 1;
-        break;
-    case Pattern::Random:
-        address = lineAddress(m_dataBase, below(m_dataLines));
-        break;
-    case Pattern::Chase:
-        m_pos = m_next[m_pos];
-        address = lineAddress(m_dataBase, m_pos);
-        break;
-    case Pattern::Mix:
-        if (chance(m_spec.codeFraction)) {
-            // Instruction fetch: mostly sequential, with a taken branch to a random place now and then.
-            if (chance(1.0 / 16))
-                m_codePos = below(m_codeLines);
-            else
-                m_codePos = m_codePos + 1 == m_codeLines ? 0 : m_codePos + 1;
-            address = lineAddress(m_codeBase, m_codePos);
-            kind = AccessKind::Code;
-            return;
-        }
-        address = lineAddress(m_dataBase, below(m_dataLines));
-        break;
-    }
-    kind = chance(m_spec.writeFraction) ? AccessKind::Store : AccessKind::Load;
 }
 
 } // namespace rdt::sim

@@ -3,6 +3,7 @@
 
 #include "core/Result.h"
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -66,14 +67,63 @@ private:
         __extension__ using U128 = unsigned __int128;
         return static_cast<std::uint64_t>((static_cast<U128>(rand64()) * n) >> 64);
     }
-    bool chance(double p) { return p > 0 && (p >= 1 || double(rand64() >> 11) * 0x1.0p-53 < p); }
+    /// A probability as an integer threshold on the top 53 bits of one draw: chance(p) is true when
+    /// double(r >> 11) * 2^-53 < p, which (both sides scaled by 2^53, exactly) is r >> 11 < ceil(p * 2^53).
+    /// p <= 0 (kNever) and p >= 1 (kAlways) decide without a draw. Same draws and outcomes as the double compare,
+    /// without an int-to-double conversion on every access.
+    static constexpr std::uint64_t kNever = 0, kAlways = ~std::uint64_t { 0 };
+    static std::uint64_t threshold(double p)
+    {
+        if (!(p > 0)) return kNever;
+        if (p >= 1) return kAlways;
+        return static_cast<std::uint64_t>(std::ceil(p * 0x1.0p53));
+    }
+    bool chance(std::uint64_t threshold)
+    {
+        if (threshold == kNever) return false;
+        return threshold == kAlways || (rand64() >> 11) < threshold;
+    }
 
     WorkloadSpec m_spec;
     std::uint64_t m_dataBase, m_codeBase, m_stride;
     std::uint64_t m_dataLines, m_codeLines; ///< sampled lines in each region (>= 1)
+    std::uint64_t m_codeChance, m_writeChance, m_branchChance; ///< threshold() of codeFraction, writeFraction, 1/16
     std::uint64_t m_pos = 0, m_codePos = 0;
     std::vector<std::uint32_t> m_next; ///< Chase: successor of each sampled line
     std::uint64_t m_state;
 };
+
+// Inline: it runs once per simulated access, in SimMachine's per-access loop.
+inline void AddressGenerator::next(std::uint64_t& address, AccessKind& kind)
+{
+    switch (m_spec.pattern) {
+    case Pattern::Idle:
+    case Pattern::Stream:
+        address = lineAddress(m_dataBase, m_pos);
+        m_pos = m_pos + 1 == m_dataLines ? 0 : m_pos + 1;
+        break;
+    case Pattern::Random:
+        address = lineAddress(m_dataBase, below(m_dataLines));
+        break;
+    case Pattern::Chase:
+        m_pos = m_next[m_pos];
+        address = lineAddress(m_dataBase, m_pos);
+        break;
+    case Pattern::Mix:
+        if (chance(m_codeChance)) {
+            // Instruction fetch: mostly sequential, with a taken branch to a random place now and then.
+            if (chance(m_branchChance))
+                m_codePos = below(m_codeLines);
+            else
+                m_codePos = m_codePos + 1 == m_codeLines ? 0 : m_codePos + 1;
+            address = lineAddress(m_codeBase, m_codePos);
+            kind = AccessKind::Code;
+            return;
+        }
+        address = lineAddress(m_dataBase, below(m_dataLines));
+        break;
+    }
+    kind = chance(m_writeChance) ? AccessKind::Store : AccessKind::Load;
+}
 
 } // namespace rdt::sim

@@ -90,6 +90,16 @@ private Q_SLOTS:
             QCOMPARE(w.currentView(), view);
         }
         QVERIFY(!w.showView(QStringLiteral("flamegraph")));
+        // Turning to a page shows its concept in the Explain panel, and every page's concept has a text.
+        auto* explain = w.findChild<ExplainPanel*>();
+        QVERIFY(explain);
+        const std::pair<const char*, const char*> pageConcepts[] = { { "tma", "tma" }, { "callgraph", "lbr" },
+            { "latency", "load-latency" }, { "machine", "cpuid-enumeration" }, { "rdt", "cat" } };
+        for (const auto& [view, conceptId] : pageConcepts) {
+            QVERIFY(w.showView(QString::fromLatin1(view)));
+            QCOMPARE(explain->currentConcept(), QString::fromLatin1(conceptId));
+            QVERIFY2(!ExplainPanel::conceptText(explain->currentConcept()).isEmpty(), conceptId);
+        }
         // The PMU pages are the real views now, not placeholders.
         QCOMPARE(w.findChildren<UnavailablePage*>().size(), 0);
         QVERIFY(w.findChild<TmaView*>());

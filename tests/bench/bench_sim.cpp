@@ -3,6 +3,10 @@
 // default scenario (8 simulated cores) runs in real time using under a quarter of one core. Also prints the
 // set-sampling error against the full model. Times are CPU time of this process (the figures must not depend on
 // how busy the machine is with other work).
+// Measured (2-vCPU VM shared with other builds, RelWithDebInfo, median of 5): random 42, stream 57, chase 49, mix
+// 39 M simulated accesses per CPU second; default scenario 0.070 of a core. Before the per-set recency order and the
+// inlined access path: 24-28 M/s and 0.13-0.15 of a core. Instructions per simulated access (callgrind, S=64,
+// 48 MiB working set): random 355, stream 386, chase 395, mix 354 (were 760, 880, 881, 715).
 #include "sim/Scenario.h"
 #include "sim/SimMachine.h"
 #include "sim/Simulation.h"

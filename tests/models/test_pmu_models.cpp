@@ -12,6 +12,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace rdt::pmu;
 
 namespace {
@@ -25,6 +27,7 @@ PmuSession* simulatedSession(QObject* parent, int steps = 4)
     s->stopSimulation(); // step by hand: deterministic
     for (int i = 0; i < steps; ++i)
         s->stepSimulation();
+    s->waitForAggregation();
     return s;
 }
 
@@ -142,7 +145,13 @@ private Q_SLOTS:
         const std::size_t allBranches = s->rangeBranchSamples();
         QSignalSpy spy(s, &PmuSession::aggregated);
         s->setTimeRange(d * 0.5, d); // the second half
+        // The call returns at once; the aggregates change when the worker's job is applied.
+        QVERIFY(s->aggregating());
+        QCOMPARE(spy.count(), 0);
+        QCOMPARE(LatencyModel::histogramTotal(s->latency()), allLoads);
+        QVERIFY(spy.wait(30000));
         QCOMPARE(spy.count(), 1);
+        QVERIFY(!s->aggregating());
         std::uint64_t expectLoads = 0, expectBranches = 0;
         for (const auto& l : s->data().loads)
             expectLoads += s->secondsOf(l.time) >= d * 0.5 ? 1u : 0u;
@@ -159,10 +168,69 @@ private Q_SLOTS:
             points += s->secondsOf(p.time) >= d * 0.5 ? 1u : 0u;
         QVERIFY(points > 0 && points < s->data().tma.size());
         s->setTimeRange(d + 1, d + 2); // nothing there
+        s->waitForAggregation();
         QCOMPARE(LatencyModel::histogramTotal(s->latency()), std::uint64_t { 0 });
         QVERIFY(!s->rangeTma().valid);
         s->clearTimeRange();
+        s->waitForAggregation();
         QCOMPARE(LatencyModel::histogramTotal(s->latency()), allLoads);
+    }
+
+    void rapidRangeChangesEndWithTheLastRange()
+    {
+        QObject owner;
+        PmuSession* s = simulatedSession(&owner, 6);
+        const double d = s->duration();
+        auto loadsIn = [s](double from, double to) {
+            std::uint64_t n = 0;
+            for (const auto& l : s->data().loads) {
+                const double t = s->secondsOf(l.time);
+                n += t >= from && t <= to ? 1u : 0u;
+            }
+            return n;
+        };
+        QVERIFY(loadsIn(0, d * 0.3) != loadsIn(d * 0.6, d));
+        QSignalSpy spy(s, &PmuSession::aggregated);
+        const quint64 dropped = s->discardedAggregations();
+        s->setTimeRange(0, d * 0.3); // starts a job
+        s->setTimeRange(d * 0.6, d); // supersedes it before it can be applied
+        QTRY_VERIFY_WITH_TIMEOUT(!s->aggregating(), 30000);
+        QCOMPARE(spy.count(), 1); // the first job's result was never applied
+        QCOMPARE(s->discardedAggregations(), dropped + 1);
+        QCOMPARE(LatencyModel::histogramTotal(s->latency()), loadsIn(d * 0.6, d));
+        QCOMPARE(s->rangeFrom(), d * 0.6);
+        // The models fed from the applied result pass the tester.
+        CallGraphModel graph;
+        LatencyModel functions(LatencyModel::Kind::Functions);
+        QAbstractItemModelTester t1(&graph, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&functions, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        graph.setReport(s->branchGraph());
+        functions.setReport(s->latencyTables());
+        std::uint64_t branches = 0;
+        for (const auto& b : s->data().branches)
+            branches += s->secondsOf(b.time) >= d * 0.6 && s->secondsOf(b.time) <= d ? 1u : 0u;
+        QCOMPARE(s->branchGraph().samples, branches);
+        QCOMPARE(functions.rowCount() > 0, loadsIn(d * 0.6, d) > 0);
+    }
+
+    void stepsWaitForTheJobReadingTheData()
+    {
+        // A simulation step while a job reads the data is deferred, not lost and not racing the worker.
+        QObject owner;
+        PmuSession* s = simulatedSession(&owner, 2);
+        const std::size_t tma = s->data().tma.size();
+        s->setTimeRange(0, s->duration());
+        QVERIFY(s->aggregating());
+        s->stepSimulation();
+        s->stepSimulation();
+        QCOMPARE(s->data().tma.size(), tma); // deferred while the worker reads it
+        s->waitForAggregation();
+        QCOMPARE(s->data().tma.size(), tma + 2);
+        QCOMPARE(LatencyModel::histogramTotal(s->latency()),
+            std::uint64_t(std::count_if(s->data().loads.begin(), s->data().loads.end(), [s](const PmuLoadSample& l) {
+                const double t = s->secondsOf(l.time);
+                return t >= s->rangeFrom() && t <= s->rangeTo();
+            })));
     }
 
     void latencyFilterNarrowsTablesNotHistogram()
@@ -182,12 +250,15 @@ private Q_SLOTS:
         QVERIFY(best > 0);
         const std::uint64_t total = LatencyModel::histogramTotal(h);
         s->setLatencyFilter(bin, level);
+        s->waitForAggregation();
         QCOMPARE(LatencyModel::histogramTotal(s->latency()), total);
         QCOMPARE(s->latencyTables().total.count, best);
         QCOMPARE(LatencyModel::histogramTotal(s->latencyTables()), best);
         s->setLatencyFilter(-1, level);
+        s->waitForAggregation();
         QCOMPARE(s->latencyTables().total.count, LatencyModel::levelTotal(h, level));
         s->setLatencyFilter(-1, -1);
+        s->waitForAggregation();
         QCOMPARE(s->latencyTables().total.count, total);
     }
 
@@ -207,6 +278,7 @@ private Q_SLOTS:
             QTest::qWait(25);
             s.stepSimulation();
         }
+        s.waitForAggregation();
         QVERIFY(!s.simulating()); // stopped by itself when the command exited
         QVERIFY(s.data().otherSamples > 0); // cpu-clock samples: real, counted, never shown as LBR or loads
         QVERIFY(s.data().branches.empty());

@@ -2,6 +2,7 @@
 // Live on this machine: sample a child we launch with a software event (cpu-clock, which works without a hardware
 // PMU) and user callchains, through the real perf_event_open, mmap ring, RingReader, RecordDecoder and Symbolizer
 // (MMAP2 records + libdwfl), and find the child's own function names. Also the "no hardware PMU" advice.
+#include "core/Time.h"
 #include "pmu/EventEncoder.h"
 #include "pmu/PerfSession.h"
 #include "pmu/Recipes.h"
@@ -26,12 +27,15 @@ TEST(LivePerf, CpuClockCallchainsSymbolizeChildFunctions)
     RecipeOptions opt;
     opt.frequency = 2000;
     const Recipe recipe = cpuClockRecipe(opt);
+    EXPECT_TRUE(recipe.events[0].attr.useClockid());
     PerfTarget target;
     target.command = { PMU_LIVE_TARGET, "0.8" };
+    const std::uint64_t before = rdt::monotonicNs();
     auto session = PerfSession::open(sys, recipe, target, 64);
     ASSERT_TRUE(session) << session.error().toString();
     ASSERT_TRUE((*session)->start());
     Symbolizer symbols;
+    std::uint64_t outsideWindow = 0, firstTime = 0;
     std::set<std::string> leafNames, chainNames;
     std::uint64_t samples = 0, childSamples = 0;
     std::string innerSource;
@@ -42,6 +46,9 @@ TEST(LivePerf, CpuClockCallchainsSymbolizeChildFunctions)
         ++samples;
         if (static_cast<pid_t>(r.sample.pid) != child) return;
         ++childSamples;
+        // use_clockid = CLOCK_MONOTONIC: sample times lie on the clock the RDT timelines use.
+        if (r.sample.time < before || r.sample.time > rdt::monotonicNs()) ++outsideWindow;
+        if (!firstTime) firstTime = r.sample.time;
         const SymbolInfo& leaf = symbols.resolve(r.sample.pid, r.sample.ip);
         leafNames.insert(leaf.function);
         if (leaf.function == "rdtscope_live_inner")
@@ -60,6 +67,7 @@ TEST(LivePerf, CpuClockCallchainsSymbolizeChildFunctions)
     EXPECT_EQ((*session)->decodeErrors(), 0u);
     EXPECT_EQ(symbols.comm(static_cast<std::uint32_t>(child)), "pmu_live_target");
     EXPECT_GT(childSamples, 50u) << "0.8 s of CPU at 2 kHz";
+    EXPECT_EQ(outsideWindow, 0u) << "first sample time " << firstTime << ", CLOCK_MONOTONIC at open " << before;
     std::string seen;
     for (const auto& n : leafNames)
         seen += n + "; ";

@@ -33,6 +33,7 @@ void simulate(PmuSession& s, int steps)
     s.stopSimulation();
     for (int i = 0; i < steps; ++i)
         s.stepSimulation();
+    s.waitForAggregation();
 }
 
 bool waitLayout(CallGraphView& v)
@@ -169,6 +170,9 @@ private Q_SLOTS:
         QTest::mouseMove(plot, QPoint(x1, y));
         QTest::mouseRelease(plot, Qt::LeftButton, {}, QPoint(x1, y));
         QVERIFY(s.hasTimeRange());
+        QVERIFY(s.aggregating()); // on the worker: the views still show the whole run
+        QCOMPARE(latency.plottedTotal(), all);
+        QTRY_VERIFY_WITH_TIMEOUT(!s.aggregating(), 30000);
         QVERIFY(s.rangeTo() > s.rangeFrom());
         std::uint64_t inRange = 0;
         for (const auto& l : s.data().loads) {
@@ -183,7 +187,7 @@ private Q_SLOTS:
         // A click without a drag clears the range.
         QTest::mouseClick(plot, Qt::LeftButton, {}, QPoint(x1, y));
         QVERIFY(!s.hasTimeRange());
-        QCOMPARE(latency.plottedTotal(), all);
+        QTRY_COMPARE_WITH_TIMEOUT(latency.plottedTotal(), all, 30000);
     }
 
     void clickingABarFiltersTheTables()
@@ -215,6 +219,7 @@ private Q_SLOTS:
         const QPointF px = bars->coordsToPixels(it->key, base + it->value / 2);
         const double key = it->key, value = it->value; // the click re-plots: `it` is gone afterwards
         QTest::mouseClick(v.plot(), Qt::LeftButton, {}, px.toPoint());
+        s.waitForAggregation();
         QCOMPARE(s.latencyBucket(), static_cast<int>(key));
         QCOMPARE(s.latencyLevel(), level);
         QCOMPARE(s.latencyTables().total.count, static_cast<std::uint64_t>(value));
@@ -224,6 +229,7 @@ private Q_SLOTS:
         QVERIFY(rows <= static_cast<std::uint64_t>(value));
         QVERIFY(rows > 0);
         v.filterBy(-1, -1);
+        s.waitForAggregation();
         QCOMPARE(s.latencyTables().total.count, static_cast<std::uint64_t>(v.plottedTotal()));
     }
 
