@@ -76,18 +76,7 @@ PerfEnvironment LinuxPerfSyscalls::environment()
         env.paranoidKnown = true;
     }
     env.hasCpuPmu = exists("/sys/bus/event_source/devices/cpu");
-    env.hasCpuCorePmu = exists("/sys/bus/event_source/devices/cpu_core");
-    if (env.hasCpuCorePmu) {
-        const std::string t = slurp("/sys/bus/event_source/devices/cpu_core/type");
-        env.cpuCoreType = static_cast<std::uint32_t>(std::strtoul(t.c_str(), nullptr, 10));
-        env.cpuCoreCpus = parseCpuList(slurp("/sys/bus/event_source/devices/cpu_core/cpus"));
-    }
-    env.hasCpuAtomPmu = exists("/sys/bus/event_source/devices/cpu_atom");
-    if (env.hasCpuAtomPmu) {
-        const std::string t = slurp("/sys/bus/event_source/devices/cpu_atom/type");
-        env.cpuAtomType = static_cast<std::uint32_t>(std::strtoul(t.c_str(), nullptr, 10));
-        env.cpuAtomCpus = parseCpuList(slurp("/sys/bus/event_source/devices/cpu_atom/cpus"));
-    }
+    readHybridPmus("/sys/bus/event_source/devices", env);
     env.isRoot = ::geteuid() == 0;
     env.smtActive = slurp("/sys/devices/system/cpu/smt/active").rfind('1', 0) == 0;
     std::istringstream cpuinfo(slurp("/proc/cpuinfo"));
@@ -102,6 +91,24 @@ PerfEnvironment LinuxPerfSyscalls::environment()
         }
     }
     return env;
+}
+
+void readHybridPmus(const std::string& devices, PerfEnvironment& env)
+{
+    struct Slot {
+        const char* name;
+        bool& has;
+        std::uint32_t& type;
+        std::vector<int>& cpus;
+    };
+    for (Slot s : { Slot { "cpu_core", env.hasCpuCorePmu, env.cpuCoreType, env.cpuCoreCpus },
+             Slot { "cpu_atom", env.hasCpuAtomPmu, env.cpuAtomType, env.cpuAtomCpus } }) {
+        const std::string dir = devices + "/" + s.name;
+        s.has = exists(dir.c_str());
+        if (!s.has) continue;
+        s.type = static_cast<std::uint32_t>(std::strtoul(slurp((dir + "/type").c_str()).c_str(), nullptr, 10));
+        s.cpus = parseCpuList(slurp((dir + "/cpus").c_str()));
+    }
 }
 
 std::vector<int> parseCpuList(std::string_view list)

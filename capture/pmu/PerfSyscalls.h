@@ -50,6 +50,10 @@ struct PerfEnvironment {
     std::vector<HybridPmu> hybridPmus() const;
 };
 
+/// Fills the hybrid fields of `env` (cpu_core / cpu_atom: present, type, cpus) from
+/// `devices`/cpu_{core,atom}/{type,cpus}; LinuxPerfSyscalls passes /sys/bus/event_source/devices.
+void readHybridPmus(const std::string& devices, PerfEnvironment& env);
+
 /// Parses a sysfs CPU list ("0-7,16,18-19"); malformed parts are skipped.
 std::vector<int> parseCpuList(std::string_view list);
 

@@ -16,6 +16,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <linux/perf_event.h>
 #include <map>
 #include <sys/eventfd.h>
@@ -132,6 +134,33 @@ TEST(Hybrid, CpuListsFromSysfs)
     EXPECT_EQ(parseCpuList("12-15"), (std::vector<int> { 12, 13, 14, 15 }));
     EXPECT_EQ(parseCpuList("x,3,9-2,"), (std::vector<int> { 3 })) << "malformed parts are skipped";
     EXPECT_TRUE(parseCpuList("").empty());
+}
+
+TEST(Hybrid, SysfsPmuDirectoriesGiveTypesAndCpus)
+{
+    namespace fs = std::filesystem;
+    const fs::path root = fs::temp_directory_path() / ("rdtscope-hybrid-" + std::to_string(::getpid()));
+    fs::create_directories(root / "cpu_core");
+    fs::create_directories(root / "cpu_atom");
+    std::ofstream(root / "cpu_core" / "type") << "4\n";
+    std::ofstream(root / "cpu_core" / "cpus") << "0-11\n";
+    std::ofstream(root / "cpu_atom" / "type") << "10\n";
+    std::ofstream(root / "cpu_atom" / "cpus") << "12-19\n";
+    PerfEnvironment env;
+    readHybridPmus(root.string(), env);
+    EXPECT_TRUE(env.hasCpuCorePmu);
+    EXPECT_TRUE(env.hasCpuAtomPmu);
+    EXPECT_EQ(env.cpuCoreType, 4u);
+    EXPECT_EQ(env.cpuAtomType, 10u);
+    EXPECT_EQ(env.cpuCoreCpus.size(), 12u);
+    EXPECT_EQ(env.cpuAtomCpus, (std::vector<int> { 12, 13, 14, 15, 16, 17, 18, 19 }));
+    fs::remove_all(root / "cpu_atom");
+    PerfEnvironment coreOnly;
+    readHybridPmus(root.string(), coreOnly);
+    EXPECT_TRUE(coreOnly.hasCpuCorePmu);
+    EXPECT_FALSE(coreOnly.hasCpuAtomPmu);
+    EXPECT_TRUE(coreOnly.cpuAtomCpus.empty());
+    fs::remove_all(root);
 }
 
 TEST(Hybrid, TwoPartsWithEachPmusTypeAndCpus)
