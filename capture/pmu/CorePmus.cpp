@@ -22,18 +22,22 @@ std::string cpuListText(const std::vector<int>& cpus)
 
 } // namespace
 
-bool hasGracemontECores(int family, int model)
+TmaModel eCoreGeneration(int family, int model)
 {
-    if (family != 6) return false;
+    if (family != 6) return TmaModel::None;
     switch (model) {
     case 0x97: // ALDERLAKE
     case 0x9A: // ALDERLAKE_L
     case 0xB7: // RAPTORLAKE
     case 0xBA: // RAPTORLAKE_P
     case 0xBF: // RAPTORLAKE_S
-        return true;
+        return TmaModel::Gracemont;
+    case 0xAA: // METEORLAKE_L
+    case 0xAC: // METEORLAKE
+    case 0xB5: // perf's mapfile.csv: GenuineIntel-6-(AA|AC|B5),...,meteorlake
+        return TmaModel::Crestmont;
     default:
-        return false;
+        return TmaModel::None;
     }
 }
 
@@ -43,19 +47,22 @@ std::vector<CorePmuPart> hybridParts(const PerfEnvironment& env, const EventEnco
     for (const HybridPmu& pmu : env.hybridPmus()) {
         if (pmu.name == "cpu_core") {
             const bool libpfmKnows = pCore && pCore->model().tma != TmaModel::None && !pCore->model().atom;
-            EventEncoder base = libpfmKnows
-                ? *pCore
-                : EventEncoder::forModel(modelForPfmName("adl_glc", "Intel hybrid P-core (Golden Cove class)"));
+            PmuModel glc = modelForPfmName("adl_glc", "Intel hybrid P-core (Golden Cove class)");
+            // The kernel's Meteor Lake PMU has mem-loads without mem-loads-aux (mtl_hybrid_mem_attrs) [kcore].
+            if (eCoreGeneration(env.cpuFamily, env.cpuModel) == TmaModel::Crestmont) glc.memLoadsAux = false;
+            EventEncoder base = libpfmKnows ? *pCore : EventEncoder::forModel(std::move(glc));
             parts.push_back({ pmu.name, "P-cores (cpu_core)", pmu.cpus, pmu.type, base.forPmu(pmu.name, pmu.type) });
         } else {
-            PmuModel m = modelForPfmName("adl_grt", "Intel hybrid E-core (Gracemont class)");
-            if (!hasGracemontECores(env.cpuFamily, env.cpuModel)) {
+            const TmaModel gen = eCoreGeneration(env.cpuFamily, env.cpuModel);
+            PmuModel m = gen == TmaModel::Crestmont
+                ? modelForPfmName("mtl_cmt", "Intel hybrid E-core (Crestmont)")
+                : modelForPfmName("adl_grt", "Intel hybrid E-core (Gracemont class)");
+            if (gen == TmaModel::None) {
                 m.tma = TmaModel::None;
-                m.tmaUnavailable = "rdtscope knows the E-core TMA events and slot width only for Gracemont "
-                                   "(Alder Lake, Raptor Lake; perf's alderlake pipeline.json and adl-metrics.json); "
-                                   "this CPU is family "
-                    + std::to_string(env.cpuFamily) + " model " + std::to_string(env.cpuModel)
-                    + " (e.g. Meteor Lake's Crestmont E-cores have 6 slots per cycle)";
+                m.tmaUnavailable = "rdtscope knows the E-core TMA events and slot width only for Gracemont (Alder "
+                                   "Lake, Raptor Lake) and Crestmont (Meteor Lake), from perf's alderlake and "
+                                   "meteorlake JSON; this CPU is family "
+                    + std::to_string(env.cpuFamily) + " model " + std::to_string(env.cpuModel);
             }
             parts.push_back({ pmu.name, "E-cores (cpu_atom)", pmu.cpus, pmu.type,
                 EventEncoder::forModel(std::move(m)).forPmu(pmu.name, pmu.type) });

@@ -24,14 +24,16 @@ struct CorePmuPart {
     EventEncoder encoder;
 };
 
-/// True for the family-6 models whose E-cores are Gracemont: Alder Lake 0x97/0x9A, Raptor Lake 0xB7/0xBA/0xBF
-/// (arch/x86/include/asm/intel-family.h: "Golden Cove / Gracemont", "Raptor Cove / Enhanced Gracemont").
-bool hasGracemontECores(int family, int model);
+/// The E-core generation of a hybrid family-6 model (arch/x86/include/asm/intel-family.h): Gracemont for Alder Lake
+/// 0x97/0x9A ("Golden Cove / Gracemont") and Raptor Lake 0xB7/0xBA/0xBF ("Raptor Cove / Enhanced Gracemont");
+/// Crestmont for Meteor Lake 0xAA/0xAC ("Redwood Cove / Crestmont"; perf's mapfile.csv also maps 0xB5 to
+/// meteorlake); TmaModel::None for others (Arrow Lake, Lunar Lake...: not verified here).
+TmaModel eCoreGeneration(int family, int model);
 
 /// Hybrid parts only (no libpfm call, so tests run anywhere): the P-core part uses `pCore` when libpfm knows the
 /// model (newer libpfm4 has adl_glc), else rdtscope's own Golden Cove table ("adl_glc": slots + 8 metric events,
-/// mem-loads-aux, as the kernel sets up the ADL/RPL cpu_core PMU); the E-core part uses the Gracemont table
-/// ("adl_grt"), with TMA only where the model is verified Gracemont (Meteor Lake's Crestmont E-cores are not).
+/// with mem-loads-aux except on Meteor Lake, whose kernel PMU has none); the E-core part uses the own table of its
+/// generation ("adl_grt" Gracemont, "mtl_cmt" Crestmont), with TMA left out (and why) on unverified models.
 std::vector<CorePmuPart> hybridParts(const PerfEnvironment& env, const EventEncoder* pCore = nullptr);
 
 /// The parts for this machine: hybridParts() when cpu_core/cpu_atom exist, else one part from libpfm4.

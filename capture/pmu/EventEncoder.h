@@ -7,8 +7,9 @@
 //  - TOPDOWN.BACKEND_BOUND_SLOTS (0x02a4) and TOPDOWN.BR_MISPREDICT_SLOTS (0x08a4), which 4.13 encodes as
 //    0x0200/0x0800 (event code 0 without an override);
 //  - mem-loads-aux (0x8203), the group leader load latency needs on Sapphire Rapids and later;
-//  - the Gracemont E-core (cpu_atom on Alder Lake / Raptor Lake) events rdtscope uses: 4.13 has no adl_glc/adl_grt
-//    tables at all, so hybrid parts are encoded from this table (modelForPfmName("adl_glc"/"adl_grt")).
+//  - the E-core (cpu_atom) events rdtscope uses on Gracemont (Alder Lake / Raptor Lake) and Crestmont (Meteor
+//    Lake): 4.13 has no hybrid tables at all, so hybrid parts are encoded from this table
+//    (modelForPfmName("adl_glc" / "adl_grt" / "mtl_cmt")).
 // libpfm4's state is process-wide: LIBPFM_FORCE_PMU / LIBPFM_ENCODE_INACTIVE must be set before the first
 // EventEncoder is created in a process (tests fork one child per forced PMU).
 
@@ -29,6 +30,7 @@ enum class TmaModel : std::uint8_t {
     Icelake, ///< slots + 4 metric events (PERF_METRICS level 1), num_topdown_events = 4
     SapphireRapids, ///< slots + 8 metric events (level 1 and level 2), num_topdown_events = 8
     Gracemont, ///< E-core level 1 from TOPDOWN_*.ALL and CPU_CLK_UNHALTED.CORE_P, 5 slots per cycle (perf adl-metrics)
+    Crestmont, ///< E-core level 1 from TOPDOWN_*.ALL_P and CPU_CLK_UNHALTED.CORE_P, 6 slots per cycle (mtl-metrics)
 };
 std::string_view tmaModelName(TmaModel m);
 

@@ -92,13 +92,21 @@ Result<Recipe> tmaRecipe(const EventEncoder& enc, const RecipeOptions& opt)
                 + (m.pfmName.empty() ? std::string("no Intel core PMU detected") : m.pfmName) + ")",
             "TMA needs an Intel core PMU (Sandy Bridge or later); use --source sim for the simulated one");
     case TmaModel::Gracemont:
-        // Level 1 as perf's alderlake adl-metrics.json computes it for cpu_atom (see tmaFromGracemont); the cycles
+        // Level 1 as perf's alderlake adl-metrics.json computes it for cpu_atom (see tmaFromAtom); the cycles
         // leader and three slot counters fit the E-core's six general counters. Bad speculation is the remainder
         // there, so TOPDOWN_BAD_SPECULATION.ALL (in the event table) is not needed.
         wants = { { "cpu_clk_unhalted.core_p", EventRole::Cycles }, { "topdown_retiring.all", EventRole::Retiring },
             { "topdown_fe_bound.all", EventRole::FeBound }, { "topdown_be_bound.all", EventRole::BeBound } };
         r.slotsPerCycle = 5; // tma_info_core_slots = 5 * tma_info_core_clks
         r.description = "TMA level 1 on Gracemont E-cores (TOPDOWN_*.ALL, 5 slots per cycle)";
+        break;
+    case TmaModel::Crestmont:
+        // perf's meteorlake mtl-metrics.json (cpu_atom): every level-1 node measured, over 6 * CPU_CLK_UNHALTED.CORE.
+        wants = { { "cpu_clk_unhalted.core_p", EventRole::Cycles }, { "topdown_retiring.all_p", EventRole::Retiring },
+            { "topdown_bad_speculation.all_p", EventRole::BadSpec }, { "topdown_fe_bound.all_p", EventRole::FeBound },
+            { "topdown_be_bound.all_p", EventRole::BeBound } };
+        r.slotsPerCycle = 6;
+        r.description = "TMA level 1 on Crestmont E-cores (TOPDOWN_*.ALL_P, 6 slots per cycle)";
         break;
     case TmaModel::PreIcelake:
         // Cycles on fixed counter 1 leads, so the four programmable events fit the 4 counters of an SMT thread.
@@ -211,7 +219,7 @@ Result<Recipe> loadLatencyRecipe(const EventEncoder& enc, const RecipeOptions& o
     }
     Result<RecipeEvent> e = makeError("unset");
     if (m.atom) {
-        // Gracemont: MEM_UOPS_RETIRED.LOAD_LATENCY (event 0xd0 umask 0x5) with the threshold in config1 [kcore
+        // E-cores: MEM_UOPS_RETIRED.LOAD_LATENCY (event 0xd0 umask 0x5) with the threshold in config1 [kcore
         // mem_ld_adl], no auxiliary leader (mem-loads-aux is the P-core's only).
         e = member(enc, "mem_uops_retired.load_latency", EventRole::Sampler, opt);
         if (e) {
@@ -295,10 +303,10 @@ TmaBreakdown tmaFromGroupRead(const Recipe& recipe, const ReadData& d)
         return 0;
     };
     TmaBreakdown b;
-    if (recipe.tma == TmaModel::Gracemont) {
-        GracemontTmaCounts c { get(EventRole::Retiring), get(EventRole::FeBound), get(EventRole::BeBound),
-            get(EventRole::Cycles), recipe.slotsPerCycle };
-        b = tmaFromGracemont(c);
+    if (recipe.tma == TmaModel::Gracemont || recipe.tma == TmaModel::Crestmont) {
+        AtomTmaCounts c { get(EventRole::Retiring), get(EventRole::FeBound), get(EventRole::BeBound),
+            get(EventRole::Cycles), recipe.slotsPerCycle, recipe.tma == TmaModel::Crestmont, get(EventRole::BadSpec) };
+        b = tmaFromAtom(c);
     } else if (recipe.tma == TmaModel::PreIcelake) {
         // Every member of a group runs for the same time, so scaling changes no ratio; it scales the totals.
         SkylakeTmaCounts c { get(EventRole::UopsIssued), get(EventRole::UopsRetiredSlots),

@@ -73,7 +73,7 @@ TmaBreakdown tmaFromSkylake(const SkylakeTmaCounts& c)
     return b;
 }
 
-TmaBreakdown tmaFromGracemont(const GracemontTmaCounts& c)
+TmaBreakdown tmaFromAtom(const AtomTmaCounts& c)
 {
     TmaBreakdown b;
     const double slots = static_cast<double>(c.slotsPerCycle ? c.slotsPerCycle : 5) * static_cast<double>(c.coreClks);
@@ -88,7 +88,8 @@ TmaBreakdown tmaFromGracemont(const GracemontTmaCounts& c)
     b.level1.frontendBound = clamp01(fe / slots, clamped);
     b.level1.backendBound = clamp01(be / slots, clamped);
     b.level1.retiring = clamp01(ret / slots, clamped);
-    b.level1.badSpeculation = clamp01((slots - (fe + be + ret)) / slots, clamped); // the remainder, as perf does
+    b.level1.badSpeculation = clamp01(
+        c.badSpecMeasured ? static_cast<double>(c.badSpec) / slots : (slots - (fe + be + ret)) / slots, clamped);
     if (clamped)
         b.note = "a fraction fell outside [0,1] (counters multiplexed or sampled at different times) and was clamped";
     b.valid = true;

@@ -275,7 +275,7 @@ TEST(Hybrid, RecipesPerPmuWithOwnTypes)
 
 TEST(Hybrid, UnverifiedECoreModelLeavesTmaOutWithReason)
 {
-    const auto parts = hybridParts(hybridEnv(0xAA)); // METEORLAKE_L: Crestmont E-cores
+    const auto parts = hybridParts(hybridEnv(0xC6)); // ARROWLAKE: Skymont E-cores, not verified here
     auto tma = recipesForParts(parts, RecipeKind::Tma, {});
     ASSERT_TRUE(tma);
     ASSERT_EQ(tma->recipes.size(), 1u);
@@ -283,7 +283,7 @@ TEST(Hybrid, UnverifiedECoreModelLeavesTmaOutWithReason)
     ASSERT_EQ(tma->notes.size(), 1u);
     EXPECT_NE(tma->notes[0].find("E-cores (cpu_atom) left out: TMA is not available on E-cores"), std::string::npos)
         << tma->notes[0];
-    EXPECT_NE(tma->notes[0].find("model 170"), std::string::npos) << tma->notes[0];
+    EXPECT_NE(tma->notes[0].find("model 198"), std::string::npos) << tma->notes[0];
     auto mem = recipesForParts(parts, RecipeKind::LoadLatency, {});
     ASSERT_TRUE(mem);
     EXPECT_EQ(mem->recipes.size(), 2u) << "load latency and LBR need no model-specific E-core event list";
@@ -322,10 +322,10 @@ TEST(Hybrid, GracemontTmaFromHandComputedCounts)
     EXPECT_FALSE(idle.valid);
     EXPECT_NE(idle.note.find("E-cores (cpu_atom) group did not run"), std::string::npos) << idle.note;
     // The same counts in the P-core recipe mean something else entirely: per-PMU breakdowns stay separate.
-    const TmaBreakdown none = tmaFromGracemont({ 0, 0, 0, 0, 5 });
+    const TmaBreakdown none = tmaFromAtom({ 0, 0, 0, 0, 5 });
     EXPECT_FALSE(none.valid);
     EXPECT_NE(none.note.find("E-core"), std::string::npos);
-    const TmaBreakdown over = tmaFromGracemont({ 3000, 2000, 1000, 1000, 5 }); // 6000 > 5000 slots
+    const TmaBreakdown over = tmaFromAtom({ 3000, 2000, 1000, 1000, 5 }); // 6000 > 5000 slots
     EXPECT_TRUE(over.valid);
     EXPECT_DOUBLE_EQ(over.level1.badSpeculation, 0.0);
     EXPECT_NE(over.note.find("clamped"), std::string::npos);
@@ -423,4 +423,45 @@ TEST(Hybrid, LoadSamplesFromBothPmusReachOneAggregator)
     EXPECT_EQ(agg.samples(), 5u);
     for (auto& s : *sessions)
         EXPECT_EQ(s->decodeErrors(), 0u);
+}
+
+// Meteor Lake: Crestmont E-cores, from perf's meteorlake pipeline.json (cpu_atom TOPDOWN_*.ALL_P: 0x72, 0x73, 0x71,
+// 0x74) and mtl-metrics.json (each over 6 * CPU_CLK_UNHALTED.CORE); the P-core PMU has no mem-loads-aux there.
+TEST(Hybrid, MeteorLakeCrestmontEventsAndTma)
+{
+    const auto parts = hybridParts(hybridEnv(0xAC)); // METEORLAKE
+    const auto& atom = partNamed(parts, "cpu_atom");
+    EXPECT_EQ(atom.encoder.model().tma, TmaModel::Crestmont);
+    EXPECT_FALSE(partNamed(parts, "cpu_core").encoder.model().memLoadsAux);
+    auto retiring = atom.encoder.encode("TOPDOWN_RETIRING.ALL_P");
+    ASSERT_TRUE(retiring);
+    EXPECT_EQ(retiring->attr.config, 0x72u) << "not Gracemont's 0xc2";
+    EXPECT_FALSE(atom.encoder.encode("TOPDOWN_RETIRING.ALL")) << "Gracemont's code must not be used on Crestmont";
+    EXPECT_FALSE(partNamed(hybridParts(hybridEnv()), "cpu_atom").encoder.encode("TOPDOWN_RETIRING.ALL_P"));
+
+    auto tma = recipesForParts(parts, RecipeKind::Tma, {});
+    ASSERT_TRUE(tma);
+    ASSERT_EQ(tma->recipes.size(), 2u);
+    const Recipe& et = recipeFor(*tma, "cpu_atom");
+    EXPECT_EQ(configs(et), (std::vector<std::uint64_t> { 0x3c, 0x72, 0x73, 0x71, 0x74 }));
+    EXPECT_EQ(et.slotsPerCycle, 6u);
+    // slots = 6 * 1000: retiring 2400, bad speculation 600 (measured), fe 1200, be 1800.
+    ReadData d;
+    d.timeEnabled = d.timeRunning = 1000;
+    for (std::uint64_t v : { 1000u, 2400u, 600u, 1200u, 1800u })
+        d.values.push_back(ReadValue { v, 0, 0 });
+    const TmaBreakdown b = tmaFromGroupRead(et, d);
+    ASSERT_TRUE(b.valid) << b.note;
+    EXPECT_DOUBLE_EQ(b.slots, 6000.0);
+    EXPECT_DOUBLE_EQ(b.level1.retiring, 0.4);
+    EXPECT_DOUBLE_EQ(b.level1.badSpeculation, 0.1);
+    EXPECT_DOUBLE_EQ(b.level1.frontendBound, 0.2);
+    EXPECT_DOUBLE_EQ(b.level1.backendBound, 0.3);
+    d.values[2].value = 0; // measured, not the remainder: a zero count gives zero
+    EXPECT_DOUBLE_EQ(tmaFromGroupRead(et, d).level1.badSpeculation, 0.0);
+
+    auto mem = recipesForParts(parts, RecipeKind::LoadLatency, {});
+    ASSERT_TRUE(mem);
+    EXPECT_EQ(configs(recipeFor(*mem, "cpu_core")), std::vector<std::uint64_t> { 0x1cd });
+    EXPECT_EQ(configs(recipeFor(*mem, "cpu_atom")), std::vector<std::uint64_t> { 0x5d0 });
 }
