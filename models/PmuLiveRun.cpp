@@ -28,6 +28,7 @@ PmuLiveRun::~PmuLiveRun()
 Result<std::unique_ptr<PmuLiveRun>> PmuLiveRun::start(PmuRecipeKind kind, const PerfTarget& target)
 {
     std::vector<Recipe> recipes;
+    std::vector<std::string> notes; ///< PMUs left out, per-PMU limits (hybrid parts)
     LinuxPerfSyscalls sys;
     const PerfEnvironment env = sys.environment();
     const RecipeOptions opt = hostRecipeOptions(env, readPmuCpuid());
@@ -36,23 +37,24 @@ Result<std::unique_ptr<PmuLiveRun>> PmuLiveRun::start(PmuRecipeKind kind, const 
     } else {
         const auto check = checkLiveRecipe(kind, target.systemWide);
         if (!check.available) return makeError("the PMU cannot run this recipe here", check.advice);
-        auto enc = EventEncoder::create(env.hasCpuCorePmu ? env.cpuCoreType : 0); // hybrid: cpu_core's PMU type
-        if (!enc) return enc.error();
-        auto add = [&](Result<Recipe> r) -> Status {
-            if (!r) return r.error();
-            recipes.push_back(std::move(r.value()));
-            return {};
-        };
-        Status st;
-        if (kind == PmuRecipeKind::All || kind == PmuRecipeKind::Tma) st = add(tmaRecipe(*enc, opt));
-        if (st && (kind == PmuRecipeKind::All || kind == PmuRecipeKind::LbrCallStack))
-            st = add(lbrRecipe(*enc, LbrMode::CallStack, opt));
-        if (st && kind == PmuRecipeKind::LbrAny) st = add(lbrRecipe(*enc, LbrMode::AnyBranch, opt));
-        if (st && (kind == PmuRecipeKind::All || kind == PmuRecipeKind::LoadLatency))
-            st = add(loadLatencyRecipe(*enc, opt));
-        if (!st) return st.error();
+        // One recipe per core PMU (cpu_core and cpu_atom on hybrid parts), as the CLI builds them.
+        auto built = buildLiveRecipes(kind, env);
+        if (!built) return built.error();
+        notes = std::move(built->notes);
+        for (auto& r : built->recipes) {
+            // UNFINISHED: the GUI's TMA models hold one breakdown series, so the E-core TMA group is not opened
+            // here; `rdtscope-cli pmu tma` prints both PMUs' breakdowns. LBR and load-latency samples of both PMUs
+            // are merged.
+            if (r.counting && r.pmuName == "cpu_atom") {
+                notes.push_back("TMA shows the P-cores (cpu_core) only; the E-core (cpu_atom) breakdown is printed "
+                                "by `rdtscope-cli pmu tma`");
+                continue;
+            }
+            recipes.push_back(std::move(r));
+        }
     }
     std::unique_ptr<PmuLiveRun> run(new PmuLiveRun);
+    run->m_notes = std::move(notes);
     run->m_sys = std::make_unique<LinuxPerfSyscalls>();
     // A launched command is forked once for every recipe (perf's evlist__prepare_workload): every session opens
     // its events on the corked child with enable_on_exec, and the first start() lets it exec.
@@ -74,6 +76,7 @@ PmuData PmuLiveRun::makeData(const std::string& what) const
     PmuData d;
     d.kind = PmuSourceKind::Live;
     d.name = what;
+    d.notes = m_notes; // e.g. which core PMU a hybrid part's capture left out
     for (const auto& c : m_captures) // what the kernel made us change, e.g. a lowered precise_ip
         for (const auto& n : c.session->notes())
             d.notes.push_back(n);

@@ -38,6 +38,7 @@ private:
     };
     std::unique_ptr<LinuxPerfSyscalls> m_sys;
     std::vector<Capture> m_captures;
+    std::vector<std::string> m_notes; ///< from building the recipes (hybrid parts: per-PMU notes)
 };
 
 } // namespace rdt::pmu

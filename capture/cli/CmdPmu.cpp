@@ -4,6 +4,7 @@
 #include "Args.h"
 #include "Commands.h"
 #include "pmu/BranchGraph.h"
+#include "pmu/CorePmus.h"
 #include "pmu/EventEncoder.h"
 #include "pmu/LoadLatency.h"
 #include "pmu/PerfSession.h"
@@ -190,87 +191,134 @@ int runPerf(const Options& o, const Args& args)
     const char* what = o.kind == Kind::Tma ? "tma" : o.kind == Kind::Lbr ? "lbr" : "mem";
     LinuxPerfSyscalls sys;
     const PerfEnvironment env = sys.environment();
-    auto enc = EventEncoder::create(env.hasCpuCorePmu ? env.cpuCoreType : 0);
-    if (!enc) return unavailable(what, enc.error(), sys, env);
+    // One part per core PMU: cpu_core and cpu_atom on hybrid parts (each its own recipe, type and CPUs), as perf
+    // opens every hardware event once per core PMU.
+    auto parts = corePmuParts(env);
+    if (!parts) return unavailable(what, parts.error(), sys, env);
     const PmuCpuid cpuid = readPmuCpuid();
     RecipeOptions ro = hostRecipeOptions(env, cpuid);
     ro.kernel = o.kernel;
     ro.ldlat = o.ldlat;
-    Result<Recipe> recipe = o.kind == Kind::Tma ? tmaRecipe(*enc, ro)
-        : o.kind == Kind::Mem                   ? loadLatencyRecipe(*enc, ro)
-                              : lbrRecipe(*enc, o.callStack ? LbrMode::CallStack : LbrMode::AnyBranch, ro);
-    if (!recipe) return unavailable(what, recipe.error(), sys, env);
+    const RecipeKind kind = o.kind == Kind::Tma ? RecipeKind::Tma
+        : o.kind == Kind::Mem                   ? RecipeKind::LoadLatency
+        : o.callStack                           ? RecipeKind::LbrCallStack
+                                                : RecipeKind::LbrAny;
+    auto built = recipesForParts(*parts, kind, ro);
+    if (!built) return unavailable(what, built.error(), sys, env);
     PerfTarget target;
     for (const auto& p : args.values("pid"))
         target.pids.push_back(static_cast<pid_t>(std::atoi(p.c_str())));
     target.command = args.trailing();
     target.systemWide = args.has("system-wide");
-    auto session = PerfSession::open(sys, *recipe, target);
-    if (!session) {
-        std::fprintf(stderr, "rdtscope-cli pmu %s: %s\n", what, session.error().toString().c_str());
-        const int e = session.error().code;
+    auto sessions = openSessions(sys, built->recipes, target); // a command is forked once for every PMU's recipe
+    if (!sessions) {
+        std::fprintf(stderr, "rdtscope-cli pmu %s: %s\n", what, sessions.error().toString().c_str());
+        const int e = sessions.error().code;
         return e == EACCES || e == EPERM || e == ENOENT || e == ENODEV || e == EOPNOTSUPP || e == EINVAL
             ? ExitUnavailable
             : ExitFailure;
     }
-    auto& s = **session;
+    auto& all = *sessions;
     Symbolizer symbols;
     for (pid_t p : target.pids)
         (void)symbols.loadProcMaps(static_cast<std::uint32_t>(p));
     (void)symbols.loadKallsyms();
-    if (auto st = s.start(); !st) {
-        std::fprintf(stderr, "rdtscope-cli pmu %s: %s\n", what, st.error().toString().c_str());
-        return ExitFailure;
-    }
-    std::printf("source: perf on %s (%s)\nrecipe: %s\n", enc->model().description.c_str(), enc->model().pfmName.c_str(),
-        recipe->description.c_str());
-    for (const auto& note : s.notes()) // e.g. "precise_ip lowered to 1 ...: the PMU refused 2"
+    for (auto& s : all)
+        if (auto st = s->start(); !st) {
+            std::fprintf(stderr, "rdtscope-cli pmu %s: %s\n", what, st.error().toString().c_str());
+            return ExitFailure;
+        }
+    std::printf("source: perf, PMUs used: %s\n", describeParts(*parts).c_str());
+    for (const auto& s : all)
+        std::printf("recipe%s: %s\n", s->recipe().pmuLabel.empty() ? "" : (" " + s->recipe().pmuLabel).c_str(),
+            s->recipe().description.c_str());
+    for (const auto& note : built->notes) // a PMU left out, e.g. E-core TMA on an unverified model
         std::printf("note: %s\n", note.c_str());
+    for (const auto& s : all)
+        for (const auto& note : s->notes()) // e.g. "precise_ip lowered to 1 ...: the PMU refused 2"
+            std::printf("note: %s\n", note.c_str());
     if (o.kind == Kind::Lbr && cpuid.lbrDepth) std::printf("architectural LBR depth: %u (CPUID.1CH)\n", cpuid.lbrDepth);
     std::printf("\n");
+    // Samples of every PMU go to the same aggregators (each session's decoder knows its own attrs and ids).
     BranchGraph graph(o.callStack ? BranchGraph::Mode::CallStack : BranchGraph::Mode::AnyBranch);
     LoadLatency mem;
     auto consume = [&](const DecodedRecord& r) {
         symbols.onRecord(r);
         if (r.kind == RecordKind::Sample) o.kind == Kind::Lbr ? graph.add(r.sample) : mem.add(r.sample);
     };
-    if (o.kind == Kind::Tma) std::printf("%s", tmaHeader(recipe->tma == TmaModel::SapphireRapids).c_str());
     const auto t0 = Clock::now();
-    TmaIntervals intervals;
-    auto breakdown = [&](const ReadData& d) { return tmaFromGroupRead(*recipe, d); };
+    // TMA: one breakdown per PMU, each with its own interval history.
+    std::vector<TmaIntervals> intervals(all.size());
+    if (o.kind == Kind::Tma)
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            ReadData zero;
+            zero.values.resize(all[i]->recipe().events.size());
+            intervals[i].start(zero);
+        }
+    auto header = [&](std::size_t i) {
+        const Recipe& r = all[i]->recipe();
+        if (!r.pmuLabel.empty()) std::printf("%s\n", r.pmuLabel.c_str());
+        std::printf("%s", tmaHeader(r.tma == TmaModel::SapphireRapids).c_str());
+    };
+    auto readTma = [&](double t, bool print) -> bool {
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            auto now = all[i]->readGroups();
+            if (!now) {
+                std::fprintf(stderr, "rdtscope-cli pmu tma: %s\n", now.error().toString().c_str());
+                return false;
+            }
+            const Recipe& r = all[i]->recipe();
+            const TmaInterval& iv = intervals[i].add(
+                static_cast<std::uint64_t>(t * 1e9), *now, [&](const ReadData& d) { return tmaFromGroupRead(r, d); });
+            if (!print) continue;
+            if (all.size() > 1) { // the interval column names the PMU: "1.00s P" / "1.00s E"
+                char label[32];
+                std::snprintf(label, sizeof label, "%5.2fs %s", t, r.pmuName == "cpu_atom" ? "E" : "P");
+                std::printf("%s", tmaRow(std::string(label), iv.breakdown).c_str());
+            } else {
+                std::printf("%s", tmaRow(t, iv.breakdown).c_str());
+            }
+        }
+        return true;
+    };
     if (o.kind == Kind::Tma) {
-        ReadData zero;
-        zero.values.resize(recipe->events.size());
-        intervals.start(zero);
+        if (all.size() > 1) std::printf("rows: P = P-cores (cpu_core), E = E-cores (cpu_atom)\n");
+        header(0);
     }
+    auto anyExited = [&] {
+        for (auto& s : all)
+            if (s->childExited()) return true;
+        return false;
+    };
     double nextReport = o.interval;
-    while (seconds(t0, Clock::now()) < o.duration && !s.childExited()) {
+    while (seconds(t0, Clock::now()) < o.duration && !anyExited()) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        s.drain(consume);
+        for (auto& s : all)
+            s->drain(consume);
         const double t = seconds(t0, Clock::now());
         if (t < nextReport) continue;
         nextReport += o.interval;
-        if (o.kind == Kind::Tma) {
-            auto now = s.readGroups();
-            if (!now) {
-                std::fprintf(stderr, "rdtscope-cli pmu tma: %s\n", now.error().toString().c_str());
-                return ExitFailure;
-            }
-            std::printf(
-                "%s", tmaRow(t, intervals.add(static_cast<std::uint64_t>(t * 1e9), *now, breakdown).breakdown).c_str());
-        }
+        if (o.kind == Kind::Tma && !readTma(t, true)) return ExitFailure;
         std::fflush(stdout);
     }
-    (void)s.stop();
-    s.drain(consume);
+    for (auto& s : all) {
+        (void)s->stop();
+        s->drain(consume);
+    }
     if (o.kind == Kind::Tma) {
-        if (auto now = s.readGroups())
-            (void)intervals.add(static_cast<std::uint64_t>(seconds(t0, Clock::now()) * 1e9), *now, breakdown);
-        std::printf("%s", tmaRow("total", intervals.total()).c_str());
+        (void)readTma(seconds(t0, Clock::now()), false);
+        std::printf("\n");
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            header(i);
+            std::printf("%s", tmaRow("total", intervals[i].total()).c_str());
+        }
         return ExitOk;
     }
     printFinal(o, o.kind == Kind::Lbr ? &graph : nullptr, o.kind == Kind::Mem ? &mem : nullptr, symbols);
-    printRingStats(s.ringStats(), s.decodeErrors());
+    for (const auto& s : all) {
+        if (all.size() > 1) std::printf("\n%s", s->recipe().pmuLabel.c_str());
+        printRingStats(s->ringStats(), s->decodeErrors());
+    }
     return ExitOk;
 }
 

@@ -37,6 +37,7 @@ struct OwnEvent {
     std::uint64_t config;
     TmaModel minTma; ///< None: not a TMA event (then needsAux applies)
     bool needsAux;
+    bool atom = false; ///< a Gracemont E-core event: only on an atom model, and P-core events never there
 };
 
 // [kpe INTEL_TD_SLOTS / INTEL_TD_METRIC_*]; [kcore EVENT_ATTR_STR topdown-*]; pipeline.json TOPDOWN.*_SLOTS;
@@ -55,6 +56,32 @@ constexpr OwnEvent kOwn[] = {
     { { "topdown.backend_bound_slots", nullptr, nullptr }, 0x02a4, TmaModel::Icelake, false },
     { { "topdown.br_mispredict_slots", nullptr, nullptr }, 0x08a4, TmaModel::Icelake, false },
     { { "mem-loads-aux", nullptr, nullptr }, 0x8203, TmaModel::None, true },
+    // Gracemont (cpu_atom on Alder Lake / Raptor Lake). Codes from linux tools/perf/pmu-events/arch/x86/alderlake/
+    // pipeline.json, entries with "Unit": "cpu_atom" (no "UMask" there means umask 0):
+    //   TOPDOWN_RETIRING.ALL "EventCode": "0xc2"; TOPDOWN_BAD_SPECULATION.ALL "0x73"; TOPDOWN_FE_BOUND.ALL "0x71";
+    //   TOPDOWN_BE_BOUND.ALL "0x74"; CPU_CLK_UNHALTED.CORE_P "0x3c" (the general-counter form of
+    //   CPU_CLK_UNHALTED.CORE, which perf's tma_info_core_clks uses; that one is a fixed-counter pseudo-encoding,
+    //   "UMask": "0x2" without an event code, whose acceptance depends on the kernel version). 3CH/00H is also the
+    //   architectural UnHalted Core Cycles event (SDM 22.2.7, Table 22-3), so it holds on every E-core.
+    // MEM_UOPS_RETIRED.LOAD_LATENCY: event 0xd0 umask 0x5, ldlat in config1 like the P-core's, from the kernel's
+    // arch/x86/events/intel/core.c: EVENT_ATTR_STR_HYBRID(mem-loads, mem_ld_adl,
+    // "event=0xd0,umask=0x5,ldlat=3;event=0xcd,umask=0x1,ldlat=3", hybrid_big_small) (the first is the E-core's);
+    // the same event as memory.json's cpu_atom MEM_UOPS_RETIRED.LOAD_LATENCY_GT_* ("0xd0", "UMask": "0x5").
+    { { "topdown_retiring.all", nullptr, nullptr }, 0x00c2, TmaModel::Gracemont, false, true },
+    { { "topdown_bad_speculation.all", nullptr, nullptr }, 0x0073, TmaModel::Gracemont, false, true },
+    { { "topdown_fe_bound.all", nullptr, nullptr }, 0x0071, TmaModel::Gracemont, false, true },
+    { { "topdown_be_bound.all", nullptr, nullptr }, 0x0074, TmaModel::Gracemont, false, true },
+    { { "cpu_clk_unhalted.core_p", nullptr, nullptr }, 0x003c, TmaModel::None, false, true },
+    { { "mem_uops_retired.load_latency", nullptr, nullptr }, 0x05d0, TmaModel::None, false, true },
+    // Crestmont (cpu_atom on Meteor Lake), from tools/perf/pmu-events/arch/x86/meteorlake/pipeline.json, "Unit":
+    // "cpu_atom" (the ALL_P events were added by "perf vendor events intel: Update meteorlake to 1.08", LKML
+    // 2024-03-21): TOPDOWN_RETIRING.ALL_P "EventCode": "0x72" (not Gracemont's 0xc2), TOPDOWN_BAD_SPECULATION.ALL_P
+    // "0x73", TOPDOWN_FE_BOUND.ALL_P "0x71", TOPDOWN_BE_BOUND.ALL_P "0x74", no UMask. The kernel gives Meteor Lake
+    // the same mem-loads alias (mtl_hybrid_mem_attrs = mem_ld_adl, mem_st_adl, without mem-loads-aux).
+    { { "topdown_retiring.all_p", nullptr, nullptr }, 0x0072, TmaModel::Crestmont, false, true },
+    { { "topdown_bad_speculation.all_p", nullptr, nullptr }, 0x0073, TmaModel::Crestmont, false, true },
+    { { "topdown_fe_bound.all_p", nullptr, nullptr }, 0x0071, TmaModel::Crestmont, false, true },
+    { { "topdown_be_bound.all_p", nullptr, nullptr }, 0x0074, TmaModel::Crestmont, false, true },
 };
 
 std::string normalise(std::string_view s)
@@ -73,9 +100,22 @@ const OwnEvent* findOwn(std::string_view event)
     return nullptr;
 }
 
+/// How much TMA a model offers, for choosing among present PMUs and for the P-core events' minimum model.
 int rank(TmaModel m)
 {
-    return static_cast<int>(m);
+    switch (m) {
+    case TmaModel::None:
+        return 0;
+    case TmaModel::Gracemont: // level 1 from generic counters, like pre-Ice Lake; never preferred to a P-core
+    case TmaModel::Crestmont:
+    case TmaModel::PreIcelake:
+        return 1;
+    case TmaModel::Icelake:
+        return 2;
+    case TmaModel::SapphireRapids:
+        return 3;
+    }
+    return 0;
 }
 
 } // namespace
@@ -91,6 +131,10 @@ std::string_view tmaModelName(TmaModel m)
         return "slots + PERF_METRICS level 1 (Ice Lake)";
     case TmaModel::SapphireRapids:
         return "slots + PERF_METRICS levels 1-2 (Sapphire Rapids)";
+    case TmaModel::Gracemont:
+        return "level 1 from TOPDOWN_*.ALL, 5 slots per cycle (Gracemont E-core)";
+    case TmaModel::Crestmont:
+        return "level 1 from TOPDOWN_*.ALL_P, 6 slots per cycle (Crestmont E-core)";
     }
     return "?";
 }
@@ -104,8 +148,13 @@ PmuModel modelForPfmName(std::string_view pfmName, std::string_view description)
         = { "snb", "snb_ep", "ivb", "ivb_ep", "hsw", "hsw_ep", "bdw", "bdw_ep", "skl", "skx", "clx" };
     static constexpr std::string_view icl[] = { "icl", "icx" };
     static constexpr std::string_view spr[] = { "spr", "emr", "gnr", "adl_glc", "rpl_glc" };
+    static constexpr std::string_view grt[] = { "adl_grt", "rpl_grt" };
+    static constexpr std::string_view cmt[] = { "mtl_cmt" };
     auto in = [&](auto& list) { return std::find(std::begin(list), std::end(list), pfmName) != std::end(list); };
-    if (in(preIcl))
+    if (in(grt) || in(cmt)) {
+        m.atom = true;
+        m.tma = in(grt) ? TmaModel::Gracemont : TmaModel::Crestmont; // no mem-loads-aux: hybrid_big only [kcore]
+    } else if (in(preIcl))
         m.tma = TmaModel::PreIcelake;
     else if (in(icl))
         m.tma = TmaModel::Icelake;
@@ -176,7 +225,7 @@ Result<EncodedEvent> EventEncoder::encodeOffline(std::string_view event, bool us
         return out;
     }
     constexpr std::string_view ll = "mem_trans_retired:load_latency";
-    if (n.rfind(ll, 0) == 0 && m_model.loadLatency) {
+    if (n.rfind(ll, 0) == 0 && m_model.loadLatency && !m_model.atom) { // E-cores: mem_uops_retired.load_latency
         a.type = m_model.rawType;
         a.config = 0x1cd; // event 0xcd umask 0x01 [kcore mem-loads]
         a.config1 = 3; // the kernel's default ldlat
@@ -205,11 +254,22 @@ Result<EncodedEvent> EventEncoder::encodeOwn(std::string_view event, bool user, 
 {
     const OwnEvent* e = findOwn(event);
     if (!e) return makeError("unknown event '" + std::string(event) + "'");
-    if (e->needsAux && !m_model.memLoadsAux)
+    if (e->atom != m_model.atom)
+        return makeError(std::string(event) + (e->atom ? " is an E-core (cpu_atom) event" : " is not an E-core event")
+                + " and this PMU is " + (m_model.pfmName.empty() ? std::string("none") : m_model.pfmName),
+            e->atom ? "encode it for the cpu_atom PMU of a hybrid part" : "E-cores (cpu_atom) have their own events");
+    if (e->atom) {
+        if (e->minTma != TmaModel::None && m_model.tma != e->minTma) // each E-core generation has its own codes
+            return makeError(std::string(event) + " is not an event of this E-core model ("
+                    + std::string(tmaModelName(m_model.tma)) + ")",
+                m_model.tmaUnavailable.empty()
+                    ? std::string("its encoding is verified for ") + std::string(tmaModelName(e->minTma)) + " only"
+                    : m_model.tmaUnavailable);
+    } else if (e->needsAux && !m_model.memLoadsAux)
         return makeError(std::string(event) + " exists only on Sapphire Rapids and later (and ADL/RPL P-cores)",
             "this model (" + (m_model.pfmName.empty() ? std::string("none") : m_model.pfmName)
                 + ") schedules mem-loads without an auxiliary leader");
-    if (!e->needsAux && rank(m_model.tma) < rank(e->minTma))
+    if (!e->atom && !e->needsAux && rank(m_model.tma) < rank(e->minTma))
         return makeError(std::string(event) + " is not supported on this model ("
                 + (m_model.pfmName.empty() ? std::string("no Intel core PMU") : m_model.pfmName) + ")",
             e->minTma == TmaModel::SapphireRapids ? "level-2 metric events need Sapphire Rapids or later"

@@ -6,7 +6,10 @@
 //  - the TMA metric pseudo-events topdown-* (0x8000..0x8700) and slots (0x0400), added to libpfm only after 4.13;
 //  - TOPDOWN.BACKEND_BOUND_SLOTS (0x02a4) and TOPDOWN.BR_MISPREDICT_SLOTS (0x08a4), which 4.13 encodes as
 //    0x0200/0x0800 (event code 0 without an override);
-//  - mem-loads-aux (0x8203), the group leader load latency needs on Sapphire Rapids and later.
+//  - mem-loads-aux (0x8203), the group leader load latency needs on Sapphire Rapids and later;
+//  - the E-core (cpu_atom) events rdtscope uses on Gracemont (Alder Lake / Raptor Lake) and Crestmont (Meteor
+//    Lake): 4.13 has no hybrid tables at all, so hybrid parts are encoded from this table
+//    (modelForPfmName("adl_glc" / "adl_grt" / "mtl_cmt")).
 // libpfm4's state is process-wide: LIBPFM_FORCE_PMU / LIBPFM_ENCODE_INACTIVE must be set before the first
 // EventEncoder is created in a process (tests fork one child per forced PMU).
 
@@ -26,6 +29,8 @@ enum class TmaModel : std::uint8_t {
     PreIcelake, ///< level 1 from generic counters (SNB..CLX; pmu-tools skl_client_ratios.py)
     Icelake, ///< slots + 4 metric events (PERF_METRICS level 1), num_topdown_events = 4
     SapphireRapids, ///< slots + 8 metric events (level 1 and level 2), num_topdown_events = 8
+    Gracemont, ///< E-core level 1 from TOPDOWN_*.ALL and CPU_CLK_UNHALTED.CORE_P, 5 slots per cycle (perf adl-metrics)
+    Crestmont, ///< E-core level 1 from TOPDOWN_*.ALL_P and CPU_CLK_UNHALTED.CORE_P, 6 slots per cycle (mtl-metrics)
 };
 std::string_view tmaModelName(TmaModel m);
 
@@ -39,6 +44,12 @@ struct PmuModel {
     bool loadLatency = false; ///< MEM_TRANS_RETIRED.LOAD_LATENCY (PEBS) exists
     bool lbr = false; ///< model-specific LBR that perf exposes as branch stacks
     std::uint32_t rawType = 4; ///< PMU type for raw events: 4, or cpu_core's sysfs type on hybrid parts
+    bool atom = false; ///< an E-core PMU (cpu_atom): own-table E-core events instead of the P-core ones
+    /// Hybrid parts: the sysfs PMU ("cpu_core", "cpu_atom") whose type generic events carry in config bits 32-63
+    /// (the kernel would otherwise pick one core PMU for them); empty on parts with one core PMU.
+    std::string pmuName;
+    /// Why TMA is None on an E-core we know (its slot width and events are not verified for this model).
+    std::string tmaUnavailable;
 };
 
 /// Classifies a libpfm PMU name (exposed for tests and for the simulator's presets).
@@ -62,6 +73,15 @@ public:
     static EventEncoder forModel(PmuModel model);
 
     const PmuModel& model() const { return m_model; }
+    /// This encoder for one core PMU of a hybrid part: raw events get `type`, generic ones carry it in config bits
+    /// 32-63, and the model records the PMU's sysfs name.
+    EventEncoder forPmu(std::string pmuName, std::uint32_t type) const
+    {
+        EventEncoder e = *this;
+        e.m_model.pmuName = std::move(pmuName);
+        e.m_model.rawType = type;
+        return e;
+    }
     /// PMU names libpfm reports present (core PMUs only), for `rdtscope-cli pmu` diagnostics.
     static std::vector<std::string> presentCorePmus();
 

@@ -3,6 +3,7 @@
 
 #include "Tma.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -49,6 +50,18 @@ std::vector<pid_t> threadsOf(pid_t pid)
     return tids;
 }
 
+/// The recipe's CPUs among the online ones (hybrid parts: the core PMU's own CPUs, as perf intersects an evsel's
+/// PMU cpus with the online map), or every online CPU.
+std::vector<int> recipeCpus(const Recipe& recipe)
+{
+    std::vector<int> online = onlineCpus();
+    if (recipe.cpus.empty()) return online;
+    std::vector<int> out;
+    for (int c : online)
+        if (std::find(recipe.cpus.begin(), recipe.cpus.end(), c) != recipe.cpus.end()) out.push_back(c);
+    return out;
+}
+
 /// The event string with its ":precise=N" modifier set to `p`, or dropped when p < 0 (names follow the attr).
 std::string withPrecise(const std::string& name, int p)
 {
@@ -78,7 +91,14 @@ Result<std::unique_ptr<PerfSession>> PerfSession::open(
     // The kernel refuses to mmap an inherited per-task event that is not bound to a CPU ("all children writing to
     // the same rb", kernel/events/core.c perf_mmap), so sampling a task and its children opens it once per CPU, as
     // perf record does. Counting groups stay per task (inherit is off for group reads).
-    const std::vector<int> cpus = recipe.sampling ? onlineCpus() : std::vector<int> { -1 };
+    // Hybrid parts: per-CPU events only on the recipe's core PMU's CPUs; a per-task counting group (cpu -1) is
+    // counted by the kernel only while the task runs on that PMU's CPUs.
+    const std::vector<int> pmuCpus = recipeCpus(recipe);
+    if (pmuCpus.empty())
+        return makeError(
+            "no online CPU belongs to " + (recipe.pmuName.empty() ? std::string("the core PMU") : recipe.pmuName),
+            "bring one of its CPUs online (/sys/devices/system/cpu/cpuN/online)");
+    const std::vector<int> cpus = recipe.sampling ? pmuCpus : std::vector<int> { -1 };
     if (launched) {
         if (target.workload) {
             if (target.workload->started())
@@ -99,7 +119,7 @@ Result<std::unique_ptr<PerfSession>> PerfSession::open(
                 for (int cpu : cpus)
                     if (auto st = s->openGroup(tid, cpu, false, ringPages); !st) return st.error();
     } else {
-        for (int cpu : onlineCpus())
+        for (int cpu : pmuCpus)
             if (auto st = s->openGroup(-1, cpu, false, ringPages); !st) return st.error();
     }
     for (std::size_t i = 0; i < recipe.events.size(); ++i)

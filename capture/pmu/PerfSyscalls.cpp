@@ -3,7 +3,9 @@
 
 #include "RecordDecoder.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <sys/ioctl.h>
@@ -74,22 +76,70 @@ PerfEnvironment LinuxPerfSyscalls::environment()
         env.paranoidKnown = true;
     }
     env.hasCpuPmu = exists("/sys/bus/event_source/devices/cpu");
-    env.hasCpuCorePmu = exists("/sys/bus/event_source/devices/cpu_core");
-    if (env.hasCpuCorePmu) {
-        const std::string t = slurp("/sys/bus/event_source/devices/cpu_core/type");
-        env.cpuCoreType = static_cast<std::uint32_t>(std::strtoul(t.c_str(), nullptr, 10));
-    }
+    readHybridPmus("/sys/bus/event_source/devices", env);
     env.isRoot = ::geteuid() == 0;
     env.smtActive = slurp("/sys/devices/system/cpu/smt/active").rfind('1', 0) == 0;
     std::istringstream cpuinfo(slurp("/proc/cpuinfo"));
     for (std::string line; std::getline(cpuinfo, line);) {
         if (env.vendor.empty() && line.rfind("vendor_id", 0) == 0) env.vendor = line.substr(line.find(':') + 2);
+        if (line.rfind("cpu family", 0) == 0) env.cpuFamily = std::atoi(line.c_str() + line.find(':') + 1);
+        if (line.rfind("model", 0) == 0 && line.rfind("model name", 0) != 0)
+            env.cpuModel = std::atoi(line.c_str() + line.find(':') + 1);
         if (line.rfind("flags", 0) == 0) {
             env.hypervisor = line.find(" hypervisor") != std::string::npos;
             break;
         }
     }
     return env;
+}
+
+void readHybridPmus(const std::string& devices, PerfEnvironment& env)
+{
+    struct Slot {
+        const char* name;
+        bool& has;
+        std::uint32_t& type;
+        std::vector<int>& cpus;
+    };
+    for (Slot s : { Slot { "cpu_core", env.hasCpuCorePmu, env.cpuCoreType, env.cpuCoreCpus },
+             Slot { "cpu_atom", env.hasCpuAtomPmu, env.cpuAtomType, env.cpuAtomCpus } }) {
+        const std::string dir = devices + "/" + s.name;
+        s.has = exists(dir.c_str());
+        if (!s.has) continue;
+        s.type = static_cast<std::uint32_t>(std::strtoul(slurp((dir + "/type").c_str()).c_str(), nullptr, 10));
+        s.cpus = parseCpuList(slurp((dir + "/cpus").c_str()));
+    }
+}
+
+std::vector<int> parseCpuList(std::string_view list)
+{
+    std::vector<int> cpus;
+    std::size_t pos = 0;
+    while (pos < list.size()) {
+        const std::size_t comma = std::min(list.find(',', pos), list.size());
+        const std::string part(list.substr(pos, comma - pos));
+        pos = comma + 1;
+        char* end = nullptr;
+        const long a = std::strtol(part.c_str(), &end, 10);
+        if (end == part.c_str() || a < 0) continue;
+        long b = a;
+        if (*end == '-') {
+            const char* second = end + 1;
+            b = std::strtol(second, &end, 10);
+            if (end == second || b < a || b - a > 65536) continue;
+        }
+        for (long c = a; c <= b; ++c)
+            cpus.push_back(static_cast<int>(c));
+    }
+    return cpus;
+}
+
+std::vector<HybridPmu> PerfEnvironment::hybridPmus() const
+{
+    std::vector<HybridPmu> out;
+    if (hasCpuCorePmu) out.push_back({ "cpu_core", cpuCoreType, cpuCoreCpus });
+    if (hasCpuAtomPmu) out.push_back({ "cpu_atom", cpuAtomType, cpuAtomCpus });
+    return out;
 }
 
 bool needsCpuPmu(const EventAttr& attr)
@@ -101,7 +151,7 @@ Error openAdvice(
     int err, const EventAttr& attr, const std::string& eventName, const PerfEnvironment& env, bool systemWide)
 {
     const std::string what = "perf_event_open(" + eventName + ")";
-    const bool anyCorePmu = env.hasCpuPmu || env.hasCpuCorePmu;
+    const bool anyCorePmu = env.hasCpuPmu || env.hasCpuCorePmu || env.hasCpuAtomPmu;
     if (needsCpuPmu(attr) && !anyCorePmu && (err == ENOENT || err == ENODEV || err == EOPNOTSUPP || err == EINVAL)) {
         std::string why = "no hardware PMU: /sys/bus/event_source/devices/cpu does not exist";
         if (env.hypervisor)

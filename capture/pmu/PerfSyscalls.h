@@ -13,9 +13,19 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <sys/types.h>
+#include <vector>
 
 namespace rdt::pmu {
+
+/// One core PMU of a hybrid part: /sys/bus/event_source/devices/cpu_core (P-cores) or cpu_atom (E-cores). perf
+/// opens every hardware event once per core PMU, with that PMU's type and, per CPU, only on its CPUs.
+struct HybridPmu {
+    std::string name; ///< "cpu_core" or "cpu_atom"
+    std::uint32_t type = 0; ///< <pmu>/type: attr.type for raw events, bits 32-63 of config for generic ones
+    std::vector<int> cpus; ///< <pmu>/cpus (a CPU list such as "0-7" or "8-15")
+};
 
 /// What the machine says about perf, read once; the advice for a failing perf_event_open is built from it.
 struct PerfEnvironment {
@@ -24,6 +34,11 @@ struct PerfEnvironment {
     bool hasCpuPmu = false; ///< /sys/bus/event_source/devices/cpu exists (the core PMU; absent in most VMs)
     bool hasCpuCorePmu = false; ///< hybrid parts: cpu_core (P-cores) and cpu_atom
     std::uint32_t cpuCoreType = 0; ///< cpu_core/type, the PMU type to use instead of PERF_TYPE_RAW (4)
+    std::vector<int> cpuCoreCpus; ///< cpu_core/cpus
+    bool hasCpuAtomPmu = false; ///< hybrid parts: cpu_atom (E-cores)
+    std::uint32_t cpuAtomType = 0; ///< cpu_atom/type (dynamic: the kernel registers only cpu_core as type 4)
+    std::vector<int> cpuAtomCpus; ///< cpu_atom/cpus
+    int cpuFamily = 0, cpuModel = 0; ///< /proc/cpuinfo "cpu family" and "model" (which E-core generation)
     bool isRoot = false;
     std::string vendor; ///< "GenuineIntel", "AuthenticAMD", ... from /proc/cpuinfo
     bool hypervisor = false; ///< /proc/cpuinfo flags has "hypervisor"
@@ -31,7 +46,16 @@ struct PerfEnvironment {
     /// AnyThread counting (SDM 22.2.3.1) is allowed: the kernel refuses it with EACCES unless
     /// perf_event_paranoid <= 0 or the caller has CAP_PERFMON (approximated by root).
     bool anyThreadAllowed() const { return isRoot || (paranoidKnown && paranoid <= 0); }
+    /// The core PMUs of a hybrid part, cpu_core first; empty on a part with one core PMU ("cpu").
+    std::vector<HybridPmu> hybridPmus() const;
 };
+
+/// Fills the hybrid fields of `env` (cpu_core / cpu_atom: present, type, cpus) from
+/// `devices`/cpu_{core,atom}/{type,cpus}; LinuxPerfSyscalls passes /sys/bus/event_source/devices.
+void readHybridPmus(const std::string& devices, PerfEnvironment& env);
+
+/// Parses a sysfs CPU list ("0-7,16,18-19"); malformed parts are skipped.
+std::vector<int> parseCpuList(std::string_view list);
 
 class PerfSyscalls {
 public:

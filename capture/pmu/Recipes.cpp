@@ -20,8 +20,9 @@ Result<RecipeEvent> member(const EventEncoder& enc, const char* name, EventRole 
     auto e = enc.encode(name, opt.user, opt.kernel);
     if (!e) return e.error();
     RecipeEvent r { e->name, e->fstr, role, e->attr };
-    // Hybrid parts: a generic hardware event names its PMU in config bits 32-63 [uapi PERF_PMU_TYPE_SHIFT].
-    if (r.attr.type == TypeHardware && enc.model().rawType != TypeRaw)
+    // Hybrid parts: a generic hardware event names its PMU in config bits 32-63 [uapi PERF_PMU_TYPE_SHIFT], also
+    // cpu_core's type 4: without it the kernel would pick one core PMU for the event.
+    if (r.attr.type == TypeHardware && (enc.model().rawType != TypeRaw || !enc.model().pmuName.empty()))
         r.attr.config |= static_cast<std::uint64_t>(enc.model().rawType) << 32;
     return r;
 }
@@ -83,9 +84,30 @@ Result<Recipe> tmaRecipe(const EventEncoder& enc, const RecipeOptions& opt)
     std::vector<Want> wants;
     switch (m.tma) {
     case TmaModel::None:
+        if (m.atom)
+            return makeError("TMA is not available on E-cores (" + m.pmuName + ")",
+                m.tmaUnavailable.empty() ? std::string("no E-core TMA events are known for this model")
+                                         : m.tmaUnavailable);
         return makeError("TMA is not available on this PMU ("
                 + (m.pfmName.empty() ? std::string("no Intel core PMU detected") : m.pfmName) + ")",
             "TMA needs an Intel core PMU (Sandy Bridge or later); use --source sim for the simulated one");
+    case TmaModel::Gracemont:
+        // Level 1 as perf's alderlake adl-metrics.json computes it for cpu_atom (see tmaFromAtom); the cycles
+        // leader and three slot counters fit the E-core's six general counters. Bad speculation is the remainder
+        // there, so TOPDOWN_BAD_SPECULATION.ALL (in the event table) is not needed.
+        wants = { { "cpu_clk_unhalted.core_p", EventRole::Cycles }, { "topdown_retiring.all", EventRole::Retiring },
+            { "topdown_fe_bound.all", EventRole::FeBound }, { "topdown_be_bound.all", EventRole::BeBound } };
+        r.slotsPerCycle = 5; // tma_info_core_slots = 5 * tma_info_core_clks
+        r.description = "TMA level 1 on Gracemont E-cores (TOPDOWN_*.ALL, 5 slots per cycle)";
+        break;
+    case TmaModel::Crestmont:
+        // perf's meteorlake mtl-metrics.json (cpu_atom): every level-1 node measured, over 6 * CPU_CLK_UNHALTED.CORE.
+        wants = { { "cpu_clk_unhalted.core_p", EventRole::Cycles }, { "topdown_retiring.all_p", EventRole::Retiring },
+            { "topdown_bad_speculation.all_p", EventRole::BadSpec }, { "topdown_fe_bound.all_p", EventRole::FeBound },
+            { "topdown_be_bound.all_p", EventRole::BeBound } };
+        r.slotsPerCycle = 6;
+        r.description = "TMA level 1 on Crestmont E-cores (TOPDOWN_*.ALL_P, 6 slots per cycle)";
+        break;
     case TmaModel::PreIcelake:
         // Cycles on fixed counter 1 leads, so the four programmable events fit the 4 counters of an SMT thread.
         wants = { { "cycles", EventRole::Cycles }, { "UOPS_ISSUED:ANY", EventRole::UopsIssued },
@@ -195,9 +217,24 @@ Result<Recipe> loadLatencyRecipe(const EventEncoder& enc, const RecipeOptions& o
         aux->attr.setFlag(EventAttr::FlagSampleIdAll, true);
         r.events.push_back(std::move(*aux));
     }
-    const std::string name = "MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=" + std::to_string(opt.ldlat)
-        + ":precise=" + std::to_string(opt.preciseIp);
-    auto e = member(enc, name.c_str(), EventRole::Sampler, opt);
+    Result<RecipeEvent> e = makeError("unset");
+    if (m.atom) {
+        // E-cores: MEM_UOPS_RETIRED.LOAD_LATENCY (event 0xd0 umask 0x5) with the threshold in config1 [kcore
+        // mem_ld_adl], no auxiliary leader (mem-loads-aux is the P-core's only).
+        e = member(enc, "mem_uops_retired.load_latency", EventRole::Sampler, opt);
+        if (e) {
+            e->attr.config1 = opt.ldlat;
+            e->attr.setPreciseIp(opt.preciseIp);
+            e->name = "MEM_UOPS_RETIRED:LOAD_LATENCY:ldlat=" + std::to_string(opt.ldlat)
+                + ":precise=" + std::to_string(opt.preciseIp);
+            r.description = "PEBS load latency on E-cores (MEM_UOPS_RETIRED.LOAD_LATENCY, ldlat="
+                + std::to_string(opt.ldlat) + ")";
+        }
+    } else {
+        const std::string name = "MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=" + std::to_string(opt.ldlat)
+            + ":precise=" + std::to_string(opt.preciseIp);
+        e = member(enc, name.c_str(), EventRole::Sampler, opt);
+    }
     if (!e) return e.error();
     // Load latency exists only in PEBS records (SDM 22.3.1.1.2 "Load Latency Performance Monitoring Facility"), so
     // the precise_ip fallback may lower 2 (or 3) to 1 but never to 0.
@@ -248,18 +285,29 @@ TmaBreakdown tmaFromGroupRead(const Recipe& recipe, const ReadData& d)
         return bad;
     }
     if (d.timeRunning == 0) {
-        bad.note = "the TMA group was never scheduled in this interval (another tool holds the counters?)";
+        bad.note = recipe.pmuName.empty()
+            ? "the TMA group was never scheduled in this interval (another tool holds the counters?)"
+            : "the " + recipe.pmuLabel
+                + " group did not run in this interval (the target ran on none of its CPUs, "
+                  "or another tool holds the counters)";
         return bad;
     }
-    const double scale
-        = d.timeEnabled > d.timeRunning ? static_cast<double>(d.timeEnabled) / static_cast<double>(d.timeRunning) : 1.0;
+    // Hybrid parts: a per-task event of one core PMU is not scheduled while the task runs on the other PMU's CPUs,
+    // so time_running < time_enabled there is no multiplexing and must not extrapolate the slots.
+    const double scale = d.timeEnabled > d.timeRunning && recipe.pmuName.empty()
+        ? static_cast<double>(d.timeEnabled) / static_cast<double>(d.timeRunning)
+        : 1.0;
     auto get = [&](EventRole role) -> std::uint64_t {
         for (std::size_t i = 0; i < recipe.events.size(); ++i)
             if (recipe.events[i].role == role) return d.values[i].value;
         return 0;
     };
     TmaBreakdown b;
-    if (recipe.tma == TmaModel::PreIcelake) {
+    if (recipe.tma == TmaModel::Gracemont || recipe.tma == TmaModel::Crestmont) {
+        AtomTmaCounts c { get(EventRole::Retiring), get(EventRole::FeBound), get(EventRole::BeBound),
+            get(EventRole::Cycles), recipe.slotsPerCycle, recipe.tma == TmaModel::Crestmont, get(EventRole::BadSpec) };
+        b = tmaFromAtom(c);
+    } else if (recipe.tma == TmaModel::PreIcelake) {
         // Every member of a group runs for the same time, so scaling changes no ratio; it scales the totals.
         SkylakeTmaCounts c { get(EventRole::UopsIssued), get(EventRole::UopsRetiredSlots),
             get(EventRole::IdqUopsNotDelivered), get(EventRole::RecoveryCycles), get(EventRole::Cycles),

@@ -59,6 +59,11 @@ struct Recipe {
     unsigned slotsPerCycle = 4;
     bool anyThread = false; ///< pre-ICL TMA: cycles and recovery cycles count the whole core (SMT on)
     unsigned lbrDepth = 0;
+    /// Hybrid parts: the core PMU this recipe is for ("cpu_core", "cpu_atom"), how to call it ("P-cores
+    /// (cpu_core)"), and its CPUs: PerfSession opens per-CPU events only there (the kernel refuses a core PMU's
+    /// event on another PMU's CPU). Empty on parts with one core PMU: every online CPU.
+    std::string pmuName, pmuLabel;
+    std::vector<int> cpus;
 };
 
 struct RecipeOptions {

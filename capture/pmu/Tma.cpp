@@ -73,6 +73,29 @@ TmaBreakdown tmaFromSkylake(const SkylakeTmaCounts& c)
     return b;
 }
 
+TmaBreakdown tmaFromAtom(const AtomTmaCounts& c)
+{
+    TmaBreakdown b;
+    const double slots = static_cast<double>(c.slotsPerCycle ? c.slotsPerCycle : 5) * static_cast<double>(c.coreClks);
+    b.slots = slots;
+    if (slots <= 0) {
+        b.note = "no unhalted E-core cycles in this interval (the target did not run on E-cores)";
+        return b;
+    }
+    const double fe = static_cast<double>(c.feBound), be = static_cast<double>(c.beBound),
+                 ret = static_cast<double>(c.retiring);
+    bool clamped = false;
+    b.level1.frontendBound = clamp01(fe / slots, clamped);
+    b.level1.backendBound = clamp01(be / slots, clamped);
+    b.level1.retiring = clamp01(ret / slots, clamped);
+    b.level1.badSpeculation = clamp01(
+        c.badSpecMeasured ? static_cast<double>(c.badSpec) / slots : (slots - (fe + be + ret)) / slots, clamped);
+    if (clamped)
+        b.note = "a fraction fell outside [0,1] (counters multiplexed or sampled at different times) and was clamped";
+    b.valid = true;
+    return b;
+}
+
 unsigned tmaSlotsPerCycle(unsigned cpuid23Ecx, bool leaf23Present)
 {
     const unsigned v = cpuid23Ecx & 0xffu;

@@ -60,6 +60,25 @@ struct SkylakeTmaCounts {
 };
 TmaBreakdown tmaFromSkylake(const SkylakeTmaCounts& c);
 
+/// Deltas of an E-core (cpu_atom) group, level 1 as perf's metrics JSON computes it for "Unit": "cpu_atom":
+/// - Gracemont (Alder Lake / Raptor Lake, alderlake adl-metrics.json): tma_info_core_clks = CPU_CLK_UNHALTED.CORE,
+///   tma_info_core_slots = 5 * tma_info_core_clks, tma_retiring = TOPDOWN_RETIRING.ALL / slots, tma_frontend_bound =
+///   TOPDOWN_FE_BOUND.ALL / slots, tma_backend_bound = TOPDOWN_BE_BOUND.ALL / slots, and tma_bad_speculation =
+///   (slots - (TOPDOWN_FE_BOUND.ALL + TOPDOWN_BE_BOUND.ALL + TOPDOWN_RETIRING.ALL)) / slots (the remainder).
+/// - Crestmont (Meteor Lake, meteorlake mtl-metrics.json): each of TOPDOWN_{RETIRING,BAD_SPECULATION,FE_BOUND,
+///   BE_BOUND}.ALL_P / (6 * CPU_CLK_UNHALTED.CORE), bad speculation measured.
+/// Level 1 only: the E-core's level 2 (base/ms_uops, fetch latency/bandwidth...) does not map onto TmaLevel2.
+struct AtomTmaCounts {
+    std::uint64_t retiring = 0; ///< TOPDOWN_RETIRING.ALL(_P)
+    std::uint64_t feBound = 0; ///< TOPDOWN_FE_BOUND.ALL(_P)
+    std::uint64_t beBound = 0; ///< TOPDOWN_BE_BOUND.ALL(_P)
+    std::uint64_t coreClks = 0; ///< CPU_CLK_UNHALTED.CORE(_P)
+    unsigned slotsPerCycle = 5; ///< 5 (Gracemont) or 6 (Crestmont)
+    bool badSpecMeasured = false; ///< Crestmont: badSpec is TOPDOWN_BAD_SPECULATION.ALL_P; Gracemont: the remainder
+    std::uint64_t badSpec = 0;
+};
+TmaBreakdown tmaFromAtom(const AtomTmaCounts& c);
+
 /// CPUID.23H.00H:ECX[7:0] when the leaf exists and reports non-zero, else 4 (SDM 22.2.9.6 allows 0).
 unsigned tmaSlotsPerCycle(unsigned cpuid23Ecx, bool leaf23Present);
 
