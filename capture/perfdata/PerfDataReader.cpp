@@ -121,7 +121,7 @@ Status PerfDataReader::parseAttrs(const FileSection& attrs, std::uint64_t attrSi
             if (ids.offset > m_bytes.size() || ids.size > m_bytes.size() - ids.offset)
                 return badFile("attr " + std::to_string(i) + "'s ids lie outside the file");
             idList.resize(static_cast<std::size_t>(ids.size / 8));
-            std::memcpy(idList.data(), m_bytes.data() + ids.offset, idList.size() * 8);
+            if (!idList.empty()) std::memcpy(idList.data(), m_bytes.data() + ids.offset, idList.size() * 8);
         }
         m_decoder.addEvent(*attr, idList);
         m_attrEvents.push_back({ *attr, {}, std::move(idList), {}, 1.0 });
@@ -316,7 +316,7 @@ Status PerfDataReader::handle(std::span<const std::byte> rec, ReadStats& stats,
         }
         const std::uint32_t attrBytes = attr->size == 0 ? perf::AttrSizeVer0 : attr->size;
         std::vector<std::uint64_t> ids((body.size() - attrBytes) / 8);
-        std::memcpy(ids.data(), body.data() + attrBytes, ids.size() * 8);
+        if (!ids.empty()) std::memcpy(ids.data(), body.data() + attrBytes, ids.size() * 8);
         m_decoder.addEvent(*attr, ids);
         m_attrEvents.push_back({ *attr, {}, std::move(ids), {}, 1.0 });
         return {};
