@@ -113,7 +113,8 @@ public:
     }
     rdt::Status ioctl(int fd, unsigned long request, unsigned long arg) override
     {
-        if (request == PERF_EVENT_IOC_ID) *reinterpret_cast<std::uint64_t*>(arg) = 1000 + static_cast<std::uint64_t>(fd);
+        if (request == PERF_EVENT_IOC_ID)
+            *reinterpret_cast<std::uint64_t*>(arg) = 1000 + static_cast<std::uint64_t>(fd);
         return {};
     }
     rdt::Result<rdt::MappedRegion> mmap(int, std::size_t size) override
