@@ -96,10 +96,13 @@ void aggregatePmu(const PmuData& data, const AggregateParams& p, Aggregates& out
         }
         out.graph = graph.report(*data.symbols);
 
-        std::vector<const TmaBreakdown*> points;
+        // One slot-weighted mean per series: P-core and E-core slots differ in width and meaning, never mix them.
+        std::vector<std::vector<const TmaBreakdown*>> points(data.tmaSeriesCount());
         for (const auto& t : data.tma)
-            if (inRange(t.time)) points.push_back(&t.breakdown);
-        out.tma = averageTma(points);
+            if (t.series < points.size() && inRange(t.time)) points[t.series].push_back(&t.breakdown);
+        out.tma.clear();
+        for (const auto& series : points)
+            out.tma.push_back(averageTma(series));
     }
     const bool filtered = p.bucket >= 0 || p.level >= 0;
     LoadLatency all, narrowed;

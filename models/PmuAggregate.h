@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace rdt::pmu {
 
@@ -26,7 +27,7 @@ struct Aggregates {
     BranchGraphReport graph;
     LoadLatencyReport latency; ///< histogram over the range
     LoadLatencyReport tables; ///< function and cache-line tables over the range and the latency filter
-    TmaBreakdown tma;
+    std::vector<TmaBreakdown> tma; ///< one per TMA series (PmuData::tmaSeriesCount), each over the range
     std::size_t rangeBranches = 0;
     double workerMs = 0; ///< how long the aggregation took (the benchmark prints it)
 };

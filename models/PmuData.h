@@ -10,6 +10,7 @@
 #include "pmu/Symbolizer.h"
 #include "pmu/Tma.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -38,6 +39,7 @@ struct PmuLoadSample {
 struct PmuTmaPoint {
     std::uint64_t time = 0; ///< end of the interval, ns
     TmaBreakdown breakdown;
+    std::uint32_t series = 0; ///< index into PmuData::tmaSeries (0 when there is one series)
 };
 
 struct PmuData {
@@ -46,13 +48,23 @@ struct PmuData {
     BranchGraph::Mode branchMode = BranchGraph::Mode::AnyBranch;
     std::vector<PmuBranchSample> branches;
     std::vector<PmuLoadSample> loads;
-    std::vector<PmuTmaPoint> tma;
+    std::vector<PmuTmaPoint> tma; ///< the intervals of every TMA series, in the order they were read
+    /// Labels of the TMA series, indexed by PmuTmaPoint::series: a live capture on a hybrid part counts TMA per core
+    /// PMU ("P-cores (cpu_core)", "E-cores (cpu_atom)"). Empty: one unnamed series (non-hybrid, simulated, imported).
+    std::vector<std::string> tmaSeries;
     std::uint64_t otherSamples = 0; ///< samples with neither a branch stack nor a load latency (cpu-clock, ...)
     std::uint64_t lost = 0; ///< records or samples the kernel reported lost
     std::vector<std::string> notes; ///< warnings of the importer, what the simulation models
     std::unique_ptr<Symbolizer> symbols = std::make_unique<Symbolizer>();
 
     bool empty() const { return branches.empty() && loads.empty() && tma.empty(); }
+    /// How many TMA series there are (at least 1, so series 0 always exists).
+    std::size_t tmaSeriesCount() const { return tmaSeries.empty() ? 1 : tmaSeries.size(); }
+    /// The label of TMA series `series` (empty when unnamed).
+    std::string tmaSeriesLabel(std::size_t series) const
+    {
+        return series < tmaSeries.size() ? tmaSeries[series] : std::string();
+    }
     /// Earliest and latest sample time over every kind (0, 0 when empty).
     std::pair<std::uint64_t, std::uint64_t> timeSpan() const;
 };

@@ -25,45 +25,63 @@ PmuLiveRun::~PmuLiveRun()
         if (c.session) (void)c.session->stop();
 }
 
+Result<LivePlan> PmuLiveRun::plan(PmuRecipeKind kind, const PerfEnvironment& env)
+{
+    LivePlan out;
+    if (kind == PmuRecipeKind::CpuClock) {
+        out.recipes.push_back(cpuClockRecipe(hostRecipeOptions(env, readPmuCpuid())));
+        out.seriesOfRecipe.push_back(0);
+        return out;
+    }
+    // One recipe per core PMU (cpu_core and cpu_atom on hybrid parts), as the CLI builds them. Each TMA recipe
+    // counts into its own series: E-core slots (5 or 6 per cycle, level 1 only) never mix with P-core slots.
+    auto built = buildLiveRecipes(kind, env);
+    if (!built) return built.error();
+    out.notes = std::move(built->notes);
+    out.recipes = std::move(built->recipes);
+    std::vector<std::string> labels;
+    bool labelled = false;
+    for (const Recipe& r : out.recipes) {
+        if (!r.counting) {
+            out.seriesOfRecipe.push_back(0);
+            continue;
+        }
+        out.seriesOfRecipe.push_back(static_cast<std::uint32_t>(labels.size()));
+        labels.push_back(r.pmuLabel.empty() ? r.pmuName : r.pmuLabel);
+        labelled = labelled || !r.pmuLabel.empty();
+    }
+    if (labelled || labels.size() > 1) out.tmaSeries = std::move(labels);
+    return out;
+}
+
 Result<std::unique_ptr<PmuLiveRun>> PmuLiveRun::start(PmuRecipeKind kind, const PerfTarget& target)
 {
-    std::vector<Recipe> recipes;
-    std::vector<std::string> notes; ///< PMUs left out, per-PMU limits (hybrid parts)
-    LinuxPerfSyscalls sys;
-    const PerfEnvironment env = sys.environment();
-    const RecipeOptions opt = hostRecipeOptions(env, readPmuCpuid());
-    if (kind == PmuRecipeKind::CpuClock) {
-        recipes.push_back(cpuClockRecipe(opt));
-    } else {
+    if (kind != PmuRecipeKind::CpuClock) {
         const auto check = checkLiveRecipe(kind, target.systemWide);
         if (!check.available) return makeError("the PMU cannot run this recipe here", check.advice);
-        // One recipe per core PMU (cpu_core and cpu_atom on hybrid parts), as the CLI builds them.
-        auto built = buildLiveRecipes(kind, env);
-        if (!built) return built.error();
-        notes = std::move(built->notes);
-        for (auto& r : built->recipes) {
-            // UNFINISHED: the GUI's TMA models hold one breakdown series, so the E-core TMA group is not opened
-            // here; `rdtscope-cli pmu tma` prints both PMUs' breakdowns. LBR and load-latency samples of both PMUs
-            // are merged.
-            if (r.counting && r.pmuName == "cpu_atom") {
-                notes.push_back("TMA shows the P-cores (cpu_core) only; the E-core (cpu_atom) breakdown is printed "
-                                "by `rdtscope-cli pmu tma`");
-                continue;
-            }
-            recipes.push_back(std::move(r));
-        }
     }
+    auto sys = std::make_unique<LinuxPerfSyscalls>();
+    auto planned = plan(kind, sys->environment());
+    if (!planned) return planned.error();
+    return open(std::move(planned.value()), target, std::move(sys));
+}
+
+Result<std::unique_ptr<PmuLiveRun>> PmuLiveRun::open(
+    LivePlan plan, const PerfTarget& target, std::unique_ptr<PerfSyscalls> sys)
+{
     std::unique_ptr<PmuLiveRun> run(new PmuLiveRun);
-    run->m_notes = std::move(notes);
-    run->m_sys = std::make_unique<LinuxPerfSyscalls>();
+    run->m_notes = std::move(plan.notes);
+    run->m_tmaSeries = std::move(plan.tmaSeries);
+    run->m_sys = std::move(sys);
     // A launched command is forked once for every recipe (perf's evlist__prepare_workload): every session opens
     // its events on the corked child with enable_on_exec, and the first start() lets it exec.
-    auto sessions = openSessions(*run->m_sys, recipes, target, 64);
+    auto sessions = openSessions(*run->m_sys, plan.recipes, target, 64);
     if (!sessions) return sessions.error();
-    for (auto& s : sessions.value()) {
+    for (std::size_t i = 0; i < sessions->size(); ++i) {
         Capture c;
-        c.counting = s->recipe().counting;
-        c.session = std::move(s);
+        c.counting = (*sessions)[i]->recipe().counting;
+        c.series = i < plan.seriesOfRecipe.size() ? plan.seriesOfRecipe[i] : 0;
+        c.session = std::move((*sessions)[i]);
         run->m_captures.push_back(std::move(c));
     }
     for (auto& c : run->m_captures)
@@ -77,6 +95,7 @@ PmuData PmuLiveRun::makeData(const std::string& what) const
     d.kind = PmuSourceKind::Live;
     d.name = what;
     d.notes = m_notes; // e.g. which core PMU a hybrid part's capture left out
+    d.tmaSeries = m_tmaSeries;
     for (const auto& c : m_captures) // what the kernel made us change, e.g. a lowered precise_ip
         for (const auto& n : c.session->notes())
             d.notes.push_back(n);
@@ -97,8 +116,8 @@ void PmuLiveRun::step(PmuData& data)
         auto now = c.session->readGroups();
         if (!now) continue;
         if (c.haveLast)
-            data.tma.push_back(
-                PmuTmaPoint { monotonicNowNs(), tmaFromGroupRead(c.session->recipe(), deltaRead(*now, c.last)) });
+            data.tma.push_back(PmuTmaPoint {
+                monotonicNowNs(), tmaFromGroupRead(c.session->recipe(), deltaRead(*now, c.last)), c.series });
         c.last = std::move(now.value());
         c.haveLast = true;
     }

@@ -236,12 +236,18 @@ void PmuSession::applyAggregates(Aggregates& a, bool full)
     if (full) {
         m_graph = std::move(a.graph);
         m_latency = std::move(a.latency);
-        m_rangeTma = a.tma;
+        m_rangeTma = std::move(a.tma);
         m_rangeBranches = a.rangeBranches;
     }
     m_latencyTables = std::move(a.tables);
     m_lastWorkerMs = a.workerMs;
     Q_EMIT aggregated();
+}
+
+const TmaBreakdown& PmuSession::rangeTma(std::size_t series) const
+{
+    static const TmaBreakdown none;
+    return series < m_rangeTma.size() ? m_rangeTma[series] : none;
 }
 
 void PmuSession::setTimelineNote(const QString& note)

@@ -27,6 +27,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QThreadPool;
 class QTimer;
@@ -63,8 +64,9 @@ public:
     const rdt::pmu::LoadLatencyReport& latency() const { return m_latency; }
     /// Function and cache-line tables over the time range and the latency filter.
     const rdt::pmu::LoadLatencyReport& latencyTables() const { return m_latencyTables; }
-    /// Slot-weighted mean of the TMA intervals in the range (valid = false when there are none).
-    const rdt::pmu::TmaBreakdown& rangeTma() const { return m_rangeTma; }
+    /// Slot-weighted mean of TMA series `series`' intervals in the range (valid = false when there are none or
+    /// the series does not exist). Every series is aggregated over the same range (PmuData::tmaSeries).
+    const rdt::pmu::TmaBreakdown& rangeTma(std::size_t series = 0) const;
     std::size_t rangeBranchSamples() const { return m_rangeBranches; }
 
     /// Reads a perf.data file on a worker thread; importProgress / importFinished follow. A running import is
@@ -163,7 +165,7 @@ private:
     int m_bucket = -1, m_level = -1;
     rdt::pmu::BranchGraphReport m_graph;
     rdt::pmu::LoadLatencyReport m_latency, m_latencyTables;
-    rdt::pmu::TmaBreakdown m_rangeTma;
+    std::vector<rdt::pmu::TmaBreakdown> m_rangeTma; ///< one per TMA series
     std::size_t m_rangeBranches = 0;
 
     QThreadPool* m_pool; ///< imports

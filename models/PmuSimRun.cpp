@@ -55,7 +55,8 @@ void PmuSimRun::step(PmuData& data, std::uint64_t cycles)
             // The sample clock of SimPmu (SimPmu.cpp kTimeBase: simulated time starts at 1 s), so TMA intervals and
             // samples share one time axis.
             const auto nowNs = 1'000'000'000ull + static_cast<std::uint64_t>(c.sim.truth().cycles / m_ghz);
-            if (a && b) data.tma.push_back(PmuTmaPoint { nowNs, tmaFromGroupRead(c.sim.recipe(), deltaRead(*a, *b)) });
+            if (a && b)
+                data.tma.push_back(PmuTmaPoint { nowNs, tmaFromGroupRead(c.sim.recipe(), deltaRead(*a, *b)), 0 });
             c.lastRead = std::move(now);
             continue;
         }
