@@ -1,23 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CorePmus.h"
 
+#include "platform/Topology.h"
+
 namespace rdt::pmu {
 
 namespace {
 
 std::string cpuListText(const std::vector<int>& cpus)
 {
-    std::string out;
-    for (std::size_t i = 0; i < cpus.size();) {
-        std::size_t j = i;
-        while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1)
-            ++j;
-        if (!out.empty()) out += ',';
-        out += std::to_string(cpus[i]);
-        if (j > i) out += '-' + std::to_string(cpus[j]);
-        i = j + 1;
-    }
-    return out.empty() ? std::string("none") : out;
+    std::vector<unsigned> list;
+    for (int c : cpus)
+        list.push_back(static_cast<unsigned>(c));
+    return cpus.empty() ? std::string("none") : formatCpuList(list);
 }
 
 } // namespace
