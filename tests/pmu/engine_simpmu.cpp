@@ -234,7 +234,10 @@ TEST(SimPmu, FullRingDropsAreReportedAsLost)
 #include "pmu/SimMachineMemory.h"
 #include "sim/SimMachine.h"
 
-TEST(SimPmu, RunsOnTheSimulatedMachinesCacheModel)
+namespace {
+/// The synthetic program's load-latency samples, served by the default simulated Xeon's caches through
+/// SimMachineMemory (what `pmu mem --machine` runs), for `ns` of simulated time.
+void runOnMachine(std::uint64_t ns, SimTruth& truth, LoadLatencyReport& report)
 {
     auto cpuid = rdt::sim::presetCpuid(rdt::sim::defaultPresetId());
     ASSERT_TRUE(cpuid) << cpuid.error().toString();
@@ -249,16 +252,24 @@ TEST(SimPmu, RunsOnTheSimulatedMachinesCacheModel)
     sim->addEventsTo(p.decoder);
     sim->registerSymbols(p.symbols);
     LoadLatency agg;
-    sim->run(3'000'000);
+    sim->run(ns);
     drain(*sim, p, [&](const Sample& s) { agg.add(s); });
-    const auto& t = sim->truth();
+    truth = sim->truth();
+    report = agg.report(p.symbols);
+}
+} // namespace
+
+TEST(SimPmu, RunsOnTheSimulatedMachinesCacheModel)
+{
+    SimTruth t;
+    LoadLatencyReport r;
+    ASSERT_NO_FATAL_FAILURE(runOnMachine(3'000'000, t, r));
     EXPECT_GT(t.loads, 1000u);
     // The 64 MiB probe table misses the simulated L3; the 16 KiB parse buffer stays in L1.
     EXPECT_GT(t.loadsByLevel[static_cast<std::size_t>(MemLevel::LocalDram)]
             + t.loadsByLevel[static_cast<std::size_t>(MemLevel::RemoteDram)],
         0u);
     EXPECT_GT(t.loadsByLevel[static_cast<std::size_t>(MemLevel::L1)], 0u);
-    auto r = agg.report(p.symbols);
     ASSERT_GT(r.total.count, 100u);
     bool probe = false;
     for (const auto& row : r.functions)
@@ -300,22 +311,9 @@ TEST(SimMachineMemory, HitmFollowsTheOwnerOfAModifiedLine)
 
 TEST(SimPmu, MachineModelReportsHitmForTheSharedCounters)
 {
-    auto cpuid = rdt::sim::presetCpuid(rdt::sim::defaultPresetId());
-    ASSERT_TRUE(cpuid) << cpuid.error().toString();
-    auto machine = rdt::sim::SimMachine::create(*cpuid);
-    ASSERT_TRUE(machine) << machine.error().toString();
-    SimPmuConfig cfg;
-    cfg.capture = SimCapture::LoadLatency;
-    cfg.loadPeriod = 1;
-    auto sim = SimPmu::create(cfg, std::make_unique<SimMachineMemory>(**machine, std::vector<unsigned> { 0, 1 }));
-    ASSERT_TRUE(sim) << sim.error().toString();
-    Pipeline p;
-    sim->addEventsTo(p.decoder);
-    sim->registerSymbols(p.symbols);
-    LoadLatency agg;
-    sim->run(5'000'000);
-    drain(*sim, p, [&](const Sample& s) { agg.add(s); });
-    auto r = agg.report(p.symbols);
+    SimTruth t;
+    LoadLatencyReport r;
+    ASSERT_NO_FATAL_FAILURE(runOnMachine(5'000'000, t, r));
     const LatencyRow* counters = nullptr;
     for (const auto& row : r.functions)
         if (row.key == "update_counters") counters = &row;
