@@ -3,6 +3,7 @@
 // level 1 only), PmuSession aggregates each over the same time range, ::TmaModel shows no level-2 rows for the
 // E-cores, and the live capture's recipe selection keeps the cpu_atom TMA recipe (PmuLiveRun::plan on a fake
 // Alder Lake / Meteor Lake environment; no hardware needed).
+#include "../pmu/HybridEnv.h"
 #include "models/PmuLiveRun.h"
 #include "models/PmuSession.h"
 #include "models/TmaModel.h"
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 using namespace rdt::pmu;
+using rdt::pmu::test::hybridEnv;
 
 namespace {
 
@@ -71,22 +73,6 @@ PmuData twoSeries()
 bool near(double a, double b)
 {
     return std::abs(a - b) < 1e-9;
-}
-
-PerfEnvironment hybridEnv(int model)
-{
-    PerfEnvironment env;
-    env.hasCpuCorePmu = true;
-    env.cpuCoreType = 4;
-    env.cpuCoreCpus = { 0 };
-    env.hasCpuAtomPmu = true;
-    env.cpuAtomType = 7;
-    env.cpuAtomCpus = { 1 };
-    env.cpuFamily = 6;
-    env.cpuModel = model;
-    env.vendor = "GenuineIntel";
-    env.isRoot = true;
-    return env;
 }
 
 /// A kernel stand-in for counting groups: every open gets an eventfd, and a read() of a group leader returns the

@@ -6,6 +6,7 @@
 // init_hw_perf_events, `(hybrid_pmu->cpu_type == hybrid_big) ? PERF_TYPE_RAW : -1`) and cpu_atom type 7 (dynamic;
 // 7 is what the quipper perf.data.hybrid_topology fixture of an i7-1365U shows: generic cycles with config
 // 0x400000000 and 0x700000000, PMU-NOTES.md 1a).
+#include "HybridEnv.h"
 #include "pmu/CorePmus.h"
 #include "pmu/LoadLatency.h"
 #include "pmu/PerfSession.h"
@@ -29,25 +30,11 @@ using rdt::Result;
 using rdt::Status;
 using rdt::UniqueFd;
 
+using rdt::pmu::test::hybridEnv;
+using rdt::pmu::test::kAtomType;
+using rdt::pmu::test::kCoreType;
+
 namespace {
-
-constexpr std::uint32_t kCoreType = 4, kAtomType = 7;
-
-PerfEnvironment hybridEnv(int model = 0x9A) // ALDERLAKE_L (Golden Cove / Gracemont)
-{
-    PerfEnvironment env;
-    env.hasCpuCorePmu = true;
-    env.cpuCoreType = kCoreType;
-    env.cpuCoreCpus = { 0 };
-    env.hasCpuAtomPmu = true;
-    env.cpuAtomType = kAtomType;
-    env.cpuAtomCpus = { 1 };
-    env.cpuFamily = 6;
-    env.cpuModel = model;
-    env.vendor = "GenuineIntel";
-    env.isRoot = true;
-    return env;
-}
 
 /// Records every open (attr, pid, cpu, group) with the id it gave; rings are zeroed anonymous mappings whose
 /// address the test keeps, so it can write records into them as the kernel would.
