@@ -7,7 +7,9 @@
 #include "rdt/AllocationEngine.h"
 #include "rdt/RdtSource.h"
 #include "rdt/Sampler.h"
+#include "rdt/UserIds.h"
 
+#include <cerrno>
 #include <mutex>
 
 namespace {
@@ -82,7 +84,7 @@ public:
             d.path = g.path;
             d.monitorOnly = !g.isControl;
             if (auto tasks = backend.tasks(g.path)) d.tasks.assign(tasks->begin(), tasks->end());
-            if (auto cpus = backend.cpus(g.path)) d.cpus = rdt::formatCpuList(cpus.value());
+            if (auto cpus = backend.cpus(g.path)) d.cpus = rdt::formatIdList(cpus.value());
             out.push_back(std::move(d));
         }
         return out;
@@ -101,15 +103,19 @@ public:
     rdt::Status addTasks(const std::string& path, const std::vector<int>& pids) override
     {
         std::vector<unsigned> ids;
+        const auto bound = rdt::pidBound();
         for (int pid : pids) {
-            if (pid <= 0) return rdt::makeError("invalid PID " + std::to_string(pid));
+            if (pid <= 0 || static_cast<std::uint64_t>(pid) >= bound.end)
+                return rdt::errnoError(EINVAL, "invalid PID " + std::to_string(pid), bound.why);
             ids.push_back(static_cast<unsigned>(pid));
         }
         return m_engine->source.backend->assignTasks(path, ids);
     }
     rdt::Status setCpus(const std::string& path, const std::string& cpuList) override
     {
-        auto cpus = rdt::parseCpuList(cpuList);
+        auto caps = m_engine->source.backend->capabilities();
+        if (!caps) return caps.error();
+        auto cpus = rdt::parseUserCpus(cpuList, caps.value());
         if (!cpus) return cpus.error();
         return m_engine->source.backend->assignCpus(path, cpus.value());
     }

@@ -2,7 +2,7 @@
 // rdtscope-cli groups list | create NAME [--parent P] | delete NAME | assign NAME --pids LIST | --cpus LIST
 #include "CmdRdtSource.h"
 #include "Commands.h"
-#include "rdt/IdList.h"
+#include "rdt/UserIds.h"
 
 #include <cstdio>
 
@@ -44,22 +44,33 @@ int cmdGroups(const std::vector<std::string>& argv)
         return ExitUsage;
     }
     std::vector<unsigned> pids, cpuList;
-    if (verb == "assign") {
-        if (args.has("pids") == args.has("cpus")) {
-            std::fprintf(stderr, "rdtscope-cli groups assign: give exactly one of --pids LIST or --cpus LIST\n");
-            return ExitUsage;
-        }
-        auto ids = parseIdList(args.has("pids") ? *args.value("pids") : *args.value("cpus"));
+    if (verb == "assign" && args.has("pids") == args.has("cpus")) {
+        std::fprintf(stderr, "rdtscope-cli groups assign: give exactly one of --pids LIST or --cpus LIST\n");
+        return ExitUsage;
+    }
+    if (verb == "assign" && args.has("pids")) {
+        auto ids = parseUserPids(*args.value("pids"));
         if (!ids) {
             std::fprintf(stderr, "rdtscope-cli groups assign: %s\n", ids.error().toString().c_str());
             return ExitUsage;
         }
-        (args.has("pids") ? pids : cpuList) = std::move(*ids);
+        pids = std::move(*ids);
     }
     int code = 0;
     auto source = openSourceForCli(args, code);
     if (!source) return code;
     RdtBackend& backend = *source->backend;
+    if (verb == "assign" && args.has("cpus")) {
+        // CPU ids are checked against this source's machine, so the source is open first.
+        auto caps = backend.capabilities();
+        if (!caps) return fail("assign", caps.error());
+        auto ids = parseUserCpus(*args.value("cpus"), *caps);
+        if (!ids) {
+            std::fprintf(stderr, "rdtscope-cli groups assign: %s\n", ids.error().toString().c_str());
+            return ExitUsage;
+        }
+        cpuList = std::move(*ids);
+    }
     const std::string name = needsName ? groupPathFromUser(pos[1]) : std::string {};
 
     if (verb == "list") {

@@ -25,6 +25,9 @@ public:
     virtual Result<std::vector<std::string>> list(const std::string& path) = 0;
     virtual bool exists(const std::string& path) = 0;
     virtual bool isDirectory(const std::string& path) = 0;
+    /// Whether a process or thread with this id exists for the kernel behind this Fs (PosixFs: /proc/PID; the
+    /// simulated kernel: a simulated thread), so a task list can be checked before anything moves.
+    virtual bool taskExists(unsigned pid) = 0;
     /// Advisory lock on the root, as the resctrl documentation asks of cooperating tools
     /// ("Locking between applications"). exclusive=false takes a shared lock.
     virtual Status lock(bool exclusive) = 0;

@@ -97,6 +97,12 @@ bool PosixFs::isDirectory(const std::string& path)
     return ::stat(full(path).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+bool PosixFs::taskExists(unsigned pid)
+{
+    struct stat st { };
+    return pid != 0 && ::stat(("/proc/" + std::to_string(pid)).c_str(), &st) == 0;
+}
+
 Status PosixFs::lock(bool exclusive)
 {
     if (!m_lockFd) {

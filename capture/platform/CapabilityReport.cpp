@@ -3,6 +3,7 @@
 
 #include "platform/Json.h"
 
+#include "core/IdList.h"
 #include "core/Units.h"
 
 #include <cstdio>
@@ -327,17 +328,17 @@ void topology(Builder& b, const Topology& t)
     std::vector<unsigned> cpus;
     for (const auto& c : t.cpus)
         cpus.push_back(c.cpu);
-    b.add("Logical CPUs", std::to_string(cpus.size()) + " online (" + formatCpuList(cpus) + ")", !cpus.empty(),
+    b.add("Logical CPUs", std::to_string(cpus.size()) + " online (" + formatIdList(cpus) + ")", !cpus.empty(),
         t.root + "/devices/system/cpu/online", "");
     b.add("Packages", std::to_string(t.packageCount()), true, "topology/physical_package_id", "");
     b.add("Cores", std::to_string(t.coreCount()), true, "topology/core_id", "");
     for (const auto& [node, list] : t.nodes)
-        b.add("NUMA node " + std::to_string(node), "CPUs " + formatCpuList(list), true,
+        b.add("NUMA node " + std::to_string(node), "CPUs " + formatIdList(list), true,
             t.root + "/devices/system/node/node" + std::to_string(node) + "/cpulist", "");
     for (const auto* domains : { &t.l2, &t.l3 })
         for (const auto& d : *domains)
             b.add("L" + std::to_string(d.level) + " domain " + std::to_string(d.id),
-                "CPUs " + formatCpuList(d.cpus) + (d.size.empty() ? "" : ", " + d.size), true,
+                "CPUs " + formatIdList(d.cpus) + (d.size.empty() ? "" : ", " + d.size), true,
                 "cache/index*/id, shared_cpu_list", "");
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/Topology.h"
 
+#include "core/IdList.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -57,49 +59,6 @@ std::vector<unsigned> numberedEntries(const std::string& dir, const std::string&
 
 } // namespace
 
-Result<std::vector<unsigned>> parseCpuList(const std::string& text)
-{
-    std::vector<unsigned> out;
-    std::string t;
-    for (char c : text)
-        if (c != '\n' && c != '\r' && c != ' ') t += c;
-    if (t.empty()) return out;
-    std::istringstream in(t);
-    std::string part;
-    while (std::getline(in, part, ',')) {
-        const auto dash = part.find('-');
-        const std::string a = part.substr(0, dash);
-        const std::string b = dash == std::string::npos ? a : part.substr(dash + 1);
-        if (a.empty() || b.empty() || a.find_first_not_of("0123456789") != std::string::npos
-            || b.find_first_not_of("0123456789") != std::string::npos || a.size() > 6 || b.size() > 6)
-            return errnoError(EINVAL, "cannot parse CPU list \"" + text + "\"", "expected e.g. 0-3,8,10-11");
-        const unsigned lo = static_cast<unsigned>(std::strtoul(a.c_str(), nullptr, 10));
-        const unsigned hi = static_cast<unsigned>(std::strtoul(b.c_str(), nullptr, 10));
-        if (hi < lo)
-            return errnoError(EINVAL, "cannot parse CPU list \"" + text + "\": range " + part + " is reversed");
-        for (unsigned c = lo; c <= hi; ++c)
-            out.push_back(c);
-    }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-}
-
-std::string formatCpuList(const std::vector<unsigned>& cpus)
-{
-    std::string out;
-    for (std::size_t i = 0; i < cpus.size();) {
-        std::size_t j = i;
-        while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1)
-            ++j;
-        if (!out.empty()) out += ',';
-        out += std::to_string(cpus[i]);
-        if (j > i) out += '-' + std::to_string(cpus[j]);
-        i = j + 1;
-    }
-    return out;
-}
-
 unsigned Topology::packageCount() const
 {
     std::set<int> packages;
@@ -123,7 +82,7 @@ Result<Topology> readTopology(const std::string& sysRoot)
     const std::string cpuDir = sysRoot + "/devices/system/cpu";
     std::vector<unsigned> online;
     if (auto list = readLine(cpuDir + "/online")) {
-        auto parsed = parseCpuList(*list);
+        auto parsed = parseIdList(*list, kernelCpuBound());
         if (!parsed)
             t.warnings.push_back(cpuDir + "/online: " + parsed.error().message);
         else
@@ -162,7 +121,7 @@ Result<Topology> readTopology(const std::string& sysRoot)
             d.id = static_cast<unsigned>(*id);
             d.size = readLine(ib + "/size").value_or("");
             if (auto shared = readLine(ib + "/shared_cpu_list")) {
-                if (auto cpus = parseCpuList(*shared))
+                if (auto cpus = parseIdList(*shared, kernelCpuBound()))
                     d.cpus = *cpus;
                 else
                     t.warnings.push_back(ib + "/shared_cpu_list: " + cpus.error().message);
@@ -181,7 +140,7 @@ Result<Topology> readTopology(const std::string& sysRoot)
             t.warnings.push_back(path + " unreadable");
             continue;
         }
-        auto cpus = parseCpuList(*list);
+        auto cpus = parseIdList(*list, kernelCpuBound());
         if (!cpus) {
             t.warnings.push_back(path + ": " + cpus.error().message);
             continue;

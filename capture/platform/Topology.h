@@ -44,9 +44,4 @@ struct Topology {
 /// (ENOENT with the path); missing optional files become warnings.
 Result<Topology> readTopology(const std::string& sysRoot = "/sys");
 
-/// "0-3,8,10-11" -> {0,1,2,3,8,10,11}; an unparsable list gives an Error naming the text.
-Result<std::vector<unsigned>> parseCpuList(const std::string& text);
-/// {0,1,2,3,8} -> "0-3,8"
-std::string formatCpuList(const std::vector<unsigned>& cpus);
-
 } // namespace rdt

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CorePmus.h"
 
-#include "platform/Topology.h"
+#include "core/IdList.h"
 
 namespace rdt::pmu {
 
@@ -12,7 +12,7 @@ std::string cpuListText(const std::vector<int>& cpus)
     std::vector<unsigned> list;
     for (int c : cpus)
         list.push_back(static_cast<unsigned>(c));
-    return cpus.empty() ? std::string("none") : formatCpuList(list);
+    return cpus.empty() ? std::string("none") : formatIdList(list);
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 #include "PerfSession.h"
 
 #include "Tma.h"
+#include "core/IdList.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -21,19 +22,8 @@ std::vector<int> onlineCpus()
     std::vector<int> cpus;
     std::ifstream in("/sys/devices/system/cpu/online");
     std::string list;
-    if (in >> list) {
-        std::size_t pos = 0;
-        while (pos < list.size()) {
-            const std::size_t comma = std::min(list.find(',', pos), list.size());
-            const std::string part = list.substr(pos, comma - pos);
-            const auto dash = part.find('-');
-            const int a = std::atoi(part.c_str());
-            const int b = dash == std::string::npos ? a : std::atoi(part.c_str() + dash + 1);
-            for (int c = a; c <= b; ++c)
-                cpus.push_back(c);
-            pos = comma + 1;
-        }
-    }
+    if (in >> list)
+        if (auto parsed = parseIdList(list, kernelCpuBound())) cpus.assign(parsed->begin(), parsed->end());
     if (cpus.empty())
         for (long c = 0; c < ::sysconf(_SC_NPROCESSORS_ONLN); ++c)
             cpus.push_back(static_cast<int>(c));

@@ -2,6 +2,7 @@
 #include "PerfSyscalls.h"
 
 #include "RecordDecoder.h"
+#include "core/IdList.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -107,31 +108,11 @@ void readHybridPmus(const std::string& devices, PerfEnvironment& env)
         s.has = exists(dir.c_str());
         if (!s.has) continue;
         s.type = static_cast<std::uint32_t>(std::strtoul(slurp((dir + "/type").c_str()).c_str(), nullptr, 10));
-        s.cpus = parseCpuList(slurp((dir + "/cpus").c_str()));
+        s.cpus.clear();
+        // A malformed list leaves the PMU without CPUs (then it is not opened), never a guessed set.
+        if (auto cpus = parseIdList(slurp((dir + "/cpus").c_str()), kernelCpuBound()))
+            s.cpus.assign(cpus->begin(), cpus->end());
     }
-}
-
-std::vector<int> parseCpuList(std::string_view list)
-{
-    std::vector<int> cpus;
-    std::size_t pos = 0;
-    while (pos < list.size()) {
-        const std::size_t comma = std::min(list.find(',', pos), list.size());
-        const std::string part(list.substr(pos, comma - pos));
-        pos = comma + 1;
-        char* end = nullptr;
-        const long a = std::strtol(part.c_str(), &end, 10);
-        if (end == part.c_str() || a < 0) continue;
-        long b = a;
-        if (*end == '-') {
-            const char* second = end + 1;
-            b = std::strtol(second, &end, 10);
-            if (end == second || b < a || b - a > 65536) continue;
-        }
-        for (long c = a; c <= b; ++c)
-            cpus.push_back(static_cast<int>(c));
-    }
-    return cpus;
 }
 
 std::vector<HybridPmu> PerfEnvironment::hybridPmus() const

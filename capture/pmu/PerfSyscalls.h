@@ -54,9 +54,6 @@ struct PerfEnvironment {
 /// `devices`/cpu_{core,atom}/{type,cpus}; LinuxPerfSyscalls passes /sys/bus/event_source/devices.
 void readHybridPmus(const std::string& devices, PerfEnvironment& env);
 
-/// Parses a sysfs CPU list ("0-7,16,18-19"); malformed parts are skipped.
-std::vector<int> parseCpuList(std::string_view list);
-
 class PerfSyscalls {
 public:
     virtual ~PerfSyscalls() = default;

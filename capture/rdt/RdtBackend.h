@@ -63,6 +63,9 @@ struct Capabilities {
     bool cdpL3 = false; ///< L3CODE/L3DATA active
     bool cdpL2 = false;
     bool handlesTasks = true; ///< false for the MSR backend: it associates CPUs only (IA32_PQR_ASSOC is per CPU)
+    /// Online CPU ids the backend can assign, ascending (the root group's cpus_list, or the online CPUs the MSR
+    /// backend programs); empty when unknown.
+    std::vector<unsigned> cpus;
     /// Max control groups incl. the default one: min(num_closids) over all resources (CLOSID 0 is the root's).
     unsigned maxControlGroups = 0;
 

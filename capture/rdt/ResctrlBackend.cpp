@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ResctrlBackend.h"
 
-#include "IdList.h"
 #include "Sample.h"
+#include "core/IdList.h"
 #include "core/PosixFs.h"
 
 #include <algorithm>
@@ -269,6 +269,15 @@ Status ResctrlBackend::assignTasks(const std::string& path, const std::vector<un
 {
     std::lock_guard lock(m_mutex);
     if (auto c = checkGroupPath(path, false); !c) return c;
+    // Every PID that does not exist, by number, before anything moves.
+    std::vector<unsigned> missing;
+    for (auto pid : pids)
+        if (pid == 0 || !m_fs->taskExists(pid)) missing.push_back(pid);
+    std::sort(missing.begin(), missing.end());
+    if (!missing.empty())
+        return errnoError(ESRCH,
+            std::string(missing.size() == 1 ? "no process with PID " : "no processes with PIDs ") + idExamples(missing),
+            "check the PIDs with ps; nothing was moved");
     RootLock rl(*m_fs, true);
     if (!rl.status()) return rl.status();
     const auto file = join(path, "tasks");
@@ -277,8 +286,8 @@ Status ResctrlBackend::assignTasks(const std::string& path, const std::vector<un
         if (auto w = writeCommand(file, std::to_string(pid)); !w) return w;
         auto back = m_fs->read(file);
         if (!back) return back.error();
-        auto listed = parseTaskList(*back);
-        if (!listed || std::find(listed->begin(), listed->end(), pid) == listed->end())
+        auto listed = parseTaskList(*back, kernelPidBound());
+        if (!listed || !std::binary_search(listed->begin(), listed->end(), pid))
             return errnoError(EIO, "task " + std::to_string(pid) + " is not listed in " + file + " after the write",
                 "the task may have exited; check it with ps");
     }
@@ -295,16 +304,20 @@ Status ResctrlBackend::assignCpus(const std::string& path, const std::vector<uns
     // Writing cpus_list replaces the group's set; "assign" adds, so merge with what the group has.
     std::vector<unsigned> merged = cpuList;
     if (auto cur = m_fs->read(file))
-        if (auto ids = parseIdList(*cur)) merged.insert(merged.end(), ids->begin(), ids->end());
+        if (auto ids = parseIdList(*cur, kernelCpuBound())) merged.insert(merged.end(), ids->begin(), ids->end());
     if (auto w = writeCommand(file, formatIdList(merged)); !w) return w;
     auto back = m_fs->read(file);
     if (!back) return back.error();
-    auto ids = parseIdList(*back);
+    auto ids = parseIdList(*back, kernelCpuBound());
     if (!ids) return ids.error();
-    for (auto cpu : cpuList)
-        if (std::find(ids->begin(), ids->end(), cpu) == ids->end())
-            return errnoError(EIO, "CPU " + std::to_string(cpu) + " is not in " + file + " after the write",
-                "is the CPU online? (Can only assign online CPUs)");
+    std::vector<unsigned> wanted = cpuList;
+    std::sort(wanted.begin(), wanted.end());
+    // Sorted on both sides: one linear pass, whatever the list sizes.
+    if (const auto absent = missingIds(wanted, *ids); !absent.empty())
+        return errnoError(EIO,
+            std::string(absent.size() == 1 ? "CPU " : "CPUs ") + idExamples(absent) + " not in " + file
+                + " after the write",
+            "is the CPU online? (Can only assign online CPUs)");
     return {};
 }
 
@@ -313,16 +326,16 @@ Result<std::vector<unsigned>> ResctrlBackend::tasks(const std::string& path)
     std::lock_guard lock(m_mutex);
     auto r = m_fs->read(join(path, "tasks"));
     if (!r) return r.error();
-    return parseTaskList(*r);
+    return parseTaskList(*r, kernelPidBound());
 }
 
 Result<std::vector<unsigned>> ResctrlBackend::cpus(const std::string& path)
 {
     std::lock_guard lock(m_mutex);
-    if (auto r = m_fs->read(join(path, "cpus_list"))) return parseIdList(*r);
+    if (auto r = m_fs->read(join(path, "cpus_list"))) return parseIdList(*r, kernelCpuBound());
     auto r = m_fs->read(join(path, "cpus"));
     if (!r) return r.error();
-    return parseCpuMask(*r);
+    return parseCpuMask(*r, kernelCpuBound());
 }
 
 Result<Schemata> ResctrlBackend::readSchemata(const std::string& path)

@@ -42,6 +42,7 @@ public:
 
 private:
     Result<Capabilities> loadCapabilities();
+    std::vector<unsigned> onlineCpusOfTree();
     /// Writes `data` (newline added when missing) and turns a failure into an Error that carries
     /// info/last_cmd_status. Caller holds the root flock.
     Status writeCommand(const std::string& path, std::string data);

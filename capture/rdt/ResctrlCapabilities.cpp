@@ -2,6 +2,8 @@
 // ResctrlBackend, part 2: what info/ and the root group say the machine can do, and who else uses RDT here.
 #include "ResctrlBackend.h"
 
+#include "core/IdList.h"
+
 #include <algorithm>
 #include <bit>
 #include <cerrno>
@@ -137,10 +139,32 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
     caps.maxControlGroups = minClosids == UINT_MAX ? 1 : minClosids;
     caps.monitoring.counterWidth = 64; // the kernel extends MBM counters itself (MBM_OVERFLOW_INTERVAL)
     caps.handlesTasks = true;
+    caps.cpus = onlineCpusOfTree();
     if (caps.resources.empty() && !caps.monitoring.present && !m_fs->exists("schemata"))
         return errnoError(ENOENT, m_fs->describe() + " has no info/ resources and no schemata",
             "is this a resctrl mount? check `mount -t resctrl`");
     return caps;
+}
+
+std::vector<unsigned> ResctrlBackend::onlineCpusOfTree()
+{
+    // Every online CPU belongs to exactly one control group (the root holds those no other group took), so the
+    // union of the control groups' cpus_list is the set of online CPUs (KDOC "cpus" / "cpus_list").
+    std::vector<unsigned> all;
+    auto addGroup = [&](const std::string& group) {
+        if (auto l = m_fs->read(join(group, "cpus_list"))) {
+            if (auto ids = parseIdList(*l, kernelCpuBound())) all.insert(all.end(), ids->begin(), ids->end());
+        } else if (auto m = m_fs->read(join(group, "cpus"))) {
+            if (auto ids = parseCpuMask(*m, kernelCpuBound())) all.insert(all.end(), ids->begin(), ids->end());
+        }
+    };
+    addGroup("");
+    if (auto entries = m_fs->list(""))
+        for (const auto& n : *entries)
+            if (n != "info" && n != "mon_groups" && n != "mon_data" && m_fs->isDirectory(n)) addGroup(n);
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    return all;
 }
 
 std::vector<std::string> detectOtherRdtUsers(Fs& fs)

@@ -1,26 +1,36 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// CPU sets as the kernel prints and parses them for resctrl's cpus (%*pb) and cpus_list (%*pbl) files.
+// CPU sets as the kernel prints and parses them for resctrl's cpus (%*pb) and cpus_list (%*pbl) files. Parsing is
+// capture/core's one id-list parser; this file adapts it to the emulation's per-CPU flags.
 #include "SimResctrlFs.h"
 
+#include "core/IdList.h"
+
 #include <cstdio>
-#include <cstdlib>
-#include <sstream>
 
 namespace rdt::sim {
 namespace {
 
-std::string trimWs(const std::string& s)
+std::vector<unsigned> idsOf(const std::vector<bool>& cpus)
 {
-    auto b = s.find_first_not_of(" \t\n\r\v\f");
-    if (b == std::string::npos) return {};
-    auto e = s.find_last_not_of(" \t\n\r\v\f");
-    return s.substr(b, e - b + 1);
+    std::vector<unsigned> ids;
+    for (std::size_t c = 0; c < cpus.size(); ++c)
+        if (cpus[c]) ids.push_back(static_cast<unsigned>(c));
+    return ids;
+}
+
+bool toFlags(const Result<std::vector<unsigned>>& ids, unsigned count, std::vector<bool>& out)
+{
+    out.assign(count, false);
+    if (!ids) return false;
+    for (unsigned c : *ids)
+        out[c] = true; // the parser checked c < count
+    return true;
 }
 
 } // namespace
 
 // ---------------------------------------------------------------------------------------------------------------
-// CPU masks, as lib/bitmap.c prints and parses them.
+// CPU masks, as lib/bitmap.c prints them.
 
 std::string formatCpuMask(const std::vector<bool>& cpus)
 {
@@ -44,77 +54,17 @@ std::string formatCpuMask(const std::vector<bool>& cpus)
 
 std::string formatCpuList(const std::vector<bool>& cpus)
 {
-    std::string out;
-    for (std::size_t i = 0; i < cpus.size();) {
-        if (!cpus[i]) {
-            ++i;
-            continue;
-        }
-        std::size_t j = i;
-        while (j + 1 < cpus.size() && cpus[j + 1])
-            ++j;
-        if (!out.empty()) out += ",";
-        out += std::to_string(i);
-        if (j > i) out += "-" + std::to_string(j);
-        i = j + 1;
-    }
-    return out;
+    return formatIdList(idsOf(cpus));
 }
 
 bool parseCpuMask(const std::string& text, unsigned count, std::vector<bool>& out)
 {
-    std::string t = trimWs(text);
-    out.assign(count, false);
-    if (t.empty()) return true;
-    std::vector<std::string> groups;
-    std::string cur;
-    for (char c : t) {
-        if (c == ',') {
-            groups.push_back(cur);
-            cur.clear();
-        } else {
-            cur.push_back(c);
-        }
-    }
-    groups.push_back(cur);
-    std::size_t word = 0;
-    for (auto it = groups.rbegin(); it != groups.rend(); ++it, ++word) {
-        if (it->empty() || it->size() > 8 || it->find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
-            return false;
-        auto v = static_cast<std::uint32_t>(std::strtoul(it->c_str(), nullptr, 16));
-        for (unsigned b = 0; b < 32; ++b)
-            if (v & (1u << b)) {
-                std::size_t cpu = word * 32 + b;
-                if (cpu >= count) return false;
-                out[cpu] = true;
-            }
-    }
-    return true;
+    return toFlags(rdt::parseCpuMask(text, cpuBound(count)), count, out);
 }
 
 bool parseCpuList(const std::string& text, unsigned count, std::vector<bool>& out)
 {
-    std::string t = trimWs(text);
-    out.assign(count, false);
-    if (t.empty()) return true;
-    std::stringstream ss(t);
-    std::string part;
-    while (std::getline(ss, part, ',')) {
-        if (part.empty() || part.find_first_not_of("0123456789-") != std::string::npos) return false;
-        auto dash = part.find('-');
-        unsigned long a = 0, b = 0;
-        if (dash == std::string::npos) {
-            a = b = std::strtoul(part.c_str(), nullptr, 10);
-        } else {
-            if (dash == 0 || dash + 1 >= part.size() || part.find('-', dash + 1) != std::string::npos) return false;
-            a = std::strtoul(part.substr(0, dash).c_str(), nullptr, 10);
-            b = std::strtoul(part.substr(dash + 1).c_str(), nullptr, 10);
-        }
-        if (a > b || b >= count) return false;
-        for (unsigned long c = a; c <= b; ++c)
-            out[c] = true;
-    }
-    return true;
+    return toFlags(parseIdList(text, cpuBound(count)), count, out);
 }
 
 } // namespace rdt::sim

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -293,6 +294,12 @@ Result<std::vector<std::string>> SimResctrlFs::list(const std::string& path)
     }
     std::sort(out.begin(), out.end());
     return out;
+}
+
+bool SimResctrlFs::taskExists(unsigned pid)
+{
+    std::lock_guard lock(m_machine.mutex());
+    return pid > 0 && pid <= INT32_MAX && m_machine.thread(static_cast<int>(pid)).has_value();
 }
 
 Status SimResctrlFs::lock(bool)

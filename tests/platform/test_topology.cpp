@@ -49,20 +49,6 @@ void buildTwoSocketTree(const TempDir& d)
 
 } // namespace
 
-TEST(Topology, ParsesCpuLists)
-{
-    auto v = parseCpuList("0-3,8,10-11\n");
-    ASSERT_TRUE(v.ok());
-    EXPECT_EQ(*v, (std::vector<unsigned> { 0, 1, 2, 3, 8, 10, 11 }));
-    EXPECT_EQ(formatCpuList(*v), "0-3,8,10-11");
-    EXPECT_TRUE(parseCpuList("").ok());
-    EXPECT_TRUE(parseCpuList("").value().empty());
-    EXPECT_FALSE(parseCpuList("3-1").ok());
-    EXPECT_FALSE(parseCpuList("a-b").ok());
-    EXPECT_FALSE(parseCpuList("1,,2").ok());
-    EXPECT_EQ(formatCpuList({ 5 }), "5");
-}
-
 TEST(Topology, TwoSocketTree)
 {
     TempDir d;

@@ -115,14 +115,6 @@ std::vector<std::uint64_t> configs(const Recipe& r)
 
 } // namespace
 
-TEST(Hybrid, CpuListsFromSysfs)
-{
-    EXPECT_EQ(parseCpuList("0-7,16,18-19\n"), (std::vector<int> { 0, 1, 2, 3, 4, 5, 6, 7, 16, 18, 19 }));
-    EXPECT_EQ(parseCpuList("12-15"), (std::vector<int> { 12, 13, 14, 15 }));
-    EXPECT_EQ(parseCpuList("x,3,9-2,"), (std::vector<int> { 3 })) << "malformed parts are skipped";
-    EXPECT_TRUE(parseCpuList("").empty());
-}
-
 TEST(Hybrid, SysfsPmuDirectoriesGiveTypesAndCpus)
 {
     namespace fs = std::filesystem;

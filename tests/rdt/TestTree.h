@@ -94,6 +94,7 @@ public:
     Result<std::vector<std::string>> list(const std::string& p) override { return m_inner->list(p); }
     bool exists(const std::string& p) override { return m_inner->exists(p); }
     bool isDirectory(const std::string& p) override { return m_inner->isDirectory(p); }
+    bool taskExists(unsigned pid) override { return m_inner->taskExists(pid); }
     Status lock(bool exclusive) override { return m_inner->lock(exclusive); }
     void unlock() override { m_inner->unlock(); }
     std::string describe() const override { return m_inner->describe(); }

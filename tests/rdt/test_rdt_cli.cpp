@@ -2,6 +2,7 @@
 // The done-when, run through the real rdtscope-cli binary: the noisy-neighbour fence experiment on the
 // simulator, and the same commands on a temp copy of a fixture tree.
 #include "TestTree.h"
+#include "core/IdList.h"
 
 #include <gtest/gtest.h>
 
@@ -151,6 +152,34 @@ TEST(RdtCli, SameCommandsOnAFixtureTreeWorkOrSayWhy)
     auto missing = run("groups delete nope" + src);
     EXPECT_EQ(missing.status, 3);
     EXPECT_NE(missing.err.find("groups list"), std::string::npos);
+}
+
+TEST(RdtCli, CpuAndPidListsAreBoundedByTheMachine)
+{
+    rdt::test::TempTree t("resctrl.full"); // CPUs 0-191
+    const std::string src = " --source resctrl:" + t.root();
+    const auto before = t.read("Guaranteed/cpus_list");
+    for (const char* list : { "4294967295", "0-4294967295", "0-4194304", "192", "18446744073709551616" }) {
+        auto r = run(std::string("groups assign Guaranteed --cpus ") + list + src);
+        EXPECT_EQ(r.status, 2) << list << ": " << r.err;
+        EXPECT_NE(r.err.find("this machine has CPUs 0-191"), std::string::npos) << list << ": " << r.err;
+    }
+    EXPECT_EQ(t.read("Guaranteed/cpus_list"), before);
+    auto pid = run("groups assign Guaranteed --pids 4294967295" + src);
+    EXPECT_EQ(pid.status, 2) << pid.err;
+    EXPECT_NE(pid.err.find("PID 4294967295 is out of range"), std::string::npos) << pid.err;
+    std::vector<unsigned> absent; // two PIDs below pid_max that no process has
+    for (auto p = rdt::systemPidMax() - 1; p > 1 && absent.size() < 2; --p)
+        if (!std::filesystem::exists("/proc/" + std::to_string(p))) absent.insert(absent.begin(), unsigned(p));
+    ASSERT_EQ(absent.size(), 2u);
+    const auto a = std::to_string(absent[0]), b = std::to_string(absent[1]);
+    auto gone = run("groups assign Guaranteed --pids " + b + "," + a + src);
+    EXPECT_EQ(gone.status, 1) << gone.err;
+    EXPECT_NE(gone.err.find("no processes with PIDs " + a + ", " + b), std::string::npos) << gone.err;
+    // The simulated machine bounds by its own CPUs, not the host's.
+    auto sim = run("groups assign streamer --cpus 0-4194304 --source sim");
+    EXPECT_EQ(sim.status, 2) << sim.err;
+    EXPECT_NE(sim.err.find("out of range"), std::string::npos) << sim.err;
 }
 
 TEST(RdtCli, MissingTreeIsUnavailable)

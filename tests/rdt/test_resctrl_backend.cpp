@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <unistd.h>
 
 using namespace rdt;
 using rdt::test::FaultyFs;
@@ -295,11 +296,12 @@ TEST(ResctrlBackend, AssignTasksAndCpus)
 {
     TempTree t("resctrl.full");
     auto b = openTree(t);
-    ASSERT_TRUE(b->assignTasks("Guaranteed", { 4242 }).ok());
+    const auto self = static_cast<unsigned>(::getpid()); // a PID that exists
+    ASSERT_TRUE(b->assignTasks("Guaranteed", { self }).ok());
     auto tasks = b->tasks("Guaranteed");
     ASSERT_TRUE(tasks.ok());
-    EXPECT_NE(std::find(tasks->begin(), tasks->end(), 4242u), tasks->end());
-    EXPECT_EQ(t.read("Guaranteed/tasks"), "4242\n"); // newline-terminated, one PID per write
+    EXPECT_NE(std::find(tasks->begin(), tasks->end(), self), tasks->end());
+    EXPECT_EQ(t.read("Guaranteed/tasks"), std::to_string(self) + "\n"); // newline-terminated, one PID per write
     ASSERT_TRUE(b->assignCpus("Guaranteed", { 2, 3, 4 }).ok());
     auto cpus = b->cpus("Guaranteed");
     ASSERT_TRUE(cpus.ok());
@@ -309,6 +311,32 @@ TEST(ResctrlBackend, AssignTasksAndCpus)
     auto root = b->cpus("");
     ASSERT_TRUE(root.ok());
     EXPECT_EQ(root->size(), 192u);
+}
+
+TEST(ResctrlBackend, MissingPidsAreNamedAndNothingMoves)
+{
+    TempTree t("resctrl.full");
+    auto b = openTree(t);
+    const auto before = t.read("Guaranteed/tasks");
+    const auto self = static_cast<unsigned>(::getpid());
+    // pid_max is at most 2^22 (PID_MAX_LIMIT): 4194301 and 4194302 cannot exist.
+    auto r = b->assignTasks("Guaranteed", { self, 4194301, 4194302 });
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, ESRCH);
+    EXPECT_NE(r.error().message.find("4194301, 4194302"), std::string::npos) << r.error().message;
+    EXPECT_EQ(t.read("Guaranteed/tasks"), before) << "no PID may move when one does not exist";
+}
+
+TEST(ResctrlBackend, OnlineCpusAreTheUnionOfControlGroups)
+{
+    TempTree t("resctrl.full");
+    t.write("cpus_list", "0-3,8-191\n"); // 4-7 belong to Guaranteed, as the kernel shows it
+    t.write("Guaranteed/cpus_list", "4-7\n");
+    auto b = openTree(t);
+    auto caps = b->capabilities();
+    ASSERT_TRUE(caps.ok());
+    ASSERT_EQ(caps->cpus.size(), 192u);
+    EXPECT_EQ(caps->cpus.back(), 191u);
 }
 
 TEST(ResctrlBackend, WarnsAboutOtherRdtUsers)

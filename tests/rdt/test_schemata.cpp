@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "rdt/IdList.h"
 #include "rdt/Schemata.h"
 
 #include <gtest/gtest.h>
@@ -99,33 +98,4 @@ TEST(Schemata, SetAddsAndReplaces)
     s.set("MB", 0, "50");
     s.set("L3", 1, "ff");
     EXPECT_EQ(s.format(), "L3:1=ff\nMB:0=50\n");
-}
-
-TEST(IdList, ParseAndFormat)
-{
-    auto ids = parseIdList("0-3,8, 10-11,2");
-    ASSERT_TRUE(ids.ok());
-    EXPECT_EQ(*ids, (std::vector<unsigned> { 0, 1, 2, 3, 8, 10, 11 }));
-    EXPECT_EQ(formatIdList(*ids), "0-3,8,10-11");
-    EXPECT_TRUE(parseIdList("").ok());
-    EXPECT_FALSE(parseIdList("3-1").ok());
-    EXPECT_FALSE(parseIdList("a").ok());
-}
-
-TEST(IdList, CpuMaskWordsMostSignificantFirst)
-{
-    auto cpus = parseCpuMask("00000001,80000001");
-    ASSERT_TRUE(cpus.ok());
-    EXPECT_EQ(*cpus, (std::vector<unsigned> { 0, 31, 32 }));
-    auto none = parseCpuMask("00000000,00000000");
-    ASSERT_TRUE(none.ok());
-    EXPECT_TRUE(none->empty());
-    EXPECT_FALSE(parseCpuMask("zz").ok());
-}
-
-TEST(IdList, TaskList)
-{
-    auto t = parseTaskList("1\n22\n\n333\n");
-    ASSERT_TRUE(t.ok());
-    EXPECT_EQ(*t, (std::vector<unsigned> { 1, 22, 333 }));
 }

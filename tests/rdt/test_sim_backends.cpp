@@ -73,10 +73,12 @@ TEST(SimResctrlBackend, GroupsTasksCpusAndClosidExhaustion)
     auto tasks = s.b->tasks("p0");
     ASSERT_TRUE(tasks.ok());
     EXPECT_EQ(*tasks, std::vector<unsigned> { static_cast<unsigned>(*tid) });
-    auto noTask = s.b->assignTasks("p0", { 99999 });
+    // PIDs the simulated kernel does not know are named before anything moves.
+    auto noTask = s.b->assignTasks("p0", { 99999, static_cast<unsigned>(*tid), 99998 });
     ASSERT_FALSE(noTask.ok());
     EXPECT_EQ(noTask.error().code, ESRCH);
-    EXPECT_NE(noTask.error().message.find("No task 99999"), std::string::npos) << noTask.error().toString();
+    EXPECT_NE(noTask.error().message.find("no processes with PIDs 99998, 99999"), std::string::npos)
+        << noTask.error().toString();
     ASSERT_TRUE(s.b->assignCpus("p0", { 3 }).ok());
     EXPECT_EQ(*s.b->cpus("p0"), std::vector<unsigned> { 3 });
     auto groups = s.b->listGroups();
