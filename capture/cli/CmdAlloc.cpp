@@ -3,6 +3,7 @@
 #include "CmdRdtSource.h"
 #include "Commands.h"
 #include "rdt/AllocationEngine.h"
+#include "rdt/GroupNames.h"
 
 #include <cstdio>
 
@@ -66,6 +67,10 @@ int cmdAlloc(const std::vector<std::string>& argv)
             return ExitUsage;
         }
         change = std::move(*s);
+        if (auto valid = checkGroupPath(groupPathFromUser(*args.value("group"))); !valid) {
+            std::fprintf(stderr, "rdtscope-cli alloc set: %s\n", valid.error().toString().c_str());
+            return ExitUsage;
+        }
     }
     int code = 0;
     auto source = openSourceForCli(args, code);

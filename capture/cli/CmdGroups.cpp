@@ -2,6 +2,7 @@
 // rdtscope-cli groups list | create NAME [--parent P] | delete NAME | assign NAME --pids LIST | --cpus LIST
 #include "CmdRdtSource.h"
 #include "Commands.h"
+#include "rdt/GroupNames.h"
 #include "rdt/UserIds.h"
 
 #include <cstdio>
@@ -42,6 +43,16 @@ int cmdGroups(const std::vector<std::string>& argv)
     if ((verb != "list" && !needsName) || (needsName && pos.size() != 2)) {
         usage();
         return ExitUsage;
+    }
+    // Names are checked before anything is opened: `groups delete ../../tmp/x` fails at once, touching nothing.
+    if (needsName) {
+        const auto valid = verb == "create" ? checkGroupName(pos[1]) : checkGroupPath(groupPathFromUser(pos[1]));
+        const auto parent = args.has("parent") ? checkGroupPath(groupPathFromUser(*args.value("parent"))) : Status {};
+        for (const auto* s : { &valid, &parent })
+            if (!*s) {
+                std::fprintf(stderr, "rdtscope-cli groups %s: %s\n", verb.c_str(), s->error().toString().c_str());
+                return ExitUsage;
+            }
     }
     std::vector<unsigned> pids, cpuList;
     if (verb == "assign" && args.has("pids") == args.has("cpus")) {

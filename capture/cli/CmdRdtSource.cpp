@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CmdRdtSource.h"
 
+#include "rdt/GroupNames.h"
+
 #include <cerrno>
 #include <cstdio>
 
@@ -51,7 +53,7 @@ std::string displayGroup(const std::string& path)
 }
 std::string groupPathFromUser(const std::string& name)
 {
-    return name == "default" || name == "/" ? "" : name;
+    return name == kDefaultGroupName || name == "/" ? "" : name;
 }
 
 Result<Schemata> parseUserSchemata(const std::vector<std::string>& parts)

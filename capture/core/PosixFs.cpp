@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "PosixFs.h"
 
+#include "FsPath.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <dirent.h>
@@ -11,74 +13,120 @@
 
 namespace rdt {
 
-PosixFs::PosixFs(std::string root)
+namespace {
+/// More entries than any resctrl directory has (groups are bounded by CLOSIDs and RMIDs): a listing beyond this
+/// is refused rather than held in memory.
+constexpr std::size_t kMaxEntries = 65536;
+}
+
+PosixFs::PosixFs(std::string root, BeneathResolution resolution)
     : m_root(std::move(root))
+    , m_resolution(resolution)
 {
     while (m_root.size() > 1 && m_root.back() == '/')
         m_root.pop_back();
+    m_rootFd = UniqueFd(::open(m_root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!m_rootFd) m_rootErrno = errno;
 }
 
-std::string PosixFs::full(const std::string& path) const
+std::string PosixFs::shown(const std::string& path) const
 {
     if (path.empty() || path == ".") return m_root;
-    return m_root + "/" + path;
+    std::string s = m_root + "/";
+    for (char c : path.substr(0, 200))
+        s += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
+    return s;
+}
+
+Result<PosixFs::Parent> PosixFs::parentOf(const std::string& path)
+{
+    auto parts = splitBeneath(path);
+    if (!parts) return parts.error();
+    if (parts->empty()) return errnoError(EISDIR, m_root + " is the root directory, not an entry in it");
+    if (!m_rootFd) return errnoError(m_rootErrno, "cannot open " + m_root);
+    Parent p;
+    p.name = std::move(parts->back());
+    parts->pop_back();
+    auto dir = openDirBeneath(m_rootFd.get(), *parts, m_resolution, shown(path));
+    if (!dir) return dir.error();
+    p.dir = std::move(*dir);
+    return p;
+}
+
+Result<UniqueFd> PosixFs::openFile(const std::string& path, int flags)
+{
+    auto p = parentOf(path);
+    if (!p) return p.error();
+    return openRegularAt(p->dir.get(), p->name, flags, shown(path));
 }
 
 Result<std::string> PosixFs::read(const std::string& path)
 {
-    const auto p = full(path);
-    UniqueFd fd(::open(p.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!fd) return errnoError(errno, "cannot open " + p);
-    std::string out;
-    char buf[4096];
-    for (;;) {
-        const ssize_t n = ::read(fd.get(), buf, sizeof buf);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return errnoError(errno, "cannot read " + p);
-        }
-        if (n == 0) break;
-        out.append(buf, static_cast<std::size_t>(n));
-    }
-    return out;
+    auto fd = openFile(path, O_RDONLY);
+    if (!fd) return fd.error();
+    const auto slash = path.rfind('/');
+    return readBounded(
+        fd->get(), readLimitFor(slash == std::string::npos ? path : path.substr(slash + 1)), shown(path));
 }
 
 Status PosixFs::write(const std::string& path, const std::string& data)
 {
-    const auto p = full(path);
     // O_TRUNC keeps fixture trees (plain files) behaving like sysfs, where a write replaces the value.
-    UniqueFd fd(::open(p.c_str(), O_WRONLY | O_CLOEXEC | O_TRUNC));
-    if (!fd) return errnoError(errno, "cannot open " + p + " for writing");
-    const ssize_t n = ::write(fd.get(), data.data(), data.size());
-    if (n < 0) return errnoError(errno, "write to " + p + " failed");
+    auto fd = openFile(path, O_WRONLY | O_TRUNC);
+    if (!fd) return fd.error();
+    ssize_t n;
+    do
+        n = ::write(fd->get(), data.data(), data.size());
+    while (n < 0 && errno == EINTR);
+    if (n < 0) return errnoError(errno, "write to " + shown(path) + " failed");
     if (static_cast<std::size_t>(n) != data.size())
-        return makeError("short write to " + p, "the kernel accepted only part of the command");
+        return makeError("short write to " + shown(path), "the kernel accepted only part of the command");
     return {};
 }
 
 Status PosixFs::mkdir(const std::string& path)
 {
-    const auto p = full(path);
-    if (::mkdir(p.c_str(), 0755) != 0) return errnoError(errno, "cannot create " + p);
+    auto p = parentOf(path);
+    if (!p) return p.error();
+    if (::mkdirat(p->dir.get(), p->name.c_str(), 0755) != 0) return errnoError(errno, "cannot create " + shown(path));
     return {};
 }
 
 Status PosixFs::rmdir(const std::string& path)
 {
-    const auto p = full(path);
-    if (::rmdir(p.c_str()) != 0) return errnoError(errno, "cannot remove " + p);
+    auto p = parentOf(path);
+    if (!p) return p.error();
+    // unlinkat never follows a link: a symbolic link named like a group fails with ENOTDIR.
+    if (::unlinkat(p->dir.get(), p->name.c_str(), AT_REMOVEDIR) != 0)
+        return errnoError(errno, "cannot remove " + shown(path));
     return {};
 }
 
 Result<std::vector<std::string>> PosixFs::list(const std::string& path)
 {
-    const auto p = full(path);
-    DIR* d = ::opendir(p.c_str());
-    if (!d) return errnoError(errno, "cannot list " + p);
+    auto parts = splitBeneath(path);
+    if (!parts) return parts.error();
+    if (!m_rootFd) return errnoError(m_rootErrno, "cannot open " + m_root);
+    auto dir = openDirBeneath(m_rootFd.get(), *parts, m_resolution, shown(path));
+    if (!dir) return dir.error();
+    const int readable = ::openat(dir->get(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (readable < 0) return errnoError(errno, "cannot list " + shown(path));
+    DIR* d = ::fdopendir(readable);
+    if (!d) {
+        const int err = errno;
+        ::close(readable);
+        return errnoError(err, "cannot list " + shown(path));
+    }
     std::vector<std::string> names;
     while (dirent* e = ::readdir(d)) {
         const std::string name = e->d_name;
-        if (name != "." && name != "..") names.push_back(name);
+        if (name == "." || name == "..") continue;
+        if (names.size() >= kMaxEntries) {
+            ::closedir(d);
+            return errnoError(E2BIG, shown(path) + " has more than " + std::to_string(kMaxEntries) + " entries",
+                "no resctrl directory is this large; is this a resctrl tree?");
+        }
+        names.push_back(name);
     }
     ::closedir(d);
     std::sort(names.begin(), names.end());
@@ -87,14 +135,23 @@ Result<std::vector<std::string>> PosixFs::list(const std::string& path)
 
 bool PosixFs::exists(const std::string& path)
 {
+    if (path.empty() || path == ".") return static_cast<bool>(m_rootFd);
+    auto p = parentOf(path);
     struct stat st { };
-    return ::stat(full(path).c_str(), &st) == 0;
+    return p && ::fstatat(p->dir.get(), p->name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
 bool PosixFs::isDirectory(const std::string& path)
 {
+    if (path.empty() || path == ".") return static_cast<bool>(m_rootFd);
+    auto p = parentOf(path);
     struct stat st { };
-    return ::stat(full(path).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+    return p && ::fstatat(p->dir.get(), p->name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+}
+
+Result<UniqueFd> PosixFs::openForPolling(const std::string& path)
+{
+    return openFile(path, O_RDONLY);
 }
 
 bool PosixFs::taskExists(unsigned pid)
@@ -105,11 +162,8 @@ bool PosixFs::taskExists(unsigned pid)
 
 Status PosixFs::lock(bool exclusive)
 {
-    if (!m_lockFd) {
-        m_lockFd = UniqueFd(::open(m_root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-        if (!m_lockFd) return errnoError(errno, "cannot open " + m_root + " to lock it");
-    }
-    while (::flock(m_lockFd.get(), exclusive ? LOCK_EX : LOCK_SH) != 0) {
+    if (!m_rootFd) return errnoError(m_rootErrno, "cannot open " + m_root + " to lock it");
+    while (::flock(m_rootFd.get(), exclusive ? LOCK_EX : LOCK_SH) != 0) {
         if (errno != EINTR) return errnoError(errno, "cannot lock " + m_root);
     }
     return {};
@@ -117,7 +171,7 @@ Status PosixFs::lock(bool exclusive)
 
 void PosixFs::unlock()
 {
-    if (m_lockFd) ::flock(m_lockFd.get(), LOCK_UN);
+    if (m_rootFd) ::flock(m_rootFd.get(), LOCK_UN);
 }
 
 } // namespace rdt

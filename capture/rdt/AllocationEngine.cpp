@@ -118,8 +118,11 @@ Result<Schemata> AllocationEngine::validate(
                         s += (s.empty() ? "" : ", ") + x.name;
                     return s.empty() ? std::string("no allocation resources") : s;
                 }());
+        if (r->domains.empty())
+            return errnoError(EINVAL, r->name + " has no known domains",
+                "the root group's schemata has no " + r->name + " line, so no domain id can be checked");
         for (const auto& [domain, text] : line.values) {
-            if (!r->domains.empty() && std::find(r->domains.begin(), r->domains.end(), domain) == r->domains.end())
+            if (std::find(r->domains.begin(), r->domains.end(), domain) == r->domains.end())
                 return errnoError(
                     EINVAL, "Unknown domain " + where(r->name, domain),
                     "domain ids of " + r->name + " are cache ids: " + [&] {

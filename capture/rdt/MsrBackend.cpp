@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MsrBackend.h"
 
+#include "GroupNames.h"
 #include "Sample.h"
 
 #include <algorithm>
@@ -253,9 +254,8 @@ Result<unsigned> MsrBackend::allocateRmid()
 Status MsrBackend::createControlGroup(const std::string& name)
 {
     std::lock_guard lock(m_mutex);
-    if (name.empty() || name.find_first_of("/\n ") != std::string::npos || find(name))
-        return errnoError(name.empty() || find(name) == nullptr ? EINVAL : EEXIST, "cannot create group '" + name + "'",
-            find(name) ? "it exists already" : "use a plain name without '/' or spaces");
+    if (auto valid = checkGroupName(name); !valid) return valid;
+    if (find(name)) return errnoError(EEXIST, "cannot create group '" + name + "'", "it exists already");
     auto caps = capabilities();
     if (!caps) return caps.error();
     std::set<unsigned> used;
@@ -293,14 +293,15 @@ Status MsrBackend::createControlGroup(const std::string& name)
 Status MsrBackend::createMonitorGroup(const std::string& parent, const std::string& name)
 {
     std::lock_guard lock(m_mutex);
+    if (auto valid = checkGroupPath(parent); !valid) return valid;
+    if (auto valid = checkGroupName(name); !valid) return valid;
     Group* p = find(parent);
     if (!p || !p->isControl)
         return errnoError(ENOENT, "no control group '" + parent + "'", "list groups with `groups list`");
     if (m_enum.maxRmid == 0)
         return errnoError(ENODEV, "no RDT monitoring on this CPU", "CPUID.0FH enumerates no RMIDs");
     const auto path = monPath(parent, name);
-    if (name.empty() || name.find_first_of("/\n ") != std::string::npos || find(path))
-        return errnoError(EINVAL, "cannot create monitor group '" + path + "'", "use a new plain name");
+    if (find(path)) return errnoError(EEXIST, "cannot create monitor group '" + path + "'", "it exists already");
     const unsigned clos = p->clos;
     auto rmid = allocateRmid();
     if (!rmid) return rmid.error();
@@ -318,6 +319,7 @@ Status MsrBackend::removeGroup(const std::string& path)
 {
     std::lock_guard lock(m_mutex);
     if (path.empty()) return errnoError(EPERM, "the default group cannot be removed");
+    if (auto valid = checkGroupPath(path); !valid) return valid.error();
     Group* g = find(path);
     if (!g) return errnoError(ENOENT, "no group '" + path + "'", "list groups with `groups list`");
     std::set<unsigned> moved = g->cpus;
@@ -375,6 +377,7 @@ Status MsrBackend::writeAssoc(unsigned cpu)
 Status MsrBackend::assignCpus(const std::string& path, const std::vector<unsigned>& cpuList)
 {
     std::lock_guard lock(m_mutex);
+    if (auto valid = checkGroupPath(path); !valid) return valid.error();
     Group* g = find(path);
     if (!g) return errnoError(ENOENT, "no group '" + path + "'", "list groups with `groups list`");
     for (unsigned c : cpuList)
@@ -409,6 +412,7 @@ Status MsrBackend::assignCpus(const std::string& path, const std::vector<unsigne
 Result<std::vector<unsigned>> MsrBackend::cpus(const std::string& path)
 {
     std::lock_guard lock(m_mutex);
+    if (auto valid = checkGroupPath(path); !valid) return valid.error();
     const Group* g = find(path);
     if (!g) return errnoError(ENOENT, "no group '" + path + "'");
     return std::vector<unsigned>(g->cpus.begin(), g->cpus.end());

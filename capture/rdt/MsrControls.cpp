@@ -3,6 +3,7 @@
 // CDP enable/disable sequence (20.19.6.2).
 #include "MsrBackend.h"
 
+#include "GroupNames.h"
 #include "Sample.h"
 
 #include <algorithm>
@@ -42,6 +43,7 @@ Result<std::uint64_t> MsrBackend::maskMsr(const std::string& resource, unsigned 
 Result<Schemata> MsrBackend::readSchemata(const std::string& path)
 {
     std::lock_guard lock(m_mutex);
+    if (auto valid = checkGroupPath(path); !valid) return valid.error();
     Group* g = find(path);
     if (!g) return errnoError(ENOENT, "no group '" + path + "'", "list groups with `groups list`");
     if (!g->isControl) return errnoError(EINVAL, "'" + path + "' is a monitor group: it has no schemata");
@@ -79,6 +81,7 @@ Result<Schemata> MsrBackend::readSchemata(const std::string& path)
 Status MsrBackend::applySchemata(const std::string& path, const Schemata& change)
 {
     std::lock_guard lock(m_mutex);
+    if (auto valid = checkGroupPath(path); !valid) return valid.error();
     Group* g = find(path);
     if (!g) return errnoError(ENOENT, "no group '" + path + "'", "list groups with `groups list`");
     if (!g->isControl) return errnoError(EINVAL, "'" + path + "' is a monitor group: it has no schemata");
@@ -175,6 +178,7 @@ Result<std::uint64_t> MsrBackend::readMonitor(
 Result<GroupCounters> MsrBackend::readCounters(const std::string& path)
 {
     std::lock_guard lock(m_mutex);
+    if (auto valid = checkGroupPath(path); !valid) return valid.error();
     const Group* g = find(path);
     if (!g) return errnoError(ENOENT, "no group '" + path + "'", "list groups with `groups list`");
     if (m_enum.maxRmid == 0)

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ResctrlBackend.h"
 
+#include "GroupNames.h"
+#include "RootLock.h"
 #include "Sample.h"
 #include "core/IdList.h"
-#include "core/PosixFs.h"
 
 #include <algorithm>
 #include <bit>
@@ -17,34 +18,6 @@
 namespace rdt {
 
 namespace {
-/// The advisory lock the resctrl documentation asks cooperating tools to take ("Locking between
-/// applications"): exclusive for changes, shared for reads. Released on scope exit.
-class RootLock {
-public:
-    RootLock(Fs& fs, bool exclusive)
-        : m_fs(fs)
-        , m_status(fs.lock(exclusive))
-    { }
-    ~RootLock()
-    {
-        if (m_status.ok()) m_fs.unlock();
-    }
-    RootLock(const RootLock&) = delete;
-    RootLock& operator=(const RootLock&) = delete;
-    const Status& status() const { return m_status; }
-
-private:
-    Fs& m_fs;
-    Status m_status;
-};
-
-bool validGroupName(const std::string& name)
-{
-    if (name.empty() || name == "." || name == ".." || name == "info" || name == "mon_groups" || name == "mon_data")
-        return false;
-    return name.find_first_of("/\n\t ") == std::string::npos;
-}
-
 /// resctrl-specific advice for mkdir failures (RESCTRL-NOTES 1.6), on top of the kernel's status text.
 std::string mkdirAdvice(int code, const std::string& fallback)
 {
@@ -63,42 +36,11 @@ std::string mkdirAdvice(int code, const std::string& fallback)
     }
 }
 
-std::string domainDir(int id)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "mon_L3_%02d", id);
-    return buf;
-}
-
-/// One mon_data file -> value or flag (RESCTRL-NOTES 1.5: "Error", "Unavailable", "Unassigned").
-/// One mon_data file's content -> value or flag (RESCTRL-NOTES 1.5: "Error", "Unavailable", "Unassigned").
-std::uint64_t parseEvent(const Result<std::string>& r, std::uint32_t& flags, std::uint32_t errorFlag,
-    std::uint32_t unavailableFlag, std::uint32_t unassignedFlag)
-{
-    if (!r) {
-        const int code = r.error().code;
-        flags |= code == EIO ? errorFlag : code == ENOENT && unassignedFlag ? unassignedFlag : unavailableFlag;
-        return 0;
-    }
-    const auto t = trim(*r);
-    std::uint64_t v = 0;
-    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (!t.empty() && ec == std::errc() && p == t.data() + t.size()) return v;
-    if (t == "Error")
-        flags |= errorFlag;
-    else if (t == "Unassigned" && unassignedFlag)
-        flags |= unassignedFlag;
-    else
-        flags |= unavailableFlag; // "Unavailable" and anything we cannot read as a number
-    return 0;
-}
 }
 
 ResctrlBackend::ResctrlBackend(std::shared_ptr<Fs> fs)
     : m_fs(std::move(fs))
-{
-    if (auto* posix = dynamic_cast<PosixFs*>(m_fs.get())) m_posixRoot = posix->root();
-}
+{ }
 
 Result<std::unique_ptr<ResctrlBackend>> ResctrlBackend::open(std::shared_ptr<Fs> fs)
 {
@@ -132,15 +74,14 @@ Result<Capabilities> ResctrlBackend::capabilities()
     return *m_caps;
 }
 
-Status ResctrlBackend::checkGroupPath(const std::string& path, bool mustBeControl)
+Status ResctrlBackend::requireGroup(const std::string& path, bool mustBeControl)
 {
-    const std::string probe = join(path, "tasks");
+    if (auto valid = rdt::checkGroupPath(path); !valid) return valid;
     if (!path.empty() && !m_fs->isDirectory(path))
         return errnoError(ENOENT, "no group '" + path + "' in " + m_fs->describe(), "list groups with `groups list`");
     if (mustBeControl && path.find("mon_groups/") != std::string::npos)
         return errnoError(
             EINVAL, "'" + path + "' is a monitor group: it has no schemata", "change its parent control group instead");
-    (void)probe;
     return {};
 }
 
@@ -218,9 +159,7 @@ Result<std::vector<GroupInfo>> ResctrlBackend::listGroups()
 Status ResctrlBackend::createControlGroup(const std::string& name)
 {
     std::lock_guard lock(m_mutex);
-    if (!validGroupName(name))
-        return errnoError(
-            EINVAL, "invalid group name '" + name + "'", "use a plain name without '/', spaces or newlines");
+    if (auto valid = checkGroupName(name); !valid) return valid;
     RootLock rl(*m_fs, true);
     if (!rl.status()) return rl.status();
     auto r = m_fs->mkdir(name);
@@ -236,10 +175,8 @@ Status ResctrlBackend::createControlGroup(const std::string& name)
 Status ResctrlBackend::createMonitorGroup(const std::string& parent, const std::string& name)
 {
     std::lock_guard lock(m_mutex);
-    if (!validGroupName(name))
-        return errnoError(
-            EINVAL, "invalid group name '" + name + "'", "use a plain name without '/', spaces or newlines");
-    if (auto c = checkGroupPath(parent, true); !c) return c;
+    if (auto valid = checkGroupName(name); !valid) return valid;
+    if (auto c = requireGroup(parent, true); !c) return c;
     RootLock rl(*m_fs, true);
     if (!rl.status()) return rl.status();
     auto r = m_fs->mkdir(join(parent, "mon_groups/" + name));
@@ -257,7 +194,7 @@ Status ResctrlBackend::removeGroup(const std::string& path)
     std::lock_guard lock(m_mutex);
     if (path.empty())
         return errnoError(EPERM, "the default group cannot be removed", "remove the groups you created instead");
-    if (auto c = checkGroupPath(path, false); !c) return c;
+    if (auto c = requireGroup(path, false); !c) return c;
     RootLock rl(*m_fs, true);
     if (!rl.status()) return rl.status();
     for (auto it = m_counterFds.begin(); it != m_counterFds.end();)
@@ -268,7 +205,7 @@ Status ResctrlBackend::removeGroup(const std::string& path)
 Status ResctrlBackend::assignTasks(const std::string& path, const std::vector<unsigned>& pids)
 {
     std::lock_guard lock(m_mutex);
-    if (auto c = checkGroupPath(path, false); !c) return c;
+    if (auto c = requireGroup(path, false); !c) return c;
     // Every PID that does not exist, by number, before anything moves.
     std::vector<unsigned> missing;
     for (auto pid : pids)
@@ -297,7 +234,7 @@ Status ResctrlBackend::assignTasks(const std::string& path, const std::vector<un
 Status ResctrlBackend::assignCpus(const std::string& path, const std::vector<unsigned>& cpuList)
 {
     std::lock_guard lock(m_mutex);
-    if (auto c = checkGroupPath(path, false); !c) return c;
+    if (auto c = requireGroup(path, false); !c) return c;
     RootLock rl(*m_fs, true);
     if (!rl.status()) return rl.status();
     const auto file = join(path, "cpus_list");
@@ -324,6 +261,7 @@ Status ResctrlBackend::assignCpus(const std::string& path, const std::vector<uns
 Result<std::vector<unsigned>> ResctrlBackend::tasks(const std::string& path)
 {
     std::lock_guard lock(m_mutex);
+    if (auto c = requireGroup(path, false); !c) return c.error();
     auto r = m_fs->read(join(path, "tasks"));
     if (!r) return r.error();
     return parseTaskList(*r, kernelPidBound());
@@ -332,6 +270,7 @@ Result<std::vector<unsigned>> ResctrlBackend::tasks(const std::string& path)
 Result<std::vector<unsigned>> ResctrlBackend::cpus(const std::string& path)
 {
     std::lock_guard lock(m_mutex);
+    if (auto c = requireGroup(path, false); !c) return c.error();
     if (auto r = m_fs->read(join(path, "cpus_list"))) return parseIdList(*r, kernelCpuBound());
     auto r = m_fs->read(join(path, "cpus"));
     if (!r) return r.error();
@@ -341,7 +280,7 @@ Result<std::vector<unsigned>> ResctrlBackend::cpus(const std::string& path)
 Result<Schemata> ResctrlBackend::readSchemata(const std::string& path)
 {
     std::lock_guard lock(m_mutex);
-    if (auto c = checkGroupPath(path, true); !c) return c.error();
+    if (auto c = requireGroup(path, true); !c) return c.error();
     auto r = m_fs->read(join(path, "schemata"));
     if (!r) return r.error();
     return Schemata::parse(*r);
@@ -350,7 +289,7 @@ Result<Schemata> ResctrlBackend::readSchemata(const std::string& path)
 Status ResctrlBackend::applySchemata(const std::string& path, const Schemata& change)
 {
     std::lock_guard lock(m_mutex);
-    if (auto c = checkGroupPath(path, true); !c) return c;
+    if (auto c = requireGroup(path, true); !c) return c;
     RootLock rl(*m_fs, true);
     if (!rl.status()) return rl.status();
     const auto file = join(path, "schemata");
@@ -384,108 +323,13 @@ Status ResctrlBackend::applySchemata(const std::string& path, const Schemata& ch
     return {};
 }
 
-Result<GroupCounters> ResctrlBackend::readCounters(const std::string& path)
-{
-    auto all = readCountersMany(std::vector<std::string> { path });
-    return std::move(all.front());
-}
-
-std::vector<Result<GroupCounters>> ResctrlBackend::readCountersMany(const std::vector<std::string>& paths)
-{
-    std::lock_guard lock(m_mutex);
-    std::vector<Result<GroupCounters>> out;
-    out.reserve(paths.size());
-    auto caps = capabilities();
-    if (!caps) {
-        for (std::size_t i = 0; i < paths.size(); ++i)
-            out.emplace_back(caps.error());
-        return out;
-    }
-    RootLock rl(*m_fs, false); // one shared lock for the whole poll
-    for (const auto& p : paths)
-        out.push_back(readCountersLocked(p, *caps));
-    return out;
-}
-
-namespace {
-const char* const kEventFiles[3] = { "llc_occupancy", "mbm_total_bytes", "mbm_local_bytes" };
-}
-
-std::vector<UniqueFd>& ResctrlBackend::counterFds(const std::string& group, const Capabilities& caps)
-{
-    auto it = m_counterFds.find(group);
-    if (it != m_counterFds.end()) return it->second;
-    std::vector<UniqueFd> fds;
-    const std::string base = m_posixRoot + "/" + join(group, "mon_data/");
-    for (int d : caps.monitoring.domains)
-        for (const char* e : kEventFiles)
-            fds.emplace_back(::open((base + domainDir(d) + "/" + e).c_str(), O_RDONLY | O_CLOEXEC));
-    return m_counterFds.emplace(group, std::move(fds)).first->second;
-}
-
-Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path, const Capabilities& caps)
-{
-    const auto& mon = caps.monitoring;
-    if (!mon.present)
-        return errnoError(ENOENT, "no monitoring in " + m_fs->describe() + " (no info/L3_MON)",
-            "the CPU or kernel lacks CMT/MBM (CPUID.07H.00H:EBX[12])");
-    auto missingGroup = [&]() -> Result<GroupCounters> {
-        return errnoError(ENOENT, "no group '" + path + "' in " + m_fs->describe(), "list groups with `groups list`");
-    };
-    // A stat per group per poll is measurable at 64 groups: with kept-open fds, only ask whether the group
-    // exists when its files are not all readable.
-    if (m_posixRoot.empty() && !path.empty() && !m_fs->isDirectory(path)) return missingGroup();
-    std::vector<UniqueFd>* fds = m_posixRoot.empty() ? nullptr : &counterFds(path, caps);
-    bool dropFds = false;
-    const std::string base = join(path, "mon_data/");
-    auto readOne = [&](std::size_t index, int domain, int event) -> Result<std::string> {
-        if (fds && index < fds->size() && (*fds)[index]) {
-            char buf[128];
-            const ssize_t n = ::pread((*fds)[index].get(), buf, sizeof buf, 0);
-            if (n >= 0) return std::string(buf, static_cast<std::size_t>(n));
-            dropFds = true; // e.g. ENODEV: the group was removed and maybe re-created; reopen next poll
-        }
-        return m_fs->read(base + domainDir(domain) + "/" + kEventFiles[event]);
-    };
-    const bool enabled[3] = { mon.llcOccupancy, mon.mbmTotal, mon.mbmLocal };
-    const std::uint32_t errorFlag[3] = { SampleOccupancyError, SampleMbmError, SampleMbmError };
-    const std::uint32_t unavailableFlag[3] = { SampleOccupancyUnavailable, SampleMbmUnavailable, SampleMbmUnavailable };
-    const std::uint32_t unassignedFlag[3] = { 0, SampleMbmUnassigned, SampleMbmUnassigned };
-    GroupCounters out;
-    out.group = path;
-    out.domains.reserve(mon.domains.size());
-    for (std::size_t di = 0; di < mon.domains.size(); ++di) {
-        CounterReading c;
-        c.domain = mon.domains[di];
-        std::uint64_t values[3] = { 0, 0, 0 };
-        for (int e = 0; e < 3; ++e) {
-            if (!enabled[e]) continue;
-            auto r = readOne(di * 3 + static_cast<std::size_t>(e), c.domain, e);
-            values[e] = parseEvent(r, c.flags, errorFlag[e], unavailableFlag[e], unassignedFlag[e]);
-        }
-        c.occupancyBytes = values[0];
-        c.mbmTotalRaw = values[1];
-        c.mbmLocalRaw = values[2];
-        out.domains.push_back(c);
-    }
-    if (dropFds) m_counterFds.erase(path);
-    if (fds && !path.empty()) {
-        // A removed group makes every read fail; only then is the stat worth it.
-        const bool allFlagged = !out.domains.empty()
-            && std::all_of(
-                out.domains.begin(), out.domains.end(), [](const CounterReading& c) { return c.flags != 0; });
-        if (allFlagged && !m_fs->isDirectory(path)) {
-            m_counterFds.erase(path);
-            return missingGroup();
-        }
-    }
-    return out;
-}
-
 std::vector<std::string> ResctrlBackend::warnings()
 {
     std::lock_guard lock(m_mutex);
-    return detectOtherRdtUsers(*m_fs);
+    auto out = m_capWarnings;
+    for (auto& w : detectOtherRdtUsers(*m_fs))
+        out.push_back(std::move(w));
+    return out;
 }
 
 } // namespace rdt

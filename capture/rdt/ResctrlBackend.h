@@ -13,7 +13,8 @@
 namespace rdt {
 
 /// RdtBackend over the Linux resctrl file interface through the Fs seam: PosixFs on /sys/fs/resctrl (or a
-/// copied fixture tree), SimResctrlFs for the simulated kernel. Facts from RESCTRL-NOTES.md section 1.
+/// copied fixture tree), SimResctrlFs for the simulated kernel. Interface facts: the kernel's
+/// Documentation/filesystems/resctrl.rst (KDOC) and docs/RESCTRL.md.
 class ResctrlBackend final : public RdtBackend {
 public:
     explicit ResctrlBackend(std::shared_ptr<Fs> fs);
@@ -47,22 +48,24 @@ private:
     /// info/last_cmd_status. Caller holds the root flock.
     Status writeCommand(const std::string& path, std::string data);
     std::string lastCmdStatus();
-    Status checkGroupPath(const std::string& path, bool mustBeControl);
+    /// The path is a valid group path (GroupNames.h) naming an existing group (a control group when asked).
+    Status requireGroup(const std::string& path, bool mustBeControl);
     std::string join(const std::string& group, const std::string& file) const;
     Result<GroupCounters> readCountersLocked(const std::string& path, const Capabilities& caps);
-    /// The kept-open fds of a group's counter files (PosixFs only: kernfs regenerates seq_file content on a
-    /// pread at offset 0, so one open per file serves every poll).
-    std::vector<UniqueFd>& counterFds(const std::string& group, const Capabilities& caps);
+    /// The kept-open fds of a group's counter files (Fs::openForPolling: kernfs regenerates seq_file content on a
+    /// pread at offset 0, so one open per file serves every poll); null when the Fs has none.
+    std::vector<UniqueFd>* counterFds(const std::string& group, const Capabilities& caps);
 
     std::shared_ptr<Fs> m_fs;
     std::recursive_mutex m_mutex; ///< serialises Fs use between the sampler thread and editors
     std::optional<Capabilities> m_caps;
-    std::string m_posixRoot; ///< non-empty when m_fs is a PosixFs: enables the kept-open counter fds
+    std::vector<std::string> m_capWarnings; ///< what loadCapabilities could not read, said by warnings()
+    bool m_pollFds = true; ///< false once the Fs said it has no descriptors (ENOTSUP)
     /// Kept-open mon_data fds per group: [domain index * 3 + event] (occupancy, total, local); -1 = use the Fs.
     std::unordered_map<std::string, std::vector<UniqueFd>> m_counterFds;
 };
 
-/// Scans a resctrl tree for other RDT users (RESCTRL-NOTES 7.4): pqos `COS<n>` control groups, PCM `pcm*`
+/// Scans a resctrl tree for other RDT users (docs/RESCTRL.md): pqos `COS<n>` control groups, PCM `pcm*`
 /// monitor groups, cAdvisor `cadvisor-*` / `cadvisor` groups. One human line per finding.
 std::vector<std::string> detectOtherRdtUsers(Fs& fs);
 

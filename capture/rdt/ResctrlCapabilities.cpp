@@ -57,9 +57,18 @@ const ResourceCaps* Capabilities::resource(const std::string& n) const
 Result<Capabilities> ResctrlBackend::loadCapabilities()
 {
     Capabilities caps;
+    m_capWarnings.clear();
+    // A tree copy can hold anything where the root's schemata should be (nothing, CRLF, bytes, a directory):
+    // what cannot be read leaves the resources without domains, said in a warning, never assumed.
     Schemata rootSchemata;
     if (auto s = m_fs->read("schemata")) {
-        if (auto p = Schemata::parse(*s)) rootSchemata = std::move(*p);
+        if (auto p = Schemata::parse(*s))
+            rootSchemata = std::move(*p);
+        else
+            m_capWarnings.push_back("the root schemata is unreadable as schemata (" + p.error().message
+                + "): allocation is not possible through " + m_fs->describe());
+    } else if (m_fs->exists("schemata")) {
+        m_capWarnings.push_back("cannot read the root schemata: " + s.error().toString());
     }
     Schemata rootSize;
     if (auto s = m_fs->read("size")) {
@@ -98,6 +107,10 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
         if (m_fs->exists(base + "cbm_mask")) {
             r.kind = ResourceKind::Cache;
             r.cbmMask = readNumber(*m_fs, base + "cbm_mask", 16).value_or(0);
+            if (r.cbmMask == 0) {
+                m_capWarnings.push_back("info/" + dir + "/cbm_mask is unreadable or zero: " + dir + " is not offered");
+                continue;
+            }
             r.cbmBits = static_cast<unsigned>(std::popcount(r.cbmMask));
             r.minCbmBits = static_cast<unsigned>(readNumber(*m_fs, base + "min_cbm_bits").value_or(1));
             r.shareableBits = readNumber(*m_fs, base + "shareable_bits", 16).value_or(0);
@@ -111,6 +124,9 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
         } else {
             continue; // an info dir we do not know (future resource): not an allocation resource we can drive
         }
+        if (!rootSchemata.has(r.name))
+            m_capWarnings.push_back("the root schemata has no " + r.name + " line although info/" + dir
+                + " exists: its domains are unknown, so it cannot be changed");
         if (const auto* line = rootSchemata.line(r.name)) {
             for (const auto& [d, v] : line->values) {
                 r.domains.push_back(d);
@@ -118,7 +134,7 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
                 if (r.kind == ResourceKind::Bandwidth && parseBandwidth(v).valueOr(0) > 100) r.mbpsMode = true;
             }
         }
-        if (r.isCache() && r.cbmBits > 0) {
+        if (r.isCache() && r.cbmBits > 0 && !r.domains.empty()) {
             if (auto sz = rootSize.value(r.name, r.domains.empty() ? 0 : r.domains.front())) {
                 const auto rootMask = parseMask(rootSchemata.value(r.name, r.domains.front()).value_or("0")).valueOr(0);
                 const auto bits = static_cast<unsigned>(std::popcount(rootMask));

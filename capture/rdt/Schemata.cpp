@@ -7,6 +7,18 @@
 
 namespace rdt {
 
+namespace {
+/// Text from a file as it may appear in a message: printable ASCII only (a tree copy can hold any bytes, and a
+/// newline or escape sequence in a message would forge output), at most 80 characters.
+std::string shown(std::string_view text)
+{
+    std::string out;
+    for (char c : text.substr(0, 80))
+        out += c >= 0x20 && c < 0x7f ? c : '?';
+    return text.size() > 80 ? out + "..." : out;
+}
+}
+
 std::string_view trim(std::string_view s)
 {
     auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
@@ -30,7 +42,7 @@ Result<std::uint64_t> parseMask(std::string_view text)
     std::uint64_t v = 0;
     auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v, 16);
     if (ec != std::errc() || ptr != t.data() + t.size())
-        return makeError("Non-hex character in the mask " + std::string(t), "masks are hex without 0x, e.g. 7ff");
+        return makeError("Non-hex character in the mask " + shown(t), "masks are hex without 0x, e.g. 7ff");
     return v;
 }
 
@@ -40,7 +52,7 @@ Result<std::uint64_t> parseBandwidth(std::string_view text)
     std::uint64_t v = 0;
     auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v, 10);
     if (t.empty() || ec != std::errc() || ptr != t.data() + t.size())
-        return makeError("Invalid MB value " + std::string(t), "bandwidth values are decimal percent (or MiBps)");
+        return makeError("Invalid MB value " + shown(t), "bandwidth values are decimal percent (or MiBps)");
     return v;
 }
 
@@ -79,9 +91,12 @@ std::string parseLine(std::string_view raw, SchemataLine& out, bool strict)
 {
     const auto line = trim(raw);
     const auto colon = line.find(':');
-    if (colon == std::string_view::npos) return "Missing ':' in '" + std::string(line) + "'";
+    if (colon == std::string_view::npos) return "Missing ':' in '" + shown(line) + "'";
     out.resource = std::string(trim(line.substr(0, colon)));
-    if (out.resource.empty()) return "Missing resource name in '" + std::string(line) + "'";
+    if (out.resource.empty()) return "Missing resource name in '" + shown(line) + "'";
+    for (char c : out.resource)
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+            return "Bad resource name '" + shown(out.resource) + "'"; // the kernel's names: L3, L3CODE, MB, SMBA ...
     const auto rest = trim(line.substr(colon + 1));
     if (rest.empty()) return "Missing '" + out.resource + "' value";
     if (rest == "uninitialized") // pseudo-locksetup mode (KCTRL): no values yet
@@ -95,16 +110,16 @@ std::string parseLine(std::string_view raw, SchemataLine& out, bool strict)
         auto [ptr, ec] = std::from_chars(idText.data(), idText.data() + idText.size(), id, 10);
         if (eq == std::string_view::npos || idText.empty() || ec != std::errc() || ptr != idText.data() + idText.size()
             || id < 0)
-            return "Missing '=' or non-numeric domain in '" + std::string(item) + "'";
+            return "Missing '=' or non-numeric domain in '" + shown(item) + "'";
         const auto val = trim(item.substr(eq + 1));
         if (val.empty()) return "Missing value for " + out.resource + ":" + std::to_string(id);
         if (out.values.count(id)) return "Duplicate domain " + std::to_string(id);
-        if (strict) {
-            if (isCacheResource(out.resource)) {
-                if (auto m = parseMask(val); !m) return m.error().message;
-            } else if (auto b = parseBandwidth(val); !b) {
-                return b.error().message;
-            }
+        // Values are checked in both modes: a line of a tree copy with bytes where a value should be is reported,
+        // never carried on as a "value".
+        if (isCacheResource(out.resource)) {
+            if (auto m = parseMask(val); !m) return m.error().message;
+        } else if (auto b = parseBandwidth(val); !b) {
+            return b.error().message;
         }
         out.values[id] = normaliseValue(out.resource, val);
     }
@@ -134,10 +149,10 @@ Result<Schemata> parseImpl(
             continue;
         }
         if (strict) return makeError(msg, "schemata lines look like L3:0=ff0;1=ff0 or MB:0=50");
-        warnings.push_back("ignored schemata line '" + std::string(trim(raw)) + "': " + msg);
+        warnings.push_back("ignored schemata line '" + shown(trim(raw)) + "': " + msg);
     }
     if (nonEmpty > 0 && lines.empty() && (strict || !warnings.empty()))
-        return makeError("no usable schemata line in '" + std::string(trim(text)) + "'",
+        return makeError("no usable schemata line in '" + shown(trim(text)) + "'",
             warnings.empty() ? std::string {} : warnings.front());
     return Schemata {};
 }

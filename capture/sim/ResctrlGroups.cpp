@@ -40,6 +40,7 @@ bool kstrtoint(const std::string& s, long long& v)
 Status SimResctrlFs::write(const std::string& path, const std::string& data)
 {
     std::lock_guard lock(m_machine.mutex());
+    if (auto parts = pathComponents(path); !parts) return parts.error();
     Resolved r = resolve(path);
     switch (r.kind) {
     case Resolved::None:
@@ -168,14 +169,16 @@ Status SimResctrlFs::writeCpus(Group& g, const std::string& data, bool list)
 Status SimResctrlFs::mkdir(const std::string& path)
 {
     std::lock_guard lock(m_machine.mutex());
-    auto comps = pathComponents(path);
+    auto parts = pathComponents(path);
+    if (!parts) return parts.error();
+    auto comps = std::move(*parts);
     if (comps.empty() || resolve(path).kind != Resolved::None)
         return errnoError(EEXIST, "cannot create " + path + ": exists");
     const std::string name = comps.back();
     comps.pop_back();
     std::string parentPath;
     for (const auto& c : comps)
-        parentPath += c + "/";
+        parentPath += (parentPath.empty() ? "" : "/") + c;
     Resolved parent = resolve(parentPath);
     if (parent.kind == Resolved::None) return errnoError(ENOENT, "cannot create " + path + ": parent does not exist");
     if (name.find('\n') != std::string::npos)
@@ -235,6 +238,7 @@ Status SimResctrlFs::mkdir(const std::string& path)
 Status SimResctrlFs::rmdir(const std::string& path)
 {
     std::lock_guard lock(m_machine.mutex());
+    if (auto parts = pathComponents(path); !parts) return parts.error();
     Resolved r = resolve(path);
     if (r.kind == Resolved::None) return errnoError(ENOENT, "cannot remove " + path + ": no such directory");
     if (r.kind == Resolved::InfoFile || r.kind == Resolved::GroupFile || r.kind == Resolved::MonFile)

@@ -142,7 +142,9 @@ std::vector<std::string> SimResctrlFs::groupFiles(const Group& g) const
 SimResctrlFs::Resolved SimResctrlFs::resolve(const std::string& path)
 {
     Resolved r;
-    auto c = pathComponents(path);
+    auto parts = pathComponents(path);
+    if (!parts) return r; // refused paths name nothing
+    const auto& c = *parts;
     if (c.empty()) {
         r.kind = Resolved::Root;
         r.group = &m_root;
@@ -246,6 +248,7 @@ bool SimResctrlFs::isDirectory(const std::string& path)
 Result<std::vector<std::string>> SimResctrlFs::list(const std::string& path)
 {
     std::lock_guard lock(m_machine.mutex());
+    if (auto parts = pathComponents(path); !parts) return parts.error();
     Resolved r = resolve(path);
     std::vector<std::string> out;
     switch (r.kind) {
@@ -296,6 +299,11 @@ Result<std::vector<std::string>> SimResctrlFs::list(const std::string& path)
     return out;
 }
 
+Result<UniqueFd> SimResctrlFs::openForPolling(const std::string& path)
+{
+    return errnoError(ENOTSUP, "the simulated kernel has no file descriptors for " + path, "read it with read()");
+}
+
 bool SimResctrlFs::taskExists(unsigned pid)
 {
     std::lock_guard lock(m_machine.mutex());
@@ -320,6 +328,7 @@ void SimResctrlFs::unlock()
 
 Result<std::string> SimResctrlFs::read(const std::string& path)
 {
+    if (auto parts = pathComponents(path); !parts) return parts.error();
     std::lock_guard lock(m_machine.mutex());
     Resolved r = resolve(path);
     switch (r.kind) {

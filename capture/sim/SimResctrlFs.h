@@ -43,6 +43,7 @@ public:
     Result<std::vector<std::string>> list(const std::string& path) override;
     bool exists(const std::string& path) override;
     bool isDirectory(const std::string& path) override;
+    Result<UniqueFd> openForPolling(const std::string& path) override;
     bool taskExists(unsigned pid) override;
     Status lock(bool exclusive) override;
     void unlock() override;

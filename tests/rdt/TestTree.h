@@ -43,6 +43,8 @@ public:
     TempTree& operator=(const TempTree&) = delete;
 
     const std::string& root() const { return m_root; }
+    /// The temp dir that holds the tree: outside the tree, for sentinels nothing may touch.
+    const std::string& dir() const { return m_dir; }
     void write(const std::string& rel, const std::string& text) const
     {
         std::filesystem::create_directories(std::filesystem::path(m_root + "/" + rel).parent_path());
@@ -94,6 +96,7 @@ public:
     Result<std::vector<std::string>> list(const std::string& p) override { return m_inner->list(p); }
     bool exists(const std::string& p) override { return m_inner->exists(p); }
     bool isDirectory(const std::string& p) override { return m_inner->isDirectory(p); }
+    Result<UniqueFd> openForPolling(const std::string& p) override { return m_inner->openForPolling(p); }
     bool taskExists(unsigned pid) override { return m_inner->taskExists(pid); }
     Status lock(bool exclusive) override { return m_inner->lock(exclusive); }
     void unlock() override { m_inner->unlock(); }

@@ -182,6 +182,29 @@ TEST(RdtCli, CpuAndPidListsAreBoundedByTheMachine)
     EXPECT_NE(sim.err.find("out of range"), std::string::npos) << sim.err;
 }
 
+TEST(RdtCli, HostileGroupNamesFailAtOnceAndTouchNothing)
+{
+    rdt::test::TempTree t("resctrl.full");
+    std::filesystem::create_directories(t.dir() + "/tmp/x");
+    std::ofstream(t.dir() + "/tmp/x/schemata") << "L3:0=1\n";
+    const std::string src = " --source resctrl:" + t.root();
+    auto del = run("groups delete ../../tmp/x" + src);
+    EXPECT_EQ(del.status, 2) << del.err;
+    EXPECT_NE(del.err.find("'..' components are not allowed"), std::string::npos) << del.err;
+    // ../tmp/x is the sentinel directory beside the tree: exactly what a path escape would reach.
+    EXPECT_EQ(run("groups delete ../tmp/x" + src).status, 2);
+    EXPECT_EQ(run("alloc set --group ../tmp/x L3:0=f" + src).status, 2);
+    auto set = run("alloc set --group ../.. L3:0=f" + src);
+    EXPECT_EQ(set.status, 2) << set.err;
+    EXPECT_NE(set.err.find("group path '../..' refused"), std::string::npos) << set.err;
+    auto def = run("groups create default" + src);
+    EXPECT_EQ(def.status, 2) << def.err;
+    EXPECT_NE(def.err.find("'default' names the root group"), std::string::npos) << def.err;
+    EXPECT_TRUE(std::filesystem::is_directory(t.dir() + "/tmp/x"));
+    EXPECT_EQ(t.read("../tmp/x/schemata"), "L3:0=1\n");
+    EXPECT_FALSE(std::filesystem::exists(t.root() + "/default"));
+}
+
 TEST(RdtCli, MissingTreeIsUnavailable)
 {
     auto r = run("monitor --source resctrl:/nonexistent/resctrl --duration 1");

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/Result.h"
+
+#include <string_view>
+
+namespace rdt {
+
+/// How rdtscope names the root (default) group, whose path is "": a group may never be called this, or
+/// `groups delete default` would mean two things.
+inline constexpr std::string_view kDefaultGroupName = "default";
+
+/// The one rule for a group's own name, checked at every entry point of both backends (and so for the CLI, the
+/// GUI and the agent): one path component (FsPath.h's splitBeneath: no '/', "." or "..", control characters such
+/// as a newline, nothing longer than NAME_MAX), no blanks, and none of the names the root directory itself uses
+/// (info, mon_groups, mon_data) nor "default". EINVAL with the reason otherwise.
+Status checkGroupName(std::string_view name);
+
+/// A group path as backends take them: "" (the root group), "NAME" (a control group), "mon_groups/NAME" (a
+/// monitor group of the root group) or "NAME/mon_groups/NAME". Anything else, "../x" and "/tmp/x" included, is
+/// refused with EINVAL before any file is touched.
+Status checkGroupPath(std::string_view path);
+
+} // namespace rdt

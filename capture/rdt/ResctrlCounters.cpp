@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// ResctrlBackend's counters: mon_data files read under one shared lock per poll, through kept-open descriptors
+// the Fs hands out (Fs::openForPolling) where it has them.
+#include "ResctrlBackend.h"
+
+#include "GroupNames.h"
+#include "RootLock.h"
+#include "Sample.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <unistd.h>
+
+namespace rdt {
+
+namespace {
+
+const char* const kEventFiles[3] = { "llc_occupancy", "mbm_total_bytes", "mbm_local_bytes" };
+
+std::string domainDir(int id)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "mon_L3_%02d", id);
+    return buf;
+}
+
+/// One mon_data file's content -> value or flag (KDOC: "Error", "Unavailable", "Unassigned").
+std::uint64_t parseEvent(const Result<std::string>& r, std::uint32_t& flags, std::uint32_t errorFlag,
+    std::uint32_t unavailableFlag, std::uint32_t unassignedFlag)
+{
+    if (!r) {
+        const int code = r.error().code;
+        flags |= code == EIO ? errorFlag : code == ENOENT && unassignedFlag ? unassignedFlag : unavailableFlag;
+        return 0;
+    }
+    const auto t = trim(*r);
+    std::uint64_t v = 0;
+    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (!t.empty() && ec == std::errc() && p == t.data() + t.size()) return v;
+    if (t == "Error")
+        flags |= errorFlag;
+    else if (t == "Unassigned" && unassignedFlag)
+        flags |= unassignedFlag;
+    else
+        flags |= unavailableFlag; // "Unavailable" and anything we cannot read as a number
+    return 0;
+}
+
+} // namespace
+
+Result<GroupCounters> ResctrlBackend::readCounters(const std::string& path)
+{
+    auto all = readCountersMany(std::vector<std::string> { path });
+    return std::move(all.front());
+}
+
+std::vector<Result<GroupCounters>> ResctrlBackend::readCountersMany(const std::vector<std::string>& paths)
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<Result<GroupCounters>> out;
+    out.reserve(paths.size());
+    auto caps = capabilities();
+    if (!caps) {
+        for (std::size_t i = 0; i < paths.size(); ++i)
+            out.emplace_back(caps.error());
+        return out;
+    }
+    RootLock rl(*m_fs, false); // one shared lock for the whole poll
+    for (const auto& p : paths)
+        out.push_back(readCountersLocked(p, *caps));
+    return out;
+}
+
+std::vector<UniqueFd>* ResctrlBackend::counterFds(const std::string& group, const Capabilities& caps)
+{
+    if (!m_pollFds) return nullptr;
+    auto it = m_counterFds.find(group);
+    if (it != m_counterFds.end()) return &it->second;
+    std::vector<UniqueFd> fds;
+    const std::string base = join(group, "mon_data/");
+    for (int d : caps.monitoring.domains) {
+        for (const char* e : kEventFiles) {
+            auto fd = m_fs->openForPolling(base + domainDir(d) + "/" + e);
+            if (!fd && fd.error().code == ENOTSUP) {
+                m_pollFds = false; // this Fs has no descriptors (the simulated kernel): read() every time
+                return nullptr;
+            }
+            fds.push_back(fd ? std::move(*fd) : UniqueFd()); // a missing file is retried through read()
+        }
+    }
+    return &m_counterFds.emplace(group, std::move(fds)).first->second;
+}
+
+Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path, const Capabilities& caps)
+{
+    const auto& mon = caps.monitoring;
+    if (!mon.present)
+        return errnoError(ENOENT, "no monitoring in " + m_fs->describe() + " (no info/L3_MON)",
+            "the CPU or kernel lacks CMT/MBM (CPUID.07H.00H:EBX[12])");
+    if (auto valid = checkGroupPath(path); !valid) return valid.error();
+    auto missingGroup = [&]() -> Result<GroupCounters> {
+        return errnoError(ENOENT, "no group '" + path + "' in " + m_fs->describe(), "list groups with `groups list`");
+    };
+    // A stat per group per poll is measurable at 64 groups: with kept-open fds, only ask whether the group
+    // exists when its files are not all readable.
+    std::vector<UniqueFd>* fds = counterFds(path, caps);
+    if (!fds && !path.empty() && !m_fs->isDirectory(path)) return missingGroup();
+    bool dropFds = false;
+    const std::string base = join(path, "mon_data/");
+    auto readOne = [&](std::size_t index, int domain, int event) -> Result<std::string> {
+        if (fds && index < fds->size() && (*fds)[index]) {
+            char buf[128];
+            const ssize_t n = ::pread((*fds)[index].get(), buf, sizeof buf, 0);
+            if (n >= 0) return std::string(buf, static_cast<std::size_t>(n));
+            dropFds = true; // e.g. ENODEV: the group was removed and maybe re-created; reopen next poll
+        }
+        return m_fs->read(base + domainDir(domain) + "/" + kEventFiles[event]);
+    };
+    const bool enabled[3] = { mon.llcOccupancy, mon.mbmTotal, mon.mbmLocal };
+    const std::uint32_t errorFlag[3] = { SampleOccupancyError, SampleMbmError, SampleMbmError };
+    const std::uint32_t unavailableFlag[3] = { SampleOccupancyUnavailable, SampleMbmUnavailable, SampleMbmUnavailable };
+    const std::uint32_t unassignedFlag[3] = { 0, SampleMbmUnassigned, SampleMbmUnassigned };
+    GroupCounters out;
+    out.group = path;
+    out.domains.reserve(mon.domains.size());
+    for (std::size_t di = 0; di < mon.domains.size(); ++di) {
+        CounterReading c;
+        c.domain = mon.domains[di];
+        std::uint64_t values[3] = { 0, 0, 0 };
+        for (int e = 0; e < 3; ++e) {
+            if (!enabled[e]) continue;
+            auto r = readOne(di * 3 + static_cast<std::size_t>(e), c.domain, e);
+            values[e] = parseEvent(r, c.flags, errorFlag[e], unavailableFlag[e], unassignedFlag[e]);
+        }
+        c.occupancyBytes = values[0];
+        c.mbmTotalRaw = values[1];
+        c.mbmLocalRaw = values[2];
+        out.domains.push_back(c);
+    }
+    if (dropFds) m_counterFds.erase(path);
+    if (fds && !path.empty()) {
+        // A removed group makes every read fail; only then is the stat worth it.
+        const bool allFlagged = !out.domains.empty()
+            && std::all_of(
+                out.domains.begin(), out.domains.end(), [](const CounterReading& c) { return c.flags != 0; });
+        if (allFlagged && !m_fs->isDirectory(path)) {
+            m_counterFds.erase(path);
+            return missingGroup();
+        }
+    }
+    return out;
+}
+
+} // namespace rdt
