@@ -6,10 +6,27 @@
 #include "models/MachineDescription.h"
 #include "views/PmuPages.h"
 
+#include "models/PmuSession.h"
+
 #include <QApplication>
 #include <QTimer>
 
 #include <cstdio>
+
+namespace {
+/// The offscreen platform (--screenshot without a display, the tests) has no window manager: it cannot pass size
+/// hints on or raise a window, and Qt says so on every start. Those two lines carry no information there; every
+/// other message, and every message on a real display, goes through untouched.
+QtMessageHandler g_defaultHandler = nullptr;
+void quietOffscreen(QtMsgType type, const QMessageLogContext& context, const QString& message)
+{
+    if (type == QtWarningMsg && QGuiApplication::platformName() == QLatin1String("offscreen")
+        && (message == QLatin1String("This plugin does not support propagateSizeHints()")
+            || message == QLatin1String("This plugin does not support raise()")))
+        return;
+    g_defaultHandler(type, context, message);
+}
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -44,6 +61,7 @@ int main(int argc, char** argv)
         qputenv("QT_QPA_PLATFORM", "offscreen"); // --screenshot needs no display
     }
 
+    g_defaultHandler = qInstallMessageHandler(quietOffscreen);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("rdtscope"));
     QApplication::setApplicationVersion(QStringLiteral(RDTSCOPE_VERSION));
@@ -75,13 +93,35 @@ int main(int argc, char** argv)
     } else {
         const QString reason = QString::fromStdString(source.error().toString());
         std::fprintf(stderr, "rdtscope: %s\n", qPrintable(reason));
+        if (!options.screenshot.isEmpty()) {
+            // A perf.data file given with --open is imported in the background: a failed import fails the screenshot.
+            QObject::connect(window.pmuPages()->session(), &PmuSession::importFinished, &window,
+                [](bool ok, const QString& message) {
+                    if (ok) return;
+                    std::fprintf(stderr, "rdtscope: %s\nrdtscope: no screenshot written: the file did not open\n",
+                        qPrintable(message));
+                    QApplication::exit(1);
+                });
+            // A screenshot of a window with no data is not what was asked for: say why and fail, at once.
+            std::fprintf(stderr, "rdtscope: no screenshot written: the source did not open\n");
+            return 1;
+        }
         window.setSourceError(reason);
     }
+    if (options.screenshot.isEmpty()) window.restoreLayout(); // screenshots always show the default layout
     window.showView(
         options.view.isEmpty() ? (haveData ? QStringLiteral("rdt") : QStringLiteral("machine")) : options.view);
     window.show();
 
     if (!options.screenshot.isEmpty()) {
+        // A perf.data file given with --open is imported in the background: a failed import fails the screenshot.
+        QObject::connect(
+            window.pmuPages()->session(), &PmuSession::importFinished, &window, [](bool ok, const QString& message) {
+                if (ok) return;
+                std::fprintf(stderr, "rdtscope: %s\nrdtscope: no screenshot written: the file did not open\n",
+                    qPrintable(message));
+                QApplication::exit(1);
+            });
         // Let the source run (the frame pump fills the timelines), then grab, write, exit.
         QTimer::singleShot(static_cast<int>(options.afterSeconds * 1000.0), &window, [&window, &options] {
             QString why;

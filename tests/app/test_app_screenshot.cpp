@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QRegularExpression>
@@ -59,6 +60,28 @@ private Q_SLOTS:
                 colours.insert(image.pixel(x, y));
         }
         QVERIFY(colours.size() > 20);
+        // Qt's offscreen platform cannot propagate size hints; that line must not greet every start.
+        QVERIFY2(!err.contains("propagateSizeHints"), err.constData());
+    }
+
+    void failedSourceExitsNonZeroWithTheReason()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("shot.png"));
+        QByteArray err;
+        QCOMPARE(runApp({ QStringLiteral("--source"), QStringLiteral("resctrl:/nonexistent-rdtscope-tree"),
+                            QStringLiteral("--screenshot"), path, QStringLiteral("--after"), QStringLiteral("5") },
+                     &err),
+            1);
+        QVERIFY2(err.contains("/nonexistent-rdtscope-tree"), err.constData()); // the reason names the path
+        QVERIFY2(err.contains("no screenshot written"), err.constData());
+        QVERIFY(!QFile::exists(path));
+        QByteArray err2;
+        QCOMPARE(runApp({ QStringLiteral("--open"), dir.filePath(QStringLiteral("missing.rdts")),
+                            QStringLiteral("--screenshot"), path, QStringLiteral("--after"), QStringLiteral("5") },
+                     &err2),
+            1);
+        QVERIFY2(err2.contains("missing.rdts"), err2.constData());
     }
 
     void badUsageExitsTwo() { QCOMPARE(runApp({ QStringLiteral("--view"), QStringLiteral("nope") }), 2); }
