@@ -10,11 +10,13 @@
 #include "models/MachineDescription.h"
 #include "models/MachineModel.h"
 #include "models/MonitorModel.h"
+#include "models/MonitorTreeModel.h"
 #include "views/CacheWayHeatmap.h"
 #include "views/ExplainPanel.h"
 #include "views/GroupsPanel.h"
 #include "views/MachinePanel.h"
 #include "views/MbaEditor.h"
+#include "views/MonitorPanel.h"
 #include "views/PmuPages.h"
 #include "views/ReplayBar.h"
 #include "views/TimelineView.h"
@@ -33,6 +35,8 @@
 #include <QTableView>
 #include <QTimer>
 #include <QToolBar>
+#include <QUndoStack>
+#include <QUndoView>
 #include <QVBoxLayout>
 
 namespace {
@@ -66,6 +70,7 @@ QString kindText(SourceKind kind)
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_pump(new FramePump(this))
+    , m_undoStack(new QUndoStack(this))
     , m_machineModel(new MachineModel(this))
     , m_groupModel(new GroupModel(this))
     , m_monitorModel(new MonitorModel(this))
@@ -76,7 +81,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_heatmap(new CacheWayHeatmap(this))
     , m_groupsPanel(new GroupsPanel(m_groupModel, this))
     , m_explain(new ExplainPanel(this))
-    , m_monitorView(new QTableView(this))
+    , m_monitorTree(new MonitorTreeModel(this))
+    , m_monitorPanel(new MonitorPanel(m_monitorTree, this))
     , m_replayBar(new ReplayBar(this))
     , m_sourceLabel(new QLabel(this))
     , m_frameLabel(new QLabel(this))
@@ -86,20 +92,26 @@ MainWindow::MainWindow(QWidget* parent)
     resize(1400, 900);
 
     // The RDT dashboard: heatmap above, timelines below, replay bar on top when replaying.
+    m_allocationModel->setUndoStack(m_undoStack); // before the editors connect to the model's stack
     m_heatmap->setModel(m_allocationModel);
+    m_heatmap->setUndoShortcutsEnabled(false); // the Edit menu's Undo/Redo carry Ctrl+Z window-wide
     auto* dashboard = new QWidget(this);
     auto* dashLayout = new QVBoxLayout(dashboard);
     dashLayout->setContentsMargins(0, 0, 0, 0);
     dashLayout->addWidget(m_replayBar);
     auto* split = new QSplitter(Qt::Vertical, dashboard);
+    split->setObjectName(QStringLiteral("dashboardSplit"));
     // Heatmap and MBA editor side by side (heatmap helper's widgets), timelines below.
     auto* allocation = new QSplitter(Qt::Horizontal, split);
+    allocation->setObjectName(QStringLiteral("allocationSplit"));
     allocation->addWidget(m_heatmap);
     m_mba = new MbaEditor(allocation);
     m_mba->setModel(m_allocationModel);
     allocation->addWidget(m_mba);
-    allocation->setStretchFactor(0, 3);
-    allocation->setStretchFactor(1, 1);
+    // The MB editor keeps the width its domains need; the heatmap takes the rest (and wraps its domain panels).
+    allocation->setStretchFactor(0, 1);
+    allocation->setStretchFactor(1, 0);
+    allocation->setCollapsible(1, false);
     split->addWidget(allocation);
     split->addWidget(m_timelines);
     split->setStretchFactor(0, 2);
@@ -124,6 +136,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_pump, &FramePump::drained, m_recording, &SessionRecording::record);
     connect(m_pump, &FramePump::sourceChanged, this, [this] { updateTitle(); });
     connect(m_pump, &FramePump::seriesReset, m_monitorModel, &MonitorModel::clear);
+    connect(m_pump, &FramePump::seriesReset, m_monitorTree, &MonitorTreeModel::clear);
     connect(m_machinePanel, &MachinePanel::capabilitySelected, m_explain, &ExplainPanel::showCapability);
     connect(m_timelines, &TimelineView::explainRequested, m_explain, &ExplainPanel::showConcept);
     connect(m_pages, &QTabWidget::currentChanged, this, [this](int i) { // the Explain panel follows the page
@@ -160,92 +173,21 @@ void MainWindow::buildDocks()
         addDockWidget(area, d);
         return d;
     };
-    m_monitorView->setModel(m_monitorModel);
-    m_monitorView->verticalHeader()->hide();
-    m_monitorView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_monitorView->horizontalHeader()->setStretchLastSection(true);
-    m_monitorView->setAlternatingRowColors(true);
-    auto* groups = dock(tr("Groups"), QStringLiteral("groupsDock"), m_groupsPanel, Qt::LeftDockWidgetArea);
-    auto* monitor = dock(tr("Monitor"), QStringLiteral("monitorDock"), m_monitorView, Qt::LeftDockWidgetArea);
+    dock(tr("Groups"), QStringLiteral("groupsDock"), m_groupsPanel, Qt::LeftDockWidgetArea);
+    dock(tr("Monitor"), QStringLiteral("monitorDock"), m_monitorPanel, Qt::LeftDockWidgetArea);
     auto* explain = dock(tr("Explain"), QStringLiteral("explainDock"), m_explain, Qt::RightDockWidgetArea);
+    auto* history = new QUndoView(m_undoStack, this);
+    history->setEmptyLabel(tr("(allocation as found)"));
+    history->setAccessibleName(tr("Allocation edit history"));
+    history->setToolTip(tr("Every applied allocation edit; select an entry to go back to it (writes the masks)"));
+    m_historyDock = dock(tr("History"), QStringLiteral("historyDock"), history, Qt::RightDockWidgetArea);
+    tabifyDockWidget(explain, m_historyDock);
+    explain->raise();
     // Dock sizes only stick once the window is laid out: apply them on the first event-loop turn.
-    QTimer::singleShot(0, this, [this, groups, monitor, explain] {
-        resizeDocks({ groups, monitor }, { 300, 300 }, Qt::Vertical);
-        resizeDocks({ groups, explain }, { 270, 250 }, Qt::Horizontal);
-    });
-    connect(m_monitorView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
-        static const char* concepts[]
-            = { "rmid", "llc-occupancy", "llc-occupancy", "mbm-total", "mbm-local", "mbm-remote", "counter-wrap" };
-        if (i.isValid() && i.column() < static_cast<int>(std::size(concepts)))
-            m_explain->showConcept(QString::fromLatin1(concepts[i.column()]));
-    });
-}
-
-void MainWindow::buildMenus()
-{
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open session\u2026"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open session"), QString(), tr("rdtscope sessions (*.rdts *.sqlite *.db);;All files (*)"));
-        if (!path.isEmpty()) openSession(path);
-    });
-    open->setShortcut(QKeySequence::Open);
-    open->setToolTip(tr("Replay a session recorded by rdtscope or rdtscope-cli record"));
-    m_openPerfAction = file->addAction(tr("Open &perf.data\u2026")); // enabled by PmuPages
-    m_openPerfAction->setEnabled(false);
-    m_recordAction = file->addAction(tr("&Record\u2026"));
-    m_recordAction->setCheckable(true);
-    m_recordAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    m_recordAction->setToolTip(tr("Record what the current source shows into a session file"));
-    connect(m_recordAction, &QAction::triggered, this, [this](bool on) {
-        QString error;
-        if (on) {
-            const QString path = QFileDialog::getSaveFileName(
-                this, tr("Record to"), QStringLiteral("session.rdts"), tr("rdtscope sessions (*.rdts)"));
-            if (path.isEmpty() || !startRecording(path, &error)) {
-                m_recordAction->setChecked(false);
-                if (!error.isEmpty()) QMessageBox::warning(this, tr("Record"), error);
-            }
-        } else if (!stopRecording(&error)) {
-            QMessageBox::warning(this, tr("Record"), error);
-        }
-    });
-    file->addSeparator();
-    file->addAction(tr("Save &screenshot\u2026"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Save screenshot"), QStringLiteral("rdtscope.png"), tr("PNG image (*.png)"));
-        QString error;
-        if (!path.isEmpty() && !saveScreenshot(path, &error)) QMessageBox::warning(this, tr("Screenshot"), error);
-    });
-    file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
-    quit->setShortcut(QKeySequence::Quit);
-    for (QAction* a : file->actions())
-        a->setStatusTip(a->toolTip());
-    file->setToolTipsVisible(true);
-
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    for (int i = 0; i < static_cast<int>(std::size(kPages)); ++i) {
-        QAction* a = view->addAction(tr(kPages[i].title), this, [this, i] { m_pages->setCurrentIndex(i); });
-        a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
-    }
-    view->addSeparator();
-    for (auto* dock : findChildren<QDockWidget*>())
-        view->addAction(dock->toggleViewAction());
-    QAction* follow = view->addAction(tr("&Follow newest data"));
-    follow->setCheckable(true);
-    follow->setChecked(m_timelines->follow());
-    connect(follow, &QAction::toggled, m_timelines, &TimelineView::setFollow);
-    connect(m_timelines, &TimelineView::followChanged, follow, &QAction::setChecked);
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About rdtscope"), this, [this] {
-        QMessageBox::about(this, tr("About rdtscope"),
-            tr("<h3>rdtscope %1</h3><p>How processes share the last-level cache and memory bandwidth of an Intel "
-               "CPU (Resource Director Technology), live, recorded or on a simulated Xeon.</p>"
-               "<p>Licence: GPL-3.0-or-later. Plots: QCustomPlot.</p>")
-                .arg(QApplication::applicationVersion()));
-    });
+    m_defaultState = saveState(2); // (WindowLayout.cpp kLayoutVersion) what View > Reset layout goes back to (before
+                                   // any saved state is restored)
+    QTimer::singleShot(0, this, [this] { applyDefaultDockSizes(); });
+    connect(m_monitorPanel, &MonitorPanel::explainRequested, m_explain, &ExplainPanel::showConcept);
 }
 
 void MainWindow::openSession(const QString& path)
@@ -319,6 +261,11 @@ void MainWindow::setSource(SourceBundle bundle)
     m_replayBar->setControl(nullptr);
     m_source = std::move(bundle);
     m_sourceError.clear();
+    // Edits of the previous source cannot be undone on this one; and on real hardware a drag only stages (Apply
+    // writes) until the user turns "Apply live" on, while the simulator writes live.
+    m_undoStack->clear();
+    m_allocationModel->revert();
+    m_allocationModel->setApplyLive(m_source.feed && m_source.feed->description().kind == SourceKind::Simulated);
     m_pump->setFeed(std::move(m_source.feed));
     m_allocationModel->setWriter(m_source.writer.get());
     m_groupsPanel->setControl(m_source.groups.get(), m_source.readOnlyReason);
@@ -358,6 +305,7 @@ void MainWindow::onFrame(const FrameUpdate& update)
     if (update.generation != m_pump->generation()) return; // a frame of a source that was replaced meanwhile
     if (!update.latest.samples.empty()) {
         m_monitorModel->update(update.latest);
+        m_monitorTree->update(update.latest);
         std::map<std::string, std::map<int, std::uint64_t>> occupancy;
         for (const auto& s : update.latest.samples) {
             occupancy[s.group][s.domain] = s.occupancyBytes;

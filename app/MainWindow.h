@@ -18,11 +18,15 @@ class MachineModel;
 class MachinePanel;
 class MbaEditor;
 class MonitorModel;
+class MonitorPanel;
+class MonitorTreeModel;
 class QAction;
 class QLabel;
 class PmuPages;
 class QTabWidget;
 class QTableView;
+class QUndoStack;
+class QDockWidget;
 class ReplayBar;
 class SessionRecording;
 class TimelineView;
@@ -62,24 +66,37 @@ public:
     TimelineView* timelines() const { return m_timelines; }
     MachineModel* machineModel() const { return m_machineModel; }
     MonitorModel* monitorModel() const { return m_monitorModel; }
+    MonitorTreeModel* monitorTree() const { return m_monitorTree; }
+    MonitorPanel* monitorPanel() const { return m_monitorPanel; }
+    /// Puts docks, splitters and the window size back to the defaults (View > Reset layout).
+    void resetLayout();
+    /// Restores the window and dock state saved by the last run (QSettings); false when there is none.
+    bool restoreLayout();
     GroupModel* groupModel() const { return m_groupModel; }
     AllocationModel* allocationModel() const { return m_allocationModel; }
     ExplainPanel* explainPanel() const { return m_explain; }
     QString sourceStatusText() const;
     PmuPages* pmuPages() const { return m_pmu; }
+    QUndoStack* undoStack() const { return m_undoStack; }
+    CacheWayHeatmap* heatmap() const { return m_heatmap; }
+    MbaEditor* mbaEditor() const { return m_mba; }
 
 Q_SIGNALS:
     /// openSession() finished: ok, or the reason it failed.
     void sessionOpened(bool ok, const QString& message);
 
 private:
-    void buildMenus();
+    void buildMenus(); // MainWindowMenus.cpp
+    void buildEditMenu();
     void buildDocks();
     void onFrame(const FrameUpdate& update);
     void updateTitle();
     void refreshAllocation();
+    void applyDefaultDockSizes();
+    void closeEvent(QCloseEvent* event) override;
 
     FramePump* m_pump;
+    QUndoStack* m_undoStack; ///< the window's one history of allocation edits (Edit menu, History dock)
     MachineModel* m_machineModel;
     GroupModel* m_groupModel;
     MonitorModel* m_monitorModel;
@@ -91,11 +108,15 @@ private:
     MbaEditor* m_mba = nullptr;
     GroupsPanel* m_groupsPanel;
     ExplainPanel* m_explain;
-    QTableView* m_monitorView;
+    MonitorTreeModel* m_monitorTree;
+    MonitorPanel* m_monitorPanel;
+    QByteArray m_defaultState;
     ReplayBar* m_replayBar;
     QLabel* m_sourceLabel;
     QLabel* m_frameLabel;
     QAction* m_recordAction = nullptr;
+    QAction* m_applyLiveAction = nullptr;
+    QDockWidget* m_historyDock = nullptr;
     SessionRecording* m_recording;
     QString m_machineSummary;
     JobTracker m_jobs { this };

@@ -28,6 +28,7 @@ void AllocationBandwidthModel::setSourceModel(AllocationModel* model)
         for (const auto& g : model->state().groups)
             m_groups.push_back(g.group);
         m_domains = model->state().domains;
+        m_shown = currentValues();
         connect(model, &AllocationModel::stateChanged, this, &AllocationBandwidthModel::sourceChanged);
         connect(model, &AllocationModel::editableChanged, this, [this] {
             if (rowCount() && columnCount()) Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
@@ -48,9 +49,32 @@ void AllocationBandwidthModel::sourceChanged()
         m_domains = m_source->state().domains;
         if (schemaGone) m_schema = schemaNames().value(0);
         endResetModel();
+        m_shown = currentValues();
         return;
     }
-    if (rowCount() && columnCount()) Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+    // Only cells whose value really changed: the schemata are re-read twice a second, and a dataChanged over a
+    // range makes QAbstractItemView reload every open editor in it, which would throw away what the user is typing.
+    const std::vector<ShownValue> now = currentValues();
+    for (int r = 0; r < rowCount(); ++r) {
+        for (int c = 0; c < columnCount(); ++c) {
+            const std::size_t i = std::size_t(r) * std::size_t(columnCount()) + std::size_t(c);
+            if (i >= m_shown.size() || i >= now.size() || !(m_shown[i] == now[i]))
+                Q_EMIT dataChanged(index(r, c), index(r, c));
+        }
+    }
+    m_shown = now;
+}
+
+std::vector<AllocationBandwidthModel::ShownValue> AllocationBandwidthModel::currentValues() const
+{
+    std::vector<ShownValue> out;
+    const BandwidthSchema* b = bandwidthSchema();
+    for (int r = 0; r < rowCount(); ++r) {
+        for (int c = 0; c < columnCount(); ++c)
+            out.push_back(
+                { value(r, c), b && group(r) ? m_source->errorFor(group(r)->group, b->name, domain(c)) : QString() });
+    }
+    return out;
 }
 
 QStringList AllocationBandwidthModel::schemaNames() const
@@ -69,6 +93,7 @@ void AllocationBandwidthModel::setSchema(const QString& name)
     beginResetModel();
     m_schema = name;
     endResetModel();
+    m_shown = currentValues();
 }
 
 const BandwidthSchema* AllocationBandwidthModel::bandwidthSchema() const
@@ -117,8 +142,12 @@ bool AllocationBandwidthModel::setValue(int row, int column, unsigned requested)
     // One undo history with the heatmap: the same stack and command type, marked as a bandwidth edit.
     AllocationEdit e { g->group, b->name, domain(column), old, effective, false };
     const std::string key = g->group;
+    const QString name = qs(g->displayName());
     m_source->undoStack()->push(new AllocationEditCommand(m_source, { e }));
-    return m_source->errorFor(key, b->name, e.domain).isEmpty();
+    const bool ok = m_source->errorFor(key, b->name, e.domain).isEmpty();
+    const unsigned held = value(row, column); // read back after the write
+    if (ok && held != requested) Q_EMIT valueRounded(name, e.domain, requested, held);
+    return ok;
 }
 
 int AllocationBandwidthModel::rowCount(const QModelIndex& parent) const

@@ -46,15 +46,27 @@ public:
     /// "70 %", "2048 MiBps", "level 3"
     static QString formatValue(const BandwidthSchema& schema, unsigned value);
 
+Q_SIGNALS:
+    /// A write changed the requested value to what the hardware holds (requested 55, bandwidth_gran 10: 60).
+    void valueRounded(const QString& group, int domain, unsigned requested, unsigned written);
+
 private:
     void sourceChanged();
     const GroupAllocation* group(int row) const;
     int domain(int column) const;
     unsigned value(int row, int column) const;
+    struct ShownValue {
+        unsigned value = 0;
+        QString error;
+        bool operator==(const ShownValue&) const = default;
+    };
+    /// Every cell's value and rejection, row-major: what the view shows now.
+    std::vector<ShownValue> currentValues() const;
 
     QPointer<AllocationModel> m_source;
     QString m_schema;
     // Shape of the table as last published, to tell a value update from a structural change.
     std::vector<std::string> m_groups;
     std::vector<int> m_domains;
+    std::vector<ShownValue> m_shown; ///< as last published, so only changed cells are announced
 };

@@ -110,6 +110,7 @@ void AllocationModel::setDomain(int domainId)
 {
     if (domainId == m_domain) return;
     m_previewRow = -1;
+    m_derivedValid = false; // the preview belonged to the old domain
     m_domain = domainId;
     emitAllChanged();
 }
@@ -147,16 +148,26 @@ int AllocationModel::rowFor(const QString& group, const QString& schema) const
 
 AllocationModel::Key AllocationModel::keyFor(int row) const
 {
-    return { rowGroup(row)->group, m_rows[static_cast<std::size_t>(row)].schema, m_domain };
+    return keyFor(row, m_domain);
+}
+
+AllocationModel::Key AllocationModel::keyFor(int row, int domain) const
+{
+    return { rowGroup(row)->group, m_rows[static_cast<std::size_t>(row)].schema, domain };
 }
 
 quint64 AllocationModel::liveMask(int row) const
+{
+    return liveMaskIn(row, m_domain);
+}
+
+quint64 AllocationModel::liveMaskIn(int row, int domain) const
 {
     const GroupAllocation* g = rowGroup(row);
     if (!g) return 0;
     const auto s = g->cbm.find(m_rows[static_cast<std::size_t>(row)].schema);
     if (s == g->cbm.end()) return 0;
-    const auto d = s->second.find(m_domain);
+    const auto d = s->second.find(domain);
     return d == s->second.end() ? 0 : d->second;
 }
 
@@ -166,36 +177,78 @@ quint64 AllocationModel::mask(int row) const
     return derived(row).mask;
 }
 
+quint64 AllocationModel::maskIn(int row, int domain) const
+{
+    if (row < 0 || row >= rowCount()) return 0;
+    return derived(row, domain).mask;
+}
+
+bool AllocationModel::hasPendingIn(int row, int domain) const
+{
+    return row >= 0 && row < rowCount() && derived(row, domain).pending;
+}
+
+AllocationModel::CellState AllocationModel::cellState(int row, int bit, int domain) const
+{
+    if (row < 0 || row >= rowCount()) return Unused;
+    const Derived& d = derived(row, domain);
+    if (!((d.mask >> bit) & 1u)) return Unused;
+    if (d.pending && !d.invalid.isEmpty()) return Invalid;
+    if (rowGroup(row)->exclusive) return Exclusive;
+    return (d.others >> bit) & 1u ? Overlapping : Allocated;
+}
+
+bool AllocationModel::occupancyIn(int row, int domain, quint64* bytes) const
+{
+    const GroupAllocation* g = rowGroup(row);
+    const CacheSchema* s = rowSchema(row);
+    if (!g || !s || s->cacheName() != "L3") return false;
+    const auto it = g->occupancyBytes.find(domain);
+    if (it == g->occupancyBytes.end()) return false;
+    if (bytes) *bytes = it->second;
+    return true;
+}
+
 const AllocationModel::Derived& AllocationModel::derived(int row) const
 {
+    return derived(row, m_domain);
+}
+
+const AllocationModel::Derived& AllocationModel::derived(int row, int domain) const
+{
     if (!m_derivedValid) {
+        m_derived.clear();
+        m_derivedValid = true;
+    }
+    std::vector<Derived>& all = m_derived[domain];
+    if (all.empty() && rowCount() > 0) { // computed once per change and domain, not once per cell
         const int n = rowCount();
-        m_derived.assign(std::size_t(n), Derived {});
+        all.assign(std::size_t(n), Derived {});
         for (int r = 0; r < n; ++r) {
-            m_derived[std::size_t(r)].mask = computeMask(r);
-            m_derived[std::size_t(r)].pending = r == m_previewRow || m_pending.count(keyFor(r)) != 0;
+            all[std::size_t(r)].mask = computeMask(r, domain);
+            all[std::size_t(r)].pending
+                = (r == m_previewRow && domain == m_domain) || m_pending.count(keyFor(r, domain)) != 0;
         }
         for (int r = 0; r < n; ++r) {
-            Derived& d = m_derived[std::size_t(r)];
+            Derived& d = all[std::size_t(r)];
             std::vector<PeerMask> peers;
             for (int o = 0; o < n; ++o) {
                 if (o != r && rowGroup(o) != rowGroup(r)) {
-                    d.others |= m_derived[std::size_t(o)].mask;
-                    peers.push_back({ m_derived[std::size_t(o)].mask, rowGroup(o)->exclusive });
+                    d.others |= all[std::size_t(o)].mask;
+                    peers.push_back({ all[std::size_t(o)].mask, rowGroup(o)->exclusive });
                 }
             }
             if (d.pending) d.invalid = qs(cbmInvalidReason(*rowSchema(r), d.mask, rowGroup(r)->exclusive, peers));
         }
-        m_derivedValid = true;
     }
-    return m_derived[std::size_t(row)];
+    return all[std::size_t(row)];
 }
 
-quint64 AllocationModel::computeMask(int row) const
+quint64 AllocationModel::computeMask(int row, int domain) const
 {
-    if (row == m_previewRow) return m_previewMask;
-    const auto it = m_pending.find(keyFor(row));
-    return it != m_pending.end() ? it->second : liveMask(row);
+    if (row == m_previewRow && domain == m_domain) return m_previewMask;
+    const auto it = m_pending.find(keyFor(row, domain));
+    return it != m_pending.end() ? it->second : liveMaskIn(row, domain);
 }
 
 bool AllocationModel::hasPending(int row) const

@@ -74,6 +74,14 @@ public:
     QString rowError(int row) const;
     QString rowLabel(int row) const;
 
+    // --- any domain (the heatmap draws every domain side by side; domain() is the one edits go to)
+    quint64 maskIn(int row, int domain) const;
+    quint64 liveMaskIn(int row, int domain) const;
+    bool hasPendingIn(int row, int domain) const;
+    CellState cellState(int row, int bit, int domain) const;
+    /// The row's group's llc_occupancy in `domain`; false when there is none (an L2 row, or no reading yet).
+    bool occupancyIn(int row, int domain, quint64* bytes = nullptr) const;
+
     // --- editing
     bool isEditable() const;
     QString readOnlyReason() const;
@@ -132,6 +140,7 @@ private:
     };
     void rebuildRows();
     Key keyFor(int row) const;
+    Key keyFor(int row, int domain) const;
     std::vector<PeerMask> peersOf(int row, const GroupAllocation& self) const;
     QString invalidReason(int row, quint64 mask) const;
     QString cellToolTip(int row, int bit) const;
@@ -144,7 +153,8 @@ private:
         QString invalid; ///< why a pending mask is invalid ("" when valid or not pending)
     };
     const Derived& derived(int row) const;
-    quint64 computeMask(int row) const;
+    const Derived& derived(int row, int domain) const;
+    quint64 computeMask(int row, int domain) const;
     void emitEditable();
 
     AllocationState m_state;
@@ -160,7 +170,7 @@ private:
     bool m_lastEditable = false;
     bool m_rejected = false;
     int m_previewRow = -1;
-    mutable std::vector<Derived> m_derived;
+    mutable std::map<int, std::vector<Derived>> m_derived; ///< per domain, filled on first use after a change
     mutable bool m_derivedValid = false;
     quint64 m_previewMask = 0;
 };

@@ -35,13 +35,8 @@ QVariant AllocationModel::data(const QModelIndex& index, int role) const
         return set ? QStringLiteral("1") : QStringLiteral("0");
     case Qt::ToolTipRole:
         return cellToolTip(row, bit);
-    case CellStateRole: {
-        if (!set) return Unused;
-        const Derived& d = derived(row);
-        if (d.pending && !d.invalid.isEmpty()) return Invalid;
-        if (g->exclusive) return Exclusive;
-        return (d.others >> bit) & 1u ? Overlapping : Allocated;
-    }
+    case CellStateRole:
+        return cellState(row, bit, m_domain);
     case HardwareSharedRole:
         return bool((s->shareableBits >> bit) & 1u);
     case MaskRole:

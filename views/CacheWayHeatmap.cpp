@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -61,7 +62,8 @@ CacheWayHeatmap::CacheWayHeatmap(QWidget* parent)
     m_domainBox->setObjectName(QStringLiteral("domain"));
     m_revert->setObjectName(QStringLiteral("revert"));
     m_live->setObjectName(QStringLiteral("applyLive"));
-    m_live->setToolTip(tr("Write every edit as soon as the drag ends; off: stage edits and press Apply"));
+    m_live->setToolTip(tr("On: a drag writes the mask when released. Off (the default on real hardware): a drag "
+                          "only stages the edit, shown dashed, and Apply writes it. A click never edits."));
 
     m_status->hide();
 
@@ -73,7 +75,13 @@ CacheWayHeatmap::CacheWayHeatmap(QWidget* parent)
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_info->setWordWrap(true);
     layout->addWidget(m_info);
-    layout->addWidget(m_grid, 1);
+    // Many CLOS or domains scroll instead of squeezing the cells (the grid's height follows its width).
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(m_grid);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    layout->addWidget(scroll, 1);
     layout->addWidget(m_status);
 
     connect(m_cacheBox, &QComboBox::currentTextChanged, this, [this](const QString& name) {

@@ -12,13 +12,10 @@
 #include <QToolTip>
 
 #include <algorithm>
+#include <bit>
 
 namespace {
-constexpr int CellW = 26;
-constexpr int CellH = 24;
-constexpr int RowGap = 3;
-constexpr int InfoW = 250;
-constexpr int Margin = 6;
+constexpr int InfoW = 250; ///< the occupancy and reason column beside a single domain
 } // namespace
 
 HeatmapGrid::HeatmapGrid(QWidget* parent)
@@ -35,6 +32,7 @@ void HeatmapGrid::changeEvent(QEvent* event)
     if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) {
         m_lineHeight = fontMetrics().height();
         m_gridLeft = -1;
+        m_layoutValid = false;
         updateGeometry();
     }
     QWidget::changeEvent(event);
@@ -43,12 +41,14 @@ void HeatmapGrid::changeEvent(QEvent* event)
 void HeatmapGrid::setModel(AllocationModel* model)
 {
     m_gridLeft = -1;
+    m_layoutValid = false;
     if (m_model) disconnect(m_model, nullptr, this, nullptr);
     m_model = model;
     if (model) {
         // Values changed: repaint (at most once per frame, Qt merges update()s). Rows or labels changed: re-measure.
         auto relayout = [this] {
             m_gridLeft = -1;
+            m_layoutValid = false;
             m_cursorRow = std::clamp(m_cursorRow, 0, std::max(0, rowCountSafe() - 1));
             m_cursorBit = std::clamp(m_cursorBit, 0, std::max(0, bitCount() - 1));
             updateGeometry();
@@ -84,45 +84,66 @@ int HeatmapGrid::gridLeft() const
         int w = fontMetrics().horizontalAdvance(QStringLiteral("default CODE*"));
         for (int r = 0; r < rowCountSafe(); ++r)
             w = std::max(w, fontMetrics().horizontalAdvance(m_model->rowLabel(r) + QStringLiteral("*")));
-        m_gridLeft = Margin + w + 10;
+        m_gridLeft = HeatmapLayout::Margin + w + 10;
     }
     return m_gridLeft;
 }
 
-int HeatmapGrid::gridRight() const
+HeatmapLayout::Input HeatmapGrid::layoutInput(int w) const
 {
-    return gridLeft() + bitCount() * CellW;
+    QList<int> domains = m_model ? m_model->domains() : QList<int>();
+    if (domains.isEmpty()) domains << (m_model ? m_model->domain() : 0);
+    return { w, gridLeft(), rowCountSafe(), bitCount(), domains, fontMetrics() };
+}
+
+const HeatmapLayout& HeatmapGrid::layout() const
+{
+    if (!m_layoutValid || m_layoutWidth != width()) {
+        m_layout = HeatmapLayout::compute(layoutInput(width()));
+        m_layoutWidth = width();
+        m_layoutValid = true;
+    }
+    return m_layout;
+}
+
+int HeatmapGrid::currentDomain() const
+{
+    return m_model ? m_model->domain() : 0;
 }
 
 QRect HeatmapGrid::cellRect(int row, int bit) const
 {
-    const int bits = bitCount();
-    if (row < 0 || row >= rowCountSafe() || bit < 0 || bit >= bits) return {};
-    const int top = Margin + m_lineHeight + 6;
-    const int column = bits - 1 - bit; // most significant bit on the left
-    return QRect(gridLeft() + column * CellW, top + row * (CellH + RowGap), CellW, CellH);
+    return cellRect(row, bit, currentDomain());
+}
+
+QRect HeatmapGrid::cellRect(int row, int bit, int domain) const
+{
+    const HeatmapLayout& l = layout();
+    const HeatmapLayout::Panel* p = l.panelFor(domain);
+    return p ? l.cellRect(*p, row, bit) : QRect();
 }
 
 int HeatmapGrid::rowAt(const QPoint& pos) const
 {
-    for (int r = 0; r < rowCountSafe(); ++r) {
-        const QRect c = cellRect(r, 0);
-        if (pos.y() >= c.top() && pos.y() <= c.bottom() + RowGap) return r;
-    }
-    return -1;
+    int panel = -1, row = -1, bit = -1;
+    return layout().hit(pos, &panel, &row, &bit) ? row : -1;
 }
 
 int HeatmapGrid::bitAt(const QPoint& pos, bool clamp) const
 {
-    const int bits = bitCount();
-    if (bits == 0) return -1;
-    int column = (pos.x() - gridLeft()) / CellW;
-    if (pos.x() < gridLeft()) column = -1;
-    if (column < 0 || column >= bits) {
-        if (!clamp) return -1;
-        column = std::clamp(column, 0, bits - 1);
+    int panel = -1, row = -1, bit = -1;
+    if (clamp) {
+        panel = m_dragPanel >= 0 ? m_dragPanel : 0;
+        layout().hit(pos, &panel, &row, &bit, true);
+        return bit;
     }
-    return bits - 1 - column;
+    return layout().hit(pos, &panel, &row, &bit) ? bit : -1;
+}
+
+int HeatmapGrid::domainAt(const QPoint& pos) const
+{
+    int panel = -1, row = -1, bit = -1;
+    return layout().hit(pos, &panel, &row, &bit) ? layout().panels[panel].domain : -1;
 }
 
 void HeatmapGrid::setCursorCell(int row, int bit)
@@ -186,10 +207,8 @@ void HeatmapGrid::finishDrag(bool moved)
     m_keyboardDrag = false;
     if (row < 0 || !m_model) return;
     m_model->clearPreview();
-    if (!moved) {
-        click(row, m_anchorBit);
-        return;
-    }
+    if (!moved) return; // a click only selects the cell (and the explain panel follows): it never edits
+
     const CacheSchema* s = m_model->rowSchema(row);
     m_model->setPendingMask(row, rangeMask(m_anchorBit, m_dragBit, s->minCbmBits, s->cbmLength));
 }
@@ -201,7 +220,7 @@ void HeatmapGrid::cancelDrag()
     if (m_model) m_model->clearPreview();
 }
 
-void HeatmapGrid::click(int row, int bit)
+void HeatmapGrid::toggleCell(int row, int bit)
 {
     const CacheSchema* s = m_model->rowSchema(row);
     if (!s) return;
@@ -213,17 +232,25 @@ void HeatmapGrid::click(int row, int bit)
 
 void HeatmapGrid::mousePressEvent(QMouseEvent* event)
 {
-    const int row = rowAt(event->position().toPoint());
-    const int bit = bitAt(event->position().toPoint());
-    if (event->button() != Qt::LeftButton || row < 0 || bit < 0 || !m_model) {
+    int panel = -1, row = -1, bit = -1;
+    if (event->button() != Qt::LeftButton || !m_model
+        || !layout().hit(event->position().toPoint(), &panel, &row, &bit)) {
         QWidget::mousePressEvent(event);
         return;
     }
     setFocus(Qt::MouseFocusReason);
+    // The pressed panel's domain becomes the one edits (and the keyboard) go to.
+    m_model->setDomain(layout().panels[panel].domain);
+    m_dragPanel = panel;
     if (!m_model->isEditable()) {
         setCursorCell(row, bit);
         QToolTip::showText(
             event->globalPosition().toPoint(), tr("Editing is disabled: %1").arg(m_model->readOnlyReason()), this);
+        return;
+    }
+    if (event->modifiers() & Qt::ControlModifier) { // Ctrl+click: the deliberate one-cell edit
+        setCursorCell(row, bit);
+        toggleCell(row, bit);
         return;
     }
     beginDrag(row, bit);
@@ -272,7 +299,7 @@ void HeatmapGrid::keyPressEvent(QKeyEvent* event)
         if (m_dragRow < 0) setCursorCell(m_cursorRow + (event->key() == Qt::Key_Up ? -1 : 1), m_cursorBit);
         return;
     case Qt::Key_Space:
-        if (editable && m_dragRow < 0) click(m_cursorRow, m_cursorBit);
+        if (editable && m_dragRow < 0) toggleCell(m_cursorRow, m_cursorBit);
         return;
     case Qt::Key_Return:
     case Qt::Key_Enter:
@@ -298,8 +325,20 @@ bool HeatmapGrid::event(QEvent* event)
         auto* help = static_cast<QHelpEvent*>(event);
         const int row = rowAt(help->pos());
         const int bit = bitAt(help->pos());
+        const int domain = domainAt(help->pos());
         QString text;
-        if (row >= 0 && bit >= 0)
+        if (row >= 0 && bit >= 0 && domain != m_model->domain()) { // another domain's panel: its own figures
+            const quint64 m = m_model->maskIn(row, domain);
+            quint64 bytes = 0;
+            text = tr("%1, domain %2, bit %3\nmask 0x%4 (%n bit(s))", nullptr, std::popcount(m))
+                       .arg(m_model->rowLabel(row))
+                       .arg(domain)
+                       .arg(bit)
+                       .arg(QString::number(m, 16));
+            if (m_model->occupancyIn(row, domain, &bytes))
+                text += tr("\noccupancy %1").arg(QString::fromStdString(rdt::formatBytes(double(bytes))));
+            text += tr("\nClick to select this domain; drag along the row to change its mask.");
+        } else if (row >= 0 && bit >= 0)
             text = m_model->index(row, bit).data(Qt::ToolTipRole).toString();
         else if (row >= 0)
             text = m_model->headerData(row, Qt::Vertical, Qt::ToolTipRole).toString() + QLatin1Char('\n')
@@ -315,133 +354,37 @@ bool HeatmapGrid::event(QEvent* event)
 
 QSize HeatmapGrid::sizeHint() const
 {
-    const int rows = rowCountSafe();
-    const int h = Margin + fontMetrics().height() + 6 + rows * (CellH + RowGap) + 2 * fontMetrics().height() + 16;
-    // The legend line: swatch + text per entry (kept in step with paintLegend).
-    int legend = gridLeft();
-    for (const QString& t : { tr("allocated"), tr("overlapping"), tr("exclusive"), tr("hardware-shared"), tr("unused"),
-             tr("invalid"), tr("occupancy") })
-        legend += fontMetrics().height() - 4 + 4 + fontMetrics().horizontalAdvance(t) + 14;
-    return QSize(std::max(gridRight() + 12 + InfoW + Margin, legend), h);
+    // Every domain on one line at a comfortable cell width (the scroll area wraps or scrolls below it).
+    const HeatmapLayout::Input in = layoutInput(0);
+    const int n = std::max<int>(1, static_cast<int>(in.domains.size()));
+    const int perLine = std::min(n, 4);
+    const int w
+        = std::max(HeatmapLayout::widthFor(in, n == 1 ? HeatmapLayout::MaxCellW : 16, perLine) + (n == 1 ? InfoW : 0),
+            legendWidth());
+    return QSize(w, heightForWidth(w));
 }
 
 QSize HeatmapGrid::minimumSizeHint() const
 {
-    // The cells must stay visible (the scroll area scrolls below this); the info column and legend may clip.
-    const int rows = rowCountSafe();
-    return QSize(gridRight() + 60, Margin + fontMetrics().height() + 6 + rows * (CellH + RowGap) + 4);
+    // One panel at the smallest readable cells; narrower than that the scroll area scrolls.
+    const HeatmapLayout::Input in = layoutInput(0);
+    const int w = HeatmapLayout::widthFor(in, HeatmapLayout::MinCellW, 1);
+    return QSize(w, std::min(heightForWidth(w), 160));
 }
 
-void HeatmapGrid::paintEvent(QPaintEvent*)
+bool HeatmapGrid::hasHeightForWidth() const
 {
-    QPainter p(this);
-    p.fillRect(rect(), palette().base());
-    if (!m_model || rowCountSafe() == 0 || bitCount() == 0) {
-        p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter, tr("No cache allocation (CAT) on this source"));
-        return;
-    }
-    // Bit numbers above the columns.
-    p.setPen(palette().color(QPalette::Text));
-    QFont small = font();
-    small.setPointSizeF(std::max(6.0, font().pointSizeF() * 0.85));
-    p.setFont(small);
-    for (int b = 0; b < bitCount(); ++b) {
-        const QRect c = cellRect(0, b);
-        p.drawText(QRect(c.left(), Margin, CellW, c.top() - Margin - 2), Qt::AlignHCenter | Qt::AlignBottom,
-            QString::number(b));
-    }
-    p.setFont(font());
-    for (int r = 0; r < rowCountSafe(); ++r)
-        paintRow(p, r);
-    paintLegend(p);
+    return true;
 }
 
-void HeatmapGrid::paintRow(QPainter& p, int row)
+int HeatmapGrid::heightForWidth(int w) const
 {
-    const HeatmapPalette colours(palette());
-    const QModelIndex first = m_model->index(row, 0);
-    const bool pending = first.data(AllocationModel::PendingRole).toBool();
-    const QString error = first.data(AllocationModel::RowErrorRole).toString();
-    const QRect left = cellRect(row, bitCount() - 1);
-    const QRect right = cellRect(row, 0);
-    const QRect strip = left.united(right);
-
-    p.setPen(error.isEmpty() ? palette().color(QPalette::Text) : colours.invalid);
-    p.drawText(QRect(Margin, strip.top(), strip.left() - Margin - 6, strip.height()), Qt::AlignVCenter | Qt::AlignRight,
-        m_model->rowLabel(row) + (pending ? QStringLiteral("*") : QString()));
-
-    for (int b = 0; b < bitCount(); ++b) {
-        const QModelIndex idx = m_model->index(row, b);
-        const QRect c = cellRect(row, b).adjusted(1, 1, -1, -1);
-        const auto state = static_cast<AllocationModel::CellState>(idx.data(AllocationModel::CellStateRole).toInt());
-        p.fillRect(c, colours.forState(state));
-        if (idx.data(AllocationModel::HardwareSharedRole).toBool())
-            p.fillRect(c, QBrush(colours.hatch, Qt::BDiagPattern));
-        if (hasFocus() && row == m_cursorRow && b == m_cursorBit) {
-            p.setPen(QPen(palette().color(QPalette::Highlight), 2));
-            p.drawRect(c.adjusted(1, 1, -1, -1));
-        }
-    }
-    // Live occupancy overlaid as a bar along the bottom of the row: its length is the share of the whole cache.
-    const QVariant frac = first.data(AllocationModel::OccupancyFractionRole);
-    if (frac.isValid()) {
-        const double f = std::clamp(frac.toDouble(), 0.0, 1.0);
-        const QRect bar(strip.left() + 1, strip.bottom() - 4, int(f * (strip.width() - 2)), 4);
-        p.fillRect(bar, colours.occupancy);
-    }
-    if (pending) {
-        p.setPen(QPen(palette().color(QPalette::Text), 1, Qt::DashLine));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(strip.adjusted(0, 0, -1, -1));
-    }
-
-    // Beside the row: the mask, the occupancy, or the reason the row is red / was refused.
-    const QRect info(strip.right() + 12, strip.top(), width() - strip.right() - 12 - Margin, strip.height());
-    QString text = QStringLiteral("0x") + QString::number(first.data(AllocationModel::MaskRole).toULongLong(), 16);
-    if (frac.isValid()) {
-        const double bytes = double(first.data(AllocationModel::OccupancyBytesRole).toULongLong());
-        text += QStringLiteral("  ") + QString::fromStdString(rdt::formatBytes(bytes));
-    }
-    if (!error.isEmpty()) {
-        p.setPen(colours.invalid);
-        text += QStringLiteral("  ") + error;
-    } else {
-        p.setPen(palette().color(QPalette::Text));
-    }
-    p.drawText(info, Qt::AlignVCenter | Qt::AlignLeft, fontMetrics().elidedText(text, Qt::ElideRight, info.width()));
+    const HeatmapLayout l = HeatmapLayout::compute(layoutInput(w));
+    return l.bottom + legendHeight(w) + 12;
 }
 
-void HeatmapGrid::paintLegend(QPainter& p)
+void HeatmapGrid::resizeEvent(QResizeEvent* event)
 {
-    const HeatmapPalette colours(palette());
-    int top = cellRect(rowCountSafe() - 1, 0).bottom() + 10;
-    const int box = fontMetrics().height() - 4;
-    int x = gridLeft();
-    const struct {
-        QColor colour;
-        bool hatch;
-        QString text;
-    } items[] = {
-        { colours.allocated, false, tr("allocated") },
-        { colours.overlapping, false, tr("overlapping") },
-        { colours.exclusive, false, tr("exclusive") },
-        { colours.unused, true, tr("hardware-shared") },
-        { colours.unused, false, tr("unused") },
-        { colours.invalid, false, tr("invalid") },
-        { colours.occupancy, false, tr("occupancy") },
-    };
-    for (const auto& item : items) {
-        const int tw = fontMetrics().horizontalAdvance(item.text);
-        if (x > gridLeft() && x + box + 4 + tw > width() - Margin) {
-            x = gridLeft(); // wrap onto a second line in narrow docks
-            top += fontMetrics().height() + 4;
-        }
-        const QRect sw(x, top + 2, box, box);
-        p.fillRect(sw, item.colour);
-        if (item.hatch) p.fillRect(sw, QBrush(colours.hatch, Qt::BDiagPattern));
-        p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRect(x + box + 4, top, tw + 2, fontMetrics().height()), Qt::AlignVCenter, item.text);
-        x += box + 4 + tw + 14;
-    }
+    m_layoutValid = false;
+    QWidget::resizeEvent(event);
 }

@@ -47,6 +47,15 @@ public:
         const BandwidthSchema* s = m_model->bandwidthSchema();
         return s ? new BandwidthValueEditor(*s, parent) : nullptr;
     }
+    void updateEditorGeometry(QWidget* editor, const QStyleOptionViewItem& option, const QModelIndex&) const override
+    {
+        // Wide enough for the typed value and the "-> 60 % will be written" note, even in a narrow column.
+        QRect r = option.rect;
+        r.setWidth(std::max(r.width(), editor->sizeHint().width()));
+        if (QWidget* viewport = editor->parentWidget(); viewport && r.right() >= viewport->width())
+            r.moveRight(std::max(r.width() - 1, viewport->width() - 1));
+        editor->setGeometry(r);
+    }
     void setEditorData(QWidget* editor, const QModelIndex& index) const override
     {
         static_cast<BandwidthValueEditor*>(editor)->setValue(index.data(Qt::EditRole).toUInt());
@@ -102,8 +111,10 @@ QString BandwidthValueEditor::effectiveText() const
 void BandwidthValueEditor::updateEffective()
 {
     const unsigned e = effective();
-    m_effective->setText(
-        e == requested() ? QString() : tr("-> %1 applied").arg(AllocationBandwidthModel::formatValue(m_schema, e)));
+    // The value the hardware will hold, before anything is written: Enter writes exactly this.
+    m_effective->setText(e == requested()
+            ? QString()
+            : tr("\u2192 %1 will be written").arg(AllocationBandwidthModel::formatValue(m_schema, e)));
 }
 
 MbaEditor::MbaEditor(QWidget* parent)
@@ -113,13 +124,17 @@ MbaEditor::MbaEditor(QWidget* parent)
     , m_rules(new QLabel(this))
     , m_banner(new QLabel(this))
     , m_status(new QLabel(this))
+    , m_note(new QLabel(this))
     , m_view(new QTableView(this))
 {
     m_view->setModel(m_model);
     m_view->setItemDelegate(new BandwidthDelegate(m_model, this));
     m_view->setEditTriggers(
         QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
-    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Every domain's column at its content's width (never "... %"); spare width goes to the last one.
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->setAccessibleName(tr("Memory bandwidth allocation per group and domain"));
     m_view->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_banner->setWordWrap(true);
     m_banner->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; padding: 4px; }"));
@@ -127,6 +142,9 @@ MbaEditor::MbaEditor(QWidget* parent)
     m_status->setWordWrap(true);
     m_status->setStyleSheet(QStringLiteral("QLabel { color: #d93535; }"));
     m_status->hide();
+    m_note->setWordWrap(true);
+    m_note->setObjectName(QStringLiteral("note"));
+    m_note->hide();
 
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Bandwidth control:"), this));
@@ -139,12 +157,24 @@ MbaEditor::MbaEditor(QWidget* parent)
     layout->addWidget(m_banner);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_status);
+    layout->addWidget(m_note);
 
     connect(m_schemaBox, &QComboBox::currentTextChanged, this, [this](const QString& s) {
         m_model->setSchema(s);
         sync();
     });
     connect(m_model, &QAbstractItemModel::modelReset, this, &MbaEditor::sync);
+    connect(m_model, &AllocationBandwidthModel::valueRounded, this,
+        [this](const QString& group, int domain, unsigned requested, unsigned written) {
+            const BandwidthSchema* b = m_model->bandwidthSchema();
+            if (!b) return;
+            m_note->setText(tr("%1 for %2, domain %3: %4 typed, %5 written (the hardware's steps)")
+                                .arg(QString::fromStdString(b->name), group)
+                                .arg(domain)
+                                .arg(AllocationBandwidthModel::formatValue(*b, requested),
+                                    AllocationBandwidthModel::formatValue(*b, written)));
+            m_note->show();
+        });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
         const BandwidthSchema* b = m_model->bandwidthSchema();
         if (i.isValid() && b) Q_EMIT explainRequested(b->name == "CBA" ? QStringLiteral("cba") : QStringLiteral("mba"));
@@ -181,12 +211,35 @@ void MbaEditor::sync()
     m_schemaBox->setCurrentText(m_model->schema());
     m_schemaBox->setEnabled(names.size() > 1);
     m_rules->setText(rulesText());
+    updateGeometry(); // the domain count sets the minimum width
     const bool editable = m_source && m_source->isEditable();
     m_banner->setVisible(!editable);
     m_banner->setText(readOnlyText());
     m_view->setEditTriggers(editable
             ? QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed
             : QAbstractItemView::NoEditTriggers);
+}
+
+QSize MbaEditor::minimumSizeHint() const
+{
+    // Every domain readable without dragging a splitter: group names plus one column per domain.
+    const QFontMetrics fm = m_view->fontMetrics();
+    int w = m_view->verticalHeader()->sizeHint().width() + 2 * m_view->frameWidth() + 12;
+    for (int c = 0; c < m_model->columnCount(); ++c) {
+        const int header = fm.horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString());
+        w += std::max(header, fm.horizontalAdvance(QStringLiteral("100 %"))) + 16;
+    }
+    return QSize(std::max(w, QWidget::minimumSizeHint().width()), QWidget::minimumSizeHint().height());
+}
+
+QSize MbaEditor::sizeHint() const
+{
+    return QSize(minimumSizeHint().width() + 20, QWidget::sizeHint().height());
+}
+
+QString MbaEditor::noteText() const
+{
+    return m_note->isHidden() ? QString() : m_note->text();
 }
 
 QString MbaEditor::readOnlyText() const

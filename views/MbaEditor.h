@@ -31,6 +31,11 @@ public:
     QString readOnlyText() const;
     /// The rule line: "MB: 10..100 % in steps of 10; the kernel rounds up to the next step".
     QString rulesText() const;
+    /// What the last write did when the hardware's rounding changed the typed value ("" otherwise), e.g.
+    /// "MB for p0, domain 0: 55 % typed, 60 % written (steps of 10, rounded up)".
+    QString noteText() const;
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
 
 Q_SIGNALS:
     /// A cell was selected: "mba" (or "cba" for a CBA schema); connect to ExplainPanel::showConcept.
@@ -45,6 +50,7 @@ private:
     QLabel* m_rules;
     QLabel* m_banner;
     QLabel* m_status;
+    QLabel* m_note;
     QTableView* m_view;
 };
 

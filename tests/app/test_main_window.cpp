@@ -72,7 +72,9 @@ private Q_SLOTS:
         QStringList menus;
         for (QAction* a : w.menuBar()->actions())
             menus << a->text().remove(QLatin1Char('&'));
-        QCOMPARE(menus, (QStringList { QStringLiteral("File"), QStringLiteral("View"), QStringLiteral("Help") }));
+        QCOMPARE(menus,
+            (QStringList {
+                QStringLiteral("File"), QStringLiteral("Edit"), QStringLiteral("View"), QStringLiteral("Help") }));
         QStringList fileActions;
         for (QAction* a : w.menuBar()->actions().at(0)->menu()->actions())
             fileActions << a->text().remove(QLatin1Char('&'));

@@ -49,6 +49,7 @@ private Q_SLOTS:
     void nonContiguousDragCannotProduceInvalidMask();
     void minCbmBitsHoldsWhileDragging();
     void clickTogglesOnlyWhereSparseMasksAreAllowed();
+    void plainClickSelectsAndNeverWrites();
     void kernelRejectionRestoresRowAndShowsMessage();
     void undoWritesOldMaskBack();
     void keyboardEditing();
@@ -102,8 +103,8 @@ void TestHeatmap::nonContiguousDragCannotProduceInvalidMask()
     QCOMPARE(f.kernel.writes.back(), std::string("L3:0=60\n")); // bits 5..6 of row 1
     QCOMPARE(f.kernel.value("p1", "L3", 0), 0xf0ull); // the row under the cursor was not touched
     QVERIFY(f.kernel.lastCmdStatus == "ok\n");
-    // A click on a contiguous-only cache selects a range, never punches a hole.
-    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(1, 6));
+    // A Ctrl+click on a contiguous-only cache selects a range, never punches a hole.
+    QTest::mouseClick(f.grid(), Qt::LeftButton, Qt::ControlModifier, f.centre(1, 6));
     QCOMPARE(f.kernel.value("p0", "L3", 0), 0x40ull);
     for (const auto& w : f.kernel.writes)
         QVERIFY2(w.find("non-consecutive") == std::string::npos, w.c_str());
@@ -133,11 +134,30 @@ void TestHeatmap::minCbmBitsHoldsWhileDragging()
 void TestHeatmap::clickTogglesOnlyWhereSparseMasksAreAllowed()
 {
     Fixture f(makeSkxState(false, true));
-    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(1, 1));
+    QTest::mouseClick(f.grid(), Qt::LeftButton, Qt::ControlModifier, f.centre(1, 1));
     QCOMPARE(f.kernel.writes.back(), std::string("L3:0=d\n"));
     QCOMPARE(f.kernel.value("p0", "L3", 0), 0xdull);
-    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(1, 1));
+    QTest::mouseClick(f.grid(), Qt::LeftButton, Qt::ControlModifier, f.centre(1, 1));
     QCOMPARE(f.kernel.value("p0", "L3", 0), 0xfull);
+}
+
+void TestHeatmap::plainClickSelectsAndNeverWrites()
+{
+    Fixture f(makeSkxState(false, true)); // Apply live is on: a click that edited would write at once
+    QVERIFY(f.model.applyLive());
+    QSignalSpy explain(&f.heatmap, &CacheWayHeatmap::explainRequested);
+    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(1, 1));
+    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(2, 5));
+    QVERIFY(f.kernel.writes.empty());
+    QVERIFY(!f.model.hasPendingEdits());
+    QCOMPARE(f.grid()->cursorRow(), 2);
+    QCOMPARE(f.grid()->cursorBit(), 5);
+    QVERIFY(explain.count() >= 2);
+    // A press and release on the same cell with a wobble inside it is still a click.
+    QTest::mousePress(f.grid(), Qt::LeftButton, {}, f.centre(1, 3));
+    QTest::mouseMove(f.grid(), f.centre(1, 3) + QPoint(2, 1));
+    QTest::mouseRelease(f.grid(), Qt::LeftButton, {}, f.centre(1, 3) + QPoint(2, 1));
+    QVERIFY(f.kernel.writes.empty());
 }
 
 void TestHeatmap::kernelRejectionRestoresRowAndShowsMessage()
@@ -279,10 +299,10 @@ void TestHeatmap::invalidStagedRowIsRedWithReasonAndApplyDisabled()
 {
     Fixture f(makeSkxState(false, true, 2)); // sparse masks allowed, at least 2 bits
     f.model.setApplyLive(false);
-    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(2, 4)); // p1 0xf0 -> 0xe0: fine
-    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(1, 1)); // p0 0xf -> 0xd: sparse, fine
-    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(1, 2)); // -> 0x9: fine on sparse
-    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(1, 3)); // -> 0x1: one bit, invalid
+    QTest::mouseClick(f.grid(), Qt::LeftButton, Qt::ControlModifier, f.centre(2, 4)); // p1 0xf0 -> 0xe0: fine
+    QTest::mouseClick(f.grid(), Qt::LeftButton, Qt::ControlModifier, f.centre(1, 1)); // p0 0xf -> 0xd: sparse, fine
+    QTest::mouseClick(f.grid(), Qt::LeftButton, Qt::ControlModifier, f.centre(1, 2)); // -> 0x9: fine on sparse
+    QTest::mouseClick(f.grid(), Qt::LeftButton, Qt::ControlModifier, f.centre(1, 3)); // -> 0x1: one bit, invalid
     QCOMPARE(f.model.mask(1), 0x1ull);
     QCOMPARE(f.model.rowError(1), QStringLiteral("Need at least 2 bits in the mask"));
     QVERIFY(!f.model.pendingValid());
@@ -297,7 +317,7 @@ void TestHeatmap::invalidStagedRowIsRedWithReasonAndApplyDisabled()
     const QString dir = qEnvironmentVariable("RDTSCOPE_SCREENSHOT_DIR", QDir::tempPath());
     QVERIFY(f.heatmap.grab().save(dir + QStringLiteral("/heatmap-invalid.png")));
     // Fix it and apply: both staged rows are written.
-    QTest::mouseClick(f.grid(), Qt::LeftButton, {}, f.centre(1, 1));
+    QTest::mouseClick(f.grid(), Qt::LeftButton, Qt::ControlModifier, f.centre(1, 1));
     QVERIFY(f.model.pendingValid());
     QVERIFY(apply->isEnabled());
     QTest::mouseClick(apply, Qt::LeftButton);

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MainWindow's menus: File, Edit (the window's undo history of allocation edits), View, Help.
+#include "MainWindow.h"
+
+#include "models/AllocationModel.h"
+#include "views/TimelineView.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QTabWidget>
+#include <QUndoStack>
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open session\u2026"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open session"), QString(), tr("rdtscope sessions (*.rdts *.sqlite *.db);;All files (*)"));
+        if (!path.isEmpty()) openSession(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+    open->setToolTip(tr("Replay a session recorded by rdtscope or rdtscope-cli record"));
+    m_openPerfAction = file->addAction(tr("Open &perf.data\u2026")); // enabled by PmuPages
+    m_openPerfAction->setEnabled(false);
+    m_recordAction = file->addAction(tr("&Record\u2026"));
+    m_recordAction->setCheckable(true);
+    m_recordAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_recordAction->setToolTip(tr("Record what the current source shows into a session file"));
+    connect(m_recordAction, &QAction::triggered, this, [this](bool on) {
+        QString error;
+        if (on) {
+            const QString path = QFileDialog::getSaveFileName(
+                this, tr("Record to"), QStringLiteral("session.rdts"), tr("rdtscope sessions (*.rdts)"));
+            if (path.isEmpty() || !startRecording(path, &error)) {
+                m_recordAction->setChecked(false);
+                if (!error.isEmpty()) QMessageBox::warning(this, tr("Record"), error);
+            }
+        } else if (!stopRecording(&error)) {
+            QMessageBox::warning(this, tr("Record"), error);
+        }
+    });
+    file->addSeparator();
+    file->addAction(tr("Save &screenshot\u2026"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save screenshot"), QStringLiteral("rdtscope.png"), tr("PNG image (*.png)"));
+        QString error;
+        if (!path.isEmpty() && !saveScreenshot(path, &error)) QMessageBox::warning(this, tr("Screenshot"), error);
+    });
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
+    quit->setShortcut(QKeySequence::Quit);
+    for (QAction* a : file->actions())
+        a->setStatusTip(a->toolTip());
+    file->setToolTipsVisible(true);
+
+    buildEditMenu();
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (int i = 0; i < m_pages->count(); ++i) {
+        QAction* a = view->addAction(m_pages->tabText(i), this, [this, i] { m_pages->setCurrentIndex(i); });
+        a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
+    }
+    view->addSeparator();
+    int dockKey = 0;
+    for (auto* dock : findChildren<QDockWidget*>()) {
+        QAction* toggle = dock->toggleViewAction();
+        if (toggle->shortcut().isEmpty()) // the History dock already has Ctrl+H from the Edit menu
+            toggle->setShortcut(QKeySequence(Qt::ALT | Qt::SHIFT | static_cast<Qt::Key>(Qt::Key_1 + dockKey++)));
+        view->addAction(toggle);
+    }
+    QAction* reset = view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
+    reset->setToolTip(tr("Put the docks, splitters and window size back to the defaults"));
+    view->addSeparator();
+    QAction* follow = view->addAction(tr("&Follow newest data"));
+    follow->setCheckable(true);
+    follow->setChecked(m_timelines->follow());
+    connect(follow, &QAction::toggled, m_timelines, &TimelineView::setFollow);
+    connect(m_timelines, &TimelineView::followChanged, follow, &QAction::setChecked);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About rdtscope"), this, [this] {
+        QMessageBox::about(this, tr("About rdtscope"),
+            tr("<h3>rdtscope %1</h3><p>How processes share the last-level cache and memory bandwidth of an Intel "
+               "CPU (Resource Director Technology), live, recorded or on a simulated Xeon.</p>"
+               "<p>Licence: GPL-3.0-or-later. Plots: QCustomPlot.</p>")
+                .arg(QApplication::applicationVersion()));
+    });
+}
+
+
+void MainWindow::buildEditMenu()
+{
+    // One history for the whole window: Ctrl+Z undoes the last allocation edit from any panel (heatmap, MB table,
+    // timelines), not only while the heatmap has focus. Text fields keep their own Ctrl+Z while they have focus.
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_undoStack->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    undo->setObjectName(QStringLiteral("undo"));
+    QAction* redo = m_undoStack->createRedoAction(this, tr("&Redo"));
+    QList<QKeySequence> redoKeys { QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z) };
+    for (const QKeySequence& k : QKeySequence::keyBindings(QKeySequence::Redo))
+        if (!redoKeys.contains(k)) redoKeys << k;
+    redo->setShortcuts(redoKeys);
+    redo->setObjectName(QStringLiteral("redo"));
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    QAction* apply = edit->addAction(tr("&Apply staged edits"), this, [this] { m_allocationModel->apply(); });
+    apply->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    apply->setToolTip(tr("Write every staged mask and bandwidth edit as one undoable change"));
+    QAction* revert
+        = edit->addAction(tr("Re&vert staged edits"), this, [this] { m_allocationModel->revert(); });
+    revert->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Backspace));
+    m_applyLiveAction = edit->addAction(tr("Apply &live"));
+    m_applyLiveAction->setCheckable(true);
+    m_applyLiveAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    m_applyLiveAction->setToolTip(tr("Write each edit as soon as a drag ends (default on the simulator only)"));
+    connect(m_applyLiveAction, &QAction::triggered, m_allocationModel, &AllocationModel::setApplyLive);
+    auto sync = [this, apply, revert] {
+        const bool editable = m_allocationModel->isEditable();
+        const bool pending = m_allocationModel->hasPendingEdits();
+        apply->setEnabled(editable && pending && m_allocationModel->pendingValid());
+        revert->setEnabled(pending);
+        m_applyLiveAction->setEnabled(editable);
+        m_applyLiveAction->setChecked(m_allocationModel->applyLive());
+    };
+    connect(m_allocationModel, &AllocationModel::pendingChanged, this, sync);
+    connect(m_allocationModel, &AllocationModel::editableChanged, this, sync);
+    sync();
+    edit->addSeparator();
+    QAction* history = m_historyDock->toggleViewAction();
+    history->setText(tr("Edit &history"));
+    history->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+    edit->addAction(history);
+    for (QAction* a : edit->actions())
+        a->setStatusTip(a->toolTip());
+}

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QWidget>
+
+class MonitorTreeModel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTreeView;
+
+/// The Monitor dock: a filter box over a sortable tree of groups (sums over the L3 domains, domains as children).
+/// Sorted by total bandwidth, largest first, until the user clicks another header.
+class MonitorPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit MonitorPanel(MonitorTreeModel* model, QWidget* parent = nullptr);
+
+    QTreeView* view() const { return m_view; }
+    QLineEdit* filterBox() const { return m_filter; }
+    QSortFilterProxyModel* proxy() const { return m_proxy; }
+
+Q_SIGNALS:
+    /// The current cell's column changed: the concept the explain panel should show ("mbm-total", ...).
+    void explainRequested(const QString& conceptId);
+
+private:
+    MonitorTreeModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QLineEdit* m_filter;
+    QTreeView* m_view;
+};
