@@ -51,8 +51,8 @@ bool isContiguous(std::uint64_t m)
     return (shifted & (shifted + 1)) == 0;
 }
 
-std::optional<AllocationProblem> checkCacheMask(const ResourceCaps& r, int domain, std::uint64_t mask,
-    bool selfExclusive, const std::vector<PeerMask>& peers)
+std::optional<AllocationProblem> checkCacheMask(
+    const ResourceCaps& r, int domain, std::uint64_t mask, bool selfExclusive, const std::vector<PeerMask>& peers)
 {
     const auto& n = r.name;
     // cbm_validate: a zero mask (when min_cbm_bits > 0) and bits beyond cbm_mask are both "Mask out of range".
@@ -143,8 +143,8 @@ std::optional<AllocationProblem> checkLine(const Capabilities& caps, const Resou
     for (const auto& [domain, text] : line.values) {
         if (std::find(r->domains.begin(), r->domains.end(), domain) == r->domains.end())
             return problem({}, -1, "Unknown domain " + r->name + ":" + std::to_string(domain),
-                "domain ids of " + r->name + " are cache ids: "
-                    + joined(r->domains, ",", [](int d) { return std::to_string(d); }));
+                "domain ids of " + r->name
+                    + " are cache ids: " + joined(r->domains, ",", [](int d) { return std::to_string(d); }));
     }
     return std::nullopt;
 }

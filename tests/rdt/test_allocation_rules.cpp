@@ -116,8 +116,7 @@ TEST(AllocationRules, Table)
             "Overlaps with exclusive group 'gold' (L3DATA f0)" },
         { "CDP pair written together", &kSkxCdp, "p0", false, {}, "L3CODE:0=f\nL3DATA:0=f0", nullptr,
             "L3CODE:0=f\nL3DATA:0=f0\n" },
-        { "plain L3 line under CDP", &kSkxCdp, "p0", false, {}, "L3:0=f",
-            "Unknown or unsupported resource name 'L3'" },
+        { "plain L3 line under CDP", &kSkxCdp, "p0", false, {}, "L3:0=f", "Unknown or unsupported resource name 'L3'" },
         // MB: range [min_bandwidth, 100], then rounded up to bandwidth_gran as bw_validate does.
         { "MB below min_bandwidth", &kSkx, "p0", false, {}, "MB:0=5", "MB value 5 out of range [10,100]" },
         { "MB above 100", &kSkx, "p0", false, {}, "MB:0=101", "MB value 101 out of range [10,100]" },
@@ -126,7 +125,8 @@ TEST(AllocationRules, Table)
         { "MB 95 rounds to 100", &kSkx, "p0", false, {}, "MB:0=95", nullptr, "MB:0=100\n",
             "MB:0 95 rounded up to 100 (bandwidth_gran 10)" },
         { "MBps mode takes any u32", &kMbps, "p0", false, {}, "MB:0=2500", nullptr, "MB:0=2500\n" },
-        { "MBps mode beyond u32", &kMbps, "p0", false, {}, "MB:0=4294967296", "MB value out of range (MiBps, 32 bits)" },
+        { "MBps mode beyond u32", &kMbps, "p0", false, {}, "MB:0=4294967296",
+            "MB value out of range (MiBps, 32 bits)" },
         // AMD-style MB: 1/8 GB/s units, no rounding, up to 2048.
         { "AMD MB in 1/8 GB/s units", &kAmd, "p0", false, {}, "MB:0=2048;1=0", nullptr, "MB:0=2048;1=0\n" },
         { "AMD MB odd value kept", &kAmd, "p0", false, {}, "MB:0=37", nullptr, "MB:0=37\n" },
