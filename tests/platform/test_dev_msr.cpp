@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace rdt;
@@ -86,13 +88,43 @@ TEST(DevMsr, ReadOnlySpaceRefusesWrites)
 
 TEST(DevMsr, PermissionDeniedAdvisesRoot)
 {
-    if (::geteuid() == 0) GTEST_SKIP() << "root ignores file permissions";
+    // Root ignores file permissions, so as root the check runs in a child that has dropped to nobody
+    // (the same EACCES an unprivileged user gets from /dev/cpu/N/msr).
     TempDir d;
     makeMsrFile(d, 0, 0x1000);
     ::chmod((d.path() + "/0/msr").c_str(), 0);
-    DevMsr m(d.path());
-    auto v = m.read(0, msr::IA32_PQR_ASSOC);
-    ASSERT_FALSE(v.ok());
-    EXPECT_EQ(v.error().code, EACCES);
-    EXPECT_NE(v.error().advice.find("CAP_SYS_RAWIO"), std::string::npos);
+    ::chmod(d.path().c_str(), 0755);
+    ::chmod((d.path() + "/0").c_str(), 0755);
+    auto check = [&]() -> std::string {
+        DevMsr m(d.path());
+        auto v = m.read(0, msr::IA32_PQR_ASSOC);
+        if (v.ok()) return "read succeeded";
+        if (v.error().code != EACCES) return "error code " + std::to_string(v.error().code);
+        if (v.error().advice.find("CAP_SYS_RAWIO") == std::string::npos) return "advice: " + v.error().advice;
+        return {};
+    };
+    if (::geteuid() != 0) {
+        EXPECT_EQ(check(), "");
+        return;
+    }
+    int pipeFds[2];
+    ASSERT_EQ(::pipe(pipeFds), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::close(pipeFds[0]);
+        std::string result = (::setgid(65534) == 0 && ::setuid(65534) == 0) ? check() : "could not drop to nobody";
+        if (result.empty()) result = "ok";
+        (void)!::write(pipeFds[1], result.data(), result.size());
+        ::_exit(0);
+    }
+    ::close(pipeFds[1]);
+    std::string result;
+    char buf[256];
+    for (ssize_t n; (n = ::read(pipeFds[0], buf, sizeof buf)) > 0;)
+        result.append(buf, static_cast<std::size_t>(n));
+    ::close(pipeFds[0]);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    EXPECT_EQ(result, "ok");
 }
