@@ -204,8 +204,8 @@ CommandResult CaptureService::pollRdt()
 {
     if (!hasRdt()) return CommandResult::failure(noRdt());
     if (m_sampler->running())
-        return CommandResult::failure(errnoError(EBUSY, "the sampler is polling on its own thread",
-            "stop sampling before polling synchronously"));
+        return CommandResult::failure(errnoError(
+            EBUSY, "the sampler is polling on its own thread", "stop sampling before polling synchronously"));
     auto batch = m_sampler->pollOnce(nowNs());
     while (m_sampler->queue().pop()) { } // the batch travels as an event; the sampler's own queue is not used
     if (!batch) return CommandResult::failure(batch.error());

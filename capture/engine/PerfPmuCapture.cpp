@@ -4,6 +4,7 @@
 // /proc/PID/maps of processes that were already running, and /proc/kallsyms.
 #include "PmuCapture.h"
 
+#include "TargetSymbols.h"
 #include "pmu/CorePmus.h"
 #include "pmu/PerfSession.h"
 #include "pmu/PerfSyscalls.h"
@@ -47,6 +48,7 @@ public:
     PmuFailure open(std::uint32_t id, CommandResult& result)
     {
         const pmu::PerfEnvironment env = m_sys.environment();
+        if (m_request.kind == PmuCaptureKind::CpuClock) return openCpuClock(id, env, result);
         auto parts = pmu::corePmuParts(env);
         if (!parts) {
             result = unavailable(parts.error(), what(), m_sys, env);
@@ -57,34 +59,21 @@ public:
         ro.kernel = m_request.kernel;
         ro.ldlat = m_request.ldlat;
         const pmu::RecipeKind kind = m_request.kind == PmuCaptureKind::Tma ? pmu::RecipeKind::Tma
-            : m_request.kind == PmuCaptureKind::LoadLatency               ? pmu::RecipeKind::LoadLatency
-            : m_request.kind == PmuCaptureKind::LbrCallStack              ? pmu::RecipeKind::LbrCallStack
-                                                                          : pmu::RecipeKind::LbrAny;
+            : m_request.kind == PmuCaptureKind::LoadLatency                ? pmu::RecipeKind::LoadLatency
+            : m_request.kind == PmuCaptureKind::LbrCallStack               ? pmu::RecipeKind::LbrCallStack
+                                                                           : pmu::RecipeKind::LbrAny;
         auto built = pmu::recipesForParts(*parts, kind, ro);
         if (!built) {
             result = unavailable(built.error(), what(), m_sys, env);
             return PmuFailure::Unavailable;
         }
-        pmu::PerfTarget target;
-        for (auto p : m_request.pids)
-            target.pids.push_back(static_cast<pid_t>(p));
-        target.command = m_request.command;
-        target.systemWide = m_request.systemWide;
-        auto sessions = pmu::openSessions(m_sys, built->recipes, target); // a command is forked once per recipe
+        auto sessions = pmu::openSessions(m_sys, built->recipes, target()); // a command is forked once per recipe
         if (!sessions) {
             result = CommandResult::failure(sessions.error());
             return PmuFailure::Open;
         }
         m_sessions = std::move(*sessions);
-        // Code mapped before the capture started is only known from /proc/PID/maps; kernel code from kallsyms.
-        for (auto p : m_request.pids)
-            (void)m_symbols.loadProcMaps(p);
-        (void)m_symbols.loadKallsyms();
-        for (auto& s : m_sessions)
-            if (auto st = s->start(); !st) {
-                result = CommandResult::failure(st.error());
-                return PmuFailure::Start;
-            }
+        if (auto f = startSessions(result); f != PmuFailure::None) return f;
         m_info.id = id;
         m_info.pmusUsed = pmu::describeParts(*parts);
         m_info.lbrDepth = cpuid.lbrDepth;
@@ -155,9 +144,50 @@ protected:
     }
 
 private:
+    pmu::PerfTarget target() const
+    {
+        pmu::PerfTarget t;
+        for (auto p : m_request.pids)
+            t.pids.push_back(static_cast<pid_t>(p));
+        t.command = m_request.command;
+        t.systemWide = m_request.systemWide;
+        return t;
+    }
+
+    PmuFailure startSessions(CommandResult& result)
+    {
+        loadTargetSymbols(m_symbols, m_request.pids); // as the GUI's live capture does
+        for (auto& s : m_sessions)
+            if (auto st = s->start(); !st) {
+                result = CommandResult::failure(st.error());
+                return PmuFailure::Start;
+            }
+        return PmuFailure::None;
+    }
+
+    /// The software cpu-clock recipe: no hardware PMU needed, so it runs in VMs too.
+    PmuFailure openCpuClock(std::uint32_t id, const pmu::PerfEnvironment& env, CommandResult& result)
+    {
+        const auto recipe = pmu::cpuClockRecipe(pmu::hostRecipeOptions(env, pmu::readPmuCpuid()));
+        auto sessions = pmu::openSessions(m_sys, { recipe }, target());
+        if (!sessions) {
+            result = CommandResult::failure(sessions.error());
+            return PmuFailure::Open;
+        }
+        m_sessions = std::move(*sessions);
+        if (auto f = startSessions(result); f != PmuFailure::None) return f;
+        m_info.id = id;
+        m_info.pmusUsed = "software (cpu-clock)";
+        m_info.parts.push_back({ "", "", recipe.description, false });
+        result = CommandResult::success();
+        return PmuFailure::None;
+    }
+
     const char* what() const
     {
-        return m_request.kind == PmuCaptureKind::Tma ? "tma" : m_request.kind == PmuCaptureKind::LoadLatency ? "mem" : "lbr";
+        return m_request.kind == PmuCaptureKind::Tma        ? "tma"
+            : m_request.kind == PmuCaptureKind::LoadLatency ? "mem"
+                                                            : "lbr";
     }
 
     void drainAll()

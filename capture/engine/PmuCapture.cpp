@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "PmuCapture.h"
 
+#include <algorithm>
 #include <cerrno>
 
 namespace rdt::engine {
@@ -25,8 +26,8 @@ std::unique_ptr<PmuCapture> PmuCapture::start(std::uint32_t id, const PmuRequest
     }
     if (!request.simulated && !hasTarget) {
         out.failure = PmuFailure::BadRequest;
-        out.result = CommandResult::failure(errnoError(EINVAL, "the real PMU needs a target",
-            "give process ids, system-wide, or a command to launch"));
+        out.result = CommandResult::failure(
+            errnoError(EINVAL, "the real PMU needs a target", "give process ids, system-wide, or a command to launch"));
         return nullptr;
     }
     return request.simulated ? startSimPmuCapture(id, request, out) : startPerfPmuCapture(id, request, out);
@@ -42,10 +43,15 @@ void PmuCapture::consume(const pmu::DecodedRecord& r)
     m_symbols.onRecord(r);
     if (r.kind != pmu::RecordKind::Sample) return;
     const bool lbr = m_request.kind == PmuCaptureKind::LbrAny || m_request.kind == PmuCaptureKind::LbrCallStack;
-    if (lbr)
+    if (lbr) {
         m_graph.add(r.sample);
-    else
+    } else if (m_request.kind == PmuCaptureKind::CpuClock) {
+        const auto& leaf = m_symbols.resolve(r.sample.pid, r.sample.ip);
+        ++m_hot[{ leaf.function, leaf.module }];
+        ++m_otherSamples;
+    } else {
         m_loads.add(r.sample);
+    }
 }
 
 PmuBatch PmuCapture::batch()
@@ -54,7 +60,9 @@ PmuBatch PmuCapture::batch()
     b.captureId = m_info.id;
     b.seconds = secondsSinceStart();
     const bool lbr = m_request.kind == PmuCaptureKind::LbrAny || m_request.kind == PmuCaptureKind::LbrCallStack;
-    b.samples = lbr ? m_graph.samples() : m_loads.samples();
+    b.samples = lbr                                  ? m_graph.samples()
+        : m_request.kind == PmuCaptureKind::CpuClock ? m_otherSamples
+                                                     : m_loads.samples();
     b.newSamples = b.samples - m_reported;
     m_reported = b.samples;
     return b;
@@ -69,6 +77,10 @@ PmuReport PmuCapture::report(std::size_t topN)
     if (m_request.kind == PmuCaptureKind::Tma)
         for (const auto& iv : m_intervals)
             r.tmaTotals.push_back(iv.total());
+    for (const auto& [key, n] : m_hot)
+        r.hotFunctions.push_back({ key.first, key.second, n, n });
+    std::stable_sort(
+        r.hotFunctions.begin(), r.hotFunctions.end(), [](const auto& a, const auto& b) { return a.self > b.self; });
     fillReport(r);
     return r;
 }

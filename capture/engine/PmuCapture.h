@@ -15,7 +15,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace rdt::engine {
@@ -52,6 +54,8 @@ protected:
     pmu::BranchGraph m_graph;
     pmu::LoadLatency m_loads;
     std::vector<pmu::TmaIntervals> m_intervals; ///< one per part
+    std::map<std::pair<std::string, std::string>, std::uint64_t> m_hot; ///< cpu-clock: (function, module) -> samples
+    std::uint64_t m_otherSamples = 0;
     std::chrono::steady_clock::time_point m_t0;
     std::uint64_t m_reported = 0; ///< samples counted in earlier batches
 };

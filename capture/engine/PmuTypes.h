@@ -17,7 +17,9 @@
 
 namespace rdt::engine {
 
-enum class PmuCaptureKind { Tma, LbrAny, LbrCallStack, LoadLatency };
+/// What a capture records: TMA slots, LBR branch stacks (every taken branch or call stacks), PEBS load latency,
+/// or the software cpu-clock event, which needs no hardware PMU (where the time goes, by function).
+enum class PmuCaptureKind { Tma, LbrAny, LbrCallStack, LoadLatency, CpuClock };
 
 /// Start a PMU recipe on a target: the real PMU through perf_event_open, or the simulated PMU (its own program).
 struct PmuRequest {
@@ -90,6 +92,8 @@ struct PmuReport {
     std::optional<pmu::BranchGraphReport> branches;
     std::optional<pmu::LoadLatencyReport> loads;
     std::vector<pmu::TmaBreakdown> tmaTotals; ///< one per part, for TMA captures
+    /// cpu-clock captures: samples by the function they hit (`self`), most first.
+    std::vector<pmu::FunctionNode> hotFunctions;
     std::vector<PmuPartStats> parts;
     double simulatedCpuMs = 0; ///< simulated PMU: CPU time the program ran
 };

@@ -41,7 +41,8 @@ public:
         m_sim.emplace(std::move(*created));
         m_sim->addEventsTo(m_decoder);
         m_sim->registerSymbols(m_symbols);
-        auto view = pmu::RingReader::viewOfMapping(m_sim->ring().base(), m_sim->ring().mapSize(), m_sim->ring().pageSize());
+        auto view
+            = pmu::RingReader::viewOfMapping(m_sim->ring().base(), m_sim->ring().mapSize(), m_sim->ring().pageSize());
         auto reader = view ? pmu::RingReader::create(*view) : Result<pmu::RingReader>(view.error());
         if (!reader) return reader.error();
         m_reader.emplace(std::move(*reader));
@@ -106,8 +107,14 @@ public:
 std::unique_ptr<PmuCapture> startSimPmuCapture(std::uint32_t id, const PmuRequest& request, PmuStarted& out)
 {
     pmu::SimPmuConfig cfg;
-    cfg.capture = request.kind == PmuCaptureKind::Tma ? pmu::SimCapture::Tma
-        : request.kind == PmuCaptureKind::LoadLatency ? pmu::SimCapture::LoadLatency
+    if (request.kind == PmuCaptureKind::CpuClock) {
+        out.failure = PmuFailure::BadRequest;
+        out.result = CommandResult::failure(errnoError(EINVAL, "the simulated PMU has no cpu-clock capture",
+            "use tma, lbr or mem on the simulated PMU, or cpu-clock with perf"));
+        return nullptr;
+    }
+    cfg.capture = request.kind == PmuCaptureKind::Tma  ? pmu::SimCapture::Tma
+        : request.kind == PmuCaptureKind::LoadLatency  ? pmu::SimCapture::LoadLatency
         : request.kind == PmuCaptureKind::LbrCallStack ? pmu::SimCapture::LbrCallStack
                                                        : pmu::SimCapture::LbrAny;
     cfg.ldlat = request.ldlat;
