@@ -16,7 +16,8 @@ namespace rdt::cli {
 
 namespace {
 
-const char* const kDiffHelp = R"(usage: rdtscope-cli diff A B [--window A:FROM..TO] [--window B:FROM..TO | --between-markers M1,M2]
+const char* const kDiffHelp
+    = R"(usage: rdtscope-cli diff A B [--window A:FROM..TO] [--window B:FROM..TO | --between-markers M1,M2]
                          [--normalize duration|instructions] [--csv|--json] [--top N] [--symfs DIR]... [-o OUT]
 
 Compares two recordings: two sessions (.rdts), two perf.data files, or one of each (then only what both hold).
@@ -72,8 +73,8 @@ int cmdCompare(const std::vector<std::string>& argvIn)
     std::vector<std::string> argv;
     for (std::size_t i = 0; i < argvIn.size(); ++i)
         argv.push_back(argvIn[i] == "-o" ? "--output" : argvIn[i]);
-    auto parsed = Args::parse(argv, { "window", "between-markers", "normalize", "top", "symfs", "output" },
-        { "csv", "json", "help" });
+    auto parsed = Args::parse(
+        argv, { "window", "between-markers", "normalize", "top", "symfs", "output" }, { "csv", "json", "help" });
     if (parsed && parsed->has("help")) {
         std::fputs(kDiffHelp, stdout);
         return ExitOk;
@@ -104,8 +105,7 @@ int cmdCompare(const std::vector<std::string>& argvIn)
     }
     const bool machine = args.has("csv") || args.has("json");
     auto top = args.number("top", machine ? 0 : 10);
-    if (!top || *top < 0 || *top > 1e9 || std::floor(*top) != *top)
-        return usage("--top needs a whole number >= 0");
+    if (!top || *top < 0 || *top > 1e9 || std::floor(*top) != *top) return usage("--top needs a whole number >= 0");
 
     auto result = compare::compareFiles(req);
     if (!result) {

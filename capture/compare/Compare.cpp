@@ -155,8 +155,7 @@ std::optional<double> ways(const std::string& mask)
 
 void compareAllocation(Comparison& c)
 {
-    std::map<std::tuple<std::string, std::string, int>, std::pair<const AllocationValue*, const AllocationValue*>>
-        both;
+    std::map<std::tuple<std::string, std::string, int>, std::pair<const AllocationValue*, const AllocationValue*>> both;
     for (const auto& v : c.a.allocation)
         both[{ v.group, v.resource, v.domain }].first = &v;
     for (const auto& v : c.b.allocation)

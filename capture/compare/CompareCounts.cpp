@@ -100,7 +100,8 @@ void compareLatency(Comparison& c, Section section, const std::vector<LatencyFig
             share.countB = static_cast<double>(y->count) * scaleB;
         }
         item.push_back(share);
-        for (const auto& [metric, field] : { std::pair { "mean", &LatencyFigures::mean }, { "p99", &LatencyFigures::p99 } }) {
+        for (const auto& [metric, field] :
+            { std::pair { "mean", &LatencyFigures::mean }, { "p99", &LatencyFigures::p99 } }) {
             DiffRow r;
             r.section = section;
             r.item = key.first;
@@ -140,8 +141,8 @@ void listSymbols(Comparison& c)
 std::string family(const Profile& p)
 {
     char buf[48];
-    std::snprintf(buf, sizeof buf, "family %u model %u (0x%X)", p.family.value_or(0), p.model.value_or(0),
-        p.model.value_or(0));
+    std::snprintf(
+        buf, sizeof buf, "family %u model %u (0x%X)", p.family.value_or(0), p.model.value_or(0), p.model.value_or(0));
     return buf;
 }
 
@@ -167,17 +168,17 @@ void checkMismatches(Comparison& c, const CompareOptions& options)
                 + " file: only what both hold is compared (RDT comes from sessions, branches and loads from "
                   "perf.data)" });
     if (a.family && b.family && (*a.family != *b.family || *a.model != *b.model))
-        c.mismatches.push_back(
-            { "machine", "different CPUs: A is " + family(a) + ", B is " + family(b) + ": " + a.machine + " vs " + b.machine });
+        c.mismatches.push_back({ "machine",
+            "different CPUs: A is " + family(a) + ", B is " + family(b) + ": " + a.machine + " vs " + b.machine });
     else if (a.family.has_value() != b.family.has_value())
-        c.mismatches.push_back({ "machine", std::string("the CPU of ") + (a.family ? "B" : "A")
+        c.mismatches.push_back({ "machine",
+            std::string("the CPU of ") + (a.family ? "B" : "A")
                 + " is not recorded, so the machines cannot be checked to be the same" });
     if (a.simulated != b.simulated)
-        c.mismatches.push_back({ "simulated", std::string(a.simulated ? "A" : "B")
-                + " is SIMULATED data and the other was measured on hardware" });
+        c.mismatches.push_back({ "simulated",
+            std::string(a.simulated ? "A" : "B") + " is SIMULATED data and the other was measured on hardware" });
     if (!a.interval.empty() && !b.interval.empty() && a.interval != b.interval)
-        c.mismatches.push_back(
-            { "interval", "different sampling intervals: A " + a.interval + ", B " + b.interval });
+        c.mismatches.push_back({ "interval", "different sampling intervals: A " + a.interval + ", B " + b.interval });
     c.normalize = options.normalize;
     if (options.normalize == Normalize::Instructions && (!a.instructions || !b.instructions)) {
         c.normalize = Normalize::None;

@@ -102,10 +102,10 @@ std::string formatCsv(const Comparison& c, std::size_t top)
     std::string out = std::string(kCsvHeader) + "\n";
     for (const auto& r : topItems(c.rows, top)) {
         out += std::string(sectionName(r.section)) + "," + csvField(r.item) + "," + csvField(r.group) + ","
-            + (r.domain >= 0 ? std::to_string(r.domain) : std::string()) + "," + r.metric + "," + csvField(r.unit)
-            + "," + optNumber(r.a) + "," + optNumber(r.b) + "," + optNumber(r.delta()) + "," + optNumber(r.ratio())
-            + "," + optNumber(r.countA) + "," + optNumber(r.countB) + "," + csvField(r.textA) + ","
-            + csvField(r.textB) + "\n";
+            + (r.domain >= 0 ? std::to_string(r.domain) : std::string()) + "," + r.metric + "," + csvField(r.unit) + ","
+            + optNumber(r.a) + "," + optNumber(r.b) + "," + optNumber(r.delta()) + "," + optNumber(r.ratio()) + ","
+            + optNumber(r.countA) + "," + optNumber(r.countB) + "," + csvField(r.textA) + "," + csvField(r.textB)
+            + "\n";
     }
     return out;
 }

@@ -38,10 +38,9 @@ std::string side(const Profile& p)
         + ",\"source\":" + json::quote(p.source) + ",\"simulated\":" + (p.simulated ? "true" : "false")
         + ",\"machine\":" + json::quote(p.machine) + ",\"family\":" + (p.family ? std::to_string(*p.family) : "null")
         + ",\"model\":" + (p.model ? std::to_string(*p.model) : "null") + ",\"interval\":" + json::quote(p.interval)
-        + ",\"recording_s\":" + num(p.recordingS) + ",\"window\":{\"from_s\":" + num(p.fromS) + ",\"to_s\":"
-        + num(p.toS) + ",\"text\":" + json::quote(p.windowText) + "}"
-        + ",\"instructions\":" + (p.instructions ? num(*p.instructions) : "null") + ",\"notes\":" + strings(p.notes)
-        + ",\"changes\":[";
+        + ",\"recording_s\":" + num(p.recordingS) + ",\"window\":{\"from_s\":" + num(p.fromS)
+        + ",\"to_s\":" + num(p.toS) + ",\"text\":" + json::quote(p.windowText) + "}" + ",\"instructions\":"
+        + (p.instructions ? num(*p.instructions) : "null") + ",\"notes\":" + strings(p.notes) + ",\"changes\":[";
     for (std::size_t i = 0; i < p.changes.size(); ++i) {
         const auto& ch = p.changes[i];
         out += std::string(i ? "," : "") + "{\"time_s\":" + num(ch.timeS) + ",\"who\":" + json::quote(ch.who)
@@ -57,7 +56,8 @@ std::string side(const Profile& p)
 
 std::string formatJson(const Comparison& c, std::size_t top)
 {
-    std::string out = "{\"format\":\"rdtscope-diff\",\"version\":1,\"normalize\":" + json::quote(normalizeName(c.normalize))
+    std::string out
+        = "{\"format\":\"rdtscope-diff\",\"version\":1,\"normalize\":" + json::quote(normalizeName(c.normalize))
         + ",\n\"a\":" + side(c.a) + ",\n\"b\":" + side(c.b) + ",\n\"mismatches\":[";
     for (std::size_t i = 0; i < c.mismatches.size(); ++i)
         out += std::string(i ? "," : "") + "{\"kind\":" + json::quote(c.mismatches[i].kind)
@@ -68,10 +68,10 @@ std::string formatJson(const Comparison& c, std::size_t top)
         const auto& r = rows[i];
         out += std::string(i ? ",\n" : "\n") + "{\"section\":" + json::quote(sectionName(r.section))
             + ",\"item\":" + json::quote(r.item) + ",\"group\":" + json::quote(r.group)
-            + ",\"domain\":" + (r.domain >= 0 ? std::to_string(r.domain) : "null") + ",\"metric\":"
-            + json::quote(r.metric) + ",\"unit\":" + json::quote(r.unit) + ",\"a\":" + opt(r.a) + ",\"b\":" + opt(r.b)
-            + ",\"delta\":" + opt(r.delta()) + ",\"ratio\":" + opt(r.ratio()) + ",\"count_a\":" + opt(r.countA)
-            + ",\"count_b\":" + opt(r.countB) + ",\"text_a\":" + json::quote(r.textA)
+            + ",\"domain\":" + (r.domain >= 0 ? std::to_string(r.domain) : "null")
+            + ",\"metric\":" + json::quote(r.metric) + ",\"unit\":" + json::quote(r.unit) + ",\"a\":" + opt(r.a)
+            + ",\"b\":" + opt(r.b) + ",\"delta\":" + opt(r.delta()) + ",\"ratio\":" + opt(r.ratio())
+            + ",\"count_a\":" + opt(r.countA) + ",\"count_b\":" + opt(r.countB) + ",\"text_a\":" + json::quote(r.textA)
             + ",\"text_b\":" + json::quote(r.textB) + "}";
     }
     return out + "]}\n";

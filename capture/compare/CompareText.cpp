@@ -69,8 +69,8 @@ void rdtBlock(std::string& out, const std::vector<DiffRow>& rows)
         "ratio", "p95 A", "p95 B", "ratio");
     for (const auto& item : list) {
         bool first = true;
-        for (const auto& [label, prefix] : { std::pair { "occupancy", "occupancy" }, { "total bw", "total_bw" },
-                 { "local bw", "local_bw" } }) {
+        for (const auto& [label, prefix] :
+            { std::pair { "occupancy", "occupancy" }, { "total bw", "total_bw" }, { "local bw", "local_bw" } }) {
             const DiffRow* mean = metric(item, std::string(prefix) + "_mean");
             const DiffRow* p95 = metric(item, std::string(prefix) + "_p95");
             if (!mean && !p95) continue;
@@ -78,8 +78,8 @@ void rdtBlock(std::string& out, const std::vector<DiffRow>& rows)
             appendf(out, "%-16s %3d  %-10s %12s %12s %8s   %12s %12s %8s\n",
                 first ? groupLabel(any.group).substr(0, 16).c_str() : "", any.domain, label,
                 value(mean ? mean->a : std::nullopt, any.unit).c_str(),
-                value(mean ? mean->b : std::nullopt, any.unit).c_str(),
-                mean ? formatRatio(mean->ratio()).c_str() : "-", value(p95 ? p95->a : std::nullopt, any.unit).c_str(),
+                value(mean ? mean->b : std::nullopt, any.unit).c_str(), mean ? formatRatio(mean->ratio()).c_str() : "-",
+                value(p95 ? p95->a : std::nullopt, any.unit).c_str(),
                 value(p95 ? p95->b : std::nullopt, any.unit).c_str(), p95 ? formatRatio(p95->ratio()).c_str() : "-");
             first = false;
         }
@@ -119,8 +119,8 @@ void allocationBlock(std::string& out, const Comparison& c, const std::vector<Di
         if (p->changes.empty()) appendf(out, "  %s  none\n", name);
         for (const auto& ch : p->changes)
             appendf(out, "  %s  %9.3f s  %-9s %-16s %s:%d %s -> %s%s%s\n", name, ch.timeS, ch.who.c_str(),
-                groupLabel(ch.group).c_str(), ch.resource.c_str(), ch.domain, ch.oldValue.c_str(),
-                ch.newValue.c_str(), ch.ok ? "" : "  REJECTED: ", ch.ok ? "" : ch.message.c_str());
+                groupLabel(ch.group).c_str(), ch.resource.c_str(), ch.domain, ch.oldValue.c_str(), ch.newValue.c_str(),
+                ch.ok ? "" : "  REJECTED: ", ch.ok ? "" : ch.message.c_str());
     }
 }
 
@@ -204,13 +204,14 @@ std::string formatText(const Comparison& c, std::size_t top)
     rdtBlock(out, rows);
     allocationBlock(out, c, rows);
     tmaBlock(out, rows);
-    shareBlock(out, rows, Section::CallEdge, "LBR call edges (share of branch entries; delta in points; ratio of counts)",
-        "caller -> callee", false);
+    shareBlock(out, rows, Section::CallEdge,
+        "LBR call edges (share of branch entries; delta in points; ratio of counts)", "caller -> callee", false);
     shareBlock(out, rows, Section::HotBranch, "LBR hot branches inside a function", "function", false);
     shareBlock(out, rows, Section::LatencySource, "Load latency by data source (cycles)", "data source", true);
     shareBlock(out, rows, Section::LatencyFunction, "Load latency by function (cycles)", "function", true);
     symbolsBlock(out, c, top);
-    if (c.rows.empty()) out += "\nNothing to compare: neither side holds RDT samples, TMA, branches or loads.\n";
+    if (c.rows.empty())
+        out += "\nNothing to compare: neither side holds RDT samples, TMA, branches or loads.\n";
     else if (top && rows.size() < c.rows.size())
         appendf(out, "\n(first %zu items per section; --top N for more, --top 0 for all)\n", top);
     return out;

@@ -130,7 +130,8 @@ Result<Profile> loadPerfDataProfile(const std::string& path, const LoadOptions& 
         p.lbrSamples = r.lbr.samples;
         p.branches = r.lbr.branches;
         for (const auto& e : r.lbr.edges)
-            p.edges.push_back(BranchEdge { e.from, e.to, e.ret ? "return" : (e.call ? "call" : "branch"), e.stats.count });
+            p.edges.push_back(
+                BranchEdge { e.from, e.to, e.ret ? "return" : (e.call ? "call" : "branch"), e.stats.count });
     }
     if (r.hasMem) {
         p.hasMem = true;

@@ -5,7 +5,7 @@
 // figures that are compared (issue #20). RDT figures come from sessions, PMU figures from perf.data files (and
 // the TMA intervals a session holds). Every problem met while reading is kept in `notes`, never hidden.
 
-#include "QuantileSketch.h"
+#include "PercentileSketch.h"
 #include "core/Result.h"
 
 #include <cstdint>
@@ -35,7 +35,7 @@ struct SeriesStats {
     std::uint64_t count = 0;
     double mean = 0;
     double p95 = 0;
-    static SeriesStats of(const QuantileSketch& s) { return { s.count(), s.mean(), s.percentile(0.95) }; }
+    static SeriesStats of(const PercentileSketch& s) { return { s.count(), s.mean(), s.percentile(0.95) }; }
 };
 
 /// One RDT group in one L3 domain over the window.

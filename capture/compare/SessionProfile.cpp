@@ -21,7 +21,7 @@ namespace rdt::compare {
 namespace {
 
 struct SeriesAcc {
-    QuantileSketch occupancy, total, local;
+    PercentileSketch occupancy, total, local;
     std::uint64_t flagged = 0;
 };
 
@@ -87,12 +87,13 @@ void readSamples(session::SessionReader& reader, std::uint64_t fromNs, std::uint
             series.flaggedSamples = a.flagged;
             p.rdt.push_back(std::move(series));
         }
-    std::sort(p.rdt.begin(), p.rdt.end(),
-        [](const RdtSeries& a, const RdtSeries& b) { return std::tie(a.group, a.domain) < std::tie(b.group, b.domain); });
+    std::sort(p.rdt.begin(), p.rdt.end(), [](const RdtSeries& a, const RdtSeries& b) {
+        return std::tie(a.group, a.domain) < std::tie(b.group, b.domain);
+    });
 }
 
-void readAllocations(const session::SessionReader& reader, std::uint64_t origin, std::uint64_t fromNs,
-    std::uint64_t toNs, Profile& p)
+void readAllocations(
+    const session::SessionReader& reader, std::uint64_t origin, std::uint64_t fromNs, std::uint64_t toNs, Profile& p)
 {
     std::map<std::tuple<std::string, std::string, int>, std::string> inForce;
     for (const auto& e : reader.allocations()) {

@@ -60,12 +60,12 @@ Result<std::pair<double, double>> resolveWindow(
     case Window::Kind::Range: {
         double from = window.fromS.value_or(0.0), to = window.toS.value_or(lengthS);
         if (from >= lengthS)
-            return makeError("the window " + window.describe() + " starts after the recording ends (" + seconds(lengthS)
-                    + ")",
+            return makeError(
+                "the window " + window.describe() + " starts after the recording ends (" + seconds(lengthS) + ")",
                 "choose a window inside the recording (`rdtscope-cli summary FILE` shows its length)");
         if (to > lengthS) {
-            notes.push_back("the window ends at " + seconds(to) + ", after the recording (" + seconds(lengthS)
-                + "): clipped");
+            notes.push_back(
+                "the window ends at " + seconds(to) + ", after the recording (" + seconds(lengthS) + "): clipped");
             to = lengthS;
         }
         return std::pair { from, to };
@@ -81,8 +81,8 @@ Result<std::pair<double, double>> resolveWindow(
             return makeError("no marker containing '" + window.toMarker + "' after '" + markers[first].text + "'",
                 "pick text from a later marker; " + markerList(markers));
         if (markers[second].timeS <= markers[first].timeS)
-            return makeError("the markers '" + window.fromMarker + "' and '" + window.toMarker
-                    + "' are at the same time",
+            return makeError(
+                "the markers '" + window.fromMarker + "' and '" + window.toMarker + "' are at the same time",
                 "pick markers at different times; " + markerList(markers));
         return std::pair { markers[first].timeS, markers[second].timeS };
     }

@@ -25,7 +25,7 @@ struct SessionPair {
 };
 const SessionPair& noisyNeighbourPair();
 
-const DiffRow* findRow(const Comparison& c, Section s, const std::string& item, const std::string& metric,
-    int domain = -1);
+const DiffRow* findRow(
+    const Comparison& c, Section s, const std::string& item, const std::string& metric, int domain = -1);
 
 } // namespace rdt::compare::test

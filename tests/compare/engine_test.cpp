@@ -3,7 +3,7 @@
 
 #include "compare/Compare.h"
 #include "compare/CompareFormat.h"
-#include "compare/QuantileSketch.h"
+#include "compare/PercentileSketch.h"
 
 #include <gtest/gtest.h>
 
@@ -14,9 +14,9 @@
 
 using namespace rdt::compare;
 
-TEST(QuantileSketch, ExactWhileSmall)
+TEST(PercentileSketch, ExactWhileSmall)
 {
-    QuantileSketch s;
+    PercentileSketch s;
     for (int i = 1; i <= 100; ++i)
         s.add(i);
     EXPECT_TRUE(s.exact());
@@ -26,9 +26,9 @@ TEST(QuantileSketch, ExactWhileSmall)
     EXPECT_DOUBLE_EQ(s.percentile(0.0), 1);
 }
 
-TEST(QuantileSketch, WithinHalfAPercentWhenSpilled)
+TEST(PercentileSketch, WithinHalfAPercentWhenSpilled)
 {
-    QuantileSketch s;
+    PercentileSketch s;
     std::vector<double> all;
     std::mt19937_64 rng(7);
     std::lognormal_distribution<double> dist(20.0, 1.5); // bandwidth-like values spanning decades
@@ -44,7 +44,8 @@ TEST(QuantileSketch, WithinHalfAPercentWhenSpilled)
         EXPECT_NEAR(s.percentile(q), exact, exact * 0.005) << "q=" << q;
     }
     EXPECT_EQ(s.percentile(0.01), 0.0); // the zeros (1 in 17) are counted exactly
-    EXPECT_NEAR(s.mean(), std::accumulate(all.begin(), all.end(), 0.0) / static_cast<double>(all.size()), 1e-3 * s.mean());
+    EXPECT_NEAR(
+        s.mean(), std::accumulate(all.begin(), all.end(), 0.0) / static_cast<double>(all.size()), 1e-3 * s.mean());
 }
 
 TEST(CompareWindow, ParsesRangesAndRejectsNonsense)

@@ -109,7 +109,8 @@ TEST(ComparePerfData, LoadLatencyPerDataSourceAndWindows)
     ASSERT_NE(any, nullptr);
     // countA is per second of A's window: samples / seconds.
     const auto& figures = half->a.latencyBySource;
-    const auto it = std::find_if(figures.begin(), figures.end(), [&](const LatencyFigures& f) { return f.key == any->item; });
+    const auto it
+        = std::find_if(figures.begin(), figures.end(), [&](const LatencyFigures& f) { return f.key == any->item; });
     ASSERT_NE(it, figures.end());
     EXPECT_NEAR(*any->countA, static_cast<double>(it->count) / half->a.durationS(), 1e-6 * *any->countA);
 
@@ -118,17 +119,17 @@ TEST(ComparePerfData, LoadLatencyPerDataSourceAndWindows)
     auto instr = compareFiles(req);
     ASSERT_TRUE(instr.ok());
     EXPECT_EQ(instr->normalize, Normalize::None);
-    EXPECT_TRUE(std::any_of(instr->mismatches.begin(), instr->mismatches.end(),
-        [](const Mismatch& m) { return m.kind == "normalize"; }));
+    EXPECT_TRUE(std::any_of(
+        instr->mismatches.begin(), instr->mismatches.end(), [](const Mismatch& m) { return m.kind == "normalize"; }));
 }
 
 TEST(ComparePerfData, SessionAgainstPerfDataSaysWhatCannotBeCompared)
 {
     const Comparison c = compare(noisyNeighbourPair().before, dataPath("propeller_sample_1.perfdata"));
-    EXPECT_TRUE(std::any_of(
-        c.mismatches.begin(), c.mismatches.end(), [](const Mismatch& m) { return m.kind == "kind"; }));
-    EXPECT_TRUE(std::any_of(
-        c.mismatches.begin(), c.mismatches.end(), [](const Mismatch& m) { return m.kind == "simulated"; }));
+    EXPECT_TRUE(
+        std::any_of(c.mismatches.begin(), c.mismatches.end(), [](const Mismatch& m) { return m.kind == "kind"; }));
+    EXPECT_TRUE(
+        std::any_of(c.mismatches.begin(), c.mismatches.end(), [](const Mismatch& m) { return m.kind == "simulated"; }));
     // RDT rows from A only, LBR rows from B only: both kept.
     EXPECT_NE(findRow(c, Section::Rdt, "victim", "occupancy_mean", 0), nullptr);
     EXPECT_NE(findRow(c, Section::CallEdge, "main -> compute_flag", "share"), nullptr);

@@ -44,7 +44,8 @@ std::vector<std::string> split(const std::string& line)
     std::string cur;
     bool quoted = false;
     for (char ch : line) {
-        if (ch == '"') quoted = !quoted;
+        if (ch == '"')
+            quoted = !quoted;
         else if (ch == ',' && !quoted) {
             f.push_back(cur);
             cur.clear();
@@ -71,7 +72,8 @@ TEST(CompareSessions, FenceRaisesVictimOccupancyAndCapLowersStreamerBandwidth)
     // The allocation in force at each window's end: 11 ways, then 2 (2.25 MiB each on the Xeon Gold 6154).
     const DiffRow* ways = findRow(c, Section::Allocation, "L3", "ways", 0);
     for (const auto& r : c.rows)
-        if (r.section == Section::Allocation && r.group == "streamer" && r.item == "L3" && r.metric == "ways") ways = &r;
+        if (r.section == Section::Allocation && r.group == "streamer" && r.item == "L3" && r.metric == "ways")
+            ways = &r;
     ASSERT_NE(ways, nullptr);
     EXPECT_EQ(ways->textA, "7ff");
     EXPECT_EQ(ways->textB, "3");
@@ -199,14 +201,15 @@ TEST(CompareSessionsCli, DifferentSimulatedCpusWarn)
     scn.replace(at, 15, "preset=icx-8351n");
     std::ofstream(dir + "/icx.scn") << scn;
     int rc = -1;
-    auto out = cli("record -o '" + dir + "/icx.rdts' --source sim --scenario '" + dir + "/icx.scn' --duration 3 "
-            "--interval 200",
+    auto out = cli("record -o '" + dir + "/icx.rdts' --source sim --scenario '" + dir
+            + "/icx.scn' --duration 3 "
+              "--interval 200",
         &rc, true);
     ASSERT_EQ(rc, 0) << out;
     out = cli("diff '" + noisyNeighbourPair().before + "' '" + dir + "/icx.rdts'", &rc, true);
     EXPECT_EQ(rc, 0) << out;
-    EXPECT_NE(out.find("different CPUs: A is family 6 model 85 (0x55), B is family 6 model 106 (0x6A)"),
-        std::string::npos)
+    EXPECT_NE(
+        out.find("different CPUs: A is family 6 model 85 (0x55), B is family 6 model 106 (0x6A)"), std::string::npos)
         << out;
     EXPECT_NE(out.find("different sampling intervals: A 100 ms, B 200 ms"), std::string::npos) << out;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "QuantileSketch.h"
+#include "PercentileSketch.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,10 +7,10 @@
 namespace rdt::compare {
 
 namespace {
-const double kLogGamma = std::log(QuantileSketch::kGamma);
+const double kLogGamma = std::log(PercentileSketch::kGamma);
 }
 
-void QuantileSketch::add(double value)
+void PercentileSketch::add(double value)
 {
     if (!std::isfinite(value)) return;
     if (m_count == 0 || value < m_min) m_min = value;
@@ -25,7 +25,7 @@ void QuantileSketch::add(double value)
     addSpilled(value);
 }
 
-void QuantileSketch::addSpilled(double value)
+void PercentileSketch::addSpilled(double value)
 {
     if (value <= 0) {
         ++m_zeros;
@@ -44,18 +44,18 @@ void QuantileSketch::addSpilled(double value)
     ++m_buckets[static_cast<std::size_t>(b - m_offset)];
 }
 
-int QuantileSketch::bucketOf(double value) const
+int PercentileSketch::bucketOf(double value) const
 {
     return static_cast<int>(std::ceil(std::log(value) / kLogGamma));
 }
 
-double QuantileSketch::valueOf(int bucket) const
+double PercentileSketch::valueOf(int bucket) const
 {
     // The middle of (gamma^(b-1), gamma^b] in relative terms: at most (gamma-1)/(gamma+1) off any value in it.
     return 2.0 * std::pow(kGamma, bucket) / (kGamma + 1.0);
 }
 
-void QuantileSketch::spill()
+void PercentileSketch::spill()
 {
     std::vector<double> values;
     values.swap(m_values);
@@ -64,11 +64,12 @@ void QuantileSketch::spill()
         addSpilled(v);
 }
 
-double QuantileSketch::percentile(double q) const
+double PercentileSketch::percentile(double q) const
 {
     if (m_count == 0) return 0;
     q = std::clamp(q, 0.0, 1.0);
-    const auto rank = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(m_count))));
+    const auto rank
+        = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(m_count))));
     if (!m_spilled) {
         std::vector<double> v = m_values;
         auto nth = v.begin() + static_cast<std::ptrdiff_t>(rank - 1);

@@ -12,7 +12,7 @@
 
 namespace rdt::compare {
 
-class QuantileSketch {
+class PercentileSketch {
 public:
     static constexpr std::size_t kExact = 4096;
     static constexpr double kGamma = 1.01; ///< bucket i holds values in (gamma^(i-1), gamma^i]
