@@ -91,7 +91,6 @@ void MainWindow::buildMenus()
     });
 }
 
-
 void MainWindow::buildEditMenu()
 {
     // One history for the whole window: Ctrl+Z undoes the last allocation edit from any panel (heatmap, MB table,
@@ -112,8 +111,7 @@ void MainWindow::buildEditMenu()
     QAction* apply = edit->addAction(tr("&Apply staged edits"), this, [this] { m_allocationModel->apply(); });
     apply->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
     apply->setToolTip(tr("Write every staged mask and bandwidth edit as one undoable change"));
-    QAction* revert
-        = edit->addAction(tr("Re&vert staged edits"), this, [this] { m_allocationModel->revert(); });
+    QAction* revert = edit->addAction(tr("Re&vert staged edits"), this, [this] { m_allocationModel->revert(); });
     revert->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Backspace));
     m_applyLiveAction = edit->addAction(tr("Apply &live"));
     m_applyLiveAction->setCheckable(true);

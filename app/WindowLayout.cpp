@@ -25,7 +25,8 @@ void MainWindow::applyDefaultDockSizes()
     resizeDocks({ groups, monitor }, { 260, 440 }, Qt::Vertical);
     resizeDocks({ groups, explain }, { 360, 300 }, Qt::Horizontal);
     if (auto* split = findChild<QSplitter*>(QStringLiteral("dashboardSplit"))) split->setSizes({ 560, 340 });
-    if (auto* allocation = findChild<QSplitter*>(QStringLiteral("allocationSplit")); allocation && allocation->widget(1)) {
+    if (auto* allocation = findChild<QSplitter*>(QStringLiteral("allocationSplit"));
+        allocation && allocation->widget(1)) {
         const int mb = allocation->widget(1)->minimumSizeHint().width();
         allocation->setSizes({ std::max(1, allocation->width() - mb), mb });
     }

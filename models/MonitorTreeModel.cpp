@@ -164,7 +164,8 @@ QVariant MonitorTreeModel::data(const QModelIndex& index, int role) const
 QVariant MonitorTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal) return {};
-    static const char* const names[] = { "Group", "Domains", "LLC occupancy", "Total BW", "Local BW", "Remote BW", "Flags" };
+    static const char* const names[]
+        = { "Group", "Domains", "LLC occupancy", "Total BW", "Local BW", "Remote BW", "Flags" };
     static const char* const tips[] = { "Monitoring group (resctrl path); expand for one row per L3 domain",
         "L3 domains (cache instances) the figures are summed over", "Bytes of the L3 cache the group holds now",
         "Memory bandwidth, local and remote (MBM total)", "Memory bandwidth to the local node (MBM local)",

@@ -14,7 +14,16 @@
 class MonitorTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { GroupColumn, DomainsColumn, OccupancyColumn, TotalColumn, LocalColumn, RemoteColumn, FlagsColumn, ColumnCount };
+    enum Column {
+        GroupColumn,
+        DomainsColumn,
+        OccupancyColumn,
+        TotalColumn,
+        LocalColumn,
+        RemoteColumn,
+        FlagsColumn,
+        ColumnCount
+    };
     enum Role { ValueRole = Qt::UserRole + 1, GroupPathRole };
 
     explicit MonitorTreeModel(QObject* parent = nullptr);

@@ -101,8 +101,8 @@ void HeatmapGrid::paintRow(QPainter& p, const HeatmapLayout::Panel& panel, int r
         p.setPen(error.isEmpty() ? palette().color(QPalette::Text) : colours.invalid);
         const QRect label(HeatmapLayout::Margin, strip.top(), gridLeft() - HeatmapLayout::Margin - 8, strip.height());
         p.drawText(label, Qt::AlignVCenter | Qt::AlignRight,
-            fontMetrics().elidedText(m_model->rowLabel(row) + (pending ? QStringLiteral("*") : QString()),
-                Qt::ElideMiddle, label.width()));
+            fontMetrics().elidedText(
+                m_model->rowLabel(row) + (pending ? QStringLiteral("*") : QString()), Qt::ElideMiddle, label.width()));
     }
     const quint64 mask = m_model->maskIn(row, domain);
     for (int b = 0; b < l.bits; ++b) {
@@ -144,7 +144,8 @@ void HeatmapGrid::paintInfo(QPainter& p, int row)
     const QRect info(l.infoLeft + l.maskW, c.top(), width() - l.infoLeft - l.maskW - HeatmapLayout::Margin, c.height());
     QString text;
     quint64 bytes = 0;
-    if (m_model->occupancyIn(row, m_model->domain(), &bytes)) text = QString::fromStdString(rdt::formatBytes(double(bytes)));
+    if (m_model->occupancyIn(row, m_model->domain(), &bytes))
+        text = QString::fromStdString(rdt::formatBytes(double(bytes)));
     const QString error = m_model->rowError(row);
     if (!error.isEmpty()) text += (text.isEmpty() ? QString() : QStringLiteral("  ")) + error;
     p.setPen(error.isEmpty() ? palette().color(QPalette::Text) : colours.invalid);

@@ -32,9 +32,8 @@ HeatmapLayout HeatmapLayout::compute(const Input& in)
     const int n = std::max<int>(1, static_cast<int>(in.domains.size()));
     const int avail = std::max(0, in.width - in.labelWidth - Margin);
     const int fixed = l.maskW + PanelGap;
-    auto cellFor = [&](int perLine) {
-        return in.bits > 0 ? (avail - perLine * fixed) / (perLine * in.bits) : MaxCellW;
-    };
+    auto cellFor
+        = [&](int perLine) { return in.bits > 0 ? (avail - perLine * fixed) / (perLine * in.bits) : MaxCellW; };
     int perLine = n;
     if (n > 1) {
         // As many panels per line as fit with readable cells; the rest wrap, balanced (4 domains: 2 x 2, not 3 + 1).
