@@ -368,7 +368,8 @@ QSize HeatmapGrid::minimumSizeHint() const
 {
     // One panel at the smallest readable cells; narrower than that the scroll area scrolls.
     const HeatmapLayout::Input in = layoutInput(0);
-    const int w = HeatmapLayout::widthFor(in, HeatmapLayout::MinCellW, 1);
+    const bool single = in.domains.size() <= 1; // one domain always draws full-size cells
+    const int w = HeatmapLayout::widthFor(in, single ? HeatmapLayout::MaxCellW : HeatmapLayout::MinCellW, 1);
     return QSize(w, std::min(heightForWidth(w), 160));
 }
 

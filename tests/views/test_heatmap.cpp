@@ -9,6 +9,7 @@
 #include "views/HeatmapGrid.h"
 #include "views/HeatmapPalette.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QPushButton>
@@ -353,10 +354,12 @@ void TestHeatmap::legendWrapsInNarrowDocks()
 {
     Fixture f(makeSkxState());
     HeatmapGrid* g = f.grid();
-    const QSize narrow(g->minimumSizeHint().width(), g->sizeHint().height());
-    QImage img(narrow, QImage::Format_ARGB32);
-    g->resize(narrow);
-    g->render(&img);
+    // The heatmap (with its scroll area) in a narrow dock: the grid gets the viewport's width, and its height follows
+    // that width (heightForWidth), including the wrapped legend lines.
+    f.heatmap.resize(g->minimumSizeHint().width() + 24, 900);
+    QApplication::processEvents();
+    QVERIFY(g->width() < g->sizeHint().width());
+    const QImage img = g->grab().toImage();
     // The first swatch of the second legend line starts under the first cell column again.
     const int lineH = g->fontMetrics().height();
     const int secondLine = g->cellRect(2, 0).bottom() + 10 + lineH + 4;
