@@ -52,7 +52,8 @@ void CompareSession::load(const QString& pathA, const QString& pathB, const Comp
             pending->timelineA = ta ? std::move(ta).value() : Timeline {};
             pending->timelineB = tb ? std::move(tb).value() : Timeline {};
         }
-        QMetaObject::invokeMethod(this, [this, generation] { finish(generation); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, generation] { finish(generation); }, Qt::QueuedConnection);
     });
 }
 

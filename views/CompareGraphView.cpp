@@ -103,8 +103,8 @@ void CompareGraphView::setComparison(const Comparison& c, int maxEdges)
         if (pts.size() < 4) continue;
         QPainterPath path(QPointF(pts[0].x, pts[0].y));
         for (std::size_t k = 1; k + 2 < pts.size(); k += 3)
-            path.cubicTo(QPointF(pts[k].x, pts[k].y), QPointF(pts[k + 1].x, pts[k + 1].y),
-                QPointF(pts[k + 2].x, pts[k + 2].y));
+            path.cubicTo(
+                QPointF(pts[k].x, pts[k].y), QPointF(pts[k + 1].x, pts[k + 1].y), QPointF(pts[k + 2].x, pts[k + 2].y));
         const double s = maxDelta > 0 ? *r.delta() / maxDelta : 0;
         QPen pen(CompareDiffModel::changeColor(s, palette().color(QPalette::Mid)),
             1.0 + 5.0 * std::max(r.a.value_or(0), r.b.value_or(0)) / std::max(maxShare, 1e-9));

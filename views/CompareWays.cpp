@@ -43,7 +43,8 @@ void CompareWays::setComparison(const Comparison& c)
         row.group = QString::fromStdString(groupLabel(r.group));
         if (!r.textA.empty()) row.maskA = parse(r.textA), row.inA = true;
         if (!r.textB.empty()) row.maskB = parse(r.textB), row.inB = true;
-        m_bits = std::max({ m_bits, static_cast<int>(std::bit_width(row.maskA)), static_cast<int>(std::bit_width(row.maskB)) });
+        m_bits = std::max(
+            { m_bits, static_cast<int>(std::bit_width(row.maskA)), static_cast<int>(std::bit_width(row.maskB)) });
     }
     for (const auto& r : c.rows)
         if (r.section == Section::Rdt && r.metric == "occupancy_mean" && r.domain == 0 && rows.count(r.group)) {

@@ -25,11 +25,10 @@ using namespace rdt::compare;
 
 namespace {
 
-const Section kSections[] = { Section::Rdt, Section::Allocation, Section::Tma, Section::CallEdge,
-    Section::HotBranch, Section::LatencySource, Section::LatencyFunction };
-const char* const kSectionTitles[]
-    = { "RDT: occupancy and bandwidth", "Allocation", "TMA", "LBR call edges", "LBR hot branches",
-          "Latency by data source", "Latency by function" };
+const Section kSections[] = { Section::Rdt, Section::Allocation, Section::Tma, Section::CallEdge, Section::HotBranch,
+    Section::LatencySource, Section::LatencyFunction };
+const char* const kSectionTitles[] = { "RDT: occupancy and bandwidth", "Allocation", "TMA", "LBR call edges",
+    "LBR hot branches", "Latency by data source", "Latency by function" };
 
 QString sideText(const char* name, const Profile& p)
 {
@@ -92,9 +91,8 @@ CompareWindow::CompareWindow(QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     connect(m_sections, &QComboBox::currentIndexChanged, this, [this](int i) {
-        m_model->setSection(i >= 0 && i < static_cast<int>(std::size(kSections))
-                ? std::optional<Section>(kSections[i])
-                : std::nullopt);
+        m_model->setSection(
+            i >= 0 && i < static_cast<int>(std::size(kSections)) ? std::optional<Section>(kSections[i]) : std::nullopt);
         m_table->resizeColumnsToContents();
     });
     m_tabs->addTab(tablePage, tr("Diff table"));
@@ -157,7 +155,8 @@ void CompareWindow::refresh()
     m_header->setText(sideText("A", c.a) + QStringLiteral("<br>") + sideText("B", c.b));
     QString warnings;
     for (const auto& m : c.mismatches)
-        warnings += QStringLiteral("&#9888; ") + QString::fromStdString(m.text).toHtmlEscaped() + QStringLiteral("<br>");
+        warnings
+            += QStringLiteral("&#9888; ") + QString::fromStdString(m.text).toHtmlEscaped() + QStringLiteral("<br>");
     m_mismatches->setText(warnings);
     m_mismatches->setVisible(!warnings.isEmpty());
     m_model->setComparison(c);
@@ -179,10 +178,12 @@ void CompareWindow::refresh()
 
 void CompareWindow::exportCsv()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export diff as CSV"), QStringLiteral("diff.csv"),
-        tr("CSV files (*.csv);;All files (*)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export diff as CSV"), QStringLiteral("diff.csv"), tr("CSV files (*.csv);;All files (*)"));
     if (path.isEmpty()) return;
     QString error;
-    if (!m_session->exportCsv(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
-    else statusBar()->showMessage(tr("Wrote %1").arg(path));
+    if (!m_session->exportCsv(path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+    else
+        statusBar()->showMessage(tr("Wrote %1").arg(path));
 }

@@ -44,7 +44,8 @@ QString writeSession(const QString& path, double victimMiB, double streamerGBs, 
     for (std::uint64_t k = 0; k <= 100; ++k) {
         rdt::RdtSampleBatch b;
         b.timeNs = k * 100'000'000;
-        b.samples.push_back({ b.timeNs, "victim", 0, static_cast<std::uint64_t>(victimMiB * 1048576), 0, 0, 1e8, 1e8, 0 });
+        b.samples.push_back(
+            { b.timeNs, "victim", 0, static_cast<std::uint64_t>(victimMiB * 1048576), 0, 0, 1e8, 1e8, 0 });
         b.samples.push_back({ b.timeNs, "streamer", 0, 8u << 20, 0, 0, streamerGBs * 1e9, streamerGBs * 1e9, 0 });
         check((*w)->addSamples(b));
     }
