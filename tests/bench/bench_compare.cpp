@@ -73,6 +73,7 @@ std::string hourSession(const std::string& name, std::uint64_t shift)
 struct ChildFigures {
     double wallS = 0;
     long maxRssKb = 0;
+    double cpuS = 0; ///< the child's user + system time (both files are read in parallel)
     std::size_t rows = 0;
     bool ok = false;
 };
@@ -108,6 +109,8 @@ ChildFigures compareInChild(const std::string& a, const std::string& b)
     f.wallS = in[0];
     f.rows = static_cast<std::size_t>(in[1]);
     f.maxRssKb = ru.ru_maxrss;
+    f.cpuS = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec)
+        + static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
     return f;
 }
 
@@ -118,6 +121,7 @@ void report(benchmark::State& state, const ChildFigures& f)
         return;
     }
     state.counters["wall_s"] = f.wallS;
+    state.counters["cpu_s"] = f.cpuS;
     state.counters["peak_rss_MiB"] = static_cast<double>(f.maxRssKb) / 1024.0;
     state.counters["rows"] = static_cast<double>(f.rows);
 }
@@ -142,7 +146,8 @@ void BM_DiffTwoLbrPerfDataFiles(benchmark::State& state)
     const char* mbEnv = std::getenv("RDTSCOPE_COMPARE_BENCH_MB");
     const std::uint64_t mb = mbEnv ? std::strtoull(mbEnv, nullptr, 10) : 256;
     const std::string src = std::string(RDTSCOPE_TEST_DATA) + "/perf/propeller_sample_1.perfdata";
-    const std::string a = tmpPath("rdtscope-bench-compare-a.perfdata"), b = tmpPath("rdtscope-bench-compare-b.perfdata");
+    const std::string a = tmpPath("rdtscope-bench-compare-a.perfdata"),
+                      b = tmpPath("rdtscope-bench-compare-b.perfdata");
     for (const auto& [path, bytes] : { std::pair { a, mb << 20 }, { b, (mb << 20) + (mb << 17) } }) {
         std::error_code ec;
         if (std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) >= bytes) continue;
