@@ -21,6 +21,8 @@
 #include "views/ReplayBar.h"
 #include "views/TimelineView.h"
 
+#include "views/CompareWindow.h"
+
 #include <QApplication>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -203,10 +205,24 @@ void MainWindow::openSession(const QString& path)
             }
             (void)stopRecording();
             setSource(std::move(result->value()));
+            m_sessionPath = path;
             showView(QStringLiteral("rdt"));
             statusBar()->clearMessage();
             Q_EMIT sessionOpened(true, path);
         });
+}
+
+CompareWindow* MainWindow::compareWith(const QString& pathA, const QString& pathB)
+{
+    if (!m_compare) {
+        m_compare = new CompareWindow(this);
+        m_compare->setAttribute(Qt::WA_DeleteOnClose);
+        m_compare->setWindowFlag(Qt::Window);
+    }
+    m_compare->open(pathA, pathB);
+    m_compare->show();
+    m_compare->raise();
+    return m_compare;
 }
 
 bool MainWindow::startRecording(const QString& path, QString* error)

@@ -25,6 +25,19 @@ void MainWindow::buildMenus()
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("Replay a session recorded by rdtscope or rdtscope-cli record"));
     m_openPerfAction = file->addAction(tr("Open &perf.data\u2026")); // enabled by PmuPages
+    file->addAction(tr("&Compare with\u2026"), this,
+            [this] {
+                const QString filter
+                    = tr("Sessions and perf.data files (*.rdts *.sqlite *.db *.data *.perfdata);;All files (*)");
+                QString a = m_sessionPath;
+                if (a.isEmpty())
+                    a = QFileDialog::getOpenFileName(this, tr("Compare: choose A (before)"), QString(), filter);
+                if (a.isEmpty()) return;
+                const QString b
+                    = QFileDialog::getOpenFileName(this, tr("Compare %1 with B (after)").arg(a), QString(), filter);
+                if (!b.isEmpty()) compareWith(a, b);
+            })
+        ->setToolTip(tr("Compare the open session (or a file) with another session or perf.data file"));
     m_openPerfAction->setEnabled(false);
     m_recordAction = file->addAction(tr("&Record\u2026"));
     m_recordAction->setCheckable(true);
