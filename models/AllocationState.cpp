@@ -131,7 +131,7 @@ std::string cbmInvalidReason(
     const CacheSchema& schema, std::uint64_t mask, bool exclusive, const std::vector<PeerMask>& others)
 {
     char buf[96];
-    // The order and the texts follow the kernel's cbm_validate/rdtgroup_cbm_overlaps (RESCTRL-NOTES 1.4).
+    // The order and the texts follow the kernel's cbm_validate/rdtgroup_cbm_overlaps (docs/RESCTRL.md "Status texts").
     // cbm_validate: a zero mask (when min_cbm_bits > 0) and bits beyond cbm_mask are both "Mask out of range".
     if ((mask == 0 && schema.minCbmBits > 0) || (mask & ~schema.fullMask()) != 0) return "Mask out of range";
     if (!schema.sparseMasks && !isContiguous(mask)) {
