@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "AllocationCommands.h"
+#include "core/Text.h"
 
 #include "AllocationModel.h"
 #include "core/Time.h"
@@ -12,9 +13,7 @@ namespace {
 std::string valueText(std::uint64_t v, bool cache)
 {
     if (!cache) return std::to_string(v);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
-    return buf;
+    return rdt::hexDigits(v);
 }
 
 QString describe(const std::vector<AllocationEdit>& edits)

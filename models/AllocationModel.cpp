@@ -2,6 +2,7 @@
 #include "AllocationModel.h"
 
 #include "AllocationCommands.h"
+#include "rdt/AllocationRules.h"
 
 namespace {
 QString qs(const std::string& s)
@@ -177,14 +178,14 @@ const AllocationModel::Derived& AllocationModel::derived(int row) const
         }
         for (int r = 0; r < n; ++r) {
             Derived& d = m_derived[std::size_t(r)];
-            std::vector<PeerMask> peers;
+            std::vector<rdt::PeerMask> peers;
             for (int o = 0; o < n; ++o) {
                 if (o != r && rowGroup(o) != rowGroup(r)) {
                     d.others |= m_derived[std::size_t(o)].mask;
-                    peers.push_back({ m_derived[std::size_t(o)].mask, rowGroup(o)->exclusive });
+                    peers.push_back(peerOf(o, m_derived[std::size_t(o)].mask));
                 }
             }
-            if (d.pending) d.invalid = qs(cbmInvalidReason(*rowSchema(r), d.mask, rowGroup(r)->exclusive, peers));
+            if (d.pending) d.invalid = reasonFor(r, d.mask, peers);
         }
         m_derivedValid = true;
     }
@@ -219,14 +220,26 @@ void AllocationModel::clearPreview()
     emitAllChanged();
 }
 
-std::vector<PeerMask> AllocationModel::peersOf(int row, const GroupAllocation& self) const
+rdt::PeerMask AllocationModel::peerOf(int row, quint64 m) const
+{
+    return { rowGroup(row)->group, rowSchema(row)->name, m, rowGroup(row)->exclusive };
+}
+
+std::vector<rdt::PeerMask> AllocationModel::peersOf(int row, const GroupAllocation& self) const
 {
     // The kernel checks overlap against every other group's masks of the same cache, CODE and DATA alike.
-    std::vector<PeerMask> peers;
+    std::vector<rdt::PeerMask> peers;
     for (int r = 0; r < rowCount(); ++r) {
-        if (r != row && &self != rowGroup(r)) peers.push_back({ mask(r), rowGroup(r)->exclusive });
+        if (r != row && &self != rowGroup(r)) peers.push_back(peerOf(r, mask(r)));
     }
     return peers;
+}
+
+QString AllocationModel::reasonFor(int row, quint64 m, const std::vector<rdt::PeerMask>& peers) const
+{
+    // The engine's own validator (rdt/AllocationRules.h): what it refuses is what shows red here.
+    const auto problem = rdt::checkCacheMask(rowSchema(row)->rules(), m_domain, m, rowGroup(row)->exclusive, peers);
+    return problem ? qs(problem->reason) : QString();
 }
 
 QString AllocationModel::invalidReason(int row, quint64 m) const
@@ -234,7 +247,7 @@ QString AllocationModel::invalidReason(int row, quint64 m) const
     const CacheSchema* s = rowSchema(row);
     if (!s) return {};
     if (m == mask(row) && hasPending(row)) return derived(row).invalid;
-    return qs(cbmInvalidReason(*s, m, rowGroup(row)->exclusive, peersOf(row, *rowGroup(row))));
+    return reasonFor(row, m, peersOf(row, *rowGroup(row)));
 }
 
 QString AllocationModel::rowError(int row) const

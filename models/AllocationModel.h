@@ -2,6 +2,7 @@
 #pragma once
 
 #include "AllocationState.h"
+#include "rdt/AllocationRules.h"
 #include "rdt/Sample.h"
 
 #include <QAbstractTableModel>
@@ -132,7 +133,9 @@ private:
     };
     void rebuildRows();
     Key keyFor(int row) const;
-    std::vector<PeerMask> peersOf(int row, const GroupAllocation& self) const;
+    rdt::PeerMask peerOf(int row, quint64 mask) const;
+    std::vector<rdt::PeerMask> peersOf(int row, const GroupAllocation& self) const;
+    QString reasonFor(int row, quint64 mask, const std::vector<rdt::PeerMask>& peers) const;
     QString invalidReason(int row, quint64 mask) const;
     QString cellToolTip(int row, int bit) const;
     void emitAllChanged(bool headers = true);

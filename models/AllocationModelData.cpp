@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // AllocationModel's item-model face: data() roles, tooltips, headers (split from AllocationModel.cpp for size).
 #include "AllocationModel.h"
+#include "core/Text.h"
 
 #include "core/Units.h"
 
@@ -10,10 +11,6 @@ namespace {
 QString qs(const std::string& s)
 {
     return QString::fromStdString(s);
-}
-QString hex(quint64 v)
-{
-    return QStringLiteral("0x") + QString::number(v, 16);
 }
 QString bytesText(double b)
 {
@@ -77,8 +74,11 @@ QString AllocationModel::cellToolTip(int row, int bit) const
     const quint64 m = mask(row);
     const int bits = std::popcount(m);
     QString t = QStringLiteral("%1 (%2) domain %3, bit %4\n").arg(rowLabel(row), qs(s->name)).arg(m_domain).arg(bit);
-    t += QStringLiteral("mask %1 = %2 bits = %3").arg(hex(m)).arg(bits).arg(bytesText(double(s->bytesPerBit()) * bits));
-    if (hasPending(row)) t += QStringLiteral(" (pending; live %1)").arg(hex(liveMask(row)));
+    t += QStringLiteral("mask %1 = %2 bits = %3")
+             .arg(qs(rdt::formatHex(m)))
+             .arg(bits)
+             .arg(bytesText(double(s->bytesPerBit()) * bits));
+    if (hasPending(row)) t += QStringLiteral(" (pending; live %1)").arg(qs(rdt::formatHex(liveMask(row))));
     t += QStringLiteral("\nthis bit = %1").arg(bytesText(double(s->bytesPerBit())));
     if (s->ways > 0 && s->cbmLength > 0)
         t += QStringLiteral(" = %1 of %2 ways").arg(double(s->ways) / s->cbmLength, 0, 'g', 3).arg(s->ways);
@@ -89,7 +89,7 @@ QString AllocationModel::cellToolTip(int row, int bit) const
     if (!sharers.isEmpty()) t += QStringLiteral("\nalso used by: ") + sharers.join(QStringLiteral(", "));
     if ((s->shareableBits >> bit) & 1u)
         t += QStringLiteral("\nhardware-shared (shareable_bits %1): I/O agents may also fill these ways")
-                 .arg(hex(s->shareableBits));
+                 .arg(qs(rdt::formatHex(s->shareableBits)));
     const QString err = rowError(row);
     if (!err.isEmpty()) t += QStringLiteral("\nerror: ") + err;
     return t;
@@ -114,7 +114,7 @@ QVariant AllocationModel::headerData(int section, Qt::Orientation orientation, i
         const GroupAllocation* g = rowGroup(section);
         return QStringLiteral("group %1, CLOSID %2%3\nmask %4")
             .arg(qs(g->displayName()), g->closid >= 0 ? QString::number(g->closid) : QStringLiteral("?"),
-                g->exclusive ? QStringLiteral(", exclusive") : QString(), hex(mask(section)));
+                g->exclusive ? QStringLiteral(", exclusive") : QString(), qs(rdt::formatHex(mask(section))));
     }
     return {};
 }

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdio>
 #include <cstdlib>
 
 namespace {
@@ -32,6 +31,21 @@ std::string CacheSchema::cdpType() const
         if (endsWith(name, t)) return t;
     }
     return {};
+}
+
+rdt::ResourceCaps CacheSchema::rules(const std::vector<int>& domains) const
+{
+    rdt::ResourceCaps r;
+    r.name = name;
+    r.kind = rdt::ResourceKind::Cache;
+    r.domains = domains;
+    r.cbmMask = fullMask();
+    r.cbmBits = static_cast<unsigned>(std::max(0, cbmLength));
+    r.minCbmBits = static_cast<unsigned>(std::max(0, minCbmBits));
+    r.shareableBits = shareableBits;
+    r.sparseMasks = sparseMasks;
+    r.bytesPerBit = bytesPerBit();
+    return r;
 }
 
 unsigned BandwidthSchema::effectiveValue(unsigned requested) const
@@ -118,38 +132,4 @@ int replayAllocation(AllocationState& state, const std::vector<rdt::AllocationCh
         }
     }
     return applied;
-}
-
-bool isContiguous(std::uint64_t mask)
-{
-    if (mask == 0) return true;
-    const std::uint64_t shifted = mask >> std::countr_zero(mask);
-    return (shifted & (shifted + 1)) == 0;
-}
-
-std::string cbmInvalidReason(
-    const CacheSchema& schema, std::uint64_t mask, bool exclusive, const std::vector<PeerMask>& others)
-{
-    char buf[96];
-    // The order and the texts follow the kernel's cbm_validate/rdtgroup_cbm_overlaps (docs/RESCTRL.md "Status texts").
-    // cbm_validate: a zero mask (when min_cbm_bits > 0) and bits beyond cbm_mask are both "Mask out of range".
-    if ((mask == 0 && schema.minCbmBits > 0) || (mask & ~schema.fullMask()) != 0) return "Mask out of range";
-    if (!schema.sparseMasks && !isContiguous(mask)) {
-        std::snprintf(
-            buf, sizeof buf, "The mask %llx has non-consecutive 1-bits", static_cast<unsigned long long>(mask));
-        return buf;
-    }
-    if (std::popcount(mask) < schema.minCbmBits) {
-        std::snprintf(buf, sizeof buf, "Need at least %d bits in the mask", schema.minCbmBits);
-        return buf;
-    }
-    for (const auto& p : others) {
-        if ((p.mask & mask) != 0 && p.exclusive) return "Overlaps with exclusive group";
-    }
-    if (exclusive) {
-        for (const auto& p : others) {
-            if ((p.mask & mask) != 0) return "Overlaps with other group";
-        }
-    }
-    return {};
 }

@@ -5,6 +5,7 @@
 // (models/EngineAllocationAdapter.h), a replayed session or a test can fill it the same way.
 
 #include "core/Result.h"
+#include "rdt/RdtBackend.h"
 #include "rdt/Sample.h"
 
 #include <cstdint>
@@ -28,6 +29,8 @@ struct CacheSchema {
     /// "CODE", "DATA" or "" (no CDP).
     std::string cdpType() const;
     std::uint64_t fullMask() const { return cbmLength >= 64 ? ~0ull : (1ull << cbmLength) - 1; }
+    /// The rules the engine's validator (rdt/AllocationRules.h) checks a mask of this schema against.
+    rdt::ResourceCaps rules(const std::vector<int>& domains = {}) const;
     /// Bytes one CBM bit stands for (resctrl's size file: cache_size / cbm_len * popcount).
     std::uint64_t bytesPerBit() const { return cbmLength > 0 ? cacheBytes / static_cast<std::uint64_t>(cbmLength) : 0; }
 };
@@ -87,19 +90,6 @@ struct AllocationState {
 /// replay seek shows is `replayAllocation(stateAtStart, changesSoFar, seekTime)`. Cache values are hex, bandwidth
 /// values decimal; changes naming unknown groups or schemas are ignored. Returns how many were applied.
 int replayAllocation(AllocationState& state, const std::vector<rdt::AllocationChanged>& changes, std::uint64_t untilNs);
-
-/// Why `mask` cannot be written for `schema` (the kernel's own wording where it has one, ctrlmondata.c
-/// cbm_validate), or "" when it is valid. `others` are the masks other groups hold in the same cache domain,
-/// `othersExclusive` whether that group is in exclusive mode; `exclusive` is this group's mode.
-struct PeerMask {
-    std::uint64_t mask = 0;
-    bool exclusive = false;
-};
-std::string cbmInvalidReason(
-    const CacheSchema& schema, std::uint64_t mask, bool exclusive, const std::vector<PeerMask>& others);
-
-/// True when the set bits of `mask` form one run (SDM 20.19.4.2: CBMs must be contiguous unless enumerated).
-bool isContiguous(std::uint64_t mask);
 
 /// The write side of the allocation API the editors use. Implementations write, then read back what the
 /// backend holds; a rejection returns an Error whose message is the backend's reason (last_cmd_status text).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "EngineAllocation.h"
+#include "core/Text.h"
 
 #include "platform/CpuidDump.h"
 #include "rdt/Schemata.h"
@@ -191,9 +192,7 @@ rdt::Result<std::uint64_t> EngineAllocationWriter::write(
 rdt::Result<std::uint64_t> EngineAllocationWriter::writeCbm(
     const std::string& group, const std::string& schema, int domain, std::uint64_t mask)
 {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(mask));
-    return write(group, schema, domain, buf, true);
+    return write(group, schema, domain, rdt::hexDigits(mask), true);
 }
 
 rdt::Result<unsigned> EngineAllocationWriter::writeBandwidth(

@@ -16,6 +16,7 @@ int cmdReport(const std::vector<std::string>& args);
 int cmdImport(const std::vector<std::string>& args);
 int cmdPmu(const std::vector<std::string>& args);
 int cmdSim(const std::vector<std::string>& args);
+int cmdCompare(const std::vector<std::string>& args);
 
 const std::vector<Command>& commands()
 {
@@ -54,6 +55,11 @@ const std::vector<Command>& commands()
             "[--realtime]  "
             "run the simulated machine and print what its resctrl reports",
             cmdSim },
+        { "diff",
+            "diff A B [--window A:FROM..TO] [--between-markers M1,M2] [--normalize duration|instructions] "
+            "[--csv|--json]  "
+            "compare two sessions or perf.data files",
+            cmdCompare },
     };
     return table;
 }

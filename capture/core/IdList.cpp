@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "IdList.h"
+#include "core/Text.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -11,16 +12,6 @@
 namespace rdt {
 
 namespace {
-
-std::string_view trimBlanks(std::string_view s)
-{
-    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-    while (!s.empty() && blank(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && blank(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
 
 /// Splits on `sep` without dropping empty pieces.
 std::vector<std::string_view> split(std::string_view s, char sep)
@@ -120,19 +111,19 @@ IdBound pidBound()
 
 Result<std::vector<unsigned>> parseIdList(std::string_view text, const IdBound& bound)
 {
-    const auto t = trimBlanks(text);
+    const auto t = trim(text);
     if (t.empty()) return std::vector<unsigned> {};
     std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
     const std::string advice = "lists look like 0-3,8,10-11";
     for (auto raw : split(t, ',')) {
-        const auto item = trimBlanks(raw);
+        const auto item = trim(raw);
         if (item.empty()) return errnoError(EINVAL, "empty item in " + bound.what + " list " + quoted(t), advice);
         if (item.find_first_of(":/") != std::string_view::npos)
             return errnoError(EINVAL, "strided range " + quoted(item) + " in " + bound.what + " list is not supported",
                 "list the ids or plain ranges, e.g. 0-3,8");
         const auto dash = item.find('-');
-        const auto loText = trimBlanks(item.substr(0, dash));
-        const auto hiText = dash == std::string_view::npos ? loText : trimBlanks(item.substr(dash + 1));
+        const auto loText = trim(item.substr(0, dash));
+        const auto hiText = dash == std::string_view::npos ? loText : trim(item.substr(dash + 1));
         std::uint64_t lo = 0, hi = 0;
         for (auto [part, value] : { std::pair { loText, &lo }, std::pair { hiText, &hi } }) {
             switch (parseNumber(part, *value)) {
@@ -176,13 +167,13 @@ std::string formatIdList(std::vector<unsigned> ids)
 
 Result<std::vector<unsigned>> parseCpuMask(std::string_view text, const IdBound& bound)
 {
-    const auto t = trimBlanks(text);
+    const auto t = trim(text);
     std::vector<unsigned> ids;
     if (t.empty()) return ids;
     const auto words = split(t, ',');
     // Words are most significant first: the last word holds ids 0-31.
     for (std::size_t w = 0; w < words.size(); ++w) {
-        const auto word = trimBlanks(words[w]);
+        const auto word = trim(words[w]);
         std::uint64_t value = 0;
         if (word.size() > 8 || parseNumber(word, value, 16) != NumberStatus::Ok)
             return errnoError(EINVAL, "bad " + bound.what + " mask " + quoted(t),
@@ -203,7 +194,7 @@ Result<std::vector<unsigned>> parseTaskList(std::string_view text, const IdBound
 {
     std::vector<unsigned> ids;
     for (auto raw : split(text, '\n')) {
-        const auto line = trimBlanks(raw);
+        const auto line = trim(raw);
         if (line.empty()) continue;
         std::uint64_t id = 0;
         switch (parseNumber(line, id)) {

@@ -38,13 +38,6 @@ std::string formatCount(double count)
     return s;
 }
 
-std::string formatHex(std::uint64_t value)
-{
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(value));
-    return buf;
-}
-
 std::string formatPercent(double fraction)
 {
     char buf[32];

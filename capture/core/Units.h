@@ -12,8 +12,6 @@ std::string formatBytes(double bytes);
 std::string formatBandwidth(double bytesPerSecond);
 /// "950", "12.3 K", "4.56 M", "7.89 G" cycles/events.
 std::string formatCount(double count);
-/// "0x7ff" (lower case, no padding).
-std::string formatHex(std::uint64_t value);
 /// "12.5%" with one decimal.
 std::string formatPercent(double fraction);
 

@@ -68,6 +68,7 @@ Result<ImportResult> importPerfData(const std::string& path, const ImportOptions
             }
             case pmu::RecordKind::Sample: {
                 const auto& s = rec.sample;
+                if (options.keepSample && !options.keepSample(s)) break;
                 ++out.samples;
                 auto& c = byIp[s.pid][s.ip];
                 ++c.samples;

@@ -23,6 +23,8 @@ struct ImportOptions {
     std::size_t topN = 20; ///< rows in the load-latency tables
     /// Optional: every decoded record after it was aggregated (e.g. a session writer).
     std::function<void(const pmu::DecodedRecord&)> onRecord;
+    /// Optional: samples for which it returns false are left out of every aggregate (a time window; compare).
+    std::function<bool(const pmu::Sample&)> keepSample;
 };
 
 struct SymbolCount {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "PerfDataSession.h"
+#include "core/Text.h"
 
 #include "pmu/PerfRecordBytes.h"
 #include "session/SessionWriter.h"
@@ -15,17 +16,6 @@ template <typename T> void put(std::vector<std::uint8_t>& b, T v)
     const auto at = b.size();
     b.resize(at + sizeof v);
     std::memcpy(b.data() + at, &v, sizeof v);
-}
-
-std::string hex(const std::uint8_t* p, std::size_t n)
-{
-    static constexpr char d[] = "0123456789abcdef";
-    std::string s;
-    for (std::size_t i = 0; i < n; ++i) {
-        s += d[p[i] >> 4];
-        s += d[p[i] & 0xf];
-    }
-    return s;
 }
 
 std::string baseName(const std::string& p)
@@ -151,7 +141,7 @@ Result<SessionImportResult> importToSession(
             m.pgoff = r.mmap.pgoff;
             m.path = r.mmap.filename;
             if (r.mmap.hasBuildId)
-                m.buildId = hex(r.mmap.buildId, r.mmap.buildIdSize);
+                m.buildId = hexBytes(r.mmap.buildId, r.mmap.buildIdSize);
             else if (const auto* b = h.buildIdFor(r.mmap.filename))
                 m.buildId = b->id.hex();
             failure = w.addAddressMap(m);

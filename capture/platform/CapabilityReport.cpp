@@ -4,6 +4,7 @@
 #include "platform/Json.h"
 
 #include "core/IdList.h"
+#include "core/Text.h"
 #include "core/Units.h"
 
 #include <cstdio>
@@ -15,11 +16,6 @@ namespace {
 std::string yesNo(bool b)
 {
     return b ? "yes" : "no";
-}
-
-std::string hex(std::uint64_t v)
-{
-    return formatHex(v);
 }
 
 std::string leaf(const char* eaxEcx, const char* reg)
@@ -71,9 +67,9 @@ void identity(Builder& b, const CpuFeatures& f)
         "brand string leaves not enumerated");
     char fms[96];
     std::snprintf(fms, sizeof fms, "family %02XH model %02XH stepping %u (signature %s)", id.family, id.model,
-        id.stepping, hex(id.signature).c_str());
+        id.stepping, formatHex(id.signature).c_str());
     b.add("Family/model/stepping", fms, id.signature != 0, "CPUID.(EAX=01H):EAX", "", "leaf 01H missing");
-    b.add("Maximum basic leaf", hex(id.maxBasicLeaf), true, "CPUID.(EAX=00H):EAX", "");
+    b.add("Maximum basic leaf", formatHex(id.maxBasicLeaf), true, "CPUID.(EAX=00H):EAX", "");
     b.add(
         "Hypervisor", id.hypervisor ? "yes (running in a virtual machine)" : "no", true, "CPUID.(EAX=01H):ECX[31]", "");
 }
@@ -132,9 +128,9 @@ void cacheAllocation(Builder& b, const CacheAllocation& c, unsigned resId, const
             "CPUID.(" + sub + ") missing or implausible in the source (see Warnings)");
         return;
     }
-    b.add(p + " CBM length", std::to_string(c.cbmLength) + " bits (cbm_mask " + hex(c.cbmMask) + ")", true,
+    b.add(p + " CBM length", std::to_string(c.cbmLength) + " bits (cbm_mask " + formatHex(c.cbmMask) + ")", true,
         leaf(sub.c_str(), "EAX[4:0]"), "20.19.4.2");
-    b.add(p + " shareable bits", hex(c.shareableBits), true, leaf(sub.c_str(), "EBX"), "20.19.4.2");
+    b.add(p + " shareable bits", formatHex(c.shareableBits), true, leaf(sub.c_str(), "EBX"), "20.19.4.2");
     b.add(p + " CLOS", std::to_string(c.closCount()) + " (highest CLOS " + std::to_string(c.highestClos) + ")", true,
         leaf(sub.c_str(), "EDX[15:0]"), "20.19.4.2");
     b.add(p + " CDP", c.cdp ? "yes (" + std::to_string(c.closCountCdp()) + " CLOS when enabled)" : "no", c.cdp,
@@ -159,8 +155,9 @@ void allocation(Builder& b, const CpuFeatures& f)
     std::string res;
     for (auto [bitNo, n] : { std::pair { 1, "L3" }, { 2, "L2" }, { 3, "MBA" }, { 5, "CBA" }, { 6, "RP" } })
         if ((a.resourceBitmap >> bitNo) & 1U) res += std::string(res.empty() ? "" : " ") + n;
-    b.add("Allocation resources", hex(a.resourceBitmap) + (res.empty() ? "" : " (" + res + ")"), a.resourceBitmap != 0,
-        leaf("EAX=10H,ECX=0", "EBX"), "20.19.4.2", "CPUID.(EAX=10H,ECX=0):EBX=0: no allocation resource");
+    b.add("Allocation resources", formatHex(a.resourceBitmap) + (res.empty() ? "" : " (" + res + ")"),
+        a.resourceBitmap != 0, leaf("EAX=10H,ECX=0", "EBX"), "20.19.4.2",
+        "CPUID.(EAX=10H,ECX=0):EBX=0: no allocation resource");
     cacheAllocation(b, a.l3, 1, "L3");
     cacheAllocation(b, a.l2, 2, "L2");
     b.add("CLOS field width",
@@ -242,7 +239,7 @@ void perfmon(Builder& b, const CpuFeatures& f)
         "22.2.2", "no fixed-function counters enumerated (version 1 or a VM)");
     b.add("Fixed-function counter width", std::to_string(p.fixedWidth) + " bits", p.fixedWidth > 0,
         leaf("EAX=0AH", "EDX[12:5]"), "22.2.2", "not enumerated");
-    b.add("Fixed counter bitmap", hex(p.fixedBitmap), p.version >= 5, leaf("EAX=0AH", "ECX"), "22.2.5.2",
+    b.add("Fixed counter bitmap", formatHex(p.fixedBitmap), p.version >= 5, leaf("EAX=0AH", "ECX"), "22.2.5.2",
         "perfmon version < 5: fixed counters are the first EDX[4:0] ones");
     const auto events = p.availableEvents();
     std::string list;
@@ -284,7 +281,7 @@ void archLbr(Builder& b, const CpuFeatures& f)
     b.flag("Timed LBR (cycle counts)", l.timedLbr, leaf("EAX=1CH", "ECX[1]"), "21.1.3.3", "CPUID.(EAX=1CH):ECX[1]=0");
     b.flag(
         "LBR branch type field", l.branchTypeField, leaf("EAX=1CH", "ECX[2]"), "21.1.3.2", "CPUID.(EAX=1CH):ECX[2]=0");
-    b.add("LBR event logging counters", hex(l.eventLoggingBitmap), l.eventLoggingBitmap != 0,
+    b.add("LBR event logging counters", formatHex(l.eventLoggingBitmap), l.eventLoggingBitmap != 0,
         leaf("EAX=1CH", "ECX[19:16]"), "21.1.3.6", "CPUID.(EAX=1CH):ECX[19:16]=0: no counter can log events");
 }
 
@@ -297,14 +294,14 @@ void perfmonExt(Builder& b, const CpuFeatures& f)
         f.archPerfmonExtKnown ? "CPUID.(EAX=07H,ECX=1):EAX[8]=0: no CPUID leaf 23H (CPUID.0AH describes the PMU)"
                               : "CPUID.(EAX=07H,ECX=1) missing from the source");
     if (!e.supported) return;
-    b.add("Leaf 23H sub-leaves", hex(e.subleafBitmap), true, leaf("EAX=23H,ECX=0", "EAX"), "22.2.9.1");
+    b.add("Leaf 23H sub-leaves", formatHex(e.subleafBitmap), true, leaf("EAX=23H,ECX=0", "EAX"), "22.2.9.1");
     b.add("TMA slots per cycle", std::to_string(e.tmaSlotsPerCycle), e.tmaSlotsPerCycle > 0,
         leaf("EAX=23H,ECX=0", "ECX[7:0]"), "22.2.9.6", "0: use programmable events for TMA on this logical CPU");
-    b.add("General-purpose counter bitmap", hex(e.gpBitmap), e.gpBitmap != 0, leaf("EAX=23H,ECX=1", "EAX"), "22.2.9.3",
-        "sub-leaf 1 not enumerated");
-    b.add("Fixed counter bitmap (true view)", hex(e.fixedBitmap), e.fixedBitmap != 0, leaf("EAX=23H,ECX=1", "EBX"),
-        "22.2.9.4", "sub-leaf 1 not enumerated");
-    b.add("Architectural event bitmap", hex(e.eventBitmap), e.eventBitmap != 0, leaf("EAX=23H,ECX=3", "EAX"),
+    b.add("General-purpose counter bitmap", formatHex(e.gpBitmap), e.gpBitmap != 0, leaf("EAX=23H,ECX=1", "EAX"),
+        "22.2.9.3", "sub-leaf 1 not enumerated");
+    b.add("Fixed counter bitmap (true view)", formatHex(e.fixedBitmap), e.fixedBitmap != 0,
+        leaf("EAX=23H,ECX=1", "EBX"), "22.2.9.4", "sub-leaf 1 not enumerated");
+    b.add("Architectural event bitmap", formatHex(e.eventBitmap), e.eventBitmap != 0, leaf("EAX=23H,ECX=3", "EAX"),
         "22.2.9.5", "sub-leaf 3 not enumerated");
 }
 

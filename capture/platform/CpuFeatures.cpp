@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/CpuFeatures.h"
+#include "core/Text.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -33,15 +34,6 @@ std::string regsText(const CpuidRegs& r)
     char buf[64];
     std::snprintf(buf, sizeof buf, "%08X-%08X-%08X-%08X", r.eax, r.ebx, r.ecx, r.edx);
     return buf;
-}
-
-std::string trimmed(std::string s)
-{
-    const auto b = s.find_first_not_of(' ');
-    if (b == std::string::npos) return {};
-    s = s.substr(b);
-    s.erase(s.find_last_not_of(' ') + 1);
-    return s;
 }
 
 std::string regString(std::uint32_t v)
@@ -115,7 +107,7 @@ void decodeIdentity(CpuidSource& src, Reader& rd, CpuFeatures& f)
             }
             brand += regString(r->eax) + regString(r->ebx) + regString(r->ecx) + regString(r->edx);
         }
-        f.identity.brand = trimmed(brand);
+        f.identity.brand = std::string(trim(brand));
     }
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/CpuidDump.h"
+#include "core/Text.h"
 
 #include "platform/Json.h"
 
@@ -24,14 +25,6 @@ bool parseHex32(const std::string& text, std::uint32_t& out)
     return true;
 }
 
-std::string trim(const std::string& s)
-{
-    const auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return {};
-    const auto e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
-}
-
 /// "------[ Logical CPU #12 ]------" -> 12
 bool parseAidaCpuHeader(const std::string& line, unsigned& cpu)
 {
@@ -50,8 +43,8 @@ bool parseAidaLine(const std::string& line, std::uint32_t& leaf, CpuidRegs& regs
 {
     if (line.rfind("CPUID ", 0) != 0) return false;
     const auto colon = line.find(':');
-    if (colon == std::string::npos || !parseHex32(trim(line.substr(6, colon - 6)), leaf)) return false;
-    const std::string rest = trim(line.substr(colon + 1));
+    if (colon == std::string::npos || !parseHex32(std::string(trim(line.substr(6, colon - 6))), leaf)) return false;
+    const std::string rest = std::string(trim(line.substr(colon + 1)));
     if (rest.size() < 35) return false;
     std::uint32_t r[4];
     for (int i = 0; i < 4; ++i) {
@@ -64,7 +57,8 @@ bool parseAidaLine(const std::string& line, std::uint32_t& leaf, CpuidRegs& regs
     if (const auto sl = rest.find("[SL ", 35); sl != std::string::npos) {
         const auto close = rest.find(']', sl);
         std::uint32_t s = 0;
-        if (close == std::string::npos || !parseHex32(trim(rest.substr(sl + 4, close - sl - 4)), s)) return false;
+        if (close == std::string::npos || !parseHex32(std::string(trim(rest.substr(sl + 4, close - sl - 4))), s))
+            return false;
         sub = s;
     }
     return true;
@@ -120,7 +114,7 @@ Result<CpuidTable> parseRawCpuidDump(const std::string& text, unsigned logicalCp
     bool sawHeader = false;
     bool sawWanted = false;
     while (std::getline(in, line)) {
-        const std::string t = trim(line);
+        const std::string t = std::string(trim(line));
         unsigned cpu = 0;
         if (std::sscanf(t.c_str(), "CPU %u:", &cpu) == 1 && t.find('=') == std::string::npos) {
             current = cpu;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/DevMsr.h"
+#include "core/Text.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -100,9 +101,8 @@ Status DevMsr::write(unsigned cpu, std::uint32_t msr, std::uint64_t value)
     const ssize_t n = ::pwrite(*fd, &value, sizeof value, static_cast<off_t>(msr));
     if (n != static_cast<ssize_t>(sizeof value)) {
         const int err = n < 0 ? errno : EIO;
-        char val[32];
-        std::snprintf(val, sizeof val, "0x%llx", static_cast<unsigned long long>(value));
-        return errnoError(err, "WRMSR " + msrHex(msr) + " = " + val + " on CPU " + std::to_string(cpu) + " failed",
+        return errnoError(err,
+            "WRMSR " + msrHex(msr) + " = " + formatHex(value) + " on CPU " + std::to_string(cpu) + " failed",
             adviceFor(err, pathFor(cpu)));
     }
     return {};

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "LoadLatency.h"
+#include "core/Text.h"
 
 #include "Symbolizer.h"
 
@@ -208,10 +209,8 @@ LoadLatencyReport LoadLatency::report(Symbolizer& symbols, std::size_t topN) con
         });
     for (std::size_t i = 0; i < n; ++i) {
         LatencyRow row;
-        char buf[32];
         const auto& [sum, key, ls] = lines[i];
-        std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(key.ip));
-        row.key = buf;
+        row.key = formatHex(key.ip);
         const SymbolInfo& si = symbols.resolve(key.pid, ls->hotIp);
         row.function = si.function;
         row.module = si.module;

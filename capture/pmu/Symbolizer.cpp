@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Symbolizer.h"
+#include "core/Text.h"
 
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -16,13 +17,6 @@ namespace rdt::pmu {
 namespace {
 
 constexpr std::uint64_t kKernelStart = 0xffff800000000000ull;
-
-std::string hexStr(std::uint64_t v)
-{
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 std::string demangle(const char* name)
 {
@@ -293,7 +287,7 @@ SymbolInfo Symbolizer::lookup(std::uint32_t pid, std::uint64_t addr)
         if (!m_kallsyms.empty()) out = fromTable(m_kallsyms, "[kernel.kallsyms]", addr);
         if (!out.resolved) {
             out.module = "[kernel.kallsyms]";
-            out.function = "[kernel] " + hexStr(addr);
+            out.function = "[kernel] " + formatHex(addr);
             out.offset = addr;
         }
         return out;
@@ -316,13 +310,13 @@ SymbolInfo Symbolizer::lookup(std::uint32_t pid, std::uint64_t addr)
                 out.module = baseName(m.path);
                 if (!m.path.empty() && m.path[0] == '/')
                     if (ElfModule* elf = module(m.path, m.buildId); elf && elf->lookup(fileOffset, out)) return out;
-                out.function = out.module + "+" + hexStr(fileOffset);
+                out.function = out.module + "+" + formatHex(fileOffset);
                 out.offset = fileOffset;
                 return out;
             }
         }
     }
-    out.function = "[unknown] " + hexStr(addr);
+    out.function = "[unknown] " + formatHex(addr);
     out.offset = addr;
     return out;
 }

@@ -1,38 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "AllocationEngine.h"
 
+#include "AllocationRules.h"
 #include "core/Time.h"
 
-#include <algorithm>
-#include <bit>
 #include <cerrno>
-#include <cstdio>
 
 namespace rdt {
 
 namespace {
-std::string hex(std::uint64_t v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
-bool contiguous(std::uint64_t m)
-{
-    if (m == 0) return true;
-    const auto shifted = m >> std::countr_zero(m);
-    return (shifted & (shifted + 1)) == 0;
-}
-
-/// The CDP peer whose masks share the same ways (L3CODE <-> L3DATA), "" when none.
-std::string cdpPeer(const std::string& r)
-{
-    if (r.size() > 4 && (r.ends_with("CODE") || r.ends_with("DATA")))
-        return r.substr(0, r.size() - 4) + (r.ends_with("CODE") ? "DATA" : "CODE");
-    return {};
-}
-
 std::string where(const std::string& resource, int domain)
 {
     return resource + ":" + std::to_string(domain);
@@ -79,22 +55,13 @@ Result<Schemata> AllocationEngine::validate(
 {
     auto caps = m_backend.capabilities();
     if (!caps) return caps.error();
-    if (group.find("mon_groups/") != std::string::npos)
-        return errnoError(EINVAL, "'" + group + "' is a monitor group: it has no allocation of its own",
-            "change its parent control group");
-    if (change.empty()) return errnoError(EINVAL, "nothing to change", "give a line such as L3:0=ff0");
-    // Other control groups, for the exclusive/shareable overlap rules (KGRP rdtgroup_cbm_overlaps).
-    struct Other {
-        std::string path;
-        bool exclusive;
-        Schemata schemata;
-    };
-    std::vector<Other> others;
+    // Other control groups, for the exclusive/shareable overlap rules (kernel rdtgroup_cbm_overlaps).
+    std::vector<PeerGroup> peers;
     bool selfExclusive = false;
-    bool needOthers = false;
+    bool needPeers = false;
     for (const auto& line : change.lines())
-        needOthers |= isCacheResource(line.resource);
-    if (needOthers) {
+        needPeers |= isCacheResource(line.resource);
+    if (needPeers && group.find("mon_groups/") == std::string::npos) {
         if (auto groups = m_backend.listGroups()) {
             for (const auto& g : *groups) {
                 if (!g.isControl) continue;
@@ -103,104 +70,14 @@ Result<Schemata> AllocationEngine::validate(
                     continue;
                 }
                 if (auto s = m_backend.readSchemata(g.path))
-                    others.push_back({ g.path, g.mode == "exclusive", std::move(*s) });
+                    peers.push_back({ g.path, g.mode == "exclusive", std::move(*s) });
             }
         }
     }
-    Schemata out;
-    for (const auto& line : change.lines()) {
-        const auto* r = caps->resource(line.resource);
-        if (!r)
-            return errnoError(
-                EINVAL, "Unknown or unsupported resource name '" + line.resource + "'", "this machine has: " + [&] {
-                    std::string s;
-                    for (const auto& x : caps->resources)
-                        s += (s.empty() ? "" : ", ") + x.name;
-                    return s.empty() ? std::string("no allocation resources") : s;
-                }());
-        if (r->domains.empty())
-            return errnoError(EINVAL, r->name + " has no known domains",
-                "the root group's schemata has no " + r->name + " line, so no domain id can be checked");
-        for (const auto& [domain, text] : line.values) {
-            if (std::find(r->domains.begin(), r->domains.end(), domain) == r->domains.end())
-                return errnoError(
-                    EINVAL, "Unknown domain " + where(r->name, domain),
-                    "domain ids of " + r->name + " are cache ids: " + [&] {
-                        std::string s;
-                        for (int d : r->domains)
-                            s += (s.empty() ? "" : ",") + std::to_string(d);
-                        return s;
-                    }());
-            if (r->isCache()) {
-                auto m = parseMask(text);
-                if (!m) return errnoError(EINVAL, where(r->name, domain) + ": " + m.error().message, m.error().advice);
-                const auto mask = *m;
-                if (mask == 0 || (mask & ~r->cbmMask) != 0)
-                    return errnoError(EINVAL, where(r->name, domain) + ": Mask out of range (" + hex(mask) + ")",
-                        "valid bits are " + hex(r->cbmMask) + " (info/" + r->name + "/cbm_mask)");
-                if (!r->sparseMasks && !contiguous(mask))
-                    return errnoError(EINVAL,
-                        where(r->name, domain) + ": The mask " + hex(mask) + " has non-consecutive 1-bits",
-                        "this CPU needs contiguous masks (sparse_masks=0, SDM 20.19.4.3)");
-                if (static_cast<unsigned>(std::popcount(mask)) < r->minCbmBits)
-                    return errnoError(EINVAL,
-                        where(r->name, domain) + ": Need at least " + std::to_string(r->minCbmBits)
-                            + " bits in the mask",
-                        "info/" + r->name + "/min_cbm_bits is " + std::to_string(r->minCbmBits));
-                if (selfExclusive && (mask & r->shareableBits) != 0)
-                    return errnoError(EINVAL,
-                        where(r->name, domain) + ": Overlaps with hardware-shared bits " + hex(r->shareableBits),
-                        "an exclusive group may not use shareable_bits; drop those bits or make the group shareable");
-                for (const auto& o : others) {
-                    for (const auto& res : { r->name, cdpPeer(r->name) }) {
-                        if (res.empty()) continue;
-                        const auto ov = o.schemata.value(res, domain);
-                        if (!ov) continue;
-                        const auto om = parseMask(*ov).valueOr(0);
-                        if ((om & mask) == 0) continue;
-                        if (o.exclusive)
-                            return errnoError(EINVAL,
-                                where(r->name, domain) + ": Overlaps with exclusive group '" + o.path + "' (" + res
-                                    + " " + hex(om) + ")",
-                                "pick bits outside " + hex(om) + " or make '" + o.path + "' shareable");
-                        if (selfExclusive)
-                            return errnoError(EINVAL,
-                                where(r->name, domain) + ": Overlaps with other group '" + o.path + "' (" + res + " "
-                                    + hex(om) + ")",
-                                "an exclusive group may not share bits with any other group");
-                    }
-                }
-                out.set(r->name, domain, hex(mask));
-            } else {
-                auto b = parseBandwidth(text);
-                if (!b) return errnoError(EINVAL, where(r->name, domain) + ": " + b.error().message, b.error().advice);
-                auto v = *b;
-                const std::string& what = r->name;
-                if (r->mbpsMode) {
-                    if (v > UINT32_MAX)
-                        return errnoError(EINVAL, where(r->name, domain) + ": MB value out of range (MiBps, 32 bits)");
-                } else {
-                    const unsigned maxBw = r->maxBandwidth;
-                    if (v < r->minBandwidth || v > maxBw)
-                        return errnoError(EINVAL,
-                            where(r->name, domain) + ": " + what + " value " + std::to_string(v) + " out of range ["
-                                + std::to_string(r->minBandwidth) + "," + std::to_string(maxBw) + "]",
-                            "info/" + r->name + "/min_bandwidth is " + std::to_string(r->minBandwidth));
-                    // The kernel rounds up to the granularity (KCTRL bw_validate: roundup(bw, gran)).
-                    if (r->bandwidthGran > 1 && v % r->bandwidthGran != 0) {
-                        const auto rounded = (v + r->bandwidthGran - 1) / r->bandwidthGran * r->bandwidthGran;
-                        if (notes)
-                            notes->push_back(where(r->name, domain) + " " + std::to_string(v) + " rounded up to "
-                                + std::to_string(rounded) + " (bandwidth_gran " + std::to_string(r->bandwidthGran)
-                                + ")");
-                        v = rounded;
-                    }
-                }
-                out.set(r->name, domain, std::to_string(v));
-            }
-        }
-    }
-    return out;
+    auto verdict = validateAllocation(*caps, group, selfExclusive, peers, change);
+    if (!verdict.ok) return verdict.problem.toError();
+    if (notes) notes->insert(notes->end(), verdict.notes.begin(), verdict.notes.end());
+    return std::move(verdict.normalised);
 }
 
 AllocationOutcome AllocationEngine::apply(const AllocationRequest& request)

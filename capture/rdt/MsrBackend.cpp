@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MsrBackend.h"
+#include "core/Text.h"
 
 #include "GroupNames.h"
 #include "Sample.h"
@@ -12,12 +13,6 @@
 namespace rdt {
 
 namespace {
-std::string hex(std::uint64_t v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 std::uint64_t fullMask(unsigned len)
 {
     return len >= 64 ? ~0ULL : (1ULL << len) - 1;
@@ -50,8 +45,8 @@ MsrBackend::MsrBackend(std::shared_ptr<MsrSpace> msrs, MsrRdtEnumeration enumera
         auto v = m_msrs->read(c, msr::IA32_PQR_ASSOC);
         if (v && *v != 0) {
             m_warnings.push_back("CPU " + std::to_string(c) + " is already associated with CLOS "
-                + std::to_string(*v >> 32) + " / RMID " + std::to_string(*v & 0x3ff) + " (IA32_PQR_ASSOC=" + hex(*v)
-                + "): another RDT user (pqos?) may be active");
+                + std::to_string(*v >> 32) + " / RMID " + std::to_string(*v & 0x3ff)
+                + " (IA32_PQR_ASSOC=" + hexDigits(*v) + "): another RDT user (pqos?) may be active");
             break;
         }
     }
@@ -277,7 +272,7 @@ Status MsrBackend::createControlGroup(const std::string& name)
     for (const auto& r : caps->resources) {
         Schemata s;
         for (int d : r.domains)
-            s.set(r.name, d, r.isCache() ? hex(r.cbmMask) : (r.name == "CBA" ? "0" : "100"));
+            s.set(r.name, d, r.isCache() ? hexDigits(r.cbmMask) : (r.name == "CBA" ? "0" : "100"));
         m_groups.push_back(g);
         auto w = applySchemata(name, s);
         m_groups.pop_back();
@@ -370,7 +365,8 @@ Status MsrBackend::writeAssoc(unsigned cpu)
     if (!back) return back.error();
     if (*back != value)
         return errnoError(EIO,
-            "IA32_PQR_ASSOC on CPU " + std::to_string(cpu) + " reads " + hex(*back) + " after writing " + hex(value));
+            "IA32_PQR_ASSOC on CPU " + std::to_string(cpu) + " reads " + hexDigits(*back) + " after writing "
+                + hexDigits(value));
     return {};
 }
 

@@ -2,6 +2,7 @@
 // MsrBackend, part 2: masks, MBA delays and CBA levels (20.19), the QM_EVTSEL/QM_CTR protocol (20.18.7) and the
 // CDP enable/disable sequence (20.19.6.2).
 #include "MsrBackend.h"
+#include "core/Text.h"
 
 #include "GroupNames.h"
 #include "Sample.h"
@@ -14,12 +15,6 @@
 namespace rdt {
 
 namespace {
-std::string hex(std::uint64_t v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 std::uint64_t fullMask(unsigned len)
 {
     return len >= 64 ? ~0ULL : (1ULL << len) - 1;
@@ -62,7 +57,7 @@ Result<Schemata> MsrBackend::readSchemata(const std::string& path)
                 auto v = m_msrs->read(cpu, address);
                 if (!v) return v.error();
                 value = *v & r.cbmMask;
-                s.set(r.name, d, hex(value));
+                s.set(r.name, d, hexDigits(value));
             } else if (r.name == "MB") {
                 auto v = m_msrs->read(cpu, msr::IA32_L2_QOS_EXT_BW_THRTL_0 + clos);
                 if (!v) return v.error();
@@ -137,8 +132,8 @@ Status MsrBackend::applySchemata(const std::string& path, const Schemata& change
                 }
                 if (auto w = m_msrs->write(cpu, address, toWrite); !w) {
                     Error e = w.error();
-                    e.message = "WRMSR " + hex(address) + " <- " + hex(toWrite) + " on CPU " + std::to_string(cpu)
-                        + " for " + r->name + ":" + std::to_string(d) + "=" + text + " failed";
+                    e.message = "WRMSR " + hexDigits(address) + " <- " + hexDigits(toWrite) + " on CPU "
+                        + std::to_string(cpu) + " for " + r->name + ":" + std::to_string(d) + "=" + text + " failed";
                     if (e.code == EIO)
                         e.advice = "#GP(0): a reserved bit, a CLOS above the maximum, or a mask the CPU does not "
                                    "accept (zero or non-contiguous; SDM 20.19.4.3, 20.19.6.3, 20.19.7.2)";
@@ -148,8 +143,8 @@ Status MsrBackend::applySchemata(const std::string& path, const Schemata& change
                 if (!back) return back.error();
                 if ((*back & readMask) != (toWrite & readMask))
                     return errnoError(EIO,
-                        "MSR " + hex(address) + " on CPU " + std::to_string(cpu) + " reads " + hex(*back)
-                            + " after writing " + hex(toWrite));
+                        "MSR " + hexDigits(address) + " on CPU " + std::to_string(cpu) + " reads " + hexDigits(*back)
+                            + " after writing " + hexDigits(toWrite));
             }
         }
     }

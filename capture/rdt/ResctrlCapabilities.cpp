@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ResctrlBackend, part 2: what info/ and the root group say the machine can do, and who else uses RDT here.
 #include "ResctrlBackend.h"
+#include "core/Text.h"
 
 #include "core/IdList.h"
 
@@ -40,9 +41,7 @@ std::optional<int> monDomainId(const std::string& dir)
 std::string ResourceCaps::defaultValue() const
 {
     if (isCache()) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(cbmMask));
-        return buf;
+        return hexDigits(cbmMask);
     }
     return mbpsMode ? std::to_string(UINT32_MAX) : "100";
 }

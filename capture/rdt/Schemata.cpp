@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Schemata.h"
+#include "core/Text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -17,16 +18,6 @@ std::string shown(std::string_view text)
         out += c >= 0x20 && c < 0x7f ? c : '?';
     return text.size() > 80 ? out + "..." : out;
 }
-}
-
-std::string_view trim(std::string_view s)
-{
-    auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-    while (!s.empty() && isSpace(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && isSpace(s.back()))
-        s.remove_suffix(1);
-    return s;
 }
 
 bool isCacheResource(std::string_view r)
@@ -62,8 +53,7 @@ std::string normaliseValue(std::string_view resource, std::string_view text)
     char buf[32];
     if (isCacheResource(resource)) {
         if (auto m = parseMask(t)) {
-            std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(*m));
-            return buf;
+            return hexDigits(*m);
         }
     } else if (auto b = parseBandwidth(t)) {
         std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(*b));

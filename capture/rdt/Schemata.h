@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/Result.h"
+#include "core/Text.h" // trim(), which schemata parsing and its callers use
 
 #include <cstdint>
 #include <map>
@@ -65,8 +66,5 @@ Result<std::uint64_t> parseMask(std::string_view text);
 Result<std::uint64_t> parseBandwidth(std::string_view text);
 /// Normalises a value for comparison and storage: masks to "%x", bandwidth to "%u"; unparsable text is trimmed.
 std::string normaliseValue(std::string_view resource, std::string_view text);
-
-/// Trims ASCII whitespace (spaces, tabs, newlines) from both ends.
-std::string_view trim(std::string_view s);
 
 } // namespace rdt

@@ -3,6 +3,7 @@
 // (fs/resctrl/ctrlmondata.c parse_line/parse_cbm/cbm_validate/parse_bw/bw_validate, rdtgroup.c
 // __init_one_rdt_domain, rdt_bit_usage_show, rdtgroup_mode_write; docs/RESCTRL.md).
 #include "SimResctrlFs.h"
+#include "core/Text.h"
 
 #include <bit>
 #include <cerrno>
@@ -12,14 +13,6 @@
 
 namespace rdt::sim {
 namespace {
-
-std::string strimS(const std::string& s)
-{
-    auto b = s.find_first_not_of(" \t\n\r\v\f");
-    if (b == std::string::npos) return {};
-    auto e = s.find_last_not_of(" \t\n\r\v\f");
-    return s.substr(b, e - b + 1);
-}
 
 /// strsep(&s, delim) for one delimiter character: returns the token, s becomes the rest (nullopt at the end).
 std::string strsep(std::optional<std::string>& s, char delim)
@@ -54,13 +47,6 @@ bool kstrtoul(const std::string& in, int base, unsigned long long& out, unsigned
     }
     out = v;
     return true;
-}
-
-std::string hexStr(unsigned long long v)
-{
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "%llx", v);
-    return buf;
 }
 
 } // namespace
@@ -161,7 +147,7 @@ std::string SimResctrlFs::formatSchemata(const Group& g, bool size) const
             } else if (s.kind == SchemaKind::MB) {
                 out += std::to_string(d) + "=" + std::to_string(v);
             } else {
-                out += std::to_string(d) + "=" + hexStr(v);
+                out += std::to_string(d) + "=" + hexDigits(v);
             }
         }
         out += "\n";
@@ -187,7 +173,7 @@ Status SimResctrlFs::writeSchemata(Group& g, const std::string& data)
     const SimFeatures& f = m_machine.features();
     while (buf) {
         std::optional<std::string> tok = strsep(buf, '\n');
-        std::string resname = strimS(strsep(tok, ':'));
+        std::string resname = std::string(trim(strsep(tok, ':')));
         if (!tok) return fail("Missing ':'");
         if (tok->empty()) return fail("Missing '" + resname + "' value");
         std::size_t si = m_schemas.size();
@@ -201,7 +187,7 @@ Status SimResctrlFs::writeSchemata(Group& g, const std::string& data)
             std::string id = strsep(dom, '=');
             unsigned long long domId = 0;
             if (!dom || !kstrtoul(id, 10, domId, 0xFFFFFFFFull)) return fail("Missing '=' or non-numeric domain");
-            std::string val = strimS(*dom);
+            std::string val = std::string(trim(*dom));
             if (domId >= domainCount(s)) // an unknown domain id: -EINVAL without a status text
                 return errnoError(EINVAL,
                     "cannot write schemata: no domain " + std::to_string(domId) + " for " + s.name,
@@ -226,7 +212,7 @@ Status SimResctrlFs::writeSchemata(Group& g, const std::string& data)
             const int first = std::countr_zero(cbm);
             const int zero = first + std::countr_one(cbm >> first);
             if (!cat.sparse && (cbm >> zero) != 0) {
-                return fail("The mask " + hexStr(v) + " has non-consecutive 1-bits");
+                return fail("The mask " + hexDigits(v) + " has non-consecutive 1-bits");
             }
             if (unsigned(zero - first) < m_options.minCbmBits)
                 return fail("Need at least " + std::to_string(m_options.minCbmBits) + " bits in the mask");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The resctrl kernel emulation: writes, mkdir/rmdir, tasks and cpus (rdtgroup.c behaviour, docs/RESCTRL.md).
 #include "SimResctrlFs.h"
+#include "core/Text.h"
 
 #include "PathComponents.h"
 
@@ -11,14 +12,6 @@
 
 namespace rdt::sim {
 namespace {
-
-std::string strim(const std::string& s)
-{
-    auto b = s.find_first_not_of(" \t\n\r\v\f");
-    if (b == std::string::npos) return {};
-    auto e = s.find_last_not_of(" \t\n\r\v\f");
-    return s.substr(b, e - b + 1);
-}
 
 /// kstrtoint(s, 0, &v): optional sign, 0x/0 prefixes, one trailing newline; false on anything else.
 bool kstrtoint(const std::string& s, long long& v)
@@ -77,7 +70,8 @@ Status SimResctrlFs::writeTasks(Group& g, const std::string& data)
     // rdtgroup_tasks_write: comma-separated PIDs, processed in order, stopping at the first failure.
     while (pos < buf.size() && buf[pos] != '\0' && buf[pos] != '\n') {
         std::size_t comma = buf.find(',', pos);
-        std::string pidStr = strim(buf.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+        std::string pidStr
+            = std::string(trim(buf.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
         pos = comma == std::string::npos ? buf.size() : comma + 1;
         long long pid = 0;
         if (!kstrtoint(pidStr, pid)) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SimMsrSpace.h"
+#include "core/Text.h"
 
 #include "platform/CpuFeatures.h"
 
@@ -9,13 +10,6 @@
 
 namespace rdt::sim {
 namespace {
-
-std::string hex(std::uint64_t v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 bool contiguous(std::uint32_t v)
 {
@@ -93,7 +87,7 @@ std::string absenceRule(RdtMsr m, std::uint32_t address, const SimFeatures& f)
     case RdtMsr::Other:
         break;
     }
-    return "MSR " + hex(address) + " is not implemented by the simulated processor (only the RDT MSRs are)";
+    return "MSR " + formatHex(address) + " is not implemented by the simulated processor (only the RDT MSRs are)";
 }
 
 } // namespace
@@ -123,7 +117,7 @@ unsigned SimMsrSpace::closWidth() const
 Error SimMsrSpace::gp(unsigned cpu, std::uint32_t msr, bool write, const std::string& rule) const
 {
     return errnoError(EIO,
-        std::string(write ? "WRMSR " : "RDMSR ") + hex(msr) + " on simulated CPU " + std::to_string(cpu)
+        std::string(write ? "WRMSR " : "RDMSR ") + formatHex(msr) + " on simulated CPU " + std::to_string(cpu)
             + ": #GP(0): " + rule,
         "this is what the processor does (simulated); check the value against CPUID enumeration");
 }
@@ -202,7 +196,7 @@ Status SimMsrSpace::write(unsigned cpu, std::uint32_t msr, std::uint64_t value)
         const std::uint64_t allowed = 0xFFull | ((rw ? ((1ull << rw) - 1) : 0) << 32);
         if (value & ~allowed)
             return gp(cpu, msr, true,
-                "reserved bit set in IA32_QM_EVTSEL " + hex(value) + " (EvtID is bits 7:0, RMID bits "
+                "reserved bit set in IA32_QM_EVTSEL " + formatHex(value) + " (EvtID is bits 7:0, RMID bits "
                     + std::to_string(32 + rw - 1) + ":32; 20.18.7, 20.18.8.1)");
         auto rmid = static_cast<std::uint32_t>(value >> 32);
         if (rmid > f.mon.maxRmid)
@@ -220,12 +214,12 @@ Status SimMsrSpace::write(unsigned cpu, std::uint32_t msr, std::uint64_t value)
         const CatCaps& cat = l3 ? f.l3Cat : f.l2Cat;
         if (value & ~std::uint64_t { cat.fullMask() })
             return gp(cpu, msr, true,
-                "reserved bit set: " + hex(value) + " exceeds the " + std::to_string(cat.cbmLen)
+                "reserved bit set: " + formatHex(value) + " exceeds the " + std::to_string(cat.cbmLen)
                     + "-bit capacity bitmask (20.19.4.3, 20.19.5.1)");
         if (value == 0) return gp(cpu, msr, true, "a zero capacity bitmask is not allowed (20.19.2)");
         if (!cat.sparse && !contiguous(static_cast<std::uint32_t>(value)))
             return gp(cpu, msr, true,
-                "capacity bitmask " + hex(value)
+                "capacity bitmask " + formatHex(value)
                     + " is not contiguous and non-contiguous masks are not enumerated (CPUID.10H:ECX[3]=0, 20.19.2)");
         if (l3)
             m_machine.setL3Mask(dom, m.n, static_cast<std::uint32_t>(value));
@@ -238,8 +232,8 @@ Status SimMsrSpace::write(unsigned cpu, std::uint32_t msr, std::uint64_t value)
         const bool l3 = m.kind == RdtMsr::L3QosCfg;
         if (value & ~1ull)
             return gp(cpu, msr, true,
-                std::string("reserved bits 63:1 set in ") + (l3 ? "IA32_L3_QOS_CFG " : "IA32_L2_QOS_CFG ") + hex(value)
-                    + (l3 ? " (20.19.5)" : " (20.19.6)"));
+                std::string("reserved bits 63:1 set in ") + (l3 ? "IA32_L3_QOS_CFG " : "IA32_L2_QOS_CFG ")
+                    + formatHex(value) + (l3 ? " (20.19.5)" : " (20.19.6)"));
         if (l3)
             m_machine.setL3Cdp(dom, value & 1);
         else
@@ -248,7 +242,8 @@ Status SimMsrSpace::write(unsigned cpu, std::uint32_t msr, std::uint64_t value)
     }
     case RdtMsr::Mba:
         if (value & ~0xFFFFull)
-            return gp(cpu, msr, true, "reserved bits 63:16 set in the MBA delay " + hex(value) + " (Figure 20-39)");
+            return gp(
+                cpu, msr, true, "reserved bits 63:16 set in the MBA delay " + formatHex(value) + " (Figure 20-39)");
         if (value > f.mba.maxDelay)
             return gp(cpu, msr, true,
                 "MBA delay " + std::to_string(value) + " is above MBA_MAX " + std::to_string(f.mba.maxDelay)
@@ -284,7 +279,7 @@ Status SimMsrSpace::writePqr(unsigned cpu, std::uint64_t value)
     const std::uint64_t closField = cw ? ((1ull << cw) - 1) << 32 : 0;
     if (value & ~(rmidField | closField))
         return gp(cpu, msr, true,
-            "reserved bit set in IA32_PQR_ASSOC " + hex(value) + " (RMID field is " + std::to_string(rw)
+            "reserved bit set in IA32_PQR_ASSOC " + formatHex(value) + " (RMID field is " + std::to_string(rw)
                 + " bits, CLOS field " + std::to_string(cw) + " bits; 20.18.8.1, 20.19.6.3)");
     auto rmid = static_cast<std::uint32_t>(value & rmidField);
     auto clos = static_cast<std::uint32_t>(value >> 32);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // AllocationModel + AllocationEditCommand against the kernel-like fake backend (test_allocation_support.h).
 
+#include "core/Text.h"
 #include "models/AllocationModel.h"
+#include "rdt/AllocationRules.h"
 #include "test_allocation_support.h"
 
 #include <QAbstractItemModelTester>
@@ -23,7 +25,7 @@ private Q_SLOTS:
     void stagedEditsWaitForApplyAndRevertDropsThem();
     void readOnlyStateRefusesEditsWithReason();
     void externalStateAndRecordedChangesUpdateDisplay();
-    void validatorFollowsKernelRules();
+    void stagedEditsAreJudgedByTheEngineValidator();
     void replaySeekShowsRecordedAllocation();
 };
 
@@ -282,23 +284,50 @@ void TestAllocationModel::externalStateAndRecordedChangesUpdateDisplay()
     QCOMPARE(model.index(1, 0).data(AllocationModel::OccupancyBytesRole).toULongLong(), 12345ull);
 }
 
-void TestAllocationModel::validatorFollowsKernelRules()
+void TestAllocationModel::stagedEditsAreJudgedByTheEngineValidator()
 {
-    CacheSchema s;
-    s.name = "L3";
-    s.cbmLength = 11;
-    s.minCbmBits = 2;
-    QCOMPARE(cbmInvalidReason(s, 0, false, {}), std::string("Mask out of range"));
-    QCOMPARE(cbmInvalidReason(s, 0x800, false, {}), std::string("Mask out of range"));
-    QCOMPARE(cbmInvalidReason(s, 0x9, false, {}), std::string("The mask 9 has non-consecutive 1-bits"));
-    QCOMPARE(cbmInvalidReason(s, 0x8, false, {}), std::string("Need at least 2 bits in the mask"));
-    QCOMPARE(cbmInvalidReason(s, 0x18, false, { { 0x10, true } }), std::string("Overlaps with exclusive group"));
-    QCOMPARE(cbmInvalidReason(s, 0x18, true, { { 0x10, false } }), std::string("Overlaps with other group"));
-    QCOMPARE(cbmInvalidReason(s, 0x18, false, { { 0x10, false } }), std::string());
-    s.sparseMasks = true;
-    QCOMPARE(cbmInvalidReason(s, 0x9, false, {}), std::string());
-    QVERIFY(isContiguous(0x7f0));
-    QVERIFY(!isContiguous(0x101));
+    // The model has no rules of its own: a staged mask is red with exactly the reason the engine's validator
+    // (rdt::validateAllocation, run by AllocationEngine before writing) gives for the same change.
+    const AllocationState st = makeSkxState(false, false, 2, true); // p1 exclusive, min_cbm_bits 2
+    KernelLikeSchemata kernel;
+    loadInto(kernel, st);
+    AllocationModel model;
+    model.setWriter(&kernel);
+    model.setState(st);
+    model.setApplyLive(false);
+    rdt::Capabilities caps;
+    caps.resources.push_back(st.caches[0].rules(st.domains));
+    const struct {
+        int row;
+        std::uint64_t mask;
+        const char* reason; ///< "" = valid
+    } cases[] = {
+        { 1, 0x0, "Mask out of range" },
+        { 1, 0x800, "Mask out of range" },
+        { 1, 0x9, "The mask 9 has non-consecutive 1-bits" },
+        { 1, 0x8, "Need at least 2 bits in the mask" },
+        { 1, 0x18, "Overlaps with exclusive group 'p1' (L3 f0)" },
+        { 2, 0x7f0, "Overlaps with hardware-shared bits 600" }, // the GUI used to accept this one
+        { 2, 0x1f0, "Overlaps with other group 'default' (L3 70f)" },
+        { 1, 0x7, "" },
+    };
+    for (const auto& c : cases) {
+        QVERIFY(model.setPendingMask(c.row, c.mask));
+        const GroupAllocation& self = st.groups[std::size_t(c.row)];
+        std::vector<rdt::PeerGroup> peers;
+        for (const auto& g : st.groups) {
+            if (g.group == self.group) continue;
+            rdt::PeerGroup p { g.group, g.exclusive, {} };
+            p.schemata.set("L3", 0, rdt::hexDigits(g.cbm.at("L3").at(0)));
+            peers.push_back(p);
+        }
+        rdt::Schemata change;
+        change.set("L3", 0, rdt::hexDigits(c.mask));
+        const auto verdict = rdt::validateAllocation(caps, self.group, self.exclusive, peers, change);
+        QCOMPARE(model.rowError(c.row), QString::fromStdString(verdict.ok ? std::string() : verdict.problem.reason));
+        QCOMPARE(model.rowError(c.row), QString::fromLatin1(c.reason));
+        model.revert();
+    }
 }
 
 void TestAllocationModel::replaySeekShowsRecordedAllocation()

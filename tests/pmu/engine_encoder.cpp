@@ -2,6 +2,7 @@
 // libpfm4 4.13 encodings under LIBPFM_FORCE_PMU against the values in docs/PMU.md "Verified encodings" and the
 // kernel's own tables, plus our own table where 4.13 lacks or mis-encodes events.
 #include "EngineChild.h"
+#include "core/Text.h"
 #include "pmu/EventEncoder.h"
 #include "pmu/PerfSyscalls.h"
 #include "pmu/PmuCpuid.h"
@@ -25,13 +26,6 @@ struct Encoded {
     bool own = false;
     std::string error;
 };
-
-std::string hex(std::uint64_t v)
-{
-    std::ostringstream s;
-    s << std::hex << v;
-    return s.str();
-}
 
 // Encodes `events` in a child with LIBPFM_FORCE_PMU=pmu; returns model name + one result per event.
 std::pair<std::string, std::map<std::string, Encoded>> encodeAll(
@@ -82,15 +76,15 @@ void expectRaw(
     ASSERT_NE(it, m.end()) << name;
     ASSERT_TRUE(it->second.ok) << name << ": " << it->second.error;
     EXPECT_EQ(it->second.type, 4u) << name;
-    EXPECT_EQ(hex(it->second.config), hex(config)) << name;
-    EXPECT_EQ(hex(it->second.config1), hex(config1)) << name;
+    EXPECT_EQ(rdt::hexDigits(it->second.config), rdt::hexDigits(config)) << name;
+    EXPECT_EQ(rdt::hexDigits(it->second.config1), rdt::hexDigits(config1)) << name;
 }
 
 void expectFails(const std::map<std::string, Encoded>& m, const std::string& name)
 {
     auto it = m.find(name);
     ASSERT_NE(it, m.end()) << name;
-    EXPECT_FALSE(it->second.ok) << name << " encoded as 0x" << hex(it->second.config);
+    EXPECT_FALSE(it->second.ok) << name << " encoded as 0x" << rdt::hexDigits(it->second.config);
 }
 
 const std::vector<std::string> kEvents = { "UOPS_ISSUED:ANY", "UOPS_ISSUED.ANY", "UOPS_RETIRED:RETIRE_SLOTS",

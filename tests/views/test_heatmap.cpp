@@ -91,7 +91,7 @@ void TestHeatmap::nonContiguousDragCannotProduceInvalidMask()
     QTest::mousePress(f.grid(), Qt::LeftButton, {}, f.centre(1, path.front()));
     for (std::size_t i = 1; i < path.size(); ++i) {
         QTest::mouseMove(f.grid(), f.centre(1, path[i]));
-        QVERIFY(isContiguous(f.model.mask(1)));
+        QVERIFY(rdt::isContiguous(f.model.mask(1)));
         QVERIFY(f.model.rowError(1).isEmpty());
     }
     QTest::mouseMove(f.grid(), QPoint(f.grid()->width() - 2, f.centre(1, 0).y())); // beyond bit 0

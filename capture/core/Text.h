@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The text helpers every part of the engine shares: hex spellings and whitespace trimming. One implementation
+// each, so a mask reads the same in a CLI message, a schemata write and a GUI tooltip.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace rdt {
+
+/// "7ff": lower-case hex digits, no prefix, no padding (how resctrl spells masks in schemata files).
+std::string hexDigits(std::uint64_t value);
+/// "0x7ff": hexDigits with the C prefix (addresses, MSR values, ids in messages).
+std::string formatHex(std::uint64_t value);
+/// "00ff1a...": two lower-case digits per byte, in memory order (build ids, raw bytes).
+std::string hexBytes(const std::uint8_t* data, std::size_t size);
+
+/// True for the bytes C's isspace() accepts in the "C" locale (and the kernel's strim()): " \t\n\v\f\r".
+constexpr bool isAsciiSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+/// `s` without leading and trailing ASCII whitespace (isAsciiSpace); a view into `s`.
+std::string_view trim(std::string_view s);
+
+} // namespace rdt

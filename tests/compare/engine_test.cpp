@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The comparison engine's parts without files: the percentile sketch, window parsing, row arithmetic, sorting.
+
+#include "compare/Compare.h"
+#include "compare/CompareFormat.h"
+#include "compare/PercentileSketch.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+using namespace rdt::compare;
+
+TEST(PercentileSketch, ExactWhileSmall)
+{
+    PercentileSketch s;
+    for (int i = 1; i <= 100; ++i)
+        s.add(i);
+    EXPECT_TRUE(s.exact());
+    EXPECT_DOUBLE_EQ(s.mean(), 50.5);
+    EXPECT_DOUBLE_EQ(s.percentile(0.95), 95); // nearest rank: ceil(0.95 * 100) = 95th value
+    EXPECT_DOUBLE_EQ(s.percentile(1.0), 100);
+    EXPECT_DOUBLE_EQ(s.percentile(0.0), 1);
+}
+
+TEST(PercentileSketch, WithinHalfAPercentWhenSpilled)
+{
+    PercentileSketch s;
+    std::vector<double> all;
+    std::mt19937_64 rng(7);
+    std::lognormal_distribution<double> dist(20.0, 1.5); // bandwidth-like values spanning decades
+    for (int i = 0; i < 200'000; ++i) {
+        const double v = i % 17 == 0 ? 0.0 : dist(rng);
+        s.add(v);
+        all.push_back(v);
+    }
+    EXPECT_FALSE(s.exact());
+    std::sort(all.begin(), all.end());
+    for (double q : { 0.5, 0.95, 0.99 }) {
+        const double exact = all[static_cast<std::size_t>(std::ceil(q * static_cast<double>(all.size()))) - 1];
+        EXPECT_NEAR(s.percentile(q), exact, exact * 0.005) << "q=" << q;
+    }
+    EXPECT_EQ(s.percentile(0.01), 0.0); // the zeros (1 in 17) are counted exactly
+    EXPECT_NEAR(
+        s.mean(), std::accumulate(all.begin(), all.end(), 0.0) / static_cast<double>(all.size()), 1e-3 * s.mean());
+}
+
+TEST(CompareWindow, ParsesRangesAndRejectsNonsense)
+{
+    auto w = parseWindowRange("10..20");
+    ASSERT_TRUE(w.ok());
+    EXPECT_EQ(w->kind, Window::Kind::Range);
+    EXPECT_EQ(w->fromS, 10.0);
+    EXPECT_EQ(w->toS, 20.0);
+    auto open = parseWindowRange("..2.5");
+    ASSERT_TRUE(open.ok());
+    EXPECT_FALSE(open->fromS.has_value());
+    EXPECT_EQ(open->toS, 2.5);
+    EXPECT_FALSE(parseWindowRange("20..10").ok());
+    EXPECT_FALSE(parseWindowRange("ten..20").ok());
+    EXPECT_FALSE(parseWindowRange("10-20").ok());
+    EXPECT_FALSE(parseWindowRange("1e999..").ok());
+    EXPECT_FALSE(parseWindowRange("-5..3").ok());
+    EXPECT_TRUE(parseMarkerWindow("Fence,Cap").ok());
+    EXPECT_FALSE(parseMarkerWindow("Fence").ok());
+    EXPECT_FALSE(parseMarkerWindow(",Cap").ok());
+}
+
+TEST(CompareRows, ShareRowsFollowPerfDiff)
+{
+    DiffRow r;
+    r.unit = "%";
+    r.a = 20;
+    r.countA = 200;
+    r.b = 30;
+    r.countB = 600;
+    EXPECT_DOUBLE_EQ(*r.delta(), 10); // points
+    EXPECT_DOUBLE_EQ(*r.ratio(), 3); // counts, not shares
+    DiffRow onlyB = r;
+    onlyB.a.reset();
+    onlyB.countA.reset();
+    EXPECT_DOUBLE_EQ(*onlyB.delta(), 30); // a missing side counts as 0
+    EXPECT_FALSE(onlyB.ratio());
+    DiffRow level;
+    level.unit = "bytes";
+    level.a = 4;
+    EXPECT_FALSE(level.delta());
+    EXPECT_DOUBLE_EQ(level.changeScore(), 2.0);
+}
+
+TEST(CompareProfiles, AlignsGroupsByNameAndDomainAndListsOneSidedGroups)
+{
+    Profile a, b;
+    a.kind = b.kind = "session";
+    auto series = [](std::string g, int d, double occ, double bw) {
+        RdtSeries s;
+        s.group = std::move(g);
+        s.domain = d;
+        s.occupancy = { 10, occ, occ };
+        s.totalBw = s.localBw = { 10, bw, bw };
+        return s;
+    };
+    a.rdt = { series("victim", 0, 4e6, 4e9), series("victim", 1, 1e6, 1e9), series("old", 0, 1, 1) };
+    b.rdt = { series("victim", 0, 16e6, 1e7), series("victim", 1, 1e6, 1e9), series("new", 0, 1, 1) };
+    a.family = b.family = 6;
+    a.model = 85;
+    b.model = 106;
+    const Comparison c = compareProfiles(a, b);
+    auto has = [&](const std::string& kind) {
+        return std::any_of(c.mismatches.begin(), c.mismatches.end(), [&](const Mismatch& m) { return m.kind == kind; });
+    };
+    EXPECT_TRUE(has("group-only-in-a"));
+    EXPECT_TRUE(has("group-only-in-b"));
+    EXPECT_TRUE(has("machine"));
+    // Largest change first: victim/0 (occupancy x4) before victim/1 (unchanged).
+    std::vector<std::pair<std::string, int>> order;
+    for (const auto& r : c.rows)
+        if (r.section == Section::Rdt && (order.empty() || order.back() != std::pair { r.group, r.domain }))
+            order.emplace_back(r.group, r.domain);
+    ASSERT_GE(order.size(), 4u);
+    EXPECT_EQ(order.back(), (std::pair<std::string, int> { "victim", 1 }));
+    const auto* occ = &c.rows.front();
+    for (const auto& r : c.rows)
+        if (r.group == "victim" && r.domain == 0 && r.metric == "occupancy_mean") occ = &r;
+    EXPECT_DOUBLE_EQ(*occ->ratio(), 4.0);
+    EXPECT_EQ(topItems(c.rows, 1).size(), 6u); // one item: the six metrics of one group and domain
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// perf.data fixtures (tests/data/perf, real recordings): a file against itself changes nothing; two different
+// programs list their mismatched symbols; load latency per data source; a session against a perf.data file.
+
+#include "CompareTestUtil.h"
+#include "compare/CompareFormat.h"
+
+#include <gtest/gtest.h>
+
+using namespace rdt::compare;
+using namespace rdt::compare::test;
+
+namespace {
+
+Comparison compare(const std::string& a, const std::string& b, Normalize n = Normalize::None)
+{
+    CompareRequest req;
+    req.pathA = a;
+    req.pathB = b;
+    req.loadA.symfs = req.loadB.symfs = { std::string(RDTSCOPE_TEST_DATA) + "/perf" };
+    req.options.normalize = n;
+    auto c = compareFiles(req);
+    EXPECT_TRUE(c.ok()) << (c ? "" : c.error().toString());
+    return c ? std::move(c).value() : Comparison {};
+}
+
+} // namespace
+
+TEST(ComparePerfData, SameFileAgainstItselfHasAllDeltasZero)
+{
+    for (const char* name : { "propeller_sample_1.perfdata", "perf.data.weight_struct", "perf.lbr.data" }) {
+        SCOPED_TRACE(name);
+        const Comparison c = compare(dataPath(name), dataPath(name));
+        ASSERT_FALSE(c.rows.empty());
+        for (const auto& r : c.rows) {
+            ASSERT_TRUE(r.delta()) << r.item;
+            EXPECT_EQ(*r.delta(), 0.0) << r.item << " " << r.metric;
+            if (r.shareRow()) {
+                EXPECT_EQ(r.ratio().value_or(1.0), 1.0) << r.item;
+            }
+        }
+        EXPECT_TRUE(c.onlyInA.empty());
+        EXPECT_TRUE(c.onlyInB.empty());
+        EXPECT_TRUE(c.mismatches.empty()) << c.mismatches.front().text;
+    }
+}
+
+TEST(ComparePerfData, PropellerEdgesCarryPerfsCounts)
+{
+    const Comparison c = compare(dataPath("propeller_sample_1.perfdata"), dataPath("propeller_sample_1.perfdata"));
+    // `perf report -b -n` summed per symbol pair: main -> compute_flag 15930 calls, main -> main 72413 branches.
+    const DiffRow* call = findRow(c, Section::CallEdge, "main -> compute_flag", "share");
+    ASSERT_NE(call, nullptr);
+    EXPECT_EQ(*call->countA, 15930);
+    const DiffRow* loop = findRow(c, Section::HotBranch, "main", "share");
+    ASSERT_NE(loop, nullptr);
+    EXPECT_EQ(*loop->countA, 72413);
+    EXPECT_EQ(c.a.family, 6u);
+    EXPECT_EQ(c.a.model, 85u); // Xeon Platinum 8173M: GenuineIntel,6,85,4
+}
+
+TEST(ComparePerfData, DifferentProgramsListMismatchedSymbols)
+{
+    const Comparison c = compare(dataPath("propeller_sample_1.perfdata"), dataPath("perf.data.branch-4.14"));
+    EXPECT_FALSE(c.onlyInA.empty());
+    EXPECT_FALSE(c.onlyInB.empty());
+    EXPECT_NE(std::find(c.onlyInA.begin(), c.onlyInA.end(), "compute_flag"), c.onlyInA.end());
+    bool symbols = false, machine = false;
+    for (const auto& m : c.mismatches) {
+        symbols = symbols || m.kind == "symbols";
+        machine = machine || m.kind == "machine"; // Skylake-SP server vs Skylake client (model 78)
+    }
+    EXPECT_TRUE(symbols);
+    EXPECT_TRUE(machine);
+    // Edges of one side only: delta = the side's share, no ratio.
+    const DiffRow* onlyA = findRow(c, Section::CallEdge, "main -> compute_flag", "share");
+    ASSERT_NE(onlyA, nullptr);
+    EXPECT_FALSE(onlyA->b);
+    EXPECT_DOUBLE_EQ(*onlyA->delta(), -*onlyA->a);
+    EXPECT_FALSE(onlyA->ratio());
+    const std::string text = formatText(c, 5);
+    EXPECT_NE(text.find("Functions only in A"), std::string::npos) << text;
+    EXPECT_NE(text.find("[only in A]"), std::string::npos) << text;
+}
+
+TEST(ComparePerfData, LoadLatencyPerDataSourceAndWindows)
+{
+    const Comparison whole = compare(dataPath("perf.data.weight_struct"), dataPath("perf.data.weight_struct"));
+    ASSERT_TRUE(whole.a.hasMem);
+    std::uint64_t total = 0;
+    for (const auto& s : whole.a.latencyBySource)
+        total += s.count;
+    EXPECT_EQ(total, whole.a.loadSamples) << "every load is in exactly one data source";
+    EXPECT_FALSE(whole.a.latencyByFunction.empty());
+
+    // Half of the recording against the whole, normalised by duration: shares are comparable, counts per second.
+    CompareRequest req;
+    req.pathA = req.pathB = dataPath("perf.data.weight_struct");
+    req.loadA.window.kind = Window::Kind::Range;
+    req.loadA.window.toS = whole.a.recordingS / 2;
+    req.options.normalize = Normalize::Duration;
+    auto half = compareFiles(req);
+    ASSERT_TRUE(half.ok()) << half.error().toString();
+    EXPECT_LT(half->a.loadSamples, whole.a.loadSamples);
+    EXPECT_EQ(half->normalize, Normalize::Duration);
+    const DiffRow* any = nullptr;
+    for (const auto& r : half->rows)
+        if (r.section == Section::LatencySource && r.metric == "share" && r.countA && r.countB) any = &r;
+    ASSERT_NE(any, nullptr);
+    // countA is per second of A's window: samples / seconds.
+    const auto& figures = half->a.latencyBySource;
+    const auto it
+        = std::find_if(figures.begin(), figures.end(), [&](const LatencyFigures& f) { return f.key == any->item; });
+    ASSERT_NE(it, figures.end());
+    EXPECT_NEAR(*any->countA, static_cast<double>(it->count) / half->a.durationS(), 1e-6 * *any->countA);
+
+    // Nothing counts instructions in this file: asking for it is reported, and the counts stay raw.
+    req.options.normalize = Normalize::Instructions;
+    auto instr = compareFiles(req);
+    ASSERT_TRUE(instr.ok());
+    EXPECT_EQ(instr->normalize, Normalize::None);
+    EXPECT_TRUE(std::any_of(
+        instr->mismatches.begin(), instr->mismatches.end(), [](const Mismatch& m) { return m.kind == "normalize"; }));
+}
+
+TEST(ComparePerfData, SessionAgainstPerfDataSaysWhatCannotBeCompared)
+{
+    const Comparison c = compare(noisyNeighbourPair().before, dataPath("propeller_sample_1.perfdata"));
+    EXPECT_TRUE(
+        std::any_of(c.mismatches.begin(), c.mismatches.end(), [](const Mismatch& m) { return m.kind == "kind"; }));
+    EXPECT_TRUE(
+        std::any_of(c.mismatches.begin(), c.mismatches.end(), [](const Mismatch& m) { return m.kind == "simulated"; }));
+    // RDT rows from A only, LBR rows from B only: both kept.
+    EXPECT_NE(findRow(c, Section::Rdt, "victim", "occupancy_mean", 0), nullptr);
+    EXPECT_NE(findRow(c, Section::CallEdge, "main -> compute_flag", "share"), nullptr);
+    // A perf.data file has no markers.
+    CompareRequest req;
+    req.pathA = req.pathB = dataPath("propeller_sample_1.perfdata");
+    req.loadA.window.kind = Window::Kind::Markers;
+    req.loadA.window.fromMarker = "x";
+    req.loadA.window.toMarker = "y";
+    auto bad = compareFiles(req);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("no markers"), std::string::npos);
+}
+
+TEST(ComparePerfData, RejectsFilesThatAreNeither)
+{
+    auto r = loadProfile(std::string(RDTSCOPE_TEST_DATA) + "/perf/README.md");
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("neither an rdtscope session nor a perf.data file"), std::string::npos);
+    // A cut file shows what it holds, and says so.
+    auto truncated = loadProfile(dataPath("weight_struct.pipe.truncated"));
+    ASSERT_TRUE(truncated.ok()) << truncated.error().toString();
+    EXPECT_TRUE(std::any_of(truncated->notes.begin(), truncated->notes.end(),
+        [](const std::string& n) { return n.find("truncated") != std::string::npos; }));
+}

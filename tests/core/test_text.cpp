@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The shared text helpers (core/Text.h): one table per helper.
+#include "core/Text.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+
+using namespace rdt;
+
+TEST(Text, HexSpellings)
+{
+    const struct {
+        std::uint64_t value;
+        const char* digits;
+        const char* prefixed;
+    } cases[] = {
+        { 0, "0", "0x0" },
+        { 0x7ff, "7ff", "0x7ff" },
+        { 0xfffff, "fffff", "0xfffff" },
+        { 0x10, "10", "0x10" },
+        { 0xdeadbeefcafef00dull, "deadbeefcafef00d", "0xdeadbeefcafef00d" },
+        { std::numeric_limits<std::uint64_t>::max(), "ffffffffffffffff", "0xffffffffffffffff" },
+    };
+    for (const auto& c : cases) {
+        EXPECT_EQ(hexDigits(c.value), c.digits);
+        EXPECT_EQ(formatHex(c.value), c.prefixed);
+    }
+}
+
+TEST(Text, HexBytesKeepsMemoryOrderAndLeadingZeros)
+{
+    const std::uint8_t bytes[] = { 0x00, 0x0f, 0xa0, 0xff };
+    EXPECT_EQ(hexBytes(bytes, 4), "000fa0ff");
+    EXPECT_EQ(hexBytes(bytes, 0), "");
+}
+
+TEST(Text, TrimTable)
+{
+    const std::pair<const char*, const char*> cases[] = {
+        { "", "" },
+        { "   ", "" },
+        { "7ff\n", "7ff" },
+        { "  L3:0=ff \t\r\n", "L3:0=ff" },
+        { "\v\fexclusive\f", "exclusive" },
+        { "a b", "a b" },
+        { "x", "x" },
+    };
+    for (const auto& [in, out] : cases)
+        EXPECT_EQ(trim(in), out) << '"' << in << '"';
+}
