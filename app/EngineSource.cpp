@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "EngineSource.h"
 
+#include "engine/SourceAssembly.h"
 #include "models/EngineAllocation.h"
 #include "platform/LiveCpuid.h"
 #include "platform/Topology.h"

@@ -34,6 +34,7 @@ void addSample(PmuData& data, const Sample& s, const EventAttr* attr)
             static_cast<std::uint32_t>(std::min<std::uint64_t>(s.latency(), 0xffffffffu)) });
     } else {
         ++data.otherSamples;
+        ++data.otherFunctions[data.symbols->resolve(s.pid, s.ip).function];
     }
 }
 

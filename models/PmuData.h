@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,6 +54,8 @@ struct PmuData {
     /// PMU ("P-cores (cpu_core)", "E-cores (cpu_atom)"). Empty: one unnamed series (non-hybrid, simulated, imported).
     std::vector<std::string> tmaSeries;
     std::uint64_t otherSamples = 0; ///< samples with neither a branch stack nor a load latency (cpu-clock, ...)
+    /// Those samples by the function their IP is in (named through `symbols`, as the engine's captures name them).
+    std::map<std::string, std::uint64_t> otherFunctions;
     std::uint64_t lost = 0; ///< records or samples the kernel reported lost
     std::vector<std::string> notes; ///< warnings of the importer, what the simulation models
     std::unique_ptr<Symbolizer> symbols = std::make_unique<Symbolizer>();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "PmuLiveRun.h"
 
+#include "engine/TargetSymbols.h"
 #include "pmu/PerfSyscalls.h"
 #include "pmu/PmuCpuid.h"
 #include "pmu/Recipes.h"
@@ -73,6 +74,8 @@ Result<std::unique_ptr<PmuLiveRun>> PmuLiveRun::open(
     run->m_notes = std::move(plan.notes);
     run->m_tmaSeries = std::move(plan.tmaSeries);
     run->m_sys = std::move(sys);
+    for (auto pid : target.pids)
+        run->m_pids.push_back(static_cast<std::uint32_t>(pid));
     // A launched command is forked once for every recipe (perf's evlist__prepare_workload): every session opens
     // its events on the corked child with enable_on_exec, and the first start() lets it exec.
     auto sessions = openSessions(*run->m_sys, plan.recipes, target, 64);
@@ -96,6 +99,8 @@ PmuData PmuLiveRun::makeData(const std::string& what) const
     d.name = what;
     d.notes = m_notes; // e.g. which core PMU a hybrid part's capture left out
     d.tmaSeries = m_tmaSeries;
+    // The same symbol sources the CLI's captures load (the engine's rule): /proc/PID/maps and kallsyms.
+    engine::loadTargetSymbols(*d.symbols, m_pids);
     for (const auto& c : m_captures) // what the kernel made us change, e.g. a lowered precise_ip
         for (const auto& n : c.session->notes())
             d.notes.push_back(n);

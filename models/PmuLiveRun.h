@@ -60,6 +60,7 @@ private:
     std::vector<Capture> m_captures;
     std::vector<std::string> m_notes; ///< from building the recipes (hybrid parts: per-PMU notes)
     std::vector<std::string> m_tmaSeries; ///< LivePlan::tmaSeries
+    std::vector<std::uint32_t> m_pids; ///< attached processes, whose /proc/PID/maps name code mapped before the start
 };
 
 } // namespace rdt::pmu

@@ -8,7 +8,7 @@
 #include "PmuData.h"
 #include "core/Result.h"
 #include "pmu/RecordDecoder.h"
-#include "pmu/SimPmu.h"
+#include "simpmu/SimPmu.h"
 
 #include <vector>
 

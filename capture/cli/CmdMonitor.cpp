@@ -4,9 +4,8 @@
 #include "CmdRdtSource.h"
 #include "Commands.h"
 #include "core/Time.h"
-#include "rdt/AllocationEngine.h"
+#include "engine/CaptureService.h"
 #include "rdt/CounterMath.h"
-#include "rdt/Sampler.h"
 
 #include <algorithm>
 #include <chrono>
@@ -14,7 +13,9 @@
 #include <csignal>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <thread>
+#include <variant>
 
 namespace rdt::cli {
 
@@ -115,61 +116,66 @@ int cmdMonitor(const std::vector<std::string>& argv)
         actions.begin(), actions.end(), [](const auto& x, const auto& y) { return x.offsetNs < y.offsetNs; });
 
     int code = 0;
-    auto source = openSourceForCli(args, code);
-    if (!source) return code;
-    RdtBackend& backend = *source->backend;
-    SimulationControl* sim = source->simulation.get();
-    auto caps = backend.capabilities();
-    if (!caps) {
-        std::fprintf(stderr, "rdtscope-cli monitor: %s\n", caps.error().toString().c_str());
-        return exitCodeFor(caps.error());
+    auto service = openServiceForCli(args, code);
+    if (!service) return code;
+    engine::CaptureService& svc = **service;
+    const bool simulated = svc.source().simulated;
+    auto machine = svc.machine();
+    if (!machine) {
+        std::fprintf(stderr, "rdtscope-cli monitor: %s\n", machine.error().toString().c_str());
+        return exitCodeFor(machine.error());
     }
-    if (!caps->monitoring.present) {
+    if (!machine->capabilities.monitoring.present) {
         std::fprintf(stderr, "rdtscope-cli monitor: %s has no RDT monitoring (no L3_MON / CPUID.0FH)\n",
-            backend.describe().c_str());
+            svc.source().backend.c_str());
         return ExitUnavailable;
     }
 
     const auto printInterval = static_cast<std::uint64_t>(*intervalMs * 1e6);
     // Poll at least as often as the counter width requires (20.18.8) and print per interval from the
     // sampler's wrap-corrected cumulative bytes.
-    const auto maxStep = maxPollIntervalNs(caps->monitoring.counterWidth);
+    const auto maxStep = maxPollIntervalNs(machine->capabilities.monitoring.counterWidth);
     const std::uint64_t subPolls = std::max<std::uint64_t>(1, (printInterval + maxStep - 1) / maxStep);
     const std::uint64_t step = printInterval / subPolls;
-    SamplerConfig cfg;
-    cfg.rateHz = 1e9 / static_cast<double>(step);
-    Sampler sampler(backend, cfg, sim);
-    AllocationEngine engine(backend);
-    if (sim) engine.setClock([sim] { return sim->nowNs(); });
+    (void)svc.setSamplingInterval(step);
 
     const bool csv = args.has("csv");
     const bool bounded = args.has("duration");
     const std::uint64_t durationNs = bounded ? static_cast<std::uint64_t>(*durationS * 1e9) : 0;
     // Simulated sources with a duration run as fast as possible; otherwise we pace in real time.
-    const bool paced = !(sim && bounded);
+    const bool paced = !(simulated && bounded);
     std::signal(SIGINT, onSigint);
 
-    auto now = [&] { return sim ? sim->nowNs() : monotonicNs(); };
-    const std::uint64_t t0 = now();
+    const std::uint64_t t0 = svc.nowNs();
     const auto wall0 = std::chrono::steady_clock::now();
     auto advanceTo = [&](std::uint64_t offset) {
-        if (sim) {
-            if (paced) std::this_thread::sleep_until(wall0 + std::chrono::nanoseconds(offset));
-            sim->advanceTo(t0 + offset);
-        } else {
-            std::this_thread::sleep_until(wall0 + std::chrono::nanoseconds(offset));
-        }
+        if (paced || !simulated) std::this_thread::sleep_until(wall0 + std::chrono::nanoseconds(offset));
+        svc.advanceTo(t0 + offset); // a no-op for real sources
     };
-    if (sim)
-        for (const auto& e : sim->takeEvents())
-            std::fprintf(stderr, "scenario: %s%s\n", e.ok ? "" : "FAILED ", e.text.c_str());
-    auto first = sampler.pollOnce(now());
-    if (!first) {
-        std::fprintf(stderr, "rdtscope-cli monitor: %s\n", first.error().toString().c_str());
-        return exitCodeFor(first.error());
+    // Scenario lines are printed as they happen; the last sample batch of a drain is what a poll produced.
+    auto drain = [&](const char* scenarioPrefix, bool withTime) {
+        std::optional<RdtSampleBatch> batch;
+        for (auto& e : svc.drainEvents()) {
+            if (auto* s = std::get_if<SimulationEvent>(&e)) {
+                if (withTime)
+                    std::fprintf(stderr, "%s %.3f s: %s%s\n", scenarioPrefix,
+                        nsToSeconds(s->timeNs - std::min(s->timeNs, t0)), s->ok ? "" : "FAILED ", s->text.c_str());
+                else
+                    std::fprintf(stderr, "%s: %s%s\n", scenarioPrefix, s->ok ? "" : "FAILED ", s->text.c_str());
+            } else if (auto* b = std::get_if<RdtSampleBatch>(&e)) {
+                batch = std::move(*b);
+            }
+        }
+        return batch;
+    };
+    (void)drain("scenario", false);
+    if (auto r = svc.pollRdt(); !r.ok) {
+        std::fprintf(stderr, "rdtscope-cli monitor: %s\n", r.toString().c_str());
+        return exitCodeFor(r.error());
     }
-    while (sampler.queue().pop()) { }
+    const auto first = drain("scenario", false);
     std::map<std::pair<std::string, int>, Printed> printed;
+    if (!first) return ExitFailure;
     for (const auto& s : first->samples)
         printed[{ s.group, s.domain }] = { s.mbmTotalBytes, s.mbmLocalBytes, 0 };
 
@@ -188,29 +194,25 @@ int cmdMonitor(const std::vector<std::string>& argv)
                 const auto& act = actions[nextAction++];
                 if (act.offsetNs > offset) advanceTo(act.offsetNs);
                 offset = std::max(offset, act.offsetNs);
-                auto out = engine.apply({ act.group, act.schemata, "cli" });
-                const double at = nsToSeconds(now() - t0);
-                if (out.ok) {
+                const auto out = svc.applyAllocation(act.group, act.schemata);
+                const double at = nsToSeconds(svc.nowNs() - t0);
+                if (out.result.ok) {
                     std::fprintf(stderr, "at %.3f s: applied '%s' to %s\n", at, act.schemataText.c_str(),
                         displayGroup(act.group).c_str());
                 } else {
                     actionFailed = true;
                     std::fprintf(stderr, "at %.3f s: could not apply '%s' to %s: %s\n", at, act.schemataText.c_str(),
-                        displayGroup(act.group).c_str(), out.error.toString().c_str());
+                        displayGroup(act.group).c_str(), out.result.toString().c_str());
                 }
-                for (const auto& n : out.notes)
+                for (const auto& n : out.result.notes)
                     std::fprintf(stderr, "  note: %s\n", n.c_str());
             }
             advanceTo(pollAt);
             offset = pollAt;
-            if (sim)
-                for (const auto& e : sim->takeEvents())
-                    std::fprintf(stderr, "scenario at %.3f s: %s%s\n", nsToSeconds(e.timeNs - std::min(e.timeNs, t0)),
-                        e.ok ? "" : "FAILED ", e.text.c_str());
-            auto batch = sampler.pollOnce(now());
-            while (sampler.queue().pop()) { }
-            if (!batch) {
-                std::fprintf(stderr, "rdtscope-cli monitor: poll failed: %s\n", batch.error().toString().c_str());
+            const auto polled = svc.pollRdt();
+            auto batch = drain("scenario at", true);
+            if (!polled.ok || !batch) {
+                std::fprintf(stderr, "rdtscope-cli monitor: poll failed: %s\n", polled.toString().c_str());
                 continue;
             }
             for (const auto& s : batch->samples)
@@ -222,7 +224,7 @@ int cmdMonitor(const std::vector<std::string>& argv)
         const double t = nsToSeconds(last.timeNs - t0);
         const double secs = nsToSeconds(printInterval);
         if (!csv) {
-            std::printf("TIME %.3f s%s\n", t, source->simulated ? " (simulated)" : "");
+            std::printf("TIME %.3f s%s\n", t, simulated ? " (simulated)" : "");
             std::printf("%-28s %6s %12s %12s %12s %12s %5s\n", "GROUP", "DOMAIN", "LLC[KB]", "MBL[MB/s]", "MBR[MB/s]",
                 "MBT[MB/s]", "FLAGS");
         }
@@ -243,7 +245,7 @@ int cmdMonitor(const std::vector<std::string>& argv)
         std::fflush(stdout);
     }
     std::signal(SIGINT, SIG_DFL);
-    if (source->simulated) std::fprintf(stderr, "note: all values above are simulated\n");
+    if (simulated) std::fprintf(stderr, "note: all values above are simulated\n");
     return actionFailed ? ExitFailure : ExitOk;
 }
 

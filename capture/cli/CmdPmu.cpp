@@ -3,22 +3,13 @@
 // the simulated one (sim). A perf_event_open that cannot work here becomes advice and exit code 3.
 #include "Args.h"
 #include "Commands.h"
-#include "pmu/BranchGraph.h"
-#include "pmu/CorePmus.h"
-#include "pmu/EventEncoder.h"
-#include "pmu/LoadLatency.h"
-#include "pmu/PerfSession.h"
-#include "pmu/PmuCpuid.h"
+#include "engine/CaptureService.h"
 #include "pmu/PmuText.h"
-#include "pmu/Recipes.h"
-#include "pmu/SimMachineMemory.h"
-#include "pmu/SimPmu.h"
-#include "pmu/Symbolizer.h"
-#include "sim/SimCpuid.h"
-#include "sim/SimMachine.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 namespace rdt::cli {
@@ -53,17 +44,12 @@ struct Options {
     double memoryScale = 1;
     bool kernel = false;
     std::string machine; ///< sim: a SimMachine preset whose caches serve the loads
+    bool simulated = false;
 };
 
 double seconds(Clock::time_point a, Clock::time_point b)
 {
     return std::chrono::duration<double>(b - a).count();
-}
-
-void printFinal(const Options& o, BranchGraph* graph, LoadLatency* mem, Symbolizer& symbols)
-{
-    if (graph) std::printf("\n%s", branchGraphText(graph->report(symbols), !o.callStack, o.top).c_str());
-    if (mem) std::printf("\n%s", loadLatencyText(mem->report(symbols, o.top), o.top).c_str());
 }
 
 void printRingStats(const RingStats& s, std::uint64_t decodeErrors)
@@ -75,250 +61,152 @@ void printRingStats(const RingStats& s, std::uint64_t decodeErrors)
         static_cast<unsigned long long>(s.overruns), static_cast<unsigned long long>(decodeErrors));
 }
 
-int runSim(const Options& o)
+/// The final tables of an LBR or load-latency capture, functions named by the service.
+void printFinal(const Options& o, const engine::PmuReport& r)
 {
-    SimPmuConfig cfg;
-    cfg.capture = o.kind == Kind::Tma ? SimCapture::Tma
-        : o.kind == Kind::Mem         ? SimCapture::LoadLatency
-        : o.callStack                 ? SimCapture::LbrCallStack
-                                      : SimCapture::LbrAny;
-    cfg.ldlat = o.ldlat;
-    cfg.memoryScale = o.memoryScale;
-    std::unique_ptr<sim::SimMachine> machine;
-    std::unique_ptr<SimMemoryModel> memory;
-    if (!o.machine.empty()) { // the simulated machine's caches instead of the PMU's own small hierarchy
-        auto cpuid = sim::presetCpuid(o.machine);
-        auto m = cpuid ? sim::SimMachine::create(*cpuid) : Result<std::unique_ptr<sim::SimMachine>>(cpuid.error());
-        if (!m) {
-            std::fprintf(stderr, "rdtscope-cli pmu: %s\n", m.error().toString().c_str());
-            return ExitUsage;
-        }
-        machine = std::move(*m);
-        memory = std::make_unique<SimMachineMemory>(*machine, std::vector<unsigned> { 0, 1 });
-    }
-    auto sim = SimPmu::create(cfg, std::move(memory));
-    if (!sim) {
-        std::fprintf(stderr, "rdtscope-cli pmu: %s\n", sim.error().toString().c_str());
-        return ExitFailure;
-    }
-    std::printf("SIMULATED: a Sapphire Rapids-class core running rdtscope's synthetic request server (not this "
-                "machine)\nrecipe: %s\ncaches: %s\n\n",
-        sim->recipe().description.c_str(),
-        o.machine.empty() ? "the PMU's own L1/L2/L3 model" : ("simulated machine " + o.machine).c_str());
-    RecordDecoder decoder;
-    sim->addEventsTo(decoder);
-    Symbolizer symbols;
-    sim->registerSymbols(symbols);
-    auto view = RingReader::viewOfMapping(sim->ring().base(), sim->ring().mapSize(), sim->ring().pageSize());
-    auto reader = view ? RingReader::create(*view) : Result<RingReader>(view.error());
-    if (!reader) {
-        std::fprintf(stderr, "rdtscope-cli pmu: %s\n", reader.error().toString().c_str());
-        return ExitFailure;
-    }
-    BranchGraph graph(o.callStack ? BranchGraph::Mode::CallStack : BranchGraph::Mode::AnyBranch);
-    LoadLatency mem;
-    DecodedRecord scratch;
-    auto consume = [&](const DecodedRecord& r) {
-        symbols.onRecord(r);
-        if (r.kind != RecordKind::Sample) return;
-        if (o.kind == Kind::Lbr)
-            graph.add(r.sample);
-        else
-            mem.add(r.sample);
-    };
-    if (o.kind == Kind::Tma) std::printf("%s", tmaHeader(true).c_str());
-    const auto t0 = Clock::now();
-    auto nextReport = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.interval));
-    const std::uint64_t readFormat = sim->recipe().events[0].attr.readFormat;
-    TmaIntervals intervals;
-    if (auto first = parseReadFormat(sim->readGroup(), readFormat)) intervals.start(*first);
-    auto breakdown = [&](const ReadData& d) { return tmaFromGroupRead(sim->recipe(), d); };
-    while (seconds(t0, Clock::now()) < o.duration) {
-        // Simulate in slices so the wall clock paces the output; the ring is drained after each slice.
-        sim->run(1'000'000);
-        reader->drainDecoded(decoder, scratch, consume);
-        if (Clock::now() < nextReport) continue;
-        nextReport += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.interval));
-        const double t = seconds(t0, Clock::now());
-        if (o.kind == Kind::Tma) {
-            if (auto now = parseReadFormat(sim->readGroup(), readFormat))
-                std::printf("%s",
-                    tmaRow(t, intervals.add(static_cast<std::uint64_t>(t * 1e9), *now, breakdown).breakdown).c_str());
-        } else if (o.kind == Kind::Lbr) {
-            std::printf("  %6.2f s  %llu samples\n", t, static_cast<unsigned long long>(graph.samples()));
-        } else {
-            std::printf("  %6.2f s  %llu load samples\n", t, static_cast<unsigned long long>(mem.samples()));
-        }
-        std::fflush(stdout);
-    }
-    if (o.kind == Kind::Tma) {
-        std::printf("%s", tmaRow("total", intervals.total()).c_str());
-        std::printf("\nsimulated %.1f ms of CPU time\n", sim->truth().cycles / cfg.ghz / 1e6);
-        return ExitOk;
-    }
-    printFinal(o, o.kind == Kind::Lbr ? &graph : nullptr, o.kind == Kind::Mem ? &mem : nullptr, symbols);
-    printRingStats(reader->stats(), reader->decodeErrors());
-    std::printf("(simulated data)\n");
-    return ExitOk;
+    if (r.branches) std::printf("\n%s", branchGraphText(*r.branches, !o.callStack, o.top).c_str());
+    if (r.loads) std::printf("\n%s", loadLatencyText(*r.loads, o.top).c_str());
 }
 
-/// Why the hardware capture cannot run here: the recipe's reason plus what the kernel says to a plain
-/// hardware event, so a VM without a PMU is named as such.
-int unavailable(const char* what, const Error& reason, PerfSyscalls& sys, const PerfEnvironment& env)
+const char* what(const Options& o)
 {
-    std::fprintf(stderr, "rdtscope-cli pmu %s: %s\n", what, reason.toString().c_str());
-    EventAttr probe;
-    probe.type = TypeHardware;
-    probe.config = 0; // cycles
-    probe.size = perf::AttrSizeVer8;
-    probe.setFlag(EventAttr::FlagDisabled, true);
-    probe.setFlag(EventAttr::FlagExcludeKernel, true);
-    probe.setFlag(EventAttr::FlagExcludeHv, true);
-    auto fd = sys.open(probe, 0, -1, -1, 0);
-    if (fd)
-        std::fprintf(stderr,
-            "  the kernel opens hardware events here, but this CPU model has no %s support we "
-            "know how to use\n",
-            what);
-    else
-        std::fprintf(stderr, "  %s\n", openAdvice(fd.error().code, probe, "cycles", env, false).toString().c_str());
-    std::fprintf(stderr, "  try the simulated PMU: rdtscope-cli pmu %s --source sim\n", what);
-    return ExitUnavailable;
+    return o.kind == Kind::Tma ? "tma" : o.kind == Kind::Lbr ? "lbr" : "mem";
 }
 
-int runPerf(const Options& o, const Args& args)
+/// Why a capture did not start, with the exit code that fits (3 when the PMU cannot do it here).
+int startFailure(const Options& o, const engine::PmuStarted& s)
 {
-    const char* what = o.kind == Kind::Tma ? "tma" : o.kind == Kind::Lbr ? "lbr" : "mem";
-    LinuxPerfSyscalls sys;
-    const PerfEnvironment env = sys.environment();
-    // One part per core PMU: cpu_core and cpu_atom on hybrid parts (each its own recipe, type and CPUs), as perf
-    // opens every hardware event once per core PMU.
-    auto parts = corePmuParts(env);
-    if (!parts) return unavailable(what, parts.error(), sys, env);
-    const PmuCpuid cpuid = readPmuCpuid();
-    RecipeOptions ro = hostRecipeOptions(env, cpuid);
-    ro.kernel = o.kernel;
-    ro.ldlat = o.ldlat;
-    const RecipeKind kind = o.kind == Kind::Tma ? RecipeKind::Tma
-        : o.kind == Kind::Mem                   ? RecipeKind::LoadLatency
-        : o.callStack                           ? RecipeKind::LbrCallStack
-                                                : RecipeKind::LbrAny;
-    auto built = recipesForParts(*parts, kind, ro);
-    if (!built) return unavailable(what, built.error(), sys, env);
-    PerfTarget target;
-    for (const auto& p : args.values("pid"))
-        target.pids.push_back(static_cast<pid_t>(std::atoi(p.c_str())));
-    target.command = args.trailing();
-    target.systemWide = args.has("system-wide");
-    auto sessions = openSessions(sys, built->recipes, target); // a command is forked once for every PMU's recipe
-    if (!sessions) {
-        std::fprintf(stderr, "rdtscope-cli pmu %s: %s\n", what, sessions.error().toString().c_str());
-        const int e = sessions.error().code;
+    const std::string text = s.result.toString();
+    switch (s.failure) {
+    case engine::PmuFailure::BadRequest:
+        std::fprintf(stderr, "rdtscope-cli pmu: %s\n", text.c_str());
+        return ExitUsage;
+    case engine::PmuFailure::Unavailable:
+        std::fprintf(stderr, "rdtscope-cli pmu %s: %s\n", what(o), text.c_str());
+        for (const auto& n : s.result.notes)
+            std::fprintf(stderr, "  %s\n", n.c_str());
+        std::fprintf(stderr, "  try the simulated PMU: rdtscope-cli pmu %s --source sim\n", what(o));
+        return ExitUnavailable;
+    case engine::PmuFailure::Open: {
+        std::fprintf(stderr, "rdtscope-cli pmu %s: %s\n", what(o), text.c_str());
+        const int e = s.result.code;
         return e == EACCES || e == EPERM || e == ENOENT || e == ENODEV || e == EOPNOTSUPP || e == EINVAL
             ? ExitUnavailable
             : ExitFailure;
     }
-    auto& all = *sessions;
-    Symbolizer symbols;
-    for (pid_t p : target.pids)
-        (void)symbols.loadProcMaps(static_cast<std::uint32_t>(p));
-    (void)symbols.loadKallsyms();
-    for (auto& s : all)
-        if (auto st = s->start(); !st) {
-            std::fprintf(stderr, "rdtscope-cli pmu %s: %s\n", what, st.error().toString().c_str());
-            return ExitFailure;
-        }
-    std::printf("source: perf, PMUs used: %s\n", describeParts(*parts).c_str());
-    for (const auto& s : all)
-        std::printf("recipe%s: %s\n", s->recipe().pmuLabel.empty() ? "" : (" " + s->recipe().pmuLabel).c_str(),
-            s->recipe().description.c_str());
-    for (const auto& note : built->notes) // a PMU left out, e.g. E-core TMA on an unverified model
+    default:
+        std::fprintf(stderr, o.simulated ? "rdtscope-cli pmu: %s\n" : "rdtscope-cli pmu %s: %s\n",
+            o.simulated ? text.c_str() : what(o), text.c_str());
+        return ExitFailure;
+    }
+}
+
+void printHeader(const Options& o, const engine::PmuCaptureInfo& info)
+{
+    if (o.simulated) {
+        std::printf("SIMULATED: a Sapphire Rapids-class core running rdtscope's synthetic request server (not this "
+                    "machine)\nrecipe: %s\ncaches: %s\n\n",
+            info.parts[0].description.c_str(), info.caches.c_str());
+        return;
+    }
+    std::printf("source: perf, PMUs used: %s\n", info.pmusUsed.c_str());
+    for (const auto& p : info.parts)
+        std::printf("recipe%s: %s\n", p.pmuLabel.empty() ? "" : (" " + p.pmuLabel).c_str(), p.description.c_str());
+    for (const auto& note : info.notes) // a PMU left out, a precise_ip the PMU lowered, ...
         std::printf("note: %s\n", note.c_str());
-    for (const auto& s : all)
-        for (const auto& note : s->notes()) // e.g. "precise_ip lowered to 1 ...: the PMU refused 2"
-            std::printf("note: %s\n", note.c_str());
-    if (o.kind == Kind::Lbr && cpuid.lbrDepth) std::printf("architectural LBR depth: %u (CPUID.1CH)\n", cpuid.lbrDepth);
+    if (o.kind == Kind::Lbr && info.lbrDepth) std::printf("architectural LBR depth: %u (CPUID.1CH)\n", info.lbrDepth);
     std::printf("\n");
-    // Samples of every PMU go to the same aggregators (each session's decoder knows its own attrs and ids).
-    BranchGraph graph(o.callStack ? BranchGraph::Mode::CallStack : BranchGraph::Mode::AnyBranch);
-    LoadLatency mem;
-    auto consume = [&](const DecodedRecord& r) {
-        symbols.onRecord(r);
-        if (r.kind == RecordKind::Sample) o.kind == Kind::Lbr ? graph.add(r.sample) : mem.add(r.sample);
+}
+
+void printTmaHeader(const engine::PmuPartInfo& p)
+{
+    if (!p.pmuLabel.empty()) std::printf("%s\n", p.pmuLabel.c_str());
+    std::printf("%s", tmaHeader(p.levelTwoTma).c_str());
+}
+
+/// One capture through the service, real (perf) or simulated; the wall clock paces the output.
+int runCapture(const Options& o, engine::PmuRequest request)
+{
+    engine::ServiceOptions so;
+    so.openRdt = false;
+    auto service = engine::CaptureService::open(so);
+    if (!service) {
+        std::fprintf(stderr, "rdtscope-cli pmu: %s\n", service.error().toString().c_str());
+        return ExitFailure;
+    }
+    auto& svc = **service;
+    const auto started = svc.startPmu(request);
+    if (!started.result.ok) return startFailure(o, started);
+    const auto& info = started.info;
+    const std::uint32_t id = info.id;
+    printHeader(o, info);
+    const bool hybrid = info.parts.size() > 1;
+    if (o.kind == Kind::Tma) {
+        if (hybrid) std::printf("rows: P = P-cores (cpu_core), E = E-cores (cpu_atom)\n");
+        printTmaHeader(info.parts[0]);
+    }
+    auto printTmaRows = [&](const engine::PmuBatch& b) {
+        for (const auto& row : b.tma) {
+            if (hybrid) { // the interval column names the PMU: "1.00s P" / "1.00s E"
+                char label[32];
+                std::snprintf(label, sizeof label, "%5.2fs %s", row.seconds,
+                    info.parts[row.part].pmuName == "cpu_atom" ? "E" : "P");
+                std::printf("%s", tmaRow(std::string(label), row.breakdown).c_str());
+            } else {
+                std::printf("%s", tmaRow(row.seconds, row.breakdown).c_str());
+            }
+        }
     };
     const auto t0 = Clock::now();
-    // TMA: one breakdown per PMU, each with its own interval history.
-    std::vector<TmaIntervals> intervals(all.size());
-    if (o.kind == Kind::Tma)
-        for (std::size_t i = 0; i < all.size(); ++i) {
-            ReadData zero;
-            zero.values.resize(all[i]->recipe().events.size());
-            intervals[i].start(zero);
-        }
-    auto header = [&](std::size_t i) {
-        const Recipe& r = all[i]->recipe();
-        if (!r.pmuLabel.empty()) std::printf("%s\n", r.pmuLabel.c_str());
-        std::printf("%s", tmaHeader(r.tma == TmaModel::SapphireRapids).c_str());
-    };
-    auto readTma = [&](double t, bool print) -> bool {
-        for (std::size_t i = 0; i < all.size(); ++i) {
-            auto now = all[i]->readGroups();
-            if (!now) {
-                std::fprintf(stderr, "rdtscope-cli pmu tma: %s\n", now.error().toString().c_str());
-                return false;
-            }
-            const Recipe& r = all[i]->recipe();
-            const TmaInterval& iv = intervals[i].add(
-                static_cast<std::uint64_t>(t * 1e9), *now, [&](const ReadData& d) { return tmaFromGroupRead(r, d); });
-            if (!print) continue;
-            if (all.size() > 1) { // the interval column names the PMU: "1.00s P" / "1.00s E"
-                char label[32];
-                std::snprintf(label, sizeof label, "%5.2fs %s", t, r.pmuName == "cpu_atom" ? "E" : "P");
-                std::printf("%s", tmaRow(std::string(label), iv.breakdown).c_str());
-            } else {
-                std::printf("%s", tmaRow(t, iv.breakdown).c_str());
-            }
-        }
-        return true;
-    };
-    if (o.kind == Kind::Tma) {
-        if (all.size() > 1) std::printf("rows: P = P-cores (cpu_core), E = E-cores (cpu_atom)\n");
-        header(0);
-    }
-    auto anyExited = [&] {
-        for (auto& s : all)
-            if (s->childExited()) return true;
-        return false;
-    };
     double nextReport = o.interval;
-    while (seconds(t0, Clock::now()) < o.duration && !anyExited()) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        for (auto& s : all)
-            s->drain(consume);
+    std::uint64_t samples = 0;
+    while (seconds(t0, Clock::now()) < o.duration && !svc.pmuFinished(id)) {
+        // The simulated PMU runs in slices; perf rings are drained every 50 ms.
+        if (!o.simulated) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        (void)svc.pumpPmu(id);
+        for (const auto& b : svc.drainPmuBatches())
+            samples = b.samples;
         const double t = seconds(t0, Clock::now());
         if (t < nextReport) continue;
         nextReport += o.interval;
-        if (o.kind == Kind::Tma && !readTma(t, true)) return ExitFailure;
+        if (o.kind == Kind::Tma) {
+            if (auto r = svc.readPmuCounters(id); !r.ok) {
+                std::fprintf(stderr, "rdtscope-cli pmu tma: %s\n", r.toString().c_str());
+                return ExitFailure;
+            }
+            for (const auto& b : svc.drainPmuBatches())
+                printTmaRows(b);
+        } else if (o.simulated) {
+            std::printf("  %6.2f s  %llu %s\n", t, static_cast<unsigned long long>(samples),
+                o.kind == Kind::Lbr ? "samples" : "load samples");
+        }
         std::fflush(stdout);
     }
-    for (auto& s : all) {
-        (void)s->stop();
-        s->drain(consume);
+    (void)svc.stopPmu(id);
+    auto report = svc.pmuReport(id, o.top);
+    if (!report) {
+        std::fprintf(stderr, "rdtscope-cli pmu %s: %s\n", what(o), report.error().toString().c_str());
+        return ExitFailure;
     }
     if (o.kind == Kind::Tma) {
-        (void)readTma(seconds(t0, Clock::now()), false);
+        if (o.simulated) {
+            std::printf("%s", tmaRow("total", report->tmaTotals.at(0)).c_str());
+            std::printf("\nsimulated %.1f ms of CPU time\n", report->simulatedCpuMs);
+            return ExitOk;
+        }
         std::printf("\n");
-        for (std::size_t i = 0; i < all.size(); ++i) {
-            header(i);
-            std::printf("%s", tmaRow("total", intervals[i].total()).c_str());
+        for (std::size_t i = 0; i < info.parts.size() && i < report->tmaTotals.size(); ++i) {
+            printTmaHeader(info.parts[i]);
+            std::printf("%s", tmaRow("total", report->tmaTotals[i]).c_str());
         }
         return ExitOk;
     }
-    printFinal(o, o.kind == Kind::Lbr ? &graph : nullptr, o.kind == Kind::Mem ? &mem : nullptr, symbols);
-    for (const auto& s : all) {
-        if (all.size() > 1) std::printf("\n%s", s->recipe().pmuLabel.c_str());
-        printRingStats(s->ringStats(), s->decodeErrors());
+    printFinal(o, *report);
+    for (const auto& p : report->parts) {
+        if (report->parts.size() > 1) std::printf("\n%s", p.pmuLabel.c_str());
+        printRingStats(p.ring, p.decodeErrors);
     }
+    if (o.simulated) std::printf("(simulated data)\n");
     return ExitOk;
 }
 
@@ -369,6 +257,15 @@ int cmdPmu(const std::vector<std::string>& argv)
     o.callStack = mode == "callstack";
     const bool hasTarget = args->has("pid") || args->has("system-wide") || !args->trailing().empty();
     const std::string source = args->valueOr("source", hasTarget ? "perf" : "sim");
+    engine::PmuRequest request;
+    request.kind = o.kind == Kind::Tma ? engine::PmuCaptureKind::Tma
+        : o.kind == Kind::Mem          ? engine::PmuCaptureKind::LoadLatency
+        : o.callStack                  ? engine::PmuCaptureKind::LbrCallStack
+                                       : engine::PmuCaptureKind::LbrAny;
+    request.ldlat = o.ldlat;
+    request.kernel = o.kernel;
+    request.memoryScale = o.memoryScale;
+    request.machine = o.machine;
     if (source == "sim") {
         if (hasTarget) {
             std::fprintf(stderr,
@@ -376,7 +273,8 @@ int cmdPmu(const std::vector<std::string>& argv)
                 "COMMAND or use --source perf\n");
             return ExitUsage;
         }
-        return runSim(o);
+        o.simulated = request.simulated = true;
+        return runCapture(o, request);
     }
     if (source != "perf") {
         std::fprintf(stderr, "rdtscope-cli pmu: --source is perf or sim\n");
@@ -386,7 +284,11 @@ int cmdPmu(const std::vector<std::string>& argv)
         std::fprintf(stderr, "rdtscope-cli pmu: --source perf needs --pid N, --system-wide or -- COMMAND\n");
         return ExitUsage;
     }
-    return runPerf(o, *args);
+    for (const auto& p : args->values("pid"))
+        request.pids.push_back(static_cast<std::uint32_t>(std::atoi(p.c_str())));
+    request.command = args->trailing();
+    request.systemWide = args->has("system-wide");
+    return runCapture(o, request);
 }
 
 } // namespace rdt::cli

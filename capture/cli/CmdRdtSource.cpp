@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CmdRdtSource.h"
 
+#include "engine/SourceAssembly.h"
 #include "rdt/GroupNames.h"
 
 #include <cerrno>
@@ -42,6 +43,29 @@ Result<RdtSource> openSourceForCli(const Args& args, int& exitCode)
         std::fprintf(stderr, "note: SIMULATED data (%s), not measured on this machine\n",
             s->simulation ? s->simulation->describe().c_str() : "simulator");
     for (const auto& w : s->warnings)
+        std::fprintf(stderr, "warning: %s\n", w.c_str());
+    exitCode = 0;
+    return s;
+}
+
+Result<std::unique_ptr<engine::CaptureService>> openServiceForCli(const Args& args, int& exitCode)
+{
+    engine::ServiceOptions o;
+    o.rdt.spec = args.valueOr("source", "auto");
+    o.rdt.scenario = args.valueOr("scenario", "noisy-neighbour");
+    auto s = engine::CaptureService::open(o);
+    if (!s) {
+        std::fprintf(
+            stderr, "rdtscope-cli: cannot open source '%s': %s\n", o.rdt.spec.c_str(), s.error().toString().c_str());
+        exitCode = exitCodeFor(s.error());
+        return s.error();
+    }
+    const auto& d = (*s)->source();
+    std::fprintf(stderr, "source: %s (%s)\n", d.backend.c_str(), d.why.c_str());
+    if (d.simulated)
+        std::fprintf(stderr, "note: SIMULATED data (%s), not measured on this machine\n",
+            d.simulation.empty() ? "simulator" : d.simulation.c_str());
+    for (const auto& w : d.warnings)
         std::fprintf(stderr, "warning: %s\n", w.c_str());
     exitCode = 0;
     return s;

@@ -2,8 +2,10 @@
 #pragma once
 
 #include "Args.h"
+#include "engine/CaptureService.h"
 #include "rdt/RdtSource.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,9 @@ inline const std::vector<std::string> kRdtSourceOptions = { "source", "scenario"
 /// and any warnings about other RDT users). On failure prints the error and sets `exitCode` (3 when the
 /// source is unavailable here, 1 otherwise).
 Result<RdtSource> openSourceForCli(const Args& args, int& exitCode);
+
+/// The capture service over the source the options name, announced on stderr as openSourceForCli does.
+Result<std::unique_ptr<engine::CaptureService>> openServiceForCli(const Args& args, int& exitCode);
 
 /// Exit code for an engine error: 3 for "not available here" errnos, 1 otherwise.
 int exitCodeFor(const Error& e);

@@ -2,7 +2,6 @@
 #include "RdtSource.h"
 
 #include "ResctrlBackend.h"
-#include "SimSource.h"
 #include "core/PosixFs.h"
 
 #include <cerrno>
@@ -33,8 +32,7 @@ std::vector<std::string> rdtSourceSpecs()
     return { "auto", "sim", "sim-msr", "resctrl", "resctrl:PATH", "msr" };
 }
 
-namespace {
-Result<RdtSource> openResctrl(const std::string& root, const std::string& why)
+Result<RdtSource> openResctrlSource(const std::string& root, const std::string& why)
 {
     struct stat st { };
     if (::stat(root.c_str(), &st) != 0)
@@ -54,65 +52,6 @@ Result<RdtSource> openResctrl(const std::string& root, const std::string& why)
     s.backend = std::move(*backend);
     s.kind = "resctrl";
     s.why = why;
-    return s;
-}
-}
-
-Result<RdtSource> openRdtSource(const RdtSourceOptions& options)
-{
-    const auto& spec = options.spec;
-    if (spec == "sim" || spec == "sim-msr") {
-        auto s = openSimSource(spec, options.scenario);
-        if (s)
-            s->why = spec + ": simulated machine (scenario " + options.scenario + ") requested with --source " + spec
-                + "; all data is simulated";
-        return s;
-    }
-    if (spec == "resctrl")
-        return openResctrl(
-            options.resctrlRoot, "resctrl at " + options.resctrlRoot + " requested with --source resctrl");
-    if (spec.rfind("resctrl:", 0) == 0) {
-        const auto root = spec.substr(8);
-        if (root.empty())
-            return errnoError(EINVAL, "--source resctrl: needs a path", "e.g. --source resctrl:/sys/fs/resctrl");
-        return openResctrl(root, "resctrl tree at " + root + " requested with --source " + spec);
-    }
-    if (spec == "msr") return openMsrSource(options);
-    if (spec != "auto")
-        return errnoError(
-            EINVAL, "unknown source '" + spec + "'", "use auto, sim, sim-msr, resctrl, resctrl:PATH or msr");
-
-    // auto: real resctrl when it is mounted and usable, otherwise the simulator, saying why.
-    std::string mountPoint;
-    std::string reason;
-    if (resctrlMounted(options.mountsFile, &mountPoint)) {
-        auto r = openResctrl(mountPoint, "auto: resctrl is mounted at " + mountPoint);
-        if (r) return r;
-        reason = "resctrl is mounted at " + mountPoint + " but unusable (" + r.error().toString() + ")";
-    } else {
-        reason = "resctrl not mounted (" + options.mountsFile
-            + " has no resctrl entry; on RDT hardware: mount -t resctrl resctrl /sys/fs/resctrl)";
-        std::ifstream cpuinfo("/proc/cpuinfo");
-        std::string line;
-        bool intel = false, rdtFlags = false;
-        while (std::getline(cpuinfo, line)) {
-            if (line.rfind("vendor_id", 0) == 0 && line.find("GenuineIntel") != std::string::npos) intel = true;
-            if (line.rfind("flags", 0) == 0) {
-                rdtFlags = line.find(" cqm") != std::string::npos || line.find(" rdt_a") != std::string::npos;
-                break;
-            }
-        }
-        if (!intel)
-            reason += "; this CPU is not GenuineIntel";
-        else if (!rdtFlags)
-            reason += "; /proc/cpuinfo shows no cqm/rdt_a flags (CPUID.07H.00H:EBX[12]/[15] = 0 or hidden by a VM)";
-    }
-    auto s = openSimSource("sim", options.scenario);
-    if (!s)
-        return makeError(
-            "auto: " + reason + ", and the simulator is unavailable: " + s.error().message, s.error().advice);
-    s->why = "auto: " + reason + "; using the simulated machine (scenario " + options.scenario
-        + "): all data is simulated";
     return s;
 }
 

@@ -35,8 +35,9 @@ struct RdtSource {
     std::vector<std::string> warnings; ///< other RDT users seen, odd files, ...
 };
 
-/// Opens a source by spec. Errors say exactly what is missing and how to fix it (exit code 3 material).
-Result<RdtSource> openRdtSource(const RdtSourceOptions& options);
+/// resctrl at `root` (a real mount or a copy of a tree); `why` is kept in the source's description. Sources are
+/// assembled (auto, sim, msr ...) by engine/SourceAssembly.h openRdtSource.
+Result<RdtSource> openResctrlSource(const std::string& root, const std::string& why);
 
 /// The specs openRdtSource understands, for --help texts.
 std::vector<std::string> rdtSourceSpecs();

@@ -6,7 +6,7 @@
 #include "pmu/LoadLatency.h"
 #include "pmu/RecordDecoder.h"
 #include "pmu/RingReader.h"
-#include "pmu/SimPmu.h"
+#include "simpmu/SimPmu.h"
 
 #include <benchmark/benchmark.h>
 

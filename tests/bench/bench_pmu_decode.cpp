@@ -6,7 +6,7 @@
 
 #include "pmu/RecordDecoder.h"
 #include "pmu/RingReader.h"
-#include "pmu/RingWriter.h"
+#include "simpmu/RingWriter.h"
 
 #include <benchmark/benchmark.h>
 

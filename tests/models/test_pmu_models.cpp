@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // PMU GUI models: ::TmaModel, CallGraphModel, LatencyModel under QAbstractItemModelTester; PmuSession on the
 // simulator (range filtering, latency filter) and on the two perf.data fixtures (oracles: perf report, decoder).
+#include "engine/CaptureService.h"
 #include "models/CallGraphModel.h"
 #include "models/LatencyModel.h"
 #include "models/PmuLive.h"
@@ -13,6 +14,8 @@
 #include <QTest>
 
 #include <algorithm>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace rdt::pmu;
 
@@ -283,6 +286,82 @@ private Q_SLOTS:
         QVERIFY(s.data().otherSamples > 0); // cpu-clock samples: real, counted, never shown as LBR or loads
         QVERIFY(s.data().branches.empty());
         QVERIFY(s.data().loads.empty());
+    }
+
+    void liveLaunchedProgramIsNamedAsTheCliNamesIt()
+    {
+        // The GUI's live capture and the capture service the CLI uses name the functions of the same launched
+        // program alike (records' mmaps, /proc/PID/maps, kallsyms: engine/TargetSymbols.h). cpu-clock needs no
+        // hardware PMU, so this runs wherever perf_event_open is allowed for one's own processes.
+        PmuSession s;
+        PerfTarget target;
+        target.command = { PMU_LIVE_TARGET, "0.6" };
+        QString error;
+        if (!s.startLive(PmuRecipeKind::CpuClock, target, 50, &error))
+            QSKIP(qPrintable(QStringLiteral("perf_event_open refused here: ") + error));
+        for (int i = 0; i < 400 && s.simulating(); ++i) {
+            QTest::qWait(25);
+            s.stepSimulation();
+        }
+        s.waitForAggregation();
+        QVERIFY(!s.simulating());
+        const auto& gui = s.data().otherFunctions;
+        QVERIFY2(gui.count("rdtscope_live_inner"), "the GUI names the program's hot function");
+
+        rdt::engine::ServiceOptions so;
+        so.openRdt = false;
+        auto svc = rdt::engine::CaptureService::open(so);
+        QVERIFY(svc.ok());
+        rdt::engine::PmuRequest request;
+        request.kind = rdt::engine::PmuCaptureKind::CpuClock;
+        request.command = target.command;
+        const auto started = (*svc)->startPmu(request);
+        QVERIFY2(started.result.ok, started.result.toString().c_str());
+        for (int i = 0; i < 400 && !(*svc)->pmuFinished(started.info.id); ++i) {
+            QTest::qWait(25);
+            QVERIFY((*svc)->pumpPmu(started.info.id).ok);
+        }
+        QVERIFY((*svc)->stopPmu(started.info.id).ok);
+        auto report = (*svc)->pmuReport(started.info.id, 10);
+        QVERIFY(report.ok());
+        QVERIFY(!report->hotFunctions.empty());
+        // The program spends nearly all its time in one function: both name it first.
+        const auto guiTop = std::max_element(
+            gui.begin(), gui.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+        QCOMPARE(QString::fromStdString(guiTop->first), QString::fromStdString(report->hotFunctions.front().name));
+        // Every function the engine named with more than a few samples is named by the GUI too.
+        for (const auto& f : report->hotFunctions)
+            if (f.self >= 20) QVERIFY2(gui.count(f.name), f.name.c_str());
+    }
+
+    void liveAttachedProcessIsNamedFromProcMaps()
+    {
+        // Attached late, a process sends no MMAP records for code it mapped before: only /proc/PID/maps names it.
+        const pid_t child = ::fork();
+        if (child == 0) {
+            ::execl(PMU_LIVE_TARGET, PMU_LIVE_TARGET, "1.2", static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        QVERIFY(child > 0);
+        QTest::qWait(150); // let it exec and start spinning
+        PmuSession s;
+        PerfTarget target;
+        target.pids = { child };
+        QString error;
+        const bool started = s.startLive(PmuRecipeKind::CpuClock, target, 50, &error);
+        if (started) {
+            for (int i = 0; i < 20; ++i) {
+                QTest::qWait(25);
+                s.stepSimulation();
+            }
+            s.stopSimulation();
+            s.waitForAggregation();
+        }
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        if (!started) QSKIP(qPrintable(QStringLiteral("perf_event_open refused here: ") + error));
+        QVERIFY(s.data().otherSamples > 0);
+        QVERIFY2(s.data().otherFunctions.count("rdtscope_live_inner"), "named through /proc/PID/maps");
     }
 
     void liveHardwareRecipeExplainsWhyNot()

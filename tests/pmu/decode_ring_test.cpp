@@ -3,7 +3,7 @@
 
 #include "DecodeBytes.h"
 #include "pmu/RingReader.h"
-#include "pmu/RingWriter.h"
+#include "simpmu/RingWriter.h"
 
 #include <gtest/gtest.h>
 

@@ -11,7 +11,7 @@
 #include "pmu/LoadLatency.h"
 #include "pmu/PerfSession.h"
 #include "pmu/Recipes.h"
-#include "pmu/RecordWriter.h"
+#include "simpmu/RecordWriter.h"
 
 #include <gtest/gtest.h>
 

@@ -5,9 +5,9 @@
 #include "pmu/LoadLatency.h"
 #include "pmu/RecordDecoder.h"
 #include "pmu/RingReader.h"
-#include "pmu/SimPmu.h"
 #include "pmu/Symbolizer.h"
 #include "pmu/Tma.h"
+#include "simpmu/SimPmu.h"
 
 #include <gtest/gtest.h>
 
@@ -231,8 +231,8 @@ TEST(SimPmu, FullRingDropsAreReportedAsLost)
     EXPECT_EQ(p.samples, sim->truth().samplesWritten);
 }
 
-#include "pmu/SimMachineMemory.h"
 #include "sim/SimMachine.h"
+#include "simpmu/SimMachineMemory.h"
 
 namespace {
 /// The synthetic program's load-latency samples, served by the default simulated Xeon's caches through

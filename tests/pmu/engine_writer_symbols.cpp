@@ -2,8 +2,8 @@
 // RecordWriter round trips through the real RecordDecoder (byte-exact layouts), and the Symbolizer's kallsyms and
 // mapping rules.
 #include "pmu/RecordDecoder.h"
-#include "pmu/RecordWriter.h"
 #include "pmu/Symbolizer.h"
+#include "simpmu/RecordWriter.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Every backend operation against the simulator's kernel (SimResctrlFs) and MSR space (SimMsrSpace).
 #include "TestTree.h"
+#include "engine/SourceAssembly.h"
 #include "platform/CpuFeatures.h"
 #include "platform/CpuidDump.h"
 #include "rdt/AllocationEngine.h"
@@ -9,7 +10,6 @@
 #include "rdt/ResctrlBackend.h"
 #include "rdt/Sample.h"
 #include "rdt/Sampler.h"
-#include "rdt/SimSource.h"
 #include "sim/SimMachine.h"
 #include "sim/SimMsrSpace.h"
 #include "sim/SimResctrlFs.h"

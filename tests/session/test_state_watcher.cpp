@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // StateWatcher over the simulated machine (the same resctrl backend code as real hardware): the first poll is the
 // initial state, later polls report exactly what changed.
+#include "engine/SourceAssembly.h"
 #include "rdt/RdtSource.h"
 #include "session/StateWatcher.h"
 

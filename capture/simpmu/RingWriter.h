@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "RingReader.h"
+#include "pmu/RingReader.h"
 
 #include <cstddef>
 #include <cstdint>

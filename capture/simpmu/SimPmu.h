@@ -7,10 +7,10 @@
 // are written as byte-exact perf records into a MemoryRing, which the real RingReader and RecordDecoder consume.
 // Everything it produces is simulated and labelled so by its users.
 
-#include "Recipes.h"
 #include "RingWriter.h"
 #include "SimCache.h"
 #include "SimProgram.h"
+#include "pmu/Recipes.h"
 
 #include <cstdint>
 #include <memory>

@@ -5,8 +5,8 @@
 // PERF_RECORD_SAMPLE as perf_output_sample writes it; 8-byte aligned; sample_id trailers when sample_id_all), so
 // the simulated PMU's output goes through the same ring reader and decoder as the kernel's.
 
-#include "PerfRecord.h"
 #include "core/Result.h"
+#include "pmu/PerfRecord.h"
 
 #include <cstddef>
 #include <cstdint>

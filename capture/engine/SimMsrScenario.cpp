@@ -3,12 +3,11 @@
 
 #include "platform/CpuidDump.h"
 
-#include "MsrBackend.h"
-#include "SimSource.h"
+#include "SourceAssembly.h"
+#include "rdt/MsrBackend.h"
 
 #include <cerrno>
 
-#ifdef RDTSCOPE_HAVE_SIM
 #include "sim/Scenario.h"
 #include "sim/SimMachine.h"
 #include "sim/SimMsrSpace.h"
@@ -174,12 +173,3 @@ Result<RdtSource> openSimMsrScenario(const std::string& name)
 }
 
 } // namespace rdt
-#else
-namespace rdt {
-Result<RdtSource> openSimMsrScenario(const std::string& scenario)
-{
-    return errnoError(ENOSYS, "sim-msr (scenario " + scenario + ") is not available in this build",
-        "the simulator (capture/sim) is not built in");
-}
-} // namespace rdt
-#endif

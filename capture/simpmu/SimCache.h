@@ -6,7 +6,7 @@
 // dirty-owner bit for HITM, local/remote DRAM by address), the default. SimMachineMemory puts the simulated
 // machine's own caches (capture/sim, with CAT masks) behind the same interface (`pmu --machine PRESET`).
 
-#include "DataSource.h"
+#include "pmu/DataSource.h"
 
 #include <cstdint>
 #include <memory>

@@ -5,7 +5,7 @@
 // each with a loop (a conditional back-edge that sometimes mispredicts), some work (uops), loads with an access
 // pattern over a memory region, and calls to children. Its symbol table is what the Symbolizer resolves.
 
-#include "Symbolizer.h"
+#include "pmu/Symbolizer.h"
 
 #include <cstdint>
 #include <string>

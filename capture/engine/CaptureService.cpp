@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "CaptureService.h"
+
+#include "PmuCapture.h"
+#include "SourceAssembly.h"
+#include "core/Time.h"
+#include "rdt/AllocationEngine.h"
+#include "rdt/Sampler.h"
+
+#include <algorithm>
+#include <cerrno>
+
+namespace rdt::engine {
+
+CommandResult CommandResult::success(std::vector<std::string> notes)
+{
+    CommandResult r;
+    r.notes = std::move(notes);
+    return r;
+}
+
+CommandResult CommandResult::failure(const Error& error)
+{
+    CommandResult r;
+    r.ok = false;
+    r.code = error.code;
+    r.reason = error.message;
+    r.advice = error.advice;
+    return r;
+}
+
+namespace {
+CommandResult fromStatus(const Status& s)
+{
+    return s ? CommandResult::success() : CommandResult::failure(s.error());
+}
+
+Error noRdt()
+{
+    return errnoError(ENODEV, "no RDT source is open in this service", "open the service with an RDT source");
+}
+}
+
+CaptureService::CaptureService(const ServiceOptions& options)
+    : m_options(options)
+{ }
+
+CaptureService::~CaptureService()
+{
+    stopSampling();
+    for (auto& [id, c] : m_pmu)
+        c->stop();
+    m_pmu.clear();
+    m_allocation.reset();
+    m_sampler.reset();
+}
+
+Result<std::unique_ptr<CaptureService>> CaptureService::open(const ServiceOptions& options)
+{
+    std::unique_ptr<CaptureService> s(new CaptureService(options));
+    if (options.openRdt)
+        if (auto st = s->openRdt(); !st) return st.error();
+    return Result<std::unique_ptr<CaptureService>>(std::move(s));
+}
+
+Status CaptureService::openRdt()
+{
+    auto opened = openRdtSource(m_options.rdt);
+    if (!opened) return opened.error();
+    m_source = std::move(*opened);
+    m_description.kind = m_source.kind;
+    m_description.backend = m_source.backend->describe();
+    m_description.why = m_source.why;
+    m_description.simulated = m_source.simulated;
+    m_description.warnings = m_source.warnings;
+    if (m_source.simulation) {
+        m_description.simulation = m_source.simulation->describe();
+        m_description.scenario = m_source.simulation->scenarioName();
+    }
+    m_allocation = std::make_unique<AllocationEngine>(*m_source.backend);
+    if (auto* sim = m_source.simulation.get()) m_allocation->setClock([sim] { return sim->nowNs(); });
+    m_allocation->setListener([this](const AllocationChanged& e) { push(e); });
+    (void)setSamplingInterval(m_requestedIntervalNs);
+    return {};
+}
+
+Result<MachineDescription> CaptureService::machine()
+{
+    if (!hasRdt()) return noRdt();
+    auto caps = m_source.backend->capabilities();
+    if (!caps) return caps.error();
+    MachineDescription m;
+    m.source = m_description;
+    m.capabilities = std::move(*caps);
+    if (m_source.simulation) m.cpuidJson = m_source.simulation->cpuidJson();
+    return m;
+}
+
+GroupsSnapshot CaptureService::snapshot()
+{
+    GroupsSnapshot out;
+    if (!hasRdt()) {
+        out.result = CommandResult::failure(noRdt());
+        return out;
+    }
+    out.timeNs = nowNs();
+    auto groups = m_source.backend->listGroups();
+    if (!groups) {
+        out.result = CommandResult::failure(groups.error());
+        return out;
+    }
+    for (auto& g : *groups) {
+        GroupState s;
+        s.info = g;
+        if (g.isControl)
+            if (auto sch = m_source.backend->readSchemata(g.path)) s.schemata = std::move(*sch);
+        if (auto c = m_source.backend->cpus(g.path)) s.cpus = std::move(*c);
+        out.groups.push_back(std::move(s));
+    }
+    return out;
+}
+
+std::uint64_t CaptureService::nowNs() const
+{
+    return m_source.simulation ? m_source.simulation->nowNs() : monotonicNs();
+}
+
+void CaptureService::advanceTo(std::uint64_t timeNs)
+{
+    if (!m_source.simulation) return;
+    m_source.simulation->advanceTo(timeNs);
+    takeSimulationEvents();
+}
+
+CommandResult CaptureService::createGroup(const std::string& name)
+{
+    if (!hasRdt()) return CommandResult::failure(noRdt());
+    return fromStatus(m_source.backend->createControlGroup(name));
+}
+
+CommandResult CaptureService::createMonitorGroup(const std::string& parent, const std::string& name)
+{
+    if (!hasRdt()) return CommandResult::failure(noRdt());
+    return fromStatus(m_source.backend->createMonitorGroup(parent, name));
+}
+
+CommandResult CaptureService::deleteGroup(const std::string& path)
+{
+    if (!hasRdt()) return CommandResult::failure(noRdt());
+    return fromStatus(m_source.backend->removeGroup(path));
+}
+
+CommandResult CaptureService::assignTasks(const std::string& path, const std::vector<unsigned>& pids)
+{
+    if (!hasRdt()) return CommandResult::failure(noRdt());
+    return fromStatus(m_source.backend->assignTasks(path, pids));
+}
+
+CommandResult CaptureService::assignCpus(const std::string& path, const std::vector<unsigned>& cpus)
+{
+    if (!hasRdt()) return CommandResult::failure(noRdt());
+    return fromStatus(m_source.backend->assignCpus(path, cpus));
+}
+
+AllocationResult CaptureService::applyAllocation(const std::string& group, const Schemata& change)
+{
+    AllocationResult out;
+    if (!hasRdt()) {
+        out.result = CommandResult::failure(noRdt());
+        return out;
+    }
+    auto outcome = m_allocation->apply({ group, change, m_options.who });
+    out.result = outcome.ok ? CommandResult::success(outcome.notes) : CommandResult::failure(outcome.error);
+    if (!outcome.ok) out.result.notes = outcome.notes;
+    out.applied = std::move(outcome.applied);
+    out.rolledBack = outcome.rolledBack;
+    out.changes = std::move(outcome.events);
+    return out;
+}
+
+CommandResult CaptureService::setSamplingInterval(std::uint64_t intervalNs)
+{
+    if (!hasRdt()) return CommandResult::failure(noRdt());
+    if (intervalNs == 0) return CommandResult::failure(errnoError(EINVAL, "a sampling interval must be positive"));
+    const bool wasRunning = m_sampler && m_sampler->running();
+    if (wasRunning) m_sampler->stop();
+    m_requestedIntervalNs = intervalNs;
+    SamplerConfig cfg;
+    cfg.rateHz = 1e9 / static_cast<double>(intervalNs);
+    m_sampler = std::make_unique<Sampler>(*m_source.backend, cfg, m_source.simulation.get());
+    std::vector<std::string> notes;
+    if (!m_sampler->rateNote().empty()) notes.push_back(m_sampler->rateNote());
+    if (wasRunning)
+        if (auto st = startSampling(); !st.ok) return st;
+    return CommandResult::success(std::move(notes));
+}
+
+std::uint64_t CaptureService::samplingIntervalNs() const
+{
+    return m_sampler ? m_sampler->intervalNs() : m_requestedIntervalNs;
+}
+
+CommandResult CaptureService::pollRdt()
+{
+    if (!hasRdt()) return CommandResult::failure(noRdt());
+    if (m_sampler->running())
+        return CommandResult::failure(errnoError(
+            EBUSY, "the sampler is polling on its own thread", "stop sampling before polling synchronously"));
+    auto batch = m_sampler->pollOnce(nowNs());
+    while (m_sampler->queue().pop()) { } // the batch travels as an event; the sampler's own queue is not used
+    if (!batch) return CommandResult::failure(batch.error());
+    push(std::move(*batch));
+    return CommandResult::success();
+}
+
+CommandResult CaptureService::startSampling()
+{
+    if (!hasRdt()) return CommandResult::failure(noRdt());
+    m_sampler->setCallback([this](const RdtSampleBatch& b) { push(b); });
+    auto st = m_sampler->start();
+    if (!st) return CommandResult::failure(st.error());
+    return CommandResult::success();
+}
+
+void CaptureService::stopSampling()
+{
+    if (m_sampler && m_sampler->running()) {
+        m_sampler->stop();
+        while (m_sampler->queue().pop()) { }
+    }
+}
+
+PmuStarted CaptureService::startPmu(const PmuRequest& request)
+{
+    PmuStarted out;
+    const std::uint32_t id = m_nextPmuId;
+    auto c = PmuCapture::start(id, request, out);
+    if (!c) return out;
+    ++m_nextPmuId;
+    m_pmu[id] = std::move(c);
+    return out;
+}
+
+PmuCapture* CaptureService::capture(std::uint32_t id)
+{
+    const auto it = m_pmu.find(id);
+    return it == m_pmu.end() ? nullptr : it->second.get();
+}
+
+void CaptureService::pushPmu(PmuBatch batch)
+{
+    std::lock_guard lock(m_eventMutex);
+    m_pmuBatches.push_back(std::move(batch));
+    while (m_pmuBatches.size() > m_options.eventCapacity) {
+        m_pmuBatches.pop_front();
+        ++m_dropped;
+    }
+}
+
+CommandResult CaptureService::pumpPmu(std::uint32_t id)
+{
+    auto* c = capture(id);
+    if (!c) return CommandResult::failure(errnoError(ENOENT, "no PMU capture " + std::to_string(id)));
+    pushPmu(c->pump());
+    return CommandResult::success();
+}
+
+CommandResult CaptureService::readPmuCounters(std::uint32_t id)
+{
+    auto* c = capture(id);
+    if (!c) return CommandResult::failure(errnoError(ENOENT, "no PMU capture " + std::to_string(id)));
+    auto b = c->readCounters();
+    if (!b) return CommandResult::failure(b.error());
+    pushPmu(std::move(*b));
+    return CommandResult::success();
+}
+
+bool CaptureService::pmuFinished(std::uint32_t id)
+{
+    auto* c = capture(id);
+    return c && c->finished();
+}
+
+CommandResult CaptureService::stopPmu(std::uint32_t id)
+{
+    auto* c = capture(id);
+    if (!c) return CommandResult::failure(errnoError(ENOENT, "no PMU capture " + std::to_string(id)));
+    c->stop();
+    return CommandResult::success();
+}
+
+Result<PmuReport> CaptureService::pmuReport(std::uint32_t id, std::size_t topN)
+{
+    auto* c = capture(id);
+    if (!c) return errnoError(ENOENT, "no PMU capture " + std::to_string(id));
+    return c->report(topN);
+}
+
+void CaptureService::push(EngineEvent event)
+{
+    std::lock_guard lock(m_eventMutex);
+    m_events.push_back(std::move(event));
+    while (m_events.size() > m_options.eventCapacity) {
+        m_events.pop_front();
+        ++m_dropped;
+    }
+}
+
+void CaptureService::takeSimulationEvents()
+{
+    if (!m_source.simulation) return;
+    for (auto& e : m_source.simulation->takeEvents())
+        push(std::move(e));
+}
+
+std::vector<EngineEvent> CaptureService::drainEvents()
+{
+    takeSimulationEvents();
+    std::lock_guard lock(m_eventMutex);
+    std::vector<EngineEvent> out(std::make_move_iterator(m_events.begin()), std::make_move_iterator(m_events.end()));
+    m_events.clear();
+    return out;
+}
+
+std::vector<PmuBatch> CaptureService::drainPmuBatches()
+{
+    std::lock_guard lock(m_eventMutex);
+    std::vector<PmuBatch> out(
+        std::make_move_iterator(m_pmuBatches.begin()), std::make_move_iterator(m_pmuBatches.end()));
+    m_pmuBatches.clear();
+    return out;
+}
+
+std::uint64_t CaptureService::droppedEvents() const
+{
+    std::lock_guard lock(m_eventMutex);
+    return m_dropped;
+}
+
+} // namespace rdt::engine

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The one front door to everything live: the RDT source (resctrl, MSRs or the simulated machine) with its
+// sampler and allocation engine, PMU captures (real or simulated, with symbolization), and the simulated machine
+// when the source is simulated. rdtscope-cli and the GUI go through it; a remote agent can serve it, because
+// everything that crosses this API is plain data (EngineTypes.h, PmuTypes.h): commands return result values,
+// and what happens in the background is drained as typed events. Nothing here hands out a live engine object.
+
+#include "EngineTypes.h"
+#include "PmuTypes.h"
+#include "rdt/RdtSource.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace rdt {
+class AllocationEngine;
+class Sampler;
+}
+
+namespace rdt::engine {
+
+class PmuCapture;
+
+struct ServiceOptions {
+    RdtSourceOptions rdt; ///< which RDT source (auto, sim, sim-msr, resctrl[:PATH], msr) and scenario
+    bool openRdt = true; ///< false: PMU captures only (no RDT source is opened)
+    std::size_t eventCapacity = 4096; ///< undrained events kept; older ones are dropped and counted
+    std::string who = "cli"; ///< who applies allocations ("cli", "gui", "agent"), copied into AllocationChanged
+};
+
+class CaptureService {
+public:
+    /// Opens the RDT source the options name (errors say what is missing and how to fix it).
+    static Result<std::unique_ptr<CaptureService>> open(const ServiceOptions& options);
+    ~CaptureService();
+    CaptureService(const CaptureService&) = delete;
+    CaptureService& operator=(const CaptureService&) = delete;
+
+    // --- What the machine is --------------------------------------------------------------------------------
+    bool hasRdt() const { return m_source.backend != nullptr; }
+    /// Capabilities (re-read from the backend) and which source runs and why.
+    Result<MachineDescription> machine();
+    const SourceDescription& source() const { return m_description; }
+    /// Groups, their schemata and CPUs now.
+    GroupsSnapshot snapshot();
+
+    // --- Time ------------------------------------------------------------------------------------------------
+    /// The source clock: simulated time for simulated sources, CLOCK_MONOTONIC otherwise.
+    std::uint64_t nowNs() const;
+    /// Simulated sources: runs the simulated machine (and its scenario) up to `timeNs`; a no-op for real ones.
+    void advanceTo(std::uint64_t timeNs);
+
+    // --- RDT commands ----------------------------------------------------------------------------------------
+    CommandResult createGroup(const std::string& name);
+    CommandResult createMonitorGroup(const std::string& parent, const std::string& name);
+    CommandResult deleteGroup(const std::string& path);
+    CommandResult assignTasks(const std::string& path, const std::vector<unsigned>& pids);
+    CommandResult assignCpus(const std::string& path, const std::vector<unsigned>& cpus);
+    /// Validates (rdt/AllocationRules.h) and applies one change to one group as one transaction: every domain is
+    /// written or, on the first refusal, every value already written is restored.
+    AllocationResult applyAllocation(const std::string& group, const Schemata& change);
+    /// The monitoring poll period (clamped so 24-bit MBM counters cannot wrap twice, SDM 20.18.8). Resets the
+    /// sampler's counter history; the next poll starts new series.
+    CommandResult setSamplingInterval(std::uint64_t intervalNs);
+    std::uint64_t samplingIntervalNs() const;
+    /// One synchronous poll at nowNs(): an RdtSampleBatch event (or an EngineError event when it fails).
+    CommandResult pollRdt();
+    /// Polls on the sampler's own thread at the sampling interval until stopSampling().
+    CommandResult startSampling();
+    void stopSampling();
+
+    // --- PMU commands ----------------------------------------------------------------------------------------
+    /// Starts a recipe on a target; the capture's id is in the info.
+    PmuStarted startPmu(const PmuRequest& request);
+    /// Moves a capture on (the simulated PMU runs one slice, perf rings are drained) and queues its PmuBatch.
+    CommandResult pumpPmu(std::uint32_t id);
+    /// Reads a TMA capture's counters: a PmuBatch whose rows are one interval per core PMU since the last read.
+    CommandResult readPmuCounters(std::uint32_t id);
+    bool pmuFinished(std::uint32_t id);
+    CommandResult stopPmu(std::uint32_t id);
+    /// The summary of a capture (stopped or running), functions named as the CLI names them.
+    Result<PmuReport> pmuReport(std::uint32_t id, std::size_t topN);
+
+    // --- Events ----------------------------------------------------------------------------------------------
+    /// Everything that happened since the last call, oldest first (each event is returned once).
+    std::vector<EngineEvent> drainEvents();
+    /// PMU batches since the last call (kept apart: they are many and only PMU clients want them).
+    std::vector<PmuBatch> drainPmuBatches();
+    /// Events dropped because nobody drained them.
+    std::uint64_t droppedEvents() const;
+
+private:
+    explicit CaptureService(const ServiceOptions& options);
+    Status openRdt();
+    void push(EngineEvent event);
+    void takeSimulationEvents();
+    PmuCapture* capture(std::uint32_t id);
+    void pushPmu(PmuBatch batch);
+
+    ServiceOptions m_options;
+    RdtSource m_source;
+    SourceDescription m_description;
+    std::unique_ptr<Sampler> m_sampler;
+    std::unique_ptr<AllocationEngine> m_allocation;
+    std::uint64_t m_requestedIntervalNs = 1'000'000'000;
+    std::map<std::uint32_t, std::unique_ptr<PmuCapture>> m_pmu;
+    std::uint32_t m_nextPmuId = 1;
+
+    mutable std::mutex m_eventMutex;
+    std::deque<EngineEvent> m_events;
+    std::deque<PmuBatch> m_pmuBatches;
+    std::uint64_t m_dropped = 0;
+};
+
+} // namespace rdt::engine

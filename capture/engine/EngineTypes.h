@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The plain data that crosses the capture service's boundary (engine/CaptureService.h): what the machine is,
+// the groups and their allocations, events, and every command's result. Values only: no callbacks, no pointers
+// to live engine objects, so the same structs can be carried over a byte stream to a remote client.
+
+#include "CommandResult.h"
+#include "PmuTypes.h"
+#include "rdt/RdtBackend.h"
+#include "rdt/Sample.h"
+#include "rdt/Schemata.h"
+#include "rdt/SimulationControl.h"
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace rdt::engine {
+
+/// Which RDT source runs and why (the CLI prints it; the GUI shows it in the status bar).
+struct SourceDescription {
+    std::string kind; ///< "sim", "sim-msr", "resctrl", "msr"
+    std::string backend; ///< "resctrl at /sys/fs/resctrl", "MSRs via simulated MSR space"
+    std::string why; ///< including the auto fallback reason
+    bool simulated = false;
+    std::string simulation; ///< "simulated Xeon Gold 6154, 8 CPUs, scenario noisy-neighbour" ("" when real)
+    std::string scenario;
+    std::vector<std::string> warnings; ///< other RDT users seen, odd files, ...
+};
+
+/// Capabilities and machine description.
+struct MachineDescription {
+    SourceDescription source;
+    Capabilities capabilities;
+    std::string cpuidJson; ///< the simulated CPU's CPUID snapshot (platform/CpuidDump.h); "" for real sources
+};
+
+/// One group as the service sees it now.
+struct GroupState {
+    GroupInfo info;
+    Schemata schemata; ///< control groups only
+    std::vector<unsigned> cpus;
+};
+
+/// A snapshot of groups and allocations.
+struct GroupsSnapshot {
+    CommandResult result;
+    std::uint64_t timeNs = 0; ///< source clock (simulated time for sim sources)
+    std::vector<GroupState> groups;
+};
+
+/// The answer to an allocation change: the result plus what was written (normalised) and the per-domain events.
+struct AllocationResult {
+    CommandResult result;
+    Schemata applied;
+    bool rolledBack = false;
+    std::vector<AllocationChanged> changes;
+};
+
+/// Something the service wants a user to see but that stopped nothing.
+struct EngineWarning {
+    std::uint64_t timeNs = 0;
+    std::string text;
+};
+
+/// A failure of background work (a poll, a PMU read): reason and advice.
+struct EngineError {
+    std::uint64_t timeNs = 0;
+    std::string where; ///< "rdt sampler", "pmu capture 2"
+    std::string reason;
+    std::string advice;
+};
+
+/// The typed event stream, drained with CaptureService::drainEvents().
+using EngineEvent = std::variant<RdtSampleBatch, AllocationChanged, SimulationEvent, EngineWarning, EngineError>;
+
+} // namespace rdt::engine

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// One live PMU capture inside the service (not part of the service's API): the simulated PMU or perf sessions,
+// the decoder, the symbolizer (records' mmaps, /proc/PID/maps of attached processes, kallsyms, the simulated
+// program's table) and the aggregators. The service hands out only the plain data of PmuTypes.h.
+
+#include "EngineTypes.h"
+#include "PmuTypes.h"
+#include "pmu/BranchGraph.h"
+#include "pmu/LoadLatency.h"
+#include "pmu/RecordDecoder.h"
+#include "pmu/Symbolizer.h"
+#include "pmu/Tma.h"
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rdt::engine {
+
+class PmuCapture {
+public:
+    virtual ~PmuCapture() = default;
+
+    /// Opens and starts the capture `request` names; `out` says what started or why nothing did.
+    static std::unique_ptr<PmuCapture> start(std::uint32_t id, const PmuRequest& request, PmuStarted& out);
+
+    const PmuCaptureInfo& info() const { return m_info; }
+    /// Moves the capture on: the simulated PMU runs one slice; perf rings are drained.
+    virtual PmuBatch pump() = 0;
+    /// Reads the TMA groups (TMA captures): one interval per part since the last read.
+    virtual Result<PmuBatch> readCounters() = 0;
+    /// The launched command exited.
+    virtual bool finished() { return false; }
+    /// Stops counting, drains what is left and closes the last TMA interval.
+    virtual void stop() = 0;
+    PmuReport report(std::size_t topN);
+
+protected:
+    explicit PmuCapture(const PmuRequest& request);
+    double secondsSinceStart() const;
+    /// Symbolizes and aggregates one decoded record.
+    void consume(const pmu::DecodedRecord& record);
+    PmuBatch batch();
+    virtual void fillReport(PmuReport& report) = 0;
+
+    PmuRequest m_request;
+    PmuCaptureInfo m_info;
+    pmu::Symbolizer m_symbols;
+    pmu::BranchGraph m_graph;
+    pmu::LoadLatency m_loads;
+    std::vector<pmu::TmaIntervals> m_intervals; ///< one per part
+    std::map<std::pair<std::string, std::string>, std::uint64_t> m_hot; ///< cpu-clock: (function, module) -> samples
+    std::uint64_t m_otherSamples = 0;
+    std::chrono::steady_clock::time_point m_t0;
+    std::uint64_t m_reported = 0; ///< samples counted in earlier batches
+};
+
+/// The simulated PMU running rdtscope's synthetic request server (engine/SimPmuCapture.cpp).
+std::unique_ptr<PmuCapture> startSimPmuCapture(std::uint32_t id, const PmuRequest& request, PmuStarted& out);
+/// perf_event_open sessions, one per core PMU (engine/PerfPmuCapture.cpp).
+std::unique_ptr<PmuCapture> startPerfPmuCapture(std::uint32_t id, const PmuRequest& request, PmuStarted& out);
+
+} // namespace rdt::engine

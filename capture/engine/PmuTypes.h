@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Plain data of the service's PMU captures: what to capture, what started, the batches the event stream carries
+// and the summary a client asks for at the end. Values only (see EngineTypes.h).
+
+#include "CommandResult.h"
+#include "pmu/BranchGraph.h"
+#include "pmu/LoadLatency.h"
+#include "pmu/RingReader.h"
+#include "pmu/Tma.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rdt::engine {
+
+/// What a capture records: TMA slots, LBR branch stacks (every taken branch or call stacks), PEBS load latency,
+/// or the software cpu-clock event, which needs no hardware PMU (where the time goes, by function).
+enum class PmuCaptureKind { Tma, LbrAny, LbrCallStack, LoadLatency, CpuClock };
+
+/// Start a PMU recipe on a target: the real PMU through perf_event_open, or the simulated PMU (its own program).
+struct PmuRequest {
+    PmuCaptureKind kind = PmuCaptureKind::Tma;
+    bool simulated = false;
+    // perf targets (one of them): processes, every CPU, or a command the service launches.
+    std::vector<std::uint32_t> pids;
+    bool systemWide = false;
+    std::vector<std::string> command;
+    unsigned ldlat = 30; ///< load latency threshold in cycles
+    bool kernel = false; ///< count kernel mode too
+    // simulated PMU only
+    double memoryScale = 1; ///< multiplies the simulated program's working sets
+    std::string machine; ///< a simulated machine preset whose caches serve the loads ("" = the PMU's own)
+};
+
+/// One core PMU's part of a capture (hybrid parts have two).
+struct PmuPartInfo {
+    std::string pmuName; ///< "cpu_core", "cpu_atom", "" on parts with one core PMU
+    std::string pmuLabel; ///< "P-cores (cpu_core)"
+    std::string description; ///< the recipe's one-line description
+    bool levelTwoTma = false; ///< the TMA model has level 2 (Sapphire Rapids-style slots)
+};
+
+struct PmuCaptureInfo {
+    std::uint32_t id = 0;
+    bool simulated = false;
+    std::string pmusUsed; ///< "cpu (Sapphire Rapids)" / describeParts()
+    std::string caches; ///< sim: "the PMU's own L1/L2/L3 model" or "simulated machine skx-6154"
+    std::vector<PmuPartInfo> parts;
+    std::vector<std::string> notes; ///< PMUs left out, precise_ip lowered, ...
+    unsigned lbrDepth = 0; ///< architectural LBR depth (CPUID.1CH), 0 when unknown
+};
+
+/// Why a capture could not start, so a CLI can pick its exit code without parsing text.
+enum class PmuFailure { None, Unavailable, Open, Start, BadRequest };
+
+/// startPmu's answer.
+struct PmuStarted {
+    CommandResult result; ///< failure: the reason, advice, and notes such as what the kernel says to a probe
+    PmuFailure failure = PmuFailure::None;
+    PmuCaptureInfo info;
+};
+
+/// One TMA interval of one part.
+struct PmuTmaRow {
+    std::uint32_t part = 0;
+    double seconds = 0; ///< since the capture started
+    pmu::TmaBreakdown breakdown;
+};
+
+/// What one pump of a capture produced.
+struct PmuBatch {
+    std::uint32_t captureId = 0;
+    double seconds = 0; ///< since the capture started (wall clock)
+    std::uint64_t samples = 0; ///< samples aggregated so far (all parts)
+    std::uint64_t newSamples = 0; ///< in this batch
+    std::vector<PmuTmaRow> tma; ///< when the pump read the counters
+    bool finished = false; ///< the launched command exited
+};
+
+struct PmuPartStats {
+    std::string pmuLabel;
+    pmu::RingStats ring;
+    std::uint64_t decodeErrors = 0;
+};
+
+/// The summary of a capture, functions named with /proc/PID/maps, kallsyms and the records' mmaps.
+struct PmuReport {
+    std::optional<pmu::BranchGraphReport> branches;
+    std::optional<pmu::LoadLatencyReport> loads;
+    std::vector<pmu::TmaBreakdown> tmaTotals; ///< one per part, for TMA captures
+    /// cpu-clock captures: samples by the function they hit (`self`), most first.
+    std::vector<pmu::FunctionNode> hotFunctions;
+    std::vector<PmuPartStats> parts;
+    double simulatedCpuMs = 0; ///< simulated PMU: CPU time the program ran
+};
+
+} // namespace rdt::engine

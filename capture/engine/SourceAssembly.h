@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Where RDT sources are assembled: real resctrl and the real MSR device come from capture/rdt; the simulated
+// machine (capture/sim) is put behind the same RdtBackend here, and only here, so nothing in capture/rdt or
+// capture/pmu depends on the simulator.
+
+#include "rdt/MsrBackend.h"
+#include "rdt/RdtSource.h"
+
+#include <string>
+
+namespace rdt {
+
+namespace sim {
+class SimMachine;
+}
+
+/// Opens a source by spec (auto, sim, sim-msr, resctrl, resctrl:PATH, msr). `auto` uses resctrl when it is
+/// mounted and usable, else the simulated machine, saying why. Errors say exactly what is missing and how to
+/// fix it (exit code 3 material).
+Result<RdtSource> openRdtSource(const RdtSourceOptions& options);
+
+/// `sim` (ResctrlBackend over SimResctrlFs) and `sim-msr` (MsrBackend over SimMsrSpace) for a scenario.
+Result<RdtSource> openSimSource(const std::string& spec, const std::string& scenario);
+
+/// What the MSR backend needs, from the simulated machine's enumeration.
+MsrRdtEnumeration msrEnumerationOf(const sim::SimMachine& machine);
+
+} // namespace rdt
