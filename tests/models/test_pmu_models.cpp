@@ -325,13 +325,29 @@ private Q_SLOTS:
         auto report = (*svc)->pmuReport(started.info.id, 10);
         QVERIFY(report.ok());
         QVERIFY(!report->hotFunctions.empty());
-        // The program spends nearly all its time in one function: both name it first.
-        const auto guiTop = std::max_element(
-            gui.begin(), gui.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-        QCOMPARE(QString::fromStdString(guiTop->first), QString::fromStdString(report->hotFunctions.front().name));
-        // Every function the engine named with more than a few samples is named by the GUI too.
+        // Only the program's own functions are compared: the two captures are two runs, and on a loaded machine
+        // kernel functions (scheduler, timer) reach a few tens of samples in one run and not in the other.
+        const auto ownCode = [](const std::string& name) { return name.rfind("rdtscope_live_", 0) == 0; };
+        std::string guiTop;
+        std::uint64_t guiTopCount = 0;
+        for (const auto& [name, count] : gui)
+            if (ownCode(name) && count > guiTopCount) {
+                guiTop = name;
+                guiTopCount = count;
+            }
+        std::string engineTop;
+        std::uint64_t engineTopCount = 0;
         for (const auto& f : report->hotFunctions)
-            if (f.self >= 20) QVERIFY2(gui.count(f.name), f.name.c_str());
+            if (ownCode(f.name) && f.self > engineTopCount) {
+                engineTop = f.name;
+                engineTopCount = f.self;
+            }
+        // The program spends nearly all its time in one function: both name it first.
+        QCOMPARE(QString::fromStdString(guiTop), QString::fromStdString(engineTop));
+        QCOMPARE(QString::fromStdString(engineTop), QStringLiteral("rdtscope_live_inner"));
+        // Every function of the program the engine named with more than a few samples is named by the GUI too.
+        for (const auto& f : report->hotFunctions)
+            if (ownCode(f.name) && f.self >= 20) QVERIFY2(gui.count(f.name), f.name.c_str());
     }
 
     void liveAttachedProcessIsNamedFromProcMaps()

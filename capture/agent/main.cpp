@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// rdtscope-agent: the only rdtscope process that touches the hardware on a server (docs/PROTOCOL.md). It serves
+// the capture engine over --stdio (ssh, pkexec) or a unix socket. It links no perf.data reader, no session reader
+// and no GUI code: untrusted files are parsed only by the unprivileged GUI and CLI.
+#include "AgentOptions.h"
+#include "AgentServer.h"
+#include "ServiceHandler.h"
+#include "protocol/Frame.h"
+#include "protocol/UnixSocket.h"
+
+#include <climits>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <string>
+#include <unistd.h>
+
+using namespace rdt;
+using namespace rdt::agent;
+
+namespace {
+void logLine(const std::string& line)
+{
+    char stamp[32];
+    const std::time_t t = std::time(nullptr);
+    std::tm tm {};
+    ::localtime_r(&t, &tm);
+    std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &tm);
+    std::fprintf(stderr, "%s rdtscope-agent[%d]: %s\n", stamp, static_cast<int>(::getpid()), line.c_str());
+    std::fflush(stderr);
+}
+
+void onStopSignal(int)
+{
+    AgentServer::requestStop();
+}
+
+bool systemdPassedOneSocket()
+{
+    const char* pid = std::getenv("LISTEN_PID");
+    const char* fds = std::getenv("LISTEN_FDS");
+    return pid && fds && std::atol(pid) == static_cast<long>(::getpid()) && std::atoi(fds) == 1;
+}
+
+std::string hostName()
+{
+    char buf[HOST_NAME_MAX + 1] = {};
+    ::gethostname(buf, sizeof buf - 1);
+    return buf;
+}
+}
+
+int main(int argc, char** argv)
+{
+    auto parsed = parseAgentOptions(std::vector<std::string>(argv + 1, argv + argc), systemdPassedOneSocket());
+    if (!parsed) {
+        std::fprintf(stderr, "rdtscope-agent: %s\n%s", parsed.error().message.c_str(), parsed.error().advice.c_str());
+        return 2;
+    }
+    const AgentOptions& opt = *parsed;
+    if (opt.help) {
+        std::fputs(agentUsage(), stdout);
+        return 0;
+    }
+    std::signal(SIGPIPE, SIG_IGN);
+    struct sigaction sa { };
+    sa.sa_handler = onStopSignal;
+    ::sigaction(SIGTERM, &sa, nullptr);
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::sigaction(SIGHUP, &sa, nullptr);
+
+    AgentContext ctx;
+    ctx.identity.software = "rdtscope-agent " RDTSCOPE_VERSION;
+    ctx.identity.hostname = hostName();
+    ctx.identity.capabilities = { "zstd" };
+    ctx.identity.maxFrameBytes = protocol::kDefaultMaxFrameBytes;
+    ctx.identity.heartbeatMs = 2000;
+    ctx.identity.uid = static_cast<std::uint32_t>(::geteuid());
+    ctx.restoreOnExit = opt.restoreOnExit;
+    ctx.log = logLine;
+
+    if (opt.stdio) {
+        AgentServer server(std::move(ctx), makeServiceHandler);
+        return server.serveStdio(UniqueFd(::dup(0)), UniqueFd(::dup(1)));
+    }
+    auto gid = protocol::lookupGroup(opt.allowGroup);
+    if (!gid) {
+        logLine(gid.error().message + " (" + gid.error().advice + ")");
+        return 1;
+    }
+    ctx.allowedGid = *gid;
+    ctx.allowedGroupName = opt.allowGroup;
+    UniqueFd listener;
+    if (opt.systemdSocket) {
+        listener.reset(3); // SD_LISTEN_FDS_START; the unit sets the mode and group (resources/systemd)
+        logLine("serving the socket systemd passed, group " + opt.allowGroup);
+    } else {
+        auto fd = protocol::listenUnix(opt.listenPath, *gid);
+        if (!fd) {
+            logLine(fd.error().toString());
+            return 1;
+        }
+        listener = std::move(*fd);
+        logLine("listening on unix:" + opt.listenPath + " (mode 0660, group " + opt.allowGroup + ")");
+    }
+    AgentServer server(std::move(ctx), makeServiceHandler);
+    const int rc = server.serveListener(std::move(listener), opt.maxClients);
+    if (!opt.systemdSocket) ::unlink(opt.listenPath.c_str());
+    logLine("stopped");
+    return rc;
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "RdtCodec.h"
+
+namespace rdt::protocol {
+
+namespace {
+template <typename Repeated> std::vector<int> ints(const Repeated& r)
+{
+    return { r.begin(), r.end() };
+}
+}
+
+void toWire(const Capabilities& in, pb::Capabilities& out)
+{
+    out.Clear();
+    for (const auto& r : in.resources) {
+        auto* w = out.add_resources();
+        w->set_name(r.name);
+        w->set_bandwidth(r.kind == ResourceKind::Bandwidth);
+        w->set_num_closids(r.numClosids);
+        for (int d : r.domains)
+            w->add_domains(d);
+        w->set_cbm_mask(r.cbmMask);
+        w->set_cbm_bits(r.cbmBits);
+        w->set_min_cbm_bits(r.minCbmBits);
+        w->set_shareable_bits(r.shareableBits);
+        w->set_sparse_masks(r.sparseMasks);
+        w->set_bytes_per_bit(r.bytesPerBit);
+        w->set_min_bandwidth(r.minBandwidth);
+        w->set_bandwidth_gran(r.bandwidthGran);
+        w->set_max_bandwidth(r.maxBandwidth);
+        w->set_delay_linear(r.delayLinear);
+        w->set_mbps_mode(r.mbpsMode);
+        w->set_throttle_mode(r.throttleMode);
+    }
+    auto* m = out.mutable_monitoring();
+    const auto& mi = in.monitoring;
+    m->set_present(mi.present);
+    m->set_num_rmids(mi.numRmids);
+    m->set_llc_occupancy(mi.llcOccupancy);
+    m->set_mbm_total(mi.mbmTotal);
+    m->set_mbm_local(mi.mbmLocal);
+    for (const auto& f : mi.features)
+        m->add_features(f);
+    for (int d : mi.domains)
+        m->add_domains(d);
+    m->set_counter_width(mi.counterWidth);
+    m->set_overflow_bit(mi.overflowBit);
+    m->set_max_threshold_occupancy(mi.maxThresholdOccupancy);
+    out.set_cdp_l3(in.cdpL3);
+    out.set_cdp_l2(in.cdpL2);
+    out.set_handles_tasks(in.handlesTasks);
+    for (unsigned c : in.cpus)
+        out.add_cpus(c);
+    out.set_max_control_groups(in.maxControlGroups);
+}
+
+Capabilities fromWire(const pb::Capabilities& in)
+{
+    Capabilities c;
+    for (const auto& w : in.resources()) {
+        ResourceCaps r;
+        r.name = w.name();
+        r.kind = w.bandwidth() ? ResourceKind::Bandwidth : ResourceKind::Cache;
+        r.numClosids = w.num_closids();
+        r.domains = ints(w.domains());
+        r.cbmMask = w.cbm_mask();
+        r.cbmBits = w.cbm_bits();
+        r.minCbmBits = w.min_cbm_bits();
+        r.shareableBits = w.shareable_bits();
+        r.sparseMasks = w.sparse_masks();
+        r.bytesPerBit = w.bytes_per_bit();
+        r.minBandwidth = w.min_bandwidth();
+        r.bandwidthGran = w.bandwidth_gran();
+        r.maxBandwidth = w.max_bandwidth();
+        r.delayLinear = w.delay_linear();
+        r.mbpsMode = w.mbps_mode();
+        r.throttleMode = w.throttle_mode();
+        c.resources.push_back(std::move(r));
+    }
+    const auto& m = in.monitoring();
+    c.monitoring.present = m.present();
+    c.monitoring.numRmids = m.num_rmids();
+    c.monitoring.llcOccupancy = m.llc_occupancy();
+    c.monitoring.mbmTotal = m.mbm_total();
+    c.monitoring.mbmLocal = m.mbm_local();
+    c.monitoring.features = { m.features().begin(), m.features().end() };
+    c.monitoring.domains = ints(m.domains());
+    c.monitoring.counterWidth = m.counter_width();
+    c.monitoring.overflowBit = m.overflow_bit();
+    c.monitoring.maxThresholdOccupancy = m.max_threshold_occupancy();
+    c.cdpL3 = in.cdp_l3();
+    c.cdpL2 = in.cdp_l2();
+    c.handlesTasks = in.handles_tasks();
+    c.cpus = { in.cpus().begin(), in.cpus().end() };
+    c.maxControlGroups = in.max_control_groups();
+    return c;
+}
+
+void toWire(const GroupInfo& in, pb::GroupInfo& out)
+{
+    out.set_path(in.path);
+    out.set_name(in.name);
+    out.set_is_control(in.isControl);
+    out.set_parent(in.parent);
+    out.set_mode(in.mode);
+    out.set_closid(in.closid);
+    out.set_rmid(in.rmid);
+}
+
+GroupInfo fromWire(const pb::GroupInfo& in)
+{
+    return { in.path(), in.name(), in.is_control(), in.parent(), in.mode(), in.closid(), in.rmid() };
+}
+
+void toWire(const AllocationChanged& in, pb::AllocationChanged& out)
+{
+    out.set_time_ns(in.timeNs);
+    out.set_who(in.who);
+    out.set_group(in.group);
+    out.set_resource(in.resource);
+    out.set_domain(in.domain);
+    out.set_old_value(in.oldValue);
+    out.set_new_value(in.newValue);
+    out.set_ok(in.ok);
+    out.set_message(in.message);
+}
+
+AllocationChanged fromWire(const pb::AllocationChanged& in)
+{
+    return { in.time_ns(), in.who(), in.group(), in.resource(), in.domain(), in.old_value(), in.new_value(), in.ok(),
+        in.message() };
+}
+
+void toWire(const SimulationEvent& in, pb::SimulationEvent& out)
+{
+    out.set_time_ns(in.timeNs);
+    out.set_text(in.text);
+    out.set_ok(in.ok);
+    out.set_note(in.note);
+}
+
+SimulationEvent fromWire(const pb::SimulationEvent& in)
+{
+    return { in.time_ns(), in.text(), in.ok(), in.note() };
+}
+
+} // namespace rdt::protocol

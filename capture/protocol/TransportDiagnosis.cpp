@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "TransportDiagnosis.h"
+
+#include <vector>
+
+namespace rdt::protocol {
+
+namespace {
+bool has(const std::string& text, const char* needle)
+{
+    return text.find(needle) != std::string::npos;
+}
+}
+
+std::string stderrTail(const std::string& text, std::size_t maxChars)
+{
+    std::vector<std::string> lines;
+    std::string line;
+    for (char c : text + "\n") {
+        if (c == '\n') {
+            while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+                line.pop_back();
+            if (!line.empty()) lines.push_back(line);
+            line.clear();
+        } else {
+            line += c;
+        }
+    }
+    std::string out;
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+        std::string next = out.empty() ? *it : *it + " | " + out;
+        if (next.size() > maxChars) break;
+        out = std::move(next);
+    }
+    return out;
+}
+
+Error diagnoseTransportFailure(
+    const AgentUrl& url, const std::string& stderrText, int exitCode, const Error& streamError)
+{
+    const std::string tail = stderrTail(stderrText);
+    const std::string said = tail.empty() ? std::string {} : " (ssh said: " + tail + ")";
+    const std::string host = url.hostLabel();
+    if (url.kind == AgentUrl::Kind::Ssh) {
+        if (has(stderrText, "REMOTE HOST IDENTIFICATION HAS CHANGED"))
+            return makeError("the host key of " + host + " has changed; ssh refused to connect" + said,
+                "if the server was reinstalled, remove the old key with ssh-keygen -R " + host
+                    + " and connect once with ssh to check the new one; otherwise someone may be intercepting the "
+                      "connection");
+        if (has(stderrText, "Host key verification failed") || has(stderrText, "No ED25519 host key is known")
+            || has(stderrText, "host key is known"))
+            return makeError("ssh refused the host key of " + host + said,
+                "connect once in a terminal (ssh " + url.display()
+                    + ") to check and accept the host key, then try again");
+        if (has(stderrText, "Permission denied") || has(stderrText, "Too many authentication failures"))
+            return makeError("ssh could not log in to " + url.display() + said,
+                "make sure your key is accepted there (ssh-copy-id " + url.display()
+                    + ") and loaded in your ssh-agent");
+        if (has(stderrText, "Could not resolve hostname") || has(stderrText, "Connection refused")
+            || has(stderrText, "Connection timed out") || has(stderrText, "No route to host")
+            || has(stderrText, "Network is unreachable"))
+            return makeError("ssh could not reach " + url.display() + said,
+                "check the host name and port, and that sshd runs there");
+    }
+    if (exitCode == 127 || has(stderrText, "rdtscope-agent: not found") || has(stderrText, "command not found")
+        || has(stderrText, "No such file or directory"))
+        return makeError("rdtscope-agent is not installed on " + host + said,
+            url.kind == AgentUrl::Kind::Ssh
+                ? "install it there (see README, \"Remote servers\"), or name its path with --agent PATH"
+                : "build or install rdtscope-agent next to this program");
+    if (url.kind == AgentUrl::Kind::Local && (exitCode == 126 || exitCode == 127))
+        return makeError("pkexec did not start the agent (authorization dismissed or refused)" + said,
+            "authenticate in the polkit dialog; the actions are org.rdtscope.agent.*");
+    Error e = streamError;
+    if (!tail.empty())
+        e.message += " (" + std::string(url.kind == AgentUrl::Kind::Ssh ? "ssh" : "stderr") + ": " + tail + ")";
+    if (exitCode > 0 && tail.empty()) e.message += " (the transport exited with code " + std::to_string(exitCode) + ")";
+    return e;
+}
+
+} // namespace rdt::protocol

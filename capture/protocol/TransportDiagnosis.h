@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "AgentUrl.h"
+#include "core/Error.h"
+
+#include <string>
+
+namespace rdt::protocol {
+
+/// Turns a failed connection into a message with the fix: what ssh or pkexec printed on stderr and how it
+/// exited decide between "host key refused", "authentication failed", "host unreachable", "agent not
+/// installed" and "authorization dismissed"; otherwise the stream's own error stands, with stderr appended.
+/// `exitCode` is the transport's exit code, or -1 when unknown.
+Error diagnoseTransportFailure(
+    const AgentUrl& url, const std::string& stderrText, int exitCode, const Error& streamError);
+
+/// The last non-empty lines of a child's stderr, joined with " | " (at most `maxChars`).
+std::string stderrTail(const std::string& text, std::size_t maxChars = 400);
+
+} // namespace rdt::protocol

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "AgentTestHelpers.h"
+
+#include <array>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace rdt::test {
+
+CommandOutput run(const std::vector<std::string>& argv, int timeoutS)
+{
+    CommandOutput r;
+    int pipeFds[2];
+    if (::pipe2(pipeFds, O_CLOEXEC) != 0) return r;
+    std::vector<std::string> full { "timeout", "-k", "5", std::to_string(timeoutS) };
+    full.insert(full.end(), argv.begin(), argv.end());
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::dup2(pipeFds[1], 1);
+        ::dup2(pipeFds[1], 2);
+        const int devnull = ::open("/dev/null", O_RDONLY);
+        ::dup2(devnull, 0);
+        std::vector<char*> args;
+        for (auto& a : full)
+            args.push_back(a.data());
+        args.push_back(nullptr);
+        ::execvp(args[0], args.data());
+        ::_exit(127);
+    }
+    ::close(pipeFds[1]);
+    char buf[4096];
+    for (ssize_t n; (n = ::read(pipeFds[0], buf, sizeof buf)) > 0;)
+        r.out.append(buf, static_cast<std::size_t>(n));
+    ::close(pipeFds[0]);
+    int st = 0;
+    ::waitpid(pid, &st, 0);
+    r.exitCode = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
+}
+
+std::string makeTempDir(const std::string& prefix)
+{
+    std::string tmpl = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+    const char* d = ::mkdtemp(tmpl.data());
+    if (!d) return {};
+    ::chmod(d, 0755);
+    return d;
+}
+
+SshSandbox::SshSandbox()
+{
+    dir = makeTempDir("rdtscope-sshd");
+    const auto r
+        = run({ std::string(RDTSCOPE_SOURCE_DIR) + "/tests/agent/sshd-sandbox", "start", dir, RDTSCOPE_AGENT_DIR }, 60);
+    startOutput = r.out;
+    std::istringstream in(r.out);
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("PORT=", 0) == 0) port = std::atoi(line.c_str() + 5);
+        const std::string key = "export RDTSCOPE_SSH_COMMAND='";
+        if (line.rfind(key, 0) == 0) sshCommand = line.substr(key.size(), line.size() - key.size() - 1);
+    }
+    if (r.exitCode != 0) port = 0;
+}
+
+SshSandbox::~SshSandbox()
+{
+    run({ std::string(RDTSCOPE_SOURCE_DIR) + "/tests/agent/sshd-sandbox", "stop", dir }, 30);
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+}
+
+BackgroundProcess::BackgroundProcess(
+    const std::string& program, const std::vector<std::string>& args, const std::string& logPath)
+    : m_log(logPath)
+{
+    m_pid = ::fork();
+    if (m_pid == 0) {
+        const int fd = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd >= 0) {
+            ::dup2(fd, 2);
+            ::close(fd);
+        }
+        const int devnull = ::open("/dev/null", O_RDWR);
+        ::dup2(devnull, 0);
+        ::dup2(devnull, 1);
+        std::vector<char*> argv { const_cast<char*>(program.c_str()) };
+        for (const auto& a : args)
+            argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        ::execv(program.c_str(), argv.data());
+        ::_exit(127);
+    }
+}
+
+BackgroundProcess::~BackgroundProcess()
+{
+    if (m_pid <= 0) return;
+    ::kill(m_pid, SIGTERM);
+    for (int i = 0; i < 100; ++i) {
+        if (::waitpid(m_pid, nullptr, WNOHANG) == m_pid) return;
+        ::usleep(20000);
+    }
+    ::kill(m_pid, SIGKILL);
+    ::waitpid(m_pid, nullptr, 0);
+}
+
+std::string BackgroundProcess::log() const
+{
+    std::ifstream f(m_log);
+    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+int BackgroundProcess::fdCount() const
+{
+    int n = 0;
+    std::error_code ec;
+    for ([[maybe_unused]] const auto& e :
+        std::filesystem::directory_iterator("/proc/" + std::to_string(m_pid) + "/fd", ec))
+        ++n;
+    return n;
+}
+
+long BackgroundProcess::rssKiB() const
+{
+    std::ifstream f("/proc/" + std::to_string(m_pid) + "/status");
+    for (std::string line; std::getline(f, line);)
+        if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
+    return -1;
+}
+
+} // namespace rdt::test

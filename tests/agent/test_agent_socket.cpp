@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// rdtscope-agent --listen unix:PATH as a separate process: group checks with real credentials (the client runs
+// as nobody through setpriv), and hostile clients (floods, oversized frames, garbage, a wrong version, vanishing
+// mid-command): the agent keeps serving the others and leaks neither descriptors nor memory.
+#include "AgentTestHelpers.h"
+#include "protocol/Frame.h"
+#include "protocol/Handshake.h"
+#include "protocol/Preamble.h"
+#include "protocol/UnixSocket.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace rdt;
+using namespace rdt::test;
+using namespace rdt::protocol;
+
+namespace {
+struct SocketAgent {
+    std::string dir = makeTempDir("rdtscope-agent-sock");
+    std::string path = dir + "/agent.sock";
+    std::unique_ptr<BackgroundProcess> proc;
+    explicit SocketAgent(const std::string& group = "users")
+    {
+        proc = std::make_unique<BackgroundProcess>(RDTSCOPE_AGENT,
+            std::vector<std::string> { "--listen", "unix:" + path, "--allow-group", group }, dir + "/agent.log");
+        for (int i = 0; i < 200 && !std::filesystem::exists(path); ++i)
+            ::usleep(10000);
+    }
+    ~SocketAgent()
+    {
+        proc.reset();
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+    }
+};
+
+CommandOutput probeAs(const std::string& user, const std::string& group, const std::string& url)
+{
+    return run({ "setpriv", "--reuid=" + user, "--regid=" + group, "--clear-groups", RDTSCOPE_AGENT_PROBE, url }, 30);
+}
+
+std::vector<std::uint8_t> frame(const pb::Envelope& env)
+{
+    std::string body;
+    env.SerializeToString(&body);
+    FrameEncoder enc;
+    std::vector<std::uint8_t> out;
+    enc.append({ reinterpret_cast<const std::uint8_t*>(body.data()), body.size() }, false, out);
+    return out;
+}
+
+void writeAll(int fd, const std::vector<std::uint8_t>& bytes)
+{
+    std::size_t off = 0;
+    while (off < bytes.size()) {
+        const ssize_t n = ::send(fd, bytes.data() + off, bytes.size() - off, MSG_NOSIGNAL);
+        if (n <= 0) return; // the agent closed on us: that is one of the expected outcomes
+        off += static_cast<std::size_t>(n);
+    }
+}
+
+/// One hostile client; `kind` picks the abuse.
+void abuse(const std::string& path, int kind)
+{
+    auto fd = connectUnix(path);
+    if (!fd) return;
+    const auto pre = encodePreamble();
+    std::vector<std::uint8_t> hello;
+    pb::Envelope h;
+    *h.mutable_hello() = makeHello("abuser", "test");
+    hello = frame(h);
+    switch (kind % 5) {
+    case 0: { // flood: many requests without reading a single answer
+        writeAll(fd->get(), { pre.begin(), pre.end() });
+        writeAll(fd->get(), hello);
+        pb::Envelope ping;
+        ping.mutable_request()->mutable_ping()->set_payload(std::string(512, 'x'));
+        std::vector<std::uint8_t> many;
+        for (int i = 0; i < 200; ++i) {
+            const auto f = frame(ping);
+            many.insert(many.end(), f.begin(), f.end());
+        }
+        writeAll(fd->get(), many);
+        break;
+    }
+    case 1: { // oversized frame header
+        writeAll(fd->get(), { pre.begin(), pre.end() });
+        writeAll(fd->get(), { 0x7f, 0xff, 0xff, 0xff, 0x00 });
+        break;
+    }
+    case 2: // garbage instead of a preamble
+        writeAll(fd->get(), { 'G', 'E', 'T', ' ', '/', ' ', 'H', 'T', 'T', 'P', '/', '1', '.', '1', '\r', '\n' });
+        break;
+    case 3: { // a wrong version
+        writeAll(fd->get(), { pre.begin(), pre.end() });
+        h.mutable_hello()->set_protocol_version(77);
+        h.mutable_hello()->set_min_protocol_version(77);
+        writeAll(fd->get(), frame(h));
+        break;
+    }
+    case 4: { // disappears in the middle of a command
+        writeAll(fd->get(), { pre.begin(), pre.end() });
+        writeAll(fd->get(), hello);
+        pb::Envelope ping;
+        ping.mutable_request()->set_id(1);
+        ping.mutable_request()->mutable_ping();
+        auto f = frame(ping);
+        f.resize(f.size() - 1);
+        writeAll(fd->get(), f);
+        break;
+    }
+    }
+    // Close without reading: the agent must cope with unread output and a reset.
+}
+}
+
+TEST(AgentSocket, RootIsServedAndTheSocketIs0660)
+{
+    SocketAgent agent;
+    struct stat st { };
+    ASSERT_EQ(::stat(agent.path.c_str(), &st), 0) << agent.proc->log();
+    EXPECT_EQ(st.st_mode & 0777, 0660u);
+    EXPECT_EQ(st.st_gid, 100u) << "the socket belongs to the allowed group";
+    const auto r = run({ RDTSCOPE_AGENT_PROBE, "unix:" + agent.path }, 30);
+    EXPECT_EQ(r.exitCode, 0) << r.out << agent.proc->log();
+}
+
+TEST(AgentSocket, PeerOutsideTheGroupIsRefusedByCredentials)
+{
+    SocketAgent agent;
+    ASSERT_TRUE(std::filesystem::exists(agent.path)) << agent.proc->log();
+    // Open the file itself to everyone, so that only the agent's SO_PEERCRED check stands in the way.
+    ASSERT_EQ(::chmod(agent.path.c_str(), 0666), 0);
+    const auto r = probeAs("nobody", "nogroup", "unix:" + agent.path);
+    EXPECT_EQ(r.exitCode, 1) << r.out;
+    EXPECT_NE(r.out.find("refused the connection: user nobody (uid 65534) is not in group 'users'"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("usermod -aG users nobody"), std::string::npos) << r.out;
+    EXPECT_NE(agent.proc->log().find("refused: user nobody"), std::string::npos) << agent.proc->log();
+
+    const auto member = probeAs("nobody", "users", "unix:" + agent.path);
+    EXPECT_EQ(member.exitCode, 0) << "a member of the allowed group is served: " << member.out;
+}
+
+TEST(AgentSocket, FileModeKeepsOthersOutWithAClearMessage)
+{
+    SocketAgent agent;
+    ASSERT_TRUE(std::filesystem::exists(agent.path)) << agent.proc->log();
+    const auto r = probeAs("nobody", "nogroup", "unix:" + agent.path);
+    EXPECT_EQ(r.exitCode, 1) << r.out;
+    EXPECT_NE(r.out.find("not allowed to connect to " + agent.path), std::string::npos) << r.out;
+}
+
+TEST(AgentSocket, HostileClientsLeakNothingAndOthersAreStillServed)
+{
+    SocketAgent agent;
+    ASSERT_TRUE(std::filesystem::exists(agent.path)) << agent.proc->log();
+    // A well-behaved client stays connected throughout.
+    auto good = connectUnix(agent.path);
+    ASSERT_TRUE(good.ok());
+    for (int i = 0; i < 50; ++i)
+        abuse(agent.path, i);
+    ::usleep(300000);
+    const int fdsBefore = agent.proc->fdCount();
+    const long rssBefore = agent.proc->rssKiB();
+    for (int i = 0; i < 1000; ++i)
+        abuse(agent.path, i);
+    // Let the agent notice every closed connection (bounded wait).
+    int fdsAfter = 0;
+    for (int i = 0; i < 100; ++i) {
+        fdsAfter = agent.proc->fdCount();
+        if (fdsAfter <= fdsBefore) break;
+        ::usleep(50000);
+    }
+    const long rssAfter = agent.proc->rssKiB();
+    std::printf("agent after 1000 hostile clients: %d fds (before %d), RSS %ld KiB (before %ld KiB)\n", fdsAfter,
+        fdsBefore, rssAfter, rssBefore);
+    EXPECT_LE(fdsAfter, fdsBefore);
+    EXPECT_LT(rssAfter - rssBefore, 4096) << "RSS grew by more than 4 MiB";
+    const auto log = agent.proc->log();
+    EXPECT_NE(log.find("exceeds the limit"), std::string::npos) << "oversized frames are logged";
+    EXPECT_NE(log.find("did not answer with the rdtscope protocol but printed: \"GET / HTTP/1.1\""), std::string::npos);
+    EXPECT_NE(log.find("protocol version mismatch"), std::string::npos);
+    const auto r = run({ RDTSCOPE_AGENT_PROBE, "unix:" + agent.path, "--pings", "10" }, 30);
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// rdtscope-agent behind a real OpenSSH server on 127.0.0.1 (tests/agent/sshd-sandbox): the client starts the
+// system ssh, which runs the agent on the "remote" side. Failures are checked for their message and fix.
+#include "AgentTestHelpers.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+
+using namespace rdt::test;
+
+namespace {
+SshSandbox* g_sandbox = nullptr;
+
+class SshEnvironment : public ::testing::Environment {
+public:
+    void SetUp() override { g_sandbox = new SshSandbox; }
+    void TearDown() override
+    {
+        delete g_sandbox;
+        g_sandbox = nullptr;
+    }
+};
+const auto* g_env = ::testing::AddGlobalTestEnvironment(new SshEnvironment);
+
+std::string url()
+{
+    return "ssh://root@127.0.0.1:" + std::to_string(g_sandbox->port);
+}
+
+CommandOutput probe(const std::vector<std::string>& extra, const std::string& sshCommand = {})
+{
+    std::vector<std::string> argv { "env",
+        "RDTSCOPE_SSH_COMMAND=" + (sshCommand.empty() ? g_sandbox->sshCommand : sshCommand), RDTSCOPE_AGENT_PROBE,
+        url() };
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return run(argv, 60);
+}
+}
+
+TEST(AgentOverSsh, SandboxStarted)
+{
+    ASSERT_TRUE(g_sandbox->ok()) << "sshd-sandbox failed:\n" << g_sandbox->startOutput;
+}
+
+TEST(AgentOverSsh, PingsTheAgentFoundOnTheRemotePath)
+{
+    ASSERT_TRUE(g_sandbox->ok());
+    const auto r = probe({ "--pings", "20" });
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    EXPECT_NE(r.out.find("ok "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("uid 0"), std::string::npos) << "logged in as root: " << r.out;
+}
+
+TEST(AgentOverSsh, MissingAgentSaysSoWithTheFix)
+{
+    ASSERT_TRUE(g_sandbox->ok());
+    const auto r = probe({ "--agent", "/nonexistent/rdtscope-agent" });
+    EXPECT_EQ(r.exitCode, 1) << r.out;
+    EXPECT_NE(r.out.find("rdtscope-agent is not installed on 127.0.0.1"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("--agent PATH"), std::string::npos) << r.out;
+}
+
+TEST(AgentOverSsh, RefusedHostKeySaysSoWithTheFix)
+{
+    ASSERT_TRUE(g_sandbox->ok());
+    const std::string emptyKnownHosts = g_sandbox->dir + "/empty_known_hosts";
+    std::FILE* f = std::fopen(emptyKnownHosts.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fclose(f);
+    const auto r = probe({}, g_sandbox->sshCommand + " -o UserKnownHostsFile=" + emptyKnownHosts);
+    EXPECT_EQ(r.exitCode, 1) << r.out;
+    EXPECT_NE(r.out.find("ssh refused the host key of 127.0.0.1"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("accept the host key"), std::string::npos) << r.out;
+}
+
+TEST(AgentOverSsh, UnknownUserIsAnAuthenticationFailure)
+{
+    ASSERT_TRUE(g_sandbox->ok());
+    std::vector<std::string> argv { "env", "RDTSCOPE_SSH_COMMAND=" + g_sandbox->sshCommand, RDTSCOPE_AGENT_PROBE,
+        "ssh://nosuchuser@127.0.0.1:" + std::to_string(g_sandbox->port) };
+    const auto r = run(argv, 60);
+    EXPECT_EQ(r.exitCode, 1) << r.out;
+    EXPECT_NE(r.out.find("ssh could not log in"), std::string::npos) << r.out;
+}
+
+TEST(AgentOverSsh, NewerAgentRefusesThisClientAndSaysWhichSideToUpdate)
+{
+    ASSERT_TRUE(g_sandbox->ok());
+    const auto r = probe({ "--agent", RDTSCOPE_FAKE_AGENT });
+    EXPECT_EQ(r.exitCode, 1) << r.out;
+    EXPECT_NE(r.out.find("refused the connection: protocol version mismatch: the client (agent_probe) speaks 1, "
+                         "this agent (fake rdtscope-agent) speaks 2"),
+        std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("update the client"), std::string::npos) << r.out;
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "protocol/RdtCodec.h"
+
+#include <gtest/gtest.h>
+
+using namespace rdt;
+using namespace rdt::protocol;
+
+TEST(RdtCodec, CapabilitiesRoundTripThroughTheirWireBytes)
+{
+    Capabilities c;
+    ResourceCaps l3;
+    l3.name = "L3";
+    l3.numClosids = 16;
+    l3.domains = { 0, 2, 3 };
+    l3.cbmMask = 0x7ff;
+    l3.cbmBits = 11;
+    l3.minCbmBits = 2;
+    l3.shareableBits = 0x600;
+    l3.sparseMasks = true;
+    l3.bytesPerBit = 2359296;
+    ResourceCaps mb;
+    mb.name = "MB";
+    mb.kind = ResourceKind::Bandwidth;
+    mb.minBandwidth = 10;
+    mb.bandwidthGran = 10;
+    mb.maxBandwidth = 100;
+    mb.delayLinear = false;
+    mb.throttleMode = "per-thread";
+    c.resources = { l3, mb };
+    c.monitoring.present = true;
+    c.monitoring.numRmids = 176;
+    c.monitoring.mbmTotal = true;
+    c.monitoring.features = { "llc_occupancy", "mbm_total_bytes", "future_feature" };
+    c.monitoring.domains = { 0, 2, 3 };
+    c.monitoring.counterWidth = 24;
+    c.cdpL3 = true;
+    c.handlesTasks = false;
+    c.cpus = { 0, 1, 5 };
+    c.maxControlGroups = 16;
+
+    pb::Capabilities w;
+    toWire(c, w);
+    std::string bytes;
+    ASSERT_TRUE(w.SerializeToString(&bytes));
+    pb::Capabilities back;
+    ASSERT_TRUE(back.ParseFromString(bytes));
+    const Capabilities d = fromWire(back);
+    ASSERT_EQ(d.resources.size(), 2u);
+    EXPECT_EQ(d.resources[0].name, "L3");
+    EXPECT_EQ(d.resources[0].domains, (std::vector<int> { 0, 2, 3 }));
+    EXPECT_EQ(d.resources[0].cbmMask, 0x7ffu);
+    EXPECT_EQ(d.resources[0].shareableBits, 0x600u);
+    EXPECT_EQ(d.resources[0].minCbmBits, 2u);
+    EXPECT_TRUE(d.resources[0].sparseMasks);
+    EXPECT_EQ(d.resources[0].bytesPerBit, 2359296u);
+    EXPECT_EQ(d.resources[1].kind, ResourceKind::Bandwidth);
+    EXPECT_EQ(d.resources[1].bandwidthGran, 10u);
+    EXPECT_FALSE(d.resources[1].delayLinear);
+    EXPECT_EQ(d.resources[1].throttleMode, "per-thread");
+    EXPECT_EQ(d.monitoring.features.back(), "future_feature");
+    EXPECT_EQ(d.monitoring.counterWidth, 24u);
+    EXPECT_TRUE(d.cdpL3);
+    EXPECT_FALSE(d.handlesTasks);
+    EXPECT_EQ(d.cpus, (std::vector<unsigned> { 0, 1, 5 }));
+    EXPECT_EQ(d.maxControlGroups, 16u);
+}
+
+TEST(RdtCodec, GroupsAndAllocationChangesRoundTrip)
+{
+    GroupInfo g { "p0/mon_groups/m1", "m1", false, "p0", "", -1, 7 };
+    pb::GroupInfo gw;
+    toWire(g, gw);
+    const GroupInfo g2 = fromWire(gw);
+    EXPECT_EQ(g2.path, g.path);
+    EXPECT_EQ(g2.parent, "p0");
+    EXPECT_FALSE(g2.isControl);
+    EXPECT_EQ(g2.closid, -1);
+    EXPECT_EQ(g2.rmid, 7);
+
+    AllocationChanged a { 5, "gui", "p1", "L3", 2, "7ff", "3", false, "Invalid schemata" };
+    pb::AllocationChanged aw;
+    toWire(a, aw);
+    const AllocationChanged a2 = fromWire(aw);
+    EXPECT_EQ(a2.group, "p1");
+    EXPECT_EQ(a2.domain, 2);
+    EXPECT_EQ(a2.oldValue, "7ff");
+    EXPECT_EQ(a2.newValue, "3");
+    EXPECT_FALSE(a2.ok);
+    EXPECT_EQ(a2.message, "Invalid schemata");
+}
