@@ -43,7 +43,13 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
     const QCommandLineOption after(QStringLiteral("after"),
         QCoreApplication::translate("main", "With --screenshot: seconds to let the data source run first (default 2)."),
         QStringLiteral("SECONDS"), QStringLiteral("2"));
-    parser.addOptions({ source, scenario, open, view, dump, screenshot, after });
+    const QCommandLineOption compare(QStringLiteral("compare"),
+        QCoreApplication::translate("main", "Compare the --open file (A) with FILE (B) in the compare window."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption comparePage(QStringLiteral("compare-page"),
+        QCoreApplication::translate("main", "Compare window page: table, timelines, ways, overlay or graph."),
+        QStringLiteral("PAGE"));
+    parser.addOptions({ source, scenario, open, view, dump, screenshot, after, compare, comparePage });
 
     if (helpText)
         *helpText = parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("rdtscope"));
@@ -66,6 +72,12 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
     options->view = parser.value(view).toLower();
     options->cpuidDump = parser.value(dump);
     options->screenshot = parser.value(screenshot);
+    options->compareFile = parser.value(compare);
+    options->comparePage = parser.value(comparePage).toLower();
+    if (!options->compareFile.isEmpty() && options->openFile.isEmpty()) {
+        *error = QCoreApplication::translate("main", "--compare B needs --open A");
+        return false;
+    }
     if (!options->view.isEmpty() && !AppOptions::viewNames().contains(options->view)) {
         *error = QCoreApplication::translate("main", "unknown view '%1' (use %2)")
                      .arg(options->view, AppOptions::viewNames().join(QStringLiteral(", ")));

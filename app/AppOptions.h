@@ -5,7 +5,7 @@
 #include <QStringList>
 
 /// rdtscope [--source SRC] [--scenario NAME] [--open FILE] [--view machine|rdt|tma|callgraph|latency]
-///          [--cpuid-dump FILE] [--screenshot FILE [--after SECONDS]]
+///          [--cpuid-dump FILE] [--compare FILE [--compare-page PAGE]] [--screenshot FILE [--after SECONDS]]
 struct AppOptions {
     QString source = QStringLiteral("auto");
     QString scenario = QStringLiteral("noisy-neighbour");
@@ -13,6 +13,8 @@ struct AppOptions {
     QString view; ///< empty: the RDT dashboard when data flows, else the Machine panel
     QString cpuidDump;
     QString screenshot;
+    QString compareFile; ///< with --open A: the compare window of A and this file (File > Compare with...)
+    QString comparePage; ///< table (default), timelines, ways, overlay, graph
     double afterSeconds = 2.0;
     QStringList warnings;
 

@@ -19,6 +19,8 @@
 #include "views/ReplayBar.h"
 #include "views/TimelineView.h"
 
+#include "views/CompareWindow.h"
+
 #include <QApplication>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -192,6 +194,19 @@ void MainWindow::buildMenus()
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("Replay a session recorded by rdtscope or rdtscope-cli record"));
     m_openPerfAction = file->addAction(tr("Open &perf.data\u2026")); // enabled by PmuPages
+    file->addAction(tr("&Compare with\u2026"), this,
+            [this] {
+                const QString filter
+                    = tr("Sessions and perf.data files (*.rdts *.sqlite *.db *.data *.perfdata);;All files (*)");
+                QString a = m_sessionPath;
+                if (a.isEmpty())
+                    a = QFileDialog::getOpenFileName(this, tr("Compare: choose A (before)"), QString(), filter);
+                if (a.isEmpty()) return;
+                const QString b
+                    = QFileDialog::getOpenFileName(this, tr("Compare %1 with B (after)").arg(a), QString(), filter);
+                if (!b.isEmpty()) compareWith(a, b);
+            })
+        ->setToolTip(tr("Compare the open session (or a file) with another session or perf.data file"));
     m_openPerfAction->setEnabled(false);
     m_recordAction = file->addAction(tr("&Record\u2026"));
     m_recordAction->setCheckable(true);
@@ -261,10 +276,24 @@ void MainWindow::openSession(const QString& path)
             }
             (void)stopRecording();
             setSource(std::move(result->value()));
+            m_sessionPath = path;
             showView(QStringLiteral("rdt"));
             statusBar()->clearMessage();
             Q_EMIT sessionOpened(true, path);
         });
+}
+
+CompareWindow* MainWindow::compareWith(const QString& pathA, const QString& pathB)
+{
+    if (!m_compare) {
+        m_compare = new CompareWindow(this);
+        m_compare->setAttribute(Qt::WA_DeleteOnClose);
+        m_compare->setWindowFlag(Qt::Window);
+    }
+    m_compare->open(pathA, pathB);
+    m_compare->show();
+    m_compare->raise();
+    return m_compare;
 }
 
 bool MainWindow::startRecording(const QString& path, QString* error)

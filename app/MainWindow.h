@@ -9,6 +9,7 @@
 #include <QPointer>
 
 class AllocationModel;
+class CompareWindow;
 class CacheWayHeatmap;
 class ExplainPanel;
 class FramePump;
@@ -50,6 +51,8 @@ public:
 
     /// Opens a recorded session in the background and replays it (a newer open makes an older one stale).
     void openSession(const QString& path);
+    /// File > Compare with...: a compare window of A and B (issue #20); A defaults to the session opened last.
+    CompareWindow* compareWith(const QString& pathA, const QString& pathB);
     /// Starts / stops recording what the current source delivers. False with the reason in *error.
     bool startRecording(const QString& path, QString* error = nullptr);
     bool stopRecording(QString* error = nullptr);
@@ -100,6 +103,8 @@ private:
     QString m_machineSummary;
     JobTracker m_jobs { this };
     QAction* m_openPerfAction = nullptr;
+    QString m_sessionPath; ///< the session opened last (A of File > Compare with...)
+    QPointer<CompareWindow> m_compare;
     PmuPages* m_pmu = nullptr;
     SourceBundle m_source;
     QString m_sourceError;

@@ -3,10 +3,13 @@
 #include "MainWindow.h"
 #include "SourceFactory.h"
 
+#include "models/CompareSession.h"
 #include "models/MachineDescription.h"
+#include "views/CompareWindow.h"
 #include "views/PmuPages.h"
 
 #include <QApplication>
+#include <QPointer>
 #include <QTimer>
 
 #include <cstdio>
@@ -80,8 +83,22 @@ int main(int argc, char** argv)
     window.showView(
         options.view.isEmpty() ? (haveData ? QStringLiteral("rdt") : QStringLiteral("machine")) : options.view);
     window.show();
+    QPointer<CompareWindow> compare;
+    if (!options.compareFile.isEmpty()) {
+        compare = window.compareWith(options.openFile, options.compareFile);
+        compare->showPage(options.comparePage);
+    }
 
-    if (!options.screenshot.isEmpty()) {
+    if (!options.screenshot.isEmpty() && compare) {
+        QTimer::singleShot(static_cast<int>(options.afterSeconds * 1000.0), compare, [compare, &options] {
+            compare->session()->waitForLoad();
+            QApplication::processEvents();
+            const bool ok = compare->grab().save(options.screenshot);
+            std::fprintf(ok ? stdout : stderr, "rdtscope: %s %s\n", ok ? "wrote" : "cannot write",
+                qPrintable(options.screenshot));
+            QApplication::exit(ok ? 0 : 1);
+        });
+    } else if (!options.screenshot.isEmpty()) {
         // Let the source run (the frame pump fills the timelines), then grab, write, exit.
         QTimer::singleShot(static_cast<int>(options.afterSeconds * 1000.0), &window, [&window, &options] {
             QString why;

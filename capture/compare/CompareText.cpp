@@ -91,7 +91,7 @@ void allocationBlock(std::string& out, const Comparison& c, const std::vector<Di
     const auto list = items(rows, Section::Allocation);
     if (!list.empty()) {
         out += "\nAllocation at the end of each window (* changed)\n";
-        appendf(out, "  %-16s %-8s %3s  %-28s %-28s\n", "group", "resource", "dom", "A", "B");
+        appendf(out, "  %-16s %-8s %3s  %-28s %s\n", "group", "resource", "dom", "A", "B");
         for (const auto& item : list) {
             const DiffRow& r = *item.front();
             auto text = [&](const std::string& t, const std::optional<double>& n, const DiffRow* mib, bool a) {
@@ -108,7 +108,7 @@ void allocationBlock(std::string& out, const Comparison& c, const std::vector<Di
                 return s;
             };
             const DiffRow* mib = metric(item, "mib");
-            appendf(out, "%c %-16s %-8s %3d  %-28s %-28s\n", r.textA != r.textB ? '*' : ' ',
+            appendf(out, "%c %-16s %-8s %3d  %-28s %s\n", r.textA != r.textB ? '*' : ' ',
                 groupLabel(r.group).substr(0, 16).c_str(), r.item.c_str(), r.domain,
                 text(r.textA, r.a, mib, true).c_str(), text(r.textB, r.b, mib, false).c_str());
         }
