@@ -19,7 +19,7 @@ struct AllocationEdit {
     bool cache = true;
 };
 
-/// An undoable allocation edit (DESIGN.md "Data flow": view -> QUndoCommand -> engine allocation API ->
+/// An undoable allocation edit (docs/ARCHITECTURE.md "Data flow": view -> QUndoCommand -> engine allocation API ->
 /// backend write -> read back). redo() writes the new values, undo() writes the old ones back, both through the
 /// model's AllocationWriter. If the backend rejects any write, the values already written by this command are
 /// written back (so every domain it touched is rolled back), the row shows the backend's reason, and the command

@@ -37,7 +37,7 @@ rdt::Result<AllocationState> readAllocationState(rdt::RdtBackend& backend, const
             BandwidthSchema b;
             b.name = r.name;
             if (r.mbpsMode) {
-                // mba_MBps: any u32 MiBps, no rounding (RESCTRL-NOTES 1.5).
+                // mba_MBps: any u32 MiBps, no rounding (docs/RESCTRL.md "Group files").
                 b.unit = "MiBps";
                 b.minValue = 0;
                 b.maxValue = 4294967295u;

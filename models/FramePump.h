@@ -30,8 +30,8 @@ struct FrameUpdate {
     quint64 dropped = 0;
 };
 
-/// The frame pump of DESIGN.md "Data flow": one QTimer (30 Hz by default) on the GUI thread pulls whatever the
-/// engine queued since the last frame, appends it to the TimeSeriesStore, and tells the models once.
+/// The frame pump (docs/ARCHITECTURE.md "Data flow"): one QTimer (30 Hz by default) on the GUI thread pulls whatever
+/// the engine queued since the last frame, appends it to the TimeSeriesStore, and tells the models once.
 class FramePump : public QObject {
     Q_OBJECT
 public:

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Load latency (PEBS, SDM 22.3.1.1.2; PMU-NOTES.md 1c) for the GUI: a table of the top functions or the top
-// 64-byte cache lines of a LoadLatencyReport (count, mean/p50/p99 cycles, HITM, remote, where the loads were
+// Load latency (PEBS, SDM 22.3.1.1.2; docs/PMU.md "PEBS load latency") for the GUI: a table of the top functions or the
+// top 64-byte cache lines of a LoadLatencyReport (count, mean/p50/p99 cycles, HITM, remote, where the loads were
 // served), plus helpers for the histogram (bins by data source).
 
 #include "pmu/LoadLatency.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The Qt-side holder of PMU data (DESIGN.md "Sources"): simulated (PmuSimRun, stepped by a timer), imported
+// The Qt-side holder of PMU data (docs/ARCHITECTURE.md "Sources"): simulated (PmuSimRun, stepped by a timer), imported
 // (perf.data read on a worker thread with progress and cancel) or live. It aggregates the samples of the
 // selected time range into the branch graph, the load-latency report and a TMA breakdown; every PMU view reads
 // from here and re-reads when aggregated() fires. setTimeRange() is the one call that filters every PMU view.

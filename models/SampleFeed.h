@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-/// What kind of data the GUI shows; the title and status bar say it (DESIGN.md: simulated data is always labelled).
+/// What kind of data the GUI shows; the title and status bar say it (docs/ARCHITECTURE.md "Sources": simulated data is
+/// labelled).
 enum class SourceKind { None, Live, Simulated, Replay };
 
 /// Where the data comes from and why that source was chosen (the RdtSource's reason text).

@@ -11,14 +11,15 @@ constexpr quintptr kTop = 0;
 const std::vector<TmaModel::Category>& TmaModel::categories()
 {
     static const std::vector<Category> c = {
-        { "retiring", "Retiring", "Slots that retired a uop: useful work (SDM 22.2.9.6; PMU-NOTES 1a)", -1 },
+        { "retiring", "Retiring", "Slots that retired a uop: useful work (SDM 22.2.9.6; perf's topdown.txt)", -1 },
         { "bad-speculation", "Bad speculation",
-            "Slots wasted on uops that never retired: mispredicted paths and machine clears (PMU-NOTES 1a)", -1 },
+            "Slots wasted on uops that never retired: mispredicted paths and machine clears (perf's topdown.txt)", -1 },
         { "frontend-bound", "Frontend bound",
-            "Slots where the frontend delivered no uop to an idle backend (IDQ not delivered; PMU-NOTES 1a)", -1 },
+            "Slots where the frontend delivered no uop to an idle backend (IDQ not delivered; perf's topdown.txt)",
+            -1 },
         { "backend-bound", "Backend bound",
             "Slots where uops could not be issued for lack of backend resources: memory or execution units "
-            "(PMU-NOTES 1a)",
+            "(perf's topdown.txt)",
             -1 },
         { "retiring.heavy", "Heavy operations",
             "Retired uops of instructions that need 2+ uops or microcode "

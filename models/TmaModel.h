@@ -4,7 +4,7 @@
 // TMA (Top-down Microarchitecture Analysis) as a tree: the four level-1 categories, each with its two level-2
 // children when the PMU measures them (Sapphire Rapids and later). Columns: category, fraction of issue slots,
 // explanation. Also holds the per-interval series for the stacked-area plot. Categories and their meaning:
-// SDM 22.2.9.6 (slots), PMU-NOTES.md 1a; the level-2 split as the kernel's topdown.txt derives it.
+// SDM 22.2.9.6 (slots), docs/PMU.md "TMA"; the level-2 split as the kernel's topdown.txt derives it.
 
 #include "pmu/Tma.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The branch call graph (LBR; PMU-NOTES.md 1b): functions as boxes sized by samples, call edges with width by
-// count and colour by mispredict rate (green 0 % .. red >= 20 %), laid out by Graphviz dot on a worker thread
+// The branch call graph (LBR; docs/PMU.md "Call graphs from LBR"): functions as boxes sized by samples, call edges with
+// width by count and colour by mispredict rate (green 0 % .. red >= 20 %), laid out by Graphviz dot on a worker thread
 // (results of an older request are dropped by generation id), drawn in a QGraphicsView with wheel zoom and drag
 // pan. A search box highlights and centres matching functions; Focus keeps a function's callers and callees
 // within N hops. Beside it: the hot-branch table (count, mispredicts, cycles) and the selected function's

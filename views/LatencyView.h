@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// PEBS load latency (SDM 22.3.1.1.2; PMU-NOTES.md 1c): a histogram over log2 latency bins, stacked by where the
-// load was served (L1, LFB, L2, L3, DRAM, remote, ...), and the top functions and 64-byte cache lines with mean,
-// p50, p99, HITM and remote counts. Clicking a bar segment keeps that bin and source in the tables, clicking a
+// PEBS load latency (SDM 22.3.1.1.2; docs/PMU.md "PEBS load latency"): a histogram over log2 latency bins, stacked by
+// where the load was served (L1, LFB, L2, L3, DRAM, remote, ...), and the top functions and 64-byte cache lines with
+// mean, p50, p99, HITM and remote counts. Clicking a bar segment keeps that bin and source in the tables, clicking a
 // source in the legend keeps that source; "Clear filter" (or a click on empty plot area) shows everything again.
 
 #include <QWidget>

@@ -2,7 +2,7 @@
 #pragma once
 
 // TMA over time: the four level-1 categories as a stacked area (fractions of issue slots per interval, which sum to
-// 1; SDM 22.2.9.6, PMU-NOTES.md 1a), and below it the breakdown of the selected range as a level-1 -> level-2 tree,
+// 1; SDM 22.2.9.6, docs/PMU.md "TMA"), and below it the breakdown of the selected range as a level-1 -> level-2 tree,
 // each category with a one-line explanation. Dragging across the plot selects a time range, which filters every
 // PMU view (PmuSession::setTimeRange); a click without a drag clears it. When the data has several TMA series
 // (a live capture on a hybrid part: P-cores and E-cores, PmuData::tmaSeries), a selector above the plot chooses

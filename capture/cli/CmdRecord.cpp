@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // rdtscope-cli record -o FILE [--source SRC] [--scenario NAME] [--duration S] [--interval MS]: samples an RDT
-// source into a session file (capture/session/FORMAT.md) until the duration ends or SIGINT/SIGTERM.
+// source into a session file (docs/SESSION-FORMAT.md) until the duration ends or SIGINT/SIGTERM.
 #include "Args.h"
 #include "CmdRdtSource.h"
 #include "CmdSession.h"
@@ -30,7 +30,7 @@ const char* const kRecordHelp = R"(usage: rdtscope-cli record -o FILE [--source 
                            [--interval MS] [--realtime] [--force]
 
 Records RDT monitoring samples, allocation changes and group membership into a session file (SQLite; see
-capture/session/FORMAT.md). One transaction every 500 ms: a killed recorder loses at most the last 500 ms.
+docs/SESSION-FORMAT.md). One transaction every 500 ms: a killed recorder loses at most the last 500 ms.
 Ctrl-C / SIGTERM stop cleanly. A full disk stops the recording with a message; what was written is kept.
   -o, --output FILE  session file to create (refuses to overwrite without --force)
   --source SRC       auto (default), sim, sim-msr, resctrl[:PATH], msr

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A session file (docs: capture/session/FORMAT.md) reduced to a Profile over a window: per group and domain the
+// A session file (docs/SESSION-FORMAT.md) reduced to a Profile over a window: per group and domain the
 // mean and p95 of LLC occupancy and MBM total/local bandwidth, the allocation at the window's end, the changes
 // inside it, and the slot-weighted TMA breakdown of the tma_intervals rows.
 #include "Profile.h"

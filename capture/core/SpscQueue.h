@@ -11,7 +11,7 @@
 namespace rdt {
 
 /// Bounded single-producer single-consumer queue. A push into a full queue drops the item and counts it:
-/// the engine never blocks on a slow consumer, and drops are shown, never silent (DESIGN.md "Data flow").
+/// the engine never blocks on a slow consumer, and drops are shown, never silent (docs/ARCHITECTURE.md "Data flow").
 template <typename T> class SpscQueue {
 public:
     explicit SpscQueue(std::size_t capacity)

@@ -12,7 +12,7 @@ namespace rdt {
 
 /// Everything rdtscope needs from CPUID, decoded once (SDM Vol. 3B 20.18.5, 20.19.4-20.19.8, 21.1, 22.2).
 /// Fields hold the enumerated values; a feature whose leaf is missing or implausible stays "not present" and
-/// gets a line in `warnings` instead of a guessed value (RESCTRL-NOTES "Caveats": dumps mislabel sub-leaves).
+/// gets a line in `warnings` instead of a guessed value (docs/RESCTRL.md "CPUID dumps": some mislabel sub-leaves).
 
 struct CpuIdentity {
     std::string vendor; ///< CPUID.00H:EBX,EDX,ECX, e.g. "GenuineIntel"

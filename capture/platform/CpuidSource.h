@@ -19,7 +19,7 @@ struct CpuidRegs {
     bool operator==(const CpuidRegs&) const = default;
 };
 
-/// The CPUID seam (DESIGN.md "The seams"): the live instruction, /dev/cpu/N/cpuid, a dump file or a recorded
+/// The CPUID seam (docs/ARCHITECTURE.md "The seams"): the live instruction, /dev/cpu/N/cpuid, a dump file or a recorded
 /// snapshot. query() returns nullopt when the source does not know the leaf/sub-leaf (beyond the maximum leaf,
 /// or absent from a dump); the decoder turns that into a warning, never into a guessed value.
 class CpuidSource {

@@ -8,7 +8,7 @@
 
 namespace rdt {
 
-/// The model-specific-register seam (DESIGN.md "The seams"). DevMsr does pread/pwrite on /dev/cpu/N/msr;
+/// The model-specific-register seam (docs/ARCHITECTURE.md "The seams"). DevMsr does pread/pwrite on /dev/cpu/N/msr;
 /// SimMsrSpace (capture/sim) implements the SDM's RDT MSRs over the simulated machine.
 /// A #GP(0) from WRMSR/RDMSR (SDM 20.18.8.1, 20.19.6.3) is reported as an Error with code EIO, which is
 /// what the Linux msr driver returns when the instruction faults.

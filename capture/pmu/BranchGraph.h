@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The branch call graph from LBR samples (PMU-NOTES.md 1b "Building call graphs from LBR").
+// The branch call graph from LBR samples (docs/PMU.md "Call graphs from LBR").
 //  - Call-stack mode (USER|CALL_STACK): the LBR is a call stack (SDM 21.1.2.4), so a sample's user stack is
 //    entries[0].to (the current function) followed by entries[i].from (the call sites), as perfparser does.
 //    Each consecutive pair gives a caller -> callee edge; the leaf gets self samples, every distinct function in the

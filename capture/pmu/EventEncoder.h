@@ -2,7 +2,7 @@
 #pragma once
 
 // Event names to perf_event_attr through libpfm4 4.13 (pfm_get_os_event_encoding with PFM_OS_PERF_EVENT_EXT),
-// plus our own table for what 4.13 lacks or gets wrong (PMU-NOTES.md section 2):
+// plus our own table for what 4.13 lacks or gets wrong (docs/PMU.md "libpfm4"):
 //  - the TMA metric pseudo-events topdown-* (0x8000..0x8700) and slots (0x0400), added to libpfm only after 4.13;
 //  - TOPDOWN.BACKEND_BOUND_SLOTS (0x02a4) and TOPDOWN.BR_MISPREDICT_SLOTS (0x08a4), which 4.13 encodes as
 //    0x0200/0x0800 (event code 0 without an override);

@@ -2,9 +2,9 @@
 #pragma once
 
 // Load-latency aggregation for PEBS samples (SDM 22.3.1.1.2 "Load Latency Performance Monitoring Facility";
-// PMU-NOTES.md 1c): a log2 latency histogram stacked by data source level, and per-function and per-64-byte-line
-// tables with count, mean/p50/p99 latency, HITM and remote counts (what perf c2c / perf mem report show).
-// Percentiles are exact up to kReservoir latencies per row and estimated from a uniform reservoir beyond that.
+// docs/PMU.md "PEBS load latency"): a log2 latency histogram stacked by data source level, and per-function and
+// per-64-byte-line tables with count, mean/p50/p99 latency, HITM and remote counts (what perf c2c / perf mem report
+// show). Percentiles are exact up to kReservoir latencies per row and estimated from a uniform reservoir beyond that.
 
 #include "DataSource.h"
 #include "PerfRecord.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The perf_event_open seam (DESIGN.md "The seams"): everything the live `perf` source asks of the kernel goes
-// through PerfSyscalls, so recipes, error advice and the session logic run in tests against a fake kernel.
+// The perf_event_open seam (docs/ARCHITECTURE.md "The seams"): everything the live `perf` source asks of the kernel
+// goes through PerfSyscalls, so recipes, error advice and the session logic run in tests against a fake kernel.
 
 #include "PerfRecord.h"
 #include "core/MappedRegion.h"

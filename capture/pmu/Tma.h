@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Top-down Microarchitecture Analysis arithmetic (SDM 22.2.9.6 "TMA Slots Per Cycle"; PMU-NOTES.md 1a).
+// Top-down Microarchitecture Analysis arithmetic (SDM 22.2.9.6 "TMA Slots Per Cycle"; docs/PMU.md "TMA").
 // Ice Lake and later: read() of the slots group returns each metric already converted to slots by the kernel
 // (icl_get_metrics_event_value), so fractions are metric / (sum of the four level-1 metrics), as perf's
 // tma_* MetricExpr and toplev's PERF_METRICS_SUM do. Before Ice Lake: pmu-tools skl_client_ratios.py level 1.

@@ -32,7 +32,8 @@ struct AllocationOutcome {
 };
 
 /// Validates allocation changes against the capabilities before anything is written, then applies them as one
-/// transaction (DESIGN.md "Data flow": an edit the backend rejects is rolled back in every domain it touched).
+/// transaction (docs/ARCHITECTURE.md "Data flow": an edit the backend rejects is rolled back in every domain it
+/// touched).
 class AllocationEngine {
 public:
     explicit AllocationEngine(RdtBackend& backend);

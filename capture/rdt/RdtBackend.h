@@ -104,9 +104,9 @@ struct GroupCounters {
     std::uint64_t bytesPerUnit = 1;
 };
 
-/// The one interface above resctrl and MSRs (DESIGN.md "The seams"; intel-cmt-cat's single operations table):
-/// nothing above it knows which runs. Implementations serialise their own operations, so the sampler thread
-/// may read counters while the GUI thread applies schemata.
+/// The one interface above resctrl and MSRs (docs/ARCHITECTURE.md "The seams"; intel-cmt-cat's single operations
+/// table): nothing above it knows which runs. Implementations serialise their own operations, so the sampler thread may
+/// read counters while the GUI thread applies schemata.
 class RdtBackend {
 public:
     virtual ~RdtBackend() = default;

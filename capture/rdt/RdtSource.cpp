@@ -46,7 +46,7 @@ Result<RdtSource> openResctrlSource(const std::string& root, const std::string& 
     if (!backend) return backend.error();
     RdtSource s;
     s.warnings = (*backend)->warnings();
-    // pqos (intel-cmt-cat) holds this lock while it drives RDT (RESCTRL-NOTES 7.4).
+    // pqos (intel-cmt-cat) holds this lock while it drives RDT (docs/RESCTRL.md "Other RDT users").
     if (root == "/sys/fs/resctrl" && ::stat("/var/lock/libpqos", &st) == 0)
         s.warnings.push_back("/var/lock/libpqos exists: pqos/intel-cmt-cat may be changing RDT state too");
     s.backend = std::move(*backend);

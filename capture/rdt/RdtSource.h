@@ -22,7 +22,7 @@ struct RdtSourceOptions {
     std::string mountsFile = "/proc/mounts";
 };
 
-/// An opened RDT source: the backend plus why it was chosen (DESIGN.md "Sources").
+/// An opened RDT source: the backend plus why it was chosen (docs/ARCHITECTURE.md "Sources").
 struct RdtSource {
     std::unique_ptr<RdtBackend> backend;
     std::string kind; ///< "sim", "sim-msr", "resctrl", "msr"

@@ -18,7 +18,8 @@
 namespace rdt {
 
 namespace {
-/// resctrl-specific advice for mkdir failures (RESCTRL-NOTES 1.6), on top of the kernel's status text.
+/// resctrl-specific advice for mkdir failures (docs/RESCTRL.md "Creating and removing groups"), on top of the kernel's
+/// status text.
 std::string mkdirAdvice(int code, const std::string& fallback)
 {
     switch (code) {

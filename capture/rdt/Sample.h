@@ -40,7 +40,7 @@ struct RdtSampleBatch {
     std::vector<RdtSample> samples;
 };
 
-/// An allocation change as it happened (DESIGN.md "Data flow": markers on timelines, rows in sessions).
+/// An allocation change as it happened (docs/ARCHITECTURE.md "Data flow": markers on timelines, rows in sessions).
 struct AllocationChanged {
     std::uint64_t timeNs = 0;
     std::string who; ///< "gui", "cli", "scenario", "replay"

@@ -27,8 +27,8 @@ struct SamplerConfig {
     double plausibleMaxBps = 2.0e12;
 };
 
-/// The RDT monitoring sampler (DESIGN.md "Data flow"): polls the backend's counters at a fixed rate on its own
-/// thread, differences them wrap-safely (CounterMath.h), computes bandwidth = delta / elapsed and publishes one
+/// The RDT monitoring sampler (docs/ARCHITECTURE.md "Data flow"): polls the backend's counters at a fixed rate on its
+/// own thread, differences them wrap-safely (CounterMath.h), computes bandwidth = delta / elapsed and publishes one
 /// immutable RdtSampleBatch per poll into a bounded SPSC queue (and to an optional callback on the sampler
 /// thread). The recorder or GUI is the single consumer of queue(). With a SimulationControl, each poll first
 /// advances simulated time by one interval, and sample times are simulated time.

@@ -22,9 +22,10 @@ struct SchemataLine {
 };
 
 /// The parsed content of a resctrl `schemata` file (resource -> domain -> value). Parsing is tolerant of what
-/// real kernels write (RESCTRL-NOTES 1.5): names right-aligned with spaces (`    L3:0=00fff`), padded values
-/// (`MB:0=  100`), gaps in domain ids, a trailing `;`, CDP names, blank lines, and `L3:uninitialized`
-/// (pseudo-locksetup). Lines it cannot understand are reported in warnings(), never silently dropped.
+/// real kernels write (docs/RESCTRL.md "Group files"): names right-aligned with spaces (`    L3:0=00fff`),
+/// padded values (`MB:0=  100`), gaps in domain ids, a trailing `;`, CDP names, blank lines, and
+/// `L3:uninitialized` (pseudo-locksetup). Lines it cannot understand are reported in warnings(), never silently
+/// dropped.
 class Schemata {
 public:
     /// Parses a whole schemata file (or user input with one line per resource). Fails only when nothing

@@ -17,7 +17,7 @@
 namespace rdt::session {
 
 struct RecorderOptions {
-    std::uint64_t flushIntervalNs = 500'000'000; ///< one transaction per flush (DESIGN.md "Session file")
+    std::uint64_t flushIntervalNs = 500'000'000; ///< one transaction per flush (docs/SESSION-FORMAT.md "Durability")
     std::size_t queueCapacity = 4096; ///< items (batches/events) waiting for the recorder thread
     /// Called on the recorder thread after each successful commit with the number of samples now on disk.
     std::function<void(std::uint64_t committedSamples)> onFlush;

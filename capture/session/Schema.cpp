@@ -7,8 +7,8 @@ namespace rdt::session {
 
 namespace {
 
-// Keep in step with FORMAT.md. Time columns are CLOCK_MONOTONIC nanoseconds (or simulated nanoseconds when
-// meta.time_is_simulated = 1); meta.start_mono_ns is the origin of the session's time axis.
+// Keep in step with docs/SESSION-FORMAT.md. Time columns are CLOCK_MONOTONIC nanoseconds (or simulated
+// nanoseconds when meta.time_is_simulated = 1); meta.start_mono_ns is the origin of the session's time axis.
 constexpr const char* kSchemaSql = R"SQL(
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE machine (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;

@@ -14,7 +14,7 @@ inline constexpr int kSchemaVersion = 1;
 /// Conventional file name extension.
 inline constexpr const char* kSessionExtension = ".rdts";
 
-/// Creates every table (FORMAT.md documents them) and stamps the version; one transaction.
+/// Creates every table (docs/SESSION-FORMAT.md documents them) and stamps the version; one transaction.
 Status createSchema(Database& db);
 
 /// Tables a version-1 file must have; the reader reports the missing ones and reads the rest.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The resctrl kernel emulation: schemata, size, mode, bit_usage and a new group's initial allocation
 // (fs/resctrl/ctrlmondata.c parse_line/parse_cbm/cbm_validate/parse_bw/bw_validate, rdtgroup.c
-// __init_one_rdt_domain, rdt_bit_usage_show, rdtgroup_mode_write; RESCTRL-NOTES 1.4-1.6).
+// __init_one_rdt_domain, rdt_bit_usage_show, rdtgroup_mode_write; docs/RESCTRL.md).
 #include "SimResctrlFs.h"
 #include "core/Text.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The resctrl kernel emulation: writes, mkdir/rmdir, tasks and cpus (rdtgroup.c behaviour, RESCTRL-NOTES 1.4-1.6).
+// The resctrl kernel emulation: writes, mkdir/rmdir, tasks and cpus (rdtgroup.c behaviour, docs/RESCTRL.md).
 #include "SimResctrlFs.h"
 #include "core/Text.h"
 

@@ -44,8 +44,8 @@ private:
 /// `cpuid -r`, rdtscope JSON) and synthesizes what it lacks (`--sim-cpuid FILE`).
 Result<SimCpuid> loadSimCpuid(const std::string& path);
 
-/// Fills in what real dumps lack, as documented in RESCTRL-NOTES ("InstLatx64 dumps never contain leaf 0x10
-/// subleaf 2 or 3"): subleaf 3 (MBA) when 10H.0:EBX[3] enumerates MBA, subleaf 2 (L2 CAT) when 10H.0:EBX[2] does.
+/// Fills in what real dumps lack, as docs/RESCTRL.md "CPUID dumps" says (InstLatx64 dumps never contain leaf
+/// 0x10 subleaf 2 or 3): subleaf 3 (MBA) when 10H.0:EBX[3] enumerates MBA, subleaf 2 (L2 CAT) when 10H.0:EBX[2] does.
 /// mbaClos is the number of MBA CLOS to synthesize (Skylake/Cascade Lake-SP: 8). Each addition is noted.
 void synthesizeMissingLeaves(SimCpuid& cpuid, unsigned mbaClos = 8);
 

@@ -10,7 +10,7 @@
 
 namespace rdt::sim {
 
-/// The SDM's RDT MSR interface over the simulated machine (DESIGN.md "The seams"), for the MSR backend.
+/// The SDM's RDT MSR interface over the simulated machine (docs/ARCHITECTURE.md "The seams"), for the MSR backend.
 /// Implements IA32_PQR_ASSOC, IA32_QM_EVTSEL, IA32_QM_CTR, IA32_L3_MASK_n, IA32_L2_MASK_n, IA32_L3_QOS_CFG,
 /// IA32_L2_QOS_CFG, IA32_L2_QoS_Ext_BW_Thrtl_n and IA32_QoS_Core_BW_Thrtl_n with their reset values, the CDP
 /// re-indexing of Table 20-19 (mask 2n = CLOS n data, 2n+1 = CLOS n code), and #GP(0) exactly where 20.18.8.1,

@@ -4,7 +4,7 @@
 // Source: the InstLatx64 CPUID dump collection (AIDA64 text format), files named below; the collection carries no
 // licence, so only the raw register values of the leaves the simulator needs are embedded here (leaves 0, 1, 4,
 // 7, 0BH, 0FH, 10H and the brand string 80000002H-80000004H, logical CPU #0), not the dumps themselves.
-// None of these dumps contain leaf 10H subleaf 2 (L2 CAT) or 3 (MBA) (RESCTRL-NOTES "Caveats"):
+// None of these dumps contain leaf 10H subleaf 2 (L2 CAT) or 3 (MBA) (docs/RESCTRL.md "CPUID dumps"):
 // synthesizeMissingLeaves() adds them where 10H.0:EBX enumerates them, and says so in SimCpuid::notes.
 #include "SimCpuid.h"
 

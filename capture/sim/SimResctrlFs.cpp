@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The resctrl kernel emulation: mount, the file tree, groups, tasks, cpus and monitoring.
-// Kernel behaviour follows fs/resctrl/rdtgroup.c and monitor.c as summarised in RESCTRL-NOTES.md section 1.
+// Kernel behaviour follows fs/resctrl/rdtgroup.c and monitor.c as summarised in docs/RESCTRL.md.
 #include "SimResctrlFs.h"
 
 #include "PathComponents.h"

@@ -22,7 +22,7 @@ struct ResctrlMountOptions {
 };
 
 /// The Linux resctrl filesystem over the simulated machine, behaving as the kernel does (fs/resctrl/rdtgroup.c
-/// and ctrlmondata.c, as collected in RESCTRL-NOTES.md): info/ files, the root group owning CLOSID 0 and RMID 0,
+/// and ctrlmondata.c, as summarised in docs/RESCTRL.md): info/ files, the root group owning CLOSID 0 and RMID 0,
 /// mkdir/rmdir of control and monitor groups, tasks (simulated PIDs = SimMachine thread ids), cpus, cpus_list,
 /// schemata with the kernel's exact info/last_cmd_status texts, mode, size, and mon_data from the simulated
 /// counters (MBM as cumulative bytes that the "kernel" itself wrap-corrects by reading the counters at least every

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The simulated PMU (DESIGN.md "Sources"): runs SimProgram against a SimMemoryModel and produces what a Sapphire
-// Rapids-class PMU would: TMA slot counts (a group read() image), LBR samples (any-branch or call-stack mode) and
-// PEBS load-latency samples whose latency and data source come from where the memory model found the line.
-// Samples are written as byte-exact perf records into a MemoryRing, which the real RingReader and RecordDecoder
-// consume. Everything it produces is simulated and labelled so by its users.
+// The simulated PMU (docs/ARCHITECTURE.md "Sources"): runs SimProgram against a SimMemoryModel and produces what a
+// Sapphire Rapids-class PMU would: TMA slot counts (a group read() image), LBR samples (any-branch or call-stack mode)
+// and PEBS load-latency samples whose latency and data source come from where the memory model found the line. Samples
+// are written as byte-exact perf records into a MemoryRing, which the real RingReader and RecordDecoder consume.
+// Everything it produces is simulated and labelled so by its users.
 
 #include "RingWriter.h"
 #include "SimCache.h"

@@ -29,7 +29,9 @@ struct SocketAgent {
     {
         proc = std::make_unique<BackgroundProcess>(RDTSCOPE_AGENT,
             std::vector<std::string> { "--listen", "unix:" + path, "--allow-group", group }, dir + "/agent.log");
-        for (int i = 0; i < 200 && !std::filesystem::exists(path); ++i)
+        // The socket file appears at bind, with no permissions, before its group and mode are set: wait for
+        // the agent's "listening" line, which it writes once the socket is ready (bounded: 10 s).
+        for (int i = 0; i < 1000 && proc->log().find("listening on unix:") == std::string::npos; ++i)
             ::usleep(10000);
     }
     ~SocketAgent()

@@ -2,7 +2,7 @@
 #pragma once
 
 // Test support: an in-test backend that behaves like the kernel's schemata writer for the rules the editors
-// need (RESCTRL-NOTES 1.4/1.5: trailing newline required, hex masks, "Mask out of range", "The mask %lx has
+// need (docs/RESCTRL.md "Status texts": trailing newline required, hex masks, "Mask out of range", "The mask %lx has
 // non-consecutive 1-bits", "Need at least %d bits in the mask", "Overlaps with exclusive group", MB range check
 // and round-up to bandwidth_gran, last_cmd_status). It parses the schemata TEXT it is given, independently of
 // the model's own validator, so a model bug cannot hide behind a shared helper.

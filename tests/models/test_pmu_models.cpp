@@ -66,7 +66,7 @@ private Q_SLOTS:
         QCOMPARE(m.index(0, ::TmaModel::CategoryColumn, be).data().toString(), QStringLiteral("Memory bound"));
         QCOMPARE(m.index(0, ::TmaModel::FractionColumn, be).data(::TmaModel::FractionRole).toDouble(), 0.25);
         QCOMPARE(m.index(3, ::TmaModel::FractionColumn).data().toString(), QStringLiteral("30.0 %"));
-        QVERIFY(m.index(1, ::TmaModel::ExplanationColumn).data().toString().contains(QStringLiteral("PMU-NOTES")));
+        QVERIFY(m.index(1, ::TmaModel::ExplanationColumn).data().toString().contains(QStringLiteral("topdown.txt")));
         QCOMPARE(m.parent(m.index(1, 0, be)), be);
         b.level1.backendBound = 0.5; // value change only: dataChanged, the tester checks it
         m.setBreakdown(b);

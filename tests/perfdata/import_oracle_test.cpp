@@ -183,6 +183,6 @@ TEST(PerfdataImportOracle, CallStackModeStacksMatchPerfScript)
     // 21 of 29 samples have user stacks (8 were taken in the kernel; perf prints one of those as a lone frame).
     EXPECT_EQ(mine.size(), 21u);
     EXPECT_EQ(mine, theirs);
-    EXPECT_EQ(ours.lbr.emptyStacks, 8u); // PMU-NOTES: 8 of 29 samples were taken in the kernel
+    EXPECT_EQ(ours.lbr.emptyStacks, 8u); // docs/PMU.md "Call graphs from LBR": 8 of 29 samples were taken in the kernel
     EXPECT_EQ(ours.lbr.samples, 29u);
 }

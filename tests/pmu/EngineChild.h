@@ -2,7 +2,7 @@
 #pragma once
 
 // libpfm4 keeps process-wide state and reads LIBPFM_FORCE_PMU only in pfm_initialize(), so each forced PMU is
-// tested in its own forked child (PMU-NOTES.md section 2): the child sets the environment, runs `body` and sends
+// tested in its own forked child (docs/PMU.md "libpfm4"): the child sets the environment, runs `body` and sends
 // back its text; the parent asserts on it.
 
 #include <cstdlib>

@@ -285,7 +285,8 @@ TEST(DecodeRecords, AttrOfEverySize)
 
 TEST(DecodeRecords, DataSourceMatchesPerfOnTheFixtureValues)
 {
-    // Values from perf.data.weight_struct and how `perf script -F data_src` renders them (PMU-NOTES.md 1c).
+    // Values from perf.data.weight_struct and how `perf script -F data_src` renders them
+    // (docs/PMU.md "PEBS load latency").
     auto d = DataSource::decode(0x10268100142ull);
     EXPECT_TRUE(d.isLoad());
     EXPECT_EQ(d.lvl, DataSource::LvlHit | DataSource::LvlL1);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// libpfm4 4.13 encodings under LIBPFM_FORCE_PMU against the values in PMU-NOTES.md ("Verified encodings") and the
+// libpfm4 4.13 encodings under LIBPFM_FORCE_PMU against the values in docs/PMU.md "Verified encodings" and the
 // kernel's own tables, plus our own table where 4.13 lacks or mis-encodes events.
 #include "EngineChild.h"
 #include "core/Text.h"

@@ -5,7 +5,7 @@
 // cpu_core type 4 (the kernel registers the big-core PMU as PERF_TYPE_RAW: arch/x86/events/core.c
 // init_hw_perf_events, `(hybrid_pmu->cpu_type == hybrid_big) ? PERF_TYPE_RAW : -1`) and cpu_atom type 7 (dynamic;
 // 7 is what the quipper perf.data.hybrid_topology fixture of an i7-1365U shows: generic cycles with config
-// 0x400000000 and 0x700000000, PMU-NOTES.md 1a).
+// 0x400000000 and 0x700000000, docs/PMU.md "Hybrid parts").
 #include "HybridEnv.h"
 #include "pmu/CorePmus.h"
 #include "pmu/LoadLatency.h"
@@ -382,7 +382,7 @@ TEST(Hybrid, LoadSamplesFromBothPmusReachOneAggregator)
             s.period = 1000;
             s.weight.var1 = latency;
             s.weight.full = latency;
-            s.dataSrc = 0x10268100142; // L1 hit (PMU-NOTES 1c worked example)
+            s.dataSrc = 0x10268100142; // L1 hit (docs/PMU.md "PEBS load latency", worked example)
             ASSERT_TRUE(RecordWriter::sample(sampler->attr, s, bytes));
         }
         sys.writeRing(leader->fd, bytes);

@@ -14,7 +14,7 @@ struct ParseCase {
 };
 }
 
-// What real kernels write (RESCTRL-NOTES 1.5 and the goresctrl trees): padding, gaps, CDP names, trailing ';'.
+// What real kernels write (docs/RESCTRL.md "Group files"; the goresctrl trees): padding, gaps, CDP names, trailing ';'.
 TEST(Schemata, TolerantParseTable)
 {
     const ParseCase cases[] = {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Fidelity of the cache model, modelled on the kernel's resctrl selftests (RESCTRL-NOTES section 2).
+// Fidelity of the cache model, modelled on the kernel's resctrl selftests (docs/RESCTRL.md "Kernel selftests").
 #include "SimTestUtil.h"
 
 #include <cmath>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// SimResctrlFs against the kernel's behaviour (RESCTRL-NOTES 1.3-1.6): files, messages, errnos, groups.
+// SimResctrlFs against the kernel's behaviour (docs/RESCTRL.md): files, messages, errnos, groups.
 #include "SimTestUtil.h"
 
 #include "sim/SimResctrlFs.h"
