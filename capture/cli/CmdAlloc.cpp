@@ -117,6 +117,9 @@ int cmdAlloc(const std::vector<std::string>& argv)
             e.oldValue.empty() ? "?" : e.oldValue.c_str(), e.newValue.c_str(), e.message.c_str());
     if (!out.ok) {
         std::fprintf(stderr, "rdtscope-cli alloc set: %s\n", out.error.toString().c_str());
+        // The transaction's log: every step, then what the rollback restored (docs/SAFE-WRITES.md).
+        for (const auto& step : out.steps)
+            std::fprintf(stderr, "  step %s\n", step.c_str());
         if (out.rolledBack) std::fprintf(stderr, "every domain already written was restored\n");
         return ExitFailure;
     }

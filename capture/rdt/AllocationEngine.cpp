@@ -62,16 +62,29 @@ Result<Schemata> AllocationEngine::validate(
     for (const auto& line : change.lines())
         needPeers |= isCacheResource(line.resource);
     if (needPeers && group.find("mon_groups/") == std::string::npos) {
-        if (auto groups = m_backend.listGroups()) {
-            for (const auto& g : *groups) {
-                if (!g.isControl) continue;
-                if (g.path == group) {
-                    selfExclusive = g.mode == "exclusive";
-                    continue;
-                }
-                if (auto s = m_backend.readSchemata(g.path))
-                    peers.push_back({ g.path, g.mode == "exclusive", std::move(*s) });
+        // A peer that cannot be read is a rule that cannot be checked: refuse rather than guess.
+        auto groups = m_backend.listGroups();
+        if (!groups) return groups.error();
+        for (const auto& g : *groups) {
+            if (!g.isControl) continue;
+            if (g.mode == "?")
+                return errnoError(EIO,
+                    "cannot read the mode of group '" + (g.path.empty() ? "default" : g.path)
+                        + "', so the exclusive/shareable rules cannot be checked",
+                    "nothing was written; check " + (g.path.empty() ? std::string("mode") : g.path + "/mode"));
+            if (g.path == group) {
+                selfExclusive = g.mode == "exclusive";
+                continue;
             }
+            auto s = m_backend.readSchemata(g.path);
+            if (!s) {
+                Error e = s.error();
+                e.message = "cannot check the overlap rules against group '" + (g.path.empty() ? "default" : g.path)
+                    + "': " + e.message;
+                e.advice = "nothing was written; " + e.advice;
+                return e;
+            }
+            peers.push_back({ g.path, g.mode == "exclusive", std::move(*s) });
         }
     }
     auto verdict = validateAllocation(*caps, group, selfExclusive, peers, change);
@@ -98,6 +111,11 @@ AllocationOutcome AllocationEngine::apply(const AllocationRequest& request)
         publish(std::move(e));
     };
 
+    ChangeLock transaction(m_backend); // held until return: read, validate, write, read back, roll back
+    if (!transaction.status()) {
+        outcome.error = transaction.status().error();
+        return outcome;
+    }
     auto valid = validate(request.group, request.change, &outcome.notes);
     if (!valid) {
         outcome.error = valid.error();
@@ -128,16 +146,25 @@ AllocationOutcome AllocationEngine::apply(const AllocationRequest& request)
             steps.push_back({ line.resource, d, oldV, v });
         }
     }
+    auto label = [&](std::size_t i) {
+        const auto& s = steps[i];
+        return std::to_string(i + 1) + " " + where(s.resource, s.domain) + " " + s.oldValue + " -> " + s.newValue;
+    };
     std::size_t done = 0;
     for (; done < steps.size(); ++done) {
         const auto& s = steps[done];
-        if (s.oldValue == s.newValue) continue; // nothing to write; reported as ok below
+        if (s.oldValue == s.newValue) {
+            outcome.steps.push_back(label(done) + ": unchanged");
+            continue;
+        }
         Schemata one;
         one.set(s.resource, s.domain, s.newValue);
         if (auto w = m_backend.applySchemata(request.group, one); !w) {
             outcome.error = w.error();
+            outcome.steps.push_back(label(done) + ": failed: " + w.error().message);
             break;
         }
+        outcome.steps.push_back(label(done) + ": written");
     }
     if (done == steps.size()) {
         outcome.ok = true;
@@ -146,21 +173,17 @@ AllocationOutcome AllocationEngine::apply(const AllocationRequest& request)
             event(s.resource, s.domain, s.oldValue, s.newValue, true, s.oldValue == s.newValue ? "unchanged" : "ok");
         return outcome;
     }
-    // Roll back, newest first, every value already written; the first failure is what we report.
-    bool restored = true;
-    std::string rollbackProblems;
-    for (std::size_t i = done; i-- > 0;) {
-        const auto& s = steps[i];
-        if (s.oldValue == s.newValue || s.oldValue.empty()) continue;
-        Schemata one;
-        one.set(s.resource, s.domain, s.oldValue);
-        if (auto w = m_backend.applySchemata(request.group, one); !w) {
-            restored = false;
-            rollbackProblems += "; could not restore " + where(s.resource, s.domain) + "=" + s.oldValue + ": "
-                + w.error().toString();
-        }
-    }
+    const bool restored = rollBack(
+        request.group, done,
+        [&](std::size_t i) {
+            return RollbackStep { steps[i].resource, steps[i].domain, steps[i].oldValue };
+        },
+        outcome.steps);
     outcome.rolledBack = restored;
+    std::string rollbackProblems;
+    for (const auto& line : outcome.steps)
+        if (line.rfind("rollback", 0) == 0 && line.find("restored") == std::string::npos)
+            rollbackProblems += "; " + line;
     const auto& failed = steps[done];
     for (std::size_t i = 0; i < done; ++i) {
         const auto& s = steps[i];
@@ -172,8 +195,55 @@ AllocationOutcome AllocationEngine::apply(const AllocationRequest& request)
     for (std::size_t i = done + 1; i < steps.size(); ++i)
         event(steps[i].resource, steps[i].domain, steps[i].oldValue, steps[i].newValue, false,
             "not attempted: " + where(failed.resource, failed.domain) + " failed first");
-    if (!restored) outcome.error.advice += " (WARNING" + rollbackProblems + ")";
+    if (!restored) outcome.error.advice += " (WARNING: rollback incomplete" + rollbackProblems + ")";
     return outcome;
+}
+
+bool AllocationEngine::rollBack(const std::string& group, std::size_t failed,
+    const std::function<RollbackStep(std::size_t)>& stepAt, std::vector<std::string>& log)
+{
+    // What the hardware holds now decides what to restore: a failed write may have changed its domain (the
+    // read-back differed) or nothing (the kernel refused the line). When the state cannot be read, every step up
+    // to and including the failed one is written back.
+    auto now = m_backend.readSchemata(group);
+    bool ok = true;
+    for (std::size_t i = failed + 1; i-- > 0;) {
+        const auto s = stepAt(i);
+        if (s.oldValue.empty()) continue;
+        const auto here = where(s.resource, s.domain);
+        if (now) {
+            const auto cur = now->value(s.resource, s.domain);
+            if (cur && normaliseValue(s.resource, *cur) == s.oldValue) {
+                if (i == failed) log.push_back("rollback " + here + ": unchanged by the failed write");
+                continue;
+            }
+        }
+        Schemata one;
+        one.set(s.resource, s.domain, s.oldValue);
+        if (auto w = m_backend.applySchemata(group, one); !w) {
+            ok = false;
+            log.push_back("rollback " + here + ": could not restore " + s.oldValue + ": " + w.error().toString());
+        } else {
+            log.push_back("rollback " + here + ": restored " + s.oldValue);
+        }
+    }
+    // Verify: every step up to the failed one reads back as it was before.
+    auto after = m_backend.readSchemata(group);
+    if (!after) {
+        log.push_back("rollback check: cannot read " + group + "/schemata: " + after.error().message);
+        return false;
+    }
+    for (std::size_t i = 0; i <= failed; ++i) {
+        const auto s = stepAt(i);
+        if (s.oldValue.empty()) continue;
+        const auto cur = after->value(s.resource, s.domain);
+        if (!cur || normaliseValue(s.resource, *cur) != s.oldValue) {
+            ok = false;
+            log.push_back("rollback check: " + where(s.resource, s.domain) + " is " + cur.value_or("missing") + ", was "
+                + s.oldValue);
+        }
+    }
+    return ok;
 }
 
 } // namespace rdt

@@ -28,7 +28,10 @@ struct AllocationOutcome {
     std::vector<AllocationChanged> events;
     std::vector<std::string> notes; ///< e.g. "MB:0 70 rounded up to 80 (bandwidth_gran 10)"
     Error error; ///< first failure (validation or write) when !ok
-    bool rolledBack = false; ///< every domain already written was restored
+    bool rolledBack = false; ///< every domain already written, and the failed one, reads back as before
+    /// Every step in order, numbered, and what the rollback restored: "1 L3:0 fffff -> ff0: written",
+    /// "2 L3:1 fffff -> ff0: failed: ...", "rollback L3:1: restored fffff", "rollback L3:0: restored fffff".
+    std::vector<std::string> steps;
 };
 
 /// Validates allocation changes against the capabilities before anything is written, then applies them as one
@@ -45,9 +48,11 @@ public:
     Result<Schemata> validate(
         const std::string& group, const Schemata& change, std::vector<std::string>* notes = nullptr);
 
-    /// Validate, then write each (resource, domain) value; on the first failure restore every value already
-    /// written (in reverse order) and report that failure. Publishes AllocationChanged events for every value
-    /// attempted (ok=false with the reason for the failed one and for those rolled back).
+    /// One transaction under the backend's ChangeLock (resctrl: the exclusive root flock) held from reading the
+    /// current state through validation, each (resource, domain) write and its read-back, to the rollback: on the
+    /// first failure every value already written and the failed one (a write whose read-back differs did change
+    /// the hardware) is compared with what was read before and restored, newest first. Publishes AllocationChanged
+    /// events for every value attempted (ok=false with the reason for the failed one and for those rolled back).
     AllocationOutcome apply(const AllocationRequest& request);
 
     /// Called (on the calling thread of apply()) with each event.
@@ -58,7 +63,16 @@ public:
     std::vector<AllocationChanged> history() const;
 
 private:
+    struct RollbackStep {
+        std::string resource;
+        int domain;
+        std::string oldValue;
+    };
     void publish(AllocationChanged event);
+    /// Restores steps [0, failed] (newest first) where the group's schemata differs from the old value, then
+    /// checks every one reads back as before; appends "rollback ..." lines to `log`. Caller holds the ChangeLock.
+    bool rollBack(const std::string& group, std::size_t failed, const std::function<RollbackStep(std::size_t)>& stepAt,
+        std::vector<std::string>& log);
 
     RdtBackend& m_backend;
     std::function<void(const AllocationChanged&)> m_listener;

@@ -80,6 +80,13 @@ public:
     Status applySchemata(const std::string& path, const Schemata& change) override;
     Result<GroupCounters> readCounters(const std::string& path) override;
     std::vector<std::string> warnings() override;
+    /// The backend's mutex, held across the transaction (MSR writes have no file lock to share).
+    Status beginChange() override
+    {
+        m_mutex.lock();
+        return {};
+    }
+    void endChange() override { m_mutex.unlock(); }
 
     /// CDP on/off for L3 or L2 by the 20.19.6.2 sequence. Fails when groups beyond the CDP CLOS range exist.
     Status setCdp(const std::string& level, bool enable);

@@ -149,6 +149,33 @@ public:
 
     /// Other RDT users and anything odd found when opening (pqos COS<n> groups, PCM pcm* groups, cAdvisor ...).
     virtual std::vector<std::string> warnings() = 0;
+
+    /// Starts a change transaction: from here until the matching endChange() every operation of this thread runs
+    /// under one exclusive lock (resctrl: flock(LOCK_EX) on the root, the kernel documentation's "Locking between
+    /// applications"; both: the backend's own mutex), so reading the current state, validating, writing, reading
+    /// back and rolling back see no other writer in between. Nests. Use ChangeLock.
+    virtual Status beginChange() { return {}; }
+    virtual void endChange() { }
+};
+
+/// RAII form of beginChange()/endChange() (docs/SAFE-WRITES.md "Transactions").
+class ChangeLock {
+public:
+    explicit ChangeLock(RdtBackend& backend)
+        : m_backend(backend)
+        , m_status(backend.beginChange())
+    { }
+    ~ChangeLock()
+    {
+        if (m_status.ok()) m_backend.endChange();
+    }
+    ChangeLock(const ChangeLock&) = delete;
+    ChangeLock& operator=(const ChangeLock&) = delete;
+    const Status& status() const { return m_status; }
+
+private:
+    RdtBackend& m_backend;
+    Status m_status;
 };
 
 } // namespace rdt

@@ -120,6 +120,25 @@ Status ResctrlBackend::writeCommand(const std::string& path, std::string data)
     return e;
 }
 
+Status ResctrlBackend::beginChange()
+{
+    m_mutex.lock(); // held until endChange(): the sampler thread waits for the whole transaction
+    if (m_changeDepth == 0) {
+        if (auto l = m_fs->lock(true); !l) {
+            m_mutex.unlock();
+            return l;
+        }
+    }
+    ++m_changeDepth;
+    return {};
+}
+
+void ResctrlBackend::endChange()
+{
+    if (--m_changeDepth == 0) m_fs->unlock();
+    m_mutex.unlock();
+}
+
 Result<std::vector<GroupInfo>> ResctrlBackend::listGroups()
 {
     std::lock_guard lock(m_mutex);
@@ -138,8 +157,13 @@ Result<std::vector<GroupInfo>> ResctrlBackend::listGroups()
             out.push_back(std::move(g));
         }
     };
+    // A mode file that exists but cannot be read is "?" (not "shareable"): the overlap rules then refuse to guess.
+    auto modeOf = [&](const std::string& file) {
+        auto m = m_fs->read(file);
+        return m ? std::string(trim(*m)) : m.error().code == ENOENT ? std::string {} : std::string("?");
+    };
     GroupInfo root;
-    if (auto m = m_fs->read("mode")) root.mode = std::string(trim(*m));
+    root.mode = modeOf("mode");
     root.closid = 0;
     out.push_back(root);
     addMonGroups("");
@@ -150,7 +174,7 @@ Result<std::vector<GroupInfo>> ResctrlBackend::listGroups()
         GroupInfo g;
         g.path = n;
         g.name = n;
-        if (auto m = m_fs->read(n + "/mode")) g.mode = std::string(trim(*m));
+        g.mode = modeOf(n + "/mode");
         out.push_back(std::move(g));
         addMonGroups(n);
     }
@@ -161,7 +185,7 @@ Status ResctrlBackend::createControlGroup(const std::string& name)
 {
     std::lock_guard lock(m_mutex);
     if (auto valid = checkGroupName(name); !valid) return valid;
-    RootLock rl(*m_fs, true);
+    RootLock rl(*m_fs, true, m_changeDepth);
     if (!rl.status()) return rl.status();
     auto r = m_fs->mkdir(name);
     if (!r) {
@@ -178,7 +202,7 @@ Status ResctrlBackend::createMonitorGroup(const std::string& parent, const std::
     std::lock_guard lock(m_mutex);
     if (auto valid = checkGroupName(name); !valid) return valid;
     if (auto c = requireGroup(parent, true); !c) return c;
-    RootLock rl(*m_fs, true);
+    RootLock rl(*m_fs, true, m_changeDepth);
     if (!rl.status()) return rl.status();
     auto r = m_fs->mkdir(join(parent, "mon_groups/" + name));
     if (!r) {
@@ -196,7 +220,7 @@ Status ResctrlBackend::removeGroup(const std::string& path)
     if (path.empty())
         return errnoError(EPERM, "the default group cannot be removed", "remove the groups you created instead");
     if (auto c = requireGroup(path, false); !c) return c;
-    RootLock rl(*m_fs, true);
+    RootLock rl(*m_fs, true, m_changeDepth);
     if (!rl.status()) return rl.status();
     for (auto it = m_counterFds.begin(); it != m_counterFds.end();)
         it = it->first == path || it->first.rfind(path + "/", 0) == 0 ? m_counterFds.erase(it) : std::next(it);
@@ -216,7 +240,7 @@ Status ResctrlBackend::assignTasks(const std::string& path, const std::vector<un
         return errnoError(ESRCH,
             std::string(missing.size() == 1 ? "no process with PID " : "no processes with PIDs ") + idExamples(missing),
             "check the PIDs with ps; nothing was moved");
-    RootLock rl(*m_fs, true);
+    RootLock rl(*m_fs, true, m_changeDepth);
     if (!rl.status()) return rl.status();
     const auto file = join(path, "tasks");
     // One PID per write: older kernels accept only one, and the first failure then names its PID.
@@ -236,26 +260,62 @@ Status ResctrlBackend::assignCpus(const std::string& path, const std::vector<uns
 {
     std::lock_guard lock(m_mutex);
     if (auto c = requireGroup(path, false); !c) return c;
-    RootLock rl(*m_fs, true);
+    RootLock rl(*m_fs, true, m_changeDepth);
     if (!rl.status()) return rl.status();
     const auto file = join(path, "cpus_list");
+    // Undo log: every group's cpus_list before the write. A CPU moved into this group leaves another one (KDOC
+    // "cpus": a CPU belongs to exactly one control group), so undoing means restoring every group that changed.
+    // No undo log, no write: a group whose cpus_list cannot be read stops the change before anything moves.
+    std::vector<std::pair<std::string, std::string>> before;
+    auto groups = listGroups();
+    if (!groups) return groups.error();
+    std::string current;
+    for (const auto& g : *groups) {
+        auto cur = m_fs->read(join(g.path, "cpus_list"));
+        if (!cur && cur.error().code == ENOENT && g.path != path) continue; // a tree copy without the file
+        if (!cur) {
+            Error e = cur.error();
+            e.advice = "nothing was changed: the CPUs of every group are read before a CPU moves";
+            return e;
+        }
+        before.emplace_back(g.path, std::string(trim(*cur)));
+        if (g.path == path) current = before.back().second;
+    }
+    auto undo = [&](Error e) {
+        // Non-default control groups first (CPUs they drop fall back to the default group, CPUs they list are
+        // taken back), then monitor groups; the default group is what is left over.
+        std::string restored;
+        for (int pass = 0; pass < 2; ++pass)
+            for (const auto& [g, list] : before) {
+                if (g.empty() || (pass == 0) == (g.find("mon_groups/") != std::string::npos)) continue;
+                auto now = m_fs->read(join(g, "cpus_list"));
+                if (now && trim(*now) == list) continue;
+                if (auto w = writeCommand(join(g, "cpus_list"), list); w)
+                    restored += (restored.empty() ? "" : ", ") + (g + "=" + (list.empty() ? "(none)" : list));
+                else
+                    e.advice += "; WARNING: could not restore " + g + "/cpus_list=" + list + ": " + w.error().message;
+            }
+        e.message += restored.empty() ? "; nothing to restore" : "; restored " + restored;
+        return e;
+    };
     // Writing cpus_list replaces the group's set; "assign" adds, so merge with what the group has.
     std::vector<unsigned> merged = cpuList;
-    if (auto cur = m_fs->read(file))
-        if (auto ids = parseIdList(*cur, kernelCpuBound())) merged.insert(merged.end(), ids->begin(), ids->end());
-    if (auto w = writeCommand(file, formatIdList(merged)); !w) return w;
+    auto had = parseIdList(current, kernelCpuBound());
+    if (!had) return had.error();
+    merged.insert(merged.end(), had->begin(), had->end());
+    if (auto w = writeCommand(file, formatIdList(merged)); !w) return undo(w.error());
     auto back = m_fs->read(file);
-    if (!back) return back.error();
+    if (!back) return undo(back.error());
     auto ids = parseIdList(*back, kernelCpuBound());
-    if (!ids) return ids.error();
+    if (!ids) return undo(ids.error());
     std::vector<unsigned> wanted = cpuList;
     std::sort(wanted.begin(), wanted.end());
     // Sorted on both sides: one linear pass, whatever the list sizes.
     if (const auto absent = missingIds(wanted, *ids); !absent.empty())
-        return errnoError(EIO,
+        return undo(errnoError(EIO,
             std::string(absent.size() == 1 ? "CPU " : "CPUs ") + idExamples(absent) + " not in " + file
                 + " after the write",
-            "is the CPU online? (Can only assign online CPUs)");
+            "is the CPU online? (Can only assign online CPUs)"));
     return {};
 }
 
@@ -291,7 +351,7 @@ Status ResctrlBackend::applySchemata(const std::string& path, const Schemata& ch
 {
     std::lock_guard lock(m_mutex);
     if (auto c = requireGroup(path, true); !c) return c;
-    RootLock rl(*m_fs, true);
+    RootLock rl(*m_fs, true, m_changeDepth);
     if (!rl.status()) return rl.status();
     const auto file = join(path, "schemata");
     // The whole schemata, merged with the change, goes in one newline-terminated multi-line write: the kernel

@@ -38,6 +38,8 @@ public:
     Result<GroupCounters> readCounters(const std::string& path) override;
     std::vector<Result<GroupCounters>> readCountersMany(const std::vector<std::string>& paths) override;
     std::vector<std::string> warnings() override;
+    Status beginChange() override;
+    void endChange() override;
 
     Fs& fs() { return *m_fs; }
 
@@ -58,6 +60,7 @@ private:
 
     std::shared_ptr<Fs> m_fs;
     std::recursive_mutex m_mutex; ///< serialises Fs use between the sampler thread and editors
+    int m_changeDepth = 0; ///< nesting of beginChange(); the root flock is held exclusively while > 0
     std::optional<Capabilities> m_caps;
     std::vector<std::string> m_capWarnings; ///< what loadCapabilities could not read, said by warnings()
     bool m_pollFds = true; ///< false once the Fs said it has no descriptors (ENOTSUP)

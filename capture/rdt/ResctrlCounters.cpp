@@ -67,7 +67,7 @@ std::vector<Result<GroupCounters>> ResctrlBackend::readCountersMany(const std::v
             out.emplace_back(caps.error());
         return out;
     }
-    RootLock rl(*m_fs, false); // one shared lock for the whole poll
+    RootLock rl(*m_fs, false, m_changeDepth); // one shared lock for the whole poll
     for (const auto& p : paths)
         out.push_back(readCountersLocked(p, *caps));
     return out;

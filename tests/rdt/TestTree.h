@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -76,13 +77,32 @@ public:
         m_status = std::move(status);
     }
     int writes() const { return m_writes; }
+    /// The Nth read (1-based, counting from here) fails with EIO; info/last_cmd_status reads are not counted.
+    void armRead(int failOnRead)
+    {
+        m_reads = 0;
+        m_failReadOn = failOnRead;
+    }
+    int reads() const { return m_reads; }
 
-    Result<std::string> read(const std::string& p) override { return m_inner->read(p); }
+    Result<std::string> read(const std::string& p) override
+    {
+        if (p != "info/last_cmd_status" && ++m_reads == m_failReadOn)
+            return errnoError(EIO, "injected read failure on " + p);
+        return m_inner->read(p);
+    }
     Status write(const std::string& p, const std::string& data) override
     {
         if (m_swallow) return {};
+        if (p != "info/last_cmd_status") {
+            if (m_locks == 0) ++m_unlockedWrites;
+            if (m_onWrite) m_onWrite(p);
+        }
         if (p != "info/last_cmd_status" && ++m_writes == m_failOn) {
             if (!m_status.empty()) (void)m_inner->write("info/last_cmd_status", m_status + "\n");
+            // m_writeThenFail: the write reached the kernel, then the call reported a failure (as a write whose
+            // read-back differs does): the rollback must include this step.
+            if (m_writeThenFail) (void)m_inner->write(p, data);
             return errnoError(m_code, "write to " + p + " failed");
         }
         return m_inner->write(p, data);
@@ -92,23 +112,43 @@ public:
         if (m_mkdirCode) return errnoError(m_mkdirCode, "cannot create " + p);
         return m_inner->mkdir(p);
     }
-    Status rmdir(const std::string& p) override { return m_inner->rmdir(p); }
+    Status rmdir(const std::string& p) override
+    {
+        if (m_rmdirCode) return errnoError(m_rmdirCode, "cannot remove " + p);
+        return m_inner->rmdir(p);
+    }
     Result<std::vector<std::string>> list(const std::string& p) override { return m_inner->list(p); }
     bool exists(const std::string& p) override { return m_inner->exists(p); }
     bool isDirectory(const std::string& p) override { return m_inner->isDirectory(p); }
     Result<UniqueFd> openForPolling(const std::string& p) override { return m_inner->openForPolling(p); }
     bool taskExists(unsigned pid) override { return m_inner->taskExists(pid); }
-    Status lock(bool exclusive) override { return m_inner->lock(exclusive); }
-    void unlock() override { m_inner->unlock(); }
+    Status lock(bool exclusive) override
+    {
+        auto l = m_inner->lock(exclusive);
+        if (l) ++m_locks;
+        return l;
+    }
+    void unlock() override
+    {
+        --m_locks;
+        m_inner->unlock();
+    }
     std::string describe() const override { return m_inner->describe(); }
 
     int m_mkdirCode = 0; ///< mkdir fails with this errno when non-zero
+    int m_rmdirCode = 0; ///< rmdir fails with this errno when non-zero
     bool m_swallow = false; ///< writes "succeed" and change nothing
+    bool m_writeThenFail = false; ///< the failing write is carried out before the failure is returned
+    int m_unlockedWrites = 0; ///< writes made while the root lock was not held
+    std::function<void(const std::string&)> m_onWrite; ///< called before every write
 
 private:
     std::shared_ptr<Fs> m_inner;
     int m_writes = 0;
     int m_failOn = 0;
+    int m_reads = 0;
+    int m_failReadOn = 0;
+    int m_locks = 0;
     int m_code = EINVAL;
     std::string m_status;
 };
