@@ -40,8 +40,8 @@ int cmdExport(const std::vector<std::string>& argvIn)
             kExportHelp);
         return ExitUsage;
     }
-    auto from = args->number("from", 0);
-    auto to = args->number("to", -1);
+    auto from = args->number("from", 0, kSessionSeconds);
+    auto to = args->number("to", -1, kSessionSeconds);
     if (!from || !to) {
         std::fprintf(stderr, "rdtscope-cli export: %s\n", (!from ? from.error() : to.error()).toString().c_str());
         return ExitUsage;

@@ -82,17 +82,17 @@ int cmdReplay(const std::vector<std::string>& argv)
     }
     double speed = session::ReplaySource::kAsFastAsPossible;
     if (const auto sp = args->value("speed"); sp && *sp != "max") {
-        auto v = args->number("speed", 1);
-        if (!v || !(*v >= session::ReplaySource::kMinSpeed && *v <= session::ReplaySource::kMaxSpeed)) {
+        auto v = args->number("speed", 1, { session::ReplaySource::kMinSpeed, session::ReplaySource::kMaxSpeed });
+        if (!v) {
             std::fprintf(stderr, "rdtscope-cli replay: --speed takes 0.25 to 64, or max\n");
             return ExitUsage;
         }
         speed = *v;
     }
-    auto from = args->number("from", 0);
-    auto to = args->number("to", -1);
+    auto from = args->number("from", 0, kSessionSeconds);
+    auto to = args->number("to", -1, kSessionSeconds);
     if (!from || !to) {
-        std::fprintf(stderr, "rdtscope-cli replay: --from/--to take seconds\n");
+        std::fprintf(stderr, "rdtscope-cli replay: %s\n", (!from ? from.error() : to.error()).toString().c_str());
         return ExitUsage;
     }
     auto opened = openSessionForCli("replay", args->positionals()[0]);
