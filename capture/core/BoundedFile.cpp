@@ -27,7 +27,7 @@ Result<std::string> readBoundedFile(const std::string& path, std::size_t maxByte
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer before fstat can refuse it.
     UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (!fd) return errnoError(errno, "cannot open " + what + " " + path);
-    struct stat st {};
+    struct stat st { };
     if (::fstat(fd.get(), &st) != 0) return errnoError(errno, "cannot read " + what + " " + path);
     if (!S_ISREG(st.st_mode))
         return makeError(what + " " + path + " is not a regular file", "give the path of a " + what + " file");

@@ -39,7 +39,7 @@ Status removeOldSession(const std::string& path)
         return errno == EWOULDBLOCK ? Status(busy(path)) : Status(errnoError(errno, "cannot lock " + path));
     for (const char* suffix : { "-wal", "-shm", "-journal", "" }) {
         const std::string p = path + suffix;
-        struct stat st {};
+        struct stat st { };
         if (::lstat(p.c_str(), &st) != 0) continue;
         if (!S_ISREG(st.st_mode)) continue; // a sidecar name we did not make: leave it to SQLite to complain
         if (::unlink(p.c_str()) != 0 && errno != ENOENT) return errnoError(errno, "cannot remove " + p);
@@ -52,11 +52,12 @@ Status removeOldSession(const std::string& path)
 Result<SessionFileClaim> SessionFileClaim::take(const std::string& path, bool overwrite)
 {
     if (path.empty()) return makeError("no session file name given", "pass -o FILE");
-    struct stat st {};
+    struct stat st { };
     if (::lstat(path.c_str(), &st) == 0) {
         if (!S_ISREG(st.st_mode))
-            return makeError(path + " is " + kindOf(st.st_mode) + "; rdtscope writes sessions only to regular files "
-                                    "and never replaces anything else, --force or not",
+            return makeError(path + " is " + kindOf(st.st_mode)
+                    + "; rdtscope writes sessions only to regular files "
+                      "and never replaces anything else, --force or not",
                 "choose a file name in a directory you can write");
         if (!overwrite) return errnoError(EEXIST, "will not overwrite " + path, "choose another name, or pass --force");
         if (auto s = removeOldSession(path); !s) return s.error();

@@ -27,8 +27,7 @@ public:
 private:
     explicit SessionFileClaim(int fd)
         : m_fd(fd)
-    {
-    }
+    { }
     UniqueFd m_fd; ///< the flock(2) goes with the descriptor
 };
 

@@ -52,7 +52,8 @@ TEST(CliNumbers, EveryNumericOptionRejectsBadValuesWithUsageExit)
             const CliRun r = runCli(args, 20);
             EXPECT_EQ(r.exitCode, 2) << "rdtscope-cli " << args << "\n" << r.output;
             EXPECT_NE(r.output.find(o.option), std::string::npos)
-                << "the message should name " << o.option << ": rdtscope-cli " << args << "\n" << r.output;
+                << "the message should name " << o.option << ": rdtscope-cli " << args << "\n"
+                << r.output;
             ++checked;
         }
     EXPECT_EQ(checked, int(std::size(kOptions) * std::size(kBadValues)));

@@ -58,7 +58,7 @@ TEST_F(OutputPaths, ForceOntoCharacterDeviceRefusesAndLeavesTheDevice)
     auto claim = SessionFileClaim::take(target, true);
     ASSERT_FALSE(claim);
     EXPECT_NE(claim.error().message.find("is a character device"), std::string::npos) << claim.error().message;
-    struct stat st {};
+    struct stat st { };
     ASSERT_EQ(::lstat(target.c_str(), &st), 0);
     EXPECT_TRUE(S_ISCHR(st.st_mode));
     const CliRun r = runCli("record -o " + target + " --force --source sim --duration 1", 30);
