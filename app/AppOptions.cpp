@@ -85,7 +85,8 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
     }
     bool ok = false;
     options->afterSeconds = parser.value(after).toDouble(&ok);
-    if (!ok || options->afterSeconds < 0 || options->afterSeconds > 3600) {
+    // Written so that NaN fails too (QString::toDouble accepts "nan" and "inf").
+    if (!ok || !(options->afterSeconds >= 0 && options->afterSeconds <= 3600)) {
         *error = QCoreApplication::translate("main", "--after needs a number of seconds between 0 and 3600");
         return false;
     }

@@ -2,9 +2,23 @@
 #include "Args.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace rdt::cli {
+
+namespace {
+
+std::string formatNumber(double d)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.10g", d);
+    return buf;
+}
+
+} // namespace
 
 Result<Args> Args::parse(const std::vector<std::string>& argv, const std::vector<std::string>& valueOptions,
     const std::vector<std::string>& flagOptions)
@@ -63,14 +77,22 @@ std::string Args::valueOr(const std::string& name, const std::string& fallback) 
     return value(name).value_or(fallback);
 }
 
-Result<double> Args::number(const std::string& name, double fallback) const
+Result<double> Args::number(const std::string& name, double fallback, NumberRule rule) const
 {
     auto v = value(name);
     if (!v) return fallback;
+    const std::string range = formatNumber(rule.min) + " to " + formatNumber(rule.max);
+    const std::string expected = std::string(rule.whole ? "a whole number" : "a number") + " from " + range;
+    // strtod follows LC_NUMERIC; the CLI never calls setlocale, so "." is the decimal point here.
     char* end = nullptr;
     const double d = std::strtod(v->c_str(), &end);
-    if (v->empty() || end == nullptr || *end != '\0')
-        return makeError("option --" + name + " expects a number, got '" + *v + "'");
+    if (v->empty() || end == nullptr || *end != '\0' || std::isspace(static_cast<unsigned char>(v->front())))
+        return makeError("option --" + name + " takes " + expected + ", got '" + *v + "'", "see --help");
+    // NaN fails every comparison, so the range test below also rejects it; inf is outside any finite range.
+    if (!std::isfinite(d) || !(d >= rule.min && d <= rule.max))
+        return makeError("option --" + name + " takes " + expected + ", got '" + *v + "'", "see --help");
+    if (rule.whole && std::floor(d) != d)
+        return makeError("option --" + name + " takes " + expected + ", got '" + *v + "'", "see --help");
     return d;
 }
 

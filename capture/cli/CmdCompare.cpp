@@ -104,8 +104,8 @@ int cmdCompare(const std::vector<std::string>& argvIn)
         req.options.normalize = *mode;
     }
     const bool machine = args.has("csv") || args.has("json");
-    auto top = args.number("top", machine ? 0 : 10);
-    if (!top || *top < 0 || *top > 1e9 || std::floor(*top) != *top) return usage("--top needs a whole number >= 0");
+    auto top = args.number("top", machine ? 0 : 10, { 0, 1e9, true });
+    if (!top) return usage(top.error().message);
 
     auto result = compare::compareFiles(req);
     if (!result) {

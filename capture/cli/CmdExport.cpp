@@ -14,7 +14,7 @@ namespace rdt::cli {
 
 namespace {
 
-const char* const kExportHelp = R"(usage: rdtscope-cli export FILE --csv|--json [--from S] [--to S] [-o OUT]
+const char* const kExportHelp = R"(usage: rdtscope-cli export FILE --csv|--json [--from S] [--to S] [-o OUT] [--salvage]
 
 Writes a session's data to stdout (or OUT):
   --csv     the RDT samples, with the header `monitor --csv` prints:
@@ -22,6 +22,7 @@ Writes a session's data to stdout (or OUT):
   --json    one JSON document: meta (source, simulated flag, ...), machine, groups, allocation changes,
             membership, markers, samples (all fields) and TMA rows
   --from S, --to S   only times in [S, T) seconds into the session
+  --salvage          a damaged file: write what is readable and exit 0 (the count lost still goes to stderr)
 Exit codes: 0 ok, 1 damaged file (everything readable was written, problems on stderr), 2 usage error.
 )";
 
@@ -29,7 +30,8 @@ Exit codes: 0 ok, 1 damaged file (everything readable was written, problems on s
 
 int cmdExport(const std::vector<std::string>& argvIn)
 {
-    auto args = Args::parse(expandShortOutput(argvIn), { "from", "to", "output" }, { "csv", "json", "help" });
+    auto args
+        = Args::parse(expandShortOutput(argvIn), { "from", "to", "output" }, { "csv", "json", "salvage", "help" });
     if (args && args->has("help")) {
         std::fputs(kExportHelp, stdout);
         return ExitOk;
@@ -40,8 +42,8 @@ int cmdExport(const std::vector<std::string>& argvIn)
             kExportHelp);
         return ExitUsage;
     }
-    auto from = args->number("from", 0);
-    auto to = args->number("to", -1);
+    auto from = args->number("from", 0, kSessionSeconds);
+    auto to = args->number("to", -1, kSessionSeconds);
     if (!from || !to) {
         std::fprintf(stderr, "rdtscope-cli export: %s\n", (!from ? from.error() : to.error()).toString().c_str());
         return ExitUsage;
@@ -70,7 +72,8 @@ int cmdExport(const std::vector<std::string>& argvIn)
         std::fprintf(stderr, "rdtscope-cli export: writing the output failed (disk full or closed pipe?)\n");
         return ExitFailure;
     }
-    return s ? sessionExitCode(*reader) : ExitFailure;
+    if (!s && !(reader->damaged() && args->has("salvage"))) return ExitFailure;
+    return sessionExitCode(*reader, args->has("salvage"));
 }
 
 } // namespace rdt::cli

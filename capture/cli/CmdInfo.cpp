@@ -57,10 +57,9 @@ int cmdInfo(const std::vector<std::string>& argv)
             stderr, "rdtscope-cli info: unexpected argument '%s'\n\n%s", args->positionals()[0].c_str(), kInfoHelp);
         return ExitUsage;
     }
-    auto cpuNumber = args->number("cpu", 0);
-    if (!cpuNumber || *cpuNumber < 0 || *cpuNumber > 65535
-        || *cpuNumber != static_cast<double>(static_cast<int>(*cpuNumber))) {
-        std::fprintf(stderr, "rdtscope-cli info: --cpu needs a CPU number\n");
+    auto cpuNumber = args->number("cpu", 0, kCpuNumber);
+    if (!cpuNumber) {
+        std::fprintf(stderr, "rdtscope-cli info: %s\n", cpuNumber.error().toString().c_str());
         return ExitUsage;
     }
     const auto dumpPath = args->value("cpuid-dump");
@@ -69,9 +68,12 @@ int cmdInfo(const std::vector<std::string>& argv)
         return ExitUsage;
     }
 
-    auto device = args->number("cpuid-device", -1);
-    if (!device || (args->has("cpuid-device") && (*device < 0 || *device > 65535))
-        || (args->has("cpuid-device") && dumpPath)) {
+    auto device = args->number("cpuid-device", -1, kCpuNumber);
+    if (!device) {
+        std::fprintf(stderr, "rdtscope-cli info: %s\n", device.error().toString().c_str());
+        return ExitUsage;
+    }
+    if (args->has("cpuid-device") && dumpPath) {
         std::fprintf(stderr, "rdtscope-cli info: --cpuid-device needs a CPU number and excludes --cpuid-dump\n");
         return ExitUsage;
     }

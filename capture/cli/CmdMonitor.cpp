@@ -97,10 +97,11 @@ int cmdMonitor(const std::vector<std::string>& argv)
         usage();
         return ExitOk;
     }
-    auto intervalMs = args.number("interval", 1000);
-    auto durationS = args.number("duration", -1);
-    if (!intervalMs || !durationS || *intervalMs <= 0 || (args.has("duration") && *durationS <= 0)) {
-        std::fprintf(stderr, "rdtscope-cli monitor: --interval and --duration need positive numbers\n");
+    auto intervalMs = args.number("interval", 1000, kIntervalMs);
+    auto durationS = args.number("duration", -1, kDurationSeconds);
+    if (!intervalMs || !durationS) {
+        std::fprintf(
+            stderr, "rdtscope-cli monitor: %s\n", (!intervalMs ? intervalMs : durationS).error().toString().c_str());
         return ExitUsage;
     }
     std::vector<AtAction> actions;

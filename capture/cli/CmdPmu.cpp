@@ -3,6 +3,7 @@
 // the simulated one (sim). A perf_event_open that cannot work here becomes advice and exit code 3.
 #include "Args.h"
 #include "Commands.h"
+#include "core/IdList.h"
 #include "engine/CaptureService.h"
 #include "pmu/PmuText.h"
 
@@ -232,11 +233,12 @@ int cmdPmu(const std::vector<std::string>& argv)
         return ExitUsage;
     }
     o.kind = pos[0] == "tma" ? Kind::Tma : pos[0] == "lbr" ? Kind::Lbr : Kind::Mem;
-    auto duration = args->number("duration", 5);
-    auto interval = args->number("interval", 1);
-    auto ldlat = args->number("ldlat", 30);
-    auto top = args->number("top", 10);
-    auto scale = args->number("memory-scale", 1);
+    auto duration = args->number("duration", 5, kDurationSeconds);
+    auto interval = args->number("interval", 1, { 0.001, 3600 });
+    // MSR_PEBS_LD_LAT_THRESHOLD holds a 16-bit latency (SDM 20.3.4.4.2).
+    auto ldlat = args->number("ldlat", 30, { 1, 65535, true });
+    auto top = args->number("top", 10, kTopRows);
+    auto scale = args->number("memory-scale", 1, { 0.01, 100 });
     for (const auto* r : { &duration, &interval, &ldlat, &top, &scale })
         if (!*r) {
             std::fprintf(stderr, "rdtscope-cli pmu: %s\n", r->error().toString().c_str());
@@ -284,8 +286,17 @@ int cmdPmu(const std::vector<std::string>& argv)
         std::fprintf(stderr, "rdtscope-cli pmu: --source perf needs --pid N, --system-wide or -- COMMAND\n");
         return ExitUsage;
     }
-    for (const auto& p : args->values("pid"))
-        request.pids.push_back(static_cast<std::uint32_t>(std::atoi(p.c_str())));
+    for (const auto& p : args->values("pid")) {
+        // One PID list rule for every command (core/IdList): "abc" or "-1" is an error, never PID 0 (ourselves).
+        auto pids = parseIdList(p, pidBound());
+        if (!pids || pids->empty()) {
+            std::fprintf(stderr, "rdtscope-cli pmu: --pid %s: %s\n", p.c_str(),
+                pids ? "needs a process id" : pids.error().toString().c_str());
+            return ExitUsage;
+        }
+        for (unsigned pid : *pids)
+            request.pids.push_back(pid);
+    }
     request.command = args->trailing();
     request.systemWide = args->has("system-wide");
     return runCapture(o, request);

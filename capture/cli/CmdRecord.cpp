@@ -98,10 +98,11 @@ int cmdRecord(const std::vector<std::string>& argvIn)
         return ExitUsage;
     }
     const Args& args = *parsed;
-    auto durationS = args.number("duration", -1);
-    auto intervalMs = args.number("interval", 100);
-    if (!durationS || !intervalMs || *intervalMs <= 0 || (args.has("duration") && *durationS <= 0)) {
-        std::fprintf(stderr, "rdtscope-cli record: --interval and --duration need positive numbers\n");
+    auto durationS = args.number("duration", -1, kDurationSeconds);
+    auto intervalMs = args.number("interval", 100, kIntervalMs);
+    if (!durationS || !intervalMs) {
+        std::fprintf(
+            stderr, "rdtscope-cli record: %s\n", (!durationS ? durationS : intervalMs).error().toString().c_str());
         return ExitUsage;
     }
     const std::string path = *args.value("output");

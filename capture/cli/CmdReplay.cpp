@@ -17,7 +17,8 @@ namespace rdt::cli {
 
 namespace {
 
-const char* const kReplayHelp = R"(usage: rdtscope-cli replay FILE [--speed X|max] [--csv] [--from S] [--to S]
+const char* const kReplayHelp
+    = R"(usage: rdtscope-cli replay FILE [--speed X|max] [--csv] [--from S] [--to S] [--salvage]
 
 Plays a recorded session back and prints it as `rdtscope-cli monitor` does: a table per sample time, or CSV
 with the same header (time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps). Allocation changes
@@ -25,6 +26,7 @@ recorded in the session are printed on stderr at their time. Simulated sessions 
   --speed X   0.25 to 64 times real time, or `max` (default): as fast as possible
   --from S    start S seconds into the session (the allocations in force then are printed first)
   --to S      stop at S seconds
+  --salvage   a damaged file: replay what is readable and exit 0 (the count lost still goes to stderr)
 Exit codes: 0 ok, 1 damaged file (everything readable was replayed, problems on stderr), 2 usage error.
 )";
 
@@ -70,7 +72,7 @@ void printAllocation(const AllocationChanged& a, std::uint64_t origin)
 
 int cmdReplay(const std::vector<std::string>& argv)
 {
-    auto args = Args::parse(argv, { "speed", "from", "to" }, { "csv", "help" });
+    auto args = Args::parse(argv, { "speed", "from", "to" }, { "csv", "salvage", "help" });
     if (args && args->has("help")) {
         std::fputs(kReplayHelp, stdout);
         return ExitOk;
@@ -82,17 +84,17 @@ int cmdReplay(const std::vector<std::string>& argv)
     }
     double speed = session::ReplaySource::kAsFastAsPossible;
     if (const auto sp = args->value("speed"); sp && *sp != "max") {
-        auto v = args->number("speed", 1);
-        if (!v || !(*v >= session::ReplaySource::kMinSpeed && *v <= session::ReplaySource::kMaxSpeed)) {
+        auto v = args->number("speed", 1, { session::ReplaySource::kMinSpeed, session::ReplaySource::kMaxSpeed });
+        if (!v) {
             std::fprintf(stderr, "rdtscope-cli replay: --speed takes 0.25 to 64, or max\n");
             return ExitUsage;
         }
         speed = *v;
     }
-    auto from = args->number("from", 0);
-    auto to = args->number("to", -1);
+    auto from = args->number("from", 0, kSessionSeconds);
+    auto to = args->number("to", -1, kSessionSeconds);
     if (!from || !to) {
-        std::fprintf(stderr, "rdtscope-cli replay: --from/--to take seconds\n");
+        std::fprintf(stderr, "rdtscope-cli replay: %s\n", (!from ? from.error() : to.error()).toString().c_str());
         return ExitUsage;
     }
     auto opened = openSessionForCli("replay", args->positionals()[0]);
@@ -148,7 +150,7 @@ int cmdReplay(const std::vector<std::string>& argv)
     std::fflush(stdout);
     printSessionIssues("replay", *reader, issuesPrinted);
     if (simulated) std::fprintf(stderr, "note: all values above are simulated\n");
-    return sessionExitCode(*reader);
+    return sessionExitCode(*reader, args->has("salvage"));
 }
 
 } // namespace rdt::cli

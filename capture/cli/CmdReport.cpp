@@ -160,9 +160,9 @@ int cmdReport(const std::vector<std::string>& argv)
         std::fputs(kReportHelp, stderr);
         return ExitUsage;
     }
-    auto top = args->number("top", 20);
-    if (!top || *top < 1) {
-        std::fprintf(stderr, "rdtscope-cli report: --top needs a positive number\n");
+    auto top = args->number("top", 20, kTopRows);
+    if (!top) {
+        std::fprintf(stderr, "rdtscope-cli report: %s\n", top.error().toString().c_str());
         return ExitUsage;
     }
     const std::string file = args->positionals()[0];

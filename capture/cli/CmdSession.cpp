@@ -25,9 +25,10 @@ std::size_t printSessionIssues(const char* command, const session::SessionReader
     return issues.size();
 }
 
-int sessionExitCode(const session::SessionReader& reader)
+int sessionExitCode(const session::SessionReader& reader, bool salvage)
 {
-    return reader.damaged() || reader.schemaVersion() > session::kSchemaVersion ? 1 : 0;
+    if (reader.schemaVersion() > session::kSchemaVersion) return 1;
+    return reader.damaged() && !salvage ? 1 : 0;
 }
 
 std::vector<std::string> expandShortOutput(const std::vector<std::string>& argv)

@@ -15,7 +15,9 @@ std::unique_ptr<session::SessionReader> openSessionForCli(const char* command, c
 std::size_t printSessionIssues(const char* command, const session::SessionReader& reader, std::size_t from = 0);
 /// Exit code after reading a session: 1 when it was damaged, foreign or newer than this tool reads (the
 /// readable part has been printed), 0 otherwise (a recording that was only not closed cleanly is fine).
-int sessionExitCode(const session::SessionReader& reader);
+/// 1 when the file is damaged (rows could not be read) or newer than this build understands, else 0. With
+/// `salvage` the user accepted a partial read: damage alone then exits 0 (the loss was printed on stderr).
+int sessionExitCode(const session::SessionReader& reader, bool salvage = false);
 /// `-o FILE` -> `--output FILE` (Args knows long options only).
 std::vector<std::string> expandShortOutput(const std::vector<std::string>& argv);
 /// Seconds into the session -> session time ns (clamped at 0).

@@ -83,9 +83,11 @@ int cmdSim(const std::vector<std::string>& argv)
     sim::SimulationOptions opts;
     opts.cpuidFile = args->valueOr("sim-cpuid", "");
     opts.preset = args->valueOr("preset", "");
-    auto cores = args->number("cores", -1), sampling = args->number("sampling", -1);
-    auto seconds = args->number("seconds", scenario->durationNs ? double(scenario->durationNs) * 1e-9 : 10.0);
-    auto speed = args->number("speed", 1.0);
+    auto cores = args->number("cores", -1, { 1, 4096, true });
+    auto sampling = args->number("sampling", -1, { 1, 1e6, true });
+    auto seconds
+        = args->number("seconds", scenario->durationNs ? double(scenario->durationNs) * 1e-9 : 10.0, { 0.001, 1e7 });
+    auto speed = args->number("speed", 1.0, { 0.01, 1000 });
     for (const auto* r : { &cores, &sampling, &seconds, &speed })
         if (!*r) {
             std::fprintf(stderr, "rdtscope-cli sim: %s\n", r->error().toString().c_str());

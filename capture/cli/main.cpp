@@ -2,6 +2,7 @@
 // rdtscope-cli: the Qt-free command-line face of the engine (links `capture` only).
 #include "Commands.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -18,6 +19,18 @@ static void printUsage(std::FILE* out)
         "Exit codes: 0 ok, 1 the command failed, 2 usage error, 3 hardware or kernel interface unavailable.\n");
 }
 
+/// A full disk or a failing pipe on stdout must not look like success (`replay > /dev/full` used to exit 0):
+/// the output is what the user asked for.
+static int checkOutput(int code)
+{
+    errno = 0;
+    const bool flushed = std::fflush(stdout) == 0;
+    if (flushed && !std::ferror(stdout)) return code;
+    const int e = errno;
+    std::fprintf(stderr, "rdtscope-cli: cannot write the output%s%s\n", e ? ": " : "", e ? std::strerror(e) : "");
+    return code == ExitOk ? ExitFailure : code;
+}
+
 int main(int argc, char** argv)
 {
     if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
@@ -30,7 +43,7 @@ int main(int argc, char** argv)
     }
     const std::string name = argv[1];
     for (const auto& c : commands()) {
-        if (name == c.name) return c.run(std::vector<std::string>(argv + 2, argv + argc));
+        if (name == c.name) return checkOutput(c.run(std::vector<std::string>(argv + 2, argv + argc)));
     }
     std::fprintf(stderr, "rdtscope-cli: unknown command '%s'\n\n", name.c_str());
     printUsage(stderr);

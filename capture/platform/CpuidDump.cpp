@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/CpuidDump.h"
+#include "core/BoundedFile.h"
 #include "core/Text.h"
 
 #include "platform/Json.h"
@@ -209,11 +210,11 @@ CpuidDumpFormat detectCpuidDumpFormat(const std::string& text)
 
 Result<CpuidTable> loadCpuidDump(const std::string& path, unsigned logicalCpu)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return errnoError(errno ? errno : ENOENT, "cannot open CPUID dump " + path);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    const std::string text = buf.str();
+    // The largest real dumps (AIDA64, hundreds of CPUs) are a few MiB; /dev/zero must not fill memory.
+    constexpr std::size_t kMaxDumpBytes = 64u << 20;
+    auto read = readBoundedFile(path, kMaxDumpBytes, "CPUID dump");
+    if (!read) return read.error();
+    const std::string& text = *read;
     const auto slash = path.find_last_of('/');
     const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
     switch (detectCpuidDumpFormat(text)) {

@@ -67,6 +67,8 @@ void ReplaySource::seek(std::uint64_t timeNs)
     const std::uint64_t t = std::clamp(timeNs, m_start, std::max(m_start, m_end));
     m_cursor = t;
     m_seeked = true;
+    m_wholePass = t <= m_start;
+    m_deliveredInPass = 0;
     anchor(t);
 }
 
@@ -132,6 +134,13 @@ ReplayUpdate ReplaySource::samplesUntil(std::uint64_t timeNs, std::size_t maxSam
         if (inRange(m.timeNs)) u.markers.push_back(m);
     m_cursor = to;
     u.atEnd = atEnd();
+    if (m_wholePass) {
+        m_deliveredInPass += v.size();
+        if (u.atEnd) {
+            m_wholePass = false; // check once per pass
+            if (auto whole = m_reader->checkWholeSessionRead(m_deliveredInPass); !whole) m_lastError = whole.error();
+        }
+    }
     return u;
 }
 

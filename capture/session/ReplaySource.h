@@ -84,6 +84,10 @@ private:
     double m_speed = 1.0;
     bool m_playing = false;
     bool m_seeked = false;
+    /// Samples delivered since the start, while no seek happened: at the end they must add up to the session's
+    /// count, or rows were lost silently (see SessionReader::checkWholeSessionRead).
+    std::uint64_t m_deliveredInPass = 0;
+    bool m_wholePass = true;
     std::optional<Error> m_lastError;
 };
 

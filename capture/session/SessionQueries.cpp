@@ -63,6 +63,12 @@ Status SessionReader::scanSamples(
         s.mbmTotalBps = st->f64(6);
         s.mbmLocalBps = st->f64(7);
         s.flags = static_cast<std::uint32_t>(st->i64(8));
+        // Rows come in key order; one that goes back in time is a damaged key. SQLite trusts the order, so a
+        // range scan past such a key can also stop early: say so instead of returning fewer rows as if complete.
+        if (state.any && s.timeNs < state.lastNs) {
+            m_damaged = true;
+            return makeError("sample keys out of order at " + std::to_string(state.lastNs) + " ns (a damaged page)");
+        }
         ++state.delivered;
         state.lastNs = s.timeNs;
         state.any = true;
@@ -82,13 +88,27 @@ Status SessionReader::forEachSample(
     constexpr std::uint64_t kNsPerS = 1000000000;
     const std::uint64_t end = std::min(toNs, m_lastNs == 0 ? toNs : m_lastNs + 1);
     ScanState state;
+    const bool wholeRange = fromNs <= m_firstNs && toNs > m_lastNs;
     std::uint64_t cursor = fromNs;
     std::optional<Error> firstError;
     std::string gaps;
     std::uint64_t step = kNsPerS;
     for (int attempt = 0; attempt < 48; ++attempt) {
-        const Status s = scanSamples(cursor, toNs, fn, state);
-        if (s || state.stopped) break;
+        const std::uint64_t deliveredBefore = state.delivered;
+        Status s = scanSamples(cursor, toNs, fn, state);
+        if (state.stopped) break;
+        if (s && wholeRange && state.delivered < m_sampleCount && state.any && state.lastNs + 1 < end) {
+            // The scan ended without an error but short of the session's rows: a damaged page ended it. Seek
+            // past the last row read (a fresh descent from the root) and read on; when that finds nothing new,
+            // skip ahead as after an error.
+            m_damaged = true;
+            if (state.delivered > deliveredBefore) {
+                cursor = state.lastNs + 1;
+                continue;
+            }
+            s = makeError("the sample scan ended early at a damaged page");
+        }
+        if (s) break;
         if (!firstError) firstError = s.error();
         if (isCorruption(m_db.lastErrorCode()) || m_db.budgetExceeded()) m_damaged = true;
         const std::uint64_t gapStart = state.any && state.lastNs >= cursor ? state.lastNs + 1 : cursor;
@@ -103,10 +123,27 @@ Status SessionReader::forEachSample(
             gaps += (gaps.empty() ? "" : ", ") + secs(gapStart) + "-" + secs(std::min(cursor, end)) + " s";
         if (cursor >= end) break;
     }
-    if (!firstError) return {};
-    Error e = *firstError;
-    e.message = "samples in " + gaps + " are unreadable (damaged or cut-off pages); " + std::to_string(state.delivered)
-        + " samples were read: " + e.message;
+    if (firstError) {
+        Error e = *firstError;
+        e.message = "samples in " + gaps + " are unreadable (damaged or cut-off pages); "
+            + std::to_string(state.delivered) + " samples were read: " + e.message;
+        issue(e.toString());
+        if (state.stopped || !wholeRange || state.delivered >= m_sampleCount) return e;
+    }
+    if (!state.stopped && wholeRange) return checkWholeSessionRead(state.delivered);
+    return {};
+}
+
+Status SessionReader::checkWholeSessionRead(std::uint64_t delivered)
+{
+    if (delivered >= m_sampleCount) return {};
+    // Fewer rows came back than the session holds, with no error from SQLite: a damaged key ended a scan early.
+    // Never hand out a partial session as if it were whole.
+    m_damaged = true;
+    Error e = makeError(std::to_string(m_sampleCount - delivered) + " of " + std::to_string(m_sampleCount)
+            + " samples could not be read (a damaged page in the sample table); " + std::to_string(delivered)
+            + " samples were read",
+        "--salvage keeps what is readable and exits 0");
     issue(e.toString());
     return e;
 }

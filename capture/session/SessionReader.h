@@ -69,6 +69,9 @@ public:
     /// Everything that went wrong while reading, oldest first. Empty for a healthy, cleanly closed file.
     const std::vector<std::string>& issues() const { return m_issues; }
     bool damaged() const { return m_damaged; }
+    /// After a pass over the whole session that delivered `delivered` samples: when that is fewer than the
+    /// session holds, the file is marked damaged and the loss is reported (an issue and the returned error).
+    Status checkWholeSessionRead(std::uint64_t delivered);
     const std::string& path() const { return m_path; }
 
 private:

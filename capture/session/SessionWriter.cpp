@@ -3,6 +3,7 @@
 
 #include "Compression.h"
 #include "Schema.h"
+#include "SessionFileClaim.h"
 
 #include <sqlite3.h>
 
@@ -14,12 +15,6 @@ namespace rdt::session {
 
 namespace {
 
-void removeWithSidecars(const std::string& path)
-{
-    for (const char* suffix : { "", "-wal", "-shm", "-journal" })
-        ::unlink((path + suffix).c_str());
-}
-
 std::string num(std::uint64_t v)
 {
     return std::to_string(v);
@@ -30,14 +25,12 @@ std::string num(std::uint64_t v)
 Result<std::unique_ptr<SessionWriter>> SessionWriter::create(
     const std::string& path, const SessionMeta& meta, const MachineInfo& machine, WriterOptions options)
 {
-    if (::access(path.c_str(), F_OK) == 0) {
-        if (!options.overwrite)
-            return errnoError(EEXIST, "will not overwrite " + path, "choose another name, or pass --force");
-        removeWithSidecars(path);
-    }
+    auto claim = SessionFileClaim::take(path, options.overwrite);
+    if (!claim) return claim.error();
     auto db = Database::open(path, Database::Mode::Create);
     if (!db) return db.error();
     std::unique_ptr<SessionWriter> w(new SessionWriter);
+    w->m_claim = std::move(*claim);
     w->m_db = std::move(db.value());
     // WAL: readers (a GUI following the file) never block the recorder, and a commit is one append, so a killed
     // process loses at most the transaction it had open. synchronous=NORMAL keeps every commit across a process

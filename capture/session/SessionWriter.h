@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "SessionFileClaim.h"
 #include "SessionTypes.h"
 #include "Sqlite.h"
 #include "SummaryAggregator.h"
@@ -73,6 +74,7 @@ private:
     Status fail(Error e);
     Status check(Status s) { return s ? s : fail(s.error()); }
 
+    SessionFileClaim m_claim; ///< declared before m_db: the lock outlives the database connection
     Database m_db;
     static constexpr int kRowsPerInsert = 32; ///< multi-row INSERT: per-statement overhead dominates otherwise
     Statement m_insSample, m_insSampleMulti, m_insGroup, m_updGroup, m_insAlloc, m_insMember, m_insMarker, m_insTma,

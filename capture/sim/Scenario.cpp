@@ -4,12 +4,14 @@
 #include "EmbeddedScenarios.h"
 #include "SimCpuid.h"
 #include "Workload.h"
+#include "core/BoundedFile.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 namespace rdt::sim {
 namespace {
@@ -233,20 +235,20 @@ Result<Scenario> loadScenario(const std::string& nameOrPath)
             if (sc) sc->source = "built-in";
             return sc;
         }
-    std::ifstream f(nameOrPath);
-    if (!f) {
+    if (::access(nameOrPath.c_str(), F_OK) != 0) {
         std::string names;
         for (const auto& n : builtinScenarioNames())
             names += (names.empty() ? "" : ", ") + n;
         return errnoError(
             ENOENT, "no built-in scenario or readable file '" + nameOrPath + "'", "built-in scenarios: " + names);
     }
-    std::stringstream ss;
-    ss << f.rdbuf();
+    // A scenario is a page of text; 1 MiB leaves room for generated ones and keeps /dev/zero out.
+    auto text = readBoundedFile(nameOrPath, 1u << 20, "scenario");
+    if (!text) return text.error();
     auto slash = nameOrPath.find_last_of('/');
     std::string dir = slash == std::string::npos ? "." : nameOrPath.substr(0, slash);
     std::string base = slash == std::string::npos ? nameOrPath : nameOrPath.substr(slash + 1);
-    auto sc = parseScenario(ss.str(), base, dir);
+    auto sc = parseScenario(*text, base, dir);
     if (sc) sc->source = nameOrPath;
     return sc;
 }

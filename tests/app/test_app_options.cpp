@@ -47,6 +47,11 @@ private Q_SLOTS:
                                    << QStringLiteral("--after");
         QTest::newRow("negative after") << QStringList { QStringLiteral("--after"), QStringLiteral("-1") }
                                         << QStringLiteral("--after");
+        QTest::newRow("nan after") << QStringList { QStringLiteral("--screenshot"), QStringLiteral("a.png"),
+            QStringLiteral("--after"), QStringLiteral("nan") }
+                                   << QStringLiteral("--after");
+        QTest::newRow("inf after") << QStringList { QStringLiteral("--after"), QStringLiteral("inf") }
+                                   << QStringLiteral("--after");
         QTest::newRow("unknown option") << QStringList { QStringLiteral("--frobnicate") }
                                         << QStringLiteral("frobnicate");
         QTest::newRow("positional") << QStringList { QStringLiteral("file.rdts") } << QStringLiteral("unexpected");

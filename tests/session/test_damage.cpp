@@ -6,6 +6,8 @@
 #include "session/SessionReader.h"
 #include "session/SessionText.h"
 
+#include <algorithm>
+#include <array>
 #include <fstream>
 #include <iterator>
 #include <random>
@@ -128,6 +130,77 @@ TEST(SessionDamage, FlippedBytesNeverCrashTheReader)
         for (int k = 0; k < 50 && !replay.atEnd(); ++k)
             (void)replay.poll(100);
     }
+}
+
+TEST(SessionDamage, NoFlippedByteLosesSamplesSilently)
+{
+    // Every byte of the file, flipped one at a time: reading the whole session (as export and replay do)
+    // either returns every sample the session holds or marks the file damaged and says how many were lost.
+    // A flipped B-tree key used to end SQLite's range scan early, so export printed a fraction of the rows and
+    // exited 0.
+    TempDir dir;
+    const auto good = readAll(makeSession(dir));
+    std::uint64_t total = 0;
+    {
+        auto r = SessionReader::openImage(good, ReaderOptions { 200000 });
+        ASSERT_TRUE(r.ok());
+        total = r.value()->sampleCount();
+        ASSERT_EQ(total, 60u * 4 * 2);
+    }
+    int silent = 0, damagedFound = 0, opened = 0;
+    for (std::size_t at = 0; at < good.size(); at += 5) {
+        auto bad = good;
+        bad[at] = static_cast<std::uint8_t>(bad[at] ^ 0xff);
+        auto r = SessionReader::openImage(bad, ReaderOptions { 200000 });
+        if (!r.ok()) continue;
+        ++opened;
+        SessionReader& reader = *r.value();
+        std::uint64_t n = 0;
+        const Status s = reader.forEachSample(0, UINT64_MAX, [&](const RdtSample&) { return ++n < 1000000; });
+        const bool said = !s || reader.damaged();
+        if (said) ++damagedFound;
+        if (n < total && !said) {
+            ++silent;
+            ADD_FAILURE() << "byte " << at << ": " << n << " of " << total << " samples read without a word";
+        }
+    }
+    EXPECT_EQ(silent, 0);
+    EXPECT_GT(opened, 0);
+    EXPECT_GT(damagedFound, 0) << "some flips must hit the sample table";
+}
+
+TEST(SessionDamage, ReplayOfADamagedSessionReportsTheLoss)
+{
+    // One sample key moved forward in time (its rows now sort out of place): SQLite trusts the order, so a
+    // range scan delivers fewer or misordered rows. Replay must end with an error naming the damage.
+    TempDir dir;
+    auto bytes = readAll(makeSession(dir));
+    // Keys start with time_ns, stored big-endian in 4 bytes for values below 2^31: the sixth batch is at 1.5 s.
+    const std::uint32_t t = static_cast<std::uint32_t>(kSec + 5 * kSec / 10);
+    const std::array<std::uint8_t, 4> be { static_cast<std::uint8_t>(t >> 24), static_cast<std::uint8_t>(t >> 16),
+        static_cast<std::uint8_t>(t >> 8), static_cast<std::uint8_t>(t) };
+    int changed = 0; // every copy: the rows' keys and any interior page's divider key
+    for (auto hit = bytes.begin(); (hit = std::search(hit, bytes.end(), be.begin(), be.end())) != bytes.end();) {
+        *hit = 0x7f; // 1.5 s -> 2.13 s
+        ++changed;
+    }
+    ASSERT_GE(changed, 8) << "the 8 samples of the batch at 1.5 s";
+    auto r = SessionReader::openImage(bytes, ReaderOptions { 200000 });
+    ASSERT_TRUE(r.ok());
+    auto shared = std::shared_ptr<SessionReader>(std::move(r.value()));
+    ReplaySource replay(shared);
+    replay.setSpeed(ReplaySource::kAsFastAsPossible);
+    replay.play();
+    std::size_t delivered = 0;
+    for (int k = 0; k < 1000 && !replay.atEnd(); ++k)
+        for (const auto& b : replay.poll(100).batches)
+            delivered += b.samples.size();
+    ASSERT_TRUE(replay.atEnd());
+    EXPECT_TRUE(shared->damaged()) << delivered << " samples delivered";
+    ASSERT_TRUE(replay.lastError().has_value());
+    const std::string& why = replay.lastError()->message;
+    EXPECT_TRUE(why.find("could not be read") != std::string::npos || why.find("out of order") != std::string::npos)
+        << why;
 }
 
 TEST(SessionDamage, ForeignAndNonSqliteFilesAreRefusedByName)
