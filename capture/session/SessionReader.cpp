@@ -150,9 +150,6 @@ Result<std::unique_ptr<SessionReader>> SessionReader::finishOpen(
     if (header.size() < 100)
         return makeError(path + " is truncated inside its 100-byte header (" + std::to_string(fileSize) + " bytes)",
             "nothing can be recovered from it; record again or re-copy the file");
-    // writable_schema lets SQLite read a file shorter than its header says (it reads the pages that are left)
-    // instead of refusing the whole file; the connection is read-only, so nothing is ever written.
-    (void)r->m_db.exec("PRAGMA writable_schema=ON");
     r->resetBudget();
     if (auto s = r->loadSchemaInfo(); !s) return s.error();
     r->loadMeta();
@@ -192,6 +189,18 @@ Status SessionReader::loadSchemaInfo()
         }
         if (!*row) break;
         m_tables.push_back(st->text(0));
+    }
+    {
+        // rdtscope writes tables and indexes only. A view (which could stand in for a table of the same name and
+        // compute anything) or a trigger means the file was made by something else: refuse it.
+        auto other = Statement::prepare(
+            m_db, "SELECT type, name FROM sqlite_master WHERE type NOT IN ('table', 'index') LIMIT 1");
+        if (!other) return m_db.lastError(m_path + ": the table list cannot be read (damaged first page)");
+        auto row = other->step();
+        if (row && *row)
+            return makeError(m_path + " contains a " + other->text(0) + " named '" + other->text(1)
+                    + "', which rdtscope sessions never have; it is not read",
+                "give a file written by `rdtscope-cli record` or the GUI");
     }
     auto has = [&](const char* t) { return std::find(m_tables.begin(), m_tables.end(), t) != m_tables.end(); };
     if (appId != kApplicationId && !has("meta")) {

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Sqlite.h"
 
+#include "TruncationVfs.h"
+
 #include <sqlite3.h>
 
 #include <cstring>
+#include <sys/stat.h>
 #include <utility>
 
 namespace rdt::session {
@@ -77,6 +80,35 @@ void Database::close()
     }
 }
 
+namespace {
+
+bool hasWalFile(const std::string& path)
+{
+    struct stat st { };
+    return ::lstat((path + "-wal").c_str(), &st) == 0;
+}
+
+/// A file name as the path of an SQLite URI (sqlite.org/uri.html): '%', '?', '#' and non-printable bytes are
+/// %-escaped; relative paths stay relative.
+std::string uriPath(const std::string& path)
+{
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (const char ch : path) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == '%' || c == '?' || c == '#' || c <= 0x20 || c >= 0x7f) {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
 Result<Database> Database::open(const std::string& path, Mode mode)
 {
     Database db;
@@ -93,7 +125,16 @@ Result<Database> Database::open(const std::string& path, Mode mode)
         flags |= SQLITE_OPEN_READONLY;
         break;
     }
-    const int rc = sqlite3_open_v2(path.c_str(), &db.m_db, flags, nullptr);
+    // Readers go through the truncation VFS so a file cut short shows its readable part (TruncationVfs.h).
+    const char* vfs = mode == Mode::ReadOnly ? truncationVfsName() : nullptr;
+    std::string name = path;
+    if (mode == Mode::ReadOnly && !hasWalFile(path)) {
+        // No -wal file: no writer has the file open (a WAL writer keeps its -wal while connected), so read it
+        // as immutable: no locks, no -shm or -wal created next to it, and it works on read-only media.
+        name = "file:" + uriPath(path) + "?immutable=1";
+        flags |= SQLITE_OPEN_URI;
+    }
+    const int rc = sqlite3_open_v2(name.c_str(), &db.m_db, flags, vfs);
     if (rc != SQLITE_OK) {
         Error e = db.m_db ? db.lastError("cannot open " + path) : makeError("cannot open " + path + ": out of memory");
         return e;
@@ -101,6 +142,7 @@ Result<Database> Database::open(const std::string& path, Mode mode)
     sqlite3_extended_result_codes(db.m_db, 1);
     // A damaged file must not be able to ask for gigabytes: cap strings/blobs at 256 MiB.
     sqlite3_limit(db.m_db, SQLITE_LIMIT_LENGTH, 256 * 1024 * 1024);
+    if (mode == Mode::ReadOnly) db.distrustContent();
     return db;
 }
 
@@ -123,7 +165,19 @@ Result<Database> Database::openImage(const std::vector<std::uint8_t>& bytes)
     const int rc = sqlite3_deserialize(db.m_db, "main", copy, size, size + 1,
         SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE | SQLITE_DESERIALIZE_READONLY);
     if (rc != SQLITE_OK) return db.lastError("cannot load the database image");
+    db.distrustContent();
     return db;
+}
+
+void Database::distrustContent()
+{
+    // A session file is untrusted input. SQLite's guidance for such databases ("Defense Against The Dark Arts",
+    // sqlite.org/security.html): defensive mode (no writable_schema, no shadow-table writes), schema functions
+    // and virtual tables not trusted, and every cell's size checked against its page while reading.
+    int unused = 0;
+    sqlite3_db_config(m_db, SQLITE_DBCONFIG_DEFENSIVE, 1, &unused);
+    sqlite3_db_config(m_db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, &unused);
+    (void)exec("PRAGMA cell_size_check=ON");
 }
 
 int Database::progress(void* self)

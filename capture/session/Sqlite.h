@@ -51,6 +51,8 @@ private:
     int m_used = 0;
     bool m_budgetExceeded = false;
     static int progress(void* self);
+    /// Settings for reading a database that may have been crafted (read-only connections and images).
+    void distrustContent();
 };
 
 /// Move-only prepared statement with typed bind/column helpers (1-based binds, 0-based columns, as SQLite).

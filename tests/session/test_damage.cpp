@@ -5,9 +5,11 @@
 #include "session/ReplaySource.h"
 #include "session/SessionReader.h"
 #include "session/SessionText.h"
+#include "session/Sqlite.h"
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <random>
@@ -268,4 +270,44 @@ TEST(SessionDamage, ADamagedPmuBatchIsSkippedAndReported)
     EXPECT_TRUE(batches->empty());
     ASSERT_FALSE(r.value()->issues().empty());
     EXPECT_NE(r.value()->issues().back().find("PMU batch"), std::string::npos);
+}
+
+TEST(SessionDamage, AViewStandingInForATableIsRefused)
+{
+    // Sessions are untrusted input: a file whose rdt_samples is a VIEW (computing whatever it likes) is refused
+    // by name rather than read as samples.
+    TempDir dir;
+    const auto path = dir.file("view.rdts");
+    {
+        auto db = Database::open(path, Database::Mode::Create);
+        ASSERT_TRUE(db.ok());
+        ASSERT_TRUE(db.value()
+                        .exec("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
+                              "CREATE TABLE real_samples(x);"
+                              "CREATE VIEW rdt_samples AS SELECT x AS time_ns FROM real_samples;")
+                        .ok());
+    }
+    auto r = SessionReader::open(path);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("contains a view named 'rdt_samples'"), std::string::npos) << r.error().message;
+}
+
+TEST(SessionDamage, ReadingAClosedSessionLeavesNothingBehind)
+{
+    // A closed session (no -wal next to it) is opened immutable: no -wal or -shm files appear, so it can be
+    // read from read-only media and a directory listing stays as it was.
+    TempDir dir;
+    const auto path = makeSession(dir);
+    ASSERT_FALSE(std::filesystem::exists(path + "-wal"));
+    {
+        auto r = SessionReader::open(path);
+        ASSERT_TRUE(r.ok()) << r.error().toString();
+        std::size_t n = 0;
+        ASSERT_TRUE(r.value()->forEachSample(0, UINT64_MAX, [&](const RdtSample&) { return ++n > 0; }).ok());
+        EXPECT_EQ(n, 480u);
+        EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
+        EXPECT_FALSE(std::filesystem::exists(path + "-shm"));
+    }
+    EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
+    EXPECT_FALSE(std::filesystem::exists(path + "-shm"));
 }
