@@ -92,6 +92,12 @@ std::string ResctrlBackend::lastCmdStatus()
     return r ? std::string(trim(*r)) : std::string {};
 }
 
+std::string ResctrlBackend::treeCopyAdvice(const std::string& file) const
+{
+    return "the group exists but has no " + file + ": a live resctrl mount creates it with the group, so "
+        + m_fs->describe() + " is probably a copy of a tree (plain files), not the kernel";
+}
+
 Status ResctrlBackend::writeCommand(const std::string& path, std::string data)
 {
     if (data.empty() || data.back() != '\n')
@@ -103,9 +109,7 @@ Status ResctrlBackend::writeCommand(const std::string& path, std::string data)
         const auto slash = path.rfind('/');
         const auto dir = slash == std::string::npos ? std::string {} : path.substr(0, slash);
         if (dir.empty() || m_fs->isDirectory(dir)) {
-            e.advice = "the group exists but has no " + path.substr(slash + 1)
-                + ": a live resctrl mount creates it with the group, so " + m_fs->describe()
-                + " is probably a copy of a tree (plain files), not the kernel";
+            e.advice = treeCopyAdvice(path.substr(slash + 1));
             return e;
         }
     }
@@ -275,7 +279,8 @@ Status ResctrlBackend::assignCpus(const std::string& path, const std::vector<uns
         if (!cur && cur.error().code == ENOENT && g.path != path) continue; // a tree copy without the file
         if (!cur) {
             Error e = cur.error();
-            e.advice = "nothing was changed: the CPUs of every group are read before a CPU moves";
+            e.advice = e.code == ENOENT ? treeCopyAdvice("cpus_list")
+                                        : "nothing was changed: the CPUs of every group are read before a CPU moves";
             return e;
         }
         before.emplace_back(g.path, std::string(trim(*cur)));

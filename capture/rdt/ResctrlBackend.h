@@ -49,6 +49,7 @@ private:
     /// Writes `data` (newline added when missing) and turns a failure into an Error that carries
     /// info/last_cmd_status. Caller holds the root flock.
     Status writeCommand(const std::string& path, std::string data);
+    std::string treeCopyAdvice(const std::string& file) const;
     std::string lastCmdStatus();
     /// The path is a valid group path (GroupNames.h) naming an existing group (a control group when asked).
     Status requireGroup(const std::string& path, bool mustBeControl);

@@ -104,7 +104,10 @@ std::vector<ChangeType> changeTypes()
             [](Rig& r) { return applyChange(r, "p0", "L3:0=f;1=f0\nMB:0=50;1=30\n"); } },
         { "CDP pair", "bdw-6850k", true,
             [](Rig& r) { return applyChange(r, "p0", "L3CODE:0=f;1=ff\nL3DATA:0=f0;1=ff00\n"); } },
-        { "CPU assignment", "skx-6154", false, [](Rig& r) { return r.backend->assignCpus("p0", { 1, 3, 5 }).ok(); } },
+        { "CPU assignment", "skx-6154", false,
+            [](Rig& r) {
+                return r.backend->assignCpus("p0", { 1, 3, 5 }).ok();
+            } },
         { "group create", "skx-6154", false, [](Rig& r) { return r.backend->createControlGroup("p1").ok(); } },
         { "group delete", "skx-6154", false, [](Rig& r) { return r.backend->removeGroup("p2").ok(); } },
     };
