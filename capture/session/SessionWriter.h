@@ -71,6 +71,7 @@ private:
     Result<GroupCounters*> group(const std::string& path, std::uint64_t timeNs);
     Result<std::int64_t> groupId(const std::string& path, std::uint64_t timeNs);
     Status writeBuckets(const std::vector<Bucket>& buckets);
+    Status initialise(const SessionMeta& meta, const MachineInfo& machine, const WriterOptions& options);
     Status fail(Error e);
     Status check(Status s) { return s ? s : fail(s.error()); }
 
