@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace rdt::session {
@@ -345,7 +346,30 @@ Status SessionWriter::flush()
     m_committedSamples += m_pendingSamples;
     m_pendingSamples = 0;
     ++m_flushes;
-    return {};
+    return checkWriteAheadLog();
+}
+
+Status SessionWriter::checkWriteAheadLog()
+{
+    const std::string wal = m_db.path() + "-wal";
+    struct stat st { };
+    const bool present = ::stat(wal.c_str(), &st) == 0;
+    if (present && m_walInode == 0) {
+        m_walDevice = st.st_dev;
+        m_walInode = st.st_ino;
+        return {};
+    }
+    if (present && st.st_dev == m_walDevice && st.st_ino == m_walInode) return {};
+    // The log was deleted (or replaced) under the recorder. SQLite still writes to the descriptor it holds, so
+    // every later commit would live only in a file no one can open, and a killed recorder would lose it all. A
+    // checkpoint through that descriptor copies what was committed into the session file; then recording stops.
+    const auto checkpoint = m_db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    Error e = makeError(wal + " was " + (present ? "replaced" : "deleted") + " while recording",
+        checkpoint ? "what was committed was copied into " + m_db.path()
+                + " first; record again to a file that nothing else removes (a tmp cleaner?)"
+                   : "the copy into " + m_db.path() + " failed too (" + checkpoint.error().message
+                + "): the samples since the last checkpoint are lost");
+    return fail(e);
 }
 
 Status SessionWriter::close(const std::string& stopReason)
