@@ -356,3 +356,21 @@ TEST(SessionDamage, ACopyWithoutItsWriteAheadLogSaysSo)
     ASSERT_FALSE(r.ok()) << "a copy without its log read as a session";
     EXPECT_NE(r.error().toString().find("-wal is missing"), std::string::npos) << r.error().toString();
 }
+
+TEST(SessionDamage, MetadataTimeRangeThatDisagreesWithTheRowsIsCorrectedAndSaid)
+{
+    TempDir dir;
+    const auto path = makeSession(dir);
+    {
+        auto db = Database::open(path, Database::Mode::ReadWrite);
+        ASSERT_TRUE(db.ok());
+        ASSERT_TRUE(db->exec("UPDATE meta SET value='9000000000000000000' WHERE key='last_time_ns'").ok());
+    }
+    auto r = SessionReader::open(path);
+    ASSERT_TRUE(r.ok()) << r.error().toString();
+    EXPECT_EQ(r.value()->lastTimeNs(), kSec + 59 * kSec / 10);
+    bool named = false;
+    for (const auto& i : r.value()->issues())
+        named = named || i.find("damaged metadata") != std::string::npos;
+    EXPECT_TRUE(named);
+}
