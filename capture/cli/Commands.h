@@ -20,6 +20,8 @@ struct Command {
     const char* name;
     const char* synopsis; ///< one line for `rdtscope-cli --help`
     CommandFn run;
+    /// Runs through the capture engine, so also on an agent with `rdtscope-cli --connect URL COMMAND`.
+    bool remote = false;
 };
 
 /// The command table (Commands.cpp). Each command lives in its own Cmd*.cpp file.
