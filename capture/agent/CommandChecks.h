@@ -5,8 +5,8 @@
 // trusted"). The rules themselves are the ones every front end uses (rdt/GroupNames.h, rdt/UserIds.h); here they
 // are applied to values that arrive as protocol fields instead of typed text.
 
-#include "protocol/UnixSocket.h"
 #include "agent.pb.h"
+#include "protocol/UnixSocket.h"
 
 #include <optional>
 #include <string>

@@ -5,8 +5,8 @@
 // (docs/PROTOCOL.md "Engine commands"). Both ends use it: the agent's ServiceHandler encodes, RemoteEngine decodes.
 // Decoding never trusts the peer: schemata text is parsed with the same strict parser as user input.
 
-#include "engine/EngineTypes.h"
 #include "agent.pb.h"
+#include "engine/EngineTypes.h"
 
 #include <optional>
 

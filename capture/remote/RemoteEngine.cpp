@@ -187,8 +187,8 @@ void RemoteEngine::collect()
         auto next = m_client->nextEvent(0);
         if (!next) {
             if (!m_reportedBroken)
-                m_events.push_back(engine::EngineError {
-                    nowNs(), location(), next.error().message, next.error().advice });
+                m_events.push_back(
+                    engine::EngineError { nowNs(), location(), next.error().message, next.error().advice });
             m_reportedBroken = true;
             return;
         }
@@ -207,7 +207,8 @@ void RemoteEngine::collect()
 std::vector<engine::EngineEvent> RemoteEngine::drainEvents()
 {
     collect();
-    std::vector<engine::EngineEvent> out(std::make_move_iterator(m_events.begin()), std::make_move_iterator(m_events.end()));
+    std::vector<engine::EngineEvent> out(
+        std::make_move_iterator(m_events.begin()), std::make_move_iterator(m_events.end()));
     m_events.clear();
     return out;
 }

@@ -55,7 +55,8 @@ public:
         EXPECT_TRUE(c) << (c ? "" : c.error().toString());
         return c ? std::move(*c) : nullptr;
     }
-    std::unique_ptr<remote::RemoteEngine> engine(const std::string& source, const std::string& scenario = "noisy-neighbour")
+    std::unique_ptr<remote::RemoteEngine> engine(
+        const std::string& source, const std::string& scenario = "noisy-neighbour")
     {
         ServiceOptions o;
         o.rdt.spec = source;
