@@ -73,7 +73,7 @@ void ClientSession::onHello(const pb::Hello& hello)
         + std::to_string(env.welcome().protocol_version()));
     if (auto st = m_conn->send(env); !st) return fail(st.error().message);
     m_welcomed = true;
-    m_handler = m_factory(m_ctx);
+    m_handler = m_factory(m_ctx, m_peer);
 }
 
 void ClientSession::handle(const protocol::Incoming& message)

@@ -43,7 +43,9 @@ public:
 /// One client connection: handshake, dispatch, heartbeats, and the cleanup when it ends for any reason.
 class ClientSession {
 public:
-    using HandlerFactory = std::function<std::unique_ptr<RequestHandler>(const AgentContext&)>;
+    /// Makes a session's handler once the client is welcomed; `peer` is the unix-socket peer (none for stdio).
+    using HandlerFactory = std::function<std::unique_ptr<RequestHandler>(
+        const AgentContext&, const std::optional<protocol::PeerCredentials>& peer)>;
 
     ClientSession(int id, std::unique_ptr<protocol::Connection> connection,
         std::optional<protocol::PeerCredentials> peer, const AgentContext& context, HandlerFactory factory);

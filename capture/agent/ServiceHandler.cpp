@@ -1,13 +1,28 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ServiceHandler.h"
 
+#include "CommandChecks.h"
+#include "engine/CaptureService.h"
+#include "protocol/RdtCodec.h"
+#include "rdt/Schemata.h"
+#include "remote/EngineCodec.h"
+
+#include <cerrno>
+
 namespace rdt::agent {
 
 namespace {
+
+void fail(pb::Response& response, const Error& e)
+{
+    remote::toWire(engine::CommandResult::failure(e), response);
+}
+
 class ServiceHandler final : public RequestHandler {
 public:
-    explicit ServiceHandler(const AgentContext& context)
+    ServiceHandler(const AgentContext& context, const std::optional<protocol::PeerCredentials>& peer)
         : m_ctx(context)
+        , m_peer(peer)
     { }
 
     void handle(const pb::Request& request, pb::Response& response) override
@@ -16,26 +31,179 @@ public:
         case pb::Request::kPing:
             response.mutable_pong()->set_payload(request.ping().payload());
             return;
-        default: {
-            auto* e = response.mutable_error();
-            e->set_message("this agent does not know command #" + std::to_string(request.command_case()));
-            e->set_advice("install the same rdtscope release on both machines");
+        case pb::Request::kOpenSource:
+            return openSource(request.open_source(), response);
+        default:
+            break;
+        }
+        if (!m_service) {
+            // A command the agent knows that needs a source, or one it does not know at all.
+            if (request.command_case() > pb::Request::kStopSampling || request.command_case() == 0)
+                return fail(response,
+                    makeError("this agent does not know command #" + std::to_string(request.command_case()),
+                        "install the same rdtscope release on both machines"));
+            return fail(response,
+                errnoError(ENODEV, "no source is open on this connection", "send OpenSource first (a client bug)"));
+        }
+        engine::CaptureService& svc = *m_service;
+        switch (request.command_case()) {
+        case pb::Request::kGetSnapshot: {
+            const auto snap = svc.snapshot();
+            remote::toWire(snap.result, response);
+            if (snap.result.ok) remote::toWire(snap, *response.mutable_snapshot());
             return;
         }
+        case pb::Request::kAdvanceTo:
+            svc.advanceTo(request.advance_to().time_ns());
+            response.mutable_now()->set_now_ns(svc.nowNs());
+            return;
+        case pb::Request::kGroupCommand:
+            return groupCommand(request.group_command(), response);
+        case pb::Request::kApplyAllocation:
+            return applyAllocation(request.apply_allocation(), response);
+        case pb::Request::kSetSamplingInterval:
+            return done(svc.setSamplingInterval(request.set_sampling_interval().interval_ns()), response);
+        case pb::Request::kPollRdt:
+            return done(svc.pollRdt(), response);
+        case pb::Request::kStartSampling:
+            return done(svc.startSampling(), response);
+        case pb::Request::kStopSampling:
+            svc.stopSampling();
+            return done(engine::CommandResult::success(), response);
+        default:
+            return fail(response,
+                makeError("this agent does not know command #" + std::to_string(request.command_case()),
+                    "install the same rdtscope release on both machines"));
         }
     }
 
-    void forwardEvents(protocol::Connection&) override { }
-    void end(const std::string&) override { }
+    void forwardEvents(protocol::Connection& connection) override
+    {
+        if (!m_service) return;
+        for (auto& e : m_service->drainEvents()) {
+            if (const auto* batch = std::get_if<RdtSampleBatch>(&e)) {
+                connection.sendSamples(*batch);
+                continue;
+            }
+            pb::Envelope env;
+            if (remote::toWire(e, *env.mutable_event())) (void)connection.send(env);
+        }
+        // Events the service itself dropped (nobody drained them in time) are said once per increase.
+        if (const auto dropped = m_service->droppedEvents(); dropped > m_reportedDropped) {
+            pb::Envelope env;
+            auto* n = env.mutable_event()->mutable_notice();
+            n->set_level(pb::Notice::WARNING);
+            n->set_text(std::to_string(dropped - m_reportedDropped) + " engine events were dropped on the agent");
+            n->set_where("agent");
+            n->set_time_ns(m_service->nowNs());
+            m_reportedDropped = dropped;
+            (void)connection.send(env);
+        }
+    }
+
+    void end(const std::string& why) override
+    {
+        if (!m_service) return;
+        m_service->stopSampling();
+        if (m_ctx.restoreOnExit) restoreAllocations(why);
+        m_service.reset();
+    }
 
 private:
+    void done(const engine::CommandResult& r, pb::Response& response)
+    {
+        remote::toWire(r, response);
+        if (r.ok) response.mutable_done();
+    }
+
+    void openSource(const pb::OpenSource& o, pb::Response& response)
+    {
+        if (auto ok = checkSourceRequest(o.source(), o.scenario(), m_peer); !ok) return fail(response, ok.error());
+        if (m_service) end("the client opened another source");
+        m_restore.clear();
+        engine::ServiceOptions opt;
+        opt.rdt.spec = o.source();
+        if (!o.scenario().empty()) opt.rdt.scenario = o.scenario();
+        opt.openRdt = o.open_rdt();
+        opt.who = "agent";
+        auto svc = engine::CaptureService::open(opt);
+        if (!svc) return fail(response, svc.error());
+        auto* out = response.mutable_source_opened();
+        if ((*svc)->hasRdt()) {
+            auto machine = (*svc)->machine();
+            if (!machine) return fail(response, machine.error());
+            protocol::toWire(machine->capabilities, *out->mutable_capabilities());
+            out->set_cpuid_json(machine->cpuidJson);
+        }
+        remote::toWire((*svc)->source(), *out->mutable_source());
+        out->set_now_ns((*svc)->nowNs());
+        out->set_sampling_interval_ns((*svc)->samplingIntervalNs());
+        out->set_hostname(m_ctx.identity.hostname);
+        m_ctx.log(who() + "opened source " + (*svc)->source().kind + " (" + (*svc)->source().backend + ")");
+        m_service = std::move(*svc);
+        m_reportedDropped = 0;
+    }
+
+    void groupCommand(const pb::GroupCommand& c, pb::Response& response)
+    {
+        engine::CaptureService& svc = *m_service;
+        auto ids = checkGroupCommand(c, svc);
+        if (!ids) return fail(response, ids.error());
+        switch (c.op()) {
+        case pb::GroupCommand::CREATE:
+            return done(svc.createGroup(c.name()), response);
+        case pb::GroupCommand::CREATE_MONITOR:
+            return done(svc.createMonitorGroup(c.path(), c.name()), response);
+        case pb::GroupCommand::DELETE:
+            return done(svc.deleteGroup(c.path()), response);
+        case pb::GroupCommand::ASSIGN_TASKS:
+            return done(svc.assignTasks(c.path(), *ids), response);
+        case pb::GroupCommand::ASSIGN_CPUS:
+            return done(svc.assignCpus(c.path(), *ids), response);
+        default:
+            return fail(response, errnoError(EINVAL, "unknown group operation " + std::to_string(c.op())));
+        }
+    }
+
+    void applyAllocation(const pb::ApplyAllocation& a, pb::Response& response)
+    {
+        auto change = Schemata::parseStrict(a.schemata());
+        if (!change) return fail(response, errnoError(EINVAL, change.error().message, change.error().advice));
+        if (m_ctx.restoreOnExit && !m_restore.count(a.group())) {
+            // What the group had before this connection first changed it (--restore-on-exit).
+            for (const auto& g : m_service->snapshot().groups)
+                if (g.info.path == a.group()) m_restore[a.group()] = g.schemata;
+        }
+        const auto out = m_service->applyAllocation(a.group(), *change);
+        remote::toWire(out.result, response);
+        // Also on failure: whether it rolled back and what each domain saw are part of the engine's answer.
+        remote::toWire(out, *response.mutable_allocation_applied());
+    }
+
+    void restoreAllocations(const std::string& why)
+    {
+        for (const auto& [group, schemata] : m_restore) {
+            const auto r = m_service->applyAllocation(group, schemata);
+            m_ctx.log(who() + (r.result.ok ? "restored" : "could not restore") + " the allocation of '" + group + "' ("
+                + why + ")" + (r.result.ok ? "" : ": " + r.result.toString()));
+        }
+        m_restore.clear();
+    }
+
+    std::string who() const { return m_peer ? m_peer->userName + ": " : std::string {}; }
+
     const AgentContext& m_ctx;
+    std::optional<protocol::PeerCredentials> m_peer;
+    std::unique_ptr<engine::CaptureService> m_service;
+    std::map<std::string, Schemata> m_restore;
+    std::uint64_t m_reportedDropped = 0;
 };
 }
 
-std::unique_ptr<RequestHandler> makeServiceHandler(const AgentContext& context)
+std::unique_ptr<RequestHandler> makeServiceHandler(
+    const AgentContext& context, const std::optional<protocol::PeerCredentials>& peer)
 {
-    return std::make_unique<ServiceHandler>(context);
+    return std::make_unique<ServiceHandler>(context, peer);
 }
 
 } // namespace rdt::agent

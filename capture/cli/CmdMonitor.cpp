@@ -4,7 +4,7 @@
 #include "CmdRdtSource.h"
 #include "Commands.h"
 #include "core/Time.h"
-#include "engine/CaptureService.h"
+#include "engine/Engine.h"
 #include "rdt/CounterMath.h"
 
 #include <algorithm>
@@ -119,7 +119,7 @@ int cmdMonitor(const std::vector<std::string>& argv)
     int code = 0;
     auto service = openServiceForCli(args, code);
     if (!service) return code;
-    engine::CaptureService& svc = **service;
+    engine::Engine& svc = **service;
     const bool simulated = svc.source().simulated;
     auto machine = svc.machine();
     if (!machine) {

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CmdRdtSource.h"
 
+#include "engine/CaptureService.h"
 #include "engine/SourceAssembly.h"
 #include "rdt/GroupNames.h"
+#include "remote/RemoteEngine.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -48,27 +50,62 @@ Result<RdtSource> openSourceForCli(const Args& args, int& exitCode)
     return s;
 }
 
-Result<std::unique_ptr<engine::CaptureService>> openServiceForCli(const Args& args, int& exitCode)
+namespace {
+std::string g_connectUrl;
+
+/// "source: ..." and the simulated / warning lines: the same for a local and a remote engine.
+void announceSource(const engine::SourceDescription& d)
 {
-    engine::ServiceOptions o;
-    o.rdt.spec = args.valueOr("source", "auto");
-    o.rdt.scenario = args.valueOr("scenario", "noisy-neighbour");
-    auto s = engine::CaptureService::open(o);
-    if (!s) {
-        std::fprintf(
-            stderr, "rdtscope-cli: cannot open source '%s': %s\n", o.rdt.spec.c_str(), s.error().toString().c_str());
-        exitCode = exitCodeFor(s.error());
-        return s.error();
-    }
-    const auto& d = (*s)->source();
     std::fprintf(stderr, "source: %s (%s)\n", d.backend.c_str(), d.why.c_str());
     if (d.simulated)
         std::fprintf(stderr, "note: SIMULATED data (%s), not measured on this machine\n",
             d.simulation.empty() ? "simulator" : d.simulation.c_str());
     for (const auto& w : d.warnings)
         std::fprintf(stderr, "warning: %s\n", w.c_str());
+}
+}
+
+void setConnectUrl(std::string url)
+{
+    g_connectUrl = std::move(url);
+}
+
+const std::string& connectUrl()
+{
+    return g_connectUrl;
+}
+
+Result<std::unique_ptr<engine::Engine>> openServiceForCli(const Args& args, int& exitCode)
+{
+    engine::ServiceOptions o;
+    o.rdt.spec = args.valueOr("source", "auto");
+    o.rdt.scenario = args.valueOr("scenario", "noisy-neighbour");
+    std::unique_ptr<engine::Engine> engine;
+    if (!g_connectUrl.empty()) {
+        auto r = remote::connectEngine(g_connectUrl, o, "rdtscope-cli " RDTSCOPE_VERSION);
+        if (!r) {
+            std::fprintf(stderr, "rdtscope-cli: cannot open source '%s' through %s: %s\n", o.rdt.spec.c_str(),
+                g_connectUrl.c_str(), r.error().toString().c_str());
+            exitCode = exitCodeFor(r.error());
+            return r.error();
+        }
+        const auto& w = (*r)->client().welcome();
+        std::fprintf(stderr, "agent: %s on %s (uid %u) via %s\n", w.software().c_str(), w.hostname().c_str(), w.uid(),
+            g_connectUrl.c_str());
+        engine = std::move(*r);
+    } else {
+        auto s = engine::CaptureService::open(o);
+        if (!s) {
+            std::fprintf(stderr, "rdtscope-cli: cannot open source '%s': %s\n", o.rdt.spec.c_str(),
+                s.error().toString().c_str());
+            exitCode = exitCodeFor(s.error());
+            return s.error();
+        }
+        engine = std::move(*s);
+    }
+    announceSource(engine->source());
     exitCode = 0;
-    return s;
+    return engine;
 }
 
 std::string displayGroup(const std::string& path)

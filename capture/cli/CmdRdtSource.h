@@ -2,7 +2,7 @@
 #pragma once
 
 #include "Args.h"
-#include "engine/CaptureService.h"
+#include "engine/Engine.h"
 #include "rdt/RdtSource.h"
 
 #include <memory>
@@ -19,8 +19,15 @@ inline const std::vector<std::string> kRdtSourceOptions = { "source", "scenario"
 /// source is unavailable here, 1 otherwise).
 Result<RdtSource> openSourceForCli(const Args& args, int& exitCode);
 
-/// The capture service over the source the options name, announced on stderr as openSourceForCli does.
-Result<std::unique_ptr<engine::CaptureService>> openServiceForCli(const Args& args, int& exitCode);
+/// The global `--connect URL` (rdtscope-cli --connect ssh://root@srv monitor ...): commands that run through the
+/// engine then run on the agent at URL. Empty = the engine runs in this process.
+void setConnectUrl(std::string url);
+const std::string& connectUrl();
+
+/// The capture engine over the source the options name, announced on stderr as openSourceForCli does: a local
+/// CaptureService, or with --connect the agent's (remote/RemoteEngine.h), named first. The same calls, results
+/// and printing follow either way.
+Result<std::unique_ptr<engine::Engine>> openServiceForCli(const Args& args, int& exitCode);
 
 /// Exit code for an engine error: 3 for "not available here" errnos, 1 otherwise.
 int exitCodeFor(const Error& e);

@@ -29,7 +29,7 @@ const std::vector<Command>& commands()
         { "monitor",
             "monitor [--source SRC] [--scenario NAME] [--interval MS] [--duration S] [--csv] [--at T:GROUP:SCHEMATA]  "
             "LLC occupancy and memory bandwidth per group",
-            cmdMonitor },
+            cmdMonitor, true },
         { "alloc", "alloc show | alloc set --group NAME 'L3:0=ff0;1=ff0' [--source SRC]  cache/bandwidth allocation",
             cmdAlloc },
         { "groups", "groups list|create NAME [--parent P]|delete NAME|assign NAME --pids LIST|--cpus LIST  RDT groups",

@@ -20,6 +20,8 @@ struct Command {
     const char* name;
     const char* synopsis; ///< one line for `rdtscope-cli --help`
     CommandFn run;
+    /// Runs through the capture engine, so also on an agent with `rdtscope-cli --connect URL COMMAND`.
+    bool remote = false;
 };
 
 /// The exit code of a command that read a damaged input file (`damage` in words, empty when it is whole): says

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // rdtscope-cli: the Qt-free command-line face of the engine (links `capture` only).
+#include "CmdRdtSource.h"
 #include "Commands.h"
+#include "protocol/AgentUrl.h"
 
 #include <cerrno>
 #include <csignal>
@@ -10,14 +12,26 @@
 
 using namespace rdt::cli;
 
+static std::string remoteCommandNames()
+{
+    std::string names;
+    for (const auto& c : commands())
+        if (c.remote) names += (names.empty() ? "" : ", ") + std::string(c.name);
+    return names;
+}
+
 static void printUsage(std::FILE* out)
 {
-    std::fprintf(out, "usage: rdtscope-cli COMMAND [OPTIONS]\n\nCommands:\n");
+    std::fprintf(out, "usage: rdtscope-cli [--connect URL] COMMAND [OPTIONS]\n\nCommands:\n");
     for (const auto& c : commands())
         std::fprintf(out, "  %s\n", c.synopsis);
     std::fprintf(out,
+        "\n--connect URL runs the command on an rdtscope-agent: ssh://[USER@]HOST[:PORT] (the system ssh runs\n"
+        "  rdtscope-agent --stdio there), unix:PATH (a local agent's socket) or local (pkexec). Commands that\n"
+        "  can: %s.\n"
         "\nRun 'rdtscope-cli COMMAND --help' for a command's options.\n"
-        "Exit codes: 0 ok, 1 the command failed, 2 usage error, 3 hardware or kernel interface unavailable.\n");
+        "Exit codes: 0 ok, 1 the command failed, 2 usage error, 3 hardware or kernel interface unavailable.\n",
+        remoteCommandNames().c_str());
 }
 
 /// A full disk or a failing pipe on stdout must not look like success (`replay > /dev/full` used to exit 0):
@@ -45,9 +59,37 @@ int main(int argc, char** argv)
         std::printf("rdtscope-cli " RDTSCOPE_VERSION "\n");
         return ExitOk;
     }
-    const std::string name = argv[1];
+    // The global option comes before the command: rdtscope-cli --connect URL monitor ...
+    int first = 1;
+    const std::string arg1 = argv[1];
+    if (arg1 == "--connect" || arg1.rfind("--connect=", 0) == 0) {
+        const bool joined = arg1 != "--connect";
+        if (!joined && argc < 3) {
+            std::fprintf(stderr, "rdtscope-cli: --connect needs a URL (ssh://[USER@]HOST[:PORT], unix:PATH, local)\n");
+            return ExitUsage;
+        }
+        setConnectUrl(joined ? arg1.substr(10) : std::string(argv[2]));
+        first = joined ? 2 : 3;
+        if (auto url = rdt::protocol::parseAgentUrl(connectUrl()); !url) {
+            std::fprintf(stderr, "rdtscope-cli: --connect: %s\n", url.error().toString().c_str());
+            return ExitUsage;
+        }
+        if (first >= argc) {
+            printUsage(stderr);
+            return ExitUsage;
+        }
+    }
+    const std::string name = argv[first];
     for (const auto& c : commands()) {
-        if (name == c.name) return checkOutput(c.run(std::vector<std::string>(argv + 2, argv + argc)));
+        if (name != c.name) continue;
+        if (!connectUrl().empty() && !c.remote) {
+            std::fprintf(stderr,
+                "rdtscope-cli: '%s' does not run through an agent (--connect) yet; commands that do: %s. Run it on "
+                "the server itself, or without --connect.\n",
+                name.c_str(), remoteCommandNames().c_str());
+            return ExitUsage;
+        }
+        return checkOutput(c.run(std::vector<std::string>(argv + first + 1, argv + argc)));
     }
     std::fprintf(stderr, "rdtscope-cli: unknown command '%s'\n\n", name.c_str());
     printUsage(stderr);

@@ -7,6 +7,7 @@
 // everything that crosses this API is plain data (EngineTypes.h, PmuTypes.h): commands return result values,
 // and what happens in the background is drained as typed events. Nothing here hands out a live engine object.
 
+#include "Engine.h"
 #include "EngineTypes.h"
 #include "PmuTypes.h"
 #include "rdt/RdtSource.h"
@@ -35,46 +36,46 @@ struct ServiceOptions {
     std::string who = "cli"; ///< who applies allocations ("cli", "gui", "agent"), copied into AllocationChanged
 };
 
-class CaptureService {
+class CaptureService final : public Engine {
 public:
     /// Opens the RDT source the options name (errors say what is missing and how to fix it).
     static Result<std::unique_ptr<CaptureService>> open(const ServiceOptions& options);
-    ~CaptureService();
+    ~CaptureService() override;
     CaptureService(const CaptureService&) = delete;
     CaptureService& operator=(const CaptureService&) = delete;
 
     // --- What the machine is --------------------------------------------------------------------------------
-    bool hasRdt() const { return m_source.backend != nullptr; }
+    bool hasRdt() const override { return m_source.backend != nullptr; }
     /// Capabilities (re-read from the backend) and which source runs and why.
-    Result<MachineDescription> machine();
-    const SourceDescription& source() const { return m_description; }
+    Result<MachineDescription> machine() override;
+    const SourceDescription& source() const override { return m_description; }
     /// Groups, their schemata and CPUs now.
-    GroupsSnapshot snapshot();
+    GroupsSnapshot snapshot() override;
 
     // --- Time ------------------------------------------------------------------------------------------------
     /// The source clock: simulated time for simulated sources, CLOCK_MONOTONIC otherwise.
-    std::uint64_t nowNs() const;
+    std::uint64_t nowNs() const override;
     /// Simulated sources: runs the simulated machine (and its scenario) up to `timeNs`; a no-op for real ones.
-    void advanceTo(std::uint64_t timeNs);
+    void advanceTo(std::uint64_t timeNs) override;
 
     // --- RDT commands ----------------------------------------------------------------------------------------
-    CommandResult createGroup(const std::string& name);
-    CommandResult createMonitorGroup(const std::string& parent, const std::string& name);
-    CommandResult deleteGroup(const std::string& path);
-    CommandResult assignTasks(const std::string& path, const std::vector<unsigned>& pids);
-    CommandResult assignCpus(const std::string& path, const std::vector<unsigned>& cpus);
+    CommandResult createGroup(const std::string& name) override;
+    CommandResult createMonitorGroup(const std::string& parent, const std::string& name) override;
+    CommandResult deleteGroup(const std::string& path) override;
+    CommandResult assignTasks(const std::string& path, const std::vector<unsigned>& pids) override;
+    CommandResult assignCpus(const std::string& path, const std::vector<unsigned>& cpus) override;
     /// Validates (rdt/AllocationRules.h) and applies one change to one group as one transaction: every domain is
     /// written or, on the first refusal, every value already written is restored.
-    AllocationResult applyAllocation(const std::string& group, const Schemata& change);
+    AllocationResult applyAllocation(const std::string& group, const Schemata& change) override;
     /// The monitoring poll period (clamped so 24-bit MBM counters cannot wrap twice, SDM 20.18.8). Resets the
     /// sampler's counter history; the next poll starts new series.
-    CommandResult setSamplingInterval(std::uint64_t intervalNs);
-    std::uint64_t samplingIntervalNs() const;
+    CommandResult setSamplingInterval(std::uint64_t intervalNs) override;
+    std::uint64_t samplingIntervalNs() const override;
     /// One synchronous poll at nowNs(): an RdtSampleBatch event (or an EngineError event when it fails).
-    CommandResult pollRdt();
+    CommandResult pollRdt() override;
     /// Polls on the sampler's own thread at the sampling interval until stopSampling().
-    CommandResult startSampling();
-    void stopSampling();
+    CommandResult startSampling() override;
+    void stopSampling() override;
 
     // --- PMU commands ----------------------------------------------------------------------------------------
     /// Starts a recipe on a target; the capture's id is in the info.
@@ -90,11 +91,11 @@ public:
 
     // --- Events ----------------------------------------------------------------------------------------------
     /// Everything that happened since the last call, oldest first (each event is returned once).
-    std::vector<EngineEvent> drainEvents();
+    std::vector<EngineEvent> drainEvents() override;
     /// PMU batches since the last call (kept apart: they are many and only PMU clients want them).
     std::vector<PmuBatch> drainPmuBatches();
     /// Events dropped because nobody drained them.
-    std::uint64_t droppedEvents() const;
+    std::uint64_t droppedEvents() const override;
 
 private:
     explicit CaptureService(const ServiceOptions& options);

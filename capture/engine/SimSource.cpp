@@ -93,6 +93,11 @@ MsrRdtEnumeration msrEnumerationOf(const sim::SimMachine& m)
     }
 }
 
+std::vector<std::string> builtinScenarios()
+{
+    return sim::builtinScenarioNames();
+}
+
 Result<RdtSource> openSimSource(const std::string& spec, const std::string& scenario)
 {
     RdtSource s;

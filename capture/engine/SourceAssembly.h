@@ -9,6 +9,7 @@
 #include "rdt/RdtSource.h"
 
 #include <string>
+#include <vector>
 
 namespace rdt {
 
@@ -23,6 +24,9 @@ Result<RdtSource> openRdtSource(const RdtSourceOptions& options);
 
 /// `sim` (ResctrlBackend over SimResctrlFs) and `sim-msr` (MsrBackend over SimMsrSpace) for a scenario.
 Result<RdtSource> openSimSource(const std::string& spec, const std::string& scenario);
+
+/// The built-in scenario names (resources/scenarios); an agent runs only these, never a file a client names.
+std::vector<std::string> builtinScenarios();
 
 /// What the MSR backend needs, from the simulated machine's enumeration.
 MsrRdtEnumeration msrEnumerationOf(const sim::SimMachine& machine);

@@ -108,6 +108,20 @@ Result<std::unique_ptr<AgentClient>> AgentClient::connect(const AgentUrl& url, c
     return c;
 }
 
+Result<std::unique_ptr<AgentClient>> AgentClient::overSocket(
+    UniqueFd socket, const std::string& name, const ClientOptions& options)
+{
+    std::unique_ptr<AgentClient> c(new AgentClient);
+    c->m_url.kind = AgentUrl::Kind::Unix;
+    c->m_url.path = name;
+    c->m_opt = options;
+    ConnectionOptions co;
+    co.peerName = c->agentName();
+    c->m_conn = std::make_unique<Connection>(std::move(socket), UniqueFd {}, co, monotonicNs());
+    if (auto st = c->handshake(options.connectTimeoutMs); !st) return st.error();
+    return c;
+}
+
 Error AgentClient::failure(const Error& e)
 {
     if (!m_broken) {
@@ -182,6 +196,13 @@ Status AgentClient::pump(int timeoutMs)
 
 Result<pb::Response> AgentClient::call(pb::Request request, int timeoutMs)
 {
+    auto r = exchange(std::move(request), timeoutMs);
+    if (r && r->has_error()) return Error { r->error().code(), r->error().message(), r->error().advice() };
+    return r;
+}
+
+Result<pb::Response> AgentClient::exchange(pb::Request request, int timeoutMs)
+{
     if (m_broken) return *m_broken;
     const std::uint64_t id = m_nextId++;
     request.set_id(id);
@@ -193,7 +214,6 @@ Result<pb::Response> AgentClient::call(pb::Request request, int timeoutMs)
         if (auto it = m_responses.find(id); it != m_responses.end()) {
             pb::Response r = std::move(it->second);
             m_responses.erase(it);
-            if (r.has_error()) return makeError(r.error().message(), r.error().advice());
             return r;
         }
         if (monotonicNs() >= deadline)

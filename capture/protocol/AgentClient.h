@@ -34,6 +34,9 @@ struct ClientOptions {
 class AgentClient {
 public:
     static Result<std::unique_ptr<AgentClient>> connect(const AgentUrl& url, const ClientOptions& options);
+    /// The handshake over a socket that is already connected to an agent (tests: one end of a socketpair).
+    static Result<std::unique_ptr<AgentClient>> overSocket(
+        UniqueFd socket, const std::string& name, const ClientOptions& options);
     ~AgentClient();
 
     const pb::Welcome& welcome() const { return m_welcome; }
@@ -46,6 +49,9 @@ public:
     /// Sends a request (its id is assigned here) and waits for the response; events that arrive meanwhile are
     /// queued for nextEvent(). A response that carries an engine error comes back as that Error.
     Result<pb::Response> call(pb::Request request, int timeoutMs = 30000);
+    /// As call(), but a response that carries an engine error comes back as it is (with its code, notes and any
+    /// partial result); only transport failures are an Error.
+    Result<pb::Response> exchange(pb::Request request, int timeoutMs = 30000);
     /// The next event (sample batch, notice), waiting up to timeoutMs; std::nullopt on timeout.
     Result<std::optional<Incoming>> nextEvent(int timeoutMs);
     /// Reads, writes and heartbeats once, waiting at most timeoutMs for the descriptor.

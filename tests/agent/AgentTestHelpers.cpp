@@ -16,17 +16,19 @@
 
 namespace rdt::test {
 
-CommandOutput run(const std::vector<std::string>& argv, int timeoutS)
+CommandOutput run(const std::vector<std::string>& argv, int timeoutS, bool separateStderr)
 {
     CommandOutput r;
     int pipeFds[2];
     if (::pipe2(pipeFds, O_CLOEXEC) != 0) return r;
+    // stderr kept apart goes to an unlinked temp file (no second pipe to drain while reading the first).
+    std::FILE* errFile = separateStderr ? std::tmpfile() : nullptr;
     std::vector<std::string> full { "timeout", "-k", "5", std::to_string(timeoutS) };
     full.insert(full.end(), argv.begin(), argv.end());
     const pid_t pid = ::fork();
     if (pid == 0) {
         ::dup2(pipeFds[1], 1);
-        ::dup2(pipeFds[1], 2);
+        ::dup2(errFile ? ::fileno(errFile) : pipeFds[1], 2);
         const int devnull = ::open("/dev/null", O_RDONLY);
         ::dup2(devnull, 0);
         std::vector<char*> args;
@@ -44,6 +46,12 @@ CommandOutput run(const std::vector<std::string>& argv, int timeoutS)
     int st = 0;
     ::waitpid(pid, &st, 0);
     r.exitCode = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    if (errFile) {
+        std::rewind(errFile);
+        for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, errFile)) > 0;)
+            r.err.append(buf, n);
+        std::fclose(errFile);
+    }
     return r;
 }
 

@@ -11,11 +11,13 @@ namespace rdt::test {
 
 struct CommandOutput {
     int exitCode = -1;
-    std::string out; ///< stdout and stderr together
+    std::string out; ///< stdout and stderr together, or stdout only when run() was asked to keep them apart
+    std::string err; ///< stderr, when kept apart
 };
 
-/// Runs argv (PATH lookup, no shell), killing it after `timeoutS` seconds (coreutils timeout).
-CommandOutput run(const std::vector<std::string>& argv, int timeoutS = 60);
+/// Runs argv (PATH lookup, no shell), killing it after `timeoutS` seconds (coreutils timeout). With
+/// `separateStderr`, stderr goes to CommandOutput::err instead of being mixed into out.
+CommandOutput run(const std::vector<std::string>& argv, int timeoutS = 60, bool separateStderr = false);
 
 /// A real OpenSSH server on 127.0.0.1 with new host and user keys in a temp dir; stopped by the destructor.
 class SshSandbox {

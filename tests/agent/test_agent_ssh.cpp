@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
@@ -95,4 +96,43 @@ TEST(AgentOverSsh, NewerAgentRefusesThisClientAndSaysWhichSideToUpdate)
         std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("update the client"), std::string::npos) << r.out;
+}
+
+// The "Done when": the same monitor command, locally and through the agent behind a real sshd, prints
+// the same header and rows. The simulated machine is deterministic (same scenario, same simulated times), so the
+// CSV must be identical byte for byte; stderr differs only by the line naming the agent.
+TEST(AgentOverSsh, CliMonitorThroughSshPrintsWhatTheLocalCommandPrints)
+{
+    ASSERT_TRUE(g_sandbox->ok());
+    const std::vector<std::string> monitor { "monitor", "--source", "sim", "--duration", "5", "--csv" };
+    std::vector<std::string> localArgv { RDTSCOPE_CLI };
+    localArgv.insert(localArgv.end(), monitor.begin(), monitor.end());
+    std::vector<std::string> remoteArgv { "env", "RDTSCOPE_SSH_COMMAND=" + g_sandbox->sshCommand, RDTSCOPE_CLI,
+        "--connect", url() };
+    remoteArgv.insert(remoteArgv.end(), monitor.begin(), monitor.end());
+    const auto mine = run(localArgv, 60, true);
+    const auto theirs = run(remoteArgv, 60, true);
+    ASSERT_EQ(mine.exitCode, 0) << mine.err;
+    ASSERT_EQ(theirs.exitCode, 0) << theirs.err;
+    const std::string header = "time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps\n";
+    ASSERT_EQ(theirs.out.substr(0, header.size()), header) << theirs.out;
+    // 5 print intervals x 3 groups (default, victim, streamer) on the simulated machine's one L3 domain.
+    EXPECT_EQ(std::count(theirs.out.begin(), theirs.out.end(), '\n'), 16) << theirs.out;
+    EXPECT_NE(theirs.out.find("\n5.000,streamer,0,"), std::string::npos) << theirs.out;
+    EXPECT_EQ(theirs.out, mine.out);
+    const std::string agentLine = theirs.err.substr(0, theirs.err.find('\n') + 1);
+    EXPECT_EQ(agentLine.rfind("agent: rdtscope-agent ", 0), 0u) << theirs.err;
+    EXPECT_NE(agentLine.find("(uid 0) via " + url()), std::string::npos) << theirs.err;
+    EXPECT_EQ(theirs.err.substr(agentLine.size()), mine.err);
+    EXPECT_NE(theirs.err.find("note: all values above are simulated"), std::string::npos) << theirs.err;
+}
+
+TEST(AgentOverSsh, CommandsThatDoNotRunThroughTheAgentSaySo)
+{
+    ASSERT_TRUE(g_sandbox->ok());
+    const auto r = run({ "env", "RDTSCOPE_SSH_COMMAND=" + g_sandbox->sshCommand, RDTSCOPE_CLI, "--connect", url(),
+                           "replay", "x.rdts" },
+        60);
+    EXPECT_EQ(r.exitCode, 2) << r.out;
+    EXPECT_NE(r.out.find("'replay' does not run through an agent"), std::string::npos) << r.out;
 }

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "CommandChecks.h"
+
+#include "core/IdList.h"
+#include "engine/CaptureService.h"
+#include "engine/SourceAssembly.h"
+#include "rdt/GroupNames.h"
+#include "rdt/UserIds.h"
+
+#include <algorithm>
+#include <cerrno>
+
+namespace rdt::agent {
+
+namespace {
+/// More ids than this in one command is not a real request (resctrl CPUs and a process's threads are far fewer).
+constexpr std::size_t kMaxIds = 1u << 16;
+}
+
+Status checkSourceRequest(
+    const std::string& source, const std::string& scenario, const std::optional<protocol::PeerCredentials>& peer)
+{
+    static const std::vector<std::string> known = { "auto", "sim", "sim-msr", "resctrl", "msr" };
+    const bool custom = source.rfind("resctrl:", 0) == 0;
+    if (!custom && std::find(known.begin(), known.end(), source) == known.end())
+        return errnoError(
+            EINVAL, "unknown source '" + source + "'", "use auto, sim, sim-msr, resctrl, resctrl:PATH or msr");
+    if (custom && peer && peer->uid != 0)
+        return errnoError(EACCES, "only root may point the agent at another resctrl tree ('" + source + "')",
+            "use --source resctrl, or connect as root (ssh://root@HOST)");
+    if (!scenario.empty()) {
+        const auto names = builtinScenarios();
+        if (std::find(names.begin(), names.end(), scenario) == names.end()) {
+            std::string list;
+            for (const auto& n : names)
+                list += (list.empty() ? "" : ", ") + n;
+            return errnoError(EINVAL,
+                "the agent runs built-in scenarios only, not '" + scenario + "' (it reads no file a client names)",
+                "built-in scenarios: " + list + "; run a scenario file locally, without --connect");
+        }
+    }
+    return {};
+}
+
+Result<std::vector<unsigned>> checkGroupCommand(const pb::GroupCommand& c, engine::CaptureService& service)
+{
+    const bool creates = c.op() == pb::GroupCommand::CREATE || c.op() == pb::GroupCommand::CREATE_MONITOR;
+    if (creates)
+        if (auto st = checkGroupName(c.name()); !st) return st.error();
+    if (c.op() != pb::GroupCommand::CREATE)
+        if (auto st = checkGroupPath(c.path()); !st) return st.error();
+    if (c.op() != pb::GroupCommand::ASSIGN_TASKS && c.op() != pb::GroupCommand::ASSIGN_CPUS)
+        return std::vector<unsigned> {};
+    if (c.ids_size() == 0 || static_cast<std::size_t>(c.ids_size()) > kMaxIds)
+        return errnoError(EINVAL,
+            "an assignment needs between 1 and " + std::to_string(kMaxIds) + " ids, not "
+                + std::to_string(c.ids_size()));
+    // The ids are checked exactly as a user's typed list would be.
+    const std::string text = formatIdList({ c.ids().begin(), c.ids().end() });
+    if (c.op() == pb::GroupCommand::ASSIGN_TASKS) return parseUserPids(text);
+    auto machine = service.machine();
+    if (!machine) return machine.error();
+    return parseUserCpus(text, machine->capabilities);
+}
+
+} // namespace rdt::agent

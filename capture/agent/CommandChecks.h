@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// What the agent checks in a client's command before the engine sees it (issue: "inputs from the client are never
+// trusted"). The rules themselves are the ones every front end uses (rdt/GroupNames.h, rdt/UserIds.h); here they
+// are applied to values that arrive as protocol fields instead of typed text.
+
+#include "agent.pb.h"
+#include "protocol/UnixSocket.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rdt::engine {
+class CaptureService;
+}
+
+namespace rdt::agent {
+
+namespace pb = rdtscope::agent::v1;
+
+/// Source specs the engine knows; `resctrl:PATH` only from a stdio client (authenticated by ssh or pkexec) or
+/// root on the unix socket; scenarios by built-in name only (the privileged agent reads no file a client names).
+Status checkSourceRequest(
+    const std::string& source, const std::string& scenario, const std::optional<protocol::PeerCredentials>& peer);
+
+/// Group names and paths (rdt/GroupNames.h), and the PID or CPU list of an assignment checked as if typed
+/// (rdt/UserIds.h: PID 0 refused, PIDs below pid_max, CPUs that exist and are online). Returns the ids.
+Result<std::vector<unsigned>> checkGroupCommand(const pb::GroupCommand& command, engine::CaptureService& service);
+
+} // namespace rdt::agent

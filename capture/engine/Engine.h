@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The RDT half of the capture service as an interface, so that a front end (rdtscope-cli, the GUI) drives a local
+// CaptureService and a remote one served by rdtscope-agent (capture/remote/RemoteEngine.h, docs/PROTOCOL.md)
+// through the same calls, and so prints and validates through the same code. Everything that crosses it is plain
+// data (EngineTypes.h).
+
+#include "EngineTypes.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rdt::engine {
+
+class Engine {
+public:
+    virtual ~Engine() = default;
+
+    // --- What the machine is --------------------------------------------------------------------------------
+    virtual bool hasRdt() const = 0;
+    /// Capabilities (re-read from the backend) and which source runs and why.
+    virtual Result<MachineDescription> machine() = 0;
+    virtual const SourceDescription& source() const = 0;
+    /// Groups, their schemata and CPUs now.
+    virtual GroupsSnapshot snapshot() = 0;
+    /// Where the engine runs: "" for this process, "the agent on root@srv" for a remote one.
+    virtual std::string location() const { return {}; }
+
+    // --- Time ------------------------------------------------------------------------------------------------
+    /// The source clock: simulated time for simulated sources, CLOCK_MONOTONIC (of the engine's machine)
+    /// otherwise.
+    virtual std::uint64_t nowNs() const = 0;
+    /// Simulated sources: runs the simulated machine (and its scenario) up to `timeNs`; a no-op for real ones.
+    virtual void advanceTo(std::uint64_t timeNs) = 0;
+
+    // --- RDT commands ----------------------------------------------------------------------------------------
+    virtual CommandResult createGroup(const std::string& name) = 0;
+    virtual CommandResult createMonitorGroup(const std::string& parent, const std::string& name) = 0;
+    virtual CommandResult deleteGroup(const std::string& path) = 0;
+    virtual CommandResult assignTasks(const std::string& path, const std::vector<unsigned>& pids) = 0;
+    virtual CommandResult assignCpus(const std::string& path, const std::vector<unsigned>& cpus) = 0;
+    /// Validates (rdt/AllocationRules.h) and applies one change to one group as one transaction: every domain is
+    /// written or, on the first refusal, every value already written is restored.
+    virtual AllocationResult applyAllocation(const std::string& group, const Schemata& change) = 0;
+    /// The monitoring poll period (clamped so 24-bit MBM counters cannot wrap twice, SDM 20.18.8). Resets the
+    /// sampler's counter history; the next poll starts new series.
+    virtual CommandResult setSamplingInterval(std::uint64_t intervalNs) = 0;
+    virtual std::uint64_t samplingIntervalNs() const = 0;
+    /// One synchronous poll at nowNs(): an RdtSampleBatch event (or an EngineError event when it fails).
+    virtual CommandResult pollRdt() = 0;
+    /// Polls in the background at the sampling interval until stopSampling().
+    virtual CommandResult startSampling() = 0;
+    virtual void stopSampling() = 0;
+
+    // --- Events ----------------------------------------------------------------------------------------------
+    /// Everything that happened since the last call, oldest first (each event is returned once).
+    virtual std::vector<EngineEvent> drainEvents() = 0;
+    /// Events dropped because nobody drained them (or, remotely, sample batches coalesced for a slow link).
+    virtual std::uint64_t droppedEvents() const = 0;
+};
+
+} // namespace rdt::engine

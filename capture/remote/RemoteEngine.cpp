@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "RemoteEngine.h"
+
+#include "EngineCodec.h"
+#include "core/Time.h"
+#include "protocol/RdtCodec.h"
+
+#include <algorithm>
+#include <cerrno>
+
+namespace rdt::remote {
+
+namespace {
+/// At most this many received messages are turned into events per drainEvents() call (the rest wait).
+constexpr int kMaxEventsPerDrain = 65536;
+}
+
+RemoteEngine::RemoteEngine(std::unique_ptr<protocol::AgentClient> client)
+    : m_client(std::move(client))
+{ }
+
+RemoteEngine::~RemoteEngine()
+{
+    if (m_client) m_client->close("done");
+}
+
+Result<std::unique_ptr<RemoteEngine>> RemoteEngine::open(
+    std::unique_ptr<protocol::AgentClient> client, const engine::ServiceOptions& options)
+{
+    std::unique_ptr<RemoteEngine> e(new RemoteEngine(std::move(client)));
+    pb::Request req;
+    auto* o = req.mutable_open_source();
+    o->set_source(options.rdt.spec);
+    o->set_scenario(options.rdt.scenario);
+    o->set_open_rdt(options.openRdt);
+    const auto r = e->exchange(std::move(req));
+    if (r.has_error()) return Error { r.error().code(), r.error().message(), r.error().advice() };
+    const auto& opened = r.source_opened();
+    e->m_machine.source = fromWire(opened.source());
+    e->m_machine.capabilities = protocol::fromWire(opened.capabilities());
+    e->m_machine.cpuidJson = opened.cpuid_json();
+    e->m_hasRdt = options.openRdt;
+    e->m_intervalNs = opened.sampling_interval_ns();
+    e->m_simNowNs = opened.now_ns();
+    e->m_clockOffsetNs = static_cast<std::int64_t>(opened.now_ns()) - static_cast<std::int64_t>(monotonicNs());
+    return e;
+}
+
+std::string RemoteEngine::location() const
+{
+    return m_client->agentName();
+}
+
+pb::Response RemoteEngine::exchange(pb::Request request)
+{
+    auto r = m_client->exchange(std::move(request));
+    if (r) return std::move(*r);
+    pb::Response failed;
+    toWire(engine::CommandResult::failure(r.error()), failed);
+    return failed;
+}
+
+engine::CommandResult RemoteEngine::command(pb::Request request)
+{
+    return resultOf(exchange(std::move(request)));
+}
+
+Result<engine::MachineDescription> RemoteEngine::machine()
+{
+    if (!m_hasRdt) return errnoError(ENODEV, "no RDT source is open on " + location());
+    return m_machine;
+}
+
+engine::GroupsSnapshot RemoteEngine::snapshot()
+{
+    pb::Request req;
+    req.mutable_get_snapshot();
+    const auto r = exchange(std::move(req));
+    if (r.has_error()) {
+        engine::GroupsSnapshot s;
+        s.result = resultOf(r);
+        return s;
+    }
+    return fromWire(r.snapshot());
+}
+
+std::uint64_t RemoteEngine::nowNs() const
+{
+    if (m_machine.source.simulated) return m_simNowNs;
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(monotonicNs()) + m_clockOffsetNs);
+}
+
+void RemoteEngine::advanceTo(std::uint64_t timeNs)
+{
+    if (!m_machine.source.simulated) return; // real sources run on their own (as the local engine's no-op)
+    pb::Request req;
+    req.mutable_advance_to()->set_time_ns(timeNs);
+    const auto r = exchange(std::move(req));
+    if (r.has_error()) {
+        const auto f = resultOf(r);
+        m_events.push_back(engine::EngineError { m_simNowNs, location(), f.reason, f.advice });
+        return;
+    }
+    m_simNowNs = std::max(m_simNowNs, r.now().now_ns());
+}
+
+engine::CommandResult RemoteEngine::groupCommand(
+    pb::GroupCommand::Op op, const std::string& path, const std::string& name, const std::vector<unsigned>& ids)
+{
+    pb::Request req;
+    auto* c = req.mutable_group_command();
+    c->set_op(op);
+    c->set_path(path);
+    c->set_name(name);
+    for (unsigned id : ids)
+        c->add_ids(id);
+    return command(std::move(req));
+}
+
+engine::CommandResult RemoteEngine::createGroup(const std::string& name)
+{
+    return groupCommand(pb::GroupCommand::CREATE, {}, name, {});
+}
+
+engine::CommandResult RemoteEngine::createMonitorGroup(const std::string& parent, const std::string& name)
+{
+    return groupCommand(pb::GroupCommand::CREATE_MONITOR, parent, name, {});
+}
+
+engine::CommandResult RemoteEngine::deleteGroup(const std::string& path)
+{
+    return groupCommand(pb::GroupCommand::DELETE, path, {}, {});
+}
+
+engine::CommandResult RemoteEngine::assignTasks(const std::string& path, const std::vector<unsigned>& pids)
+{
+    return groupCommand(pb::GroupCommand::ASSIGN_TASKS, path, {}, pids);
+}
+
+engine::CommandResult RemoteEngine::assignCpus(const std::string& path, const std::vector<unsigned>& cpus)
+{
+    return groupCommand(pb::GroupCommand::ASSIGN_CPUS, path, {}, cpus);
+}
+
+engine::AllocationResult RemoteEngine::applyAllocation(const std::string& group, const Schemata& change)
+{
+    pb::Request req;
+    auto* a = req.mutable_apply_allocation();
+    a->set_group(group);
+    a->set_schemata(change.format());
+    return allocationOf(exchange(std::move(req)));
+}
+
+engine::CommandResult RemoteEngine::setSamplingInterval(std::uint64_t intervalNs)
+{
+    pb::Request req;
+    req.mutable_set_sampling_interval()->set_interval_ns(intervalNs);
+    auto r = command(std::move(req));
+    if (r.ok) m_intervalNs = intervalNs;
+    return r;
+}
+
+engine::CommandResult RemoteEngine::pollRdt()
+{
+    pb::Request req;
+    req.mutable_poll_rdt();
+    return command(std::move(req)); // the batch is sent before the response, so it is already queued
+}
+
+engine::CommandResult RemoteEngine::startSampling()
+{
+    pb::Request req;
+    req.mutable_start_sampling();
+    return command(std::move(req));
+}
+
+void RemoteEngine::stopSampling()
+{
+    pb::Request req;
+    req.mutable_stop_sampling();
+    (void)command(std::move(req));
+}
+
+void RemoteEngine::collect()
+{
+    for (int i = 0; i < kMaxEventsPerDrain; ++i) {
+        auto next = m_client->nextEvent(0);
+        if (!next) {
+            if (!m_reportedBroken)
+                m_events.push_back(
+                    engine::EngineError { nowNs(), location(), next.error().message, next.error().advice });
+            m_reportedBroken = true;
+            return;
+        }
+        if (!*next) return;
+        auto& in = **next;
+        if (in.samples) {
+            m_dropped += in.samples->droppedBatches;
+            if (m_machine.source.simulated) m_simNowNs = std::max(m_simNowNs, in.samples->batch.timeNs);
+            m_events.push_back(std::move(in.samples->batch));
+        } else if (in.envelope.has_event()) {
+            if (auto e = fromWire(in.envelope.event())) m_events.push_back(std::move(*e));
+        }
+    }
+}
+
+std::vector<engine::EngineEvent> RemoteEngine::drainEvents()
+{
+    collect();
+    std::vector<engine::EngineEvent> out(
+        std::make_move_iterator(m_events.begin()), std::make_move_iterator(m_events.end()));
+    m_events.clear();
+    return out;
+}
+
+Result<std::unique_ptr<RemoteEngine>> connectEngine(
+    const std::string& url, const engine::ServiceOptions& options, const std::string& software)
+{
+    auto parsed = protocol::parseAgentUrl(url);
+    if (!parsed) return parsed.error();
+    protocol::ClientOptions co;
+    co.software = software;
+    co.sshCommand = protocol::sshCommandFromEnvironment();
+    auto client = protocol::AgentClient::connect(*parsed, co);
+    if (!client) return client.error();
+    return RemoteEngine::open(std::move(*client), options);
+}
+
+} // namespace rdt::remote

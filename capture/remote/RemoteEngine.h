@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// engine/Engine.h served by an rdtscope-agent (docs/PROTOCOL.md "Engine commands"): every call is one request and
+// its response, carrying the same result values a local CaptureService returns; sample batches, allocation
+// changes, simulation events and the agent's notices arrive as events and come out of drainEvents() as the local
+// engine's events do. A front end drives either one through the same code.
+
+#include "engine/CaptureService.h"
+#include "engine/Engine.h"
+#include "protocol/AgentClient.h"
+
+#include <deque>
+#include <memory>
+#include <string>
+
+namespace rdt::remote {
+
+namespace pb = rdtscope::agent::v1;
+
+class RemoteEngine final : public engine::Engine {
+public:
+    /// Opens the source the options name on the agent at the other end of `client` (OpenSource).
+    static Result<std::unique_ptr<RemoteEngine>> open(
+        std::unique_ptr<protocol::AgentClient> client, const engine::ServiceOptions& options);
+    ~RemoteEngine() override;
+
+    bool hasRdt() const override { return m_hasRdt; }
+    /// The machine as the agent described it when the source opened (capabilities do not change while open).
+    Result<engine::MachineDescription> machine() override;
+    const engine::SourceDescription& source() const override { return m_machine.source; }
+    engine::GroupsSnapshot snapshot() override;
+    std::string location() const override;
+
+    /// Simulated sources: the simulated time the agent last reported. Real sources: the agent's monotonic clock,
+    /// estimated from this machine's clock and the offset measured when the source opened.
+    std::uint64_t nowNs() const override;
+    void advanceTo(std::uint64_t timeNs) override;
+
+    engine::CommandResult createGroup(const std::string& name) override;
+    engine::CommandResult createMonitorGroup(const std::string& parent, const std::string& name) override;
+    engine::CommandResult deleteGroup(const std::string& path) override;
+    engine::CommandResult assignTasks(const std::string& path, const std::vector<unsigned>& pids) override;
+    engine::CommandResult assignCpus(const std::string& path, const std::vector<unsigned>& cpus) override;
+    engine::AllocationResult applyAllocation(const std::string& group, const Schemata& change) override;
+    engine::CommandResult setSamplingInterval(std::uint64_t intervalNs) override;
+    std::uint64_t samplingIntervalNs() const override { return m_intervalNs; }
+    engine::CommandResult pollRdt() override;
+    engine::CommandResult startSampling() override;
+    void stopSampling() override;
+
+    std::vector<engine::EngineEvent> drainEvents() override;
+    std::uint64_t droppedEvents() const override { return m_dropped; }
+
+    const protocol::AgentClient& client() const { return *m_client; }
+    /// The agent's host name (from the handshake).
+    std::string hostname() const { return m_client->welcome().hostname(); }
+
+private:
+    explicit RemoteEngine(std::unique_ptr<protocol::AgentClient> client);
+    /// Sends one request; a transport failure becomes an error response (so every caller sees one shape).
+    pb::Response exchange(pb::Request request);
+    engine::CommandResult command(pb::Request request);
+    engine::CommandResult groupCommand(
+        pb::GroupCommand::Op op, const std::string& path, const std::string& name, const std::vector<unsigned>& ids);
+    /// Moves what the client received into m_events; a broken connection becomes one EngineError.
+    void collect();
+
+    std::unique_ptr<protocol::AgentClient> m_client;
+    engine::MachineDescription m_machine;
+    bool m_hasRdt = false;
+    std::uint64_t m_intervalNs = 0;
+    std::uint64_t m_simNowNs = 0;
+    std::int64_t m_clockOffsetNs = 0; ///< agent clock minus this machine's, when the source opened
+    std::deque<engine::EngineEvent> m_events;
+    std::uint64_t m_dropped = 0;
+    bool m_reportedBroken = false;
+};
+
+/// Connects to the agent at `url` and opens the source: the one way the CLI and the GUI reach a remote engine.
+/// `software` goes into Hello ("rdtscope-cli 0.1.0"); ssh is the system client, options from
+/// RDTSCOPE_SSH_COMMAND.
+Result<std::unique_ptr<RemoteEngine>> connectEngine(
+    const std::string& url, const engine::ServiceOptions& options, const std::string& software);
+
+} // namespace rdt::remote

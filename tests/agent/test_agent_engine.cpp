@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The agent's ServiceHandler serving the capture engine, driven through RemoteEngine over a socketpair: the agent
+// loop (AgentServer::serveStdio) runs on a thread with one end, the client holds the other. Every answer is
+// compared with what a local CaptureService returns for the same calls (the simulator is deterministic), and
+// the agent's checks of client input are exercised with hand-made requests.
+#include "../rdt/TestTree.h"
+#include "agent/AgentServer.h"
+#include "agent/ServiceHandler.h"
+#include "engine/CaptureService.h"
+#include "remote/RemoteEngine.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace rdt;
+using namespace rdt::engine;
+
+namespace {
+
+/// An agent on a thread, serving one client on a socketpair; joined when the client has gone.
+class InProcessAgent {
+public:
+    InProcessAgent(bool restoreOnExit = false)
+    {
+        int fds[2];
+        if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) return;
+        m_clientFd = UniqueFd(fds[0]);
+        agent::AgentContext ctx;
+        ctx.identity.software = "rdtscope-agent test";
+        ctx.identity.hostname = "testhost";
+        ctx.identity.capabilities = { "zstd" };
+        ctx.restoreOnExit = restoreOnExit;
+        ctx.log = [this](const std::string& line) {
+            std::lock_guard lock(m_logMutex);
+            m_log += line + "\n";
+        };
+        m_thread = std::thread([ctx = std::move(ctx), fd = fds[1]]() mutable {
+            agent::AgentServer server(std::move(ctx), agent::makeServiceHandler);
+            server.serveStdio(UniqueFd(::dup(fd)), UniqueFd(fd));
+        });
+    }
+    ~InProcessAgent()
+    {
+        if (m_thread.joinable()) m_thread.join();
+    }
+    std::unique_ptr<protocol::AgentClient> client()
+    {
+        protocol::ClientOptions o;
+        o.software = "test client";
+        o.connectTimeoutMs = 10000;
+        auto c = protocol::AgentClient::overSocket(std::move(m_clientFd), "socketpair", o);
+        EXPECT_TRUE(c) << (c ? "" : c.error().toString());
+        return c ? std::move(*c) : nullptr;
+    }
+    std::unique_ptr<remote::RemoteEngine> engine(
+        const std::string& source, const std::string& scenario = "noisy-neighbour")
+    {
+        ServiceOptions o;
+        o.rdt.spec = source;
+        o.rdt.scenario = scenario;
+        auto c = client();
+        if (!c) return nullptr;
+        auto e = remote::RemoteEngine::open(std::move(c), o);
+        EXPECT_TRUE(e) << (e ? "" : e.error().toString());
+        return e ? std::move(*e) : nullptr;
+    }
+    std::string log()
+    {
+        std::lock_guard lock(m_logMutex);
+        return m_log;
+    }
+
+private:
+    UniqueFd m_clientFd;
+    std::thread m_thread;
+    std::mutex m_logMutex;
+    std::string m_log;
+};
+
+std::unique_ptr<CaptureService> local(const std::string& source, const std::string& scenario = "noisy-neighbour")
+{
+    ServiceOptions o;
+    o.rdt.spec = source;
+    o.rdt.scenario = scenario;
+    auto s = CaptureService::open(o);
+    EXPECT_TRUE(s) << (s ? "" : s.error().toString());
+    return s ? std::move(*s) : nullptr;
+}
+
+std::vector<RdtSampleBatch> batches(Engine& e)
+{
+    std::vector<RdtSampleBatch> out;
+    for (auto& ev : e.drainEvents())
+        if (auto* b = std::get_if<RdtSampleBatch>(&ev)) out.push_back(std::move(*b));
+    return out;
+}
+
+std::vector<std::string> simulationTexts(const std::vector<EngineEvent>& events)
+{
+    std::vector<std::string> out;
+    for (const auto& ev : events)
+        if (const auto* s = std::get_if<SimulationEvent>(&ev)) out.push_back(s->text);
+    return out;
+}
+}
+
+TEST(AgentEngine, OpensTheSameSimulatedMachineAsALocalService)
+{
+    InProcessAgent agent;
+    auto remote = agent.engine("sim");
+    auto mine = local("sim");
+    ASSERT_TRUE(remote && mine);
+    EXPECT_EQ(remote->source().why, mine->source().why);
+    EXPECT_EQ(remote->source().backend, mine->source().backend);
+    EXPECT_TRUE(remote->source().simulated);
+    EXPECT_EQ(remote->source().simulation, mine->source().simulation);
+    auto rm = remote->machine();
+    auto lm = mine->machine();
+    ASSERT_TRUE(rm && lm);
+    ASSERT_EQ(rm->capabilities.resources.size(), lm->capabilities.resources.size());
+    for (std::size_t i = 0; i < lm->capabilities.resources.size(); ++i) {
+        EXPECT_EQ(rm->capabilities.resources[i].name, lm->capabilities.resources[i].name);
+        EXPECT_EQ(rm->capabilities.resources[i].cbmMask, lm->capabilities.resources[i].cbmMask);
+    }
+    EXPECT_EQ(rm->capabilities.monitoring.counterWidth, lm->capabilities.monitoring.counterWidth);
+    EXPECT_EQ(rm->cpuidJson, lm->cpuidJson);
+    EXPECT_EQ(remote->nowNs(), mine->nowNs());
+    EXPECT_EQ(remote->samplingIntervalNs(), mine->samplingIntervalNs());
+    EXPECT_EQ(remote->location(), "the agent at unix:socketpair");
+    EXPECT_EQ(remote->hostname(), "testhost");
+}
+
+TEST(AgentEngine, SnapshotsPollsAndEventsMatchTheLocalEngine)
+{
+    InProcessAgent agent;
+    auto remote = agent.engine("sim");
+    auto mine = local("sim");
+    ASSERT_TRUE(remote && mine);
+    Engine* both[] = { remote.get(), mine.get() };
+    std::vector<std::string> texts[2];
+    std::vector<RdtSampleBatch> polled[2];
+    for (int i = 0; i < 2; ++i) {
+        Engine& e = *both[i];
+        const auto t0 = e.nowNs();
+        ASSERT_TRUE(e.setSamplingInterval(250'000'000).ok);
+        texts[i] = simulationTexts(e.drainEvents());
+        for (int k = 1; k <= 8; ++k) {
+            e.advanceTo(t0 + static_cast<std::uint64_t>(k) * 250'000'000);
+            ASSERT_TRUE(e.pollRdt().ok);
+            auto b = batches(e);
+            ASSERT_EQ(b.size(), 1u) << "poll " << k << " on engine " << i;
+            polled[i].push_back(std::move(b[0]));
+        }
+    }
+    EXPECT_FALSE(texts[0].empty());
+    EXPECT_EQ(texts[0], texts[1]);
+    ASSERT_EQ(polled[0].size(), polled[1].size());
+    for (std::size_t k = 0; k < polled[0].size(); ++k) {
+        const auto& r = polled[0][k];
+        const auto& l = polled[1][k];
+        EXPECT_EQ(r.timeNs, l.timeNs);
+        ASSERT_EQ(r.samples.size(), l.samples.size());
+        for (std::size_t s = 0; s < l.samples.size(); ++s) {
+            EXPECT_EQ(r.samples[s].group, l.samples[s].group);
+            EXPECT_EQ(r.samples[s].domain, l.samples[s].domain);
+            EXPECT_EQ(r.samples[s].occupancyBytes, l.samples[s].occupancyBytes);
+            EXPECT_EQ(r.samples[s].mbmTotalBytes, l.samples[s].mbmTotalBytes);
+            EXPECT_EQ(r.samples[s].mbmLocalBytes, l.samples[s].mbmLocalBytes);
+            EXPECT_EQ(r.samples[s].flags, l.samples[s].flags);
+        }
+    }
+    const auto rs = remote->snapshot();
+    const auto ls = mine->snapshot();
+    ASSERT_TRUE(rs.result.ok) << rs.result.toString();
+    EXPECT_EQ(rs.timeNs, ls.timeNs);
+    ASSERT_EQ(rs.groups.size(), ls.groups.size());
+    for (std::size_t g = 0; g < ls.groups.size(); ++g) {
+        EXPECT_EQ(rs.groups[g].info.path, ls.groups[g].info.path);
+        EXPECT_EQ(rs.groups[g].schemata.format(), ls.groups[g].schemata.format());
+        EXPECT_EQ(rs.groups[g].cpus, ls.groups[g].cpus);
+    }
+}
+
+TEST(AgentEngine, AllocationsAreOneTransactionWithTheEngineAnswerBothWays)
+{
+    InProcessAgent agent;
+    auto remote = agent.engine("sim");
+    ASSERT_TRUE(remote);
+    auto ok = remote->applyAllocation("streamer", *Schemata::parseStrict("L3:0=3"));
+    ASSERT_TRUE(ok.result.ok) << ok.result.toString();
+    EXPECT_FALSE(ok.rolledBack);
+    EXPECT_EQ(ok.applied.formatLine("L3"), "L3:0=3\n");
+    ASSERT_EQ(ok.changes.size(), 1u);
+    EXPECT_EQ(ok.changes[0].newValue, "3");
+    EXPECT_EQ(ok.changes[0].who, "agent");
+    bool changedEvent = false;
+    for (const auto& e : remote->drainEvents())
+        if (const auto* c = std::get_if<AllocationChanged>(&e)) changedEvent = c->group == "streamer" && c->ok;
+    EXPECT_TRUE(changedEvent);
+
+    // A refused change: the engine's reason, advice and errno-style code arrive as they are.
+    auto bad = remote->applyAllocation("streamer", *Schemata::parseStrict("L3:0=0"));
+    EXPECT_FALSE(bad.result.ok);
+    EXPECT_EQ(bad.result.code, EINVAL) << bad.result.toString();
+    EXPECT_NE(bad.result.advice.find("min_cbm_bits"), std::string::npos) << bad.result.toString();
+    for (const auto& g : remote->snapshot().groups)
+        if (g.info.path == "streamer") {
+            EXPECT_EQ(g.schemata.formatLine("L3"), "L3:0=3\n");
+        }
+}
+
+TEST(AgentEngine, GroupCommandsAreCheckedByTheAgentBeforeTheEngine)
+{
+    InProcessAgent agent;
+    auto remote = agent.engine("sim");
+    ASSERT_TRUE(remote);
+    ASSERT_TRUE(remote->createGroup("batch").ok);
+    EXPECT_TRUE(remote->assignCpus("batch", { 6, 7 }).ok);
+    const auto snap = remote->snapshot();
+    bool found = false;
+    for (const auto& g : snap.groups)
+        if (g.info.path == "batch") {
+            found = true;
+            EXPECT_EQ(g.cpus, (std::vector<unsigned> { 6, 7 }));
+        }
+    EXPECT_TRUE(found);
+    // Names that escape the tree, PID 0 (resctrl would move the agent itself), CPUs that do not exist.
+    const auto escape = remote->createGroup("../../etc");
+    EXPECT_FALSE(escape.ok);
+    EXPECT_EQ(escape.code, EINVAL);
+    const auto pid0 = remote->assignTasks("batch", { 0 });
+    EXPECT_FALSE(pid0.ok);
+    EXPECT_NE(pid0.reason.find("0"), std::string::npos) << pid0.reason;
+    const auto cpus = remote->assignCpus("batch", { 4096 });
+    EXPECT_FALSE(cpus.ok);
+    EXPECT_FALSE(remote->assignCpus("batch", {}).ok);
+    EXPECT_FALSE(remote->deleteGroup("mon_groups/../x").ok);
+    EXPECT_TRUE(remote->deleteGroup("batch").ok);
+}
+
+TEST(AgentEngine, ScenarioFilesAndUnknownSourcesAreRefusedWithAdvice)
+{
+    {
+        InProcessAgent agent;
+        auto c = agent.client();
+        ASSERT_TRUE(c);
+        ServiceOptions o;
+        o.rdt.spec = "sim";
+        o.rdt.scenario = "/etc/passwd";
+        auto e = remote::RemoteEngine::open(std::move(c), o);
+        ASSERT_FALSE(e);
+        EXPECT_NE(e.error().message.find("built-in scenarios only"), std::string::npos) << e.error().toString();
+        EXPECT_NE(e.error().advice.find("noisy-neighbour"), std::string::npos) << e.error().toString();
+    }
+    {
+        InProcessAgent agent;
+        auto c = agent.client();
+        ASSERT_TRUE(c);
+        ServiceOptions o;
+        o.rdt.spec = "tcp:0.0.0.0";
+        auto e = remote::RemoteEngine::open(std::move(c), o);
+        ASSERT_FALSE(e);
+        EXPECT_EQ(e.error().code, EINVAL);
+    }
+}
+
+TEST(AgentEngine, CommandsBeforeOpenSourceSayWhatIsMissing)
+{
+    InProcessAgent agent;
+    auto c = agent.client();
+    ASSERT_TRUE(c);
+    rdtscope::agent::v1::Request req;
+    req.mutable_poll_rdt();
+    auto r = c->exchange(req, 5000);
+    ASSERT_TRUE(r) << r.error().toString();
+    ASSERT_TRUE(r->has_error());
+    EXPECT_EQ(r->error().code(), ENODEV);
+    EXPECT_NE(r->error().advice().find("OpenSource"), std::string::npos);
+}
+
+TEST(AgentEngine, WritesAFixtureResctrlTreeAndRestoresItWhenAsked)
+{
+    test::TempTree tree("resctrl.full");
+    const std::string before = tree.read("Guaranteed/schemata");
+    {
+        InProcessAgent agent(/*restoreOnExit=*/true);
+        auto remote = agent.engine("resctrl:" + tree.root(), "");
+        ASSERT_TRUE(remote);
+        EXPECT_FALSE(remote->source().simulated);
+        const auto r = remote->applyAllocation("Guaranteed", *Schemata::parseStrict("L3:0=ff;1=ff"));
+        ASSERT_TRUE(r.result.ok) << r.result.toString();
+        EXPECT_NE(tree.read("Guaranteed/schemata").find("L3:0=ff;1=ff;"), std::string::npos)
+            << tree.read("Guaranteed/schemata");
+    } // the client goes: --restore-on-exit puts back what the group had
+    EXPECT_EQ(tree.read("Guaranteed/schemata"), before);
+}
+
+TEST(AgentEngine, BackgroundSamplingStreamsBatchesUntilStopped)
+{
+    InProcessAgent agent;
+    auto remote = agent.engine("sim");
+    ASSERT_TRUE(remote);
+    ASSERT_TRUE(remote->setSamplingInterval(20'000'000).ok);
+    ASSERT_TRUE(remote->startSampling().ok);
+    std::size_t got = 0;
+    for (int i = 0; i < 200 && got < 3; ++i) { // bounded: 200 x 10 ms
+        got += batches(*remote).size();
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    remote->stopSampling();
+    EXPECT_GE(got, 3u);
+    // Synchronous polls are refused while the sampler runs, and allowed again after stop.
+    EXPECT_TRUE(remote->pollRdt().ok);
+}
