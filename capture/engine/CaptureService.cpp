@@ -112,9 +112,17 @@ GroupsSnapshot CaptureService::snapshot()
     for (auto& g : *groups) {
         GroupState s;
         s.info = g;
-        if (g.isControl)
-            if (auto sch = m_source.backend->readSchemata(g.path)) s.schemata = std::move(*sch);
-        if (auto c = m_source.backend->cpus(g.path)) s.cpus = std::move(*c);
+        if (g.isControl) {
+            if (auto sch = m_source.backend->readSchemata(g.path))
+                s.schemata = std::move(*sch);
+            else
+                s.schemataError = sch.error().toString();
+        }
+        if (auto c = m_source.backend->cpus(g.path)) {
+            s.cpus = std::move(*c);
+            s.cpusKnown = true;
+        }
+        if (auto t = m_source.backend->tasks(g.path)) s.taskCount = t->size();
         out.groups.push_back(std::move(s));
     }
     return out;
@@ -175,6 +183,7 @@ AllocationResult CaptureService::applyAllocation(const std::string& group, const
     out.applied = std::move(outcome.applied);
     out.rolledBack = outcome.rolledBack;
     out.changes = std::move(outcome.events);
+    out.steps = std::move(outcome.steps);
     return out;
 }
 

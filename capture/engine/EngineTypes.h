@@ -13,6 +13,7 @@
 #include "rdt/SimulationControl.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -41,7 +42,10 @@ struct MachineDescription {
 struct GroupState {
     GroupInfo info;
     Schemata schemata; ///< control groups only
+    std::string schemataError; ///< why a control group's schemata could not be read ("" when it was)
     std::vector<unsigned> cpus;
+    bool cpusKnown = false; ///< false: the group's CPU list could not be read
+    std::optional<std::size_t> taskCount; ///< tasks in the group; none when the tasks file could not be read
 };
 
 /// A snapshot of groups and allocations.
@@ -57,6 +61,8 @@ struct AllocationResult {
     Schemata applied;
     bool rolledBack = false;
     std::vector<AllocationChanged> changes;
+    /// The transaction's log: every step, then what the rollback restored (docs/SAFE-WRITES.md).
+    std::vector<std::string> steps;
 };
 
 /// Something the service wants a user to see but that stopped nothing.

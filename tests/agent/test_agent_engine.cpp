@@ -181,6 +181,10 @@ TEST(AgentEngine, SnapshotsPollsAndEventsMatchTheLocalEngine)
         EXPECT_EQ(rs.groups[g].info.path, ls.groups[g].info.path);
         EXPECT_EQ(rs.groups[g].schemata.format(), ls.groups[g].schemata.format());
         EXPECT_EQ(rs.groups[g].cpus, ls.groups[g].cpus);
+        EXPECT_EQ(rs.groups[g].cpusKnown, ls.groups[g].cpusKnown);
+        EXPECT_TRUE(ls.groups[g].taskCount.has_value());
+        EXPECT_EQ(rs.groups[g].taskCount, ls.groups[g].taskCount);
+        EXPECT_EQ(rs.groups[g].schemataError, ls.groups[g].schemataError);
     }
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // rdtscope-agent behind a real OpenSSH server on 127.0.0.1 (tests/agent/sshd-sandbox): the client starts the
 // system ssh, which runs the agent on the "remote" side. Failures are checked for their message and fix.
+#include "../rdt/TestTree.h"
 #include "AgentTestHelpers.h"
 
 #include <gtest/gtest.h>
@@ -135,4 +136,46 @@ TEST(AgentOverSsh, CommandsThatDoNotRunThroughTheAgentSaySo)
         60);
     EXPECT_EQ(r.exitCode, 2) << r.out;
     EXPECT_NE(r.out.find("'replay' does not run through an agent"), std::string::npos) << r.out;
+}
+
+// alloc and groups through the agent on a temp copy of a fixture resctrl tree (the "remote" side is this machine):
+// the same output as the local commands on the same tree, and the change lands in the tree's schemata file.
+TEST(AgentOverSsh, AllocAndGroupsThroughSshWorkOnTheRemoteTree)
+{
+    ASSERT_TRUE(g_sandbox->ok());
+    rdt::test::TempTree tree("resctrl.full");
+    const std::string source = "resctrl:" + tree.root();
+    auto both = [&](std::vector<std::string> args) {
+        args.insert(args.end(), { "--source", source });
+        std::vector<std::string> localArgv { RDTSCOPE_CLI };
+        localArgv.insert(localArgv.end(), args.begin(), args.end());
+        std::vector<std::string> remoteArgv { "env", "RDTSCOPE_SSH_COMMAND=" + g_sandbox->sshCommand, RDTSCOPE_CLI,
+            "--connect", url() };
+        remoteArgv.insert(remoteArgv.end(), args.begin(), args.end());
+        return std::pair { run(localArgv, 60, true), run(remoteArgv, 60, true) };
+    };
+    const auto [showLocal, showRemote] = both({ "alloc", "show" });
+    ASSERT_EQ(showRemote.exitCode, 0) << showRemote.err;
+    EXPECT_NE(showRemote.out.find("Guaranteed"), std::string::npos) << showRemote.out;
+    EXPECT_NE(showRemote.out.find("L3:0=fffff;1=fffff;2=fffff;3=fffff"), std::string::npos) << showRemote.out;
+    EXPECT_EQ(showRemote.out, showLocal.out);
+    const auto [listLocal, listRemote] = both({ "groups", "list" });
+    ASSERT_EQ(listRemote.exitCode, 0) << listRemote.err;
+    EXPECT_EQ(listRemote.out.rfind("GROUP ", 0), 0u) << listRemote.out;
+    EXPECT_EQ(listRemote.out, listLocal.out);
+
+    std::vector<std::string> set { "env", "RDTSCOPE_SSH_COMMAND=" + g_sandbox->sshCommand, RDTSCOPE_CLI, "--connect",
+        url(), "alloc", "set", "--group", "Guaranteed", "L3:0=ff;1=ff", "--source", source };
+    const auto applied = run(set, 60, true);
+    ASSERT_EQ(applied.exitCode, 0) << applied.err;
+    EXPECT_NE(applied.out.find("ok     L3:0 fffff -> ff"), std::string::npos) << applied.out;
+    EXPECT_NE(tree.read("Guaranteed/schemata").find("L3:0=ff;1=ff;2=fffff;3=fffff"), std::string::npos)
+        << tree.read("Guaranteed/schemata");
+    // A refused change comes back with the engine's reason and exit code, and the tree is as it was.
+    const std::string before = tree.read("Guaranteed/schemata");
+    set[9] = "L3:0=0";
+    const auto refused = run(set, 60, true);
+    EXPECT_EQ(refused.exitCode, 1) << refused.err;
+    EXPECT_NE(refused.err.find("rdtscope-cli alloc set: "), std::string::npos) << refused.err;
+    EXPECT_EQ(tree.read("Guaranteed/schemata"), before);
 }
