@@ -14,6 +14,7 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <csignal>
 #include <cstdio>
 
 namespace {
@@ -33,6 +34,7 @@ void quietOffscreen(QtMsgType type, const QMessageLogContext& context, const QSt
 
 int main(int argc, char** argv)
 {
+    std::signal(SIGXFSZ, SIG_IGN); // a recording past `ulimit -f` fails with EFBIG and says so (setrlimit(2))
     // Options first, without a QApplication: --help, --version and usage errors work with no display at all.
     QStringList arguments;
     for (int i = 0; i < argc; ++i)

@@ -26,7 +26,9 @@ Options:
   -o, --output SESSION   write the session file
   --force       overwrite SESSION if it exists
   --progress    print progress to stderr
-Exit codes: 0 imported, 1 unreadable file or session not writable, 2 usage error.
+  --salvage     a damaged file (cut short, undecodable records): import what is readable and exit 0
+Exit codes: 0 imported, 1 unreadable or damaged file (what was readable is still shown and stored) or session
+not writable, 2 usage error.
 )";
 
 void summary(const std::string& file, const perfdata::ImportResult& r)
@@ -84,7 +86,7 @@ int cmdImport(const std::vector<std::string>& argvIn)
     std::vector<std::string> argv;
     for (const auto& a : argvIn)
         argv.push_back(a == "-o" ? "--output" : a);
-    auto args = Args::parse(argv, { "symfs", "output" }, { "force", "progress", "help" });
+    auto args = Args::parse(argv, { "symfs", "output" }, { "force", "progress", "salvage", "help" });
     if (!args) {
         std::fprintf(stderr, "rdtscope-cli import: %s\n\n%s", args.error().toString().c_str(), kImportHelp);
         return ExitUsage;
@@ -119,7 +121,7 @@ int cmdImport(const std::vector<std::string>& argvIn)
         summary(file, r->import);
         std::printf("session: %s (%" PRIu64 " records in %" PRIu64 " batches, %" PRIu64 " address maps)\n",
             out->c_str(), r->recordsStored, r->batches, r->addressMaps);
-        return ExitOk;
+        return damagedInputExit("import", file, r->import.stats.damage(), args->has("salvage"));
     }
     auto r = perfdata::importPerfData(file, opt);
     if (args->has("progress")) std::fprintf(stderr, "\n");
@@ -128,7 +130,7 @@ int cmdImport(const std::vector<std::string>& argvIn)
         return ExitFailure;
     }
     summary(file, *r);
-    return ExitOk;
+    return damagedInputExit("import", file, r->stats.damage(), args->has("salvage"));
 }
 
 } // namespace rdt::cli

@@ -144,6 +144,13 @@ int cmdReplay(const std::vector<std::string>& argv)
         printAllocationsUntil(UINT64_MAX);
         done = replay.atEnd() || (replay.position() >= endNs && u.batches.empty() && speed != 0)
             || (speed == session::ReplaySource::kAsFastAsPossible && u.batches.empty());
+        if (!done && speed != session::ReplaySource::kAsFastAsPossible && u.batches.empty()) {
+            if (const std::uint64_t skipped = replay.skipLongGap(); skipped > 0) {
+                std::fflush(stdout);
+                std::fprintf(stderr, "note: skipped %.3f s of session time with no samples\n",
+                    static_cast<double>(skipped) / 1e9);
+            }
+        }
         if (!done && speed != session::ReplaySource::kAsFastAsPossible)
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }

@@ -26,7 +26,8 @@ Options:
   --symfs DIR  where to find the profiled binaries: DIR/<recorded path>, DIR/<basename>, or any file in DIR whose
                build-id matches the recorded one (repeatable)
   --top N      rows per table (default 20)
-Exit codes: 0 printed, 1 the file is unreadable or has no such samples, 2 usage error.
+  --salvage    a damaged file (cut short, undecodable records): report what is readable and exit 0
+Exit codes: 0 printed, 1 the file is unreadable, damaged or has no such samples, 2 usage error.
 )";
 
 std::string pct(double v)
@@ -61,6 +62,8 @@ void printHeader(const std::string& file, const perfdata::ImportResult& r)
     if (r.stats.decodeErrors || r.stats.unknownRecords || r.stats.truncated)
         std::printf("warning: %" PRIu64 " records could not be decoded, %" PRIu64 " unknown records skipped%s\n",
             r.stats.decodeErrors, r.stats.unknownRecords, r.stats.truncated ? ", the file is truncated" : "");
+    for (const auto& w : h.warnings) // the same header warnings `import` prints
+        std::printf("warning: %s\n", w.c_str());
     for (const auto& w : r.stats.warnings)
         std::printf("warning: %s\n", w.c_str());
 }
@@ -147,7 +150,7 @@ int printMem(const perfdata::ImportResult& r, std::size_t top)
 
 int cmdReport(const std::vector<std::string>& argv)
 {
-    auto args = Args::parse(argv, { "symfs", "top" }, { "lbr", "mem", "help" });
+    auto args = Args::parse(argv, { "symfs", "top" }, { "lbr", "mem", "salvage", "help" });
     if (!args) {
         std::fprintf(stderr, "rdtscope-cli report: %s\n\n%s", args.error().toString().c_str(), kReportHelp);
         return ExitUsage;
@@ -175,7 +178,9 @@ int cmdReport(const std::vector<std::string>& argv)
         return ExitFailure;
     }
     printHeader(file, *r);
-    return args->has("lbr") ? printLbr(*r, opt.topN) : printMem(*r, opt.topN);
+    const int printed = args->has("lbr") ? printLbr(*r, opt.topN) : printMem(*r, opt.topN);
+    const int damage = damagedInputExit("report", file, r->stats.damage(), args->has("salvage"));
+    return printed != ExitOk ? printed : damage;
 }
 
 } // namespace rdt::cli

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Commands.h"
 
+#include <cstdio>
+
 namespace rdt::cli {
 
 // One declaration and one table row per command; each command's code lives in Cmd<Name>.cpp.
@@ -62,6 +64,16 @@ const std::vector<Command>& commands()
             cmdCompare },
     };
     return table;
+}
+
+int damagedInputExit(const char* command, const std::string& file, const std::string& damage, bool salvage)
+{
+    if (damage.empty()) return ExitOk;
+    std::fflush(stdout);
+    std::fprintf(stderr, "rdtscope-cli %s: %s is damaged: %s; %s\n", command, file.c_str(), damage.c_str(),
+        salvage ? "what was readable is shown (--salvage)"
+                : "what was readable is shown above (--salvage accepts it and exits 0)");
+    return salvage ? ExitOk : ExitFailure;
 }
 
 } // namespace rdt::cli

@@ -24,6 +24,10 @@ struct Command {
     bool remote = false;
 };
 
+/// The exit code of a command that read a damaged input file (`damage` in words, empty when it is whole): says
+/// what was lost on stderr; 1 unless the user asked to `salvage` what was readable. One rule for every reader.
+int damagedInputExit(const char* command, const std::string& file, const std::string& damage, bool salvage);
+
 /// The command table (Commands.cpp). Each command lives in its own Cmd*.cpp file.
 const std::vector<Command>& commands();
 

@@ -5,6 +5,7 @@
 #include "protocol/AgentUrl.h"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -47,6 +48,9 @@ static int checkOutput(int code)
 
 int main(int argc, char** argv)
 {
+    // Past a file size limit (`ulimit -f`) the kernel sends SIGXFSZ, whose default action kills the recorder
+    // without a word; ignored, the write fails with EFBIG and the session writer reports it (setrlimit(2)).
+    std::signal(SIGXFSZ, SIG_IGN);
     if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
         printUsage(argc < 2 ? stderr : stdout);
         return argc < 2 ? ExitUsage : ExitOk;

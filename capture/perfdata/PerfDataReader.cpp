@@ -28,6 +28,17 @@ Error badFile(const std::string& what)
 }
 } // namespace
 
+std::string ReadStats::damage() const
+{
+    std::string what;
+    if (truncated) what = "the file is cut short (its last record or its data section ends early)";
+    if (decodeErrors)
+        what += (what.empty() ? "" : "; ") + std::to_string(decodeErrors) + " record"
+            + (decodeErrors == 1 ? " does" : "s do") + " not decode and " + (decodeErrors == 1 ? "was" : "were")
+            + " skipped";
+    return what;
+}
+
 PerfDataReader::PerfDataReader() = default;
 PerfDataReader::~PerfDataReader() = default;
 

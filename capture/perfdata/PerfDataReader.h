@@ -35,6 +35,11 @@ struct ReadStats {
     bool cancelled = false;
     bool truncated = false; ///< the file ended inside a record or before the data section's end
     std::vector<std::string> warnings;
+
+    /// What the file itself lost (a cut-short end, records that do not decode), in words; empty when nothing.
+    /// Records perf itself dropped (LOST, LOST_SAMPLES) are not damage: perf said so while recording. The one
+    /// rule `import` and `report` use for their exit code (1 unless --salvage).
+    std::string damage() const;
 };
 
 struct ReadOptions {

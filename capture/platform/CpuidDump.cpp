@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace rdt {
@@ -80,6 +81,7 @@ Result<CpuidTable> parseAida64Dump(const std::string& text, unsigned logicalCpu,
     unsigned current = 0; // a file without CPU headers is CPU #0
     bool sawHeader = false;
     bool sawWanted = false;
+    std::set<std::uint32_t> labelled; ///< leaves seen with an [SL nn] label
     while (std::getline(in, line)) {
         unsigned cpu = 0;
         if (parseAidaCpuHeader(line, cpu)) {
@@ -93,6 +95,10 @@ Result<CpuidTable> parseAida64Dump(const std::string& text, unsigned logicalCpu,
         CpuidRegs regs;
         std::optional<std::uint32_t> sub;
         if (!parseAidaLine(line, leaf, regs, sub)) continue;
+        // A line without a sub-leaf label means sub-leaf 0 of a leaf that has none; it must not replace a line that
+        // names sub-leaf 0 explicitly ([SL 00]), whichever comes first: the labelled line is the precise one.
+        if (!sub && labelled.count(leaf)) continue;
+        if (sub) labelled.insert(leaf);
         table.set(leaf, sub.value_or(0), regs, sub.has_value());
     }
     if (sawHeader && !sawWanted)

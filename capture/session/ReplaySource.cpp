@@ -69,6 +69,7 @@ void ReplaySource::seek(std::uint64_t timeNs)
     m_seeked = true;
     m_wholePass = t <= m_start;
     m_deliveredInPass = 0;
+    m_nextSampleNs.reset();
     anchor(t);
 }
 
@@ -85,7 +86,24 @@ ReplayUpdate ReplaySource::poll(std::size_t maxSamples)
         anchor(m_cursor > m_start ? m_cursor - 1 : m_start);
         return u;
     }
-    return samplesUntil(position(), maxSamples);
+    ReplayUpdate u = samplesUntil(position(), maxSamples);
+    if (u.batches.empty() && !u.atEnd) u.skippedNs = skipLongGap();
+    return u;
+}
+
+std::uint64_t ReplaySource::skipLongGap()
+{
+    // A recorder stopped overnight, or a damaged time stamp far in the future (9e18 ns), would make paced
+    // playback wait for hours or years with nothing to show: jump to the next sample when the wait would be
+    // longer than kMaxWaitNs of wall time at the current speed, and say how much session time was skipped.
+    if (!m_nextSampleNs || *m_nextSampleNs < m_cursor) m_nextSampleNs = m_reader->nextSampleTime(m_cursor);
+    if (!m_playing || m_speed == kAsFastAsPossible || !m_nextSampleNs) return 0;
+    const std::uint64_t now = position();
+    if (*m_nextSampleNs <= now) return 0;
+    const double waitNs = static_cast<double>(*m_nextSampleNs - now) / m_speed;
+    if (waitNs <= static_cast<double>(kMaxWaitNs)) return 0;
+    anchor(*m_nextSampleNs);
+    return *m_nextSampleNs - now;
 }
 
 ReplayUpdate ReplaySource::samplesUntil(std::uint64_t timeNs, std::size_t maxSamples)

@@ -28,6 +28,7 @@ struct ReplayUpdate {
     std::vector<Marker> markers;
     bool seeked = false; ///< a seek happened since the last pull: reset views, then apply allocationStateAt()
     bool atEnd = false; ///< the whole session has been delivered
+    std::uint64_t skippedNs = 0; ///< session time jumped over because nothing was recorded in it (long gaps)
 };
 
 /// A recorded session as a source: play, pause, speed (0.25x..64x, or as fast as possible), seek. The consumer
@@ -39,6 +40,8 @@ public:
     static constexpr double kMinSpeed = 0.25;
     static constexpr double kMaxSpeed = 64.0;
     static constexpr double kAsFastAsPossible = 0.0;
+    /// Paced playback never waits longer than this (wall time) for the next sample: longer gaps are skipped.
+    static constexpr std::uint64_t kMaxWaitNs = 5'000'000'000;
 
     /// `clock` is the wall clock playback follows (monotonicNs by default; tests pass a fake one).
     explicit ReplaySource(std::shared_ptr<SessionReader> reader, Clock clock = {});
@@ -71,6 +74,10 @@ public:
     /// The last read error (damaged file); the source keeps going with what it can read.
     const std::optional<Error>& lastError() const { return m_lastError; }
 
+    /// Paced playback with nothing due: when the next sample is more than kMaxWaitNs of wall time away, jumps
+    /// there and returns the session time skipped (0 otherwise). poll() does this itself.
+    std::uint64_t skipLongGap();
+
 private:
     void anchor(std::uint64_t positionNs);
 
@@ -88,6 +95,7 @@ private:
     /// count, or rows were lost silently (see SessionReader::checkWholeSessionRead).
     std::uint64_t m_deliveredInPass = 0;
     bool m_wholePass = true;
+    std::optional<std::uint64_t> m_nextSampleNs; ///< cached time of the first sample at or after the cursor
     std::optional<Error> m_lastError;
 };
 

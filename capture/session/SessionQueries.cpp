@@ -23,9 +23,9 @@ std::int64_t clampNs(std::uint64_t ns)
 
 void SessionReader::loadTimeRange()
 {
-    if (m_lastNs != 0 && m_closedCleanly) return;
-    // The meta counters are written with each flush; when they are missing or the file is damaged, ask the
-    // table itself (its primary key starts with time_ns, so min/max are two index look-ups).
+    // The meta counters are written with each flush, but the rows are the truth: a damaged or edited counter
+    // (last_time_ns = 9e18) would make replay wait for years. The table's primary key starts with time_ns, so its
+    // range is two index look-ups; it wins when the two disagree.
     resetBudget();
     auto st = Statement::prepare(m_db, "SELECT min(time_ns), max(time_ns) FROM rdt_samples");
     if (!st) return;
@@ -34,10 +34,53 @@ void SessionReader::loadTimeRange()
         noteFailure(row.error(), "the sample time range cannot be read");
         return;
     }
-    if (*row && !st->isNull(0)) {
-        m_firstNs = st->u64(0);
-        m_lastNs = std::max(m_lastNs, st->u64(1));
-    }
+    if (!*row || st->isNull(0)) return;
+    const std::uint64_t first = st->u64(0), last = st->u64(1);
+    if (m_closedCleanly && m_lastNs != 0 && (first != m_firstNs || last != m_lastNs))
+        issue("the session's metadata says its samples run from " + std::to_string(m_firstNs) + " to "
+            + std::to_string(m_lastNs) + " ns, but the sample table holds " + std::to_string(first) + " to "
+            + std::to_string(last) + " ns: the table's range is used (damaged metadata)");
+    m_firstNs = first;
+    m_lastNs = last;
+    checkTimeSpan();
+}
+
+void SessionReader::checkTimeSpan()
+{
+    constexpr std::uint64_t kYearNs = 366ull * 24 * 3600 * 1'000'000'000ull;
+    if (m_lastNs - m_firstNs <= kYearNs) return;
+    // No recorder runs that long: find the jump. The samples next to each end are index look-ups too.
+    auto neighbour = [&](const char* sql, std::uint64_t t) -> std::optional<std::uint64_t> {
+        auto q = Statement::prepare(m_db, sql);
+        if (!q) return std::nullopt;
+        q->bind(1, clampNs(t));
+        auto r = q->step();
+        if (!r || !*r || q->isNull(0)) return std::nullopt;
+        return q->u64(0);
+    };
+    const auto beforeLast = neighbour("SELECT max(time_ns) FROM rdt_samples WHERE time_ns < ?", m_lastNs);
+    const auto afterFirst = neighbour("SELECT min(time_ns) FROM rdt_samples WHERE time_ns > ?", m_firstNs);
+    const std::uint64_t gapAtEnd = beforeLast ? m_lastNs - *beforeLast : 0;
+    const std::uint64_t gapAtStart = afterFirst ? *afterFirst - m_firstNs : 0;
+    const bool atEnd = gapAtEnd >= gapAtStart;
+    const double years = static_cast<double>(m_lastNs - m_firstNs) / static_cast<double>(kYearNs);
+    char span[32];
+    std::snprintf(span, sizeof span, "%.0f", years);
+    issue(std::string("the sample time stamps span ") + span + " years, which no recording does: the "
+        + (atEnd ? "last" : "first") + " sample time (" + std::to_string(atEnd ? m_lastNs : m_firstNs) + " ns) lies "
+        + std::to_string((atEnd ? gapAtEnd : gapAtStart) / 1'000'000'000ull)
+        + " s from its neighbour and is probably damaged; replay skips long gaps");
+}
+
+std::optional<std::uint64_t> SessionReader::nextSampleTime(std::uint64_t fromNs)
+{
+    resetBudget();
+    auto q = Statement::prepare(m_db, "SELECT min(time_ns) FROM rdt_samples WHERE time_ns >= ?");
+    if (!q) return std::nullopt;
+    q->bind(1, clampNs(fromNs));
+    auto r = q->step();
+    if (!r || !*r || q->isNull(0)) return std::nullopt;
+    return q->u64(0);
 }
 
 Status SessionReader::scanSamples(

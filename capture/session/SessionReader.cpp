@@ -15,6 +15,19 @@ namespace {
 
 constexpr char kSqliteMagic[] = "SQLite format 3"; // 16 bytes with its NUL (https://sqlite.org/fileformat.html)
 
+/// True when the file's header says WAL mode (bytes 18 and 19 are 2, https://sqlite.org/fileformat.html section
+/// 1.3.4) and no PATH-wal file exists: what is left of a session copied without its write-ahead log.
+bool walModeWithoutLog(const std::string& path)
+{
+    unsigned char header[20] = {};
+    FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return false;
+    const bool read = std::fread(header, 1, sizeof header, f) == sizeof header;
+    std::fclose(f);
+    struct stat st { };
+    return read && header[18] == 2 && header[19] == 2 && ::stat((path + "-wal").c_str(), &st) != 0 && errno == ENOENT;
+}
+
 std::uint32_t be32(const std::vector<std::uint8_t>& b, std::size_t at)
 {
     return (std::uint32_t { b[at] } << 24) | (std::uint32_t { b[at + 1] } << 16) | (std::uint32_t { b[at + 2] } << 8)
@@ -204,6 +217,10 @@ Status SessionReader::loadSchemaInfo()
     }
     auto has = [&](const char* t) { return std::find(m_tables.begin(), m_tables.end(), t) != m_tables.end(); };
     if (appId != kApplicationId && !has("meta")) {
+        if (m_tables.empty() && walModeWithoutLog(m_path))
+            return makeError(m_path + " has no tables of its own and its write-ahead log " + m_path + "-wal is missing",
+                "a session being recorded, or one whose recorder was killed, keeps its newest data in the -wal file "
+                "beside it: copy FILE and FILE-wal together (or let the recorder stop cleanly first)");
         std::string list;
         for (const auto& t : m_tables)
             list += (list.empty() ? "" : ", ") + t;

@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,8 @@ public:
     /// Calls `fn` for each sample with fromNs <= time < toNs in time order. On a damaged page it stops, records an
     /// issue and returns the error; the samples before it have been delivered. `fn` returns false to stop early.
     Status forEachSample(std::uint64_t fromNs, std::uint64_t toNs, const std::function<bool(const RdtSample&)>& fn);
+    /// Time of the first sample at or after `fromNs` (one index look-up); nothing when there is none.
+    std::optional<std::uint64_t> nextSampleTime(std::uint64_t fromNs);
     /// At most `limit` samples with fromNs <= time < toNs (replay reads in chunks).
     Result<std::vector<RdtSample>> samples(std::uint64_t fromNs, std::uint64_t toNs, std::size_t limit = SIZE_MAX);
     Result<std::vector<SummaryBucket>> summary(
@@ -85,6 +88,7 @@ private:
     void loadGroups();
     void loadEvents();
     void loadTimeRange();
+    void checkTimeSpan();
     struct ScanState {
         std::uint64_t delivered = 0;
         std::uint64_t lastNs = 0;

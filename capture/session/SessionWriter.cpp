@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace rdt::session {
@@ -20,6 +21,13 @@ std::string num(std::uint64_t v)
     return std::to_string(v);
 }
 
+/// Removes a session file this process created and could not finish, with SQLite's companions.
+void removeHalfMadeSession(const std::string& path)
+{
+    for (const char* suffix : { "", "-wal", "-shm", "-journal" })
+        (void)::unlink((path + suffix).c_str());
+}
+
 } // namespace
 
 Result<std::unique_ptr<SessionWriter>> SessionWriter::create(
@@ -28,23 +36,38 @@ Result<std::unique_ptr<SessionWriter>> SessionWriter::create(
     auto claim = SessionFileClaim::take(path, options.overwrite);
     if (!claim) return claim.error();
     auto db = Database::open(path, Database::Mode::Create);
-    if (!db) return db.error();
+    if (!db) {
+        removeHalfMadeSession(path);
+        return db.error();
+    }
     std::unique_ptr<SessionWriter> w(new SessionWriter);
     w->m_claim = std::move(*claim);
     w->m_db = std::move(db.value());
+    if (auto s = w->initialise(meta, machine, options); !s) {
+        // A full disk (ENOSPC), a file size limit (EFBIG) or an I/O error while the schema was written: the file
+        // is ours (the claim created it) and holds no data yet, so it goes, while the claim still holds the path.
+        w->m_error = s.error(); // close() writes nothing more
+        (void)w->close("creation failed");
+        removeHalfMadeSession(path);
+        return s.error();
+    }
+    return w;
+}
+
+Status SessionWriter::initialise(const SessionMeta& meta, const MachineInfo& machine, const WriterOptions& options)
+{
     // WAL: readers (a GUI following the file) never block the recorder, and a commit is one append, so a killed
     // process loses at most the transaction it had open. synchronous=NORMAL keeps every commit across a process
     // crash (the data is in the kernel); only a power loss can drop the last few commits.
-    auto pragmas = w->m_db.exec("PRAGMA page_size=" + std::to_string(options.pageSize)
+    auto pragmas = m_db.exec("PRAGMA page_size=" + std::to_string(options.pageSize)
         + "; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
           "PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY;");
-    if (!pragmas) return pragmas.error();
+    if (!pragmas) return pragmas;
     if (options.maxPageCount > 0) {
-        if (auto s = w->m_db.exec("PRAGMA max_page_count=" + std::to_string(options.maxPageCount)); !s)
-            return s.error();
+        if (auto s = m_db.exec("PRAGMA max_page_count=" + std::to_string(options.maxPageCount)); !s) return s;
     }
-    if (auto s = createSchema(w->m_db); !s) return s.error();
-    if (auto s = w->prepareStatements(); !s) return s.error();
+    if (auto s = createSchema(m_db); !s) return s;
+    if (auto s = prepareStatements(); !s) return s;
 
     const std::pair<const char*, std::string> metaRows[] = {
         { "start_wall_ns", num(meta.startWallNs) },
@@ -61,7 +84,7 @@ Result<std::unique_ptr<SessionWriter>> SessionWriter::create(
         { "closed_cleanly", "0" },
     };
     for (const auto& [k, v] : metaRows) {
-        if (auto s = w->setMeta(k, v); !s) return s.error();
+        if (auto s = setMeta(k, v); !s) return s;
     }
     const std::pair<const char*, const std::string*> machineRows[] = {
         { "cpuid_json", &machine.cpuidJson },
@@ -69,13 +92,12 @@ Result<std::unique_ptr<SessionWriter>> SessionWriter::create(
         { "description", &machine.description },
     };
     for (const auto& [k, v] : machineRows) {
-        auto st = Statement::prepare(w->m_db, "INSERT OR REPLACE INTO machine VALUES (?, ?)");
+        auto st = Statement::prepare(m_db, "INSERT OR REPLACE INTO machine VALUES (?, ?)");
         if (!st) return st.error();
         st->bind(1, k).bind(2, *v);
-        if (auto s = st->run(); !s) return s.error();
+        if (auto s = st->run(); !s) return s;
     }
-    if (auto s = w->flush(); !s) return s.error();
-    return w;
+    return flush();
 }
 
 SessionWriter::~SessionWriter()
@@ -122,9 +144,11 @@ Status SessionWriter::fail(Error e)
 {
     if (!m_error) {
         e.message = "recording stopped: " + e.message;
-        if (m_committedSamples > 0 || m_flushes > 0)
+        if (m_committedSamples > 0)
             e.message += "; the " + std::to_string(m_committedSamples) + " samples committed before this are kept in "
                 + m_db.path();
+        else if (m_flushes > 0)
+            e.message += "; no sample was committed before this: " + m_db.path() + " holds the machine only";
         m_error = e;
     }
     if (m_inTransaction) {
@@ -322,7 +346,30 @@ Status SessionWriter::flush()
     m_committedSamples += m_pendingSamples;
     m_pendingSamples = 0;
     ++m_flushes;
-    return {};
+    return checkWriteAheadLog();
+}
+
+Status SessionWriter::checkWriteAheadLog()
+{
+    const std::string wal = m_db.path() + "-wal";
+    struct stat st { };
+    const bool present = ::stat(wal.c_str(), &st) == 0;
+    if (present && m_walInode == 0) {
+        m_walDevice = st.st_dev;
+        m_walInode = st.st_ino;
+        return {};
+    }
+    if (present && st.st_dev == m_walDevice && st.st_ino == m_walInode) return {};
+    // The log was deleted (or replaced) under the recorder. SQLite still writes to the descriptor it holds, so
+    // every later commit would live only in a file no one can open, and a killed recorder would lose it all. A
+    // checkpoint through that descriptor copies what was committed into the session file; then recording stops.
+    const auto checkpoint = m_db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    Error e = makeError(wal + " was " + (present ? "replaced" : "deleted") + " while recording",
+        checkpoint ? "what was committed was copied into " + m_db.path()
+                + " first; record again to a file that nothing else removes (a tmp cleaner?)"
+                   : "the copy into " + m_db.path() + " failed too (" + checkpoint.error().message
+                + "): the samples since the last checkpoint are lost");
+    return fail(e);
 }
 
 Status SessionWriter::close(const std::string& stopReason)

@@ -71,7 +71,10 @@ private:
     Result<GroupCounters*> group(const std::string& path, std::uint64_t timeNs);
     Result<std::int64_t> groupId(const std::string& path, std::uint64_t timeNs);
     Status writeBuckets(const std::vector<Bucket>& buckets);
+    Status initialise(const SessionMeta& meta, const MachineInfo& machine, const WriterOptions& options);
     Status fail(Error e);
+    /// After each commit: is PATH-wal still the log this connection writes? (See flush().)
+    Status checkWriteAheadLog();
     Status check(Status s) { return s ? s : fail(s.error()); }
 
     SessionFileClaim m_claim; ///< declared before m_db: the lock outlives the database connection
@@ -92,6 +95,7 @@ private:
     std::uint64_t m_committedSamples = 0;
     std::uint64_t m_pendingSamples = 0;
     std::uint64_t m_flushes = 0;
+    std::uint64_t m_walDevice = 0, m_walInode = 0; ///< the -wal file seen after the first commit
 };
 
 } // namespace rdt::session

@@ -289,6 +289,7 @@ Statement& Statement::bindNull(int index)
 
 Result<bool> Statement::step()
 {
+    if (!m_stmt || !m_db) return makeError("internal error: a session query was used before it was prepared");
     const int rc = sqlite3_step(m_stmt);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;

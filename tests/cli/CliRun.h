@@ -13,12 +13,13 @@ struct CliRun {
 
 /// `args` is pasted into a shell command line after the CLI's path; stdin is /dev/null so nothing waits for
 /// input, stderr goes where stdout goes, and `timeout` bounds a run that would hang (exit 124 then).
-inline CliRun runCli(const std::string& args, int seconds = 60)
+/// `shellPrefix` runs first in the same shell (`ulimit -f 8; `), so limits set there apply to the CLI.
+inline CliRun runCli(const std::string& args, int seconds = 60, const std::string& shellPrefix = {})
 {
     CliRun r;
     // Redirections first, so `args` may end with its own (`>/dev/full` then applies to stdout only).
-    const std::string cmd
-        = "timeout " + std::to_string(seconds) + " " + std::string(RDTSCOPE_CLI) + " </dev/null 2>&1 " + args;
+    const std::string cmd = shellPrefix + "timeout " + std::to_string(seconds) + " " + std::string(RDTSCOPE_CLI)
+        + " </dev/null 2>&1 " + args;
     FILE* p = ::popen(cmd.c_str(), "r");
     if (!p) return r;
     char buf[4096];

@@ -72,7 +72,8 @@ TEST(PerfdataCli, DamagedFilesGiveClearErrors)
     auto out = cli("import '" + bad + "'", &rc);
     EXPECT_EQ(rc, 1);
     EXPECT_NE(out.find("not a readable perf.data file"), std::string::npos) << out;
-    // A file cut in the middle of its data section still imports what is there and says so.
+    // A file cut in the middle of its data section still shows what is there and says so, but records were lost:
+    // exit 1 (it used to be 0), unless --salvage accepts what was readable. The same rule for report.
     const std::string cut = ::testing::TempDir() + "/cut.perfdata";
     {
         std::ifstream in(dataPath("propeller_sample_1.perfdata"), std::ios::binary);
@@ -80,8 +81,21 @@ TEST(PerfdataCli, DamagedFilesGiveClearErrors)
         std::ofstream(cut, std::ios::binary) << bytes.substr(0, 1500000);
     }
     out = cli("import '" + cut + "'", &rc);
-    EXPECT_EQ(rc, 0) << out;
+    EXPECT_EQ(rc, 1) << out;
     EXPECT_NE(out.find("truncated"), std::string::npos) << out;
+    EXPECT_NE(out.find("is damaged: the file is cut short"), std::string::npos) << out;
+    EXPECT_NE(out.find("top symbols"), std::string::npos) << "what was readable is still shown: " << out;
+    out = cli("import '" + cut + "' --salvage", &rc);
+    EXPECT_EQ(rc, 0) << out;
+    out = cli("report '" + cut + "' --lbr", &rc);
+    EXPECT_EQ(rc, 1) << out;
+    EXPECT_NE(out.find("feature index truncated"), std::string::npos)
+        << "report omits import's header warnings: " << out;
+    out = cli("report '" + cut + "' --lbr --salvage", &rc);
+    EXPECT_EQ(rc, 0) << out;
+    // A whole file is not damaged.
+    out = cli("import '" + dataPath("propeller_sample_1.perfdata") + "'", &rc);
+    EXPECT_EQ(rc, 0) << out;
 }
 
 TEST(PerfdataCli, ImportWritesASession)

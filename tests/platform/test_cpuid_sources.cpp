@@ -56,6 +56,22 @@ TEST(CpuidDump, Aida64PicksTheRequestedLogicalCpu)
     EXPECT_FALSE(parseAida64Dump("hello\n", 0).ok());
 }
 
+// A line without [SL nn] used to replace the labelled sub-leaf 0 line of the same leaf (issue: a hand-edited or
+// concatenated dump then reported CAT from the wrong registers). The labelled line wins in either order.
+TEST(CpuidDump, UnlabelledLineNeverOverridesALabelledSubleafZero)
+{
+    const std::string labelledFirst = "CPUID 00000010: 00000000-0000000E-00000000-00000000 [SL 00]\n"
+                                      "CPUID 00000010: 00000000-00000000-00000000-00000000\n";
+    const std::string unlabelledFirst = "CPUID 00000010: 00000000-00000000-00000000-00000000\n"
+                                        "CPUID 00000010: 00000000-0000000E-00000000-00000000 [SL 00]\n";
+    for (const auto* text : { &labelledFirst, &unlabelledFirst }) {
+        auto t = parseAida64Dump(*text, 0, "x");
+        ASSERT_TRUE(t.ok()) << t.error().toString();
+        ASSERT_TRUE(t->query(0x10, 0).has_value());
+        EXPECT_EQ(t->query(0x10, 0)->ebx, 0x0Eu) << (text == &labelledFirst ? "labelled first" : "unlabelled first");
+    }
+}
+
 TEST(CpuidDump, RawCpuidOutputDecodesLikeTheAidaDump)
 {
     auto raw = loadCpuidDump(cpuidDumpPath("skx-cpuid-r.txt"));

@@ -311,3 +311,66 @@ TEST(SessionDamage, ReadingAClosedSessionLeavesNothingBehind)
     EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
     EXPECT_FALSE(std::filesystem::exists(path + "-shm"));
 }
+
+// The write-ahead log holds a live session's newest commits. Deleted mid-recording, the recorder used to carry on
+// writing into the unlinked file (a SIGKILL then lost everything since the start); now the next flush notices,
+// copies what was committed into the session file and stops with the reason.
+TEST(SessionDamage, DeletedWriteAheadLogStopsTheRecordingAndKeepsTheCommittedRows)
+{
+    TempDir dir;
+    const auto path = dir.file("wal.rdts");
+    auto w = SessionWriter::create(path, syntheticMeta(), syntheticMachine());
+    ASSERT_TRUE(w.ok()) << w.error().toString();
+    auto& s = *w.value();
+    for (int i = 0; i < 10; ++i)
+        ASSERT_TRUE(s.addSamples(syntheticBatch(kSec + static_cast<std::uint64_t>(i) * kSec / 10, 4, 2)).ok());
+    ASSERT_TRUE(s.flush().ok());
+    ASSERT_TRUE(std::filesystem::remove(path + "-wal"));
+    for (int i = 10; i < 20; ++i)
+        ASSERT_TRUE(s.addSamples(syntheticBatch(kSec + static_cast<std::uint64_t>(i) * kSec / 10, 4, 2)).ok());
+    const Status flushed = s.flush();
+    ASSERT_FALSE(flushed.ok()) << "the deleted log went unnoticed";
+    EXPECT_NE(flushed.error().toString().find("deleted while recording"), std::string::npos)
+        << flushed.error().toString();
+    // As a SIGKILL would: no clean close. What was committed must be in the main file already.
+    const auto copy = dir.file("copy.rdts");
+    std::filesystem::copy_file(path, copy);
+    auto r = SessionReader::open(copy);
+    ASSERT_TRUE(r.ok()) << r.error().toString();
+    auto rows = r.value()->samples(0, UINT64_MAX);
+    ASSERT_TRUE(rows.ok());
+    EXPECT_EQ(rows->size(), 20u * 8u);
+}
+
+TEST(SessionDamage, ACopyWithoutItsWriteAheadLogSaysSo)
+{
+    TempDir dir;
+    const auto path = dir.file("live.rdts");
+    auto w = SessionWriter::create(path, syntheticMeta(), syntheticMachine());
+    ASSERT_TRUE(w.ok()) << w.error().toString();
+    ASSERT_TRUE(w.value()->addSamples(syntheticBatch(kSec, 4, 2)).ok());
+    ASSERT_TRUE(w.value()->flush().ok());
+    const auto copy = dir.file("copy.rdts"); // the main file only, as `cp live.rdts` copies it mid-recording
+    std::filesystem::copy_file(path, copy);
+    auto r = SessionReader::open(copy);
+    ASSERT_FALSE(r.ok()) << "a copy without its log read as a session";
+    EXPECT_NE(r.error().toString().find("-wal is missing"), std::string::npos) << r.error().toString();
+}
+
+TEST(SessionDamage, MetadataTimeRangeThatDisagreesWithTheRowsIsCorrectedAndSaid)
+{
+    TempDir dir;
+    const auto path = makeSession(dir);
+    {
+        auto db = Database::open(path, Database::Mode::ReadWrite);
+        ASSERT_TRUE(db.ok());
+        ASSERT_TRUE(db->exec("UPDATE meta SET value='9000000000000000000' WHERE key='last_time_ns'").ok());
+    }
+    auto r = SessionReader::open(path);
+    ASSERT_TRUE(r.ok()) << r.error().toString();
+    EXPECT_EQ(r.value()->lastTimeNs(), kSec + 59 * kSec / 10);
+    bool named = false;
+    for (const auto& i : r.value()->issues())
+        named = named || i.find("damaged metadata") != std::string::npos;
+    EXPECT_TRUE(named);
+}

@@ -213,3 +213,44 @@ TEST(Recorder, FileSizeLimitStopsRecordingWithAClearErrorAndKeepsTheFile)
     EXPECT_GT(rows->size(), 0u);
     EXPECT_EQ(rows->size() % 64, 0u);
 }
+
+// A disk that fills up while the session is being created (schema, machine rows) used to end in SIGSEGV: the
+// half-made writer's destructor wrote through statements that were never prepared. Now creation fails with the
+// disk's error and removes the file it made, which held no data.
+TEST(SessionWriterExhaustion, FullDiskDuringCreationIsAnErrorAndLeavesNoFile)
+{
+    TempDir dir;
+    const auto path = dir.file("full.rdts");
+    for (const std::int64_t pages : { 1, 2, 3, 5, 8 }) {
+        WriterOptions options;
+        options.maxPageCount = pages; // SQLITE_FULL, the error a full disk gives
+        auto w = SessionWriter::create(path, syntheticMeta(), syntheticMachine(), options);
+        ASSERT_FALSE(w.ok()) << pages << " pages were enough for the schema: raise nothing, lower the list";
+        EXPECT_NE(w.error().toString().find("full"), std::string::npos) << w.error().toString();
+        for (const char* suffix : { "", "-wal", "-shm" })
+            EXPECT_FALSE(std::filesystem::exists(path + suffix)) << pages << " pages: " << path << suffix;
+    }
+}
+
+TEST(SessionWriterExhaustion, FileSizeLimitDuringCreationIsAnErrorAndLeavesNoFile)
+{
+    TempDir dir;
+    const auto path = dir.file("tiny-limit.rdts");
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        std::signal(SIGXFSZ, SIG_IGN);
+        rlimit lim { 4096, 4096 }; // one page: the schema does not fit
+        setrlimit(RLIMIT_FSIZE, &lim);
+        auto w = SessionWriter::create(path, syntheticMeta(), syntheticMachine());
+        if (w) _exit(10);
+        const std::string msg = w.error().toString();
+        _exit(msg.find("ulimit -f") != std::string::npos ? 0 : 11);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+    ASSERT_EQ(WEXITSTATUS(status), 0) << "10: created past the limit, 11: the advice does not name the limit";
+    for (const char* suffix : { "", "-wal", "-shm" })
+        EXPECT_FALSE(std::filesystem::exists(path + suffix)) << path << suffix;
+}

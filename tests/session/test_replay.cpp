@@ -172,3 +172,59 @@ TEST(ReplaySource, SeekBackwardsReplaysAgain)
     replay.seek(0); // clamped to the start
     EXPECT_EQ(replay.position(), replay.startNs());
 }
+
+// One time stamp far in the future (a damaged or edited file: 9e18 ns) used to make paced playback wait for
+// centuries; the gap is now skipped, said, and the sample behind it delivered.
+TEST(ReplaySource, PacedPlaybackSkipsALongGapInsteadOfWaitingForIt)
+{
+    TempDir dir;
+    const auto path = dir.file("gap.rdts");
+    constexpr std::uint64_t kFar = 9'000'000'000'000'000'000ull;
+    {
+        auto w = SessionWriter::create(path, syntheticMeta(kStart), syntheticMachine());
+        ASSERT_TRUE(w.ok());
+        for (int i = 0; i < 10; ++i)
+            ASSERT_TRUE(
+                w.value()->addSamples(syntheticBatch(kStart + static_cast<std::uint64_t>(i) * kSec / 10, 2, 2)).ok());
+        ASSERT_TRUE(w.value()->addSamples(syntheticBatch(kFar, 2, 2)).ok());
+        ASSERT_TRUE(w.value()->close().ok());
+    }
+    auto r = SessionReader::open(path);
+    ASSERT_TRUE(r.ok());
+    bool named = false;
+    for (const auto& i : r.value()->issues())
+        named = named || i.find("span 285 years") != std::string::npos;
+    EXPECT_TRUE(named) << "summary would show 285 years without a word";
+    FakeClock clock;
+    ReplaySource replay(std::shared_ptr<SessionReader>(std::move(r.value())), clock.fn());
+    replay.setSpeed(64);
+    replay.play();
+    std::size_t delivered = 0;
+    std::uint64_t skipped = 0;
+    for (int frame = 0; frame < 1000 && !replay.atEnd(); ++frame) {
+        clock.now += 20'000'000; // 20 ms frames
+        auto u = replay.poll();
+        delivered += countSamples(u);
+        skipped += u.skippedNs;
+    }
+    EXPECT_TRUE(replay.atEnd()) << "still waiting after 1000 frames (20 s of wall time)";
+    EXPECT_EQ(delivered, 11u * 4u);
+    EXPECT_GT(skipped, kFar - kStart - 10 * kSec); // all but the few seconds played before the gap
+    EXPECT_FALSE(replay.lastError().has_value()) << replay.lastError()->toString();
+}
+
+TEST(ReplaySource, ShortGapsArePlayedInTime)
+{
+    TempDir dir;
+    FakeClock clock;
+    ReplaySource replay(makeReplaySession(dir), clock.fn());
+    replay.setSpeed(1);
+    replay.play();
+    std::uint64_t skipped = 0;
+    for (int frame = 0; frame < 400 && !replay.atEnd(); ++frame) {
+        clock.now += 20'000'000;
+        skipped += replay.poll().skippedNs;
+    }
+    EXPECT_TRUE(replay.atEnd());
+    EXPECT_EQ(skipped, 0u) << "100 ms between samples is no gap to skip";
+}
