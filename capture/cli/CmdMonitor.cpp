@@ -213,6 +213,12 @@ int cmdMonitor(const std::vector<std::string>& argv)
             const auto polled = svc.pollRdt();
             auto batch = drain("scenario at", true);
             if (!polled.ok || !batch) {
+                // A lost agent does not come back by polling it again: say so once and stop.
+                if (const auto lost = svc.connectionLost()) {
+                    std::fprintf(stderr, "rdtscope-cli monitor: lost %s: %s\n", svc.location().c_str(),
+                        lost->toString().c_str());
+                    return ExitFailure;
+                }
                 std::fprintf(stderr, "rdtscope-cli monitor: poll failed: %s\n", polled.toString().c_str());
                 continue;
             }

@@ -9,6 +9,7 @@
 #include "EngineTypes.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ public:
     virtual GroupsSnapshot snapshot() = 0;
     /// Where the engine runs: "" for this process, "the agent on root@srv" for a remote one.
     virtual std::string location() const { return {}; }
+    /// A remote engine whose connection is gone: why, and what to do (every later call fails the same way).
+    /// A local engine never loses itself.
+    virtual std::optional<Error> connectionLost() const { return std::nullopt; }
 
     // --- Time ------------------------------------------------------------------------------------------------
     /// The source clock: simulated time for simulated sources, CLOCK_MONOTONIC (of the engine's machine)

@@ -55,6 +55,7 @@ pb::Response RemoteEngine::exchange(pb::Request request)
 {
     auto r = m_client->exchange(std::move(request));
     if (r) return std::move(*r);
+    if (!m_lost) m_lost = r.error();
     pb::Response failed;
     toWire(engine::CommandResult::failure(r.error()), failed);
     return failed;
@@ -186,6 +187,7 @@ void RemoteEngine::collect()
     for (int i = 0; i < kMaxEventsPerDrain; ++i) {
         auto next = m_client->nextEvent(0);
         if (!next) {
+            if (!m_lost) m_lost = next.error();
             if (!m_reportedBroken)
                 m_events.push_back(
                     engine::EngineError { nowNs(), location(), next.error().message, next.error().advice });

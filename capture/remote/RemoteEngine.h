@@ -31,6 +31,7 @@ public:
     const engine::SourceDescription& source() const override { return m_machine.source; }
     engine::GroupsSnapshot snapshot() override;
     std::string location() const override;
+    std::optional<Error> connectionLost() const override { return m_lost; }
 
     /// Simulated sources: the simulated time the agent last reported. Real sources: the agent's monotonic clock,
     /// estimated from this machine's clock and the offset measured when the source opened.
@@ -75,6 +76,7 @@ private:
     std::deque<engine::EngineEvent> m_events;
     std::uint64_t m_dropped = 0;
     bool m_reportedBroken = false;
+    std::optional<Error> m_lost;
 };
 
 /// Connects to the agent at `url` and opens the source: the one way the CLI and the GUI reach a remote engine.

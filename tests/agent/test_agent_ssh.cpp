@@ -7,8 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <memory>
+#include <unistd.h>
 
 using namespace rdt::test;
 
@@ -178,4 +180,39 @@ TEST(AgentOverSsh, AllocAndGroupsThroughSshWorkOnTheRemoteTree)
     EXPECT_EQ(refused.exitCode, 1) << refused.err;
     EXPECT_NE(refused.err.find("rdtscope-cli alloc set: "), std::string::npos) << refused.err;
     EXPECT_EQ(tree.read("Guaranteed/schemata"), before);
+}
+
+// The agent survives its client, and the client its connection: killing the ssh process under a running
+// `monitor --connect` ends the monitor with a message naming the lost agent (not a hang, not a loop of poll
+// errors), and the agent on the "server" sees end of file and exits.
+TEST(AgentOverSsh, KillingSshEndsTheMonitorWithAMessageAndTheAgentExits)
+{
+    ASSERT_TRUE(g_sandbox->ok());
+    const std::string log = g_sandbox->dir + "/monitor.log";
+    BackgroundProcess cli("/usr/bin/env",
+        { "RDTSCOPE_SSH_COMMAND=" + g_sandbox->sshCommand, RDTSCOPE_CLI, "--connect", url(), "monitor", "--source",
+            "sim", "--interval", "200" },
+        log);
+    // Bounded: 20 s for the connection and the first poll.
+    for (int i = 0; i < 200 && cli.log().find("source: ") == std::string::npos; ++i)
+        ::usleep(100000);
+    ASSERT_NE(cli.log().find("source: "), std::string::npos) << cli.log();
+    std::vector<pid_t> agents;
+    for (int i = 0; i < 50 && agents.empty(); ++i, ::usleep(100000))
+        agents = processesOf(RDTSCOPE_AGENT, "--stdio");
+    EXPECT_FALSE(agents.empty()) << "the agent started by sshd was not found";
+    const auto ssh = childrenOf(cli.pid());
+    ASSERT_EQ(ssh.size(), 1u) << "the monitor should have one child, its ssh";
+    ASSERT_EQ(::kill(ssh[0], SIGKILL), 0);
+    const int code = cli.waitExit(15000);
+    EXPECT_EQ(code, 1) << cli.log();
+    EXPECT_NE(cli.log().find("rdtscope-cli monitor: lost the agent on root@127.0.0.1"), std::string::npos) << cli.log();
+    EXPECT_EQ(cli.log().find("poll failed"), std::string::npos) << cli.log();
+    bool gone = false;
+    for (int i = 0; i < 100 && !gone; ++i, ::usleep(100000)) {
+        gone = true;
+        for (pid_t a : agents)
+            gone = gone && ::kill(a, 0) != 0;
+    }
+    EXPECT_TRUE(gone) << "rdtscope-agent --stdio still runs 10 s after its ssh session was killed";
 }
