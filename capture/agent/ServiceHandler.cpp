@@ -48,7 +48,7 @@ public:
         engine::CaptureService& svc = *m_service;
         switch (request.command_case()) {
         case pb::Request::kGetSnapshot: {
-            const auto snap = svc.snapshot();
+            const auto snap = svc.snapshot(request.get_snapshot().with_tasks());
             remote::toWire(snap.result, response);
             if (snap.result.ok) remote::toWire(snap, *response.mutable_snapshot());
             return;
@@ -134,6 +134,7 @@ private:
             if (!machine) return fail(response, machine.error());
             protocol::toWire(machine->capabilities, *out->mutable_capabilities());
             out->set_cpuid_json(machine->cpuidJson);
+            out->set_kernel(machine->kernel);
         }
         remote::toWire((*svc)->source(), *out->mutable_source());
         out->set_now_ns((*svc)->nowNs());

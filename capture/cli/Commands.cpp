@@ -36,7 +36,7 @@ const std::vector<Command>& commands()
             cmdGroups, true },
         { "record",
             "record -o FILE [--source SRC] [--scenario NAME] [--duration S] [--interval MS]  record a session file",
-            cmdRecord },
+            cmdRecord, true },
         { "replay",
             "replay FILE [--speed X|max] [--csv] [--from S] [--to S]  play a session back, printed like monitor",
             cmdReplay },

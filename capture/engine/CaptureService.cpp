@@ -4,11 +4,15 @@
 #include "PmuCapture.h"
 #include "SourceAssembly.h"
 #include "core/Time.h"
+#include "platform/CpuidDump.h"
+#include "platform/LiveCpuid.h"
 #include "rdt/AllocationEngine.h"
 #include "rdt/Sampler.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 namespace rdt::engine {
 
@@ -92,11 +96,20 @@ Result<MachineDescription> CaptureService::machine()
     MachineDescription m;
     m.source = m_description;
     m.capabilities = std::move(*caps);
-    if (m_source.simulation) m.cpuidJson = m_source.simulation->cpuidJson();
+    if (m_source.simulation) {
+        m.cpuidJson = m_source.simulation->cpuidJson();
+    } else {
+        LiveCpuid cpuid;
+        m.cpuidJson = cpuidTableToJson(snapshotCpuid(cpuid));
+    }
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) == 0) m.hostname = host;
+    utsname u {};
+    if (::uname(&u) == 0) m.kernel = std::string(u.sysname) + " " + u.release + " " + u.version + " " + u.machine;
     return m;
 }
 
-GroupsSnapshot CaptureService::snapshot()
+GroupsSnapshot CaptureService::snapshot(bool withTasks)
 {
     GroupsSnapshot out;
     if (!hasRdt()) {
@@ -122,7 +135,10 @@ GroupsSnapshot CaptureService::snapshot()
             s.cpus = std::move(*c);
             s.cpusKnown = true;
         }
-        if (auto t = m_source.backend->tasks(g.path)) s.taskCount = t->size();
+        if (auto t = m_source.backend->tasks(g.path)) {
+            s.taskCount = t->size();
+            if (withTasks) s.tasks = std::move(*t);
+        }
         out.groups.push_back(std::move(s));
     }
     return out;

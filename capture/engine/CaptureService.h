@@ -50,7 +50,7 @@ public:
     Result<MachineDescription> machine() override;
     const SourceDescription& source() const override { return m_description; }
     /// Groups, their schemata and CPUs now.
-    GroupsSnapshot snapshot() override;
+    GroupsSnapshot snapshot(bool withTasks = false) override;
 
     // --- Time ------------------------------------------------------------------------------------------------
     /// The source clock: simulated time for simulated sources, CLOCK_MONOTONIC otherwise.

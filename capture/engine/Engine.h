@@ -24,8 +24,9 @@ public:
     /// Capabilities (re-read from the backend) and which source runs and why.
     virtual Result<MachineDescription> machine() = 0;
     virtual const SourceDescription& source() const = 0;
-    /// Groups, their schemata and CPUs now.
-    virtual GroupsSnapshot snapshot() = 0;
+    /// Groups, their schemata, CPUs and task counts now; with `withTasks` also every group's PID list (a recorder
+    /// watching membership wants them; a table of groups does not).
+    virtual GroupsSnapshot snapshot(bool withTasks = false) = 0;
     /// Where the engine runs: "" for this process, "the agent on root@srv" for a remote one.
     virtual std::string location() const { return {}; }
     /// A remote engine whose connection is gone: why, and what to do (every later call fails the same way).

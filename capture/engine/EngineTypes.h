@@ -35,7 +35,11 @@ struct SourceDescription {
 struct MachineDescription {
     SourceDescription source;
     Capabilities capabilities;
-    std::string cpuidJson; ///< the simulated CPU's CPUID snapshot (platform/CpuidDump.h); "" for real sources
+    /// The CPU's CPUID snapshot (platform/CpuidDump.h): the simulated CPU's for simulated sources, the live CPU's
+    /// (of the machine the engine runs on) for real ones.
+    std::string cpuidJson;
+    std::string hostname; ///< of the machine the engine runs on
+    std::string kernel; ///< uname of that machine: "Linux 6.1.0-18-amd64 #1 SMP ... x86_64"
 };
 
 /// One group as the service sees it now.
@@ -46,6 +50,7 @@ struct GroupState {
     std::vector<unsigned> cpus;
     bool cpusKnown = false; ///< false: the group's CPU list could not be read
     std::optional<std::size_t> taskCount; ///< tasks in the group; none when the tasks file could not be read
+    std::vector<unsigned> tasks; ///< the PIDs, when the snapshot was asked for them
 };
 
 /// A snapshot of groups and allocations.

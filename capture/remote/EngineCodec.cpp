@@ -44,6 +44,8 @@ void toWire(const engine::GroupsSnapshot& in, pb::GroupsSnapshot& out)
             w->add_cpus(c);
         w->set_cpus_known(g.cpusKnown);
         if (g.taskCount) w->set_task_count(*g.taskCount);
+        for (unsigned t : g.tasks)
+            w->add_tasks(t);
     }
 }
 
@@ -68,6 +70,7 @@ engine::GroupsSnapshot fromWire(const pb::GroupsSnapshot& in)
         g.cpus.assign(w.cpus().begin(), w.cpus().end());
         g.cpusKnown = w.cpus_known();
         if (w.has_task_count()) g.taskCount = static_cast<std::size_t>(w.task_count());
+        g.tasks.assign(w.tasks().begin(), w.tasks().end());
         s.groups.push_back(std::move(g));
     }
     return s;

@@ -39,6 +39,8 @@ Result<std::unique_ptr<RemoteEngine>> RemoteEngine::open(
     e->m_machine.source = fromWire(opened.source());
     e->m_machine.capabilities = protocol::fromWire(opened.capabilities());
     e->m_machine.cpuidJson = opened.cpuid_json();
+    e->m_machine.hostname = opened.hostname();
+    e->m_machine.kernel = opened.kernel();
     e->m_hasRdt = options.openRdt;
     e->m_intervalNs = opened.sampling_interval_ns();
     e->m_simNowNs = opened.now_ns();
@@ -72,10 +74,10 @@ Result<engine::MachineDescription> RemoteEngine::machine()
     return m_machine;
 }
 
-engine::GroupsSnapshot RemoteEngine::snapshot()
+engine::GroupsSnapshot RemoteEngine::snapshot(bool withTasks)
 {
     pb::Request req;
-    req.mutable_get_snapshot();
+    req.mutable_get_snapshot()->set_with_tasks(withTasks);
     const auto r = exchange(std::move(req));
     if (r.has_error()) {
         engine::GroupsSnapshot s;

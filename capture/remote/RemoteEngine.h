@@ -29,7 +29,7 @@ public:
     /// The machine as the agent described it when the source opened (capabilities do not change while open).
     Result<engine::MachineDescription> machine() override;
     const engine::SourceDescription& source() const override { return m_machine.source; }
-    engine::GroupsSnapshot snapshot() override;
+    engine::GroupsSnapshot snapshot(bool withTasks = false) override;
     std::string location() const override;
     std::optional<Error> connectionLost() const override { return m_lost; }
 

@@ -131,6 +131,9 @@ TEST(AgentEngine, OpensTheSameSimulatedMachineAsALocalService)
     EXPECT_EQ(remote->samplingIntervalNs(), mine->samplingIntervalNs());
     EXPECT_EQ(remote->location(), "the agent at unix:socketpair");
     EXPECT_EQ(remote->hostname(), "testhost");
+    EXPECT_EQ(rm->hostname, "testhost");
+    EXPECT_EQ(rm->kernel, lm->kernel);
+    EXPECT_EQ(rm->kernel.rfind("Linux ", 0), 0u) << rm->kernel;
 }
 
 TEST(AgentEngine, SnapshotsPollsAndEventsMatchTheLocalEngine)

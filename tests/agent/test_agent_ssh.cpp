@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <memory>
+#include <sstream>
 #include <unistd.h>
 
 using namespace rdt::test;
@@ -215,4 +216,45 @@ TEST(AgentOverSsh, KillingSshEndsTheMonitorWithAMessageAndTheAgentExits)
             gone = gone && ::kill(a, 0) != 0;
     }
     EXPECT_TRUE(gone) << "rdtscope-agent --stdio still runs 10 s after its ssh session was killed";
+}
+
+// record --connect: the session is written here from the agent's engine; the simulator is deterministic, so its
+// samples, allocation values, memberships and markers equal a local recording's, and summary says the same
+// apart from the file name and the start time.
+TEST(AgentOverSsh, RecordThroughSshWritesTheSameSessionAsLocally)
+{
+    ASSERT_TRUE(g_sandbox->ok());
+    const std::string localFile = g_sandbox->dir + "/local.rdts";
+    const std::string remoteFile = g_sandbox->dir + "/remote.rdts";
+    const std::vector<std::string> record { "record", "--source", "sim", "--duration", "3", "-o" };
+    std::vector<std::string> localArgv { RDTSCOPE_CLI };
+    localArgv.insert(localArgv.end(), record.begin(), record.end());
+    localArgv.push_back(localFile);
+    std::vector<std::string> remoteArgv { "env", "RDTSCOPE_SSH_COMMAND=" + g_sandbox->sshCommand, RDTSCOPE_CLI,
+        "--connect", url() };
+    remoteArgv.insert(remoteArgv.end(), record.begin(), record.end());
+    remoteArgv.push_back(remoteFile);
+    const auto mine = run(localArgv, 60, true);
+    const auto theirs = run(remoteArgv, 60, true);
+    ASSERT_EQ(mine.exitCode, 0) << mine.err;
+    ASSERT_EQ(theirs.exitCode, 0) << theirs.err;
+    EXPECT_NE(theirs.err.find("recorded 93 samples, 3.000 s of simulated time"), std::string::npos) << theirs.err;
+    const auto csvLocal = run({ RDTSCOPE_CLI, "export", localFile, "--csv" }, 60, true);
+    const auto csvRemote = run({ RDTSCOPE_CLI, "export", remoteFile, "--csv" }, 60, true);
+    ASSERT_EQ(csvRemote.exitCode, 0) << csvRemote.err;
+    EXPECT_GT(std::count(csvRemote.out.begin(), csvRemote.out.end(), '\n'), 90) << csvRemote.out;
+    EXPECT_EQ(csvRemote.out, csvLocal.out);
+    auto summary = [](const std::string& file) {
+        std::string out = run({ RDTSCOPE_CLI, "summary", file }, 60, true).out;
+        std::string kept;
+        std::istringstream in(out);
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind("session:", 0) != 0 && line.rfind("recorded:", 0) != 0) kept += line + "\n";
+        return kept;
+    };
+    const auto summaryRemote = summary(remoteFile);
+    EXPECT_NE(summaryRemote.find("kernel:      Linux "), std::string::npos) << summaryRemote;
+    EXPECT_NE(summaryRemote.find("[SIMULATED data"), std::string::npos) << summaryRemote;
+    EXPECT_NE(summaryRemote.find("markers:     9"), std::string::npos) << summaryRemote;
+    EXPECT_EQ(summaryRemote, summary(localFile));
 }
