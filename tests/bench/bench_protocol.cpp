@@ -3,8 +3,8 @@
 // encoded by the agent's Connection and decoded by the client's, over a socketpair. Prints bytes per second on
 // the wire (target <= 50 kB/s) and the sender's CPU per second of samples (target for the whole agent: <= 2 %
 // of a core). The counters move like a busy machine's: occupancy in 64 KiB steps, 0.1-2 GB/s of traffic per
-// group with noise, rates computed over jittered poll intervals as the sampler computes them. The same figures
-// through a real sshd with the engine behind the agent are not measured yet.
+// group with noise, rates computed over jittered poll intervals as the sampler computes them. The same stream
+// through a real sshd with the engine behind the agent: bench_agent_ssh.
 #include "protocol/Connection.h"
 
 #include <benchmark/benchmark.h>
