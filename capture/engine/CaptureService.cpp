@@ -323,12 +323,15 @@ Result<PmuReport> CaptureService::pmuReport(std::uint32_t id, std::size_t topN)
 
 void CaptureService::push(EngineEvent event)
 {
-    std::lock_guard lock(m_eventMutex);
-    m_events.push_back(std::move(event));
-    while (m_events.size() > m_options.eventCapacity) {
-        m_events.pop_front();
-        ++m_dropped;
+    {
+        std::lock_guard lock(m_eventMutex);
+        m_events.push_back(std::move(event));
+        while (m_events.size() > m_options.eventCapacity) {
+            m_events.pop_front();
+            ++m_dropped;
+        }
     }
+    if (m_wakeup) m_wakeup();
 }
 
 void CaptureService::takeSimulationEvents()

@@ -72,9 +72,9 @@ struct Tree {
                 char dir[32];
                 std::snprintf(dir, sizeof dir, "/mon_data/mon_L3_%02d/", d);
                 const double gbps = 0.1 + 1.9 * static_cast<double>((g * kDomains + d) % 17) / 16.0;
-                const std::pair<const char*, std::uint64_t> files[] = { { "llc_occupancy", 0 },
-                    { "mbm_total_bytes", static_cast<std::uint64_t>(gbps * 1e8) },
-                    { "mbm_local_bytes", static_cast<std::uint64_t>(gbps * 0.7e8) } };
+                const std::pair<const char*, std::uint64_t> files[]
+                    = { { "llc_occupancy", 0 }, { "mbm_total_bytes", static_cast<std::uint64_t>(gbps * 1e8) },
+                          { "mbm_local_bytes", static_cast<std::uint64_t>(gbps * 0.7e8) } };
                 for (const auto& [name, perTick] : files) {
                     const auto f = path + dir + name;
                     put(f, "");
@@ -92,7 +92,8 @@ struct Tree {
             if (c.perTick == 0) {
                 const auto step = (static_cast<std::int64_t>(rng() % 5) - 2) * 65536;
                 if (rng() % 4 == 0)
-                    c.value = static_cast<std::uint64_t>(std::max<std::int64_t>(0, static_cast<std::int64_t>(c.value) + step));
+                    c.value = static_cast<std::uint64_t>(
+                        std::max<std::int64_t>(0, static_cast<std::int64_t>(c.value) + step));
             } else {
                 c.value += c.perTick * (900 + rng() % 200) / 1000;
             }
@@ -207,9 +208,9 @@ int main()
             traffic.join();
             std::sort(latencyMs.begin(), latencyMs.end());
             auto pct = [&](double p) {
-                return latencyMs.empty()
-                    ? 0.0
-                    : latencyMs[std::min(latencyMs.size() - 1, static_cast<std::size_t>(p * static_cast<double>(latencyMs.size())))];
+                return latencyMs.empty() ? 0.0
+                                         : latencyMs[std::min(latencyMs.size() - 1,
+                                             static_cast<std::size_t>(p * static_cast<double>(latencyMs.size())))];
             };
             std::printf("\n%d groups x %d domains at 10 Hz, rdtscope-agent --stdio behind sshd on 127.0.0.1, %.0f s:\n",
                 kGroups, kDomains, secs);
