@@ -3,14 +3,17 @@
 // system ssh, which runs the agent on the "remote" side. Failures are checked for their message and fix.
 #include "../rdt/TestTree.h"
 #include "AgentTestHelpers.h"
+#include "rdt/Schemata.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <memory>
 #include <sstream>
+#include <thread>
 #include <unistd.h>
 
 using namespace rdt::test;
@@ -257,4 +260,63 @@ TEST(AgentOverSsh, RecordThroughSshWritesTheSameSessionAsLocally)
     EXPECT_NE(summaryRemote.find("[SIMULATED data"), std::string::npos) << summaryRemote;
     EXPECT_NE(summaryRemote.find("markers:     9"), std::string::npos) << summaryRemote;
     EXPECT_EQ(summaryRemote, summary(localFile));
+}
+
+// Killing ssh at any moment of an `alloc set --connect` (during the login, the handshake, the command, or after
+// it) leaves the remote tree's schemata exactly as before or exactly as after. The four-domain transaction takes
+// well under a millisecond on a tmpfs tree, so the kills land before or after it (the count printed says how
+// many ended after the agent applied the change); that a vanished client cannot cut a transaction in half rests
+// on the agent finishing (or rolling back) a command before it reads its input again.
+TEST(AgentOverSsh, KillingSshDuringAnAllocationLeavesTheTreeBeforeOrAfterNeverBetween)
+{
+    ASSERT_TRUE(g_sandbox->ok());
+    rdt::test::TempTree tree("resctrl.full");
+    auto l3 = [&] {
+        auto s = rdt::Schemata::parse(tree.read("Guaranteed/schemata"));
+        std::vector<std::string> v;
+        for (int d = 0; d < 4; ++d)
+            v.push_back(s ? s->value("L3", d).value_or("?") : "unreadable");
+        return v;
+    };
+    int completed = 0, interrupted = 0, interruptedAfterTheChange = 0;
+    std::chrono::duration<double> wholeCommand {};
+    for (int i = 0; i < 12; ++i) {
+        const auto before = l3();
+        const std::string mask = before[0] == "ff" ? "fff00" : "ff";
+        const std::string log = g_sandbox->dir + "/alloc" + std::to_string(i) + ".log";
+        BackgroundProcess cli("/usr/bin/env",
+            { "RDTSCOPE_SSH_COMMAND=" + g_sandbox->sshCommand, RDTSCOPE_CLI, "--connect", url(), "alloc", "set",
+                "--group", "Guaranteed", "L3:0=" + mask + ";1=" + mask + ";2=" + mask + ";3=" + mask, "--source",
+                "resctrl:" + tree.root() },
+            log);
+        const auto start = std::chrono::steady_clock::now();
+        // Iteration 0 runs to its end and measures how long a whole command takes (T); the others kill ssh at
+        // 0.3 T to 1.07 T, so kills land before, during and after the agent's work on this machine.
+        if (i > 0) {
+            std::this_thread::sleep_for(wholeCommand * (0.3 + 0.07 * (i - 1)));
+            for (pid_t ssh : childrenOf(cli.pid()))
+                ::kill(ssh, SIGKILL);
+        }
+        const int code = cli.waitExit(15000);
+        if (i == 0) {
+            ASSERT_EQ(code, 0) << cli.log();
+            wholeCommand = std::chrono::steady_clock::now() - start;
+        }
+        code == 0 ? ++completed : ++interrupted;
+        // The agent must be gone before the tree is judged (bounded: 10 s).
+        for (int w = 0; w < 100 && !processesOf(RDTSCOPE_AGENT, "--stdio").empty(); ++w)
+            ::usleep(100000);
+        const auto after = l3();
+        const std::vector<std::string> changed(4, mask);
+        if (code != 0 && after == changed) ++interruptedAfterTheChange;
+        EXPECT_TRUE(after == before || after == changed)
+            << "iteration " << i << ": L3 " << after[0] << ";" << after[1] << ";" << after[2] << ";" << after[3]
+            << " is neither the old nor the new mask " << mask << "\n"
+            << cli.log();
+    }
+    std::printf("alloc set through ssh (%.0f ms) killed at 0.3-1.07 of that: %d completed, %d interrupted (%d of them "
+                "after the agent "
+                "had applied the change)\n",
+        wholeCommand.count() * 1000, completed, interrupted, interruptedAfterTheChange);
+    EXPECT_GT(interrupted, 0) << "no kill landed before the command finished: the test proved nothing";
 }
