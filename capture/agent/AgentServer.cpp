@@ -32,6 +32,7 @@ int AgentServer::serveStdio(UniqueFd in, UniqueFd out)
     protocol::ConnectionOptions co;
     co.peerName = "the client";
     co.preambleVersion = m_ctx.maxVersion;
+    co.silenceLimitNs = m_ctx.silenceLimitNs;
     auto conn = std::make_unique<protocol::Connection>(std::move(in), std::move(out), co, monotonicNs());
     m_sessions.push_back(std::make_unique<ClientSession>(m_nextId++, std::move(conn), std::nullopt, m_ctx, m_factory));
     loop(-1, 1, true);
@@ -62,6 +63,7 @@ void AgentServer::accept(int listenFd, int maxClients)
         protocol::ConnectionOptions co;
         co.peerName = "client " + std::to_string(m_nextId);
         co.preambleVersion = m_ctx.maxVersion;
+        co.silenceLimitNs = m_ctx.silenceLimitNs;
         auto conn = std::make_unique<protocol::Connection>(std::move(fd), UniqueFd {}, co, monotonicNs());
         if (static_cast<int>(m_sessions.size()) >= maxClients) {
             // Refuse politely: the preamble is already queued; a refusing Welcome follows without reading a Hello.

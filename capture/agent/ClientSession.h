@@ -26,6 +26,8 @@ struct AgentContext {
     std::uint32_t minVersion = protocol::kMinProtocolVersion;
     std::uint32_t maxVersion = protocol::kProtocolVersion;
     std::function<void(const std::string&)> log;
+    /// A client silent for longer than this is gone (docs/PROTOCOL.md "Heartbeat and goodbye"; tests shorten it).
+    std::uint64_t silenceLimitNs = 15'000'000'000;
 };
 
 /// Serves one client's requests. The session owns it and ends it when the client goes.

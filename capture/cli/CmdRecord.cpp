@@ -203,7 +203,7 @@ int cmdRecord(const std::vector<std::string>& argvIn)
     for (std::uint64_t k = 0; !session::StopSignals::requested() && !recorder.failed(); ++k) {
         const std::uint64_t offset = k * step;
         if (bounded && offset > durationNs) break;
-        if (paced) std::this_thread::sleep_until(wall0 + std::chrono::nanoseconds(offset));
+        if (paced) svc.waitUntil(wall0 + std::chrono::nanoseconds(offset));
         if (sim && k > 0) svc.advanceTo(t0 + offset);
         const auto polled = svc.pollRdt();
         ++polls;

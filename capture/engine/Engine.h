@@ -8,9 +8,11 @@
 
 #include "EngineTypes.h"
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace rdt::engine {
@@ -39,6 +41,10 @@ public:
     virtual std::uint64_t nowNs() const = 0;
     /// Simulated sources: runs the simulated machine (and its scenario) up to `timeNs`; a no-op for real ones.
     virtual void advanceTo(std::uint64_t timeNs) = 0;
+    /// Waits until `deadline` (a front end pacing its output): a local engine sleeps; a remote one keeps its
+    /// connection alive meanwhile (heartbeats, docs/PROTOCOL.md "Heartbeat and goodbye"), which a plain sleep
+    /// longer than the peer's silence limit would not.
+    virtual void waitUntil(std::chrono::steady_clock::time_point deadline) { std::this_thread::sleep_until(deadline); }
 
     // --- RDT commands ----------------------------------------------------------------------------------------
     virtual CommandResult createGroup(const std::string& name) = 0;

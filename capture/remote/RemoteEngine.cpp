@@ -107,6 +107,17 @@ void RemoteEngine::advanceTo(std::uint64_t timeNs)
     m_simNowNs = std::max(m_simNowNs, r.now().now_ns());
 }
 
+void RemoteEngine::waitUntil(std::chrono::steady_clock::time_point deadline)
+{
+    using namespace std::chrono;
+    for (auto now = steady_clock::now(); now < deadline && !m_lost; now = steady_clock::now()) {
+        const auto ms = duration_cast<milliseconds>(deadline - now).count();
+        if (ms <= 0) break;
+        if (auto st = m_client->pump(static_cast<int>(std::min<long long>(ms, 500))); !st) m_lost = st.error();
+    }
+    if (m_lost) std::this_thread::sleep_until(deadline); // the pacing stays; the next call reports the loss
+}
+
 engine::CommandResult RemoteEngine::groupCommand(
     pb::GroupCommand::Op op, const std::string& path, const std::string& name, const std::vector<unsigned>& ids)
 {

@@ -37,6 +37,8 @@ public:
     /// estimated from this machine's clock and the offset measured when the source opened.
     std::uint64_t nowNs() const override;
     void advanceTo(std::uint64_t timeNs) override;
+    /// Pumps the connection (heartbeats out, events in) until the deadline.
+    void waitUntil(std::chrono::steady_clock::time_point deadline) override;
 
     engine::CommandResult createGroup(const std::string& name) override;
     engine::CommandResult createMonitorGroup(const std::string& parent, const std::string& name) override;
