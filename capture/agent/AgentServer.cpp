@@ -32,6 +32,7 @@ int AgentServer::serveStdio(UniqueFd in, UniqueFd out)
     protocol::ConnectionOptions co;
     co.peerName = "the client";
     co.preambleVersion = m_ctx.maxVersion;
+    co.silenceLimitNs = m_ctx.silenceLimitNs;
     auto conn = std::make_unique<protocol::Connection>(std::move(in), std::move(out), co, monotonicNs());
     m_sessions.push_back(std::make_unique<ClientSession>(m_nextId++, std::move(conn), std::nullopt, m_ctx, m_factory));
     loop(-1, 1, true);
@@ -62,6 +63,7 @@ void AgentServer::accept(int listenFd, int maxClients)
         protocol::ConnectionOptions co;
         co.peerName = "client " + std::to_string(m_nextId);
         co.preambleVersion = m_ctx.maxVersion;
+        co.silenceLimitNs = m_ctx.silenceLimitNs;
         auto conn = std::make_unique<protocol::Connection>(std::move(fd), UniqueFd {}, co, monotonicNs());
         if (static_cast<int>(m_sessions.size()) >= maxClients) {
             // Refuse politely: the preamble is already queued; a refusing Welcome follows without reading a Hello.
@@ -90,6 +92,7 @@ void AgentServer::loop(int listenFd, int maxClients, bool untilLastClient)
             auto& c = s->connection();
             fds.push_back({ c.readFd(), POLLIN, 0 });
             fds.push_back({ c.writeFd(), static_cast<short>(c.wantWrite() ? POLLOUT : 0), 0 });
+            fds.push_back({ s->wakeFd(), POLLIN, 0 }); // -1 is ignored by poll(2)
         }
         const int n = ::poll(fds.data(), fds.size(), kTickMs);
         if (n < 0 && errno != EINTR) {
@@ -99,7 +102,8 @@ void AgentServer::loop(int listenFd, int maxClients, bool untilLastClient)
         const std::uint64_t now = monotonicNs();
         std::size_t k = listenFd >= 0 ? 1 : 0;
         const std::size_t existing = m_sessions.size();
-        for (std::size_t i = 0; i < existing; ++i, k += 2) {
+        // Every session is ticked on every wakeup: its engine's events (the wake descriptor) are forwarded there.
+        for (std::size_t i = 0; i < existing; ++i, k += 3) {
             auto& s = *m_sessions[i];
             if (fds[k].revents & (POLLIN | POLLHUP | POLLERR)) s.onReadable(now);
             if (fds[k + 1].revents & (POLLOUT | POLLERR)) s.onWritable(now);

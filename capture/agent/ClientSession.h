@@ -26,6 +26,8 @@ struct AgentContext {
     std::uint32_t minVersion = protocol::kMinProtocolVersion;
     std::uint32_t maxVersion = protocol::kProtocolVersion;
     std::function<void(const std::string&)> log;
+    /// A client silent for longer than this is gone (docs/PROTOCOL.md "Heartbeat and goodbye"; tests shorten it).
+    std::uint64_t silenceLimitNs = 15'000'000'000;
 };
 
 /// Serves one client's requests. The session owns it and ends it when the client goes.
@@ -38,6 +40,9 @@ public:
     virtual void forwardEvents(protocol::Connection& connection) = 0;
     /// The client is gone or said goodbye: stop captures, reap launched commands, restore when asked.
     virtual void end(const std::string& why) = 0;
+    /// A descriptor that becomes readable when the engine has events to forward (so a batch the sampler thread
+    /// produced goes out at once, not at the loop's next tick); -1 for none. forwardEvents() re-arms it.
+    virtual int wakeFd() const { return -1; }
 };
 
 /// One client connection: handshake, dispatch, heartbeats, and the cleanup when it ends for any reason.
@@ -53,6 +58,7 @@ public:
 
     protocol::Connection& connection() { return *m_conn; }
     bool finished() const { return m_finished; }
+    int wakeFd() const { return m_handler ? m_handler->wakeFd() : -1; }
     const std::string& name() const { return m_name; }
 
     void onReadable(std::uint64_t nowNs);

@@ -8,6 +8,8 @@
 #include "remote/EngineCodec.h"
 
 #include <cerrno>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 namespace rdt::agent {
 
@@ -23,7 +25,10 @@ public:
     ServiceHandler(const AgentContext& context, const std::optional<protocol::PeerCredentials>& peer)
         : m_ctx(context)
         , m_peer(peer)
+        , m_wake(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC))
     { }
+
+    int wakeFd() const override { return m_wake.get(); }
 
     void handle(const pb::Request& request, pb::Response& response) override
     {
@@ -48,7 +53,7 @@ public:
         engine::CaptureService& svc = *m_service;
         switch (request.command_case()) {
         case pb::Request::kGetSnapshot: {
-            const auto snap = svc.snapshot();
+            const auto snap = svc.snapshot(request.get_snapshot().with_tasks());
             remote::toWire(snap.result, response);
             if (snap.result.ok) remote::toWire(snap, *response.mutable_snapshot());
             return;
@@ -79,6 +84,10 @@ public:
 
     void forwardEvents(protocol::Connection& connection) override
     {
+        if (m_wake) {
+            std::uint64_t count = 0;
+            (void)!::read(m_wake.get(), &count, sizeof count); // re-arm; EAGAIN when nothing was signalled
+        }
         if (!m_service) return;
         for (auto& e : m_service->drainEvents()) {
             if (const auto* batch = std::get_if<RdtSampleBatch>(&e)) {
@@ -134,6 +143,7 @@ private:
             if (!machine) return fail(response, machine.error());
             protocol::toWire(machine->capabilities, *out->mutable_capabilities());
             out->set_cpuid_json(machine->cpuidJson);
+            out->set_kernel(machine->kernel);
         }
         remote::toWire((*svc)->source(), *out->mutable_source());
         out->set_now_ns((*svc)->nowNs());
@@ -142,6 +152,11 @@ private:
         m_ctx.log(who() + "opened source " + (*svc)->source().kind + " (" + (*svc)->source().backend + ")");
         m_service = std::move(*svc);
         m_reportedDropped = 0;
+        if (m_wake)
+            m_service->setEventWakeup([fd = m_wake.get()] {
+                const std::uint64_t one = 1;
+                (void)!::write(fd, &one, sizeof one); // an eventfd add; the count saturates harmlessly
+            });
     }
 
     void groupCommand(const pb::GroupCommand& c, pb::Response& response)
@@ -194,6 +209,7 @@ private:
 
     const AgentContext& m_ctx;
     std::optional<protocol::PeerCredentials> m_peer;
+    UniqueFd m_wake; ///< eventfd the service's wakeup writes, polled by the agent's loop
     std::unique_ptr<engine::CaptureService> m_service;
     std::map<std::string, Schemata> m_restore;
     std::uint64_t m_reportedDropped = 0;

@@ -2,7 +2,6 @@
 // rdtscope-cli alloc show | alloc set --group NAME 'L3:0=ff0;1=ff0' ['MB:0=50' ...]
 #include "CmdRdtSource.h"
 #include "Commands.h"
-#include "rdt/AllocationEngine.h"
 #include "rdt/GroupNames.h"
 
 #include <cstdio>
@@ -34,6 +33,14 @@ void printCaps(const Capabilities& caps)
                 r.mbpsMode ? "  (MiBps mode)" : "", r.numClosids, r.domains.size());
     }
     if (caps.resources.empty()) std::printf("no allocation resources\n");
+}
+
+void printSchemata(const Schemata& s)
+{
+    for (const auto& line : s.lines())
+        std::printf("  %s", s.formatLine(line.resource).c_str());
+    for (const auto& w : s.warnings())
+        std::printf("  warning: %s\n", w.c_str());
 }
 }
 
@@ -73,61 +80,55 @@ int cmdAlloc(const std::vector<std::string>& argv)
         }
     }
     int code = 0;
-    auto source = openSourceForCli(args, code);
-    if (!source) return code;
-    RdtBackend& backend = *source->backend;
-    auto caps = backend.capabilities();
-    if (!caps) {
-        std::fprintf(stderr, "rdtscope-cli alloc: %s\n", caps.error().toString().c_str());
-        return exitCodeFor(caps.error());
+    // The engine (local, or the agent's with --connect) applies the change, so the rules and the transaction
+    // are the same wherever it runs.
+    auto service = openServiceForCli(args, code, args.valueOr("who", "cli"));
+    if (!service) return code;
+    engine::Engine& svc = **service;
+    auto machine = svc.machine();
+    if (!machine) {
+        std::fprintf(stderr, "rdtscope-cli alloc: %s\n", machine.error().toString().c_str());
+        return exitCodeFor(machine.error());
     }
     if (verb == "show") {
-        printCaps(*caps);
-        auto groups = backend.listGroups();
-        if (!groups) {
-            std::fprintf(stderr, "rdtscope-cli alloc: %s\n", groups.error().toString().c_str());
-            return exitCodeFor(groups.error());
+        printCaps(machine->capabilities);
+        const auto snap = svc.snapshot();
+        if (!snap.result.ok) {
+            std::fprintf(stderr, "rdtscope-cli alloc: %s\n", snap.result.toString().c_str());
+            return exitCodeFor(snap.result.error());
         }
-        for (const auto& g : *groups) {
-            if (!g.isControl) continue;
-            std::printf("\n%s%s%s\n", displayGroup(g.path).c_str(), g.mode.empty() ? "" : "  mode ", g.mode.c_str());
-            auto s = backend.readSchemata(g.path);
-            if (!s) {
-                std::printf("  (schemata unreadable: %s)\n", s.error().toString().c_str());
+        for (const auto& g : snap.groups) {
+            if (!g.info.isControl) continue;
+            std::printf("\n%s%s%s\n", displayGroup(g.info.path).c_str(), g.info.mode.empty() ? "" : "  mode ",
+                g.info.mode.c_str());
+            if (!g.schemataError.empty()) {
+                std::printf("  (schemata unreadable: %s)\n", g.schemataError.c_str());
                 continue;
             }
-            for (const auto& line : s->lines())
-                std::printf("  %s", s->formatLine(line.resource).c_str());
-            for (const auto& w : s->warnings())
-                std::printf("  warning: %s\n", w.c_str());
+            printSchemata(g.schemata);
         }
         return ExitOk;
     }
-    AllocationEngine engine(backend);
-    if (source->simulation) {
-        auto sim = source->simulation;
-        engine.setClock([sim] { return sim->nowNs(); });
-    }
     const auto group = groupPathFromUser(*args.value("group"));
-    auto out = engine.apply({ group, *change, args.valueOr("who", "cli") });
-    for (const auto& n : out.notes)
+    const auto out = svc.applyAllocation(group, *change);
+    for (const auto& n : out.result.notes)
         std::printf("note: %s\n", n.c_str());
-    for (const auto& e : out.events)
+    for (const auto& e : out.changes)
         std::printf("%s %s:%d %s -> %s  %s\n", e.ok ? "ok    " : "FAILED", e.resource.c_str(), e.domain,
             e.oldValue.empty() ? "?" : e.oldValue.c_str(), e.newValue.c_str(), e.message.c_str());
-    if (!out.ok) {
-        std::fprintf(stderr, "rdtscope-cli alloc set: %s\n", out.error.toString().c_str());
+    if (!out.result.ok) {
+        std::fprintf(stderr, "rdtscope-cli alloc set: %s\n", out.result.toString().c_str());
         // The transaction's log: every step, then what the rollback restored (docs/SAFE-WRITES.md).
         for (const auto& step : out.steps)
             std::fprintf(stderr, "  step %s\n", step.c_str());
         if (out.rolledBack) std::fprintf(stderr, "every domain already written was restored\n");
         return ExitFailure;
     }
-    if (auto s = backend.readSchemata(group)) {
-        std::printf("%s now:\n", displayGroup(group).c_str());
-        for (const auto& line : s->lines())
-            std::printf("  %s", s->formatLine(line.resource).c_str());
-    }
+    for (const auto& g : svc.snapshot().groups)
+        if (g.info.path == group && g.schemataError.empty()) {
+            std::printf("%s now:\n", displayGroup(group).c_str());
+            printSchemata(g.schemata);
+        }
     return ExitOk;
 }
 

@@ -68,14 +68,15 @@ int cmdGroups(const std::vector<std::string>& argv)
         pids = std::move(*ids);
     }
     int code = 0;
-    auto source = openSourceForCli(args, code);
-    if (!source) return code;
-    RdtBackend& backend = *source->backend;
+    // Through the engine (local, or the agent's with --connect): the same checks and writes wherever it runs.
+    auto service = openServiceForCli(args, code);
+    if (!service) return code;
+    engine::Engine& svc = **service;
     if (verb == "assign" && args.has("cpus")) {
         // CPU ids are checked against this source's machine, so the source is open first.
-        auto caps = backend.capabilities();
-        if (!caps) return fail("assign", caps.error());
-        auto ids = parseUserCpus(*args.value("cpus"), *caps);
+        auto machine = svc.machine();
+        if (!machine) return fail("assign", machine.error());
+        auto ids = parseUserCpus(*args.value("cpus"), machine->capabilities);
         if (!ids) {
             std::fprintf(stderr, "rdtscope-cli groups assign: %s\n", ids.error().toString().c_str());
             return ExitUsage;
@@ -85,33 +86,33 @@ int cmdGroups(const std::vector<std::string>& argv)
     const std::string name = needsName ? groupPathFromUser(pos[1]) : std::string {};
 
     if (verb == "list") {
-        auto groups = backend.listGroups();
-        if (!groups) return fail("list", groups.error());
+        const auto snap = svc.snapshot();
+        if (!snap.result.ok) return fail("list", snap.result.error());
         std::printf("%-36s %-8s %-10s %6s %8s  %s\n", "GROUP", "TYPE", "MODE", "CLOS", "TASKS", "CPUS");
-        for (const auto& g : *groups) {
-            auto t = backend.tasks(g.path);
-            auto c = backend.cpus(g.path);
+        for (const auto& s : snap.groups) {
+            const auto& g = s.info;
             std::printf("%-36s %-8s %-10s %6s %8s  %s\n", displayGroup(g.path).c_str(),
                 g.isControl ? "control" : "monitor", g.mode.empty() ? "-" : g.mode.c_str(),
-                g.closid >= 0 ? std::to_string(g.closid).c_str() : "-", t ? std::to_string(t->size()).c_str() : "-",
-                c ? (c->empty() ? "-" : formatIdList(*c).c_str()) : "?");
+                g.closid >= 0 ? std::to_string(g.closid).c_str() : "-",
+                s.taskCount ? std::to_string(*s.taskCount).c_str() : "-",
+                s.cpusKnown ? (s.cpus.empty() ? "-" : formatIdList(s.cpus).c_str()) : "?");
         }
         return ExitOk;
     }
     if (verb == "create") {
-        auto r = args.has("parent") ? backend.createMonitorGroup(groupPathFromUser(*args.value("parent")), pos[1])
-                                    : backend.createControlGroup(pos[1]);
-        if (!r) return fail("create", r.error());
+        const auto r = args.has("parent") ? svc.createMonitorGroup(groupPathFromUser(*args.value("parent")), pos[1])
+                                          : svc.createGroup(pos[1]);
+        if (!r.ok) return fail("create", r.error());
         std::printf("created %s group %s\n", args.has("parent") ? "monitor" : "control", pos[1].c_str());
         return ExitOk;
     }
     if (verb == "delete") {
-        if (auto r = backend.removeGroup(name); !r) return fail("delete", r.error());
+        if (const auto r = svc.deleteGroup(name); !r.ok) return fail("delete", r.error());
         std::printf("deleted %s\n", pos[1].c_str());
         return ExitOk;
     }
-    auto r = pids.empty() ? backend.assignCpus(name, cpuList) : backend.assignTasks(name, pids);
-    if (!r) return fail("assign", r.error());
+    const auto r = pids.empty() ? svc.assignCpus(name, cpuList) : svc.assignTasks(name, pids);
+    if (!r.ok) return fail("assign", r.error());
     std::printf("assigned %s %s to %s\n", pids.empty() ? "CPUs" : "PIDs",
         formatIdList(pids.empty() ? cpuList : pids).c_str(), displayGroup(name).c_str());
     return ExitOk;

@@ -150,7 +150,7 @@ int cmdMonitor(const std::vector<std::string>& argv)
     const std::uint64_t t0 = svc.nowNs();
     const auto wall0 = std::chrono::steady_clock::now();
     auto advanceTo = [&](std::uint64_t offset) {
-        if (paced || !simulated) std::this_thread::sleep_until(wall0 + std::chrono::nanoseconds(offset));
+        if (paced || !simulated) svc.waitUntil(wall0 + std::chrono::nanoseconds(offset));
         svc.advanceTo(t0 + offset); // a no-op for real sources
     };
     // Scenario lines are printed as they happen; the last sample batch of a drain is what a poll produced.
@@ -213,6 +213,12 @@ int cmdMonitor(const std::vector<std::string>& argv)
             const auto polled = svc.pollRdt();
             auto batch = drain("scenario at", true);
             if (!polled.ok || !batch) {
+                // A lost agent does not come back by polling it again: say so once and stop.
+                if (const auto lost = svc.connectionLost()) {
+                    std::fprintf(stderr, "rdtscope-cli monitor: lost %s: %s\n", svc.location().c_str(),
+                        lost->toString().c_str());
+                    return ExitFailure;
+                }
                 std::fprintf(stderr, "rdtscope-cli monitor: poll failed: %s\n", polled.toString().c_str());
                 continue;
             }

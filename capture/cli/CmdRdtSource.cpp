@@ -75,9 +75,10 @@ const std::string& connectUrl()
     return g_connectUrl;
 }
 
-Result<std::unique_ptr<engine::Engine>> openServiceForCli(const Args& args, int& exitCode)
+Result<std::unique_ptr<engine::Engine>> openServiceForCli(const Args& args, int& exitCode, const std::string& who)
 {
     engine::ServiceOptions o;
+    o.who = who;
     o.rdt.spec = args.valueOr("source", "auto");
     o.rdt.scenario = args.valueOr("scenario", "noisy-neighbour");
     std::unique_ptr<engine::Engine> engine;

@@ -26,8 +26,9 @@ const std::string& connectUrl();
 
 /// The capture engine over the source the options name, announced on stderr as openSourceForCli does: a local
 /// CaptureService, or with --connect the agent's (remote/RemoteEngine.h), named first. The same calls, results
-/// and printing follow either way.
-Result<std::unique_ptr<engine::Engine>> openServiceForCli(const Args& args, int& exitCode);
+/// and printing follow either way. `who` names the applier in allocation events ("cli"; an agent names itself).
+Result<std::unique_ptr<engine::Engine>> openServiceForCli(
+    const Args& args, int& exitCode, const std::string& who = "cli");
 
 /// Exit code for an engine error: 3 for "not available here" errnos, 1 otherwise.
 int exitCodeFor(const Error& e);

@@ -7,10 +7,7 @@
 #include "Commands.h"
 
 #include "core/Time.h"
-#include "platform/CpuidDump.h"
-#include "platform/LiveCpuid.h"
 #include "rdt/CounterMath.h"
-#include "rdt/Sampler.h"
 #include "session/Recorder.h"
 #include "session/StateWatcher.h"
 #include "session/StopSignals.h"
@@ -18,9 +15,8 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <sys/utsname.h>
 #include <thread>
-#include <unistd.h>
+#include <variant>
 
 namespace rdt::cli {
 
@@ -42,19 +38,6 @@ Ctrl-C / SIGTERM stop cleanly. A full disk stops the recording with a message; w
 Sessions from the simulator are labelled SIMULATED in the file and everywhere they are shown.
 Exit codes: 0 recorded, 1 failed (write error: what was written is kept), 2 usage, 3 source unavailable.
 )";
-
-std::string hostName()
-{
-    char buf[256] = {};
-    return ::gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string();
-}
-
-std::string kernelText()
-{
-    utsname u {};
-    if (::uname(&u) != 0) return {};
-    return std::string(u.sysname) + " " + u.release + " " + u.version + " " + u.machine;
-}
 
 std::string capabilityText(const Capabilities& caps)
 {
@@ -108,55 +91,59 @@ int cmdRecord(const std::vector<std::string>& argvIn)
     const std::string path = *args.value("output");
 
     int code = 0;
-    auto source = openSourceForCli(args, code);
-    if (!source) return code;
-    RdtBackend& backend = *source->backend;
-    SimulationControl* sim = source->simulation.get();
-    auto caps = backend.capabilities();
-    if (!caps) {
-        std::fprintf(stderr, "rdtscope-cli record: %s\n", caps.error().toString().c_str());
-        return exitCodeFor(caps.error());
+    // The capture engine: local, or the agent's with --connect (the session is written here either way, with the
+    // engine's machine, host name, kernel and CPUID snapshot in its metadata).
+    auto service = openServiceForCli(args, code);
+    if (!service) return code;
+    engine::Engine& svc = **service;
+    const engine::SourceDescription source = svc.source();
+    const bool sim = !source.simulation.empty(); // a simulated machine runs behind the source
+    auto machineInfo = svc.machine();
+    if (!machineInfo) {
+        std::fprintf(stderr, "rdtscope-cli record: %s\n", machineInfo.error().toString().c_str());
+        return exitCodeFor(machineInfo.error());
     }
-    if (!caps->monitoring.present) {
-        std::fprintf(stderr, "rdtscope-cli record: %s has no RDT monitoring (no L3_MON / CPUID.0FH)\n",
-            backend.describe().c_str());
+    const Capabilities& caps = machineInfo->capabilities;
+    if (!caps.monitoring.present) {
+        std::fprintf(
+            stderr, "rdtscope-cli record: %s has no RDT monitoring (no L3_MON / CPUID.0FH)\n", source.backend.c_str());
         return ExitUnavailable;
     }
 
     // Poll at least as often as the counter width requires (SDM 20.18.8: one wrap at most between reads).
     std::uint64_t step = static_cast<std::uint64_t>(*intervalMs * 1e6);
-    if (const auto maxStep = maxPollIntervalNs(caps->monitoring.counterWidth); step > maxStep) {
+    if (const auto maxStep = maxPollIntervalNs(caps.monitoring.counterWidth); step > maxStep) {
         std::fprintf(stderr, "note: interval lowered to %.0f ms so %u-bit counters cannot wrap twice (SDM 20.18.8)\n",
-            static_cast<double>(maxStep) * 1e-6, caps->monitoring.counterWidth);
+            static_cast<double>(maxStep) * 1e-6, caps.monitoring.counterWidth);
         step = maxStep;
+    }
+    if (auto r = svc.setSamplingInterval(step); !r.ok) {
+        std::fprintf(stderr, "rdtscope-cli record: %s\n", r.toString().c_str());
+        return exitCodeFor(r.error());
     }
     const bool bounded = args.has("duration");
     const auto durationNs = bounded ? static_cast<std::uint64_t>(*durationS * 1e9) : 0;
     const bool paced = !sim || !bounded || args.has("realtime");
-    auto now = [&] { return sim ? sim->nowNs() : monotonicNs(); };
+    auto now = [&] { return svc.nowNs(); };
 
     session::SessionMeta meta;
     meta.startWallNs = wallClockNs();
-    meta.host = hostName();
-    meta.kernel = kernelText();
-    meta.source = source->kind + (sim ? ":" + sim->scenarioName() : std::string());
-    meta.simulated = source->simulated;
+    meta.host = machineInfo->hostname;
+    meta.kernel = machineInfo->kernel;
+    meta.source = source.kind + (sim ? ":" + source.scenario : std::string());
+    meta.simulated = source.simulated;
     meta.toolVersion = RDTSCOPE_VERSION;
     meta.commandLine = "rdtscope-cli record";
+    if (!connectUrl().empty()) meta.commandLine += " --connect " + connectUrl();
     for (const auto& a : argvIn)
         meta.commandLine += " " + a;
-    meta.scenario = sim ? sim->scenarioName() : std::string();
+    meta.scenario = sim ? source.scenario : std::string();
     meta.intervalNs = step;
-    meta.timeIsSimulated = sim != nullptr;
+    meta.timeIsSimulated = sim;
     session::MachineInfo machine;
-    machine.description = sim ? sim->describe() : backend.describe();
-    machine.topology = capabilityText(*caps);
-    if (!source->simulated) {
-        LiveCpuid cpuid;
-        machine.cpuidJson = cpuidTableToJson(snapshotCpuid(cpuid));
-    } else if (source->simulation) {
-        machine.cpuidJson = source->simulation->cpuidJson(); // the simulated CPU, labelled simulated in meta
-    }
+    machine.description = sim ? source.simulation : source.backend;
+    machine.topology = capabilityText(caps);
+    machine.cpuidJson = machineInfo->cpuidJson; // the simulated CPU's is labelled simulated in meta
 
     // The time axis starts here: setup above (CPUID snapshot, capabilities) does not count.
     meta.startMonoNs = now();
@@ -176,40 +163,61 @@ int cmdRecord(const std::vector<std::string>& argvIn)
     // the write fails with EFBIG instead and the recorder stops with a message, keeping what was committed.
     std::signal(SIGXFSZ, SIG_IGN);
 
-    SamplerConfig cfg;
-    cfg.rateHz = 1e9 / static_cast<double>(step);
-    Sampler sampler(backend, cfg, sim);
-    session::StateWatcher watcher(backend);
+    session::StateWatcher watcher;
     std::uint64_t polls = 0, pollErrors = 0;
     std::string lastPollError;
+    // What the engine produced: sample batches for the session, the scenario's lesson notes and timed commands as
+    // markers (a failed command says so), background errors counted like failed polls.
+    auto drain = [&]() {
+        bool gotBatch = false;
+        for (auto& e : svc.drainEvents()) {
+            if (auto* b = std::get_if<RdtSampleBatch>(&e)) {
+                recorder.push(std::move(*b));
+                gotBatch = true;
+            } else if (auto* m = std::get_if<SimulationEvent>(&e)) {
+                recorder.push(session::Marker {
+                    m->timeNs, m->note ? "note" : (m->ok ? "scenario" : "scenario-failed"), std::move(m->text) });
+            }
+        }
+        return gotBatch;
+    };
     auto observe = [&](std::uint64_t t) {
-        auto changes = watcher.poll(t);
+        const auto snap = svc.snapshot(/*withTasks=*/true);
+        if (!snap.result.ok) return;
+        std::vector<session::StateWatcher::GroupReading> readings;
+        for (const auto& g : snap.groups) {
+            const bool schemataRead = g.info.isControl && g.schemataError.empty();
+            readings.push_back(
+                { g.info.path, g.info.isControl, schemataRead ? std::optional<Schemata>(g.schemata) : std::nullopt,
+                    g.schemataError, g.taskCount ? std::optional(g.tasks) : std::nullopt,
+                    g.cpusKnown ? std::optional(g.cpus) : std::nullopt });
+        }
+        auto changes = watcher.observe(t, readings);
         for (auto& a : changes.allocations)
             recorder.push(std::move(a));
         for (auto& m : changes.memberships)
             recorder.push(std::move(m));
-        // The scenario's lesson notes and timed commands become markers (a failed command says so).
-        if (sim) {
-            for (auto& e : sim->takeEvents())
-                recorder.push(session::Marker {
-                    e.timeNs, e.note ? "note" : (e.ok ? "scenario" : "scenario-failed"), std::move(e.text) });
-        }
     };
     observe(t0);
+    (void)drain();
     for (std::uint64_t k = 0; !session::StopSignals::requested() && !recorder.failed(); ++k) {
         const std::uint64_t offset = k * step;
         if (bounded && offset > durationNs) break;
-        if (paced) std::this_thread::sleep_until(wall0 + std::chrono::nanoseconds(offset));
-        if (sim && k > 0) sim->advanceTo(t0 + offset);
-        auto batch = sampler.pollOnce(now());
-        while (sampler.queue().pop()) { }
+        if (paced) svc.waitUntil(wall0 + std::chrono::nanoseconds(offset));
+        if (sim && k > 0) svc.advanceTo(t0 + offset);
+        const auto polled = svc.pollRdt();
         ++polls;
-        if (!batch) {
+        const bool gotBatch = drain();
+        if (const auto lost = svc.connectionLost()) {
+            pollErrors += 1;
+            lastPollError = "lost " + svc.location() + ": " + lost->toString();
+            break; // what was recorded so far is kept and the file is closed properly below
+        }
+        if (!polled.ok || !gotBatch) {
             ++pollErrors;
-            lastPollError = batch.error().toString();
+            lastPollError = polled.ok ? "no sample batch" : polled.toString();
             continue;
         }
-        recorder.push(std::move(*batch));
         observe(now());
     }
     const int sig = session::StopSignals::which();
@@ -234,7 +242,7 @@ int cmdRecord(const std::vector<std::string>& argvIn)
     }
     std::fprintf(stderr, "recorded %llu samples, %.3f s of %s time, to %s (%s)%s\n",
         static_cast<unsigned long long>(recorder.committedSamples()), recordedS, sim ? "simulated" : "real",
-        path.c_str(), reason.c_str(), source->simulated ? " [SIMULATED]" : "");
+        path.c_str(), reason.c_str(), source.simulated ? " [SIMULATED]" : "");
     return ExitOk;
 }
 

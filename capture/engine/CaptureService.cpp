@@ -4,11 +4,15 @@
 #include "PmuCapture.h"
 #include "SourceAssembly.h"
 #include "core/Time.h"
+#include "platform/CpuidDump.h"
+#include "platform/LiveCpuid.h"
 #include "rdt/AllocationEngine.h"
 #include "rdt/Sampler.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 namespace rdt::engine {
 
@@ -92,11 +96,20 @@ Result<MachineDescription> CaptureService::machine()
     MachineDescription m;
     m.source = m_description;
     m.capabilities = std::move(*caps);
-    if (m_source.simulation) m.cpuidJson = m_source.simulation->cpuidJson();
+    if (m_source.simulation) {
+        m.cpuidJson = m_source.simulation->cpuidJson();
+    } else {
+        LiveCpuid cpuid;
+        m.cpuidJson = cpuidTableToJson(snapshotCpuid(cpuid));
+    }
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) == 0) m.hostname = host;
+    utsname u {};
+    if (::uname(&u) == 0) m.kernel = std::string(u.sysname) + " " + u.release + " " + u.version + " " + u.machine;
     return m;
 }
 
-GroupsSnapshot CaptureService::snapshot()
+GroupsSnapshot CaptureService::snapshot(bool withTasks)
 {
     GroupsSnapshot out;
     if (!hasRdt()) {
@@ -112,9 +125,20 @@ GroupsSnapshot CaptureService::snapshot()
     for (auto& g : *groups) {
         GroupState s;
         s.info = g;
-        if (g.isControl)
-            if (auto sch = m_source.backend->readSchemata(g.path)) s.schemata = std::move(*sch);
-        if (auto c = m_source.backend->cpus(g.path)) s.cpus = std::move(*c);
+        if (g.isControl) {
+            if (auto sch = m_source.backend->readSchemata(g.path))
+                s.schemata = std::move(*sch);
+            else
+                s.schemataError = sch.error().toString();
+        }
+        if (auto c = m_source.backend->cpus(g.path)) {
+            s.cpus = std::move(*c);
+            s.cpusKnown = true;
+        }
+        if (auto t = m_source.backend->tasks(g.path)) {
+            s.taskCount = t->size();
+            if (withTasks) s.tasks = std::move(*t);
+        }
         out.groups.push_back(std::move(s));
     }
     return out;
@@ -175,6 +199,7 @@ AllocationResult CaptureService::applyAllocation(const std::string& group, const
     out.applied = std::move(outcome.applied);
     out.rolledBack = outcome.rolledBack;
     out.changes = std::move(outcome.events);
+    out.steps = std::move(outcome.steps);
     return out;
 }
 
@@ -298,12 +323,15 @@ Result<PmuReport> CaptureService::pmuReport(std::uint32_t id, std::size_t topN)
 
 void CaptureService::push(EngineEvent event)
 {
-    std::lock_guard lock(m_eventMutex);
-    m_events.push_back(std::move(event));
-    while (m_events.size() > m_options.eventCapacity) {
-        m_events.pop_front();
-        ++m_dropped;
+    {
+        std::lock_guard lock(m_eventMutex);
+        m_events.push_back(std::move(event));
+        while (m_events.size() > m_options.eventCapacity) {
+            m_events.pop_front();
+            ++m_dropped;
+        }
     }
+    if (m_wakeup) m_wakeup();
 }
 
 void CaptureService::takeSimulationEvents()

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -50,7 +51,7 @@ public:
     Result<MachineDescription> machine() override;
     const SourceDescription& source() const override { return m_description; }
     /// Groups, their schemata and CPUs now.
-    GroupsSnapshot snapshot() override;
+    GroupsSnapshot snapshot(bool withTasks = false) override;
 
     // --- Time ------------------------------------------------------------------------------------------------
     /// The source clock: simulated time for simulated sources, CLOCK_MONOTONIC otherwise.
@@ -96,6 +97,10 @@ public:
     std::vector<PmuBatch> drainPmuBatches();
     /// Events dropped because nobody drained them.
     std::uint64_t droppedEvents() const override;
+    /// A wake-up for an event loop that drains this service (the agent writes to an eventfd): called on the thread
+    /// that queued an event (the sampler's, for background polls), after the event is queued. Set it before
+    /// sampling starts; it must not call back into the service.
+    void setEventWakeup(std::function<void()> wakeup) { m_wakeup = std::move(wakeup); }
 
 private:
     explicit CaptureService(const ServiceOptions& options);
@@ -118,6 +123,7 @@ private:
     std::deque<EngineEvent> m_events;
     std::deque<PmuBatch> m_pmuBatches;
     std::uint64_t m_dropped = 0;
+    std::function<void()> m_wakeup;
 };
 
 } // namespace rdt::engine

@@ -8,8 +8,11 @@
 
 #include "EngineTypes.h"
 
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace rdt::engine {
@@ -23,10 +26,14 @@ public:
     /// Capabilities (re-read from the backend) and which source runs and why.
     virtual Result<MachineDescription> machine() = 0;
     virtual const SourceDescription& source() const = 0;
-    /// Groups, their schemata and CPUs now.
-    virtual GroupsSnapshot snapshot() = 0;
+    /// Groups, their schemata, CPUs and task counts now; with `withTasks` also every group's PID list (a recorder
+    /// watching membership wants them; a table of groups does not).
+    virtual GroupsSnapshot snapshot(bool withTasks = false) = 0;
     /// Where the engine runs: "" for this process, "the agent on root@srv" for a remote one.
     virtual std::string location() const { return {}; }
+    /// A remote engine whose connection is gone: why, and what to do (every later call fails the same way).
+    /// A local engine never loses itself.
+    virtual std::optional<Error> connectionLost() const { return std::nullopt; }
 
     // --- Time ------------------------------------------------------------------------------------------------
     /// The source clock: simulated time for simulated sources, CLOCK_MONOTONIC (of the engine's machine)
@@ -34,6 +41,10 @@ public:
     virtual std::uint64_t nowNs() const = 0;
     /// Simulated sources: runs the simulated machine (and its scenario) up to `timeNs`; a no-op for real ones.
     virtual void advanceTo(std::uint64_t timeNs) = 0;
+    /// Waits until `deadline` (a front end pacing its output): a local engine sleeps; a remote one keeps its
+    /// connection alive meanwhile (heartbeats, docs/PROTOCOL.md "Heartbeat and goodbye"), which a plain sleep
+    /// longer than the peer's silence limit would not.
+    virtual void waitUntil(std::chrono::steady_clock::time_point deadline) { std::this_thread::sleep_until(deadline); }
 
     // --- RDT commands ----------------------------------------------------------------------------------------
     virtual CommandResult createGroup(const std::string& name) = 0;

@@ -13,6 +13,7 @@
 #include "rdt/SimulationControl.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -34,14 +35,22 @@ struct SourceDescription {
 struct MachineDescription {
     SourceDescription source;
     Capabilities capabilities;
-    std::string cpuidJson; ///< the simulated CPU's CPUID snapshot (platform/CpuidDump.h); "" for real sources
+    /// The CPU's CPUID snapshot (platform/CpuidDump.h): the simulated CPU's for simulated sources, the live CPU's
+    /// (of the machine the engine runs on) for real ones.
+    std::string cpuidJson;
+    std::string hostname; ///< of the machine the engine runs on
+    std::string kernel; ///< uname of that machine: "Linux 6.1.0-18-amd64 #1 SMP ... x86_64"
 };
 
 /// One group as the service sees it now.
 struct GroupState {
     GroupInfo info;
     Schemata schemata; ///< control groups only
+    std::string schemataError; ///< why a control group's schemata could not be read ("" when it was)
     std::vector<unsigned> cpus;
+    bool cpusKnown = false; ///< false: the group's CPU list could not be read
+    std::optional<std::size_t> taskCount; ///< tasks in the group; none when the tasks file could not be read
+    std::vector<unsigned> tasks; ///< the PIDs, when the snapshot was asked for them
 };
 
 /// A snapshot of groups and allocations.
@@ -57,6 +66,8 @@ struct AllocationResult {
     Schemata applied;
     bool rolledBack = false;
     std::vector<AllocationChanged> changes;
+    /// The transaction's log: every step, then what the rollback restored (docs/SAFE-WRITES.md).
+    std::vector<std::string> steps;
 };
 
 /// Something the service wants a user to see but that stopped nothing.

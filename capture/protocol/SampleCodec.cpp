@@ -19,34 +19,59 @@ std::int64_t difference(std::uint64_t now, std::uint64_t before)
 }
 }
 
+std::uint64_t derivedBps(std::int64_t delta, std::uint64_t elapsedNs)
+{
+    if (delta <= 0 || elapsedNs == 0) return 0;
+    __extension__ using U128 = unsigned __int128;
+    const U128 q = (static_cast<U128>(static_cast<std::uint64_t>(delta)) * 1'000'000'000u + elapsedNs / 2) / elapsedNs;
+    return q > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(q);
+}
+
 void SampleEncoder::encode(const RdtSampleBatch& batch, std::uint64_t droppedBatches, pb::RdtSampleBatch& out)
 {
     out.Clear();
     out.set_time_ns(batch.timeNs);
     out.set_dropped_batches(droppedBatches);
+    // Rates travel only when the receiver could not derive every one of them exactly from the deltas (the first
+    // batch of a series, a coalesced gap, a counter reset, the sampler's own rounding).
+    bool derivable = true;
     for (const auto& s : batch.samples) {
         auto [it, inserted] = m_groups.try_emplace(s.group, static_cast<std::uint32_t>(m_groups.size()));
         if (inserted) out.add_new_groups(s.group);
         const std::uint32_t g = it->second;
         auto& last = m_last[{ g, s.domain }];
+        const auto dTotal = difference(s.mbmTotalBytes, last.total);
+        const auto dLocal = difference(s.mbmLocalBytes, last.local);
+        const auto total = roundedBps(s.mbmTotalBps);
+        const auto local = roundedBps(s.mbmLocalBps);
+        if (derivable) {
+            const auto elapsed = last.timeNs != 0 && batch.timeNs > last.timeNs ? batch.timeNs - last.timeNs : 0;
+            derivable = elapsed > 0 && derivedBps(dTotal, elapsed) == total && derivedBps(dLocal, elapsed) == local;
+        }
         out.add_group(g);
         out.add_domain(s.domain);
         out.add_occupancy_bytes(s.occupancyBytes);
-        out.add_mbm_total_delta(difference(s.mbmTotalBytes, last.first));
-        out.add_mbm_local_delta(difference(s.mbmLocalBytes, last.second));
+        out.add_mbm_total_delta(dTotal);
+        out.add_mbm_local_delta(dLocal);
         out.add_flags(s.flags);
-        out.add_mbm_total_bps(roundedBps(s.mbmTotalBps));
-        out.add_mbm_local_bps(roundedBps(s.mbmLocalBps));
-        last = { s.mbmTotalBytes, s.mbmLocalBytes };
+        out.add_mbm_total_bps(total);
+        out.add_mbm_local_bps(local);
+        last = { s.mbmTotalBytes, s.mbmLocalBytes, batch.timeNs };
+    }
+    if (derivable && !batch.samples.empty()) {
+        out.clear_mbm_total_bps();
+        out.clear_mbm_local_bps();
+        out.set_rates_derived(true);
     }
 }
 
 Result<DecodedSamples> SampleDecoder::decode(const pb::RdtSampleBatch& in)
 {
     const int n = in.group_size();
+    const int rates = in.rates_derived() ? 0 : n;
     if (in.domain_size() != n || in.occupancy_bytes_size() != n || in.mbm_total_delta_size() != n
-        || in.mbm_local_delta_size() != n || in.flags_size() != n || in.mbm_total_bps_size() != n
-        || in.mbm_local_bps_size() != n)
+        || in.mbm_local_delta_size() != n || in.flags_size() != n || in.mbm_total_bps_size() != rates
+        || in.mbm_local_bps_size() != rates)
         return makeError("protocol error: a sample batch whose columns differ in length");
     if (m_groups.size() + static_cast<std::size_t>(in.new_groups_size()) > kMaxGroupTable)
         return makeError("protocol error: more than " + std::to_string(kMaxGroupTable) + " group names announced");
@@ -71,12 +96,22 @@ Result<DecodedSamples> SampleDecoder::decode(const pb::RdtSampleBatch& in)
         s.group = m_groups[g];
         s.domain = in.domain(i);
         s.occupancyBytes = in.occupancy_bytes(i);
-        s.mbmTotalBytes = last.first + static_cast<std::uint64_t>(in.mbm_total_delta(i));
-        s.mbmLocalBytes = last.second + static_cast<std::uint64_t>(in.mbm_local_delta(i));
+        s.mbmTotalBytes = last.total + static_cast<std::uint64_t>(in.mbm_total_delta(i));
+        s.mbmLocalBytes = last.local + static_cast<std::uint64_t>(in.mbm_local_delta(i));
         s.flags = in.flags(i);
-        s.mbmTotalBps = static_cast<double>(in.mbm_total_bps(i));
-        s.mbmLocalBps = static_cast<double>(in.mbm_local_bps(i));
-        last = { s.mbmTotalBytes, s.mbmLocalBytes };
+        if (in.rates_derived()) {
+            // A series seen for the first time, or time going backwards, cannot have a derived rate: the sender
+            // never does that, so the batch is inconsistent with this side's state.
+            if (last.timeNs == 0 || in.time_ns() <= last.timeNs)
+                return makeError("protocol error: derived rates for a series without an earlier sample");
+            const auto elapsed = in.time_ns() - last.timeNs;
+            s.mbmTotalBps = static_cast<double>(derivedBps(in.mbm_total_delta(i), elapsed));
+            s.mbmLocalBps = static_cast<double>(derivedBps(in.mbm_local_delta(i), elapsed));
+        } else {
+            s.mbmTotalBps = static_cast<double>(in.mbm_total_bps(i));
+            s.mbmLocalBps = static_cast<double>(in.mbm_local_bps(i));
+        }
+        last = { s.mbmTotalBytes, s.mbmLocalBytes, in.time_ns() };
         out.batch.samples.push_back(std::move(s));
     }
     return out;

@@ -24,6 +24,17 @@ inline constexpr std::size_t kMaxGroupNameBytes = 4096;
 /// Upper bound on distinct (group, domain) series one connection may carry.
 inline constexpr std::size_t kMaxSeries = 1u << 18;
 
+/// What both sides remember of one (group, domain) series: the cumulative MBM bytes and the batch time last sent.
+struct SeriesState {
+    std::uint64_t total = 0;
+    std::uint64_t local = 0;
+    std::uint64_t timeNs = 0; ///< 0: never sent
+};
+
+/// The rate a receiver derives from a series' byte delta over `elapsedNs` (docs/PROTOCOL.md "Sample batches"):
+/// delta x 10^9 / elapsed rounded to the nearest whole byte per second, 0 for a delta <= 0 or no elapsed time.
+std::uint64_t derivedBps(std::int64_t delta, std::uint64_t elapsedNs);
+
 /// Sender side of docs/PROTOCOL.md "Sample batches": group names become table indexes, cumulative MBM bytes
 /// become differences to the previous batch sent on the same connection. Must see every batch it encodes in
 /// order: the decoder mirrors its state.
@@ -33,7 +44,7 @@ public:
 
 private:
     std::unordered_map<std::string, std::uint32_t> m_groups;
-    std::map<std::pair<std::uint32_t, int>, std::pair<std::uint64_t, std::uint64_t>> m_last;
+    std::map<std::pair<std::uint32_t, int>, SeriesState> m_last;
 };
 
 struct DecodedSamples {
@@ -49,7 +60,7 @@ public:
 
 private:
     std::vector<std::string> m_groups;
-    std::map<std::pair<std::uint32_t, int>, std::pair<std::uint64_t, std::uint64_t>> m_last;
+    std::map<std::pair<std::uint32_t, int>, SeriesState> m_last;
 };
 
 } // namespace rdt::protocol

@@ -39,8 +39,13 @@ void toWire(const engine::GroupsSnapshot& in, pb::GroupsSnapshot& out)
         auto* w = out.add_groups();
         protocol::toWire(g.info, *w->mutable_info());
         if (g.info.isControl) w->set_schemata(g.schemata.format());
+        w->set_schemata_error(g.schemataError);
         for (unsigned c : g.cpus)
             w->add_cpus(c);
+        w->set_cpus_known(g.cpusKnown);
+        if (g.taskCount) w->set_task_count(*g.taskCount);
+        for (unsigned t : g.tasks)
+            w->add_tasks(t);
     }
 }
 
@@ -61,7 +66,11 @@ engine::GroupsSnapshot fromWire(const pb::GroupsSnapshot& in)
             }
             g.schemata = std::move(*parsed);
         }
+        g.schemataError = w.schemata_error();
         g.cpus.assign(w.cpus().begin(), w.cpus().end());
+        g.cpusKnown = w.cpus_known();
+        if (w.has_task_count()) g.taskCount = static_cast<std::size_t>(w.task_count());
+        g.tasks.assign(w.tasks().begin(), w.tasks().end());
         s.groups.push_back(std::move(g));
     }
     return s;
@@ -73,6 +82,8 @@ void toWire(const engine::AllocationResult& in, pb::AllocationApplied& out)
     out.set_rolled_back(in.rolledBack);
     for (const auto& c : in.changes)
         protocol::toWire(c, *out.add_changes());
+    for (const auto& s : in.steps)
+        out.add_steps(s);
 }
 
 void toWire(const engine::CommandResult& in, pb::Response& out)
@@ -105,6 +116,7 @@ engine::AllocationResult allocationOf(const pb::Response& in)
     a.rolledBack = w.rolled_back();
     for (const auto& c : w.changes())
         a.changes.push_back(protocol::fromWire(c));
+    a.steps.assign(w.steps().begin(), w.steps().end());
     return a;
 }
 

@@ -39,6 +39,8 @@ Result<std::unique_ptr<RemoteEngine>> RemoteEngine::open(
     e->m_machine.source = fromWire(opened.source());
     e->m_machine.capabilities = protocol::fromWire(opened.capabilities());
     e->m_machine.cpuidJson = opened.cpuid_json();
+    e->m_machine.hostname = opened.hostname();
+    e->m_machine.kernel = opened.kernel();
     e->m_hasRdt = options.openRdt;
     e->m_intervalNs = opened.sampling_interval_ns();
     e->m_simNowNs = opened.now_ns();
@@ -55,6 +57,7 @@ pb::Response RemoteEngine::exchange(pb::Request request)
 {
     auto r = m_client->exchange(std::move(request));
     if (r) return std::move(*r);
+    if (!m_lost) m_lost = r.error();
     pb::Response failed;
     toWire(engine::CommandResult::failure(r.error()), failed);
     return failed;
@@ -71,10 +74,10 @@ Result<engine::MachineDescription> RemoteEngine::machine()
     return m_machine;
 }
 
-engine::GroupsSnapshot RemoteEngine::snapshot()
+engine::GroupsSnapshot RemoteEngine::snapshot(bool withTasks)
 {
     pb::Request req;
-    req.mutable_get_snapshot();
+    req.mutable_get_snapshot()->set_with_tasks(withTasks);
     const auto r = exchange(std::move(req));
     if (r.has_error()) {
         engine::GroupsSnapshot s;
@@ -102,6 +105,17 @@ void RemoteEngine::advanceTo(std::uint64_t timeNs)
         return;
     }
     m_simNowNs = std::max(m_simNowNs, r.now().now_ns());
+}
+
+void RemoteEngine::waitUntil(std::chrono::steady_clock::time_point deadline)
+{
+    using namespace std::chrono;
+    for (auto now = steady_clock::now(); now < deadline && !m_lost; now = steady_clock::now()) {
+        const auto ms = duration_cast<milliseconds>(deadline - now).count();
+        if (ms <= 0) break;
+        if (auto st = m_client->pump(static_cast<int>(std::min<long long>(ms, 500))); !st) m_lost = st.error();
+    }
+    if (m_lost) std::this_thread::sleep_until(deadline); // the pacing stays; the next call reports the loss
 }
 
 engine::CommandResult RemoteEngine::groupCommand(
@@ -186,6 +200,7 @@ void RemoteEngine::collect()
     for (int i = 0; i < kMaxEventsPerDrain; ++i) {
         auto next = m_client->nextEvent(0);
         if (!next) {
+            if (!m_lost) m_lost = next.error();
             if (!m_reportedBroken)
                 m_events.push_back(
                     engine::EngineError { nowNs(), location(), next.error().message, next.error().advice });

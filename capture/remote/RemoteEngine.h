@@ -29,13 +29,16 @@ public:
     /// The machine as the agent described it when the source opened (capabilities do not change while open).
     Result<engine::MachineDescription> machine() override;
     const engine::SourceDescription& source() const override { return m_machine.source; }
-    engine::GroupsSnapshot snapshot() override;
+    engine::GroupsSnapshot snapshot(bool withTasks = false) override;
     std::string location() const override;
+    std::optional<Error> connectionLost() const override { return m_lost; }
 
     /// Simulated sources: the simulated time the agent last reported. Real sources: the agent's monotonic clock,
     /// estimated from this machine's clock and the offset measured when the source opened.
     std::uint64_t nowNs() const override;
     void advanceTo(std::uint64_t timeNs) override;
+    /// Pumps the connection (heartbeats out, events in) until the deadline.
+    void waitUntil(std::chrono::steady_clock::time_point deadline) override;
 
     engine::CommandResult createGroup(const std::string& name) override;
     engine::CommandResult createMonitorGroup(const std::string& parent, const std::string& name) override;
@@ -75,6 +78,7 @@ private:
     std::deque<engine::EngineEvent> m_events;
     std::uint64_t m_dropped = 0;
     bool m_reportedBroken = false;
+    std::optional<Error> m_lost;
 };
 
 /// Connects to the agent at `url` and opens the source: the one way the CLI and the GUI reach a remote engine.

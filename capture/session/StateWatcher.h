@@ -6,6 +6,7 @@
 #include "rdt/Sample.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -18,8 +19,10 @@ namespace rdt::session {
 class StateWatcher {
 public:
     explicit StateWatcher(RdtBackend& backend)
-        : m_backend(backend)
+        : m_backend(&backend)
     { }
+    /// A watcher fed through observe() only.
+    StateWatcher() = default;
 
     struct Changes {
         std::vector<AllocationChanged> allocations;
@@ -27,10 +30,23 @@ public:
         std::vector<std::string> errors; ///< groups that could not be read this time (kept, not fatal)
     };
 
+    /// One group as read at one time; a part that could not be read is empty (none), and stays as last seen.
+    struct GroupReading {
+        std::string path;
+        bool isControl = false;
+        std::optional<Schemata> schemata;
+        std::string schemataError; ///< why schemata is none, for Changes::errors
+        std::optional<std::vector<unsigned>> tasks;
+        std::optional<std::vector<unsigned>> cpus;
+    };
+
+    /// Reads the backend's groups and observes them.
     Changes poll(std::uint64_t timeNs);
+    /// Observes groups read elsewhere (the capture engine's snapshot, local or on an agent): the same rules.
+    Changes observe(std::uint64_t timeNs, const std::vector<GroupReading>& groups);
 
 private:
-    RdtBackend& m_backend;
+    RdtBackend* m_backend = nullptr;
     bool m_first = true;
     std::map<std::tuple<std::string, std::string, int>, std::string> m_values;
     std::map<std::string, std::pair<std::string, std::string>> m_members;

@@ -121,6 +121,57 @@ BackgroundProcess::~BackgroundProcess()
     ::waitpid(m_pid, nullptr, 0);
 }
 
+int BackgroundProcess::waitExit(int timeoutMs)
+{
+    if (m_pid <= 0) return -1;
+    for (int waited = 0; waited <= timeoutMs; waited += 20) {
+        int st = 0;
+        if (::waitpid(m_pid, &st, WNOHANG) == m_pid) {
+            m_pid = -1;
+            return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        }
+        ::usleep(20000);
+    }
+    return -1;
+}
+
+std::vector<pid_t> childrenOf(pid_t parent)
+{
+    std::vector<pid_t> out;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream f(e.path() / "stat");
+        std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ')'.
+        const auto close = stat.rfind(')');
+        if (close == std::string::npos) continue;
+        std::istringstream rest(stat.substr(close + 1));
+        std::string state;
+        long ppid = 0;
+        rest >> state >> ppid;
+        if (ppid == parent) out.push_back(static_cast<pid_t>(std::atol(name.c_str())));
+    }
+    return out;
+}
+
+std::vector<pid_t> processesOf(const std::string& exe, const std::string& argument)
+{
+    std::vector<pid_t> out;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::error_code linkEc;
+        if (std::filesystem::read_symlink(e.path() / "exe", linkEc).string() != exe) continue;
+        std::ifstream f(e.path() / "cmdline");
+        std::string cmdline((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        if (cmdline.find(argument) != std::string::npos) out.push_back(static_cast<pid_t>(std::atol(name.c_str())));
+    }
+    return out;
+}
+
 std::string BackgroundProcess::log() const
 {
     std::ifstream f(m_log);

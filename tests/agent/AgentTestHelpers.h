@@ -37,6 +37,9 @@ public:
     BackgroundProcess(const std::string& program, const std::vector<std::string>& args, const std::string& logPath);
     ~BackgroundProcess();
     pid_t pid() const { return m_pid; }
+    /// Waits up to timeoutMs for the process to exit and reaps it: its exit code, or -1 (killed by a signal,
+    /// or still running at the timeout).
+    int waitExit(int timeoutMs);
     std::string log() const;
     /// Open descriptors and resident memory of the process (from /proc).
     int fdCount() const;
@@ -46,6 +49,11 @@ private:
     pid_t m_pid = -1;
     std::string m_log;
 };
+
+/// Processes whose parent is `parent` (from /proc/PID/stat).
+std::vector<pid_t> childrenOf(pid_t parent);
+/// Processes running `exe` (the /proc/PID/exe link) whose command line contains `argument`.
+std::vector<pid_t> processesOf(const std::string& exe, const std::string& argument);
 
 /// A fresh temp dir path (created, mode 0755 so that the nobody-user tests can reach sockets in it).
 std::string makeTempDir(const std::string& prefix);

@@ -23,7 +23,7 @@ namespace {
 /// An agent on a thread, serving one client on a socketpair; joined when the client has gone.
 class InProcessAgent {
 public:
-    InProcessAgent(bool restoreOnExit = false)
+    InProcessAgent(bool restoreOnExit = false, std::uint64_t silenceLimitNs = 15'000'000'000)
     {
         int fds[2];
         if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) return;
@@ -33,6 +33,7 @@ public:
         ctx.identity.hostname = "testhost";
         ctx.identity.capabilities = { "zstd" };
         ctx.restoreOnExit = restoreOnExit;
+        ctx.silenceLimitNs = silenceLimitNs;
         ctx.log = [this](const std::string& line) {
             std::lock_guard lock(m_logMutex);
             m_log += line + "\n";
@@ -131,6 +132,9 @@ TEST(AgentEngine, OpensTheSameSimulatedMachineAsALocalService)
     EXPECT_EQ(remote->samplingIntervalNs(), mine->samplingIntervalNs());
     EXPECT_EQ(remote->location(), "the agent at unix:socketpair");
     EXPECT_EQ(remote->hostname(), "testhost");
+    EXPECT_EQ(rm->hostname, "testhost");
+    EXPECT_EQ(rm->kernel, lm->kernel);
+    EXPECT_EQ(rm->kernel.rfind("Linux ", 0), 0u) << rm->kernel;
 }
 
 TEST(AgentEngine, SnapshotsPollsAndEventsMatchTheLocalEngine)
@@ -181,6 +185,10 @@ TEST(AgentEngine, SnapshotsPollsAndEventsMatchTheLocalEngine)
         EXPECT_EQ(rs.groups[g].info.path, ls.groups[g].info.path);
         EXPECT_EQ(rs.groups[g].schemata.format(), ls.groups[g].schemata.format());
         EXPECT_EQ(rs.groups[g].cpus, ls.groups[g].cpus);
+        EXPECT_EQ(rs.groups[g].cpusKnown, ls.groups[g].cpusKnown);
+        EXPECT_TRUE(ls.groups[g].taskCount.has_value());
+        EXPECT_EQ(rs.groups[g].taskCount, ls.groups[g].taskCount);
+        EXPECT_EQ(rs.groups[g].schemataError, ls.groups[g].schemataError);
     }
 }
 
@@ -314,4 +322,29 @@ TEST(AgentEngine, BackgroundSamplingStreamsBatchesUntilStopped)
     EXPECT_GE(got, 3u);
     // Synchronous polls are refused while the sampler runs, and allowed again after stop.
     EXPECT_TRUE(remote->pollRdt().ok);
+}
+
+// A front end that paces itself through the engine (monitor --interval 60000 on a wide counter polls rarely) keeps
+// its connection: waitUntil sends heartbeats. The agent here gives up after 3 s of silence; the client's heartbeat
+// interval is 2 s. The second test is the control: the same wait as a plain sleep loses the connection.
+TEST(AgentEngine, WaitingThroughTheEngineKeepsAnIdleConnectionAlive)
+{
+    InProcessAgent agent(false, 3'000'000'000);
+    auto remote = agent.engine("sim");
+    ASSERT_TRUE(remote);
+    remote->waitUntil(std::chrono::steady_clock::now() + std::chrono::milliseconds(4500));
+    const auto r = remote->pollRdt();
+    EXPECT_TRUE(r.ok) << r.toString();
+    EXPECT_FALSE(remote->connectionLost());
+}
+
+TEST(AgentEngine, AClientSilentBeyondTheLimitIsDroppedAndSaysSo)
+{
+    InProcessAgent agent(false, 3'000'000'000);
+    auto remote = agent.engine("sim");
+    ASSERT_TRUE(remote);
+    std::this_thread::sleep_for(std::chrono::milliseconds(4500));
+    EXPECT_FALSE(remote->pollRdt().ok);
+    ASSERT_TRUE(remote->connectionLost());
+    EXPECT_NE(agent.log().find("silent"), std::string::npos) << agent.log();
 }

@@ -192,3 +192,37 @@ TEST(AgentSocket, HostileClientsLeakNothingAndOthersAreStillServed)
     const auto r = run({ RDTSCOPE_AGENT_PROBE, "unix:" + agent.path, "--pings", "10" }, 30);
     EXPECT_EQ(r.exitCode, 0) << r.out;
 }
+
+// rdtscope-cli --connect unix:PATH: root gets what the local command prints; a member of the allowed group who is
+// not root is served the simulator but may not point the privileged agent at another resctrl tree or a file.
+TEST(AgentSocket, CliThroughTheSocketAndWhatAGroupMemberMayAsk)
+{
+    SocketAgent agent;
+    ASSERT_TRUE(std::filesystem::exists(agent.path)) << agent.proc->log();
+    const std::vector<std::string> monitor { "monitor", "--source", "sim", "--duration", "2", "--csv" };
+    std::vector<std::string> local { RDTSCOPE_CLI };
+    local.insert(local.end(), monitor.begin(), monitor.end());
+    std::vector<std::string> remote { RDTSCOPE_CLI, "--connect", "unix:" + agent.path };
+    remote.insert(remote.end(), monitor.begin(), monitor.end());
+    const auto mine = run(local, 60, true);
+    const auto theirs = run(remote, 60, true);
+    ASSERT_EQ(theirs.exitCode, 0) << theirs.err << agent.proc->log();
+    EXPECT_EQ(theirs.out.rfind("time_s,group,domain,", 0), 0u) << theirs.out;
+    EXPECT_EQ(theirs.out, mine.out);
+
+    auto asMember = [&](const std::vector<std::string>& args) {
+        std::vector<std::string> argv { "setpriv", "--reuid=nobody", "--regid=users", "--clear-groups", RDTSCOPE_CLI,
+            "--connect", "unix:" + agent.path };
+        argv.insert(argv.end(), args.begin(), args.end());
+        return run(argv, 60, true);
+    };
+    const auto member = asMember({ "groups", "list", "--source", "sim" });
+    EXPECT_EQ(member.exitCode, 0) << member.err;
+    EXPECT_NE(member.out.find("victim"), std::string::npos) << member.out;
+    const auto tree = asMember({ "groups", "list", "--source", "resctrl:/etc" });
+    EXPECT_EQ(tree.exitCode, 3) << tree.err;
+    EXPECT_NE(tree.err.find("only root may point the agent at another resctrl tree"), std::string::npos) << tree.err;
+    const auto file = asMember({ "groups", "list", "--source", "sim", "--scenario", "/etc/shadow" });
+    EXPECT_EQ(file.exitCode, 1) << file.err;
+    EXPECT_NE(file.err.find("built-in scenarios only"), std::string::npos) << file.err;
+}

@@ -3,7 +3,8 @@
 // encoded by the agent's Connection and decoded by the client's, over a socketpair. Prints bytes per second on
 // the wire (target <= 50 kB/s) and the sender's CPU per second of samples (target for the whole agent: <= 2 %
 // of a core). The counters move like a busy machine's: occupancy in 64 KiB steps, 0.1-2 GB/s of traffic per
-// group with noise. The same figures through a real sshd with the engine behind the agent are not measured yet.
+// group with noise, rates computed over jittered poll intervals as the sampler computes them. The same stream
+// through a real sshd with the engine behind the agent: bench_agent_ssh.
 #include "protocol/Connection.h"
 
 #include <benchmark/benchmark.h>
@@ -41,7 +42,11 @@ struct Traffic {
     }
     RdtSampleBatch next()
     {
-        t += 1'000'000'000 / kHz;
+        // Polls are not exactly 100 ms apart (the sampler's thread wakes with jitter); rates are bytes over the
+        // elapsed time as the sampler computes them (rdt/Sampler.cpp), not a neat multiple of the bytes.
+        const std::uint64_t elapsed = 1'000'000'000 / kHz - 2'000'000 + rng() % 4'000'000;
+        t += elapsed;
+        const double secs = static_cast<double>(elapsed) * 1e-9;
         RdtSampleBatch b;
         b.timeNs = t;
         for (std::size_t i = 0; i < series.size(); ++i) {
@@ -52,8 +57,8 @@ struct Traffic {
             const auto local = bytes * (60 + rng() % 30) / 100;
             s.mbmTotalBytes += bytes;
             s.mbmLocalBytes += local;
-            s.mbmTotalBps = static_cast<double>(bytes * kHz);
-            s.mbmLocalBps = static_cast<double>(local * kHz);
+            s.mbmTotalBps = static_cast<double>(bytes) / secs;
+            s.mbmLocalBps = static_cast<double>(local) / secs;
             if (rng() % 4 == 0) {
                 const auto step = static_cast<std::int64_t>(rng() % 5) - 2;
                 s.occupancyBytes = static_cast<std::uint64_t>(
@@ -87,8 +92,8 @@ void BM_SampleStream(benchmark::State& state)
         int sv[2];
         ::socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
         ConnectionOptions o;
-        Connection agent(UniqueFd(sv[0]), {}, o, 0);
-        Connection client(UniqueFd(sv[1]), {}, o, 0);
+        Connection agent { UniqueFd { sv[0] }, {}, o, 0 };
+        Connection client { UniqueFd { sv[1] }, {}, o, 0 };
         Traffic traffic;
         std::vector<RdtSampleBatch> batches;
         for (int i = 0; i < seconds * kHz; ++i)

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace rdt;
 using namespace rdt::protocol;
 
@@ -103,5 +105,105 @@ TEST(SampleCodec, InconsistentInputIsAnErrorNotACrash)
         pb::RdtSampleBatch w;
         w.add_new_groups(std::string(kMaxGroupNameBytes + 1, 'x'));
         EXPECT_FALSE(dec.decode(w).ok()) << "overlong group name";
+    }
+}
+
+namespace {
+/// Batches as the sampler makes them: jittered poll times, rates = bytes / elapsed seconds (rdt/Sampler.cpp).
+std::vector<RdtSampleBatch> samplerLikeBatches(int count)
+{
+    std::vector<RdtSampleBatch> out;
+    std::uint64_t t = 5'000'000'000, total = 0, local = 0;
+    for (int k = 0; k < count; ++k) {
+        const std::uint64_t elapsed = 100'000'000 + static_cast<std::uint64_t>((k * 7919) % 3'000'001);
+        const std::uint64_t bytes = 123'456'789 + static_cast<std::uint64_t>(k) * 1'000'003;
+        t += elapsed;
+        total += bytes;
+        local += bytes / 3;
+        RdtSampleBatch b;
+        b.timeNs = t;
+        RdtSample s;
+        s.timeNs = t;
+        s.group = "p1";
+        s.mbmTotalBytes = total;
+        s.mbmLocalBytes = local;
+        s.mbmTotalBps = static_cast<double>(bytes) / (static_cast<double>(elapsed) * 1e-9);
+        s.mbmLocalBps = static_cast<double>(bytes / 3) / (static_cast<double>(elapsed) * 1e-9);
+        b.samples.push_back(s);
+        out.push_back(std::move(b));
+    }
+    return out;
+}
+}
+
+TEST(SampleCodec, RatesThatFollowFromTheDeltasAreNotSentAndComeBackExactly)
+{
+    SampleEncoder enc;
+    SampleDecoder dec;
+    const auto batches = samplerLikeBatches(50);
+    int derived = 0;
+    for (std::size_t k = 0; k < batches.size(); ++k) {
+        pb::RdtSampleBatch wire;
+        enc.encode(batches[k], 0, wire);
+        if (k == 0) {
+            EXPECT_FALSE(wire.rates_derived()) << "a first sample has no earlier one to derive from";
+        }
+        if (wire.rates_derived()) {
+            ++derived;
+            EXPECT_EQ(wire.mbm_total_bps_size(), 0);
+            EXPECT_EQ(wire.mbm_local_bps_size(), 0);
+        }
+        auto out = dec.decode(wire);
+        ASSERT_TRUE(out) << out.error().toString();
+        const auto& in = batches[k].samples[0];
+        const auto& s = out->batch.samples[0];
+        EXPECT_EQ(s.mbmTotalBps, static_cast<double>(std::llround(in.mbmTotalBps))) << "batch " << k;
+        EXPECT_EQ(s.mbmLocalBps, static_cast<double>(std::llround(in.mbmLocalBps))) << "batch " << k;
+        EXPECT_EQ(s.mbmTotalBytes, in.mbmTotalBytes);
+    }
+    EXPECT_GE(derived, 45) << "steady-state batches should not carry their rates";
+}
+
+TEST(SampleCodec, RatesThatDoNotFollowFromTheDeltasTravelAsTheyAre)
+{
+    SampleEncoder enc;
+    SampleDecoder dec;
+    auto batches = samplerLikeBatches(3);
+    // The sampler's rate over its own (shorter) interval, as after a coalesced batch: not delta / elapsed.
+    batches[2].samples[0].mbmTotalBps += 1000;
+    for (const auto& b : batches) {
+        pb::RdtSampleBatch wire;
+        enc.encode(b, 0, wire);
+        auto out = dec.decode(wire);
+        ASSERT_TRUE(out) << out.error().toString();
+        EXPECT_EQ(out->batch.samples[0].mbmTotalBps, static_cast<double>(std::llround(b.samples[0].mbmTotalBps)));
+        if (&b == &batches[2]) {
+            EXPECT_FALSE(wire.rates_derived());
+        }
+    }
+}
+
+TEST(SampleCodec, DerivedRatesWithoutAnEarlierSampleOrWithRateColumnsAreProtocolErrors)
+{
+    SampleEncoder enc;
+    const auto batches = samplerLikeBatches(2);
+    pb::RdtSampleBatch first, second;
+    enc.encode(batches[0], 0, first);
+    enc.encode(batches[1], 0, second);
+    ASSERT_TRUE(second.rates_derived());
+    {
+        SampleDecoder dec; // never saw the first batch: the series has no earlier time
+        second.add_new_groups("p1");
+        const auto out = dec.decode(second);
+        ASSERT_FALSE(out);
+        EXPECT_NE(out.error().message.find("derived rates"), std::string::npos) << out.error().message;
+        second.clear_new_groups();
+    }
+    {
+        SampleDecoder dec;
+        ASSERT_TRUE(dec.decode(first));
+        second.add_mbm_total_bps(1);
+        second.add_mbm_local_bps(1);
+        EXPECT_FALSE(dec.decode(second));
     }
 }
