@@ -56,8 +56,8 @@ bool write(const std::string& path, bool simulated, int seconds, bool everything
     WriterOptions options;
     options.overwrite = true;
     options.pageSize = 512;
-    auto w = SessionWriter::create(path, meta(simulated),
-        { "{\"leaves\":[]}", "L3 0: cpus 0-3\nL3 1: cpus 4-7\n", "seed machine" }, options);
+    auto w = SessionWriter::create(
+        path, meta(simulated), { "{\"leaves\":[]}", "L3 0: cpus 0-3\nL3 1: cpus 4-7\n", "seed machine" }, options);
     if (!w) {
         std::fprintf(stderr, "%s: %s\n", path.c_str(), w.error().toString().c_str());
         return false;
@@ -71,7 +71,7 @@ bool write(const std::string& path, bool simulated, int seconds, bool everything
             && s.addAllocation({ 2 * kSec, "gui", "g1", "L3", 0, "7ff", "f", true, "" }).ok()
             && s.addAllocation({ 2 * kSec, "gui", "g1", "L3", 1, "7ff", "5", false, "non-consecutive" }).ok()
             && s.addTma({ { kSec, 2 * kSec, "system", 1, "retiring", 0.3 },
-                { kSec, 2 * kSec, "system", 1, "backend_bound", 0.5 } })
+                            { kSec, 2 * kSec, "system", 1, "backend_bound", 0.5 } })
                    .ok()
             && s.addPmuBatch({ kSec, 2 * kSec, "lbr", 4, std::vector<std::uint8_t>(300, 7) }).ok()
             && s.addAddressMap({ kSec, 100, 0x400000, 0x401000, 0, "/usr/bin/seed", "00ff" }).ok()
