@@ -35,9 +35,33 @@ std::string stderrTail(const std::string& text, std::size_t maxChars)
     return out;
 }
 
-Error diagnoseTransportFailure(
-    const AgentUrl& url, const std::string& stderrText, int exitCode, const Error& streamError)
+AgentLogSplit splitAgentLog(const std::string& text)
 {
+    AgentLogSplit out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string line = text.substr(start, end - start);
+        // "2026-12-03 23:54:30 rdtscope-agent[23005]: ..." (capture/agent/main.cpp): a 19-character time stamp.
+        if (line.size() > 20 && line.compare(19, 16, " rdtscope-agent[") == 0)
+            out.lastAgentLine = line.substr(20);
+        else
+            out.transport += line + "\n";
+        start = end + 1;
+    }
+    return out;
+}
+
+Error diagnoseTransportFailure(
+    const AgentUrl& url, const std::string& stderrTextIn, int exitCode, const Error& streamError)
+{
+    // The agent's own log arrives on the same stderr (ssh forwards it): it is not what ssh said, and its words
+    // ("No such file or directory" in a logged error) must not be mistaken for the transport's.
+    const auto split = splitAgentLog(stderrTextIn);
+    const std::string& stderrText = split.transport;
+    const std::string agentSaid
+        = split.lastAgentLine.empty() ? std::string {} : " (the agent's last log line: " + split.lastAgentLine + ")";
     const std::string tail = stderrTail(stderrText);
     const std::string said = tail.empty() ? std::string {} : " (ssh said: " + tail + ")";
     const std::string host = url.hostLabel();
@@ -75,6 +99,7 @@ Error diagnoseTransportFailure(
     if (!tail.empty())
         e.message += " (" + std::string(url.kind == AgentUrl::Kind::Ssh ? "ssh" : "stderr") + ": " + tail + ")";
     if (exitCode > 0 && tail.empty()) e.message += " (the transport exited with code " + std::to_string(exitCode) + ")";
+    e.message += agentSaid;
     return e;
 }
 

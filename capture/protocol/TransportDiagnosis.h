@@ -15,6 +15,13 @@ namespace rdt::protocol {
 Error diagnoseTransportFailure(
     const AgentUrl& url, const std::string& stderrText, int exitCode, const Error& streamError);
 
+/// A transport's stderr taken apart: the agent's own log lines (which ssh forwards) and everything else.
+struct AgentLogSplit {
+    std::string transport; ///< what ssh or pkexec printed
+    std::string lastAgentLine; ///< the agent's last log line without its time stamp ("rdtscope-agent[7]: ...")
+};
+AgentLogSplit splitAgentLog(const std::string& stderrText);
+
 /// The last non-empty lines of a child's stderr, joined with " | " (at most `maxChars`).
 std::string stderrTail(const std::string& text, std::size_t maxChars = 400);
 

@@ -105,6 +105,18 @@ TEST(TransportDiagnosis, NamesTheCauseAndTheFix)
     auto other = diagnoseTransportFailure(*url, "something odd\n", 3, closed);
     EXPECT_NE(other.message.find("closed the connection without a word (ssh: something odd)"), std::string::npos)
         << other.message;
+
+    // The agent's log comes through the same stderr: named as the agent's, never read as ssh's words.
+    auto agentLog = diagnoseTransportFailure(*url,
+        "2026-12-03 23:54:30 rdtscope-agent[23005]: client 1: rdtscope-cli 0.1.0 from vm, protocol 1\n"
+        "2026-12-03 23:54:31 rdtscope-agent[23005]: cannot open /x: No such file or directory\n",
+        -1, closed);
+    EXPECT_EQ(agentLog.message.find("not installed"), std::string::npos) << agentLog.message;
+    EXPECT_EQ(agentLog.message.find("ssh:"), std::string::npos) << agentLog.message;
+    EXPECT_NE(agentLog.message.find(
+                  "(the agent's last log line: rdtscope-agent[23005]: cannot open /x: No such file or directory)"),
+        std::string::npos)
+        << agentLog.message;
 }
 
 TEST(UnixSocket, ListensWithMode0660AndRefusesNonMembers)
