@@ -175,6 +175,11 @@ void MainWindow::buildDocks()
         addDockWidget(area, d);
         return d;
     };
+    // Minimum widths: a wide central view (four L3 domains side by side) must not squeeze the docks until the
+    // Explain text wraps one word per line and the Monitor shows only its first column; the central view scrolls.
+    m_groupsPanel->setMinimumWidth(300);
+    m_monitorPanel->setMinimumWidth(300);
+    m_explain->setMinimumWidth(260);
     dock(tr("Groups"), QStringLiteral("groupsDock"), m_groupsPanel, Qt::LeftDockWidgetArea);
     dock(tr("Monitor"), QStringLiteral("monitorDock"), m_monitorPanel, Qt::LeftDockWidgetArea);
     auto* explain = dock(tr("Explain"), QStringLiteral("explainDock"), m_explain, Qt::RightDockWidgetArea);

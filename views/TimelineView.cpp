@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "TimelineView.h"
 
+#include "TimelineGroupList.h"
+
 #include "EnvelopePoints.h"
 #include "GroupColors.h"
 #include "QCustomPlotInclude.h"
@@ -20,8 +22,10 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
@@ -62,9 +66,19 @@ TimelineView::TimelineView(FramePump* pump, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     buildToolbar();
+    auto* row = new QHBoxLayout;
+    row->setContentsMargins(0, 0, 0, 0);
+    row->setSpacing(2);
     m_plot = new QCustomPlot(this);
     m_plot->setMinimumHeight(260);
-    layout->addWidget(m_plot, 1);
+    row->addWidget(m_plot, 1);
+    m_groupList = new TimelineGroupList(this);
+    m_groupList->setMinimumWidth(170);
+    m_groupList->setMaximumWidth(320);
+    row->addWidget(m_groupList);
+    layout->addLayout(row, 1);
+    connect(m_groupList, &TimelineGroupList::checkedChanged, this, &TimelineView::setGroupVisible);
+    connect(m_groupList, &TimelineGroupList::topRequested, this, &TimelineView::showTopGroups);
     setupPlot();
     setupSelection();
     applyPalette();
@@ -155,22 +169,21 @@ void TimelineView::setupPlot()
     m_plot->setPlottingHint(QCP::phFastPolylines, false);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 
-    // Row 0: legend (wraps into columns); row 1: occupancy; row 2: bandwidth. One margin group aligns the axes.
+    // Row 0: occupancy; row 1: bandwidth. One margin group aligns the axes. The legend on screen is the group list
+    // beside the plot (whole names, check boxes); the in-plot legend below joins the layout only for an export.
     m_plot->legend = new QCPLegend;
     m_plot->legend->setVisible(true);
     m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    m_plot->legend->setWrap(8);
+    m_plot->legend->setWrap(4);
     m_plot->legend->setIconSize(18, 8);
-    m_plot->legend->setSelectableParts(QCPLegend::spItems);
+    m_exportLegend = new QCPLayoutGrid;
+    m_exportLegend->addElement(0, 0, m_plot->legend);
+    m_exportLegend->setMargins(QMargins(4, 2, 4, 0));
+    m_plot->plotLayout()->take(m_exportLegend);
     m_occRect = new QCPAxisRect(m_plot);
     m_bwRect = new QCPAxisRect(m_plot);
-    auto* legendGrid = new QCPLayoutGrid;
-    m_plot->plotLayout()->addElement(0, 0, legendGrid);
-    legendGrid->addElement(0, 0, m_plot->legend);
-    legendGrid->setMargins(QMargins(4, 2, 4, 0));
-    m_plot->plotLayout()->addElement(1, 0, m_occRect);
-    m_plot->plotLayout()->addElement(2, 0, m_bwRect);
-    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->plotLayout()->addElement(0, 0, m_occRect);
+    m_plot->plotLayout()->addElement(1, 0, m_bwRect);
     m_plot->plotLayout()->setRowSpacing(0);
     auto* margins = new QCPMarginGroup(m_plot);
     for (auto* rect : { m_occRect, m_bwRect }) {
@@ -201,12 +214,6 @@ void TimelineView::setupPlot()
     connect(m_plot, &QCustomPlot::mousePress, this, pauseIfInPlot);
     connect(m_plot, &QCustomPlot::mouseWheel, this, [this](QWheelEvent* event) {
         if (m_plot->axisRectAt(event->position())) setFollow(false);
-    });
-    connect(m_plot, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
-        auto* pli = qobject_cast<QCPPlottableLegendItem*>(item);
-        if (!pli) return;
-        const QString group = pli->plottable()->property("group").toString();
-        setGroupVisible(group, !groupVisible(group));
     });
     connect(m_plot, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* p, int, QMouseEvent*) {
         Q_EMIT explainRequested(conceptOf(static_cast<Metric>(p->property("metric").toInt())));
@@ -279,15 +286,38 @@ bool TimelineView::metricVisible(Metric metric) const
 
 void TimelineView::setGroupVisible(const QString& group, bool visible)
 {
+    m_userChoice.insert(group, visible);
     for (auto& g : m_groups) {
         if (g.name != group) continue;
         g.visible = visible;
-        // The legend entry stays, greyed, so the group can be switched back on.
-        if (auto* item = m_plot->legend->itemWithPlottable(g.graphs[0]))
-            item->setTextColor(
-                visible ? palette().color(QPalette::Text) : palette().color(QPalette::Disabled, QPalette::Text));
+        // Exports list only what is plotted.
+        if (visible)
+            g.graphs[0]->addToLegend(m_plot->legend);
+        else
+            g.graphs[0]->removeFromLegend(m_plot->legend);
     }
+    m_groupList->setChecked(group, visible);
     refresh();
+}
+
+void TimelineView::showTopGroups(int count)
+{
+    if (!m_pump) return;
+    // The groups' total bandwidth over the last 10 s of their data: what "busy now" means on the timeline.
+    const TimeSeriesStore& store = m_pump->store();
+    std::vector<std::pair<double, int>> ranked;
+    for (int gi = 0; gi < store.groupCount(); ++gi) {
+        const double t1 = store.newestTime(gi);
+        double peak = 0;
+        store.forEachRaw(gi, t1 - 10.0, t1, [&](double, const std::array<double, kMetricCount>& v) {
+            peak = std::max(peak, v[static_cast<std::size_t>(Metric::BandwidthTotal)]);
+        });
+        ranked.emplace_back(peak, gi);
+    }
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (std::size_t i = 0; i < ranked.size(); ++i)
+        if (ranked[i].second < m_groups.size())
+            setGroupVisible(m_groups[ranked[i].second].name, static_cast<int>(i) < count);
 }
 
 bool TimelineView::groupVisible(const QString& group) const
@@ -317,9 +347,14 @@ TimelineView::GroupGraphs& TimelineView::graphsFor(int storeIndex)
             graph->setProperty("group", g.name);
             graph->setProperty("metric", m);
             graph->setAdaptiveSampling(true);
-            if (m != 0) graph->removeFromLegend(); // one legend entry per group; its click toggles all four series
+            if (m != 0) graph->removeFromLegend(); // one export-legend entry per group (removed below if hidden)
             g.graphs[static_cast<std::size_t>(m)] = graph;
         }
+        // A server has 100+ groups: the first few are plotted, the list (or Top N) picks the others. A choice the
+        // user made survives a reset of the series (a seek in a replay).
+        g.visible = m_userChoice.value(g.name, index < kInitiallyPlotted);
+        if (!g.visible) g.graphs[0]->removeFromLegend();
+        m_groupList->addGroup(g.name, groupLabel(g.name), color, g.visible);
         m_groups.append(g);
     }
     return m_groups[storeIndex];
@@ -460,6 +495,7 @@ void TimelineView::clearSeries()
 {
     m_plot->clearGraphs();
     m_groups.clear();
+    m_groupList->clear(); // the rows come back with the series; m_userChoice keeps what the user picked
     for (auto* item : std::as_const(m_markerItems))
         m_plot->removeItem(item);
     m_markerItems.clear();
@@ -515,9 +551,26 @@ void TimelineView::applyPalette()
     if (m_pump) refresh();
 }
 
+void TimelineView::showExportLegend(bool shown)
+{
+    // The image carries its own legend (the group list is not part of the plot); on screen it stays out of the way.
+    if (shown) {
+        m_plot->plotLayout()->insertRow(0);
+        m_plot->plotLayout()->addElement(0, 0, m_exportLegend);
+        m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    } else {
+        m_plot->plotLayout()->take(m_exportLegend);
+        m_plot->plotLayout()->simplify();
+    }
+    m_plot->replot(QCustomPlot::rpImmediateRefresh);
+}
+
 bool TimelineView::exportPng(const QString& path, QString* error)
 {
-    if (m_plot->savePng(path, 0, 0, 1.0)) return true;
+    showExportLegend(true);
+    const bool saved = m_plot->savePng(path, 0, 0, 1.0);
+    showExportLegend(false);
+    if (saved) return true;
     if (error) *error = tr("Could not write the PNG image %1: check that the folder exists and is writable.").arg(path);
     return false;
 }
@@ -535,8 +588,10 @@ bool TimelineView::exportSvg(const QString& path, QString* error)
             *error = tr("Could not write the SVG drawing %1: check that the folder exists and is writable.").arg(path);
         return false;
     }
+    showExportLegend(true);
     m_plot->toPainter(&painter, m_plot->width(), m_plot->height());
     painter.end();
+    showExportLegend(false);
     return QFile::exists(path);
 }
 

@@ -5,6 +5,7 @@
 #include "models/TimeSeriesStore.h"
 #include "views/PlotRangeSelector.h"
 
+#include <QHash>
 #include <QPointer>
 #include <QVector>
 #include <QWidget>
@@ -12,6 +13,8 @@
 class FramePump;
 class QCustomPlot;
 class QCPAxisRect;
+class QCPLayoutGrid;
+class TimelineGroupList;
 class QCPGraph;
 class QCPAbstractItem;
 class QCheckBox;
@@ -39,9 +42,14 @@ public:
     std::pair<double, double> visibleRange() const;
     void setMetricVisible(Metric metric, bool visible);
     bool metricVisible(Metric metric) const;
-    /// Hides or shows every series of a group (what a legend click does).
+    /// Hides or shows every series of a group (what its check box in the group list does).
     void setGroupVisible(const QString& group, bool visible);
     bool groupVisible(const QString& group) const;
+    /// Plots the `count` groups with the most total bandwidth in their last 10 s of data, and hides the others.
+    void showTopGroups(int count);
+    /// Groups plotted when they first appear (the group list picks the others).
+    static constexpr int kInitiallyPlotted = 8;
+    TimelineGroupList* groupList() const { return m_groupList; }
 
     /// Selects [from, to] (timeline seconds; swapped when reversed), shows the band and emits rangeSelected.
     void setSelectedRange(double from, double to) { m_selector->select(from, to); }
@@ -96,11 +104,15 @@ private:
     void applyPalette();
     void exportMenu();
     void setupSelection();
+    void showExportLegend(bool shown);
 
     QPointer<FramePump> m_pump;
     QCustomPlot* m_plot = nullptr;
     QCPAxisRect* m_occRect = nullptr;
     QCPAxisRect* m_bwRect = nullptr;
+    QCPLayoutGrid* m_exportLegend = nullptr; ///< holds the in-plot legend; in the layout only while exporting
+    TimelineGroupList* m_groupList = nullptr;
+    QHash<QString, bool> m_userChoice; ///< groups the user ticked or unticked, by name
     QCheckBox* m_followBox = nullptr;
     QComboBox* m_windowBox = nullptr;
     std::array<QCheckBox*, kMetricCount> m_metricBoxes {};

@@ -2,7 +2,10 @@
 #include "models/FramePump.h"
 #include "models/QueuedFeed.h"
 #include "views/QCustomPlotInclude.h"
+#include "views/TimelineGroupList.h"
 #include "views/TimelineView.h"
+
+#include <QListWidget>
 
 #include <QFile>
 #include <QImage>
@@ -105,6 +108,55 @@ private Q_SLOTS:
         QVERIFY(view.plottedPoints(QStringLiteral("streamer"), Metric::Occupancy) > 0);
         view.setGroupVisible(QStringLiteral("victim"), true);
         QVERIFY(view.plottedPoints(QStringLiteral("victim"), Metric::Occupancy) > 0);
+    }
+
+    // A server's 128 monitor groups with long names: the group list has a row per group with its whole name
+    // (never truncated, as the in-plot legend did: "Guara", "gores"), the first kInitiallyPlotted are plotted,
+    // a check box plots one more, the filter finds a group, and Top 8 picks the busiest.
+    void groupListAtServerScale()
+    {
+        Fixture f;
+        TimelineView view(&f.pump);
+        view.resize(1000, 600);
+        view.show();
+        for (int i = 0; i < 100; ++i) {
+            rdt::RdtSampleBatch b;
+            b.timeNs = static_cast<std::uint64_t>(i) * kSecond / 10;
+            for (int g = 0; g < 128; ++g) {
+                rdt::RdtSample s;
+                s.timeNs = b.timeNs;
+                s.group
+                    = "gorestctrl.Guaranteed/mon_groups/pod-" + std::to_string(g) + "-a-rather-long-kubernetes-name";
+                s.mbmTotalBps = g == 77 || g == 100 ? 9e9 : 1e8 + g; // two busy groups far down the list
+                b.samples.push_back(s);
+            }
+            f.feed->push(b);
+        }
+        f.pump.pumpOnce();
+        auto* list = view.groupList();
+        QCOMPARE(list->rowCount(), 128);
+        int plotted = 0;
+        for (int r = 0; r < list->rowCount(); ++r) {
+            QVERIFY2(list->rowText(r).endsWith(QStringLiteral("-a-rather-long-kubernetes-name")),
+                qPrintable(list->rowText(r)));
+            QVERIFY2(list->rowTextFits(r), qPrintable(QStringLiteral("row %1 is cut").arg(r)));
+            plotted += view.groupVisible(QString::fromStdString("gorestctrl.Guaranteed/mon_groups/pod-"
+                           + std::to_string(r) + "-a-rather-long-kubernetes-name"))
+                ? 1
+                : 0;
+        }
+        QCOMPARE(plotted, TimelineView::kInitiallyPlotted);
+        const QString busy = QStringLiteral("gorestctrl.Guaranteed/mon_groups/pod-77-a-rather-long-kubernetes-name");
+        QVERIFY(!view.groupVisible(busy));
+        QCOMPARE(view.plottedPoints(busy, Metric::BandwidthTotal), 0);
+        view.showTopGroups(8);
+        QVERIFY(view.groupVisible(busy));
+        QVERIFY(list->isChecked(busy));
+        QVERIFY(view.plottedPoints(busy, Metric::BandwidthTotal) > 0);
+        // Unticking a row hides the group's lines.
+        list->list()->findItems(QStringLiteral("pod-77-"), Qt::MatchContains).first()->setCheckState(Qt::Unchecked);
+        QVERIFY(!view.groupVisible(busy));
+        QCOMPARE(view.plottedPoints(busy, Metric::BandwidthTotal), 0);
     }
 
     void zoomPausesFollow()
