@@ -96,8 +96,11 @@ void compareRdt(Comparison& c)
         both[{ s.group, s.domain }].second = &s;
     std::vector<ChangeItem> items;
     std::set<std::string> onlyA, onlyB;
-    for (const auto& [key, pair] : both) {
-        const auto [x, y] = pair;
+    for (const auto& entry : both) {
+        // Plain variables, not structured bindings: the lambdas below capture them (clang before 16 cannot).
+        const auto& key = entry.first;
+        const auto* x = entry.second.first;
+        const auto* y = entry.second.second;
         if (!x) onlyB.insert(key.first);
         if (!y) onlyA.insert(key.first);
         ChangeItem item;

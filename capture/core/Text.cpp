@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Text.h"
 
+#include <charconv>
+#include <cmath>
+
 namespace rdt {
 
 namespace {
@@ -41,6 +44,15 @@ std::string_view trim(std::string_view s)
     while (!s.empty() && isAsciiSpace(s.back()))
         s.remove_suffix(1);
     return s;
+}
+
+std::optional<double> parseFiniteDouble(std::string_view text, std::size_t* consumed)
+{
+    double v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || !std::isfinite(v)) return std::nullopt;
+    if (consumed) *consumed = static_cast<std::size_t>(end - text.data());
+    return v;
 }
 
 } // namespace rdt

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -25,5 +26,10 @@ constexpr bool isAsciiSpace(char c)
 }
 /// `s` without leading and trailing ASCII whitespace (isAsciiSpace); a view into `s`.
 std::string_view trim(std::string_view s);
+
+/// A decimal number at the start of `text` ("1.5", "2e3", "-4"), read the same in every locale (std::from_chars,
+/// unlike strtod, never follows LC_NUMERIC, which the GUI sets). NaN, infinities and values out of double's range
+/// give nothing. `consumed` (optional) receives the number of characters read, so callers can parse a unit after it.
+std::optional<double> parseFiniteDouble(std::string_view text, std::size_t* consumed = nullptr);
 
 } // namespace rdt

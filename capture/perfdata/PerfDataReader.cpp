@@ -7,7 +7,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <sys/mman.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace rdt::perfdata {
@@ -17,7 +18,7 @@ namespace perf = pmu::perf;
 
 namespace {
 constexpr std::size_t MaxWarnings = 20;
-constexpr std::uint64_t ReleaseEvery = 16u << 20; ///< drop mapped pages behind the cursor this often
+constexpr std::uint64_t MaxSectionBytes = 256u << 20; ///< one header section (attrs, ids, a feature) at most
 constexpr std::size_t PipeChunk = 1u << 20;
 
 Error badFile(const std::string& what)
@@ -44,13 +45,22 @@ PerfDataReader::~PerfDataReader() = default;
 
 Result<std::unique_ptr<PerfDataReader>> PerfDataReader::open(const std::string& path)
 {
-    auto map = MappedRegion::mapFileReadOnly(path);
-    if (!map) return map.error();
+    // pread(2) in bounded chunks, never mmap: a file cut short while it is read (perf still writing, a copy in
+    // progress) then reads as end of file and is reported as truncated, where a mapping would raise SIGBUS.
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+    if (!fd) return errnoError(errno, "cannot open " + path);
+    struct stat st { };
+    if (::fstat(fd.get(), &st) != 0) return errnoError(errno, "cannot stat " + path);
+    if (!S_ISREG(st.st_mode))
+        return makeError(path + " is not a regular file",
+            "give a perf.data file; for a pipe-mode stream use `perf record -o - | rdtscope-cli import -`");
     std::unique_ptr<PerfDataReader> r(new PerfDataReader);
-    r->m_map = std::move(map).value();
-    r->m_bytes = r->m_map.bytes();
-    if (auto st = r->parseFileHeader(); !st)
-        return Error { st.error().code, path + ": " + st.error().message, st.error().advice };
+    r->m_file = std::move(fd);
+    r->m_fileSize = static_cast<std::uint64_t>(st.st_size);
+    if (auto h = r->parseFileHeader(); !h)
+        return Error { h.error().code, path + ": " + h.error().message, h.error().advice };
+    r->m_fd = r->m_file.get();
+    r->m_positional = true;
     return r;
 }
 
@@ -58,6 +68,7 @@ Result<std::unique_ptr<PerfDataReader>> PerfDataReader::fromBytes(std::span<cons
 {
     std::unique_ptr<PerfDataReader> r(new PerfDataReader);
     r->m_bytes = bytes;
+    r->m_fileSize = bytes.size();
     if (auto st = r->parseFileHeader(); !st) return st.error();
     return r;
 }
@@ -77,10 +88,36 @@ Result<std::unique_ptr<PerfDataReader>> PerfDataReader::openPipe(int fd)
     return r;
 }
 
+Result<std::vector<std::byte>> PerfDataReader::bytesAt(std::uint64_t offset, std::uint64_t size) const
+{
+    if (offset > m_fileSize || size > m_fileSize - offset)
+        return badFile(std::to_string(size) + " bytes at offset " + std::to_string(offset) + " lie outside the "
+            + std::to_string(m_fileSize) + "-byte file (truncated?)");
+    if (size > MaxSectionBytes)
+        return badFile("a header section of " + std::to_string(size) + " bytes (more than "
+            + std::to_string(MaxSectionBytes >> 20) + " MiB: damaged?)");
+    std::vector<std::byte> out(static_cast<std::size_t>(size));
+    if (!m_file) {
+        if (size) std::memcpy(out.data(), m_bytes.data() + offset, out.size());
+        return out;
+    }
+    for (std::size_t done = 0; done < out.size();) {
+        const ssize_t got
+            = ::pread(m_file.get(), out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) return errnoError(errno, "cannot read the perf.data header");
+        if (got == 0) return badFile("the file ended while its header was read (cut short while reading?)");
+        done += static_cast<std::size_t>(got);
+    }
+    return out;
+}
+
 Status PerfDataReader::parseFileHeader()
 {
-    if (m_bytes.size() < PipeHeaderSize) return badFile("only " + std::to_string(m_bytes.size()) + " bytes");
-    const auto* p = m_bytes.data();
+    if (m_fileSize < PipeHeaderSize) return badFile("only " + std::to_string(m_fileSize) + " bytes");
+    auto head = bytesAt(0, std::min<std::uint64_t>(m_fileSize, FileHeaderSize));
+    if (!head) return head.error();
+    const auto* p = head->data();
     const auto magic = loadAt<std::uint64_t>(p);
     if (magic == MagicBE) return badFile("it was written on a big-endian machine, which this reader does not support");
     if (magic != MagicLE) return badFile("no PERFILE2 magic (version-1 files and other formats are not supported)");
@@ -88,13 +125,13 @@ Status PerfDataReader::parseFileHeader()
     if (headerSize == PipeHeaderSize) {
         m_pipe = true;
         m_dataBegin = PipeHeaderSize;
-        m_dataEnd = m_bytes.size();
+        m_dataEnd = m_fileSize;
         m_pos = m_dataBegin;
         return {};
     }
-    if (headerSize < FileHeaderSize || m_bytes.size() < FileHeaderSize)
+    if (headerSize < FileHeaderSize || m_fileSize < FileHeaderSize)
         return badFile(
-            "header of " + std::to_string(headerSize) + " bytes in a " + std::to_string(m_bytes.size()) + "-byte file");
+            "header of " + std::to_string(headerSize) + " bytes in a " + std::to_string(m_fileSize) + "-byte file");
     const auto attrSize = loadAt<std::uint64_t>(p + 16);
     const FileSection attrs { loadAt<std::uint64_t>(p + 24), loadAt<std::uint64_t>(p + 32) };
     const FileSection data { loadAt<std::uint64_t>(p + 40), loadAt<std::uint64_t>(p + 48) };
@@ -103,13 +140,13 @@ Status PerfDataReader::parseFileHeader()
     for (unsigned i = 0; i < FeatureBits; ++i)
         if ((features[i / 64] >> (i % 64)) & 1u) m_header.features.set(i);
     if (auto st = parseAttrs(attrs, attrSize); !st) return st;
-    if (data.offset > m_bytes.size())
+    if (data.offset > m_fileSize)
         return badFile("the data section starts at " + std::to_string(data.offset) + ", past the end ("
-            + std::to_string(m_bytes.size()) + " bytes): the file is truncated");
+            + std::to_string(m_fileSize) + " bytes): the file is truncated");
     m_dataBegin = data.offset;
-    m_dataEnd = data.offset + std::min<std::uint64_t>(data.size, m_bytes.size() - data.offset);
+    m_dataEnd = data.offset + std::min<std::uint64_t>(data.size, m_fileSize - data.offset);
     m_pos = m_dataBegin;
-    parseFeatures(data, features);
+    parseFeatures(data);
     if (m_header.events.empty()) m_header.events = m_attrEvents;
     return {};
 }
@@ -119,20 +156,24 @@ Status PerfDataReader::parseAttrs(const FileSection& attrs, std::uint64_t attrSi
     if (attrs.size == 0) return {};
     if (attrSize < perf::AttrSizeVer0 + 16 || attrSize > 4096)
         return badFile("attr entry size " + std::to_string(attrSize));
-    if (attrs.offset > m_bytes.size() || attrs.size > m_bytes.size() - attrs.offset)
+    if (attrs.offset > m_fileSize || attrs.size > m_fileSize - attrs.offset)
         return badFile("the attr section lies outside the file (truncated?)");
+    auto section = bytesAt(attrs.offset, attrs.size);
+    if (!section) return section.error();
     const std::uint64_t n = attrs.size / attrSize;
     for (std::uint64_t i = 0; i < n; ++i) {
-        const auto* e = m_bytes.data() + attrs.offset + i * attrSize;
+        const auto* e = section->data() + i * attrSize;
         auto attr = pmu::parseEventAttr({ e, static_cast<std::size_t>(attrSize - 16) });
         if (!attr) return badFile("attr " + std::to_string(i) + ": " + attr.error().message);
         const FileSection ids { loadAt<std::uint64_t>(e + attrSize - 16), loadAt<std::uint64_t>(e + attrSize - 8) };
         std::vector<std::uint64_t> idList;
         if (ids.size > 0) {
-            if (ids.offset > m_bytes.size() || ids.size > m_bytes.size() - ids.offset)
+            if (ids.offset > m_fileSize || ids.size > m_fileSize - ids.offset)
                 return badFile("attr " + std::to_string(i) + "'s ids lie outside the file");
+            auto idBytes = bytesAt(ids.offset, ids.size);
+            if (!idBytes) return idBytes.error();
             idList.resize(static_cast<std::size_t>(ids.size / 8));
-            if (!idList.empty()) std::memcpy(idList.data(), m_bytes.data() + ids.offset, idList.size() * 8);
+            if (!idList.empty()) std::memcpy(idList.data(), idBytes->data(), idList.size() * 8);
         }
         m_decoder.addEvent(*attr, idList);
         m_attrEvents.push_back({ *attr, {}, std::move(idList), {}, 1.0 });
@@ -140,25 +181,30 @@ Status PerfDataReader::parseAttrs(const FileSection& attrs, std::uint64_t attrSi
     return {};
 }
 
-void PerfDataReader::parseFeatures(const FileSection& data, const std::uint64_t featureWords[4])
+void PerfDataReader::parseFeatures(const FileSection& data)
 {
-    (void)featureWords;
     // The feature index (one perf_file_section per set bit, in bit order) follows the data section.
     std::uint64_t at = data.offset + data.size;
     for (unsigned bit = 0; bit < FeatureBits; ++bit) {
         if (!m_header.features.test(bit)) continue;
-        if (at > m_bytes.size() || m_bytes.size() - at < 16) {
+        const bool inFile = at <= m_fileSize && m_fileSize - at >= 16;
+        auto entry = bytesAt(inFile ? at : 0, inFile ? 16 : 0);
+        if (!inFile || !entry) {
             m_header.warnings.push_back("feature index truncated at " + featureName(bit) + " (file cut short?)");
             return;
         }
-        const FileSection s { loadAt<std::uint64_t>(m_bytes.data() + at),
-            loadAt<std::uint64_t>(m_bytes.data() + at + 8) };
+        const FileSection s { loadAt<std::uint64_t>(entry->data()), loadAt<std::uint64_t>(entry->data() + 8) };
         at += 16;
-        if (s.offset > m_bytes.size() || s.size > m_bytes.size() - s.offset) {
+        if (s.offset > m_fileSize || s.size > m_fileSize - s.offset) {
             m_header.warnings.push_back("feature " + featureName(bit) + " lies outside the file");
             continue;
         }
-        (void)parseFeature(bit, m_bytes.subspan(s.offset, s.size), m_header);
+        auto bytes = bytesAt(s.offset, s.size);
+        if (!bytes) {
+            m_header.warnings.push_back("feature " + featureName(bit) + ": " + bytes.error().message);
+            continue;
+        }
+        (void)parseFeature(bit, *bytes, m_header);
     }
 }
 
@@ -173,7 +219,12 @@ bool PerfDataReader::ensure(std::size_t n)
             m_bufPos = 0;
         }
         if (m_buf.size() < std::max(n, PipeChunk)) m_buf.resize(std::max(n, PipeChunk));
-        const ssize_t got = ::read(m_fd, m_buf.data() + m_bufEnd, m_buf.size() - m_bufEnd);
+        std::size_t room = m_buf.size() - m_bufEnd;
+        const std::uint64_t fileAt = m_pos + (m_bufEnd - m_bufPos); // first byte not yet buffered
+        if (m_positional) room = static_cast<std::size_t>(std::min<std::uint64_t>(room, m_dataEnd - fileAt));
+        const ssize_t got = room == 0 ? 0
+            : m_positional            ? ::pread(m_fd, m_buf.data() + m_bufEnd, room, static_cast<off_t>(fileAt))
+                                      : ::read(m_fd, m_buf.data() + m_bufEnd, room);
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) {
             m_eof = true;
@@ -190,17 +241,11 @@ void PerfDataReader::consume(std::size_t n)
     if (m_fd >= 0) m_bufPos += n;
 }
 
-void PerfDataReader::releaseBehind()
+std::string PerfDataReader::shrankWhileRead() const
 {
-    // Read-only file pages are clean: MADV_DONTNEED drops them from our resident set, and the kernel re-reads
-    // them if ever touched again. This keeps RSS bounded on multi-gigabyte files.
-    if (!m_map.valid() || m_pos - m_released < ReleaseEvery) return;
-    const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
-    const std::uint64_t upTo = (m_pos / page) * page;
-    if (upTo > m_released) {
-        madvise(static_cast<char*>(m_map.data()) + m_released, upTo - m_released, MADV_DONTNEED);
-        m_released = upTo;
-    }
+    return "the file ended at offset " + std::to_string(m_pos + (m_bufEnd - m_bufPos))
+        + ", before the end of the data section it had when it was opened (" + std::to_string(m_dataEnd)
+        + "): it was cut short while it was read";
 }
 
 void PerfDataReader::warn(ReadStats& stats, std::string w)
@@ -230,13 +275,16 @@ Result<ReadStats> PerfDataReader::read(
     m_readDone = true;
     m_options = &options;
     ReadStats stats;
-    const std::uint64_t total = m_fd >= 0 ? 0 : m_dataEnd - m_dataBegin;
+    const std::uint64_t total = m_fd >= 0 && !m_positional ? 0 : m_dataEnd - m_dataBegin;
     std::uint64_t nextProgress = options.progressEvery;
     bool stop = false;
     while (!stop) {
         if (!ensure(perf::HeaderSize)) {
             const std::uint64_t left = m_fd >= 0 ? m_bufEnd - m_bufPos : m_dataEnd - m_pos;
-            if (left > 0) {
+            if (m_positional && m_pos + left < m_dataEnd) {
+                stats.truncated = true;
+                warn(stats, shrankWhileRead());
+            } else if (left > 0) {
                 stats.truncated = true;
                 warn(stats, "the file ends inside a record header (" + std::to_string(left) + " stray bytes)");
             }
@@ -250,9 +298,12 @@ Result<ReadStats> PerfDataReader::read(
                 "the file is damaged from here on; " + std::to_string(stats.records) + " records before it were read");
         if (!ensure(size)) {
             stats.truncated = true;
-            warn(stats,
-                "the last record (at offset " + std::to_string(m_pos) + ", " + std::to_string(size)
-                    + " bytes) is cut short: the file is truncated");
+            if (m_positional && m_pos + size <= m_dataEnd)
+                warn(stats, shrankWhileRead());
+            else
+                warn(stats,
+                    "the last record (at offset " + std::to_string(m_pos) + ", " + std::to_string(size)
+                        + " bytes) is cut short: the file is truncated");
             break;
         }
         p = m_fd >= 0 ? m_buf.data() + m_bufPos : m_bytes.data() + m_pos;
@@ -268,7 +319,6 @@ Result<ReadStats> PerfDataReader::read(
             }
             stats.bytes += payload;
         }
-        releaseBehind();
         if (options.progress && stats.bytes >= nextProgress) {
             nextProgress = stats.bytes + options.progressEvery;
             if (!options.progress(stats.bytes, total)) {

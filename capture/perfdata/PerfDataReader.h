@@ -2,8 +2,8 @@
 #pragma once
 
 #include "PerfDataFeatures.h"
-#include "core/MappedRegion.h"
 #include "core/Result.h"
+#include "core/UniqueFd.h"
 #include "pmu/RecordDecoder.h"
 
 #include <cstddef>
@@ -91,7 +91,9 @@ private:
     PerfDataReader();
     Status parseFileHeader();
     Status parseAttrs(const FileSection& attrs, std::uint64_t attrSize);
-    void parseFeatures(const FileSection& data, const std::uint64_t featureWords[4]);
+    void parseFeatures(const FileSection& data);
+    /// [offset, offset + size) of the input, copied (header sections are small; bounded by MaxSectionBytes).
+    Result<std::vector<std::byte>> bytesAt(std::uint64_t offset, std::uint64_t size) const;
     bool ensure(std::size_t n); ///< at least n bytes at the cursor (false at end of input)
     void consume(std::size_t n);
     Status skipPayload(std::uint64_t n, ReadStats& stats);
@@ -101,18 +103,19 @@ private:
     Status handleCompressed(std::span<const std::byte> rec, ReadStats& stats,
         const std::function<bool(const pmu::DecodedRecord&)>& onRecord, bool& stop);
     void warn(ReadStats& stats, std::string w);
+    std::string shrankWhileRead() const;
     void applyEventUpdate(std::span<const std::byte> body, ReadStats& stats);
-    void releaseBehind();
 
-    MappedRegion m_map;
-    std::span<const std::byte> m_bytes; ///< the whole input when mapped / in memory
-    int m_fd = -1; ///< pipe stream source (not owned), else -1
+    UniqueFd m_file; ///< open(): the file, read with pread(2)
+    std::uint64_t m_fileSize = 0; ///< size at open (the input's size for fromBytes)
+    std::span<const std::byte> m_bytes; ///< fromBytes(): the whole input in memory
+    int m_fd = -1; ///< streamed input: the pipe (not owned) or m_file; -1 for fromBytes
+    bool m_positional = false; ///< m_fd is m_file: pread at the cursor, up to the data section's end
     std::vector<std::byte> m_buf; ///< pipe stream buffer
     std::size_t m_bufPos = 0, m_bufEnd = 0;
     bool m_eof = false;
     std::uint64_t m_pos = 0; ///< absolute offset of the cursor
     std::uint64_t m_dataBegin = 0, m_dataEnd = 0;
-    std::uint64_t m_released = 0;
     bool m_pipe = false;
     bool m_readDone = false;
     bool m_inCompressed = false;

@@ -5,6 +5,7 @@
 #include "SimCpuid.h"
 #include "Workload.h"
 #include "core/BoundedFile.h"
+#include "core/Text.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -14,7 +15,10 @@
 #include <unistd.h>
 
 namespace rdt::sim {
+
 namespace {
+
+constexpr double kMaxDurationNs = 100.0 * 365.25 * 24 * 3600 * 1e9;
 
 std::vector<std::string> words(const std::string& line)
 {
@@ -69,11 +73,10 @@ const char* const kVerbs[]
 
 Result<std::uint64_t> parseDuration(const std::string& text)
 {
-    char* end = nullptr;
-    double v = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() || v < 0)
-        return errnoError(EINVAL, "bad time '" + text + "'", "write e.g. 10s, 250ms, 1.5s, 2m");
-    std::string unit(end);
+    std::size_t used = 0;
+    const auto v = parseFiniteDouble(text, &used);
+    if (!v || *v < 0) return errnoError(EINVAL, "bad time '" + text + "'", "write e.g. 10s, 250ms, 1.5s, 2m");
+    const std::string unit = text.substr(used);
     double mult = unit == "s" || unit.empty() ? 1e9
         : unit == "ms"                        ? 1e6
         : unit == "us"                        ? 1e3
@@ -81,7 +84,10 @@ Result<std::uint64_t> parseDuration(const std::string& text)
         : unit == "m"                         ? 60e9
                                               : -1;
     if (mult < 0) return errnoError(EINVAL, "bad time unit in '" + text + "'", "use ns, us, ms, s or m");
-    return static_cast<std::uint64_t>(v * mult + 0.5);
+    // Checked before the conversion: beyond 2^64 ns the cast is undefined behaviour. A century is plenty.
+    if (*v * mult > kMaxDurationNs)
+        return errnoError(EINVAL, "time '" + text + "' is longer than a century", "scenario times are at most 3.1e9s");
+    return static_cast<std::uint64_t>(*v * mult + 0.5);
 }
 
 Result<Scenario> parseScenario(const std::string& text, const std::string& name, const std::string& baseDir)

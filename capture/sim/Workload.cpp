@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Workload.h"
 
+#include "core/Text.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -52,12 +54,10 @@ double WorkloadSpec::effectiveMlp() const
 
 Result<std::uint64_t> parseSize(const std::string& text)
 {
-    char* end = nullptr;
-    errno = 0;
-    double v = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() || errno != 0 || v < 0)
-        return errnoError(EINVAL, "bad size '" + text + "'", "write e.g. 8M, 512KiB, 1G or a byte count");
-    std::string unit(end);
+    std::size_t used = 0;
+    const auto v = parseFiniteDouble(text, &used);
+    if (!v || *v < 0) return errnoError(EINVAL, "bad size '" + text + "'", "write e.g. 8M, 512KiB, 1G or a byte count");
+    std::string unit = text.substr(used);
     double mult = 1;
     if (!unit.empty()) {
         char u = static_cast<char>(std::toupper(static_cast<unsigned char>(unit[0])));
@@ -75,18 +75,22 @@ Result<std::uint64_t> parseSize(const std::string& text)
         if (u != 'B' && !(rest.empty() || rest == "B" || rest == "iB"))
             return errnoError(EINVAL, "bad size unit in '" + text + "'", "use K, M or G (binary), e.g. 24M");
     }
-    return static_cast<std::uint64_t>(v * mult);
+    // Checked before the conversion: a double beyond 2^64 converted to an integer is undefined behaviour.
+    if (*v * mult > static_cast<double>(kMaxSizeBytes))
+        return errnoError(EINVAL, "size '" + text + "' is larger than the simulator's limit of 1 PiB",
+            "working sets are addresses in a simulated 64-bit space; use at most 1024T");
+    return static_cast<std::uint64_t>(*v * mult);
 }
 
 Status applyWorkloadSetting(WorkloadSpec& s, const std::string& key, const std::string& value)
 {
     auto number = [&](double& out, double lo, double hi) -> Status {
-        char* end = nullptr;
-        double v = std::strtod(value.c_str(), &end);
-        if (end == value.c_str() || *end != '\0' || v < lo || v > hi)
+        std::size_t used = 0;
+        const auto v = parseFiniteDouble(value, &used);
+        if (!v || used != value.size() || *v < lo || *v > hi)
             return errnoError(EINVAL, "bad value '" + value + "' for " + key,
                 "expected a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-        out = v;
+        out = *v;
         return {};
     };
     if (key == "pattern") {
@@ -113,11 +117,12 @@ Status applyWorkloadSetting(WorkloadSpec& s, const std::string& key, const std::
             mult = v.back() == 'K' ? 1e3 : v.back() == 'M' ? 1e6 : 1e9;
             v.pop_back();
         }
-        char* end = nullptr;
-        double r = std::strtod(v.c_str(), &end);
-        if (end == v.c_str() || *end != '\0' || r < 0)
-            return errnoError(EINVAL, "bad rate '" + value + "'", "lines per second, e.g. 50M or 0 for unlimited");
-        s.rate = r * mult;
+        std::size_t used = 0;
+        const auto r = parseFiniteDouble(v, &used);
+        if (!r || used != v.size() || *r < 0 || *r * mult > 1e15)
+            return errnoError(
+                EINVAL, "bad rate '" + value + "'", "lines per second from 0 (unlimited) to 1000000G, e.g. 50M");
+        s.rate = *r * mult;
         return {};
     }
     if (key == "node") {

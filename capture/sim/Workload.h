@@ -41,6 +41,8 @@ struct WorkloadSpec {
 /// Sizes take K/M/G (binary) suffixes and optional "iB"/"B": 8M, 512KiB, 1G.
 Status applyWorkloadSetting(WorkloadSpec& spec, const std::string& key, const std::string& value);
 Result<std::uint64_t> parseSize(const std::string& text);
+/// The largest size parseSize accepts (1 PiB): bigger values are refused, never wrapped.
+inline constexpr std::uint64_t kMaxSizeBytes = 1ull << 50;
 
 /// Generates the sampled line addresses of one thread (only lines whose index is a multiple of the sampling
 /// factor S; see CacheSlice.h). Deterministic for a given seed.

@@ -81,13 +81,26 @@ int main(int argc, char** argv)
     std::vector<std::filesystem::path> inputs;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--mutations" && i + 1 < argc)
+        if (a == "--mutations" && i + 1 < argc) {
             mutations = std::stol(argv[++i]);
-        else if (std::filesystem::is_directory(a))
+        } else if (std::filesystem::is_directory(a)) {
+            // A corpus directory that is empty or was never committed must fail the run, not pass it vacuously.
+            std::size_t found = 0;
             for (const auto& e : std::filesystem::directory_iterator(a))
-                inputs.push_back(e.path());
-        else
+                if (e.is_regular_file()) {
+                    inputs.push_back(e.path());
+                    ++found;
+                }
+            if (found == 0) {
+                std::fprintf(stderr, "corpus directory %s has no files\n", a.c_str());
+                return 1;
+            }
+        } else if (std::filesystem::is_regular_file(a)) {
             inputs.emplace_back(a);
+        } else {
+            std::fprintf(stderr, "corpus input %s does not exist (or is not a file)\n", a.c_str());
+            return 1;
+        }
     }
     std::mt19937_64 rng(0x5eed);
     std::size_t runs = 0;

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <fstream>
 #include <random>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -267,4 +268,51 @@ TEST(PerfdataReader, RandomCorruptionNeverCrashes)
             EXPECT_FALSE(st.error().message.empty());
         }
     }
+}
+
+// A perf.data file that shrinks while it is read (perf still writing it, a copy or a rotation in progress) used to
+// kill the process with SIGBUS: the reader mapped the file and touched pages past the new end. It reads with
+// pread now; the rest of the file is simply missing, and the stats say it was cut short.
+TEST(PerfDataReader, FileCutShortWhileItIsReadIsTruncationNotSigbus)
+{
+    const std::string copy = ::testing::TempDir() + "/shrinking.perfdata";
+    {
+        const auto bytes = slurp(dataPath("propeller_sample_1.perfdata"));
+        std::ofstream(copy, std::ios::binary)
+            .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    }
+    auto whole = PerfDataReader::open(copy);
+    ASSERT_TRUE(whole.ok()) << whole.error().toString();
+    const Counted all = readAll(**whole);
+    ASSERT_FALSE(all.stats.truncated);
+
+    auto r = PerfDataReader::open(copy);
+    ASSERT_TRUE(r.ok()) << r.error().toString();
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) { // in a child, so that a SIGBUS fails this test instead of ending the test program
+        ASSERT_EQ(::truncate(copy.c_str(), 1'000'000), 0);
+        const Counted cut = readAll(**r);
+        bool said = false;
+        for (const auto& w : cut.stats.warnings)
+            said = said || w.find("cut short while it was read") != std::string::npos;
+        _exit(cut.stats.truncated && said && cut.samples > 0 && cut.samples < all.samples ? 0 : 1);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "the shrunken file was not reported as cut short";
+}
+
+TEST(PerfDataReader, OnlyRegularFilesAreOpened)
+{
+    auto dir = PerfDataReader::open("/tmp");
+    ASSERT_FALSE(dir.ok());
+    EXPECT_NE(dir.error().toString().find("not a regular file"), std::string::npos) << dir.error().toString();
+    auto fifo = std::string(::testing::TempDir()) + "/perf.fifo";
+    ::unlink(fifo.c_str());
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    auto f = PerfDataReader::open(fifo); // O_NONBLOCK: a FIFO without a writer never blocks the open
+    EXPECT_FALSE(f.ok());
+    ::unlink(fifo.c_str());
 }

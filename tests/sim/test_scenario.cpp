@@ -5,12 +5,16 @@
 #include "sim/Scenario.h"
 #include "sim/SimRunner.h"
 #include "sim/Simulation.h"
+#include "sim/Workload.h"
 
 #include <cerrno>
 #include <chrono>
+#include <clocale>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
+#include <unistd.h>
 
 using namespace rdt;
 using namespace rdt::sim;
@@ -150,4 +154,54 @@ TEST(SimRunner, AdvancesWithWallClock)
     const auto t = m->nowNs();
     EXPECT_GE(t, 300 * kMs); // 4x speed over ~120 ms of wall time
     EXPECT_LE(t, 700 * kMs);
+}
+
+// Found by `./dev fuzz scenario` (tests/data/fuzz-regressions/fuzz_scenario): `ws=` with a value beyond 2^64 bytes
+// was converted to an integer anyway (undefined behaviour); sizes, times, rates and settings now have bounds,
+// refuse NaN and infinities, and read "1.5" the same in every locale.
+TEST(ScenarioLimits, HugeNanAndInfiniteNumbersAreRefusedWithAReason)
+{
+    for (const char* size : { "1e300G", "5.8e84", "nan", "inf", "-1M", "2048T", "1.1e6G" }) {
+        auto s = parseSize(size);
+        EXPECT_FALSE(s.ok()) << size << " gave " << (s ? *s : 0);
+    }
+    EXPECT_EQ(parseSize("1024G").value(), 1024ull << 30);
+    EXPECT_EQ(parseSize("1.5K").value(), 1536u);
+    for (const char* time : { "1e300s", "nan", "inf", "-2s", "101e9m" }) {
+        auto t = parseDuration(time);
+        EXPECT_FALSE(t.ok()) << time << " gave " << (t ? *t : 0);
+    }
+    EXPECT_EQ(parseDuration("1.5s").value(), 1'500'000'000u);
+    auto sc = parseScenario("mkdir a\nthread t group=a cpu=0 pattern=stream ws=1e300G\n", "huge");
+    ASSERT_FALSE(sc.ok());
+    EXPECT_NE(sc.error().message.find("huge:2"), std::string::npos) << sc.error().message;
+    for (const char* bad : { "compute=nan", "write=inf", "rate=1e300G", "mlp=nan" }) {
+        auto r = parseScenario(std::string("thread t cpu=0 pattern=stream ws=1M ") + bad + "\n", "bad");
+        EXPECT_FALSE(r.ok()) << bad;
+    }
+}
+
+TEST(ScenarioLimits, NumbersIgnoreTheLocale)
+{
+    // A locale whose decimal point is a comma, as the GUI may run under (it calls setlocale): "1.5" must still be
+    // one and a half. The locale is compiled into a temp dir with localedef, so the test needs no installed locales.
+    char tmpl[] = "/tmp/rdtscope-locale-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    const std::string dir = tmpl;
+    struct Cleanup {
+        std::string dir;
+        ~Cleanup() { std::filesystem::remove_all(dir); }
+    } cleanup { dir };
+    const std::string cmd = "localedef -i de_DE -f UTF-8 " + dir + "/de_DE.UTF-8 >/dev/null 2>&1";
+    if (std::system(cmd.c_str()) != 0) GTEST_SKIP() << "localedef could not build de_DE.UTF-8 (no locale sources)";
+    ::setenv("LOCPATH", dir.c_str(), 1);
+    const std::string saved = std::setlocale(LC_NUMERIC, nullptr);
+    ASSERT_NE(std::setlocale(LC_NUMERIC, "de_DE.UTF-8"), nullptr);
+    EXPECT_EQ(std::strtod("1.5", nullptr), 1.0) << "the comma locale is not in effect: the check below proves nothing";
+    const auto duration = parseDuration("1.5s");
+    const auto size = parseSize("1.5K");
+    std::setlocale(LC_NUMERIC, saved.c_str());
+    ::unsetenv("LOCPATH");
+    EXPECT_EQ(duration.value(), 1'500'000'000u);
+    EXPECT_EQ(size.value(), 1536u);
 }
