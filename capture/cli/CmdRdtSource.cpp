@@ -52,6 +52,7 @@ Result<RdtSource> openSourceForCli(const Args& args, int& exitCode)
 
 namespace {
 std::string g_connectUrl;
+std::string g_remoteAgent;
 
 /// "source: ..." and the simulated / warning lines: the same for a local and a remote engine.
 void announceSource(const engine::SourceDescription& d)
@@ -70,6 +71,11 @@ void setConnectUrl(std::string url)
     g_connectUrl = std::move(url);
 }
 
+void setRemoteAgentPath(std::string path)
+{
+    g_remoteAgent = std::move(path);
+}
+
 const std::string& connectUrl()
 {
     return g_connectUrl;
@@ -83,7 +89,7 @@ Result<std::unique_ptr<engine::Engine>> openServiceForCli(const Args& args, int&
     o.rdt.scenario = args.valueOr("scenario", "noisy-neighbour");
     std::unique_ptr<engine::Engine> engine;
     if (!g_connectUrl.empty()) {
-        auto r = remote::connectEngine(g_connectUrl, o, "rdtscope-cli " RDTSCOPE_VERSION);
+        auto r = remote::connectEngine(g_connectUrl, o, "rdtscope-cli " RDTSCOPE_VERSION, g_remoteAgent);
         if (!r) {
             std::fprintf(stderr, "rdtscope-cli: cannot open source '%s' through %s: %s\n", o.rdt.spec.c_str(),
                 g_connectUrl.c_str(), r.error().toString().c_str());

@@ -23,6 +23,8 @@ Result<RdtSource> openSourceForCli(const Args& args, int& exitCode);
 /// engine then run on the agent at URL. Empty = the engine runs in this process.
 void setConnectUrl(std::string url);
 const std::string& connectUrl();
+/// The global `--agent PATH`: where rdtscope-agent is on the server ("" = searched for).
+void setRemoteAgentPath(std::string path);
 
 /// The capture engine over the source the options name, announced on stderr as openSourceForCli does: a local
 /// CaptureService, or with --connect the agent's (remote/RemoteEngine.h), named first. The same calls, results

@@ -22,13 +22,14 @@ static std::string remoteCommandNames()
 
 static void printUsage(std::FILE* out)
 {
-    std::fprintf(out, "usage: rdtscope-cli [--connect URL] COMMAND [OPTIONS]\n\nCommands:\n");
+    std::fprintf(out, "usage: rdtscope-cli [--connect URL [--agent PATH]] COMMAND [OPTIONS]\n\nCommands:\n");
     for (const auto& c : commands())
         std::fprintf(out, "  %s\n", c.synopsis);
     std::fprintf(out,
         "\n--connect URL runs the command on an rdtscope-agent: ssh://[USER@]HOST[:PORT] (the system ssh runs\n"
         "  rdtscope-agent --stdio there), unix:PATH (a local agent's socket) or local (pkexec). Commands that\n"
         "  can: %s.\n"
+        "--agent PATH names rdtscope-agent on the server when it is not on PATH or in .../libexec/rdtscope.\n"
         "\nRun 'rdtscope-cli COMMAND --help' for a command's options.\n"
         "Exit codes: 0 ok, 1 the command failed, 2 usage error, 3 hardware or kernel interface unavailable.\n",
         remoteCommandNames().c_str());
@@ -59,25 +60,39 @@ int main(int argc, char** argv)
         std::printf("rdtscope-cli " RDTSCOPE_VERSION "\n");
         return ExitOk;
     }
-    // The global option comes before the command: rdtscope-cli --connect URL monitor ...
+    // Global options come before the command: rdtscope-cli --connect URL [--agent PATH] monitor ...
     int first = 1;
-    const std::string arg1 = argv[1];
-    if (arg1 == "--connect" || arg1.rfind("--connect=", 0) == 0) {
-        const bool joined = arg1 != "--connect";
-        if (!joined && argc < 3) {
-            std::fprintf(stderr, "rdtscope-cli: --connect needs a URL (ssh://[USER@]HOST[:PORT], unix:PATH, local)\n");
-            return ExitUsage;
+    std::string agentPath;
+    for (bool more = true; more && first < argc;) {
+        const std::string arg = argv[first];
+        more = false;
+        for (const char* opt : { "--connect", "--agent" }) {
+            const std::string o = opt;
+            if (arg != o && arg.rfind(o + "=", 0) != 0) continue;
+            const bool joined = arg != o;
+            if (!joined && first + 1 >= argc) {
+                std::fprintf(stderr, "rdtscope-cli: %s needs a value\n", opt);
+                return ExitUsage;
+            }
+            const std::string value = joined ? arg.substr(o.size() + 1) : std::string(argv[first + 1]);
+            (o == "--connect" ? setConnectUrl(value) : (void)(agentPath = value));
+            first += joined ? 1 : 2;
+            more = true;
         }
-        setConnectUrl(joined ? arg1.substr(10) : std::string(argv[2]));
-        first = joined ? 2 : 3;
+    }
+    if (!agentPath.empty() && connectUrl().empty()) {
+        std::fprintf(stderr, "rdtscope-cli: --agent PATH names the agent on the server: it goes with --connect URL\n");
+        return ExitUsage;
+    }
+    setRemoteAgentPath(agentPath);
+    if (!connectUrl().empty())
         if (auto url = rdt::protocol::parseAgentUrl(connectUrl()); !url) {
             std::fprintf(stderr, "rdtscope-cli: --connect: %s\n", url.error().toString().c_str());
             return ExitUsage;
         }
-        if (first >= argc) {
-            printUsage(stderr);
-            return ExitUsage;
-        }
+    if (first >= argc) {
+        printUsage(stderr);
+        return ExitUsage;
     }
     const std::string name = argv[first];
     for (const auto& c : commands()) {

@@ -228,14 +228,15 @@ std::vector<engine::EngineEvent> RemoteEngine::drainEvents()
     return out;
 }
 
-Result<std::unique_ptr<RemoteEngine>> connectEngine(
-    const std::string& url, const engine::ServiceOptions& options, const std::string& software)
+Result<std::unique_ptr<RemoteEngine>> connectEngine(const std::string& url, const engine::ServiceOptions& options,
+    const std::string& software, const std::string& remoteAgent)
 {
     auto parsed = protocol::parseAgentUrl(url);
     if (!parsed) return parsed.error();
     protocol::ClientOptions co;
     co.software = software;
     co.sshCommand = protocol::sshCommandFromEnvironment();
+    co.remoteAgent = remoteAgent;
     auto client = protocol::AgentClient::connect(*parsed, co);
     if (!client) return client.error();
     return RemoteEngine::open(std::move(*client), options);

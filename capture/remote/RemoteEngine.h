@@ -83,8 +83,8 @@ private:
 
 /// Connects to the agent at `url` and opens the source: the one way the CLI and the GUI reach a remote engine.
 /// `software` goes into Hello ("rdtscope-cli 0.1.0"); ssh is the system client, options from
-/// RDTSCOPE_SSH_COMMAND.
-Result<std::unique_ptr<RemoteEngine>> connectEngine(
-    const std::string& url, const engine::ServiceOptions& options, const std::string& software);
+/// RDTSCOPE_SSH_COMMAND; `remoteAgent` is the agent's path on an ssh host ("" = searched for).
+Result<std::unique_ptr<RemoteEngine>> connectEngine(const std::string& url, const engine::ServiceOptions& options,
+    const std::string& software, const std::string& remoteAgent = {});
 
 } // namespace rdt::remote

@@ -134,6 +134,27 @@ TEST(AgentOverSsh, CliMonitorThroughSshPrintsWhatTheLocalCommandPrints)
     EXPECT_NE(theirs.err.find("note: all values above are simulated"), std::string::npos) << theirs.err;
 }
 
+// The advice for a missing agent names --agent PATH, and the CLI takes it.
+TEST(AgentOverSsh, CliNamesAndTakesTheAgentsPath)
+{
+    ASSERT_TRUE(g_sandbox->ok());
+    auto cli = [&](const std::string& agent) {
+        return run({ "env", "RDTSCOPE_SSH_COMMAND=" + g_sandbox->sshCommand, RDTSCOPE_CLI, "--connect", url(),
+                       "--agent", agent, "groups", "list", "--source", "sim" },
+            60, true);
+    };
+    const auto missing = cli("/nonexistent/rdtscope-agent");
+    EXPECT_EQ(missing.exitCode, 1) << missing.err;
+    EXPECT_NE(missing.err.find("rdtscope-agent is not installed on 127.0.0.1"), std::string::npos) << missing.err;
+    EXPECT_NE(missing.err.find("--agent PATH"), std::string::npos) << missing.err;
+    const auto named = cli(RDTSCOPE_AGENT);
+    EXPECT_EQ(named.exitCode, 0) << named.err;
+    EXPECT_NE(named.out.find("victim"), std::string::npos) << named.out;
+    const auto alone = run({ RDTSCOPE_CLI, "--agent", RDTSCOPE_AGENT, "groups", "list" }, 30, true);
+    EXPECT_EQ(alone.exitCode, 2) << alone.err;
+    EXPECT_NE(alone.err.find("it goes with --connect URL"), std::string::npos) << alone.err;
+}
+
 TEST(AgentOverSsh, CommandsThatDoNotRunThroughTheAgentSaySo)
 {
     ASSERT_TRUE(g_sandbox->ok());
