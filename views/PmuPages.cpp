@@ -37,8 +37,14 @@ PmuPages::PmuPages(QMainWindow* window, QTabWidget* pages, int firstIndex, QActi
     m_dock->setObjectName(QStringLiteral("pmuDock"));
     m_dock->setWidget(m_controls);
     window->addDockWidget(Qt::RightDockWidgetArea, m_dock);
-    auto showDock = [this, pages, firstIndex](
-                        int current) { m_dock->setVisible(current >= firstIndex && current < firstIndex + 3); };
+    auto showDock = [this, pages, firstIndex](int current) {
+        const bool pmuPage = current >= firstIndex && current < firstIndex + 3;
+        m_dock->setVisible(pmuPage);
+        if (pmuPage && m_startWhenShown) {
+            m_startWhenShown = false;
+            m_controls->start();
+        }
+    };
     connect(pages, &QTabWidget::currentChanged, this, showDock);
     showDock(pages->currentIndex());
     if (openPerfData) {
@@ -52,6 +58,11 @@ PmuPages::PmuPages(QMainWindow* window, QTabWidget* pages, int firstIndex, QActi
         if (ok && (pages->currentIndex() < firstIndex || pages->currentIndex() >= firstIndex + 3))
             pages->setCurrentIndex(firstIndex + (m_session->data().branches.empty() ? 2 : 1));
     });
+}
+
+bool PmuPages::simulating() const
+{
+    return m_session->simulating();
 }
 
 void PmuPages::linkTimeline(TimelineView* timeline, FramePump* pump)
@@ -99,7 +110,10 @@ bool PmuPages::startFromOptions(const QString& openFile, const QString& source, 
     }
     if (source == QLatin1String("sim") || (source == QLatin1String("auto") && pmuViewRequested)) {
         m_controls->setMachine(PmuControls::Machine::Simulated);
-        m_controls->start();
+        if (pmuViewRequested)
+            m_controls->start();
+        else
+            m_startWhenShown = true; // nobody looks at the PMU pages yet: no simulated PMU burning a core
     }
     return true;
 }

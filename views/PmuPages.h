@@ -29,8 +29,13 @@ public:
 
     /// What to show at start: --open FILE when it is a perf.data file; else with --source sim (or auto when a PMU
     /// view was asked for) the simulated PMU; --source live shows the live check's advice. Returns false when
-    /// `openFile` was not a perf.data file (the RDT side handles it then).
+    /// `openFile` was not a perf.data file (the RDT side handles it then). The simulated PMU costs most of a core,
+    /// so with --source sim and no PMU view asked for it starts only when a PMU page is first shown.
     bool startFromOptions(const QString& openFile, const QString& source, bool pmuViewRequested);
+    /// The simulated PMU is chosen and waits for a PMU page to be shown before it starts.
+    bool startPending() const { return m_startWhenShown; }
+    /// The simulated PMU is running.
+    bool simulating() const;
 
     /// A range selected on the shared RDT timeline filters every PMU view: the timeline's seconds become this
     /// host's CLOCK_MONOTONIC through the frame pump (live RDT: exact; simulated machine: anchored to the wall
@@ -51,4 +56,5 @@ private:
     LatencyView* m_latency;
     PmuControls* m_controls;
     QDockWidget* m_dock;
+    bool m_startWhenShown = false;
 };

@@ -10,6 +10,7 @@
 #include "views/CallGraphView.h"
 #include "views/ExplainPanel.h"
 #include "views/LatencyView.h"
+#include "views/PmuPages.h"
 #include "views/TimelineView.h"
 #include "views/TmaView.h"
 #include "views/UnavailablePage.h"
@@ -109,6 +110,27 @@ private Q_SLOTS:
         QVERIFY(w.findChild<LatencyView*>());
         w.setSourceError(QStringLiteral("no RDT here"));
         QVERIFY(w.sourceStatusText().contains(QStringLiteral("no RDT here")));
+    }
+
+    // `--source sim` used to start the simulated PMU at once: a whole core busy with nobody looking at a PMU page
+    // (issue #16 item 6). It now starts when a PMU page is first shown; a PMU --view still starts it at once.
+    void simulatedPmuStartsWhenAPmuPageIsShown()
+    {
+        MainWindow w;
+        QVERIFY(w.showView(QStringLiteral("rdt")));
+        QVERIFY(w.pmuPages()->startFromOptions({}, QStringLiteral("sim"), false));
+        QVERIFY(!w.pmuPages()->simulating());
+        QVERIFY(w.pmuPages()->startPending());
+        QVERIFY(w.showView(QStringLiteral("machine")));
+        QVERIFY(!w.pmuPages()->simulating());
+        QVERIFY(w.showView(QStringLiteral("tma")));
+        QVERIFY(!w.pmuPages()->startPending());
+        QTRY_VERIFY_WITH_TIMEOUT(w.pmuPages()->simulating(), 5000);
+
+        MainWindow viewAsked;
+        QVERIFY(viewAsked.pmuPages()->startFromOptions({}, QStringLiteral("sim"), true));
+        QVERIFY(!viewAsked.pmuPages()->startPending());
+        QTRY_VERIFY_WITH_TIMEOUT(viewAsked.pmuPages()->simulating(), 5000);
     }
 
     void machineModelFromThisMachine()
