@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "EngineSource.h"
 
+#include "core/Time.h"
 #include "engine/SourceAssembly.h"
 #include "models/EngineAllocation.h"
+#include "platform/CpuidDump.h"
 #include "platform/LiveCpuid.h"
 #include "platform/Topology.h"
 #include "rdt/AllocationEngine.h"
+#include "rdt/CapabilitiesText.h"
 #include "rdt/RdtSource.h"
 #include "rdt/Sampler.h"
 #include "rdt/UserIds.h"
@@ -177,6 +180,24 @@ rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::s
     bundle.feed = std::make_unique<EngineFeed>(engine, description);
     bundle.groups = std::make_unique<EngineGroupControl>(engine, readOnly);
     bundle.readOnlyReason = QString::fromStdString(readOnly);
+    bundle.machineInfo = [raw] {
+        rdt::session::MachineInfo m;
+        rdt::SimulationControl* simulation = raw->source.simulation.get();
+        m.description = simulation ? simulation->describe() : raw->source.kind + " on this host";
+        if (auto caps = raw->source.backend->capabilities()) m.topology = rdt::formatCapabilitiesText(*caps);
+        if (simulation) {
+            m.cpuidJson = simulation->cpuidJson();
+        } else {
+            rdt::LiveCpuid cpuid;
+            m.cpuidJson = rdt::cpuidTableToJson(rdt::snapshotCpuid(cpuid));
+        }
+        return m;
+    };
+    bundle.initialState = [raw] {
+        rdt::session::StateWatcher watcher(*raw->source.backend);
+        rdt::SimulationControl* simulation = raw->source.simulation.get();
+        return watcher.poll(simulation ? simulation->nowNs() : rdt::monotonicNs());
+    };
     bundle.engine = engine;
     return bundle;
 }

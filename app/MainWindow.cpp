@@ -232,7 +232,11 @@ CompareWindow* MainWindow::compareWith(const QString& pathA, const QString& path
 
 bool MainWindow::startRecording(const QString& path, QString* error)
 {
-    const auto status = m_recording->start(path, m_pump->source(), m_machineSummary);
+    rdt::session::MachineInfo machine;
+    machine.description = m_machineSummary.toStdString(); // a source without an engine (none) has only this
+    if (m_source.machineInfo) machine = m_source.machineInfo();
+    const auto initial = m_source.initialState ? m_source.initialState() : rdt::session::StateWatcher::Changes {};
+    const auto status = m_recording->start(path, m_pump->source(), machine, initial);
     if (!status) {
         if (error) *error = QString::fromStdString(status.error().toString());
         return false;

@@ -16,8 +16,8 @@ SessionRecording::~SessionRecording()
     (void)stop();
 }
 
-rdt::Status SessionRecording::start(
-    const QString& path, const SourceDescription& source, const QString& machineDescription)
+rdt::Status SessionRecording::start(const QString& path, const SourceDescription& source,
+    const rdt::session::MachineInfo& machine, const rdt::session::StateWatcher::Changes& initial)
 {
     if (m_recorder)
         return rdt::makeError("already recording to " + m_path.toStdString(), "stop the current recording first");
@@ -35,12 +35,14 @@ rdt::Status SessionRecording::start(
     const auto colon = source.name.find(':');
     if (meta.simulated && colon != std::string::npos) meta.scenario = source.name.substr(colon + 1);
     meta.intervalNs = 100'000'000;
-    rdt::session::MachineInfo machine;
-    machine.description = machineDescription.toStdString();
     auto writer = rdt::session::SessionWriter::create(path.toStdString(), meta, machine);
     if (!writer) return writer.error();
     m_recorder = std::make_unique<rdt::session::Recorder>(std::move(writer.value()));
     m_recorder->start();
+    for (const auto& a : initial.allocations)
+        m_recorder->push(a);
+    for (const auto& m : initial.memberships)
+        m_recorder->push(m);
     m_path = path;
     return {};
 }

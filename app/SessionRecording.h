@@ -4,6 +4,8 @@
 #include "models/SampleFeed.h"
 
 #include "core/Result.h"
+#include "session/SessionTypes.h"
+#include "session/StateWatcher.h"
 
 #include <QObject>
 #include <QString>
@@ -22,7 +24,10 @@ public:
     explicit SessionRecording(QObject* parent = nullptr);
     ~SessionRecording() override;
 
-    rdt::Status start(const QString& path, const SourceDescription& source, const QString& machineDescription);
+    /// `machine` describes the source actually recorded (SourceBundle::machineInfo); `initial` is every group's
+    /// state at the start (SourceBundle::initialState), stored as "initial" events so replay starts from it.
+    rdt::Status start(const QString& path, const SourceDescription& source, const rdt::session::MachineInfo& machine,
+        const rdt::session::StateWatcher::Changes& initial);
     /// Final flush and close; returns the recorder's write error if one happened.
     rdt::Status stop();
     bool isRecording() const { return m_recorder != nullptr; }

@@ -5,6 +5,8 @@
 #include "models/GroupControl.h"
 #include "models/ReplayControl.h"
 #include "models/SampleFeed.h"
+#include "session/SessionTypes.h"
+#include "session/StateWatcher.h"
 
 #include <QString>
 
@@ -22,4 +24,9 @@ struct SourceBundle {
     /// Reads the current allocation picture (groups, masks, MBA) for the heatmap; empty when there is none.
     std::function<rdt::Result<AllocationState>()> readAllocation;
     QString readOnlyReason; ///< why editing is disabled ("" when writable)
+    /// For a recording, read as the CLI's recorder reads them (one rule for both): the machine the source
+    /// measures (its description, RDT resources and CPUID snapshot: the simulated CPU's for the simulator) and
+    /// every group's allocation, tasks and CPUs now, as "initial" events. Null for a replay.
+    std::function<rdt::session::MachineInfo()> machineInfo;
+    std::function<rdt::session::StateWatcher::Changes()> initialState;
 };

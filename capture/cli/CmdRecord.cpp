@@ -7,6 +7,7 @@
 #include "Commands.h"
 
 #include "core/Time.h"
+#include "rdt/CapabilitiesText.h"
 #include "rdt/CounterMath.h"
 #include "session/Recorder.h"
 #include "session/StateWatcher.h"
@@ -38,31 +39,6 @@ Ctrl-C / SIGTERM stop cleanly. A full disk stops the recording with a message; w
 Sessions from the simulator are labelled SIMULATED in the file and everywhere they are shown.
 Exit codes: 0 recorded, 1 failed (write error: what was written is kept), 2 usage, 3 source unavailable.
 )";
-
-std::string capabilityText(const Capabilities& caps)
-{
-    std::string t;
-    for (const auto& r : caps.resources) {
-        t += r.name + ": " + std::to_string(r.numClosids) + " CLOS, domains";
-        for (int d : r.domains)
-            t += " " + std::to_string(d);
-        if (r.isCache())
-            t += ", cbm_mask " + std::to_string(r.cbmBits) + " bits, min_cbm_bits " + std::to_string(r.minCbmBits);
-        else
-            t += ", min_bandwidth " + std::to_string(r.minBandwidth) + ", bandwidth_gran "
-                + std::to_string(r.bandwidthGran);
-        t += "\n";
-    }
-    const auto& m = caps.monitoring;
-    if (m.present) {
-        t += "L3_MON: " + std::to_string(m.numRmids) + " RMIDs, counter width " + std::to_string(m.counterWidth)
-            + ", domains";
-        for (int d : m.domains)
-            t += " " + std::to_string(d);
-        t += "\n";
-    }
-    return t;
-}
 
 } // namespace
 
@@ -142,7 +118,7 @@ int cmdRecord(const std::vector<std::string>& argvIn)
     meta.timeIsSimulated = sim;
     session::MachineInfo machine;
     machine.description = sim ? source.simulation : source.backend;
-    machine.topology = capabilityText(caps);
+    machine.topology = formatCapabilitiesText(caps);
     machine.cpuidJson = machineInfo->cpuidJson; // the simulated CPU's is labelled simulated in meta
 
     // The time axis starts here: setup above (CPUID snapshot, capabilities) does not count.

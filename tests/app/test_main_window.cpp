@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "EngineSource.h"
 #include "MainWindow.h"
 
 #include "models/AllocationModel.h"
@@ -7,6 +8,7 @@
 #include "models/MachineModel.h"
 #include "models/MonitorModel.h"
 #include "models/QueuedFeed.h"
+#include "session/SessionReader.h"
 #include "views/CallGraphView.h"
 #include "views/ExplainPanel.h"
 #include "views/LatencyView.h"
@@ -231,6 +233,41 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(
             w.timelines()->plottedPoints(QStringLiteral("streamer"), Metric::BandwidthTotal) >= 20, 10000);
         QTRY_COMPARE_WITH_TIMEOUT(w.timelines()->markerCount(), 1, 10000);
+    }
+
+    // A session recorded from the GUI holds what the CLI's recorder holds (issue #16 item 3): the simulated
+    // machine's CPUID and RDT resources (not "CPUID instruction (live)" of this host) and the initial allocation
+    // of every group, so replay starts from the state that was in force.
+    void guiRecordingHoldsTheMachineAndTheInitialState()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("sim.rdts"));
+        {
+            auto bundle = openEngineSource("sim", "noisy-neighbour", 10.0);
+            QVERIFY2(bundle.ok(), bundle.ok() ? "" : bundle.error().toString().c_str());
+            MainWindow w;
+            w.setSource(std::move(bundle.value()));
+            QString error;
+            QVERIFY2(w.startRecording(path, &error), qPrintable(error));
+            QTest::qWait(600);
+            w.pump()->pumpOnce();
+            QVERIFY2(w.stopRecording(&error), qPrintable(error));
+        }
+        auto reader = rdt::session::SessionReader::open(path.toStdString());
+        QVERIFY2(reader.ok(), reader.ok() ? "" : reader.error().toString().c_str());
+        const auto& machine = reader.value()->machine();
+        QVERIFY2(machine.cpuidJson.find("rdtscope-cpuid") != std::string::npos, machine.cpuidJson.c_str());
+        QVERIFY2(machine.topology.find("L3: ") != std::string::npos, machine.topology.c_str());
+        QVERIFY2(machine.description.find("Xeon") != std::string::npos, machine.description.c_str());
+        std::size_t initial = 0;
+        bool victim = false;
+        for (const auto& a : reader.value()->allocations()) {
+            if (a.who != "initial") continue;
+            ++initial;
+            victim = victim || (a.group == "victim" && a.resource == "L3");
+        }
+        QVERIFY2(initial >= 3, qPrintable(QString::number(initial)));
+        QVERIFY(victim);
     }
 
     void screenshotIsWindowSized()
