@@ -2,6 +2,7 @@
 #include "PmuImport.h"
 
 #include "perfdata/PerfDataReader.h"
+#include "perfdata/SymbolSearch.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -9,24 +10,6 @@
 #include <filesystem>
 
 namespace rdt::pmu {
-
-namespace {
-
-std::string relocate(const std::string& file, const std::vector<std::string>& dirs)
-{
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (file.empty() || file.front() == '[' || fs::exists(file, ec)) return file;
-    for (const auto& dir : dirs) {
-        for (const fs::path& candidate :
-            { fs::path(dir) / fs::path(file).relative_path(), fs::path(dir) / fs::path(file).filename() }) {
-            if (fs::exists(candidate, ec)) return candidate.string();
-        }
-    }
-    return file;
-}
-
-} // namespace
 
 bool looksLikePerfData(const std::string& path)
 {
@@ -45,6 +28,9 @@ Result<PmuData> importPerfData(const std::string& path, const PmuImportOptions& 
     PmuData data;
     data.kind = PmuSourceKind::Imported;
     data.name = std::filesystem::path(path).filename().string();
+    // The CLI's lookup (symfs path, basename, then GNU build-id), so both name the same functions.
+    perfdata::SymbolSearch search(options.symbolDirs);
+    const auto& header = (*reader)->header();
     perfdata::ReadOptions ro;
     ro.progress = options.progress;
     ro.progressEvery = 1u << 20;
@@ -52,7 +38,7 @@ Result<PmuData> importPerfData(const std::string& path, const PmuImportOptions& 
         [&](const DecodedRecord& r) {
             if (r.kind == RecordKind::Mmap && !options.symbolDirs.empty()) {
                 MmapRecord m = r.mmap;
-                m.filename = relocate(m.filename, options.symbolDirs);
+                if (auto local = search.locateMapping(m, header)) m.filename = *local;
                 data.symbols->addMapping(m.pid, m);
             } else {
                 data.symbols->onRecord(r);

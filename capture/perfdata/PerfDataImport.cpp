@@ -11,13 +11,6 @@
 
 namespace rdt::perfdata {
 
-namespace {
-bool isPseudoPath(const std::string& p)
-{
-    return p.empty() || p[0] != '/';
-} // [vdso], [kernel.kallsyms]_text
-} // namespace
-
 Result<ImportResult> importPerfData(const std::string& path, const ImportOptions& options)
 {
     // "-" reads a pipe-mode stream from stdin (`perf record -o - ... | rdtscope-cli import -`).
@@ -43,18 +36,11 @@ Result<ImportResult> importPerfData(const std::string& path, const ImportOptions
             case pmu::RecordKind::Mmap: {
                 // Point the symbolizer at the local copy of the binary (symfs / build-id), keeping addresses.
                 const auto& m = rec.mmap;
-                if (isPseudoPath(m.filename) || !m.executable()) {
+                if (SymbolSearch::isPseudoPath(m.filename) || !m.executable()) {
                     symbols.onRecord(rec);
                     break;
                 }
-                const BuildIdEntry* recorded = header.buildIdFor(m.filename);
-                BuildId fromMmap;
-                if (!recorded && m.hasBuildId) {
-                    std::copy(m.buildId, m.buildId + 20, fromMmap.data);
-                    fromMmap.size = m.buildIdSize;
-                }
-                const BuildId* id = recorded ? &recorded->id : (m.hasBuildId ? &fromMmap : nullptr);
-                auto local = search.locate(m.filename, id);
+                auto local = search.locateMapping(m, header);
                 if (seenPaths.insert(m.filename).second) {
                     if (local)
                         out.binaries.push_back(m.filename + " -> " + *local);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -107,6 +108,17 @@ std::optional<std::string> SymbolSearch::locate(const std::string& recordedPath,
     }
     m_cache[recordedPath] = found;
     return found;
+}
+
+std::optional<std::string> SymbolSearch::locateMapping(const pmu::MmapRecord& m, const HeaderInfo& header)
+{
+    if (isPseudoPath(m.filename) || !m.executable()) return std::nullopt;
+    if (const BuildIdEntry* recorded = header.buildIdFor(m.filename)) return locate(m.filename, &recorded->id);
+    if (!m.hasBuildId) return locate(m.filename, nullptr);
+    BuildId fromMmap;
+    std::copy(m.buildId, m.buildId + std::min<std::size_t>(m.buildIdSize, sizeof m.buildId), fromMmap.data);
+    fromMmap.size = m.buildIdSize;
+    return locate(m.filename, &fromMmap);
 }
 
 } // namespace rdt::perfdata

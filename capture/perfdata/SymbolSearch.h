@@ -2,6 +2,7 @@
 #pragma once
 
 #include "PerfDataFeatures.h"
+#include "pmu/PerfRecord.h"
 
 #include <cstdint>
 #include <map>
@@ -22,6 +23,12 @@ public:
     { }
 
     std::optional<std::string> locate(const std::string& recordedPath, const BuildId* recorded);
+    /// The local copy of an executable mapping's binary: its build-id from the file's build-id table (`header`),
+    /// else from the MMAP2 record itself; nothing for pseudo paths ([vdso], [kernel.kallsyms]) and data mappings.
+    /// The one lookup the CLI's import and the GUI's use.
+    std::optional<std::string> locateMapping(const pmu::MmapRecord& mapping, const HeaderInfo& header);
+    /// [vdso], [kernel.kallsyms]_text, "//anon": not a file to look for.
+    static bool isPseudoPath(const std::string& path) { return path.empty() || path[0] != '/'; }
 
     /// The NT_GNU_BUILD_ID note of an ELF file (empty when it has none or is not ELF).
     static std::vector<std::uint8_t> readBuildId(const std::string& file);
