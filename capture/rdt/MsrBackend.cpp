@@ -326,16 +326,34 @@ Status MsrBackend::removeGroup(const std::string& path)
                 moved.insert(o.cpus.begin(), o.cpus.end());
             }
     const std::string parent = g->isControl ? std::string {} : g->parent;
+    TableState saved = saveTable();
+    MsrUndoLog log(*m_msrs);
     for (const auto& d : doomed) {
         auto it = std::find_if(m_groups.begin(), m_groups.end(), [&](const Group& x) { return x.path == d; });
         releaseRmid(it->rmid);
         m_groups.erase(it);
     }
-    // CPUs go back to the parent (resctrl semantics); rewrite their association.
+    // CPUs go back to the parent (resctrl semantics); rewrite their association. A failure puts the groups and
+    // every association written so far back: the group still exists, with its CPUs.
     if (Group* p = find(parent); p && p->isControl) p->cpus.insert(moved.begin(), moved.end());
     for (unsigned cpu : moved)
-        if (auto w = writeAssoc(cpu); !w) return w;
+        if (auto w = writeAssoc(cpu, log); !w) return rollBack(w.error(), log, std::move(saved));
     return {};
+}
+
+Error MsrBackend::rollBack(Error e, MsrUndoLog& log, TableState saved)
+{
+    m_groups = std::move(saved.groups);
+    m_freeRmids = std::move(saved.freeRmids);
+    m_limbo = std::move(saved.limbo);
+    m_cdpL3 = saved.cdpL3;
+    m_cdpL2 = saved.cdpL2;
+    const auto outcome = log.rollback();
+    e.message += "; " + outcome.text;
+    if (!outcome.ok)
+        e.advice = "the hardware is in a mixed state: the registers named above still hold the new values; "
+                   "retry, or reset them by hand with wrmsr (or reboot)";
+    return e;
 }
 
 Status MsrBackend::assignTasks(const std::string&, const std::vector<unsigned>&)
@@ -348,7 +366,7 @@ Result<std::vector<unsigned>> MsrBackend::tasks(const std::string&)
     return tasksRefused();
 }
 
-Status MsrBackend::writeAssoc(unsigned cpu)
+Status MsrBackend::writeAssoc(unsigned cpu, MsrUndoLog& log)
 {
     unsigned clos = 0, rmid = 0;
     for (const auto& g : m_groups)
@@ -360,7 +378,7 @@ Status MsrBackend::writeAssoc(unsigned cpu)
         if (!g.isControl && g.cpus.count(cpu)) rmid = g.rmid;
     // IA32_PQR_ASSOC: CLOS in [63:32], RMID in the low bits (Figure 20-23).
     const std::uint64_t value = (std::uint64_t(clos) << 32) | rmid;
-    if (auto w = m_msrs->write(cpu, msr::IA32_PQR_ASSOC, value); !w) return w;
+    if (auto w = log.write(cpu, msr::IA32_PQR_ASSOC, value); !w) return w;
     auto back = m_msrs->read(cpu, msr::IA32_PQR_ASSOC);
     if (!back) return back.error();
     if (*back != value)
@@ -381,6 +399,8 @@ Status MsrBackend::assignCpus(const std::string& path, const std::vector<unsigne
             return errnoError(EINVAL,
                 "CPU " + std::to_string(c) + " does not exist (" + std::to_string(m_msrs->cpuCount()) + " CPUs)",
                 "Can only assign online CPUs");
+    TableState saved = saveTable();
+    MsrUndoLog log(*m_msrs);
     if (!g->isControl) {
         const Group* p = find(g->parent);
         for (unsigned c : cpuList)
@@ -400,8 +420,9 @@ Status MsrBackend::assignCpus(const std::string& path, const std::vector<unsigne
         g = find(path);
         g->cpus.insert(cpuList.begin(), cpuList.end());
     }
+    // Undo log: a failure on the Nth CPU puts the first N-1 back, and the table with them.
     for (unsigned c : cpuList)
-        if (auto w = writeAssoc(c); !w) return w;
+        if (auto w = writeAssoc(c, log); !w) return rollBack(w.error(), log, std::move(saved));
     return {};
 }
 

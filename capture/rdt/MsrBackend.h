@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "MsrUndoLog.h"
 #include "RdtBackend.h"
 #include "platform/MsrSpace.h"
 
@@ -106,10 +107,19 @@ private:
         unsigned rmid = 0;
         std::set<unsigned> cpus;
     };
+    /// The in-memory half of a change, saved before it and put back when the MSR half is rolled back.
+    struct TableState {
+        std::vector<Group> groups;
+        std::set<unsigned> freeRmids, limbo;
+        bool cdpL3 = false, cdpL2 = false;
+    };
+    TableState saveTable() const { return { m_groups, m_freeRmids, m_limbo, m_cdpL3, m_cdpL2 }; }
+    /// A step of a change failed: puts the table back, rolls the MSRs back (the failed one included) and says so.
+    Error rollBack(Error e, MsrUndoLog& log, TableState saved);
     Group* find(const std::string& path);
     Result<unsigned> allocateRmid();
     void releaseRmid(unsigned rmid);
-    Status writeAssoc(unsigned cpu);
+    Status writeAssoc(unsigned cpu, MsrUndoLog& log);
     unsigned cpuOfDomain(int domain, bool l2) const;
     std::vector<int> domainsOf(const std::vector<int>& idOfCpu) const;
     Result<std::uint64_t> maskMsr(const std::string& resource, unsigned clos, int domain, std::uint32_t* msrOut);

@@ -83,9 +83,12 @@ Status MsrBackend::applySchemata(const std::string& path, const Schemata& change
     const unsigned clos = g->clos;
     auto caps = capabilities();
     if (!caps) return caps.error();
+    // All lines of one change or none: every MSR written is logged, and any failure rolls all of them back.
+    MsrUndoLog log(*m_msrs);
+    auto fail = [&](Error e) { return rollBack(std::move(e), log, saveTable()); };
     for (const auto& line : change.lines()) {
         const auto* r = caps->resource(line.resource);
-        if (!r) return errnoError(EINVAL, "Unknown or unsupported resource name '" + line.resource + "'");
+        if (!r) return fail(errnoError(EINVAL, "Unknown or unsupported resource name '" + line.resource + "'"));
         for (const auto& [d, text] : line.values) {
             const bool l2 = r->name.rfind("L2", 0) == 0;
             std::vector<unsigned> targets { cpuOfDomain(d, l2) };
@@ -94,12 +97,12 @@ Status MsrBackend::applySchemata(const std::string& path, const Schemata& change
             std::uint64_t readMask = ~0ULL;
             if (r->isCache()) {
                 auto m = parseMask(text);
-                if (!m) return errnoError(EINVAL, m.error().message);
+                if (!m) return fail(errnoError(EINVAL, m.error().message));
                 (void)maskMsr(r->name, clos, d, &address);
                 value = *m;
             } else if (r->name == "MB") {
                 auto p = parseBandwidth(text);
-                if (!p || *p > 100) return errnoError(EINVAL, "Invalid MB value " + text);
+                if (!p || *p > 100) return fail(errnoError(EINVAL, "Invalid MB value " + text));
                 // The MSR holds a delay (20.19.7.2): 100 - percent. Linear delays are multiples of the
                 // granularity (rounded down by hardware, so round here to read back what sticks); non-linear
                 // delays are powers of two.
@@ -113,7 +116,7 @@ Status MsrBackend::applySchemata(const std::string& path, const Schemata& change
                 readMask = 0xffff;
             } else if (r->name == "CBA") {
                 auto lvl = parseBandwidth(text);
-                if (!lvl || *lvl > 0xff) return errnoError(EINVAL, "Invalid CBA level " + text);
+                if (!lvl || *lvl > 0xff) return fail(errnoError(EINVAL, "Invalid CBA level " + text));
                 address = msr::IA32_QOS_CORE_BW_THRTL_0 + clos / 8;
                 // Per logical processor scope (20.19.8.3): every CPU of the domain gets the level.
                 targets.clear();
@@ -125,26 +128,26 @@ Status MsrBackend::applySchemata(const std::string& path, const Schemata& change
             for (unsigned cpu : targets) {
                 std::uint64_t toWrite = value;
                 if (r->name == "CBA") {
-                    auto cur = m_msrs->read(cpu, address);
-                    if (!cur) return cur.error();
+                    auto cur = log.read(cpu, address);
+                    if (!cur) return fail(cur.error());
                     const unsigned shift = 8 * (clos % 8);
                     toWrite = (*cur & ~(0xffULL << shift)) | (value << shift);
                 }
-                if (auto w = m_msrs->write(cpu, address, toWrite); !w) {
+                if (auto w = log.write(cpu, address, toWrite); !w) {
                     Error e = w.error();
                     e.message = "WRMSR " + hexDigits(address) + " <- " + hexDigits(toWrite) + " on CPU "
                         + std::to_string(cpu) + " for " + r->name + ":" + std::to_string(d) + "=" + text + " failed";
                     if (e.code == EIO)
                         e.advice = "#GP(0): a reserved bit, a CLOS above the maximum, or a mask the CPU does not "
                                    "accept (zero or non-contiguous; SDM 20.19.4.3, 20.19.6.3, 20.19.7.2)";
-                    return e;
+                    return fail(std::move(e));
                 }
                 auto back = m_msrs->read(cpu, address);
-                if (!back) return back.error();
+                if (!back) return fail(back.error());
                 if ((*back & readMask) != (toWrite & readMask))
-                    return errnoError(EIO,
+                    return fail(errnoError(EIO,
                         "MSR " + hexDigits(address) + " on CPU " + std::to_string(cpu) + " reads " + hexDigits(*back)
-                            + " after writing " + hexDigits(toWrite));
+                            + " after writing " + hexDigits(toWrite)));
             }
         }
     }
@@ -236,6 +239,11 @@ Status MsrBackend::setCdp(const std::string& level, bool enable)
                         + std::to_string((maxClos >> 1) + 1) + " CLOS available with CDP",
                     "remove it before enabling CDP");
     }
+    // The four steps as one change: a failure anywhere (on any domain or CPU) restores every mask, association
+    // and QOS_CFG written, so CDP is never left on some domains only.
+    TableState saved = saveTable();
+    MsrUndoLog log(*m_msrs);
+    auto fail = [&](Error e) { return rollBack(std::move(e), log, std::move(saved)); };
     const auto& ids = l3 ? m_enum.l3IdOfCpu : m_enum.l2IdOfCpu;
     const auto domains = domainsOf(ids);
     const std::uint32_t maskBase = l3 ? msr::IA32_L3_MASK_0 : msr::IA32_L2_MASK_0;
@@ -243,23 +251,22 @@ Status MsrBackend::setCdp(const std::string& level, bool enable)
     // 1. All masks to 1s on every domain, so no CLOS is left with a mask meant for another (20.19.6.2).
     for (int d : domains)
         for (unsigned n = 0; n <= maxClos; ++n)
-            if (auto w = m_msrs->write(cpuOfDomain(d, !l3), maskBase + n, ones); !w) return w;
+            if (auto w = log.write(cpuOfDomain(d, !l3), maskBase + n, ones); !w) return fail(w.error());
     // 2. Every CPU to CLOS0 while mask interpretations change.
     for (unsigned c = 0; c < m_msrs->cpuCount(); ++c) {
-        auto cur = m_msrs->read(c, msr::IA32_PQR_ASSOC);
-        if (!cur) return cur.error();
-        if (auto w = m_msrs->write(c, msr::IA32_PQR_ASSOC, *cur & 0xffffffffULL); !w) return w;
+        auto cur = log.read(c, msr::IA32_PQR_ASSOC);
+        if (!cur) return fail(cur.error());
+        if (auto w = log.write(c, msr::IA32_PQR_ASSOC, *cur & 0xffffffffULL); !w) return fail(w.error());
     }
     // 3. Toggle the enable bit on every domain (QOS_CFG has the cache's scope).
     for (int d : domains)
-        if (auto w
-            = m_msrs->write(cpuOfDomain(d, !l3), l3 ? msr::IA32_L3_QOS_CFG : msr::IA32_L2_QOS_CFG, enable ? 1 : 0);
+        if (auto w = log.write(cpuOfDomain(d, !l3), l3 ? msr::IA32_L3_QOS_CFG : msr::IA32_L2_QOS_CFG, enable ? 1 : 0);
             !w)
-            return w;
+            return fail(w.error());
     state = enable;
     // 4. Restore the associations.
     for (unsigned c = 0; c < m_msrs->cpuCount(); ++c)
-        if (auto w = writeAssoc(c); !w) return w;
+        if (auto w = writeAssoc(c, log); !w) return fail(w.error());
     return {};
 }
 

@@ -30,6 +30,8 @@ public:
     Result<std::uint64_t> read(unsigned cpu, std::uint32_t a) override
     {
         if (cpu >= cpuCount()) return errnoError(ENXIO, "no CPU " + std::to_string(cpu));
+        ++m_reads;
+        if (m_failReadNumber > 0 && m_reads == m_failReadNumber) return errnoError(EIO, "injected RDMSR failure");
         if (a == msr::IA32_QM_CTR) {
             const auto sel = m_perCpu[{ cpu, msr::IA32_QM_EVTSEL }];
             const auto rmid = static_cast<unsigned>(sel >> 32);
@@ -80,6 +82,25 @@ public:
         m_failWriteNumber = n;
         m_writeCount = 0;
     }
+    /// The n-th read from now fails once (0: none).
+    void failRead(int n)
+    {
+        m_failReadNumber = n;
+        m_reads = 0;
+    }
+    int reads() const { return m_reads; }
+    /// Every control register that differs from its reset value (not the monitoring pair QM_EVTSEL/QM_CTR), for
+    /// before/after comparisons: a register never written and one written back to its reset value are the same.
+    std::map<std::tuple<int, int, std::uint32_t>, std::uint64_t> registers() const
+    {
+        std::map<std::tuple<int, int, std::uint32_t>, std::uint64_t> out;
+        for (const auto& [k, v] : m_perCpu)
+            if (k.second != msr::IA32_QM_EVTSEL && v != resetValue(k.second))
+                out[{ 0, static_cast<int>(k.first), k.second }] = v;
+        for (const auto& [k, v] : m_perDomain)
+            if (v != resetValue(k.second)) out[{ 1, k.first, k.second }] = v;
+        return out;
+    }
 
     std::vector<Write> writes;
 
@@ -126,6 +147,8 @@ private:
     std::map<std::tuple<int, unsigned, unsigned>, bool> m_overflowOnce;
     int m_failWriteNumber = 0;
     int m_writeCount = 0;
+    int m_failReadNumber = 0;
+    int m_reads = 0;
 };
 
 /// A Skylake-SP-like enumeration (SDM values of the Xeon Gold 6154: 11-bit CBM, shareable 600, 16 CLOS,
