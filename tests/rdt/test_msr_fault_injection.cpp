@@ -71,7 +71,10 @@ std::vector<ChangeType> changeTypes()
         { "mask, one domain", {}, [](Rig& r) { return apply(r, "p0", "L3:0=f\n"); } },
         { "masks and MB, two domains", {}, [](Rig& r) { return apply(r, "p0", "L3:0=f;1=f0\nMB:0=50;1=30\n"); } },
         { "CBA levels", {}, [](Rig& r) { return apply(r, "p1", "CBA:0=3;1=5\n"); } },
-        { "CPU assignment", {}, [](Rig& r) { return r.backend->assignCpus("p1", { 0, 1, 3 }).ok(); } },
+        { "CPU assignment", {},
+            [](Rig& r) {
+                return r.backend->assignCpus("p1", { 0, 1, 3 }).ok();
+            } },
         { "group removal", {}, [](Rig& r) { return r.backend->removeGroup("p0").ok(); } },
         { "CDP enable", {}, [](Rig& r) { return r.backend->setCdp("L3", true).ok(); } },
         { "CDP disable", [](Rig& r) { EXPECT_TRUE(r.backend->setCdp("L3", true).ok()); },
@@ -127,7 +130,8 @@ TEST(MsrFaultInjection, EveryFailedStepLeavesTheStateBefore)
             r.msrs->failRead(0);
             check(r, before, ok, "read " + std::to_string(n) + " failed");
         }
-        std::printf("| %s | %d | %d | %d | %d | %d | %d |\n", t.name, writes, reads, faults, restored, succeeded, mixed);
+        std::printf(
+            "| %s | %d | %d | %d | %d | %d | %d |\n", t.name, writes, reads, faults, restored, succeeded, mixed);
         totalFaults += faults;
         totalMixed += mixed;
     }
