@@ -135,6 +135,22 @@ int BackgroundProcess::waitExit(int timeoutMs)
     return -1;
 }
 
+namespace {
+/// A /proc file of a process that may exit while it is read: ESRCH from read(2) is "gone", not an exception
+/// (std::istreambuf_iterator throws basic_filebuf::underflow on it, which failed a test under load).
+std::string readProcFile(const std::filesystem::path& path)
+{
+    std::string out;
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return out;
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0 && out.size() < (1u << 20);)
+        out.append(buf, n);
+    std::fclose(f);
+    return out;
+}
+} // namespace
+
 std::vector<pid_t> childrenOf(pid_t parent)
 {
     std::vector<pid_t> out;
@@ -142,8 +158,7 @@ std::vector<pid_t> childrenOf(pid_t parent)
     for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
         const std::string name = e.path().filename().string();
         if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-        std::ifstream f(e.path() / "stat");
-        std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        const std::string stat = readProcFile(e.path() / "stat");
         // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ')'.
         const auto close = stat.rfind(')');
         if (close == std::string::npos) continue;
@@ -165,8 +180,7 @@ std::vector<pid_t> processesOf(const std::string& exe, const std::string& argume
         if (name.find_first_not_of("0123456789") != std::string::npos) continue;
         std::error_code linkEc;
         if (std::filesystem::read_symlink(e.path() / "exe", linkEc).string() != exe) continue;
-        std::ifstream f(e.path() / "cmdline");
-        std::string cmdline((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        const std::string cmdline = readProcFile(e.path() / "cmdline");
         if (cmdline.find(argument) != std::string::npos) out.push_back(static_cast<pid_t>(std::atol(name.c_str())));
     }
     return out;
