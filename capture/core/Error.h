@@ -21,5 +21,8 @@ Error makeError(std::string message, std::string advice = {});
 
 /// Generic advice for an errno value (EACCES, EPERM, ENOENT, EBUSY, ENOSPC, ...); empty when there is none.
 std::string adviceForErrno(int code);
+/// EACCES/EPERM advice that fits who was refused: "run as root" for a user, a security module or container limit
+/// for root (running as root again would not help). `capabilities` names what the operation needs.
+std::string permissionDeniedAdvice(const std::string& capabilities);
 
 } // namespace rdt

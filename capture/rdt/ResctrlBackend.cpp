@@ -30,8 +30,9 @@ std::string mkdirAdvice(int code, const std::string& fallback)
                "info/L3_MON/max_threshold_occupancy";
     case EACCES:
     case EPERM:
-        return "permission denied: run as root (resctrl needs CAP_SYS_ADMIN); monitor groups go under "
-               "<group>/mon_groups";
+        return permissionDeniedAdvice("resctrl needs CAP_SYS_ADMIN") + "; monitor groups go under <group>/mon_groups";
+    case EROFS:
+        return adviceForErrno(EROFS);
     default:
         return fallback;
     }
