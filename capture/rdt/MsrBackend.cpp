@@ -3,6 +3,7 @@
 #include "core/Text.h"
 
 #include "GroupNames.h"
+#include "MsrStateFile.h"
 #include "Sample.h"
 
 #include <algorithm>
@@ -36,26 +37,139 @@ MsrBackend::MsrBackend(std::shared_ptr<MsrSpace> msrs, MsrRdtEnumeration enumera
     Group root;
     root.path = "";
     for (unsigned c = 0; c < m_msrs->cpuCount(); ++c)
-        root.cpus.insert(c);
+        if (online(c)) root.cpus.insert(c);
     m_groups.push_back(root);
     for (unsigned r = 1; r <= m_enum.maxRmid; ++r)
         m_freeRmids.insert(r);
-    // Another tool may have programmed the hardware already (pqos -a, a previous run): say so, never guess.
-    for (unsigned c = 0; c < m_msrs->cpuCount(); ++c) {
-        auto v = m_msrs->read(c, msr::IA32_PQR_ASSOC);
-        if (v && *v != 0) {
-            m_warnings.push_back("CPU " + std::to_string(c) + " is already associated with CLOS "
-                + std::to_string(*v >> 32) + " / RMID " + std::to_string(*v & 0x3ff)
-                + " (IA32_PQR_ASSOC=" + hexDigits(*v) + "): another RDT user (pqos?) may be active");
-            break;
-        }
-    }
+    adoptHardwareState();
     for (const char* level : { "L3", "L2" }) {
         const bool l3 = level[1] == '3';
         if (!(l3 ? m_enum.l3Cdp : m_enum.l2Cdp)) continue;
         if (auto cfg = m_msrs->read(0, l3 ? msr::IA32_L3_QOS_CFG : msr::IA32_L2_QOS_CFG); cfg && (*cfg & 1))
             (l3 ? m_cdpL3 : m_cdpL2) = true;
     }
+}
+
+void MsrBackend::adoptHardwareState()
+{
+    // A previous run, or another tool (pqos -a), may have programmed the hardware: rebuild the groups from
+    // IA32_PQR_ASSOC of every online CPU (SDM 20.18.6, 20.19.6.6) instead of handing out its CLOS and RMIDs again.
+    // They are named by their numbers until a state file (attachStateFile) gives them their names back.
+    const std::uint64_t rmidMask
+        = m_enum.maxRmid == 0 ? 0 : (std::uint64_t { 1 } << std::bit_width(m_enum.maxRmid)) - 1;
+    for (unsigned c = 0; c < m_msrs->cpuCount(); ++c) {
+        if (!online(c)) continue;
+        auto v = m_msrs->read(c, msr::IA32_PQR_ASSOC);
+        if (!v || *v == 0) continue;
+        const auto clos = static_cast<unsigned>(*v >> 32);
+        const auto rmid = static_cast<unsigned>(*v & rmidMask);
+        std::string control;
+        if (clos != 0) {
+            control = "clos" + std::to_string(clos);
+            Group* g = find(control);
+            if (!g) {
+                Group n;
+                n.path = control;
+                n.clos = clos;
+                n.rmid = rmid;
+                m_groups.push_back(n);
+                m_freeRmids.erase(rmid);
+                g = &m_groups.back();
+            }
+            g->cpus.insert(c);
+        }
+        const Group* owner = find(control);
+        if (rmid != 0 && (!owner || owner->rmid != rmid)) {
+            const std::string mon = monPath(control, "rmid" + std::to_string(rmid));
+            Group* m = find(mon);
+            if (!m) {
+                Group n;
+                n.path = mon;
+                n.isControl = false;
+                n.parent = control;
+                n.clos = clos;
+                n.rmid = rmid;
+                m_groups.push_back(n);
+                m_freeRmids.erase(rmid);
+                m = &m_groups.back();
+            }
+            m->cpus.insert(c);
+        }
+        if (clos != 0) m_groups[0].cpus.erase(c);
+    }
+    if (m_groups.size() > 1) {
+        std::string names;
+        for (std::size_t i = 1; i < m_groups.size(); ++i)
+            names += (i > 1 ? ", " : "") + m_groups[i].path;
+        m_warnings.push_back("the hardware was already programmed (IA32_PQR_ASSOC): found " + names
+            + "; their CLOS and RMIDs are kept, not handed out again");
+    }
+    // A CLOS no CPU uses may still hold masks an earlier run or another tool set: never hand it out unasked.
+    if (m_enum.l3Cat) {
+        const std::uint64_t ones = fullMask(m_enum.l3CbmLength);
+        const unsigned cpu = cpuOfDomain(domainsOf(m_enum.l3IdOfCpu).front(), false);
+        for (unsigned n = 1; n <= m_enum.l3MaxClos; ++n) {
+            if (std::any_of(m_groups.begin(), m_groups.end(), [&](const Group& g) { return g.clos == n; })) continue;
+            auto v = m_msrs->read(cpu, msr::IA32_L3_MASK_0 + n);
+            if (v && (*v & ones) != ones) m_reservedClos.insert(n);
+        }
+    }
+}
+
+Status MsrBackend::attachStateFile(const std::string& file)
+{
+    std::lock_guard lock(m_mutex);
+    auto entries = loadMsrState(file);
+    if (!entries) return entries.error();
+    m_stateFile = file;
+    for (const auto& e : *entries) {
+        if (e.clos > std::max({ m_enum.l3MaxClos, m_enum.l2MaxClos, m_enum.mbaMaxClos, m_enum.cbaMaxClos })
+            || e.rmid > m_enum.maxRmid)
+            return makeError(file + ": group " + e.path + " has CLOS " + std::to_string(e.clos) + " / RMID "
+                    + std::to_string(e.rmid) + ", beyond what this CPU enumerates",
+                "the file is from another machine or another boot: remove it");
+        // The group found in the hardware under its numbers gets its name back; a group without CPUs (no trace
+        // in PQR_ASSOC) comes back from the file alone.
+        const std::string numbered = e.isControl
+            ? "clos" + std::to_string(e.clos)
+            : monPath(e.path.substr(0, e.path.find("/mon_groups/")), "rmid" + std::to_string(e.rmid));
+        Group* g = find(numbered);
+        if (!g) g = find(e.path);
+        if (!g) {
+            Group n;
+            n.path = e.path;
+            n.isControl = e.isControl;
+            n.parent = e.isControl ? std::string {} : e.path.substr(0, e.path.find("/mon_groups/"));
+            n.clos = e.clos;
+            n.rmid = e.rmid;
+            m_groups.push_back(n);
+            g = &m_groups.back();
+        }
+        if (e.isControl && g->path != e.path) {
+            const std::string old = g->path;
+            for (auto& child : m_groups)
+                if (!child.isControl && child.parent == old) {
+                    child.parent = e.path;
+                    child.path = e.path + child.path.substr(old.size());
+                }
+            g = find(old);
+        }
+        g->path = e.path;
+        m_freeRmids.erase(e.rmid);
+        m_reservedClos.erase(e.clos);
+    }
+    return {};
+}
+
+void MsrBackend::persist()
+{
+    if (m_stateFile.empty()) return;
+    std::vector<MsrStateEntry> entries;
+    for (std::size_t i = 1; i < m_groups.size(); ++i)
+        entries.push_back({ m_groups[i].path, m_groups[i].isControl, m_groups[i].clos, m_groups[i].rmid });
+    if (auto s = saveMsrState(m_stateFile, entries); !s)
+        m_warnings.push_back("the MSR state file could not be written (" + s.error().toString()
+            + "): the next run finds these groups from the hardware, named by their CLOS");
 }
 
 Result<std::unique_ptr<MsrBackend>> MsrBackend::open(
@@ -76,9 +190,16 @@ std::string MsrBackend::describe() const
     return "MSRs via " + m_msrs->describe();
 }
 
+bool MsrBackend::online(unsigned cpu) const
+{
+    return cpu >= m_enum.l3IdOfCpu.size() || m_enum.l3IdOfCpu[cpu] >= 0;
+}
+
 std::vector<int> MsrBackend::domainsOf(const std::vector<int>& idOfCpu) const
 {
-    std::vector<int> ids = idOfCpu;
+    std::vector<int> ids;
+    for (int id : idOfCpu)
+        if (id >= 0) ids.push_back(id); // -1: an offline CPU
     if (ids.empty()) ids.push_back(0);
     std::sort(ids.begin(), ids.end());
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
@@ -253,15 +374,21 @@ Status MsrBackend::createControlGroup(const std::string& name)
     if (find(name)) return errnoError(EEXIST, "cannot create group '" + name + "'", "it exists already");
     auto caps = capabilities();
     if (!caps) return caps.error();
-    std::set<unsigned> used;
+    std::set<unsigned> used = m_reservedClos;
     for (const auto& g : m_groups)
         if (g.isControl) used.insert(g.clos);
     unsigned clos = 1;
     while (used.count(clos))
         ++clos;
-    if (clos >= caps->maxControlGroups)
+    if (clos >= caps->maxControlGroups) {
+        std::string reserved;
+        for (unsigned n : m_reservedClos)
+            reserved += (reserved.empty() ? "" : ", ") + std::to_string(n);
         return errnoError(ENOSPC, "Out of CLOSIDs (" + std::to_string(caps->maxControlGroups) + " incl. the default)",
-            "remove an unused group first");
+            reserved.empty() ? "remove an unused group first"
+                             : "CLOS " + reserved + " hold masks an earlier run or another tool set although no CPU "
+                    + "uses them, so they are not handed out; reset them (all 1s) or remove a group");
+    }
     auto rmid = allocateRmid();
     if (!rmid) return rmid.error();
     Group g;
@@ -282,6 +409,7 @@ Status MsrBackend::createControlGroup(const std::string& name)
         }
     }
     m_groups.push_back(std::move(g));
+    persist();
     return {};
 }
 
@@ -307,6 +435,7 @@ Status MsrBackend::createMonitorGroup(const std::string& parent, const std::stri
     g.clos = clos;
     g.rmid = *rmid;
     m_groups.push_back(std::move(g));
+    persist();
     return {};
 }
 
@@ -338,6 +467,7 @@ Status MsrBackend::removeGroup(const std::string& path)
     if (Group* p = find(parent); p && p->isControl) p->cpus.insert(moved.begin(), moved.end());
     for (unsigned cpu : moved)
         if (auto w = writeAssoc(cpu, log); !w) return rollBack(w.error(), log, std::move(saved));
+    persist();
     return {};
 }
 
@@ -395,7 +525,7 @@ Status MsrBackend::assignCpus(const std::string& path, const std::vector<unsigne
     Group* g = find(path);
     if (!g) return errnoError(ENOENT, "no group '" + path + "'", "list groups with `groups list`");
     for (unsigned c : cpuList)
-        if (c >= m_msrs->cpuCount())
+        if (c >= m_msrs->cpuCount() || !online(c))
             return errnoError(EINVAL,
                 "CPU " + std::to_string(c) + " does not exist (" + std::to_string(m_msrs->cpuCount()) + " CPUs)",
                 "Can only assign online CPUs");

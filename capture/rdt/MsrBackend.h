@@ -45,7 +45,7 @@ struct MsrRdtEnumeration {
     bool cba = false;
     unsigned cbaMaxLevel = 0;
     unsigned cbaMaxClos = 0;
-    // Topology: L3 (and L2) cache id of every CPU; index = CPU number.
+    // Topology: L3 (and L2) cache id of every CPU; index = CPU number (sysfs), -1 for an offline CPU.
     std::vector<int> l3IdOfCpu;
     std::vector<int> l2IdOfCpu;
 };
@@ -91,6 +91,11 @@ public:
 
     /// CDP on/off for L3 or L2 by the 20.19.6.2 sequence. Fails when groups beyond the CDP CLOS range exist.
     Status setCdp(const std::string& level, bool enable);
+    /// Names the groups found in the hardware and brings back groups without CPUs from `file`
+    /// (MsrStateFile.h), and writes every later group change to it. Without it the groups live in this process.
+    Status attachStateFile(const std::string& file);
+    /// CLOS no group owns that hold masks someone set: never handed out.
+    const std::set<unsigned>& reservedClos() const { return m_reservedClos; }
     /// Limbo RMIDs waiting for their occupancy to drain (for tests and the explain panel).
     std::vector<unsigned> limboRmids() const;
 
@@ -116,6 +121,9 @@ private:
     TableState saveTable() const { return { m_groups, m_freeRmids, m_limbo, m_cdpL3, m_cdpL2 }; }
     /// A step of a change failed: puts the table back, rolls the MSRs back (the failed one included) and says so.
     Error rollBack(Error e, MsrUndoLog& log, TableState saved);
+    void adoptHardwareState();
+    bool online(unsigned cpu) const; ///< l3IdOfCpu is -1 for offline CPUs
+    void persist();
     Group* find(const std::string& path);
     Result<unsigned> allocateRmid();
     void releaseRmid(unsigned rmid);
@@ -133,6 +141,8 @@ private:
     bool m_cdpL3 = false;
     bool m_cdpL2 = false;
     std::vector<std::string> m_warnings;
+    std::set<unsigned> m_reservedClos;
+    std::string m_stateFile; ///< empty: the table lives in this process only
 };
 
 } // namespace rdt

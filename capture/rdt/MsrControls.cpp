@@ -254,6 +254,7 @@ Status MsrBackend::setCdp(const std::string& level, bool enable)
             if (auto w = log.write(cpuOfDomain(d, !l3), maskBase + n, ones); !w) return fail(w.error());
     // 2. Every CPU to CLOS0 while mask interpretations change.
     for (unsigned c = 0; c < m_msrs->cpuCount(); ++c) {
+        if (!online(c)) continue;
         auto cur = log.read(c, msr::IA32_PQR_ASSOC);
         if (!cur) return fail(cur.error());
         if (auto w = log.write(c, msr::IA32_PQR_ASSOC, *cur & 0xffffffffULL); !w) return fail(w.error());
@@ -266,7 +267,8 @@ Status MsrBackend::setCdp(const std::string& level, bool enable)
     state = enable;
     // 4. Restore the associations.
     for (unsigned c = 0; c < m_msrs->cpuCount(); ++c)
-        if (auto w = writeAssoc(c, log); !w) return fail(w.error());
+        if (online(c))
+            if (auto w = writeAssoc(c, log); !w) return fail(w.error());
     return {};
 }
 

@@ -4,6 +4,9 @@
 #include "MsrSource.h"
 
 #include "MsrBackend.h"
+#include "MsrStateFile.h"
+
+#include <algorithm>
 
 #include <cerrno>
 
@@ -60,18 +63,30 @@ Result<RdtSource> openMsrSource(const RdtSourceOptions& options)
     e.cba = a.cba.detailsKnown;
     e.cbaMaxLevel = a.cba.maxLevel;
     e.cbaMaxClos = a.cba.highestClos;
-    e.l3IdOfCpu.assign(topo->cpus.size(), 0);
-    e.l2IdOfCpu.assign(topo->cpus.size(), 0);
+    // Indexed by the real CPU number (sysfs), not by the count of online CPUs: with CPUs 4-7 offline, CPU 8 is
+    // still /dev/cpu/8/msr. Offline CPUs keep domain -1 and are never addressed.
+    unsigned cpuSlots = 0;
+    for (const auto& c : topo->cpus)
+        cpuSlots = std::max(cpuSlots, c.cpu + 1);
+    e.l3IdOfCpu.assign(cpuSlots, -1);
+    e.l2IdOfCpu.assign(cpuSlots, -1);
+    for (const auto& c : topo->cpus) {
+        e.l3IdOfCpu[c.cpu] = 0; // a CPU the cache lists below gets its id; a CPU no L3 lists is domain 0
+        e.l2IdOfCpu[c.cpu] = 0;
+    }
     for (const auto& d : topo->l3)
         for (unsigned c : d.cpus)
             if (c < e.l3IdOfCpu.size()) e.l3IdOfCpu[c] = static_cast<int>(d.id);
     for (const auto& d : topo->l2)
         for (unsigned c : d.cpus)
             if (c < e.l2IdOfCpu.size()) e.l2IdOfCpu[c] = static_cast<int>(d.id);
-    auto msrs = std::make_shared<DevMsr>("/dev/cpu", static_cast<unsigned>(topo->cpus.size()));
-    if (auto probe = msrs->read(0, msr::IA32_PQR_ASSOC); !probe) return probe.error();
+    auto msrs = std::make_shared<DevMsr>("/dev/cpu", cpuSlots);
+    if (auto probe = msrs->read(topo->cpus.front().cpu, msr::IA32_PQR_ASSOC); !probe) return probe.error();
     auto b = MsrBackend::open(msrs, e, mountPoint);
     if (!b) return b.error();
+    // Groups of an earlier run keep their names and CLOS (docs/SAFE-WRITES.md, "MSR state between runs").
+    if (auto attached = (*b)->attachStateFile(kDefaultMsrStateFile); !attached)
+        return Error { attached.error().code, attached.error().message, attached.error().advice };
     RdtSource s;
     s.kind = "msr";
     s.why = "msr requested with --source msr (" + f.identity.brand + ")";

@@ -8,6 +8,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <unistd.h>
 
 using namespace rdt;
 using rdt::test::FakeMsrSpace;
@@ -259,4 +263,106 @@ TEST(MsrBackend, TransactionRollbackOverMsrs)
     f.msrs->failWrite(0);
     auto after = f.backend->readSchemata("p0");
     EXPECT_TRUE(*after == *before);
+}
+
+// MSR state that survives the process (issue #14 item 3). Two backends one after the other on the same MSR space
+// stand for two `--source msr` runs: the second finds the first's groups (from IA32_PQR_ASSOC and the state
+// file) instead of handing out CLOS 1 again and rewriting masks CPUs of the first run still use.
+TEST(MsrState, ASecondRunKeepsTheFirstRunsGroups)
+{
+    auto e = rdt::test::skxLike();
+    auto msrs = std::make_shared<FakeMsrSpace>(e);
+    const std::string dir = ::testing::TempDir() + "/msr-state-" + std::to_string(::getpid());
+    const std::string file = dir + "/msr-state";
+    std::filesystem::remove_all(dir);
+    {
+        auto first = MsrBackend::open(msrs, e, "");
+        ASSERT_TRUE(first.ok());
+        ASSERT_TRUE((*first)->attachStateFile(file).ok());
+        ASSERT_TRUE((*first)->createControlGroup("web").ok());
+        ASSERT_TRUE((*first)->createControlGroup("batch").ok()); // no CPUs: no trace in PQR_ASSOC
+        ASSERT_TRUE((*first)->assignCpus("web", { 1 }).ok());
+        ASSERT_TRUE((*first)->applySchemata("web", *Schemata::parseStrict("L3:0=3;1=3\n")).ok());
+    }
+    auto second = MsrBackend::open(msrs, e, "");
+    ASSERT_TRUE(second.ok());
+    ASSERT_TRUE((*second)->attachStateFile(file).ok());
+    auto groups = (*second)->listGroups();
+    ASSERT_TRUE(groups.ok());
+    std::map<std::string, int> closOf;
+    for (const auto& g : *groups)
+        closOf[g.path] = g.closid;
+    ASSERT_TRUE(closOf.count("web")) << "the first run's group is gone";
+    ASSERT_TRUE(closOf.count("batch"));
+    EXPECT_EQ((*second)->cpus("web").value(), (std::vector<unsigned> { 1 }));
+    ASSERT_TRUE((*second)->createControlGroup("new").ok());
+    auto after = (*second)->listGroups();
+    int newClos = -1;
+    for (const auto& g : *after)
+        if (g.path == "new") newClos = g.closid;
+    EXPECT_NE(newClos, closOf["web"]);
+    EXPECT_NE(newClos, closOf["batch"]);
+    // The first run's mask for web is untouched by the second run's new group.
+    EXPECT_EQ((*second)->readSchemata("web")->value("L3", 0), std::optional<std::string>("3"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST(MsrState, WithoutAStateFileTheHardwareStillTellsWhatIsInUse)
+{
+    auto e = rdt::test::skxLike();
+    auto msrs = std::make_shared<FakeMsrSpace>(e);
+    {
+        auto first = MsrBackend::open(msrs, e, "");
+        ASSERT_TRUE((*first)->createControlGroup("web").ok());
+        ASSERT_TRUE((*first)->assignCpus("web", { 2 }).ok());
+    }
+    ASSERT_TRUE(msrs->write(0, msr::IA32_L3_MASK_0 + 5, 0xf).ok()); // set by another tool, no CPU uses CLOS 5
+    auto second = MsrBackend::open(msrs, e, "");
+    ASSERT_TRUE(second.ok());
+    EXPECT_EQ((*second)->cpus("clos1").value(), (std::vector<unsigned> { 2 })) << "CLOS 1 of CPU 2 was not found";
+    EXPECT_TRUE((*second)->reservedClos().count(5));
+    for (int i = 0; i < 6; ++i) {
+        if (!(*second)->createControlGroup("g" + std::to_string(i)).ok()) break;
+    }
+    const auto groups = (*second)->listGroups();
+    ASSERT_TRUE(groups.ok());
+    for (const auto& g : *groups) {
+        EXPECT_TRUE(g.path == "clos1" || g.closid != 1) << g.path << " got CLOS 1 again";
+        EXPECT_NE(g.closid, 5) << g.path << " got the CLOS another tool configured";
+    }
+}
+
+TEST(MsrState, OfflineCpusAreSkippedAndRealCpuNumbersUsed)
+{
+    auto e = rdt::test::skxLike();
+    e.l3IdOfCpu = { 0, -1, 1, 1 }; // CPU 1 offline
+    auto msrs = std::make_shared<FakeMsrSpace>(e);
+    auto b = MsrBackend::open(msrs, e, "");
+    ASSERT_TRUE(b.ok());
+    EXPECT_EQ((*b)->cpus("").value(), (std::vector<unsigned> { 0, 2, 3 }));
+    ASSERT_TRUE((*b)->createControlGroup("p").ok());
+    EXPECT_FALSE((*b)->assignCpus("p", { 1 }).ok());
+    ASSERT_TRUE((*b)->assignCpus("p", { 3 }).ok());
+    msrs->writes.clear();
+    ASSERT_TRUE((*b)->setCdp("L3", true).ok());
+    for (const auto& w : msrs->writes)
+        EXPECT_NE(w.cpu, 1u) << "an offline CPU was written";
+}
+
+TEST(MsrState, ADamagedStateFileIsRefusedWithAReason)
+{
+    auto e = rdt::test::skxLike();
+    const std::string file = ::testing::TempDir() + "/bad-msr-state-" + std::to_string(::getpid());
+    {
+        std::ofstream(file) << "control web 99 1\n";
+    }
+    auto b = MsrBackend::open(std::make_shared<FakeMsrSpace>(e), e, "");
+    auto attached = (*b)->attachStateFile(file);
+    ASSERT_FALSE(attached.ok());
+    EXPECT_NE(attached.error().toString().find("beyond what this CPU enumerates"), std::string::npos);
+    {
+        std::ofstream(file) << "control ../../etc 1 1\n";
+    }
+    EXPECT_FALSE((*b)->attachStateFile(file).ok());
+    std::filesystem::remove(file);
 }
