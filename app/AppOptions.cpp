@@ -20,7 +20,7 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
     parser.addVersionOption();
     const QCommandLineOption source(QStringLiteral("source"),
         QCoreApplication::translate("main",
-            "Data source: auto (default; real RDT when present, else the simulated machine), sim, sim-msr, "
+            "Data source: auto (default; real RDT when present, else the simulated machine), sim, sim-msr[:DIR], "
             "resctrl[:PATH], msr."),
         QStringLiteral("SRC"), QStringLiteral("auto"));
     const QCommandLineOption scenario(QStringLiteral("scenario"),

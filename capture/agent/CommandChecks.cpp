@@ -21,12 +21,14 @@ Status checkSourceRequest(
     const std::string& source, const std::string& scenario, const std::optional<protocol::PeerCredentials>& peer)
 {
     static const std::vector<std::string> known = { "auto", "sim", "sim-msr", "resctrl", "msr" };
-    const bool custom = source.rfind("resctrl:", 0) == 0;
+    // A path on the agent's machine (another resctrl tree, a directory for a simulated machine's registers):
+    // whoever may name one may make the privileged agent read and write there.
+    const bool custom = source.rfind("resctrl:", 0) == 0 || source.rfind("sim-msr:", 0) == 0;
     if (!custom && std::find(known.begin(), known.end(), source) == known.end())
-        return errnoError(
-            EINVAL, "unknown source '" + source + "'", "use auto, sim, sim-msr, resctrl, resctrl:PATH or msr");
+        return errnoError(EINVAL, "unknown source '" + source + "'",
+            "use auto, sim, sim-msr, sim-msr:DIR, resctrl, resctrl:PATH or msr");
     if (custom && peer && peer->uid != 0)
-        return errnoError(EACCES, "only root may point the agent at another resctrl tree ('" + source + "')",
+        return errnoError(EACCES, "only root may point the agent at a path of its machine ('" + source + "')",
             "use --source resctrl, or connect as root (ssh://root@HOST)");
     if (!scenario.empty()) {
         const auto names = builtinScenarios();

@@ -20,8 +20,9 @@ namespace rdt::agent {
 
 namespace pb = rdtscope::agent::v1;
 
-/// Source specs the engine knows; `resctrl:PATH` only from a stdio client (authenticated by ssh or pkexec) or
-/// root on the unix socket; scenarios by built-in name only (the privileged agent reads no file a client names).
+/// Source specs the engine knows; `resctrl:PATH` and `sim-msr:DIR` only from a stdio client (authenticated by ssh or
+/// pkexec) or root on the unix socket; scenarios by built-in name only (the privileged agent reads no file a client
+/// names).
 Status checkSourceRequest(
     const std::string& source, const std::string& scenario, const std::optional<protocol::PeerCredentials>& peer);
 

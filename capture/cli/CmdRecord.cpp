@@ -30,7 +30,7 @@ Records RDT monitoring samples, allocation changes and group membership into a s
 docs/SESSION-FORMAT.md). One transaction every 500 ms: a killed recorder loses at most the last 500 ms.
 Ctrl-C / SIGTERM stop cleanly. A full disk stops the recording with a message; what was written is kept.
   -o, --output FILE  session file to create (refuses to overwrite without --force)
-  --source SRC       auto (default), sim, sim-msr, resctrl[:PATH], msr
+  --source SRC       auto (default), sim, sim-msr[:DIR], resctrl[:PATH], msr
   --scenario NAME    simulator scenario (default noisy-neighbour)
   --duration S       stop after S seconds (default: until Ctrl-C)
   --interval MS      sampling interval (default 100 = 10 Hz)

@@ -31,7 +31,7 @@ namespace rdt::engine {
 class PmuCapture;
 
 struct ServiceOptions {
-    RdtSourceOptions rdt; ///< which RDT source (auto, sim, sim-msr, resctrl[:PATH], msr) and scenario
+    RdtSourceOptions rdt; ///< which RDT source (auto, sim, sim-msr[:DIR], resctrl[:PATH], msr) and scenario
     bool openRdt = true; ///< false: PMU captures only (no RDT source is opened)
     std::size_t eventCapacity = 4096; ///< undrained events kept; older ones are dropped and counted
     std::string who = "cli"; ///< who applies allocations ("cli", "gui", "agent"), copied into AllocationChanged

@@ -3,6 +3,7 @@
 
 #include "platform/CpuidDump.h"
 
+#include "PersistedMsrSpace.h"
 #include "SourceAssembly.h"
 #include "rdt/MsrBackend.h"
 
@@ -23,10 +24,12 @@ std::string groupPath(const std::string& g)
 
 class MsrScenarioControl final : public SimulationControl {
 public:
-    MsrScenarioControl(std::shared_ptr<sim::SimMachine> machine, sim::Scenario scenario, MsrBackend& backend)
+    MsrScenarioControl(
+        std::shared_ptr<sim::SimMachine> machine, sim::Scenario scenario, MsrBackend& backend, bool restored)
         : m_machine(std::move(machine))
         , m_scenario(std::move(scenario))
         , m_backend(backend)
+        , m_restored(restored)
     { }
 
     /// Runs the steps due at time 0 (they must succeed, as in capture/sim's Simulation).
@@ -73,6 +76,12 @@ private:
             m_events.push_back({ now, st.args.empty() ? std::string {} : st.args[0], true, true });
             return {};
         }
+        const bool setUpStep = st.atNs == 0 && (st.verb == "mkdir" || st.verb == "rmdir" || st.verb == "write");
+        if (m_restored && setUpStep) {
+            record(st.verb + " " + (st.args.empty() ? std::string {} : st.args[0])
+                + ": not repeated, the machine's registers come from an earlier run");
+            return {};
+        }
         if (st.verb == "mkdir" && !st.args.empty()) {
             const auto& p = st.args[0];
             const auto mon = p.find("mon_groups/");
@@ -107,10 +116,11 @@ private:
             auto tid = m_machine->addThread(st.args[0], cpu, spec);
             if (!tid) return tid.error();
             // IA32_PQR_ASSOC is per CPU: the thread's group is its CPU's group.
-            if (hasGroup)
+            if (hasGroup && !(m_restored && st.atNs == 0))
                 if (auto s = m_backend.assignCpus(group, { cpu }); !s) return s;
+            const bool placed = hasGroup && !(m_restored && st.atNs == 0);
             record("thread " + st.args[0] + " on CPU " + std::to_string(cpu)
-                + (hasGroup ? ", CPU " + std::to_string(cpu) + " in " + (group.empty() ? "default" : group) : ""));
+                + (placed ? ", CPU " + std::to_string(cpu) + " in " + (group.empty() ? "default" : group) : ""));
             return {};
         }
         if (st.verb == "write" && st.args.size() >= 2 && st.args[0].ends_with("schemata")) {
@@ -129,12 +139,15 @@ private:
     std::shared_ptr<sim::SimMachine> m_machine;
     sim::Scenario m_scenario;
     MsrBackend& m_backend;
+    /// The registers came from an earlier run (sim-msr:DIR): the set-up steps (groups, CPU placement, masks) were
+    /// done then and may have been changed since, as on a real machine; only the workload threads start again.
+    bool m_restored = false;
     std::size_t m_next = 0;
     std::vector<SimulationEvent> m_events;
 };
 }
 
-Result<RdtSource> openSimMsrScenario(const std::string& name)
+Result<RdtSource> openSimMsrScenario(const std::string& name, const std::string& keepDir)
 {
     auto loaded = sim::loadScenario(name);
     if (!loaded) {
@@ -160,12 +173,22 @@ Result<RdtSource> openSimMsrScenario(const std::string& name)
     if (!created) return created.error();
     std::shared_ptr<sim::SimMachine> m(std::move(*created));
     auto msrs = std::shared_ptr<MsrSpace>(new sim::SimMsrSpace(*m), [m](MsrSpace* p) { delete p; });
+    bool restored = false;
+    if (!keepDir.empty()) {
+        auto kept = PersistedMsrSpace::open(msrs, keepDir);
+        if (!kept) return kept.error();
+        restored = (*kept)->replayedWrites() > 0;
+        msrs = std::move(*kept);
+    }
     auto b = MsrBackend::open(msrs, msrEnumerationOf(*m), "");
     if (!b) return b.error();
+    if (!keepDir.empty())
+        if (auto attached = (*b)->attachStateFile(keepDir + "/msr-state"); !attached) return attached.error();
     RdtSource s;
     s.kind = "sim-msr";
     s.simulated = true;
-    auto control = std::make_shared<MsrScenarioControl>(m, sc, **b);
+    s.warnings = (*b)->warnings();
+    auto control = std::make_shared<MsrScenarioControl>(m, sc, **b, restored);
     s.backend = std::move(*b);
     if (auto st = control->setUp(); !st) return st.error();
     s.simulation = control;

@@ -9,6 +9,9 @@ namespace rdt {
 /// backend over SimMsrSpace, and the scenario's steps translated to what the MSR protocol can do (mkdir ->
 /// CLOS/RMID group, thread group=G cpu=N -> the thread on CPU N and CPU N in G, write G/schemata -> masks and
 /// delays). Timed steps run between ticks, outside the machine's lock.
-Result<RdtSource> openSimMsrScenario(const std::string& scenario);
+/// With `keepDir` (`--source sim-msr:DIR`) the machine's registers live on in DIR between processes
+/// (PersistedMsrSpace) and the backend keeps its group names in DIR/msr-state, as /run/rdtscope/msr-state does on
+/// real hardware; a scenario group that an earlier run made already is kept, not made again.
+Result<RdtSource> openSimMsrScenario(const std::string& scenario, const std::string& keepDir = {});
 
 } // namespace rdt

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SourceAssembly.h"
 
+#include "SimMsrScenario.h"
 #include "rdt/MsrSource.h"
 
 #include <cerrno>
@@ -18,6 +19,13 @@ Result<RdtSource> openRdtSource(const RdtSourceOptions& options)
                 + "; all data is simulated";
         return s;
     }
+    if (spec.rfind("sim-msr:", 0) == 0) {
+        auto s = openSimMsrScenario(options.scenario, spec.substr(8));
+        if (s)
+            s->why = spec + ": simulated machine (scenario " + options.scenario + ") whose registers are kept in "
+                + spec.substr(8) + " between runs, requested with --source " + spec + "; all data is simulated";
+        return s;
+    }
     if (spec == "resctrl")
         return openResctrlSource(
             options.resctrlRoot, "resctrl at " + options.resctrlRoot + " requested with --source resctrl");
@@ -29,8 +37,8 @@ Result<RdtSource> openRdtSource(const RdtSourceOptions& options)
     }
     if (spec == "msr") return openMsrSource(options);
     if (spec != "auto")
-        return errnoError(
-            EINVAL, "unknown source '" + spec + "'", "use auto, sim, sim-msr, resctrl, resctrl:PATH or msr");
+        return errnoError(EINVAL, "unknown source '" + spec + "'",
+            "use auto, sim, sim-msr, sim-msr:DIR, resctrl, resctrl:PATH or msr");
 
     // auto: real resctrl when it is mounted and usable, otherwise the simulator, saying why.
     std::string mountPoint;

@@ -17,7 +17,7 @@ namespace sim {
 class SimMachine;
 }
 
-/// Opens a source by spec (auto, sim, sim-msr, resctrl, resctrl:PATH, msr). `auto` uses resctrl when it is
+/// Opens a source by spec (auto, sim, sim-msr, sim-msr:DIR, resctrl, resctrl:PATH, msr). `auto` uses resctrl when it is
 /// mounted and usable, else the simulated machine, saying why. Errors say exactly what is missing and how to
 /// fix it (exit code 3 material).
 Result<RdtSource> openRdtSource(const RdtSourceOptions& options);

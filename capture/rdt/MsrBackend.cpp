@@ -14,6 +14,10 @@
 namespace rdt {
 
 namespace {
+constexpr const char* kProgrammedWarning = "the hardware was already programmed (IA32_PQR_ASSOC): found ";
+}
+
+namespace {
 std::uint64_t fullMask(unsigned len)
 {
     return len >= 64 ? ~0ULL : (1ULL << len) - 1;
@@ -101,8 +105,8 @@ void MsrBackend::adoptHardwareState()
         std::string names;
         for (std::size_t i = 1; i < m_groups.size(); ++i)
             names += (i > 1 ? ", " : "") + m_groups[i].path;
-        m_warnings.push_back("the hardware was already programmed (IA32_PQR_ASSOC): found " + names
-            + "; their CLOS and RMIDs are kept, not handed out again");
+        m_warnings.push_back(
+            std::string(kProgrammedWarning) + names + "; their CLOS and RMIDs are kept, not handed out again");
     }
     // A CLOS no CPU uses may still hold masks an earlier run or another tool set: never hand it out unasked.
     if (m_enum.l3Cat) {
@@ -158,6 +162,15 @@ Status MsrBackend::attachStateFile(const std::string& file)
         m_freeRmids.erase(e.rmid);
         m_reservedClos.erase(e.clos);
     }
+    // The warning of adoptHardwareState named the groups by number; say their names now.
+    for (auto& w : m_warnings)
+        if (w.rfind(kProgrammedWarning, 0) == 0) {
+            std::string names;
+            for (std::size_t i = 1; i < m_groups.size(); ++i)
+                names += (i > 1 ? ", " : "") + m_groups[i].path + " (CLOS " + std::to_string(m_groups[i].clos) + ")";
+            w = std::string(kProgrammedWarning) + names + ", named from " + file
+                + "; their CLOS and RMIDs are kept, not handed out again";
+        }
     return {};
 }
 

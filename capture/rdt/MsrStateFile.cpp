@@ -2,6 +2,7 @@
 #include "MsrStateFile.h"
 
 #include "GroupNames.h"
+#include "core/AtomicFile.h"
 #include "core/BoundedFile.h"
 #include "core/UniqueFd.h"
 
@@ -17,12 +18,6 @@ namespace rdt {
 
 namespace {
 constexpr const char* kHeader = "# rdtscope MSR state v1: kind path clos rmid";
-
-std::string directoryOf(const std::string& file)
-{
-    const auto slash = file.rfind('/');
-    return slash == std::string::npos ? std::string(".") : (slash == 0 ? std::string("/") : file.substr(0, slash));
-}
 } // namespace
 
 Result<std::vector<MsrStateEntry>> loadMsrState(const std::string& file)
@@ -62,20 +57,7 @@ Status saveMsrState(const std::string& file, const std::vector<MsrStateEntry>& g
     for (const auto& g : groups)
         text += std::string(g.isControl ? "control " : "monitor ") + g.path + " " + std::to_string(g.clos) + " "
             + std::to_string(g.rmid) + "\n";
-    const std::string tmp = file + ".tmp";
-    UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600));
-    if (!fd) return errnoError(errno, "cannot write " + tmp);
-    if (::write(fd.get(), text.data(), text.size()) != static_cast<ssize_t>(text.size()) || ::fsync(fd.get()) != 0) {
-        const int e = errno;
-        ::unlink(tmp.c_str());
-        return errnoError(e ? e : EIO, "cannot write " + tmp);
-    }
-    if (::rename(tmp.c_str(), file.c_str()) != 0) {
-        const int e = errno;
-        ::unlink(tmp.c_str());
-        return errnoError(e, "cannot replace " + file);
-    }
-    return {};
+    return writeFileAtomically(file, text);
 }
 
 } // namespace rdt

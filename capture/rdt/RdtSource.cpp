@@ -29,7 +29,7 @@ bool resctrlMounted(const std::string& mountsFile, std::string* mountPoint)
 
 std::vector<std::string> rdtSourceSpecs()
 {
-    return { "auto", "sim", "sim-msr", "resctrl", "resctrl:PATH", "msr" };
+    return { "auto", "sim", "sim-msr", "sim-msr:DIR", "resctrl", "resctrl:PATH", "msr" };
 }
 
 Result<RdtSource> openResctrlSource(const std::string& root, const std::string& why)

@@ -12,7 +12,7 @@
 namespace rdt {
 
 struct RdtSourceOptions {
-    /// `auto`, `sim`, `sim-msr`, `resctrl`, `resctrl:PATH`, `msr`.
+    /// `auto`, `sim`, `sim-msr`, `sim-msr:DIR`, `resctrl`, `resctrl:PATH`, `msr`.
     std::string spec = "auto";
     /// Scenario for sim sources (resources/scenarios), e.g. "noisy-neighbour".
     std::string scenario = "noisy-neighbour";
