@@ -1,94 +1,99 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "EngineSource.h"
 
-#include "core/Time.h"
-#include "engine/SourceAssembly.h"
+#include "engine/CaptureService.h"
+#include "engine/Engine.h"
 #include "models/EngineAllocation.h"
 #include "platform/CpuidDump.h"
-#include "platform/LiveCpuid.h"
-#include "platform/Topology.h"
-#include "rdt/AllocationEngine.h"
 #include "rdt/CapabilitiesText.h"
-#include "rdt/RdtSource.h"
-#include "rdt/Sampler.h"
 #include "rdt/UserIds.h"
+#include "session/SnapshotReadings.h"
 
 #include <cerrno>
+#include <cmath>
+#include <deque>
 #include <mutex>
 
 namespace {
 
-/// The engine objects one source needs, kept alive by SourceBundle::engine. Declaration order = construction
-/// order; the sampler is stopped before anything it reads is destroyed.
-struct Engine {
-    rdt::RdtSource source;
-    std::unique_ptr<rdt::Sampler> sampler;
-    std::unique_ptr<rdt::AllocationEngine> allocation;
-    std::mutex changesMutex;
-    std::vector<rdt::AllocationChanged> changes; ///< filled by the allocation engine's listener
+using rdt::engine::Engine;
 
-    ~Engine()
+/// Keeps the engine alive for the bundle's adapters; sampling stops before the engine goes.
+struct EngineHolder {
+    std::unique_ptr<Engine> engine;
+    ~EngineHolder()
     {
-        if (sampler) sampler->stop();
+        if (engine) engine->stopSampling();
     }
 };
 
 class EngineFeed : public SampleFeed {
 public:
-    EngineFeed(std::shared_ptr<Engine> engine, SourceDescription description)
-        : m_engine(std::move(engine))
+    EngineFeed(std::shared_ptr<EngineHolder> holder, SourceDescription description)
+        : m_holder(std::move(holder))
         , m_description(std::move(description))
     { }
     SourceDescription description() const override { return m_description; }
     void drain(DrainedFrame& out, std::size_t maxBatches) override
     {
-        auto& queue = m_engine->sampler->queue();
-        for (std::size_t i = 0; i < maxBatches; ++i) {
-            auto batch = queue.pop();
-            if (!batch) break;
-            out.batches.push_back(std::move(*batch));
-        }
-        {
-            std::lock_guard lock(m_engine->changesMutex);
-            for (auto& c : m_engine->changes)
-                out.changes.push_back(std::move(c));
-            m_engine->changes.clear();
-        }
-        // The scenario's scripted allocation writes (and any failed command) become labelled markers too; its lesson
-        // notes and task placements stay out of the plot.
-        if (auto* sim = m_engine->source.simulation.get()) {
-            for (auto& e : sim->takeEvents()) {
-                if (!e.note && (e.text.find("schemata") != std::string::npos || !e.ok))
-                    out.notes.push_back({ e.timeNs, "scenario: " + e.text, e.ok });
+        Engine& engine = *m_holder->engine;
+        for (auto& e : engine.drainEvents()) {
+            if (auto* b = std::get_if<rdt::RdtSampleBatch>(&e)) {
+                m_pending.push_back(std::move(*b));
+            } else if (auto* c = std::get_if<rdt::AllocationChanged>(&e)) {
+                out.changes.push_back(std::move(*c));
+            } else if (auto* s = std::get_if<rdt::SimulationEvent>(&e)) {
+                // The scenario's scripted allocation writes (and any failed command) become labelled markers; its
+                // lesson notes and task placements stay out of the plot.
+                if (!s->note && (s->text.find("schemata") != std::string::npos || !s->ok))
+                    out.notes.push_back({ s->timeNs, "scenario: " + s->text, s->ok });
+            } else if (auto* err = std::get_if<rdt::engine::EngineError>(&e)) {
+                out.notes.push_back({ err->timeNs, err->where + ": " + err->reason, false });
             }
         }
-        out.droppedTotal = queue.dropped();
+        // A frame after a stall takes at most maxBatches; the rest waits for the next frame, in order.
+        for (std::size_t i = 0; i < maxBatches && !m_pending.empty(); ++i) {
+            out.batches.push_back(std::move(m_pending.front()));
+            m_pending.pop_front();
+        }
+        if (const auto lost = engine.connectionLost(); lost && !m_lostReported) {
+            m_lostReported = true;
+            out.notes.push_back({ engine.nowNs(), "lost " + engine.location() + ": " + lost->toString(), false });
+        }
+        out.droppedTotal = engine.droppedEvents();
     }
 
 private:
-    std::shared_ptr<Engine> m_engine;
+    std::shared_ptr<EngineHolder> m_holder;
     SourceDescription m_description;
+    std::deque<rdt::RdtSampleBatch> m_pending;
+    bool m_lostReported = false;
 };
 
-/// Groups dock operations over the RdtBackend.
+rdt::Status statusOf(const rdt::engine::CommandResult& r)
+{
+    if (r.ok) return {};
+    return r.error();
+}
+
+/// Groups dock operations as engine commands.
 class EngineGroupControl : public GroupControl {
 public:
-    EngineGroupControl(std::shared_ptr<Engine> engine, std::string readOnly)
-        : m_engine(std::move(engine))
+    EngineGroupControl(std::shared_ptr<EngineHolder> holder, std::string readOnly)
+        : m_holder(std::move(holder))
         , m_readOnly(std::move(readOnly))
     { }
     rdt::Result<std::vector<GroupDescription>> listGroups() override
     {
-        auto& backend = *m_engine->source.backend;
-        auto groups = backend.listGroups();
-        if (!groups) return groups.error();
+        const auto snapshot = m_holder->engine->snapshot(/*withTasks=*/true);
+        if (!snapshot.result.ok) return snapshot.result.error();
         std::vector<GroupDescription> out;
-        for (const auto& g : groups.value()) {
+        for (const auto& g : snapshot.groups) {
             GroupDescription d;
-            d.path = g.path;
-            d.monitorOnly = !g.isControl;
-            if (auto tasks = backend.tasks(g.path)) d.tasks.assign(tasks->begin(), tasks->end());
-            if (auto cpus = backend.cpus(g.path)) d.cpus = rdt::formatIdList(cpus.value());
+            d.path = g.info.path;
+            d.monitorOnly = !g.info.isControl;
+            d.tasks.assign(g.tasks.begin(), g.tasks.end());
+            if (g.cpusKnown) d.cpus = rdt::formatIdList(g.cpus);
             out.push_back(std::move(d));
         }
         return out;
@@ -96,14 +101,14 @@ public:
     std::string whyReadOnly() const override { return m_readOnly; }
     rdt::Status createGroup(const std::string& path, bool monitorOnly) override
     {
-        auto& backend = *m_engine->source.backend;
-        if (!monitorOnly) return backend.createControlGroup(path);
+        Engine& engine = *m_holder->engine;
+        if (!monitorOnly) return statusOf(engine.createGroup(path));
         const auto pos = path.find("mon_groups/");
         const std::string parent = pos == std::string::npos || pos == 0 ? std::string() : path.substr(0, pos - 1);
         const std::string name = pos == std::string::npos ? path : path.substr(pos + 11);
-        return backend.createMonitorGroup(parent, name);
+        return statusOf(engine.createMonitorGroup(parent, name));
     }
-    rdt::Status removeGroup(const std::string& path) override { return m_engine->source.backend->removeGroup(path); }
+    rdt::Status removeGroup(const std::string& path) override { return statusOf(m_holder->engine->deleteGroup(path)); }
     rdt::Status addTasks(const std::string& path, const std::vector<int>& pids) override
     {
         std::vector<unsigned> ids;
@@ -113,91 +118,104 @@ public:
                 return rdt::errnoError(EINVAL, "invalid PID " + std::to_string(pid), bound.why);
             ids.push_back(static_cast<unsigned>(pid));
         }
-        return m_engine->source.backend->assignTasks(path, ids);
+        return statusOf(m_holder->engine->assignTasks(path, ids));
     }
     rdt::Status setCpus(const std::string& path, const std::string& cpuList) override
     {
-        auto caps = m_engine->source.backend->capabilities();
-        if (!caps) return caps.error();
-        auto cpus = rdt::parseUserCpus(cpuList, caps.value());
+        auto machine = m_holder->engine->machine();
+        if (!machine) return machine.error();
+        auto cpus = rdt::parseUserCpus(cpuList, machine->capabilities);
         if (!cpus) return cpus.error();
-        return m_engine->source.backend->assignCpus(path, cpus.value());
+        return statusOf(m_holder->engine->assignCpus(path, cpus.value()));
     }
 
 private:
-    std::shared_ptr<Engine> m_engine;
+    std::shared_ptr<EngineHolder> m_holder;
     std::string m_readOnly;
 };
 
 } // namespace
 
-rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::string& scenario, double rateHz)
+rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, double rateHz, const std::string& readOnly)
 {
-    rdt::RdtSourceOptions options;
-    options.spec = spec;
-    options.scenario = scenario;
-    auto opened = rdt::openRdtSource(options);
-    if (!opened) return opened.error();
+    auto holder = std::make_shared<EngineHolder>();
+    holder->engine = std::move(opened);
+    Engine& engine = *holder->engine;
+    if (!engine.hasRdt()) return rdt::errnoError(ENODEV, "the engine has no RDT source open");
+    const double hz = std::isfinite(rateHz) && rateHz > 0 ? rateHz : 10.0;
+    std::vector<std::string> rateNotes;
+    if (auto r = engine.setSamplingInterval(static_cast<std::uint64_t>(1e9 / hz)); !r.ok)
+        return r.error();
+    else
+        rateNotes = r.notes;
+    if (auto started = engine.startSampling(); !started.ok) return started.error();
 
-    auto engine = std::make_shared<Engine>();
-    engine->source = std::move(opened.value());
-    rdt::RdtBackend& backend = *engine->source.backend;
-    rdt::SimulationControl* sim = engine->source.simulation.get();
-
-    rdt::SamplerConfig config;
-    config.rateHz = rateHz;
-    config.queueCapacity = 1024;
-    engine->sampler = std::make_unique<rdt::Sampler>(backend, config, sim);
-    engine->allocation = std::make_unique<rdt::AllocationEngine>(backend);
-    if (sim) engine->allocation->setClock([sim] { return sim->nowNs(); });
-    Engine* raw = engine.get();
-    engine->allocation->setListener([raw](const rdt::AllocationChanged& c) {
-        std::lock_guard lock(raw->changesMutex);
-        raw->changes.push_back(c);
-    });
-    if (auto started = engine->sampler->start(); !started) return started.error();
-
+    auto machine = engine.machine();
+    if (!machine) return machine.error();
+    const auto& source = engine.source();
     SourceDescription description;
-    description.kind = engine->source.simulated ? SourceKind::Simulated : SourceKind::Live;
-    description.name = engine->source.kind;
-    if (sim) description.name += ":" + sim->scenarioName();
-    description.reason = engine->source.why;
-    if (sim) description.reason += " \u2014 " + sim->describe();
-    if (!engine->sampler->rateNote().empty()) description.reason += " (" + engine->sampler->rateNote() + ")";
+    description.kind = source.simulated ? SourceKind::Simulated : SourceKind::Live;
+    description.name = source.kind;
+    if (!source.scenario.empty()) description.name += ":" + source.scenario;
+    description.reason = source.why;
+    if (!source.simulation.empty()) description.reason += " \u2014 " + source.simulation;
+    if (!engine.location().empty()) description.reason += " \u2014 through " + engine.location();
+    for (const auto& n : rateNotes)
+        description.reason += " (" + n + ")";
 
-    const std::string resctrlRoot = spec.rfind("resctrl:", 0) == 0 ? spec.substr(8) : std::string("/sys/fs/resctrl");
     SourceBundle bundle;
-    const std::string readOnly = allocationReadOnlyReason(engine->source.kind, resctrlRoot);
-    bundle.writer = std::make_unique<EngineAllocationWriter>(backend, *engine->allocation);
+    bundle.writer = std::make_unique<EngineAllocationWriter>(engine);
     AllocationStateOptions stateOptions;
-    stateOptions.simulated = engine->source.simulated;
+    stateOptions.simulated = source.simulated;
     stateOptions.writable = readOnly.empty();
     stateOptions.readOnlyReason = readOnly;
-    // Way counts for the heatmap's info line ("2 of 11 ways"): CPUID.04H of the machine the allocations apply to.
-    rdt::LiveCpuid hostCpuid;
-    stateOptions.ways = sourceCacheWays(engine->source.simulated, sim ? sim->cpuidJson() : std::string {}, hostCpuid);
-    bundle.readAllocation = [raw, stateOptions] { return readAllocationState(*raw->source.backend, stateOptions); };
-    bundle.feed = std::make_unique<EngineFeed>(engine, description);
-    bundle.groups = std::make_unique<EngineGroupControl>(engine, readOnly);
+    // Way counts for the heatmap's info line ("2 of 11 ways"): CPUID.04H of the machine the allocations apply to
+    // (the simulated CPU, or the machine the engine runs on, which may be an agent's).
+    if (auto table = rdt::cpuidTableFromJson(machine->cpuidJson)) stateOptions.ways = cacheWays(*table);
+    Engine* raw = &engine;
+    bundle.readAllocation = [raw, stateOptions] { return readAllocationState(*raw, stateOptions); };
+    bundle.feed = std::make_unique<EngineFeed>(holder, description);
+    bundle.groups = std::make_unique<EngineGroupControl>(holder, readOnly);
     bundle.readOnlyReason = QString::fromStdString(readOnly);
     bundle.machineInfo = [raw] {
         rdt::session::MachineInfo m;
-        rdt::SimulationControl* simulation = raw->source.simulation.get();
-        m.description = simulation ? simulation->describe() : raw->source.kind + " on this host";
-        if (auto caps = raw->source.backend->capabilities()) m.topology = rdt::formatCapabilitiesText(*caps);
-        if (simulation) {
-            m.cpuidJson = simulation->cpuidJson();
-        } else {
-            rdt::LiveCpuid cpuid;
-            m.cpuidJson = rdt::cpuidTableToJson(rdt::snapshotCpuid(cpuid));
+        const auto& s = raw->source();
+        auto described = raw->machine();
+        m.description = !s.simulation.empty() ? s.simulation
+                                              : s.backend
+                + (described && !described->hostname.empty() ? " on " + described->hostname
+                                                             : std::string(" on this host"));
+        if (described) {
+            m.topology = rdt::formatCapabilitiesText(described->capabilities);
+            m.cpuidJson = described->cpuidJson;
         }
         return m;
     };
     bundle.initialState = [raw] {
-        rdt::session::StateWatcher watcher(*raw->source.backend);
-        rdt::SimulationControl* simulation = raw->source.simulation.get();
-        return watcher.poll(simulation ? simulation->nowNs() : rdt::monotonicNs());
+        rdt::session::StateWatcher watcher;
+        const auto snapshot = raw->snapshot(/*withTasks=*/true);
+        if (!snapshot.result.ok) {
+            rdt::session::StateWatcher::Changes failed;
+            failed.errors.push_back(snapshot.result.toString());
+            return failed;
+        }
+        return watcher.observe(snapshot.timeNs, rdt::session::readingsOf(snapshot));
     };
-    bundle.engine = engine;
+    bundle.engine = holder;
     return bundle;
+}
+
+rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::string& scenario, double rateHz)
+{
+    rdt::engine::ServiceOptions options;
+    options.rdt.spec = spec;
+    options.rdt.scenario = scenario;
+    options.who = "gui";
+    auto service = rdt::engine::CaptureService::open(options);
+    if (!service) return service.error();
+    const std::string kind = (*service)->source().kind;
+    std::string resctrlRoot = "/sys/fs/resctrl";
+    if (spec.rfind("resctrl:", 0) == 0) resctrlRoot = spec.substr(8);
+    const std::string readOnly = allocationReadOnlyReason(kind, resctrlRoot);
+    return engineSourceBundle(std::move(*service), rateHz, readOnly);
 }

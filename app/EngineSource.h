@@ -5,9 +5,20 @@
 
 #include "core/Result.h"
 
+#include <memory>
 #include <string>
 
-/// Opens an RDT source by spec ("auto", "sim", "sim-msr", "resctrl[:PATH]", "msr") with the rdt engine: the
-/// sampler runs on its own thread at `rateHz` and the frame pump drains its queue; allocation edits go through the
-/// AllocationEngine, whose events become timeline markers.
+namespace rdt::engine {
+class Engine;
+}
+
+/// Opens an RDT source by spec ("auto", "sim", "sim-msr[:DIR]", "resctrl[:PATH]", "msr") in the capture service
+/// (capture/engine, the front door the CLI and the agent use too) and wraps it for the GUI: the service's sampler
+/// polls on its own thread at `rateHz`, the frame pump drains its events; allocation edits and group commands are
+/// engine commands.
 rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::string& scenario, double rateHz = 10.0);
+
+/// The same over an engine opened elsewhere (a remote one reached through rdtscope-agent, or a service over a
+/// test's backend). `readOnlyReason` is why allocations cannot be edited ("" when they can).
+rdt::Result<SourceBundle> engineSourceBundle(
+    std::unique_ptr<rdt::engine::Engine> engine, double rateHz, const std::string& readOnlyReason);

@@ -11,12 +11,13 @@
 #include <cstring>
 #include <unistd.h>
 
-rdt::Result<AllocationState> readAllocationState(rdt::RdtBackend& backend, const AllocationStateOptions& options)
+rdt::Result<AllocationState> readAllocationState(rdt::engine::Engine& engine, const AllocationStateOptions& options)
 {
-    auto caps = backend.capabilities();
-    if (!caps) return caps.error();
-    auto groups = backend.listGroups();
-    if (!groups) return groups.error();
+    auto machine = engine.machine();
+    if (!machine) return machine.error();
+    const auto* caps = &machine->capabilities;
+    const auto snapshot = engine.snapshot();
+    if (!snapshot.result.ok) return snapshot.result.error();
     AllocationState st;
     st.simulated = options.simulated;
     st.writable = options.writable;
@@ -57,15 +58,17 @@ rdt::Result<AllocationState> readAllocationState(rdt::RdtBackend& backend, const
         }
     }
     std::sort(st.domains.begin(), st.domains.end());
-    for (const auto& g : *groups) {
+    for (const auto& state : snapshot.groups) {
+        const auto& g = state.info;
         if (!g.isControl) continue;
+        if (!state.schemataError.empty())
+            return rdt::makeError("cannot read the schemata of "
+                + (g.path.empty() ? std::string("the default group") : g.path) + ": " + state.schemataError);
         GroupAllocation a;
         a.group = g.path;
         a.closid = g.closid;
         a.exclusive = g.mode == "exclusive";
-        auto sch = backend.readSchemata(g.path);
-        if (!sch) return sch.error();
-        for (const auto& line : sch->lines()) {
+        for (const auto& line : state.schemata.lines()) {
             const bool cache = rdt::isCacheResource(line.resource);
             for (const auto& [d, v] : line.values) {
                 if (cache) {
@@ -143,9 +146,8 @@ std::string allocationReadOnlyReason(const std::string& sourceKind, const std::s
     return {};
 }
 
-EngineAllocationWriter::EngineAllocationWriter(rdt::RdtBackend& backend, rdt::AllocationEngine& engine)
-    : m_backend(backend)
-    , m_engine(engine)
+EngineAllocationWriter::EngineAllocationWriter(rdt::engine::Engine& engine)
+    : m_engine(engine)
 { }
 
 std::string EngineAllocationWriter::reasonOf(const rdt::Error& error)
@@ -163,19 +165,21 @@ std::string EngineAllocationWriter::reasonOf(const rdt::Error& error)
 rdt::Result<std::uint64_t> EngineAllocationWriter::write(
     const std::string& group, const std::string& schema, int domain, const std::string& value, bool cache)
 {
-    rdt::AllocationRequest req;
-    req.group = group;
-    req.who = "gui";
-    req.change.set(schema, domain, value);
-    const rdt::AllocationOutcome out = m_engine.apply(req);
-    if (!out.ok) {
-        rdt::Error e = out.error;
-        e.message = reasonOf(out.error);
+    rdt::Schemata change;
+    change.set(schema, domain, value);
+    const auto out = m_engine.applyAllocation(group, change);
+    if (!out.result.ok) {
+        rdt::Error e = out.result.error();
+        e.message = reasonOf(e);
         return e;
     }
-    auto back = m_backend.readSchemata(group);
-    if (!back) return back.error();
-    const auto v = back->value(schema, domain);
+    // What the transaction wrote and read back (normalised: a rounded MB value, a mask as the kernel prints it).
+    auto v = out.applied.value(schema, domain);
+    if (!v) {
+        const auto snapshot = m_engine.snapshot();
+        for (const auto& g : snapshot.groups)
+            if (g.info.path == group) v = g.schemata.value(schema, domain);
+    }
     if (!v)
         return rdt::errnoError(
             EIO, "no " + schema + ":" + std::to_string(domain) + " in " + group + "/schemata after the write");

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The thin adapter between the rdt engine (capture/rdt) and the allocation views: it reads an AllocationState
-// from an RdtBackend and writes edits through the AllocationEngine (validation, one transaction, rollback).
+// The thin adapter between the capture service (capture/engine: local, or an agent's over the protocol) and the
+// allocation views: it reads an AllocationState from the engine's snapshot and writes edits through its
+// applyAllocation (validation, one transaction, rollback).
 
 #include "AllocationState.h"
+#include "engine/Engine.h"
 #include "platform/CpuFeatures.h"
 #include "platform/CpuidSource.h"
-#include "rdt/AllocationEngine.h"
-#include "rdt/RdtBackend.h"
 
 #include <functional>
 #include <map>
@@ -35,7 +35,7 @@ std::map<std::string, int> sourceCacheWays(
 
 /// Capabilities + control groups + their schemata (+ modes) as an AllocationState. Occupancy stays empty:
 /// feed AllocationModel::setOccupancy() from the sampler (occupancyFromBatch()).
-rdt::Result<AllocationState> readAllocationState(rdt::RdtBackend& backend, const AllocationStateOptions& options);
+rdt::Result<AllocationState> readAllocationState(rdt::engine::Engine& engine, const AllocationStateOptions& options);
 
 /// llc_occupancy per group and domain from one sampler batch (monitor groups are summed into their control group
 /// by resctrl already; they are skipped here).
@@ -46,11 +46,11 @@ std::map<std::string, std::map<int, std::uint64_t>> occupancyFromBatch(const rdt
 std::string allocationReadOnlyReason(const std::string& sourceKind, const std::string& resctrlRoot,
     const std::function<bool(const std::string&, std::string*)>& canWrite = {});
 
-/// AllocationWriter over the engine: every edit goes through AllocationEngine::apply() (validated, written,
-/// read back, rolled back on failure, AllocationChanged published to the engine's listener).
+/// AllocationWriter over the engine: every edit goes through Engine::applyAllocation() (validated, written,
+/// read back, rolled back on failure, AllocationChanged published as an engine event).
 class EngineAllocationWriter : public AllocationWriter {
 public:
-    EngineAllocationWriter(rdt::RdtBackend& backend, rdt::AllocationEngine& engine);
+    explicit EngineAllocationWriter(rdt::engine::Engine& engine);
 
     rdt::Result<std::uint64_t> writeCbm(
         const std::string& group, const std::string& schema, int domain, std::uint64_t mask) override;
@@ -65,6 +65,5 @@ private:
     rdt::Result<std::uint64_t> write(
         const std::string& group, const std::string& schema, int domain, const std::string& value, bool cache);
 
-    rdt::RdtBackend& m_backend;
-    rdt::AllocationEngine& m_engine;
+    rdt::engine::Engine& m_engine;
 };

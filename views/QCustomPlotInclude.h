@@ -7,7 +7,7 @@
 #define signals Q_SIGNALS
 #define RDTSCOPE_UNDEF_SIGNALS
 #endif
-#if defined(QT_NO_FOREACH) && !defined(foreach)
+#if (defined(QT_NO_FOREACH) || defined(QT_NO_KEYWORDS)) && !defined(foreach)
 #define foreach(variable, container) for (variable : container)
 #define RDTSCOPE_UNDEF_FOREACH
 #endif

@@ -10,6 +10,7 @@
 #include "rdt/CapabilitiesText.h"
 #include "rdt/CounterMath.h"
 #include "session/Recorder.h"
+#include "session/SnapshotReadings.h"
 #include "session/StateWatcher.h"
 #include "session/StopSignals.h"
 
@@ -160,15 +161,7 @@ int cmdRecord(const std::vector<std::string>& argvIn)
     auto observe = [&](std::uint64_t t) {
         const auto snap = svc.snapshot(/*withTasks=*/true);
         if (!snap.result.ok) return;
-        std::vector<session::StateWatcher::GroupReading> readings;
-        for (const auto& g : snap.groups) {
-            const bool schemataRead = g.info.isControl && g.schemataError.empty();
-            readings.push_back(
-                { g.info.path, g.info.isControl, schemataRead ? std::optional<Schemata>(g.schemata) : std::nullopt,
-                    g.schemataError, g.taskCount ? std::optional(g.tasks) : std::nullopt,
-                    g.cpusKnown ? std::optional(g.cpus) : std::nullopt });
-        }
-        auto changes = watcher.observe(t, readings);
+        auto changes = watcher.observe(t, session::readingsOf(snap));
         for (auto& a : changes.allocations)
             recorder.push(std::move(a));
         for (auto& m : changes.memberships)

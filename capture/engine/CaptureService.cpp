@@ -67,11 +67,25 @@ Result<std::unique_ptr<CaptureService>> CaptureService::open(const ServiceOption
     return Result<std::unique_ptr<CaptureService>>(std::move(s));
 }
 
+Result<std::unique_ptr<CaptureService>> CaptureService::openWith(RdtSource source, const ServiceOptions& options)
+{
+    if (!source.backend) return errnoError(EINVAL, "no RDT backend in the source given to the capture service");
+    std::unique_ptr<CaptureService> s(new CaptureService(options));
+    s->adopt(std::move(source));
+    return Result<std::unique_ptr<CaptureService>>(std::move(s));
+}
+
 Status CaptureService::openRdt()
 {
     auto opened = openRdtSource(m_options.rdt);
     if (!opened) return opened.error();
-    m_source = std::move(*opened);
+    adopt(std::move(*opened));
+    return {};
+}
+
+void CaptureService::adopt(RdtSource source)
+{
+    m_source = std::move(source);
     m_description.kind = m_source.kind;
     m_description.backend = m_source.backend->describe();
     m_description.why = m_source.why;
@@ -85,7 +99,6 @@ Status CaptureService::openRdt()
     if (auto* sim = m_source.simulation.get()) m_allocation->setClock([sim] { return sim->nowNs(); });
     m_allocation->setListener([this](const AllocationChanged& e) { push(e); });
     (void)setSamplingInterval(m_requestedIntervalNs);
-    return {};
 }
 
 Result<MachineDescription> CaptureService::machine()

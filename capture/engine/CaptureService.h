@@ -41,6 +41,9 @@ class CaptureService final : public Engine {
 public:
     /// Opens the RDT source the options name (errors say what is missing and how to fix it).
     static Result<std::unique_ptr<CaptureService>> open(const ServiceOptions& options);
+    /// The same over a source opened elsewhere (a backend over a test's Fs, a fault-injecting MSR space): the
+    /// service owns it from here on; `options.rdt` is not used.
+    static Result<std::unique_ptr<CaptureService>> openWith(RdtSource source, const ServiceOptions& options);
     ~CaptureService() override;
     CaptureService(const CaptureService&) = delete;
     CaptureService& operator=(const CaptureService&) = delete;
@@ -105,6 +108,7 @@ public:
 private:
     explicit CaptureService(const ServiceOptions& options);
     Status openRdt();
+    void adopt(RdtSource source);
     void push(EngineEvent event);
     void takeSimulationEvents();
     PmuCapture* capture(std::uint32_t id);

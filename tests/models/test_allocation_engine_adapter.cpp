@@ -3,6 +3,7 @@
 // over a copied resctrl fixture tree (PosixFs), with kernel rejections injected by rdt's FaultyFs.
 
 #include "../rdt/TestTree.h"
+#include "engine/CaptureService.h"
 #include "models/AllocationModel.h"
 #include "models/EngineAllocation.h"
 #include "platform/CpuidDump.h"
@@ -34,8 +35,8 @@ namespace {
 struct Setup {
     TempTree tree { "resctrl.full" };
     std::shared_ptr<FaultyFs> fs = std::make_shared<FaultyFs>(std::make_shared<rdt::PosixFs>(tree.root()));
-    std::unique_ptr<rdt::ResctrlBackend> backend;
-    std::unique_ptr<rdt::AllocationEngine> engine;
+    rdt::RdtBackend* backend = nullptr; ///< owned by the service
+    std::unique_ptr<rdt::engine::CaptureService> service;
     std::unique_ptr<EngineAllocationWriter> writer;
     AllocationModel model;
 
@@ -43,13 +44,28 @@ struct Setup {
     {
         auto b = rdt::ResctrlBackend::open(fs);
         if (!b) qFatal("cannot open fixture: %s", b.error().toString().c_str());
-        backend = std::move(*b);
-        engine = std::make_unique<rdt::AllocationEngine>(*backend);
-        writer = std::make_unique<EngineAllocationWriter>(*backend, *engine);
-        auto st = readAllocationState(*backend, { false, true, {}, { { "L3", 20 } } });
+        backend = b->get();
+        rdt::RdtSource source;
+        source.kind = "resctrl";
+        source.backend = std::move(*b);
+        rdt::engine::ServiceOptions options;
+        options.who = "gui";
+        auto opened = rdt::engine::CaptureService::openWith(std::move(source), options);
+        if (!opened) qFatal("cannot open the service: %s", opened.error().toString().c_str());
+        service = std::move(*opened);
+        writer = std::make_unique<EngineAllocationWriter>(*service);
+        auto st = readAllocationState(*service, { false, true, {}, { { "L3", 20 } } });
         if (!st) qFatal("cannot read state: %s", st.error().toString().c_str());
         model.setWriter(writer.get());
         model.setState(*st);
+    }
+    /// The AllocationChanged events the service published since the last call.
+    std::vector<rdt::AllocationChanged> changes()
+    {
+        std::vector<rdt::AllocationChanged> out;
+        for (auto& e : service->drainEvents())
+            if (auto* c = std::get_if<rdt::AllocationChanged>(&e)) out.push_back(*c);
+        return out;
     }
 };
 } // namespace
@@ -87,8 +103,10 @@ void TestAllocationEngineAdapter::editWritesSchemataAndUndoRestoresIt()
     QCOMPARE(back->value("L3", 1).value_or(""), std::string("fffff"));
     QCOMPARE(s.model.liveMask(row), 0xfcull);
     QCOMPARE(written.size(), 1);
-    QCOMPARE(s.engine->history().back().newValue, std::string("fc"));
-    QCOMPARE(s.engine->history().back().who, std::string("gui"));
+    const auto changes = s.changes();
+    QCOMPARE(changes.size(), std::size_t(1));
+    QCOMPARE(changes.back().newValue, std::string("fc"));
+    QCOMPARE(changes.back().who, std::string("gui"));
     s.model.undoStack()->undo();
     back = s.backend->readSchemata("Guaranteed");
     QCOMPARE(back->value("L3", 0).value_or(""), std::string("fffff"));

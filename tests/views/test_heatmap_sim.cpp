@@ -3,6 +3,7 @@
 // EngineAllocationWriter -> AllocationEngine -> ResctrlBackend -> SimResctrlFs (the emulated kernel), read back
 // from the emulated kernel's schemata file.
 
+#include "engine/CaptureService.h"
 #include "models/AllocationModel.h"
 #include "models/EngineAllocation.h"
 #include "rdt/ResctrlBackend.h"
@@ -20,8 +21,8 @@ namespace {
 struct SimSetup {
     std::unique_ptr<rdt::sim::SimMachine> machine;
     std::shared_ptr<rdt::sim::SimResctrlFs> fs;
-    std::unique_ptr<rdt::ResctrlBackend> backend;
-    std::unique_ptr<rdt::AllocationEngine> engine;
+    rdt::RdtBackend* backend = nullptr; ///< owned by the service
+    std::unique_ptr<rdt::engine::CaptureService> service;
     std::unique_ptr<EngineAllocationWriter> writer;
     AllocationModel model;
     CacheWayHeatmap heatmap;
@@ -41,13 +42,21 @@ struct SimSetup {
         fs = std::shared_ptr<rdt::sim::SimResctrlFs>(std::move(*f));
         auto b = rdt::ResctrlBackend::open(fs);
         if (!b) qFatal("backend: %s", b.error().toString().c_str());
-        backend = std::move(*b);
+        backend = b->get();
         for (const auto& g : groups) {
             if (auto s = backend->createControlGroup(g); !s)
                 qFatal("mkdir %s: %s", g.c_str(), s.error().toString().c_str());
         }
-        engine = std::make_unique<rdt::AllocationEngine>(*backend);
-        writer = std::make_unique<EngineAllocationWriter>(*backend, *engine);
+        rdt::RdtSource source;
+        source.kind = "sim";
+        source.simulated = true;
+        source.backend = std::move(*b);
+        rdt::engine::ServiceOptions options;
+        options.who = "gui";
+        auto opened = rdt::engine::CaptureService::openWith(std::move(source), options);
+        if (!opened) qFatal("service: %s", opened.error().toString().c_str());
+        service = std::move(*opened);
+        writer = std::make_unique<EngineAllocationWriter>(*service);
         model.setWriter(writer.get());
         reload();
         heatmap.setModel(&model);
@@ -56,7 +65,7 @@ struct SimSetup {
     }
     void reload()
     {
-        auto st = readAllocationState(*backend, { true, true, {}, { { "L3", 11 } } });
+        auto st = readAllocationState(*service, { true, true, {}, { { "L3", 11 } } });
         if (!st) qFatal("state: %s", st.error().toString().c_str());
         model.setState(*st);
     }
