@@ -3,11 +3,11 @@
 
 #include "engine/CaptureService.h"
 #include "engine/Engine.h"
+#include "engine/SnapshotReadings.h"
 #include "models/EngineAllocation.h"
 #include "platform/CpuidDump.h"
 #include "rdt/CapabilitiesText.h"
 #include "rdt/UserIds.h"
-#include "session/SnapshotReadings.h"
 
 #include <cerrno>
 #include <cmath>
@@ -199,7 +199,7 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
             failed.errors.push_back(snapshot.result.toString());
             return failed;
         }
-        return watcher.observe(snapshot.timeNs, rdt::session::readingsOf(snapshot));
+        return watcher.observe(snapshot.timeNs, rdt::engine::readingsOf(snapshot));
     };
     bundle.engine = holder;
     return bundle;

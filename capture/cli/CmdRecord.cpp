@@ -7,10 +7,10 @@
 #include "Commands.h"
 
 #include "core/Time.h"
+#include "engine/SnapshotReadings.h"
 #include "rdt/CapabilitiesText.h"
 #include "rdt/CounterMath.h"
 #include "session/Recorder.h"
-#include "session/SnapshotReadings.h"
 #include "session/StateWatcher.h"
 #include "session/StopSignals.h"
 
@@ -161,7 +161,7 @@ int cmdRecord(const std::vector<std::string>& argvIn)
     auto observe = [&](std::uint64_t t) {
         const auto snap = svc.snapshot(/*withTasks=*/true);
         if (!snap.result.ok) return;
-        auto changes = watcher.observe(t, session::readingsOf(snap));
+        auto changes = watcher.observe(t, engine::readingsOf(snap));
         for (auto& a : changes.allocations)
             recorder.push(std::move(a));
         for (auto& m : changes.memberships)

@@ -3,19 +3,19 @@
 
 // The capture service's snapshot (local or an agent's) as the readings StateWatcher observes, for every recorder
 // (rdtscope-cli record, the GUI's recording): one conversion, so both record the same membership and allocation
-// changes. Header-only over the engine's plain data types (engine/EngineTypes.h): no engine code is linked.
+// changes. Header-only: a recorder links the session library, the engine need not.
 
-#include "engine/EngineTypes.h"
+#include "EngineTypes.h"
 #include "session/StateWatcher.h"
 
 #include <optional>
 #include <vector>
 
-namespace rdt::session {
+namespace rdt::engine {
 
-inline std::vector<StateWatcher::GroupReading> readingsOf(const engine::GroupsSnapshot& snapshot)
+inline std::vector<session::StateWatcher::GroupReading> readingsOf(const GroupsSnapshot& snapshot)
 {
-    std::vector<StateWatcher::GroupReading> readings;
+    std::vector<session::StateWatcher::GroupReading> readings;
     readings.reserve(snapshot.groups.size());
     for (const auto& g : snapshot.groups) {
         const bool schemataRead = g.info.isControl && g.schemataError.empty();
@@ -26,4 +26,4 @@ inline std::vector<StateWatcher::GroupReading> readingsOf(const engine::GroupsSn
     return readings;
 }
 
-} // namespace rdt::session
+} // namespace rdt::engine
