@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "AppOptions.h"
 
+#include "protocol/AgentUrl.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
@@ -49,7 +51,16 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
     const QCommandLineOption comparePage(QStringLiteral("compare-page"),
         QCoreApplication::translate("main", "Compare window page: table, timelines, ways, overlay or graph."),
         QStringLiteral("PAGE"));
-    parser.addOptions({ source, scenario, open, view, dump, screenshot, after, compare, comparePage });
+    const QCommandLineOption connectTo(QStringLiteral("connect"),
+        QCoreApplication::translate("main",
+            "Run the source on an rdtscope-agent: ssh://[USER@]HOST[:PORT] (the system ssh client), unix:PATH (the "
+            "agent's socket) or local (this machine's agent through pkexec). The GUI itself never needs root."),
+        QStringLiteral("URL"));
+    const QCommandLineOption agent(QStringLiteral("agent"),
+        QCoreApplication::translate("main", "With --connect ssh://...: the agent's path on the server."),
+        QStringLiteral("PATH"));
+    parser.addOptions(
+        { source, scenario, open, view, dump, screenshot, after, compare, comparePage, connectTo, agent });
 
     if (helpText)
         *helpText = parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("rdtscope"));
@@ -69,6 +80,25 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
     options->source = parser.value(source);
     options->scenario = parser.value(scenario);
     options->openFile = parser.value(open);
+    options->connect = parser.value(connectTo);
+    options->agentPath = parser.value(agent);
+    if (!options->agentPath.isEmpty() && options->connect.isEmpty()) {
+        *error = QCoreApplication::translate(
+            "main", "--agent PATH names the agent on the server: it goes with --connect URL");
+        return false;
+    }
+    if (!options->connect.isEmpty()) {
+        if (auto url = rdt::protocol::parseAgentUrl(options->connect.toStdString()); !url) {
+            *error = QCoreApplication::translate("main", "--connect: %1")
+                         .arg(QString::fromStdString(url.error().toString()));
+            return false;
+        }
+        if (!options->openFile.isEmpty()) {
+            *error
+                = QCoreApplication::translate("main", "--connect runs a live source; --open replays a file: give one");
+            return false;
+        }
+    }
     options->view = parser.value(view).toLower();
     options->cpuidDump = parser.value(dump);
     options->screenshot = parser.value(screenshot);

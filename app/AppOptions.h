@@ -4,12 +4,15 @@
 #include <QString>
 #include <QStringList>
 
-/// rdtscope [--source SRC] [--scenario NAME] [--open FILE] [--view machine|rdt|tma|callgraph|latency]
+/// rdtscope [--connect URL [--agent PATH]] [--source SRC] [--scenario NAME] [--open FILE] [--view
+/// machine|rdt|tma|callgraph|latency]
 ///          [--cpuid-dump FILE] [--compare FILE [--compare-page PAGE]] [--screenshot FILE [--after SECONDS]]
 struct AppOptions {
     QString source = QStringLiteral("auto");
     QString scenario = QStringLiteral("noisy-neighbour");
     QString openFile;
+    QString connect; ///< an rdtscope-agent to run the source on: ssh://[USER@]HOST[:PORT], unix:PATH, local
+    QString agentPath; ///< the agent's path on an ssh host ("" = searched for)
     QString view; ///< empty: the RDT dashboard when data flows, else the Machine panel
     QString cpuidDump;
     QString screenshot;

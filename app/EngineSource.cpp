@@ -37,7 +37,9 @@ public:
     void drain(DrainedFrame& out, std::size_t maxBatches) override
     {
         Engine& engine = *m_holder->engine;
-        for (auto& e : engine.drainEvents()) {
+        auto events = engine.drainEvents();
+        const auto lost = engine.connectionLost();
+        for (auto& e : events) {
             if (auto* b = std::get_if<rdt::RdtSampleBatch>(&e)) {
                 m_pending.push_back(std::move(*b));
             } else if (auto* c = std::get_if<rdt::AllocationChanged>(&e)) {
@@ -48,7 +50,9 @@ public:
                 if (!s->note && (s->text.find("schemata") != std::string::npos || !s->ok))
                     out.notes.push_back({ s->timeNs, "scenario: " + s->text, s->ok });
             } else if (auto* err = std::get_if<rdt::engine::EngineError>(&e)) {
-                out.notes.push_back({ err->timeNs, err->where + ": " + err->reason, false });
+                // The lost connection gets one marker of its own below, not this error's long text as well.
+                if (!lost || err->where != engine.location())
+                    out.notes.push_back({ err->timeNs, err->where + ": " + err->reason, false });
             }
         }
         // A frame after a stall takes at most maxBatches; the rest waits for the next frame, in order.
@@ -56,10 +60,12 @@ public:
             out.batches.push_back(std::move(m_pending.front()));
             m_pending.pop_front();
         }
-        if (const auto lost = engine.connectionLost(); lost && !m_lostReported) {
+        if (lost && !m_lostReported) {
             m_lostReported = true;
-            out.notes.push_back({ engine.nowNs(), "lost " + engine.location() + ": " + lost->toString(), false });
+            out.connectionLost = lost->toString();
+            out.notes.push_back({ m_lastTimeNs, "lost " + engine.location(), false });
         }
+        if (!out.batches.empty()) m_lastTimeNs = out.batches.back().timeNs;
         out.droppedTotal = engine.droppedEvents();
     }
 
@@ -68,6 +74,7 @@ private:
     SourceDescription m_description;
     std::deque<rdt::RdtSampleBatch> m_pending;
     bool m_lostReported = false;
+    std::uint64_t m_lastTimeNs = 0; ///< a lost engine has no clock: its marker goes at the last sample
 };
 
 rdt::Status statusOf(const rdt::engine::CommandResult& r)
@@ -159,7 +166,7 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
     if (!source.scenario.empty()) description.name += ":" + source.scenario;
     description.reason = source.why;
     if (!source.simulation.empty()) description.reason += " \u2014 " + source.simulation;
-    if (!engine.location().empty()) description.reason += " \u2014 through " + engine.location();
+    description.host = engine.location();
     for (const auto& n : rateNotes)
         description.reason += " (" + n + ")";
 

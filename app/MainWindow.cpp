@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MainWindow.h"
+#include "ConnectionBanner.h"
 
 #include "ReplaySourceAdapter.h"
 #include "SessionRecording.h"
@@ -100,6 +101,8 @@ MainWindow::MainWindow(QWidget* parent)
     auto* dashboard = new QWidget(this);
     auto* dashLayout = new QVBoxLayout(dashboard);
     dashLayout->setContentsMargins(0, 0, 0, 0);
+    m_connectionBanner = new ConnectionBanner(dashboard);
+    dashLayout->addWidget(m_connectionBanner);
     dashLayout->addWidget(m_replayBar);
     auto* split = new QSplitter(Qt::Vertical, dashboard);
     split->setObjectName(QStringLiteral("dashboardSplit"));
@@ -134,6 +137,9 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_frameLabel);
     m_sourceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    connect(m_connectionBanner, &ConnectionBanner::reconnectRequested, this, [this] {
+        if (!m_connectedOptions.connect.isEmpty()) connectTo(m_connectedOptions);
+    });
     connect(m_pump, &FramePump::frame, this, &MainWindow::onFrame);
     connect(m_pump, &FramePump::drained, m_recording, &SessionRecording::record);
     connect(m_pump, &FramePump::sourceChanged, this, [this] { updateTitle(); });
@@ -286,6 +292,7 @@ void MainWindow::setSource(SourceBundle bundle)
     m_replayBar->setControl(nullptr);
     m_source = std::move(bundle);
     m_sourceError.clear();
+    m_connectionBanner->hide();
     // Edits of the previous source cannot be undone on this one; and on real hardware a drag only stages (Apply
     // writes) until the user turns "Apply live" on, while the simulator writes live.
     m_undoStack->clear();
@@ -338,6 +345,12 @@ void MainWindow::onFrame(const FrameUpdate& update)
         }
         m_allocationModel->setOccupancy(occupancy);
     }
+    if (!update.connectionLost.empty()) {
+        const QString where = QString::fromStdString(m_pump->source().host);
+        m_connectionBanner->showLost(
+            where.isEmpty() ? tr("the engine") : where, QString::fromStdString(update.connectionLost));
+        showView(QStringLiteral("rdt"));
+    }
     for (const auto& change : update.changes)
         m_allocationModel->applyChange(change);
     if (!update.changes.empty() || ++m_framesSinceAllocationRead >= kAllocationReadEveryFrames) refreshAllocation();
@@ -367,10 +380,12 @@ void MainWindow::updateTitle()
             m_sourceError.isEmpty() ? tr("No data source.") : tr("No data source: %1").arg(m_sourceError));
         return;
     }
-    setWindowTitle(tr("rdtscope \u2014 %1: %2").arg(kind, QString::fromStdString(src.name))
+    // A connected source names its host in the title and the status bar: edits there change another machine.
+    const QString host = src.host.empty() ? QString() : tr(" on %1").arg(QString::fromStdString(src.host));
+    setWindowTitle(tr("rdtscope \u2014 %1: %2").arg(kind, QString::fromStdString(src.name)) + host
         + (m_recording->isRecording() ? tr(" \u2014 recording") : QString()));
     m_recordAction->setEnabled(src.kind == SourceKind::Live || src.kind == SourceKind::Simulated);
-    QString text = kind + QStringLiteral(": ") + QString::fromStdString(src.name);
+    QString text = kind + QStringLiteral(": ") + QString::fromStdString(src.name) + host;
     if (!src.reason.empty()) text += QStringLiteral(" \u2014 ") + QString::fromStdString(src.reason);
     m_sourceLabel->setText(text);
     m_sourceLabel->setToolTip(text);

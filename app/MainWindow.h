@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "AppOptions.h"
 #include "SourceBundle.h"
 
 #include "models/JobTracker.h"
@@ -37,6 +38,8 @@ struct MachineDescription;
 /// The main window: pages (Machine, RDT dashboard, and the PMU pages, which say they are not available yet), docks
 /// (Groups, Monitor, Explain), menus, a status bar naming the source and why it was chosen, and a title saying
 /// Live, Simulated or Replay.
+class ConnectionBanner;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -55,6 +58,18 @@ public:
 
     /// Opens a recorded session in the background and replays it (a newer open makes an older one stale).
     void openSession(const QString& path);
+    /// Opens `options.source` on the agent at `options.connect` in the background (MainWindowConnect.cpp); the
+    /// URL joins the recent hosts. connectFinished() says how it went.
+    void connectTo(const AppOptions& options);
+    /// The options the window was started with: File > Connect... and Reconnect keep their source and scenario.
+    void setStartOptions(const AppOptions& options)
+    {
+        m_startOptions = options;
+        if (!options.connect.isEmpty()) m_connectedOptions = options;
+    }
+    /// Recent agent URLs, newest first (QSettings "connect/recent").
+    static QStringList recentConnections();
+    QString connectionBannerText() const;
     /// File > Compare with...: a compare window of A and B (issue #20); A defaults to the session opened last.
     CompareWindow* compareWith(const QString& pathA, const QString& pathB);
     /// Starts / stops recording what the current source delivers. False with the reason in *error.
@@ -87,6 +102,7 @@ public:
 Q_SIGNALS:
     /// openSession() finished: ok, or the reason it failed.
     void sessionOpened(bool ok, const QString& message);
+    void connectFinished(bool ok, const QString& message);
 
 private:
     void buildMenus(); // MainWindowMenus.cpp
@@ -94,6 +110,8 @@ private:
     void buildDocks();
     void onFrame(const FrameUpdate& update);
     void updateTitle();
+    void showConnectDialog(); // MainWindowConnect.cpp
+    void rememberConnection(const QString& url);
     void refreshAllocation();
     void applyDefaultDockSizes();
     void closeEvent(QCloseEvent* event) override;
@@ -128,6 +146,9 @@ private:
     QPointer<CompareWindow> m_compare;
     PmuPages* m_pmu = nullptr;
     SourceBundle m_source;
+    AppOptions m_startOptions;
+    AppOptions m_connectedOptions; ///< the last connection made, for Reconnect
+    ConnectionBanner* m_connectionBanner = nullptr;
     QString m_sourceError;
     int m_framesSinceAllocationRead = 0;
 };

@@ -4,8 +4,32 @@
 #include "EngineSource.h"
 #include "ReplaySourceAdapter.h"
 
+#include "remote/RemoteEngine.h"
+
+#include <QCoreApplication>
+
 rdt::Result<SourceBundle> openSource(const AppOptions& options)
 {
     if (!options.openFile.isEmpty()) return openReplaySource(options.openFile);
+    if (!options.connect.isEmpty()) return openConnectedSource(options);
     return openEngineSource(options.source.toStdString(), options.scenario.toStdString());
+}
+
+rdt::Result<SourceBundle> openConnectedSource(const AppOptions& options)
+{
+    rdt::engine::ServiceOptions service;
+    service.rdt.spec = options.source.toStdString();
+    service.rdt.scenario = options.scenario.toStdString();
+    service.who = "gui";
+    const std::string software = "rdtscope " + QCoreApplication::applicationVersion().toStdString();
+    auto engine
+        = rdt::remote::connectEngine(options.connect.toStdString(), service, software, options.agentPath.toStdString());
+    if (!engine) {
+        rdt::Error e = engine.error();
+        e.message = "cannot open source '" + service.rdt.spec + "' through " + options.connect.toStdString() + ": "
+            + e.message;
+        return e;
+    }
+    // The agent decides what this client may change (polkit, its group, the kernel): its answers say why not.
+    return engineSourceBundle(std::move(*engine), 10.0, {});
 }

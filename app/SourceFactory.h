@@ -6,6 +6,9 @@
 
 #include "core/Result.h"
 
-/// Opens the data source the options ask for: a replay (--open), or an RDT source by spec (--source, with the
-/// scenario for the simulated machine). Errors say what is missing and how to fix it.
+/// Opens the data source the options ask for: a replay (--open), an RDT source by spec (--source, with the
+/// scenario for the simulated machine), in this process or on an agent (--connect). Errors say what is missing
+/// and how to fix it.
 rdt::Result<SourceBundle> openSource(const AppOptions& options);
+/// The source on the agent at options.connect (docs/PROTOCOL.md), blocking until it answers or fails.
+rdt::Result<SourceBundle> openConnectedSource(const AppOptions& options);

@@ -12,10 +12,12 @@
 
 #include <QApplication>
 #include <QPointer>
+#include <QStatusBar>
 #include <QTimer>
 
 #include <csignal>
 #include <cstdio>
+#include <unistd.h>
 
 namespace {
 /// The offscreen platform (--screenshot without a display, the tests) has no window manager: it cannot pass size
@@ -75,6 +77,13 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "rdtscope: warning: %s\n", qPrintable(w));
 
     MainWindow window;
+    window.setStartOptions(options);
+    // The GUI never needs root: privileged work belongs to the agent. Said once, with the way to get there.
+    const bool runsAsRoot = ::geteuid() == 0;
+    if (runsAsRoot)
+        std::fprintf(stderr,
+            "rdtscope: warning: running as root; the GUI does not need to. Run it as your user and reach the "
+            "hardware through the agent: rdtscope --connect local (pkexec asks for authorization)\n");
     auto machine = describeMachine(options.cpuidDump);
     if (!machine) {
         std::fprintf(stderr, "rdtscope: %s\n", machine.error().toString().c_str());
@@ -117,6 +126,10 @@ int main(int argc, char** argv)
     window.showView(
         options.view.isEmpty() ? (haveData ? QStringLiteral("rdt") : QStringLiteral("machine")) : options.view);
     window.show();
+    if (runsAsRoot && options.screenshot.isEmpty())
+        window.statusBar()->showMessage(QObject::tr("Running as root: the GUI does not need to. Run it as your user "
+                                                    "with --connect local (the agent, through pkexec)."),
+            15000);
     QPointer<CompareWindow> compare;
     if (!options.compareFile.isEmpty()) {
         compare = window.compareWith(options.openFile, options.compareFile);

@@ -126,6 +126,7 @@ int FramePump::pumpOnce()
     m_scratch.changes.clear();
     m_scratch.notes.clear();
     m_scratch.reset = false;
+    m_scratch.connectionLost.clear();
     m_feed->drain(m_scratch, kMaxBatchesPerFrame);
     if (m_scratch.reset) resetSeries(); // the time origin stays: a seek keeps the session's axis
     if (m_scratch.batches.empty() && m_scratch.changes.empty() && m_scratch.notes.empty()) return 0;
@@ -168,6 +169,7 @@ int FramePump::pumpOnce()
     if (!m_scratch.batches.empty()) update.latest = m_scratch.batches.back();
     update.changes = m_scratch.changes;
     update.dropped = m_scratch.droppedTotal;
+    update.connectionLost = m_scratch.connectionLost;
     Q_EMIT frame(update);
     return update.batches;
 }

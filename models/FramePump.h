@@ -28,6 +28,7 @@ struct FrameUpdate {
     rdt::RdtSampleBatch latest; ///< newest batch: the current readings per group and domain
     std::vector<rdt::AllocationChanged> changes;
     quint64 dropped = 0;
+    std::string connectionLost; ///< DrainedFrame::connectionLost: a connected source's engine is gone (once)
 };
 
 /// The frame pump (docs/ARCHITECTURE.md "Data flow"): one QTimer (30 Hz by default) on the GUI thread pulls whatever

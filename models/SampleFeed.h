@@ -17,6 +17,7 @@ struct SourceDescription {
     SourceKind kind = SourceKind::None;
     std::string name; ///< "sim:noisy-neighbour", "resctrl:/sys/fs/resctrl", "replay:run.rdts"
     std::string reason; ///< e.g. "CPUID.(EAX=07H,ECX=0):EBX[12]=0: no RDT monitoring; using the simulated machine"
+    std::string host; ///< where the engine runs: "" here, "the agent on root@srv" for a connected source
 };
 
 /// Something the source did that is not an allocation edit of ours (a scenario's scripted write), as a marker.
@@ -34,6 +35,8 @@ struct DrainedFrame {
     std::uint64_t droppedTotal = 0; ///< cumulative drops counted by the engine's bounded queues
     /// The source jumped (a replay seek): drop the series drawn so far before appending these batches.
     bool reset = false;
+    /// A connected source's engine is gone (its agent or the link): why, once; the data already drained stays.
+    std::string connectionLost;
 };
 
 /// The engine side of the frame pump: adapters over the RDT sampler queue, the simulator and the replay source

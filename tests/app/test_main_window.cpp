@@ -157,8 +157,8 @@ private Q_SLOTS:
         QAbstractItemModelTester allocationTester(
             w.allocationModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         SourceBundle bundle;
-        auto feed = std::make_unique<QueuedFeed>(SourceDescription {
-            SourceKind::Simulated, "sim:noisy-neighbour", "auto: resctrl not mounted; using the simulated machine" });
+        auto feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:noisy-neighbour",
+            "auto: resctrl not mounted; using the simulated machine", {} });
         QueuedFeed* raw = feed.get();
         bundle.feed = std::move(feed);
         bundle.readAllocation = [] { return rdt::Result<AllocationState>(smallState()); };
@@ -180,7 +180,7 @@ private Q_SLOTS:
         // A new source replaces the old one: new generation, title follows.
         SourceBundle replay;
         replay.feed
-            = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Replay, "replay:run.rdts", "opened" });
+            = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Replay, "replay:run.rdts", "opened", {} });
         w.setSource(std::move(replay));
         QVERIFY(w.windowTitle().contains(QStringLiteral("Replay")));
         QCOMPARE(w.monitorModel()->rowCount(), 0);
@@ -196,7 +196,8 @@ private Q_SLOTS:
             QVERIFY(!w.startRecording(path, &error)); // no source yet
             QVERIFY(error.contains(QStringLiteral("nothing to record")));
             SourceBundle bundle;
-            auto feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test" });
+            auto feed
+                = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test", {} });
             QueuedFeed* raw = feed.get();
             bundle.feed = std::move(feed);
             w.setSource(std::move(bundle));

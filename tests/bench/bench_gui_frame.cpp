@@ -89,7 +89,7 @@ rdt::RdtSampleBatch batchAt(int i)
 void dashboardFrames(benchmark::State& state)
 {
     FramePump pump;
-    auto feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "bench", "synthetic" });
+    auto feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "bench", "synthetic", {} });
     QueuedFeed* raw = feed.get();
     pump.setFeed(std::move(feed));
     // One hour of history straight into the store (the pump path for the newest batches below).

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Connected sources: --connect, File > Connect... with recent hosts, the connection-lost banner and Reconnect.
+#include "ConnectionBanner.h"
+#include "MainWindow.h"
+#include "SourceFactory.h"
+
+#include "protocol/AgentUrl.h"
+
+#include <QInputDialog>
+#include <QSettings>
+#include <QStatusBar>
+
+namespace {
+constexpr int kRecentConnections = 8;
+const char* const kRecentKey = "connect/recent";
+}
+
+QStringList MainWindow::recentConnections()
+{
+    return QSettings().value(QLatin1String(kRecentKey)).toStringList();
+}
+
+void MainWindow::rememberConnection(const QString& url)
+{
+    QStringList recent = recentConnections();
+    recent.removeAll(url);
+    recent.prepend(url);
+    while (recent.size() > kRecentConnections)
+        recent.removeLast();
+    QSettings().setValue(QLatin1String(kRecentKey), recent);
+}
+
+QString MainWindow::connectionBannerText() const
+{
+    return m_connectionBanner ? m_connectionBanner->text() : QString();
+}
+
+void MainWindow::connectTo(const AppOptions& options)
+{
+    statusBar()->showMessage(tr("Connecting to %1\u2026").arg(options.connect));
+    // ssh may take seconds (or ask for nothing and time out): never on the GUI thread.
+    m_jobs.startJob([options] { return std::make_shared<rdt::Result<SourceBundle>>(openConnectedSource(options)); },
+        [this, options](std::shared_ptr<rdt::Result<SourceBundle>> result) {
+            if (!result->ok()) {
+                const QString why = QString::fromStdString(result->error().toString());
+                statusBar()->showMessage(tr("Cannot connect: %1").arg(why), 15000);
+                Q_EMIT connectFinished(false, why);
+                return;
+            }
+            setSource(std::move(result->value()));
+            m_connectedOptions = options;
+            m_connectionBanner->hide();
+            rememberConnection(options.connect);
+            showView(QStringLiteral("rdt"));
+            statusBar()->clearMessage();
+            Q_EMIT connectFinished(true, options.connect);
+        });
+}
+
+void MainWindow::showConnectDialog()
+{
+    QStringList recent = recentConnections();
+    if (recent.isEmpty()) recent << QStringLiteral("ssh://root@") << QStringLiteral("local");
+    bool ok = false;
+    const QString url = QInputDialog::getItem(this, tr("Connect to an agent"),
+        tr("rdtscope-agent at (ssh://[USER@]HOST[:PORT], unix:PATH, or local for this machine through pkexec).\n"
+           "The source (%1) runs there; the GUI stays unprivileged.")
+            .arg(m_startOptions.source),
+        recent, 0, /*editable=*/true, &ok)
+                            .trimmed();
+    if (!ok || url.isEmpty()) return;
+    if (auto parsed = rdt::protocol::parseAgentUrl(url.toStdString()); !parsed) {
+        statusBar()->showMessage(
+            tr("Not an agent address: %1").arg(QString::fromStdString(parsed.error().toString())), 10000);
+        return;
+    }
+    AppOptions options = m_startOptions;
+    options.openFile.clear();
+    options.connect = url;
+    if (url != m_startOptions.connect) options.agentPath.clear(); // --agent named the path on another host
+    connectTo(options);
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The GUI connected to rdtscope-agent through a real OpenSSH server on 127.0.0.1 (tests/agent/sshd-sandbox,
+// started and stopped here): the window names the host, samples arrive, a mask edited through the window's model
+// changes the remote tree's schemata file and Undo changes it back; killing ssh shows the connection-lost banner
+// with the data kept, and Reconnect opens the source again (issue #15 item 6).
+#include "../agent/AgentTestHelpers.h"
+#include "../rdt/TestTree.h"
+#include "AppOptions.h"
+#include "MainWindow.h"
+#include "models/AllocationModel.h"
+#include "models/FramePump.h"
+#include "models/TimeSeriesStore.h"
+
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTest>
+#include <QUndoStack>
+
+#include <csignal>
+#include <unistd.h>
+
+namespace {
+QByteArray schemata(const rdt::test::TempTree& tree, const char* group)
+{
+    return QByteArray::fromStdString(tree.read(std::string(group) + "/schemata"));
+}
+/// ssh processes this test process started (the client under the connected engine).
+std::vector<pid_t> sshChildren()
+{
+    std::vector<pid_t> out;
+    for (pid_t p : rdt::test::childrenOf(::getpid())) {
+        char exe[256] = {};
+        const auto n = ::readlink(("/proc/" + std::to_string(p) + "/exe").c_str(), exe, sizeof exe - 1);
+        if (n > 0 && std::string(exe, static_cast<std::size_t>(n)).ends_with("/ssh")) out.push_back(p);
+    }
+    return out;
+}
+} // namespace
+
+class TestGuiOverSsh : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("rdtscope-test-gui-ssh"));
+        QSettings().clear();
+        m_sandbox = std::make_unique<rdt::test::SshSandbox>();
+        QVERIFY2(m_sandbox->ok(), m_sandbox->startOutput.c_str());
+        qputenv("RDTSCOPE_SSH_COMMAND", QByteArray::fromStdString(m_sandbox->sshCommand));
+    }
+    void cleanupTestCase()
+    {
+        QSettings().clear();
+        m_sandbox.reset();
+    }
+
+    void editsTheRemoteTreeAndSurvivesALostConnection()
+    {
+        rdt::test::TempTree tree("resctrl.full");
+        AppOptions options;
+        options.connect = QStringLiteral("ssh://root@127.0.0.1:%1").arg(m_sandbox->port);
+        options.source = QStringLiteral("resctrl:") + QString::fromStdString(tree.root());
+        MainWindow window;
+        window.setStartOptions(options);
+        QSignalSpy connected(&window, &MainWindow::connectFinished);
+        window.connectTo(options);
+        QVERIFY(connected.wait(60000));
+        QVERIFY2(connected.at(0).at(0).toBool(), qPrintable(connected.at(0).at(1).toString()));
+        QVERIFY2(window.windowTitle().contains(QStringLiteral("on the agent on root@127.0.0.1")),
+            qPrintable(window.windowTitle()));
+        QCOMPARE(MainWindow::recentConnections().value(0), options.connect);
+
+        // Samples of the remote tree arrive in the frame pump.
+        QTRY_VERIFY_WITH_TIMEOUT(window.pump()->store().groupCount() > 0, 20000);
+
+        // A mask edit through the window's model is written on the "server"; Undo writes the old mask back.
+        AllocationModel* model = window.allocationModel();
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowFor(QStringLiteral("Guaranteed"), QStringLiteral("L3")) >= 0, 10000);
+        const int row = model->rowFor(QStringLiteral("Guaranteed"), QStringLiteral("L3"));
+        const QByteArray before = schemata(tree, "Guaranteed");
+        QVERIFY(before.contains("L3:0=fffff"));
+        model->setApplyLive(true);
+        QVERIFY(model->setPendingMask(row, 0xff));
+        QVERIFY2(schemata(tree, "Guaranteed").contains("L3:0=ff;"), schemata(tree, "Guaranteed").constData());
+        window.undoStack()->undo();
+        QCOMPARE(schemata(tree, "Guaranteed"), before);
+
+        // The link breaks: a banner says so, the data shown stays, the tree is as it was.
+        const auto groupsShown = window.pump()->store().groupCount();
+        const auto ssh = sshChildren();
+        QVERIFY2(!ssh.empty(), "no ssh child process found");
+        for (pid_t p : ssh)
+            ::kill(p, SIGKILL);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.connectionBannerText().isEmpty(), 20000);
+        QVERIFY2(
+            window.connectionBannerText().startsWith(QStringLiteral("Connection lost: the agent on root@127.0.0.1")),
+            qPrintable(window.connectionBannerText()));
+        QCOMPARE(window.pump()->store().groupCount(), groupsShown);
+        QCOMPARE(schemata(tree, "Guaranteed"), before);
+
+        // Reconnect (the banner's button) opens the same source again and the banner goes.
+        connected.clear();
+        auto* reconnect = window.findChild<QObject*>(QStringLiteral("connectionBanner"));
+        QVERIFY(reconnect);
+        QMetaObject::invokeMethod(reconnect, "reconnectRequested");
+        QVERIFY(connected.wait(60000));
+        QVERIFY2(connected.at(0).at(0).toBool(), qPrintable(connected.at(0).at(1).toString()));
+        QVERIFY(window.connectionBannerText().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(window.pump()->store().groupCount() > 0, 20000);
+    }
+
+    void aWrongHostSaysWhy()
+    {
+        AppOptions options;
+        options.connect = QStringLiteral("ssh://nosuchuser@127.0.0.1:%1").arg(m_sandbox->port);
+        options.source = QStringLiteral("sim");
+        MainWindow window;
+        QSignalSpy connected(&window, &MainWindow::connectFinished);
+        window.connectTo(options);
+        QVERIFY(connected.wait(60000));
+        QVERIFY(!connected.at(0).at(0).toBool());
+        QVERIFY2(connected.at(0).at(1).toString().contains(QStringLiteral("ssh")),
+            qPrintable(connected.at(0).at(1).toString()));
+        QVERIFY(!MainWindow::recentConnections().contains(options.connect));
+    }
+
+private:
+    std::unique_ptr<rdt::test::SshSandbox> m_sandbox;
+};
+
+QTEST_MAIN(TestGuiOverSsh)
+#include "test_gui_over_ssh.moc"
