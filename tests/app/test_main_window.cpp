@@ -7,17 +7,20 @@
 #include "models/MachineDescription.h"
 #include "models/MachineModel.h"
 #include "models/MonitorModel.h"
+#include "models/PmuSession.h"
 #include "models/QueuedFeed.h"
 #include "session/SessionReader.h"
 #include "views/CallGraphView.h"
 #include "views/ExplainPanel.h"
 #include "views/LatencyView.h"
+#include "views/PmuControls.h"
 #include "views/PmuPages.h"
 #include "views/TimelineView.h"
 #include "views/TmaView.h"
 #include "views/UnavailablePage.h"
 
 #include <QAbstractItemModelTester>
+#include <QElapsedTimer>
 #include <QImage>
 #include <QLabel>
 #include <QMenuBar>
@@ -269,6 +272,34 @@ private Q_SLOTS:
         }
         QVERIFY2(initial >= 3, qPrintable(QString::number(initial)));
         QVERIFY(victim);
+    }
+
+    // The simulated PMU is the simulated CPU's (issue #16 item 5): the default scenario's Skylake-SP machine gets
+    // a Skylake-SP PMU (TMA from generic counters, level 1), not Sapphire Rapids' slots; a running simulation
+    // restarts with it.
+    void simulatedPmuMatchesTheSimulatedCpu()
+    {
+        MainWindow w;
+        QVERIFY(w.pmuPages()->startFromOptions({}, QStringLiteral("sim"), true));
+        QTRY_VERIFY_WITH_TIMEOUT(w.pmuPages()->simulating(), 5000);
+        QCOMPARE(w.pmuPages()->controls()->simulatedCpu().pfmName, std::string("spr")); // no machine known yet
+        auto bundle = openEngineSource("sim", "noisy-neighbour", 10.0);
+        QVERIFY2(bundle.ok(), bundle.ok() ? "" : bundle.error().toString().c_str());
+        w.setSource(std::move(bundle.value()));
+        QCOMPARE(w.pmuPages()->controls()->simulatedCpu().pfmName, std::string("skx"));
+        QTRY_VERIFY_WITH_TIMEOUT(w.pmuPages()->simulating(), 5000);
+        QVERIFY2(w.pmuPages()->session()->sourceLabel().contains(QStringLiteral("Skylake-SP-class")),
+            qPrintable(w.pmuPages()->session()->sourceLabel()));
+        // The TMA axis is the capture's wall time: about 1.5 s of intervals after 1.75 s, not 60 ms.
+        QElapsedTimer wall;
+        wall.start();
+        QTest::qWait(1750);
+        const auto& tma = w.pmuPages()->session()->data().tma;
+        QVERIFY(tma.size() >= 2);
+        const double span = static_cast<double>(tma.back().time - tma.front().time) / 1e9;
+        const double elapsed = static_cast<double>(wall.elapsed()) / 1e3;
+        QVERIFY2(span > 0.4 * elapsed && span < 1.2 * elapsed,
+            qPrintable(QStringLiteral("TMA span %1 s after %2 s").arg(span).arg(elapsed)));
     }
 
     void screenshotIsWindowSized()
