@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MainWindow.h"
 #include "ConnectionBanner.h"
+#include "platform/CpuidDump.h"
+#include "simpmu/SimPmuModel.h"
 
 #include "ReplaySourceAdapter.h"
 #include "SessionRecording.h"
@@ -18,6 +20,7 @@
 #include "views/MachinePanel.h"
 #include "views/MbaEditor.h"
 #include "views/MonitorPanel.h"
+#include "views/PmuControls.h"
 #include "views/PmuPages.h"
 #include "views/ReplayBar.h"
 #include "views/TimelineView.h"
@@ -304,8 +307,14 @@ void MainWindow::setSource(SourceBundle bundle)
     m_replayBar->setControl(m_source.replay.get());
     refreshAllocation();
     updateTitle();
-    if (m_pump->source().kind == SourceKind::Simulated)
+    if (m_pump->source().kind == SourceKind::Simulated) {
         m_explain->showConcept(QStringLiteral("simulated")); // say up front what the numbers are
+        // The simulated PMU pairs with the simulated CPU: Skylake-SP's TMA formula, not Sapphire Rapids' slots.
+        if (m_source.machineInfo) {
+            if (auto table = rdt::cpuidTableFromJson(m_source.machineInfo().cpuidJson))
+                m_pmu->controls()->setSimulatedCpu(rdt::pmu::simulatedPmuModel(rdt::decodeCpuFeatures(*table)));
+        }
+    }
     m_pump->start();
 }
 

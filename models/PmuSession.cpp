@@ -421,7 +421,12 @@ bool PmuSession::startSimulation(
 {
     stopSimulation();
     m_live.reset();
-    auto run = PmuSimRun::create(options);
+    // The simulator runs cyclesPerStep cycles every intervalMs: a clock of that rate stamps its records with the
+    // capture's wall time, so the TMA and sample axes advance as the capture does (not by 20 ms per second).
+    PmuSimOptions paced = options;
+    if (intervalMs > 0 && cyclesPerStep > 0)
+        paced.ghz = static_cast<double>(cyclesPerStep) / (static_cast<double>(intervalMs) * 1e6);
+    auto run = PmuSimRun::create(paced);
     if (!run) {
         if (error) *error = QString::fromStdString(run.error().toString());
         return false;

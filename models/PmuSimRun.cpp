@@ -18,11 +18,14 @@ Result<PmuSimRun> PmuSimRun::create(const PmuSimOptions& options)
         SimPmuConfig cfg;
         cfg.capture = kind;
         cfg.memoryScale = options.memoryScale;
+        cfg.model = options.model;
+        if (options.ghz > 0) cfg.ghz = options.ghz;
         cfg.seed = options.seed;
         cfg.ringBytes = 4u << 20; // one slice's samples fit, so nothing is dropped between drains
         auto sim = SimPmu::create(cfg);
         if (!sim) return sim.error();
         run.m_ghz = cfg.ghz;
+        run.m_model = cfg.model;
         Capture c { std::move(sim.value()), RecordDecoder {}, {} };
         c.sim.addEventsTo(c.decoder);
         if (kind == SimCapture::Tma) c.lastRead = c.sim.readGroup();
@@ -35,7 +38,7 @@ PmuData PmuSimRun::makeData() const
 {
     PmuData data;
     data.kind = PmuSourceKind::Simulated;
-    data.name = "Sapphire Rapids-class PMU running a synthetic program (SimPmu)";
+    data.name = m_model.label + "-class PMU running a synthetic program (SimPmu)";
     data.notes.push_back("simulated: a synthetic call-tree program on a modelled cache hierarchy (SimPmu), "
                          "not measurements of this machine");
     if (!m_captures.empty()) m_captures.front().sim.registerSymbols(*data.symbols);

@@ -21,6 +21,10 @@ struct PmuSimOptions {
     LbrMode lbrMode = LbrMode::CallStack;
     double memoryScale = 1.0;
     std::uint64_t seed = 1;
+    SimPmuModel model; ///< the simulated CPU's PMU generation (simulatedPmuModel of the machine's CPUID)
+    /// The simulated core's clock, which turns cycles into the records' timestamps. PmuSession sets it to the
+    /// cycles it runs per wall-clock interval, so the capture's time axis is wall time.
+    double ghz = 2.0;
 };
 
 class PmuSimRun {
@@ -45,6 +49,7 @@ private:
     std::vector<Capture> m_captures;
     DecodedRecord m_scratch;
     double m_cycles = 0, m_ghz = 2.0;
+    SimPmuModel m_model;
 };
 
 } // namespace rdt::pmu

@@ -177,6 +177,7 @@ bool PmuControls::start()
     o.lbr = kind == PmuRecipeKind::All || kind == PmuRecipeKind::LbrCallStack || kind == PmuRecipeKind::LbrAny;
     o.lbrMode = kind == PmuRecipeKind::LbrAny ? rdt::pmu::LbrMode::AnyBranch : rdt::pmu::LbrMode::CallStack;
     o.loadLatency = kind == PmuRecipeKind::All || kind == PmuRecipeKind::LoadLatency;
+    o.model = m_simModel;
     if (m_target->currentIndex() != 0)
         m_state->setText(tr("The simulator runs its own program; the target applies to live capture only."));
     QString error;
@@ -186,6 +187,16 @@ bool PmuControls::start()
     }
     m_state->setText(tr("Simulating: %1 (simulated data, not this machine)").arg(m_recipe->currentText()));
     return true;
+}
+
+void PmuControls::setSimulatedCpu(const rdt::pmu::SimPmuModel& model)
+{
+    if (model.pfmName == m_simModel.pfmName) return;
+    m_simModel = model;
+    if (m_session->simulating()) {
+        stop();
+        (void)start();
+    }
 }
 
 void PmuControls::stop()

@@ -6,6 +6,8 @@
 // without a usable PMU (a VM, an AMD CPU for Intel events) the live choice shows why and what would fix it, and
 // never shows made-up data.
 
+#include "simpmu/SimPmuModel.h"
+
 #include <QWidget>
 
 class PmuSession;
@@ -28,6 +30,10 @@ public:
     /// Imports `path`; binaries are looked up next to the file and in $RDTSCOPE_SYMFS (':'-separated, like --symfs).
     void openPerfData(const QString& path);
 
+    /// The simulated machine's CPU: the simulated PMU uses its generation's events (a running simulation restarts).
+    void setSimulatedCpu(const rdt::pmu::SimPmuModel& model);
+    const rdt::pmu::SimPmuModel& simulatedCpu() const { return m_simModel; }
+
     enum class Machine { Simulated, Live };
     void setMachine(Machine m);
     QString adviceText() const;
@@ -48,4 +54,5 @@ private:
     QPushButton* m_cancel;
     QLabel* m_advice;
     QLabel* m_state;
+    rdt::pmu::SimPmuModel m_simModel;
 };

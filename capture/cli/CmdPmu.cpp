@@ -102,8 +102,9 @@ int startFailure(const Options& o, const engine::PmuStarted& s)
 void printHeader(const Options& o, const engine::PmuCaptureInfo& info)
 {
     if (o.simulated) {
-        std::printf("SIMULATED: a Sapphire Rapids-class core running rdtscope's synthetic request server (not this "
-                    "machine)\nrecipe: %s\ncaches: %s\n\n",
+        std::printf("SIMULATED: a %s running rdtscope's synthetic request server (not this machine)\nrecipe: %s\n"
+                    "caches: %s\n\n",
+            info.pmusUsed.substr(info.pmusUsed.rfind("simulated ", 0) == 0 ? 10 : 0).c_str(),
             info.parts[0].description.c_str(), info.caches.c_str());
         return;
     }

@@ -8,6 +8,7 @@
 #include "sim/SimMachine.h"
 #include "simpmu/SimMachineMemory.h"
 #include "simpmu/SimPmu.h"
+#include "simpmu/SimPmuModel.h"
 
 #include <cerrno>
 #include <optional>
@@ -35,6 +36,9 @@ public:
             }
             m_machine = std::move(*m);
             memory = std::make_unique<pmu::SimMachineMemory>(*m_machine, std::vector<unsigned> { 0, 1 });
+            // The machine's CPU decides the PMU's generation: a Skylake-SP preset counts TMA the pre-Ice Lake way.
+            auto table = m_machine->cpuid().table();
+            m_config.model = pmu::simulatedPmuModel(decodeCpuFeatures(table));
         }
         auto created = pmu::SimPmu::create(m_config, std::move(memory));
         if (!created) return created.error();
@@ -50,7 +54,9 @@ public:
         m_info.simulated = true;
         m_info.caches
             = m_request.machine.empty() ? "the PMU's own L1/L2/L3 model" : "simulated machine " + m_request.machine;
-        m_info.parts.push_back({ "", "", m_sim->recipe().description, true });
+        m_info.pmusUsed = "simulated " + m_config.model.label + "-class core";
+        m_info.parts.push_back(
+            { "", "", m_sim->recipe().description, m_sim->recipe().tma == pmu::TmaModel::SapphireRapids });
         m_readFormat = m_sim->recipe().events[0].attr.readFormat;
         if (m_request.kind == PmuCaptureKind::Tma) {
             m_intervals.resize(1);

@@ -241,6 +241,29 @@ Result<EncodedEvent> EventEncoder::encodeOffline(std::string_view event, bool us
         out.fstr = m_model.pfmName + "::MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=" + std::to_string(a.config1);
         return out;
     }
+    if (m_model.tma == TmaModel::PreIcelake) {
+        // The four generic-counter events of the pre-Ice Lake TMA recipe, as libpfm4 encodes them for these models
+        // (its intel_skl/intel_bdw/intel_hsw event tables; INT_MISC.RECOVERY_CYCLES is umask 03H with cmask 1
+        // before Skylake, umask 01H from Skylake on).
+        const bool skylakeOn = m_model.pfmName == "skl" || m_model.pfmName == "skx" || m_model.pfmName == "clx";
+        struct Known {
+            const char* name;
+            std::uint64_t config;
+        };
+        const Known known[] = { { "uops_issued:any", 0x010e }, { "uops_retired:retire_slots", 0x02c2 },
+            { "idq_uops_not_delivered:core", 0x019c },
+            { "int_misc:recovery_cycles", skylakeOn ? 0x010dull : 0x0100030dull } };
+        for (const auto& k : known) {
+            if (n != k.name) continue;
+            a.type = m_model.rawType;
+            a.config = k.config;
+            std::string upper(event);
+            for (auto& c : upper)
+                c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            out.fstr = m_model.pfmName + "::" + upper;
+            return out;
+        }
+    }
     return makeError("event '" + std::string(event) + "' is not known to the offline encoder for "
         + (m_model.pfmName.empty() ? std::string("this model") : m_model.pfmName));
 }

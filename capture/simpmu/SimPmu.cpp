@@ -47,8 +47,9 @@ Result<SimPmu> SimPmu::create(const SimPmuConfig& config, std::unique_ptr<SimMem
     if (!ring) return ring.error();
     p.m_ring.emplace(std::move(*ring));
     p.m_rng.seed(config.seed);
-    // The simulated machine is Sapphire Rapids-class: the same recipes as real hardware define the attrs.
-    const EventEncoder enc = EventEncoder::forModel(modelForPfmName("spr", "simulated Sapphire Rapids"));
+    // The same recipes as real hardware of that generation define the attrs (and which TMA formula applies).
+    const EventEncoder enc
+        = EventEncoder::forModel(modelForPfmName(config.model.pfmName, "simulated " + config.model.label));
     RecipeOptions opt;
     opt.period = config.samplePeriodCycles;
     opt.ldlat = config.ldlat;
@@ -311,6 +312,11 @@ std::vector<std::byte> SimPmu::readGroup() const
     const double fe = kWidth * t.feStallCycles;
     const double mem = kWidth * t.memStallCycles;
     const double be = std::max(0.0, slots - retiring - badSpec - fe);
+    // Before Ice Lake the categories come from generic counters (Recipes.h, TmaModel::PreIcelake): bad speculation
+    // = UOPS_ISSUED - RETIRE_SLOTS + 4 * RECOVERY_CYCLES. Half of the lost cycles count as recovery cycles and the
+    // rest as issued-then-flushed uops, so the formula gives back exactly the slots lost.
+    const double recovery = t.badSpecCycles / 2;
+    const double issued = retiring + badSpec - kWidth * recovery;
     auto u = [](double v) { return static_cast<std::uint64_t>(std::llround(std::max(0.0, v))); };
     std::vector<std::uint64_t> values;
     for (const auto& e : m_recipe.events) {
@@ -341,6 +347,21 @@ std::vector<std::byte> SimPmu::readGroup() const
             break;
         case EventRole::MemBound:
             values.push_back(u(std::min(mem, be)));
+            break;
+        case EventRole::Cycles:
+            values.push_back(u(t.cycles));
+            break;
+        case EventRole::UopsIssued:
+            values.push_back(u(issued));
+            break;
+        case EventRole::UopsRetiredSlots:
+            values.push_back(u(retiring));
+            break;
+        case EventRole::IdqUopsNotDelivered:
+            values.push_back(u(fe));
+            break;
+        case EventRole::RecoveryCycles:
+            values.push_back(u(recovery));
             break;
         default:
             values.push_back(0);

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The simulated PMU (docs/ARCHITECTURE.md "Sources"): runs SimProgram against a SimMemoryModel and produces what a
-// Sapphire Rapids-class PMU would: TMA slot counts (a group read() image), LBR samples (any-branch or call-stack mode)
-// and PEBS load-latency samples whose latency and data source come from where the memory model found the line. Samples
-// are written as byte-exact perf records into a MemoryRing, which the real RingReader and RecordDecoder consume.
-// Everything it produces is simulated and labelled so by its users.
+// The simulated PMU (docs/ARCHITECTURE.md "Sources"): runs SimProgram against a SimMemoryModel and produces what the
+// core PMU of SimPmuConfig::model (Sapphire Rapids by default, SimPmuModel.h) would: TMA counts (a group read() image),
+// LBR samples (any-branch or call-stack mode) and PEBS load-latency samples whose latency and data source come from
+// where the memory model found the line. Samples are written as byte-exact perf records into a MemoryRing, which the
+// real RingReader and RecordDecoder consume. Everything it produces is simulated and labelled so by its users.
 
 #include "RingWriter.h"
 #include "SimCache.h"
+#include "SimPmuModel.h"
 #include "SimProgram.h"
 #include "pmu/Recipes.h"
 
@@ -33,6 +34,7 @@ struct SimPmuConfig {
     std::uint64_t seed = 1;
     double ghz = 2.0;
     double memoryScale = 1.0; ///< multiplies the demo's big regions (more misses, more backend bound)
+    SimPmuModel model; ///< whose events the recipes use: slots and PERF_METRICS, or the pre-Ice Lake formula
 };
 
 /// Ground truth kept by the simulator, for tests and for the "simulated" explanation texts.

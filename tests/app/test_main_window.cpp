@@ -7,11 +7,13 @@
 #include "models/MachineDescription.h"
 #include "models/MachineModel.h"
 #include "models/MonitorModel.h"
+#include "models/PmuSession.h"
 #include "models/QueuedFeed.h"
 #include "session/SessionReader.h"
 #include "views/CallGraphView.h"
 #include "views/ExplainPanel.h"
 #include "views/LatencyView.h"
+#include "views/PmuControls.h"
 #include "views/PmuPages.h"
 #include "views/TimelineView.h"
 #include "views/TmaView.h"
@@ -25,6 +27,8 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 namespace {
 AllocationState smallState()
@@ -269,6 +273,31 @@ private Q_SLOTS:
         }
         QVERIFY2(initial >= 3, qPrintable(QString::number(initial)));
         QVERIFY(victim);
+    }
+
+    // The simulated PMU is the simulated CPU's (issue #16 item 5): the default scenario's Skylake-SP machine gets
+    // a Skylake-SP PMU (TMA from generic counters, level 1), not Sapphire Rapids' slots; a running simulation
+    // restarts with it.
+    void simulatedPmuMatchesTheSimulatedCpu()
+    {
+        MainWindow w;
+        QVERIFY(w.pmuPages()->startFromOptions({}, QStringLiteral("sim"), true));
+        QTRY_VERIFY_WITH_TIMEOUT(w.pmuPages()->simulating(), 5000);
+        QCOMPARE(w.pmuPages()->controls()->simulatedCpu().pfmName, std::string("spr")); // no machine known yet
+        auto bundle = openEngineSource("sim", "noisy-neighbour", 10.0);
+        QVERIFY2(bundle.ok(), bundle.ok() ? "" : bundle.error().toString().c_str());
+        w.setSource(std::move(bundle.value()));
+        QCOMPARE(w.pmuPages()->controls()->simulatedCpu().pfmName, std::string("skx"));
+        QTRY_VERIFY_WITH_TIMEOUT(w.pmuPages()->simulating(), 5000);
+        QVERIFY2(w.pmuPages()->session()->sourceLabel().contains(QStringLiteral("Skylake-SP-class")),
+            qPrintable(w.pmuPages()->session()->sourceLabel()));
+        // The TMA axis is the capture's wall time: one interval per 250 ms timer step, 0.25 s apart on the axis
+        // (a simulated clock of 2 GHz put them 10 ms apart: 0.175 s after 5 s).
+        QTRY_VERIFY_WITH_TIMEOUT(w.pmuPages()->session()->data().tma.size() >= 3, 10000);
+        const auto& tma = w.pmuPages()->session()->data().tma;
+        const double step
+            = static_cast<double>(tma.back().time - tma.front().time) / 1e9 / static_cast<double>(tma.size() - 1);
+        QVERIFY2(std::abs(step - 0.25) < 0.01, qPrintable(QStringLiteral("%1 s per interval").arg(step)));
     }
 
     void screenshotIsWindowSized()

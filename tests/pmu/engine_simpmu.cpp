@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The simulated PMU end to end: byte-exact records in an in-memory ring, read by the real RingReader, decoded by the
 // real RecordDecoder, symbolized and aggregated.
+#include "platform/CpuFeatures.h"
 #include "pmu/BranchGraph.h"
 #include "pmu/LoadLatency.h"
 #include "pmu/RecordDecoder.h"
 #include "pmu/RingReader.h"
 #include "pmu/Symbolizer.h"
 #include "pmu/Tma.h"
+#include "sim/SimCpuid.h"
 #include "simpmu/SimPmu.h"
+#include "simpmu/SimPmuModel.h"
 
 #include <gtest/gtest.h>
 
@@ -210,6 +213,69 @@ TEST(SimPmu, TmaBackendBoundGrowsWithMisses)
     EXPECT_GT(big.level1.backendBound, small.level1.backendBound + 0.1);
     EXPECT_GT(big.level2.memoryBound, small.level2.memoryBound);
     EXPECT_LT(big.level1.retiring, small.level1.retiring);
+}
+
+// The simulated PMU of a Skylake-SP machine counts TMA with the pre-Ice Lake formula (generic counters, level 1
+// only) and reports the same level 1 as the slots-based Sapphire Rapids PMU on the same program: both read the
+// same simulated cycles.
+TEST(SimPmu, TmaOfEachGenerationUsesItsOwnEventsAndAgreesOnLevelOne)
+{
+    auto breakdown = [](const SimPmuModel& model, Recipe* recipe) {
+        SimPmuConfig cfg;
+        cfg.capture = SimCapture::Tma;
+        cfg.model = model;
+        auto sim = SimPmu::create(cfg);
+        EXPECT_TRUE(sim) << (sim ? "" : sim.error().toString());
+        if (!sim) return TmaBreakdown {};
+        *recipe = sim->recipe();
+        auto before = parseReadFormat(sim->readGroup(), sim->recipe().events[0].attr.readFormat);
+        sim->run(20'000'000);
+        auto after = parseReadFormat(sim->readGroup(), sim->recipe().events[0].attr.readFormat);
+        EXPECT_TRUE(before && after);
+        return tmaFromGroupRead(sim->recipe(), deltaRead(*after, *before));
+    };
+    Recipe sprRecipe, skxRecipe;
+    const auto spr = breakdown({ "spr", "Sapphire Rapids" }, &sprRecipe);
+    const auto skx = breakdown({ "skx", "Skylake-SP" }, &skxRecipe);
+    ASSERT_TRUE(spr.valid) << spr.note;
+    ASSERT_TRUE(skx.valid) << skx.note;
+    EXPECT_EQ(sprRecipe.tma, TmaModel::SapphireRapids);
+    EXPECT_EQ(skxRecipe.tma, TmaModel::PreIcelake);
+    bool usesSlots = false;
+    for (const auto& e : skxRecipe.events)
+        usesSlots = usesSlots || e.role == EventRole::Slots;
+    EXPECT_FALSE(usesSlots) << "Skylake-SP has no topdown slots event";
+    EXPECT_TRUE(spr.level2.present);
+    EXPECT_FALSE(skx.level2.present);
+    EXPECT_NEAR(skx.level1.retiring, spr.level1.retiring, 0.005);
+    EXPECT_NEAR(skx.level1.badSpeculation, spr.level1.badSpeculation, 0.005);
+    EXPECT_NEAR(skx.level1.frontendBound, spr.level1.frontendBound, 0.005);
+    EXPECT_NEAR(skx.level1.backendBound, spr.level1.backendBound, 0.005);
+}
+
+TEST(SimPmu, ThePmuGenerationFollowsTheSimulatedCpu)
+{
+    auto modelOf = [](const std::string& preset) {
+        auto cpuid = rdt::sim::presetCpuid(preset);
+        EXPECT_TRUE(cpuid) << preset;
+        auto table = cpuid->table();
+        return simulatedPmuModel(rdt::decodeCpuFeatures(table)).pfmName;
+    };
+    EXPECT_EQ(modelOf("skx-6154"), "skx");
+    EXPECT_EQ(modelOf("bdw-6850k"), "bdw_ep");
+    EXPECT_EQ(modelOf("icx-8351n"), "icx");
+    EXPECT_EQ(modelOf("hsw-2699v3"), "hsw_ep");
+    rdt::CpuFeatures amd;
+    amd.identity.vendor = "AuthenticAMD";
+    EXPECT_EQ(simulatedPmuModel(amd).pfmName, "spr") << "not Intel: the PMU's own default";
+    rdt::CpuFeatures unknownIntel;
+    unknownIntel.identity.vendor = "GenuineIntel";
+    unknownIntel.identity.family = 6;
+    unknownIntel.identity.model = 0xAD; // not in the table: decided by the slots event
+    unknownIntel.perfmon.eventVectorLength = 8;
+    EXPECT_EQ(simulatedPmuModel(unknownIntel).pfmName, "icx");
+    unknownIntel.perfmon.eventsUnavailable = 1u << 7;
+    EXPECT_EQ(simulatedPmuModel(unknownIntel).pfmName, "skx");
 }
 
 TEST(SimPmu, FullRingDropsAreReportedAsLost)

@@ -182,15 +182,19 @@ TEST(FaultInjection, ConcurrentWriterWaitsForTheWholeTransaction)
     auto fs = std::make_shared<test::FaultyFs>(std::make_shared<PosixFs>(t.root()));
     auto b = ResctrlBackend::open(fs);
     ASSERT_TRUE(b.ok());
-    std::atomic<bool> applyDone { false }, otherSawDone { false };
+    // Writes the transaction made so far, and how many the second writer saw made when it got the lock: all of
+    // them if the flock covered the whole transaction (a flag set after apply() returned would race with the
+    // unlock at its end).
+    std::atomic<int> writes { 0 }, writesSeen { -1 };
     std::string otherRead;
     std::thread other;
     fs->m_onWrite = [&](const std::string&) {
+        ++writes;
         if (other.joinable()) return;
         other = std::thread([&] {
             PosixFs second(t.root());
             ASSERT_TRUE(second.lock(true).ok());
-            otherSawDone = applyDone.load();
+            writesSeen = writes.load();
             auto r = second.read("Guaranteed/schemata");
             if (r) otherRead = *r;
             (void)second.write("Guaranteed/schemata", "L3:0=3\n");
@@ -200,12 +204,13 @@ TEST(FaultInjection, ConcurrentWriterWaitsForTheWholeTransaction)
     };
     AllocationEngine engine(**b);
     auto out = engine.apply({ "Guaranteed", *Schemata::parse("L3:0=ff0;1=ff0;3=3\nMB:1=50\n"), "test" });
-    applyDone = true;
+    const int transactionWrites = writes.load();
     ASSERT_TRUE(other.joinable());
     other.join();
     ASSERT_TRUE(out.ok) << out.error.toString();
     EXPECT_EQ(out.steps.size(), 4u);
-    EXPECT_TRUE(otherSawDone) << "the second writer got the lock while the transaction ran";
+    EXPECT_GT(transactionWrites, 1);
+    EXPECT_EQ(writesSeen.load(), transactionWrites) << "the second writer got the lock while the transaction ran";
     auto parsed = Schemata::parse(otherRead);
     ASSERT_TRUE(parsed.ok()) << otherRead;
     EXPECT_EQ(parsed->value("L3", 0).value_or(""), "ff0");
