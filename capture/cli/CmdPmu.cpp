@@ -307,8 +307,9 @@ CommandRun definePmu(CLI::App& cmd)
     addNumber(cmd, "--top", a->top, kTopRows, "N", "rows per table (default 10)");
     addNumber(cmd, "--memory-scale", a->memoryScale, { 0.01, 100 }, "X",
         "sim only: multiplies the simulated program's working sets");
-    cmd.add_option(
-           "--machine", a->machine, "sim only: serves loads from that simulated machine's caches (e.g. skx-6154)")
+    cmd.add_option("--machine", a->machine,
+           "sim only: that simulated machine's caches serve the loads and its CPU\n"
+           "generation is the PMU's (e.g. skx-6154)")
         ->type_name("PRESET");
     cmd.add_flag("--kernel", a->kernel, "count kernel code too");
     cmd.add_option("COMMAND", a->command, "the command to start and profile (everything after --)")
