@@ -117,7 +117,12 @@ int runCli(int argc, const char* const* argv)
         return ExitOk;
     } catch (const CLI::ParseError& e) {
         const std::string where = commandPath(app);
-        std::fprintf(stderr, "%s: %s\nRun '%s --help' for the options.\n", where.c_str(), e.what(), where.c_str());
+        std::string message = e.what();
+        // A word where the command should be: CLI11 would say "A subcommand is required".
+        if (where == app.get_name() && !app.remaining().empty() && app.remaining().front().rfind('-', 0) != 0)
+            message = "unknown command '" + app.remaining().front() + "'";
+        std::fprintf(
+            stderr, "%s: %s\nRun '%s --help' for the options.\n", where.c_str(), message.c_str(), where.c_str());
         return ExitUsage;
     }
     if (!agent.empty() && connect.empty()) {
