@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // rdtscope-cli: the Qt-free command-line face of the engine (links `capture` only).
+#include "BuildInfo.h"
 #include "CmdRdtSource.h"
 #include "Commands.h"
 #include "protocol/AgentUrl.h"
@@ -57,7 +58,7 @@ int main(int argc, char** argv)
         return argc < 2 ? ExitUsage : ExitOk;
     }
     if (std::strcmp(argv[1], "--version") == 0) {
-        std::printf("rdtscope-cli " RDTSCOPE_VERSION "\n");
+        std::printf("rdtscope-cli " RDTSCOPE_VERSION " (git " RDTSCOPE_GIT_REVISION ")\n");
         return ExitOk;
     }
     // Global options come before the command: rdtscope-cli --connect URL [--agent PATH] monitor ...
