@@ -2,6 +2,7 @@
 #include "AppOptions.h"
 #include "BuildInfo.h"
 #include "MainWindow.h"
+#include "RecentFiles.h"
 #include "SourceFactory.h"
 
 #include "models/CompareSession.h"
@@ -126,7 +127,11 @@ int main(int argc, char** argv)
         }
         window.setSourceError(reason);
     }
-    if (options.screenshot.isEmpty()) window.restoreLayout(); // screenshots always show the default layout
+    if (options.screenshot.isEmpty()) { // screenshots show the default layout and leave no trace in the settings
+        window.restoreLayout();
+        window.setRememberRecentFiles(true);
+        if (haveData && !rdtOptions.openFile.isEmpty()) RecentFiles::remember(rdtOptions.openFile); // a session
+    }
     window.showView(
         options.view.isEmpty() ? (haveData ? QStringLiteral("rdt") : QStringLiteral("machine")) : options.view);
     window.show();
