@@ -9,14 +9,12 @@
 namespace rdt::cli {
 
 namespace {
-void usage()
-{
-    std::printf("usage: rdtscope-cli alloc show [--source SRC] [--scenario NAME]\n"
-                "       rdtscope-cli alloc set --group NAME SCHEMATA... [--source SRC] [--scenario NAME]\n"
-                "  SCHEMATA is one line per resource, e.g. 'L3:0=ff0;1=ff0' 'MB:0=50' (or one argument with\n"
-                "  newlines). The change is validated first and applied as one transaction: on any failure\n"
-                "  every domain already written is restored. The default group is named 'default'.\n");
-}
+struct AllocOptions {
+    bool set = false;
+    SourceOptions source;
+    std::string group, who = "cli";
+    std::vector<std::string> schemata;
+};
 
 void printCaps(const Capabilities& caps)
 {
@@ -42,47 +40,22 @@ void printSchemata(const Schemata& s)
     for (const auto& w : s.warnings())
         std::printf("  warning: %s\n", w.c_str());
 }
-}
 
-int cmdAlloc(const std::vector<std::string>& argv)
+int runAlloc(const AllocOptions& o)
 {
-    auto parsed = Args::parse(argv, { "source", "scenario", "group", "who" }, { "help" });
-    if (!parsed) {
-        std::fprintf(stderr, "rdtscope-cli alloc: %s\n", parsed.error().toString().c_str());
-        return ExitUsage;
-    }
-    const Args& args = *parsed;
-    const auto& pos = args.positionals();
-    if (args.has("help") || pos.empty()) {
-        usage();
-        return args.has("help") ? ExitOk : ExitUsage;
-    }
-    const std::string verb = pos[0];
-    if (verb != "show" && verb != "set") {
-        std::fprintf(stderr, "rdtscope-cli alloc: unknown action '%s' (show or set)\n", verb.c_str());
-        return ExitUsage;
-    }
     std::optional<Schemata> change;
-    if (verb == "set") {
-        if (!args.has("group") || pos.size() < 2) {
-            std::fprintf(stderr, "rdtscope-cli alloc set: needs --group NAME and at least one schemata line\n");
-            return ExitUsage;
-        }
-        auto s = parseUserSchemata(std::vector<std::string>(pos.begin() + 1, pos.end()));
+    if (o.set) {
+        auto s = parseUserSchemata(o.schemata);
         if (!s) {
             std::fprintf(stderr, "rdtscope-cli alloc set: %s\n", s.error().toString().c_str());
             return ExitUsage;
         }
         change = std::move(*s);
-        if (auto valid = checkGroupPath(groupPathFromUser(*args.value("group"))); !valid) {
-            std::fprintf(stderr, "rdtscope-cli alloc set: %s\n", valid.error().toString().c_str());
-            return ExitUsage;
-        }
     }
     int code = 0;
     // The engine (local, or the agent's with --connect) applies the change, so the rules and the transaction
     // are the same wherever it runs.
-    auto service = openServiceForCli(args, code, args.valueOr("who", "cli"));
+    auto service = openServiceForCli(o.source, code, o.who);
     if (!service) return code;
     engine::Engine& svc = **service;
     auto machine = svc.machine();
@@ -90,7 +63,7 @@ int cmdAlloc(const std::vector<std::string>& argv)
         std::fprintf(stderr, "rdtscope-cli alloc: %s\n", machine.error().toString().c_str());
         return exitCodeFor(machine.error());
     }
-    if (verb == "show") {
+    if (!o.set) {
         printCaps(machine->capabilities);
         const auto snap = svc.snapshot();
         if (!snap.result.ok) {
@@ -109,7 +82,7 @@ int cmdAlloc(const std::vector<std::string>& argv)
         }
         return ExitOk;
     }
-    const auto group = groupPathFromUser(*args.value("group"));
+    const auto group = groupPathFromUser(o.group);
     const auto out = svc.applyAllocation(group, *change);
     for (const auto& n : out.result.notes)
         std::printf("note: %s\n", n.c_str());
@@ -130,6 +103,37 @@ int cmdAlloc(const std::vector<std::string>& argv)
             printSchemata(g.schemata);
         }
     return ExitOk;
+}
+
+/// --source, --scenario and --who, on `alloc` and on each action (so they may come before or after it).
+void addCommonOptions(CLI::App& cmd, AllocOptions& o)
+{
+    addSourceOptions(cmd, o.source);
+    cmd.add_option("--who", o.who, "who applies the change, as allocation events name it (default cli)")
+        ->type_name("NAME");
+}
+
+} // namespace
+
+CommandRun defineAlloc(CLI::App& cmd)
+{
+    auto o = std::make_shared<AllocOptions>();
+    cmd.require_subcommand(1);
+    addCommonOptions(cmd, *o);
+    auto* show = cmd.add_subcommand("show", "the allocation resources and every control group's schemata");
+    addCommonOptions(*show, *o);
+    auto* set = cmd.add_subcommand("set", "apply schemata lines to a group, as one transaction");
+    set->footer("SCHEMATA is one line per resource, e.g. 'L3:0=ff0;1=ff0' 'MB:0=50' (or one argument with\n"
+                "newlines). The change is validated first and applied as one transaction: on any failure every\n"
+                "domain already written is restored. The default group is named 'default'.");
+    set->add_option("--group", o->group, "the group to change ('default' is the root group)")
+        ->type_name("NAME")
+        ->required()
+        ->check(checkedBy([](const std::string& name) { return checkGroupPath(groupPathFromUser(name)); }));
+    addPositional(*set, "SCHEMATA", o->schemata, "schemata lines")->required();
+    addCommonOptions(*set, *o);
+    set->callback([o] { o->set = true; });
+    return [o] { return runAlloc(*o); };
 }
 
 } // namespace rdt::cli

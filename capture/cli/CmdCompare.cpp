@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `rdtscope-cli diff A B`: before/after comparison of two sessions or perf.data files (capture/compare).
-#include "Args.h"
 #include "Commands.h"
+#include "Options.h"
 
 #include "compare/Compare.h"
 #include "compare/CompareFormat.h"
@@ -16,114 +16,72 @@ namespace rdt::cli {
 
 namespace {
 
-const char* const kDiffHelp
-    = R"(usage: rdtscope-cli diff A B [--window A:FROM..TO] [--window B:FROM..TO | --between-markers M1,M2]
-                         [--normalize duration|instructions] [--csv|--json] [--top N] [--symfs DIR]... [-o OUT]
+struct DiffOptions {
+    std::string a, b;
+    std::vector<std::string> windows;
+    std::string betweenMarkers, normalize, output;
+    bool csv = false, json = false;
+    std::optional<double> top;
+    std::vector<std::string> symfs;
+};
 
-Compares two recordings: two sessions (.rdts), two perf.data files, or one of each (then only what both hold).
-RDT groups are aligned by name and domain: LLC occupancy, total and local bandwidth (mean and p95), the
-allocation at the end of each window (ways, MiB, MBA %) and the changes inside it. PMU data is aligned by
-function (unresolved addresses as module+offset): TMA categories in points, LBR call edges and hot branches with
-share A, share B, delta (points) and ratio (as `perf diff` names them), load latency per data source and per
-function (share, count, mean, p99 in cycles). Mismatches are listed, not hidden: a group in one file only,
-different CPUs (CPUID family/model), different sampling intervals.
-Options:
-  --window [A:|B:]FROM..TO  seconds since the recording's start (10..20, ..20, 10..); without A:/B: both
-  --between-markers M1,M2   the window from the first marker containing M1 to the next containing M2, in each
-                            session (a side with its own --window keeps it)
-  --normalize duration      counts per second of window; instructions: per 1000 instructions (perf.data files
-                            that sampled an `instructions` event); occupancy and bandwidth are never normalised
-  --csv | --json            machine-readable forms (columns in the README); mismatches then go to stderr
-  --top N                   items per section (default 10 for the table, all for CSV/JSON; 0 = all)
-  --symfs DIR               where to find the binaries profiled in perf.data files (repeatable)
-  -o OUT                    write to OUT instead of stdout
-Exit codes: 0 compared (mismatches are warnings), 1 a file cannot be read or a window is empty, 2 usage.
-)";
-
-int usage(const std::string& why)
-{
-    std::fprintf(stderr, "rdtscope-cli diff: %s\n%s", why.c_str(), kDiffHelp);
-    return ExitUsage;
-}
-
-/// Applies one --window value to A, B or both.
-bool applyWindow(const std::string& spec, compare::CompareRequest& req, bool& setA, bool& setB, std::string& error)
-{
-    std::string range = spec;
+/// "B:10..20" -> which sides ("A:", "B:" or neither: both) and the range text.
+struct WindowSpec {
     bool toA = true, toB = true;
+    std::string range;
+};
+
+WindowSpec splitWindow(const std::string& spec)
+{
+    WindowSpec w { true, true, spec };
     if (spec.size() > 2 && spec[1] == ':' && (spec[0] == 'A' || spec[0] == 'a' || spec[0] == 'B' || spec[0] == 'b')) {
-        toA = spec[0] == 'A' || spec[0] == 'a';
-        toB = !toA;
-        range = spec.substr(2);
+        w.toA = spec[0] == 'A' || spec[0] == 'a';
+        w.toB = !w.toA;
+        w.range = spec.substr(2);
     }
-    auto w = compare::parseWindowRange(range);
-    if (!w) {
-        error = w.error().message + " (" + w.error().advice + ")";
-        return false;
-    }
-    if (toA) req.loadA.window = *w, setA = true;
-    if (toB) req.loadB.window = *w, setB = true;
-    return true;
+    return w;
 }
 
-} // namespace
-
-int cmdCompare(const std::vector<std::string>& argvIn)
+int runDiff(const DiffOptions& o)
 {
-    std::vector<std::string> argv;
-    for (std::size_t i = 0; i < argvIn.size(); ++i)
-        argv.push_back(argvIn[i] == "-o" ? "--output" : argvIn[i]);
-    auto parsed = Args::parse(
-        argv, { "window", "between-markers", "normalize", "top", "symfs", "output" }, { "csv", "json", "help" });
-    if (parsed && parsed->has("help")) {
-        std::fputs(kDiffHelp, stdout);
-        return ExitOk;
-    }
-    if (!parsed) return usage(parsed.error().toString());
-    const Args& args = *parsed;
-    if (args.positionals().size() != 2) return usage("give exactly two files, A and B");
-    if (args.has("csv") && args.has("json")) return usage("--csv and --json exclude each other");
-
     compare::CompareRequest req;
-    req.pathA = args.positionals()[0];
-    req.pathB = args.positionals()[1];
-    req.loadA.symfs = req.loadB.symfs = args.values("symfs");
+    req.pathA = o.a;
+    req.pathB = o.b;
+    req.loadA.symfs = req.loadB.symfs = o.symfs;
+    // The values passed their rules at parse time (checkedBy in defineCompare); here they are applied.
     bool setA = false, setB = false;
-    std::string error;
-    for (const auto& w : args.values("window"))
-        if (!applyWindow(w, req, setA, setB, error)) return usage(error);
-    if (auto m = args.value("between-markers")) {
-        auto w = compare::parseMarkerWindow(*m);
-        if (!w) return usage(w.error().message + " (" + w.error().advice + ")");
-        if (!setA) req.loadA.window = *w;
-        if (!setB) req.loadB.window = *w;
+    for (const auto& spec : o.windows) {
+        const auto w = splitWindow(spec);
+        const auto window = *compare::parseWindowRange(w.range);
+        if (w.toA) req.loadA.window = window, setA = true;
+        if (w.toB) req.loadB.window = window, setB = true;
     }
-    if (auto n = args.value("normalize")) {
-        auto mode = compare::parseNormalize(*n);
-        if (!mode) return usage(mode.error().message);
-        req.options.normalize = *mode;
+    if (!o.betweenMarkers.empty()) {
+        const auto w = *compare::parseMarkerWindow(o.betweenMarkers);
+        if (!setA) req.loadA.window = w;
+        if (!setB) req.loadB.window = w;
     }
-    const bool machine = args.has("csv") || args.has("json");
-    auto top = args.number("top", machine ? 0 : 10, { 0, 1e9, true });
-    if (!top) return usage(top.error().message);
+    if (!o.normalize.empty()) req.options.normalize = *compare::parseNormalize(o.normalize);
+    const bool machine = o.csv || o.json;
+    const double top = o.top.value_or(machine ? 0 : 10);
 
     auto result = compare::compareFiles(req);
     if (!result) {
         std::fprintf(stderr, "rdtscope-cli diff: %s\n", result.error().toString().c_str());
         return ExitFailure;
     }
-    const auto n = static_cast<std::size_t>(*top);
-    const std::string text = args.has("csv") ? compare::formatCsv(*result, n)
-        : args.has("json")                   ? compare::formatJson(*result, n)
-                                             : compare::formatText(*result, n);
+    const auto n = static_cast<std::size_t>(top);
+    const std::string text = o.csv ? compare::formatCsv(*result, n)
+        : o.json                   ? compare::formatJson(*result, n)
+                                   : compare::formatText(*result, n);
     if (machine)
         for (const auto& m : result->mismatches)
             std::fprintf(stderr, "warning: %s\n", m.text.c_str());
     FILE* out = stdout;
-    if (auto path = args.value("output")) {
-        out = std::fopen(path->c_str(), "w");
+    if (!o.output.empty()) {
+        out = std::fopen(o.output.c_str(), "w");
         if (!out) {
-            std::fprintf(stderr, "rdtscope-cli diff: cannot write %s: %s\n", path->c_str(), std::strerror(errno));
+            std::fprintf(stderr, "rdtscope-cli diff: cannot write %s: %s\n", o.output.c_str(), std::strerror(errno));
             return ExitFailure;
         }
     }
@@ -134,6 +92,52 @@ int cmdCompare(const std::vector<std::string>& argvIn)
         return ExitFailure;
     }
     return ExitOk;
+}
+
+} // namespace
+
+CommandRun defineCompare(CLI::App& cmd)
+{
+    cmd.footer(
+        "Compares two recordings: two sessions (.rdts), two perf.data files, or one of each (then only what both\n"
+        "hold). RDT groups are aligned by name and domain: LLC occupancy, total and local bandwidth (mean and p95),\n"
+        "the allocation at the end of each window (ways, MiB, MBA %) and the changes inside it. PMU data is aligned\n"
+        "by function (unresolved addresses as module+offset): TMA categories in points, LBR call edges and hot\n"
+        "branches with share A, share B, delta (points) and ratio (as `perf diff` names them), load latency per\n"
+        "data source and per function (share, count, mean, p99 in cycles). Mismatches are listed, not hidden: a\n"
+        "group in one file only, different CPUs (CPUID family/model), different sampling intervals.\n"
+        "Exit codes: 0 compared (mismatches are warnings), 1 a file cannot be read or a window is empty, 2 usage.");
+    auto o = std::make_shared<DiffOptions>();
+    addPositional(cmd, "A", o->a, "the first session or perf.data file")->required();
+    addPositional(cmd, "B", o->b, "the second one")->required();
+    auto* format = cmd.add_option_group("format");
+    format->add_flag("--csv", o->csv, "CSV (columns in the README); mismatches then go to stderr");
+    format->add_flag("--json", o->json, "JSON; mismatches then go to stderr");
+    format->require_option(0, 1);
+    cmd.add_option("--window", o->windows,
+           "seconds since the recording's start (10..20, ..20, 10..); A: or B: picks one\n"
+           "side, without it both (repeatable)")
+        ->type_name("[A:|B:]FROM..TO")
+        ->take_all()
+        ->check(checkedBy([](const std::string& spec) { return compare::parseWindowRange(splitWindow(spec).range); }));
+    cmd.add_option("--between-markers", o->betweenMarkers,
+           "the window from the first marker containing M1 to the next containing M2,\n"
+           "in each session (a side with its own --window keeps it)")
+        ->type_name("M1,M2")
+        ->check(checkedBy(compare::parseMarkerWindow));
+    cmd.add_option("--normalize", o->normalize,
+           "duration: counts per second of window; instructions: per 1000 instructions\n"
+           "(perf.data files that sampled an `instructions` event); occupancy and\n"
+           "bandwidth are never normalised")
+        ->type_name("duration|instructions")
+        ->check(checkedBy(compare::parseNormalize));
+    addNumber(cmd, "--top", o->top, { 0, 1e9, true }, "N",
+        "items per section (default 10 for the table, all for CSV/JSON; 0 = all)");
+    cmd.add_option("--symfs", o->symfs, "where to find the binaries profiled in perf.data files (repeatable)")
+        ->type_name("DIR")
+        ->take_all();
+    cmd.add_option("-o,--output", o->output, "write to OUT instead of stdout")->type_name("OUT");
+    return [o] { return runDiff(*o); };
 }
 
 } // namespace rdt::cli

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // rdtscope-cli export FILE --csv|--json [--from S] [--to S] [-o OUT]
-#include "Args.h"
 #include "CmdSession.h"
 #include "Commands.h"
+#include "Options.h"
 
 #include "session/SessionText.h"
 
@@ -14,54 +14,29 @@ namespace rdt::cli {
 
 namespace {
 
-const char* const kExportHelp = R"(usage: rdtscope-cli export FILE --csv|--json [--from S] [--to S] [-o OUT] [--salvage]
+struct ExportOptions {
+    std::string file;
+    bool csv = false, json = false, salvage = false;
+    std::optional<double> from, to;
+    std::string output;
+};
 
-Writes a session's data to stdout (or OUT):
-  --csv     the RDT samples, with the header `monitor --csv` prints:
-            time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps
-  --json    one JSON document: meta (source, simulated flag, ...), machine, groups, allocation changes,
-            membership, markers, samples (all fields) and TMA rows
-  --from S, --to S   only times in [S, T) seconds into the session
-  --salvage          a damaged file: write what is readable and exit 0 (the count lost still goes to stderr)
-Exit codes: 0 ok, 1 damaged file (everything readable was written, problems on stderr), 2 usage error.
-)";
-
-} // namespace
-
-int cmdExport(const std::vector<std::string>& argvIn)
+int runExport(const ExportOptions& o)
 {
-    auto args
-        = Args::parse(expandShortOutput(argvIn), { "from", "to", "output" }, { "csv", "json", "salvage", "help" });
-    if (args && args->has("help")) {
-        std::fputs(kExportHelp, stdout);
-        return ExitOk;
-    }
-    if (!args || args->positionals().size() != 1 || args->has("csv") == args->has("json")) {
-        std::fprintf(stderr, "rdtscope-cli export: %s\n%s",
-            args ? "give one session file and exactly one of --csv or --json" : args.error().toString().c_str(),
-            kExportHelp);
-        return ExitUsage;
-    }
-    auto from = args->number("from", 0, kSessionSeconds);
-    auto to = args->number("to", -1, kSessionSeconds);
-    if (!from || !to) {
-        std::fprintf(stderr, "rdtscope-cli export: %s\n", (!from ? from.error() : to.error()).toString().c_str());
-        return ExitUsage;
-    }
-    auto reader = openSessionForCli("export", args->positionals()[0]);
+    auto reader = openSessionForCli("export", o.file);
     if (!reader) return ExitFailure;
-    const std::uint64_t fromNs = args->has("from") ? sessionTimeNs(*reader, *from) : 0;
-    const std::uint64_t toNs = args->has("to") ? sessionTimeNs(*reader, *to) : UINT64_MAX;
+    const std::uint64_t fromNs = o.from ? sessionTimeNs(*reader, *o.from) : 0;
+    const std::uint64_t toNs = o.to ? sessionTimeNs(*reader, *o.to) : UINT64_MAX;
     std::FILE* out = stdout;
-    if (auto path = args->value("output")) {
-        out = std::fopen(path->c_str(), "w");
+    if (!o.output.empty()) {
+        out = std::fopen(o.output.c_str(), "w");
         if (!out) {
-            std::fprintf(stderr, "rdtscope-cli export: cannot write %s: %s\n", path->c_str(), std::strerror(errno));
+            std::fprintf(stderr, "rdtscope-cli export: cannot write %s: %s\n", o.output.c_str(), std::strerror(errno));
             return ExitFailure;
         }
     }
-    const Status s = args->has("csv") ? session::exportCsv(*reader, fromNs, toNs, out)
-                                      : session::exportJson(*reader, fromNs, toNs, out);
+    const Status s
+        = o.csv ? session::exportCsv(*reader, fromNs, toNs, out) : session::exportJson(*reader, fromNs, toNs, out);
     const bool writeFailed = std::ferror(out) != 0;
     if (out != stdout)
         std::fclose(out);
@@ -72,8 +47,32 @@ int cmdExport(const std::vector<std::string>& argvIn)
         std::fprintf(stderr, "rdtscope-cli export: writing the output failed (disk full or closed pipe?)\n");
         return ExitFailure;
     }
-    if (!s && !(reader->damaged() && args->has("salvage"))) return ExitFailure;
-    return sessionExitCode(*reader, args->has("salvage"));
+    if (!s && !(reader->damaged() && o.salvage)) return ExitFailure;
+    return sessionExitCode(*reader, o.salvage);
+}
+
+} // namespace
+
+CommandRun defineExport(CLI::App& cmd)
+{
+    cmd.footer(
+        "Writes a session's data to stdout (or OUT): --csv the RDT samples, with the header `monitor --csv`\n"
+        "prints (time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps); --json one JSON\n"
+        "document: meta (source, simulated flag, ...), machine, groups, allocation changes, membership,\n"
+        "markers, samples (all fields) and TMA rows.\n"
+        "Exit codes: 0 ok, 1 damaged file (everything readable was written, problems on stderr), 2 usage error.");
+    auto o = std::make_shared<ExportOptions>();
+    addPositional(cmd, "FILE", o->file, "the session file")->required();
+    auto* format = cmd.add_option_group("format");
+    format->add_flag("--csv", o->csv, "the RDT samples as CSV");
+    format->add_flag("--json", o->json, "everything the session holds as one JSON document");
+    format->require_option(1);
+    addNumber(cmd, "--from", o->from, kSessionSeconds, "S", "only times from S seconds into the session");
+    addNumber(cmd, "--to", o->to, kSessionSeconds, "S", "only times before S seconds into the session");
+    cmd.add_option("-o,--output", o->output, "write to OUT instead of stdout")->type_name("OUT");
+    cmd.add_flag("--salvage", o->salvage,
+        "a damaged file: write what is readable and exit 0 (the count lost still goes to stderr)");
+    return [o] { return runExport(*o); };
 }
 
 } // namespace rdt::cli

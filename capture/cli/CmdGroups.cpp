@@ -10,80 +10,44 @@
 namespace rdt::cli {
 
 namespace {
-void usage()
-{
-    std::printf("usage: rdtscope-cli groups list\n"
-                "       rdtscope-cli groups create NAME [--parent CONTROL_GROUP]   (--parent: a monitor group)\n"
-                "       rdtscope-cli groups delete PATH\n"
-                "       rdtscope-cli groups assign PATH --pids LIST | --cpus LIST   (LIST like 0-3,8)\n"
-                "  all take --source SRC (default auto) and --scenario NAME; the default group is 'default'.\n");
-}
+struct GroupsOptions {
+    std::string verb; ///< list, create, delete or assign
+    std::string name;
+    SourceOptions source;
+    std::string parent, pids, cpus;
+};
+
 int fail(const char* what, const Error& e)
 {
     std::fprintf(stderr, "rdtscope-cli groups %s: %s\n", what, e.toString().c_str());
     return exitCodeFor(e) == ExitUnavailable ? ExitUnavailable : ExitFailure;
 }
-}
 
-int cmdGroups(const std::vector<std::string>& argv)
+int runGroups(const GroupsOptions& o)
 {
-    auto parsed = Args::parse(argv, { "source", "scenario", "parent", "pids", "cpus" }, { "help" });
-    if (!parsed) {
-        std::fprintf(stderr, "rdtscope-cli groups: %s\n", parsed.error().toString().c_str());
-        return ExitUsage;
-    }
-    const Args& args = *parsed;
-    const auto& pos = args.positionals();
-    if (args.has("help") || pos.empty()) {
-        usage();
-        return args.has("help") ? ExitOk : ExitUsage;
-    }
-    const std::string verb = pos[0];
-    const bool needsName = verb == "create" || verb == "delete" || verb == "assign";
-    if ((verb != "list" && !needsName) || (needsName && pos.size() != 2)) {
-        usage();
-        return ExitUsage;
-    }
-    // Names are checked before anything is opened: `groups delete ../../tmp/x` fails at once, touching nothing.
-    if (needsName) {
-        const auto valid = verb == "create" ? checkGroupName(pos[1]) : checkGroupPath(groupPathFromUser(pos[1]));
-        const auto parent = args.has("parent") ? checkGroupPath(groupPathFromUser(*args.value("parent"))) : Status {};
-        for (const auto* s : { &valid, &parent })
-            if (!*s) {
-                std::fprintf(stderr, "rdtscope-cli groups %s: %s\n", verb.c_str(), s->error().toString().c_str());
-                return ExitUsage;
-            }
-    }
+    const std::string& verb = o.verb;
+    const bool needsName = verb != "list";
+    // Names and PIDs passed their rules at parse time (defineGroups), before anything is opened:
+    // `groups delete ../../tmp/x` fails at once, touching nothing.
     std::vector<unsigned> pids, cpuList;
-    if (verb == "assign" && args.has("pids") == args.has("cpus")) {
-        std::fprintf(stderr, "rdtscope-cli groups assign: give exactly one of --pids LIST or --cpus LIST\n");
-        return ExitUsage;
-    }
-    if (verb == "assign" && args.has("pids")) {
-        auto ids = parseUserPids(*args.value("pids"));
-        if (!ids) {
-            std::fprintf(stderr, "rdtscope-cli groups assign: %s\n", ids.error().toString().c_str());
-            return ExitUsage;
-        }
-        pids = std::move(*ids);
-    }
+    if (verb == "assign" && !o.pids.empty()) pids = *parseUserPids(o.pids);
     int code = 0;
     // Through the engine (local, or the agent's with --connect): the same checks and writes wherever it runs.
-    auto service = openServiceForCli(args, code);
+    auto service = openServiceForCli(o.source, code);
     if (!service) return code;
     engine::Engine& svc = **service;
-    if (verb == "assign" && args.has("cpus")) {
+    if (verb == "assign" && !o.cpus.empty()) {
         // CPU ids are checked against this source's machine, so the source is open first.
         auto machine = svc.machine();
         if (!machine) return fail("assign", machine.error());
-        auto ids = parseUserCpus(*args.value("cpus"), machine->capabilities);
+        auto ids = parseUserCpus(o.cpus, machine->capabilities);
         if (!ids) {
             std::fprintf(stderr, "rdtscope-cli groups assign: %s\n", ids.error().toString().c_str());
             return ExitUsage;
         }
         cpuList = std::move(*ids);
     }
-    const std::string name = needsName ? groupPathFromUser(pos[1]) : std::string {};
+    const std::string name = needsName ? groupPathFromUser(o.name) : std::string {};
 
     if (verb == "list") {
         const auto snap = svc.snapshot();
@@ -100,15 +64,15 @@ int cmdGroups(const std::vector<std::string>& argv)
         return ExitOk;
     }
     if (verb == "create") {
-        const auto r = args.has("parent") ? svc.createMonitorGroup(groupPathFromUser(*args.value("parent")), pos[1])
-                                          : svc.createGroup(pos[1]);
+        const auto r
+            = o.parent.empty() ? svc.createGroup(o.name) : svc.createMonitorGroup(groupPathFromUser(o.parent), o.name);
         if (!r.ok) return fail("create", r.error());
-        std::printf("created %s group %s\n", args.has("parent") ? "monitor" : "control", pos[1].c_str());
+        std::printf("created %s group %s\n", o.parent.empty() ? "control" : "monitor", o.name.c_str());
         return ExitOk;
     }
     if (verb == "delete") {
         if (const auto r = svc.deleteGroup(name); !r.ok) return fail("delete", r.error());
-        std::printf("deleted %s\n", pos[1].c_str());
+        std::printf("deleted %s\n", o.name.c_str());
         return ExitOk;
     }
     const auto r = pids.empty() ? svc.assignCpus(name, cpuList) : svc.assignTasks(name, pids);
@@ -116,6 +80,41 @@ int cmdGroups(const std::vector<std::string>& argv)
     std::printf("assigned %s %s to %s\n", pids.empty() ? "CPUs" : "PIDs",
         formatIdList(pids.empty() ? cpuList : pids).c_str(), displayGroup(name).c_str());
     return ExitOk;
+}
+
+} // namespace
+
+CommandRun defineGroups(CLI::App& cmd)
+{
+    auto o = std::make_shared<GroupsOptions>();
+    cmd.require_subcommand(1);
+    cmd.footer("The default group is 'default'. LIST is like 0-3,8.");
+    addSourceOptions(cmd, o->source);
+    auto action = [&cmd, o](const char* name, const char* summary) {
+        auto* sub = cmd.add_subcommand(name, summary);
+        // On the action too, so they may come before or after it.
+        addSourceOptions(*sub, o->source);
+        sub->callback([o, name] { o->verb = name; });
+        return sub;
+    };
+    action("list", "every group: type, mode, CLOS, task count, CPUs");
+    auto* create = action("create", "a control group, or with --parent a monitor group inside one");
+    const auto groupPath = checkedBy([](const std::string& name) { return checkGroupPath(groupPathFromUser(name)); });
+    addPositional(*create, "NAME", o->name, "the new group's name")->required()->check(checkedBy(checkGroupName));
+    create->add_option("--parent", o->parent, "create a monitor group in this control group")
+        ->type_name("CONTROL_GROUP")
+        ->check(groupPath);
+    auto* del = action("delete", "remove a group");
+    addPositional(*del, "PATH", o->name, "the group")->required()->check(groupPath);
+    auto* assign = action("assign", "move tasks or CPUs into a group");
+    addPositional(*assign, "PATH", o->name, "the group")->required()->check(groupPath);
+    auto* what = assign->add_option_group("what");
+    what->add_option("--pids", o->pids, "these processes")
+        ->type_name("LIST")
+        ->check(checkedBy([](const std::string& list) { return parseUserPids(list); }));
+    what->add_option("--cpus", o->cpus, "these CPUs")->type_name("LIST");
+    what->require_option(1);
+    return [o] { return runGroups(*o); };
 }
 
 } // namespace rdt::cli

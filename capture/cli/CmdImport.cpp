@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `rdtscope-cli import perf.data [--symfs DIR] [-o session.rdts]`: reads a perf.data file (any mode), resolves its
 // symbols, builds the LBR / load-latency aggregates and, with -o, stores it as a session file for replay.
-#include "Args.h"
 #include "Commands.h"
+#include "Options.h"
 
 #include "perfdata/PerfDataImport.h"
 #include "perfdata/PerfDataSession.h"
@@ -15,21 +15,12 @@ namespace rdt::cli {
 
 namespace {
 
-const char* const kImportHelp = R"(usage: rdtscope-cli import FILE [--symfs DIR]... [-o SESSION] [--force] [--progress]
-
-Reads a perf.data file (file or pipe mode, zstd-compressed or not), checks every record, resolves symbols and
-prints what it holds: events, samples, lost records, branch-stack and load-latency content, and the hottest
-functions. With -o it writes a session file (the records, the events, the executable mappings) that
-`rdtscope` and `rdtscope-cli replay` open like a recorded session.
-Options:
-  --symfs DIR   where to find the profiled binaries (DIR/<recorded path>, DIR/<basename>, or by build-id)
-  -o, --output SESSION   write the session file
-  --force       overwrite SESSION if it exists
-  --progress    print progress to stderr
-  --salvage     a damaged file (cut short, undecodable records): import what is readable and exit 0
-Exit codes: 0 imported, 1 unreadable or damaged file (what was readable is still shown and stored) or session
-not writable, 2 usage error.
-)";
+struct ImportCommandOptions {
+    std::string file;
+    std::vector<std::string> symfs;
+    std::string output;
+    bool force = false, progress = false, salvage = false;
+};
 
 void summary(const std::string& file, const perfdata::ImportResult& r)
 {
@@ -79,30 +70,12 @@ void summary(const std::string& file, const perfdata::ImportResult& r)
             r.bySymbol[i].module.c_str());
 }
 
-} // namespace
-
-int cmdImport(const std::vector<std::string>& argvIn)
+int runImport(const ImportCommandOptions& o)
 {
-    std::vector<std::string> argv;
-    for (const auto& a : argvIn)
-        argv.push_back(a == "-o" ? "--output" : a);
-    auto args = Args::parse(argv, { "symfs", "output" }, { "force", "progress", "salvage", "help" });
-    if (!args) {
-        std::fprintf(stderr, "rdtscope-cli import: %s\n\n%s", args.error().toString().c_str(), kImportHelp);
-        return ExitUsage;
-    }
-    if (args->has("help")) {
-        std::fputs(kImportHelp, stdout);
-        return ExitOk;
-    }
-    if (args->positionals().size() != 1) {
-        std::fputs(kImportHelp, stderr);
-        return ExitUsage;
-    }
-    const std::string file = args->positionals()[0];
+    const std::string& file = o.file;
     perfdata::ImportOptions opt;
-    opt.symfs = args->values("symfs");
-    if (args->has("progress"))
+    opt.symfs = o.symfs;
+    if (o.progress)
         opt.read.progress = [](std::uint64_t done, std::uint64_t total) {
             if (total)
                 std::fprintf(
@@ -111,26 +84,51 @@ int cmdImport(const std::vector<std::string>& argvIn)
                 std::fprintf(stderr, "\rimport: %" PRIu64 " MiB", done >> 20);
             return true;
         };
-    if (auto out = args->value("output")) {
-        auto r = perfdata::importToSession(file, *out, opt, args->has("force"));
-        if (args->has("progress")) std::fprintf(stderr, "\n");
+    if (!o.output.empty()) {
+        auto r = perfdata::importToSession(file, o.output, opt, o.force);
+        if (o.progress) std::fprintf(stderr, "\n");
         if (!r) {
             std::fprintf(stderr, "rdtscope-cli import: %s\n", r.error().toString().c_str());
             return ExitFailure;
         }
         summary(file, r->import);
         std::printf("session: %s (%" PRIu64 " records in %" PRIu64 " batches, %" PRIu64 " address maps)\n",
-            out->c_str(), r->recordsStored, r->batches, r->addressMaps);
-        return damagedInputExit("import", file, r->import.stats.damage(), args->has("salvage"));
+            o.output.c_str(), r->recordsStored, r->batches, r->addressMaps);
+        return damagedInputExit("import", file, r->import.stats.damage(), o.salvage);
     }
     auto r = perfdata::importPerfData(file, opt);
-    if (args->has("progress")) std::fprintf(stderr, "\n");
+    if (o.progress) std::fprintf(stderr, "\n");
     if (!r) {
         std::fprintf(stderr, "rdtscope-cli import: %s\n", r.error().toString().c_str());
         return ExitFailure;
     }
     summary(file, *r);
-    return damagedInputExit("import", file, r->stats.damage(), args->has("salvage"));
+    return damagedInputExit("import", file, r->stats.damage(), o.salvage);
+}
+
+} // namespace
+
+CommandRun defineImport(CLI::App& cmd)
+{
+    cmd.footer("Reads a perf.data file (file or pipe mode, zstd-compressed or not; - reads stdin), checks every\n"
+               "record, resolves symbols and prints what it holds: events, samples, lost records, branch-stack and\n"
+               "load-latency content, and the hottest functions. With -o it writes a session file (the records, the\n"
+               "events, the executable mappings) that `rdtscope` and `rdtscope-cli replay` open like a recorded\n"
+               "session.\n"
+               "Exit codes: 0 imported, 1 unreadable or damaged file (what was readable is still shown and stored)\n"
+               "or session not writable, 2 usage error.");
+    auto o = std::make_shared<ImportCommandOptions>();
+    addPositional(cmd, "FILE", o->file, "the perf.data file (- reads stdin)")->type_name("FILE|-")->required();
+    cmd.add_option("--symfs", o->symfs,
+           "where to find the profiled binaries (DIR/<recorded path>, DIR/<basename>,\nor by build-id)")
+        ->type_name("DIR")
+        ->take_all();
+    cmd.add_option("-o,--output", o->output, "write the session file")->type_name("SESSION");
+    cmd.add_flag("--force", o->force, "overwrite SESSION if it exists");
+    cmd.add_flag("--progress", o->progress, "print progress to stderr");
+    cmd.add_flag("--salvage", o->salvage,
+        "a damaged file (cut short, undecodable records): import what is\nreadable and exit 0");
+    return [o] { return runImport(*o); };
 }
 
 } // namespace rdt::cli

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `rdtscope-cli info`: every RDT/PMU capability of this machine (or of a CPUID dump) with its CPUID origin,
 // SDM section and, for what is absent, why and what would fix it.
-#include "Args.h"
 #include "Commands.h"
+#include "Options.h"
 
 #include "platform/CapabilityReport.h"
 #include "platform/CpuidDump.h"
@@ -16,78 +16,25 @@ namespace rdt::cli {
 
 namespace {
 
-const char* const kInfoHelp = R"(usage: rdtscope-cli info [--cpuid-dump FILE [--cpu N] | --cpuid-device N] [--sysfs DIR]
-                         [--json] [--save-cpuid FILE]
+struct InfoOptions {
+    std::string cpuidDump, sysfs, saveCpuid;
+    double cpu = 0;
+    std::optional<double> cpuidDevice;
+    bool json = false;
+};
 
-Lists every RDT and PMU capability, one per line, with the CPUID leaf/bit it comes from and the Intel SDM
-section that defines it; masks are printed in hex (e.g. 0x7ff). Absent features get a "why not" line that
-says what is missing and what would fix it.
-
-Options:
-  --cpuid-dump FILE  decode a CPUID dump instead of this machine: AIDA64/InstLatx64 text, `cpuid -r`
-                     output, or an rdtscope JSON snapshot. Environment probes are skipped for dumps.
-  --cpu N            logical CPU of a multi-CPU dump to decode (default 0)
-  --cpuid-device N   read this machine's CPUID through /dev/cpu/N/cpuid (cpuid driver, root) instead of
-                     executing the instruction on whichever CPU the command runs on
-  --sysfs DIR        sysfs root for the topology (default /sys for this machine; none for a dump)
-  --json             print the capability list as JSON (the format the GUI Machine panel reads)
-  --save-cpuid FILE  also write the CPUID values as an rdtscope JSON snapshot (what sessions store)
-  --help             this text
-
-Exit codes: 0 report printed (also when the machine has no RDT: the report says why),
-            1 failed (dump or sysfs tree unreadable, snapshot not writable), 2 usage error,
-            3 /dev/cpu/N/cpuid unavailable (no cpuid driver, not root, no such CPU).
-)";
-
-} // namespace
-
-int cmdInfo(const std::vector<std::string>& argv)
+int runInfo(const InfoOptions& o)
 {
-    auto args = Args::parse(argv, { "cpuid-dump", "cpu", "cpuid-device", "sysfs", "save-cpuid" }, { "json", "help" });
-    if (!args) {
-        std::fprintf(stderr, "rdtscope-cli info: %s\n\n%s", args.error().toString().c_str(), kInfoHelp);
-        return ExitUsage;
-    }
-    if (args->has("help")) {
-        std::fputs(kInfoHelp, stdout);
-        return ExitOk;
-    }
-    if (!args->positionals().empty()) {
-        std::fprintf(
-            stderr, "rdtscope-cli info: unexpected argument '%s'\n\n%s", args->positionals()[0].c_str(), kInfoHelp);
-        return ExitUsage;
-    }
-    auto cpuNumber = args->number("cpu", 0, kCpuNumber);
-    if (!cpuNumber) {
-        std::fprintf(stderr, "rdtscope-cli info: %s\n", cpuNumber.error().toString().c_str());
-        return ExitUsage;
-    }
-    const auto dumpPath = args->value("cpuid-dump");
-    if (args->has("cpu") && !dumpPath) {
-        std::fprintf(stderr, "rdtscope-cli info: --cpu applies to --cpuid-dump only\n");
-        return ExitUsage;
-    }
-
-    auto device = args->number("cpuid-device", -1, kCpuNumber);
-    if (!device) {
-        std::fprintf(stderr, "rdtscope-cli info: %s\n", device.error().toString().c_str());
-        return ExitUsage;
-    }
-    if (args->has("cpuid-device") && dumpPath) {
-        std::fprintf(stderr, "rdtscope-cli info: --cpuid-device needs a CPU number and excludes --cpuid-dump\n");
-        return ExitUsage;
-    }
-
     std::unique_ptr<CpuidSource> source;
-    if (args->has("cpuid-device")) {
-        auto live = LiveCpuid::onCpu(static_cast<unsigned>(*device));
+    if (o.cpuidDevice) {
+        auto live = LiveCpuid::onCpu(static_cast<unsigned>(*o.cpuidDevice));
         if (!live) {
             std::fprintf(stderr, "rdtscope-cli info: %s\n", live.error().toString().c_str());
             return ExitUnavailable;
         }
         source = std::make_unique<LiveCpuid>(std::move(*live));
-    } else if (dumpPath) {
-        auto table = loadCpuidDump(*dumpPath, static_cast<unsigned>(*cpuNumber));
+    } else if (!o.cpuidDump.empty()) {
+        auto table = loadCpuidDump(o.cpuidDump, static_cast<unsigned>(o.cpu));
         if (!table) {
             std::fprintf(stderr, "rdtscope-cli info: %s\n", table.error().toString().c_str());
             return ExitFailure;
@@ -98,33 +45,64 @@ int cmdInfo(const std::vector<std::string>& argv)
     }
     const CpuFeatures features = decodeCpuFeatures(*source);
 
-    if (const auto out = args->value("save-cpuid")) {
-        std::ofstream file(*out, std::ios::binary | std::ios::trunc);
+    if (!o.saveCpuid.empty()) {
+        std::ofstream file(o.saveCpuid, std::ios::binary | std::ios::trunc);
         file << cpuidTableToJson(snapshotCpuid(*source));
         if (!file.flush()) {
-            std::fprintf(stderr, "rdtscope-cli info: cannot write %s\n", out->c_str());
+            std::fprintf(stderr, "rdtscope-cli info: cannot write %s\n", o.saveCpuid.c_str());
             return ExitFailure;
         }
     }
 
     std::optional<EnvironmentProbe> env;
-    if (!dumpPath) env = probeEnvironment("/", features.identity.hypervisor);
+    const bool dump = !o.cpuidDump.empty();
+    if (!dump) env = probeEnvironment("/", features.identity.hypervisor);
     std::optional<Topology> topo;
-    const auto sysfs = args->value("sysfs");
-    if (sysfs || !dumpPath) {
-        auto t = readTopology(sysfs.value_or("/sys"));
+    if (!o.sysfs.empty() || !dump) {
+        auto t = readTopology(o.sysfs.empty() ? "/sys" : o.sysfs);
         if (t)
             topo = std::move(*t);
-        else if (sysfs) {
+        else if (!o.sysfs.empty()) {
             std::fprintf(stderr, "rdtscope-cli info: %s\n", t.error().toString().c_str());
             return ExitFailure;
         }
     }
     const CapabilityReport report = buildCapabilityReport(features, env ? &*env : nullptr, topo ? &*topo : nullptr);
-    const std::string text
-        = args->has("json") ? formatCapabilityReportJson(report) : formatCapabilityReportText(report);
+    const std::string text = o.json ? formatCapabilityReportJson(report) : formatCapabilityReportText(report);
     std::fwrite(text.data(), 1, text.size(), stdout);
     return ExitOk;
+}
+
+} // namespace
+
+CommandRun defineInfo(CLI::App& cmd)
+{
+    cmd.footer("Lists every RDT and PMU capability, one per line, with the CPUID leaf/bit it comes from and the Intel\n"
+               "SDM section that defines it; masks are printed in hex (e.g. 0x7ff). Absent features get a \"why not\"\n"
+               "line that says what is missing and what would fix it.\n"
+               "Exit codes: 0 report printed (also when the machine has no RDT: the report says why),\n"
+               "            1 failed (dump or sysfs tree unreadable, snapshot not writable), 2 usage error,\n"
+               "            3 /dev/cpu/N/cpuid unavailable (no cpuid driver, not root, no such CPU).");
+    auto o = std::make_shared<InfoOptions>();
+    // --cpuid-device first: its conflict with --cpuid-dump is reported as "--cpuid-device excludes --cpuid-dump".
+    auto* device = addNumber(cmd, "--cpuid-device", o->cpuidDevice, kCpuNumber, "N",
+        "read this machine's CPUID through /dev/cpu/N/cpuid (cpuid driver, root)\n"
+        "instead of executing the instruction on whichever CPU the command runs on");
+    auto* dump = cmd.add_option("--cpuid-dump", o->cpuidDump,
+                        "decode a CPUID dump instead of this machine: AIDA64/InstLatx64 text,\n"
+                        "`cpuid -r` output, or an rdtscope JSON snapshot. Environment probes are\n"
+                        "skipped for dumps.")
+                     ->type_name("FILE")
+                     ->excludes(device);
+    addNumber(cmd, "--cpu", o->cpu, kCpuNumber, "N", "logical CPU of a multi-CPU dump to decode (default 0)")
+        ->needs(dump);
+    cmd.add_option("--sysfs", o->sysfs, "sysfs root for the topology (default /sys for this machine; none for a dump)")
+        ->type_name("DIR");
+    cmd.add_flag("--json", o->json, "print the capability list as JSON (the format the GUI Machine panel reads)");
+    cmd.add_option("--save-cpuid", o->saveCpuid,
+           "also write the CPUID values as an rdtscope JSON snapshot (what sessions\nstore)")
+        ->type_name("FILE");
+    return [o] { return runInfo(*o); };
 }
 
 } // namespace rdt::cli

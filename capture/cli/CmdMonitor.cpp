@@ -39,18 +39,17 @@ Result<AtAction> parseAt(const std::string& spec)
     const auto a = spec.find(':');
     const auto b = a == std::string::npos ? a : spec.find(':', a + 1);
     if (b == std::string::npos)
-        return makeError("--at '" + spec + "' is not SECONDS:GROUP:SCHEMATA", "e.g. --at 10:streamer:L3:0=3");
-    char* end = nullptr;
+        return makeError("'" + spec + "' is not SECONDS:GROUP:SCHEMATA", "e.g. --at 10:streamer:L3:0=3");
     const auto secText = spec.substr(0, a);
-    const double secs = std::strtod(secText.c_str(), &end);
-    if (secText.empty() || *end != '\0' || secs < 0 || !std::isfinite(secs))
-        return makeError("--at '" + spec + "': '" + secText + "' is not a number of seconds");
+    // The same number rule as --duration's, from 0: an action may apply at the start.
+    const auto secs = checkNumber(secText, { 0, kDurationSeconds.max });
+    if (!secs) return makeError("'" + spec + "': '" + secText + "' is not a number of seconds");
     AtAction act;
-    act.offsetNs = secondsToNs(secs);
+    act.offsetNs = secondsToNs(*secs);
     act.group = groupPathFromUser(spec.substr(a + 1, b - a - 1));
     act.schemataText = spec.substr(b + 1);
     auto s = parseUserSchemata({ act.schemataText });
-    if (!s) return makeError("--at '" + spec + "': " + s.error().message, s.error().advice);
+    if (!s) return makeError("'" + spec + "': " + s.error().message, s.error().advice);
     act.schemata = std::move(*s);
     return act;
 }
@@ -73,51 +72,24 @@ struct Printed {
     std::uint32_t flags = 0;
 };
 
-void usage()
-{
-    std::printf("usage: rdtscope-cli monitor [--source SRC] [--scenario NAME] [--interval MS] [--duration S]\n"
-                "                            [--csv] [--at SECONDS:GROUP:SCHEMATA ...]\n"
-                "  --interval MS   print period (default 1000); polls at least every second for 24-bit counters\n"
-                "  --duration S    stop after S seconds (simulated sources run as fast as possible)\n"
-                "  --csv           time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps\n"
-                "  --at T:G:S      at T seconds apply schemata S to group G, e.g. --at 10:streamer:L3:0=3\n"
-                "Table flags: E error, U unavailable, A unassigned, W wrap corrected, M may hide wraps, R reset.\n");
-}
-}
+struct MonitorOptions {
+    SourceOptions source;
+    double intervalMs = 1000;
+    std::optional<double> duration;
+    bool csv = false;
+    std::vector<std::string> at;
+};
 
-int cmdMonitor(const std::vector<std::string>& argv)
+int runMonitor(const MonitorOptions& o)
 {
-    auto parsed = Args::parse(argv, { "source", "scenario", "interval", "duration", "at" }, { "csv", "help" });
-    if (!parsed) {
-        std::fprintf(stderr, "rdtscope-cli monitor: %s\n", parsed.error().toString().c_str());
-        return ExitUsage;
-    }
-    const Args& args = *parsed;
-    if (args.has("help")) {
-        usage();
-        return ExitOk;
-    }
-    auto intervalMs = args.number("interval", 1000, kIntervalMs);
-    auto durationS = args.number("duration", -1, kDurationSeconds);
-    if (!intervalMs || !durationS) {
-        std::fprintf(
-            stderr, "rdtscope-cli monitor: %s\n", (!intervalMs ? intervalMs : durationS).error().toString().c_str());
-        return ExitUsage;
-    }
     std::vector<AtAction> actions;
-    for (const auto& spec : args.values("at")) {
-        auto a = parseAt(spec);
-        if (!a) {
-            std::fprintf(stderr, "rdtscope-cli monitor: %s\n", a.error().toString().c_str());
-            return ExitUsage;
-        }
-        actions.push_back(std::move(*a));
-    }
+    for (const auto& spec : o.at) // checked by parseAt when parsed (defineMonitor)
+        actions.push_back(*parseAt(spec));
     std::stable_sort(
         actions.begin(), actions.end(), [](const auto& x, const auto& y) { return x.offsetNs < y.offsetNs; });
 
     int code = 0;
-    auto service = openServiceForCli(args, code);
+    auto service = openServiceForCli(o.source, code);
     if (!service) return code;
     engine::Engine& svc = **service;
     const bool simulated = svc.source().simulated;
@@ -132,7 +104,7 @@ int cmdMonitor(const std::vector<std::string>& argv)
         return ExitUnavailable;
     }
 
-    const auto printInterval = static_cast<std::uint64_t>(*intervalMs * 1e6);
+    const auto printInterval = static_cast<std::uint64_t>(o.intervalMs * 1e6);
     // Poll at least as often as the counter width requires (20.18.8) and print per interval from the
     // sampler's wrap-corrected cumulative bytes.
     const auto maxStep = maxPollIntervalNs(machine->capabilities.monitoring.counterWidth);
@@ -140,9 +112,9 @@ int cmdMonitor(const std::vector<std::string>& argv)
     const std::uint64_t step = printInterval / subPolls;
     (void)svc.setSamplingInterval(step);
 
-    const bool csv = args.has("csv");
-    const bool bounded = args.has("duration");
-    const std::uint64_t durationNs = bounded ? static_cast<std::uint64_t>(*durationS * 1e9) : 0;
+    const bool csv = o.csv;
+    const bool bounded = o.duration.has_value();
+    const std::uint64_t durationNs = bounded ? static_cast<std::uint64_t>(*o.duration * 1e9) : 0;
     // Simulated sources with a duration run as fast as possible; otherwise we pace in real time.
     const bool paced = !(simulated && bounded);
     std::signal(SIGINT, onSigint);
@@ -254,6 +226,26 @@ int cmdMonitor(const std::vector<std::string>& argv)
     std::signal(SIGINT, SIG_DFL);
     if (simulated) std::fprintf(stderr, "note: all values above are simulated\n");
     return actionFailed ? ExitFailure : ExitOk;
+}
+
+} // namespace
+
+CommandRun defineMonitor(CLI::App& cmd)
+{
+    cmd.footer("Table flags: E error, U unavailable, A unassigned, W wrap corrected, M may hide wraps, R reset.");
+    auto o = std::make_shared<MonitorOptions>();
+    addSourceOptions(cmd, o->source);
+    addNumber(cmd, "--interval", o->intervalMs, kIntervalMs, "MS",
+        "print period (default 1000); polls at least every second for 24-bit\ncounters");
+    addNumber(cmd, "--duration", o->duration, kDurationSeconds, "S",
+        "stop after S seconds (simulated sources run as fast as possible)");
+    cmd.add_flag("--csv", o->csv, "time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps");
+    cmd.add_option(
+           "--at", o->at, "at T seconds apply schemata S to group G, e.g. --at 10:streamer:L3:0=3\n(repeatable)")
+        ->type_name("SECONDS:GROUP:SCHEMATA")
+        ->take_all()
+        ->check(checkedBy(parseAt));
+    return [o] { return runMonitor(*o); };
 }
 
 } // namespace rdt::cli

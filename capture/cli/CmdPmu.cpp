@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // rdtscope-cli pmu tma|lbr|mem: live TMA fractions, LBR call edges, PEBS load latency, from the real PMU (perf) or
 // the simulated one (sim). A perf_event_open that cannot work here becomes advice and exit code 3.
-#include "Args.h"
 #include "Commands.h"
+#include "Options.h"
 #include "core/IdList.h"
 #include "engine/CaptureService.h"
 #include "pmu/PmuText.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -21,19 +22,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-const char* kUsage
-    = "usage: rdtscope-cli pmu tma|lbr|mem [--source perf|sim] [--pid N]... [--system-wide] "
-      "[--duration S] [--interval S]\n"
-      "                        [--mode any|callstack] [--ldlat N] [--top N] [--memory-scale X] "
-      "[-- COMMAND ARGS...]\n"
-      "  tma   Top-down breakdown per interval (level 2 where the PMU has it)\n"
-      "  lbr   hottest call edges from LBR (any-branch: counts, mispredict rate, cycles; callstack: "
-      "self/inclusive)\n"
-      "  mem   PEBS load latency: histogram by data source, top functions and 64-byte lines\n"
-      "  --source defaults to perf when a target (--pid, --system-wide, -- COMMAND) is given, else sim.\n"
-      "  --memory-scale (sim only) multiplies the simulated program's working sets.\n"
-      "  --machine PRESET (sim only) serves loads from that simulated machine's caches (e.g. skx-6154).\n";
-
 enum class Kind { Tma, Lbr, Mem };
 
 struct Options {
@@ -46,6 +34,15 @@ struct Options {
     bool kernel = false;
     std::string machine; ///< sim: a SimMachine preset whose caches serve the loads
     bool simulated = false;
+};
+
+/// The command line as declared; runPmu turns it into Options and a capture request.
+struct PmuArgs {
+    std::string kind, source, mode = "any", machine;
+    std::vector<std::string> pids;
+    bool systemWide = false, kernel = false;
+    double duration = 5, interval = 1, ldlat = 30, top = 10, memoryScale = 1;
+    std::vector<std::string> command;
 };
 
 double seconds(Clock::time_point a, Clock::time_point b)
@@ -212,54 +209,26 @@ int runCapture(const Options& o, engine::PmuRequest request)
     return ExitOk;
 }
 
-} // namespace
-
-int cmdPmu(const std::vector<std::string>& argv)
+int runPmu(const PmuArgs& a)
 {
-    auto args = Args::parse(argv,
-        { "source", "pid", "duration", "interval", "mode", "ldlat", "top", "memory-scale", "machine" },
-        { "system-wide", "kernel", "help" });
-    if (!args) {
-        std::fprintf(stderr, "rdtscope-cli pmu: %s\n%s", args.error().toString().c_str(), kUsage);
-        return ExitUsage;
-    }
-    if (args->has("help")) {
-        std::printf("%s", kUsage);
-        return ExitOk;
-    }
     Options o;
-    const auto& pos = args->positionals();
-    if (pos.size() != 1 || (pos[0] != "tma" && pos[0] != "lbr" && pos[0] != "mem")) {
-        std::fprintf(stderr, "rdtscope-cli pmu: say which capture: tma, lbr or mem\n%s", kUsage);
+    o.kind = a.kind == "tma" ? Kind::Tma : a.kind == "lbr" ? Kind::Lbr : Kind::Mem;
+    const auto& typed = commandArguments();
+    if (!a.command.empty() && std::find(typed.begin(), typed.end(), "--") == typed.end()) {
+        std::fprintf(stderr, "rdtscope-cli pmu: the command to profile goes after --: pmu %s -- %s\n", a.kind.c_str(),
+            a.command.front().c_str());
         return ExitUsage;
     }
-    o.kind = pos[0] == "tma" ? Kind::Tma : pos[0] == "lbr" ? Kind::Lbr : Kind::Mem;
-    auto duration = args->number("duration", 5, kDurationSeconds);
-    auto interval = args->number("interval", 1, { 0.001, 3600 });
-    // MSR_PEBS_LD_LAT_THRESHOLD holds a 16-bit latency (SDM 20.3.4.4.2).
-    auto ldlat = args->number("ldlat", 30, { 1, 65535, true });
-    auto top = args->number("top", 10, kTopRows);
-    auto scale = args->number("memory-scale", 1, { 0.01, 100 });
-    for (const auto* r : { &duration, &interval, &ldlat, &top, &scale })
-        if (!*r) {
-            std::fprintf(stderr, "rdtscope-cli pmu: %s\n", r->error().toString().c_str());
-            return ExitUsage;
-        }
-    o.duration = *duration;
-    o.interval = *interval > 0.05 ? *interval : 0.05;
-    o.ldlat = static_cast<unsigned>(*ldlat);
-    o.top = static_cast<std::size_t>(*top);
-    o.memoryScale = *scale;
-    o.kernel = args->has("kernel");
-    o.machine = args->valueOr("machine", "");
-    const std::string mode = args->valueOr("mode", "any");
-    if (mode != "any" && mode != "callstack") {
-        std::fprintf(stderr, "rdtscope-cli pmu: --mode is any or callstack\n");
-        return ExitUsage;
-    }
-    o.callStack = mode == "callstack";
-    const bool hasTarget = args->has("pid") || args->has("system-wide") || !args->trailing().empty();
-    const std::string source = args->valueOr("source", hasTarget ? "perf" : "sim");
+    o.duration = a.duration;
+    o.interval = a.interval > 0.05 ? a.interval : 0.05;
+    o.ldlat = static_cast<unsigned>(a.ldlat);
+    o.top = static_cast<std::size_t>(a.top);
+    o.memoryScale = a.memoryScale;
+    o.kernel = a.kernel;
+    o.machine = a.machine;
+    o.callStack = a.mode == "callstack";
+    const bool hasTarget = !a.pids.empty() || a.systemWide || !a.command.empty();
+    const std::string source = a.source.empty() ? (hasTarget ? "perf" : "sim") : a.source;
     engine::PmuRequest request;
     request.kind = o.kind == Kind::Tma ? engine::PmuCaptureKind::Tma
         : o.kind == Kind::Mem          ? engine::PmuCaptureKind::LoadLatency
@@ -279,15 +248,11 @@ int cmdPmu(const std::vector<std::string>& argv)
         o.simulated = request.simulated = true;
         return runCapture(o, request);
     }
-    if (source != "perf") {
-        std::fprintf(stderr, "rdtscope-cli pmu: --source is perf or sim\n");
-        return ExitUsage;
-    }
     if (!hasTarget) {
         std::fprintf(stderr, "rdtscope-cli pmu: --source perf needs --pid N, --system-wide or -- COMMAND\n");
         return ExitUsage;
     }
-    for (const auto& p : args->values("pid")) {
+    for (const auto& p : a.pids) {
         // One PID list rule for every command (core/IdList): "abc" or "-1" is an error, never PID 0 (ourselves).
         auto pids = parseIdList(p, pidBound());
         if (!pids || pids->empty()) {
@@ -298,9 +263,58 @@ int cmdPmu(const std::vector<std::string>& argv)
         for (unsigned pid : *pids)
             request.pids.push_back(pid);
     }
-    request.command = args->trailing();
-    request.systemWide = args->has("system-wide");
+    request.command = a.command;
+    request.systemWide = a.systemWide;
     return runCapture(o, request);
+}
+
+} // namespace
+
+CommandRun definePmu(CLI::App& cmd)
+{
+    cmd.footer("  tma   Top-down breakdown per interval (level 2 where the PMU has it)\n"
+               "  lbr   hottest call edges from LBR (any-branch: counts, mispredict rate, cycles; callstack:\n"
+               "        self/inclusive)\n"
+               "  mem   PEBS load latency: histogram by data source, top functions and 64-byte lines\n"
+               "A perf_event_open that cannot work here is explained, with exit code 3.");
+    auto a = std::make_shared<PmuArgs>();
+    cmd.add_option("KIND", a->kind, "which capture")
+        ->type_name("tma|lbr|mem")
+        ->required()
+        ->check(CLI::IsMember({ "tma", "lbr", "mem" }).description(""));
+    cmd.add_option("--source", a->source,
+           "defaults to perf when a target (--pid, --system-wide, -- COMMAND) is\ngiven, else sim")
+        ->type_name("perf|sim")
+        ->check(CLI::IsMember({ "perf", "sim" }).description(""));
+    cmd.add_option("--pid", a->pids, "profile these processes (repeatable; a list like 10,12-14)")
+        ->type_name("N")
+        ->take_all()
+        ->check(CLI::Validator(
+            [](std::string& text) {
+                // One PID list rule for every command (core/IdList): "abc" or "-1" is an error, never PID 0.
+                auto pids = parseIdList(text, pidBound());
+                return !pids ? pids.error().toString() : pids->empty() ? "needs a process id" : std::string();
+            },
+            ""));
+    cmd.add_flag("--system-wide", a->systemWide, "profile every CPU");
+    addNumber(cmd, "--duration", a->duration, kDurationSeconds, "S", "capture for S seconds (default 5)");
+    addNumber(cmd, "--interval", a->interval, { 0.001, 3600 }, "S", "seconds between TMA rows (default 1)");
+    cmd.add_option("--mode", a->mode, "LBR mode (default any)")
+        ->type_name("any|callstack")
+        ->check(CLI::IsMember({ "any", "callstack" }).description(""));
+    // MSR_PEBS_LD_LAT_THRESHOLD holds a 16-bit latency (SDM 20.3.4.4.2).
+    addNumber(cmd, "--ldlat", a->ldlat, { 1, 65535, true }, "N", "load latency threshold in cycles (default 30)");
+    addNumber(cmd, "--top", a->top, kTopRows, "N", "rows per table (default 10)");
+    addNumber(cmd, "--memory-scale", a->memoryScale, { 0.01, 100 }, "X",
+        "sim only: multiplies the simulated program's working sets");
+    cmd.add_option("--machine", a->machine,
+           "sim only: that simulated machine's caches serve the loads and its CPU\n"
+           "generation is the PMU's (e.g. skx-6154)")
+        ->type_name("PRESET");
+    cmd.add_flag("--kernel", a->kernel, "count kernel code too");
+    cmd.add_option("COMMAND", a->command, "the command to start and profile (everything after --)")
+        ->type_name("-- COMMAND ARGS...");
+    return [a] { return runPmu(*a); };
 }
 
 } // namespace rdt::cli

@@ -28,26 +28,10 @@ int exitCodeFor(const Error& e)
     }
 }
 
-Result<RdtSource> openSourceForCli(const Args& args, int& exitCode)
+void addSourceOptions(CLI::App& cmd, SourceOptions& o)
 {
-    RdtSourceOptions o;
-    o.spec = args.valueOr("source", "auto");
-    o.scenario = args.valueOr("scenario", "noisy-neighbour");
-    auto s = openRdtSource(o);
-    if (!s) {
-        std::fprintf(
-            stderr, "rdtscope-cli: cannot open source '%s': %s\n", o.spec.c_str(), s.error().toString().c_str());
-        exitCode = exitCodeFor(s.error());
-        return s.error();
-    }
-    std::fprintf(stderr, "source: %s (%s)\n", s->backend->describe().c_str(), s->why.c_str());
-    if (s->simulated)
-        std::fprintf(stderr, "note: SIMULATED data (%s), not measured on this machine\n",
-            s->simulation ? s->simulation->describe().c_str() : "simulator");
-    for (const auto& w : s->warnings)
-        std::fprintf(stderr, "warning: %s\n", w.c_str());
-    exitCode = 0;
-    return s;
+    cmd.add_option("--source", o.source, "auto (default), sim, sim-msr[:DIR], resctrl[:PATH], msr")->type_name("SRC");
+    cmd.add_option("--scenario", o.scenario, "simulator scenario (default noisy-neighbour)")->type_name("NAME");
 }
 
 namespace {
@@ -81,12 +65,13 @@ const std::string& connectUrl()
     return g_connectUrl;
 }
 
-Result<std::unique_ptr<engine::Engine>> openServiceForCli(const Args& args, int& exitCode, const std::string& who)
+Result<std::unique_ptr<engine::Engine>> openServiceForCli(
+    const SourceOptions& options, int& exitCode, const std::string& who)
 {
     engine::ServiceOptions o;
     o.who = who;
-    o.rdt.spec = args.valueOr("source", "auto");
-    o.rdt.scenario = args.valueOr("scenario", "noisy-neighbour");
+    o.rdt.spec = options.source;
+    o.rdt.scenario = options.scenario;
     std::unique_ptr<engine::Engine> engine;
     if (!g_connectUrl.empty()) {
         auto r = remote::connectEngine(g_connectUrl, o, "rdtscope-cli " RDTSCOPE_VERSION, g_remoteAgent);

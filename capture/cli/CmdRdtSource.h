@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "Args.h"
+#include "Options.h"
 #include "engine/Engine.h"
 #include "rdt/RdtSource.h"
 
@@ -12,12 +12,12 @@
 namespace rdt::cli {
 
 /// Options every RDT command takes: `--source SRC` (default auto) and `--scenario NAME` (sim sources).
-inline const std::vector<std::string> kRdtSourceOptions = { "source", "scenario" };
-
-/// Opens the source the options name and prints, on stderr, which source and why (and that data is simulated,
-/// and any warnings about other RDT users). On failure prints the error and sets `exitCode` (3 when the
-/// source is unavailable here, 1 otherwise).
-Result<RdtSource> openSourceForCli(const Args& args, int& exitCode);
+struct SourceOptions {
+    std::string source = "auto";
+    std::string scenario = "noisy-neighbour";
+};
+/// Declares --source and --scenario on `cmd`, into `o`.
+void addSourceOptions(CLI::App& cmd, SourceOptions& o);
 
 /// The global `--connect URL` (rdtscope-cli --connect ssh://root@srv monitor ...): commands that run through the
 /// engine then run on the agent at URL. Empty = the engine runs in this process.
@@ -26,11 +26,12 @@ const std::string& connectUrl();
 /// The global `--agent PATH`: where rdtscope-agent is on the server ("" = searched for).
 void setRemoteAgentPath(std::string path);
 
-/// The capture engine over the source the options name, announced on stderr as openSourceForCli does: a local
+/// The capture engine over the source the options name, announced on stderr (which source and why, that data is
+/// simulated, warnings about other RDT users): a local
 /// CaptureService, or with --connect the agent's (remote/RemoteEngine.h), named first. The same calls, results
 /// and printing follow either way. `who` names the applier in allocation events ("cli"; an agent names itself).
 Result<std::unique_ptr<engine::Engine>> openServiceForCli(
-    const Args& args, int& exitCode, const std::string& who = "cli");
+    const SourceOptions& options, int& exitCode, const std::string& who = "cli");
 
 /// Exit code for an engine error: 3 for "not available here" errnos, 1 otherwise.
 int exitCodeFor(const Error& e);

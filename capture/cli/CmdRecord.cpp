@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // rdtscope-cli record -o FILE [--source SRC] [--scenario NAME] [--duration S] [--interval MS]: samples an RDT
 // source into a session file (docs/SESSION-FORMAT.md) until the duration ends or SIGINT/SIGTERM.
-#include "Args.h"
 #include "CmdRdtSource.h"
 #include "CmdSession.h"
 #include "Commands.h"
@@ -24,53 +23,22 @@ namespace rdt::cli {
 
 namespace {
 
-const char* const kRecordHelp = R"(usage: rdtscope-cli record -o FILE [--source SRC] [--scenario NAME] [--duration S]
-                           [--interval MS] [--realtime] [--force]
+struct RecordOptions {
+    std::string output;
+    SourceOptions source;
+    std::optional<double> duration;
+    double intervalMs = 100;
+    bool realtime = false, force = false;
+};
 
-Records RDT monitoring samples, allocation changes and group membership into a session file (SQLite; see
-docs/SESSION-FORMAT.md). One transaction every 500 ms: a killed recorder loses at most the last 500 ms.
-Ctrl-C / SIGTERM stop cleanly. A full disk stops the recording with a message; what was written is kept.
-  -o, --output FILE  session file to create (refuses to overwrite without --force)
-  --source SRC       auto (default), sim, sim-msr[:DIR], resctrl[:PATH], msr
-  --scenario NAME    simulator scenario (default noisy-neighbour)
-  --duration S       stop after S seconds (default: until Ctrl-C)
-  --interval MS      sampling interval (default 100 = 10 Hz)
-  --realtime         simulated sources: pace in real time (default with --duration: as fast as possible,
-                     recording simulated time)
-Sessions from the simulator are labelled SIMULATED in the file and everywhere they are shown.
-Exit codes: 0 recorded, 1 failed (write error: what was written is kept), 2 usage, 3 source unavailable.
-)";
-
-} // namespace
-
-int cmdRecord(const std::vector<std::string>& argvIn)
+int runRecord(const RecordOptions& o)
 {
-    auto parsed = Args::parse(expandShortOutput(argvIn), { "output", "source", "scenario", "duration", "interval" },
-        { "realtime", "force", "help" });
-    if (parsed && parsed->has("help")) {
-        std::fputs(kRecordHelp, stdout);
-        return ExitOk;
-    }
-    if (!parsed || !parsed->has("output") || !parsed->positionals().empty()) {
-        std::fprintf(stderr, "rdtscope-cli record: %s\n%s",
-            parsed ? "-o FILE is required (and takes no other arguments)" : parsed.error().toString().c_str(),
-            kRecordHelp);
-        return ExitUsage;
-    }
-    const Args& args = *parsed;
-    auto durationS = args.number("duration", -1, kDurationSeconds);
-    auto intervalMs = args.number("interval", 100, kIntervalMs);
-    if (!durationS || !intervalMs) {
-        std::fprintf(
-            stderr, "rdtscope-cli record: %s\n", (!durationS ? durationS : intervalMs).error().toString().c_str());
-        return ExitUsage;
-    }
-    const std::string path = *args.value("output");
+    const std::string& path = o.output;
 
     int code = 0;
     // The capture engine: local, or the agent's with --connect (the session is written here either way, with the
     // engine's machine, host name, kernel and CPUID snapshot in its metadata).
-    auto service = openServiceForCli(args, code);
+    auto service = openServiceForCli(o.source, code);
     if (!service) return code;
     engine::Engine& svc = **service;
     const engine::SourceDescription source = svc.source();
@@ -88,7 +56,7 @@ int cmdRecord(const std::vector<std::string>& argvIn)
     }
 
     // Poll at least as often as the counter width requires (SDM 20.18.8: one wrap at most between reads).
-    std::uint64_t step = static_cast<std::uint64_t>(*intervalMs * 1e6);
+    std::uint64_t step = static_cast<std::uint64_t>(o.intervalMs * 1e6);
     if (const auto maxStep = maxPollIntervalNs(caps.monitoring.counterWidth); step > maxStep) {
         std::fprintf(stderr, "note: interval lowered to %.0f ms so %u-bit counters cannot wrap twice (SDM 20.18.8)\n",
             static_cast<double>(maxStep) * 1e-6, caps.monitoring.counterWidth);
@@ -98,9 +66,9 @@ int cmdRecord(const std::vector<std::string>& argvIn)
         std::fprintf(stderr, "rdtscope-cli record: %s\n", r.toString().c_str());
         return exitCodeFor(r.error());
     }
-    const bool bounded = args.has("duration");
-    const auto durationNs = bounded ? static_cast<std::uint64_t>(*durationS * 1e9) : 0;
-    const bool paced = !sim || !bounded || args.has("realtime");
+    const bool bounded = o.duration.has_value();
+    const auto durationNs = bounded ? static_cast<std::uint64_t>(*o.duration * 1e9) : 0;
+    const bool paced = !sim || !bounded || o.realtime;
     auto now = [&] { return svc.nowNs(); };
 
     session::SessionMeta meta;
@@ -112,7 +80,7 @@ int cmdRecord(const std::vector<std::string>& argvIn)
     meta.toolVersion = RDTSCOPE_VERSION;
     meta.commandLine = "rdtscope-cli record";
     if (!connectUrl().empty()) meta.commandLine += " --connect " + connectUrl();
-    for (const auto& a : argvIn)
+    for (const auto& a : commandArguments())
         meta.commandLine += " " + a;
     meta.scenario = sim ? source.scenario : std::string();
     meta.intervalNs = step;
@@ -127,7 +95,7 @@ int cmdRecord(const std::vector<std::string>& argvIn)
     const std::uint64_t t0 = meta.startMonoNs;
     const auto wall0 = std::chrono::steady_clock::now();
     session::WriterOptions wopt;
-    wopt.overwrite = args.has("force");
+    wopt.overwrite = o.force;
     auto writer = session::SessionWriter::create(path, meta, machine, wopt);
     if (!writer) {
         std::fprintf(stderr, "rdtscope-cli record: %s\n", writer.error().toString().c_str());
@@ -213,6 +181,31 @@ int cmdRecord(const std::vector<std::string>& argvIn)
         static_cast<unsigned long long>(recorder.committedSamples()), recordedS, sim ? "simulated" : "real",
         path.c_str(), reason.c_str(), source.simulated ? " [SIMULATED]" : "");
     return ExitOk;
+}
+
+} // namespace
+
+CommandRun defineRecord(CLI::App& cmd)
+{
+    cmd.footer(
+        "Records RDT monitoring samples, allocation changes and group membership into a session file\n"
+        "(SQLite; see docs/SESSION-FORMAT.md). One transaction every 500 ms: a killed recorder loses at most\n"
+        "the last 500 ms. Ctrl-C / SIGTERM stop cleanly. A full disk stops the recording with a message; what\n"
+        "was written is kept. Sessions from the simulator are labelled SIMULATED in the file and everywhere\n"
+        "they are shown.\n"
+        "Exit codes: 0 recorded, 1 failed (write error: what was written is kept), 2 usage, 3 source unavailable.");
+    auto o = std::make_shared<RecordOptions>();
+    cmd.add_option("-o,--output", o->output, "session file to create (refuses to overwrite without --force)")
+        ->type_name("FILE")
+        ->required();
+    addSourceOptions(cmd, o->source);
+    addNumber(cmd, "--duration", o->duration, kDurationSeconds, "S", "stop after S seconds (default: until Ctrl-C)");
+    addNumber(cmd, "--interval", o->intervalMs, kIntervalMs, "MS", "sampling interval (default 100 = 10 Hz)");
+    cmd.add_flag("--realtime", o->realtime,
+        "simulated sources: pace in real time (default with --duration:\nas fast as possible, recording simulated "
+        "time)");
+    cmd.add_flag("--force", o->force, "overwrite FILE if it is a session file");
+    return [o] { return runRecord(*o); };
 }
 
 } // namespace rdt::cli

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // rdtscope-cli replay FILE [--speed X|max] [--csv]: plays a recorded session back, printing like `monitor`.
-#include "Args.h"
 #include "CmdSession.h"
 #include "Commands.h"
+#include "Options.h"
 
 #include "session/ReplaySource.h"
 #include "session/SessionText.h"
@@ -17,18 +17,12 @@ namespace rdt::cli {
 
 namespace {
 
-const char* const kReplayHelp
-    = R"(usage: rdtscope-cli replay FILE [--speed X|max] [--csv] [--from S] [--to S] [--salvage]
-
-Plays a recorded session back and prints it as `rdtscope-cli monitor` does: a table per sample time, or CSV
-with the same header (time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps). Allocation changes
-recorded in the session are printed on stderr at their time. Simulated sessions say so.
-  --speed X   0.25 to 64 times real time, or `max` (default): as fast as possible
-  --from S    start S seconds into the session (the allocations in force then are printed first)
-  --to S      stop at S seconds
-  --salvage   a damaged file: replay what is readable and exit 0 (the count lost still goes to stderr)
-Exit codes: 0 ok, 1 damaged file (everything readable was replayed, problems on stderr), 2 usage error.
-)";
+struct ReplayOptions {
+    std::string file;
+    double speed = session::ReplaySource::kAsFastAsPossible;
+    bool csv = false, salvage = false;
+    std::optional<double> from, to;
+};
 
 std::string flagText(std::uint32_t f)
 {
@@ -68,40 +62,14 @@ void printAllocation(const AllocationChanged& a, std::uint64_t origin)
         a.ok ? "" : " REJECTED: ", a.ok ? "" : a.message.c_str());
 }
 
-} // namespace
-
-int cmdReplay(const std::vector<std::string>& argv)
+int runReplay(const ReplayOptions& o)
 {
-    auto args = Args::parse(argv, { "speed", "from", "to" }, { "csv", "salvage", "help" });
-    if (args && args->has("help")) {
-        std::fputs(kReplayHelp, stdout);
-        return ExitOk;
-    }
-    if (!args || args->positionals().size() != 1) {
-        std::fprintf(stderr, "rdtscope-cli replay: %s\n%s",
-            args ? "give one session file" : args.error().toString().c_str(), kReplayHelp);
-        return ExitUsage;
-    }
-    double speed = session::ReplaySource::kAsFastAsPossible;
-    if (const auto sp = args->value("speed"); sp && *sp != "max") {
-        auto v = args->number("speed", 1, { session::ReplaySource::kMinSpeed, session::ReplaySource::kMaxSpeed });
-        if (!v) {
-            std::fprintf(stderr, "rdtscope-cli replay: --speed takes 0.25 to 64, or max\n");
-            return ExitUsage;
-        }
-        speed = *v;
-    }
-    auto from = args->number("from", 0, kSessionSeconds);
-    auto to = args->number("to", -1, kSessionSeconds);
-    if (!from || !to) {
-        std::fprintf(stderr, "rdtscope-cli replay: %s\n", (!from ? from.error() : to.error()).toString().c_str());
-        return ExitUsage;
-    }
-    auto opened = openSessionForCli("replay", args->positionals()[0]);
+    const double speed = o.speed;
+    auto opened = openSessionForCli("replay", o.file);
     if (!opened) return ExitFailure;
     std::shared_ptr<session::SessionReader> reader(std::move(opened));
     std::size_t issuesPrinted = printSessionIssues("replay", *reader);
-    const bool csv = args->has("csv");
+    const bool csv = o.csv;
     const bool simulated = reader->meta().simulated;
     const std::uint64_t origin = reader->originNs();
     if (simulated)
@@ -109,13 +77,12 @@ int cmdReplay(const std::vector<std::string>& argv)
             stderr, "note: SIMULATED session (source %s), not measured on hardware\n", reader->meta().source.c_str());
 
     session::ReplaySource replay(reader);
-    const std::uint64_t endNs
-        = args->has("to") ? std::min(replay.endNs(), sessionTimeNs(*reader, *to)) : replay.endNs();
-    if (args->has("from")) {
-        const std::uint64_t t = sessionTimeNs(*reader, *from);
+    const std::uint64_t endNs = o.to ? std::min(replay.endNs(), sessionTimeNs(*reader, *o.to)) : replay.endNs();
+    if (o.from) {
+        const std::uint64_t t = sessionTimeNs(*reader, *o.from);
         replay.seek(t);
         for (const auto& [key, value] : replay.allocationStateAt(t))
-            std::fprintf(stderr, "in force at %.3f s: %s %s:%d=%s\n", *from,
+            std::fprintf(stderr, "in force at %.3f s: %s %s:%d=%s\n", *o.from,
                 session::displayGroup(std::get<0>(key)).c_str(), std::get<1>(key).c_str(), std::get<2>(key),
                 value.c_str());
     }
@@ -157,7 +124,31 @@ int cmdReplay(const std::vector<std::string>& argv)
     std::fflush(stdout);
     printSessionIssues("replay", *reader, issuesPrinted);
     if (simulated) std::fprintf(stderr, "note: all values above are simulated\n");
-    return sessionExitCode(*reader, args->has("salvage"));
+    return sessionExitCode(*reader, o.salvage);
+}
+
+} // namespace
+
+CommandRun defineReplay(CLI::App& cmd)
+{
+    cmd.footer(
+        "Plays a recorded session back and prints it as `rdtscope-cli monitor` does: a table per sample time,\n"
+        "or CSV with the same header (time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps).\n"
+        "Allocation changes recorded in the session are printed on stderr at their time. Simulated sessions\n"
+        "say so.\n"
+        "Exit codes: 0 ok, 1 damaged file (everything readable was replayed, problems on stderr), 2 usage error.");
+    auto o = std::make_shared<ReplayOptions>();
+    addPositional(cmd, "FILE", o->file, "the session file")->required();
+    addNumber(cmd, "--speed", o->speed, { session::ReplaySource::kMinSpeed, session::ReplaySource::kMaxSpeed }, "X|max",
+        "times real time; max (default): as fast as possible",
+        NumberWord { "max", session::ReplaySource::kAsFastAsPossible });
+    cmd.add_flag("--csv", o->csv, "CSV instead of tables");
+    addNumber(cmd, "--from", o->from, kSessionSeconds, "S",
+        "start S seconds into the session\n(the allocations in force then are printed first)");
+    addNumber(cmd, "--to", o->to, kSessionSeconds, "S", "stop at S seconds");
+    cmd.add_flag("--salvage", o->salvage,
+        "a damaged file: replay what is readable and exit 0\n(the count lost still goes to stderr)");
+    return [o] { return runReplay(*o); };
 }
 
 } // namespace rdt::cli

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `rdtscope-cli report perf.data --lbr|--mem`: the branch-edge table (counts, mispredict rate, cycles) or the
 // load-latency tables (histogram by data source, top functions and cache lines) of a perf.data file.
-#include "Args.h"
 #include "Commands.h"
+#include "Options.h"
 
 #include "perfdata/PerfDataImport.h"
 
@@ -14,21 +14,12 @@ namespace rdt::cli {
 
 namespace {
 
-const char* const kReportHelp = R"(usage: rdtscope-cli report FILE (--lbr | --mem) [--symfs DIR]... [--top N]
-
-Reads a perf.data file (file or pipe mode, zstd-compressed or not) and prints:
-  --lbr  the branch graph from its LBR samples (`perf record -b` or `--call-graph lbr`): hot functions with
-         self and inclusive samples, then the top edges (function -> function) with their branch counts,
-         mispredict rate and average LBR cycles. Counts are branch entries, as `perf report -b` counts them.
-  --mem  the load-latency view of `perf mem record` / PEBS load-latency samples: a latency histogram by data
-         source, then the top functions and 64-byte cache lines by total latency.
-Options:
-  --symfs DIR  where to find the profiled binaries: DIR/<recorded path>, DIR/<basename>, or any file in DIR whose
-               build-id matches the recorded one (repeatable)
-  --top N      rows per table (default 20)
-  --salvage    a damaged file (cut short, undecodable records): report what is readable and exit 0
-Exit codes: 0 printed, 1 the file is unreadable, damaged or has no such samples, 2 usage error.
-)";
+struct ReportOptions {
+    std::string file;
+    bool lbr = false, mem = false, salvage = false;
+    std::vector<std::string> symfs;
+    double top = 20;
+};
 
 std::string pct(double v)
 {
@@ -146,41 +137,50 @@ int printMem(const perfdata::ImportResult& r, std::size_t top)
     return ExitOk;
 }
 
-} // namespace
-
-int cmdReport(const std::vector<std::string>& argv)
+int runReport(const ReportOptions& o)
 {
-    auto args = Args::parse(argv, { "symfs", "top" }, { "lbr", "mem", "salvage", "help" });
-    if (!args) {
-        std::fprintf(stderr, "rdtscope-cli report: %s\n\n%s", args.error().toString().c_str(), kReportHelp);
-        return ExitUsage;
-    }
-    if (args->has("help")) {
-        std::fputs(kReportHelp, stdout);
-        return ExitOk;
-    }
-    if (args->positionals().size() != 1 || args->has("lbr") == args->has("mem")) {
-        std::fputs(kReportHelp, stderr);
-        return ExitUsage;
-    }
-    auto top = args->number("top", 20, kTopRows);
-    if (!top) {
-        std::fprintf(stderr, "rdtscope-cli report: %s\n", top.error().toString().c_str());
-        return ExitUsage;
-    }
-    const std::string file = args->positionals()[0];
     perfdata::ImportOptions opt;
-    opt.symfs = args->values("symfs");
-    opt.topN = static_cast<std::size_t>(*top);
-    auto r = perfdata::importPerfData(file, opt);
+    opt.symfs = o.symfs;
+    opt.topN = static_cast<std::size_t>(o.top);
+    auto r = perfdata::importPerfData(o.file, opt);
     if (!r) {
         std::fprintf(stderr, "rdtscope-cli report: %s\n", r.error().toString().c_str());
         return ExitFailure;
     }
-    printHeader(file, *r);
-    const int printed = args->has("lbr") ? printLbr(*r, opt.topN) : printMem(*r, opt.topN);
-    const int damage = damagedInputExit("report", file, r->stats.damage(), args->has("salvage"));
+    printHeader(o.file, *r);
+    const int printed = o.lbr ? printLbr(*r, opt.topN) : printMem(*r, opt.topN);
+    const int damage = damagedInputExit("report", o.file, r->stats.damage(), o.salvage);
     return printed != ExitOk ? printed : damage;
+}
+
+} // namespace
+
+CommandRun defineReport(CLI::App& cmd)
+{
+    cmd.footer(
+        "Reads a perf.data file (file or pipe mode, zstd-compressed or not) and prints:\n"
+        "  --lbr  the branch graph from its LBR samples (`perf record -b` or `--call-graph lbr`): hot functions\n"
+        "         with self and inclusive samples, then the top edges (function -> function) with their branch\n"
+        "         counts, mispredict rate and average LBR cycles. Counts are branch entries, as `perf report -b`\n"
+        "         counts them.\n"
+        "  --mem  the load-latency view of `perf mem record` / PEBS load-latency samples: a latency histogram\n"
+        "         by data source, then the top functions and 64-byte cache lines by total latency.\n"
+        "Exit codes: 0 printed, 1 the file is unreadable, damaged or has no such samples, 2 usage error.");
+    auto o = std::make_shared<ReportOptions>();
+    addPositional(cmd, "FILE", o->file, "the perf.data file")->required();
+    auto* view = cmd.add_option_group("view");
+    view->add_flag("--lbr", o->lbr, "the branch graph");
+    view->add_flag("--mem", o->mem, "the load-latency tables");
+    view->require_option(1);
+    cmd.add_option("--symfs", o->symfs,
+           "where to find the profiled binaries: DIR/<recorded path>, DIR/<basename>,\n"
+           "or any file in DIR whose build-id matches the recorded one")
+        ->type_name("DIR")
+        ->take_all();
+    addNumber(cmd, "--top", o->top, kTopRows, "N", "rows per table (default 20)");
+    cmd.add_flag("--salvage", o->salvage,
+        "a damaged file (cut short, undecodable records): report what is\nreadable and exit 0");
+    return [o] { return runReport(*o); };
 }
 
 } // namespace rdt::cli

@@ -31,20 +31,6 @@ int sessionExitCode(const session::SessionReader& reader, bool salvage)
     return reader.damaged() && !salvage ? 1 : 0;
 }
 
-std::vector<std::string> expandShortOutput(const std::vector<std::string>& argv)
-{
-    std::vector<std::string> out;
-    for (const auto& a : argv) {
-        if (a == "-o")
-            out.push_back("--output");
-        else if (a.rfind("-o", 0) == 0 && a.size() > 2 && a[2] != '-')
-            out.insert(out.end(), { "--output", a.substr(2) });
-        else
-            out.push_back(a);
-    }
-    return out;
-}
-
 std::uint64_t sessionTimeNs(const session::SessionReader& reader, double seconds)
 {
     const double ns = seconds * 1e9;

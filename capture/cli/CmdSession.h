@@ -18,8 +18,6 @@ std::size_t printSessionIssues(const char* command, const session::SessionReader
 /// 1 when the file is damaged (rows could not be read) or newer than this build understands, else 0. With
 /// `salvage` the user accepted a partial read: damage alone then exits 0 (the loss was printed on stderr).
 int sessionExitCode(const session::SessionReader& reader, bool salvage = false);
-/// `-o FILE` -> `--output FILE` (Args knows long options only).
-std::vector<std::string> expandShortOutput(const std::vector<std::string>& argv);
 /// Seconds into the session -> session time ns (clamped at 0).
 std::uint64_t sessionTimeNs(const session::SessionReader& reader, double seconds);
 

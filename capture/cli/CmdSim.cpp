@@ -3,8 +3,8 @@
 // builds (from a preset or any CPUID dump with --sim-cpuid), and runs a scenario printing, per simulated second,
 // each resctrl group's LLC occupancy and memory bandwidth as the emulated kernel reports them, plus the lesson's
 // notes and rejected commands. Everything printed is simulated and says so.
-#include "Args.h"
 #include "Commands.h"
+#include "Options.h"
 #include "core/Time.h"
 #include "sim/Scenario.h"
 #include "sim/SimRunner.h"
@@ -47,23 +47,16 @@ std::uint64_t readNumber(sim::SimResctrlFs& fs, const std::string& path, bool& o
     return ok ? std::strtoull(r->c_str(), nullptr, 10) : 0;
 }
 
-} // namespace
+struct SimOptions {
+    bool list = false, describe = false, realtime = false;
+    std::string scenario, simCpuid, preset;
+    std::optional<double> cores, sampling, seconds;
+    double speed = 1;
+};
 
-int cmdSim(const std::vector<std::string>& argv)
+int runSim(const SimOptions& o)
 {
-    auto args = Args::parse(argv, { "scenario", "sim-cpuid", "preset", "seconds", "sampling", "cores", "speed" },
-        { "list", "describe", "realtime", "help" });
-    if (!args) {
-        std::fprintf(stderr, "rdtscope-cli sim: %s\n", args.error().toString().c_str());
-        return ExitUsage;
-    }
-    if (args->has("help")) {
-        std::printf(
-            "usage: rdtscope-cli sim [--list] [--scenario NAME|FILE] [--sim-cpuid FILE | --preset ID]\n"
-            "                        [--cores N] [--sampling S] [--seconds N] [--describe] [--realtime [--speed X]]\n");
-        return ExitOk;
-    }
-    if (args->has("list")) {
+    if (o.list) {
         std::printf("presets (real CPUs' CPUID, simulated):\n");
         for (const auto& p : sim::presets())
             std::printf("  %-12s %s  [%s]%s\n", p.id.c_str(), p.name.c_str(), p.source.c_str(),
@@ -75,26 +68,17 @@ int cmdSim(const std::vector<std::string>& argv)
         }
         return ExitOk;
     }
-    auto scenario = sim::loadScenario(args->valueOr("scenario", sim::defaultScenarioName()));
+    auto scenario = sim::loadScenario(o.scenario.empty() ? sim::defaultScenarioName() : o.scenario);
     if (!scenario) {
         std::fprintf(stderr, "rdtscope-cli sim: %s\n", scenario.error().toString().c_str());
         return ExitFailure;
     }
     sim::SimulationOptions opts;
-    opts.cpuidFile = args->valueOr("sim-cpuid", "");
-    opts.preset = args->valueOr("preset", "");
-    auto cores = args->number("cores", -1, { 1, 4096, true });
-    auto sampling = args->number("sampling", -1, { 1, 1e6, true });
-    auto seconds
-        = args->number("seconds", scenario->durationNs ? double(scenario->durationNs) * 1e-9 : 10.0, { 0.001, 1e7 });
-    auto speed = args->number("speed", 1.0, { 0.01, 1000 });
-    for (const auto* r : { &cores, &sampling, &seconds, &speed })
-        if (!*r) {
-            std::fprintf(stderr, "rdtscope-cli sim: %s\n", r->error().toString().c_str());
-            return ExitUsage;
-        }
-    opts.cores = int(*cores);
-    opts.sampling = int(*sampling);
+    opts.cpuidFile = o.simCpuid;
+    opts.preset = o.preset;
+    opts.cores = o.cores ? int(*o.cores) : -1;
+    opts.sampling = o.sampling ? int(*o.sampling) : -1;
+    const double seconds = o.seconds.value_or(scenario->durationNs ? double(scenario->durationNs) * 1e-9 : 10.0);
     auto created = sim::Simulation::create(*scenario, opts);
     if (!created) {
         std::fprintf(stderr, "rdtscope-cli sim: %s\n", created.error().toString().c_str());
@@ -103,7 +87,7 @@ int cmdSim(const std::vector<std::string>& argv)
     sim::Simulation& s = **created;
     for (const auto& line : s.describe())
         std::printf("# %s\n", line.c_str());
-    if (args->has("describe")) {
+    if (o.describe) {
         std::printf("# groups:");
         for (const auto& g : groupsOf(s.resctrl()))
             std::printf(" %s", g.empty() ? "(default)" : g.c_str());
@@ -117,9 +101,9 @@ int cmdSim(const std::vector<std::string>& argv)
         "mbm_loc[MB/s]");
     std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> prev;
     std::size_t seenEvents = 0;
-    const auto total = static_cast<std::uint64_t>(*seconds * 1e9);
+    const auto total = static_cast<std::uint64_t>(seconds * 1e9);
     std::unique_ptr<sim::SimRunner> runner;
-    if (args->has("realtime")) runner = std::make_unique<sim::SimRunner>(s.machine(), *speed);
+    if (o.realtime) runner = std::make_unique<sim::SimRunner>(s.machine(), o.speed);
     const std::uint64_t start = s.machine().nowNs();
     for (std::uint64_t t = 1'000'000'000; t <= total; t += 1'000'000'000) {
         if (runner) {
@@ -151,6 +135,29 @@ int cmdSim(const std::vector<std::string>& argv)
         std::printf("# real-time runner: %.1f%% of one core, %s\n", runner->load() * 100,
             runner->lagging() ? "LAGGING behind real time" : "keeping up");
     return ExitOk;
+}
+
+} // namespace
+
+CommandRun defineSim(CLI::App& cmd)
+{
+    cmd.footer("Everything printed is simulated and says so.");
+    auto o = std::make_shared<SimOptions>();
+    cmd.add_flag("--list", o->list, "list the CPU presets and the built-in scenarios");
+    cmd.add_option("--scenario", o->scenario, "a built-in scenario or a scenario file (default noisy-neighbour)")
+        ->type_name("NAME|FILE");
+    auto* machine = cmd.add_option_group("machine");
+    machine->add_option("--sim-cpuid", o->simCpuid, "simulate the CPU of this CPUID dump")->type_name("FILE");
+    machine->add_option("--preset", o->preset, "simulate this preset CPU (see --list)")->type_name("ID");
+    machine->require_option(0, 1);
+    addNumber(cmd, "--cores", o->cores, { 1, 4096, true }, "N", "cores per socket (default: the scenario's)");
+    addNumber(
+        cmd, "--sampling", o->sampling, { 1, 1e6, true }, "S", "cache set sampling factor (default: the scenario's)");
+    addNumber(cmd, "--seconds", o->seconds, { 0.001, 1e7 }, "N", "simulated seconds to run (default: the scenario's)");
+    cmd.add_flag("--describe", o->describe, "print the machine, its groups and threads, and exit");
+    cmd.add_flag("--realtime", o->realtime, "run in real time on a runner thread");
+    addNumber(cmd, "--speed", o->speed, { 0.01, 1000 }, "X", "times real time, with --realtime (default 1)");
+    return [o] { return runSim(*o); };
 }
 
 } // namespace rdt::cli

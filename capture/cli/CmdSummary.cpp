@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // rdtscope-cli summary FILE: what a session holds, without reading its samples (opens at once).
-#include "Args.h"
 #include "CmdSession.h"
 #include "Commands.h"
+#include "Options.h"
 
 #include "session/SessionText.h"
 
@@ -10,34 +10,22 @@
 
 namespace rdt::cli {
 
-namespace {
-
-const char* const kSummaryHelp = R"(usage: rdtscope-cli summary FILE
-
-Prints what a session file holds: machine, source (and whether it is SIMULATED), duration, groups with their
-sample counts, allocation changes, membership changes, markers, and every problem found in the file.
-Exit codes: 0 ok (also for a recording that was killed: it says so), 1 damaged/foreign/newer file (the
-readable part is printed), 2 usage error.
-)";
-
-} // namespace
-
-int cmdSummary(const std::vector<std::string>& argv)
+CommandRun defineSummary(CLI::App& cmd)
 {
-    auto args = Args::parse(argv, {}, { "help" });
-    if (!args || (!args->has("help") && args->positionals().size() != 1)) {
-        std::fprintf(stderr, "rdtscope-cli summary: %s\n%s",
-            args ? "give one session file" : args.error().toString().c_str(), kSummaryHelp);
-        return ExitUsage;
-    }
-    if (args->has("help")) {
-        std::fputs(kSummaryHelp, stdout);
-        return ExitOk;
-    }
-    auto reader = openSessionForCli("summary", args->positionals()[0]);
-    if (!reader) return ExitFailure;
-    std::fputs(session::formatSummary(*reader).c_str(), stdout);
-    return sessionExitCode(*reader);
+    cmd.footer(
+        "Prints what a session file holds: machine, source (and whether it is SIMULATED), duration, groups with\n"
+        "their sample counts, allocation changes, membership changes, markers, and every problem found in the\n"
+        "file.\n"
+        "Exit codes: 0 ok (also for a recording that was killed: it says so), 1 damaged/foreign/newer file (the\n"
+        "readable part is printed), 2 usage error.");
+    auto file = std::make_shared<std::string>();
+    addPositional(cmd, "FILE", *file, "the session file")->required();
+    return [file] {
+        auto reader = openSessionForCli("summary", *file);
+        if (!reader) return int(ExitFailure);
+        std::fputs(session::formatSummary(*reader).c_str(), stdout);
+        return sessionExitCode(*reader);
+    };
 }
 
 } // namespace rdt::cli

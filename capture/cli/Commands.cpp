@@ -5,63 +5,38 @@
 
 namespace rdt::cli {
 
-// One declaration and one table row per command; each command's code lives in Cmd<Name>.cpp.
-int cmdInfo(const std::vector<std::string>& args);
-int cmdMonitor(const std::vector<std::string>& args);
-int cmdAlloc(const std::vector<std::string>& args);
-int cmdGroups(const std::vector<std::string>& args);
-int cmdRecord(const std::vector<std::string>& args);
-int cmdReplay(const std::vector<std::string>& args);
-int cmdSummary(const std::vector<std::string>& args);
-int cmdExport(const std::vector<std::string>& args);
-int cmdReport(const std::vector<std::string>& args);
-int cmdImport(const std::vector<std::string>& args);
-int cmdPmu(const std::vector<std::string>& args);
-int cmdSim(const std::vector<std::string>& args);
-int cmdCompare(const std::vector<std::string>& args);
+// One declaration and one table row per command; each command's options and code live in Cmd<Name>.cpp.
+CommandRun defineInfo(CLI::App& cmd);
+CommandRun defineMonitor(CLI::App& cmd);
+CommandRun defineAlloc(CLI::App& cmd);
+CommandRun defineGroups(CLI::App& cmd);
+CommandRun defineRecord(CLI::App& cmd);
+CommandRun defineReplay(CLI::App& cmd);
+CommandRun defineSummary(CLI::App& cmd);
+CommandRun defineExport(CLI::App& cmd);
+CommandRun defineReport(CLI::App& cmd);
+CommandRun defineImport(CLI::App& cmd);
+CommandRun definePmu(CLI::App& cmd);
+CommandRun defineSim(CLI::App& cmd);
+CommandRun defineCompare(CLI::App& cmd);
 
 const std::vector<Command>& commands()
 {
     static const std::vector<Command> table = {
-        { "info",
-            "info [--cpuid-dump FILE] [--sysfs DIR] [--json]  RDT/PMU capabilities, with CPUID origin and why-not",
-            cmdInfo },
-        { "monitor",
-            "monitor [--source SRC] [--scenario NAME] [--interval MS] [--duration S] [--csv] [--at T:GROUP:SCHEMATA]  "
-            "LLC occupancy and memory bandwidth per group",
-            cmdMonitor, true },
-        { "alloc", "alloc show | alloc set --group NAME 'L3:0=ff0;1=ff0' [--source SRC]  cache/bandwidth allocation",
-            cmdAlloc, true },
-        { "groups", "groups list|create NAME [--parent P]|delete NAME|assign NAME --pids LIST|--cpus LIST  RDT groups",
-            cmdGroups, true },
-        { "record",
-            "record -o FILE [--source SRC] [--scenario NAME] [--duration S] [--interval MS]  record a session file",
-            cmdRecord, true },
-        { "replay",
-            "replay FILE [--speed X|max] [--csv] [--from S] [--to S]  play a session back, printed like monitor",
-            cmdReplay },
-        { "summary", "summary FILE  machine, source, duration, groups, sample counts, allocation changes of a session",
-            cmdSummary },
-        { "export", "export FILE --csv|--json [--from S] [--to S] [-o OUT]  a session's data as CSV or JSON",
-            cmdExport },
-        { "report", "report FILE --lbr|--mem [--symfs DIR]  branch graph or load-latency tables of a perf.data file",
-            cmdReport },
-        { "import", "import FILE [--symfs DIR] [-o SESSION]  read a perf.data file, optionally into a session file",
-            cmdImport },
-        { "pmu",
-            "pmu tma|lbr|mem [--source perf|sim] [--pid N | -- COMMAND] [--duration S]  TMA, LBR call edges, load "
-            "latency",
-            cmdPmu },
-        { "sim",
-            "sim [--list] [--scenario NAME|FILE] [--sim-cpuid FILE|--preset ID] [--seconds N] [--describe] "
-            "[--realtime]  "
-            "run the simulated machine and print what its resctrl reports",
-            cmdSim },
-        { "diff",
-            "diff A B [--window A:FROM..TO] [--between-markers M1,M2] [--normalize duration|instructions] "
-            "[--csv|--json]  "
-            "compare two sessions or perf.data files",
-            cmdCompare },
+        { "info", "RDT/PMU capabilities, with CPUID origin and why-not", defineInfo },
+        { "monitor", "LLC occupancy and memory bandwidth per group", defineMonitor, true },
+        { "alloc", "cache/bandwidth allocation: show it, or set a group's schemata", defineAlloc, true },
+        { "groups", "RDT groups: list, create, delete, assign tasks or CPUs", defineGroups, true },
+        { "record", "record a session file", defineRecord, true },
+        { "replay", "play a session back, printed like monitor", defineReplay },
+        { "summary", "machine, source, duration, groups, sample counts, allocation changes of a session",
+            defineSummary },
+        { "export", "a session's data as CSV or JSON", defineExport },
+        { "report", "branch graph or load-latency tables of a perf.data file", defineReport },
+        { "import", "read a perf.data file, optionally into a session file", defineImport },
+        { "pmu", "TMA, LBR call edges, load latency", definePmu },
+        { "sim", "run the simulated machine and print what its resctrl reports", defineSim },
+        { "diff", "compare two sessions or perf.data files", defineCompare },
     };
     return table;
 }
