@@ -3,14 +3,15 @@
 # Commands and options come from the program's own --help at completion time, so they never drift from it;
 # scenario and preset names from `rdtscope-cli sim --list`.
 
+# The subcommands `PROGRAM [COMMAND] --help` lists (the commands, or alloc's and groups' actions).
 _rdtscope_cli_commands()
 {
-    "$1" --help 2>/dev/null | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }'
+    "$@" --help 2>/dev/null | awk '/^Subcommands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }'
 }
 
 _rdtscope_cli_options()
 {
-    "$1" "$2" --help 2>/dev/null | grep -o -- '--[a-z][a-z0-9-]*' | sort -u
+    "$@" --help 2>/dev/null | grep -o -- '--[a-z][a-z0-9-]*' | sort -u
 }
 
 _rdtscope_cli_sim_names()
@@ -23,8 +24,9 @@ _rdtscope_cli()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} prog=${COMP_WORDS[0]}
     COMPREPLY=()
-    # The command is the first word after the global options (--connect URL, --agent PATH).
-    local i=1 command=
+    # The command is the first word after the global options (--connect URL, --agent PATH); alloc and groups
+    # take an action after it (show, set, list, ...), whose options are its own.
+    local i=1 command= action=
     while ((i < COMP_CWORD)); do
         case ${COMP_WORDS[i]} in
             --connect | --agent) ((i += 2)) ;;
@@ -32,6 +34,14 @@ _rdtscope_cli()
             *) command=${COMP_WORDS[i]}; break ;;
         esac
     done
+    local actions=
+    if [ "$command" = alloc ] || [ "$command" = groups ]; then
+        actions=" $(_rdtscope_cli_commands "$prog" "$command" | xargs) "
+        local j
+        for ((j = i + 1; j < COMP_CWORD; j++)); do # the first word that is an action (not an option's value)
+            [[ $actions == *" ${COMP_WORDS[j]} "* ]] && { action=${COMP_WORDS[j]}; break; }
+        done
+    fi
 
     case $prev in
         --connect) mapfile -t COMPREPLY < <(compgen -W 'ssh:// unix: local' -- "$cur"); compopt -o nospace 2>/dev/null; return ;;
@@ -51,17 +61,15 @@ _rdtscope_cli()
         return
     fi
     if [[ $cur == -* ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "$(_rdtscope_cli_options "$prog" "$command")" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "$(_rdtscope_cli_options "$prog" "$command" $action)" -- "$cur")
         return
     fi
-    # The word right after these commands is an action, not a file.
-    if ((COMP_CWORD == i + 1)); then
-        case $command in
-            alloc) mapfile -t COMPREPLY < <(compgen -W 'show set' -- "$cur"); return ;;
-            groups) mapfile -t COMPREPLY < <(compgen -W 'list create delete assign' -- "$cur"); return ;;
-            pmu) mapfile -t COMPREPLY < <(compgen -W 'tma lbr mem' -- "$cur"); return ;;
-        esac
-    fi
+    case $command in
+        alloc | groups)
+            [ -n "$action" ] || { mapfile -t COMPREPLY < <(compgen -W "$actions" -- "$cur"); return; } ;;
+        pmu)
+            ((COMP_CWORD == i + 1)) && { mapfile -t COMPREPLY < <(compgen -W 'tma lbr mem' -- "$cur"); return; } ;;
+    esac
     mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 }
 complete -o filenames -F _rdtscope_cli rdtscope-cli

@@ -21,7 +21,7 @@ for page in "${pages[@]}"; do
   echo "$(basename "$page"): $(wc -l <"$tmp/text") lines"
 done
 man -l -Tutf8 "$root/usr/share/man/man1/rdtscope-cli.1.gz" 2>/dev/null | col -b >"$tmp/cli"
-mapfile -t commands < <("$root/usr/bin/rdtscope-cli" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }')
+mapfile -t commands < <("$root/usr/bin/rdtscope-cli" --help | awk '/^Subcommands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }')
 [ ${#commands[@]} -ge 10 ] || { echo "rdtscope-cli --help listed only ${#commands[@]} commands" >&2; exit 1; }
 for c in "${commands[@]}"; do
   grep -q "^   $c\$" "$tmp/cli" || { echo "rdtscope-cli.1 has no section for the command '$c'" >&2; exit 1; }
