@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // rdtscope-cli's command line: one CLI11 app, the global options, a subcommand per command of the table.
+#include "BuildInfo.h"
 #include "CmdRdtSource.h"
 #include "Commands.h"
 #include "Options.h"
@@ -93,7 +94,7 @@ int runCli(int argc, const char* const* argv)
     app.add_flag_callback(
         "--version",
         [] {
-            std::printf("rdtscope-cli " RDTSCOPE_VERSION "\n");
+            std::printf("rdtscope-cli " RDTSCOPE_VERSION " (git " RDTSCOPE_GIT_REVISION ")\n");
             throw CLI::Success();
         },
         "print the version and exit");
