@@ -2,6 +2,7 @@
 // The readable form of a comparison: a header per side, mismatches, then one block per section, items in the
 // engine's order (largest change first).
 #include "CompareFormat.h"
+#include "core/Text.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -14,12 +15,10 @@ namespace {
 void appendf(std::string& out, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 void appendf(std::string& out, const char* fmt, ...)
 {
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    out += formatStringV(fmt, ap); // any length, no fixed buffer
     va_end(ap);
-    out += buf;
 }
 
 std::string sideLine(const char* name, const Profile& p)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Text.h"
 
+#include <cstdio>
+
 #include <charconv>
 #include <cmath>
 
@@ -53,6 +55,30 @@ std::optional<double> parseFiniteDouble(std::string_view text, std::size_t* cons
     if (ec != std::errc() || !std::isfinite(v)) return std::nullopt;
     if (consumed) *consumed = static_cast<std::size_t>(end - text.data());
     return v;
+}
+
+std::string formatStringV(const char* format, std::va_list args)
+{
+    std::va_list again;
+    va_copy(again, args);
+    const int n = std::vsnprintf(nullptr, 0, format, args);
+    std::string out;
+    if (n > 0) {
+        out.resize(static_cast<std::size_t>(n) + 1);
+        std::vsnprintf(out.data(), out.size(), format, again);
+        out.resize(static_cast<std::size_t>(n));
+    }
+    va_end(again);
+    return out;
+}
+
+std::string formatString(const char* format, ...)
+{
+    std::va_list args;
+    va_start(args, format);
+    std::string out = formatStringV(format, args);
+    va_end(args);
+    return out;
 }
 
 } // namespace rdt

@@ -4,6 +4,7 @@
 // The text helpers every part of the engine shares: hex spellings and whitespace trimming. One implementation
 // each, so a mask reads the same in a CLI message, a schemata write and a GUI tooltip.
 
+#include <cstdarg>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -14,6 +15,11 @@ namespace rdt {
 
 /// "7ff": lower-case hex digits, no prefix, no padding (how resctrl spells masks in schemata files).
 std::string hexDigits(std::uint64_t value);
+
+/// printf into a std::string of whatever length the result needs (no fixed buffer that cuts a long demangled
+/// name). Uses the C locale's printf rules as std::snprintf does.
+std::string formatString(const char* format, ...) __attribute__((format(printf, 1, 2)));
+std::string formatStringV(const char* format, std::va_list args);
 /// "0x7ff": hexDigits with the C prefix (addresses, MSR values, ids in messages).
 std::string formatHex(std::uint64_t value);
 /// "00ff1a...": two lower-case digits per byte, in memory order (build ids, raw bytes).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "PmuText.h"
 
+#include "core/Text.h"
+
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
@@ -12,12 +14,11 @@ namespace {
 std::string fmt(const char* f, ...) __attribute__((format(printf, 1, 2)));
 std::string fmt(const char* f, ...)
 {
-    char buf[512];
     va_list ap;
     va_start(ap, f);
-    std::vsnprintf(buf, sizeof buf, f, ap);
+    std::string out = formatStringV(f, ap); // any length: a long demangled name is never cut by a buffer
     va_end(ap);
-    return buf;
+    return out;
 }
 
 std::string clip(const std::string& s, std::size_t n)

@@ -2,6 +2,7 @@
 #include "SessionText.h"
 
 #include "core/Json.h"
+#include "core/Text.h"
 #include "core/Units.h"
 
 #include <cinttypes>
@@ -19,9 +20,7 @@ double secondsSince(std::uint64_t t, std::uint64_t origin)
 
 std::string fmt(const char* format, auto... args)
 {
-    char buf[512];
-    std::snprintf(buf, sizeof buf, format, args...);
-    return buf;
+    return formatString(format, args...); // any length, no fixed buffer
 }
 
 std::string wallTime(std::uint64_t ns)

@@ -50,3 +50,15 @@ TEST(Text, TrimTable)
     for (const auto& [in, out] : cases)
         EXPECT_EQ(trim(in), out) << '"' << in << '"';
 }
+
+// printf into a string of any length: the text reports used 512- and 1024-byte buffers that cut long demangled
+// C++ names (issue #17).
+TEST(Text, FormatStringHasNoLengthLimit)
+{
+    const std::string name(2000, 'x');
+    const std::string out = rdt::formatString("%s() %d %.1f", name.c_str(), 42, 1.5);
+    EXPECT_EQ(out.size(), 2000u + 9u);
+    EXPECT_EQ(out.substr(0, 2000), name);
+    EXPECT_EQ(out.substr(2000), "() 42 1.5");
+    EXPECT_EQ(rdt::formatString("%s", ""), "");
+}
