@@ -2,6 +2,7 @@
 #include "AppOptions.h"
 #include "MainWindow.h"
 #include "SourceFactory.h"
+#include "views/ColourScheme.h"
 
 #include "models/CompareSession.h"
 #include "models/MachineDescription.h"
@@ -73,6 +74,7 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("rdtscope"));
     QApplication::setApplicationVersion(QStringLiteral(RDTSCOPE_VERSION));
     QApplication::setOrganizationName(QStringLiteral("rdtscope"));
+    colourscheme::apply(colourscheme::saved()); // View > Colour scheme, before any widget takes the palette
     for (const QString& w : std::as_const(options.warnings))
         std::fprintf(stderr, "rdtscope: warning: %s\n", qPrintable(w));
 
