@@ -24,6 +24,7 @@ class MonitorPanel;
 class MonitorTreeModel;
 class QAction;
 class QLabel;
+class QMenu;
 class PmuPages;
 class QTabWidget;
 class QTableView;
@@ -58,6 +59,10 @@ public:
 
     /// Opens a recorded session in the background and replays it (a newer open makes an older one stale).
     void openSession(const QString& path);
+    /// Sessions and perf.data files opened from now on join File > Open Recent (off for screenshots and tests).
+    void setRememberRecentFiles(bool on);
+    /// Opens a file of File > Open Recent: a perf.data file into the PMU pages, anything else as a session.
+    void openRecent(const QString& path);
     /// Opens `options.source` on the agent at `options.connect` in the background (MainWindowConnect.cpp); the
     /// URL joins the recent hosts. connectFinished() says how it went.
     void connectTo(const AppOptions& options);
@@ -112,6 +117,9 @@ Q_SIGNALS:
 
 private:
     void buildMenus(); // MainWindowMenus.cpp
+    void buildRecentMenu(QMenu* file); // MainWindowRecent.cpp
+    void fillRecentMenu();
+    void rememberImportedFiles(); // once m_pmu exists
     void buildEditMenu();
     void addDockActions();
     void buildKeyboardActions(class QMenu* view); // WindowKeyboard.cpp: colour scheme, panel hopping
@@ -154,6 +162,8 @@ private:
     QString m_machineSummary;
     JobTracker m_jobs { this };
     QAction* m_openPerfAction = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    bool m_rememberFiles = false;
     QString m_sessionPath; ///< the session opened last (A of File > Compare with...)
     QPointer<CompareWindow> m_compare;
     PmuPages* m_pmu = nullptr;

@@ -26,6 +26,7 @@ void MainWindow::buildMenus()
     open->setToolTip(tr("Replay a session recorded by rdtscope or rdtscope-cli record"));
     m_openPerfAction = file->addAction(tr("Open &perf.data\u2026")); // enabled by PmuPages
     m_openPerfAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    buildRecentMenu(file);
     QAction* connectAction = file->addAction(tr("Co&nnect to agent\u2026"), this, &MainWindow::showConnectDialog);
     connectAction->setToolTip(tr("Run the source on rdtscope-agent on a server (ssh) or on this machine (pkexec)"));
     connectAction->setShortcut(

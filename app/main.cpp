@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "AppOptions.h"
+#include "BuildInfo.h"
 #include "MainWindow.h"
+#include "RecentFiles.h"
 #include "SourceFactory.h"
 #include "views/ColourScheme.h"
 
@@ -49,7 +51,8 @@ int main(int argc, char** argv)
         if (error.isEmpty()) { // --help / --version
             const bool version
                 = arguments.contains(QStringLiteral("--version")) || arguments.contains(QStringLiteral("-v"));
-            std::fputs(version ? "rdtscope " RDTSCOPE_VERSION "\n" : qPrintable(help), stdout);
+            std::fputs(
+                version ? "rdtscope " RDTSCOPE_VERSION " (git " RDTSCOPE_GIT_REVISION ")\n" : qPrintable(help), stdout);
             return 0;
         }
         std::fprintf(stderr, "rdtscope: %s\n%s", qPrintable(error), qPrintable(help));
@@ -74,6 +77,8 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("rdtscope"));
     QApplication::setApplicationVersion(QStringLiteral(RDTSCOPE_VERSION));
     QApplication::setOrganizationName(QStringLiteral("rdtscope"));
+    // Wayland compositors match the window to its installed .desktop file (and icon) by this name.
+    QGuiApplication::setDesktopFileName(QStringLiteral("org.rdtscope.rdtscope"));
     colourscheme::apply(colourscheme::saved()); // View > Colour scheme, before any widget takes the palette
     for (const QString& w : std::as_const(options.warnings))
         std::fprintf(stderr, "rdtscope: warning: %s\n", qPrintable(w));
@@ -124,7 +129,11 @@ int main(int argc, char** argv)
         }
         window.setSourceError(reason);
     }
-    if (options.screenshot.isEmpty()) window.restoreLayout(); // screenshots always show the default layout
+    if (options.screenshot.isEmpty()) { // screenshots show the default layout and leave no trace in the settings
+        window.restoreLayout();
+        window.setRememberRecentFiles(true);
+        if (haveData && !rdtOptions.openFile.isEmpty()) RecentFiles::remember(rdtOptions.openFile); // a session
+    }
     window.showView(
         options.view.isEmpty() ? (haveData ? QStringLiteral("rdt") : QStringLiteral("machine")) : options.view);
     window.show();

@@ -396,6 +396,7 @@ void PmuSession::openPerfData(const QString& path, const QStringList& symbolDirs
                     return;
                 }
                 replaceData(data, prepared);
+                m_importedFile = QString::fromStdString(file);
                 Q_EMIT importFinished(true,
                     tr("Loaded %1: %2 branch samples, %3 load samples")
                         .arg(QFileInfo(QString::fromStdString(file)).fileName())

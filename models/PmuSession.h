@@ -74,6 +74,8 @@ public:
     void openPerfData(const QString& path, const QStringList& symbolDirs = {});
     void cancelImport();
     bool importing() const { return m_importing; }
+    /// The perf.data file the last successful import read (empty before one); valid when importFinished(true).
+    QString importedFile() const { return m_importedFile; }
     /// Blocks until no import runs (tests, shutdown).
     void waitForImport();
 
@@ -191,6 +193,7 @@ private:
 
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::atomic<bool> m_importing { false };
+    QString m_importedFile;
     int m_importGeneration = 0;
 
     QTimer* m_simTimer;

@@ -3,11 +3,16 @@
 
 // The compare window's cache-way heatmaps, A and B side by side: one row per group, one cell per L3 way (CBM
 // bit), filled where the group's mask at the window's end allows it, in the group's colour; cells that differ
-// between A and B are outlined in B. Below each grid, the group's mean LLC occupancy in the window.
+// between A and B are outlined in B. Right of each grid, the group's mean LLC occupancy in the window. One L3
+// domain at a time, chosen in the page's Domain box (every domain either file has); the diff table has them all.
 
 #include "compare/Compare.h"
 
 #include <QWidget>
+
+#include <map>
+
+class QComboBox;
 
 class CompareWays : public QWidget {
     Q_OBJECT
@@ -15,8 +20,14 @@ public:
     explicit CompareWays(QWidget* parent = nullptr);
     void setComparison(const rdt::compare::Comparison& c);
     QSize sizeHint() const override { return { 900, 320 }; }
-    /// Groups shown (rows), for tests.
+    /// Groups shown (rows) in the current domain, for tests.
     QStringList groups() const;
+    /// The L3 domains either file holds, and the one shown.
+    QList<int> domains() const;
+    int domain() const { return m_domain; }
+    void setDomain(int domain);
+    /// The rows' masks shown for a group in the current domain ("" when absent), for tests.
+    QString maskText(const QString& group, bool sideB) const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -28,7 +39,10 @@ private:
         bool inA = false, inB = false;
         double occA = 0, occB = 0;
     };
-    std::vector<Row> m_rows;
+    const std::vector<Row>& rows() const;
+    std::map<int, std::vector<Row>> m_byDomain;
+    int m_domain = 0;
+    QComboBox* m_domainBox = nullptr;
     int m_bits = 0;
     QString m_resource = QStringLiteral("L3");
 };

@@ -27,6 +27,11 @@ HeatmapGrid::HeatmapGrid(QWidget* parent)
     heatmapaccessible::install();
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent, false);
+    // QScrollArea asks heightForWidth() only when the size policy says so; without the flag it keeps the grid at the
+    // viewport's height and domain panels wrapped below fall outside the widget, out of reach of the scroll bar.
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
     setAccessibleName(tr("Cache-way heatmap"));
     setAccessibleDescription(tr("One row per group, one column per cache-way bit. Arrow keys move the cursor; "
                                 "Shift+Left/Right stage a range, Space toggles a bit, Enter applies, Escape cancels."));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // rdtscope-cli's command line: one CLI11 app, the global options, a subcommand per command of the table.
+#include "BuildInfo.h"
 #include "CmdRdtSource.h"
 #include "Commands.h"
 #include "Options.h"
@@ -93,7 +94,7 @@ int runCli(int argc, const char* const* argv)
     app.add_flag_callback(
         "--version",
         [] {
-            std::printf("rdtscope-cli " RDTSCOPE_VERSION "\n");
+            std::printf("rdtscope-cli " RDTSCOPE_VERSION " (git " RDTSCOPE_GIT_REVISION ")\n");
             throw CLI::Success();
         },
         "print the version and exit");
@@ -117,7 +118,12 @@ int runCli(int argc, const char* const* argv)
         return ExitOk;
     } catch (const CLI::ParseError& e) {
         const std::string where = commandPath(app);
-        std::fprintf(stderr, "%s: %s\nRun '%s --help' for the options.\n", where.c_str(), e.what(), where.c_str());
+        std::string message = e.what();
+        // A word where the command should be: CLI11 would say "A subcommand is required".
+        if (where == app.get_name() && !app.remaining().empty() && app.remaining().front().rfind('-', 0) != 0)
+            message = "unknown command '" + app.remaining().front() + "'";
+        std::fprintf(
+            stderr, "%s: %s\nRun '%s --help' for the options.\n", where.c_str(), message.c_str(), where.c_str());
         return ExitUsage;
     }
     if (!agent.empty() && connect.empty()) {

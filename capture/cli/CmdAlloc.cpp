@@ -51,10 +51,6 @@ int runAlloc(const AllocOptions& o)
             return ExitUsage;
         }
         change = std::move(*s);
-        if (auto valid = checkGroupPath(groupPathFromUser(o.group)); !valid) {
-            std::fprintf(stderr, "rdtscope-cli alloc set: %s\n", valid.error().toString().c_str());
-            return ExitUsage;
-        }
     }
     int code = 0;
     // The engine (local, or the agent's with --connect) applies the change, so the rules and the transaction
@@ -132,7 +128,8 @@ CommandRun defineAlloc(CLI::App& cmd)
                 "domain already written is restored. The default group is named 'default'.");
     set->add_option("--group", o->group, "the group to change ('default' is the root group)")
         ->type_name("NAME")
-        ->required();
+        ->required()
+        ->check(checkedBy([](const std::string& name) { return checkGroupPath(groupPathFromUser(name)); }));
     addPositional(*set, "SCHEMATA", o->schemata, "schemata lines")->required();
     addCommonOptions(*set, *o);
     set->callback([o] { o->set = true; });

@@ -25,30 +25,21 @@ struct DiffOptions {
     std::vector<std::string> symfs;
 };
 
-int usage(const std::string& why)
-{
-    std::fprintf(stderr, "rdtscope-cli diff: %s\n", why.c_str());
-    return ExitUsage;
-}
-
-/// Applies one --window value to A, B or both.
-bool applyWindow(const std::string& spec, compare::CompareRequest& req, bool& setA, bool& setB, std::string& error)
-{
-    std::string range = spec;
+/// "B:10..20" -> which sides ("A:", "B:" or neither: both) and the range text.
+struct WindowSpec {
     bool toA = true, toB = true;
+    std::string range;
+};
+
+WindowSpec splitWindow(const std::string& spec)
+{
+    WindowSpec w { true, true, spec };
     if (spec.size() > 2 && spec[1] == ':' && (spec[0] == 'A' || spec[0] == 'a' || spec[0] == 'B' || spec[0] == 'b')) {
-        toA = spec[0] == 'A' || spec[0] == 'a';
-        toB = !toA;
-        range = spec.substr(2);
+        w.toA = spec[0] == 'A' || spec[0] == 'a';
+        w.toB = !w.toA;
+        w.range = spec.substr(2);
     }
-    auto w = compare::parseWindowRange(range);
-    if (!w) {
-        error = w.error().message + " (" + w.error().advice + ")";
-        return false;
-    }
-    if (toA) req.loadA.window = *w, setA = true;
-    if (toB) req.loadB.window = *w, setB = true;
-    return true;
+    return w;
 }
 
 int runDiff(const DiffOptions& o)
@@ -57,21 +48,20 @@ int runDiff(const DiffOptions& o)
     req.pathA = o.a;
     req.pathB = o.b;
     req.loadA.symfs = req.loadB.symfs = o.symfs;
+    // The values passed their rules at parse time (checkedBy in defineCompare); here they are applied.
     bool setA = false, setB = false;
-    std::string error;
-    for (const auto& w : o.windows)
-        if (!applyWindow(w, req, setA, setB, error)) return usage(error);
+    for (const auto& spec : o.windows) {
+        const auto w = splitWindow(spec);
+        const auto window = *compare::parseWindowRange(w.range);
+        if (w.toA) req.loadA.window = window, setA = true;
+        if (w.toB) req.loadB.window = window, setB = true;
+    }
     if (!o.betweenMarkers.empty()) {
-        auto w = compare::parseMarkerWindow(o.betweenMarkers);
-        if (!w) return usage(w.error().message + " (" + w.error().advice + ")");
-        if (!setA) req.loadA.window = *w;
-        if (!setB) req.loadB.window = *w;
+        const auto w = *compare::parseMarkerWindow(o.betweenMarkers);
+        if (!setA) req.loadA.window = w;
+        if (!setB) req.loadB.window = w;
     }
-    if (!o.normalize.empty()) {
-        auto mode = compare::parseNormalize(o.normalize);
-        if (!mode) return usage(mode.error().message);
-        req.options.normalize = *mode;
-    }
+    if (!o.normalize.empty()) req.options.normalize = *compare::parseNormalize(o.normalize);
     const bool machine = o.csv || o.json;
     const double top = o.top.value_or(machine ? 0 : 10);
 
@@ -128,16 +118,19 @@ CommandRun defineCompare(CLI::App& cmd)
            "seconds since the recording's start (10..20, ..20, 10..); A: or B: picks one\n"
            "side, without it both (repeatable)")
         ->type_name("[A:|B:]FROM..TO")
-        ->take_all();
+        ->take_all()
+        ->check(checkedBy([](const std::string& spec) { return compare::parseWindowRange(splitWindow(spec).range); }));
     cmd.add_option("--between-markers", o->betweenMarkers,
            "the window from the first marker containing M1 to the next containing M2,\n"
            "in each session (a side with its own --window keeps it)")
-        ->type_name("M1,M2");
+        ->type_name("M1,M2")
+        ->check(checkedBy(compare::parseMarkerWindow));
     cmd.add_option("--normalize", o->normalize,
            "duration: counts per second of window; instructions: per 1000 instructions\n"
            "(perf.data files that sampled an `instructions` event); occupancy and\n"
            "bandwidth are never normalised")
-        ->type_name("duration|instructions");
+        ->type_name("duration|instructions")
+        ->check(checkedBy(compare::parseNormalize));
     addNumber(cmd, "--top", o->top, { 0, 1e9, true }, "N",
         "items per section (default 10 for the table, all for CSV/JSON; 0 = all)");
     cmd.add_option("--symfs", o->symfs, "where to find the binaries profiled in perf.data files (repeatable)")

@@ -27,25 +27,10 @@ int runGroups(const GroupsOptions& o)
 {
     const std::string& verb = o.verb;
     const bool needsName = verb != "list";
-    // Names are checked before anything is opened: `groups delete ../../tmp/x` fails at once, touching nothing.
-    if (needsName) {
-        const auto valid = verb == "create" ? checkGroupName(o.name) : checkGroupPath(groupPathFromUser(o.name));
-        const auto parent = o.parent.empty() ? Status {} : checkGroupPath(groupPathFromUser(o.parent));
-        for (const auto* s : { &valid, &parent })
-            if (!*s) {
-                std::fprintf(stderr, "rdtscope-cli groups %s: %s\n", verb.c_str(), s->error().toString().c_str());
-                return ExitUsage;
-            }
-    }
+    // Names and PIDs passed their rules at parse time (defineGroups), before anything is opened:
+    // `groups delete ../../tmp/x` fails at once, touching nothing.
     std::vector<unsigned> pids, cpuList;
-    if (verb == "assign" && !o.pids.empty()) {
-        auto ids = parseUserPids(o.pids);
-        if (!ids) {
-            std::fprintf(stderr, "rdtscope-cli groups assign: %s\n", ids.error().toString().c_str());
-            return ExitUsage;
-        }
-        pids = std::move(*ids);
-    }
+    if (verb == "assign" && !o.pids.empty()) pids = *parseUserPids(o.pids);
     int code = 0;
     // Through the engine (local, or the agent's with --connect): the same checks and writes wherever it runs.
     auto service = openServiceForCli(o.source, code);
@@ -114,15 +99,19 @@ CommandRun defineGroups(CLI::App& cmd)
     };
     action("list", "every group: type, mode, CLOS, task count, CPUs");
     auto* create = action("create", "a control group, or with --parent a monitor group inside one");
-    addPositional(*create, "NAME", o->name, "the new group's name")->required();
+    const auto groupPath = checkedBy([](const std::string& name) { return checkGroupPath(groupPathFromUser(name)); });
+    addPositional(*create, "NAME", o->name, "the new group's name")->required()->check(checkedBy(checkGroupName));
     create->add_option("--parent", o->parent, "create a monitor group in this control group")
-        ->type_name("CONTROL_GROUP");
+        ->type_name("CONTROL_GROUP")
+        ->check(groupPath);
     auto* del = action("delete", "remove a group");
-    addPositional(*del, "PATH", o->name, "the group")->required();
+    addPositional(*del, "PATH", o->name, "the group")->required()->check(groupPath);
     auto* assign = action("assign", "move tasks or CPUs into a group");
-    addPositional(*assign, "PATH", o->name, "the group")->required();
+    addPositional(*assign, "PATH", o->name, "the group")->required()->check(groupPath);
     auto* what = assign->add_option_group("what");
-    what->add_option("--pids", o->pids, "these processes")->type_name("LIST");
+    what->add_option("--pids", o->pids, "these processes")
+        ->type_name("LIST")
+        ->check(checkedBy([](const std::string& list) { return parseUserPids(list); }));
     what->add_option("--cpus", o->cpus, "these CPUs")->type_name("LIST");
     what->require_option(1);
     return [o] { return runGroups(*o); };

@@ -39,17 +39,17 @@ Result<AtAction> parseAt(const std::string& spec)
     const auto a = spec.find(':');
     const auto b = a == std::string::npos ? a : spec.find(':', a + 1);
     if (b == std::string::npos)
-        return makeError("--at '" + spec + "' is not SECONDS:GROUP:SCHEMATA", "e.g. --at 10:streamer:L3:0=3");
+        return makeError("'" + spec + "' is not SECONDS:GROUP:SCHEMATA", "e.g. --at 10:streamer:L3:0=3");
     const auto secText = spec.substr(0, a);
     // The same number rule as --duration's, from 0: an action may apply at the start.
     const auto secs = checkNumber(secText, { 0, kDurationSeconds.max });
-    if (!secs) return makeError("--at '" + spec + "': '" + secText + "' is not a number of seconds");
+    if (!secs) return makeError("'" + spec + "': '" + secText + "' is not a number of seconds");
     AtAction act;
     act.offsetNs = secondsToNs(*secs);
     act.group = groupPathFromUser(spec.substr(a + 1, b - a - 1));
     act.schemataText = spec.substr(b + 1);
     auto s = parseUserSchemata({ act.schemataText });
-    if (!s) return makeError("--at '" + spec + "': " + s.error().message, s.error().advice);
+    if (!s) return makeError("'" + spec + "': " + s.error().message, s.error().advice);
     act.schemata = std::move(*s);
     return act;
 }
@@ -83,14 +83,8 @@ struct MonitorOptions {
 int runMonitor(const MonitorOptions& o)
 {
     std::vector<AtAction> actions;
-    for (const auto& spec : o.at) {
-        auto a = parseAt(spec);
-        if (!a) {
-            std::fprintf(stderr, "rdtscope-cli monitor: %s\n", a.error().toString().c_str());
-            return ExitUsage;
-        }
-        actions.push_back(std::move(*a));
-    }
+    for (const auto& spec : o.at) // checked by parseAt when parsed (defineMonitor)
+        actions.push_back(*parseAt(spec));
     std::stable_sort(
         actions.begin(), actions.end(), [](const auto& x, const auto& y) { return x.offsetNs < y.offsetNs; });
 
@@ -249,7 +243,8 @@ CommandRun defineMonitor(CLI::App& cmd)
     cmd.add_option(
            "--at", o->at, "at T seconds apply schemata S to group G, e.g. --at 10:streamer:L3:0=3\n(repeatable)")
         ->type_name("SECONDS:GROUP:SCHEMATA")
-        ->take_all();
+        ->take_all()
+        ->check(checkedBy(parseAt));
     return [o] { return runMonitor(*o); };
 }
 

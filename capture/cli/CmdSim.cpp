@@ -146,8 +146,10 @@ CommandRun defineSim(CLI::App& cmd)
     cmd.add_flag("--list", o->list, "list the CPU presets and the built-in scenarios");
     cmd.add_option("--scenario", o->scenario, "a built-in scenario or a scenario file (default noisy-neighbour)")
         ->type_name("NAME|FILE");
-    auto* cpuid = cmd.add_option("--sim-cpuid", o->simCpuid, "simulate the CPU of this CPUID dump")->type_name("FILE");
-    cmd.add_option("--preset", o->preset, "simulate this preset CPU (see --list)")->type_name("ID")->excludes(cpuid);
+    auto* machine = cmd.add_option_group("machine");
+    machine->add_option("--sim-cpuid", o->simCpuid, "simulate the CPU of this CPUID dump")->type_name("FILE");
+    machine->add_option("--preset", o->preset, "simulate this preset CPU (see --list)")->type_name("ID");
+    machine->require_option(0, 1);
     addNumber(cmd, "--cores", o->cores, { 1, 4096, true }, "N", "cores per socket (default: the scenario's)");
     addNumber(
         cmd, "--sampling", o->sampling, { 1, 1e6, true }, "S", "cache set sampling factor (default: the scenario's)");

@@ -68,6 +68,18 @@ CLI::Option* addNumber(CLI::App& app, const std::string& name, T& target, Number
     return opt;
 }
 
+/// A CLI11 validator over one of the project's parsers or checks (`rule(text)` returns a Result or a Status): the
+/// value is refused at parse time, as a usage error, with the rule's own message.
+template <typename Rule> CLI::Validator checkedBy(Rule rule)
+{
+    return CLI::Validator(
+        [rule](std::string& text) {
+            const auto r = rule(text);
+            return r ? std::string() : r.error().toString();
+        },
+        "");
+}
+
 /// Adds a positional argument; `name` is how usage lines and --help show it ("FILE", "tma|lbr|mem").
 template <typename T> CLI::Option* addPositional(CLI::App& app, const std::string& name, T& target, std::string help)
 {

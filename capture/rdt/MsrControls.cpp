@@ -2,6 +2,7 @@
 // MsrBackend, part 2: masks, MBA delays and CBA levels (20.19), the QM_EVTSEL/QM_CTR protocol (20.18.7) and the
 // CDP enable/disable sequence (20.19.6.2).
 #include "MsrBackend.h"
+#include "MsrBits.h"
 #include "core/Text.h"
 
 #include "GroupNames.h"
@@ -13,13 +14,6 @@
 #include <cstdio>
 
 namespace rdt {
-
-namespace {
-std::uint64_t fullMask(unsigned len)
-{
-    return len >= 64 ? ~0ULL : (1ULL << len) - 1;
-}
-}
 
 Result<std::uint64_t> MsrBackend::maskMsr(const std::string& resource, unsigned clos, int, std::uint32_t* msrOut)
 {

@@ -113,7 +113,9 @@ TEST(CliHelp, ReadmeQuotesEveryCommand)
 TEST(CliHelp, UsageErrorsExitTwoAndHelpExitsZero)
 {
     EXPECT_EQ(runCli("", 20).exitCode, 2);
-    EXPECT_EQ(runCli("frobnicate", 20).exitCode, 2);
+    const CliRun unknown = runCli("frobnicate", 20);
+    EXPECT_EQ(unknown.exitCode, 2);
+    EXPECT_NE(unknown.output.find("unknown command 'frobnicate'"), std::string::npos) << unknown.output;
     EXPECT_EQ(runCli("summary", 20).exitCode, 2) << "FILE is required";
     EXPECT_EQ(runCli("export x.rdts --csv --json", 20).exitCode, 2);
     EXPECT_EQ(runCli("groups assign g --pids 1 --cpus 1", 20).exitCode, 2);

@@ -9,6 +9,7 @@
 #include "session/SessionWriter.h"
 #include "views/CompareGraphView.h"
 #include "views/CompareTimelines.h"
+#include "views/CompareWays.h"
 #include "views/CompareWindow.h"
 
 #include <QAbstractItemModelTester>
@@ -25,7 +26,8 @@ namespace {
 
 /// 10 s at 10 Hz: victim occupancy `victimMiB`, streamer bandwidth `streamerGBs`; streamer mask `mask` from 5 s
 /// (marker "fence" at 5 s), TMA backend_bound `backend`.
-QString writeSession(const QString& path, double victimMiB, double streamerGBs, const std::string& mask, double backend)
+QString writeSession(const QString& path, double victimMiB, double streamerGBs, const std::string& mask, double backend,
+    const std::string& maskDomain1 = {})
 {
     rdt::session::SessionMeta meta;
     meta.source = "synthetic";
@@ -40,6 +42,12 @@ QString writeSession(const QString& path, double victimMiB, double streamerGBs, 
     check((*w)->addMarker({ 1'000'000'000, "note", "start of work" }));
     check((*w)->addMarker({ 5'000'000'000, "note", "fence" }));
     if (mask != "7ff") check((*w)->addAllocation({ 5'000'000'000, "cli", "streamer", "L3", 0, "7ff", mask, true, "" }));
+    if (!maskDomain1.empty()) { // a second socket, where the streamer got another mask
+        check((*w)->addAllocation({ 0, "initial", "streamer", "L3", 1, "", "7ff", true, "" }));
+        check((*w)->addAllocation({ 0, "initial", "victim", "L3", 1, "", "7ff", true, "" }));
+        if (maskDomain1 != "7ff")
+            check((*w)->addAllocation({ 5'000'000'000, "cli", "streamer", "L3", 1, "7ff", maskDomain1, true, "" }));
+    }
     check((*w)->addTma({ { 0, 10'000'000'000, "system", 1, "backend_bound", backend } }));
     for (std::uint64_t k = 0; k <= 100; ++k) {
         rdt::RdtSampleBatch b;
@@ -160,6 +168,28 @@ private Q_SLOTS:
         }
         window.showSection(QStringLiteral("tma"));
         QCOMPARE(window.diffModel()->rowCount(), 1);
+    }
+
+    // Every L3 domain of the files, one at a time (issue #20: the ways page showed domain 0 only).
+    void waysPageShowsEachDomain()
+    {
+        const QString a = writeSession(m_dir.filePath(QStringLiteral("a2.rdts")), 4, 20, "7ff", 0.3, "7ff");
+        const QString b = writeSession(m_dir.filePath(QStringLiteral("b2.rdts")), 16, 9, "3", 0.45, "f0");
+        CompareWindow window;
+        window.open(a, b);
+        window.session()->waitForLoad();
+        window.showPage(QStringLiteral("ways"));
+        auto* ways = window.findChild<CompareWays*>();
+        QVERIFY(ways);
+        QCOMPARE(ways->domains(), (QList<int> { 0, 1 }));
+        QCOMPARE(ways->domain(), 0);
+        QCOMPARE(ways->maskText(QStringLiteral("streamer"), true), QStringLiteral("3"));
+        ways->setDomain(1);
+        QCOMPARE(ways->domain(), 1);
+        QCOMPARE(ways->maskText(QStringLiteral("streamer"), false), QStringLiteral("7ff"));
+        QCOMPARE(ways->maskText(QStringLiteral("streamer"), true), QStringLiteral("f0"));
+        QVERIFY(ways->groups().contains(QStringLiteral("victim")));
+        QVERIFY(!window.grab().isNull());
     }
 
     void branchGraphColoursEdgesOfARealPerfDataFile()

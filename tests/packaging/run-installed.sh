@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The programs as unpacked from the .deb files run from that root, in an empty directory with an empty HOME, and
+# use only what is under it: --version prints the version and the git revision, `rdtscope-cli info` reports,
+# the installed scenario file runs, and the GUI writes a screenshot offscreen. No installed program carries a
+# path into the source or build tree.
+# usage: run-installed.sh ROOT VERSION SOURCE_DIR BUILD_DIR
+set -euo pipefail
+root=$1 version=$2 src=$3 build=$4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+export HOME=$tmp XDG_CONFIG_HOME=$tmp/config XDG_RUNTIME_DIR=$tmp/run QT_QPA_PLATFORM=offscreen
+mkdir -m 700 "$XDG_RUNTIME_DIR"
+cli=$root/usr/bin/rdtscope-cli gui=$root/usr/bin/rdtscope agent=$root/usr/libexec/rdtscope/rdtscope-agent
+
+for p in "$cli" "$gui"; do
+  v=$("$p" --version)
+  echo "$v"
+  [[ $v =~ ^rdtscope(-cli)?\ $version\ \(git\ [0-9a-f]{7,}(-dirty)?\)$ ]] || [[ $v == *"$version (git unknown)" ]] \
+    || { echo "unexpected --version output: $v" >&2; exit 1; }
+done
+
+"$cli" info >info.txt
+grep -q '^CPUID source:' info.txt || { echo "rdtscope-cli info printed no report:" >&2; cat info.txt >&2; exit 1; }
+echo "rdtscope-cli info: $(wc -l <info.txt) lines"
+
+scn=$root/usr/share/rdtscope/scenarios/noisy-neighbour.scn
+"$cli" sim --scenario "$scn" --seconds 2 >sim.txt
+grep -q '^# scenario: noisy-neighbour' sim.txt || { echo "the installed scenario did not run:" >&2; cat sim.txt >&2; exit 1; }
+echo "rdtscope-cli sim --scenario $scn: ok"
+
+timeout 120 "$gui" --screenshot "$tmp/shot.png" --after 1
+file "$tmp/shot.png" | grep -q 'PNG image data' || { echo "rdtscope wrote no PNG" >&2; exit 1; }
+echo "rdtscope --screenshot: $(file -b "$tmp/shot.png")"
+
+for p in "$cli" "$gui" "$agent"; do
+  for dir in "$src" "$build"; do
+    if grep -q -F "$dir" "$p"; then echo "$p contains the path $dir" >&2; exit 1; fi
+  done
+  if file "$p" | grep -q 'not stripped'; then echo "$p is not stripped" >&2; exit 1; fi
+done
+echo "no installed program names $src or $build"
