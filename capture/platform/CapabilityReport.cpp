@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/CapabilityReport.h"
 
-#include "platform/Json.h"
-
 #include "core/IdList.h"
+#include "core/Json.h"
 #include "core/Text.h"
 #include "core/Units.h"
 
@@ -412,17 +411,13 @@ std::string formatCapabilityReportText(const CapabilityReport& report)
 
 std::string formatCapabilityReportJson(const CapabilityReport& report)
 {
-    std::string out = "{\"source\":" + json::quote(report.source) + ",\"rdtWhyNot\":" + json::quote(report.rdtWhyNot)
-        + ",\"environmentProbed\":" + (report.environmentProbed ? "true" : "false") + ",\"capabilities\":[";
-    for (std::size_t i = 0; i < report.lines.size(); ++i) {
-        const auto& l = report.lines[i];
-        out += std::string(i ? ",\n" : "\n") + "{\"group\":" + json::quote(l.group) + ",\"name\":" + json::quote(l.name)
-            + ",\"value\":" + json::quote(l.value) + ",\"present\":" + (l.present ? "true" : "false")
-            + ",\"origin\":" + json::quote(l.origin) + ",\"sdm\":" + json::quote(l.sdmSection)
-            + ",\"whyNot\":" + json::quote(l.whyNot) + "}";
-    }
-    out += "\n]}\n";
-    return out;
+    json::Ordered capabilities = json::Ordered::array();
+    for (const auto& l : report.lines)
+        capabilities.push_back({ { "group", l.group }, { "name", l.name }, { "value", l.value },
+            { "present", l.present }, { "origin", l.origin }, { "sdm", l.sdmSection }, { "whyNot", l.whyNot } });
+    const json::Ordered doc = { { "source", report.source }, { "rdtWhyNot", report.rdtWhyNot },
+        { "environmentProbed", report.environmentProbed }, { "capabilities", std::move(capabilities) } };
+    return json::dumpLined(doc, "capabilities");
 }
 
 } // namespace rdt

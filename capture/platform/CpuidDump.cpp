@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/CpuidDump.h"
 #include "core/BoundedFile.h"
+#include "core/Json.h"
 #include "core/Text.h"
-
-#include "platform/Json.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -147,23 +146,20 @@ Result<CpuidTable> parseRawCpuidDump(const std::string& text, unsigned logicalCp
 
 std::string cpuidTableToJson(const CpuidTable& table)
 {
+    // Register values as "0x%08x" strings: exact, and greppable next to `cpuid -r` output.
     auto hex = [](std::uint32_t v) {
         char buf[16];
-        std::snprintf(buf, sizeof buf, "\"0x%08x\"", v);
+        std::snprintf(buf, sizeof buf, "0x%08x", v);
         return std::string(buf);
     };
-    std::string out
-        = "{\"format\":\"rdtscope-cpuid\",\"version\":1,\"source\":" + json::quote(table.describe()) + ",\"entries\":[";
-    bool first = true;
-    for (const auto& e : table.entries()) {
-        out += first ? "\n" : ",\n";
-        first = false;
-        out += "{\"leaf\":" + hex(e.leaf) + ",\"subleaf\":" + std::to_string(e.subleaf)
-            + ",\"labelled\":" + (e.subleafLabelled ? "true" : "false") + ",\"eax\":" + hex(e.regs.eax)
-            + ",\"ebx\":" + hex(e.regs.ebx) + ",\"ecx\":" + hex(e.regs.ecx) + ",\"edx\":" + hex(e.regs.edx) + "}";
-    }
-    out += "\n]}\n";
-    return out;
+    json::Ordered entries = json::Ordered::array();
+    for (const auto& e : table.entries())
+        entries.push_back({ { "leaf", hex(e.leaf) }, { "subleaf", e.subleaf }, { "labelled", e.subleafLabelled },
+            { "eax", hex(e.regs.eax) }, { "ebx", hex(e.regs.ebx) }, { "ecx", hex(e.regs.ecx) },
+            { "edx", hex(e.regs.edx) } });
+    const json::Ordered doc = { { "format", "rdtscope-cpuid" }, { "version", 1 }, { "source", table.describe() },
+        { "entries", std::move(entries) } };
+    return json::dumpLined(doc, "entries");
 }
 
 Result<CpuidTable> cpuidTableFromJson(const std::string& text)
@@ -171,35 +167,38 @@ Result<CpuidTable> cpuidTableFromJson(const std::string& text)
     auto doc = json::parse(text);
     if (!doc) return doc.error();
     const json::Value& root = *doc;
-    const json::Value* format = root.member("format");
-    if (!format || !format->isString() || format->string != "rdtscope-cpuid")
+    // find() on a non-object is end(), so a document that is an array or a number fails the first check.
+    const auto format = root.find("format");
+    if (format == root.end() || !format->is_string() || *format != "rdtscope-cpuid")
         return makeError("not an rdtscope CPUID snapshot (\"format\" is not \"rdtscope-cpuid\")",
             "pass a snapshot written by rdtscope, an AIDA64/InstLatx64 dump or `cpuid -r` output");
-    const json::Value* version = root.member("version");
-    if (!version || !version->isNumber() || version->number != 1)
+    const auto version = root.find("version");
+    if (version == root.end() || !version->is_number() || *version != 1)
         return makeError("unsupported CPUID snapshot version", "this rdtscope reads version 1");
-    const json::Value* entries = root.member("entries");
-    if (!entries || !entries->isArray()) return makeError("CPUID snapshot has no \"entries\" array");
+    const auto entries = root.find("entries");
+    if (entries == root.end() || !entries->is_array()) return makeError("CPUID snapshot has no \"entries\" array");
     CpuidTable table;
-    if (const json::Value* source = root.member("source"); source && source->isString())
-        table.setDescription(source->string);
+    if (const auto source = root.find("source"); source != root.end() && source->is_string())
+        table.setDescription(source->get<std::string>());
     std::size_t index = 0;
-    for (const auto& e : entries->array) {
+    for (const auto& e : *entries) {
         auto field = [&](const char* key, std::uint32_t& out) {
-            const json::Value* v = e.member(key);
-            return v && v->isString()
-                && parseHex32(v->string.rfind("0x", 0) == 0 ? v->string.substr(2) : v->string, out);
+            const auto v = e.find(key);
+            if (v == e.end() || !v->is_string()) return false;
+            const std::string& s = v->get_ref<const std::string&>();
+            return parseHex32(s.rfind("0x", 0) == 0 ? s.substr(2) : s, out);
         };
         std::uint32_t leaf = 0;
         CpuidRegs regs;
-        const json::Value* sub = e.member("subleaf");
-        const json::Value* labelled = e.member("labelled");
+        const auto sub = e.find("subleaf");
+        const auto labelled = e.find("labelled");
+        const bool subOk = sub != e.end() && sub->is_number() && *sub >= 0 && *sub <= 4294967295.0;
         if (!field("leaf", leaf) || !field("eax", regs.eax) || !field("ebx", regs.ebx) || !field("ecx", regs.ecx)
-            || !field("edx", regs.edx) || !sub || !sub->isNumber() || sub->number < 0 || sub->number > 4294967295.0)
+            || !field("edx", regs.edx) || !subOk)
             return makeError("CPUID snapshot entry " + std::to_string(index) + " is malformed",
                 "each entry needs leaf/eax/ebx/ecx/edx as hex strings and a numeric subleaf");
-        table.set(
-            leaf, static_cast<std::uint32_t>(sub->number), regs, !labelled || !labelled->isBool() || labelled->boolean);
+        table.set(leaf, static_cast<std::uint32_t>(sub->get<double>()), regs,
+            labelled == e.end() || !labelled->is_boolean() || labelled->get<bool>());
         ++index;
     }
     return table;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SessionText.h"
 
+#include "core/Json.h"
 #include "core/Units.h"
 
 #include <cinttypes>
@@ -32,12 +33,6 @@ std::string wallTime(std::uint64_t ns)
     char buf[64];
     std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
     return buf;
-}
-
-std::string jsonNumber(double v)
-{
-    if (!(v == v) || v > 1e300 || v < -1e300) return "null";
-    return fmt("%.17g", v);
 }
 
 } // namespace
@@ -152,120 +147,104 @@ Status exportCsv(SessionReader& r, std::uint64_t fromNs, std::uint64_t toNs, std
     });
 }
 
-std::string jsonString(const std::string& s)
-{
-    std::string o = "\"";
-    for (const char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        switch (c) {
-        case '"':
-            o += "\\\"";
-            break;
-        case '\\':
-            o += "\\\\";
-            break;
-        case '\n':
-            o += "\\n";
-            break;
-        case '\t':
-            o += "\\t";
-            break;
-        case '\r':
-            o += "\\r";
-            break;
-        default:
-            if (c < 0x20)
-                o += fmt("\\u%04x", static_cast<unsigned>(c));
-            else
-                o += static_cast<char>(c);
-        }
+namespace {
+
+// `export --json` streams: samples are written as they are read, never held as one document. Each top-level
+// member starts a line; array elements are one compact object per line (grep-able, and `jq -c` reads the same).
+class JsonStream {
+public:
+    explicit JsonStream(std::FILE* out)
+        : m_out(out)
+    { }
+    void member(const char* key, const json::Ordered& value, int indent = -1)
+    {
+        name(key);
+        put(indent < 0 ? json::dump(value) : value.dump(indent, ' ', false, json::Ordered::error_handler_t::replace));
     }
-    return o + "\"";
-}
+    void beginArray(const char* key)
+    {
+        name(key);
+        put("[");
+        m_firstElement = true;
+    }
+    void element(const json::Ordered& value)
+    {
+        put(m_firstElement ? "\n  " : ",\n  ");
+        m_firstElement = false;
+        put(json::dump(value));
+    }
+    void endArray() { put("\n]"); }
+    void end() { put("\n}\n"); }
+
+private:
+    void name(const char* key)
+    {
+        put(m_firstMember ? "{\n" : ",\n");
+        m_firstMember = false;
+        put(json::dump(key) + ": ");
+    }
+    void put(const std::string& text) { std::fwrite(text.data(), 1, text.size(), m_out); }
+
+    std::FILE* m_out;
+    bool m_firstMember = true;
+    bool m_firstElement = true;
+};
+
+} // namespace
 
 Status exportJson(SessionReader& r, std::uint64_t fromNs, std::uint64_t toNs, std::FILE* out)
 {
     const std::uint64_t origin = r.originNs();
     auto inRange = [&](std::uint64_t t) { return t >= fromNs && t < toNs; };
-    std::fputs("{\n\"format\": \"rdtscope-session-export\",\n\"meta\": {", out);
-    bool first = true;
-    for (const auto& [k, v] : r.metaTable()) {
-        std::fprintf(out, "%s\n  %s: %s", first ? "" : ",", jsonString(k).c_str(), jsonString(v).c_str());
-        first = false;
-    }
-    std::fprintf(out, "\n},\n\"simulated\": %s,\n", r.meta().simulated ? "true" : "false");
-    std::fprintf(out, "\"machine\": {\"description\": %s, \"topology\": %s, \"cpuid_json\": %s},\n",
-        jsonString(r.machine().description).c_str(), jsonString(r.machine().topology).c_str(),
-        jsonString(r.machine().cpuidJson).c_str());
-    std::fputs("\"groups\": [", out);
-    first = true;
-    for (const auto& g : r.groups()) {
-        std::fprintf(out, "%s\n  {\"path\": %s, \"samples\": %" PRIu64 "}", first ? "" : ",",
-            jsonString(g.path).c_str(), g.samples);
-        first = false;
-    }
-    std::fputs("\n],\n\"allocations\": [", out);
-    first = true;
-    for (const auto& a : r.allocations()) {
-        if (!inRange(a.timeNs)) continue;
-        std::fprintf(out,
-            "%s\n  {\"time_s\": %s, \"who\": %s, \"group\": %s, \"resource\": %s, \"domain\": %d, \"old\": %s, "
-            "\"new\": %s, \"ok\": %s, \"message\": %s}",
-            first ? "" : ",", jsonNumber(secondsSince(a.timeNs, origin)).c_str(), jsonString(a.who).c_str(),
-            jsonString(a.group).c_str(), jsonString(a.resource).c_str(), a.domain, jsonString(a.oldValue).c_str(),
-            jsonString(a.newValue).c_str(), a.ok ? "true" : "false", jsonString(a.message).c_str());
-        first = false;
-    }
-    std::fputs("\n],\n\"memberships\": [", out);
-    first = true;
-    for (const auto& m : r.memberships()) {
-        if (!inRange(m.timeNs)) continue;
-        std::fprintf(out, "%s\n  {\"time_s\": %s, \"group\": %s, \"tasks\": %s, \"cpus\": %s}", first ? "" : ",",
-            jsonNumber(secondsSince(m.timeNs, origin)).c_str(), jsonString(m.group).c_str(),
-            jsonString(m.tasks).c_str(), jsonString(m.cpus).c_str());
-        first = false;
-    }
-    std::fputs("\n],\n\"markers\": [", out);
-    first = true;
-    for (const auto& m : r.markers()) {
-        if (!inRange(m.timeNs)) continue;
-        std::fprintf(out, "%s\n  {\"time_s\": %s, \"kind\": %s, \"text\": %s}", first ? "" : ",",
-            jsonNumber(secondsSince(m.timeNs, origin)).c_str(), jsonString(m.kind).c_str(), jsonString(m.text).c_str());
-        first = false;
-    }
-    std::fputs("\n],\n\"samples\": [", out);
-    first = true;
+    auto seconds = [&](std::uint64_t t) { return json::number(secondsSince(t, origin)); };
+    JsonStream doc(out);
+    doc.member("format", "rdtscope-session-export");
+    json::Ordered meta = json::Ordered::object();
+    for (const auto& [k, v] : r.metaTable())
+        meta[k] = v;
+    doc.member("meta", meta, 2);
+    doc.member("simulated", r.meta().simulated);
+    doc.member("machine",
+        { { "description", r.machine().description }, { "topology", r.machine().topology },
+            { "cpuid_json", r.machine().cpuidJson } });
+    doc.beginArray("groups");
+    for (const auto& g : r.groups())
+        doc.element({ { "path", g.path }, { "samples", g.samples } });
+    doc.endArray();
+    doc.beginArray("allocations");
+    for (const auto& a : r.allocations())
+        if (inRange(a.timeNs))
+            doc.element({ { "time_s", seconds(a.timeNs) }, { "who", a.who }, { "group", a.group },
+                { "resource", a.resource }, { "domain", a.domain }, { "old", a.oldValue }, { "new", a.newValue },
+                { "ok", a.ok }, { "message", a.message } });
+    doc.endArray();
+    doc.beginArray("memberships");
+    for (const auto& m : r.memberships())
+        if (inRange(m.timeNs))
+            doc.element(
+                { { "time_s", seconds(m.timeNs) }, { "group", m.group }, { "tasks", m.tasks }, { "cpus", m.cpus } });
+    doc.endArray();
+    doc.beginArray("markers");
+    for (const auto& m : r.markers())
+        if (inRange(m.timeNs)) doc.element({ { "time_s", seconds(m.timeNs) }, { "kind", m.kind }, { "text", m.text } });
+    doc.endArray();
+    doc.beginArray("samples");
     Status s = r.forEachSample(fromNs, toNs, [&](const RdtSample& smp) {
-        std::fprintf(out,
-            "%s\n  {\"time_s\": %s, \"group\": %s, \"domain\": %d, \"llc_occupancy_bytes\": %" PRIu64
-            ", \"mbm_total_bytes\": %" PRIu64 ", \"mbm_local_bytes\": %" PRIu64
-            ", \"mbm_total_bps\": %s, \"mbm_local_bps\": %s, \"flags\": %u}",
-            first ? "" : ",", jsonNumber(secondsSince(smp.timeNs, origin)).c_str(), jsonString(smp.group).c_str(),
-            smp.domain, smp.occupancyBytes, smp.mbmTotalBytes, smp.mbmLocalBytes, jsonNumber(smp.mbmTotalBps).c_str(),
-            jsonNumber(smp.mbmLocalBps).c_str(), smp.flags);
-        first = false;
+        doc.element({ { "time_s", seconds(smp.timeNs) }, { "group", smp.group }, { "domain", smp.domain },
+            { "llc_occupancy_bytes", smp.occupancyBytes }, { "mbm_total_bytes", smp.mbmTotalBytes },
+            { "mbm_local_bytes", smp.mbmLocalBytes }, { "mbm_total_bps", json::number(smp.mbmTotalBps) },
+            { "mbm_local_bps", json::number(smp.mbmLocalBps) }, { "flags", smp.flags } });
         return true;
     });
-    std::fputs("\n],\n\"tma\": [", out);
-    first = true;
-    if (auto rows = r.tma(fromNs, toNs)) {
-        for (const auto& t : *rows) {
-            std::fprintf(out,
-                "%s\n  {\"start_s\": %s, \"end_s\": %s, \"scope\": %s, \"level\": %d, \"metric\": %s, "
-                "\"value\": %s}",
-                first ? "" : ",", jsonNumber(secondsSince(t.startNs, origin)).c_str(),
-                jsonNumber(secondsSince(t.endNs, origin)).c_str(), jsonString(t.scope).c_str(), t.level,
-                jsonString(t.metric).c_str(), jsonNumber(t.value).c_str());
-            first = false;
-        }
-    }
-    std::fputs("\n],\n\"issues\": [", out);
-    first = true;
-    for (const auto& i : r.issues()) {
-        std::fprintf(out, "%s\n  %s", first ? "" : ",", jsonString(i).c_str());
-        first = false;
-    }
-    std::fputs("\n]\n}\n", out);
+    doc.endArray();
+    doc.beginArray("tma");
+    if (auto rows = r.tma(fromNs, toNs))
+        for (const auto& t : *rows)
+            doc.element({ { "start_s", seconds(t.startNs) }, { "end_s", seconds(t.endNs) }, { "scope", t.scope },
+                { "level", t.level }, { "metric", t.metric }, { "value", json::number(t.value) } });
+    doc.endArray();
+    doc.member("issues", r.issues(), 2);
+    doc.end();
     return s;
 }
 

@@ -29,7 +29,4 @@ Status exportCsv(SessionReader& reader, std::uint64_t fromNs, std::uint64_t toNs
 /// (and TMA rows) in [fromNs, toNs). Always well-formed, even when reading stops at damage ("issues" lists it).
 Status exportJson(SessionReader& reader, std::uint64_t fromNs, std::uint64_t toNs, std::FILE* out);
 
-/// JSON string literal with escapes (quotes included).
-std::string jsonString(const std::string& s);
-
 } // namespace rdt::session

@@ -5,7 +5,7 @@
 
 #include "CompareTestUtil.h"
 #include "compare/CompareFormat.h"
-#include "platform/Json.h"
+#include "core/Json.h"
 
 #include <gtest/gtest.h>
 
@@ -167,15 +167,14 @@ TEST(CompareSessionsCli, TableCsvAndJsonAgree)
     ASSERT_EQ(rc, 0);
     auto doc = rdt::json::parse(json);
     ASSERT_TRUE(doc.ok()) << doc.error().toString() << json.substr(0, 400);
-    EXPECT_EQ(doc->member("format")->string, "rdtscope-diff");
-    EXPECT_EQ(doc->member("b")->member("window")->member("from_s")->number, 41.0);
-    ASSERT_TRUE(doc->member("rows")->isArray());
-    EXPECT_EQ(static_cast<int>(doc->member("rows")->array.size()), rows) << "CSV and JSON hold the same rows";
+    EXPECT_EQ(doc->at("format"), "rdtscope-diff");
+    EXPECT_EQ(doc->at("b").at("window").at("from_s").get<double>(), 41.0);
+    ASSERT_TRUE(doc->at("rows").is_array());
+    EXPECT_EQ(static_cast<int>(doc->at("rows").size()), rows) << "CSV and JSON hold the same rows";
     double jsonRatio = 0;
-    for (const auto& r : doc->member("rows")->array)
-        if (r.member("group")->string == "victim" && r.member("metric")->string == "occupancy_mean"
-            && r.member("domain")->number == 0)
-            jsonRatio = r.member("ratio")->number;
+    for (const auto& r : doc->at("rows"))
+        if (r.at("group") == "victim" && r.at("metric") == "occupancy_mean" && r.at("domain") == 0)
+            jsonRatio = r.at("ratio").get<double>();
     EXPECT_DOUBLE_EQ(jsonRatio, csvRatio);
 
     // Usage errors: exit 2 with the reason.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Fuzz target for CPUID dumps (`info --cpuid-dump FILE`, `rdtscope --cpuid-dump FILE`): any text, read as an
-// AIDA64/InstLatx64 dump and as `cpuid -r` output for two logical CPUs, then decoded into the RDT/PMU features and
-// the capability report (text and JSON). Errors are the expected outcome for garbage; crashes and hangs are not.
+// Fuzz target for CPUID dumps (`info --cpuid-dump FILE`, `rdtscope --cpuid-dump FILE`): any text, read as a
+// JSON snapshot, and as an AIDA64/InstLatx64 dump and `cpuid -r` output for two logical CPUs, then decoded into
+// the RDT/PMU features and the capability report (text and JSON). Errors are the expected outcome for garbage; crashes
+// and hangs are not.
 #include "platform/CapabilityReport.h"
 #include "platform/CpuFeatures.h"
 #include "platform/CpuidDump.h"
@@ -14,6 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     using namespace rdt;
     const std::string text(reinterpret_cast<const char*>(data), size);
+    // rdtscope's own JSON snapshot (`--save-cpuid`): parsed by core/Json, whose nesting limit this also exercises.
+    if (auto snapshot = cpuidTableFromJson(text)) (void)cpuidTableToJson(*snapshot);
     for (unsigned cpu : { 0u, 1u }) {
         for (auto parse : { &parseAida64Dump, &parseRawCpuidDump }) {
             auto table = parse(text, cpu, "fuzz");
