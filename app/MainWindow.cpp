@@ -136,6 +136,8 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
     m_pmu = new PmuPages(this, m_pages, 2, m_openPerfAction); // replaces the three PMU placeholder tabs
     rememberImportedFiles();
+    addDockActions();
+    setupTabOrder();
     m_pmu->linkTimeline(m_timelines, m_pump); // a range selected on the timeline filters the PMU views
     statusBar()->addWidget(m_sourceLabel, 1);
     statusBar()->addPermanentWidget(m_frameLabel);

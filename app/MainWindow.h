@@ -103,6 +103,12 @@ public:
     QUndoStack* undoStack() const { return m_undoStack; }
     CacheWayHeatmap* heatmap() const { return m_heatmap; }
     MbaEditor* mbaEditor() const { return m_mba; }
+    /// The panels in keyboard order (Tab, F6): Groups, heatmap, MB table, timelines, Monitor, Explain
+    /// (WindowKeyboard.cpp).
+    QList<QWidget*> focusPanels() const;
+    /// View > Next panel (F6) / Previous panel (Shift+F6): focus moves to the next visible panel's entry widget
+    /// (the heatmap's grid, the MB table). Returns the panel that got the focus, or nullptr.
+    QWidget* focusNextPanel(bool forward = true);
 
 Q_SIGNALS:
     /// openSession() finished: ok, or the reason it failed.
@@ -115,6 +121,10 @@ private:
     void fillRecentMenu();
     void rememberImportedFiles(); // once m_pmu exists
     void buildEditMenu();
+    void addDockActions();
+    void buildKeyboardActions(class QMenu* view); // WindowKeyboard.cpp: colour scheme, panel hopping
+    void setupTabOrder();
+    void showShortcutsHelp();
     void buildDocks();
     void onFrame(const FrameUpdate& update);
     void updateTitle();
@@ -145,6 +155,8 @@ private:
     QLabel* m_frameLabel;
     QAction* m_recordAction = nullptr;
     QAction* m_applyLiveAction = nullptr;
+    class QMenu* m_viewMenu = nullptr;
+    QAction* m_docksEnd = nullptr; ///< the View menu entry the dock toggles go before
     QDockWidget* m_historyDock = nullptr;
     SessionRecording* m_recording;
     QString m_machineSummary;

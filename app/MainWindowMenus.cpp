@@ -25,22 +25,23 @@ void MainWindow::buildMenus()
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("Replay a session recorded by rdtscope or rdtscope-cli record"));
     m_openPerfAction = file->addAction(tr("Open &perf.data\u2026")); // enabled by PmuPages
+    m_openPerfAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     buildRecentMenu(file);
     QAction* connectAction = file->addAction(tr("Co&nnect to agent\u2026"), this, &MainWindow::showConnectDialog);
     connectAction->setToolTip(tr("Run the source on rdtscope-agent on a server (ssh) or on this machine (pkexec)"));
-    file->addAction(tr("&Compare with\u2026"), this,
-            [this] {
-                const QString filter
-                    = tr("Sessions and perf.data files (*.rdts *.sqlite *.db *.data *.perfdata);;All files (*)");
-                QString a = m_sessionPath;
-                if (a.isEmpty())
-                    a = QFileDialog::getOpenFileName(this, tr("Compare: choose A (before)"), QString(), filter);
-                if (a.isEmpty()) return;
-                const QString b
-                    = QFileDialog::getOpenFileName(this, tr("Compare %1 with B (after)").arg(a), QString(), filter);
-                if (!b.isEmpty()) compareWith(a, b);
-            })
-        ->setToolTip(tr("Compare the open session (or a file) with another session or perf.data file"));
+    connectAction->setShortcut(
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N)); // not Ctrl+K: text fields delete to the line end
+    QAction* compare = file->addAction(tr("&Compare with\u2026"), this, [this] {
+        const QString filter
+            = tr("Sessions and perf.data files (*.rdts *.sqlite *.db *.data *.perfdata);;All files (*)");
+        QString a = m_sessionPath;
+        if (a.isEmpty()) a = QFileDialog::getOpenFileName(this, tr("Compare: choose A (before)"), QString(), filter);
+        if (a.isEmpty()) return;
+        const QString b = QFileDialog::getOpenFileName(this, tr("Compare %1 with B (after)").arg(a), QString(), filter);
+        if (!b.isEmpty()) compareWith(a, b);
+    });
+    compare->setToolTip(tr("Compare the open session (or a file) with another session or perf.data file"));
+    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D)); // D for diff
     m_openPerfAction->setEnabled(false);
     m_recordAction = file->addAction(tr("&Record\u2026"));
     m_recordAction->setCheckable(true);
@@ -60,15 +61,17 @@ void MainWindow::buildMenus()
         }
     });
     file->addSeparator();
-    file->addAction(tr("Save &screenshot\u2026"), this, [this] {
+    QAction* screenshot = file->addAction(tr("Save &screenshot\u2026"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(
             this, tr("Save screenshot"), QStringLiteral("rdtscope.png"), tr("PNG image (*.png)"));
         QString error;
         if (!path.isEmpty() && !saveScreenshot(path, &error)) QMessageBox::warning(this, tr("Screenshot"), error);
     });
+    screenshot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)); // the window saved as an image
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
-    quit->setShortcut(QKeySequence::Quit);
+    quit->setShortcuts(QKeySequence::Quit);
+    if (quit->shortcut().isEmpty()) quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q)); // themes without one
     for (QAction* a : file->actions())
         a->setStatusTip(a->toolTip());
     file->setToolTipsVisible(true);
@@ -81,30 +84,46 @@ void MainWindow::buildMenus()
         a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
     }
     view->addSeparator();
-    int dockKey = 0;
-    for (auto* dock : findChildren<QDockWidget*>()) {
-        QAction* toggle = dock->toggleViewAction();
-        if (toggle->shortcut().isEmpty()) // the History dock already has Ctrl+H from the Edit menu
-            toggle->setShortcut(QKeySequence(Qt::ALT | Qt::SHIFT | static_cast<Qt::Key>(Qt::Key_1 + dockKey++)));
-        view->addAction(toggle);
-    }
+    m_viewMenu = view; // addDockActions() puts the docks' toggles here once PmuPages has added its dock
     QAction* reset = view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
     reset->setToolTip(tr("Put the docks, splitters and window size back to the defaults"));
+    reset->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_docksEnd = reset;
     view->addSeparator();
     QAction* follow = view->addAction(tr("&Follow newest data"));
     follow->setCheckable(true);
     follow->setChecked(m_timelines->follow());
     connect(follow, &QAction::toggled, m_timelines, &TimelineView::setFollow);
+    follow->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     connect(m_timelines, &TimelineView::followChanged, follow, &QAction::setChecked);
+    buildKeyboardActions(view);
+    for (QAction* a : view->actions())
+        if (a->statusTip().isEmpty()) a->setStatusTip(a->toolTip());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About rdtscope"), this, [this] {
+    QAction* keys = help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcutsHelp);
+    keys->setShortcuts(QKeySequence::HelpContents);
+    if (keys->shortcut().isEmpty()) keys->setShortcut(QKeySequence(Qt::Key_F1));
+    QAction* about = help->addAction(tr("&About rdtscope"), this, [this] {
         QMessageBox::about(this, tr("About rdtscope"),
             tr("<h3>rdtscope %1</h3><p>How processes share the last-level cache and memory bandwidth of an Intel "
                "CPU (Resource Director Technology), live, recorded or on a simulated Xeon.</p>"
                "<p>Licence: GPL-3.0-or-later. Plots: QCustomPlot.</p>")
                 .arg(QApplication::applicationVersion()));
     });
+    about->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+}
+
+void MainWindow::addDockActions()
+{
+    // Every dock can be shown and hidden from the View menu, each with its own key.
+    int dockKey = 0;
+    for (auto* dock : findChildren<QDockWidget*>()) {
+        QAction* toggle = dock->toggleViewAction();
+        if (toggle->shortcut().isEmpty()) // the History dock already has Ctrl+H from the Edit menu
+            toggle->setShortcut(QKeySequence(Qt::ALT | Qt::SHIFT | static_cast<Qt::Key>(Qt::Key_1 + dockKey++)));
+        m_viewMenu->insertAction(m_docksEnd, toggle);
+    }
 }
 
 void MainWindow::buildEditMenu()

@@ -4,6 +4,7 @@
 #include "MainWindow.h"
 #include "RecentFiles.h"
 #include "SourceFactory.h"
+#include "views/ColourScheme.h"
 
 #include "models/CompareSession.h"
 #include "models/MachineDescription.h"
@@ -78,6 +79,7 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("rdtscope"));
     // Wayland compositors match the window to its installed .desktop file (and icon) by this name.
     QGuiApplication::setDesktopFileName(QStringLiteral("org.rdtscope.rdtscope"));
+    colourscheme::apply(colourscheme::saved()); // View > Colour scheme, before any widget takes the palette
     for (const QString& w : std::as_const(options.warnings))
         std::fprintf(stderr, "rdtscope: warning: %s\n", qPrintable(w));
 

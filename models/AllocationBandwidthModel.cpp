@@ -4,6 +4,8 @@
 #include "AllocationCommands.h"
 
 #include <QColor>
+#include <QGuiApplication>
+#include <QPalette>
 
 namespace {
 QString qs(const std::string& s)
@@ -174,13 +176,22 @@ QVariant AllocationBandwidthModel::data(const QModelIndex& index, int role) cons
     case Qt::EditRole:
     case ValueRole:
         return v;
+    case Qt::AccessibleTextRole: // the row and column headers in words: a screen reader reads cells one by one
+        return tr("%1, domain %2: %3 %4%5")
+            .arg(qs(g->displayName()))
+            .arg(domain(index.column()))
+            .arg(qs(b->name), formatValue(*b, v), err.isEmpty() ? QString() : tr(", refused: %1").arg(err));
     case Qt::ToolTipRole:
+    case Qt::AccessibleDescriptionRole:
         return QStringLiteral("%1 %2:%3 = %4%5")
             .arg(qs(g->displayName()), qs(b->name))
             .arg(domain(index.column()))
             .arg(formatValue(*b, v), err.isEmpty() ? QString() : QStringLiteral("\nrefused: ") + err);
     case Qt::ForegroundRole:
-        return err.isEmpty() ? QVariant() : QVariant(QColor(0xd9, 0x35, 0x35));
+        // A lighter red on a dark palette (as colourscheme::errorText in the views) so the refusal stays legible.
+        if (err.isEmpty()) return {};
+        return QGuiApplication::palette().color(QPalette::Base).lightness() < 128 ? QColor(0xff, 0x7b, 0x72)
+                                                                                  : QColor(0xd9, 0x35, 0x35);
     case RowErrorRole:
         return err;
     case GroupRole:

@@ -80,6 +80,10 @@ public:
     quint64 liveMaskIn(int row, int domain) const;
     bool hasPendingIn(int row, int domain) const;
     CellState cellState(int row, int bit, int domain) const;
+    /// What a screen reader says for a cell (Qt::AccessibleTextRole, the heatmap's accessible cells): group,
+    /// domain, bit, state, e.g. "streamer, domain 0, bit 3: allocated, hardware-shared, pending".
+    QString cellAccessibleText(int row, int bit, int domain) const;
+    static QString stateText(CellState state);
     /// The row's group's llc_occupancy in `domain`; false when there is none (an L2 row, or no reading yet).
     bool occupancyIn(int row, int domain, quint64* bytes = nullptr) const;
 

@@ -31,7 +31,10 @@ QVariant AllocationModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         return set ? QStringLiteral("1") : QStringLiteral("0");
     case Qt::ToolTipRole:
+    case Qt::AccessibleDescriptionRole:
         return cellToolTip(row, bit);
+    case Qt::AccessibleTextRole:
+        return cellAccessibleText(row, bit, m_domain);
     case CellStateRole:
         return cellState(row, bit, m_domain);
     case HardwareSharedRole:
@@ -60,6 +63,37 @@ QVariant AllocationModel::data(const QModelIndex& index, int role) const
     default:
         return {};
     }
+}
+
+QString AllocationModel::stateText(CellState state)
+{
+    switch (state) {
+    case Allocated:
+        return tr("allocated");
+    case Overlapping:
+        return tr("overlapping");
+    case Exclusive:
+        return tr("exclusive");
+    case Invalid:
+        return tr("invalid");
+    case Unused:
+        break;
+    }
+    return tr("unused");
+}
+
+QString AllocationModel::cellAccessibleText(int row, int bit, int domain) const
+{
+    if (row < 0 || row >= rowCount() || bit < 0 || bit >= columnCount()) return {};
+    // The same words as the heatmap's legend, so what is heard matches what is seen.
+    QString t = tr("%1, domain %2, bit %3: %4")
+                    .arg(rowLabel(row))
+                    .arg(domain)
+                    .arg(bit)
+                    .arg(stateText(cellState(row, bit, domain)));
+    if (const CacheSchema* s = rowSchema(row); s && ((s->shareableBits >> bit) & 1u)) t += tr(", hardware-shared");
+    if (hasPendingIn(row, domain)) t += tr(", staged edit");
+    return t;
 }
 
 QString AllocationModel::cellToolTip(int row, int bit) const

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CacheWayHeatmap.h"
 
+#include "ColourScheme.h"
 #include "HeatmapGrid.h"
 #include "core/Units.h"
 #include "models/AllocationModel.h"
@@ -33,7 +34,10 @@ CacheWayHeatmap::CacheWayHeatmap(QWidget* parent)
     m_cacheLabel = new QLabel(tr("Cache:"), this);
     bar->addWidget(m_cacheLabel);
     bar->addWidget(m_cacheBox);
-    bar->addWidget(new QLabel(tr("Domain:"), this));
+    m_cacheLabel->setBuddy(m_cacheBox); // a label's buddy takes its text as the accessible name
+    auto* domainLabel = new QLabel(tr("Domain:"), this);
+    domainLabel->setBuddy(m_domainBox);
+    bar->addWidget(domainLabel);
     bar->addWidget(m_domainBox);
     bar->addSpacing(12);
     bar->addWidget(m_live);
@@ -53,9 +57,9 @@ CacheWayHeatmap::CacheWayHeatmap(QWidget* parent)
     bar->addWidget(m_simulated);
 
     m_banner->setWordWrap(true);
-    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; padding: 4px; }"));
+    colourscheme::followPalette(m_banner, colourscheme::warningBannerStyle);
     m_status->setWordWrap(true);
-    m_status->setStyleSheet(QStringLiteral("QLabel { color: #d93535; }"));
+    colourscheme::useErrorText(m_status);
     m_live->setChecked(true);
     m_apply->setObjectName(QStringLiteral("apply"));
     m_cacheBox->setObjectName(QStringLiteral("cache"));

@@ -42,6 +42,18 @@ QColor mispredictColour(double rate)
     return QColor(std::clamp(r, 0, 255), std::clamp(g, 0, 255), 40);
 }
 
+/// Box and text colours on the palette's Base: pale blue boxes with dark text on light, deep blue with light text
+/// on dark (the search hit's orange reads on both).
+struct NodeColours {
+    QColor pen, fill, text, selected;
+};
+NodeColours nodeColours(const QPalette& p)
+{
+    if (p.color(QPalette::Base).lightness() < 128)
+        return { QColor(150, 160, 200), QColor(38, 52, 78), QColor(230, 232, 236), QColor(110, 160, 255) };
+    return { QColor(60, 60, 90), QColor(214, 228, 250), QColor(20, 20, 24), QColor(20, 60, 200) };
+}
+
 QFont nodeFont()
 {
     QFont f;
@@ -92,7 +104,7 @@ CallGraphView::CallGraphView(PmuSession* session, QWidget* parent)
     m_view->setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
     m_view->setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
     m_view->viewport()->installEventFilter(this);
-    m_view->setBackgroundBrush(QColor(250, 250, 250));
+    m_view->setBackgroundBrush(palette().base());
 
     m_search->setPlaceholderText(tr("Search functions\u2026"));
     m_search->setClearButtonEnabled(true);
@@ -295,7 +307,8 @@ void CallGraphView::applyLayout(quint64 generation, const LayoutResult& result, 
         const auto& box = result.nodes[i];
         const auto& d = m_drawn[i];
         const QRectF r(box.center.x - box.widthPt / 2, box.center.y - box.heightPt / 2, box.widthPt, box.heightPt);
-        auto* node = m_scene->addRect(r, QPen(QColor(60, 60, 90), 1.2), QColor(214, 228, 250));
+        const NodeColours colours = nodeColours(palette());
+        auto* node = m_scene->addRect(r, QPen(colours.pen, 1.2), colours.fill);
         node->setZValue(1);
         node->setData(0, d.name);
         node->setToolTip(tr("%1\n%2 self samples, %3 inclusive").arg(d.name).arg(d.self).arg(d.inclusive));
@@ -303,6 +316,7 @@ void CallGraphView::applyLayout(quint64 generation, const LayoutResult& result, 
         if (d.inclusive > d.self) label += QStringLiteral("\n") + tr("%1 inclusive").arg(d.inclusive);
         auto* text = new QGraphicsSimpleTextItem(label, node);
         text->setFont(font);
+        text->setBrush(colours.text);
         const QRectF tb = text->boundingRect();
         text->setPos(r.center() - QPointF(tb.width() / 2, tb.height() / 2));
         m_nodeItems.insert(d.name, node);
@@ -337,8 +351,8 @@ void CallGraphView::setSearchText(const QString& text)
         const bool hit = !text.isEmpty() && it.key().contains(text, Qt::CaseInsensitive);
         const bool selected = it.key() == m_selected;
         it.value()->setPen(QPen(hit ? QColor(220, 120, 0)
-                : selected          ? QColor(20, 60, 200)
-                                    : QColor(60, 60, 90),
+                : selected          ? nodeColours(palette()).selected
+                                    : nodeColours(palette()).pen,
             hit || selected ? 3.0 : 1.2));
         if (hit) {
             m_highlight.insert(it.key());
@@ -362,8 +376,8 @@ void CallGraphView::selectFunction(const QString& function)
     m_callees->setMode(CallGraphModel::Mode::Callees, function);
     for (auto it = m_nodeItems.begin(); it != m_nodeItems.end(); ++it)
         if (!m_highlight.contains(it.key()))
-            it.value()->setPen(QPen(
-                it.key() == function ? QColor(20, 60, 200) : QColor(60, 60, 90), it.key() == function ? 3.0 : 1.2));
+            it.value()->setPen(QPen(it.key() == function ? nodeColours(palette()).selected : nodeColours(palette()).pen,
+                it.key() == function ? 3.0 : 1.2));
     if (auto* item = m_nodeItems.value(function)) m_view->centerOn(item);
 }
 
@@ -384,6 +398,7 @@ QRect CallGraphView::nodeViewportRect(const QString& function) const
 bool CallGraphView::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_view->viewport()) {
+        if (event->type() == QEvent::PaletteChange) restyle();
         if (event->type() == QEvent::Wheel) {
             const auto* w = static_cast<QWheelEvent*>(event);
             const double factor = std::pow(1.0015, w->angleDelta().y());
@@ -403,4 +418,24 @@ bool CallGraphView::eventFilter(QObject* watched, QEvent* event)
         }
     }
     return QWidget::eventFilter(watched, event);
+}
+
+void CallGraphView::restyle()
+{
+    // The scheme changed: recolour what is drawn (a new layout would cost a Graphviz run for the same picture).
+    m_view->setBackgroundBrush(palette().base());
+    const NodeColours colours = nodeColours(palette());
+    for (auto it = m_nodeItems.begin(); it != m_nodeItems.end(); ++it) {
+        QGraphicsRectItem* node = it.value();
+        node->setBrush(colours.fill);
+        for (QGraphicsItem* child : node->childItems())
+            if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(child)) text->setBrush(colours.text);
+        // Outlines as setSearchText()/selectFunction() draw them, without moving the view as they do.
+        const bool hit = m_highlight.contains(it.key());
+        const bool selected = it.key() == m_selected;
+        node->setPen(QPen(hit ? QColor(220, 120, 0)
+                : selected    ? colours.selected
+                              : colours.pen,
+            hit || selected ? 3.0 : 1.2));
+    }
 }

@@ -64,6 +64,7 @@ protected:
 
 private:
     void rebuild();
+    void restyle();
     void requestLayout();
     void applyLayout(quint64 generation, const LayoutResult& result, double ms);
 

@@ -2,6 +2,7 @@
 #include "CompareTimelines.h"
 
 #include "GroupColors.h"
+#include "PlotPalette.h"
 #include "QCustomPlotInclude.h"
 
 #include <QVBoxLayout>
@@ -20,6 +21,7 @@ CompareTimelines::CompareTimelines(QWidget* parent)
     layout->addWidget(m_plot);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setAutoAddPlottableToLegend(false); // each axis rect has its own legend (fill)
+    keepPlotPalette(m_plot);
 }
 
 void CompareTimelines::setTimelines(const Timeline& a, const Timeline& b)
@@ -137,5 +139,6 @@ void CompareTimelines::rebuild()
     const double from = std::min(-m_offsetA, -m_offsetB);
     const double to = std::max(m_a.lengthS - m_offsetA, m_b.lengthS - m_offsetB);
     top->axis(QCPAxis::atBottom)->setRange(from, std::max(to, from + 1));
+    applyPlotPalette(m_plot, palette()); // the axis rects are new
     m_plot->replot();
 }

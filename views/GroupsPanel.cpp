@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "GroupsPanel.h"
+#include "ColourScheme.h"
 
 #include "ProcessPickerDialog.h"
 #include "models/GroupControl.h"
@@ -54,7 +55,7 @@ GroupsPanel::GroupsPanel(GroupModel* model, QWidget* parent)
     m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     layout->addWidget(m_view, 1);
     m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #d93535;"));
+    colourscheme::useErrorText(m_error);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->hide();
     layout->addWidget(m_error);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "HeatmapGrid.h"
 
+#include "HeatmapGridAccessible.h"
 #include "HeatmapPalette.h"
 #include "core/Units.h"
 #include "models/AllocationModel.h"
@@ -21,6 +22,9 @@ constexpr int InfoW = 250; ///< the occupancy and reason column beside a single 
 HeatmapGrid::HeatmapGrid(QWidget* parent)
     : QWidget(parent)
 {
+    // What a screen reader says for the painted cells. First: setAccessibleName() below already creates (and
+    // caches) this widget's accessible interface, which must come from the factory.
+    heatmapaccessible::install();
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent, false);
     // QScrollArea asks heightForWidth() only when the size policy says so; without the flag it keeps the grid at the
@@ -29,6 +33,8 @@ HeatmapGrid::HeatmapGrid(QWidget* parent)
     policy.setHeightForWidth(true);
     setSizePolicy(policy);
     setAccessibleName(tr("Cache-way heatmap"));
+    setAccessibleDescription(tr("One row per group, one column per cache-way bit. Arrow keys move the cursor; "
+                                "Shift+Left/Right stage a range, Space toggles a bit, Enter applies, Escape cancels."));
     m_lineHeight = fontMetrics().height();
 }
 
@@ -159,6 +165,7 @@ void HeatmapGrid::setCursorCell(int row, int bit)
     m_cursorRow = r;
     m_cursorBit = b;
     update();
+    if (moved) heatmapaccessible::cursorMoved(this);
     if (moved || hasFocus()) Q_EMIT currentCellChanged(r, b);
 }
 
@@ -198,7 +205,10 @@ void HeatmapGrid::updateDrag(int bit)
     if (m_dragRow < 0 || bit < 0) return;
     if (bit != m_anchorBit) m_dragMoved = true;
     m_dragBit = bit;
-    m_cursorBit = bit;
+    if (bit != m_cursorBit) {
+        m_cursorBit = bit;
+        heatmapaccessible::cursorMoved(this);
+    }
     if (m_dragMoved) {
         const CacheSchema* s = m_model->rowSchema(m_dragRow);
         m_model->setPreview(m_dragRow, rangeMask(m_anchorBit, bit, s->minCbmBits, s->cbmLength));

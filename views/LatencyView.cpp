@@ -3,6 +3,7 @@
 
 #include "models/LatencyModel.h"
 #include "models/PmuSession.h"
+#include "views/PlotPalette.h"
 #include "views/PmuStatusBanner.h"
 #include "views/QCustomPlotInclude.h"
 
@@ -91,6 +92,7 @@ LatencyView::LatencyView(PmuSession* session, QWidget* parent)
     m_plot->legend->setSelectableParts(QCPLegend::spItems);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     m_plot->setMinimumHeight(220);
+    keepPlotPalette(m_plot);
     QCPBars* below = nullptr;
     for (int l = 0; l < LatencyModel::kLevels; ++l) {
         auto* bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);

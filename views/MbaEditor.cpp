@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MbaEditor.h"
+#include "ColourScheme.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -137,17 +138,19 @@ MbaEditor::MbaEditor(QWidget* parent)
     m_view->setAccessibleName(tr("Memory bandwidth allocation per group and domain"));
     m_view->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_banner->setWordWrap(true);
-    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; padding: 4px; }"));
+    colourscheme::followPalette(m_banner, colourscheme::warningBannerStyle);
     m_rules->setWordWrap(true);
     m_status->setWordWrap(true);
-    m_status->setStyleSheet(QStringLiteral("QLabel { color: #d93535; }"));
+    colourscheme::useErrorText(m_status);
     m_status->hide();
     m_note->setWordWrap(true);
     m_note->setObjectName(QStringLiteral("note"));
     m_note->hide();
 
     auto* top = new QHBoxLayout;
-    top->addWidget(new QLabel(tr("Bandwidth control:"), this));
+    auto* schemaLabel = new QLabel(tr("Bandwidth control:"), this);
+    schemaLabel->setBuddy(m_schemaBox); // the combo box's accessible name
+    top->addWidget(schemaLabel);
     top->addWidget(m_schemaBox);
     top->addStretch(1);
     auto* layout = new QVBoxLayout(this);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "PmuControls.h"
+#include "ColourScheme.h"
 
 #include "models/PmuLive.h"
 #include "models/PmuSession.h"
@@ -52,7 +53,7 @@ PmuControls::PmuControls(PmuSession* session, QWidget* parent)
     m_targetArg->setEnabled(false);
     m_advice->setWordWrap(true);
     m_advice->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_advice->setStyleSheet(QStringLiteral("color: #8a4b00"));
+    colourscheme::useWarningText(m_advice);
     m_state->setWordWrap(true);
     m_progress->setVisible(false);
     m_cancel->setVisible(false);

@@ -70,6 +70,9 @@ TimelineView::TimelineView(FramePump* pump, QWidget* parent)
     row->setContentsMargins(0, 0, 0, 0);
     row->setSpacing(2);
     m_plot = new QCustomPlot(this);
+    m_plot->setAccessibleName(tr("Occupancy and bandwidth timelines"));
+    m_plot->setAccessibleDescription(tr("LLC occupancy (top) and memory bandwidth (bottom) per group over time; the "
+                                        "group list beside the plot has the same groups as text."));
     m_plot->setMinimumHeight(260);
     row->addWidget(m_plot, 1);
     m_groupList = new TimelineGroupList(this);
@@ -106,6 +109,7 @@ void TimelineView::buildToolbar()
         m_windowBox->addItem(label, seconds);
     m_windowBox->setCurrentIndex(1);
     m_windowBox->setToolTip(tr("Time window shown while following"));
+    m_windowBox->setAccessibleName(tr("Time window"));
     connect(m_windowBox, &QComboBox::currentIndexChanged, this,
         [this](int i) { setWindowSeconds(m_windowBox->itemData(i).toDouble()); });
     bar->addWidget(m_windowBox);
@@ -539,6 +543,8 @@ void TimelineView::applyPalette()
     m_plot->legend->setBrush(pal.brush(QPalette::Base));
     m_plot->legend->setBorderPen(Qt::NoPen);
     m_plot->legend->setTextColor(text);
+    for (int i = 0; i < m_plot->legend->itemCount(); ++i) // items copy the legend's colour when they are made
+        if (m_plot->legend->item(i)) m_plot->legend->item(i)->setTextColor(text);
     for (int i = 0; i < m_groups.size(); ++i) {
         const QColor c = groupColor(i, pal);
         for (auto* graph : m_groups[i].graphs) {

@@ -3,6 +3,7 @@
 
 #include "models/PmuSession.h"
 #include "models/TmaModel.h"
+#include "views/PlotPalette.h"
 #include "views/PmuStatusBanner.h"
 #include "views/QCustomPlotInclude.h"
 
@@ -50,9 +51,11 @@ TmaView::TmaView(PmuSession* session, QWidget* parent)
     m_plot->legend->setVisible(true);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     m_plot->setMinimumHeight(220);
+    keepPlotPalette(m_plot);
     m_rangeItem = new QCPItemRect(m_plot);
-    m_rangeItem->setPen(QPen(QColor(30, 30, 30), 1, Qt::DashLine));
-    m_rangeItem->setBrush(QColor(255, 255, 255, 70));
+    // Mid grey and a translucent blue read on light and dark plots alike.
+    m_rangeItem->setPen(QPen(QColor(128, 128, 128), 1, Qt::DashLine));
+    m_rangeItem->setBrush(QColor(61, 142, 230, 50));
     m_rangeItem->topLeft->setTypeX(QCPItemPosition::ptPlotCoords);
     m_rangeItem->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
     m_rangeItem->bottomRight->setTypeX(QCPItemPosition::ptPlotCoords);
