@@ -6,13 +6,14 @@ namespace rdt::agent {
 const char* agentUsage()
 {
     return "usage: rdtscope-agent --stdio | --listen unix:PATH [--allow-group NAME] [--restore-on-exit]\n"
-           "                      [--max-clients N]\n"
+           "                      [--max-clients N] [--no-polkit]\n"
            "  --stdio            serve one client on standard input and output (what ssh and pkexec run)\n"
            "  --listen unix:PATH serve clients on a unix socket (mode 0660, group of --allow-group); under a\n"
            "                     systemd socket unit the socket is inherited instead\n"
            "  --allow-group NAME unix-socket peers must be root or in this group (default rdtscope)\n"
            "  --restore-on-exit  when a client goes, put back the allocations it changed\n"
            "  --max-clients N    at most N clients at once on the socket (default 16)\n"
+           "  --no-polkit        do not ask polkit per action (only where polkitd does not run: containers, tests)\n"
            "There is no TCP listener: remote clients come through ssh (rdtscope --connect ssh://HOST).\n"
            "Protocol: docs/PROTOCOL.md.\n";
 }
@@ -40,6 +41,8 @@ Result<AgentOptions> parseAgentOptions(const std::vector<std::string>& args, boo
             auto v = value("--allow-group");
             if (!v) return v.error();
             o.allowGroup = *v;
+        } else if (a == "--no-polkit") {
+            o.noPolkit = true;
         } else if (a == "--restore-on-exit") {
             o.restoreOnExit = true;
         } else if (a == "--max-clients") {

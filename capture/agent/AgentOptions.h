@@ -15,6 +15,7 @@ struct AgentOptions {
     bool systemdSocket = false; ///< started by a systemd .socket unit (LISTEN_FDS=1): listen on fd 3
     std::string allowGroup = "rdtscope"; ///< --allow-group NAME (unix socket peers)
     bool restoreOnExit = false; ///< --restore-on-exit: undo this connection's allocation changes when it ends
+    bool noPolkit = false; ///< --no-polkit: skip the per-action polkit checks (docs/PROTOCOL.md)
     int maxClients = 16; ///< --max-clients N
     bool help = false;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "Authorization.h"
 #include "protocol/Connection.h"
 #include "protocol/Handshake.h"
 #include "protocol/Preamble.h"
@@ -22,6 +23,9 @@ struct AgentContext {
     std::optional<gid_t> allowedGid;
     std::string allowedGroupName;
     bool restoreOnExit = false;
+    PolkitConfig polkit;
+    /// Started by pkexec: the caller's uid (PKEXEC_UID); polkit is asked about the agent's parent, pkexec's caller.
+    std::optional<uid_t> pkexecUid;
     /// The protocol versions this agent speaks (tests play older or newer agents by narrowing them).
     std::uint32_t minVersion = protocol::kMinProtocolVersion;
     std::uint32_t maxVersion = protocol::kProtocolVersion;

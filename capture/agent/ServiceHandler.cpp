@@ -26,12 +26,17 @@ public:
         : m_ctx(context)
         , m_peer(peer)
         , m_wake(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC))
+        , m_auth(context.polkit, subject(context, peer))
     { }
 
     int wakeFd() const override { return m_wake.get(); }
 
     void handle(const pb::Request& request, pb::Response& response) override
     {
+        if (auto allowed = m_auth.check(actionFor(request)); !allowed) {
+            m_ctx.log(who() + "refused: " + allowed.error().message);
+            return fail(response, allowed.error());
+        }
         switch (request.command_case()) {
         case pb::Request::kPing:
             response.mutable_pong()->set_payload(request.ping().payload());
@@ -205,11 +210,24 @@ private:
         m_restore.clear();
     }
 
+    /// Whom polkit is asked about: the socket peer, or pkexec's caller (the agent's parent, as pkexec execs the
+    /// agent in its own process); none for an ssh client, whom sshd authenticated.
+    static std::optional<Subject> subject(const AgentContext& ctx, const std::optional<protocol::PeerCredentials>& peer)
+    {
+        Result<Subject> s = peer ? subjectOf(peer->pid, peer->uid)
+            : ctx.pkexecUid      ? subjectOf(::getppid(), *ctx.pkexecUid)
+                                 : Result<Subject>(makeError("no subject"));
+        if (!s) return std::nullopt;
+        s->interactive = !peer; // pkexec's caller has an authentication agent (pkexec needed one too)
+        return *s;
+    }
+
     std::string who() const { return m_peer ? m_peer->userName + ": " : std::string {}; }
 
     const AgentContext& m_ctx;
     std::optional<protocol::PeerCredentials> m_peer;
     UniqueFd m_wake; ///< eventfd the service's wakeup writes, polled by the agent's loop
+    Authorizer m_auth;
     std::unique_ptr<engine::CaptureService> m_service;
     std::map<std::string, Schemata> m_restore;
     std::uint64_t m_reportedDropped = 0;

@@ -79,6 +79,15 @@ int main(int argc, char** argv)
     ctx.identity.uid = static_cast<std::uint32_t>(::geteuid());
     ctx.restoreOnExit = opt.restoreOnExit;
     ctx.log = logLine;
+    ctx.polkit.enabled = !opt.noPolkit;
+    if (const char* uid = std::getenv("PKEXEC_UID"); uid && opt.stdio) ctx.pkexecUid = std::atoi(uid);
+    // Say which checks apply, in the log and in the Welcome's capabilities (docs/PROTOCOL.md "Authorization").
+    if (opt.noPolkit) {
+        ctx.identity.capabilities.push_back("no-polkit");
+        logLine("--no-polkit: polkit is not asked; every accepted client may monitor, allocate and profile");
+    } else if (!opt.stdio || ctx.pkexecUid) {
+        ctx.identity.capabilities.push_back("polkit");
+    }
 
     if (opt.stdio) {
         AgentServer server(std::move(ctx), makeServiceHandler);

@@ -28,7 +28,8 @@ struct SocketAgent {
     explicit SocketAgent(const std::string& group = "users")
     {
         proc = std::make_unique<BackgroundProcess>(RDTSCOPE_AGENT,
-            std::vector<std::string> { "--listen", "unix:" + path, "--allow-group", group }, dir + "/agent.log");
+            std::vector<std::string> { "--listen", "unix:" + path, "--allow-group", group, "--no-polkit" },
+            dir + "/agent.log");
         // The socket file appears at bind, with no permissions, before its group and mode are set: wait for
         // the agent's "listening" line, which it writes once the socket is ready (bounded: 10 s).
         for (int i = 0; i < 1000 && proc->log().find("listening on unix:") == std::string::npos; ++i)
