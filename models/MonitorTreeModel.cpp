@@ -111,8 +111,11 @@ QVariant MonitorTreeModel::data(const QModelIndex& index, int role) const
             if (!group) return tr("domain %1").arg(s->domain);
             return s->group.empty() ? tr("(default)") : QString::fromStdString(s->group);
         case DomainsColumn:
-            return group ? (domains == 1 ? QString::number(s->domain) : tr("all %1").arg(domains))
-                         : QString::number(s->domain);
+            // "all 4", or which one domain a group was read in ("0" alone read like a count of domains).
+            return group
+                ? (domains == 1 ? tr("domain %1").arg(m_groups[static_cast<std::size_t>(index.row())].domains[0].domain)
+                                : tr("all %1").arg(domains))
+                : QString::number(s->domain);
         case OccupancyColumn:
             return QString::fromStdString(rdt::formatBytes(static_cast<double>(s->occupancyBytes)));
         case TotalColumn:

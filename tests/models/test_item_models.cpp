@@ -2,6 +2,7 @@
 #include "models/GroupModel.h"
 #include "models/MachineModel.h"
 #include "models/MonitorModel.h"
+#include "models/MonitorTreeModel.h"
 #include "models/ProcessModel.h"
 
 #include <QAbstractItemModelTester>
@@ -113,6 +114,28 @@ private Q_SLOTS:
         model.update(batch);
         QCOMPARE(reset.count(), 2);
         QCOMPARE(model.rowCount(), 1);
+    }
+
+    // The Monitor dock's tree (issue #16 item 1): one row per group summed over its domains, the domains as
+    // children, and a Domains column that reads as domains, not as a count.
+    void monitorTreeSumsDomainsUnderOneRowPerGroup()
+    {
+        MonitorTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        rdt::RdtSampleBatch batch;
+        for (int d = 0; d < 4; ++d)
+            batch.samples.push_back(sample("web", d, 1 << 20, 1e9, 1e9));
+        batch.samples.push_back(sample("batch", 2, 4 << 20, 2e9, 1e9));
+        model.update(batch);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.groupCount(), 2);
+        int web = model.index(0, 0).data(MonitorTreeModel::GroupPathRole).toString() == QStringLiteral("web") ? 0 : 1;
+        const QModelIndex webRow = model.index(web, 0);
+        QCOMPARE(model.rowCount(webRow), 4);
+        QCOMPARE(model.index(web, MonitorTreeModel::DomainsColumn).data().toString(), QStringLiteral("all 4"));
+        QCOMPARE(model.index(web, MonitorTreeModel::OccupancyColumn).data().toString(), QStringLiteral("4.00 MiB"));
+        QCOMPARE(model.index(1 - web, MonitorTreeModel::DomainsColumn).data().toString(), QStringLiteral("domain 2"));
+        QCOMPARE(model.index(2, MonitorTreeModel::GroupColumn, webRow).data().toString(), QStringLiteral("domain 2"));
     }
 
     void processModelScansProcTree()
