@@ -5,6 +5,7 @@
 
 #include "EnvelopePoints.h"
 #include "GroupColors.h"
+#include "PlotPalette.h"
 #include "QCustomPlotInclude.h"
 #include "models/FramePump.h"
 
@@ -139,28 +140,6 @@ void TimelineView::buildToolbar()
     exportMenu();
     bar->addWidget(m_exportButton);
     static_cast<QVBoxLayout*>(layout())->addLayout(bar);
-}
-
-void TimelineView::exportMenu()
-{
-    auto* menu = new QMenu(m_exportButton);
-    struct Kind {
-        QString label;
-        QString filter;
-        bool (TimelineView::*fn)(const QString&, QString*);
-    };
-    const Kind kinds[] = { { tr("PNG image\u2026"), tr("PNG image (*.png)"), &TimelineView::exportPng },
-        { tr("SVG drawing\u2026"), tr("SVG drawing (*.svg)"), &TimelineView::exportSvg },
-        { tr("CSV data\u2026"), tr("CSV (*.csv)"), &TimelineView::exportCsv } };
-    for (const auto& k : kinds) {
-        menu->addAction(k.label, this, [this, k] {
-            const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), QString(), k.filter);
-            if (path.isEmpty()) return;
-            QString error;
-            if (!(this->*k.fn)(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
-        });
-    }
-    m_exportButton->setMenu(menu);
 }
 
 void TimelineView::setupPlot()
@@ -525,26 +504,8 @@ void TimelineView::changeEvent(QEvent* event)
 void TimelineView::applyPalette()
 {
     const QPalette pal = palette();
-    const QColor text = pal.color(QPalette::Text);
-    QColor grid = pal.color(QPalette::Mid);
-    grid.setAlpha(110);
-    m_plot->setBackground(pal.brush(QPalette::Base));
-    for (auto* rect : { m_occRect, m_bwRect }) {
-        rect->setBackground(pal.brush(QPalette::Base));
-        for (auto* axis : rect->axes()) {
-            axis->setBasePen(QPen(text));
-            axis->setTickPen(QPen(text));
-            axis->setSubTickPen(QPen(text));
-            axis->setTickLabelColor(text);
-            axis->setLabelColor(text);
-            axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-        }
-    }
-    m_plot->legend->setBrush(pal.brush(QPalette::Base));
+    applyPlotPalette(m_plot, pal); // background, axes, grid and legend text as every plot of the GUI
     m_plot->legend->setBorderPen(Qt::NoPen);
-    m_plot->legend->setTextColor(text);
-    for (int i = 0; i < m_plot->legend->itemCount(); ++i) // items copy the legend's colour when they are made
-        if (m_plot->legend->item(i)) m_plot->legend->item(i)->setTextColor(text);
     for (int i = 0; i < m_groups.size(); ++i) {
         const QColor c = groupColor(i, pal);
         for (auto* graph : m_groups[i].graphs) {
@@ -555,85 +516,4 @@ void TimelineView::applyPalette()
     }
     m_lastMarkerCount = -1; // rebuild markers in the new colours
     if (m_pump) refresh();
-}
-
-void TimelineView::showExportLegend(bool shown)
-{
-    // The image carries its own legend (the group list is not part of the plot); on screen it stays out of the way.
-    if (shown) {
-        m_plot->plotLayout()->insertRow(0);
-        m_plot->plotLayout()->addElement(0, 0, m_exportLegend);
-        m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    } else {
-        m_plot->plotLayout()->take(m_exportLegend);
-        m_plot->plotLayout()->simplify();
-    }
-    m_plot->replot(QCustomPlot::rpImmediateRefresh);
-}
-
-bool TimelineView::exportPng(const QString& path, QString* error)
-{
-    showExportLegend(true);
-    const bool saved = m_plot->savePng(path, 0, 0, 1.0);
-    showExportLegend(false);
-    if (saved) return true;
-    if (error) *error = tr("Could not write the PNG image %1: check that the folder exists and is writable.").arg(path);
-    return false;
-}
-
-bool TimelineView::exportSvg(const QString& path, QString* error)
-{
-    QSvgGenerator generator;
-    generator.setFileName(path);
-    generator.setSize(m_plot->size());
-    generator.setViewBox(QRect(QPoint(0, 0), m_plot->size()));
-    generator.setTitle(tr("rdtscope timeline"));
-    QCPPainter painter;
-    if (!painter.begin(&generator)) {
-        if (error)
-            *error = tr("Could not write the SVG drawing %1: check that the folder exists and is writable.").arg(path);
-        return false;
-    }
-    showExportLegend(true);
-    m_plot->toPainter(&painter, m_plot->width(), m_plot->height());
-    painter.end();
-    showExportLegend(false);
-    return QFile::exists(path);
-}
-
-bool TimelineView::exportCsv(const QString& path, QString* error)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
-        if (error) *error = tr("Could not write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    QTextStream out(&file);
-    const auto [t0, t1] = visibleRange();
-    const SourceDescription source = m_pump ? m_pump->source() : SourceDescription {};
-    out << "# rdtscope timeline export, source: " << QString::fromStdString(source.name)
-        << (source.kind == SourceKind::Simulated ? " (SIMULATED data)" : "") << "\n";
-    out << "time_s,group,llc_occupancy_bytes,mbm_total_Bps,mbm_local_Bps,mbm_remote_Bps\n";
-    if (m_pump) {
-        const auto& store = m_pump->store();
-        for (int gi = 0; gi < store.groupCount(); ++gi) {
-            if (gi < m_groups.size() && !m_groups[gi].visible) continue;
-            const QString name = store.groupName(gi);
-            store.forEachRaw(gi, t0, t1, [&](double t, const std::array<double, kMetricCount>& v) {
-                out << QString::number(t, 'f', 3) << ',' << name << ',' << QString::number(v[0], 'f', 0) << ','
-                    << QString::number(v[1], 'f', 0) << ',' << QString::number(v[2], 'f', 0) << ','
-                    << QString::number(v[3], 'f', 0) << '\n';
-            });
-        }
-        for (const auto& marker : m_pump->markers()) {
-            if (marker.t >= t0 && marker.t <= t1)
-                out << "# marker," << QString::number(marker.t, 'f', 3) << ",\"" << marker.label << "\"\n";
-        }
-    }
-    out.flush();
-    if (file.error() != QFileDevice::NoError) {
-        if (error) *error = tr("Could not write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
 }
