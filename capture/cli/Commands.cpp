@@ -19,6 +19,7 @@ CommandRun defineImport(CLI::App& cmd);
 CommandRun definePmu(CLI::App& cmd);
 CommandRun defineSim(CLI::App& cmd);
 CommandRun defineCompare(CLI::App& cmd);
+CommandRun defineLesson(CLI::App& cmd);
 
 const std::vector<Command>& commands()
 {
@@ -37,6 +38,7 @@ const std::vector<Command>& commands()
         { "pmu", "TMA, LBR call edges, load latency", definePmu },
         { "sim", "run the simulated machine and print what its resctrl reports", defineSim },
         { "diff", "compare two sessions or perf.data files", defineCompare },
+        { "lesson", "guided exercises on the simulated machine: list, show, or --check one", defineLesson },
     };
     return table;
 }

@@ -98,7 +98,7 @@ std::vector<std::string> builtinScenarios()
     return sim::builtinScenarioNames();
 }
 
-Result<RdtSource> openSimSource(const std::string& spec, const std::string& scenario)
+Result<RdtSource> openSimSource(const std::string& spec, const std::string& scenario, bool setupOnly)
 {
     RdtSource s;
     s.kind = spec;
@@ -115,6 +115,7 @@ Result<RdtSource> openSimSource(const std::string& spec, const std::string& scen
             e.advice += (e.advice.empty() ? "" : "; ") + std::string("built-in scenarios: ") + names;
             return e;
         }
+        if (setupOnly) std::erase_if(loaded->steps, [](const sim::ScenarioStep& step) { return step.atNs > 0; });
         auto created = sim::Simulation::create(*loaded);
         if (!created) return created.error();
         std::shared_ptr<sim::Simulation> simulation(std::move(*created));

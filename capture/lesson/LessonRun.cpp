@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "LessonRun.h"
+
+#include "core/Text.h"
+#include "rdt/Schemata.h"
+
+#include <cmath>
+
+namespace rdt::lesson {
+
+const char* phaseName(StepPhase phase)
+{
+    switch (phase) {
+    case StepPhase::Action:
+        return "waiting for the action";
+    case StepPhase::Running:
+        return "running";
+    case StepPhase::Question:
+        return "question";
+    case StepPhase::Done:
+        return "done";
+    }
+    return "?";
+}
+
+LessonRun::LessonRun(Lesson lesson)
+    : m_lesson(std::move(lesson))
+{ }
+
+engine::CommandResult LessonRun::begin(engine::Engine& engine)
+{
+    auto r = engine.setSamplingInterval(m_lesson.samplingNs);
+    auto snapshot = engine.snapshot();
+    if (!snapshot.result.ok) return snapshot.result;
+    m_measure.reset(snapshot, engine.samplingIntervalNs());
+    m_index = 0;
+    m_completed = 0;
+    m_finished = false;
+    m_skipped.assign(m_lesson.steps.size(), false);
+    enterStep(engine.nowNs());
+    return r;
+}
+
+void LessonRun::enterStep(std::uint64_t nowNs)
+{
+    m_claims.clear();
+    m_hint = 0;
+    m_runFromNs = nowNs;
+    m_phase = step().doneWhen ? StepPhase::Action : StepPhase::Running;
+}
+
+void LessonRun::observe(const engine::EngineEvent& event)
+{
+    m_measure.observe(event);
+}
+
+bool LessonRun::actionDone()
+{
+    m_measure.setWindow(m_runFromNs, ~std::uint64_t(0));
+    auto held = step().doneWhen->evaluate(m_measure);
+    return held && *held;
+}
+
+void LessonRun::update(engine::Engine& engine)
+{
+    if (m_finished) return;
+    const auto now = engine.nowNs();
+    if (m_phase == StepPhase::Action) {
+        m_measure.refresh(engine.snapshot(), engine.samplingIntervalNs());
+        if (actionDone()) {
+            m_phase = StepPhase::Running;
+            m_runFromNs = now;
+        }
+    }
+    if (m_phase == StepPhase::Running && now >= m_runFromNs + step().runNs) endRun(now);
+}
+
+void LessonRun::endRun(std::uint64_t nowNs)
+{
+    const auto& s = step();
+    const auto window = std::min(s.windowNs, nowNs - m_runFromNs);
+    m_measure.setWindow(nowNs - window, nowNs);
+    for (const auto& r : s.remember) {
+        auto v = r.value.evaluate(m_measure);
+        if (v) m_measure.setVariable(r.name, *v);
+    }
+    m_claims.clear();
+    for (const auto& c : s.expect) {
+        ClaimResult claim { c.text, false, {} };
+        auto held = c.evaluate(m_measure);
+        if (!held) {
+            claim.detail = held.error().message;
+        } else {
+            claim.held = *held;
+            auto l = c.left.evaluate(m_measure);
+            auto r = c.right.evaluate(m_measure);
+            claim.detail = formatString("measured %.3g %s %.3g", l ? *l : 0.0, c.op.c_str(), r ? *r : 0.0);
+        }
+        m_claims.push_back(claim);
+    }
+    m_phase = s.question.kind == LessonQuestion::Kind::None ? StepPhase::Done : StepPhase::Question;
+}
+
+std::uint64_t LessonRun::runLeftNs(std::uint64_t nowNs) const
+{
+    if (m_phase != StepPhase::Running) return 0;
+    const auto end = m_runFromNs + step().runNs;
+    return end > nowNs ? end - nowNs : 0;
+}
+
+Result<double> LessonRun::measuredAnswer() const
+{
+    if (m_phase != StepPhase::Question && m_phase != StepPhase::Done)
+        return makeError("the step has not run yet", "perform the step's action and let it run");
+    return step().question.answer.evaluate(m_measure);
+}
+
+std::vector<std::size_t> LessonRun::rightChoices() const
+{
+    std::vector<std::size_t> right;
+    if (m_phase != StepPhase::Question && m_phase != StepPhase::Done) return right;
+    const auto& choices = step().question.choices;
+    for (std::size_t i = 0; i < choices.size(); ++i) {
+        auto held = choices[i].when.evaluate(m_measure);
+        if (held && *held) right.push_back(i);
+    }
+    return right;
+}
+
+AnswerCheck LessonRun::answerNumber(double value)
+{
+    auto measured = measuredAnswer();
+    if (!measured) return { false, "cannot grade yet: " + measured.error().message };
+    const auto& q = step().question;
+    const double allowed = q.absoluteTolerance ? q.tolerance : std::fabs(*measured) * q.tolerance;
+    const bool right = std::fabs(value - *measured) <= allowed;
+    const std::string unit = q.unit.empty() ? "" : " " + q.unit;
+    if (right) m_phase = StepPhase::Done;
+    return { right,
+        right ? formatString("right: this run measured %.3g%s", *measured, unit.c_str())
+              : formatString("not quite: %.3g%s is not within the tolerance of what this run measured; look again",
+                  value, unit.c_str()) };
+}
+
+AnswerCheck LessonRun::answerChoice(std::size_t index)
+{
+    const auto right = rightChoices();
+    if (m_phase != StepPhase::Question && m_phase != StepPhase::Done)
+        return { false, "cannot grade yet: the step has not run" };
+    const bool ok = right.size() == 1 && right.front() == index;
+    if (ok) m_phase = StepPhase::Done;
+    return { ok, ok ? "right: that is what this run measured" : "not quite: look at the measurements again" };
+}
+
+std::string LessonRun::nextHint()
+{
+    const auto& hints = step().hints;
+    if (hints.empty()) return {};
+    return hints[m_hint++ % hints.size()];
+}
+
+void LessonRun::skip(engine::Engine& engine)
+{
+    if (m_finished) return;
+    m_skipped[m_index] = true;
+    m_phase = StepPhase::Done;
+    next(engine);
+}
+
+void LessonRun::next(engine::Engine& engine)
+{
+    if (m_finished || m_phase != StepPhase::Done) return;
+    ++m_completed;
+    if (m_index + 1 >= m_lesson.steps.size()) {
+        m_finished = true;
+        return;
+    }
+    ++m_index;
+    enterStep(engine.nowNs());
+}
+
+engine::CommandResult LessonRun::perform(engine::Engine& engine)
+{
+    const auto& a = step().action;
+    switch (a.kind) {
+    case LessonAction::Kind::None:
+        return engine::CommandResult::success();
+    case LessonAction::Kind::Alloc: {
+        auto schemata = Schemata::parseStrict(a.schemata);
+        if (!schemata) return engine::CommandResult::failure(schemata.error());
+        auto r = engine.applyAllocation(groupPath(a.group), *schemata);
+        return r.result;
+    }
+    case LessonAction::Kind::Sampling:
+        return engine.setSamplingInterval(a.intervalNs);
+    case LessonAction::Kind::Mkdir:
+        return engine.createGroup(a.group);
+    case LessonAction::Kind::Rmdir:
+        return engine.deleteGroup(a.group);
+    }
+    return engine::CommandResult::success();
+}
+
+} // namespace rdt::lesson

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// One student's way through a lesson, on an engine over the lesson's simulated machine. Qt-free and passive:
+// whoever drives the engine (the GUI's frame pump, the CLI checker) hands it the events it drains and calls
+// update() as simulated time passes; the run detects each step's action from those events, lets the step run,
+// measures, checks the lesson's claims and grades answers against what was measured in this run.
+
+#include "Lesson.h"
+#include "RunMeasurements.h"
+#include "engine/Engine.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rdt::lesson {
+
+/// Where the current step is: waiting for the student's action, running (simulated time passes to show the
+/// effect), asking its question, or done.
+enum class StepPhase { Action, Running, Question, Done };
+const char* phaseName(StepPhase phase);
+
+/// One claim (`expect`) of a step, evaluated at the end of its run.
+struct ClaimResult {
+    std::string text;
+    bool held = false;
+    std::string detail; ///< the measured values, or why they could not be measured
+};
+
+/// What checking an answer says.
+struct AnswerCheck {
+    bool right = false;
+    std::string feedback; ///< "right: 14.2 MiB was measured", "not quite: the run measured 14.2 MiB (yours 3)"
+};
+
+class LessonRun {
+public:
+    explicit LessonRun(Lesson lesson);
+
+    const Lesson& lesson() const { return m_lesson; }
+    std::size_t stepIndex() const { return m_index; }
+    const LessonStep& step() const { return m_lesson.steps[m_index]; }
+    StepPhase phase() const { return m_phase; }
+    bool finished() const { return m_finished; }
+    /// Steps done (answered, or skipped) out of the lesson's steps.
+    std::size_t completedSteps() const { return m_completed; }
+    bool stepSkipped(std::size_t index) const { return index < m_skipped.size() && m_skipped[index]; }
+
+    /// (Re)starts on step one from the engine's state now; sets the lesson's sampling interval.
+    engine::CommandResult begin(engine::Engine& engine);
+    void observe(const engine::EngineEvent& event);
+    /// Simulated time has passed: detects the action, ends the step's run and measures.
+    void update(engine::Engine& engine);
+    /// Performs the step's action through the engine (what --check and "Do it for me" do).
+    engine::CommandResult perform(engine::Engine& engine);
+
+    /// Simulated ns left in the step's run (0 when not running).
+    std::uint64_t runLeftNs(std::uint64_t nowNs) const;
+    /// The claims, once the step has run.
+    const std::vector<ClaimResult>& claims() const { return m_claims; }
+    /// The measured answer of a number question (once the step has run), or why it was not measured.
+    Result<double> measuredAnswer() const;
+    /// Indices of the choices whose condition holds in this run (once the step has run).
+    std::vector<std::size_t> rightChoices() const;
+    AnswerCheck answerNumber(double value);
+    AnswerCheck answerChoice(std::size_t index);
+    /// The next hint (cycling), "" when the step has none.
+    std::string nextHint();
+
+    /// Leaves the step unanswered (counts as skipped) and moves on.
+    void skip(engine::Engine& engine);
+    /// Moves on after a done step.
+    void next(engine::Engine& engine);
+    const RunMeasurements& measurements() const { return m_measure; }
+
+private:
+    void enterStep(std::uint64_t nowNs);
+    void endRun(std::uint64_t nowNs);
+    bool actionDone();
+
+    Lesson m_lesson;
+    RunMeasurements m_measure;
+    std::size_t m_index = 0;
+    StepPhase m_phase = StepPhase::Action;
+    bool m_finished = false;
+    std::size_t m_completed = 0;
+    std::vector<bool> m_skipped;
+    std::uint64_t m_runFromNs = 0;
+    std::vector<ClaimResult> m_claims;
+    std::size_t m_hint = 0;
+};
+
+} // namespace rdt::lesson

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "RunMeasurements.h"
+
+#include <bit>
+
+namespace rdt::lesson {
+
+std::string groupPath(const std::string& name)
+{
+    return name == "default" || name == "/" ? std::string() : name;
+}
+
+void RunMeasurements::reset(const engine::GroupsSnapshot& snapshot, std::uint64_t samplingNs)
+{
+    m_points.clear();
+    m_schemata.clear();
+    m_variables.clear();
+    for (const auto& g : snapshot.groups)
+        if (g.info.isControl) m_schemata[g.info.path] = g.schemata;
+    refresh(snapshot, samplingNs);
+}
+
+void RunMeasurements::refresh(const engine::GroupsSnapshot& snapshot, std::uint64_t samplingNs)
+{
+    m_samplingNs = samplingNs;
+    m_groups.clear();
+    for (const auto& g : snapshot.groups)
+        m_groups.insert(g.info.path);
+}
+
+void RunMeasurements::observe(const engine::EngineEvent& event)
+{
+    if (const auto* batch = std::get_if<RdtSampleBatch>(&event)) {
+        for (const auto& s : batch->samples) {
+            auto& points = m_points[s.group];
+            // One point per poll: a group's domains (sockets) add up.
+            if (points.empty() || points.back().timeNs != s.timeNs) points.push_back({ s.timeNs, 0, 0, 0, 0 });
+            auto& p = points.back();
+            p.occupancyBytes += double(s.occupancyBytes);
+            p.totalBps += s.mbmTotalBps;
+            p.localBps += s.mbmLocalBps;
+            p.flags |= s.flags;
+        }
+    } else if (const auto* change = std::get_if<AllocationChanged>(&event)) {
+        if (change->ok) m_schemata[change->group].set(change->resource, change->domain, change->newValue);
+    }
+}
+
+void RunMeasurements::setWindow(std::uint64_t fromNs, std::uint64_t toNs)
+{
+    m_fromNs = fromNs;
+    m_toNs = toNs;
+}
+
+std::size_t RunMeasurements::sampleCount(const std::string& group) const
+{
+    auto it = m_points.find(groupPath(group));
+    return it == m_points.end() ? 0 : it->second.size();
+}
+
+std::optional<double> RunMeasurements::mean(
+    const std::string& group, double Point::*field, bool rates, std::string& why) const
+{
+    auto it = m_points.find(groupPath(group));
+    if (it == m_points.end()) {
+        why = "no samples of group '" + group + "'";
+        return std::nullopt;
+    }
+    double sum = 0;
+    std::size_t n = 0;
+    for (const auto& p : it->second) {
+        if (p.timeNs < m_fromNs || p.timeNs > m_toNs) continue;
+        // A series' first sample has no delta (its rates are 0), and an unavailable counter carries no value.
+        if (rates && (p.flags & (SampleFirst | SampleMbmUnavailable | SampleMbmError))) continue;
+        if (!rates && (p.flags & (SampleOccupancyUnavailable | SampleOccupancyError))) continue;
+        sum += p.*field;
+        ++n;
+    }
+    if (n == 0) {
+        why = "no valid sample of group '" + group + "' in the step's window";
+        return std::nullopt;
+    }
+    return sum / double(n);
+}
+
+std::optional<double> RunMeasurements::count(const std::string& group, std::uint32_t flag, std::string& why) const
+{
+    auto it = m_points.find(groupPath(group));
+    if (it == m_points.end()) {
+        why = "no samples of group '" + group + "'";
+        return std::nullopt;
+    }
+    double n = 0;
+    for (const auto& p : it->second)
+        if (p.timeNs >= m_fromNs && p.timeNs <= m_toNs && (p.flags & flag)) ++n;
+    return n;
+}
+
+std::optional<double> RunMeasurements::metric(
+    const std::string& function, const std::vector<std::string>& args, std::string& why) const
+{
+    if (function == "sampling") return double(m_samplingNs) * 1e-9;
+    if (args.empty()) {
+        why = function + "() needs a group";
+        return std::nullopt;
+    }
+    const std::string& group = args[0];
+    if (function == "occupancy") {
+        auto v = mean(group, &Point::occupancyBytes, false, why);
+        return v ? std::optional(*v / double(1 << 20)) : std::nullopt;
+    }
+    if (function == "bandwidth" || function == "local") {
+        auto v = mean(group, function == "local" ? &Point::localBps : &Point::totalBps, true, why);
+        return v ? std::optional(*v / 1e6) : std::nullopt;
+    }
+    if (function == "wraps") return count(group, SampleWrapped, why);
+    if (function == "multiwraps") return count(group, SampleMaybeMultiWrap, why);
+    if (function == "exists") return m_groups.count(groupPath(group)) ? 1.0 : 0.0;
+    if (function == "ways" || function == "mb") {
+        auto it = m_schemata.find(groupPath(group));
+        const std::string resource = args.size() > 1 ? args[1] : function == "mb" ? "MB" : "L3";
+        auto value = it == m_schemata.end() ? std::nullopt : it->second.value(resource, 0);
+        if (!value) {
+            why = "group '" + group + "' has no " + resource + " allocation in domain 0";
+            return std::nullopt;
+        }
+        if (function == "mb") {
+            auto b = parseBandwidth(*value);
+            if (!b) return std::nullopt;
+            return double(*b);
+        }
+        auto mask = parseMask(*value);
+        if (!mask) return std::nullopt;
+        return double(std::popcount(*mask));
+    }
+    why = "unknown function " + function;
+    return std::nullopt;
+}
+
+std::optional<double> RunMeasurements::variable(const std::string& name, std::string& why) const
+{
+    auto it = m_variables.find(name);
+    if (it == m_variables.end()) {
+        why = "no earlier step remembered $" + name;
+        return std::nullopt;
+    }
+    return it->second;
+}
+
+} // namespace rdt::lesson

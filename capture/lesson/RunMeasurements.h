@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// What a lesson run has seen of the engine: every group's samples (from RdtSampleBatch events), every group's
+// allocation (a snapshot at the start, then AllocationChanged events), the groups that exist and the sampling
+// interval. Expressions (LessonExpr.h) read it through Measurements, over a window of simulated time.
+
+#include "LessonExpr.h"
+#include "engine/EngineTypes.h"
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace rdt::lesson {
+
+class RunMeasurements final : public Measurements {
+public:
+    /// Forgets everything and starts from the engine's state now (groups, schemata, sampling interval).
+    void reset(const engine::GroupsSnapshot& snapshot, std::uint64_t samplingNs);
+    void observe(const engine::EngineEvent& event);
+    /// The groups that exist and the sampling interval, re-read (no event says a group appeared).
+    void refresh(const engine::GroupsSnapshot& snapshot, std::uint64_t samplingNs);
+
+    /// Metrics average the samples taken in [fromNs, toNs].
+    void setWindow(std::uint64_t fromNs, std::uint64_t toNs);
+    void setVariable(const std::string& name, double value) { m_variables[name] = value; }
+    std::size_t sampleCount(const std::string& group) const;
+
+    std::optional<double> metric(
+        const std::string& function, const std::vector<std::string>& args, std::string& why) const override;
+    std::optional<double> variable(const std::string& name, std::string& why) const override;
+
+private:
+    struct Point {
+        std::uint64_t timeNs = 0;
+        double occupancyBytes = 0, totalBps = 0, localBps = 0;
+        std::uint32_t flags = 0;
+    };
+    std::optional<double> mean(const std::string& group, double Point::*field, bool rates, std::string& why) const;
+    std::optional<double> count(const std::string& group, std::uint32_t flag, std::string& why) const;
+
+    std::map<std::string, std::vector<Point>> m_points; ///< by group path ("" = default group), domains summed
+    std::map<std::string, Schemata> m_schemata;
+    std::set<std::string> m_groups;
+    std::map<std::string, double> m_variables;
+    std::uint64_t m_samplingNs = 0;
+    std::uint64_t m_fromNs = 0, m_toNs = 0;
+};
+
+/// "default" and "/" name the default group ("" in resctrl paths); other names are paths.
+std::string groupPath(const std::string& name);
+
+} // namespace rdt::lesson
