@@ -4,6 +4,7 @@
 // an error and on SIGINT/SIGTERM (capture/experiment/Sweep.h, docs/EXPERIMENTS.md).
 #include "CmdRdtSource.h"
 #include "Commands.h"
+#include "core/Csv.h"
 #include "core/Time.h"
 #include "experiment/Sweep.h"
 #include "session/StopSignals.h"
@@ -46,10 +47,10 @@ void printStep(const experiment::SweepStep& s, const experiment::SweepSettings& 
 {
     const bool victim = !settings.victim.empty();
     if (csv) {
-        std::printf("%u,%llu,%s,%.0f,%.0f,%.0f", s.index, static_cast<unsigned long long>(s.value), s.written.c_str(),
-            s.occupancyBytes, s.totalBps, s.localBps);
+        std::printf("%u,%llu,%s,%.0f,%.0f,%.0f", s.index, static_cast<unsigned long long>(s.value),
+            csvField(s.written).c_str(), s.occupancyBytes, s.totalBps, s.localBps);
         if (victim) std::printf(",%.0f,%.0f", s.victimOccupancyBytes, s.victimTotalBps);
-        std::printf(",%s\n", s.disturbed.c_str());
+        std::printf(",%s\n", csvField(s.disturbed).c_str());
     } else {
         std::printf("%4u %6llu  %-22s %12.1f %12.1f %12.1f", s.index, static_cast<unsigned long long>(s.value),
             s.written.c_str(), s.occupancyBytes / 1024.0, s.totalBps / 1e6, s.localBps / 1e6);

@@ -114,6 +114,7 @@ Status Runner::applyWrites(const std::vector<GroupWrite>& writes, std::string* w
             *written = out.applied.format();
             while (!written->empty() && written->back() == '\n')
                 written->pop_back();
+            std::replace(written->begin(), written->end(), '\n', ' '); // CDP: "L3CODE:0=7f0 L3DATA:0=7f0"
         }
     }
     return {};
