@@ -1,27 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Runs a planned sweep through the engine: each step one transaction per group, then settle, then measure; the
 // original allocation written back however the sweep ends.
+#include "Measurement.h"
 #include "Sweep.h"
 #include "SweepPlan.h"
 
-#include "rdt/CounterMath.h"
-
 #include <algorithm>
-#include <chrono>
 #include <map>
 #include <variant>
 
 namespace rdt::experiment {
 
 namespace {
-
-/// Cumulative counters of one group, summed over its monitoring domains, from one poll.
-struct Reading {
-    bool seen = false;
-    double occupancy = 0;
-    std::uint64_t total = 0;
-    std::uint64_t local = 0;
-};
 
 class Runner {
 public:
@@ -34,12 +24,6 @@ public:
     Result<SweepResult> run();
 
 private:
-    bool stopRequested() const { return m_hooks.stopRequested && m_hooks.stopRequested(); }
-    /// Moves the clock to `offset` from the start (sleeping when paced), then polls; false when stopped.
-    bool pollAt(std::uint64_t offset, std::map<std::string, Reading>& out);
-    /// Holds the current step for `ns`, polling; the readings of the last poll. False when stopped.
-    bool hold(std::uint64_t ns, std::map<std::string, Reading>* first, std::map<std::string, Reading>& last,
-        std::map<std::string, double>* occupancySum, unsigned* polls);
     Status applyWrites(const std::vector<GroupWrite>& writes, std::string* written);
     /// Another writer changed something this sweep did not: "victim L3 7ff -> 7fc".
     std::string disturbance();
@@ -49,58 +33,8 @@ private:
     SweepSettings m_s;
     SweepHooks m_hooks;
     SweepPlan m_plan;
-    std::uint64_t m_t0 = 0, m_offset = 0, m_totalNs = 0;
-    std::chrono::steady_clock::time_point m_wall0;
-    bool m_paced = false;
     std::map<std::string, Schemata> m_expected; ///< every control group's schemata as the sweep left it
 };
-
-bool Runner::pollAt(std::uint64_t offset, std::map<std::string, Reading>& out)
-{
-    if (stopRequested()) return false;
-    if (m_paced) m_engine.waitUntil(m_wall0 + std::chrono::nanoseconds(offset));
-    m_engine.advanceTo(m_t0 + offset);
-    m_offset = offset;
-    (void)m_engine.pollRdt();
-    out.clear();
-    for (auto& e : m_engine.drainEvents()) {
-        if (const auto* b = std::get_if<RdtSampleBatch>(&e)) {
-            out.clear();
-            for (const auto& smp : b->samples) {
-                auto& r = out[smp.group];
-                r.seen = true;
-                r.occupancy += static_cast<double>(smp.occupancyBytes);
-                r.total += smp.mbmTotalBytes;
-                r.local += smp.mbmLocalBytes;
-            }
-        } else if (m_hooks.onEvent) {
-            m_hooks.onEvent(e);
-        }
-    }
-    if (m_hooks.onProgress) m_hooks.onProgress(offset, m_totalNs);
-    return !stopRequested();
-}
-
-bool Runner::hold(std::uint64_t ns, std::map<std::string, Reading>* first, std::map<std::string, Reading>& last,
-    std::map<std::string, double>* occupancySum, unsigned* polls)
-{
-    const std::uint64_t end = m_offset + ns;
-    bool started = false;
-    while (m_offset < end) {
-        const std::uint64_t next = std::min(end, m_offset + m_s.pollNs);
-        if (first && !started) {
-            if (!pollAt(m_offset, *first)) return false;
-            started = true;
-        }
-        if (!pollAt(next, last)) return false;
-        if (occupancySum) {
-            for (const auto& [g, r] : last)
-                (*occupancySum)[g] += r.occupancy;
-            ++*polls;
-        }
-    }
-    return true;
-}
 
 Status Runner::applyWrites(const std::vector<GroupWrite>& writes, std::string* written)
 {
@@ -190,16 +124,18 @@ Result<SweepResult> Runner::run()
     result.resourceText = m_plan.resourceText;
     result.notes = m_plan.notes;
     result.simulated = m_engine.source().simulated;
-    m_paced = m_s.paced || !result.simulated;
-    m_s.pollNs = std::clamp<std::uint64_t>(m_s.pollNs, 1'000'000, maxPollIntervalNs(caps.monitoring.counterWidth));
+    const bool paced = m_s.paced || !result.simulated;
     if (m_engine.holdScenarioSteps(true))
         result.notes.push_back("the scenario's timed steps are held during the sweep (they would change allocations "
                                "under it) and run after it");
     const auto previousInterval = m_engine.samplingIntervalNs();
-    (void)m_engine.setSamplingInterval(m_s.pollNs);
-    m_t0 = m_engine.nowNs();
-    m_wall0 = std::chrono::steady_clock::now();
-    m_totalNs = m_plan.steps.size() * (m_s.settleNs + m_s.measureNs);
+    const std::uint64_t totalNs = m_plan.steps.size() * (m_s.settleNs + m_s.measureNs);
+    Measurer::Hooks mh;
+    mh.stopRequested = m_hooks.stopRequested;
+    mh.onEvent = m_hooks.onEvent;
+    if (m_hooks.onProgress) mh.onProgress = [this, totalNs](std::uint64_t ns) { m_hooks.onProgress(ns, totalNs); };
+    Measurer measurer(m_engine, m_s.pollNs, caps.monitoring.counterWidth, paced, mh);
+    (void)m_engine.setSamplingInterval(measurer.pollNs());
 
     for (const auto& planned : m_plan.steps) {
         SweepStep step;
@@ -209,25 +145,19 @@ Result<SweepResult> Runner::run()
             result.error = ok.error();
             break;
         }
-        std::map<std::string, Reading> first, last;
-        std::map<std::string, double> occSum;
-        unsigned polls = 0;
-        if (!hold(m_s.settleNs, nullptr, last, nullptr, nullptr)
-            || !hold(m_s.measureNs, &first, last, &occSum, &polls)) {
+        std::map<std::string, GroupMeasure> measured;
+        if (!measurer.settle(m_s.settleNs) || !measurer.measure(m_s.measureNs, measured)) {
             result.stopped = true;
             break;
         }
-        const double secs = static_cast<double>(m_s.measureNs) / 1e9;
-        auto fill = [&](const std::string& g, double& occ, double& total, double* local) {
-            const auto a = first.find(g), b = last.find(g);
-            if (a == first.end() || b == last.end()) return;
-            occ = polls ? occSum[g] / polls : 0;
-            total = static_cast<double>(b->second.total - std::min(b->second.total, a->second.total)) / secs;
-            if (local)
-                *local = static_cast<double>(b->second.local - std::min(b->second.local, a->second.local)) / secs;
-        };
-        fill(m_s.group, step.occupancyBytes, step.totalBps, &step.localBps);
-        if (!m_s.victim.empty()) fill(m_s.victim, step.victimOccupancyBytes, step.victimTotalBps, nullptr);
+        const auto& self = measured[m_s.group];
+        step.occupancyBytes = self.occupancyBytes;
+        step.totalBps = self.totalBps;
+        step.localBps = self.localBps;
+        if (!m_s.victim.empty()) {
+            step.victimOccupancyBytes = measured[m_s.victim].occupancyBytes;
+            step.victimTotalBps = measured[m_s.victim].totalBps;
+        }
         step.timeNs = m_engine.nowNs();
         step.disturbed = disturbance();
         result.steps.push_back(step);
