@@ -34,6 +34,8 @@ struct SweepSettings {
     std::uint64_t pollNs = 250'000'000; ///< polls during measure (clamped by the counter width, SDM 20.18.8)
     /// Wait in real time between polls. Real sources always do; simulated ones run as fast as they can unless set.
     bool paced = false;
+    /// Hold a simulated scenario's timed steps during the sweep (off when the caller holds them for longer).
+    bool holdScenario = true;
     double tolerance = kDefaultKneeTolerance;
 };
 

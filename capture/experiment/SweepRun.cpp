@@ -125,7 +125,8 @@ Result<SweepResult> Runner::run()
     result.notes = m_plan.notes;
     result.simulated = m_engine.source().simulated;
     const bool paced = m_s.paced || !result.simulated;
-    if (m_engine.holdScenarioSteps(true))
+    const bool held = m_s.holdScenario && m_engine.holdScenarioSteps(true);
+    if (held)
         result.notes.push_back("the scenario's timed steps are held during the sweep (they would change allocations "
                                "under it) and run after it");
     const auto previousInterval = m_engine.samplingIntervalNs();
@@ -166,7 +167,7 @@ Result<SweepResult> Runner::run()
     result.completed = !result.stopped && !result.error && result.steps.size() == m_plan.steps.size();
     restore(result);
     (void)m_engine.setSamplingInterval(previousInterval);
-    m_engine.holdScenarioSteps(false);
+    if (held) m_engine.holdScenarioSteps(false);
     result.knees = kneesOf(m_s, result.steps);
     return result;
 }

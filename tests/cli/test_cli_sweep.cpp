@@ -74,3 +74,19 @@ TEST(CliSweep, SigtermRestoresTheRegisters)
     EXPECT_EQ(after.output, before.output);
     std::filesystem::remove_all(dir);
 }
+
+TEST(CliAdvise, ProposesMasksAndSaysWhatItExpects)
+{
+    const auto r = runCli("advise --groups streamer,victim --source sim --quiet 2>/dev/null", 120);
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const auto streamer = linesStartingWith(r.output, "streamer ");
+    const auto victim = linesStartingWith(r.output, "victim ");
+    ASSERT_EQ(streamer.size(), 1u) << r.output;
+    ASSERT_EQ(victim.size(), 1u) << r.output;
+    EXPECT_NE(streamer[0].find(" 1  L3:0=400 "), std::string::npos) << streamer[0];
+    EXPECT_NE(victim[0].find(" 10  L3:0=3ff "), std::string::npos) << victim[0];
+    EXPECT_NE(victim[0].find("occupancy +"), std::string::npos) << victim[0];
+    EXPECT_NE(r.output.find("Not applied"), std::string::npos);
+    const auto bad = runCli("advise --groups streamer,victim --objective fastest --source sim");
+    EXPECT_EQ(bad.exitCode, 2) << bad.output;
+}
