@@ -16,13 +16,13 @@ struct RdtSourceOptions {
     std::string spec = "auto";
     /// Scenario for sim sources (resources/scenarios), e.g. "noisy-neighbour".
     std::string scenario = "noisy-neighbour";
-    /// `sim`: run only the scenario's set-up (machine, groups, threads), not its timed steps: a lesson's student
-    /// performs those changes (docs/LESSONS.md).
-    bool scenarioSetupOnly = false;
     /// Where `resctrl` without a path and `auto` look.
     std::string resctrlRoot = "/sys/fs/resctrl";
     /// /proc/mounts path (tests point it at a file) for "is resctrl mounted" checks.
     std::string mountsFile = "/proc/mounts";
+    /// `sim`: run only the scenario's set-up (machine, groups, threads), not its timed steps: a lesson's student
+    /// performs those changes (docs/LESSONS.md). Last, so that positional initialisers keep their meaning.
+    bool scenarioSetupOnly = false;
 };
 
 /// An opened RDT source: the backend plus why it was chosen (docs/ARCHITECTURE.md "Sources").
