@@ -167,8 +167,8 @@ void printKnees(const experiment::SweepResult& r, bool csv)
         ways ? "memory bandwidth, the group's misses" : "memory bandwidth, the group's own throughput");
     std::printf("%soccupancy knee: %s\n", prefix, r.knees.occupancy.explain(unit).c_str());
     if (!r.settings.victim.empty())
-        std::printf("%svictim knee: %s (the largest cap that keeps %s's occupancy near its best)\n", prefix,
-            r.knees.victimOccupancy.explain(unit).c_str(), displayGroup(r.settings.victim).c_str());
+        std::printf("%svictim knee: %s (of %s's occupancy)\n", prefix, r.knees.victimOccupancy.explain(unit).c_str(),
+            displayGroup(r.settings.victim).c_str());
     std::fflush(stdout);
 }
 

@@ -17,8 +17,8 @@ std::string Knee::explain(const std::string& unit) const
             "%g %s: the curve is flat (its range is within %d %% of its values), more buys nothing", x, unit.c_str(),
             pct);
     else
-        std::snprintf(buf, sizeof buf, "%g %s: the smallest allocation within %d %% of the curve's range from its best",
-            x, unit.c_str(), pct);
+        std::snprintf(buf, sizeof buf, "%g %s: the %s allocation within %d %% of the curve's range from its best", x,
+            unit.c_str(), largest ? "largest" : "smallest", pct);
     return buf;
 }
 

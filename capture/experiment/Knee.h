@@ -29,6 +29,7 @@ struct Knee {
     double worst = 0;
     bool flat = false;
     double tolerance = kDefaultKneeTolerance;
+    bool largest = false; ///< the largest allocation within the tolerance (a victim's knee over a cap on another)
     /// "7 ways: within 5 % of the curve's range from its best" / "flat: ..."
     std::string explain(const std::string& unit) const;
 };

@@ -196,6 +196,7 @@ SweepKnees kneesOf(const SweepSettings& settings, const std::vector<SweepStep>& 
     if (!settings.victim.empty()) {
         k.victimOccupancy = findKnee(victim, Better::Higher, settings.tolerance);
         k.victimOccupancy.x = -k.victimOccupancy.x;
+        k.victimOccupancy.largest = true;
     }
     return k;
 }

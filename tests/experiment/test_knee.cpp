@@ -50,3 +50,11 @@ TEST(SweepPlan, WayRunsStayInsideTheStartMask)
     EXPECT_EQ(wayRun(0x0f0, 4, true), 0x0f0u);
     EXPECT_EQ(wayRun(0, 4, true), 0u);
 }
+
+TEST(Knee, ExplainsWhichEndItTook)
+{
+    Knee k = findKnee({ { 1, 0 }, { 2, 10 } }, Better::Higher);
+    EXPECT_NE(k.explain("ways").find("the smallest allocation"), std::string::npos);
+    k.largest = true;
+    EXPECT_NE(k.explain("% MB").find("the largest allocation"), std::string::npos);
+}
