@@ -83,6 +83,7 @@ BandwidthValueEditor::BandwidthValueEditor(const BandwidthSchema& schema, QWidge
     // Typing may go anywhere in the raw range: the label says what the hardware will make of it.
     m_spin->setRange(0, static_cast<int>(std::min<unsigned>(schema.maxValue, INT_MAX)));
     if (schema.unit == "%") m_spin->setSuffix(QStringLiteral(" %"));
+    if (schema.unit == "GB/s") m_spin->setSuffix(tr(" \u00d7 1/8 GB/s"));
     m_spin->setKeyboardTracking(true);
     auto* l = new QHBoxLayout(this);
     l->setContentsMargins(0, 0, 0, 0);
@@ -260,6 +261,10 @@ QString MbaEditor::rulesText() const
     if (b->unit == "MiBps")
         return tr("%1: a MiBps limit per CLOS (mba_MBps software controller); any value is applied as written.")
             .arg(name);
+    if (b->unit == "GB/s")
+        return tr("%1: an absolute limit per CLOS in steps of 1/8 GB/s, %2..%3 (AMD; not a percentage).")
+            .arg(name, AllocationBandwidthModel::formatValue(*b, b->minValue),
+                AllocationBandwidthModel::formatValue(*b, b->maxValue));
     QString t = tr("%1: %2..%3")
                     .arg(name, AllocationBandwidthModel::formatValue(*b, b->minValue),
                         AllocationBandwidthModel::formatValue(*b, b->maxValue));
