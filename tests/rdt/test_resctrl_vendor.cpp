@@ -346,14 +346,15 @@ TEST(ResctrlVendor, BmecChangeIsRecordedAsAReset)
     const auto s = sampleOf(*after, 1);
     EXPECT_TRUE(s.flags & SampleCounterReset);
     EXPECT_DOUBLE_EQ(s.mbmTotalBps, 50e6 / 2.0); // 50 MB over the 2 s since the last good read
-    EXPECT_EQ(s.mbmTotalBytes, 100000000u + 50000000u);
+    // Cumulative bytes start at the first raw value: +100 MB, then +50 MB since the clear.
+    EXPECT_EQ(s.mbmTotalBytes, 1073741824u + 100000000u + 50000000u);
     // A restart that happens to read above the old value is still a restart, not a small delta.
     t.write(total, "Unavailable\n");
     ASSERT_TRUE(sampler.pollOnce(5'000'000'000).ok());
     t.write(total, "2000000000\n");
     auto big = sampler.pollOnce(6'000'000'000);
     EXPECT_TRUE(sampleOf(*big, 1).flags & SampleCounterReset);
-    EXPECT_EQ(sampleOf(*big, 1).mbmTotalBytes, 150000000u + 2000000000u);
+    EXPECT_EQ(sampleOf(*big, 1).mbmTotalBytes, 1073741824u + 150000000u + 2000000000u);
 
     // Refusals name the rule: bits outside 0x7f, unknown events, a domain that does not exist.
     EXPECT_EQ(b->configureMbmEvent("mbm_total_bytes", 1, 0x80).error().code, EINVAL);
