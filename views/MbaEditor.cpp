@@ -114,8 +114,10 @@ void BandwidthValueEditor::updateEffective()
 {
     const unsigned e = effective();
     // The value the hardware will hold, before anything is written: Enter writes exactly this.
+    // AMD's raw values are eighths of a GB/s: always say what the number means.
+    const bool rawNeedsUnit = m_schema.unit == "GB/s";
     m_effective->setText(e == requested()
-            ? QString()
+            ? (rawNeedsUnit ? tr("= %1").arg(AllocationBandwidthModel::formatValue(m_schema, e)) : QString())
             : tr("\u2192 %1 will be written").arg(AllocationBandwidthModel::formatValue(m_schema, e)));
 }
 
