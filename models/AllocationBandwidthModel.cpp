@@ -2,6 +2,7 @@
 #include "AllocationBandwidthModel.h"
 
 #include "AllocationCommands.h"
+#include "rdt/RdtBackend.h"
 
 #include <QColor>
 #include <QGuiApplication>
@@ -128,6 +129,15 @@ unsigned AllocationBandwidthModel::value(int row, int column) const
 
 QString AllocationBandwidthModel::formatValue(const BandwidthSchema& schema, unsigned v)
 {
+    if (schema.unit == "GB/s") {
+        // The one formatter of AMD's 1/8 GB/s values (rdt/BandwidthUnit.h), shared with the CLI.
+        rdt::ResourceCaps r;
+        r.name = schema.name;
+        r.kind = rdt::ResourceKind::Bandwidth;
+        r.bandwidthUnit = rdt::BandwidthUnit::EighthGBps;
+        r.maxBandwidth = schema.maxValue;
+        return QString::fromStdString(rdt::formatBandwidth(r, v));
+    }
     if (schema.unit == "%") return QStringLiteral("%1 %").arg(v);
     if (schema.unit == "level" || schema.unit == "delay") return QStringLiteral("%1 %2").arg(qs(schema.unit)).arg(v);
     return QStringLiteral("%1 %2").arg(v).arg(qs(schema.unit));

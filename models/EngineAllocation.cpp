@@ -37,7 +37,14 @@ rdt::Result<AllocationState> readAllocationState(rdt::engine::Engine& engine, co
         } else {
             BandwidthSchema b;
             b.name = r.name;
-            if (r.mbpsMode) {
+            if (r.bandwidthUnit == rdt::BandwidthUnit::EighthGBps) {
+                // AMD MBA/SMBA: absolute bandwidth in 1/8 GB/s steps, the maximum meaning unlimited (resctrl.rst
+                // "on AMD systems"); the kernel takes any step in range, so nothing rounds.
+                b.unit = "GB/s";
+                b.minValue = r.minBandwidth;
+                b.maxValue = r.maxBandwidth;
+                b.granularity = 1;
+            } else if (r.mbpsMode) {
                 // mba_MBps: any u32 MiBps, no rounding (docs/RESCTRL.md "Group files").
                 b.unit = "MiBps";
                 b.minValue = 0;

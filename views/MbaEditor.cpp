@@ -83,6 +83,7 @@ BandwidthValueEditor::BandwidthValueEditor(const BandwidthSchema& schema, QWidge
     // Typing may go anywhere in the raw range: the label says what the hardware will make of it.
     m_spin->setRange(0, static_cast<int>(std::min<unsigned>(schema.maxValue, INT_MAX)));
     if (schema.unit == "%") m_spin->setSuffix(QStringLiteral(" %"));
+    if (schema.unit == "GB/s") m_spin->setSuffix(tr(" \u00d7 1/8 GB/s"));
     m_spin->setKeyboardTracking(true);
     auto* l = new QHBoxLayout(this);
     l->setContentsMargins(0, 0, 0, 0);
@@ -113,8 +114,10 @@ void BandwidthValueEditor::updateEffective()
 {
     const unsigned e = effective();
     // The value the hardware will hold, before anything is written: Enter writes exactly this.
+    // AMD's raw values are eighths of a GB/s: always say what the number means.
+    const bool rawNeedsUnit = m_schema.unit == "GB/s";
     m_effective->setText(e == requested()
-            ? QString()
+            ? (rawNeedsUnit ? tr("= %1").arg(AllocationBandwidthModel::formatValue(m_schema, e)) : QString())
             : tr("\u2192 %1 will be written").arg(AllocationBandwidthModel::formatValue(m_schema, e)));
 }
 
@@ -260,6 +263,10 @@ QString MbaEditor::rulesText() const
     if (b->unit == "MiBps")
         return tr("%1: a MiBps limit per CLOS (mba_MBps software controller); any value is applied as written.")
             .arg(name);
+    if (b->unit == "GB/s")
+        return tr("%1: an absolute limit per CLOS in steps of 1/8 GB/s, %2..%3 (AMD; not a percentage).")
+            .arg(name, AllocationBandwidthModel::formatValue(*b, b->minValue),
+                AllocationBandwidthModel::formatValue(*b, b->maxValue));
     QString t = tr("%1: %2..%3")
                     .arg(name, AllocationBandwidthModel::formatValue(*b, b->minValue),
                         AllocationBandwidthModel::formatValue(*b, b->maxValue));

@@ -3,6 +3,7 @@
 #include "CmdRdtSource.h"
 #include "Commands.h"
 #include "rdt/GroupNames.h"
+#include "rdt/VendorFeaturesText.h"
 
 #include <cstdio>
 
@@ -18,25 +19,28 @@ struct AllocOptions {
 
 void printCaps(const Capabilities& caps)
 {
-    for (const auto& r : caps.resources) {
-        if (r.isCache())
-            std::printf("%-7s cbm_mask %llx  min_cbm_bits %u  shareable_bits %llx  sparse %s  closids %u  "
-                        "domains %zu\n",
-                r.name.c_str(), static_cast<unsigned long long>(r.cbmMask), r.minCbmBits,
-                static_cast<unsigned long long>(r.shareableBits), r.sparseMasks ? "yes" : "no", r.numClosids,
-                r.domains.size());
-        else
-            std::printf("%-7s min %u  granularity %u  max %u  %s%s  closids %u  domains %zu\n", r.name.c_str(),
-                r.minBandwidth, r.bandwidthGran, r.maxBandwidth, r.delayLinear ? "linear" : "non-linear",
-                r.mbpsMode ? "  (MiBps mode)" : "", r.numClosids, r.domains.size());
-    }
-    if (caps.resources.empty()) std::printf("no allocation resources\n");
+    const auto lines = formatResourceLines(caps) + formatVendorFeatures(caps);
+    std::fwrite(lines.data(), 1, lines.size(), stdout);
 }
 
-void printSchemata(const Schemata& s)
+/// The schemata lines as the kernel spells them, bandwidth lines followed by their values in the vendor's unit
+/// ("MB:0=2048;1=16  (unlimited, 2 GB/s)").
+void printSchemata(const Schemata& s, const Capabilities& caps)
 {
-    for (const auto& line : s.lines())
-        std::printf("  %s", s.formatLine(line.resource).c_str());
+    for (const auto& line : s.lines()) {
+        std::string text = s.formatLine(line.resource);
+        const auto* r = caps.resource(line.resource);
+        if (r && !r->isCache()) {
+            std::string units;
+            for (const auto& [d, v] : line.values) {
+                const auto raw = parseBandwidth(v);
+                units += (units.empty() ? "" : ", ") + (raw ? formatBandwidth(*r, *raw) : v);
+            }
+            if (!text.empty() && text.back() == '\n') text.pop_back();
+            text += "  (" + units + ")\n";
+        }
+        std::printf("  %s", text.c_str());
+    }
     for (const auto& w : s.warnings())
         std::printf("  warning: %s\n", w.c_str());
 }
@@ -78,7 +82,7 @@ int runAlloc(const AllocOptions& o)
                 std::printf("  (schemata unreadable: %s)\n", g.schemataError.c_str());
                 continue;
             }
-            printSchemata(g.schemata);
+            printSchemata(g.schemata, machine->capabilities);
         }
         return ExitOk;
     }
@@ -100,7 +104,7 @@ int runAlloc(const AllocOptions& o)
     for (const auto& g : svc.snapshot().groups)
         if (g.info.path == group && g.schemataError.empty()) {
             std::printf("%s now:\n", displayGroup(group).c_str());
-            printSchemata(g.schemata);
+            printSchemata(g.schemata, machine->capabilities);
         }
     return ExitOk;
 }

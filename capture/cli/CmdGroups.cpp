@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// rdtscope-cli groups list | create NAME [--parent P] | delete NAME | assign NAME --pids LIST | --cpus LIST
+// rdtscope-cli groups list | create NAME [--parent P] | delete NAME | assign NAME --pids LIST | --cpus LIST |
+// counter-assign / counter-unassign NAME [--event E] [--domain ID] | event-config --count LIST [--event E] [--domain
+// ID]
 #include "CmdRdtSource.h"
 #include "Commands.h"
 #include "rdt/GroupNames.h"
 #include "rdt/UserIds.h"
+#include "rdt/VendorFeaturesText.h"
 
 #include <cstdio>
 
@@ -15,6 +18,9 @@ struct GroupsOptions {
     std::string name;
     SourceOptions source;
     std::string parent, pids, cpus;
+    std::string event = "mbm_total_bytes";
+    int domain = -1; ///< counter-assign/-unassign, event-config: -1 = every domain
+    std::string count; ///< event-config: transaction names
 };
 
 int fail(const char* what, const Error& e)
@@ -26,7 +32,7 @@ int fail(const char* what, const Error& e)
 int runGroups(const GroupsOptions& o)
 {
     const std::string& verb = o.verb;
-    const bool needsName = verb != "list";
+    const bool needsName = verb != "list" && verb != "event-config";
     // Names and PIDs passed their rules at parse time (defineGroups), before anything is opened:
     // `groups delete ../../tmp/x` fails at once, touching nothing.
     std::vector<unsigned> pids, cpuList;
@@ -68,6 +74,33 @@ int runGroups(const GroupsOptions& o)
             = o.parent.empty() ? svc.createGroup(o.name) : svc.createMonitorGroup(groupPathFromUser(o.parent), o.name);
         if (!r.ok) return fail("create", r.error());
         std::printf("created %s group %s\n", o.parent.empty() ? "control" : "monitor", o.name.c_str());
+        return ExitOk;
+    }
+    if (verb == "counter-assign" || verb == "counter-unassign") {
+        const bool assign = verb == "counter-assign";
+        if (const auto r = svc.assignCounter(name, o.event, o.domain, assign); !r.ok)
+            return fail(verb.c_str(), r.error());
+        std::printf("%s %s counter of %s in %s\n", assign ? "assigned" : "freed", o.event.c_str(),
+            displayGroup(name).c_str(), o.domain < 0 ? "every domain" : ("domain " + std::to_string(o.domain)).c_str());
+        if (auto machine = svc.machine()) {
+            if (const auto free = formatFreeCounters(machine->capabilities.monitoring); !free.empty())
+                std::printf("%s\n", free.c_str());
+        }
+        return ExitOk;
+    }
+    if (verb == "event-config") {
+        auto mask = bmecMaskFromNames(o.count);
+        if (!mask) {
+            std::fprintf(stderr, "rdtscope-cli groups event-config: %s\n", mask.error().toString().c_str());
+            return ExitUsage;
+        }
+        if (const auto r = svc.configureMbmEvent(o.event, o.domain, *mask); !r.ok)
+            return fail("event-config", r.error());
+        std::printf("%s now counts %s in %s\n", o.event.c_str(), o.count.c_str(),
+            o.domain < 0 ? "every domain" : ("domain " + std::to_string(o.domain)).c_str());
+        std::printf("note: the kernel cleared every MBM counter of %s; the next read is Unavailable and monitoring "
+                    "records the restart as a reset\n",
+            o.domain < 0 ? "those domains" : "that domain");
         return ExitOk;
     }
     if (verb == "delete") {
@@ -114,6 +147,22 @@ CommandRun defineGroups(CLI::App& cmd)
         ->check(checkedBy([](const std::string& list) { return parseUserPids(list); }));
     what->add_option("--cpus", o->cpus, "these CPUs")->type_name("LIST");
     what->require_option(1);
+    for (const char* verb : { "counter-assign", "counter-unassign" }) {
+        const bool on = verb[8] == 'a';
+        auto* c = action(verb,
+            on ? "give a group's MBM event a hardware counter (resctrl mbm_event mode, AMD ABMC)"
+               : "free a group's MBM counter (its event then reads Unassigned)");
+        addPositional(*c, "PATH", o->name, "the group")->required()->check(groupPath);
+        c->add_option("--event", o->event, "mbm_total_bytes (default) or mbm_local_bytes")->type_name("EVENT");
+        c->add_option("--domain", o->domain, "only this L3 domain (default: every domain)")->type_name("ID");
+    }
+    auto* config = action("event-config", "choose which memory transactions an MBM event counts (AMD BMEC)");
+    config->footer("TRANSACTIONS is a comma list of: local_reads, remote_reads, local_non_temporal_writes,\n"
+                   "remote_non_temporal_writes, local_reads_slow_memory, remote_reads_slow_memory,\n"
+                   "dirty_victim_writes_all. The kernel clears every MBM counter of the domain on a change.");
+    config->add_option("--event", o->event, "mbm_total_bytes (default) or mbm_local_bytes")->type_name("EVENT");
+    config->add_option("--domain", o->domain, "only this L3 domain (default: every domain)")->type_name("ID");
+    config->add_option("--count", o->count, "the transactions to count")->type_name("TRANSACTIONS")->required();
     return [o] { return runGroups(*o); };
 }
 

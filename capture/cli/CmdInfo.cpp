@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `rdtscope-cli info`: every RDT/PMU capability of this machine (or of a CPUID dump) with its CPUID origin,
 // SDM section and, for what is absent, why and what would fix it.
+#include "CmdRdtSource.h"
 #include "Commands.h"
 #include "Options.h"
+#include "rdt/VendorFeaturesText.h"
 
 #include "platform/CapabilityReport.h"
 #include "platform/CpuidDump.h"
@@ -21,10 +23,43 @@ struct InfoOptions {
     double cpu = 0;
     std::optional<double> cpuidDevice;
     bool json = false;
+    SourceOptions source;
+    bool fromSource = false;
 };
+
+/// `info --source SRC`: what resctrl (or the MSR backend) of that source offers, in the vendor's units, with the
+/// features only info/ shows. The CPUID report stays the machine's own, so it is not mixed in.
+int runSourceInfo(const InfoOptions& o)
+{
+    int code = 0;
+    auto service = openServiceForCli(o.source, code);
+    if (!service) return code;
+    auto machine = (*service)->machine();
+    if (!machine) {
+        std::fprintf(stderr, "rdtscope-cli info: %s\n", machine.error().toString().c_str());
+        return exitCodeFor(machine.error());
+    }
+    const auto& caps = machine->capabilities;
+    std::string t = "allocation:\n" + formatResourceLines(caps);
+    t += "control groups: at most " + std::to_string(caps.maxControlGroups) + " (incl. the default group)\n";
+    const auto& m = caps.monitoring;
+    if (m.present) {
+        t += "monitoring (L3_MON): " + std::to_string(m.numRmids) + " RMIDs, events";
+        for (const auto& f : m.features)
+            t += " " + f;
+        t += ", " + std::to_string(m.domains.size()) + " domains\n";
+    } else {
+        t += "monitoring: none\n";
+    }
+    const auto vendor = formatVendorFeatures(caps);
+    if (!vendor.empty()) t += "features shown only in info/:\n" + vendor;
+    std::fwrite(t.data(), 1, t.size(), stdout);
+    return ExitOk;
+}
 
 int runInfo(const InfoOptions& o)
 {
+    if (o.fromSource) return runSourceInfo(o);
     std::unique_ptr<CpuidSource> source;
     if (o.cpuidDevice) {
         auto live = LiveCpuid::onCpu(static_cast<unsigned>(*o.cpuidDevice));
@@ -102,7 +137,17 @@ CommandRun defineInfo(CLI::App& cmd)
     cmd.add_option("--save-cpuid", o->saveCpuid,
            "also write the CPUID values as an rdtscope JSON snapshot (what sessions\nstore)")
         ->type_name("FILE");
-    return [o] { return runInfo(*o); };
+    auto* source = cmd.add_option("--source", o->source.source,
+                          "instead of CPUID: what this RDT source offers (resctrl[:PATH], sim, sim-msr, msr),\n"
+                          "with bandwidth in the vendor's units and the features only resctrl's info/ shows")
+                       ->type_name("SRC")
+                       ->excludes(dump)
+                       ->excludes(device);
+    cmd.add_option("--scenario", o->source.scenario, "simulator scenario for sim sources")->type_name("NAME");
+    return [o, source] {
+        o->fromSource = source->count() > 0;
+        return runInfo(*o);
+    };
 }
 
 } // namespace rdt::cli

@@ -7,6 +7,7 @@
 #include "engine/Engine.h"
 #include "rdt/CounterMath.h"
 #include "rdt/SampleCsv.h"
+#include "rdt/VendorFeaturesText.h"
 
 #include <algorithm>
 #include <chrono>
@@ -104,6 +105,11 @@ int runMonitor(const MonitorOptions& o)
             svc.source().backend.c_str());
         return ExitUnavailable;
     }
+
+    // Assignable counters (AMD ABMC): how many are left, so "A" rows (Unassigned) can be acted on.
+    if (const auto free = formatFreeCounters(machine->capabilities.monitoring); !free.empty())
+        std::fprintf(
+            stderr, "%s; rows flagged A have no counter: assign one with `groups counter-assign`\n", free.c_str());
 
     const auto printInterval = static_cast<std::uint64_t>(o.intervalMs * 1e6);
     // Poll at least as often as the counter width requires (20.18.8) and print per interval from the

@@ -204,6 +204,18 @@ CommandResult CaptureService::assignCpus(const std::string& path, const std::vec
     return fromStatus(m_source.backend->assignCpus(path, cpus));
 }
 
+CommandResult CaptureService::assignCounter(const std::string& path, const std::string& event, int domain, bool assign)
+{
+    if (!hasRdt()) return CommandResult::failure(noRdt());
+    return fromStatus(m_source.backend->assignCounter(path, event, domain, assign));
+}
+
+CommandResult CaptureService::configureMbmEvent(const std::string& event, int domain, std::uint64_t transactions)
+{
+    if (!hasRdt()) return CommandResult::failure(noRdt());
+    return fromStatus(m_source.backend->configureMbmEvent(event, domain, transactions));
+}
+
 AllocationResult CaptureService::applyAllocation(const std::string& group, const Schemata& change)
 {
     AllocationResult out;

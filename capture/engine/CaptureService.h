@@ -69,6 +69,8 @@ public:
     CommandResult deleteGroup(const std::string& path) override;
     CommandResult assignTasks(const std::string& path, const std::vector<unsigned>& pids) override;
     CommandResult assignCpus(const std::string& path, const std::vector<unsigned>& cpus) override;
+    CommandResult assignCounter(const std::string& path, const std::string& event, int domain, bool assign) override;
+    CommandResult configureMbmEvent(const std::string& event, int domain, std::uint64_t transactions) override;
     /// Validates (rdt/AllocationRules.h) and applies one change to one group as one transaction: every domain is
     /// written or, on the first refusal, every value already written is restored.
     AllocationResult applyAllocation(const std::string& group, const Schemata& change) override;

@@ -8,6 +8,7 @@
 
 #include "EngineTypes.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -60,6 +61,20 @@ public:
     virtual CommandResult deleteGroup(const std::string& path) = 0;
     virtual CommandResult assignTasks(const std::string& path, const std::vector<unsigned>& pids) = 0;
     virtual CommandResult assignCpus(const std::string& path, const std::vector<unsigned>& cpus) = 0;
+    /// Sets a BMEC event configuration (RdtBackend::configureMbmEvent). Engines that cannot refuse with ENOTSUP.
+    virtual CommandResult configureMbmEvent(const std::string& event, int domain, std::uint64_t transactions)
+    {
+        (void)event, (void)domain, (void)transactions;
+        return CommandResult::failure(errnoError(ENOTSUP, "event configuration is not offered by this engine",
+            "unfinished: not carried over --connect yet; run the command on the server"));
+    }
+    /// Assigns or frees an MBM counter (RdtBackend::assignCounter). Engines that cannot refuse with ENOTSUP.
+    virtual CommandResult assignCounter(const std::string& path, const std::string& event, int domain, bool assign)
+    {
+        (void)path, (void)event, (void)domain, (void)assign;
+        return CommandResult::failure(errnoError(ENOTSUP, "counter assignment is not offered by this engine",
+            "unfinished: not carried over --connect yet; run the command on the server"));
+    }
     /// Validates (rdt/AllocationRules.h) and applies one change to one group as one transaction: every domain is
     /// written or, on the first refusal, every value already written is restored.
     virtual AllocationResult applyAllocation(const std::string& group, const Schemata& change) = 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/CapabilityReport.h"
+#include "platform/AmdQosReport.h"
 
 #include "core/IdList.h"
 #include "core/Json.h"
@@ -350,6 +351,7 @@ CapabilityReport buildCapabilityReport(
     identity(b, f);
     monitoring(b, f);
     allocation(b, f);
+    appendAmdQosLines(f, r.lines);
     caches(b, f);
     perfmon(b, f);
     archLbr(b, f);
@@ -364,7 +366,8 @@ CapabilityReport buildCapabilityReport(
             b.add("sysfs", w, false, topologyInfo->root, "", w);
 
     std::vector<std::string> why;
-    if (!f.identity.isIntel())
+    // AMD's PQoS uses the same leaves 0FH/10H and resctrl: only a vendor without RDT-compatible leaves is a reason.
+    if (!f.identity.isIntel() && !(f.identity.isAmd() && f.hasRdt()))
         why.push_back("not GenuineIntel: " + (f.identity.vendor.empty() ? std::string("unknown") : f.identity.vendor));
     if (!f.hasRdt()) {
         if (f.monitoring.supported || f.allocation.supported)

@@ -29,6 +29,7 @@ inline constexpr const char* Monitoring = "RDT monitoring";
 inline constexpr const char* CacheAllocation = "Cache allocation";
 inline constexpr const char* Mba = "Memory bandwidth allocation";
 inline constexpr const char* Cba = "Cache bandwidth allocation";
+inline constexpr const char* AmdQos = "AMD Platform QoS"; ///< only for AMD/Hygon CPUs
 inline constexpr const char* Caches = "Caches";
 inline constexpr const char* Perfmon = "Performance monitoring";
 inline constexpr const char* Lbr = "Architectural LBR";

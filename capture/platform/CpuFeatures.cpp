@@ -430,6 +430,7 @@ CpuFeatures decodeCpuFeatures(CpuidSource& source)
     decodePerfmon(rd, f);
     decodeArchLbr(rd, f);
     decodePerfmonExt(rd, f);
+    decodeAmdQos(source, f);
     return f;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "AmdQos.h"
+
 #include "platform/CpuidSource.h"
 
 #include <cstdint>
@@ -25,6 +27,7 @@ struct CpuIdentity {
     std::string brand; ///< CPUID.80000002H-80000004H, trimmed
     bool hypervisor = false; ///< CPUID.01H:ECX[31]
     bool isIntel() const { return vendor == "GenuineIntel"; }
+    bool isAmd() const { return vendor == "AuthenticAMD" || vendor == "HygonGenuine"; }
 };
 
 /// CPUID.04H deterministic cache parameters, one per sub-leaf until type 0.
@@ -168,6 +171,7 @@ struct CpuFeatures {
     PerfmonInfo perfmon;
     ArchLbrInfo archLbr;
     PerfmonExtInfo perfmonExt;
+    AmdQos amdQos; ///< AMD/Hygon only: leaf 80000020H and MBA's 80000008H bit
     bool archPerfmonExtKnown = false; ///< false when CPUID.07H.01H was not available (dumps often lack it)
     /// Missing or implausible leaves, in the words the CLI prints ("CPUID.(EAX=10H,ECX=3) missing: ...").
     std::vector<std::string> warnings;

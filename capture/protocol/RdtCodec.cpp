@@ -8,6 +8,23 @@ template <typename Repeated> std::vector<int> ints(const Repeated& r)
 {
     return { r.begin(), r.end() };
 }
+
+template <typename Repeated> void domainValuesToWire(const std::vector<DomainValue>& in, Repeated* out)
+{
+    for (const auto& v : in) {
+        auto* w = out->Add();
+        w->set_domain(v.domain);
+        w->set_value(v.value);
+    }
+}
+
+template <typename Repeated> std::vector<DomainValue> domainValues(const Repeated& r)
+{
+    std::vector<DomainValue> out;
+    for (const auto& w : r)
+        out.push_back({ w.domain(), w.value() });
+    return out;
+}
 }
 
 void toWire(const Capabilities& in, pb::Capabilities& out)
@@ -32,6 +49,9 @@ void toWire(const Capabilities& in, pb::Capabilities& out)
         w->set_delay_linear(r.delayLinear);
         w->set_mbps_mode(r.mbpsMode);
         w->set_throttle_mode(r.throttleMode);
+        w->set_bandwidth_unit(bandwidthUnitKey(r.bandwidthUnit));
+        w->set_io_alloc(r.ioAlloc);
+        domainValuesToWire(r.ioAllocCbm, w->mutable_io_alloc_cbm());
     }
     auto* m = out.mutable_monitoring();
     const auto& mi = in.monitoring;
@@ -47,6 +67,32 @@ void toWire(const Capabilities& in, pb::Capabilities& out)
     m->set_counter_width(mi.counterWidth);
     m->set_overflow_bit(mi.overflowBit);
     m->set_max_threshold_occupancy(mi.maxThresholdOccupancy);
+    domainValuesToWire(mi.mbmTotalConfig, m->mutable_mbm_total_config());
+    domainValuesToWire(mi.mbmLocalConfig, m->mutable_mbm_local_config());
+    m->set_assign_mode(mi.assignMode);
+    for (const auto& a : mi.assignModes)
+        m->add_assign_modes(a);
+    domainValuesToWire(mi.numMbmCounters, m->mutable_num_mbm_counters());
+    domainValuesToWire(mi.availableMbmCounters, m->mutable_available_mbm_counters());
+    for (const auto& [event, filter] : mi.eventFilters) {
+        auto* f = m->add_event_filters();
+        f->set_event(event);
+        f->set_filter(filter);
+    }
+    m->set_assign_on_mkdir(mi.assignOnMkdir + 1); // shifted so that proto3's default 0 reads as "absent" (-1)
+    for (const auto& [l3, nodes] : mi.subDomains) {
+        auto* s = m->add_sub_domains();
+        s->set_l3(l3);
+        for (int n : nodes)
+            s->add_nodes(n);
+    }
+    auto* t = out.mutable_telemetry();
+    t->set_present(in.telemetry.present);
+    t->set_num_rmids(in.telemetry.numRmids);
+    for (const auto& f : in.telemetry.features)
+        t->add_features(f);
+    for (int d : in.telemetry.domains)
+        t->add_domains(d);
     out.set_cdp_l3(in.cdpL3);
     out.set_cdp_l2(in.cdpL2);
     out.set_handles_tasks(in.handlesTasks);
@@ -76,6 +122,9 @@ Capabilities fromWire(const pb::Capabilities& in)
         r.delayLinear = w.delay_linear();
         r.mbpsMode = w.mbps_mode();
         r.throttleMode = w.throttle_mode();
+        r.bandwidthUnit = bandwidthUnitFromKey(w.bandwidth_unit());
+        r.ioAlloc = w.io_alloc();
+        r.ioAllocCbm = domainValues(w.io_alloc_cbm());
         c.resources.push_back(std::move(r));
     }
     const auto& m = in.monitoring();
@@ -89,6 +138,22 @@ Capabilities fromWire(const pb::Capabilities& in)
     c.monitoring.counterWidth = m.counter_width();
     c.monitoring.overflowBit = m.overflow_bit();
     c.monitoring.maxThresholdOccupancy = m.max_threshold_occupancy();
+    c.monitoring.mbmTotalConfig = domainValues(m.mbm_total_config());
+    c.monitoring.mbmLocalConfig = domainValues(m.mbm_local_config());
+    c.monitoring.assignMode = m.assign_mode();
+    c.monitoring.assignModes = { m.assign_modes().begin(), m.assign_modes().end() };
+    c.monitoring.numMbmCounters = domainValues(m.num_mbm_counters());
+    c.monitoring.availableMbmCounters = domainValues(m.available_mbm_counters());
+    for (const auto& f : m.event_filters())
+        c.monitoring.eventFilters.emplace_back(f.event(), f.filter());
+    c.monitoring.assignOnMkdir = m.assign_on_mkdir() - 1;
+    for (const auto& s : m.sub_domains())
+        c.monitoring.subDomains.emplace_back(s.l3(), ints(s.nodes()));
+    const auto& t = in.telemetry();
+    c.telemetry.present = t.present();
+    c.telemetry.numRmids = t.num_rmids();
+    c.telemetry.features = { t.features().begin(), t.features().end() };
+    c.telemetry.domains = ints(t.domains());
     c.cdpL3 = in.cdp_l3();
     c.cdpL2 = in.cdp_l2();
     c.handlesTasks = in.handles_tasks();

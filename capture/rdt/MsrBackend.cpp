@@ -140,6 +140,7 @@ Result<Capabilities> MsrBackend::capabilities()
         r.minBandwidth = 0;
         r.bandwidthGran = 1;
         r.maxBandwidth = m_enum.cbaMaxLevel;
+        r.bandwidthUnit = BandwidthUnit::ThrottleLevel;
         r.domains = domainsOf(m_enum.l3IdOfCpu);
         caps.resources.push_back(std::move(r));
     }

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "BandwidthUnit.h"
+#include "ResctrlFeatures.h"
 #include "Schemata.h"
 #include "core/Result.h"
 
+#include <cerrno>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -34,6 +37,12 @@ struct ResourceCaps {
     bool delayLinear = true;
     bool mbpsMode = false; ///< resctrl mounted with -o mba_MBps: values are MiBps, any u32
     std::string throttleMode; ///< "max", "per-thread" or "" when not reported
+    BandwidthUnit bandwidthUnit = BandwidthUnit::Percent; ///< what a value means (BandwidthUnit.h)
+
+    // io_alloc (AMD SDCIAE, Linux 6.19): the cache portion I/O devices insert into, held by the highest CLOSID.
+    std::string ioAlloc; ///< info/<r>/io_alloc: "enabled", "disabled", "not supported"; "" when the file is absent
+    std::vector<DomainValue> ioAllocCbm; ///< info/<r>/io_alloc_cbm per domain (read when enabled)
+    bool ioAllocEnabled() const { return ioAlloc == "enabled"; }
 
     bool isCache() const { return kind == ResourceKind::Cache; }
     /// The default (unrestricted) value as schemata text: the full mask, "100", or "4294967295" (MBps).
@@ -54,12 +63,40 @@ struct MonitorCaps {
     unsigned counterWidth = 64;
     bool overflowBit = false; ///< IA32_QM_CTR bit 61 enumerated (CPUID.0FH.01H:EAX[8])
     std::uint64_t maxThresholdOccupancy = 0; ///< limbo threshold in bytes (info/L3_MON/max_threshold_occupancy)
+
+    // BMEC (AMD, Linux 6.4): which memory transactions each MBM event counts, per domain
+    // (info/L3_MON/mbm_{total,local}_bytes_config; bits in ResctrlFeatures.h bmecTransactionNames).
+    std::vector<DomainValue> mbmTotalConfig, mbmLocalConfig;
+    bool bmec() const { return !mbmTotalConfig.empty() || !mbmLocalConfig.empty(); }
+
+    // Assignable counters (AMD ABMC, Linux 6.18): in "mbm_event" mode an MBM event counts only while a hardware
+    // counter is assigned to it (per group: mbm_L3_assignments); otherwise it reads "Unassigned".
+    std::string assignMode; ///< active mode of info/L3_MON/mbm_assign_mode ("mbm_event", "default"); "" = absent
+    std::vector<std::string> assignModes;
+    std::vector<DomainValue> numMbmCounters, availableMbmCounters;
+    std::vector<std::pair<std::string, std::string>> eventFilters; ///< event_configs/<event>/event_filter
+    int assignOnMkdir = -1; ///< info/L3_MON/mbm_assign_on_mkdir; -1 when absent
+    bool counterAssignment() const { return assignMode == "mbm_event"; }
+
+    /// Intel SNC (Linux 6.11): the sub-NUMA node ids under each mon_L3_XX (mon_sub_L3_YY); empty without SNC.
+    std::vector<std::pair<int, std::vector<int>>> subDomains;
+    /// SNC nodes sharing one L3 (1 without SNC): each CBM bit then covers 1/n of its normal size for a node.
+    unsigned sncNodesPerL3() const;
+};
+
+/// Per-group package telemetry (info/PERF_PKG_MON, Intel, Linux 7.0): energy and activity per package per RMID.
+struct TelemetryCaps {
+    bool present = false;
+    unsigned numRmids = 0;
+    std::vector<std::string> features; ///< mon_features: core_energy (J), activity (F), integer events
+    std::vector<int> domains; ///< mon_PERF_PKG_XX ids (physical package ids)
 };
 
 /// Everything a backend can do on this machine.
 struct Capabilities {
     std::vector<ResourceCaps> resources;
     MonitorCaps monitoring;
+    TelemetryCaps telemetry;
     bool cdpL3 = false; ///< L3CODE/L3DATA active
     bool cdpL2 = false;
     bool handlesTasks = true; ///< false for the MSR backend: it associates CPUs only (IA32_PQR_ASSOC is per CPU)
@@ -70,6 +107,9 @@ struct Capabilities {
     unsigned maxControlGroups = 0;
 
     const ResourceCaps* resource(const std::string& name) const;
+    /// Max monitor groups incl. the default one: every group takes an RMID of L3_MON and of PERF_PKG_MON, so the
+    /// smaller num_rmids limits (0 = unknown).
+    unsigned maxMonitorGroups() const;
     bool hasAllocation() const { return !resources.empty(); }
 };
 
@@ -145,6 +185,30 @@ public:
         for (const auto& p : paths)
             out.push_back(readCounters(p));
         return out;
+    }
+
+    /// Assignable counters (resctrl `mbm_event` mode, AMD ABMC): assigns (or frees) a hardware counter for `event`
+    /// ("mbm_total_bytes", "mbm_local_bytes") of a group in `domain` (-1 = every domain) through the group's
+    /// mbm_L3_assignments. Backends without assignable counters refuse with ENOTSUP.
+    virtual Status assignCounter(const std::string& path, const std::string& event, int domain, bool assign)
+    {
+        (void)path, (void)event, (void)domain, (void)assign;
+        return errnoError(ENOTSUP, "this backend has no assignable counters",
+            "counter assignment needs resctrl with info/L3_MON/mbm_assign_mode in mbm_event mode");
+    }
+    /// BMEC (AMD): which memory transactions `event` counts in `domain` (-1 = every domain), a mask of the bits
+    /// ResctrlFeatures.h names. The kernel clears every MBM counter of the domain: the next read is Unavailable.
+    virtual Status configureMbmEvent(const std::string& event, int domain, std::uint64_t transactions)
+    {
+        (void)event, (void)domain, (void)transactions;
+        return errnoError(ENOTSUP, "this backend cannot configure MBM events",
+            "BMEC needs resctrl on an AMD CPU that has it (info/L3_MON/mbm_total_bytes_config)");
+    }
+    /// The group's mbm_L3_assignments; ENOTSUP where there are none.
+    virtual Result<std::vector<CounterAssignment>> counterAssignments(const std::string& path)
+    {
+        (void)path;
+        return errnoError(ENOTSUP, "this backend has no assignable counters");
     }
 
     /// Other RDT users and anything odd found when opening (pqos COS<n> groups, PCM pcm* groups, cAdvisor ...).

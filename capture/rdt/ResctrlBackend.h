@@ -37,6 +37,9 @@ public:
     Status applySchemata(const std::string& path, const Schemata& change) override;
     Result<GroupCounters> readCounters(const std::string& path) override;
     std::vector<Result<GroupCounters>> readCountersMany(const std::vector<std::string>& paths) override;
+    Status assignCounter(const std::string& path, const std::string& event, int domain, bool assign) override;
+    Result<std::vector<CounterAssignment>> counterAssignments(const std::string& path) override;
+    Status configureMbmEvent(const std::string& event, int domain, std::uint64_t transactions) override;
     std::vector<std::string> warnings() override;
     Status beginChange() override;
     void endChange() override;

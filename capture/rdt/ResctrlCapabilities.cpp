@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ResctrlBackend, part 2: what info/ and the root group say the machine can do, and who else uses RDT here.
 #include "ResctrlBackend.h"
+#include "ResctrlInfoLoad.h"
 #include "core/Text.h"
 
 #include "core/IdList.h"
@@ -26,16 +27,6 @@ std::optional<std::uint64_t> readNumber(Fs& fs, const std::string& path, int bas
     return v;
 }
 
-/// "mon_L3_00" -> 0 (ids are cache ids: unique, not necessarily contiguous).
-std::optional<int> monDomainId(const std::string& dir)
-{
-    const std::string prefix = "mon_L3_";
-    if (dir.rfind(prefix, 0) != 0) return std::nullopt;
-    int id = -1;
-    auto [p, ec] = std::from_chars(dir.data() + prefix.size(), dir.data() + dir.size(), id);
-    if (ec != std::errc() || p != dir.data() + dir.size() || id < 0) return std::nullopt;
-    return id;
-}
 }
 
 std::string ResourceCaps::defaultValue() const
@@ -43,6 +34,7 @@ std::string ResourceCaps::defaultValue() const
     if (isCache()) {
         return hexDigits(cbmMask);
     }
+    if (bandwidthUnit == BandwidthUnit::EighthGBps) return std::to_string(maxBandwidth);
     return mbpsMode ? std::to_string(UINT32_MAX) : "100";
 }
 
@@ -79,7 +71,15 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
     for (const auto& dir : infoDirs) {
         const std::string base = "info/" + dir + "/";
         if (!m_fs->isDirectory("info/" + dir)) continue;
+        if (dir == "PERF_PKG_MON") {
+            loadTelemetryCaps(*m_fs, base, caps.telemetry);
+            continue;
+        }
         if (dir.size() > 4 && dir.compare(dir.size() - 4, 4, "_MON") == 0) {
+            if (dir != "L3_MON") {
+                m_capWarnings.push_back("info/" + dir + " is a monitoring resource rdtscope does not know: not shown");
+                continue;
+            }
             auto& m = caps.monitoring;
             m.present = true;
             m.numRmids = static_cast<unsigned>(readNumber(*m_fs, base + "num_rmids").value_or(0));
@@ -98,6 +98,7 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
                 m.mbmTotal |= f == "mbm_total_bytes";
                 m.mbmLocal |= f == "mbm_local_bytes";
             }
+            loadMonitorExtras(*m_fs, base, m, m_capWarnings);
             continue;
         }
         ResourceCaps r;
@@ -114,6 +115,7 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
             r.minCbmBits = static_cast<unsigned>(readNumber(*m_fs, base + "min_cbm_bits").value_or(1));
             r.shareableBits = readNumber(*m_fs, base + "shareable_bits", 16).value_or(0);
             r.sparseMasks = readNumber(*m_fs, base + "sparse_masks").value_or(0) != 0;
+            loadIoAlloc(*m_fs, base, r, m_capWarnings);
         } else if (m_fs->exists(base + "min_bandwidth") || m_fs->exists(base + "bandwidth_gran")) {
             r.kind = ResourceKind::Bandwidth;
             r.minBandwidth = static_cast<unsigned>(readNumber(*m_fs, base + "min_bandwidth").value_or(0));
@@ -126,11 +128,23 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
         if (!rootSchemata.has(r.name))
             m_capWarnings.push_back("the root schemata has no " + r.name + " line although info/" + dir
                 + " exists: its domains are unknown, so it cannot be changed");
+        std::vector<std::uint64_t> rootValues;
         if (const auto* line = rootSchemata.line(r.name)) {
             for (const auto& [d, v] : line->values) {
                 r.domains.push_back(d);
-                // mba_MBps: the root shows MiBps (default 4294967295), never a percentage above 100.
-                if (r.kind == ResourceKind::Bandwidth && parseBandwidth(v).valueOr(0) > 100) r.mbpsMode = true;
+                if (r.kind == ResourceKind::Bandwidth) rootValues.push_back(parseBandwidth(v).valueOr(0));
+            }
+        }
+        if (r.kind == ResourceKind::Bandwidth) {
+            r.bandwidthUnit = detectBandwidthUnit(*m_fs, r, rootValues);
+            r.mbpsMode = r.bandwidthUnit == BandwidthUnit::MiBps;
+            if (r.bandwidthUnit == BandwidthUnit::EighthGBps) {
+                // The kernel's maximum (1 << CPUID 0x80000020 bandwidth length) is the default the root shows
+                // unless someone lowered it; 2048 on every EPYC so far.
+                r.maxBandwidth = 2048;
+                for (auto v : rootValues)
+                    r.maxBandwidth = std::max<unsigned>(
+                        r.maxBandwidth, static_cast<unsigned>(std::min<std::uint64_t>(v, 1u << 20)));
             }
         }
         if (r.isCache() && r.cbmBits > 0 && !r.domains.empty()) {
@@ -145,13 +159,13 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
         if (r.numClosids > 0) minClosids = std::min(minClosids, r.numClosids);
         caps.resources.push_back(std::move(r));
     }
-    if (auto l = m_fs->list("mon_data")) {
-        for (const auto& d : *l)
-            if (auto id = monDomainId(d)) caps.monitoring.domains.push_back(*id);
-        std::sort(caps.monitoring.domains.begin(), caps.monitoring.domains.end());
-    }
+    loadMonDataDomains(*m_fs, caps);
     // CLOSID 0 belongs to the default group, and the kernel uses the minimum over all resources (KGRP).
     caps.maxControlGroups = minClosids == UINT_MAX ? 1 : minClosids;
+    // io_alloc holds the highest CLOSID while enabled: no group can have it.
+    const bool ioAllocOn = std::any_of(
+        caps.resources.begin(), caps.resources.end(), [](const ResourceCaps& r) { return r.ioAllocEnabled(); });
+    if (ioAllocOn && caps.maxControlGroups > 1) --caps.maxControlGroups;
     caps.monitoring.counterWidth = 64; // the kernel extends MBM counters itself (MBM_OVERFLOW_INTERVAL)
     caps.handlesTasks = true;
     caps.cpus = onlineCpusOfTree();

@@ -17,7 +17,10 @@ Sampler::Sampler(RdtBackend& backend, SamplerConfig config, SimulationControl* s
     , m_simulation(simulation)
     , m_queue(m_config.queueCapacity == 0 ? 1 : m_config.queueCapacity)
 {
-    if (auto caps = m_backend.capabilities()) m_counterWidth = caps->monitoring.counterWidth;
+    if (auto caps = m_backend.capabilities()) {
+        m_counterWidth = caps->monitoring.counterWidth;
+        m_unavailableClears = caps->monitoring.bmec() || !caps->monitoring.assignMode.empty();
+    }
     double rate = m_config.rateHz > 0 ? m_config.rateHz : 10.0;
     m_intervalNs = static_cast<std::uint64_t>(1e9 / rate);
     if (m_intervalNs == 0) m_intervalNs = 1;
@@ -147,10 +150,14 @@ Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
                 p.localBytes = c.mbmLocalRaw * counters->bytesPerUnit;
             } else if (!mbmBad && timeNs > p.timeNs) {
                 const auto elapsed = timeNs - p.timeNs;
-                const auto dt
-                    = counterDelta(p.total, c.mbmTotalRaw, m_counterWidth, c.mbmTotalOverflow, elapsed, maxUnits);
-                const auto dl
-                    = counterDelta(p.local, c.mbmLocalRaw, m_counterWidth, c.mbmLocalOverflow, elapsed, maxUnits);
+                // After a clear the counter restarted at zero: everything it holds is new, whatever prev was.
+                const auto dt = p.cleared
+                    ? CounterDelta { c.mbmTotalRaw, SampleCounterReset }
+                    : counterDelta(p.total, c.mbmTotalRaw, m_counterWidth, c.mbmTotalOverflow, elapsed, maxUnits);
+                const auto dl = p.cleared
+                    ? CounterDelta { c.mbmLocalRaw, SampleCounterReset }
+                    : counterDelta(p.local, c.mbmLocalRaw, m_counterWidth, c.mbmLocalOverflow, elapsed, maxUnits);
+                p.cleared = false;
                 const auto bytesT = dt.units * counters->bytesPerUnit;
                 const auto bytesL = dl.units * counters->bytesPerUnit;
                 const double secs = static_cast<double>(elapsed) * 1e-9;
@@ -163,6 +170,7 @@ Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
                 p.local = c.mbmLocalRaw;
                 p.timeNs = timeNs;
             }
+            if (!fresh && (c.flags & SampleMbmUnavailable) && m_unavailableClears) p.cleared = true;
             // With a bad MBM read the previous value is kept: the next good read spans the gap correctly.
             s.mbmTotalBytes = p.totalBytes;
             s.mbmLocalBytes = p.localBytes;

@@ -68,6 +68,7 @@ private:
         std::uint64_t local = 0;
         std::uint64_t totalBytes = 0; ///< cumulative wrap-corrected bytes handed out so far
         std::uint64_t localBytes = 0;
+        bool cleared = false; ///< an Unavailable read where that means "the kernel cleared the counter"
     };
     Result<RdtSampleBatch> poll(std::uint64_t timeNs);
     void run();
@@ -76,6 +77,10 @@ private:
     SamplerConfig m_config;
     SimulationControl* m_simulation;
     unsigned m_counterWidth = 64;
+    /// AMD (BMEC or assignable counters): an MBM read of "Unavailable" means the counter was cleared (a BMEC
+    /// change, a counter reassigned), so the next good read counts from zero and is a reset (resctrl.rst
+    /// "mbm_total_bytes_config"). On Intel it means no data this time, and the sum continues afterwards.
+    bool m_unavailableClears = false;
     std::uint64_t m_intervalNs = 100'000'000;
     std::string m_rateNote;
     SpscQueue<RdtSampleBatch> m_queue;

@@ -164,3 +164,45 @@ TEST(CapabilityReport, JsonHasEveryLine)
     }
     EXPECT_EQ(doc->at("source"), r.source);
 }
+
+TEST(CapabilityReport, AmdPqosExtendedLeavesAreDecoded)
+{
+    // A Genoa-like PQoS enumeration: leaves 0FH/10H as on Intel, MBA in 80000008H, the rest in 80000020H.
+    CpuidTable t("synthetic AMD EPYC");
+    t.set(0, 0, { 0x10, 0x68747541, 0x444D4163, 0x69746E65 }, false); // "AuthenticAMD"
+    t.set(1, 0, { 0x00A10F11, 0, 0, 0 }, false);
+    t.set(7, 0, { 0, (1u << 12) | (1u << 15), 0, 0 });
+    t.set(0xF, 0, { 0, 0xFF, 0, 0x2 });
+    t.set(0xF, 1, { 0x14, 64, 0xFF, 0x7 });
+    t.set(0x10, 0, { 0, 0x2, 0, 0 });
+    t.set(0x10, 1, { 0xF, 0, 0x4, 0xF });
+    t.set(0x80000000, 0, { 0x80000028, 0, 0, 0 }, false);
+    t.set(0x80000008, 0, { 0, 1u << 6, 0, 0 }, false);
+    t.set(0x80000020, 0, { 0, (1u << 1) | (1u << 2) | (1u << 3) | (1u << 5) | (1u << 6), 0, 0 });
+    t.set(0x80000020, 1, { 11, 0, 0, 15 });
+    t.set(0x80000020, 2, { 11, 0, 0, 15 });
+    t.set(0x80000020, 3, { 0, 2, 0x7F, 0 });
+    t.set(0x80000020, 5, { 0, 31, 0, 0 });
+    const CpuFeatures f = decodeCpuFeatures(t);
+    EXPECT_TRUE(f.amdQos.decoded);
+    EXPECT_TRUE(f.amdQos.mba && f.amdQos.smba && f.amdQos.bmec && f.amdQos.abmc && f.amdQos.sdciae);
+    EXPECT_EQ(f.amdQos.mbaMax(), 2048u);
+    EXPECT_EQ(f.amdQos.abmcCounters, 32u);
+    EXPECT_EQ(f.amdQos.bmecValidBits, 0x7Fu);
+    const CapabilityReport r = buildCapabilityReport(f, nullptr, nullptr);
+    EXPECT_EQ(r.rdtWhyNot.find("not GenuineIntel"), std::string::npos) << r.rdtWhyNot; // AMD PQoS is usable
+    const CapabilityLine* range = findLine(r, "MBA limit range");
+    ASSERT_NE(range, nullptr);
+    EXPECT_EQ(range->group, capgroup::AmdQos);
+    EXPECT_EQ(range->value, "0..2048 in 1/8 GB/s (2048 = unlimited), 16 CLOS");
+    EXPECT_EQ(range->origin, "CPUID.(EAX=80000020H,ECX=1):EAX,EDX");
+    const CapabilityLine* abmc = findLine(r, "ABMC (assignable MBM counters)");
+    ASSERT_NE(abmc, nullptr);
+    EXPECT_EQ(abmc->value, "yes, 32 counters per L3");
+    EXPECT_EQ(findLine(r, "L3 CBM length")->value, "16 bits (cbm_mask 0xffff)");
+
+    // An Intel CPU gets no AMD lines at all.
+    const CapabilityReport intel = buildCapabilityReport(decodeDump(kSkylakeSP), nullptr, nullptr);
+    for (const auto& l : intel.lines)
+        EXPECT_NE(l.group, capgroup::AmdQos);
+}

@@ -89,3 +89,58 @@ TEST(RdtCodec, GroupsAndAllocationChangesRoundTrip)
     EXPECT_FALSE(a2.ok);
     EXPECT_EQ(a2.message, "Invalid schemata");
 }
+
+TEST(RdtCodec, VendorFeaturesRoundTrip)
+{
+    Capabilities c;
+    ResourceCaps mb;
+    mb.name = "SMBA";
+    mb.kind = ResourceKind::Bandwidth;
+    mb.bandwidthUnit = BandwidthUnit::EighthGBps;
+    mb.maxBandwidth = 2048;
+    ResourceCaps l3;
+    l3.name = "L3";
+    l3.ioAlloc = "enabled";
+    l3.ioAllocCbm = { { 0, 0xc000 }, { 4, 0xf000 } };
+    c.resources = { mb, l3 };
+    auto& m = c.monitoring;
+    m.present = true;
+    m.mbmTotalConfig = { { 0, 0x33 } };
+    m.mbmLocalConfig = { { 1, 0x15 } };
+    m.assignMode = "mbm_event";
+    m.assignModes = { "mbm_event", "default" };
+    m.numMbmCounters = { { 0, 32 } };
+    m.availableMbmCounters = { { 0, 0 } };
+    m.eventFilters = { { "mbm_total_bytes", "local_reads" } };
+    m.assignOnMkdir = 0;
+    m.subDomains = { { 1, { 2, 3 } } };
+    c.telemetry.present = true;
+    c.telemetry.numRmids = 128;
+    c.telemetry.features = { "core_energy", "activity" };
+    c.telemetry.domains = { 0, 1 };
+
+    pb::Capabilities w;
+    toWire(c, w);
+    std::string bytes;
+    ASSERT_TRUE(w.SerializeToString(&bytes));
+    pb::Capabilities back;
+    ASSERT_TRUE(back.ParseFromString(bytes));
+    const Capabilities d = fromWire(back);
+    EXPECT_EQ(d.resources[0].bandwidthUnit, BandwidthUnit::EighthGBps);
+    EXPECT_EQ(d.resources[1].ioAlloc, "enabled");
+    EXPECT_EQ(d.resources[1].ioAllocCbm, l3.ioAllocCbm);
+    EXPECT_EQ(d.monitoring.mbmTotalConfig, m.mbmTotalConfig);
+    EXPECT_EQ(d.monitoring.mbmLocalConfig, m.mbmLocalConfig);
+    EXPECT_TRUE(d.monitoring.counterAssignment());
+    EXPECT_EQ(d.monitoring.assignModes, m.assignModes);
+    EXPECT_EQ(d.monitoring.availableMbmCounters, m.availableMbmCounters);
+    EXPECT_EQ(d.monitoring.numMbmCounters, m.numMbmCounters);
+    EXPECT_EQ(d.monitoring.eventFilters, m.eventFilters);
+    EXPECT_EQ(d.monitoring.assignOnMkdir, 0); // "off" survives proto3's zero default
+    EXPECT_EQ(d.monitoring.subDomains, m.subDomains);
+    EXPECT_EQ(d.telemetry.numRmids, 128u);
+    EXPECT_EQ(d.telemetry.features, c.telemetry.features);
+    EXPECT_EQ(d.telemetry.domains, c.telemetry.domains);
+    // A peer that sends none of this (an older agent) reads as "absent", not as "off".
+    EXPECT_EQ(fromWire(pb::Capabilities {}).monitoring.assignOnMkdir, -1);
+}

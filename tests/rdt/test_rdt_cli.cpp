@@ -223,3 +223,63 @@ TEST(RdtCli, SimMsrRefusesPidsAndMonitors)
     auto rows = parseCsv(m.out, header);
     EXPECT_EQ(rows.size(), 9u); // default, streamer, victim x 1 domain x 3 intervals
 }
+
+// Issue 23's done-when: info, alloc show and monitor on each vendor fixture print the vendor's units.
+TEST(RdtCli, VendorFixturesPrintTheirUnits)
+{
+    {
+        rdt::test::TempTree t("amd.bmec");
+        const std::string src = " --source resctrl:" + t.root();
+        auto info = run("info" + src);
+        EXPECT_EQ(info.status, 0) << info.err;
+        EXPECT_NE(info.out.find("MB      multiples of 1/8 GB/s, 0..2048, 2048 = unlimited (AMD)"), std::string::npos)
+            << info.out;
+        EXPECT_NE(info.out.find("SMBA    multiples of 1/8 GB/s"), std::string::npos) << info.out;
+        EXPECT_NE(info.out.find("0x33 counts local_reads, remote_reads"), std::string::npos) << info.out;
+        EXPECT_EQ(info.out.find("CPUID"), std::string::npos); // the source's capabilities, not this machine's CPUID
+        auto show = run("alloc show" + src);
+        EXPECT_EQ(show.status, 0) << show.err;
+        EXPECT_NE(show.out.find("(unlimited, 2 GB/s, unlimited, unlimited)"), std::string::npos) << show.out;
+        EXPECT_NE(show.out.find("(unlimited, 8 GB/s, unlimited, unlimited)"), std::string::npos) << show.out;
+        // A percentage is refused on AMD before anything is written... and a GB/s value lands as 1/8 steps.
+        auto pct = run("alloc set --group p0 'MB:0=50%'" + src);
+        EXPECT_NE(pct.status, 0);
+        auto mon = run("monitor --duration 1 --interval 500 --csv" + src);
+        EXPECT_EQ(mon.status, 0) << mon.err;
+    }
+    {
+        rdt::test::TempTree t("amd.abmc");
+        const std::string src = " --source resctrl:" + t.root();
+        auto info = run("info" + src);
+        EXPECT_NE(info.out.find("free MBM counters: 0=29 1=29 2=30 3=29 (of 32 per domain)"), std::string::npos)
+            << info.out;
+        EXPECT_NE(info.out.find("io_alloc on L3: enabled"), std::string::npos) << info.out;
+        EXPECT_NE(info.out.find("control groups: at most 15"), std::string::npos) << info.out;
+        auto mon = run("monitor --duration 1 --interval 500" + src);
+        EXPECT_EQ(mon.status, 0) << mon.err;
+        EXPECT_NE(mon.err.find("free MBM counters"), std::string::npos) << mon.err;
+        auto assign = run("groups counter-assign p0 --event mbm_total_bytes --domain 2" + src);
+        EXPECT_EQ(assign.status, 0) << assign.err;
+        EXPECT_EQ(t.read("p0/mbm_L3_assignments"), "mbm_total_bytes:2=e\n");
+        auto unassign = run("groups counter-unassign p0/mon_groups/m1 --event mbm_local_bytes" + src);
+        EXPECT_EQ(unassign.status, 0) << unassign.err;
+        EXPECT_EQ(t.read("p0/mon_groups/m1/mbm_L3_assignments"), "mbm_local_bytes:*=_\n");
+    }
+    {
+        rdt::test::TempTree t("intel.snc");
+        auto info = run("info --source resctrl:" + t.root());
+        EXPECT_NE(info.out.find("percent of peak bandwidth, 10..100 in steps of 10"), std::string::npos) << info.out;
+        EXPECT_NE(info.out.find("SNC: 2 sub-NUMA nodes per L3"), std::string::npos) << info.out;
+        auto show = run("alloc show --source resctrl:" + t.root());
+        EXPECT_NE(show.out.find("(50 %, 50 %)"), std::string::npos) << show.out;
+    }
+    {
+        rdt::test::TempTree t("intel.perfpkg");
+        auto info = run("info --source resctrl:" + t.root());
+        EXPECT_NE(info.out.find("MiB/s target"), std::string::npos) << info.out;
+        EXPECT_NE(info.out.find("PERF_PKG_MON: 128 RMIDs"), std::string::npos) << info.out;
+        auto show = run("alloc show --source resctrl:" + t.root());
+        EXPECT_NE(show.out.find("(2048 MiB/s, 2048 MiB/s)"), std::string::npos) << show.out;
+        EXPECT_NE(show.out.find("(unlimited, unlimited)"), std::string::npos) << show.out;
+    }
+}

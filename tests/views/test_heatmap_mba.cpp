@@ -22,6 +22,7 @@ private Q_SLOTS:
     void typedValueIsRoundedBeforeWritingAndSaysSo();
     void readOnlyShowsReasonAndBlocksEditing();
     void selectingCellsRequestsExplanation();
+    void amdValuesAreGigabytesPerSecond();
 };
 
 void TestHeatmapMba::editorShowsEffectiveValueAndWritesIt()
@@ -137,6 +138,50 @@ void TestHeatmapMba::selectingCellsRequestsExplanation()
     editor.view()->setCurrentIndex(editor.bandwidthModel()->index(2, 1));
     QCOMPARE(explain.size(), 1);
     QCOMPARE(explain.at(0).at(0).toString(), QStringLiteral("mba"));
+}
+
+// AMD MBA (resctrl.rst "on AMD systems"): 1/8 GB/s steps, 2048 = unlimited; the editor never says percent.
+void TestHeatmapMba::amdValuesAreGigabytesPerSecond()
+{
+    KernelLikeSchemata kernel;
+    AllocationModel source;
+    AllocationState st = makeSkxState();
+    BandwidthSchema amd;
+    amd.unit = "GB/s";
+    amd.minValue = 0;
+    amd.maxValue = 2048;
+    amd.granularity = 1;
+    st.bandwidths = { amd };
+    for (auto& g : st.groups)
+        for (int d : st.domains)
+            g.bandwidth["MB"][d] = g.group == "p0" && d == 1 ? 16 : 2048;
+    loadInto(kernel, st);
+    source.setWriter(&kernel);
+    source.setState(st);
+    MbaEditor editor;
+    editor.setModel(&source);
+    editor.resize(520, 260);
+    editor.show();
+    QVERIFY2(editor.rulesText().contains(QStringLiteral("1/8 GB/s")), qPrintable(editor.rulesText()));
+    QVERIFY(editor.rulesText().contains(QStringLiteral("not a percentage")));
+    QVERIFY(editor.rulesText().contains(QStringLiteral("unlimited")));
+    QCOMPARE(editor.bandwidthModel()->index(1, 1).data().toString(), QStringLiteral("2 GB/s"));
+    QCOMPARE(editor.bandwidthModel()->index(1, 0).data().toString(), QStringLiteral("unlimited"));
+    const QModelIndex idx = editor.bandwidthModel()->index(1, 0);
+    editor.view()->setCurrentIndex(idx);
+    editor.view()->edit(idx);
+    auto* cell = editor.view()->findChild<BandwidthValueEditor*>();
+    QVERIFY(cell);
+    auto* spin = cell->findChild<QSpinBox*>(QStringLiteral("value"));
+    QVERIFY(spin);
+    QVERIFY(!spin->suffix().contains(QLatin1Char('%')));
+    spin->selectAll();
+    QTest::keyClicks(spin, QStringLiteral("20"));
+    QVERIFY2(cell->effectiveText().contains(QStringLiteral("2.5 GB/s")), qPrintable(cell->effectiveText()));
+    QTest::keyClick(spin, Qt::Key_Return);
+    QTRY_COMPARE(kernel.value("p0", "MB", 0), 20u);
+    QCOMPARE(kernel.writes.back(), std::string("MB:0=20\n"));
+    QCOMPARE(idx.data().toString(), QStringLiteral("2.5 GB/s"));
 }
 
 QTEST_MAIN(TestHeatmapMba)

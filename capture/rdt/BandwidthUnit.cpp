@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "BandwidthUnit.h"
+#include "RdtBackend.h"
+#include "core/Text.h"
+
+#include <climits>
+#include <cmath>
+
+namespace rdt {
+
+const char* bandwidthUnitSymbol(BandwidthUnit unit)
+{
+    switch (unit) {
+    case BandwidthUnit::Percent:
+        return "%";
+    case BandwidthUnit::MiBps:
+        return "MiB/s";
+    case BandwidthUnit::EighthGBps:
+        return "GB/s";
+    case BandwidthUnit::ThrottleLevel:
+        return "level";
+    }
+    return "%";
+}
+
+namespace {
+/// 16 -> "2", 1 -> "0.125", 20 -> "2.5": eighths of a GB/s without trailing zeros.
+std::string eighths(std::uint64_t raw)
+{
+    std::string s = formatString("%llu", static_cast<unsigned long long>(raw / 8));
+    static const char* const kFractions[8] = { "", ".125", ".25", ".375", ".5", ".625", ".75", ".875" };
+    return s + kFractions[raw % 8];
+}
+}
+
+std::string formatBandwidth(const ResourceCaps& r, std::uint64_t raw)
+{
+    switch (r.bandwidthUnit) {
+    case BandwidthUnit::Percent:
+        return std::to_string(raw) + " %";
+    case BandwidthUnit::MiBps:
+        return raw >= UINT32_MAX ? "unlimited" : std::to_string(raw) + " MiB/s";
+    case BandwidthUnit::EighthGBps:
+        return raw >= r.maxBandwidth && r.maxBandwidth > 0 ? "unlimited" : eighths(raw) + " GB/s";
+    case BandwidthUnit::ThrottleLevel:
+        return "level " + std::to_string(raw);
+    }
+    return std::to_string(raw);
+}
+
+std::string describeBandwidthUnit(const ResourceCaps& r)
+{
+    switch (r.bandwidthUnit) {
+    case BandwidthUnit::Percent:
+        return formatString(
+            "percent of peak bandwidth, %u..100 in steps of %u", r.minBandwidth, r.bandwidthGran ? r.bandwidthGran : 1);
+    case BandwidthUnit::MiBps:
+        return "MiB/s target of the kernel's software controller (mounted with -o mba_MBps), 4294967295 = unlimited";
+    case BandwidthUnit::EighthGBps:
+        return formatString(
+            "multiples of 1/8 GB/s, %u..%u, %u = unlimited (AMD)", r.minBandwidth, r.maxBandwidth, r.maxBandwidth);
+    case BandwidthUnit::ThrottleLevel:
+        return formatString("throttle level 0..%u (0 = unthrottled)", r.maxBandwidth);
+    }
+    return {};
+}
+
+Result<std::uint64_t> parseBandwidthInput(const ResourceCaps& r, std::string_view text)
+{
+    const auto t = trim(text);
+    std::size_t used = 0;
+    const auto number = parseFiniteDouble(t, &used);
+    if (!number || *number < 0)
+        return makeError("'" + std::string(t) + "' is not a bandwidth value", describeBandwidthUnit(r));
+    std::string unit;
+    for (char c : t.substr(used))
+        if (!isAsciiSpace(c)) unit += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    const bool gb = unit == "gb/s" || unit == "gbps" || unit == "gb";
+    const bool mib = unit == "mib/s" || unit == "mibps" || unit == "mb/s" || unit == "mbps";
+    const bool pct = unit == "%";
+    auto wrongUnit = [&] {
+        return makeError(r.name + " values are " + describeBandwidthUnit(r) + ", not " + std::string(t.substr(used)),
+            std::string("give the value in ") + bandwidthUnitSymbol(r.bandwidthUnit) + " or as the raw number");
+    };
+    double raw = *number;
+    if (!unit.empty()) {
+        switch (r.bandwidthUnit) {
+        case BandwidthUnit::EighthGBps:
+            if (!gb) return wrongUnit();
+            raw = *number * 8;
+            break;
+        case BandwidthUnit::MiBps:
+            if (!mib) return wrongUnit();
+            break;
+        case BandwidthUnit::Percent:
+            if (!pct) return wrongUnit();
+            break;
+        case BandwidthUnit::ThrottleLevel:
+            return wrongUnit();
+        }
+    }
+    if (raw != std::floor(raw) || raw > 4294967295.0)
+        return makeError(
+            "'" + std::string(t) + "' is not a whole number of " + r.name + " steps", describeBandwidthUnit(r));
+    return static_cast<std::uint64_t>(raw);
+}
+
+} // namespace rdt

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "VendorFeaturesText.h"
+#include "core/Text.h"
+
+#include <algorithm>
+
+namespace rdt {
+
+namespace {
+std::string join(const std::vector<std::string>& v, const char* sep)
+{
+    std::string s;
+    for (const auto& x : v)
+        s += (s.empty() ? "" : sep) + x;
+    return s;
+}
+
+std::string idList(const std::vector<int>& ids)
+{
+    std::vector<std::string> s;
+    for (int i : ids)
+        s.push_back(std::to_string(i));
+    return join(s, ",");
+}
+
+/// "0=29 1=29" or, when every domain has the same value, "29 in each of 4 domains".
+std::string perDomain(const std::vector<DomainValue>& values, bool hex = false)
+{
+    auto text = [&](std::uint64_t v) { return hex ? hexDigits(v) : std::to_string(v); };
+    const bool same = std::all_of(
+        values.begin(), values.end(), [&](const DomainValue& v) { return v.value == values.front().value; });
+    if (same && values.size() > 1)
+        return text(values.front().value) + " in each of " + std::to_string(values.size()) + " domains";
+    std::vector<std::string> s;
+    for (const auto& v : values)
+        s.push_back(std::to_string(v.domain) + "=" + text(v.value));
+    return join(s, " ");
+}
+
+void bmecLines(std::string& t, const char* event, const std::vector<DomainValue>& config)
+{
+    if (config.empty()) return;
+    // Group domains with the same configuration so four identical domains make one line.
+    std::vector<std::pair<std::uint64_t, std::vector<int>>> byValue;
+    for (const auto& v : config) {
+        auto it = std::find_if(byValue.begin(), byValue.end(), [&](const auto& p) { return p.first == v.value; });
+        if (it == byValue.end())
+            byValue.push_back({ v.value, { v.domain } });
+        else
+            it->second.push_back(v.domain);
+    }
+    for (const auto& [mask, domains] : byValue)
+        t += formatString("  BMEC %s, domains %s: %s counts %s\n", event, idList(domains).c_str(),
+            formatHex(mask).c_str(), mask ? join(bmecTransactionNames(mask), ", ").c_str() : "nothing");
+}
+}
+
+std::string formatResourceLines(const Capabilities& caps)
+{
+    std::string t;
+    for (const auto& r : caps.resources) {
+        if (r.isCache()) {
+            t += formatString(
+                "%-7s cbm_mask %s  min_cbm_bits %u  shareable_bits %s  sparse %s  closids %u  domains %zu\n",
+                r.name.c_str(), hexDigits(r.cbmMask).c_str(), r.minCbmBits, hexDigits(r.shareableBits).c_str(),
+                r.sparseMasks ? "yes (non-contiguous masks allowed)" : "no", r.numClosids, r.domains.size());
+        } else {
+            t += formatString("%-7s %s%s  closids %u  domains %zu\n", r.name.c_str(), describeBandwidthUnit(r).c_str(),
+                r.delayLinear ? "" : "  (delay non-linear)", r.numClosids, r.domains.size());
+        }
+    }
+    if (caps.resources.empty()) t += "no allocation resources\n";
+    return t;
+}
+
+std::string formatFreeCounters(const MonitorCaps& m)
+{
+    if (!m.counterAssignment() || m.availableMbmCounters.empty()) return {};
+    std::string t = "free MBM counters: " + perDomain(m.availableMbmCounters);
+    if (!m.numMbmCounters.empty()) {
+        const auto most = std::max_element(m.numMbmCounters.begin(), m.numMbmCounters.end(),
+            [](const DomainValue& a, const DomainValue& b) { return a.value < b.value; });
+        t += " (of " + std::to_string(most->value) + " per domain)";
+    }
+    return t;
+}
+
+std::string formatVendorFeatures(const Capabilities& caps)
+{
+    std::string t;
+    for (const auto& r : caps.resources) {
+        if (r.ioAlloc.empty()) continue;
+        if (r.ioAllocEnabled())
+            t += formatString("  io_alloc on %s: enabled, I/O ways %s; the highest CLOSID (%u) is held for I/O, so "
+                              "groups get %u CLOS\n",
+                r.name.c_str(), perDomain(r.ioAllocCbm, true).c_str(), r.numClosids ? r.numClosids - 1 : 0,
+                r.numClosids ? r.numClosids - 1 : 0);
+        else
+            t += "  io_alloc on " + r.name + ": " + r.ioAlloc + "\n";
+    }
+    const auto& m = caps.monitoring;
+    bmecLines(t, "mbm_total_bytes", m.mbmTotalConfig);
+    bmecLines(t, "mbm_local_bytes", m.mbmLocalConfig);
+    if (m.bmec()) t += "  (changing a BMEC configuration clears every MBM counter of that domain)\n";
+    if (!m.assignMode.empty()) {
+        t += "  counter assignment mode: " + m.assignMode + " (available: " + join(m.assignModes, ", ") + ")";
+        if (m.counterAssignment())
+            t += "; MBM events count only while a counter is assigned, else they read Unassigned";
+        t += "\n";
+        if (!m.numMbmCounters.empty()) t += "  MBM counters: " + perDomain(m.numMbmCounters) + "\n";
+        if (auto f = formatFreeCounters(m); !f.empty()) t += "  " + f + "\n";
+        if (m.assignOnMkdir >= 0)
+            t += std::string("  new groups get counters on mkdir: ") + (m.assignOnMkdir ? "yes" : "no") + "\n";
+    }
+    for (const auto& [event, filter] : m.eventFilters)
+        t += "  event_filter " + event + ": " + filter + "\n";
+    if (!m.subDomains.empty()) {
+        std::vector<std::string> parts;
+        for (const auto& [l3, nodes] : m.subDomains)
+            parts.push_back("L3 " + std::to_string(l3) + " -> nodes " + idList(nodes));
+        t += formatString("  SNC: %u sub-NUMA nodes per L3 (%s); each way covers 1/%u of its size per node; MBA "
+                          "still throttles the whole L3\n",
+            m.sncNodesPerL3(), join(parts, "; ").c_str(), m.sncNodesPerL3());
+    }
+    const auto& tel = caps.telemetry;
+    if (tel.present) {
+        t += formatString("  PERF_PKG_MON: %u RMIDs, packages %s, events %s\n", tel.numRmids,
+            idList(tel.domains).c_str(), join(tel.features, ", ").c_str());
+        if (m.present)
+            t += formatString("  monitor groups limited to %u = min(L3_MON num_rmids %u, PERF_PKG_MON num_rmids %u): "
+                              "every group takes an RMID of both\n",
+                caps.maxMonitorGroups(), m.numRmids, tel.numRmids);
+    }
+    return t;
+}
+
+} // namespace rdt
