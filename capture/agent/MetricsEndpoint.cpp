@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MetricsEndpoint.h"
 
+#include "metrics/KubernetesLabels.h"
+
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -44,7 +47,15 @@ Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
     log("metrics source: " + source.backend + (source.simulated ? " (SIMULATED: " + source.simulation + ")" : "")
         + (source.why.empty() ? "" : "; " + source.why));
 
-    e->m_feed = std::make_unique<metrics::MetricsFeed>(*e->m_service, RDTSCOPE_VERSION);
+    // On a Kubernetes node (the kubelet's pod directory exists) groups get their pod's labels; elsewhere the
+    // groups' task lists are not even read.
+    metrics::GroupLabeller labeller;
+    std::error_code ec;
+    if (!source.simulated && std::filesystem::is_directory("/var/lib/kubelet/pods", ec)) {
+        labeller = [k = metrics::KubernetesLabeller()](const std::vector<unsigned>& pids) { return k.labelsFor(pids); };
+        log("Kubernetes node: groups whose tasks are in one pod get namespace, pod, pod_uid and container labels");
+    }
+    e->m_feed = std::make_unique<metrics::MetricsFeed>(*e->m_service, RDTSCOPE_VERSION, std::move(labeller));
     if (auto st = e->m_feed->start(std::uint64_t { options.sampleMs } * 1'000'000); !st) return st.error();
     e->m_server = std::make_unique<metrics::MetricsServer>(
         std::move(serverOptions), [feed = e->m_feed.get()] { return feed->latest(); });

@@ -102,7 +102,7 @@ std::string escapeLabelValue(std::string_view value)
     return out;
 }
 
-std::string renderExposition(const std::vector<MetricFamily>& families, ExpositionFormat format)
+std::string renderExposition(const std::vector<MetricFamily>& families, ExpositionFormat format, bool terminate)
 {
     const bool om = format == ExpositionFormat::OpenMetrics100;
     std::string out;
@@ -120,7 +120,7 @@ std::string renderExposition(const std::vector<MetricFamily>& families, Expositi
                 appendSample(out, f.name + "_created", p.labels, *p.createdSeconds);
         }
     }
-    if (om) out += "# EOF\n";
+    if (om && terminate) out += "# EOF\n";
     return out;
 }
 

@@ -36,7 +36,8 @@ struct MetricFamily {
 };
 
 /// Renders families in the given format. Families with no points still get their # HELP and # TYPE lines.
-std::string renderExposition(const std::vector<MetricFamily>& families, ExpositionFormat format);
+/// Without `terminate`, OpenMetrics output lacks its final "# EOF" (more families are appended after it).
+std::string renderExposition(const std::vector<MetricFamily>& families, ExpositionFormat format, bool terminate = true);
 
 /// OpenMetrics 1.0 when the Accept header offers application/openmetrics-text (version 1.0.0 or unversioned,
 /// q > 0), the Prometheus text format 0.0.4 otherwise (what Prometheus itself falls back to).

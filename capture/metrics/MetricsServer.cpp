@@ -54,14 +54,9 @@ std::string MetricsServer::scrapeBody(ExpositionFormat format)
     extra.push_back({ "rdtscope_scrape_duration_seconds", MetricType::Gauge,
         "How long the previous scrape of this endpoint took to render.", "seconds",
         { { {}, m_lastScrapeSeconds.load(), std::nullopt } } });
-    std::string body = published ? renderExposition(*published, ExpositionFormat::Prometheus004) : std::string {};
-    if (format == ExpositionFormat::OpenMetrics100 || !published) {
-        std::vector<MetricFamily> all = published ? *published : std::vector<MetricFamily> {};
-        all.push_back(extra.front());
-        body = renderExposition(all, format);
-    } else {
-        body += renderExposition(extra, format);
-    }
+    // The published families are rendered in place (never copied), the scrape's own gauge after them.
+    std::string body = published ? renderExposition(*published, format, false) : std::string {};
+    body += renderExposition(extra, format);
     m_lastScrapeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return body;
 }

@@ -53,11 +53,17 @@ int freeLoopbackPort()
     return port;
 }
 
-MetricsAgent::MetricsAgent(const std::vector<std::string>& args, const std::string& dir, const std::string& name)
+MetricsAgent::MetricsAgent(
+    const std::vector<std::string>& args, const std::string& dir, const std::string& name, bool wait)
 {
     std::vector<std::string> all { "--metrics", "127.0.0.1:0" };
     all.insert(all.end(), args.begin(), args.end());
     process = std::make_unique<BackgroundProcess>(RDTSCOPE_AGENT, all, dir + "/" + name + ".log");
+    if (wait) waitForPort();
+}
+
+bool MetricsAgent::waitForPort()
+{
     const std::regex serving("serving metrics on https?://127\\.0\\.0\\.1:([0-9]+)/metrics");
     for (int i = 0; i < 200 && port == 0; ++i) { // 20 s at most, even on a loaded machine
         std::smatch m;
@@ -67,6 +73,7 @@ MetricsAgent::MetricsAgent(const std::vector<std::string>& args, const std::stri
         else
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
+    return port > 0;
 }
 
 Prometheus::Prometheus(const std::vector<std::string>& targets, const std::string& dir, int intervalS,

@@ -30,7 +30,10 @@ int freeLoopbackPort();
 /// rdtscope-agent --metrics 127.0.0.1:0 ARGS..., running until destroyed.
 class MetricsAgent {
 public:
-    MetricsAgent(const std::vector<std::string>& args, const std::string& dir, const std::string& name);
+    /// Starts the agent and, with `wait`, waits (bounded) until its log names the port.
+    MetricsAgent(
+        const std::vector<std::string>& args, const std::string& dir, const std::string& name, bool wait = true);
+    bool waitForPort();
     bool ok() const { return port > 0; }
     std::string log() const { return process ? process->log() : std::string {}; }
     std::unique_ptr<BackgroundProcess> process;
