@@ -3,11 +3,11 @@
 // source into a session file (docs/SESSION-FORMAT.md) until the duration ends or SIGINT/SIGTERM.
 #include "CmdRdtSource.h"
 #include "CmdSession.h"
+#include "CmdSessionCreate.h"
 #include "Commands.h"
 
 #include "core/Time.h"
 #include "engine/SnapshotReadings.h"
-#include "rdt/CapabilitiesText.h"
 #include "rdt/CounterMath.h"
 #include "session/Recorder.h"
 #include "session/StateWatcher.h"
@@ -71,32 +71,10 @@ int runRecord(const RecordOptions& o)
     const bool paced = !sim || !bounded || o.realtime;
     auto now = [&] { return svc.nowNs(); };
 
-    session::SessionMeta meta;
-    meta.startWallNs = wallClockNs();
-    meta.host = machineInfo->hostname;
-    meta.kernel = machineInfo->kernel;
-    meta.source = source.kind + (sim ? ":" + source.scenario : std::string());
-    meta.simulated = source.simulated;
-    meta.toolVersion = RDTSCOPE_VERSION;
-    meta.commandLine = "rdtscope-cli record";
-    if (!connectUrl().empty()) meta.commandLine += " --connect " + connectUrl();
-    for (const auto& a : commandArguments())
-        meta.commandLine += " " + a;
-    meta.scenario = sim ? source.scenario : std::string();
-    meta.intervalNs = step;
-    meta.timeIsSimulated = sim;
-    session::MachineInfo machine;
-    machine.description = sim ? source.simulation : source.backend;
-    machine.topology = formatCapabilitiesText(caps);
-    machine.cpuidJson = machineInfo->cpuidJson; // the simulated CPU's is labelled simulated in meta
-
     // The time axis starts here: setup above (CPUID snapshot, capabilities) does not count.
-    meta.startMonoNs = now();
-    const std::uint64_t t0 = meta.startMonoNs;
+    const std::uint64_t t0 = now();
     const auto wall0 = std::chrono::steady_clock::now();
-    session::WriterOptions wopt;
-    wopt.overwrite = o.force;
-    auto writer = session::SessionWriter::create(path, meta, machine, wopt);
+    auto writer = createSessionForCli(svc, *machineInfo, path, step, o.force, "record", t0);
     if (!writer) {
         std::fprintf(stderr, "rdtscope-cli record: %s\n", writer.error().toString().c_str());
         return ExitFailure;

@@ -73,7 +73,7 @@ Result<AdviseResult> runAdvise(engine::Engine& engine, const AdviseSettings& set
         return r;
     };
     const bool paced = settings.sweep.paced || !result.simulated;
-    Measurer::Hooks mh { hooks.stopRequested, hooks.onEvent, {} };
+    Measurer::Hooks mh { hooks.stopRequested, hooks.onEvent, {}, {} };
 
     phase("measuring the current allocation");
     {

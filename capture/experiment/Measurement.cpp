@@ -26,6 +26,7 @@ bool Measurer::pollAt(std::uint64_t offset, std::map<std::string, Reading>& out)
     (void)m_engine.pollRdt();
     for (auto& e : m_engine.drainEvents()) {
         if (const auto* b = std::get_if<RdtSampleBatch>(&e)) {
+            if (m_hooks.onBatch) m_hooks.onBatch(*b);
             out.clear();
             for (const auto& smp : b->samples) {
                 auto& r = out[smp.group];

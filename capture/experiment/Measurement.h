@@ -29,6 +29,7 @@ public:
         std::function<bool()> stopRequested;
         std::function<void(const engine::EngineEvent&)> onEvent; ///< events other than sample batches
         std::function<void(std::uint64_t elapsedNs)> onProgress;
+        std::function<void(const RdtSampleBatch&)> onBatch; ///< every poll's samples (a session records them)
     };
     /// `pollNs` is clamped to what the counter width allows (SDM 20.18.8); the clock starts now.
     Measurer(engine::Engine& engine, std::uint64_t pollNs, unsigned counterWidth, bool paced, Hooks hooks);

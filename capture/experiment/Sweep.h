@@ -85,6 +85,10 @@ struct SweepHooks {
     /// Progress within the whole sweep: elapsed and planned source-clock time.
     std::function<void(std::uint64_t elapsedNs, std::uint64_t totalNs)> onProgress;
     std::function<void(const engine::EngineEvent&)> onEvent; ///< events drained meanwhile (scenario lines, ...)
+    std::function<void(const RdtSampleBatch&)> onBatch; ///< every poll's samples
+    /// A step's allocation was written (before its settle time): its number, value and what was written.
+    std::function<void(unsigned index, std::uint64_t value, const std::string& written, std::uint64_t timeNs)>
+        onStepStart;
 };
 
 /// Plans, runs and restores one sweep on `engine`. A sweep that cannot start (unknown group, no CAT, too few

@@ -134,6 +134,7 @@ Result<SweepResult> Runner::run()
     Measurer::Hooks mh;
     mh.stopRequested = m_hooks.stopRequested;
     mh.onEvent = m_hooks.onEvent;
+    mh.onBatch = m_hooks.onBatch;
     if (m_hooks.onProgress) mh.onProgress = [this, totalNs](std::uint64_t ns) { m_hooks.onProgress(ns, totalNs); };
     Measurer measurer(m_engine, m_s.pollNs, caps.monitoring.counterWidth, paced, mh);
     (void)m_engine.setSamplingInterval(measurer.pollNs());
@@ -146,6 +147,7 @@ Result<SweepResult> Runner::run()
             result.error = ok.error();
             break;
         }
+        if (m_hooks.onStepStart) m_hooks.onStepStart(step.index, step.value, step.written, m_engine.nowNs());
         std::map<std::string, GroupMeasure> measured;
         if (!measurer.settle(m_s.settleNs) || !measurer.measure(m_s.measureNs, measured)) {
             result.stopped = true;

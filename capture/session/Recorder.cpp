@@ -68,6 +68,8 @@ void Recorder::write(Item& item)
                 return w.addPmuBatch(v);
             else if constexpr (std::is_same_v<T, AddressMap>)
                 return w.addAddressMap(v);
+            else if constexpr (std::is_same_v<T, SweepStepRow>)
+                return w.addSweepStep(v);
             else
                 return w.addSymbols(v);
         },

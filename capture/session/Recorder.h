@@ -29,7 +29,7 @@ struct RecorderOptions {
 class Recorder {
 public:
     using Item = std::variant<RdtSampleBatch, AllocationChanged, MembershipSnapshot, Marker, std::vector<TmaInterval>,
-        PmuBatch, AddressMap, std::vector<Symbol>>;
+        PmuBatch, AddressMap, std::vector<Symbol>, SweepStepRow>;
 
     Recorder(std::unique_ptr<SessionWriter> writer, RecorderOptions options = {});
     ~Recorder();

@@ -35,6 +35,11 @@ CREATE TABLE allocation_events (
   domain INTEGER NOT NULL, old_value TEXT, new_value TEXT, ok INTEGER NOT NULL, message TEXT);
 CREATE INDEX allocation_events_time ON allocation_events(time_ns);
 CREATE TABLE markers (time_ns INTEGER NOT NULL, kind TEXT, text TEXT);
+CREATE TABLE sweep_steps (
+  sweep INTEGER NOT NULL, step INTEGER NOT NULL, kind TEXT NOT NULL, group_path TEXT NOT NULL, value INTEGER NOT NULL,
+  written TEXT, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, occupancy_bytes REAL, total_bps REAL,
+  local_bps REAL, victim TEXT, victim_occupancy_bytes REAL, victim_total_bps REAL, disturbed TEXT,
+  PRIMARY KEY (sweep, step));
 CREATE TABLE tma_intervals (
   start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, scope TEXT NOT NULL, level INTEGER NOT NULL,
   metric TEXT NOT NULL, value REAL NOT NULL);

@@ -51,6 +51,9 @@ public:
     const std::vector<AllocationChanged>& allocations() const { return m_allocations; }
     const std::vector<MembershipSnapshot>& memberships() const { return m_memberships; }
     const std::vector<Marker>& markers() const { return m_markers; }
+    /// The sweeps recorded into the session (table `sweep_steps`, SessionSweeps.cpp), by sweep and step; none in
+    /// a file written before the table existed.
+    Result<std::vector<SweepStepRow>> sweepSteps();
 
     /// Calls `fn` for each sample with fromNs <= time < toNs in time order. On a damaged page it stops, records an
     /// issue and returns the error; the samples before it have been delivered. `fn` returns false to stop early.

@@ -43,6 +43,26 @@ struct Marker {
     std::string text;
 };
 
+/// One measured step of a sweep (table `sweep_steps`, docs/EXPERIMENTS.md "Recording"): the allocation written,
+/// then what the group (and a victim) did over the measured time. Each step also has a marker at its start.
+struct SweepStepRow {
+    std::uint32_t sweep = 1; ///< which sweep of the session (1, 2, ...)
+    std::uint32_t step = 0;
+    std::string kind; ///< "ways" or "mba"
+    std::string group;
+    std::uint64_t value = 0; ///< ways, or the MB value
+    std::string written; ///< "L3:0=3ff"
+    std::uint64_t startNs = 0; ///< when the step was written
+    std::uint64_t endNs = 0; ///< end of its measurement
+    double occupancyBytes = 0;
+    double totalBps = 0;
+    double localBps = 0;
+    std::string victim; ///< "" when none was watched
+    double victimOccupancyBytes = 0;
+    double victimTotalBps = 0;
+    std::string disturbed; ///< what another writer changed during the step ("" when nothing)
+};
+
 /// One top-down (TMA) interval value: one row per metric per interval (table `tma_intervals`).
 struct TmaInterval {
     std::uint64_t startNs = 0;

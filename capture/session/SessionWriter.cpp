@@ -118,6 +118,7 @@ Status SessionWriter::prepareStatements()
         { &m_insAlloc, "INSERT INTO allocation_events VALUES (?,?,?,?,?,?,?,?,?)" },
         { &m_insMember, "INSERT INTO group_membership VALUES (?,?,?,?)" },
         { &m_insMarker, "INSERT INTO markers VALUES (?,?,?)" },
+        { &m_insSweep, "INSERT OR REPLACE INTO sweep_steps VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
         { &m_insTma, "INSERT INTO tma_intervals VALUES (?,?,?,?,?,?)" },
         { &m_insPmu,
             "INSERT INTO pmu_batches (kind, start_ns, end_ns, count, codec, raw_size, data) "
@@ -265,6 +266,20 @@ Status SessionWriter::addMarker(const Marker& m)
     return check(m_insMarker.run());
 }
 
+Status SessionWriter::addSweepStep(const SweepStepRow& r)
+{
+    if (auto s = begin(); !s) return s;
+    m_insSweep.bind(1, std::uint64_t { r.sweep })
+        .bind(2, std::uint64_t { r.step })
+        .bind(3, r.kind)
+        .bind(4, r.group)
+        .bind(5, r.value)
+        .bind(6, r.written);
+    m_insSweep.bind(7, r.startNs).bind(8, r.endNs).bind(9, r.occupancyBytes).bind(10, r.totalBps).bind(11, r.localBps);
+    m_insSweep.bind(12, r.victim).bind(13, r.victimOccupancyBytes).bind(14, r.victimTotalBps).bind(15, r.disturbed);
+    return check(m_insSweep.run());
+}
+
 Status SessionWriter::addTma(const std::vector<TmaInterval>& rows)
 {
     if (auto s = begin(); !s) return s;
@@ -398,6 +413,7 @@ Status SessionWriter::close(const std::string& stopReason)
     m_insAlloc = {};
     m_insMember = {};
     m_insMarker = {};
+    m_insSweep = {};
     m_insTma = {};
     m_insPmu = {};
     m_insMap = {};

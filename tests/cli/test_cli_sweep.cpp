@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "session/SessionReader.h"
+
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -89,4 +92,53 @@ TEST(CliAdvise, ProposesMasksAndSaysWhatItExpects)
     EXPECT_NE(r.output.find("Not applied"), std::string::npos);
     const auto bad = runCli("advise --groups streamer,victim --objective fastest --source sim");
     EXPECT_EQ(bad.exitCode, 2) << bad.output;
+}
+
+TEST(CliSweep, RecordsTheSweepIntoASession)
+{
+    char tmpl[] = "/tmp/rdtscope-sweep-rec-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    const std::string file = std::string(tmpl) + "/sweep.rdts";
+    const auto r = runCli("sweep mba --group streamer --victim victim --source sim --settle 0.2 --measure 0.5 --record "
+        + file + " --csv 2>/dev/null");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    auto reader = rdt::session::SessionReader::open(file);
+    ASSERT_TRUE(reader.ok()) << reader.error().toString();
+    auto steps = (*reader)->sweepSteps();
+    ASSERT_TRUE(steps.ok()) << steps.error().toString();
+    ASSERT_EQ(steps->size(), 10u);
+    EXPECT_EQ(steps->front().kind, "mba");
+    EXPECT_EQ(steps->front().group, "streamer");
+    EXPECT_EQ(steps->front().value, 100u);
+    EXPECT_EQ(steps->front().victim, "victim");
+    EXPECT_EQ(steps->back().value, 10u);
+    EXPECT_LT(steps->front().startNs, steps->front().endNs);
+    EXPECT_GT(steps->front().totalBps, 2 * steps->back().totalBps);
+    // The same numbers as the CSV printed: row 1's memory bandwidth.
+    const auto row1 = linesStartingWith(r.output, "1,100,");
+    ASSERT_EQ(row1.size(), 1u) << r.output;
+    EXPECT_NE(row1[0].find("," + std::to_string(static_cast<long long>(std::llround(steps->front().totalBps))) + ","),
+        std::string::npos)
+        << row1[0];
+    std::size_t stepMarkers = 0, endMarkers = 0;
+    for (const auto& m : (*reader)->markers()) {
+        if (m.kind != "sweep") continue;
+        stepMarkers += m.text.find(" step ") != std::string::npos;
+        endMarkers += m.text.find("done: knee") != std::string::npos && m.text.find("restored") != std::string::npos;
+    }
+    EXPECT_EQ(stepMarkers, 10u);
+    EXPECT_EQ(endMarkers, 1u);
+    EXPECT_GT((*reader)->sampleCount(), 0u);
+    std::size_t capped = 0;
+    for (const auto& a : (*reader)->allocations())
+        capped += a.group == "streamer" && a.resource == "MB" && a.newValue == "10" && a.ok;
+    EXPECT_EQ(capped, 1u) << "the last step's write is an allocation event";
+    // A session from before the table existed has no sweeps and is not damaged for it.
+    auto old
+        = rdt::session::SessionReader::open(std::string(RDTSCOPE_TEST_DATA) + "/session/corpus/hardware-samples.rdts");
+    ASSERT_TRUE(old.ok());
+    auto none = (*old)->sweepSteps();
+    ASSERT_TRUE(none.ok());
+    EXPECT_TRUE(none->empty());
+    std::filesystem::remove_all(tmpl);
 }
