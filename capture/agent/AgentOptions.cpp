@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "AgentOptions.h"
 
+#include <cstdlib>
+
 namespace rdt::agent {
 
 const char* agentUsage()
 {
     return "usage: rdtscope-agent --stdio | --listen unix:PATH [--allow-group NAME] [--restore-on-exit]\n"
-           "                      [--max-clients N] [--no-polkit]\n"
+           "                      [--max-clients N] [--no-polkit] [--metrics [ADDR:]PORT [METRICS OPTIONS]]\n"
+           "       rdtscope-agent --metrics [ADDR:]PORT [--web-config FILE] [--source SPEC] [--scenario NAME]\n"
+           "                      [--sample-ms N] [--dashboard FILE]\n"
            "  --stdio            serve one client on standard input and output (what ssh and pkexec run)\n"
            "  --listen unix:PATH serve clients on a unix socket (mode 0660, group of --allow-group); under a\n"
            "                     systemd socket unit the socket is inherited instead\n"
@@ -14,8 +18,37 @@ const char* agentUsage()
            "  --restore-on-exit  when a client goes, put back the allocations it changed\n"
            "  --max-clients N    at most N clients at once on the socket (default 16)\n"
            "  --no-polkit        do not ask polkit per action (only where polkitd does not run: containers, tests)\n"
-           "There is no TCP listener: remote clients come through ssh (rdtscope --connect ssh://HOST).\n"
+           "  --metrics [ADDR:]PORT  serve /metrics (OpenMetrics or Prometheus text, read-only) and /dashboard on\n"
+           "                     HTTP; ADDR defaults to 127.0.0.1, [::1]:PORT for IPv6, port 0 picks a free one\n"
+           "  --web-config FILE  TLS and basic auth for --metrics, in the Prometheus exporter toolkit's format\n"
+           "  --source SPEC      RDT source the metrics sample: auto (default), sim, sim-msr, resctrl, msr\n"
+           "  --scenario NAME    scenario of a simulated source (default noisy-neighbour)\n"
+           "  --sample-ms N      metrics poll interval in ms, 10 to 1000 (default 1000)\n"
+           "  --dashboard FILE   the Grafana dashboard served at /dashboard\n"
+           "The protocol has no TCP listener: remote clients come through ssh (rdtscope --connect ssh://HOST).\n"
            "Protocol: docs/PROTOCOL.md.\n";
+}
+
+Result<std::pair<std::string, int>> parseMetricsEndpoint(const std::string& text)
+{
+    std::string address = "127.0.0.1";
+    std::string port = text;
+    if (!text.empty() && text.front() == '[') {
+        const auto close = text.find("]:");
+        if (close == std::string::npos)
+            return makeError("--metrics takes [ADDR]:PORT for IPv6, not '" + text + "'", "e.g. [::1]:9464");
+        address = text.substr(1, close - 1);
+        port = text.substr(close + 2);
+    } else if (const auto colon = text.rfind(':'); colon != std::string::npos) {
+        if (colon > 0) address = text.substr(0, colon);
+        port = text.substr(colon + 1);
+    }
+    char* end = nullptr;
+    const long n = std::strtol(port.c_str(), &end, 10);
+    if (port.empty() || *end || n < 0 || n > 65535)
+        return makeError("--metrics needs [ADDR:]PORT with a port from 0 to 65535, not '" + text + "'",
+            "e.g. --metrics 127.0.0.1:9464 (9464 is the port rdtscope uses by convention)");
+    return std::make_pair(address, static_cast<int>(n));
 }
 
 Result<AgentOptions> parseAgentOptions(const std::vector<std::string>& args, bool listenFdsFromSystemd)
@@ -53,6 +86,31 @@ Result<AgentOptions> parseAgentOptions(const std::vector<std::string>& args, boo
             if (v->empty() || *end || n < 1 || n > 1024)
                 return makeError("--max-clients needs a number from 1 to 1024, not '" + *v + "'");
             o.maxClients = static_cast<int>(n);
+        } else if (a == "--metrics") {
+            auto v = value("--metrics");
+            if (!v) return v.error();
+            auto endpoint = parseMetricsEndpoint(*v);
+            if (!endpoint) return endpoint.error();
+            o.metrics = true;
+            o.metricsAddress = endpoint->first;
+            o.metricsPort = endpoint->second;
+        } else if (a == "--web-config" || a == "--source" || a == "--scenario" || a == "--dashboard") {
+            auto v = value(a.c_str());
+            if (!v) return v.error();
+            (a == "--web-config"        ? o.webConfig
+                    : a == "--source"   ? o.source
+                    : a == "--scenario" ? o.scenario
+                                        : o.dashboard)
+                = *v;
+        } else if (a == "--sample-ms") {
+            auto v = value("--sample-ms");
+            if (!v) return v.error();
+            char* end = nullptr;
+            const long n = std::strtol(v->c_str(), &end, 10);
+            if (v->empty() || *end || n < 10 || n > 1000)
+                return makeError("--sample-ms needs a number from 10 to 1000, not '" + *v + "'",
+                    "MBM counters must be read at least once a second (SDM 20.18.8)");
+            o.sampleMs = static_cast<unsigned>(n);
         } else if (a == "--help" || a == "-h") {
             o.help = true;
         } else {
@@ -61,7 +119,10 @@ Result<AgentOptions> parseAgentOptions(const std::vector<std::string>& args, boo
     }
     if (o.help) return o;
     const int modes = (o.stdio ? 1 : 0) + (!o.listenPath.empty() || o.systemdSocket ? 1 : 0);
-    if (modes != 1) return makeError("choose exactly one of --stdio and --listen unix:PATH", agentUsage());
+    if (modes > 1 || (modes == 0 && !o.metrics))
+        return makeError("choose one of --stdio and --listen unix:PATH, or --metrics [ADDR:]PORT", agentUsage());
+    if (!o.metrics && (!o.webConfig.empty() || !o.dashboard.empty()))
+        return makeError("--web-config and --dashboard only apply to --metrics", agentUsage());
     return o;
 }
 

@@ -4,6 +4,7 @@
 #include "core/Result.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rdt::agent {
@@ -17,11 +18,23 @@ struct AgentOptions {
     bool restoreOnExit = false; ///< --restore-on-exit: undo this connection's allocation changes when it ends
     bool noPolkit = false; ///< --no-polkit: skip the per-action polkit checks (docs/PROTOCOL.md)
     int maxClients = 16; ///< --max-clients N
+    /// --metrics [ADDR:]PORT: serve Prometheus/OpenMetrics on HTTP (default off; 127.0.0.1 when no address)
+    bool metrics = false;
+    std::string metricsAddress = "127.0.0.1";
+    int metricsPort = 0;
+    std::string webConfig; ///< --web-config FILE: exporter-toolkit TLS and basic auth settings
+    std::string source = "auto"; ///< --source SPEC: the RDT source the metrics endpoint samples
+    std::string scenario = "noisy-neighbour"; ///< --scenario NAME for simulated sources
+    unsigned sampleMs = 1000; ///< --sample-ms N: the metrics sampler's poll interval
+    std::string dashboard; ///< --dashboard FILE: served at /dashboard (default: the installed one)
     bool help = false;
 };
 
 /// Parses argv (without argv[0]); an Error names the bad option and the usage.
 Result<AgentOptions> parseAgentOptions(const std::vector<std::string>& args, bool listenFdsFromSystemd);
+
+/// "[ADDR:]PORT" or "[V6ADDR]:PORT" -> address (127.0.0.1 when none) and port.
+Result<std::pair<std::string, int>> parseMetricsEndpoint(const std::string& text);
 
 const char* agentUsage();
 

@@ -4,6 +4,7 @@
 // and no GUI code: untrusted files are parsed only by the unprivileged GUI and CLI.
 #include "AgentOptions.h"
 #include "AgentServer.h"
+#include "MetricsEndpoint.h"
 #include "ServiceHandler.h"
 #include "protocol/Frame.h"
 #include "protocol/UnixSocket.h"
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <memory>
 #include <string>
 #include <unistd.h>
 
@@ -31,8 +33,11 @@ void logLine(const std::string& line)
     std::fflush(stderr);
 }
 
+volatile std::sig_atomic_t g_stopRequested = 0;
+
 void onStopSignal(int)
 {
+    g_stopRequested = 1;
     AgentServer::requestStop();
 }
 
@@ -87,6 +92,23 @@ int main(int argc, char** argv)
         logLine("--no-polkit: polkit is not asked; every accepted client may monitor, allocate and profile");
     } else if (!opt.stdio || ctx.pkexecUid) {
         ctx.identity.capabilities.push_back("polkit");
+    }
+
+    std::unique_ptr<MetricsEndpoint> metrics;
+    if (opt.metrics) {
+        auto started = MetricsEndpoint::start(opt, logLine);
+        if (!started) {
+            logLine("--metrics: " + started.error().toString());
+            return 1;
+        }
+        metrics = std::move(*started);
+        if (!opt.stdio && opt.listenPath.empty() && !opt.systemdSocket) {
+            while (!g_stopRequested)
+                ::usleep(100'000);
+            metrics.reset();
+            logLine("stopped");
+            return 0;
+        }
     }
 
     if (opt.stdio) {

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "MetricsFeed.h"
+
+#include "core/Time.h"
+
+#include <chrono>
+#include <variant>
+
+namespace rdt::metrics {
+namespace {
+double unixSeconds()
+{
+    using namespace std::chrono;
+    return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+}
+
+MetricsFeed::MetricsFeed(
+    engine::CaptureService& service, std::string version, GroupLabeller labeller, std::uint64_t groupsEveryNs)
+    : m_service(service)
+    , m_state(std::move(version))
+    , m_labeller(std::move(labeller))
+    , m_groupsEveryNs(groupsEveryNs)
+{ }
+
+MetricsFeed::~MetricsFeed()
+{
+    stop();
+}
+
+Status MetricsFeed::start(std::uint64_t samplingIntervalNs)
+{
+    if (auto machine = m_service.machine())
+        m_caps = machine->capabilities;
+    else
+        return machine.error();
+    if (auto r = m_service.setSamplingInterval(samplingIntervalNs); !r.ok) return r.error();
+    refreshGroups();
+    publish();
+    m_service.setEventWakeup([this] {
+        {
+            std::lock_guard lock(m_wakeMutex);
+            m_pending = true;
+        }
+        m_wake.notify_one();
+    });
+    if (auto r = m_service.startSampling(); !r.ok) return r.error();
+    m_thread = std::thread([this] { run(); });
+    return {};
+}
+
+void MetricsFeed::stop()
+{
+    if (!m_thread.joinable()) return;
+    m_service.stopSampling();
+    {
+        std::lock_guard lock(m_wakeMutex);
+        m_stop = true;
+    }
+    m_wake.notify_one();
+    m_thread.join();
+}
+
+std::shared_ptr<const std::vector<MetricFamily>> MetricsFeed::latest() const
+{
+    std::lock_guard lock(m_publishMutex);
+    return m_published;
+}
+
+void MetricsFeed::run()
+{
+    while (!m_stop.load()) {
+        {
+            std::unique_lock lock(m_wakeMutex);
+            m_wake.wait_for(lock, std::chrono::seconds(1), [this] { return m_pending || m_stop.load(); });
+            m_pending = false;
+        }
+        bool changed = false;
+        for (auto& event : m_service.drainEvents()) {
+            if (auto* batch = std::get_if<RdtSampleBatch>(&event)) {
+                m_state.addBatch(*batch, unixSeconds());
+                m_batches.fetch_add(1);
+                changed = true;
+            } else if (std::holds_alternative<engine::EngineError>(event)) {
+                m_state.addPollError();
+                changed = true;
+            }
+        }
+        if (monotonicNs() - m_lastGroupsNs >= m_groupsEveryNs) {
+            refreshGroups();
+            changed = true;
+        }
+        if (changed) publish();
+    }
+}
+
+void MetricsFeed::refreshGroups()
+{
+    m_lastGroupsNs = monotonicNs();
+    auto groups = m_service.snapshot(static_cast<bool>(m_labeller));
+    if (!groups.result.ok) return; // keep the last allocations; the sampler reports its own errors
+    m_state.setGroups(groups, m_caps);
+    if (m_labeller)
+        for (const auto& g : groups.groups)
+            m_state.setGroupLabels(g.info.path, m_labeller(g.tasks));
+}
+
+void MetricsFeed::publish()
+{
+    auto families = std::make_shared<const std::vector<MetricFamily>>(m_state.families());
+    std::lock_guard lock(m_publishMutex);
+    m_published = std::move(families);
+}
+
+} // namespace rdt::metrics

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "MetricsState.h"
+#include "engine/CaptureService.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace rdt::metrics {
+
+/// Extra labels for a group from its task PIDs (Kubernetes pod labels, KubernetesLabels.h); empty = none.
+using GroupLabeller = std::function<Labels(const std::vector<unsigned>& pids)>;
+
+/// Keeps the metrics current without ever holding up the sampler: the capture service samples on its own thread
+/// and queues batches; this feed's thread drains them, updates a MetricsState and publishes an immutable copy of
+/// its families. A scrape only copies the published pointer under a short lock (latest()).
+class MetricsFeed {
+public:
+    /// The service must outlive the feed. `groupsEveryNs`: how often allocations and pod labels are re-read.
+    MetricsFeed(engine::CaptureService& service, std::string version, GroupLabeller labeller = {},
+        std::uint64_t groupsEveryNs = 2'000'000'000);
+    ~MetricsFeed(); ///< stops sampling and the thread
+    MetricsFeed(const MetricsFeed&) = delete;
+    MetricsFeed& operator=(const MetricsFeed&) = delete;
+
+    /// Sets the sampling interval, starts sampling and the feed's thread.
+    Status start(std::uint64_t samplingIntervalNs);
+    void stop();
+
+    /// The families as of the last published batch (never null after start()).
+    std::shared_ptr<const std::vector<MetricFamily>> latest() const;
+    /// Batches taken so far (tests wait for the first few).
+    std::uint64_t batches() const { return m_batches.load(); }
+
+private:
+    void run();
+    void refreshGroups();
+    void publish();
+
+    engine::CaptureService& m_service;
+    MetricsState m_state;
+    GroupLabeller m_labeller;
+    std::uint64_t m_groupsEveryNs;
+    std::uint64_t m_lastGroupsNs = 0;
+    Capabilities m_caps;
+
+    mutable std::mutex m_publishMutex;
+    std::shared_ptr<const std::vector<MetricFamily>> m_published;
+    std::mutex m_wakeMutex;
+    std::condition_variable m_wake;
+    bool m_pending = false;
+    std::atomic<bool> m_stop { false };
+    std::atomic<std::uint64_t> m_batches { 0 };
+    std::thread m_thread;
+};
+
+} // namespace rdt::metrics

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "MetricsServer.h"
+
+#include <chrono>
+#include <httplib.h>
+#include <openssl/evp.h>
+
+namespace rdt::metrics {
+namespace {
+
+const char* kIndex = "<html><head><title>rdtscope-agent</title></head><body><h1>rdtscope-agent</h1>"
+                     "<p><a href=\"/metrics\">/metrics</a>: Intel RDT monitoring and allocation of this host "
+                     "(OpenMetrics or Prometheus text).</p><p><a href=\"/dashboard\">/dashboard</a>: a Grafana "
+                     "dashboard for it (import it in Grafana).</p></body></html>\n";
+
+std::string decodeBase64(const std::string& in)
+{
+    if (in.empty() || in.size() % 4 != 0 || in.size() > 4096) return {};
+    std::string out(in.size() / 4 * 3, '\0');
+    const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+        reinterpret_cast<const unsigned char*>(in.data()), static_cast<int>(in.size()));
+    if (n < 0) return {};
+    std::size_t len = static_cast<std::size_t>(n);
+    for (auto it = in.rbegin(); it != in.rend() && *it == '='; ++it)
+        --len; // EVP_DecodeBlock counts the padding as decoded zero bytes
+    out.resize(len);
+    return out;
+}
+
+} // namespace
+
+MetricsServer::MetricsServer(MetricsServerOptions options, Source source)
+    : m_options(std::move(options))
+    , m_source(std::move(source))
+{ }
+
+MetricsServer::~MetricsServer()
+{
+    stop();
+}
+
+std::string MetricsServer::url() const
+{
+    const bool v6 = m_options.address.find(':') != std::string::npos;
+    return std::string(m_options.web.tls() ? "https" : "http") + "://"
+        + (v6 ? "[" + m_options.address + "]" : m_options.address) + ":" + std::to_string(m_port);
+}
+
+std::string MetricsServer::scrapeBody(ExpositionFormat format)
+{
+    const auto started = std::chrono::steady_clock::now();
+    auto published = m_source();
+    std::vector<MetricFamily> extra;
+    extra.push_back({ "rdtscope_scrape_duration_seconds", MetricType::Gauge,
+        "How long the previous scrape of this endpoint took to render.", "seconds",
+        { { {}, m_lastScrapeSeconds.load(), std::nullopt } } });
+    // The published families are rendered in place (never copied), the scrape's own gauge after them.
+    std::string body = published ? renderExposition(*published, format, false) : std::string {};
+    body += renderExposition(extra, format);
+    m_lastScrapeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return body;
+}
+
+bool MetricsServer::authorized(const std::string& header)
+{
+    if (m_options.web.users.empty()) return true;
+    if (header.rfind("Basic ", 0) != 0) return false;
+    const std::string pair = decodeBase64(header.substr(6));
+    const auto colon = pair.find(':');
+    if (colon == std::string::npos) return false;
+    const std::string user = pair.substr(0, colon);
+    const std::string password = pair.substr(colon + 1);
+    auto hash = m_options.web.users.find(user);
+    if (hash == m_options.web.users.end()) return false;
+    {
+        std::lock_guard lock(m_authMutex);
+        if (auto seen = m_verified.find(user); seen != m_verified.end() && seen->second == password) return true;
+    }
+    if (!verifyBcrypt(password, hash->second)) return false;
+    std::lock_guard lock(m_authMutex);
+    m_verified[user] = password; // a scrape every few seconds must not pay bcrypt's cost each time
+    return true;
+}
+
+Status MetricsServer::start()
+{
+    if (m_options.web.tls()) {
+        auto tls = std::make_unique<httplib::SSLServer>(m_options.web.certFile.c_str(), m_options.web.keyFile.c_str());
+        if (!tls->is_valid())
+            return makeError(
+                "cannot load the TLS certificate " + m_options.web.certFile + " and key " + m_options.web.keyFile,
+                "both must be PEM files and the key must match the certificate");
+        m_server = std::move(tls);
+    } else {
+        m_server = std::make_unique<httplib::Server>();
+    }
+    auto& server = *m_server;
+    server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+        if (req.method != "GET" && req.method != "HEAD") {
+            res.status = 405;
+            res.set_header("Allow", "GET, HEAD");
+            res.set_content("rdtscope-agent's HTTP endpoint is read-only\n", "text/plain");
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        if (!authorized(req.get_header_value("Authorization"))) {
+            res.status = 401;
+            res.set_header("WWW-Authenticate", "Basic realm=\"rdtscope-agent\"");
+            res.set_content("Unauthorized\n", "text/plain");
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        return httplib::Server::HandlerResponse::Unhandled;
+    });
+    server.Get("/metrics", [this](const httplib::Request& req, httplib::Response& res) {
+        const auto format = negotiateFormat(req.get_header_value("Accept"));
+        res.set_content(scrapeBody(format), contentType(format));
+    });
+    server.Get("/dashboard", [this](const httplib::Request&, httplib::Response& res) {
+        if (m_options.dashboardJson.empty()) {
+            res.status = 404;
+            res.set_content("no dashboard installed\n", "text/plain");
+            return;
+        }
+        res.set_content(m_options.dashboardJson, "application/json");
+    });
+    server.Get("/", [](const httplib::Request&, httplib::Response& res) { res.set_content(kIndex, "text/html"); });
+
+    if (m_options.port == 0) {
+        m_port = server.bind_to_any_port(m_options.address);
+        if (m_port <= 0) m_port = 0;
+    } else {
+        m_port = server.bind_to_port(m_options.address, m_options.port) ? m_options.port : 0;
+    }
+    if (m_port == 0)
+        return errnoError(errno, "cannot listen on " + m_options.address + ":" + std::to_string(m_options.port),
+            "is another exporter using that port, or is the address not one of this host's?");
+    m_thread = std::thread([&server] { server.listen_after_bind(); });
+    return {};
+}
+
+void MetricsServer::stop()
+{
+    if (!m_server) return;
+    m_server->stop();
+    if (m_thread.joinable()) m_thread.join();
+    m_server.reset();
+}
+
+} // namespace rdt::metrics

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The HTTP(S) side of rdtscope-agent --metrics, on cpp-httplib: GET /metrics (content-negotiated exposition),
+// GET /dashboard (the Grafana dashboard JSON) and an index page. Read-only: every other method gets 405, and
+// nothing reachable over HTTP changes the machine. Optional TLS and basic auth come from a WebConfig.
+
+#include "Exposition.h"
+#include "WebConfig.h"
+#include "core/Result.h"
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace httplib {
+class Server;
+}
+
+namespace rdt::metrics {
+
+struct MetricsServerOptions {
+    std::string address = "127.0.0.1";
+    int port = 9464; ///< 0: any free port (port() says which)
+    WebConfig web;
+    std::string dashboardJson; ///< served at /dashboard ("" = 404)
+};
+
+class MetricsServer {
+public:
+    using Source = std::function<std::shared_ptr<const std::vector<MetricFamily>>()>;
+
+    /// `source` returns the families to serve (MetricsFeed::latest); it must be cheap and never block for long.
+    MetricsServer(MetricsServerOptions options, Source source);
+    ~MetricsServer(); ///< stops serving
+    MetricsServer(const MetricsServer&) = delete;
+    MetricsServer& operator=(const MetricsServer&) = delete;
+
+    /// Binds and serves on a thread of its own. Errors say which address and why.
+    Status start();
+    void stop();
+    int port() const { return m_port; }
+    /// "http://127.0.0.1:9464" (https with TLS; IPv6 addresses in brackets).
+    std::string url() const;
+
+    /// The response body for a scrape, exactly as /metrics serves it (also used by the benchmark).
+    std::string scrapeBody(ExpositionFormat format);
+
+private:
+    bool authorized(const std::string& header);
+
+    MetricsServerOptions m_options;
+    Source m_source;
+    std::unique_ptr<httplib::Server> m_server;
+    std::thread m_thread;
+    int m_port = 0;
+    std::atomic<double> m_lastScrapeSeconds { 0 };
+    std::mutex m_authMutex;
+    std::map<std::string, std::string> m_verified; ///< user -> password that matched its hash (bcrypt is slow)
+};
+
+} // namespace rdt::metrics

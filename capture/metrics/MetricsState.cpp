@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "MetricsState.h"
+
+#include <bit>
+
+namespace rdt::metrics {
+namespace {
+
+/// The sample flags that count as errors, by their `reason` label.
+const std::pair<std::uint32_t, const char*> kErrorReasons[] = {
+    { SampleOccupancyError, "occupancy_error" },
+    { SampleOccupancyUnavailable, "occupancy_unavailable" },
+    { SampleMbmError, "mbm_error" },
+    { SampleMbmUnavailable, "mbm_unavailable" },
+    { SampleMbmUnassigned, "mbm_unassigned" },
+    { SampleMaybeMultiWrap, "maybe_multi_wrap" },
+    { SampleCounterReset, "counter_reset" },
+};
+
+} // namespace
+
+std::string groupLabel(const std::string& path)
+{
+    return path.empty() ? "/" : path;
+}
+
+MetricsState::MetricsState(std::string version)
+    : m_version(std::move(version))
+{
+    for (const auto& [flag, reason] : kErrorReasons)
+        m_errors[reason] = 0;
+    m_errors["poll_failed"] = 0;
+}
+
+void MetricsState::addBatch(const RdtSampleBatch& batch, double wallSeconds)
+{
+    m_sourceTimeNs = batch.timeNs;
+    std::map<std::pair<std::string, int>, Series> next;
+    for (const auto& s : batch.samples) {
+        for (const auto& [flag, reason] : kErrorReasons)
+            if (s.flags & flag) ++m_errors[reason];
+        const auto key = std::make_pair(s.group, s.domain);
+        auto old = m_series.find(key);
+        Series series;
+        if (old == m_series.end() || (s.flags & SampleCounterReset)) {
+            // A new series, or a real reset (the group was re-created): it restarts from what this poll moved,
+            // so Prometheus sees a reset rather than the sampler's ever-growing sum.
+            series.createdSeconds = wallSeconds;
+            if (old != m_series.end()) {
+                series.totalBase = old->second.lastTotal;
+                series.localBase = old->second.lastLocal;
+            } else if (!(s.flags & SampleFirst)) {
+                series.totalBase = s.mbmTotalBytes;
+                series.localBase = s.mbmLocalBytes;
+            }
+        } else {
+            series = old->second;
+        }
+        series.lastTotal = s.mbmTotalBytes;
+        series.lastLocal = s.mbmLocalBytes;
+        series.occupancy = s.occupancyBytes;
+        next[key] = series;
+    }
+    m_series = std::move(next); // groups gone from the machine leave the exposition
+}
+
+void MetricsState::addPollError()
+{
+    ++m_errors["poll_failed"];
+}
+
+void MetricsState::setGroups(const engine::GroupsSnapshot& groups, const Capabilities& caps)
+{
+    m_parent.clear();
+    m_allocations.clear();
+    for (const auto& g : groups.groups) {
+        m_parent[g.info.path] = g.info.isControl ? g.info.path : g.info.parent;
+        if (!g.info.isControl) continue;
+        auto& out = m_allocations[g.info.path];
+        for (const auto& line : g.schemata.lines()) {
+            const ResourceCaps* rc = caps.resource(line.resource);
+            for (const auto& [domain, text] : line.values) {
+                if (line.resource == "L3" || line.resource == "L2") {
+                    auto mask = parseMask(text);
+                    if (mask) out.push_back({ line.resource, domain, static_cast<double>(std::popcount(*mask)) });
+                } else if (line.resource == "MB" && rc && !rc->mbpsMode) {
+                    auto pct = parseBandwidth(text);
+                    if (pct && *pct <= 100) out.push_back({ "MB", domain, 1.0 - static_cast<double>(*pct) / 100.0 });
+                }
+            }
+        }
+    }
+}
+
+void MetricsState::setGroupLabels(const std::string& path, Labels labels)
+{
+    if (labels.empty())
+        m_extraLabels.erase(path);
+    else
+        m_extraLabels[path] = std::move(labels);
+}
+
+Labels MetricsState::seriesLabels(const std::string& group, int domain) const
+{
+    auto parent = m_parent.find(group);
+    std::string ctrl = parent != m_parent.end() ? parent->second : group;
+    if (parent == m_parent.end()) {
+        // Not in the last groups snapshot yet: a monitor group's path names its parent ("p0/mon_groups/m1").
+        if (const auto pos = group.find("mon_groups/"); pos != std::string::npos)
+            ctrl = pos == 0 ? "" : group.substr(0, pos - 1);
+    }
+    Labels labels { { "group", groupLabel(group) }, { "ctrl_group", groupLabel(ctrl) },
+        { "domain", std::to_string(domain) } };
+    if (auto extra = m_extraLabels.find(group); extra != m_extraLabels.end())
+        labels.insert(labels.end(), extra->second.begin(), extra->second.end());
+    return labels;
+}
+
+std::vector<MetricFamily> MetricsState::families() const
+{
+    MetricFamily occupancy { "rdtscope_llc_occupancy_bytes", MetricType::Gauge,
+        "Last-level cache occupancy of a resctrl group in one L3 domain (SDM 20.18).", "bytes", {} };
+    MetricFamily total { "rdtscope_mbm_total_bytes", MetricType::Counter,
+        "Memory bandwidth monitoring: bytes of total (local + remote) memory traffic, wrap-corrected.", "bytes", {} };
+    MetricFamily local { "rdtscope_mbm_local_bytes", MetricType::Counter,
+        "Memory bandwidth monitoring: bytes of local-node memory traffic, wrap-corrected.", "bytes", {} };
+    for (const auto& [key, s] : m_series) {
+        Labels labels = seriesLabels(key.first, key.second);
+        occupancy.points.push_back({ labels, static_cast<double>(s.occupancy), std::nullopt });
+        total.points.push_back({ labels, static_cast<double>(s.lastTotal - s.totalBase), s.createdSeconds });
+        local.points.push_back({ std::move(labels), static_cast<double>(s.lastLocal - s.localBase), s.createdSeconds });
+    }
+    MetricFamily l3 { "rdtscope_l3_allocated_ways", MetricType::Gauge,
+        "L3 cache ways a control group may fill (set bits of its capacity bitmask, SDM 20.19.4).", "", {} };
+    MetricFamily l2 { "rdtscope_l2_allocated_ways", MetricType::Gauge,
+        "L2 cache ways a control group may fill (set bits of its capacity bitmask).", "", {} };
+    MetricFamily mba { "rdtscope_mba_throttle_ratio", MetricType::Gauge,
+        "Memory bandwidth allocation: share of bandwidth withheld from a control group (1 - MB percent / 100).",
+        "ratio", {} };
+    for (const auto& [group, allocations] : m_allocations) {
+        for (const auto& a : allocations) {
+            MetricFamily& f = a.resource == "L3" ? l3 : a.resource == "L2" ? l2 : mba;
+            Labels labels { { "group", groupLabel(group) }, { "ctrl_group", groupLabel(group) },
+                { "domain", std::to_string(a.domain) } };
+            if (auto extra = m_extraLabels.find(group); extra != m_extraLabels.end())
+                labels.insert(labels.end(), extra->second.begin(), extra->second.end());
+            f.points.push_back({ std::move(labels), a.value, std::nullopt });
+        }
+    }
+    MetricFamily errors { "rdtscope_sample_errors", MetricType::Counter,
+        "Counter reads that came back flagged (error, unavailable, unassigned, reset, possible multiple wraps) "
+        "and polls that failed.",
+        "", {} };
+    for (const auto& [reason, count] : m_errors)
+        errors.points.push_back({ { { "reason", reason } }, static_cast<double>(count), std::nullopt });
+    // Simulated sources run on simulated time, which lags the wall clock on a busy machine: dividing a byte rate
+    // by this gauge's rate gives bytes per simulated second, whatever the lag.
+    MetricFamily sourceTime { "rdtscope_source_time_seconds", MetricType::Gauge,
+        "The source clock at the last poll: simulated seconds for a simulated source, CLOCK_MONOTONIC otherwise.",
+        "seconds", { { {}, static_cast<double>(m_sourceTimeNs) * 1e-9, std::nullopt } } };
+    MetricFamily build { "rdtscope_build_info", MetricType::Gauge, "rdtscope-agent's version (always 1).", "",
+        { { { { "version", m_version } }, 1.0, std::nullopt } } };
+    return { std::move(occupancy), std::move(total), std::move(local), std::move(l3), std::move(l2), std::move(mba),
+        std::move(errors), std::move(sourceTime), std::move(build) };
+}
+
+} // namespace rdt::metrics

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// What rdtscope-agent --metrics exports, kept as counters and gauges between scrapes: fed with the wrap-safe
+// sampler's batches (rdt/Sampler.h) and the groups' allocations, it builds the metric families (Exposition.h).
+// Naming follows Prometheus: base units, plural unit suffixes, _total on counters.
+
+#include "Exposition.h"
+#include "engine/EngineTypes.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace rdt::metrics {
+
+/// The `group` label of a resctrl path: "/" for the default group (an empty label value would vanish).
+std::string groupLabel(const std::string& path);
+
+class MetricsState {
+public:
+    explicit MetricsState(std::string version);
+
+    /// One sampler batch; `wallSeconds` (Unix time) stamps new series as their _created.
+    void addBatch(const RdtSampleBatch& batch, double wallSeconds);
+    /// A whole poll that failed (an EngineError from the sampler).
+    void addPollError();
+    /// Allocations (ways, MBA) and group parents from a groups snapshot and the machine's capabilities.
+    void setGroups(const engine::GroupsSnapshot& groups, const Capabilities& caps);
+    /// Extra labels of one group (Kubernetes namespace/pod/container), replacing earlier ones.
+    void setGroupLabels(const std::string& path, Labels labels);
+
+    std::vector<MetricFamily> families() const;
+
+private:
+    struct Series {
+        double createdSeconds = 0;
+        std::uint64_t totalBase = 0; ///< the sampler's cumulative bytes at the series' start
+        std::uint64_t localBase = 0;
+        std::uint64_t lastTotal = 0; ///< the sampler's cumulative bytes at the last batch
+        std::uint64_t lastLocal = 0;
+        std::uint64_t occupancy = 0;
+    };
+    struct Allocation {
+        std::string resource; ///< "L3", "L2", "MB"
+        int domain = 0;
+        double value = 0; ///< ways, or the throttle ratio
+    };
+    Labels seriesLabels(const std::string& group, int domain) const;
+
+    std::string m_version;
+    std::uint64_t m_sourceTimeNs = 0; ///< the last batch's time on the source clock
+    std::map<std::pair<std::string, int>, Series> m_series;
+    std::map<std::string, std::uint64_t> m_errors; ///< reason -> count
+    std::map<std::string, std::string> m_parent; ///< group path -> control group path
+    std::map<std::string, std::vector<Allocation>> m_allocations;
+    std::map<std::string, Labels> m_extraLabels;
+};
+
+} // namespace rdt::metrics

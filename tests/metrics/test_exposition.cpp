@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The exposition formats and the metrics state, without HTTP: names, suffixes, metadata, escaping, negotiation,
+// and the counter semantics (wraps stay monotonic, a re-created group restarts its series).
+#include "metrics/Exposition.h"
+#include "metrics/MetricsState.h"
+
+#include <gtest/gtest.h>
+
+using namespace rdt;
+using namespace rdt::metrics;
+
+namespace {
+
+std::vector<MetricFamily> sampleFamilies()
+{
+    return { { "demo_bytes", MetricType::Counter, "Bytes moved.\nSecond \"line\" \\.", "bytes",
+                 { { { { "group", "a\"b\\c\nd" } }, 42, 1700000000.5 } } },
+        { "demo_ratio", MetricType::Gauge, "A ratio.", "ratio", { { {}, 0.25, std::nullopt } } } };
+}
+
+RdtSample sample(const std::string& group, std::uint64_t total, std::uint32_t flags = 0)
+{
+    RdtSample s;
+    s.group = group;
+    s.domain = 0;
+    s.mbmTotalBytes = total;
+    s.mbmLocalBytes = total / 2;
+    s.occupancyBytes = 1024;
+    s.flags = flags;
+    return s;
+}
+
+double valueOf(const std::vector<MetricFamily>& families, const std::string& family, const std::string& group)
+{
+    for (const auto& f : families)
+        if (f.name == family)
+            for (const auto& p : f.points)
+                if (p.labels.front().second == group) return p.value;
+    return -1;
+}
+
+} // namespace
+
+TEST(Exposition, PrometheusTextNamesCountersBySampleNameAndHasNoEof)
+{
+    const std::string text = renderExposition(sampleFamilies(), ExpositionFormat::Prometheus004);
+    EXPECT_NE(text.find("# HELP demo_bytes_total Bytes moved.\\nSecond \"line\" \\\\.\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("# TYPE demo_bytes_total counter\n"), std::string::npos);
+    EXPECT_NE(text.find("demo_bytes_total{group=\"a\\\"b\\\\c\\nd\"} 42\n"), std::string::npos);
+    EXPECT_EQ(text.find("_created"), std::string::npos);
+    EXPECT_EQ(text.find("# UNIT"), std::string::npos);
+    EXPECT_EQ(text.find("# EOF"), std::string::npos);
+    EXPECT_NE(text.find("demo_ratio 0.25\n"), std::string::npos);
+}
+
+TEST(Exposition, OpenMetricsHasUnitCreatedAndEof)
+{
+    const std::string text = renderExposition(sampleFamilies(), ExpositionFormat::OpenMetrics100);
+    EXPECT_NE(text.find("# HELP demo_bytes Bytes moved.\\nSecond \\\"line\\\" \\\\.\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("# TYPE demo_bytes counter\n# UNIT demo_bytes bytes\n"), std::string::npos);
+    EXPECT_NE(text.find("demo_bytes_total{group=\"a\\\"b\\\\c\\nd\"} 42\n"), std::string::npos);
+    EXPECT_NE(text.find("demo_bytes_created{group=\"a\\\"b\\\\c\\nd\"} 1700000000.5\n"), std::string::npos);
+    EXPECT_NE(text.find("# UNIT demo_ratio ratio\n"), std::string::npos);
+    ASSERT_GE(text.size(), 6u);
+    EXPECT_EQ(text.substr(text.size() - 6), "# EOF\n");
+}
+
+TEST(Exposition, LargeByteCountsPrintAsIntegers)
+{
+    std::vector<MetricFamily> f { { "big_bytes", MetricType::Counter, "h", "bytes", { { {}, 69818130432.0, {} } } } };
+    EXPECT_NE(
+        renderExposition(f, ExpositionFormat::Prometheus004).find("big_bytes_total 69818130432\n"), std::string::npos);
+}
+
+TEST(Exposition, NegotiatesOpenMetricsOnlyWhenOffered)
+{
+    EXPECT_EQ(negotiateFormat(""), ExpositionFormat::Prometheus004);
+    EXPECT_EQ(negotiateFormat("*/*"), ExpositionFormat::Prometheus004);
+    EXPECT_EQ(negotiateFormat("text/plain;version=0.0.4"), ExpositionFormat::Prometheus004);
+    EXPECT_EQ(negotiateFormat("application/openmetrics-text"), ExpositionFormat::OpenMetrics100);
+    // What Prometheus 2.x sends.
+    EXPECT_EQ(negotiateFormat("application/openmetrics-text;version=1.0.0,application/openmetrics-text;"
+                              "version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"),
+        ExpositionFormat::OpenMetrics100);
+    EXPECT_EQ(
+        negotiateFormat("application/openmetrics-text; version=0.0.1, text/plain"), ExpositionFormat::Prometheus004);
+    EXPECT_EQ(negotiateFormat("application/openmetrics-text;q=0"), ExpositionFormat::Prometheus004);
+    EXPECT_STREQ(
+        contentType(ExpositionFormat::OpenMetrics100), "application/openmetrics-text; version=1.0.0; charset=utf-8");
+    EXPECT_STREQ(contentType(ExpositionFormat::Prometheus004), "text/plain; version=0.0.4; charset=utf-8");
+}
+
+TEST(MetricsState, CountersFollowTheWrapSafeSamplerAndRestartOnReset)
+{
+    MetricsState state("1.2.3");
+    RdtSampleBatch b;
+    b.samples = { sample("", 100, SampleFirst), sample("p0/mon_groups/m1", 1000, SampleFirst) };
+    state.addBatch(b, 10.0);
+    b.samples = { sample("", 300, SampleWrapped), sample("p0/mon_groups/m1", 5000) };
+    state.addBatch(b, 11.0);
+    auto families = state.families();
+    EXPECT_EQ(valueOf(families, "rdtscope_mbm_total_bytes", "/"), 300); // a corrected wrap is just more bytes
+    EXPECT_EQ(valueOf(families, "rdtscope_mbm_local_bytes", "p0/mon_groups/m1"), 2500);
+    // The group was re-created: the series restarts from what this poll moved, with a new _created.
+    b.samples = { sample("", 350), sample("p0/mon_groups/m1", 5200, SampleCounterReset) };
+    state.addBatch(b, 12.0);
+    families = state.families();
+    EXPECT_EQ(valueOf(families, "rdtscope_mbm_total_bytes", "p0/mon_groups/m1"), 200);
+    for (const auto& f : families) {
+        if (f.name != "rdtscope_mbm_total_bytes") continue;
+        for (const auto& p : f.points) {
+            EXPECT_EQ(*p.createdSeconds, p.labels.front().second == "/" ? 10.0 : 12.0);
+            EXPECT_EQ(p.labels[1].second, p.labels.front().second == "/" ? "/" : "p0"); // ctrl_group
+        }
+    }
+    EXPECT_EQ(valueOf(families, "rdtscope_sample_errors", "counter_reset"), 1);
+    EXPECT_EQ(valueOf(families, "rdtscope_build_info", "1.2.3"), 1);
+    // A group that is gone leaves the exposition.
+    b.samples = { sample("", 400) };
+    state.addBatch(b, 13.0);
+    EXPECT_EQ(valueOf(state.families(), "rdtscope_llc_occupancy_bytes", "p0/mon_groups/m1"), -1);
+}
+
+TEST(MetricsState, WaysAndThrottleComeFromSchemata)
+{
+    Capabilities caps;
+    ResourceCaps mb;
+    mb.name = "MB";
+    mb.kind = ResourceKind::Bandwidth;
+    caps.resources.push_back(mb);
+    engine::GroupsSnapshot groups;
+    engine::GroupState g;
+    g.info.path = "streamer";
+    g.schemata = *Schemata::parse("L3:0=003;1=7ff\nL2:0=f\nMB:0=30;1=100\n");
+    groups.groups.push_back(g);
+    MetricsState state("v");
+    state.setGroups(groups, caps);
+    state.setGroupLabels("streamer", { { "namespace", "batch" } });
+    const auto text = renderExposition(state.families(), ExpositionFormat::Prometheus004);
+    EXPECT_NE(text.find("rdtscope_l3_allocated_ways{group=\"streamer\",ctrl_group=\"streamer\",domain=\"0\","
+                        "namespace=\"batch\"} 2\n"),
+        std::string::npos)
+        << text;
+    EXPECT_NE(text.find("rdtscope_l3_allocated_ways{group=\"streamer\",ctrl_group=\"streamer\",domain=\"1\","
+                        "namespace=\"batch\"} 11\n"),
+        std::string::npos);
+    EXPECT_NE(text.find("rdtscope_l2_allocated_ways{group=\"streamer\",ctrl_group=\"streamer\",domain=\"0\","
+                        "namespace=\"batch\"} 4\n"),
+        std::string::npos);
+    EXPECT_NE(text.find("rdtscope_mba_throttle_ratio{group=\"streamer\",ctrl_group=\"streamer\",domain=\"0\","
+                        "namespace=\"batch\"} 0.7\n"),
+        std::string::npos);
+    EXPECT_NE(text.find("rdtscope_mba_throttle_ratio{group=\"streamer\",ctrl_group=\"streamer\",domain=\"1\","
+                        "namespace=\"batch\"} 0\n"),
+        std::string::npos);
+}
