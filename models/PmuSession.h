@@ -84,7 +84,10 @@ public:
         std::uint64_t cyclesPerStep = 20'000'000, QString* error = nullptr);
     void stopSimulation();
     bool simulating() const;
-    /// Starts a live capture (perf_event_open) stepped like the simulation; false with the engine's advice in
+    /// The engine live captures go through (a remote one when connected to an agent). Unset: the first live
+    /// capture opens a local PMU-only capture service (engine/CaptureService.h), as rdtscope-cli pmu does.
+    void setEngine(std::shared_ptr<rdt::engine::Engine> engine);
+    /// Starts a live capture through the engine, stepped like the simulation; false with the engine's advice in
     /// *error when the PMU cannot run it (on a VM without a `cpu` PMU every hardware recipe fails here).
     bool startLive(rdt::pmu::PmuRecipeKind kind, const rdt::pmu::PerfTarget& target, int intervalMs = 250,
         QString* error = nullptr);
@@ -198,6 +201,7 @@ private:
 
     QTimer* m_simTimer;
     std::optional<rdt::pmu::PmuSimRun> m_sim;
+    std::shared_ptr<rdt::engine::Engine> m_engine;
     std::unique_ptr<rdt::pmu::PmuLiveRun> m_live;
     std::uint64_t m_cyclesPerStep = 0;
 };

@@ -242,4 +242,40 @@ Result<std::unique_ptr<RemoteEngine>> connectEngine(const std::string& url, cons
     return RemoteEngine::open(std::move(*client), options);
 }
 
+namespace {
+Error pmuNotCarried(const std::string& where)
+{
+    return errnoError(ENOTSUP, "PMU captures are not carried to " + where + " yet",
+        "run the PMU capture on that machine itself (rdtscope-cli pmu ... there)");
+}
+} // namespace
+
+engine::PmuStarted RemoteEngine::startPmu(const engine::PmuRequest&)
+{
+    engine::PmuStarted out;
+    out.failure = engine::PmuFailure::Unavailable;
+    out.result = engine::CommandResult::failure(pmuNotCarried(location()));
+    return out;
+}
+
+engine::CommandResult RemoteEngine::pumpPmu(std::uint32_t)
+{
+    return engine::CommandResult::failure(pmuNotCarried(location()));
+}
+
+engine::CommandResult RemoteEngine::readPmuCounters(std::uint32_t)
+{
+    return engine::CommandResult::failure(pmuNotCarried(location()));
+}
+
+engine::CommandResult RemoteEngine::stopPmu(std::uint32_t)
+{
+    return engine::CommandResult::failure(pmuNotCarried(location()));
+}
+
+Result<engine::PmuReport> RemoteEngine::pmuReport(std::uint32_t, std::size_t)
+{
+    return pmuNotCarried(location());
+}
+
 } // namespace rdt::remote

@@ -52,6 +52,16 @@ public:
     engine::CommandResult startSampling() override;
     void stopSampling() override;
 
+    // PMU captures are not carried by the protocol yet (unfinished, issue #15): each command answers ENOTSUP
+    // with that advice, so a front end says so instead of pretending.
+    engine::PmuStarted startPmu(const engine::PmuRequest& request) override;
+    engine::CommandResult pumpPmu(std::uint32_t id) override;
+    engine::CommandResult readPmuCounters(std::uint32_t id) override;
+    bool pmuFinished(std::uint32_t) override { return false; }
+    engine::CommandResult stopPmu(std::uint32_t id) override;
+    Result<engine::PmuReport> pmuReport(std::uint32_t id, std::size_t topN) override;
+    std::vector<engine::PmuBatch> drainPmuBatches() override { return {}; }
+
     std::vector<engine::EngineEvent> drainEvents() override;
     std::uint64_t droppedEvents() const override { return m_dropped; }
 
