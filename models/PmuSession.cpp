@@ -447,9 +447,25 @@ void PmuSession::setEngine(std::shared_ptr<rdt::engine::Engine> engine)
     m_engine = std::move(engine);
 }
 
+void PmuSession::setEngineFactory(EngineFactory factory)
+{
+    stopSimulation();
+    m_live.reset();
+    m_engine.reset();
+    m_engineFactory = std::move(factory);
+}
+
 bool PmuSession::startLive(PmuRecipeKind kind, const PerfTarget& target, int intervalMs, QString* error)
 {
     stopSimulation();
+    if (!m_engine && m_engineFactory) {
+        auto engine = m_engineFactory();
+        if (!engine) {
+            if (error) *error = QString::fromStdString(engine.error().toString());
+            return false;
+        }
+        m_engine = std::move(*engine);
+    }
     if (!m_engine) {
         rdt::engine::ServiceOptions options;
         options.openRdt = false; // PMU captures only: the RDT source is the main window's
