@@ -9,7 +9,7 @@
 QStringList AppOptions::viewNames()
 {
     return { QStringLiteral("machine"), QStringLiteral("rdt"), QStringLiteral("tma"), QStringLiteral("callgraph"),
-        QStringLiteral("latency") };
+        QStringLiteral("latency"), QStringLiteral("experiments") };
 }
 
 bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString* error, QString* helpText)
@@ -32,8 +32,13 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
         QCoreApplication::translate("main", "Replay a recorded session (.rdts) or import a perf.data file."),
         QStringLiteral("FILE"));
     const QCommandLineOption view(QStringLiteral("view"),
-        QCoreApplication::translate("main", "Page to show first: machine, rdt, tma, callgraph or latency."),
+        QCoreApplication::translate(
+            "main", "Page to show first: machine, rdt, tma, callgraph, latency or experiments."),
         QStringLiteral("NAME"));
+    const QCommandLineOption sweep(QStringLiteral("sweep"),
+        QCoreApplication::translate("main",
+            "Open the Experiments page and sweep GROUP's cache ways alone at once (the other groups get the rest)."),
+        QStringLiteral("GROUP"));
     const QCommandLineOption dump(QStringLiteral("cpuid-dump"),
         QCoreApplication::translate("main",
             "Describe another CPU in the Machine panel from a CPUID dump (AIDA64/InstLatx64 text, cpuid -r, or "
@@ -60,7 +65,7 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
         QCoreApplication::translate("main", "With --connect ssh://...: the agent's path on the server."),
         QStringLiteral("PATH"));
     parser.addOptions(
-        { source, scenario, open, view, dump, screenshot, after, compare, comparePage, connectTo, agent });
+        { source, scenario, open, view, dump, screenshot, after, compare, comparePage, connectTo, agent, sweep });
 
     if (helpText)
         *helpText = parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("rdtscope"));
@@ -100,6 +105,8 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
         }
     }
     options->view = parser.value(view).toLower();
+    options->sweepGroup = parser.value(sweep);
+    if (!options->sweepGroup.isEmpty() && options->view.isEmpty()) options->view = QStringLiteral("experiments");
     options->cpuidDump = parser.value(dump);
     options->screenshot = parser.value(screenshot);
     options->compareFile = parser.value(compare);

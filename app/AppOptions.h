@@ -18,6 +18,7 @@ struct AppOptions {
     QString screenshot;
     QString compareFile; ///< with --open A: the compare window of A and this file (File > Compare with...)
     QString comparePage; ///< table (default), timelines, ways, overlay, graph
+    QString sweepGroup; ///< --sweep GROUP: the Experiments page sweeps GROUP's ways (alone) at start
     double afterSeconds = 2.0;
     QStringList warnings;
 

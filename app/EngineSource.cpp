@@ -208,6 +208,7 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
         }
         return watcher.observe(snapshot.timeNs, rdt::engine::readingsOf(snapshot));
     };
+    bundle.experimentEngine = readOnly.empty() ? &engine : nullptr; // experiments write allocations
     bundle.engine = holder;
     return bundle;
 }

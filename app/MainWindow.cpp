@@ -8,6 +8,7 @@
 #include "SessionRecording.h"
 
 #include "models/AllocationModel.h"
+#include "models/ExperimentRun.h"
 #include "models/FramePump.h"
 #include "models/GroupModel.h"
 #include "models/MachineDescription.h"
@@ -15,6 +16,7 @@
 #include "models/MonitorModel.h"
 #include "models/MonitorTreeModel.h"
 #include "views/CacheWayHeatmap.h"
+#include "views/ExperimentsPage.h"
 #include "views/ExplainPanel.h"
 #include "views/GroupsPanel.h"
 #include "views/MachinePanel.h"
@@ -53,9 +55,9 @@ struct PageInfo {
     const char* title;
     const char* explainConcept; ///< what the Explain panel shows when the user turns to the page
 };
-constexpr PageInfo kPages[]
-    = { { "machine", "Machine", "cpuid-enumeration" }, { "rdt", "Cache && bandwidth", "cat" }, { "tma", "TMA", "tma" },
-          { "callgraph", "Branch call graph", "lbr" }, { "latency", "Load latency", "load-latency" } };
+constexpr PageInfo kPages[] = { { "machine", "Machine", "cpuid-enumeration" }, { "rdt", "Cache && bandwidth", "cat" },
+    { "tma", "TMA", "tma" }, { "callgraph", "Branch call graph", "lbr" }, { "latency", "Load latency", "load-latency" },
+    { "experiments", "Experiments", "cat" } };
 
 QString kindText(SourceKind kind)
 {
@@ -130,6 +132,15 @@ MainWindow::MainWindow(QWidget* parent)
     m_pages->addTab(dashboard, tr(kPages[1].title));
     for (int i = 2; i < 5; ++i) // PmuPages puts its three views in these slots once the docks exist
         m_pages->addTab(new QWidget(this), tr(kPages[i].title));
+    m_experimentRun = new ExperimentRun(this);
+    m_experiments = new ExperimentsPage(m_experimentRun, m_allocationModel, this);
+    m_pages->addTab(m_experiments, tr(kPages[5].title));
+    // An experiment polls and drains the engine itself: the frame pump waits until it has ended.
+    connect(m_experimentRun, &ExperimentRun::started, m_pump, &FramePump::stop);
+    connect(m_experimentRun, &ExperimentRun::finished, this, [this] {
+        if (m_pump->feed()) m_pump->start();
+        refreshAllocation();
+    });
     setCentralWidget(m_pages);
 
     buildDocks();
@@ -296,7 +307,10 @@ void MainWindow::setSource(SourceBundle bundle)
     m_allocationModel->setWriter(nullptr);
     m_groupsPanel->setControl(nullptr);
     m_replayBar->setControl(nullptr);
+    m_experimentRun->stop();
     m_source = std::move(bundle);
+    m_experimentRun->setEngine(m_source.experimentEngine);
+    m_experiments->refreshGroups();
     m_sourceError.clear();
     m_connectionBanner->hide();
     // Edits of the previous source cannot be undone on this one; and on real hardware a drag only stages (Apply

@@ -12,6 +12,8 @@
 class AllocationModel;
 class CompareWindow;
 class CacheWayHeatmap;
+class ExperimentRun;
+class ExperimentsPage;
 class ExplainPanel;
 class FramePump;
 class GroupModel;
@@ -105,6 +107,7 @@ public:
     ExplainPanel* explainPanel() const { return m_explain; }
     QString sourceStatusText() const;
     PmuPages* pmuPages() const { return m_pmu; }
+    ExperimentsPage* experimentsPage() const { return m_experiments; }
     QUndoStack* undoStack() const { return m_undoStack; }
     CacheWayHeatmap* heatmap() const { return m_heatmap; }
     MbaEditor* mbaEditor() const { return m_mba; }
@@ -172,6 +175,8 @@ private:
     QString m_sessionPath; ///< the session opened last (A of File > Compare with...)
     QPointer<CompareWindow> m_compare;
     PmuPages* m_pmu = nullptr;
+    ExperimentRun* m_experimentRun = nullptr;
+    ExperimentsPage* m_experiments = nullptr;
     SourceBundle m_source;
     AppOptions m_startOptions;
     AppOptions m_connectedOptions; ///< the last connection made, for Reconnect

@@ -13,6 +13,10 @@
 #include <functional>
 #include <memory>
 
+namespace rdt::engine {
+class Engine;
+}
+
 /// Everything one opened data source gives the main window. The adapters point into engine objects that
 /// `engine` keeps alive (declared first, destroyed last).
 struct SourceBundle {
@@ -24,6 +28,8 @@ struct SourceBundle {
     /// Reads the current allocation picture (groups, masks, MBA) for the heatmap; empty when there is none.
     std::function<rdt::Result<AllocationState>()> readAllocation;
     QString readOnlyReason; ///< why editing is disabled ("" when writable)
+    /// The engine experiments (sweeps, the advisor) run on; points into `engine`. Null for a replay.
+    rdt::engine::Engine* experimentEngine = nullptr;
     /// For a recording, read as the CLI's recorder reads them (one rule for both): the machine the source
     /// measures (its description, RDT resources and CPUID snapshot: the simulated CPU's for the simulator) and
     /// every group's allocation, tasks and CPUs now, as "initial" events. Null for a replay.

@@ -5,6 +5,7 @@
 #include "RecentFiles.h"
 #include "SourceFactory.h"
 #include "views/ColourScheme.h"
+#include "views/ExperimentsPage.h"
 
 #include "models/CompareSession.h"
 #include "models/MachineDescription.h"
@@ -137,6 +138,7 @@ int main(int argc, char** argv)
     window.showView(
         options.view.isEmpty() ? (haveData ? QStringLiteral("rdt") : QStringLiteral("machine")) : options.view);
     window.show();
+    if (!options.sweepGroup.isEmpty()) window.experimentsPage()->startSweepOf(options.sweepGroup, /*alone=*/true);
     if (runsAsRoot && options.screenshot.isEmpty())
         window.statusBar()->showMessage(QObject::tr("Running as root: the GUI does not need to. Run it as your user "
                                                     "with --connect local (the agent, through pkexec)."),

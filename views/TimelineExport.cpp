@@ -4,7 +4,9 @@
 #include "TimelineView.h"
 
 #include "QCustomPlotInclude.h"
+#include "core/Csv.h"
 #include "models/FramePump.h"
+#include "rdt/SampleCsv.h"
 
 #include <QFile>
 #include <QFileDialog>
@@ -95,21 +97,25 @@ bool TimelineView::exportCsv(const QString& path, QString* error)
     const SourceDescription source = m_pump ? m_pump->source() : SourceDescription {};
     out << "# rdtscope timeline export, source: " << QString::fromStdString(source.name)
         << (source.kind == SourceKind::Simulated ? " (SIMULATED data)" : "") << "\n";
-    out << "time_s,group,llc_occupancy_bytes,mbm_total_Bps,mbm_local_Bps,mbm_remote_Bps\n";
+    // The rows of `monitor --csv` (one CSV rule: rdt/SampleCsv.h); the timelines sum every cache domain, so the
+    // domain column is empty.
+    out << rdt::kSampleCsvHeader << "\n";
     if (m_pump) {
         const auto& store = m_pump->store();
         for (int gi = 0; gi < store.groupCount(); ++gi) {
             if (gi < m_groups.size() && !m_groups[gi].visible) continue;
-            const QString name = store.groupName(gi);
+            const std::string name = store.groupName(gi).toStdString();
             store.forEachRaw(gi, t0, t1, [&](double t, const std::array<double, kMetricCount>& v) {
-                out << QString::number(t, 'f', 3) << ',' << name << ',' << QString::number(v[0], 'f', 0) << ','
-                    << QString::number(v[1], 'f', 0) << ',' << QString::number(v[2], 'f', 0) << ','
-                    << QString::number(v[3], 'f', 0) << '\n';
+                const auto metric = [&](Metric m) { return v[static_cast<std::size_t>(m)]; };
+                out << QString::fromStdString(rdt::sampleCsvLine(
+                    { t, name, std::nullopt, static_cast<std::uint64_t>(std::max(0.0, metric(Metric::Occupancy))),
+                        metric(Metric::BandwidthTotal), metric(Metric::BandwidthLocal) }));
             });
         }
         for (const auto& marker : m_pump->markers()) {
             if (marker.t >= t0 && marker.t <= t1)
-                out << "# marker," << QString::number(marker.t, 'f', 3) << ",\"" << marker.label << "\"\n";
+                out << "# marker," << QString::number(marker.t, 'f', 3) << ','
+                    << QString::fromStdString(rdt::csvField(marker.label.toStdString())) << "\n";
         }
     }
     out.flush();

@@ -6,6 +6,7 @@
 #include "core/Time.h"
 #include "engine/Engine.h"
 #include "rdt/CounterMath.h"
+#include "rdt/SampleCsv.h"
 
 #include <algorithm>
 #include <chrono>
@@ -152,7 +153,7 @@ int runMonitor(const MonitorOptions& o)
     for (const auto& s : first->samples)
         printed[{ s.group, s.domain }] = { s.mbmTotalBytes, s.mbmLocalBytes, 0 };
 
-    if (csv) std::printf("time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps\n");
+    if (csv) std::printf("%s\n", kSampleCsvHeader);
     std::size_t nextAction = 0;
     bool actionFailed = false;
     std::uint64_t offset = 0;
@@ -212,8 +213,7 @@ int runMonitor(const MonitorOptions& o)
             const double total = static_cast<double>(s.mbmTotalBytes - std::min(p.total, s.mbmTotalBytes)) / secs;
             const double local = static_cast<double>(s.mbmLocalBytes - std::min(p.local, s.mbmLocalBytes)) / secs;
             if (csv) {
-                std::printf("%.3f,%s,%d,%llu,%.0f,%.0f\n", t, displayGroup(s.group).c_str(), s.domain,
-                    static_cast<unsigned long long>(s.occupancyBytes), total, local);
+                std::fputs(sampleCsvLine({ t, s.group, s.domain, s.occupancyBytes, total, local }).c_str(), stdout);
             } else {
                 std::printf("%-28s %6d %12.1f %12.1f %12.1f %12.1f %5s\n", displayGroup(s.group).c_str(), s.domain,
                     static_cast<double>(s.occupancyBytes) / 1024.0, local / 1e6,
@@ -239,7 +239,7 @@ CommandRun defineMonitor(CLI::App& cmd)
         "print period (default 1000); polls at least every second for 24-bit\ncounters");
     addNumber(cmd, "--duration", o->duration, kDurationSeconds, "S",
         "stop after S seconds (simulated sources run as fast as possible)");
-    cmd.add_flag("--csv", o->csv, "time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps");
+    cmd.add_flag("--csv", o->csv, kSampleCsvHeader);
     cmd.add_option(
            "--at", o->at, "at T seconds apply schemata S to group G, e.g. --at 10:streamer:L3:0=3\n(repeatable)")
         ->type_name("SECONDS:GROUP:SCHEMATA")

@@ -19,6 +19,8 @@ CommandRun defineImport(CLI::App& cmd);
 CommandRun definePmu(CLI::App& cmd);
 CommandRun defineSim(CLI::App& cmd);
 CommandRun defineCompare(CLI::App& cmd);
+CommandRun defineSweep(CLI::App& cmd);
+CommandRun defineAdvise(CLI::App& cmd);
 
 const std::vector<Command>& commands()
 {
@@ -37,6 +39,8 @@ const std::vector<Command>& commands()
         { "pmu", "TMA, LBR call edges, load latency", definePmu, true },
         { "sim", "run the simulated machine and print what its resctrl reports", defineSim },
         { "diff", "compare two sessions or perf.data files", defineCompare },
+        { "sweep", "step a group's cache ways or bandwidth cap, measure each step, find the knee", defineSweep, true },
+        { "advise", "sweep groups alone and propose cache masks for all of them (lookahead)", defineAdvise, true },
     };
     return table;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CompareFormat.h"
 
+#include "core/Csv.h"
 #include "core/Units.h"
 
 #include <cmath>
@@ -21,15 +22,6 @@ std::string number(double v)
     char buf[40];
     std::snprintf(buf, sizeof buf, "%.10g", v);
     return buf;
-}
-
-std::string csvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char ch : s)
-        q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-    return q + "\"";
 }
 
 std::string optNumber(const std::optional<double>& v)

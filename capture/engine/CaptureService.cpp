@@ -169,6 +169,11 @@ void CaptureService::advanceTo(std::uint64_t timeNs)
     takeSimulationEvents();
 }
 
+bool CaptureService::holdScenarioSteps(bool hold)
+{
+    return m_source.simulation && m_source.simulation->holdTimedSteps(hold);
+}
+
 CommandResult CaptureService::createGroup(const std::string& name)
 {
     if (!hasRdt()) return CommandResult::failure(noRdt());

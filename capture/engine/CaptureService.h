@@ -67,6 +67,7 @@ public:
     std::uint64_t nowNs() const override;
     /// Simulated sources: runs the simulated machine (and its scenario) up to `timeNs`; a no-op for real ones.
     void advanceTo(std::uint64_t timeNs) override;
+    bool holdScenarioSteps(bool hold) override;
 
     // --- RDT commands ----------------------------------------------------------------------------------------
     CommandResult createGroup(const std::string& name) override;

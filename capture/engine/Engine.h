@@ -45,6 +45,14 @@ public:
     /// connection alive meanwhile (heartbeats, docs/PROTOCOL.md "Heartbeat and goodbye"), which a plain sleep
     /// longer than the peer's silence limit would not.
     virtual void waitUntil(std::chrono::steady_clock::time_point deadline) { std::this_thread::sleep_until(deadline); }
+    /// Simulated sources: holds (true) or releases the scenario's timed steps, so an experiment (capture/experiment)
+    /// measures the allocation it set, not one a lesson step writes meanwhile. False when nothing can be held (real
+    /// sources, an engine that does not offer it).
+    virtual bool holdScenarioSteps(bool hold)
+    {
+        (void)hold;
+        return false;
+    }
 
     // --- RDT commands ----------------------------------------------------------------------------------------
     virtual CommandResult createGroup(const std::string& name) = 0;

@@ -51,7 +51,7 @@ public:
     {
         // Steps run between ticks, not from a tick listener: the backend's lock is then never taken while
         // the machine's is held, whoever else reads counters meanwhile.
-        while (m_next < m_scenario.steps.size() && m_scenario.steps[m_next].atNs <= t) {
+        while (!m_hold && m_next < m_scenario.steps.size() && m_scenario.steps[m_next].atNs <= t) {
             const auto& st = m_scenario.steps[m_next++];
             if (st.atNs > m_machine->nowNs()) m_machine->advance(st.atNs - m_machine->nowNs());
             if (auto s = run(st); !s)
@@ -66,6 +66,11 @@ public:
             + " CPUs, scenario " + m_scenario.name;
     }
     std::vector<SimulationEvent> takeEvents() override { return std::exchange(m_events, {}); }
+    bool holdTimedSteps(bool hold) override
+    {
+        m_hold = hold;
+        return true;
+    }
 
 private:
     Status run(const sim::ScenarioStep& st)
@@ -143,6 +148,7 @@ private:
     /// done then and may have been changed since, as on a real machine; only the workload threads start again.
     bool m_restored = false;
     std::size_t m_next = 0;
+    bool m_hold = false; ///< timed steps held by an experiment (holdTimedSteps)
     std::vector<SimulationEvent> m_events;
 };
 }

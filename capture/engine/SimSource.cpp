@@ -31,6 +31,11 @@ public:
         const auto now = m_sim->machine().nowNs();
         if (t > now) m_sim->advance(t - now);
     }
+    bool holdTimedSteps(bool hold) override
+    {
+        m_sim->holdTimedSteps(hold);
+        return true;
+    }
     std::string scenarioName() const override { return m_sim->scenario().name; }
     std::string describe() const override
     {

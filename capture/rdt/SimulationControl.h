@@ -33,6 +33,14 @@ public:
     /// The simulated CPU's CPUID answers as rdtscope's JSON snapshot (platform/CpuidDump.h), so a recorded
     /// session describes the simulated machine as it would a real one. Empty when unknown.
     virtual std::string cpuidJson() const { return {}; }
+    /// Holds (true) or releases the scenario's timed steps: an experiment measuring the allocation it set must not
+    /// see a lesson step rewrite it meanwhile. Steps due while held run at the first advance after the release.
+    /// False when the source has no steps to hold.
+    virtual bool holdTimedSteps(bool hold)
+    {
+        (void)hold;
+        return false;
+    }
 };
 
 } // namespace rdt

@@ -36,22 +36,10 @@ std::string wallTime(std::uint64_t ns)
 
 } // namespace
 
-std::string displayGroup(const std::string& path)
-{
-    return path.empty() ? "default" : path;
-}
-
 std::string sampleCsvLine(const RdtSample& s, std::uint64_t originNs)
 {
-    std::string g = displayGroup(s.group);
-    if (g.find_first_of(",\"\n") != std::string::npos) {
-        std::string q = "\"";
-        for (char c : g)
-            q += c == '"' ? std::string("\"\"") : std::string(1, c);
-        g = q + "\"";
-    }
-    return fmt("%.3f,%s,%d,%" PRIu64 ",%.0f,%.0f\n", secondsSince(s.timeNs, originNs), g.c_str(), s.domain,
-        s.occupancyBytes, s.mbmTotalBps, s.mbmLocalBps);
+    return rdt::sampleCsvLine(
+        { secondsSince(s.timeNs, originNs), s.group, s.domain, s.occupancyBytes, s.mbmTotalBps, s.mbmLocalBps });
 }
 
 std::string sampleTableHeader()

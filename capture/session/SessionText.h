@@ -2,18 +2,17 @@
 #pragma once
 
 #include "SessionReader.h"
+#include "rdt/SampleCsv.h"
 
 #include <cstdio>
 #include <string>
 
 namespace rdt::session {
 
-/// The CSV header `monitor --csv`, `replay --csv` and `export --csv` share.
-inline constexpr const char* kSampleCsvHeader = "time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps";
+using rdt::displayGroup;
+using rdt::kSampleCsvHeader;
 
-/// How a group path appears in CSV and tables, as `monitor` prints it: the default group ("") is "default".
-std::string displayGroup(const std::string& path);
-/// One CSV line (with newline) for a sample; time in seconds since `originNs`.
+/// One CSV line (with newline) for a recorded sample (header kSampleCsvHeader); time in seconds since `originNs`.
 std::string sampleCsvLine(const RdtSample& s, std::uint64_t originNs);
 /// One human-readable line, as `monitor` prints: time, group, domain, occupancy, total/local/remote bandwidth.
 std::string sampleTableLine(const RdtSample& s, std::uint64_t originNs);

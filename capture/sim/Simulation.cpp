@@ -103,6 +103,7 @@ Simulation::~Simulation()
 
 void Simulation::onTick(std::uint64_t nowNs)
 {
+    if (m_holdSteps) return;
     while (m_nextStep < m_scenario.steps.size() && m_scenario.steps[m_nextStep].atNs <= nowNs) {
         const ScenarioStep& st = m_scenario.steps[m_nextStep++];
         auto s = runStep(st);

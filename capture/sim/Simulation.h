@@ -6,6 +6,7 @@
 #include "SimMsrSpace.h"
 #include "SimResctrlFs.h"
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,6 +49,8 @@ public:
     /// Events since index `from` (pass the size you have seen to get only new ones).
     std::vector<ScenarioEvent> events(std::size_t from = 0) const;
     bool finished() const;
+    /// Holds (true) or releases the timed steps; steps due while held run at the first tick after the release.
+    void holdTimedSteps(bool hold) { m_holdSteps = hold; }
     /// Machine description for the panel and the session: preset/dump, synthesized leaves, "simulated".
     std::vector<std::string> describe() const;
 
@@ -62,6 +65,7 @@ private:
     std::unique_ptr<SimResctrlFs> m_fs;
     std::unique_ptr<SimMsrSpace> m_msr;
     std::size_t m_nextStep = 0;
+    std::atomic<bool> m_holdSteps { false }; ///< set by an experiment, read by the tick listener
     std::vector<ScenarioEvent> m_events;
     int m_listener = 0;
 };

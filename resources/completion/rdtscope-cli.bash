@@ -25,7 +25,7 @@ _rdtscope_cli()
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} prog=${COMP_WORDS[0]}
     COMPREPLY=()
     # The command is the first word after the global options (--connect URL, --agent PATH); alloc and groups
-    # take an action after it (show, set, list, ...), whose options are its own.
+    # take an action after it (show, set, list, ...), as sweep does (ways, mba), whose options are its own.
     local i=1 command= action=
     while ((i < COMP_CWORD)); do
         case ${COMP_WORDS[i]} in
@@ -35,7 +35,7 @@ _rdtscope_cli()
         esac
     done
     local actions=
-    if [ "$command" = alloc ] || [ "$command" = groups ]; then
+    if [ "$command" = alloc ] || [ "$command" = groups ] || [ "$command" = sweep ]; then
         actions=" $(_rdtscope_cli_commands "$prog" "$command" | xargs) "
         local j
         for ((j = i + 1; j < COMP_CWORD; j++)); do # the first word that is an action (not an option's value)

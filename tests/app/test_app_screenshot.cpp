@@ -35,6 +35,7 @@ private Q_SLOTS:
         QTest::newRow("tma (simulated PMU)") << QStringLiteral("tma");
         QTest::newRow("callgraph (simulated PMU)") << QStringLiteral("callgraph");
         QTest::newRow("latency (simulated PMU)") << QStringLiteral("latency");
+        QTest::newRow("experiments") << QStringLiteral("experiments");
     }
     void writesPngOfWindowSize()
     {

@@ -94,7 +94,7 @@ private Q_SLOTS:
         }
         QVERIFY(perfEnabled);
         for (const QString& view : { QStringLiteral("machine"), QStringLiteral("rdt"), QStringLiteral("tma"),
-                 QStringLiteral("callgraph"), QStringLiteral("latency") }) {
+                 QStringLiteral("callgraph"), QStringLiteral("latency"), QStringLiteral("experiments") }) {
             QVERIFY(w.showView(view));
             QCOMPARE(w.currentView(), view);
         }
@@ -102,8 +102,9 @@ private Q_SLOTS:
         // Turning to a page shows its concept in the Explain panel, and every page's concept has a text.
         auto* explain = w.findChild<ExplainPanel*>();
         QVERIFY(explain);
-        const std::pair<const char*, const char*> pageConcepts[] = { { "tma", "tma" }, { "callgraph", "lbr" },
-            { "latency", "load-latency" }, { "machine", "cpuid-enumeration" }, { "rdt", "cat" } };
+        const std::pair<const char*, const char*> pageConcepts[]
+            = { { "tma", "tma" }, { "callgraph", "lbr" }, { "latency", "load-latency" },
+                  { "machine", "cpuid-enumeration" }, { "rdt", "cat" }, { "experiments", "cat" } };
         for (const auto& [view, conceptId] : pageConcepts) {
             QVERIFY(w.showView(QString::fromLatin1(view)));
             QCOMPARE(explain->currentConcept(), QString::fromLatin1(conceptId));

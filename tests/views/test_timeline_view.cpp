@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "models/FramePump.h"
 #include "models/QueuedFeed.h"
+#include "rdt/SampleCsv.h"
 #include "views/QCustomPlotInclude.h"
 #include "views/TimelineGroupList.h"
 #include "views/TimelineView.h"
@@ -208,6 +209,11 @@ private Q_SLOTS:
         QCOMPARE(lines.filter(QStringLiteral(",victim,")).size(), 101);
         QCOMPARE(lines.filter(QStringLiteral(",streamer,")).size(), 101);
         QCOMPARE(lines.filter(QStringLiteral("# marker,30.000")).size(), 1);
+        // The header and rows of `monitor --csv` (one writer): domains summed, so the domain column is empty; the
+        // marker's label holds no comma here, so it is not quoted.
+        QCOMPARE(lines.at(1), QString::fromLatin1(rdt::kSampleCsvHeader));
+        QVERIFY(lines.contains(QStringLiteral("25.000,streamer,,20971520,12000000000,7200000000")));
+        QVERIFY(lines.contains(QStringLiteral("35.000,streamer,,20971520,4000000000,2400000000")));
         QVERIFY(!view.exportCsv(dir.filePath(QStringLiteral("missing/dir/t.csv")), &error));
         QVERIFY(error.contains(QStringLiteral("missing/dir")));
     }

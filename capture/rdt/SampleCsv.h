@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace rdt {
+
+/// The header of every per-group monitoring CSV: `monitor --csv`, `replay --csv`, `export --csv` and the GUI's
+/// timeline export. Bandwidths are bytes per second over the interval that ends at time_s.
+inline constexpr const char* kSampleCsvHeader = "time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps";
+
+/// How a group path appears in CSV and tables: the default group ("") is "default".
+std::string displayGroup(const std::string& path);
+
+/// One row of that CSV. `domain` empty means "summed over every cache domain" (the GUI's timelines).
+struct SampleCsvRow {
+    double timeS = 0;
+    std::string group; ///< the resctrl path; "" is the default group
+    std::optional<int> domain;
+    std::uint64_t occupancyBytes = 0;
+    double mbmTotalBps = 0;
+    double mbmLocalBps = 0;
+};
+
+/// The row as one line with its newline: time with millisecond precision, the group quoted as CSV needs, whole
+/// bytes and bytes per second.
+std::string sampleCsvLine(const SampleCsvRow& row);
+
+} // namespace rdt

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "rdt/SampleCsv.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+using rdt::sampleCsvLine;
+
+TEST(SampleCsv, RowMatchesTheHeaderColumns)
+{
+    const std::string line = sampleCsvLine({ 1.5, "victim", 2, 4096, 1.25e9, 1e9 });
+    EXPECT_EQ(line, "1.500,victim,2,4096,1250000000,1000000000\n");
+    const std::string header = rdt::kSampleCsvHeader;
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), std::count(header.begin(), header.end(), ','));
+}
+
+TEST(SampleCsv, DefaultGroupNamedAndOddNamesQuoted)
+{
+    EXPECT_EQ(sampleCsvLine({ 0, "", 0, 0, 0, 0 }), "0.000,default,0,0,0,0\n");
+    EXPECT_EQ(sampleCsvLine({ 0, "a,\"b\"", 1, 0, 0, 0 }), "0.000,\"a,\"\"b\"\"\",1,0,0,0\n");
+}
+
+TEST(SampleCsv, SummedRowHasAnEmptyDomain)
+{
+    EXPECT_EQ(sampleCsvLine({ 30, "streamer", std::nullopt, 1, 2, 3 }), "30.000,streamer,,1,2,3\n");
+}

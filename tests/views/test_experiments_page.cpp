@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Experiments page on the simulated noisy neighbour, pressed as a user presses it: a way sweep draws its curve
+// point by point and marks the knee; Stop ends a real-time sweep at once with the original mask back; "Propose
+// allocation" fills the proposal, stages it on the heatmap's model as a pending edit, and "Apply proposal" writes it
+// and measures it against the prediction.
+#include "engine/CaptureService.h"
+#include "models/AllocationModel.h"
+#include "models/EngineAllocation.h"
+#include "models/ExperimentRun.h"
+#include "views/ExperimentsPage.h"
+#include "views/QCustomPlotInclude.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QtTest>
+
+namespace {
+
+std::optional<std::string> l3Of(rdt::engine::Engine& engine, const std::string& group)
+{
+    for (const auto& g : engine.snapshot().groups)
+        if (g.info.path == group) return g.schemata.value("L3", 0);
+    return std::nullopt;
+}
+
+} // namespace
+
+class ExperimentsPageTest : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<rdt::engine::CaptureService> m_service;
+    std::unique_ptr<EngineAllocationWriter> m_writer;
+    AllocationModel* m_model = nullptr;
+    ExperimentRun* m_run = nullptr;
+    ExperimentsPage* m_page = nullptr;
+
+private Q_SLOTS:
+    void init()
+    {
+        rdt::engine::ServiceOptions o;
+        o.rdt.spec = "sim";
+        o.rdt.scenario = "noisy-neighbour";
+        o.who = "gui";
+        auto s = rdt::engine::CaptureService::open(o);
+        QVERIFY2(s.ok(), s.ok() ? "" : s.error().toString().c_str());
+        m_service = std::move(*s);
+        m_model = new AllocationModel(this);
+        m_writer = std::make_unique<EngineAllocationWriter>(*m_service);
+        m_model->setWriter(m_writer.get());
+        auto st = readAllocationState(*m_service, { true, true, {}, { { "L3", 11 } } });
+        QVERIFY(st.ok());
+        m_model->setState(*st);
+        m_run = new ExperimentRun(this);
+        m_run->setEngine(m_service.get());
+        m_page = new ExperimentsPage(m_run, m_model);
+        m_page->settleBox()->setValue(0.2);
+        m_page->measureBox()->setValue(0.5);
+    }
+
+    void cleanup()
+    {
+        delete m_page;
+        delete m_run;
+        m_writer.reset();
+        delete m_model;
+        m_service.reset();
+    }
+
+    void sweepDrawsTheCurveAndTheKnee()
+    {
+        QSignalSpy steps(m_run, &ExperimentRun::stepMeasured);
+        QSignalSpy finished(m_run, &ExperimentRun::finished);
+        m_page->startSweepOf(QStringLiteral("victim"), /*alone=*/true);
+        QVERIFY(m_page->stopButton()->isEnabled());
+        QVERIFY(!m_page->startButton()->isEnabled());
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(steps.count(), 10); // 10 ways down to 1: the streamer keeps one
+        auto* plot = m_page->plot();
+        QVERIFY(plot->graphCount() >= 2);
+        QCOMPARE(plot->graph(0)->dataCount(), 10); // bandwidth
+        QCOMPARE(plot->graph(1)->dataCount(), 10); // occupancy
+        // The victim's 16 MiB fit in 8 ways of 2.25 MiB: the knee within one way of it.
+        const QString knee = m_page->kneeText();
+        QVERIFY2(
+            knee.startsWith(QStringLiteral("knee: 7")) || knee.startsWith(QStringLiteral("knee: 8")), qPrintable(knee));
+        QVERIFY(m_page->resultLabel()->text().contains(QStringLiteral("Original allocation restored")));
+        QCOMPARE(m_page->progressBar()->value(), 100);
+        QCOMPARE(l3Of(*m_service, "victim"), std::optional<std::string>("7ff"));
+        QCOMPARE(l3Of(*m_service, "streamer"), std::optional<std::string>("7ff"));
+        QVERIFY(m_page->startButton()->isEnabled());
+    }
+
+    void stopRestoresAtOnce()
+    {
+        QSignalSpy steps(m_run, &ExperimentRun::stepMeasured);
+        QSignalSpy finished(m_run, &ExperimentRun::finished);
+        m_page->measureBox()->setValue(30); // a real-time sweep that would take minutes
+        m_page->settleBox()->setValue(0);
+        int boxes = 0;
+        for (auto* box : m_page->findChildren<QCheckBox*>()) {
+            if (box->text() == QStringLiteral("Real time") || box->text().startsWith(QStringLiteral("Alone"))) {
+                box->setChecked(true);
+                ++boxes;
+            }
+        }
+        QCOMPARE(boxes, 2);
+        m_page->groupBox()->setCurrentText(QStringLiteral("victim"));
+        QTest::mouseClick(m_page->startButton(), Qt::LeftButton);
+        QTest::qWait(700); // inside the first step's measurement
+        // Step 1, alone: the victim on 10 ways, the streamer on the 11th.
+        QCOMPARE(l3Of(*m_service, "victim"), std::optional<std::string>("3ff"));
+        QCOMPARE(l3Of(*m_service, "streamer"), std::optional<std::string>("400"));
+        QElapsedTimer t;
+        t.start();
+        QTest::mouseClick(m_page->stopButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(10000));
+        QVERIFY2(t.elapsed() < 2000, "the stop is seen within one poll");
+        QCOMPARE(steps.count(), 0);
+        QVERIFY(m_page->resultLabel()->text().contains(QStringLiteral("Original allocation restored")));
+        QCOMPARE(l3Of(*m_service, "victim"), std::optional<std::string>("7ff"));
+        QCOMPARE(l3Of(*m_service, "streamer"), std::optional<std::string>("7ff"));
+    }
+
+    void proposeStagesAndApplyMeasures()
+    {
+        QSignalSpy finished(m_run, &ExperimentRun::finished);
+        m_page->adviseGroups()->setText(QStringLiteral("streamer,victim"));
+        QTest::mouseClick(m_page->proposeButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(60000));
+        auto* table = m_page->proposalTable();
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("streamer"));
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("1"));
+        QCOMPARE(table->item(1, 0)->text(), QStringLiteral("victim"));
+        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("10"));
+        // Staged, not written: the heatmap's model holds it as a pending edit.
+        QVERIFY(m_model->hasPendingEdits());
+        const int victimRow = m_model->rowFor(QStringLiteral("victim"), QStringLiteral("L3"));
+        QVERIFY(victimRow >= 0);
+        QCOMPARE(m_model->mask(victimRow), quint64(0x3ff));
+        QCOMPARE(l3Of(*m_service, "victim"), std::optional<std::string>("7ff"));
+        QVERIFY(m_page->applyButton()->isEnabled());
+        QTest::mouseClick(m_page->applyButton(), Qt::LeftButton);
+        QCOMPARE(l3Of(*m_service, "victim"), std::optional<std::string>("3ff"));
+        QCOMPARE(l3Of(*m_service, "streamer"), std::optional<std::string>("400"));
+        QVERIFY(finished.wait(60000)); // the measurement after applying
+        QVERIFY(table->item(1, 6) && !table->item(1, 6)->text().isEmpty());
+        const double expected = table->item(1, 4)->text().toDouble();
+        const double measured = table->item(1, 6)->text().toDouble();
+        QVERIFY2(std::abs(measured - expected) <= 0.15 * expected,
+            qPrintable(QStringLiteral("%1 vs %2").arg(measured).arg(expected)));
+    }
+};
+
+QTEST_MAIN(ExperimentsPageTest)
+#include "test_experiments_page.moc"
