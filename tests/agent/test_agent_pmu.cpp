@@ -191,8 +191,9 @@ TEST(AgentPmu, SimulatedCapturesMatchTheLocalEngine)
                 EXPECT_EQ(theirs.report->branches->functions[i].self, ours.report->branches->functions[i].self);
             }
             ASSERT_EQ(theirs.report->branches->edges.size(), ours.report->branches->edges.size());
-            if (!ours.report->branches->edges.empty())
+            if (!ours.report->branches->edges.empty()) {
                 EXPECT_EQ(theirs.report->branches->edges[0].stats.count, ours.report->branches->edges[0].stats.count);
+            }
         }
         EXPECT_EQ(theirs.report->loads.has_value(), ours.report->loads.has_value());
         if (ours.report->loads) {
