@@ -189,12 +189,14 @@ private:
 
     PmuFailure startSessions(CommandResult& result)
     {
-        loadTargetSymbols(m_symbols, m_request.pids); // as the GUI's live capture does
         for (auto& s : m_sessions)
             if (auto st = s->start(); !st) {
                 result = CommandResult::failure(st.error());
                 return PmuFailure::Start;
             }
+        // After the start, before the first pump consumes a sample: reading kallsyms takes a while on a loaded
+        // machine, and the rings fill meanwhile instead of the target running uncounted.
+        loadTargetSymbols(m_symbols, m_request.pids);
         return PmuFailure::None;
     }
 
