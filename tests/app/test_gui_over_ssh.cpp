@@ -141,13 +141,11 @@ private Q_SLOTS:
         session->waitForAggregation();
         QVERIFY(!session->simulating()); // the launched command exited on the agent's side
         QVERIFY(session->data().otherSamples > 0);
-        std::string seen; // what was named instead, for the failure message
+        std::string seen = "lost " + std::to_string(session->data().lost) + "; "; // for the failure message
         for (const auto& [name, n] : session->data().otherFunctions)
             seen += name + " " + std::to_string(n) + "; ";
-        // Unfinished (issue #15): behind sshd the launched program's samples arrive unnamed ("[unknown] 0x...")
-        // although the same request over a socketpair is named (test_agent_pmu); the cause is not found yet. An XPASS
-        // here means it was fixed: drop this line.
-        QEXPECT_FAIL("", "a launched program's functions are not yet named by an agent behind sshd", Continue);
+        // Seen twice in seven runs on a loaded machine (then not in the next five): every sample "[unknown] 0x...",
+        // as if the agent had no mapping for the launched program. The message lists what was named instead.
         QVERIFY2(session->data().otherFunctions.count("rdtscope_live_inner"), seen.c_str());
     }
 
