@@ -72,8 +72,13 @@ public:
     void setStartOptions(const AppOptions& options)
     {
         m_startOptions = options;
-        if (!options.connect.isEmpty()) m_connectedOptions = options;
+        if (!options.connect.isEmpty()) {
+            m_connectedOptions = options;
+            usePmuEngineAt(options);
+        }
     }
+    /// Live PMU captures of the PMU pages run on the agent at options.connect (MainWindowConnect.cpp).
+    void usePmuEngineAt(const AppOptions& options);
     /// Recent agent URLs, newest first (QSettings "connect/recent").
     static QStringList recentConnections();
     QString connectionBannerText() const;

@@ -4,6 +4,9 @@
 #include "MainWindow.h"
 #include "SourceFactory.h"
 
+#include "models/PmuSession.h"
+#include "views/PmuPages.h"
+
 #include "protocol/AgentUrl.h"
 
 #include <QInputDialog>
@@ -49,12 +52,18 @@ void MainWindow::connectTo(const AppOptions& options)
             }
             setSource(std::move(result->value()));
             m_connectedOptions = options;
+            usePmuEngineAt(options);
             m_connectionBanner->hide();
             rememberConnection(options.connect);
             showView(QStringLiteral("rdt"));
             statusBar()->clearMessage();
             Q_EMIT connectFinished(true, options.connect);
         });
+}
+
+void MainWindow::usePmuEngineAt(const AppOptions& options)
+{
+    m_pmu->session()->setEngineFactory([options] { return openConnectedPmuEngine(options); });
 }
 
 void MainWindow::showConnectDialog()

@@ -33,3 +33,15 @@ rdt::Result<SourceBundle> openConnectedSource(const AppOptions& options)
     // The agent decides what this client may change (polkit, its group, the kernel): its answers say why not.
     return engineSourceBundle(std::move(*engine), 10.0, {});
 }
+
+rdt::Result<std::shared_ptr<rdt::engine::Engine>> openConnectedPmuEngine(const AppOptions& options)
+{
+    rdt::engine::ServiceOptions service;
+    service.openRdt = false;
+    service.who = "gui";
+    const std::string software = "rdtscope " + QCoreApplication::applicationVersion().toStdString();
+    auto engine
+        = rdt::remote::connectEngine(options.connect.toStdString(), service, software, options.agentPath.toStdString());
+    if (!engine) return engine.error();
+    return std::shared_ptr<rdt::engine::Engine>(std::move(*engine));
+}

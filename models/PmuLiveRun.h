@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Live capture for the GUI: one rdt::pmu::PerfSession per recipe (TMA counting, LBR, load latency, or the software
-// cpu-clock recipe that works without a hardware PMU) on the chosen target, drained into PmuData on each step.
-// Opening fails with the engine's advice when the PMU cannot run the recipe (checked first by checkLiveRecipe).
+// Live capture for the GUI through the capture service (engine/Engine.h), the same front door the CLI's `pmu`
+// commands use: the engine opens the recipes (perf_event_open per recipe and core PMU, or the software cpu-clock
+// recipe), names the functions (records' mmaps, /proc/PID/maps, kallsyms) and hands out batches with the decoded
+// samples and those names (PmuRequest::keepSamples). Each step here appends the batches to PmuData. The engine
+// may be local or an agent's (remote/RemoteEngine.h); nothing here opens a perf event itself.
 
 #include "PmuData.h"
 #include "PmuLive.h"
 #include "core/Result.h"
+#include "engine/Engine.h"
 #include "pmu/PerfSession.h"
 
 #include <cstdint>
@@ -17,50 +20,44 @@
 
 namespace rdt::pmu {
 
-/// What a live capture opens: its recipes, the notes of building them, and the TMA series they count into.
-struct LivePlan {
-    std::vector<Recipe> recipes;
-    std::vector<std::string> notes; ///< PMUs left out, per-PMU limits (hybrid parts)
-    /// One label per counting (TMA) recipe when they carry a core PMU label (hybrid parts: "P-cores (cpu_core)",
-    /// "E-cores (cpu_atom)"), in recipe order; empty otherwise (one unnamed series). Becomes PmuData::tmaSeries.
-    std::vector<std::string> tmaSeries;
-    /// For each recipe, the TMA series its group reads go to (0 for sampling recipes).
-    std::vector<std::uint32_t> seriesOfRecipe;
-};
+/// The engine's capture kind for a recipe of the GUI's menu.
+engine::PmuCaptureKind captureKindOf(PmuRecipeKind kind);
+
+/// Appends one engine batch to `data`: the engine's names first (so the samples resolve to them), then the samples,
+/// the lost count and the TMA intervals, each part's rows in the series `seriesOfPart` gives.
+void appendBatch(PmuData& data, const engine::PmuBatch& batch, const std::vector<std::uint32_t>& seriesOfPart);
 
 class PmuLiveRun {
 public:
-    /// The recipes start() opens for `kind` on a machine described by `env` (CpuClock: the software recipe; else
-    /// every core PMU's, as buildLiveRecipes builds them, so a hybrid part counts TMA on both cpu_core and cpu_atom).
-    static Result<LivePlan> plan(PmuRecipeKind kind, const PerfEnvironment& env);
-    /// Opens and starts the recipe(s) on `target`. CpuClock needs no hardware PMU (software event).
-    static Result<std::unique_ptr<PmuLiveRun>> start(PmuRecipeKind kind, const PerfTarget& target);
-    /// Opens and starts a plan's recipes through `sys` (start() passes the kernel; tests a fake).
-    static Result<std::unique_ptr<PmuLiveRun>> open(
-        LivePlan plan, const PerfTarget& target, std::unique_ptr<PerfSyscalls> sys);
+    /// Starts `kind` on `target` through `engine`; fails with the engine's reason and advice.
+    static Result<std::unique_ptr<PmuLiveRun>> start(
+        std::shared_ptr<engine::Engine> engine, PmuRecipeKind kind, const PerfTarget& target);
+    /// Stops the capture (a launched command keeps running).
     ~PmuLiveRun();
+    PmuLiveRun(const PmuLiveRun&) = delete;
+    PmuLiveRun& operator=(const PmuLiveRun&) = delete;
 
-    /// Drains the rings and reads the TMA group once (one TMA interval per step).
+    /// Drains the capture, reads its TMA groups (one interval per counting part) and appends what came.
     void step(PmuData& data);
-    /// A fresh PmuData labelled live.
+    /// Stops the capture and appends what the stop drained.
+    void stop(PmuData& data);
+    /// A fresh PmuData labelled live: notes of the capture, TMA series named by core PMU on hybrid parts.
     PmuData makeData(const std::string& what) const;
     /// True once a launched command has exited (nothing more will come).
-    bool finished();
+    bool finished() const { return m_finished; }
+    const engine::PmuCaptureInfo& info() const { return m_info; }
 
 private:
     PmuLiveRun() = default;
-    struct Capture {
-        std::unique_ptr<PerfSession> session;
-        bool counting = false;
-        std::uint32_t series = 0; ///< the TMA series of a counting capture (LivePlan::seriesOfRecipe)
-        ReadData last;
-        bool haveLast = false;
-    };
-    std::unique_ptr<PerfSyscalls> m_sys;
-    std::vector<Capture> m_captures;
-    std::vector<std::string> m_notes; ///< from building the recipes (hybrid parts: per-PMU notes)
-    std::vector<std::string> m_tmaSeries; ///< LivePlan::tmaSeries
-    std::vector<std::uint32_t> m_pids; ///< attached processes, whose /proc/PID/maps name code mapped before the start
+    void take(PmuData& data);
+
+    std::shared_ptr<engine::Engine> m_engine;
+    engine::PmuCaptureInfo m_info;
+    bool m_callStack = false;
+    std::vector<std::string> m_tmaSeries; ///< PmuData::tmaSeries
+    std::vector<std::uint32_t> m_seriesOfPart; ///< for each part of the capture, its TMA series (0 for sampling)
+    bool m_finished = false;
+    bool m_stopped = false;
 };
 
 } // namespace rdt::pmu

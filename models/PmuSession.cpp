@@ -3,6 +3,7 @@
 
 #include "PmuImport.h"
 #include "core/Time.h"
+#include "engine/CaptureService.h"
 
 #include <QFileInfo>
 #include <QThreadPool>
@@ -440,10 +441,43 @@ bool PmuSession::startSimulation(
     return true;
 }
 
+void PmuSession::setEngine(std::shared_ptr<rdt::engine::Engine> engine)
+{
+    stopSimulation();
+    m_engine = std::move(engine);
+}
+
+void PmuSession::setEngineFactory(EngineFactory factory)
+{
+    stopSimulation();
+    m_live.reset();
+    m_engine.reset();
+    m_engineFactory = std::move(factory);
+}
+
 bool PmuSession::startLive(PmuRecipeKind kind, const PerfTarget& target, int intervalMs, QString* error)
 {
     stopSimulation();
-    auto run = PmuLiveRun::start(kind, target);
+    if (!m_engine && m_engineFactory) {
+        auto engine = m_engineFactory();
+        if (!engine) {
+            if (error) *error = QString::fromStdString(engine.error().toString());
+            return false;
+        }
+        m_engine = std::move(*engine);
+    }
+    if (!m_engine) {
+        rdt::engine::ServiceOptions options;
+        options.openRdt = false; // PMU captures only: the RDT source is the main window's
+        options.who = "gui";
+        auto service = rdt::engine::CaptureService::open(options);
+        if (!service) {
+            if (error) *error = QString::fromStdString(service.error().toString());
+            return false;
+        }
+        m_engine = std::move(*service);
+    }
+    auto run = PmuLiveRun::start(m_engine, kind, target);
     if (!run) {
         if (error) *error = QString::fromStdString(run.error().toString());
         return false;
@@ -466,8 +500,8 @@ void PmuSession::stopSimulation()
     if (m_live) {
         // What arrived since the last step. A job reading this data finishes first (at most one aggregation).
         if (m_aggRunning && m_busyData == m_data.get()) m_aggPool->waitForDone();
-        m_live->step(*m_data);
-        m_live.reset(); // closes the events (a launched command keeps running)
+        m_live->stop(*m_data);
+        m_live.reset(); // the engine closed the events (a launched command keeps running)
         updateSpan();
         requestAggregation(true);
     }

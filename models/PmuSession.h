@@ -84,7 +84,14 @@ public:
         std::uint64_t cyclesPerStep = 20'000'000, QString* error = nullptr);
     void stopSimulation();
     bool simulating() const;
-    /// Starts a live capture (perf_event_open) stepped like the simulation; false with the engine's advice in
+    /// The engine live captures go through (a remote one when connected to an agent). Unset: the first live
+    /// capture opens a local PMU-only capture service (engine/CaptureService.h), as rdtscope-cli pmu does.
+    void setEngine(std::shared_ptr<rdt::engine::Engine> engine);
+    /// Where the next live capture's engine comes from when none is set (connected: the agent's, opened on the first
+    /// live capture); null: a local PMU-only capture service. Drops the engine in use.
+    using EngineFactory = std::function<rdt::Result<std::shared_ptr<rdt::engine::Engine>>()>;
+    void setEngineFactory(EngineFactory factory);
+    /// Starts a live capture through the engine, stepped like the simulation; false with the engine's advice in
     /// *error when the PMU cannot run it (on a VM without a `cpu` PMU every hardware recipe fails here).
     bool startLive(rdt::pmu::PmuRecipeKind kind, const rdt::pmu::PerfTarget& target, int intervalMs = 250,
         QString* error = nullptr);
@@ -198,6 +205,8 @@ private:
 
     QTimer* m_simTimer;
     std::optional<rdt::pmu::PmuSimRun> m_sim;
+    std::shared_ptr<rdt::engine::Engine> m_engine;
+    EngineFactory m_engineFactory;
     std::unique_ptr<rdt::pmu::PmuLiveRun> m_live;
     std::uint64_t m_cyclesPerStep = 0;
 };

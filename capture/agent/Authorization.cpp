@@ -39,9 +39,12 @@ Action actionFor(const pb::Request& request)
     case pb::Request::kGroupCommand:
     case pb::Request::kApplyAllocation:
         return Action::Allocate;
+    case pb::Request::kStartPmu:
+        // The real PMU sees what other processes (or every CPU) execute; the simulated one runs its own program.
+        return request.start_pmu().simulated() ? Action::Monitor : Action::Profile;
     default:
-        // Opening a source, snapshots and sampling only read. The protocol has no system-wide PMU command yet;
-        // when it gets one, it maps to Action::Profile here.
+        // Opening a source, snapshots and sampling only read; pumping, stopping and reporting a capture act on one
+        // this connection started (and was allowed to start).
         return Action::Monitor;
     }
 }

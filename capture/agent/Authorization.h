@@ -24,7 +24,8 @@ enum class Action { None, Monitor, Allocate, Profile };
 /// "org.rdtscope.agent.monitor" and so on (resources/polkit/org.rdtscope.agent.policy); empty for None.
 const char* actionId(Action action);
 
-/// The action a request needs: Ping none; group changes and allocations Allocate; everything else reads (Monitor).
+/// The action a request needs: Ping none; group changes and allocations Allocate; a real PMU capture Profile;
+/// everything else reads (Monitor).
 Action actionFor(const pb::Request& request);
 
 /// The process polkit is asked about: the unix-socket peer (SO_PEERCRED) or pkexec's caller.

@@ -6,6 +6,7 @@
 #include "engine/SourceAssembly.h"
 #include "rdt/GroupNames.h"
 #include "rdt/UserIds.h"
+#include "remote/PmuCodec.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -63,6 +64,28 @@ Result<std::vector<unsigned>> checkGroupCommand(const pb::GroupCommand& c, engin
     auto machine = service.machine();
     if (!machine) return machine.error();
     return parseUserCpus(text, machine->capabilities);
+}
+
+Result<engine::PmuRequest> checkPmuRequest(
+    const pb::StartPmu& request, const std::optional<protocol::PeerCredentials>& peer)
+{
+    auto r = remote::fromWire(request);
+    if (!r) return r.error();
+    if (r->pids.size() > kMaxIds)
+        return errnoError(EINVAL, "a capture attaches to at most " + std::to_string(kMaxIds) + " processes");
+    if (!r->pids.empty()) {
+        auto pids = parseUserPids(formatIdList({ r->pids.begin(), r->pids.end() })); // as if typed
+        if (!pids) return pids.error();
+    }
+    if (!r->command.empty() && peer && peer->uid != 0)
+        return errnoError(EACCES, "only root may make the agent launch a command ('" + r->command.front() + "')",
+            "attach to a running process (--pid) or the whole machine (--system-wide), or connect as root");
+    if (r->command.size() > 4096) return errnoError(EINVAL, "a command of more than 4096 arguments");
+    if (r->ldlat < 1 || r->ldlat > 65535) // MSR_PEBS_LD_LAT_THRESHOLD holds 16 bits (SDM 20.3.4.4.2)
+        return errnoError(EINVAL, "load latency threshold " + std::to_string(r->ldlat) + " is not in 1..65535");
+    if (!(r->memoryScale >= 0.01 && r->memoryScale <= 100))
+        return errnoError(EINVAL, "memory scale " + std::to_string(r->memoryScale) + " is not in 0.01..100");
+    return r;
 }
 
 } // namespace rdt::agent

@@ -6,6 +6,7 @@
 // are applied to values that arrive as protocol fields instead of typed text.
 
 #include "agent.pb.h"
+#include "engine/PmuTypes.h"
 #include "protocol/UnixSocket.h"
 
 #include <optional>
@@ -29,5 +30,11 @@ Status checkSourceRequest(
 /// Group names and paths (rdt/GroupNames.h), and the PID or CPU list of an assignment checked as if typed
 /// (rdt/UserIds.h: PID 0 refused, PIDs below pid_max, CPUs that exist and are online). Returns the ids.
 Result<std::vector<unsigned>> checkGroupCommand(const pb::GroupCommand& command, engine::CaptureService& service);
+
+/// A PMU capture request: a known kind, PIDs checked as if typed (rdt/UserIds.h), a load-latency threshold and a
+/// memory scale in the CLI's ranges, and a command to launch only from a stdio client (authenticated by ssh or
+/// pkexec) or root on the unix socket: the agent launches it as its own user.
+Result<engine::PmuRequest> checkPmuRequest(
+    const pb::StartPmu& request, const std::optional<protocol::PeerCredentials>& peer);
 
 } // namespace rdt::agent

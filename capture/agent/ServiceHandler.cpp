@@ -6,7 +6,9 @@
 #include "protocol/RdtCodec.h"
 #include "rdt/Schemata.h"
 #include "remote/EngineCodec.h"
+#include "remote/PmuCodec.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -48,7 +50,7 @@ public:
         }
         if (!m_service) {
             // A command the agent knows that needs a source, or one it does not know at all.
-            if (request.command_case() > pb::Request::kStopSampling || request.command_case() == 0)
+            if (request.command_case() > pb::Request::kPmuReport || request.command_case() == 0)
                 return fail(response,
                     makeError("this agent does not know command #" + std::to_string(request.command_case()),
                         "install the same rdtscope release on both machines"));
@@ -80,6 +82,16 @@ public:
         case pb::Request::kStopSampling:
             svc.stopSampling();
             return done(engine::CommandResult::success(), response);
+        case pb::Request::kStartPmu:
+            return startPmu(request.start_pmu(), response);
+        case pb::Request::kPmuCommand:
+            return pmuCommand(request.pmu_command(), response);
+        case pb::Request::kPmuReport: {
+            const auto& q = request.pmu_report();
+            auto report = svc.pmuReport(q.id(), std::min<std::uint32_t>(q.top_n(), 10000));
+            if (!report) return fail(response, report.error());
+            return remote::toWire(*report, *response.mutable_pmu_report());
+        }
         default:
             return fail(response,
                 makeError("this agent does not know command #" + std::to_string(request.command_case()),
@@ -162,6 +174,57 @@ private:
                 const std::uint64_t one = 1;
                 (void)!::write(fd, &one, sizeof one); // an eventfd add; the count saturates harmlessly
             });
+    }
+
+    void startPmu(const pb::StartPmu& s, pb::Response& response)
+    {
+        auto request = checkPmuRequest(s, m_peer);
+        if (!request) {
+            toWire(engine::PmuStarted { engine::CommandResult::failure(request.error()), engine::PmuFailure::BadRequest,
+                       {} },
+                response);
+            return;
+        }
+        const auto started = m_service->startPmu(*request);
+        toWire(started, response);
+        if (started.result.ok)
+            m_ctx.log(who() + "started PMU capture " + std::to_string(started.info.id) + " ("
+                + (request->simulated ? "simulated" : started.info.pmusUsed) + ")");
+    }
+
+    static void toWire(const engine::PmuStarted& started, pb::Response& response)
+    {
+        remote::toWire(started.result, response);
+        remote::toWire(started, *response.mutable_pmu_started());
+    }
+
+    void pmuCommand(const pb::PmuCommand& c, pb::Response& response)
+    {
+        engine::CaptureService& svc = *m_service;
+        engine::CommandResult r;
+        bool finished = false;
+        switch (c.op()) {
+        case pb::PmuCommand::PUMP:
+            r = svc.pumpPmu(c.id());
+            break;
+        case pb::PmuCommand::READ_COUNTERS:
+            r = svc.readPmuCounters(c.id());
+            break;
+        case pb::PmuCommand::STOP:
+            r = svc.stopPmu(c.id());
+            break;
+        case pb::PmuCommand::FINISHED:
+            finished = svc.pmuFinished(c.id());
+            break;
+        default:
+            return fail(response, errnoError(EINVAL, "unknown PMU operation " + std::to_string(c.op())));
+        }
+        remote::toWire(r, response);
+        // The batches the command queued answer it, so PMU data is paced by the client's requests.
+        auto* out = response.mutable_pmu_batches();
+        out->set_finished(finished);
+        for (const auto& b : svc.drainPmuBatches())
+            remote::toWire(b, *out->add_batches());
     }
 
     void groupCommand(const pb::GroupCommand& c, pb::Response& response)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // rdtscope-cli pmu tma|lbr|mem: live TMA fractions, LBR call edges, PEBS load latency, from the real PMU (perf) or
 // the simulated one (sim). A perf_event_open that cannot work here becomes advice and exit code 3.
+#include "CmdRdtSource.h"
 #include "Commands.h"
 #include "Options.h"
 #include "core/IdList.h"
@@ -126,13 +127,9 @@ void printTmaHeader(const engine::PmuPartInfo& p)
 /// One capture through the service, real (perf) or simulated; the wall clock paces the output.
 int runCapture(const Options& o, engine::PmuRequest request)
 {
-    engine::ServiceOptions so;
-    so.openRdt = false;
-    auto service = engine::CaptureService::open(so);
-    if (!service) {
-        std::fprintf(stderr, "rdtscope-cli pmu: %s\n", service.error().toString().c_str());
-        return ExitFailure;
-    }
+    int exitCode = ExitOk;
+    auto service = openPmuEngineForCli(exitCode); // local, or the agent's with --connect
+    if (!service) return exitCode;
     auto& svc = **service;
     const auto started = svc.startPmu(request);
     if (!started.result.ok) return startFailure(o, started);
@@ -161,7 +158,7 @@ int runCapture(const Options& o, engine::PmuRequest request)
     std::uint64_t samples = 0;
     while (seconds(t0, Clock::now()) < o.duration && !svc.pmuFinished(id)) {
         // The simulated PMU runs in slices; perf rings are drained every 50 ms.
-        if (!o.simulated) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        if (!o.simulated) svc.waitUntil(Clock::now() + std::chrono::milliseconds(50)); // a remote one stays alive
         (void)svc.pumpPmu(id);
         for (const auto& b : svc.drainPmuBatches())
             samples = b.samples;

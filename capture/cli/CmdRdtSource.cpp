@@ -65,13 +65,9 @@ const std::string& connectUrl()
     return g_connectUrl;
 }
 
-Result<std::unique_ptr<engine::Engine>> openServiceForCli(
-    const SourceOptions& options, int& exitCode, const std::string& who)
+namespace {
+Result<std::unique_ptr<engine::Engine>> openEngine(const engine::ServiceOptions& o, int& exitCode)
 {
-    engine::ServiceOptions o;
-    o.who = who;
-    o.rdt.spec = options.source;
-    o.rdt.scenario = options.scenario;
     std::unique_ptr<engine::Engine> engine;
     if (!g_connectUrl.empty()) {
         auto r = remote::connectEngine(g_connectUrl, o, "rdtscope-cli " RDTSCOPE_VERSION, g_remoteAgent);
@@ -95,9 +91,28 @@ Result<std::unique_ptr<engine::Engine>> openServiceForCli(
         }
         engine = std::move(*s);
     }
-    announceSource(engine->source());
     exitCode = 0;
     return engine;
+}
+} // namespace
+
+Result<std::unique_ptr<engine::Engine>> openServiceForCli(
+    const SourceOptions& options, int& exitCode, const std::string& who)
+{
+    engine::ServiceOptions o;
+    o.who = who;
+    o.rdt.spec = options.source;
+    o.rdt.scenario = options.scenario;
+    auto engine = openEngine(o, exitCode);
+    if (engine) announceSource((*engine)->source());
+    return engine;
+}
+
+Result<std::unique_ptr<engine::Engine>> openPmuEngineForCli(int& exitCode)
+{
+    engine::ServiceOptions o;
+    o.openRdt = false;
+    return openEngine(o, exitCode);
 }
 
 std::string displayGroup(const std::string& path)

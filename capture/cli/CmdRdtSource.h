@@ -33,6 +33,10 @@ void setRemoteAgentPath(std::string path);
 Result<std::unique_ptr<engine::Engine>> openServiceForCli(
     const SourceOptions& options, int& exitCode, const std::string& who = "cli");
 
+/// The capture engine for PMU captures only (no RDT source is opened): a local CaptureService, or with --connect
+/// the agent's, announced on stderr as openServiceForCli does.
+Result<std::unique_ptr<engine::Engine>> openPmuEngineForCli(int& exitCode);
+
 /// Exit code for an engine error: 3 for "not available here" errnos, 1 otherwise.
 int exitCodeFor(const Error& e);
 

@@ -37,7 +37,7 @@ const std::vector<Command>& commands()
         { "export", "a session's data as CSV or JSON", defineExport },
         { "report", "branch graph or load-latency tables of a perf.data file", defineReport },
         { "import", "read a perf.data file, optionally into a session file", defineImport },
-        { "pmu", "TMA, LBR call edges, load latency", definePmu },
+        { "pmu", "TMA, LBR call edges, load latency", definePmu, true },
         { "sim", "run the simulated machine and print what its resctrl reports", defineSim },
         { "diff", "compare two sessions or perf.data files", defineCompare },
         { "sweep", "step a group's cache ways or bandwidth cap, measure each step, find the knee", defineSweep, true },

@@ -289,7 +289,7 @@ PmuStarted CaptureService::startPmu(const PmuRequest& request)
 {
     PmuStarted out;
     const std::uint32_t id = m_nextPmuId;
-    auto c = PmuCapture::start(id, request, out);
+    auto c = PmuCapture::start(id, request, out, m_options.perfSyscalls ? m_options.perfSyscalls() : nullptr);
     if (!c) return out;
     ++m_nextPmuId;
     m_pmu[id] = std::move(c);
@@ -341,6 +341,8 @@ CommandResult CaptureService::stopPmu(std::uint32_t id)
     auto* c = capture(id);
     if (!c) return CommandResult::failure(errnoError(ENOENT, "no PMU capture " + std::to_string(id)));
     c->stop();
+    pushPmu(c->lastBatch()); // what the stop drained and the last TMA interval
+
     return CommandResult::success();
 }
 

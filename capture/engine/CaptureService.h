@@ -26,6 +26,10 @@ class AllocationEngine;
 class Sampler;
 }
 
+namespace rdt::pmu {
+class PerfSyscalls;
+}
+
 namespace rdt::engine {
 
 class PmuCapture;
@@ -35,6 +39,8 @@ struct ServiceOptions {
     bool openRdt = true; ///< false: PMU captures only (no RDT source is opened)
     std::size_t eventCapacity = 4096; ///< undrained events kept; older ones are dropped and counted
     std::string who = "cli"; ///< who applies allocations ("cli", "gui", "agent"), copied into AllocationChanged
+    /// The perf_event_open real PMU captures open through (unset: the kernel's); a test seam, never carried.
+    std::function<std::unique_ptr<pmu::PerfSyscalls>()> perfSyscalls;
 };
 
 class CaptureService final : public Engine {
@@ -84,23 +90,20 @@ public:
     CommandResult startSampling() override;
     void stopSampling() override;
 
-    // --- PMU commands ----------------------------------------------------------------------------------------
-    /// Starts a recipe on a target; the capture's id is in the info.
-    PmuStarted startPmu(const PmuRequest& request);
-    /// Moves a capture on (the simulated PMU runs one slice, perf rings are drained) and queues its PmuBatch.
-    CommandResult pumpPmu(std::uint32_t id);
-    /// Reads a TMA capture's counters: a PmuBatch whose rows are one interval per core PMU since the last read.
-    CommandResult readPmuCounters(std::uint32_t id);
-    bool pmuFinished(std::uint32_t id);
-    CommandResult stopPmu(std::uint32_t id);
-    /// The summary of a capture (stopped or running), functions named as the CLI names them.
-    Result<PmuReport> pmuReport(std::uint32_t id, std::size_t topN);
+    // --- PMU commands (Engine.h) -----------------------------------------------------------------------------
+    PmuStarted startPmu(const PmuRequest& request) override;
+    CommandResult pumpPmu(std::uint32_t id) override;
+    CommandResult readPmuCounters(std::uint32_t id) override;
+    bool pmuFinished(std::uint32_t id) override;
+    /// Stops counting, drains what is left and queues it as a last batch.
+    CommandResult stopPmu(std::uint32_t id) override;
+    Result<PmuReport> pmuReport(std::uint32_t id, std::size_t topN) override;
 
     // --- Events ----------------------------------------------------------------------------------------------
     /// Everything that happened since the last call, oldest first (each event is returned once).
     std::vector<EngineEvent> drainEvents() override;
     /// PMU batches since the last call (kept apart: they are many and only PMU clients want them).
-    std::vector<PmuBatch> drainPmuBatches();
+    std::vector<PmuBatch> drainPmuBatches() override;
     /// Events dropped because nobody drained them.
     std::uint64_t droppedEvents() const override;
     /// A wake-up for an event loop that drains this service (the agent writes to an eventfd): called on the thread

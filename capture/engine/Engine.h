@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The RDT half of the capture service as an interface, so that a front end (rdtscope-cli, the GUI) drives a local
+// The capture service as an interface (RDT and PMU), so that a front end (rdtscope-cli, the GUI) drives a local
 // CaptureService and a remote one served by rdtscope-agent (capture/remote/RemoteEngine.h, docs/PROTOCOL.md)
 // through the same calls, and so prints and validates through the same code. Everything that crosses it is plain
 // data (EngineTypes.h).
@@ -87,6 +87,22 @@ public:
     /// Polls in the background at the sampling interval until stopSampling().
     virtual CommandResult startSampling() = 0;
     virtual void stopSampling() = 0;
+
+    // --- PMU commands ----------------------------------------------------------------------------------------
+    /// Starts a recipe on a target; the capture's id is in the info.
+    virtual PmuStarted startPmu(const PmuRequest& request) = 0;
+    /// Moves a capture on (the simulated PMU runs one slice, perf rings are drained) and queues its PmuBatch.
+    virtual CommandResult pumpPmu(std::uint32_t id) = 0;
+    /// Reads a TMA capture's counters: a PmuBatch whose rows are one interval per counting part since the last read.
+    virtual CommandResult readPmuCounters(std::uint32_t id) = 0;
+    /// The launched command exited (false for an unknown capture).
+    virtual bool pmuFinished(std::uint32_t id) = 0;
+    /// Stops counting and drains what is left (a last batch is queued); the report stays available.
+    virtual CommandResult stopPmu(std::uint32_t id) = 0;
+    /// The summary of a capture (stopped or running), functions named as the CLI names them.
+    virtual Result<PmuReport> pmuReport(std::uint32_t id, std::size_t topN) = 0;
+    /// PMU batches since the last call, oldest first (kept apart from drainEvents: only PMU clients want them).
+    virtual std::vector<PmuBatch> drainPmuBatches() = 0;
 
     // --- Events ----------------------------------------------------------------------------------------------
     /// Everything that happened since the last call, oldest first (each event is returned once).

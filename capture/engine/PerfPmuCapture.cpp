@@ -12,10 +12,38 @@
 #include "pmu/Recipes.h"
 
 #include <cerrno>
+#include <ctime>
 
 namespace rdt::engine {
 
 namespace {
+
+/// The sampling recipes set use_clockid = CLOCK_MONOTONIC, so TMA intervals stamped here share the samples' clock.
+std::uint64_t monotonicNowNs()
+{
+    timespec ts {};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+std::vector<pmu::RecipeKind> recipeKinds(PmuCaptureKind kind)
+{
+    switch (kind) {
+    case PmuCaptureKind::Tma:
+        return { pmu::RecipeKind::Tma };
+    case PmuCaptureKind::LoadLatency:
+        return { pmu::RecipeKind::LoadLatency };
+    case PmuCaptureKind::LbrCallStack:
+        return { pmu::RecipeKind::LbrCallStack };
+    case PmuCaptureKind::LbrAny:
+        return { pmu::RecipeKind::LbrAny };
+    case PmuCaptureKind::All:
+        return { pmu::RecipeKind::Tma, pmu::RecipeKind::LbrCallStack, pmu::RecipeKind::LoadLatency };
+    case PmuCaptureKind::CpuClock:
+        break;
+    }
+    return {};
+}
 
 /// Why the hardware capture cannot run here: the recipe's reason plus what the kernel says to a plain hardware
 /// event, so a VM without a PMU is named as such.
@@ -41,33 +69,38 @@ CommandResult unavailable(
 
 class PerfPmuCapture final : public PmuCapture {
 public:
-    explicit PerfPmuCapture(const PmuRequest& request)
+    PerfPmuCapture(const PmuRequest& request, std::unique_ptr<pmu::PerfSyscalls> sys)
         : PmuCapture(request)
+        , m_sys(std::move(sys))
     { }
 
     PmuFailure open(std::uint32_t id, CommandResult& result)
     {
-        const pmu::PerfEnvironment env = m_sys.environment();
+        const pmu::PerfEnvironment env = m_sys->environment();
         if (m_request.kind == PmuCaptureKind::CpuClock) return openCpuClock(id, env, result);
         auto parts = pmu::corePmuParts(env);
         if (!parts) {
-            result = unavailable(parts.error(), what(), m_sys, env);
+            result = unavailable(parts.error(), what(), *m_sys, env);
             return PmuFailure::Unavailable;
         }
         const pmu::PmuCpuid cpuid = pmu::readPmuCpuid();
         pmu::RecipeOptions ro = pmu::hostRecipeOptions(env, cpuid);
         ro.kernel = m_request.kernel;
         ro.ldlat = m_request.ldlat;
-        const pmu::RecipeKind kind = m_request.kind == PmuCaptureKind::Tma ? pmu::RecipeKind::Tma
-            : m_request.kind == PmuCaptureKind::LoadLatency                ? pmu::RecipeKind::LoadLatency
-            : m_request.kind == PmuCaptureKind::LbrCallStack               ? pmu::RecipeKind::LbrCallStack
-                                                                           : pmu::RecipeKind::LbrAny;
-        auto built = pmu::recipesForParts(*parts, kind, ro);
-        if (!built) {
-            result = unavailable(built.error(), what(), m_sys, env);
-            return PmuFailure::Unavailable;
+        pmu::PartRecipes all; // one recipe per kind and core PMU (hybrid parts: cpu_core and cpu_atom each)
+        for (pmu::RecipeKind kind : recipeKinds(m_request.kind)) {
+            auto built = pmu::recipesForParts(*parts, kind, ro);
+            if (!built) {
+                result = unavailable(built.error(), what(), *m_sys, env);
+                return PmuFailure::Unavailable;
+            }
+            for (auto& r : built->recipes)
+                all.recipes.push_back(std::move(r));
+            for (auto& n : built->notes)
+                all.notes.push_back(std::move(n));
         }
-        auto sessions = pmu::openSessions(m_sys, built->recipes, target()); // a command is forked once per recipe
+        const auto* built = &all;
+        auto sessions = pmu::openSessions(*m_sys, built->recipes, target()); // a command is forked once per recipe
         if (!sessions) {
             result = CommandResult::failure(sessions.error());
             return PmuFailure::Open;
@@ -80,14 +113,15 @@ public:
         m_info.notes = built->notes; // a PMU left out, e.g. E-core TMA on an unverified model
         for (const auto& s : m_sessions) {
             const auto& r = s->recipe();
-            m_info.parts.push_back({ r.pmuName, r.pmuLabel, r.description, r.tma == pmu::TmaModel::SapphireRapids });
+            m_info.parts.push_back(
+                { r.pmuName, r.pmuLabel, r.description, r.tma == pmu::TmaModel::SapphireRapids, r.counting });
         }
         for (const auto& s : m_sessions)
             for (const auto& note : s->notes()) // e.g. "precise_ip lowered to 1 ...: the PMU refused 2"
                 m_info.notes.push_back(note);
-        if (m_request.kind == PmuCaptureKind::Tma) {
-            m_intervals.resize(m_sessions.size());
-            for (std::size_t i = 0; i < m_sessions.size(); ++i) {
+        m_intervals.resize(m_sessions.size()); // used by the counting sessions only
+        for (std::size_t i = 0; i < m_sessions.size(); ++i) {
+            if (m_sessions[i]->recipe().counting) {
                 pmu::ReadData zero;
                 zero.values.resize(m_sessions[i]->recipe().events.size());
                 m_intervals[i].start(zero);
@@ -108,7 +142,6 @@ public:
     Result<PmuBatch> readCounters() override
     {
         PmuBatch b = batch();
-        if (m_request.kind != PmuCaptureKind::Tma) return b;
         auto rows = readTma(b.seconds);
         if (!rows) return rows.error();
         b.tma = std::move(*rows);
@@ -131,7 +164,7 @@ public:
             (void)s->stop();
             s->drain([this](const pmu::DecodedRecord& r) { consume(r); });
         }
-        if (m_request.kind == PmuCaptureKind::Tma) (void)readTma(secondsSinceStart());
+        if (auto rows = readTma(secondsSinceStart())) m_stopRows = std::move(*rows);
     }
 
     ~PerfPmuCapture() override { stop(); }
@@ -156,12 +189,14 @@ private:
 
     PmuFailure startSessions(CommandResult& result)
     {
-        loadTargetSymbols(m_symbols, m_request.pids); // as the GUI's live capture does
         for (auto& s : m_sessions)
             if (auto st = s->start(); !st) {
                 result = CommandResult::failure(st.error());
                 return PmuFailure::Start;
             }
+        // After the start, before the first pump consumes a sample: reading kallsyms takes a while on a loaded
+        // machine, and the rings fill meanwhile instead of the target running uncounted.
+        loadTargetSymbols(m_symbols, m_request.pids);
         return PmuFailure::None;
     }
 
@@ -169,7 +204,7 @@ private:
     PmuFailure openCpuClock(std::uint32_t id, const pmu::PerfEnvironment& env, CommandResult& result)
     {
         const auto recipe = pmu::cpuClockRecipe(pmu::hostRecipeOptions(env, pmu::readPmuCpuid()));
-        auto sessions = pmu::openSessions(m_sys, { recipe }, target());
+        auto sessions = pmu::openSessions(*m_sys, { recipe }, target());
         if (!sessions) {
             result = CommandResult::failure(sessions.error());
             return PmuFailure::Open;
@@ -178,7 +213,7 @@ private:
         if (auto f = startSessions(result); f != PmuFailure::None) return f;
         m_info.id = id;
         m_info.pmusUsed = "software (cpu-clock)";
-        m_info.parts.push_back({ "", "", recipe.description, false });
+        m_info.parts.push_back({ "", "", recipe.description, false, false });
         result = CommandResult::success();
         return PmuFailure::None;
     }
@@ -187,6 +222,7 @@ private:
     {
         return m_request.kind == PmuCaptureKind::Tma        ? "tma"
             : m_request.kind == PmuCaptureKind::LoadLatency ? "mem"
+            : m_request.kind == PmuCaptureKind::All         ? "TMA, LBR or PEBS"
                                                             : "lbr";
     }
 
@@ -200,26 +236,29 @@ private:
     {
         std::vector<PmuTmaRow> rows;
         for (std::size_t i = 0; i < m_sessions.size(); ++i) {
+            const pmu::Recipe& r = m_sessions[i]->recipe();
+            if (!r.counting) continue;
             auto now = m_sessions[i]->readGroups();
             if (!now) return now.error();
-            const pmu::Recipe& r = m_sessions[i]->recipe();
             const auto& iv = m_intervals[i].add(static_cast<std::uint64_t>(seconds * 1e9), *now,
                 [&](const pmu::ReadData& d) { return pmu::tmaFromGroupRead(r, d); });
-            rows.push_back({ static_cast<std::uint32_t>(i), seconds, iv.breakdown });
+            rows.push_back({ static_cast<std::uint32_t>(i), seconds, iv.breakdown, monotonicNowNs() });
         }
         return rows;
     }
 
-    pmu::LinuxPerfSyscalls m_sys;
+    std::unique_ptr<pmu::PerfSyscalls> m_sys;
     std::vector<std::unique_ptr<pmu::PerfSession>> m_sessions;
     bool m_stopped = false;
 };
 
 } // namespace
 
-std::unique_ptr<PmuCapture> startPerfPmuCapture(std::uint32_t id, const PmuRequest& request, PmuStarted& out)
+std::unique_ptr<PmuCapture> startPerfPmuCapture(
+    std::uint32_t id, const PmuRequest& request, PmuStarted& out, std::unique_ptr<pmu::PerfSyscalls> sys)
 {
-    auto capture = std::make_unique<PerfPmuCapture>(request);
+    if (!sys) sys = std::make_unique<pmu::LinuxPerfSyscalls>();
+    auto capture = std::make_unique<PerfPmuCapture>(request, std::move(sys));
     out.failure = capture->open(id, out.result);
     if (out.failure != PmuFailure::None) return nullptr;
     out.info = capture->info();

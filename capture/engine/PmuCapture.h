@@ -9,6 +9,7 @@
 #include "PmuTypes.h"
 #include "pmu/BranchGraph.h"
 #include "pmu/LoadLatency.h"
+#include "pmu/PerfSyscalls.h"
 #include "pmu/RecordDecoder.h"
 #include "pmu/Symbolizer.h"
 #include "pmu/Tma.h"
@@ -17,7 +18,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rdt::engine {
@@ -26,8 +29,10 @@ class PmuCapture {
 public:
     virtual ~PmuCapture() = default;
 
-    /// Opens and starts the capture `request` names; `out` says what started or why nothing did.
-    static std::unique_ptr<PmuCapture> start(std::uint32_t id, const PmuRequest& request, PmuStarted& out);
+    /// Opens and starts the capture `request` names; `out` says what started or why nothing did. `sys`: the
+    /// kernel's perf_event_open for real captures (null: the real one; tests pass a fake).
+    static std::unique_ptr<PmuCapture> start(
+        std::uint32_t id, const PmuRequest& request, PmuStarted& out, std::unique_ptr<pmu::PerfSyscalls> sys = nullptr);
 
     const PmuCaptureInfo& info() const { return m_info; }
     /// Moves the capture on: the simulated PMU runs one slice; perf rings are drained.
@@ -38,13 +43,16 @@ public:
     virtual bool finished() { return false; }
     /// Stops counting, drains what is left and closes the last TMA interval.
     virtual void stop() = 0;
+    /// After stop(): what it drained, with the last TMA interval it closed.
+    PmuBatch lastBatch();
     PmuReport report(std::size_t topN);
 
 protected:
     explicit PmuCapture(const PmuRequest& request);
     double secondsSinceStart() const;
-    /// Symbolizes and aggregates one decoded record.
+    /// Symbolizes and aggregates one decoded record (and keeps it for the next batch with keepSamples).
     void consume(const pmu::DecodedRecord& record);
+    /// The counts so far, and with keepSamples the samples and names since the last batch.
     PmuBatch batch();
     virtual void fillReport(PmuReport& report) = 0;
 
@@ -58,11 +66,22 @@ protected:
     std::uint64_t m_otherSamples = 0;
     std::chrono::steady_clock::time_point m_t0;
     std::uint64_t m_reported = 0; ///< samples counted in earlier batches
+    std::vector<PmuTmaRow> m_stopRows; ///< the TMA intervals stop() closed, for lastBatch()
+
+private:
+    void keep(const pmu::Sample& sample);
+    void name(std::uint32_t pid, std::uint64_t addr);
+
+    std::vector<PmuSampleRecord> m_decoded; ///< keepSamples: since the last batch
+    std::vector<PmuSymbolName> m_names; ///< keepSamples: since the last batch
+    std::set<std::pair<std::uint32_t, std::uint64_t>> m_named; ///< (pid, address) already sent
+    std::uint64_t m_lost = 0; ///< since the last batch
 };
 
 /// The simulated PMU running rdtscope's synthetic request server (engine/SimPmuCapture.cpp).
 std::unique_ptr<PmuCapture> startSimPmuCapture(std::uint32_t id, const PmuRequest& request, PmuStarted& out);
-/// perf_event_open sessions, one per core PMU (engine/PerfPmuCapture.cpp).
-std::unique_ptr<PmuCapture> startPerfPmuCapture(std::uint32_t id, const PmuRequest& request, PmuStarted& out);
+/// perf_event_open sessions, one per recipe and core PMU, through `sys` (engine/PerfPmuCapture.cpp).
+std::unique_ptr<PmuCapture> startPerfPmuCapture(
+    std::uint32_t id, const PmuRequest& request, PmuStarted& out, std::unique_ptr<pmu::PerfSyscalls> sys);
 
 } // namespace rdt::engine

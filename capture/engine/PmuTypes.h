@@ -7,7 +7,9 @@
 #include "CommandResult.h"
 #include "pmu/BranchGraph.h"
 #include "pmu/LoadLatency.h"
+#include "pmu/PerfRecord.h"
 #include "pmu/RingReader.h"
+#include "pmu/Symbolizer.h"
 #include "pmu/Tma.h"
 
 #include <cstdint>
@@ -18,8 +20,9 @@
 namespace rdt::engine {
 
 /// What a capture records: TMA slots, LBR branch stacks (every taken branch or call stacks), PEBS load latency,
-/// or the software cpu-clock event, which needs no hardware PMU (where the time goes, by function).
-enum class PmuCaptureKind { Tma, LbrAny, LbrCallStack, LoadLatency, CpuClock };
+/// or the software cpu-clock event, which needs no hardware PMU (where the time goes, by function). All is TMA, LBR
+/// call stacks and load latency at once (the GUI's default recipe), one session per recipe and core PMU.
+enum class PmuCaptureKind { Tma, LbrAny, LbrCallStack, LoadLatency, CpuClock, All };
 
 /// Start a PMU recipe on a target: the real PMU through perf_event_open, or the simulated PMU (its own program).
 struct PmuRequest {
@@ -31,6 +34,9 @@ struct PmuRequest {
     std::vector<std::string> command;
     unsigned ldlat = 30; ///< load latency threshold in cycles
     bool kernel = false; ///< count kernel mode too
+    /// Batches carry every decoded sample and the engine's name of each address in them (PmuBatch::decoded,
+    /// PmuBatch::names): a front end that re-aggregates any time range (the GUI) keeps them; the CLI does not.
+    bool keepSamples = false;
     // simulated PMU only
     double memoryScale = 1; ///< multiplies the simulated program's working sets
     std::string machine; ///< a simulated machine preset whose caches serve the loads ("" = the PMU's own)
@@ -42,6 +48,7 @@ struct PmuPartInfo {
     std::string pmuLabel; ///< "P-cores (cpu_core)"
     std::string description; ///< the recipe's one-line description
     bool levelTwoTma = false; ///< the TMA model has level 2 (Sapphire Rapids-style slots)
+    bool counting = false; ///< a TMA counting group (its intervals come as PmuTmaRow with this part's index)
 };
 
 struct PmuCaptureInfo {
@@ -66,9 +73,34 @@ struct PmuStarted {
 
 /// One TMA interval of one part.
 struct PmuTmaRow {
-    std::uint32_t part = 0;
+    std::uint32_t part = 0; ///< index into PmuCaptureInfo::parts
     double seconds = 0; ///< since the capture started
     pmu::TmaBreakdown breakdown;
+    /// The end of the interval on the samples' clock: CLOCK_MONOTONIC for perf (the recipes sample with
+    /// use_clockid), the simulated PMU's own clock for simulated captures.
+    std::uint64_t timeNs = 0;
+};
+
+/// One decoded sample as a front end keeps it (PmuRequest::keepSamples): what any time range's branch graph,
+/// load-latency tables and hot functions are aggregated from.
+struct PmuSampleRecord {
+    std::uint64_t timeNs = 0; ///< the samples' clock (see PmuTmaRow::timeNs)
+    std::uint32_t pid = 0;
+    std::uint64_t ip = 0;
+    bool hasBranchStack = false; ///< an LBR sample (even with an empty stack: its IP is a self sample)
+    std::vector<pmu::BranchEntry> branches; ///< branches[0] is the most recent
+    bool loadLatency = false; ///< a PEBS load-latency sample: addr, dataSrc and latency are set
+    std::uint64_t addr = 0;
+    std::uint64_t dataSrc = 0;
+    std::uint32_t latency = 0; ///< cycles
+};
+
+/// The engine's name for one address of one process (symbolised with the records' mmaps, /proc/PID/maps, kallsyms
+/// or the simulated program's table), sent once per capture in the first batch whose samples use it.
+struct PmuSymbolName {
+    std::uint32_t pid = 0;
+    std::uint64_t addr = 0;
+    pmu::SymbolInfo symbol;
 };
 
 /// What one pump of a capture produced.
@@ -78,7 +110,11 @@ struct PmuBatch {
     std::uint64_t samples = 0; ///< samples aggregated so far (all parts)
     std::uint64_t newSamples = 0; ///< in this batch
     std::vector<PmuTmaRow> tma; ///< when the pump read the counters
-    bool finished = false; ///< the launched command exited
+    bool finished = false; ///< the launched command exited, or the capture stopped (nothing more will come)
+    // With PmuRequest::keepSamples:
+    std::vector<PmuSampleRecord> decoded; ///< the samples decoded since the last batch, in ring order
+    std::vector<PmuSymbolName> names; ///< names of addresses first used by this batch's samples
+    std::uint64_t lost = 0; ///< samples the kernel reported lost since the last batch
 };
 
 struct PmuPartStats {

@@ -55,8 +55,8 @@ public:
         m_info.caches
             = m_request.machine.empty() ? "the PMU's own L1/L2/L3 model" : "simulated machine " + m_request.machine;
         m_info.pmusUsed = "simulated " + m_config.model.label + "-class core";
-        m_info.parts.push_back(
-            { "", "", m_sim->recipe().description, m_sim->recipe().tma == pmu::TmaModel::SapphireRapids });
+        m_info.parts.push_back({ "", "", m_sim->recipe().description,
+            m_sim->recipe().tma == pmu::TmaModel::SapphireRapids, m_request.kind == PmuCaptureKind::Tma });
         m_readFormat = m_sim->recipe().events[0].attr.readFormat;
         if (m_request.kind == PmuCaptureKind::Tma) {
             m_intervals.resize(1);
@@ -82,7 +82,9 @@ public:
         const auto& recipe = m_sim->recipe();
         const auto& iv = m_intervals[0].add(static_cast<std::uint64_t>(b.seconds * 1e9), *now,
             [&](const pmu::ReadData& d) { return pmu::tmaFromGroupRead(recipe, d); });
-        b.tma.push_back({ 0, b.seconds, iv.breakdown });
+        // The simulated PMU's sample clock (SimPmu.cpp kTimeBase: simulated time starts at 1 s).
+        const auto simNs = 1'000'000'000ull + static_cast<std::uint64_t>(m_sim->truth().cycles / m_config.ghz);
+        b.tma.push_back({ 0, b.seconds, iv.breakdown, simNs });
         return b;
     }
 
@@ -113,6 +115,12 @@ public:
 std::unique_ptr<PmuCapture> startSimPmuCapture(std::uint32_t id, const PmuRequest& request, PmuStarted& out)
 {
     pmu::SimPmuConfig cfg;
+    if (request.kind == PmuCaptureKind::All) { // unfinished: one SimPmu per recipe, as the GUI's PmuSimRun runs
+        out.failure = PmuFailure::BadRequest;
+        out.result = CommandResult::failure(errnoError(EINVAL, "the simulated PMU runs one recipe per capture",
+            "start tma, lbr and mem as separate simulated captures"));
+        return nullptr;
+    }
     if (request.kind == PmuCaptureKind::CpuClock) {
         out.failure = PmuFailure::BadRequest;
         out.result = CommandResult::failure(errnoError(EINVAL, "the simulated PMU has no cpu-clock capture",

@@ -55,6 +55,12 @@ public:
     /// Registers an in-memory symbol table for `pid` (all processes when pid == 0), module name e.g. "[sim]".
     void addSymbolTable(std::uint32_t pid, std::string module, std::vector<SymbolRange> symbols);
 
+    /// Records what another symbolizer named an address (a capture service's, possibly on another machine):
+    /// resolve(pid, addr) answers it from here on.
+    void addResolved(std::uint32_t pid, std::uint64_t addr, SymbolInfo symbol)
+    {
+        m_cache[{ pid, addr }] = std::move(symbol);
+    }
     /// Resolves an address in a process (cached). Kernel addresses (>= 0xffff800000000000) use kallsyms.
     const SymbolInfo& resolve(std::uint32_t pid, std::uint64_t addr);
     std::string comm(std::uint32_t pid) const;

@@ -2,11 +2,13 @@
 #include "RemoteEngine.h"
 
 #include "EngineCodec.h"
+#include "PmuCodec.h"
 #include "core/Time.h"
 #include "protocol/RdtCodec.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <utility>
 
 namespace rdt::remote {
 
@@ -240,6 +242,64 @@ Result<std::unique_ptr<RemoteEngine>> connectEngine(const std::string& url, cons
     auto client = protocol::AgentClient::connect(*parsed, co);
     if (!client) return client.error();
     return RemoteEngine::open(std::move(*client), options);
+}
+
+engine::PmuStarted RemoteEngine::startPmu(const engine::PmuRequest& request)
+{
+    pb::Request req;
+    toWire(request, *req.mutable_start_pmu());
+    return startedOf(exchange(std::move(req)));
+}
+
+engine::CommandResult RemoteEngine::pmuCommand(pb::PmuCommand::Op op, std::uint32_t id, bool* finished)
+{
+    pb::Request req;
+    req.mutable_pmu_command()->set_op(op);
+    req.mutable_pmu_command()->set_id(id);
+    const auto r = exchange(std::move(req));
+    for (const auto& b : r.pmu_batches().batches())
+        m_pmuBatches.push_back(fromWire(b));
+    if (finished) *finished = r.pmu_batches().finished();
+    return resultOf(r);
+}
+
+engine::CommandResult RemoteEngine::pumpPmu(std::uint32_t id)
+{
+    return pmuCommand(pb::PmuCommand::PUMP, id);
+}
+
+engine::CommandResult RemoteEngine::readPmuCounters(std::uint32_t id)
+{
+    return pmuCommand(pb::PmuCommand::READ_COUNTERS, id);
+}
+
+bool RemoteEngine::pmuFinished(std::uint32_t id)
+{
+    bool finished = false;
+    return pmuCommand(pb::PmuCommand::FINISHED, id, &finished).ok && finished;
+}
+
+engine::CommandResult RemoteEngine::stopPmu(std::uint32_t id)
+{
+    return pmuCommand(pb::PmuCommand::STOP, id);
+}
+
+Result<engine::PmuReport> RemoteEngine::pmuReport(std::uint32_t id, std::size_t topN)
+{
+    pb::Request req;
+    req.mutable_pmu_report()->set_id(id);
+    req.mutable_pmu_report()->set_top_n(static_cast<std::uint32_t>(std::min<std::size_t>(topN, 10000)));
+    const auto r = exchange(std::move(req));
+    if (r.has_error()) return resultOf(r).error();
+    if (!r.has_pmu_report())
+        return errnoError(EPROTO, "the agent answered a PMU report without one",
+            "install the same rdtscope release on both machines");
+    return fromWire(r.pmu_report());
+}
+
+std::vector<engine::PmuBatch> RemoteEngine::drainPmuBatches()
+{
+    return std::exchange(m_pmuBatches, {});
 }
 
 } // namespace rdt::remote

@@ -52,6 +52,16 @@ public:
     engine::CommandResult startSampling() override;
     void stopSampling() override;
 
+    // PMU captures run on the agent (docs/PROTOCOL.md "PMU captures"): each pump, read or stop is one request whose
+    // response carries the batches it produced; drainPmuBatches() hands them out as the local engine does.
+    engine::PmuStarted startPmu(const engine::PmuRequest& request) override;
+    engine::CommandResult pumpPmu(std::uint32_t id) override;
+    engine::CommandResult readPmuCounters(std::uint32_t id) override;
+    bool pmuFinished(std::uint32_t id) override;
+    engine::CommandResult stopPmu(std::uint32_t id) override;
+    Result<engine::PmuReport> pmuReport(std::uint32_t id, std::size_t topN) override;
+    std::vector<engine::PmuBatch> drainPmuBatches() override;
+
     std::vector<engine::EngineEvent> drainEvents() override;
     std::uint64_t droppedEvents() const override { return m_dropped; }
 
@@ -68,6 +78,8 @@ private:
         pb::GroupCommand::Op op, const std::string& path, const std::string& name, const std::vector<unsigned>& ids);
     /// Moves what the client received into m_events; a broken connection becomes one EngineError.
     void collect();
+    /// One PmuCommand; the batches of its response go to m_pmuBatches.
+    engine::CommandResult pmuCommand(pb::PmuCommand::Op op, std::uint32_t id, bool* finished = nullptr);
 
     std::unique_ptr<protocol::AgentClient> m_client;
     engine::MachineDescription m_machine;
@@ -76,6 +88,7 @@ private:
     std::uint64_t m_simNowNs = 0;
     std::int64_t m_clockOffsetNs = 0; ///< agent clock minus this machine's, when the source opened
     std::deque<engine::EngineEvent> m_events;
+    std::vector<engine::PmuBatch> m_pmuBatches;
     std::uint64_t m_dropped = 0;
     bool m_reportedBroken = false;
     std::optional<Error> m_lost;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The agent asks a real polkitd per action: a private system bus (dbus-daemon) and polkitd started here, the
-// project's policy installed where polkitd reads actions, and a rule that grants monitor but denies allocate to
-// nobody. Everything installed is removed and everything started is stopped at the end.
+// project's policy installed where polkitd reads actions, and a rule that grants monitor but denies allocate and
+// profile to nobody. Everything installed is removed and everything started is stopped at the end.
 #include "AgentTestHelpers.h"
 
 #include <cstdlib>
@@ -41,7 +41,7 @@ std::string slurp(const fs::path& p)
 }
 }
 
-TEST(AgentPolkit, MonitorAllowedAllocateRefusedByRealPolkitd)
+TEST(AgentPolkit, MonitorAllowedAllocateAndProfileRefusedByRealPolkitd)
 {
     ASSERT_TRUE(fs::exists("/usr/lib/polkit-1/polkitd")) << "install polkitd (./dev deps)";
     const std::string dir = makeTempDir("rdtscope-polkit");
@@ -59,6 +59,7 @@ TEST(AgentPolkit, MonitorAllowedAllocateRefusedByRealPolkitd)
         "  if (subject.user != \"nobody\") return null;\n"
         "  if (action.id == \"org.rdtscope.agent.monitor\") return polkit.Result.YES;\n"
         "  if (action.id == \"org.rdtscope.agent.allocate\") return polkit.Result.NO;\n"
+        "  if (action.id == \"org.rdtscope.agent.profile\") return polkit.Result.NO;\n"
         "  return null;\n});\n");
     BackgroundProcess dbus(
         "/usr/bin/dbus-daemon", { "--config-file=" + dir + "/bus.conf", "--nofork" }, dir + "/dbus.log");
@@ -97,6 +98,15 @@ TEST(AgentPolkit, MonitorAllowedAllocateRefusedByRealPolkitd)
         << set.err << agent.log();
     EXPECT_NE(set.err.find("rules.d"), std::string::npos) << set.err;
     EXPECT_NE(agent.log().find("refused: polkit does not allow"), std::string::npos) << agent.log();
+    // A real PMU capture is the profile action; the simulated PMU, which runs its own program, only monitors.
+    const auto profile = asNobody({ "pmu", "lbr", "--source", "perf", "--pid", "1", "--duration", "1" });
+    EXPECT_NE(profile.exitCode, 0) << profile.out;
+    EXPECT_NE(
+        profile.err.find("polkit does not allow uid 65534 the action org.rdtscope.agent.profile"), std::string::npos)
+        << profile.err << agent.log();
+    const auto simulated = asNobody({ "pmu", "lbr", "--source", "sim", "--duration", "1" });
+    EXPECT_EQ(simulated.exitCode, 0) << simulated.err << agent.log();
+    EXPECT_NE(simulated.out.find("(simulated data)"), std::string::npos) << simulated.out;
     ::unsetenv("DBUS_SYSTEM_BUS_ADDRESS");
     std::error_code ec;
     fs::remove_all(dir, ec);

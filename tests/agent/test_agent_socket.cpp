@@ -227,3 +227,38 @@ TEST(AgentSocket, CliThroughTheSocketAndWhatAGroupMemberMayAsk)
     EXPECT_EQ(file.exitCode, 1) << file.err;
     EXPECT_NE(file.err.find("built-in scenarios only"), std::string::npos) << file.err;
 }
+
+// rdtscope-cli --connect unix:PATH pmu: the capture runs in the agent and prints what the local command prints; a
+// group member who is not root may not make the privileged agent launch a command.
+TEST(AgentSocket, PmuCapturesThroughTheSocket)
+{
+    SocketAgent agent;
+    ASSERT_TRUE(std::filesystem::exists(agent.path)) << agent.proc->log();
+    const std::vector<std::string> lbr { "pmu", "lbr", "--source", "sim", "--duration", "1", "--top", "3" };
+    std::vector<std::string> local { RDTSCOPE_CLI };
+    local.insert(local.end(), lbr.begin(), lbr.end());
+    std::vector<std::string> remote { RDTSCOPE_CLI, "--connect", "unix:" + agent.path };
+    remote.insert(remote.end(), lbr.begin(), lbr.end());
+    const auto mine = run(local, 60, true);
+    const auto theirs = run(remote, 60, true);
+    ASSERT_EQ(mine.exitCode, 0) << mine.err;
+    ASSERT_EQ(theirs.exitCode, 0) << theirs.err << agent.proc->log();
+    // The header and the tables' shape are the local command's (the counts depend on how many slices ran).
+    const auto firstLines = [](const std::string& text, int n) {
+        std::size_t at = 0;
+        for (int i = 0; i < n && at != std::string::npos; ++i)
+            at = text.find('\n', at + 1);
+        return text.substr(0, at);
+    };
+    EXPECT_EQ(firstLines(theirs.out, 3), firstLines(mine.out, 3));
+    EXPECT_NE(theirs.out.find("probe_table"), std::string::npos) << theirs.out; // the simulated program's names
+    EXPECT_NE(theirs.out.find("(simulated data)"), std::string::npos) << theirs.out;
+    EXPECT_NE(agent.proc->log().find("started PMU capture"), std::string::npos) << agent.proc->log();
+
+    const auto member
+        = run({ "setpriv", "--reuid=nobody", "--regid=users", "--clear-groups", RDTSCOPE_CLI, "--connect",
+                  "unix:" + agent.path, "pmu", "lbr", "--source", "perf", "--duration", "1", "--", "/bin/true" },
+            60, true);
+    EXPECT_NE(member.exitCode, 0);
+    EXPECT_NE(member.err.find("only root may make the agent launch a command"), std::string::npos) << member.err;
+}

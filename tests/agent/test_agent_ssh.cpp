@@ -134,6 +134,20 @@ TEST(AgentOverSsh, CliMonitorThroughSshPrintsWhatTheLocalCommandPrints)
     EXPECT_NE(theirs.err.find("note: all values above are simulated"), std::string::npos) << theirs.err;
 }
 
+// rdtscope-cli --connect ssh://... pmu: the capture (here the simulated PMU, which runs anywhere) runs in the agent
+// behind sshd, its functions are named there, and the CLI prints the tables as locally.
+TEST(AgentOverSsh, CliPmuThroughSshRunsInTheAgent)
+{
+    ASSERT_TRUE(g_sandbox->ok());
+    const auto r = run({ "env", "RDTSCOPE_SSH_COMMAND=" + g_sandbox->sshCommand, RDTSCOPE_CLI, "--connect", url(),
+                           "pmu", "lbr", "--source", "sim", "--duration", "1", "--top", "3" },
+        60, true);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("SIMULATED: ", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("probe_table"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("agent: rdtscope-agent "), std::string::npos) << r.err;
+}
+
 // The advice for a missing agent names --agent PATH, and the CLI takes it.
 TEST(AgentOverSsh, CliNamesAndTakesTheAgentsPath)
 {

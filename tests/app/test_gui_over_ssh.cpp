@@ -2,14 +2,17 @@
 // The GUI connected to rdtscope-agent through a real OpenSSH server on 127.0.0.1 (tests/agent/sshd-sandbox,
 // started and stopped here): the window names the host, samples arrive, a mask edited through the window's model
 // changes the remote tree's schemata file and Undo changes it back; killing ssh shows the connection-lost banner
-// with the data kept, and Reconnect opens the source again (issue #15 item 6).
+// with the data kept, and Reconnect opens the source again (issue #15 item 6); a live PMU capture of the PMU
+// pages runs in the agent.
 #include "../agent/AgentTestHelpers.h"
 #include "../rdt/TestTree.h"
 #include "AppOptions.h"
 #include "MainWindow.h"
 #include "models/AllocationModel.h"
 #include "models/FramePump.h"
+#include "models/PmuSession.h"
 #include "models/TimeSeriesStore.h"
+#include "views/PmuPages.h"
 
 #include <QSettings>
 #include <QSignalSpy>
@@ -107,6 +110,43 @@ private Q_SLOTS:
         QVERIFY2(connected.at(0).at(0).toBool(), qPrintable(connected.at(0).at(1).toString()));
         QVERIFY(window.connectionBannerText().isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(window.pump()->store().groupCount() > 0, 20000);
+    }
+
+    void livePmuCaptureRunsOnTheAgent()
+    {
+        // Connected, the PMU pages' live capture runs in the agent behind sshd (its own connection, opened on the
+        // first capture): a cpu-clock capture of a launched program (no hardware PMU needed), named over there.
+        AppOptions options;
+        options.connect = QStringLiteral("ssh://root@127.0.0.1:%1").arg(m_sandbox->port);
+        options.source = QStringLiteral("sim");
+        MainWindow window;
+        window.setRememberRecentFiles(false);
+        QSignalSpy connected(&window, &MainWindow::connectFinished);
+        window.connectTo(options);
+        QVERIFY(connected.wait(60000));
+        QVERIFY2(connected.at(0).at(0).toBool(), qPrintable(connected.at(0).at(1).toString()));
+        PmuSession* session = window.pmuPages()->session();
+        rdt::pmu::PerfTarget target;
+        target.command = { PMU_LIVE_TARGET, "0.5" };
+        QString error;
+        if (!session->startLive(rdt::pmu::PmuRecipeKind::CpuClock, target, 1000000, &error))
+            QSKIP(qPrintable(QStringLiteral("perf_event_open refused on the agent: ") + error));
+        QVERIFY2(session->data().name.find("on the agent on root@127.0.0.1") != std::string::npos,
+            session->data().name.c_str());
+        for (int i = 0; i < 400 && session->simulating(); ++i) {
+            QTest::qWait(25);
+            session->waitForAggregation();
+            session->stepSimulation();
+        }
+        session->waitForAggregation();
+        QVERIFY(!session->simulating()); // the launched command exited on the agent's side
+        QVERIFY(session->data().otherSamples > 0);
+        std::string seen = "lost " + std::to_string(session->data().lost) + "; "; // for the failure message
+        for (const auto& [name, n] : session->data().otherFunctions)
+            seen += name + " " + std::to_string(n) + "; ";
+        // Seen twice in seven runs on a loaded machine (then not in the next five): every sample "[unknown] 0x...",
+        // as if the agent had no mapping for the launched program. The message lists what was named instead.
+        QVERIFY2(session->data().otherFunctions.count("rdtscope_live_inner"), seen.c_str());
     }
 
     void aWrongHostSaysWhy()

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // TMA per core PMU on hybrid parts: PmuData carries one TMA series per core PMU (P-cores with level 2, E-cores with
 // level 1 only), PmuSession aggregates each over the same time range, ::TmaModel shows no level-2 rows for the
-// E-cores, and the live capture's recipe selection keeps the cpu_atom TMA recipe (PmuLiveRun::plan on a fake
-// Alder Lake / Meteor Lake environment; no hardware needed).
+// E-cores, and a live capture through the engine keeps the cpu_atom TMA recipe (the capture service over a fake
+// perf_event_open on an Alder Lake / Meteor Lake environment; no hardware needed).
 #include "../pmu/HybridEnv.h"
+#include "engine/CaptureService.h"
 #include "models/PmuLiveRun.h"
 #include "models/PmuSession.h"
 #include "models/TmaModel.h"
@@ -237,90 +238,103 @@ private Q_SLOTS:
         QCOMPARE(m.rowCount(m.index(3, 0)), 2);
     }
 
-    void livePlanKeepsTheEcoreTmaRecipe_data()
+    /// A PMU-only capture service whose perf_event_open is a FakeCountingPerf on `env` (the last one made in *sys).
+    static std::shared_ptr<rdt::engine::CaptureService> fakeService(const PerfEnvironment& env, FakeCountingPerf** sys)
     {
-        QTest::addColumn<int>("model");
-        QTest::addColumn<int>("tma");
-        QTest::newRow("Alder Lake (Gracemont)") << 0x9A << static_cast<int>(rdt::pmu::TmaModel::Gracemont);
-        QTest::newRow("Meteor Lake (Crestmont)") << 0xAA << static_cast<int>(rdt::pmu::TmaModel::Crestmont);
+        rdt::engine::ServiceOptions so;
+        so.openRdt = false;
+        so.perfSyscalls = [env, sys] {
+            auto fake = std::make_unique<FakeCountingPerf>(env);
+            *sys = fake.get();
+            return std::unique_ptr<rdt::pmu::PerfSyscalls>(std::move(fake));
+        };
+        auto svc = rdt::engine::CaptureService::open(so);
+        if (!svc) return nullptr;
+        return std::shared_ptr<rdt::engine::CaptureService>(std::move(*svc));
     }
 
-    void livePlanKeepsTheEcoreTmaRecipe()
+    static PerfTarget self()
     {
+        PerfTarget t;
+        t.pids = { ::getpid() };
+        return t;
+    }
+
+    void liveCaptureKeepsTheEcoreTmaRecipe_data()
+    {
+        QTest::addColumn<int>("model");
+        QTest::newRow("Alder Lake (Gracemont)") << 0x9A;
+        QTest::newRow("Meteor Lake (Crestmont)") << 0xAA;
+    }
+
+    void liveCaptureKeepsTheEcoreTmaRecipe()
+    {
+        // Through the engine, as the CLI's pmu tma: one counting part per core PMU, each its own series.
         QFETCH(int, model);
-        QFETCH(int, tma);
-        auto plan = PmuLiveRun::plan(PmuRecipeKind::Tma, hybridEnv(model));
-        QVERIFY2(plan, plan ? "" : plan.error().toString().c_str());
-        QCOMPARE(plan->recipes.size(), std::size_t { 2 });
-        QCOMPARE(plan->seriesOfRecipe.size(), plan->recipes.size());
-        const Recipe* atom = nullptr;
-        for (std::size_t i = 0; i < plan->recipes.size(); ++i) {
-            const Recipe& r = plan->recipes[i];
-            QVERIFY(r.counting);
-            const std::uint32_t series = plan->seriesOfRecipe[i];
-            QVERIFY(series < plan->tmaSeries.size());
-            QCOMPARE(plan->tmaSeries[series], r.pmuLabel); // each recipe's intervals go to its own PMU's series
-            if (r.pmuName == "cpu_atom") atom = &r;
-        }
-        QVERIFY2(atom, "the cpu_atom TMA recipe is opened");
-        QCOMPARE(static_cast<int>(atom->tma), tma);
-        QCOMPARE(plan->tmaSeries,
+        const PerfEnvironment env = hybridEnv(model);
+        FakeCountingPerf* sys = nullptr;
+        auto svc = fakeService(env, &sys);
+        QVERIFY(svc);
+        auto run = PmuLiveRun::start(svc, PmuRecipeKind::Tma, self());
+        QVERIFY2(run, run ? "" : run.error().toString().c_str());
+        const auto& parts = (*run)->info().parts;
+        QCOMPARE(parts.size(), std::size_t { 2 });
+        bool atomOpened = false;
+        for (const auto& o : sys->opens)
+            atomOpened = atomOpened || o.attr.type == env.cpuAtomType;
+        QVERIFY2(atomOpened, "the cpu_atom TMA group is opened");
+        for (const auto& p : parts)
+            QVERIFY(p.counting);
+        QCOMPARE(parts[1].pmuName, std::string("cpu_atom"));
+        QVERIFY(!parts[1].levelTwoTma); // E-cores: level 1 only
+        const PmuData data = (*run)->makeData("test");
+        QCOMPARE(data.tmaSeries,
             (std::vector<std::string> { std::string("P-cores (cpu_core)"), std::string("E-cores (cpu_atom)") }));
-        for (const auto& n : plan->notes)
+        for (const auto& n : data.notes)
             QVERIFY2(n.find("P-cores (cpu_core) only") == std::string::npos, n.c_str());
     }
 
-    void livePlanAllRecipesSeriesOnlyForCounting()
+    void liveAllRecipesSeriesOnlyForCounting()
     {
-        auto plan = PmuLiveRun::plan(PmuRecipeKind::All, hybridEnv(0x9A));
-        QVERIFY2(plan, plan ? "" : plan.error().toString().c_str());
-        QCOMPARE(plan->tmaSeries.size(), std::size_t { 2 });
+        FakeCountingPerf* sys = nullptr;
+        auto svc = fakeService(hybridEnv(0x9A), &sys);
+        QVERIFY(svc);
+        auto run = PmuLiveRun::start(svc, PmuRecipeKind::All, self());
+        QVERIFY2(run, run ? "" : run.error().toString().c_str());
         std::size_t counting = 0, atomCounting = 0;
-        for (std::size_t i = 0; i < plan->recipes.size(); ++i) {
-            const Recipe& r = plan->recipes[i];
-            if (!r.counting) {
-                QCOMPARE(plan->seriesOfRecipe[i], 0u);
-                continue;
-            }
+        for (const auto& p : (*run)->info().parts) {
+            if (!p.counting) continue;
             ++counting;
-            if (r.pmuName == "cpu_atom") {
-                ++atomCounting;
-                QCOMPARE(plan->seriesOfRecipe[i], 1u);
-            }
+            if (p.pmuName == "cpu_atom") ++atomCounting;
         }
         QCOMPARE(counting, std::size_t { 2 });
         QCOMPARE(atomCounting, std::size_t { 1 });
-        QVERIFY(plan->recipes.size() > counting); // the sampling recipes of both PMUs are there too
+        QVERIFY((*run)->info().parts.size() > counting); // the sampling recipes of both PMUs are there too
+        QCOMPARE((*run)->makeData("test").tmaSeries.size(), std::size_t { 2 });
+        QCOMPARE(static_cast<int>((*run)->makeData("test").branchMode), static_cast<int>(BranchGraph::Mode::CallStack));
     }
 
     void liveStepTagsEachPmusIntervals()
     {
         // Alder Lake: the P-core and the E-core TMA groups both open, and each step's reads land in their series.
         const PerfEnvironment env = hybridEnv(0x9A);
-        auto plan = PmuLiveRun::plan(PmuRecipeKind::Tma, env);
-        QVERIFY(plan);
-        auto fake = std::make_unique<FakeCountingPerf>(env);
-        FakeCountingPerf* sys = fake.get();
-        PerfTarget self;
-        self.pids = { ::getpid() };
-        auto run = PmuLiveRun::open(std::move(plan.value()), self, std::move(fake));
-        QVERIFY2(run, run ? "" : run.error().toString().c_str());
-        bool coreOpened = false, atomOpened = false;
-        for (const auto& o : sys->opens) {
-            coreOpened = coreOpened || o.attr.type == env.cpuCoreType;
-            atomOpened = atomOpened || o.attr.type == env.cpuAtomType;
+        FakeCountingPerf* sys = nullptr;
+        auto svc = fakeService(env, &sys);
+        QVERIFY(svc);
+        PmuSession s;
+        s.setEngine(svc);
+        QString error;
+        QVERIFY2(s.startLive(PmuRecipeKind::Tma, self(), 1000000, &error), qPrintable(error));
+        QVERIFY(sys);
+        QCOMPARE(s.data().tmaSeries.size(), std::size_t { 2 });
+        QCOMPARE(s.data().tmaSeriesLabel(1), std::string("E-cores (cpu_atom)"));
+        for (int i = 0; i < 3; ++i) {
+            s.waitForAggregation();
+            s.stepSimulation(); // one read per step: one interval per series
         }
-        QVERIFY(coreOpened);
-        QVERIFY2(atomOpened, "the E-core TMA group is opened");
-        PmuData data = (*run)->makeData("test");
-        QCOMPARE(data.tmaSeries.size(), std::size_t { 2 });
-        QCOMPARE(data.tmaSeriesLabel(1), std::string("E-cores (cpu_atom)"));
-        for (const auto& n : data.notes)
-            QVERIFY2(n.find("P-cores (cpu_core) only") == std::string::npos, n.c_str());
-        for (int i = 0; i < 3; ++i)
-            (*run)->step(data); // the first read is the baseline: two intervals per series
+        s.waitForAggregation();
         std::size_t core = 0, atom = 0;
-        for (const auto& p : data.tma) {
+        for (const auto& p : s.data().tma) {
             QVERIFY(p.breakdown.valid);
             if (p.series == 0) {
                 ++core;
@@ -335,24 +349,23 @@ private Q_SLOTS:
                 QVERIFY(near(p.breakdown.level1.badSpeculation, 0.4));
             }
         }
-        QCOMPARE(core, std::size_t { 2 });
-        QCOMPARE(atom, std::size_t { 2 });
-        // Through a session: both series aggregate.
-        PmuSession s;
-        s.setData(std::move(data));
-        s.waitForAggregation();
+        QCOMPARE(core, std::size_t { 3 });
+        QCOMPARE(atom, std::size_t { 3 });
         QVERIFY(s.rangeTma(0).valid);
         QVERIFY(s.rangeTma(1).valid);
         QVERIFY(near(s.rangeTma(1).level1.badSpeculation, 0.4));
     }
 
-    void livePlanCpuClockHasNoSeries()
+    void liveCpuClockHasNoSeries()
     {
-        auto plan = PmuLiveRun::plan(PmuRecipeKind::CpuClock, hybridEnv(0x9A));
-        QVERIFY(plan);
-        QCOMPARE(plan->recipes.size(), std::size_t { 1 });
-        QVERIFY(!plan->recipes[0].counting);
-        QVERIFY(plan->tmaSeries.empty());
+        FakeCountingPerf* sys = nullptr;
+        auto svc = fakeService(hybridEnv(0x9A), &sys);
+        QVERIFY(svc);
+        auto run = PmuLiveRun::start(svc, PmuRecipeKind::CpuClock, self());
+        QVERIFY2(run, run ? "" : run.error().toString().c_str());
+        QCOMPARE((*run)->info().parts.size(), std::size_t { 1 });
+        QVERIFY(!(*run)->info().parts[0].counting);
+        QVERIFY((*run)->makeData("test").tmaSeries.empty());
     }
 };
 
