@@ -31,13 +31,14 @@ std::string usageBlock(const std::vector<std::string>& text, std::size_t i)
     return block;
 }
 
-/// "groups create" from "usage: rdtscope-cli groups create NAME ...": the (sub)command words before the first
-/// argument or option.
+/// "groups create" from "usage: rdtscope-cli groups create NAME ...": the (sub)command words (lower case and -)
+/// before the first argument or option.
 std::string commandOf(const std::string& usage)
 {
     std::istringstream in(usage.substr(std::string("usage: rdtscope-cli").size()));
     std::string words;
-    for (std::string w; in >> w && w.find_first_not_of("abcdefghijklmnopqrstuvwxyz") == std::string::npos;)
+    for (std::string w;
+         in >> w && w[0] != '-' && w.find_first_not_of("abcdefghijklmnopqrstuvwxyz-") == std::string::npos;)
         words += (words.empty() ? "" : " ") + w;
     return words;
 }

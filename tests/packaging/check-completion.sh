@@ -31,7 +31,7 @@ expect "diff" rdtscope-cli --connect ssh://h di
 expect "--duration" rdtscope-cli monitor --dur
 expect "--json" rdtscope-cli export x.rdts --j
 expect "set show" rdtscope-cli alloc ''
-expect "assign create delete list" rdtscope-cli groups --source sim ''
+expect "assign counter-assign counter-unassign create delete event-config list" rdtscope-cli groups --source sim ''
 expect "--group" rdtscope-cli alloc set --gr
 expect "lbr" rdtscope-cli pmu l
 expect "noisy-neighbour" rdtscope-cli sim --scenario noisy
