@@ -64,8 +64,13 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
     const QCommandLineOption agent(QStringLiteral("agent"),
         QCoreApplication::translate("main", "With --connect ssh://...: the agent's path on the server."),
         QStringLiteral("PATH"));
-    parser.addOptions(
-        { source, scenario, open, view, dump, screenshot, after, compare, comparePage, connectTo, agent, sweep });
+    const QCommandLineOption lesson(QStringLiteral("lesson"),
+        QCoreApplication::translate("main",
+            "Start a lesson (rdtscope-cli lesson --list names them, or a lesson file) on the simulated machine: the "
+            "Lessons panel opens on step one."),
+        QStringLiteral("NAME"));
+    parser.addOptions({ source, scenario, open, view, dump, screenshot, after, compare, comparePage, connectTo, agent,
+        sweep, lesson });
 
     if (helpText)
         *helpText = parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("rdtscope"));
@@ -103,6 +108,12 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
                 = QCoreApplication::translate("main", "--connect runs a live source; --open replays a file: give one");
             return false;
         }
+    }
+    options->lesson = parser.value(lesson);
+    if (!options->lesson.isEmpty() && (!options->openFile.isEmpty() || !options->connect.isEmpty())) {
+        *error = QCoreApplication::translate(
+            "main", "--lesson runs on the simulated machine in this process: it goes without --open and --connect");
+        return false;
     }
     options->view = parser.value(view).toLower();
     options->sweepGroup = parser.value(sweep);

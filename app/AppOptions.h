@@ -19,6 +19,7 @@ struct AppOptions {
     QString compareFile; ///< with --open A: the compare window of A and this file (File > Compare with...)
     QString comparePage; ///< table (default), timelines, ways, overlay, graph
     QString sweepGroup; ///< --sweep GROUP: the Experiments page sweeps GROUP's ways (alone) at start
+    QString lesson; ///< a lesson (built-in name or file) to start on the simulated machine (docs/LESSONS.md)
     double afterSeconds = 2.0;
     QStringList warnings;
 

@@ -21,6 +21,8 @@ using rdt::engine::Engine;
 /// Keeps the engine alive for the bundle's adapters; sampling stops before the engine goes.
 struct EngineHolder {
     std::unique_ptr<Engine> engine;
+    /// Sees every drained event first (a lesson run watching for the student's action), on the GUI thread.
+    std::function<void(const rdt::engine::EngineEvent&)> tap;
     ~EngineHolder()
     {
         if (engine) engine->stopSampling();
@@ -39,6 +41,9 @@ public:
         Engine& engine = *m_holder->engine;
         auto events = engine.drainEvents();
         const auto lost = engine.connectionLost();
+        if (m_holder->tap)
+            for (const auto& e : events)
+                m_holder->tap(e);
         for (auto& e : events) {
             if (auto* b = std::get_if<rdt::RdtSampleBatch>(&e)) {
                 m_pending.push_back(std::move(*b));
@@ -209,15 +214,21 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
         return watcher.observe(snapshot.timeNs, rdt::engine::readingsOf(snapshot));
     };
     bundle.experimentEngine = readOnly.empty() ? &engine : nullptr; // experiments write allocations
+    bundle.liveEngine = raw;
+    bundle.setEventTap = [weak = std::weak_ptr<EngineHolder>(holder)](auto tap) {
+        if (auto h = weak.lock()) h->tap = std::move(tap);
+    };
     bundle.engine = holder;
     return bundle;
 }
 
-rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::string& scenario, double rateHz)
+rdt::Result<SourceBundle> openEngineSource(
+    const std::string& spec, const std::string& scenario, double rateHz, bool scenarioSetupOnly)
 {
     rdt::engine::ServiceOptions options;
     options.rdt.spec = spec;
     options.rdt.scenario = scenario;
+    options.rdt.scenarioSetupOnly = scenarioSetupOnly;
     options.who = "gui";
     auto service = rdt::engine::CaptureService::open(options);
     if (!service) return service.error();

@@ -7,6 +7,7 @@
 #include "ReplaySourceAdapter.h"
 #include "SessionRecording.h"
 
+#include "lesson/LessonRun.h"
 #include "models/AllocationModel.h"
 #include "models/ExperimentRun.h"
 #include "models/FramePump.h"
@@ -148,6 +149,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_pmu = new PmuPages(this, m_pages, 2, m_openPerfAction); // replaces the three PMU placeholder tabs
     rememberImportedFiles();
     addDockActions();
+    buildLessonDock();
     setupTabOrder();
     m_pmu->linkTimeline(m_timelines, m_pump); // a range selected on the timeline filters the PMU views
     statusBar()->addWidget(m_sourceLabel, 1);
@@ -182,6 +184,7 @@ MainWindow::~MainWindow()
     // The feed and the adapters point into the engine objects the bundle keeps alive: stop and drop them first.
     m_pump->stop();
     m_pump->setFeed(nullptr);
+    stopLesson();
     m_heatmap->setModel(nullptr);
     m_mba->setModel(nullptr);
     m_allocationModel->setWriter(nullptr);
@@ -302,6 +305,7 @@ void MainWindow::setMachine(const MachineDescription& machine)
 void MainWindow::setSource(SourceBundle bundle)
 {
     (void)stopRecording(); // a recording belongs to the source it started with
+    stopLesson(); // so does a lesson (startLesson starts its run after this)
     m_pump->stop();
     m_pump->setFeed(nullptr);
     m_allocationModel->setWriter(nullptr);

@@ -9,6 +9,8 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <memory>
+
 class AllocationModel;
 class CompareWindow;
 class CacheWayHeatmap;
@@ -18,6 +20,7 @@ class ExplainPanel;
 class FramePump;
 class GroupModel;
 class GroupsPanel;
+class LessonPanel;
 class MachineModel;
 class MachinePanel;
 class MbaEditor;
@@ -36,6 +39,9 @@ class ReplayBar;
 class SessionRecording;
 class TimelineView;
 struct FrameUpdate;
+namespace rdt::lesson {
+class LessonRun;
+}
 struct MachineDescription;
 
 /// The main window: pages (Machine, RDT dashboard, and the PMU pages, which say they are not available yet), docks
@@ -89,6 +95,12 @@ public:
     bool stopRecording(QString* error = nullptr);
     bool isRecording() const;
 
+    /// Starts a lesson (a built-in name or a file, docs/LESSONS.md) on a fresh simulated machine running its
+    /// scenario's set-up, and shows the Lessons panel on step one (MainWindowLesson.cpp). False with the reason.
+    bool startLesson(const QString& nameOrPath, QString* error = nullptr);
+    LessonPanel* lessonPanel() const { return m_lessonPanel; }
+    const rdt::lesson::LessonRun* lessonRun() const { return m_lessonRun.get(); }
+
     /// Renders the window (offscreen too) into a PNG. False with the reason in *error.
     bool saveScreenshot(const QString& path, QString* error = nullptr);
 
@@ -134,6 +146,10 @@ private:
     void setupTabOrder();
     void showShortcutsHelp();
     void buildDocks();
+    void buildLessonDock(); // MainWindowLesson.cpp
+    void lessonFrame();
+    void lookAt(const QString& view, const QStringList& groups);
+    void stopLesson();
     void onFrame(const FrameUpdate& update);
     void updateTitle();
     void showConnectDialog(); // MainWindowConnect.cpp
@@ -183,4 +199,8 @@ private:
     ConnectionBanner* m_connectionBanner = nullptr;
     QString m_sourceError;
     int m_framesSinceAllocationRead = 0;
+    LessonPanel* m_lessonPanel = nullptr;
+    QDockWidget* m_lessonDock = nullptr;
+    std::unique_ptr<rdt::lesson::LessonRun> m_lessonRun;
+    QString m_lessonSource; ///< the name or file the lesson was started with (Reset starts it again)
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "engine/Engine.h"
 #include "models/AllocationState.h"
 #include "models/GroupControl.h"
 #include "models/ReplayControl.h"
@@ -35,4 +36,8 @@ struct SourceBundle {
     /// every group's allocation, tasks and CPUs now, as "initial" events. Null for a replay.
     std::function<rdt::session::MachineInfo()> machineInfo;
     std::function<rdt::session::StateWatcher::Changes()> initialState;
+    /// The engine of a live engine source (null for a replay): a lesson run performs its actions through it.
+    rdt::engine::Engine* liveEngine = nullptr;
+    /// Routes every event the frame pump drains to `tap` first (a lesson run); null for a replay.
+    std::function<void(std::function<void(const rdt::engine::EngineEvent&)>)> setEventTap;
 };

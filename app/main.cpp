@@ -107,12 +107,14 @@ int main(int argc, char** argv)
         rdtOptions.openFile.clear();
     else if (options.openFile.isEmpty())
         window.pmuPages()->startFromOptions({}, options.source, pmuView);
-    auto source = openSource(rdtOptions);
-    bool haveData = false;
-    if (source) {
+    // A lesson opens its own simulated machine (below, once the layout is restored so its dock shows).
+    const bool lesson = !options.lesson.isEmpty();
+    auto source = lesson ? rdt::Result<SourceBundle>(SourceBundle {}) : openSource(rdtOptions);
+    bool haveData = lesson;
+    if (source && !lesson) {
         window.setSource(std::move(source.value()));
         haveData = true;
-    } else {
+    } else if (!source) {
         const QString reason = QString::fromStdString(source.error().toString());
         std::fprintf(stderr, "rdtscope: %s\n", qPrintable(reason));
         if (!options.screenshot.isEmpty()) {
@@ -134,6 +136,13 @@ int main(int argc, char** argv)
         window.restoreLayout();
         window.setRememberRecentFiles(true);
         if (haveData && !rdtOptions.openFile.isEmpty()) RecentFiles::remember(rdtOptions.openFile); // a session
+    }
+    if (lesson) {
+        QString why;
+        if (!window.startLesson(options.lesson, &why)) {
+            std::fprintf(stderr, "rdtscope: --lesson %s: %s\n", qPrintable(options.lesson), qPrintable(why));
+            return 1;
+        }
     }
     window.showView(
         options.view.isEmpty() ? (haveData ? QStringLiteral("rdt") : QStringLiteral("machine")) : options.view);

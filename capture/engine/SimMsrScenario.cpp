@@ -153,7 +153,7 @@ private:
 };
 }
 
-Result<RdtSource> openSimMsrScenario(const std::string& name, const std::string& keepDir)
+Result<RdtSource> openSimMsrScenario(const std::string& name, const std::string& keepDir, bool setupOnly)
 {
     auto loaded = sim::loadScenario(name);
     if (!loaded) {
@@ -164,6 +164,7 @@ Result<RdtSource> openSimMsrScenario(const std::string& name, const std::string&
         e.advice += (e.advice.empty() ? "" : "; ") + std::string("built-in scenarios: ") + names;
         return e;
     }
+    if (setupOnly) std::erase_if(loaded->steps, [](const sim::ScenarioStep& step) { return step.atNs > 0; });
     const auto& sc = *loaded;
     auto cpuid = sc.cpuidFile.empty() ? sim::presetCpuid(sc.preset) : sim::loadSimCpuid(sc.cpuidFile);
     if (!cpuid) return cpuid.error();

@@ -12,6 +12,8 @@ namespace rdt {
 /// With `keepDir` (`--source sim-msr:DIR`) the machine's registers live on in DIR between processes
 /// (PersistedMsrSpace) and the backend keeps its group names in DIR/msr-state, as /run/rdtscope/msr-state does on
 /// real hardware; a scenario group that an earlier run made already is kept, not made again.
-Result<RdtSource> openSimMsrScenario(const std::string& scenario, const std::string& keepDir = {});
+/// `setupOnly` drops the scenario's timed steps (a lesson's student makes those changes).
+Result<RdtSource> openSimMsrScenario(
+    const std::string& scenario, const std::string& keepDir = {}, bool setupOnly = false);
 
 } // namespace rdt

@@ -134,7 +134,7 @@ Result<RdtSource> openSimSource(const std::string& spec, const std::string& scen
     }
     // sim-msr: the MSR protocol needs the hardware to itself (no resctrl mounted), so the scenario's machine is
     // built without the resctrl emulation and its steps go through the MSR backend (CPUs, not tasks).
-    return openSimMsrScenario(scenario);
+    return openSimMsrScenario(scenario, {}, setupOnly);
 }
 
 } // namespace rdt

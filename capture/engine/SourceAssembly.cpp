@@ -13,8 +13,6 @@ Result<RdtSource> openRdtSource(const RdtSourceOptions& options)
 {
     const auto& spec = options.spec;
     if (spec == "sim" || spec == "sim-msr") {
-        if (options.scenarioSetupOnly && spec != "sim")
-            return errnoError(EINVAL, "only the sim source runs a scenario's set-up alone", "use --source sim");
         auto s = openSimSource(spec, options.scenario, options.scenarioSetupOnly);
         if (s)
             s->why = spec + ": simulated machine (scenario " + options.scenario + ") requested with --source " + spec

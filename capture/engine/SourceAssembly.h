@@ -23,7 +23,7 @@ class SimMachine;
 Result<RdtSource> openRdtSource(const RdtSourceOptions& options);
 
 /// `sim` (ResctrlBackend over SimResctrlFs) and `sim-msr` (MsrBackend over SimMsrSpace) for a scenario;
-/// `setupOnly` (sim only) drops the scenario's timed steps.
+/// `setupOnly` drops the scenario's timed steps.
 Result<RdtSource> openSimSource(const std::string& spec, const std::string& scenario, bool setupOnly = false);
 
 /// The built-in scenario names (resources/scenarios); an agent runs only these, never a file a client names.

@@ -10,7 +10,7 @@ Result<std::unique_ptr<engine::CaptureService>> openLessonEngine(const Lesson& l
 {
     engine::ServiceOptions o;
     o.who = who;
-    o.rdt.spec = "sim";
+    o.rdt.spec = lesson.source;
     o.rdt.scenario = lesson.scenario;
     o.rdt.scenarioSetupOnly = true;
     return engine::CaptureService::open(o);
@@ -41,17 +41,23 @@ StepCheck checkStep(engine::CaptureService& engine, LessonRun& run)
         out.ok = false;
         out.lines.push_back("FAIL: " + what);
     };
-    if (step.action.kind != LessonAction::Kind::None) {
+    // A refused action is tried again every poll, as a student would (a freed RMID leaves limbo later); a
+    // done-when that never holds fails the step below.
+    bool refused = false;
+    auto attempt = [&] {
         auto r = run.perform(engine);
         if (!r.ok) {
-            fail("action '" + step.action.text + "' was refused: " + r.toString());
-            return out;
+            if (!refused) out.lines.push_back("refused: " + step.action.text + ": " + r.toString());
+            refused = true;
+            return;
         }
         std::string did = "did: " + step.action.text;
         for (const auto& n : r.notes)
             did += " (" + n + ")";
         out.lines.push_back(did);
-    }
+        refused = false;
+    };
+    if (step.action.kind != LessonAction::Kind::None) attempt();
     for (auto& e : engine.drainEvents())
         run.observe(e);
     run.update(engine);
@@ -62,6 +68,7 @@ StepCheck checkStep(engine::CaptureService& engine, LessonRun& run)
             return out;
         }
         tick(engine, run);
+        if (refused && run.phase() == StepPhase::Action) attempt();
     }
     if (step.doneWhen) out.lines.push_back("detected: " + step.doneWhen->text);
     out.lines.push_back(formatString(

@@ -16,8 +16,8 @@
 
 namespace rdt::lesson {
 
-/// A capture service over the `sim` source running the lesson's scenario set-up only (the student performs the
-/// changes). `who` names the applier in allocation events ("gui", "cli", "lesson-check").
+/// A capture service over the lesson's simulated source (`sim` or `sim-msr`) running its scenario's set-up only (the
+/// student performs the changes). `who` names the applier in allocation events ("gui", "cli", "lesson-check").
 Result<std::unique_ptr<engine::CaptureService>> openLessonEngine(const Lesson& lesson, const std::string& who);
 
 struct StepCheck {

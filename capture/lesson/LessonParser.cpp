@@ -81,6 +81,11 @@ private:
             if (!sc) return fail("scenario '" + rest + "': " + sc.error().message, sc.error().advice);
             m_lesson.scenario = rest;
         }
+        if (key == "source") {
+            if (rest != "sim" && rest != "sim-msr")
+                return fail("source '" + rest + "' is not a simulated source", "source sim or source sim-msr");
+            m_lesson.source = rest;
+        }
         if (key == "sampling") {
             auto d = duration(rest);
             if (!d) return d.error();
@@ -212,7 +217,7 @@ private:
 
     Status handle(const std::string& key, const std::string& rest)
     {
-        static const char* headers[] = { "lesson", "title", "concept", "scenario", "sampling" };
+        static const char* headers[] = { "lesson", "title", "concept", "scenario", "source", "sampling" };
         for (const char* h : headers)
             if (key == h) {
                 if (step()) return fail("'" + key + "' belongs before the first step");
@@ -229,7 +234,7 @@ private:
         }
         if (!step())
             return fail("unknown keyword '" + key + "' before the first step",
-                "header keywords: lesson title concept scenario sampling; then 'step TITLE'");
+                "header keywords: lesson title concept scenario source sampling; then 'step TITLE'");
         return inStep(*step(), key, rest);
     }
 

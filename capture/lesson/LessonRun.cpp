@@ -23,6 +23,12 @@ const char* phaseName(StepPhase phase)
     return "?";
 }
 
+std::string formatMeasured(double value)
+{
+    // Bandwidths in MB/s read best whole; occupancies and ratios with three significant digits.
+    return std::fabs(value) >= 1000 ? formatString("%.0f", value) : formatString("%.3g", value);
+}
+
 LessonRun::LessonRun(Lesson lesson)
     : m_lesson(std::move(lesson))
 { }
@@ -68,6 +74,8 @@ void LessonRun::update(engine::Engine& engine)
     if (m_phase == StepPhase::Action) {
         m_measure.refresh(engine.snapshot(), engine.samplingIntervalNs());
         if (actionDone()) {
+            // How long the step waited for its action ($waited): a refused action tried until it succeeds.
+            m_measure.setVariable("waited", double(now - m_runFromNs) * 1e-9);
             m_phase = StepPhase::Running;
             m_runFromNs = now;
         }
@@ -94,7 +102,7 @@ void LessonRun::endRun(std::uint64_t nowNs)
             claim.held = *held;
             auto l = c.left.evaluate(m_measure);
             auto r = c.right.evaluate(m_measure);
-            claim.detail = formatString("measured %.3g %s %.3g", l ? *l : 0.0, c.op.c_str(), r ? *r : 0.0);
+            claim.detail = "measured " + formatMeasured(l ? *l : 0.0) + " " + c.op + " " + formatMeasured(r ? *r : 0.0);
         }
         m_claims.push_back(claim);
     }
@@ -137,9 +145,9 @@ AnswerCheck LessonRun::answerNumber(double value)
     const std::string unit = q.unit.empty() ? "" : " " + q.unit;
     if (right) m_phase = StepPhase::Done;
     return { right,
-        right ? formatString("right: this run measured %.3g%s", *measured, unit.c_str())
-              : formatString("not quite: %.3g%s is not within the tolerance of what this run measured; look again",
-                  value, unit.c_str()) };
+        right ? "right: this run measured " + formatMeasured(*measured) + unit
+              : "not quite: " + formatMeasured(value) + unit
+                + " is not within the tolerance of what this run measured; look again" };
 }
 
 AnswerCheck LessonRun::answerChoice(std::size_t index)
@@ -186,7 +194,11 @@ engine::CommandResult LessonRun::perform(engine::Engine& engine)
     case LessonAction::Kind::None:
         return engine::CommandResult::success();
     case LessonAction::Kind::Alloc: {
-        auto schemata = Schemata::parseStrict(a.schemata);
+        // "\n" between lines sets several resources at once (CDP's L3CODE and L3DATA), as in a scenario's write.
+        std::string text = a.schemata;
+        for (auto at = text.find("\\n"); at != std::string::npos; at = text.find("\\n", at))
+            text.replace(at, 2, "\n");
+        auto schemata = Schemata::parseStrict(text);
         if (!schemata) return engine::CommandResult::failure(schemata.error());
         auto r = engine.applyAllocation(groupPath(a.group), *schemata);
         return r.result;

@@ -21,6 +21,8 @@ namespace rdt::lesson {
 /// effect), asking its question, or done.
 enum class StepPhase { Action, Running, Question, Done };
 const char* phaseName(StepPhase phase);
+/// A measured value as lessons print it: "62567", "18.6", "0.307".
+std::string formatMeasured(double value);
 
 /// One claim (`expect`) of a step, evaluated at the end of its run.
 struct ClaimResult {

@@ -20,8 +20,8 @@ struct RdtSourceOptions {
     std::string resctrlRoot = "/sys/fs/resctrl";
     /// /proc/mounts path (tests point it at a file) for "is resctrl mounted" checks.
     std::string mountsFile = "/proc/mounts";
-    /// `sim`: run only the scenario's set-up (machine, groups, threads), not its timed steps: a lesson's student
-    /// performs those changes (docs/LESSONS.md). Last, so that positional initialisers keep their meaning.
+    /// `sim`, `sim-msr`: run only the scenario's set-up (machine, groups, threads), not its timed steps: a lesson's
+    /// student performs those changes (docs/LESSONS.md). Last, so that positional initialisers keep their meaning.
     bool scenarioSetupOnly = false;
 };
 

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// UNFINISHED (issue #22 slice 3): this Lessons-panel code was written but not yet compiled or tested; not on main.
+// MainWindow's Lessons dock (issue #22, docs/LESSONS.md): starts a lesson on a fresh simulated machine, feeds the
+// run the events the frame pump drains and the passing simulated time, and turns a step's "look at" into the page
+// it names with its groups shown on the timeline.
+#include "MainWindow.h"
+
+#include "EngineSource.h"
+#include "lesson/LessonParser.h"
+#include "lesson/LessonRun.h"
+#include "models/FramePump.h"
+#include "views/ExplainPanel.h"
+#include "views/LessonPanel.h"
+#include "views/TimelineView.h"
+
+#include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSet>
+#include <QStatusBar>
+
+void MainWindow::buildLessonDock()
+{
+    m_lessonPanel = new LessonPanel(this);
+    m_lessonPanel->setMinimumWidth(300);
+    m_lessonDock = new QDockWidget(tr("Lessons"), this);
+    m_lessonDock->setObjectName(QStringLiteral("lessonDock"));
+    m_lessonDock->setWidget(m_lessonPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_lessonDock);
+    m_lessonDock->hide(); // until a lesson starts
+    // Every menu action has a key of its own: take the first free ones.
+    QSet<QKeySequence> used;
+    for (QAction* a : findChildren<QAction*>())
+        for (const QKeySequence& k : a->shortcuts())
+            used.insert(k);
+    auto freeKey = [&used](Qt::KeyboardModifiers modifiers, int index) {
+        for (int i = index; i < 9; ++i) {
+            const QKeySequence k(QKeyCombination(modifiers, static_cast<Qt::Key>(Qt::Key_1 + i)));
+            if (!used.contains(k)) {
+                used.insert(k);
+                return k;
+            }
+        }
+        return QKeySequence();
+    };
+    QAction* toggle = m_lessonDock->toggleViewAction();
+    toggle->setShortcut(freeKey(Qt::AltModifier | Qt::ShiftModifier, 0));
+    m_viewMenu->insertAction(m_docksEnd, toggle);
+
+    QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
+    for (const auto& name : rdt::lesson::builtinLessonNames()) {
+        auto lesson = rdt::lesson::loadLesson(name);
+        const QString title = lesson ? QString::fromStdString(lesson->title) : QString::fromStdString(name);
+        QAction* a = lessons->addAction(title, this, [this, n = QString::fromStdString(name)] {
+            QString why;
+            if (!startLesson(n, &why)) statusBar()->showMessage(tr("Lesson not started: %1").arg(why));
+        });
+        a->setShortcut(freeKey(Qt::ControlModifier | Qt::AltModifier, 0));
+        if (lesson) a->setToolTip(QString::fromStdString(lesson->conceptText));
+    }
+
+    connect(m_lessonPanel, &LessonPanel::explainRequested, m_explain, &ExplainPanel::showConcept);
+    connect(m_lessonPanel, &LessonPanel::lookRequested, this, &MainWindow::lookAt);
+    connect(m_lessonPanel, &LessonPanel::resetRequested, this, [this] {
+        QString why;
+        if (!startLesson(m_lessonSource, &why)) statusBar()->showMessage(tr("Lesson not reset: %1").arg(why));
+    });
+    connect(m_pump, &FramePump::frame, this, [this](const FrameUpdate&) { lessonFrame(); });
+}
+
+bool MainWindow::startLesson(const QString& nameOrPath, QString* error)
+{
+    auto lesson = rdt::lesson::loadLesson(nameOrPath.toStdString());
+    if (!lesson) {
+        if (error) *error = QString::fromStdString(lesson.error().toString());
+        return false;
+    }
+    // The scenario's set-up only: the student performs the changes its timed steps would make.
+    auto source = openEngineSource(lesson->source, lesson->scenario, 10.0, /*scenarioSetupOnly=*/true);
+    if (!source) {
+        if (error) *error = QString::fromStdString(source.error().toString());
+        return false;
+    }
+    setSource(std::move(source.value()));
+    rdt::engine::Engine* engine = m_source.liveEngine;
+    m_lessonRun = std::make_unique<rdt::lesson::LessonRun>(std::move(lesson.value()));
+    if (auto r = m_lessonRun->begin(*engine); !r.ok) {
+        if (error) *error = QString::fromStdString(r.toString());
+        stopLesson();
+        return false;
+    }
+    m_lessonSource = nameOrPath;
+    rdt::lesson::LessonRun* run = m_lessonRun.get();
+    m_source.setEventTap([run](const rdt::engine::EngineEvent& e) { run->observe(e); });
+    m_lessonPanel->setRun(run, engine);
+    m_lessonDock->show();
+    m_lessonDock->raise();
+    return true;
+}
+
+void MainWindow::stopLesson()
+{
+    if (!m_lessonRun) return;
+    if (m_source.setEventTap) m_source.setEventTap(nullptr);
+    m_lessonPanel->setRun(nullptr, nullptr);
+    m_lessonRun.reset();
+}
+
+void MainWindow::lessonFrame()
+{
+    if (!m_lessonRun || !m_source.liveEngine) return;
+    m_lessonRun->update(*m_source.liveEngine);
+    m_lessonPanel->refresh();
+}
+
+void MainWindow::lookAt(const QString& view, const QStringList& groups)
+{
+    if (view == QLatin1String("machine"))
+        showView(QStringLiteral("machine"));
+    else
+        showView(QStringLiteral("rdt")); // timeline, allocation (heatmap, MB table) and the Monitor's groups
+    for (const QString& g : groups)
+        m_timelines->setGroupVisible(g, true);
+    statusBar()->showMessage(tr("Lesson: look at the %1 for %2").arg(view, groups.join(QStringLiteral(", "))), 8000);
+}
