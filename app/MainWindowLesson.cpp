@@ -76,7 +76,7 @@ bool MainWindow::startLesson(const QString& nameOrPath, QString* error)
         return false;
     }
     // The scenario's set-up only: the student performs the changes its timed steps would make.
-    auto source = openEngineSource(lesson->source, lesson->scenario, 10.0, /*scenarioSetupOnly=*/true);
+    auto source = openEngineSource(lesson->rdtSource, lesson->scenario, 10.0, /*scenarioSetupOnly=*/true);
     if (!source) {
         if (error) *error = QString::fromStdString(source.error().toString());
         return false;

@@ -47,11 +47,12 @@ QVariant LessonModel::data(const QModelIndex& index, int role) const
             : state == QLatin1String("skipped")             ? QStringLiteral("\u2192 ")
             : state == QLatin1String("current")             ? QStringLiteral("\u25b6 ")
                                                             : QStringLiteral("   ");
-        return mark + QString::number(index.row() + 1) + QStringLiteral(". ") + QString::fromStdString(step.title);
+        return QString(
+            mark + QString::number(index.row() + 1) + QStringLiteral(". ") + QString::fromStdString(step.title));
     }
     case Qt::ToolTipRole:
     case Qt::AccessibleDescriptionRole:
-        return QString::fromStdString(step.title) + QStringLiteral(": ") + state;
+        return QString(QString::fromStdString(step.title) + QStringLiteral(": ") + state);
     case StateRole:
         return state;
     case PhaseRole:

@@ -186,7 +186,7 @@ void LessonPanel::refresh()
     if (m_run->finished()) {
         std::size_t skipped = 0;
         for (std::size_t i = 0; i < m_run->lesson().steps.size(); ++i)
-            skipped += m_run->stepSkipped(i) ? 1 : 0;
+            if (m_run->stepSkipped(i)) ++skipped;
         m_status->setText(tr("Lesson complete: %1 of %2 steps, %3 skipped.")
                               .arg(m_run->completedSteps())
                               .arg(m_run->lesson().steps.size())

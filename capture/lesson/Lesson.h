@@ -73,7 +73,7 @@ struct Lesson {
     std::string title;
     std::string conceptText; ///< the one concept the lesson teaches (`concept` line)
     std::string scenario; ///< a built-in scenario whose set-up (machine, groups, threads) the lesson runs
-    std::string source = "sim"; ///< `sim` (resctrl emulation) or `sim-msr` (the MSRs, raw counters)
+    std::string rdtSource = "sim"; ///< `sim` (resctrl emulation) or `sim-msr` (the MSRs, raw counters)
     std::uint64_t samplingNs = 1'000'000'000;
     std::vector<LessonStep> steps;
     std::string source; ///< "built-in" or the file path

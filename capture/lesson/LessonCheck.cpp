@@ -10,7 +10,7 @@ Result<std::unique_ptr<engine::CaptureService>> openLessonEngine(const Lesson& l
 {
     engine::ServiceOptions o;
     o.who = who;
-    o.rdt.spec = lesson.source;
+    o.rdt.spec = lesson.rdtSource;
     o.rdt.scenario = lesson.scenario;
     o.rdt.scenarioSetupOnly = true;
     return engine::CaptureService::open(o);

@@ -84,7 +84,7 @@ private:
         if (key == "source") {
             if (rest != "sim" && rest != "sim-msr")
                 return fail("source '" + rest + "' is not a simulated source", "source sim or source sim-msr");
-            m_lesson.source = rest;
+            m_lesson.rdtSource = rest;
         }
         if (key == "sampling") {
             auto d = duration(rest);
