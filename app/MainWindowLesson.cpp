@@ -47,7 +47,10 @@ void MainWindow::buildLessonDock()
     toggle->setShortcut(freeKey(Qt::AltModifier | Qt::ShiftModifier, 0));
     m_viewMenu->insertAction(m_docksEnd, toggle);
 
-    QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
+    // Before Help, which stays last as desktop conventions have it.
+    auto* lessons = new QMenu(tr("&Lessons"), this);
+    const auto bar = menuBar()->actions();
+    menuBar()->insertMenu(bar.isEmpty() ? nullptr : bar.last(), lessons);
     for (const auto& name : rdt::lesson::builtinLessonNames()) {
         auto lesson = rdt::lesson::loadLesson(name);
         const QString title = lesson ? QString::fromStdString(lesson->title) : QString::fromStdString(name);

@@ -80,8 +80,8 @@ private Q_SLOTS:
         for (QAction* a : w.menuBar()->actions())
             menus << a->text().remove(QLatin1Char('&'));
         QCOMPARE(menus,
-            (QStringList {
-                QStringLiteral("File"), QStringLiteral("Edit"), QStringLiteral("View"), QStringLiteral("Help") }));
+            (QStringList { QStringLiteral("File"), QStringLiteral("Edit"), QStringLiteral("View"),
+                QStringLiteral("Lessons"), QStringLiteral("Help") }));
         QStringList fileActions;
         for (QAction* a : w.menuBar()->actions().at(0)->menu()->actions())
             fileActions << a->text().remove(QLatin1Char('&'));
