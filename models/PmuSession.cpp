@@ -89,6 +89,7 @@ void PmuSession::replaceData(std::shared_ptr<PmuData> data, std::shared_ptr<Aggr
 void PmuSession::clear()
 {
     stopSimulation();
+    m_run.reset();
     setData(PmuData {});
 }
 
@@ -360,6 +361,7 @@ void PmuSession::openPerfData(const QString& path, const QStringList& symbolDirs
     cancelImport();
     m_pool->waitForDone();
     stopSimulation();
+    m_run.reset();
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     m_cancel = cancel;
     m_importing = true;
@@ -421,43 +423,37 @@ void PmuSession::waitForImport()
 bool PmuSession::startSimulation(
     const PmuSimOptions& options, int intervalMs, std::uint64_t cyclesPerStep, QString* error)
 {
-    stopSimulation();
-    m_live.reset();
-    // The simulator runs cyclesPerStep cycles every intervalMs: a clock of that rate stamps its records with the
-    // capture's wall time, so the TMA and sample axes advance as the capture does (not by 20 ms per second).
-    PmuSimOptions paced = options;
-    if (intervalMs > 0 && cyclesPerStep > 0)
-        paced.ghz = static_cast<double>(cyclesPerStep) / (static_cast<double>(intervalMs) * 1e6);
-    auto run = PmuSimRun::create(paced);
-    if (!run) {
-        if (error) *error = QString::fromStdString(run.error().toString());
-        return false;
-    }
-    m_sim.emplace(std::move(run.value()));
-    m_cyclesPerStep = cyclesPerStep;
-    setData(m_sim->makeData());
-    m_simTimer->start(intervalMs);
-    Q_EMIT simulationChanged(true);
-    return true;
+    return startRun(simulatedRequest(options, intervalMs, cyclesPerStep), {}, intervalMs, error);
 }
 
 void PmuSession::setEngine(std::shared_ptr<rdt::engine::Engine> engine)
 {
     stopSimulation();
+    m_run.reset();
     m_engine = std::move(engine);
 }
 
 void PmuSession::setEngineFactory(EngineFactory factory)
 {
     stopSimulation();
-    m_live.reset();
+    m_run.reset();
     m_engine.reset();
     m_engineFactory = std::move(factory);
 }
 
 bool PmuSession::startLive(PmuRecipeKind kind, const PerfTarget& target, int intervalMs, QString* error)
 {
+    const std::string what = target.systemWide ? "system-wide"
+        : !target.command.empty()              ? "command " + target.command.front()
+                                  : "attached to PID " + std::to_string(target.pids.empty() ? 0 : target.pids.front());
+    return startRun(liveRequest(kind, target), what, intervalMs, error);
+}
+
+bool PmuSession::startRun(
+    const rdt::engine::PmuRequest& request, const std::string& what, int intervalMs, QString* error)
+{
     stopSimulation();
+    m_run.reset(); // a stopped simulation the user could still step
     if (!m_engine && m_engineFactory) {
         auto engine = m_engineFactory();
         if (!engine) {
@@ -477,17 +473,13 @@ bool PmuSession::startLive(PmuRecipeKind kind, const PerfTarget& target, int int
         }
         m_engine = std::move(*service);
     }
-    auto run = PmuLiveRun::start(m_engine, kind, target);
+    auto run = PmuCaptureRun::start(m_engine, request);
     if (!run) {
         if (error) *error = QString::fromStdString(run.error().toString());
         return false;
     }
-    m_sim.reset();
-    m_live = std::move(run.value());
-    setData(m_live->makeData(target.systemWide ? "system-wide"
-            : !target.command.empty()
-            ? "command " + target.command.front()
-            : "attached to PID " + std::to_string(target.pids.empty() ? 0 : target.pids.front())));
+    m_run = std::move(run.value());
+    setData(m_run->makeData(what));
     m_simTimer->start(intervalMs);
     Q_EMIT simulationChanged(true);
     return true;
@@ -497,11 +489,11 @@ void PmuSession::stopSimulation()
 {
     if (!m_simTimer->isActive()) return;
     m_simTimer->stop();
-    if (m_live) {
+    if (m_run && !m_run->simulated()) {
         // What arrived since the last step. A job reading this data finishes first (at most one aggregation).
         if (m_aggRunning && m_busyData == m_data.get()) m_aggPool->waitForDone();
-        m_live->stop(*m_data);
-        m_live.reset(); // the engine closed the events (a launched command keeps running)
+        m_run->stop(*m_data);
+        m_run.reset(); // the engine closed the events (a launched command keeps running)
         updateSpan();
         requestAggregation(true);
     }
@@ -515,7 +507,7 @@ bool PmuSession::simulating() const
 
 void PmuSession::stepSimulation()
 {
-    if (!m_live && !m_sim) return;
+    if (!m_run) return;
     if (m_aggRunning && m_busyData == m_data.get()) {
         ++m_deferredSteps; // the worker reads m_data: step when it is done (finishAggregation)
         return;
@@ -525,22 +517,21 @@ void PmuSession::stepSimulation()
 
 bool PmuSession::stepData()
 {
-    if (m_live) {
-        m_live->step(*m_data);
-        if (m_live->finished()) QTimer::singleShot(0, this, &PmuSession::stopSimulation);
-    } else if (m_sim) {
+    if (!m_run) return false;
+    if (!m_run->simulated()) {
+        m_run->step(*m_data);
+        if (m_run->finished()) QTimer::singleShot(0, this, &PmuSession::stopSimulation);
+    } else {
         const std::uint64_t wallBefore = m_clock();
         const bool wasEmpty = m_data->empty();
         const std::uint64_t simBefore = m_data->timeSpan().second;
-        m_sim->step(*m_data, m_cyclesPerStep);
+        m_run->step(*m_data);
         if (!m_data->empty()) {
             // The samples of this step were produced while the wall clock went from wallBefore to now.
             const auto span = m_data->timeSpan();
             m_anchors.emplace_back(wallBefore, wasEmpty ? span.first : simBefore);
             m_anchors.emplace_back(std::max(m_clock(), wallBefore), span.second);
         }
-    } else {
-        return false;
     }
     updateSpan();
     return true;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The Qt-side holder of PMU data (docs/ARCHITECTURE.md "Sources"): simulated (PmuSimRun, stepped by a timer), imported
-// (perf.data read on a worker thread with progress and cancel) or live. It aggregates the samples of the
-// selected time range into the branch graph, the load-latency report and a TMA breakdown; every PMU view reads
-// from here and re-reads when aggregated() fires. setTimeRange() is the one call that filters every PMU view.
+// The Qt-side holder of PMU data (docs/ARCHITECTURE.md "Sources"): simulated or live (a PmuCaptureRun through the
+// engine, stepped by a timer), or imported (perf.data read on a worker thread with progress and cancel). It aggregates
+// the samples of the selected time range into the branch graph, the load-latency report and a TMA breakdown; every PMU
+// view reads from here and re-reads when aggregated() fires. setTimeRange() is the one call that filters every PMU
+// view.
 //
 // Aggregation runs on a worker (aggregatePmu over the shared data, one job at a time): a range or filter change
 // returns at once, aggregated() follows when the job is done. Each request bumps a generation; a finished job
@@ -14,9 +15,8 @@
 // the job is done (steps are counted, none is lost; perf's ring buffers hold a live run's samples meanwhile).
 
 #include "PmuAggregate.h"
+#include "PmuCaptureRun.h"
 #include "PmuData.h"
-#include "PmuLiveRun.h"
-#include "PmuSimRun.h"
 #include "pmu/LoadLatency.h"
 
 #include <QObject>
@@ -79,23 +79,24 @@ public:
     /// Blocks until no import runs (tests, shutdown).
     void waitForImport();
 
-    /// Starts the simulated PMU, stepping it every `intervalMs` by `cyclesPerStep` simulated cycles.
+    /// Starts the simulated PMU through the engine, which runs `cyclesPerStep` simulated cycles per step, one step
+    /// every `intervalMs`. Stopping it stops only the timer: stepSimulation() still steps it (tests step by hand).
     bool startSimulation(const rdt::pmu::PmuSimOptions& options, int intervalMs = 250,
         std::uint64_t cyclesPerStep = 20'000'000, QString* error = nullptr);
     void stopSimulation();
     bool simulating() const;
-    /// The engine live captures go through (a remote one when connected to an agent). Unset: the first live
-    /// capture opens a local PMU-only capture service (engine/CaptureService.h), as rdtscope-cli pmu does.
+    /// The engine captures go through, live and simulated (a remote one when connected to an agent). Unset: the
+    /// first capture opens a local PMU-only capture service (engine/CaptureService.h), as rdtscope-cli pmu does.
     void setEngine(std::shared_ptr<rdt::engine::Engine> engine);
-    /// Where the next live capture's engine comes from when none is set (connected: the agent's, opened on the first
-    /// live capture); null: a local PMU-only capture service. Drops the engine in use.
+    /// Where the next capture's engine comes from when none is set (connected: the agent's, opened on the first
+    /// capture); null: a local PMU-only capture service. Drops the engine in use.
     using EngineFactory = std::function<rdt::Result<std::shared_ptr<rdt::engine::Engine>>()>;
     void setEngineFactory(EngineFactory factory);
     /// Starts a live capture through the engine, stepped like the simulation; false with the engine's advice in
     /// *error when the PMU cannot run it (on a VM without a `cpu` PMU every hardware recipe fails here).
     bool startLive(rdt::pmu::PmuRecipeKind kind, const rdt::pmu::PerfTarget& target, int intervalMs = 250,
         QString* error = nullptr);
-    bool live() const { return m_live != nullptr; }
+    bool live() const { return m_run && !m_run->simulated(); }
     /// One simulation step now (the timer calls this; tests call it directly).
     void stepSimulation();
 
@@ -165,6 +166,8 @@ private:
     void applyAggregates(rdt::pmu::Aggregates& a, bool full);
     /// One simulation or live step into m_data; false when there is nothing to step.
     bool stepData();
+    /// Starts `request` on the engine (opening it first when needed) and shows its data; what failed in *error.
+    bool startRun(const rdt::engine::PmuRequest& request, const std::string& what, int intervalMs, QString* error);
     void updateSpan();
 
     std::shared_ptr<rdt::pmu::PmuData> m_data;
@@ -204,9 +207,7 @@ private:
     int m_importGeneration = 0;
 
     QTimer* m_simTimer;
-    std::optional<rdt::pmu::PmuSimRun> m_sim;
     std::shared_ptr<rdt::engine::Engine> m_engine;
     EngineFactory m_engineFactory;
-    std::unique_ptr<rdt::pmu::PmuLiveRun> m_live;
-    std::uint64_t m_cyclesPerStep = 0;
+    std::unique_ptr<rdt::pmu::PmuCaptureRun> m_run; ///< the capture being stepped, live or simulated
 };

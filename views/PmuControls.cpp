@@ -2,7 +2,7 @@
 #include "PmuControls.h"
 #include "ColourScheme.h"
 
-#include "models/PmuLive.h"
+#include "models/PmuRecipeKind.h"
 #include "models/PmuSession.h"
 
 #include <QComboBox>
@@ -174,10 +174,7 @@ bool PmuControls::start()
         return false;
     }
     rdt::pmu::PmuSimOptions o;
-    o.tma = kind == PmuRecipeKind::All || kind == PmuRecipeKind::Tma;
-    o.lbr = kind == PmuRecipeKind::All || kind == PmuRecipeKind::LbrCallStack || kind == PmuRecipeKind::LbrAny;
-    o.lbrMode = kind == PmuRecipeKind::LbrAny ? rdt::pmu::LbrMode::AnyBranch : rdt::pmu::LbrMode::CallStack;
-    o.loadLatency = kind == PmuRecipeKind::All || kind == PmuRecipeKind::LoadLatency;
+    o.kind = kind;
     o.model = m_simModel;
     if (m_target->currentIndex() != 0)
         m_state->setText(tr("The simulator runs its own program; the target applies to live capture only."));

@@ -21,7 +21,8 @@ namespace rdt::engine {
 
 /// What a capture records: TMA slots, LBR branch stacks (every taken branch or call stacks), PEBS load latency,
 /// or the software cpu-clock event, which needs no hardware PMU (where the time goes, by function). All is TMA, LBR
-/// call stacks and load latency at once (the GUI's default recipe), one session per recipe and core PMU.
+/// call stacks and load latency at once (the GUI's default recipe): one session per recipe and core PMU, or on the
+/// simulated PMU one simulated core per recipe, each running the same program.
 enum class PmuCaptureKind { Tma, LbrAny, LbrCallStack, LoadLatency, CpuClock, All };
 
 /// Start a PMU recipe on a target: the real PMU through perf_event_open, or the simulated PMU (its own program).
@@ -40,6 +41,13 @@ struct PmuRequest {
     // simulated PMU only
     double memoryScale = 1; ///< multiplies the simulated program's working sets
     std::string machine; ///< a simulated machine preset whose caches serve the loads ("" = the PMU's own)
+    /// The core PMU the simulated one stands for, by libpfm4 name (simpmu/SimPmuModel.h: "skx", "icx", "spr", ...);
+    /// "" = the machine preset's CPU, else Sapphire Rapids. The GUI names its simulated machine's CPU here.
+    std::string simPmu;
+    std::uint64_t simCyclesPerPump = 1'000'000; ///< simulated cycles one pumpPmu runs (1 .. 10^8)
+    /// The simulated core's clock in GHz (10^-6 .. 1000), which turns cycles into the records' timestamps. The GUI
+    /// sets it to the cycles it pumps per wall-clock step, so its time axis runs with the wall clock.
+    double simGhz = 2.0;
 };
 
 /// One core PMU's part of a capture (hybrid parts have two).

@@ -130,6 +130,9 @@ void toWire(const engine::PmuRequest& in, pb::StartPmu& out)
     out.set_keep_samples(in.keepSamples);
     out.set_memory_scale(in.memoryScale);
     out.set_machine(in.machine);
+    out.set_sim_pmu(in.simPmu);
+    out.set_sim_cycles_per_pump(in.simCyclesPerPump);
+    out.set_sim_ghz(in.simGhz);
 }
 
 Result<engine::PmuRequest> fromWire(const pb::StartPmu& in)
@@ -149,6 +152,10 @@ Result<engine::PmuRequest> fromWire(const pb::StartPmu& in)
     r.keepSamples = in.keep_samples();
     r.memoryScale = in.memory_scale();
     r.machine = in.machine();
+    r.simPmu = in.sim_pmu();
+    // 0 is what a client that does not know the field sends: the engine's defaults. The engine checks the ranges.
+    if (in.sim_cycles_per_pump() != 0) r.simCyclesPerPump = in.sim_cycles_per_pump();
+    if (in.sim_ghz() != 0) r.simGhz = in.sim_ghz();
     return r;
 }
 

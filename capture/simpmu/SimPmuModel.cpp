@@ -40,4 +40,25 @@ SimPmuModel simulatedPmuModel(const CpuFeatures& features)
     return slots ? SimPmuModel { "icx", "Ice Lake-class" } : SimPmuModel { "skx", "Skylake-class" };
 }
 
+namespace {
+/// Every model simulatedPmuModel picks, by libpfm4 name (the named generations' labels).
+const SimPmuModel kModels[] = { { "spr", "Sapphire Rapids" }, { "icx", "Ice Lake-SP" }, { "icl", "Ice Lake" },
+    { "skx", "Skylake-SP" }, { "skl", "Skylake" }, { "bdw_ep", "Broadwell" }, { "hsw_ep", "Haswell" } };
+} // namespace
+
+std::optional<SimPmuModel> simulatedPmuModelNamed(const std::string& pfmName)
+{
+    for (const auto& m : kModels)
+        if (m.pfmName == pfmName) return m;
+    return std::nullopt;
+}
+
+std::string simulatedPmuModelNames()
+{
+    std::string out;
+    for (const auto& m : kModels)
+        out += (out.empty() ? "" : ", ") + m.pfmName;
+    return out;
+}
+
 } // namespace rdt::pmu

@@ -9,6 +9,7 @@
 
 #include "platform/CpuFeatures.h"
 
+#include <optional>
 #include <string>
 
 namespace rdt::pmu {
@@ -21,5 +22,11 @@ struct SimPmuModel {
 /// The PMU of the CPU `features` describes: by family/model where known, else by whether CPUID.0AH enumerates the
 /// topdown slots event. A CPU that is not Intel, or a machine with no CPUID, keeps the default (Sapphire Rapids).
 SimPmuModel simulatedPmuModel(const CpuFeatures& features);
+
+/// The model a front end names by its libpfm4 PMU name (PmuRequest::simPmu: what simulatedPmuModel chose for its
+/// simulated machine); nullopt for a name simulatedPmuModel never picks.
+std::optional<SimPmuModel> simulatedPmuModelNamed(const std::string& pfmName);
+/// The names simulatedPmuModelNamed knows, comma-separated, for advice.
+std::string simulatedPmuModelNames();
 
 } // namespace rdt::pmu

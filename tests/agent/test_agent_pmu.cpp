@@ -132,15 +132,27 @@ std::unique_ptr<remote::RemoteEngine> remotePmuOnly(InProcessAgent& agent)
 
 TEST(AgentPmu, SimulatedCapturesMatchTheLocalEngine)
 {
-    for (auto kind : { PmuCaptureKind::LbrCallStack, PmuCaptureKind::LoadLatency, PmuCaptureKind::Tma }) {
+    // The last one is the GUI's simulated PMU: every recipe at once, a Skylake-SP PMU, on a paced clock. The wire
+    // carries the simulated settings, or the agent's capture would differ from the local one.
+    PmuRequest gui;
+    gui.kind = PmuCaptureKind::All;
+    gui.simPmu = "skx";
+    gui.simCyclesPerPump = 2'000'000;
+    gui.simGhz = 0.08;
+    const auto only = [](PmuCaptureKind k) {
+        PmuRequest r;
+        r.kind = k;
+        return r;
+    };
+    for (PmuRequest r :
+        { only(PmuCaptureKind::LbrCallStack), only(PmuCaptureKind::LoadLatency), only(PmuCaptureKind::Tma), gui }) {
+        const auto kind = r.kind;
         SCOPED_TRACE(static_cast<int>(kind));
         InProcessAgent agent;
         auto remote = remotePmuOnly(agent);
         auto mine = pmuOnly();
         ASSERT_TRUE(remote && mine);
         EXPECT_FALSE(remote->hasRdt());
-        PmuRequest r;
-        r.kind = kind;
         r.simulated = true;
         r.keepSamples = true;
         const auto theirs = runCapture(*remote, r, 20);
@@ -210,6 +222,13 @@ TEST(AgentPmu, SimulatedCapturesMatchTheLocalEngine)
         ASSERT_EQ(theirs.report->parts.size(), ours.report->parts.size());
         EXPECT_EQ(theirs.report->parts[0].ring.records, ours.report->parts[0].ring.records);
         EXPECT_DOUBLE_EQ(theirs.report->simulatedCpuMs, ours.report->simulatedCpuMs);
+        if (kind == PmuCaptureKind::All) {
+            EXPECT_NE(theirs.started.info.pmusUsed.find("Skylake-SP"), std::string::npos);
+            EXPECT_EQ(theirs.started.info.parts.size(), 3u);
+            EXPECT_TRUE(theirs.report->branches && theirs.report->loads);
+            EXPECT_EQ(theirs.report->tmaTotals.size(), 1u);
+            EXPECT_GT(decoded, 100u);
+        }
     }
 }
 

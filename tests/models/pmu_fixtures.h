@@ -3,6 +3,7 @@
 // Shared by the PMU GUI tests: fixture paths, the symbol directory for propeller_sample_1 (perf's --symfs layout)
 // and the oracle figures.
 
+#include "engine/CaptureService.h"
 #include "perfdata/PerfDataReader.h"
 
 #include <QDir>
@@ -12,6 +13,9 @@
 #include <QTemporaryDir>
 
 #include <map>
+#include <string>
+
+#include <unistd.h>
 
 namespace pmutest {
 
@@ -48,6 +52,25 @@ inline std::map<rdt::pmu::MemLevel, std::uint64_t> decoderLevels(const QString& 
         return true;
     });
     return levels;
+}
+
+/// The engine's own answer to a live capture of `kind` (all processes, or this one), the oracle of what the GUI says:
+/// empty when it starts (it is stopped at once), else its reason and advice. Attaching to this process instead of
+/// launching a command asks for the same recipes without starting anything.
+inline std::string engineRefusal(rdt::engine::PmuCaptureKind kind, bool systemWide)
+{
+    rdt::engine::ServiceOptions options;
+    options.openRdt = false;
+    auto service = rdt::engine::CaptureService::open(options);
+    if (!service) return service.error().toString();
+    rdt::engine::PmuRequest request;
+    request.kind = kind;
+    request.systemWide = systemWide;
+    if (!systemWide) request.pids.push_back(static_cast<std::uint32_t>(::getpid()));
+    const auto started = (*service)->startPmu(request);
+    if (!started.result.ok) return started.result.toString();
+    (void)(*service)->stopPmu(started.info.id);
+    return {};
 }
 
 } // namespace pmutest

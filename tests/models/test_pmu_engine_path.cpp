@@ -4,7 +4,7 @@
 // is what the CLI prints. Over one capture both must give the same functions with the same counts, including code
 // that was mapped before the capture started (named only through /proc/PID/maps in the engine).
 #include "engine/CaptureService.h"
-#include "models/PmuLiveRun.h"
+#include "models/PmuCaptureRun.h"
 #include "models/PmuSession.h"
 
 #include <QTest>

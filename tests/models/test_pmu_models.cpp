@@ -4,7 +4,7 @@
 #include "engine/CaptureService.h"
 #include "models/CallGraphModel.h"
 #include "models/LatencyModel.h"
-#include "models/PmuLive.h"
+#include "models/PmuRecipeKind.h"
 #include "models/PmuSession.h"
 #include "models/TmaModel.h"
 #include "pmu_fixtures.h"
@@ -382,14 +382,14 @@ private Q_SLOTS:
 
     void liveHardwareRecipeExplainsWhyNot()
     {
-        const auto check = checkLiveRecipe(PmuRecipeKind::All, true);
-        if (check.available) QSKIP("this machine has a usable core PMU");
+        const auto refusal = pmutest::engineRefusal(rdt::engine::PmuCaptureKind::All, true);
+        if (refusal.empty()) QSKIP("this machine has a usable core PMU");
         PmuSession s;
         PerfTarget target;
         target.systemWide = true;
         QString error;
         QVERIFY(!s.startLive(PmuRecipeKind::All, target, 250, &error));
-        QVERIFY(error.contains(QString::fromStdString(check.advice).left(30)));
+        QVERIFY(error.contains(QString::fromStdString(refusal).left(30)));
         QVERIFY(!s.live());
         QVERIFY(s.data().empty());
     }

@@ -5,7 +5,7 @@
 // perf_event_open on an Alder Lake / Meteor Lake environment; no hardware needed).
 #include "../pmu/HybridEnv.h"
 #include "engine/CaptureService.h"
-#include "models/PmuLiveRun.h"
+#include "models/PmuCaptureRun.h"
 #include "models/PmuSession.h"
 #include "models/TmaModel.h"
 
@@ -275,7 +275,7 @@ private Q_SLOTS:
         FakeCountingPerf* sys = nullptr;
         auto svc = fakeService(env, &sys);
         QVERIFY(svc);
-        auto run = PmuLiveRun::start(svc, PmuRecipeKind::Tma, self());
+        auto run = PmuCaptureRun::start(svc, liveRequest(PmuRecipeKind::Tma, self()));
         QVERIFY2(run, run ? "" : run.error().toString().c_str());
         const auto& parts = (*run)->info().parts;
         QCOMPARE(parts.size(), std::size_t { 2 });
@@ -299,7 +299,7 @@ private Q_SLOTS:
         FakeCountingPerf* sys = nullptr;
         auto svc = fakeService(hybridEnv(0x9A), &sys);
         QVERIFY(svc);
-        auto run = PmuLiveRun::start(svc, PmuRecipeKind::All, self());
+        auto run = PmuCaptureRun::start(svc, liveRequest(PmuRecipeKind::All, self()));
         QVERIFY2(run, run ? "" : run.error().toString().c_str());
         std::size_t counting = 0, atomCounting = 0;
         for (const auto& p : (*run)->info().parts) {
@@ -361,7 +361,7 @@ private Q_SLOTS:
         FakeCountingPerf* sys = nullptr;
         auto svc = fakeService(hybridEnv(0x9A), &sys);
         QVERIFY(svc);
-        auto run = PmuLiveRun::start(svc, PmuRecipeKind::CpuClock, self());
+        auto run = PmuCaptureRun::start(svc, liveRequest(PmuRecipeKind::CpuClock, self()));
         QVERIFY2(run, run ? "" : run.error().toString().c_str());
         QCOMPARE((*run)->info().parts.size(), std::size_t { 1 });
         QVERIFY(!(*run)->info().parts[0].counting);

@@ -4,7 +4,7 @@
 #include "../models/pmu_fixtures.h"
 #include "models/CallGraphModel.h"
 #include "models/LatencyModel.h"
-#include "models/PmuLive.h"
+#include "models/PmuRecipeKind.h"
 #include "models/PmuSession.h"
 #include "models/TmaModel.h"
 #include "views/CallGraphView.h"
@@ -283,11 +283,11 @@ private Q_SLOTS:
         PmuSession s;
         PmuControls c(&s);
         c.setMachine(PmuControls::Machine::Live);
-        const auto check = checkLiveRecipe(PmuRecipeKind::All, true);
+        const auto refusal = pmutest::engineRefusal(rdt::engine::PmuCaptureKind::All, true);
         const bool started = c.start();
         QVERIFY(!started); // no PMU here, or live capture not built yet: either way it says why
         QVERIFY(!c.adviceText().isEmpty());
-        if (!check.available) QVERIFY(c.adviceText().contains(QString::fromStdString(check.advice).left(20)));
+        if (!refusal.empty()) QVERIFY(c.adviceText().contains(QString::fromStdString(refusal).left(20)));
         QVERIFY(s.data().empty());
         QVERIFY(!s.simulating());
     }
@@ -310,11 +310,10 @@ private Q_SLOTS:
         line->setText(QStringLiteral("/usr/bin/touch ") + marker);
         const bool started = c.start();
         QVERIFY2(!c.adviceText().contains(QStringLiteral("one recipe")), qPrintable(c.adviceText()));
-        const auto check = checkLiveRecipe(PmuRecipeKind::All, false);
-        if (!check.available) {
+        const auto refusal = pmutest::engineRefusal(rdt::engine::PmuCaptureKind::All, false);
+        if (!refusal.empty()) {
             QVERIFY(!started);
-            QVERIFY2(
-                c.adviceText().contains(QString::fromStdString(check.advice).left(20)), qPrintable(c.adviceText()));
+            QVERIFY2(c.adviceText().contains(QString::fromStdString(refusal).left(20)), qPrintable(c.adviceText()));
             QVERIFY(!QFile::exists(marker)); // refused before the command was forked
             return;
         }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "PmuLiveRun.h"
+#include "PmuCaptureRun.h"
 
 namespace rdt::pmu {
 
@@ -42,8 +42,7 @@ void appendBatch(PmuData& data, const engine::PmuBatch& batch, const std::vector
             PmuTmaPoint { row.timeNs, row.breakdown, row.part < seriesOfPart.size() ? seriesOfPart[row.part] : 0 });
 }
 
-Result<std::unique_ptr<PmuLiveRun>> PmuLiveRun::start(
-    std::shared_ptr<engine::Engine> engine, PmuRecipeKind kind, const PerfTarget& target)
+engine::PmuRequest liveRequest(PmuRecipeKind kind, const PerfTarget& target)
 {
     engine::PmuRequest request;
     request.kind = captureKindOf(kind);
@@ -52,6 +51,26 @@ Result<std::unique_ptr<PmuLiveRun>> PmuLiveRun::start(
         request.pids.push_back(static_cast<std::uint32_t>(pid));
     request.systemWide = target.systemWide;
     request.command = target.command;
+    return request;
+}
+
+engine::PmuRequest simulatedRequest(const PmuSimOptions& options, int intervalMs, std::uint64_t cyclesPerStep)
+{
+    engine::PmuRequest request;
+    request.kind = captureKindOf(options.kind);
+    request.simulated = true;
+    request.keepSamples = true;
+    request.memoryScale = options.memoryScale;
+    request.simPmu = options.model.pfmName;
+    if (cyclesPerStep > 0) request.simCyclesPerPump = cyclesPerStep;
+    if (intervalMs > 0 && cyclesPerStep > 0)
+        request.simGhz = static_cast<double>(cyclesPerStep) / (static_cast<double>(intervalMs) * 1e6);
+    return request;
+}
+
+Result<std::unique_ptr<PmuCaptureRun>> PmuCaptureRun::start(
+    std::shared_ptr<engine::Engine> engine, const engine::PmuRequest& request)
+{
     const auto started = engine->startPmu(request);
     if (!started.result.ok) {
         Error e = started.result.error();
@@ -59,7 +78,7 @@ Result<std::unique_ptr<PmuLiveRun>> PmuLiveRun::start(
             e.advice += (e.advice.empty() ? "" : "; ") + n;
         return e;
     }
-    std::unique_ptr<PmuLiveRun> run(new PmuLiveRun);
+    std::unique_ptr<PmuCaptureRun> run(new PmuCaptureRun);
     run->m_engine = std::move(engine);
     run->m_info = started.info;
     run->m_callStack
@@ -78,26 +97,35 @@ Result<std::unique_ptr<PmuLiveRun>> PmuLiveRun::start(
         labelled = labelled || !p.pmuLabel.empty();
     }
     if (labelled || labels.size() > 1) run->m_tmaSeries = std::move(labels);
-    return Result<std::unique_ptr<PmuLiveRun>>(std::move(run));
+    return Result<std::unique_ptr<PmuCaptureRun>>(std::move(run));
 }
 
-PmuLiveRun::~PmuLiveRun()
+PmuCaptureRun::~PmuCaptureRun()
 {
     if (!m_stopped) (void)m_engine->stopPmu(m_info.id);
 }
 
-PmuData PmuLiveRun::makeData(const std::string& what) const
+PmuData PmuCaptureRun::makeData(const std::string& what) const
 {
     PmuData d;
-    d.kind = PmuSourceKind::Live;
-    d.name = m_engine->location().empty() ? what : what + " on " + m_engine->location();
+    d.kind = m_info.simulated ? PmuSourceKind::Simulated : PmuSourceKind::Live;
     d.notes = m_info.notes; // e.g. which core PMU a hybrid part's capture left out, a lowered precise_ip
+    if (m_info.simulated) {
+        // pmusUsed: "simulated Skylake-SP-class core"
+        const auto& used = m_info.pmusUsed;
+        d.name = used.substr(used.rfind("simulated ", 0) == 0 ? 10 : 0) + " running a synthetic program (SimPmu)";
+        d.notes.push_back("simulated: a synthetic call-tree program on a modelled cache hierarchy (SimPmu), "
+                          "not measurements of this machine");
+    } else {
+        d.name = what;
+    }
+    if (!m_engine->location().empty()) d.name += " on " + m_engine->location();
     d.tmaSeries = m_tmaSeries;
     if (m_callStack) d.branchMode = BranchGraph::Mode::CallStack;
     return d;
 }
 
-void PmuLiveRun::take(PmuData& data)
+void PmuCaptureRun::take(PmuData& data)
 {
     for (const auto& b : m_engine->drainPmuBatches()) {
         if (b.captureId != m_info.id) continue;
@@ -105,7 +133,7 @@ void PmuLiveRun::take(PmuData& data)
     }
 }
 
-void PmuLiveRun::step(PmuData& data)
+void PmuCaptureRun::step(PmuData& data)
 {
     if (m_stopped) return;
     (void)m_engine->pumpPmu(m_info.id);
@@ -114,7 +142,7 @@ void PmuLiveRun::step(PmuData& data)
     take(data);
 }
 
-void PmuLiveRun::stop(PmuData& data)
+void PmuCaptureRun::stop(PmuData& data)
 {
     if (m_stopped) return;
     m_stopped = true;
