@@ -92,8 +92,16 @@ void PmuCapture::keep(const pmu::Sample& s)
 
 void PmuCapture::name(std::uint32_t pid, std::uint64_t addr)
 {
-    if (!m_named.insert({ pid, addr }).second) return;
-    m_names.push_back({ pid, addr, m_symbols.resolve(pid, addr) });
+    if (m_named.count({ pid, addr })) return;
+    const pmu::SymbolInfo& symbol = m_symbols.resolve(pid, addr);
+    // An address outside every mapping known so far may be named later, when the record of its mapping is read (it
+    // may sit in another CPU's ring, a drain later): sent as it is now, and again (once per batch) until it is named.
+    if (symbol.module.empty()) {
+        if (!m_unnamedThisBatch.insert({ pid, addr }).second) return;
+    } else {
+        m_named.insert({ pid, addr });
+    }
+    m_names.push_back({ pid, addr, symbol });
 }
 
 PmuBatch PmuCapture::batch()
@@ -106,6 +114,7 @@ PmuBatch PmuCapture::batch()
     m_reported = b.samples;
     b.decoded = std::exchange(m_decoded, {});
     b.names = std::exchange(m_names, {});
+    m_unnamedThisBatch.clear();
     b.lost = std::exchange(m_lost, 0);
     return b;
 }

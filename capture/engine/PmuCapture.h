@@ -74,7 +74,8 @@ private:
 
     std::vector<PmuSampleRecord> m_decoded; ///< keepSamples: since the last batch
     std::vector<PmuSymbolName> m_names; ///< keepSamples: since the last batch
-    std::set<std::pair<std::uint32_t, std::uint64_t>> m_named; ///< (pid, address) already sent
+    std::set<std::pair<std::uint32_t, std::uint64_t>> m_named; ///< (pid, address) already sent with a name
+    std::set<std::pair<std::uint32_t, std::uint64_t>> m_unnamedThisBatch; ///< sent unnamed in this batch
     std::uint64_t m_lost = 0; ///< since the last batch
 };
 

@@ -220,12 +220,26 @@ RingStats PerfSession::ringStats() const
     return sum;
 }
 
-std::uint64_t PerfSession::decodeErrors() const
+bool PerfSession::isSampleRecord(std::span<const std::byte> record)
 {
-    std::uint64_t n = 0;
-    for (const auto& r : m_rings)
-        n += r.reader->decodeErrors();
-    return n;
+    std::uint32_t type = 0;
+    if (record.size() >= sizeof type) std::memcpy(&type, record.data(), sizeof type);
+    return type == perf::RecordSample;
+}
+
+std::span<const std::byte> PerfSession::heldRecordAt(std::size_t offset) const
+{
+    // Only whole records with a valid header size were copied in (RingReader checked each one).
+    std::uint16_t size = 0;
+    std::memcpy(&size, m_heldSamples.data() + offset + 6, sizeof size);
+    return { m_heldSamples.data() + offset, size };
+}
+
+bool PerfSession::decodeInto(std::span<const std::byte> record)
+{
+    if (m_decoder.decode(record, m_scratch)) return true;
+    ++m_decodeErrors;
+    return false;
 }
 
 Result<ReadData> PerfSession::readGroups()

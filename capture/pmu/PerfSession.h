@@ -46,16 +46,33 @@ public:
     Status stop();
 
     /// Drains every ring through the decoder; `consume(const DecodedRecord&)`. Returns records consumed.
+    /// A task sampled on several CPUs has one ring per CPU, and the MMAP2 of its exec may sit in another CPU's ring
+    /// than its first samples. perf sorts by time across rings (tools/perf/util/ordered-events.c); here the
+    /// side-band records (MMAP2, COMM, FORK...) of every ring are handed over before the samples of this drain, so a
+    /// sample is never symbolized before a mapping that was made before it. Samples are copied out meanwhile.
     template <typename F> std::size_t drain(F&& consume)
     {
         std::size_t n = 0;
+        m_heldSamples.clear();
         for (auto& r : m_rings)
-            n += r.reader->drainDecoded(m_decoder, m_scratch, consume);
+            n += r.reader->drain([&](std::span<const std::byte> record) {
+                if (isSampleRecord(record)) {
+                    m_heldSamples.insert(m_heldSamples.end(), record.begin(), record.end());
+                    return;
+                }
+                if (decodeInto(record)) consume(static_cast<const DecodedRecord&>(m_scratch));
+            });
+        for (std::size_t off = 0; off < m_heldSamples.size();) {
+            const std::span<const std::byte> record = heldRecordAt(off);
+            off += record.size();
+            if (decodeInto(record)) consume(static_cast<const DecodedRecord&>(m_scratch));
+        }
         return n;
     }
     /// Sum of all rings' statistics (lost, throttled, overruns...).
     RingStats ringStats() const;
-    std::uint64_t decodeErrors() const;
+    /// Records that could not be decoded (each one skipped and counted).
+    std::uint64_t decodeErrors() const { return m_decodeErrors; }
 
     /// Reads every group (counting recipes) and returns the sum over targets, in recipe event order; time_enabled
     /// and time_running are summed too, so their ratio stays the multiplexing scale.
@@ -84,6 +101,9 @@ private:
         , m_recipe(std::move(recipe))
     { }
     Status openGroup(pid_t pid, int cpu, bool enableOnExec, std::size_t ringPages);
+    static bool isSampleRecord(std::span<const std::byte> record);
+    std::span<const std::byte> heldRecordAt(std::size_t offset) const;
+    bool decodeInto(std::span<const std::byte> record);
 
     struct Group {
         std::vector<UniqueFd> fds; ///< recipe order
@@ -101,6 +121,8 @@ private:
     std::vector<std::string> m_notes;
     RecordDecoder m_decoder;
     DecodedRecord m_scratch;
+    std::vector<std::byte> m_heldSamples; ///< this drain's sample records, handed over after the side-band
+    std::uint64_t m_decodeErrors = 0;
     std::shared_ptr<Workload> m_workload; ///< the launched command (shared with the other sessions on it)
 };
 

@@ -6,6 +6,7 @@
 // init_hw_perf_events, `(hybrid_pmu->cpu_type == hybrid_big) ? PERF_TYPE_RAW : -1`) and cpu_atom type 7 (dynamic;
 // 7 is what the quipper perf.data.hybrid_topology fixture of an i7-1365U shows: generic cycles with config
 // 0x400000000 and 0x700000000, docs/PMU.md "Hybrid parts").
+#include "FakeRingPerf.h"
 #include "HybridEnv.h"
 #include "pmu/CorePmus.h"
 #include "pmu/LoadLatency.h"
@@ -30,66 +31,12 @@ using rdt::Result;
 using rdt::Status;
 using rdt::UniqueFd;
 
+using rdt::pmu::test::FakeRingPerf;
 using rdt::pmu::test::hybridEnv;
 using rdt::pmu::test::kAtomType;
 using rdt::pmu::test::kCoreType;
 
 namespace {
-
-/// Records every open (attr, pid, cpu, group) with the id it gave; rings are zeroed anonymous mappings whose
-/// address the test keeps, so it can write records into them as the kernel would.
-class FakeHybridPerf final : public PerfSyscalls {
-public:
-    struct Open {
-        EventAttr attr;
-        pid_t pid;
-        int cpu;
-        int group;
-        int fd;
-        std::uint64_t id = 0;
-    };
-    std::vector<Open> opens;
-    std::map<int, std::pair<void*, std::size_t>> rings; ///< leader fd -> mapping
-
-    Result<UniqueFd> open(const EventAttr& attr, pid_t pid, int cpu, int groupFd, unsigned long) override
-    {
-        UniqueFd fd(::eventfd(0, EFD_CLOEXEC));
-        opens.push_back({ attr, pid, cpu, groupFd, fd.get() });
-        return fd;
-    }
-    Status ioctl(int fd, unsigned long request, unsigned long arg) override
-    {
-        if (request == PERF_EVENT_IOC_ID)
-            for (std::size_t i = opens.size(); i-- > 0;)
-                if (opens[i].fd == fd) {
-                    opens[i].id = 1000 + i;
-                    *reinterpret_cast<std::uint64_t*>(arg) = opens[i].id;
-                    break;
-                }
-        return {};
-    }
-    Result<rdt::MappedRegion> mmap(int fd, std::size_t size) override
-    {
-        void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) return rdt::errnoError(errno, "mmap");
-        rings[fd] = { p, size };
-        return rdt::MappedRegion(p, size);
-    }
-    Result<std::size_t> read(int, std::span<std::byte>) override { return rdt::makeError("no reads"); }
-    PerfEnvironment environment() override { return hybridEnv(); }
-
-    /// Appends records to the ring of the group led by `leaderFd` (data area after the control page, which a
-    /// zeroed page describes as the older kernels' layout) and publishes data_head.
-    void writeRing(int leaderFd, const std::vector<std::byte>& bytes)
-    {
-        auto [p, size] = rings.at(leaderFd);
-        auto* page = static_cast<perf_event_mmap_page*>(p);
-        const auto pageSize = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-        std::memcpy(static_cast<char*>(p) + pageSize + page->data_head, bytes.data(), bytes.size());
-        page->data_head += bytes.size();
-        (void)size;
-    }
-};
 
 const CorePmuPart& partNamed(const std::vector<CorePmuPart>& parts, const std::string& name)
 {
@@ -313,7 +260,7 @@ TEST(Hybrid, GracemontTmaFromHandComputedCounts)
 TEST(Hybrid, SystemWideOpensEachPmuOnlyOnItsCpus)
 {
     if (::sysconf(_SC_NPROCESSORS_ONLN) < 2) GTEST_SKIP() << "needs two online CPUs (one per fake PMU)";
-    FakeHybridPerf sys;
+    FakeRingPerf sys;
     auto lbr = recipesForParts(hybridParts(hybridEnv()), RecipeKind::LbrAny, {});
     ASSERT_TRUE(lbr);
     PerfTarget target;
@@ -331,7 +278,7 @@ TEST(Hybrid, SystemWideOpensEachPmuOnlyOnItsCpus)
     EXPECT_NE(sys.opens[0].attr.config >> 32, sys.opens[1].attr.config >> 32);
 
     // Counting TMA per task: cpu -1 for both PMUs (the kernel counts each only while the task is on its CPUs).
-    FakeHybridPerf sys2;
+    FakeRingPerf sys2;
     auto tma = recipesForParts(hybridParts(hybridEnv()), RecipeKind::Tma, {});
     ASSERT_TRUE(tma);
     PerfTarget self;
@@ -352,7 +299,7 @@ TEST(Hybrid, SystemWideOpensEachPmuOnlyOnItsCpus)
 TEST(Hybrid, LoadSamplesFromBothPmusReachOneAggregator)
 {
     if (::sysconf(_SC_NPROCESSORS_ONLN) < 2) GTEST_SKIP() << "needs two online CPUs (one per fake PMU)";
-    FakeHybridPerf sys;
+    FakeRingPerf sys;
     auto mem = recipesForParts(hybridParts(hybridEnv()), RecipeKind::LoadLatency, {});
     ASSERT_TRUE(mem);
     PerfTarget target;
@@ -363,8 +310,8 @@ TEST(Hybrid, LoadSamplesFromBothPmusReachOneAggregator)
     // Write what each PMU's sampling event would: P-core samples carry the sampler's id (IDENTIFIER, grouped with
     // mem-loads-aux), E-core samples come from the lone MEM_UOPS_RETIRED.LOAD_LATENCY event.
     auto writeSamples = [&](std::uint64_t config, int count, std::uint32_t latency) {
-        const FakeHybridPerf::Open* sampler = nullptr;
-        const FakeHybridPerf::Open* leader = nullptr;
+        const FakeRingPerf::Open* sampler = nullptr;
+        const FakeRingPerf::Open* leader = nullptr;
         for (const auto& o : sys.opens)
             if (o.attr.config == config) sampler = &o;
         ASSERT_NE(sampler, nullptr);
