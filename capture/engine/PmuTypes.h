@@ -48,6 +48,9 @@ struct PmuRequest {
     /// The simulated core's clock in GHz (10^-6 .. 1000), which turns cycles into the records' timestamps. The GUI
     /// sets it to the cycles it pumps per wall-clock step, so its time axis runs with the wall clock.
     double simGhz = 2.0;
+    /// The synthetic program (SimProgram::named): "" = the request server, "frontend", "backend". Lessons use it;
+    /// unfinished: not carried over --connect (an agent runs the request server).
+    std::string program;
 };
 
 /// One core PMU's part of a capture (hybrid parts have two).

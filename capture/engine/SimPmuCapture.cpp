@@ -185,6 +185,7 @@ Result<pmu::SimPmuConfig> simConfig(const PmuRequest& request)
     }
     cfg.ldlat = request.ldlat;
     cfg.memoryScale = request.memoryScale;
+    cfg.program = request.program;
     cfg.ghz = request.simGhz;
     return cfg;
 }
