@@ -29,6 +29,9 @@ Result<RdtSource> openSimSource(const std::string& spec, const std::string& scen
 /// The built-in scenario names (resources/scenarios); an agent runs only these, never a file a client names.
 std::vector<std::string> builtinScenarios();
 
+/// The simulated machine's counts for the threads whose PIDs are listed (SimulationControl::taskCounts).
+SimulatedTaskCounts simulatedTaskCounts(const sim::SimMachine& machine, const std::vector<unsigned>& pids);
+
 /// What the MSR backend needs, from the simulated machine's enumeration.
 MsrRdtEnumeration msrEnumerationOf(const sim::SimMachine& machine);
 

@@ -35,6 +35,12 @@ struct ThreadStats {
     std::array<std::uint64_t, kHitLevels> byLevel {};
     std::uint64_t memReadBytes = 0, memWriteBytes = 0;
     double cycles = 0; ///< core cycles the thread ran
+    /// Instructions retired, by the model's stated rule: each line touched is one memory instruction, and the
+    /// non-memory work between touches (WorkloadSpec::computeCycles) retires one instruction per cycle.
+    double instructions = 0;
+    /// Cycles spent waiting on the memory hierarchy: an access's cost beyond its compute cycles (a latency over the
+    /// workload's memory-level parallelism, or the bandwidth a line takes). What TMA calls Memory Bound.
+    double memoryStallCycles = 0;
     double l3MissRatio() const
     {
         std::uint64_t l3 = byLevel[2] + byLevel[3] + byLevel[4];

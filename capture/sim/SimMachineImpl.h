@@ -336,6 +336,7 @@ struct SimMachine::Impl {
         t.credit += cycles;
         if (spec.rate > 0) t.rateCredit += spec.rate * dtSec / s;
         double used = 0;
+        const double computePerAccess = s * spec.computeCycles;
         ThreadStats& st = t.info.stats;
         std::uint64_t accesses = 0;
         while (t.credit > 0 && (spec.rate <= 0 || t.rateCredit >= 1)) {
@@ -358,6 +359,8 @@ struct SimMachine::Impl {
             }
         }
         st.accesses += accesses * S;
+        st.instructions += static_cast<double>(accesses) * s * (1 + spec.computeCycles);
+        st.memoryStallCycles += used - static_cast<double>(accesses) * computePerAccess;
         if (t.credit > 0) t.credit = 0; // rate-limited: the idle remainder is not banked
         if (spec.rate > 0 && t.rateCredit > 4) t.rateCredit = 4;
         t.info.stats.cycles += used;
