@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// UNFINISHED (issue #22 slice 3): this Lessons-panel code was written but not yet compiled or tested; not on main.
 #include "LessonPanel.h"
 
 #include "engine/Engine.h"
@@ -209,9 +208,8 @@ void LessonPanel::refresh()
         status = tr("Answer the question below.");
     else
         status = tr("Step done. Go on with Next.");
-    for (const auto& c : m_run->claims())
-        status += QStringLiteral("\n") + (c.held ? tr("Seen in this run: ") : tr("Not seen in this run: "))
-            + QString::fromStdString(c.text + " (" + c.detail + ")");
+    // The claims carry the measured values, which would give a question's answer away: shown once it is answered.
+    if (phase == StepPhase::Done) status += claimsText();
     m_status->setText(status);
     m_doIt->setVisible(s.action.kind != rdt::lesson::LessonAction::Kind::None);
     m_doIt->setEnabled(phase == StepPhase::Action);
@@ -255,14 +253,45 @@ void LessonPanel::checkAnswer()
     refresh();
 }
 
+QString LessonPanel::claimsText() const
+{
+    QString text;
+    for (const auto& c : m_run->claims())
+        text += QStringLiteral("\n") + (c.held ? tr("Seen in this run: ") : tr("Not seen in this run: "))
+            + QString::fromStdString(c.text + " (" + c.detail + ")");
+    return text;
+}
+
 void LessonPanel::moveOn(bool skip)
 {
     if (!m_run || !m_engine) return;
+    // A skipped step that has run still shows what it measured (the next step's text replaces the status).
+    QString skipped;
+    const auto phase = m_run->phase();
+    if (skip && (phase == StepPhase::Question || phase == StepPhase::Done)) {
+        const auto& s = m_run->step();
+        skipped = tr("Skipped \u201c%1\u201d.").arg(QString::fromStdString(s.title));
+        if (s.question.kind == LessonQuestion::Kind::Number) {
+            if (const auto measured = m_run->measuredAnswer())
+                skipped += QLatin1Char(' ')
+                    + tr("This run measured %1 %2.")
+                          .arg(QString::fromStdString(rdt::lesson::formatMeasured(*measured)),
+                              QString::fromStdString(s.question.unit))
+                          .trimmed();
+        } else if (s.question.kind == LessonQuestion::Kind::Choice) {
+            const auto right = m_run->rightChoices();
+            if (right.size() == 1)
+                skipped += QLatin1Char(' ')
+                    + tr("The answer was: %1.").arg(QString::fromStdString(s.question.choices[right.front()].text));
+        }
+        skipped += claimsText();
+    }
     if (skip)
         m_run->skip(*m_engine);
     else
         m_run->next(*m_engine);
     refresh();
+    if (!skipped.isEmpty()) m_feedback->setText(skipped);
 }
 
 QString LessonPanel::feedbackText() const

@@ -61,6 +61,8 @@ private:
     void checkAnswer();
     void doIt();
     void moveOn(bool skip);
+    /// "Seen in this run: CLAIM (measured ...)" lines of the step's claims, each after a newline.
+    QString claimsText() const;
 
     rdt::lesson::LessonRun* m_run = nullptr;
     rdt::engine::Engine* m_engine = nullptr;
