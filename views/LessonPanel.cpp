@@ -3,6 +3,7 @@
 
 #include "engine/Engine.h"
 #include "lesson/LessonRun.h"
+#include "lesson/PmuMeasurements.h"
 #include "models/LessonModel.h"
 
 #include <algorithm>
@@ -42,6 +43,7 @@ LessonPanel::LessonPanel(QWidget* parent)
     , m_steps(new QListView(this))
     , m_text(new QTextBrowser(this))
     , m_look(new QLabel(this))
+    , m_pmu(new QLabel(this))
     , m_status(new QLabel(this))
     , m_doIt(button(tr("Do it for me"), tr("Perform this step's action through the engine"), this))
     , m_question(new QLabel(this))
@@ -65,6 +67,9 @@ LessonPanel::LessonPanel(QWidget* parent)
     m_text->setOpenLinks(false);
     m_text->setAccessibleName(tr("Step text"));
     m_look->setWordWrap(true);
+    m_pmu->setWordWrap(true);
+    m_pmu->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_pmu->setAccessibleName(tr("Simulated PMU capture"));
     m_status->setWordWrap(true);
     m_question->setWordWrap(true);
     m_feedback->setWordWrap(true);
@@ -78,6 +83,7 @@ LessonPanel::LessonPanel(QWidget* parent)
     layout->addWidget(m_steps);
     layout->addWidget(m_text, 1);
     layout->addWidget(m_look);
+    layout->addWidget(m_pmu);
     layout->addWidget(m_status);
     layout->addWidget(m_doIt);
     layout->addWidget(m_question);
@@ -177,6 +183,7 @@ void LessonPanel::refresh()
     if (!on) {
         m_status->clear();
         m_question->clear();
+        m_pmu->hide();
         m_number->hide();
         m_choices->hide();
         return;
@@ -208,6 +215,16 @@ void LessonPanel::refresh()
         status = tr("Answer the question below.");
     else
         status = tr("Step done. Go on with Next.");
+    // A PMU step's capture is the data the student reads (the GUI's PMU pages show their own captures).
+    const auto& report = m_run->measurements().pmuReport();
+    const bool ran = phase == StepPhase::Question || phase == StepPhase::Done;
+    QString pmu;
+    if (report && ran)
+        for (const auto& line : rdt::lesson::describePmuReport(*report))
+            pmu += (pmu.isEmpty() ? tr("Simulated PMU capture:") : QString()) + QStringLiteral("\n")
+                + QString::fromStdString(line);
+    m_pmu->setText(pmu);
+    m_pmu->setVisible(!pmu.isEmpty());
     // The claims carry the measured values, which would give a question's answer away: shown once it is answered.
     if (phase == StepPhase::Done) status += claimsText();
     m_status->setText(status);
@@ -297,6 +314,11 @@ void LessonPanel::moveOn(bool skip)
 QString LessonPanel::feedbackText() const
 {
     return m_feedback->text();
+}
+
+QString LessonPanel::pmuText() const
+{
+    return m_pmu->text();
 }
 
 QString LessonPanel::statusText() const
