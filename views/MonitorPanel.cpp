@@ -47,7 +47,6 @@ MonitorPanel::MonitorPanel(MonitorTreeModel* model, QWidget* parent)
     header->setSectionResizeMode(QHeaderView::Interactive);
     // The figures stay in view; a long group path is elided in the middle (its tooltip and a wider column show it).
     header->setSectionResizeMode(MonitorTreeModel::GroupColumn, QHeaderView::Interactive);
-    header->resizeSection(MonitorTreeModel::GroupColumn, 190);
     // Widths follow the contents when rows come or go, never on a value update: ResizeToContents measured (shaped
     // the text of) every visible cell at every sample, ten times a second, most of an idle window's GUI time. A
     // value column is never narrower than the widest figure its format can print, so a growing value is not elided.
@@ -56,6 +55,11 @@ MonitorPanel::MonitorPanel(MonitorTreeModel* model, QWidget* parent)
     const int widestRate = metrics.horizontalAdvance(QString::fromStdString(rdt::formatBandwidth(999.99e9)));
     auto fitColumns = [this, widestBytes, widestRate] {
         const int padding = 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 12;
+        // Group paths as wide as the longest, up to 190 px (longer ones are elided in the middle): a narrow dock
+        // still shows the figures.
+        m_view->resizeColumnToContents(MonitorTreeModel::GroupColumn);
+        m_view->setColumnWidth(
+            MonitorTreeModel::GroupColumn, std::clamp(m_view->columnWidth(MonitorTreeModel::GroupColumn), 80, 190));
         for (int c = MonitorTreeModel::DomainsColumn; c < MonitorTreeModel::ColumnCount; ++c) {
             m_view->resizeColumnToContents(c);
             const int floor = c == MonitorTreeModel::OccupancyColumn                        ? widestBytes
