@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// UNFINISHED (issue #22 slice 3): this Lessons-panel code was written but not yet compiled or tested; not on main.
 // MainWindow's Lessons dock (issue #22, docs/LESSONS.md): starts a lesson on a fresh simulated machine, feeds the
 // run the events the frame pump drains and the passing simulated time, and turns a step's "look at" into the page
 // it names with its groups shown on the timeline.
@@ -122,7 +121,8 @@ void MainWindow::lookAt(const QString& view, const QStringList& groups)
         showView(QStringLiteral("machine"));
     else
         showView(QStringLiteral("rdt")); // timeline, allocation (heatmap, MB table) and the Monitor's groups
+    // The panel's "Look at" line says where; no status-bar message, which (shown before the window is) would be
+    // painted over the source label.
     for (const QString& g : groups)
         m_timelines->setGroupVisible(g, true);
-    statusBar()->showMessage(tr("Lesson: look at the %1 for %2").arg(view, groups.join(QStringLiteral(", "))), 8000);
 }

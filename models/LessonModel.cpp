@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// UNFINISHED (issue #22 slice 3): this Lessons-panel code was written but not yet compiled or tested; not on main.
 #include "LessonModel.h"
 
 #include <QFont>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// UNFINISHED (issue #22 slice 3): this Lessons-panel code was written but not yet compiled or tested; not on main.
 #include "LessonPanel.h"
 
 #include "engine/Engine.h"
 #include "lesson/LessonRun.h"
+#include "lesson/PmuMeasurements.h"
 #include "models/LessonModel.h"
 
 #include <algorithm>
@@ -43,6 +43,7 @@ LessonPanel::LessonPanel(QWidget* parent)
     , m_steps(new QListView(this))
     , m_text(new QTextBrowser(this))
     , m_look(new QLabel(this))
+    , m_pmu(new QLabel(this))
     , m_status(new QLabel(this))
     , m_doIt(button(tr("Do it for me"), tr("Perform this step's action through the engine"), this))
     , m_question(new QLabel(this))
@@ -66,6 +67,9 @@ LessonPanel::LessonPanel(QWidget* parent)
     m_text->setOpenLinks(false);
     m_text->setAccessibleName(tr("Step text"));
     m_look->setWordWrap(true);
+    m_pmu->setWordWrap(true);
+    m_pmu->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_pmu->setAccessibleName(tr("Simulated PMU capture"));
     m_status->setWordWrap(true);
     m_question->setWordWrap(true);
     m_feedback->setWordWrap(true);
@@ -79,6 +83,7 @@ LessonPanel::LessonPanel(QWidget* parent)
     layout->addWidget(m_steps);
     layout->addWidget(m_text, 1);
     layout->addWidget(m_look);
+    layout->addWidget(m_pmu);
     layout->addWidget(m_status);
     layout->addWidget(m_doIt);
     layout->addWidget(m_question);
@@ -178,6 +183,7 @@ void LessonPanel::refresh()
     if (!on) {
         m_status->clear();
         m_question->clear();
+        m_pmu->hide();
         m_number->hide();
         m_choices->hide();
         return;
@@ -209,9 +215,18 @@ void LessonPanel::refresh()
         status = tr("Answer the question below.");
     else
         status = tr("Step done. Go on with Next.");
-    for (const auto& c : m_run->claims())
-        status += QStringLiteral("\n") + (c.held ? tr("Seen in this run: ") : tr("Not seen in this run: "))
-            + QString::fromStdString(c.text + " (" + c.detail + ")");
+    // A PMU step's capture is the data the student reads (the GUI's PMU pages show their own captures).
+    const auto& report = m_run->measurements().pmuReport();
+    const bool ran = phase == StepPhase::Question || phase == StepPhase::Done;
+    QString pmu;
+    if (report && ran)
+        for (const auto& line : rdt::lesson::describePmuReport(*report))
+            pmu += (pmu.isEmpty() ? tr("Simulated PMU capture:") : QString()) + QStringLiteral("\n")
+                + QString::fromStdString(line);
+    m_pmu->setText(pmu);
+    m_pmu->setVisible(!pmu.isEmpty());
+    // The claims carry the measured values, which would give a question's answer away: shown once it is answered.
+    if (phase == StepPhase::Done) status += claimsText();
     m_status->setText(status);
     m_doIt->setVisible(s.action.kind != rdt::lesson::LessonAction::Kind::None);
     m_doIt->setEnabled(phase == StepPhase::Action);
@@ -255,19 +270,55 @@ void LessonPanel::checkAnswer()
     refresh();
 }
 
+QString LessonPanel::claimsText() const
+{
+    QString text;
+    for (const auto& c : m_run->claims())
+        text += QStringLiteral("\n") + (c.held ? tr("Seen in this run: ") : tr("Not seen in this run: "))
+            + QString::fromStdString(c.text + " (" + c.detail + ")");
+    return text;
+}
+
 void LessonPanel::moveOn(bool skip)
 {
     if (!m_run || !m_engine) return;
+    // A skipped step that has run still shows what it measured (the next step's text replaces the status).
+    QString skipped;
+    const auto phase = m_run->phase();
+    if (skip && (phase == StepPhase::Question || phase == StepPhase::Done)) {
+        const auto& s = m_run->step();
+        skipped = tr("Skipped \u201c%1\u201d.").arg(QString::fromStdString(s.title));
+        if (s.question.kind == LessonQuestion::Kind::Number) {
+            if (const auto measured = m_run->measuredAnswer())
+                skipped += QLatin1Char(' ')
+                    + tr("This run measured %1 %2.")
+                          .arg(QString::fromStdString(rdt::lesson::formatMeasured(*measured)),
+                              QString::fromStdString(s.question.unit))
+                          .trimmed();
+        } else if (s.question.kind == LessonQuestion::Kind::Choice) {
+            const auto right = m_run->rightChoices();
+            if (right.size() == 1)
+                skipped += QLatin1Char(' ')
+                    + tr("The answer was: %1.").arg(QString::fromStdString(s.question.choices[right.front()].text));
+        }
+        skipped += claimsText();
+    }
     if (skip)
         m_run->skip(*m_engine);
     else
         m_run->next(*m_engine);
     refresh();
+    if (!skipped.isEmpty()) m_feedback->setText(skipped);
 }
 
 QString LessonPanel::feedbackText() const
 {
     return m_feedback->text();
+}
+
+QString LessonPanel::pmuText() const
+{
+    return m_pmu->text();
 }
 
 QString LessonPanel::statusText() const

@@ -48,6 +48,7 @@ public:
     QComboBox* choiceBox() const { return m_choices; }
     QString feedbackText() const;
     QString statusText() const;
+    QString pmuText() const;
 
 Q_SIGNALS:
     void explainRequested(const QString& topic);
@@ -61,6 +62,8 @@ private:
     void checkAnswer();
     void doIt();
     void moveOn(bool skip);
+    /// "Seen in this run: CLAIM (measured ...)" lines of the step's claims, each after a newline.
+    QString claimsText() const;
 
     rdt::lesson::LessonRun* m_run = nullptr;
     rdt::engine::Engine* m_engine = nullptr;
@@ -71,6 +74,7 @@ private:
     QListView* m_steps;
     QTextBrowser* m_text;
     QLabel* m_look;
+    QLabel* m_pmu; ///< what the step's simulated PMU capture measured (TMA, LBR, loads), once the step has run
     QLabel* m_status;
     QPushButton* m_doIt;
     QLabel* m_question;

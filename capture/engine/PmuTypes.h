@@ -40,6 +40,9 @@ struct PmuRequest {
     // simulated PMU only
     double memoryScale = 1; ///< multiplies the simulated program's working sets
     std::string machine; ///< a simulated machine preset whose caches serve the loads ("" = the PMU's own)
+    /// The synthetic program (SimProgram::named): "" = the request server, "frontend", "backend". Lessons use it;
+    /// unfinished: not carried over --connect (an agent runs the request server).
+    std::string program;
 };
 
 /// One core PMU's part of a capture (hybrid parts have two).

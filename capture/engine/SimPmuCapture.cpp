@@ -133,6 +133,7 @@ std::unique_ptr<PmuCapture> startSimPmuCapture(std::uint32_t id, const PmuReques
                                                        : pmu::SimCapture::LbrAny;
     cfg.ldlat = request.ldlat;
     cfg.memoryScale = request.memoryScale;
+    cfg.program = request.program;
     auto capture = std::make_unique<SimPmuCapture>(request, cfg);
     if (auto st = capture->open(id); !st) {
         out.failure = capture->m_badMachine ? PmuFailure::BadRequest : PmuFailure::Start;

@@ -15,11 +15,16 @@ namespace rdt::lesson {
 
 /// What the student does in a step; `--check` performs it through the engine, the GUI lets the student do it.
 struct LessonAction {
-    enum class Kind { None, Alloc, Sampling, Mkdir, Rmdir };
+    enum class Kind { None, Alloc, Sampling, Mkdir, Rmdir, Pmu };
     Kind kind = Kind::None;
     std::string group; ///< Alloc, Mkdir, Rmdir
     std::string schemata; ///< Alloc: one schemata line, "L3:0=003"
     std::uint64_t intervalNs = 0; ///< Sampling
+    // Pmu: a recipe on the simulated PMU (`pmu tma program=frontend scale=8 ldlat=30`).
+    std::string pmuRecipe; ///< tma, lbr (any branch), lbr-callstack, mem (load latency)
+    std::string pmuProgram; ///< the synthetic program: "" (the request server), frontend, backend
+    double pmuScale = 1; ///< multiplies the program's working sets
+    unsigned pmuLdlat = 30; ///< mem: the load latency threshold in cycles
     std::string text; ///< the line as written, for "do it for me" and reports
 };
 

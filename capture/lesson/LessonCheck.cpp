@@ -2,6 +2,7 @@
 #include "LessonCheck.h"
 
 #include "LessonRun.h"
+#include "PmuMeasurements.h"
 #include "core/Text.h"
 
 namespace rdt::lesson {
@@ -73,6 +74,9 @@ StepCheck checkStep(engine::CaptureService& engine, LessonRun& run)
     if (step.doneWhen) out.lines.push_back("detected: " + step.doneWhen->text);
     out.lines.push_back(formatString(
         "ran %.1f s (simulated), now at %.1f s", double(step.runNs) * 1e-9, double(engine.nowNs()) * 1e-9));
+    if (const auto& pmu = run.measurements().pmuReport(); pmu && step.action.kind == LessonAction::Kind::Pmu)
+        for (const auto& line : describePmuReport(*pmu))
+            out.lines.push_back("simulated PMU: " + line);
     for (const auto& c : run.claims()) {
         if (c.held)
             out.lines.push_back("claim held: " + c.text + " (" + c.detail + ")");

@@ -29,6 +29,16 @@ const std::vector<std::pair<std::string, std::string>>& exprFunctions()
         { "mb", "mb(G): G's MB (memory bandwidth allocation) value in domain 0, in percent" },
         { "exists", "exists(G): 1 when the group exists, else 0" },
         { "sampling", "sampling(): the engine's sampling interval in seconds" },
+        { "pmu", "pmu(): 1 while the lesson's simulated PMU capture runs, else 0" },
+        { "tma", "tma(CAT): a TMA category's share of the capture's slots in percent (retiring, frontend, ...)" },
+        { "innerbranches", "innerbranches(): sampled LBR entries that branch inside a function (not calls)" },
+        { "calls", "calls(F, G): sampled LBR calls from function F to function G" },
+        { "mispredicts", "mispredicts(F): percent of the sampled branches inside F that were mispredicted" },
+        { "branchshare", "branchshare(F): percent of all sampled branches inside functions that are inside F" },
+        { "loads", "loads(SRC): percent of load samples served by SRC (l1 lfb l2 l3 dram remote hitm)" },
+        { "latency", "latency([F]): mean load latency in cycles of the load samples (of function F)" },
+        { "loadsamples", "loadsamples(): load-latency samples the capture took" },
+        { "hitm", "hitm([F]): percent of the load samples (of function F) that hit a modified line in another core" },
     };
     return list;
 }

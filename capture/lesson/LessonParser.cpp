@@ -7,6 +7,7 @@
 #include "sim/Scenario.h"
 
 #include <cerrno>
+#include <cstdlib>
 #include <sstream>
 #include <unistd.h>
 
@@ -115,9 +116,30 @@ private:
         } else if ((verb == "mkdir" || verb == "rmdir") && !arg.empty() && tail.empty()) {
             s.action.kind = verb == "mkdir" ? LessonAction::Kind::Mkdir : LessonAction::Kind::Rmdir;
             s.action.group = arg;
+        } else if (verb == "pmu" && (arg == "tma" || arg == "lbr" || arg == "lbr-callstack" || arg == "mem")) {
+            s.action.kind = LessonAction::Kind::Pmu;
+            s.action.pmuRecipe = arg;
+            std::istringstream opts(tail);
+            for (std::string kv; opts >> kv;) {
+                const auto eq = kv.find('=');
+                const std::string key = kv.substr(0, eq), value = eq == std::string::npos ? "" : kv.substr(eq + 1);
+                char* end = nullptr;
+                const double number = std::strtod(value.c_str(), &end);
+                const bool isNumber = !value.empty() && end && *end == '\0';
+                if (key == "program" && !value.empty())
+                    s.action.pmuProgram = value;
+                else if (key == "scale" && isNumber && number >= 0.01 && number <= 100)
+                    s.action.pmuScale = number;
+                else if (key == "ldlat" && isNumber && number >= 1 && number <= 65535)
+                    s.action.pmuLdlat = static_cast<unsigned>(number);
+                else
+                    return fail("cannot read '" + kv + "' of action '" + rest + "'",
+                        "pmu options: program=server|frontend|backend, scale=0.01..100, ldlat=1..65535");
+            }
         } else {
             return fail("cannot read action '" + rest + "'",
-                "actions: alloc GROUP SCHEMATA-LINE, sampling DURATION, mkdir GROUP, rmdir GROUP");
+                "actions: alloc GROUP SCHEMATA-LINE, sampling DURATION, mkdir GROUP, rmdir GROUP, "
+                "pmu tma|lbr|lbr-callstack|mem [program=P] [scale=X] [ldlat=N]");
         }
         return {};
     }

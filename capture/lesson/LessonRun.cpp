@@ -33,8 +33,25 @@ LessonRun::LessonRun(Lesson lesson)
     : m_lesson(std::move(lesson))
 { }
 
+namespace {
+
+/// Slices (about 1M simulated cycles each, SimPmuCapture) a lesson's PMU capture runs per update: enough samples
+/// in a step of a few seconds, little enough for the GUI's frame.
+constexpr int kPmuPumpsPerUpdate = 4;
+
+engine::PmuCaptureKind captureKind(const std::string& recipe)
+{
+    if (recipe == "lbr") return engine::PmuCaptureKind::LbrAny;
+    if (recipe == "lbr-callstack") return engine::PmuCaptureKind::LbrCallStack;
+    if (recipe == "mem") return engine::PmuCaptureKind::LoadLatency;
+    return engine::PmuCaptureKind::Tma;
+}
+
+} // namespace
+
 engine::CommandResult LessonRun::begin(engine::Engine& engine)
 {
+    stopPmu(engine);
     auto r = engine.setSamplingInterval(m_lesson.samplingNs);
     auto snapshot = engine.snapshot();
     if (!snapshot.result.ok) return snapshot.result;
@@ -80,11 +97,51 @@ void LessonRun::update(engine::Engine& engine)
             m_runFromNs = now;
         }
     }
-    if (m_phase == StepPhase::Running && now >= m_runFromNs + step().runNs) endRun(now);
+    pumpPmu(engine);
+    if (m_phase == StepPhase::Running && now >= m_runFromNs + step().runNs) endRun(engine, now);
 }
 
-void LessonRun::endRun(std::uint64_t nowNs)
+engine::CommandResult LessonRun::startPmu(engine::Engine& engine)
 {
+    stopPmu(engine); // one capture at a time: a step's figures are its own capture's
+    const auto& a = step().action;
+    engine::PmuRequest request;
+    request.kind = captureKind(a.pmuRecipe);
+    request.simulated = true;
+    request.ldlat = a.pmuLdlat;
+    request.memoryScale = a.pmuScale;
+    request.program = a.pmuProgram;
+    auto started = engine.startPmu(request);
+    if (!started.result.ok) return started.result;
+    m_pmuId = started.info.id;
+    m_measure.setPmuRunning(true);
+    return started.result;
+}
+
+void LessonRun::stopPmu(engine::Engine& engine)
+{
+    if (!m_pmuId) return;
+    (void)engine.stopPmu(*m_pmuId);
+    (void)engine.drainPmuBatches();
+    m_pmuId.reset();
+    m_measure.setPmuRunning(false);
+}
+
+void LessonRun::pumpPmu(engine::Engine& engine)
+{
+    if (!m_pmuId) return;
+    for (int i = 0; i < kPmuPumpsPerUpdate; ++i)
+        (void)engine.pumpPmu(*m_pmuId);
+    (void)engine.readPmuCounters(*m_pmuId); // a TMA capture's totals add up its intervals; others ignore it
+    (void)engine.drainPmuBatches(); // the lesson reads the report; the batches' rows are not needed
+}
+
+void LessonRun::endRun(engine::Engine& engine, std::uint64_t nowNs)
+{
+    if (m_pmuId) {
+        auto report = engine.pmuReport(*m_pmuId, 50);
+        m_measure.setPmuReport(report ? std::optional(std::move(*report)) : std::nullopt);
+    }
     const auto& s = step();
     const auto window = std::min(s.windowNs, nowNs - m_runFromNs);
     m_measure.setWindow(nowNs - window, nowNs);
@@ -209,6 +266,8 @@ engine::CommandResult LessonRun::perform(engine::Engine& engine)
         return engine.createGroup(a.group);
     case LessonAction::Kind::Rmdir:
         return engine.deleteGroup(a.group);
+    case LessonAction::Kind::Pmu:
+        return startPmu(engine);
     }
     return engine::CommandResult::success();
 }

@@ -79,8 +79,12 @@ public:
 
 private:
     void enterStep(std::uint64_t nowNs);
-    void endRun(std::uint64_t nowNs);
+    void endRun(engine::Engine& engine, std::uint64_t nowNs);
     bool actionDone();
+    engine::CommandResult startPmu(engine::Engine& engine);
+    void stopPmu(engine::Engine& engine);
+    /// Runs the capture on as simulated time passes, and reads its counters (TMA).
+    void pumpPmu(engine::Engine& engine);
 
     Lesson m_lesson;
     RunMeasurements m_measure;
@@ -92,6 +96,7 @@ private:
     std::uint64_t m_runFromNs = 0;
     std::vector<ClaimResult> m_claims;
     std::size_t m_hint = 0;
+    std::optional<std::uint32_t> m_pmuId; ///< the lesson's simulated PMU capture (one at a time)
 };
 
 } // namespace rdt::lesson

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "RunMeasurements.h"
 
+#include "PmuMeasurements.h"
+
 #include <bit>
 
 namespace rdt::lesson {
@@ -15,6 +17,8 @@ void RunMeasurements::reset(const engine::GroupsSnapshot& snapshot, std::uint64_
     m_points.clear();
     m_schemata.clear();
     m_variables.clear();
+    m_pmuRunning = false;
+    m_pmuReport.reset();
     for (const auto& g : snapshot.groups)
         if (g.info.isControl) m_schemata[g.info.path] = g.schemata;
     refresh(snapshot, samplingNs);
@@ -100,6 +104,14 @@ std::optional<double> RunMeasurements::metric(
     const std::string& function, const std::vector<std::string>& args, std::string& why) const
 {
     if (function == "sampling") return double(m_samplingNs) * 1e-9;
+    if (function == "pmu") return m_pmuRunning ? 1.0 : 0.0;
+    if (isPmuFunction(function)) {
+        if (!m_pmuReport) {
+            why = function + "(): no PMU capture has run in this lesson yet";
+            return std::nullopt;
+        }
+        return pmuMetric(*m_pmuReport, function, args, why);
+    }
     if (args.empty()) {
         why = function + "() needs a group";
         return std::nullopt;

@@ -7,9 +7,11 @@
 
 #include "LessonExpr.h"
 #include "engine/EngineTypes.h"
+#include "engine/PmuTypes.h"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -28,6 +30,10 @@ public:
     void setWindow(std::uint64_t fromNs, std::uint64_t toNs);
     void setVariable(const std::string& name, double value) { m_variables[name] = value; }
     std::size_t sampleCount(const std::string& group) const;
+    /// The lesson's simulated PMU capture: whether one runs (`pmu()`), and its latest report (PMU functions).
+    void setPmuRunning(bool running) { m_pmuRunning = running; }
+    void setPmuReport(std::optional<engine::PmuReport> report) { m_pmuReport = std::move(report); }
+    const std::optional<engine::PmuReport>& pmuReport() const { return m_pmuReport; }
 
     std::optional<double> metric(
         const std::string& function, const std::vector<std::string>& args, std::string& why) const override;
@@ -48,6 +54,8 @@ private:
     std::map<std::string, double> m_variables;
     std::uint64_t m_samplingNs = 0;
     std::uint64_t m_fromNs = 0, m_toNs = 0;
+    bool m_pmuRunning = false;
+    std::optional<engine::PmuReport> m_pmuReport;
 };
 
 /// "default" and "/" name the default group ("" in resctrl paths); other names are paths.

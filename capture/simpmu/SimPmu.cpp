@@ -41,7 +41,9 @@ Result<SimPmu> SimPmu::create(const SimPmuConfig& config, std::unique_ptr<SimMem
 {
     SimPmu p;
     p.m_config = config;
-    p.m_program = SimProgram::demo(config.memoryScale);
+    auto program = SimProgram::named(config.program, config.memoryScale);
+    if (!program) return program.error();
+    p.m_program = std::move(*program);
     p.m_memory = memory ? std::move(memory) : std::make_unique<SmallCacheHierarchy>();
     auto ring = MemoryRing::create(config.ringBytes);
     if (!ring) return ring.error();

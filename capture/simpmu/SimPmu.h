@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace rdt::pmu {
@@ -34,6 +35,7 @@ struct SimPmuConfig {
     std::uint64_t seed = 1;
     double ghz = 2.0;
     double memoryScale = 1.0; ///< multiplies the demo's big regions (more misses, more backend bound)
+    std::string program; ///< SimProgram::named: "" or "server" (the demo), "frontend", "backend"
     SimPmuModel model; ///< whose events the recipes use: slots and PERF_METRICS, or the pre-Ice Lake formula
 };
 

@@ -5,6 +5,7 @@
 // each with a loop (a conditional back-edge that sometimes mispredicts), some work (uops), loads with an access
 // pattern over a memory region, and calls to children. Its symbol table is what the Symbolizer resolves.
 
+#include "core/Result.h"
 #include "pmu/Symbolizer.h"
 
 #include <cstdint>
@@ -54,6 +55,13 @@ struct SimProgram {
     /// walks collision chains (cache misses), render_page streams a 256 KiB template (L2), log_access updates
     /// counters another core also writes (HITM). `memoryScale` multiplies the big regions (more misses).
     static SimProgram demo(double memoryScale = 1.0);
+    /// An interpreter whose many large handlers miss the instruction cache: frontend bound (SimPrograms.cpp).
+    static SimProgram frontendBound();
+    /// A hash join whose probes and chain walks miss the caches: backend (memory) bound. `memoryScale` multiplies
+    /// its tables, which for this program is what a smaller cache would do.
+    static SimProgram backendBound(double memoryScale = 1.0);
+    /// By name: "server" (or "", the demo), "frontend", "backend".
+    static Result<SimProgram> named(const std::string& name, double memoryScale = 1.0);
     void layout(); ///< assigns start addresses
     std::vector<SymbolRange> symbols() const;
     std::uint64_t end() const;

@@ -11,14 +11,28 @@
 
 #include <QComboBox>
 #include <QDockWidget>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTest>
+#include <QTextBrowser>
 
 namespace {
 constexpr int kStepTimeoutMs = 60'000; // simulated time runs at real speed here; a loaded CI machine lags
+
+/// Every text the panel shows now: its visible labels and the step text.
+QString visibleText(const QWidget* panel)
+{
+    QString all;
+    for (const QLabel* l : panel->findChildren<QLabel*>())
+        if (l->isVisible()) all += l->text() + QLatin1Char('\n');
+    for (const QTextBrowser* t : panel->findChildren<QTextBrowser*>())
+        all += t->toPlainText() + QLatin1Char('\n');
+    return all;
+}
 }
 
 class TestLessonPanel : public QObject {
@@ -37,6 +51,22 @@ private Q_SLOTS:
         QVERIFY(!w.startLesson(QStringLiteral("no-such-lesson"), &why));
         QVERIFY2(why.contains(QStringLiteral("noisy-neighbour")), qPrintable(why)); // the advice names lessons
         QVERIFY(!w.lessonRun());
+    }
+
+    void statusBarIsNotOverprinted()
+    {
+        // As `rdtscope --lesson NAME` does: the lesson starts before the window shows.
+        MainWindow w;
+        QString why;
+        QVERIFY2(w.startLesson(QStringLiteral("noisy-neighbour"), &why), qPrintable(why));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QStatusBar* bar = w.statusBar();
+        bool labelShown = false; // the source label, on the left (the frame label is permanent, on the right)
+        for (const QLabel* l : bar->findChildren<QLabel*>())
+            if (l->isVisible() && !l->text().isEmpty() && l->x() < bar->width() / 2) labelShown = true;
+        QVERIFY(labelShown);
+        QVERIFY2(bar->currentMessage().isEmpty(), qPrintable(bar->currentMessage())); // it would be drawn over it
     }
 
     void walksNoisyNeighbour()
@@ -59,6 +89,10 @@ private Q_SLOTS:
         QVERIFY(!panel->nextButton()->isEnabled());
         const auto measured = run->measuredAnswer();
         QVERIFY(measured.ok());
+        // Before the answer the panel shows neither the measured value nor the claims that carry it.
+        const QString shown = QString::fromStdString(rdt::lesson::formatMeasured(*measured));
+        QVERIFY2(!visibleText(panel).contains(shown), qPrintable(visibleText(panel)));
+        QVERIFY(!visibleText(panel).contains(QStringLiteral("in this run:")));
         panel->numberField()->setText(QString::number(*measured * 3));
         QTest::mouseClick(panel->checkButton(), Qt::LeftButton);
         QVERIFY2(panel->feedbackText().startsWith(QStringLiteral("not quite")), qPrintable(panel->feedbackText()));
@@ -67,6 +101,8 @@ private Q_SLOTS:
         panel->numberField()->setText(QString::number(*measured, 'f', 2));
         QTest::mouseClick(panel->checkButton(), Qt::LeftButton);
         QVERIFY2(panel->feedbackText().startsWith(QStringLiteral("right")), qPrintable(panel->feedbackText()));
+        QVERIFY(panel->feedbackText().contains(shown));
+        QVERIFY2(panel->statusText().contains(QStringLiteral("Seen in this run:")), qPrintable(panel->statusText()));
         QVERIFY(panel->nextButton()->isEnabled());
         QTest::mouseClick(panel->nextButton(), Qt::LeftButton);
 
@@ -89,9 +125,16 @@ private Q_SLOTS:
         QVERIFY2(panel->feedbackText().startsWith(QStringLiteral("right")), qPrintable(panel->feedbackText()));
         QTest::mouseClick(panel->nextButton(), Qt::LeftButton);
 
-        // Step 3: skipped; the lesson completes.
+        // Step 3: skipped once it has run; the skipped step still shows what it measured; the lesson completes.
         QCOMPARE(run->stepIndex(), std::size_t(2));
+        QTRY_VERIFY_WITH_TIMEOUT(run->phase() == rdt::lesson::StepPhase::Question, kStepTimeoutMs);
+        const auto last = run->measuredAnswer();
+        QVERIFY(last.ok());
+        QVERIFY(!visibleText(panel).contains(QString::fromStdString(rdt::lesson::formatMeasured(*last))));
         QTest::mouseClick(panel->skipButton(), Qt::LeftButton);
+        QVERIFY2(panel->feedbackText().contains(
+                     QStringLiteral("This run measured ") + QString::fromStdString(rdt::lesson::formatMeasured(*last))),
+            qPrintable(panel->feedbackText()));
         QVERIFY(run->finished());
         QCOMPARE(panel->model()->stateOf(2), QStringLiteral("skipped"));
         QCOMPARE(panel->model()->stateOf(0), QStringLiteral("done"));

@@ -103,6 +103,9 @@ TEST(LessonParser, RejectsMalformedLinesWithTheirNumber)
         { 16, "expect occupancy(victim < 8", "unbalanced parentheses" },
         { 18, "answer occupancy(victim) within lots", "tolerance" },
         { 23, "action paint streamer", "cannot read action" },
+        { 23, "action pmu tma progrm=frontend", "cannot read 'progrm=frontend'" },
+        { 23, "action pmu tma scale=1000", "cannot read 'scale=1000'" },
+        { 23, "action pmu cycles", "cannot read action" },
         { 5, "scenario no-such-scenario", "scenario 'no-such-scenario'" },
         { 26, "question essay Why?", "question must be" },
     };
@@ -151,4 +154,18 @@ TEST(LessonParser, BuiltinsLoadAndFilesByPath)
     EXPECT_NE(missing.error().advice.find("noisy-neighbour"), std::string::npos);
     auto dir = loadLesson("/");
     EXPECT_FALSE(dir.ok()) << "a directory is not a lesson";
+}
+
+TEST(LessonParser, ReadsAPmuRecipeAction)
+{
+    auto l = parseLesson(
+        withLine(withLine(kGood, 23, "action pmu mem program=backend scale=8 ldlat=300"), 24, "done-when pmu() == 1"),
+        "demo");
+    ASSERT_TRUE(l.ok()) << l.error().toString();
+    const auto& a = l->steps[1].action;
+    EXPECT_EQ(a.kind, LessonAction::Kind::Pmu);
+    EXPECT_EQ(a.pmuRecipe, "mem");
+    EXPECT_EQ(a.pmuProgram, "backend");
+    EXPECT_DOUBLE_EQ(a.pmuScale, 8);
+    EXPECT_EQ(a.pmuLdlat, 300u);
 }
