@@ -122,7 +122,8 @@ std::vector<std::string> builtinScenarios()
     return sim::builtinScenarioNames();
 }
 
-Result<RdtSource> openSimSource(const std::string& spec, const std::string& scenario, bool setupOnly)
+Result<RdtSource> openSimSource(
+    const std::string& spec, const std::string& scenario, bool setupOnly, std::uint32_t timeScale)
 {
     RdtSource s;
     s.kind = spec;
@@ -140,7 +141,9 @@ Result<RdtSource> openSimSource(const std::string& spec, const std::string& scen
             return e;
         }
         if (setupOnly) std::erase_if(loaded->steps, [](const sim::ScenarioStep& step) { return step.atNs > 0; });
-        auto created = sim::Simulation::create(*loaded);
+        sim::SimulationOptions options;
+        options.maxTimeScale = timeScale;
+        auto created = sim::Simulation::create(*loaded, options);
         if (!created) return created.error();
         std::shared_ptr<sim::Simulation> simulation(std::move(*created));
         // The Fs handle keeps the whole simulation alive for as long as the backend uses it.

@@ -85,6 +85,9 @@ public:
     unsigned l3DomainOfCpu(unsigned cpu) const { return m_options.topology.socketOf(cpu); }
     unsigned l2DomainOfCpu(unsigned cpu) const { return m_options.topology.coreOf(cpu); }
     std::uint32_t sampling() const { return m_options.setSampling; }
+    /// Accesses each simulated one stands for beyond set sampling right now: 1, or SimOptions::maxTimeScale once the
+    /// machine is steady (TimeScale.h).
+    std::uint32_t timeScale() const;
     std::recursive_mutex& mutex() const { return m_mutex; }
 
     // --- time -------------------------------------------------------------------------------------------
