@@ -222,13 +222,14 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
     return bundle;
 }
 
-rdt::Result<SourceBundle> openEngineSource(
-    const std::string& spec, const std::string& scenario, double rateHz, bool scenarioSetupOnly)
+rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::string& scenario, double rateHz,
+    bool scenarioSetupOnly, std::uint32_t simTimeScale)
 {
     rdt::engine::ServiceOptions options;
     options.rdt.spec = spec;
     options.rdt.scenario = scenario;
     options.rdt.scenarioSetupOnly = scenarioSetupOnly;
+    options.rdt.simTimeScale = simTimeScale;
     options.who = "gui";
     auto service = rdt::engine::CaptureService::open(options);
     if (!service) return service.error();

@@ -16,8 +16,10 @@ class Engine;
 /// (capture/engine, the front door the CLI and the agent use too) and wraps it for the GUI: the service's sampler
 /// polls on its own thread at `rateHz`, the frame pump drains its events; allocation edits and group commands are
 /// engine commands. `scenarioSetupOnly` (a lesson's machine): the scenario's timed steps do not run.
-rdt::Result<SourceBundle> openEngineSource(
-    const std::string& spec, const std::string& scenario, double rateHz = 10.0, bool scenarioSetupOnly = false);
+/// `simTimeScale`: a simulated machine may thin its accesses up to this factor once steady (the dashboard's idle
+/// cost; capture/sim/TimeScale.h).
+rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::string& scenario, double rateHz = 10.0,
+    bool scenarioSetupOnly = false, std::uint32_t simTimeScale = 1);
 
 /// The same over an engine opened elsewhere (a remote one reached through rdtscope-agent, or a service over a
 /// test's backend). `readOnlyReason` is why allocations cannot be edited ("" when they can).

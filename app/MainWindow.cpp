@@ -93,7 +93,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_monitorTree(new MonitorTreeModel(this))
     , m_monitorPanel(new MonitorPanel(m_monitorTree, this))
     , m_replayBar(new ReplayBar(this))
-    , m_sourceLabel(new QLabel(this))
+    , m_sourceLabel(new ElidedLabel(this))
     , m_frameLabel(new QLabel(this))
     , m_recording(new SessionRecording(this))
 {
@@ -396,7 +396,7 @@ void MainWindow::onFrame(const FrameUpdate& update)
 
 QString MainWindow::sourceStatusText() const
 {
-    return m_sourceLabel->text();
+    return m_sourceLabel->fullText();
 }
 
 void MainWindow::updateTitle()
@@ -406,7 +406,7 @@ void MainWindow::updateTitle()
     if (src.kind == SourceKind::None) {
         m_recordAction->setEnabled(false);
         setWindowTitle(tr("rdtscope \u2014 no data source"));
-        m_sourceLabel->setText(
+        m_sourceLabel->setFullText(
             m_sourceError.isEmpty() ? tr("No data source.") : tr("No data source: %1").arg(m_sourceError));
         return;
     }
@@ -417,8 +417,7 @@ void MainWindow::updateTitle()
     m_recordAction->setEnabled(src.kind == SourceKind::Live || src.kind == SourceKind::Simulated);
     QString text = kind + QStringLiteral(": ") + QString::fromStdString(src.name) + host;
     if (!src.reason.empty()) text += QStringLiteral(" \u2014 ") + QString::fromStdString(src.reason);
-    m_sourceLabel->setText(text);
-    m_sourceLabel->setToolTip(text);
+    m_sourceLabel->setFullText(text);
 }
 
 bool MainWindow::showView(const QString& name)

@@ -5,6 +5,7 @@
 #include "SourceBundle.h"
 
 #include "models/JobTracker.h"
+#include "views/ElidedLabel.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -175,7 +176,7 @@ private:
     MonitorPanel* m_monitorPanel;
     QByteArray m_defaultState;
     ReplayBar* m_replayBar;
-    QLabel* m_sourceLabel;
+    ElidedLabel* m_sourceLabel; ///< what the data source is and why, elided before the frame counter
     QLabel* m_frameLabel;
     QAction* m_recordAction = nullptr;
     QAction* m_applyLiveAction = nullptr;

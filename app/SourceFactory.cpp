@@ -12,7 +12,11 @@ rdt::Result<SourceBundle> openSource(const AppOptions& options)
 {
     if (!options.openFile.isEmpty()) return openReplaySource(options.openFile);
     if (!options.connect.isEmpty()) return openConnectedSource(options);
-    return openEngineSource(options.source.toStdString(), options.scenario.toStdString());
+    // The dashboard's simulated machine thins its accesses 32x once steady (issue 16: idle cost); any change brings
+    // it back to full rate at once (capture/sim/TimeScale.h).
+    constexpr std::uint32_t kDashboardTimeScale = 32;
+    return openEngineSource(
+        options.source.toStdString(), options.scenario.toStdString(), 10.0, false, kDashboardTimeScale);
 }
 
 rdt::Result<SourceBundle> openConnectedSource(const AppOptions& options)

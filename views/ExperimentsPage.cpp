@@ -310,6 +310,20 @@ void ExperimentsPage::onSweepDone(const SweepResult& r)
         lines << tr("Knee: %1").arg(QString::fromStdString(r.knees.bandwidth.explain(unit.toStdString())));
         markKnee(r.knees.bandwidth.x, tr(" knee: %1 %2").arg(r.knees.bandwidth.x).arg(unit));
     }
+    const auto first = r.steps.empty() ? nullptr : &r.steps.front();
+    const auto last = r.steps.empty() ? nullptr : &r.steps.back();
+    if (first && first->mpki && first->ipc && last->mpki && last->ipc)
+        lines << tr("PMU: MPKI %1 at %2 %3, %4 at %5; IPC %6 to %7 (%8)")
+                     .arg(*first->mpki, 0, 'f', 2)
+                     .arg(first->value)
+                     .arg(unit)
+                     .arg(*last->mpki, 0, 'f', 2)
+                     .arg(last->value)
+                     .arg(*first->ipc, 0, 'f', 2)
+                     .arg(*last->ipc, 0, 'f', 2)
+                     .arg(QString::fromStdString(r.pmu.method));
+    else if (!r.pmu.available && !r.pmu.unavailable.empty())
+        lines << tr("No PMU figures: %1").arg(QString::fromStdString(r.pmu.unavailable));
     if (r.stopped) lines << tr("Stopped after %1 step(s).").arg(r.steps.size());
     if (r.error) lines << tr("Step failed: %1").arg(QString::fromStdString(r.error->toString()));
     lines << (r.restored ? tr("Original allocation restored.") : tr("The original allocation could NOT be restored."));

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MonitorPanel.h"
 
+#include "core/Units.h"
 #include "models/MonitorTreeModel.h"
 
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
+#include <QStyle>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 MonitorPanel::MonitorPanel(MonitorTreeModel* model, QWidget* parent)
     : QWidget(parent)
@@ -43,10 +47,32 @@ MonitorPanel::MonitorPanel(MonitorTreeModel* model, QWidget* parent)
     header->setSectionResizeMode(QHeaderView::Interactive);
     // The figures stay in view; a long group path is elided in the middle (its tooltip and a wider column show it).
     header->setSectionResizeMode(MonitorTreeModel::GroupColumn, QHeaderView::Interactive);
-    header->resizeSection(MonitorTreeModel::GroupColumn, 190);
-    for (int c = MonitorTreeModel::DomainsColumn; c < MonitorTreeModel::ColumnCount; ++c)
-        header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    // Widths follow the contents when rows come or go, never on a value update: ResizeToContents measured (shaped
+    // the text of) every visible cell at every sample, ten times a second, most of an idle window's GUI time. A
+    // value column is never narrower than the widest figure its format can print, so a growing value is not elided.
+    const QFontMetrics metrics(m_view->font());
+    const int widestBytes = metrics.horizontalAdvance(QString::fromStdString(rdt::formatBytes(1023.9 * 1048576.0)));
+    const int widestRate = metrics.horizontalAdvance(QString::fromStdString(rdt::formatBandwidth(999.99e9)));
+    auto fitColumns = [this, widestBytes, widestRate] {
+        const int padding = 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 12;
+        // Group paths as wide as the longest, up to 190 px (longer ones are elided in the middle): a narrow dock
+        // still shows the figures.
+        m_view->resizeColumnToContents(MonitorTreeModel::GroupColumn);
+        m_view->setColumnWidth(
+            MonitorTreeModel::GroupColumn, std::clamp(m_view->columnWidth(MonitorTreeModel::GroupColumn), 80, 190));
+        for (int c = MonitorTreeModel::DomainsColumn; c < MonitorTreeModel::ColumnCount; ++c) {
+            m_view->resizeColumnToContents(c);
+            const int floor = c == MonitorTreeModel::OccupancyColumn                        ? widestBytes
+                : c >= MonitorTreeModel::TotalColumn && c <= MonitorTreeModel::RemoteColumn ? widestRate
+                                                                                            : 0;
+            if (floor > 0) m_view->setColumnWidth(c, std::max(m_view->columnWidth(c), floor + padding));
+        }
+    };
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, fitColumns);
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, fitColumns);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, fitColumns);
     header->setMinimumSectionSize(40);
+    fitColumns();
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "TimelineView.h"
 
+#include "AxisLabelFit.h"
 #include "TimelineGroupList.h"
 
 #include "EnvelopePoints.h"
@@ -179,6 +180,14 @@ void TimelineView::setupPlot()
     }
     m_occRect->axis(QCPAxis::atLeft)->setLabel(tr("LLC occupancy (MiB)"));
     m_bwRect->axis(QCPAxis::atLeft)->setLabel(tr("Memory bandwidth (GB/s)"));
+    // Each title as long as its plot is tall: short plots stacked in a small window keep their titles apart.
+    connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+        const bool occ = fitAxisLabel(
+            m_occRect->axis(QCPAxis::atLeft), { tr("LLC occupancy (MiB)"), tr("Occupancy (MiB)"), tr("MiB") });
+        const bool bw = fitAxisLabel(
+            m_bwRect->axis(QCPAxis::atLeft), { tr("Memory bandwidth (GB/s)"), tr("Bandwidth (GB/s)"), tr("GB/s") });
+        if (occ || bw) m_plot->replot(QCustomPlot::rpQueuedReplot);
+    });
     m_bwRect->axis(QCPAxis::atBottom)->setLabel(tr("Time (s)"));
     m_occRect->axis(QCPAxis::atBottom)->setTickLabels(false);
 

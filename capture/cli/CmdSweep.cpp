@@ -88,7 +88,7 @@ public:
             if (printStep) printStep(st, planned);
             m_recorder->push(session::SweepStepRow { 1, st.index, m_kind, group, st.value, st.written, m_stepStart,
                 st.timeNs, st.occupancyBytes, st.totalBps, st.localBps, m_victim, st.victimOccupancyBytes,
-                st.victimTotalBps, st.disturbed });
+                st.victimTotalBps, st.disturbed, st.ipc, st.mpki, st.memoryBound, st.pmuSource });
         };
     }
     /// The end marker (knee, how it ended, the restore) and the file closed; the error when writing failed.
@@ -126,6 +126,15 @@ std::vector<std::string> splitList(const std::string& list)
     return out;
 }
 
+/// A PMU figure for a CSV cell or a table column: empty or "-" when it was not measured (never a made-up 0).
+std::string figure(const std::optional<double>& v, double scale, int decimals, bool csv)
+{
+    if (!v) return csv ? "" : "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, *v * scale);
+    return buf;
+}
+
 void printStep(const experiment::SweepStep& s, const experiment::SweepSettings& settings, bool csv)
 {
     const bool victim = !settings.victim.empty();
@@ -133,11 +142,14 @@ void printStep(const experiment::SweepStep& s, const experiment::SweepSettings& 
         std::printf("%u,%llu,%s,%.0f,%.0f,%.0f", s.index, static_cast<unsigned long long>(s.value),
             csvField(s.written).c_str(), s.occupancyBytes, s.totalBps, s.localBps);
         if (victim) std::printf(",%.0f,%.0f", s.victimOccupancyBytes, s.victimTotalBps);
-        std::printf(",%s\n", csvField(s.disturbed).c_str());
+        std::printf(",%s,%s,%s,%s\n", figure(s.ipc, 1, 4, true).c_str(), figure(s.mpki, 1, 4, true).c_str(),
+            figure(s.memoryBound, 1, 4, true).c_str(), csvField(s.disturbed).c_str());
     } else {
         std::printf("%4u %6llu  %-22s %12.1f %12.1f %12.1f", s.index, static_cast<unsigned long long>(s.value),
             s.written.c_str(), s.occupancyBytes / 1024.0, s.totalBps / 1e6, s.localBps / 1e6);
         if (victim) std::printf(" %12.1f %12.1f", s.victimOccupancyBytes / 1024.0, s.victimTotalBps / 1e6);
+        std::printf(" %6s %7s %7s", figure(s.ipc, 1, 2, false).c_str(), figure(s.mpki, 1, 2, false).c_str(),
+            figure(s.memoryBound, 100, 1, false).c_str());
         std::printf("%s%s\n", s.disturbed.empty() ? "" : "  disturbed: ", s.disturbed.c_str());
     }
     std::fflush(stdout);
@@ -148,14 +160,15 @@ void printHeader(const experiment::SweepSettings& s, bool csv)
     const bool ways = s.kind == experiment::SweepKind::Ways;
     const bool victim = !s.victim.empty();
     if (csv) {
-        std::printf("step,%s,written,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps%s,disturbed\n",
+        std::printf("step,%s,written,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps%s,ipc,mpki,memory_bound,"
+                    "disturbed\n",
             ways ? "ways" : "mb_percent", victim ? ",victim_llc_occupancy_bytes,victim_mbm_total_bps" : "");
         return;
     }
     std::printf("%4s %6s  %-22s %12s %12s %12s", "STEP", ways ? "WAYS" : "MB[%]", "WRITTEN", "LLC[KB]", "MBT[MB/s]",
         "MBL[MB/s]");
     if (victim) std::printf(" %12s %12s", "VICTIM[KB]", "VMBT[MB/s]");
-    std::printf("\n");
+    std::printf(" %6s %7s %7s\n", "IPC", "MPKI", "MEM[%]");
 }
 
 void printKnees(const experiment::SweepResult& r, bool csv)
@@ -166,6 +179,11 @@ void printKnees(const experiment::SweepResult& r, bool csv)
     std::printf("%sknee: %s (%s)\n", prefix, r.knees.bandwidth.explain(unit).c_str(),
         ways ? "memory bandwidth, the group's misses" : "memory bandwidth, the group's own throughput");
     std::printf("%soccupancy knee: %s\n", prefix, r.knees.occupancy.explain(unit).c_str());
+    if (r.pmu.available)
+        std::printf("%spmu: %s's IPC, MPKI (LLC misses per 1000 instructions) and memory-bound share; %s\n", prefix,
+            displayGroup(r.settings.group).c_str(), r.pmu.method.c_str());
+    else
+        std::printf("%spmu: no IPC, MPKI or memory-bound figures: %s\n", prefix, r.pmu.unavailable.c_str());
     if (!r.settings.victim.empty())
         std::printf("%svictim knee: %s (of %s's occupancy)\n", prefix, r.knees.victimOccupancy.explain(unit).c_str(),
             displayGroup(r.settings.victim).c_str());

@@ -353,6 +353,31 @@ Result<PmuReport> CaptureService::pmuReport(std::uint32_t id, std::size_t topN)
     return c->report(topN);
 }
 
+Result<GroupPmuCounts> CaptureService::countGroupPmu(const std::string& group)
+{
+    if (!m_source.simulation)
+        return errnoError(ENOTSUP, "per-group PMU counts are simulated-only for now",
+            "unfinished: counting a group's tasks with perf_event_open (instructions, cycles, LLC misses, TMA) is not "
+            "wired into experiments yet; use `rdtscope-cli pmu tma --pid ...` alongside");
+    const auto snap = snapshot(true);
+    if (!snap.result.ok) return snap.result.error();
+    const auto it = std::find_if(
+        snap.groups.begin(), snap.groups.end(), [&](const GroupState& g) { return g.info.path == group; });
+    if (it == snap.groups.end()) return errnoError(ENOENT, "no group '" + group + "'");
+    const auto counts = m_source.simulation->taskCounts(it->tasks);
+    if (!counts) return errnoError(ENOTSUP, "this simulated source has no model of its tasks' execution");
+    GroupPmuCounts out;
+    out.simulated = true;
+    out.tasks = counts->threads;
+    out.cycles = counts->cycles;
+    out.instructions = counts->instructions;
+    out.llcMisses = counts->llcMisses;
+    out.memoryStallCycles = counts->memoryStallCycles;
+    out.method = "simulated: the machine model's cycles, L3 misses and memory-stall cycles of the group's threads; "
+                 "one instruction per line touched plus one per compute cycle";
+    return out;
+}
+
 void CaptureService::push(EngineEvent event)
 {
     {

@@ -98,6 +98,8 @@ public:
     /// Stops counting, drains what is left and queues it as a last batch.
     CommandResult stopPmu(std::uint32_t id) override;
     Result<PmuReport> pmuReport(std::uint32_t id, std::size_t topN) override;
+    /// Simulated sources: the simulated machine's model of the group's tasks. Real sources: unfinished (ENOTSUP).
+    Result<GroupPmuCounts> countGroupPmu(const std::string& group) override;
 
     // --- Events ----------------------------------------------------------------------------------------------
     /// Everything that happened since the last call, oldest first (each event is returned once).

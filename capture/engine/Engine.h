@@ -103,6 +103,15 @@ public:
     virtual Result<PmuReport> pmuReport(std::uint32_t id, std::size_t topN) = 0;
     /// PMU batches since the last call, oldest first (kept apart from drainEvents: only PMU clients want them).
     virtual std::vector<PmuBatch> drainPmuBatches() = 0;
+    /// Cycles, instructions, LLC misses and memory-stall cycles of a control group's tasks, cumulative: what an
+    /// experiment turns into IPC, MPKI and a memory-bound share per step. Engines that cannot count refuse with
+    /// ENOTSUP and say why.
+    virtual Result<GroupPmuCounts> countGroupPmu(const std::string& group)
+    {
+        (void)group;
+        return errnoError(ENOTSUP, "per-group PMU counts are not offered by this engine",
+            "unfinished: not carried over --connect yet; run the sweep on the server");
+    }
 
     // --- Events ----------------------------------------------------------------------------------------------
     /// Everything that happened since the last call, oldest first (each event is returned once).

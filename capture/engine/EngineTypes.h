@@ -70,6 +70,17 @@ struct AllocationResult {
     std::vector<std::string> steps;
 };
 
+/// PMU counts of one control group's tasks, cumulative (a client takes differences over its own interval).
+struct GroupPmuCounts {
+    bool simulated = false; ///< counted by the simulated machine's model, not a PMU
+    std::size_t tasks = 0; ///< tasks counted
+    double cycles = 0;
+    double instructions = 0;
+    double llcMisses = 0;
+    double memoryStallCycles = 0; ///< cycles the tasks waited on memory (TMA's Memory Bound, as a count)
+    std::string method; ///< how they were counted, for the user ("simulated: ...")
+};
+
 /// Something the service wants a user to see but that stopped nothing.
 struct EngineWarning {
     std::uint64_t timeNs = 0;

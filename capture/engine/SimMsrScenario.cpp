@@ -46,6 +46,10 @@ public:
     }
 
     std::uint64_t nowNs() const override { return m_machine->nowNs(); }
+    std::optional<SimulatedTaskCounts> taskCounts(const std::vector<unsigned>& pids) const override
+    {
+        return simulatedTaskCounts(*m_machine, pids);
+    }
     std::string cpuidJson() const override { return cpuidTableToJson(m_machine->cpuid().table()); }
     void advanceTo(std::uint64_t t) override
     {

@@ -12,6 +12,7 @@
 #include "sim/SimResctrlFs.h"
 #include "sim/Simulation.h"
 
+#include <algorithm>
 #include <cerrno>
 
 namespace rdt {
@@ -37,6 +38,10 @@ public:
         return true;
     }
     std::string scenarioName() const override { return m_sim->scenario().name; }
+    std::optional<SimulatedTaskCounts> taskCounts(const std::vector<unsigned>& pids) const override
+    {
+        return simulatedTaskCounts(m_sim->machine(), pids);
+    }
     std::string describe() const override
     {
         return "simulated " + m_sim->machine().features().brand + ", " + std::to_string(m_sim->machine().cpuCount())
@@ -56,6 +61,20 @@ private:
     std::size_t m_seen = 0;
 };
 
+}
+
+SimulatedTaskCounts simulatedTaskCounts(const sim::SimMachine& machine, const std::vector<unsigned>& pids)
+{
+    SimulatedTaskCounts c;
+    for (const auto& t : machine.threads()) {
+        if (std::find(pids.begin(), pids.end(), static_cast<unsigned>(t.tid)) == pids.end()) continue;
+        ++c.threads;
+        c.cycles += t.stats.cycles;
+        c.instructions += t.stats.instructions;
+        c.llcMisses += static_cast<double>(t.stats.l3Misses());
+        c.memoryStallCycles += t.stats.memoryStallCycles;
+    }
+    return c;
 }
 
 MsrRdtEnumeration msrEnumerationOf(const sim::SimMachine& m)
@@ -103,7 +122,8 @@ std::vector<std::string> builtinScenarios()
     return sim::builtinScenarioNames();
 }
 
-Result<RdtSource> openSimSource(const std::string& spec, const std::string& scenario, bool setupOnly)
+Result<RdtSource> openSimSource(
+    const std::string& spec, const std::string& scenario, bool setupOnly, std::uint32_t timeScale)
 {
     RdtSource s;
     s.kind = spec;
@@ -121,7 +141,9 @@ Result<RdtSource> openSimSource(const std::string& spec, const std::string& scen
             return e;
         }
         if (setupOnly) std::erase_if(loaded->steps, [](const sim::ScenarioStep& step) { return step.atNs > 0; });
-        auto created = sim::Simulation::create(*loaded);
+        sim::SimulationOptions options;
+        options.maxTimeScale = timeScale;
+        auto created = sim::Simulation::create(*loaded, options);
         if (!created) return created.error();
         std::shared_ptr<sim::Simulation> simulation(std::move(*created));
         // The Fs handle keeps the whole simulation alive for as long as the backend uses it.

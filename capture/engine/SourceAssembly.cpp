@@ -13,7 +13,7 @@ Result<RdtSource> openRdtSource(const RdtSourceOptions& options)
 {
     const auto& spec = options.spec;
     if (spec == "sim" || spec == "sim-msr") {
-        auto s = openSimSource(spec, options.scenario, options.scenarioSetupOnly);
+        auto s = openSimSource(spec, options.scenario, options.scenarioSetupOnly, options.simTimeScale);
         if (s)
             s->why = spec + ": simulated machine (scenario " + options.scenario + ") requested with --source " + spec
                 + "; all data is simulated";
@@ -65,7 +65,7 @@ Result<RdtSource> openRdtSource(const RdtSourceOptions& options)
         else if (!rdtFlags)
             reason += "; /proc/cpuinfo shows no cqm/rdt_a flags (CPUID.07H.00H:EBX[12]/[15] = 0 or hidden by a VM)";
     }
-    auto s = openSimSource("sim", options.scenario);
+    auto s = openSimSource("sim", options.scenario, false, options.simTimeScale);
     if (!s)
         return makeError(
             "auto: " + reason + ", and the simulator is unavailable: " + s.error().message, s.error().advice);

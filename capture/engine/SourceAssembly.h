@@ -24,10 +24,15 @@ Result<RdtSource> openRdtSource(const RdtSourceOptions& options);
 
 /// `sim` (ResctrlBackend over SimResctrlFs) and `sim-msr` (MsrBackend over SimMsrSpace) for a scenario;
 /// `setupOnly` drops the scenario's timed steps.
-Result<RdtSource> openSimSource(const std::string& spec, const std::string& scenario, bool setupOnly = false);
+/// `timeScale`: the `sim` machine's steady-state time sampling limit (capture/sim/TimeScale.h).
+Result<RdtSource> openSimSource(
+    const std::string& spec, const std::string& scenario, bool setupOnly = false, std::uint32_t timeScale = 1);
 
 /// The built-in scenario names (resources/scenarios); an agent runs only these, never a file a client names.
 std::vector<std::string> builtinScenarios();
+
+/// The simulated machine's counts for the threads whose PIDs are listed (SimulationControl::taskCounts).
+SimulatedTaskCounts simulatedTaskCounts(const sim::SimMachine& machine, const std::vector<unsigned>& pids);
 
 /// What the MSR backend needs, from the simulated machine's enumeration.
 MsrRdtEnumeration msrEnumerationOf(const sim::SimMachine& machine);

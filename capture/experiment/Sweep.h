@@ -51,6 +51,19 @@ struct SweepStep {
     double victimOccupancyBytes = 0; ///< bandwidth sweeps with a victim
     double victimTotalBps = 0;
     std::string disturbed; ///< another writer changed an allocation during this step ("" when none did)
+    // The swept group's PMU figures over the measurement (none when the PMU is unavailable: SweepResult::pmu says
+    // why, or when its tasks ran no cycles).
+    std::optional<double> ipc; ///< instructions per cycle
+    std::optional<double> mpki; ///< LLC misses per thousand instructions
+    std::optional<double> memoryBound; ///< share of cycles waiting on memory (TMA Memory Bound), 0..1
+    std::string pmuSource; ///< how they were counted, or why there are none (SweepPmu's method or reason)
+};
+
+/// Where the per-step PMU figures come from, or why there are none.
+struct SweepPmu {
+    bool available = false;
+    std::string method; ///< how they were counted ("simulated: ...")
+    std::string unavailable; ///< why not (reason and advice)
 };
 
 /// The knees of a finished sweep, per curve.
@@ -76,6 +89,7 @@ struct SweepResult {
     std::vector<std::string> restoreLog; ///< what the restore wrote and read back
     std::vector<std::string> notes; ///< scenario steps held, contiguous masks used, ...
     bool simulated = false;
+    SweepPmu pmu;
 };
 
 /// What the sweep reports while it runs (the CLI prints rows, the GUI draws the curve and the progress bar).

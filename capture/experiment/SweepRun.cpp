@@ -28,6 +28,8 @@ private:
     /// Another writer changed something this sweep did not: "victim L3 7ff -> 7fc".
     std::string disturbance();
     void restore(SweepResult& result);
+    /// The group's PMU counts now, or none (the first failure is kept in `pmu` as the reason).
+    std::optional<engine::GroupPmuCounts> countPmu(SweepPmu& pmu);
 
     engine::Engine& m_engine;
     SweepSettings m_s;
@@ -104,6 +106,30 @@ void Runner::restore(SweepResult& result)
     result.restored = ok;
 }
 
+std::optional<engine::GroupPmuCounts> Runner::countPmu(SweepPmu& pmu)
+{
+    if (!pmu.available && !pmu.unavailable.empty()) return std::nullopt;
+    auto c = m_engine.countGroupPmu(m_s.group);
+    if (!c) {
+        pmu.available = false;
+        pmu.unavailable = c.error().toString();
+        return std::nullopt;
+    }
+    pmu.available = true;
+    pmu.method = c->method;
+    return *c;
+}
+
+/// IPC, MPKI and the memory-bound share over the interval between two cumulative counts.
+void setPmuFigures(SweepStep& step, const engine::GroupPmuCounts& a, const engine::GroupPmuCounts& b)
+{
+    const double cycles = b.cycles - a.cycles, instructions = b.instructions - a.instructions;
+    if (cycles <= 0 || instructions <= 0) return; // the group's tasks did not run: no figures, not zeros
+    step.ipc = instructions / cycles;
+    step.mpki = (b.llcMisses - a.llcMisses) / instructions * 1000;
+    step.memoryBound = std::clamp((b.memoryStallCycles - a.memoryStallCycles) / cycles, 0.0, 1.0);
+}
+
 Result<SweepResult> Runner::run()
 {
     auto machine = m_engine.machine();
@@ -149,10 +175,18 @@ Result<SweepResult> Runner::run()
         }
         if (m_hooks.onStepStart) m_hooks.onStepStart(step.index, step.value, step.written, m_engine.nowNs());
         std::map<std::string, GroupMeasure> measured;
-        if (!measurer.settle(m_s.settleNs) || !measurer.measure(m_s.measureNs, measured)) {
+        if (!measurer.settle(m_s.settleNs)) {
             result.stopped = true;
             break;
         }
+        const auto pmuBefore = countPmu(result.pmu);
+        if (!measurer.measure(m_s.measureNs, measured)) {
+            result.stopped = true;
+            break;
+        }
+        if (pmuBefore)
+            if (const auto pmuAfter = countPmu(result.pmu)) setPmuFigures(step, *pmuBefore, *pmuAfter);
+        step.pmuSource = result.pmu.available ? result.pmu.method : result.pmu.unavailable;
         const auto& self = measured[m_s.group];
         step.occupancyBytes = self.occupancyBytes;
         step.totalBps = self.totalBps;

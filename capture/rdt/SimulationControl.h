@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,16 @@ struct SimulationEvent {
     std::string text;
     bool ok = true; ///< false: a scenario command failed (text holds the kernel's or the SDM's reason)
     bool note = false; ///< a lesson note rather than a command
+};
+
+/// What the simulated machine's model counted for a set of its threads, cumulative since each started (the
+/// simulated PMU of a resctrl group's tasks; the instruction and stall rules are capture/sim ThreadStats').
+struct SimulatedTaskCounts {
+    std::size_t threads = 0; ///< simulated threads among the PIDs asked for
+    double cycles = 0;
+    double instructions = 0;
+    double llcMisses = 0; ///< accesses served by memory (local or remote)
+    double memoryStallCycles = 0;
 };
 
 /// The handle on a simulated machine that a `sim` / `sim-msr` source exposes. The sampler (and the GUI's frame
@@ -40,6 +51,12 @@ public:
     {
         (void)hold;
         return false;
+    }
+    /// The model's counts for the simulated threads whose PIDs are listed. None when the source has no such model.
+    virtual std::optional<SimulatedTaskCounts> taskCounts(const std::vector<unsigned>& pids) const
+    {
+        (void)pids;
+        return std::nullopt;
     }
 };
 

@@ -40,6 +40,9 @@ CREATE TABLE sweep_steps (
   written TEXT, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, occupancy_bytes REAL, total_bps REAL,
   local_bps REAL, victim TEXT, victim_occupancy_bytes REAL, victim_total_bps REAL, disturbed TEXT,
   PRIMARY KEY (sweep, step));
+CREATE TABLE sweep_pmu (
+  sweep INTEGER NOT NULL, step INTEGER NOT NULL, ipc REAL, mpki REAL, memory_bound REAL, source TEXT,
+  PRIMARY KEY (sweep, step));
 CREATE TABLE tma_intervals (
   start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, scope TEXT NOT NULL, level INTEGER NOT NULL,
   metric TEXT NOT NULL, value REAL NOT NULL);

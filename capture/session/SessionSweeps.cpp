@@ -10,10 +10,17 @@ namespace rdt::session {
 Result<std::vector<SweepStepRow>> SessionReader::sweepSteps()
 {
     std::vector<SweepStepRow> out;
-    if (std::find(m_tables.begin(), m_tables.end(), "sweep_steps") == m_tables.end()) return out;
+    const auto has
+        = [&](const char* table) { return std::find(m_tables.begin(), m_tables.end(), table) != m_tables.end(); };
+    if (!has("sweep_steps")) return out;
+    // Files written before `sweep_pmu` existed have no PMU figures: the same columns read as NULL.
+    const std::string pmu = has("sweep_pmu")
+        ? "p.ipc, p.mpki, p.memory_bound, p.source FROM sweep_steps s LEFT JOIN sweep_pmu p USING (sweep, step)"
+        : "NULL, NULL, NULL, NULL FROM sweep_steps s";
     auto st = Statement::prepare(m_db,
-        "SELECT sweep, step, kind, group_path, value, written, start_ns, end_ns, occupancy_bytes, total_bps, "
-        "local_bps, victim, victim_occupancy_bytes, victim_total_bps, disturbed FROM sweep_steps ORDER BY sweep, step");
+        "SELECT s.sweep, s.step, kind, group_path, value, written, start_ns, end_ns, occupancy_bytes, total_bps, "
+        "local_bps, victim, victim_occupancy_bytes, victim_total_bps, disturbed, "
+            + pmu + " ORDER BY s.sweep, s.step");
     if (!st) return st.error();
     for (;;) {
         auto row = st->step();
@@ -35,6 +42,10 @@ Result<std::vector<SweepStepRow>> SessionReader::sweepSteps()
         r.victimOccupancyBytes = st->f64(12);
         r.victimTotalBps = st->f64(13);
         r.disturbed = st->text(14);
+        if (!st->isNull(15)) r.ipc = st->f64(15);
+        if (!st->isNull(16)) r.mpki = st->f64(16);
+        if (!st->isNull(17)) r.memoryBound = st->f64(17);
+        if (!st->isNull(18)) r.pmuSource = st->text(18);
         out.push_back(std::move(r));
     }
     return out;

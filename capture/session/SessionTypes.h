@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,12 @@ struct SweepStepRow {
     double victimOccupancyBytes = 0;
     double victimTotalBps = 0;
     std::string disturbed; ///< what another writer changed during the step ("" when nothing)
+    // The group's PMU figures over the measurement (table `sweep_pmu`); none when not measured.
+    std::optional<double> ipc;
+    std::optional<double> mpki; ///< LLC misses per thousand instructions
+    std::optional<double> memoryBound; ///< share of cycles waiting on memory, 0..1
+    /// How the figures were counted, or why there are none ("" in files written before `sweep_pmu` existed).
+    std::string pmuSource;
 };
 
 /// One top-down (TMA) interval value: one row per metric per interval (table `tma_intervals`).

@@ -119,6 +119,7 @@ Status SessionWriter::prepareStatements()
         { &m_insMember, "INSERT INTO group_membership VALUES (?,?,?,?)" },
         { &m_insMarker, "INSERT INTO markers VALUES (?,?,?)" },
         { &m_insSweep, "INSERT OR REPLACE INTO sweep_steps VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
+        { &m_insSweepPmu, "INSERT OR REPLACE INTO sweep_pmu VALUES (?,?,?,?,?,?)" },
         { &m_insTma, "INSERT INTO tma_intervals VALUES (?,?,?,?,?,?)" },
         { &m_insPmu,
             "INSERT INTO pmu_batches (kind, start_ns, end_ns, count, codec, raw_size, data) "
@@ -277,7 +278,16 @@ Status SessionWriter::addSweepStep(const SweepStepRow& r)
         .bind(6, r.written);
     m_insSweep.bind(7, r.startNs).bind(8, r.endNs).bind(9, r.occupancyBytes).bind(10, r.totalBps).bind(11, r.localBps);
     m_insSweep.bind(12, r.victim).bind(13, r.victimOccupancyBytes).bind(14, r.victimTotalBps).bind(15, r.disturbed);
-    return check(m_insSweep.run());
+    if (auto s = check(m_insSweep.run()); !s) return s;
+    m_insSweepPmu.bind(1, std::uint64_t { r.sweep }).bind(2, std::uint64_t { r.step });
+    const std::optional<double>* figures[] = { &r.ipc, &r.mpki, &r.memoryBound };
+    for (int i = 0; i < 3; ++i)
+        if (*figures[i])
+            m_insSweepPmu.bind(3 + i, **figures[i]);
+        else
+            m_insSweepPmu.bindNull(3 + i); // not measured: NULL, never a zero that reads as a measurement
+    m_insSweepPmu.bind(6, r.pmuSource);
+    return check(m_insSweepPmu.run());
 }
 
 Status SessionWriter::addTma(const std::vector<TmaInterval>& rows)
@@ -414,6 +424,7 @@ Status SessionWriter::close(const std::string& stopReason)
     m_insMember = {};
     m_insMarker = {};
     m_insSweep = {};
+    m_insSweepPmu = {};
     m_insTma = {};
     m_insPmu = {};
     m_insMap = {};

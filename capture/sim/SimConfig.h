@@ -90,6 +90,9 @@ struct SimOptions {
     /// which is exactly the sets whose index is a multiple of S in a modulo-indexed cache; every simulated
     /// access stands for S real ones. 1 = exact full simulation. See CacheSlice.h for the error analysis.
     std::uint32_t setSampling = 64;
+    /// Time sampling once the machine is steady (TimeScale.h): at most this many accesses per simulated one
+    /// (power of two). 1 = every access simulated, as experiments, lessons and the CLI need.
+    std::uint32_t maxTimeScale = 1;
     std::uint64_t tickNs = 1'000'000; ///< simulated time per tick
     std::uint64_t seed = 1;
 };

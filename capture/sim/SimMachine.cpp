@@ -53,6 +53,9 @@ Result<std::unique_ptr<SimMachine>> SimMachine::create(SimCpuid cpuid, SimOption
     while (s > 1 && (s > f.l3.sets || (f.l2Cat.present && s > f.l2.sets)))
         s /= 2;
     options.setSampling = s;
+    if (options.maxTimeScale == 0 || (options.maxTimeScale & (options.maxTimeScale - 1)) != 0
+        || options.maxTimeScale > 64)
+        return errnoError(EINVAL, "time scale must be a power of two from 1 to 64", "e.g. 1 (off) or 8");
     if (options.tickNs == 0) options.tickNs = 1'000'000;
     std::unique_ptr<SimMachine> m(new SimMachine(std::move(cpuid), f, options));
     Impl& im = *m->m_impl;
@@ -62,6 +65,7 @@ Result<std::unique_ptr<SimMachine>> SimMachine::create(SimCpuid cpuid, SimOption
     im.S = s;
     im.sShift = static_cast<unsigned>(std::countr_zero(s));
     im.seedCounter = options.seed;
+    im.timeScale = TimeScale(options.maxTimeScale);
     im.cores.resize(topo.sockets * topo.coresPerSocket);
     const SimFeatures& F = m->m_features;
     for (auto& k : im.cores) {
@@ -89,6 +93,12 @@ std::uint64_t SimMachine::nowNs() const
     return m_impl->now;
 }
 
+std::uint32_t SimMachine::timeScale() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_impl->timeScale.scale();
+}
+
 void SimMachine::advance(std::uint64_t ns)
 {
     std::lock_guard lock(m_mutex);
@@ -114,6 +124,7 @@ void SimMachine::removeTickListener(int id)
 Result<int> SimMachine::addThread(const std::string& name, unsigned cpu, const WorkloadSpec& spec)
 {
     std::lock_guard lock(m_mutex);
+    m_impl->timeScale.noteChange(); // full rate until the cache is steady again (TimeScale.h)
     if (cpu >= cpuCount())
         return errnoError(EINVAL, "thread '" + name + "': CPU " + std::to_string(cpu) + " does not exist",
             "the simulated machine has CPUs 0-" + std::to_string(cpuCount() - 1));
@@ -135,6 +146,7 @@ Result<int> SimMachine::addThread(const std::string& name, unsigned cpu, const W
 Status SimMachine::removeThread(int tid)
 {
     std::lock_guard lock(m_mutex);
+    m_impl->timeScale.noteChange(); // full rate until the cache is steady again (TimeScale.h)
     auto& v = m_impl->threads;
     auto it = std::find_if(v.begin(), v.end(), [&](const Impl::Thread& t) { return t.info.tid == tid; });
     if (it == v.end()) return errnoError(ESRCH, "no simulated thread " + std::to_string(tid));
@@ -145,6 +157,7 @@ Status SimMachine::removeThread(int tid)
 Status SimMachine::setThreadCpu(int tid, unsigned cpu)
 {
     std::lock_guard lock(m_mutex);
+    m_impl->timeScale.noteChange(); // full rate until the cache is steady again (TimeScale.h)
     if (cpu >= cpuCount()) return errnoError(EINVAL, "CPU " + std::to_string(cpu) + " does not exist");
     for (auto& t : m_impl->threads)
         if (t.info.tid == tid) {
@@ -157,6 +170,7 @@ Status SimMachine::setThreadCpu(int tid, unsigned cpu)
 Status SimMachine::setWorkload(int tid, const WorkloadSpec& spec)
 {
     std::lock_guard lock(m_mutex);
+    m_impl->timeScale.noteChange(); // full rate until the cache is steady again (TimeScale.h)
     for (auto& t : m_impl->threads)
         if (t.info.tid == tid) {
             t.info.spec = spec;
@@ -170,6 +184,7 @@ Status SimMachine::setWorkload(int tid, const WorkloadSpec& spec)
 Status SimMachine::setTaskAssociation(int tid, std::uint32_t clos, std::uint32_t rmid)
 {
     std::lock_guard lock(m_mutex);
+    m_impl->timeScale.noteChange(); // full rate until the cache is steady again (TimeScale.h)
     for (auto& t : m_impl->threads)
         if (t.info.tid == tid) {
             t.info.taskClos = clos;

@@ -35,6 +35,12 @@ struct ThreadStats {
     std::array<std::uint64_t, kHitLevels> byLevel {};
     std::uint64_t memReadBytes = 0, memWriteBytes = 0;
     double cycles = 0; ///< core cycles the thread ran
+    /// Instructions retired, by the model's stated rule: each line touched is one memory instruction, and the
+    /// non-memory work between touches (WorkloadSpec::computeCycles) retires one instruction per cycle.
+    double instructions = 0;
+    /// Cycles spent waiting on the memory hierarchy: an access's cost beyond its compute cycles (a latency over the
+    /// workload's memory-level parallelism, or the bandwidth a line takes). What TMA calls Memory Bound.
+    double memoryStallCycles = 0;
     double l3MissRatio() const
     {
         std::uint64_t l3 = byLevel[2] + byLevel[3] + byLevel[4];
@@ -79,6 +85,9 @@ public:
     unsigned l3DomainOfCpu(unsigned cpu) const { return m_options.topology.socketOf(cpu); }
     unsigned l2DomainOfCpu(unsigned cpu) const { return m_options.topology.coreOf(cpu); }
     std::uint32_t sampling() const { return m_options.setSampling; }
+    /// Accesses each simulated one stands for beyond set sampling right now: 1, or SimOptions::maxTimeScale once the
+    /// machine is steady (TimeScale.h).
+    std::uint32_t timeScale() const;
     std::recursive_mutex& mutex() const { return m_mutex; }
 
     // --- time -------------------------------------------------------------------------------------------

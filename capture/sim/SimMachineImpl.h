@@ -4,6 +4,7 @@
 #pragma once
 
 #include "SimMachine.h"
+#include "TimeScale.h"
 
 #include <algorithm>
 #include <cmath>
@@ -78,6 +79,7 @@ struct SimMachine::Impl {
     int nextListener = 1;
     std::map<int, std::function<void(std::uint64_t)>> listeners;
     std::uint64_t seedCounter = 0;
+    TimeScale timeScale; ///< steady-state time sampling (scale 1 unless SimOptions::maxTimeScale allows more)
 
     std::uint32_t closCount() const { return f->closMax + 1; }
 
@@ -136,26 +138,28 @@ struct SimMachine::Impl {
     }
 
     /// Writes a dirty line back one level down; from L3 it goes to memory.
-    void writeBackFromL2(Core& k, Domain& d, CacheSlice::Tag key, std::uint8_t flags, std::uint32_t rmid)
+    void writeBackFromL2(
+        Core& k, Domain& d, CacheSlice::Tag key, std::uint8_t flags, std::uint32_t rmid, std::uint64_t unitBytes)
     {
         int i = d.l3.peek(key);
         if (i >= 0)
             d.l3.meta(static_cast<std::size_t>(i)).flags |= CacheSlice::Dirty;
         else
-            countMemory(d, rmid, std::uint64_t { S } * 64, !(flags & CacheSlice::Remote));
+            countMemory(d, rmid, unitBytes, !(flags & CacheSlice::Remote));
         (void)k;
     }
 
     /// The sampled access path. key = line / S. Returns the level and adds memory bytes moved.
     HitLevel simulate(unsigned cpu, std::uint64_t key, AccessKind kind, Pqr tag, bool remote, std::uint64_t& memBytes)
     {
-        return simulate(
-            cores[o->topology.coreOf(cpu)], domains[o->topology.socketOf(cpu)], key, kind, tag, remote, memBytes);
+        return simulate(cores[o->topology.coreOf(cpu)], domains[o->topology.socketOf(cpu)], key, kind, tag, remote,
+            std::uint64_t { S } * 64, memBytes);
     }
 
     // Forced inline into runThread (the per-access loop); the access() API calls it through simulate(cpu, ...).
-    [[gnu::always_inline]] HitLevel simulate(
-        Core& k, Domain& d, std::uint64_t lineKey, AccessKind kind, Pqr tag, bool remote, std::uint64_t& memBytes)
+    // `unitBytes`: the memory bytes one simulated line move stands for (S lines, times the time scale).
+    [[gnu::always_inline]] HitLevel simulate(Core& k, Domain& d, std::uint64_t lineKey, AccessKind kind, Pqr tag,
+        bool remote, std::uint64_t unitBytes, std::uint64_t& memBytes)
     {
         const CacheSlice::Tag key = CacheSlice::tagOf(lineKey);
         const bool code = kind == AccessKind::Code, store = kind == AccessKind::Store;
@@ -191,22 +195,23 @@ struct SimMachine::Impl {
                     if (v.meta.rmid < d.rmids.size()) d.rmids[v.meta.rmid].occupancyLines--;
                     if (v.meta.flags & CacheSlice::Dirty) {
                         // A dirty victim's writeback is charged to the request that caused it.
-                        countMemory(d, tag.rmid, std::uint64_t { S } * 64, !(v.meta.flags & CacheSlice::Remote));
-                        memBytes += std::uint64_t { S } * 64;
+                        countMemory(d, tag.rmid, unitBytes, !(v.meta.flags & CacheSlice::Remote));
+                        memBytes += unitBytes;
                     }
                 }
                 if (tag.rmid < d.rmids.size()) d.rmids[tag.rmid].occupancyLines++;
-                countMemory(d, tag.rmid, std::uint64_t { S } * 64, !remote);
-                memBytes += std::uint64_t { S } * 64;
+                countMemory(d, tag.rmid, unitBytes, !remote);
+                memBytes += unitBytes;
             }
-            if (v2.valid && (v2.meta.flags & CacheSlice::Dirty)) writeBackFromL2(k, d, v2.key, v2.meta.flags, tag.rmid);
+            if (v2.valid && (v2.meta.flags & CacheSlice::Dirty))
+                writeBackFromL2(k, d, v2.key, v2.meta.flags, tag.rmid, unitBytes);
         }
         if (v1.valid && (v1.meta.flags & CacheSlice::Dirty)) {
             int j = k.l2.peek(v1.key);
             if (j >= 0)
                 k.l2.meta(static_cast<std::size_t>(j)).flags |= CacheSlice::Dirty;
             else
-                writeBackFromL2(k, d, v1.key, v1.meta.flags, tag.rmid);
+                writeBackFromL2(k, d, v1.key, v1.meta.flags, tag.rmid, unitBytes);
         }
         return level;
     }
@@ -322,8 +327,10 @@ struct SimMachine::Impl {
         Domain& d = domains[socket];
         Core& core = cores[o->topology.coreOf(cpu)];
         const double mlp = spec.effectiveMlp();
-        const double s = S;
-        // Cost of one simulated access (S real ones) per level, computed once per slice: no divisions per access.
+        // One simulated access stands for S real ones (set sampling) times the time scale (a steady machine).
+        const std::uint32_t weight = S * timeScale.scale();
+        const double s = weight;
+        // Cost of one simulated access per level, computed once per slice: no divisions per access.
         double cost[kHitLevels + 1];
         for (int l = 0; l < kHitLevels; ++l)
             cost[l] = s * (spec.computeCycles + levelLatency(static_cast<HitLevel>(l)) / mlp);
@@ -332,10 +339,11 @@ struct SimMachine::Impl {
         const double dramLat = levelLatency(dram) / mlp;
         const double missCost = s * (spec.computeCycles + std::max(dramLat, 64.0 / memCapBpc) * d.pressure);
         const double missWbCost = s * (spec.computeCycles + std::max(dramLat, 128.0 / memCapBpc) * d.pressure);
-        const std::uint64_t lineBytes = std::uint64_t { S } * 64;
+        const std::uint64_t lineBytes = std::uint64_t { weight } * 64;
         t.credit += cycles;
         if (spec.rate > 0) t.rateCredit += spec.rate * dtSec / s;
         double used = 0;
+        const double computePerAccess = s * spec.computeCycles;
         ThreadStats& st = t.info.stats;
         std::uint64_t accesses = 0;
         while (t.credit > 0 && (spec.rate <= 0 || t.rateCredit >= 1)) {
@@ -343,7 +351,7 @@ struct SimMachine::Impl {
             AccessKind kind = AccessKind::Load;
             t.gen.next(addr, kind);
             std::uint64_t bytes = 0;
-            const HitLevel level = simulate(core, d, (addr >> 6) >> sShift, kind, tag, remote, bytes);
+            const HitLevel level = simulate(core, d, (addr >> 6) >> sShift, kind, tag, remote, lineBytes, bytes);
             recordHist(cpu, level);
             const auto li = static_cast<std::size_t>(level);
             const double c = level < HitLevel::LocalDram ? cost[li] : bytes > lineBytes ? missWbCost : missCost;
@@ -351,16 +359,27 @@ struct SimMachine::Impl {
             used += c;
             if (spec.rate > 0) t.rateCredit -= 1;
             ++accesses;
-            st.byLevel[li] += S;
+            st.byLevel[li] += weight;
             if (level >= HitLevel::LocalDram) {
                 st.memReadBytes += lineBytes;
                 st.memWriteBytes += bytes - lineBytes;
             }
         }
-        st.accesses += accesses * S;
+        st.accesses += accesses * weight;
+        st.instructions += static_cast<double>(accesses) * s * (1 + spec.computeCycles);
+        st.memoryStallCycles += used - static_cast<double>(accesses) * computePerAccess;
         if (t.credit > 0) t.credit = 0; // rate-limited: the idle remainder is not banked
         if (spec.rate > 0 && t.rateCredit > 4) t.rateCredit = 4;
         t.info.stats.cycles += used;
+    }
+
+    void observeOccupancy()
+    {
+        std::vector<std::int64_t> occupancy;
+        for (const Domain& d : domains)
+            for (const RmidCounters& r : d.rmids)
+                occupancy.push_back(r.occupancyLines);
+        timeScale.observe(now, occupancy, domains.empty() ? 1 : static_cast<std::int64_t>(domains[0].l3.lineCount()));
     }
 
     void tick()
@@ -398,6 +417,7 @@ struct SimMachine::Impl {
                 d.pressure = std::max(1.0, d.pressure * std::sqrt(std::clamp(ratio / 0.98, 0.5, 2.0)));
         }
         now += o->tickNs;
+        if (timeScale.due(now)) observeOccupancy();
         for (auto& [id, fn] : listeners)
             fn(now);
     }

@@ -14,6 +14,7 @@ SimMachine::Pqr SimMachine::pqr(unsigned cpu) const
 void SimMachine::setPqr(unsigned cpu, Pqr value)
 {
     std::lock_guard lock(m_mutex);
+    m_impl->timeScale.noteChange(); // full rate until the cache is steady again (TimeScale.h)
     if (cpu < m_impl->cpus.size()) m_impl->cpus[cpu].pqr = value;
 }
 
@@ -27,6 +28,7 @@ std::uint32_t SimMachine::l3Mask(unsigned domain, std::uint32_t index) const
 void SimMachine::setL3Mask(unsigned domain, std::uint32_t index, std::uint32_t cbm)
 {
     std::lock_guard lock(m_mutex);
+    m_impl->timeScale.noteChange(); // full rate until the cache is steady again (TimeScale.h)
     auto& d = m_impl->domains.at(domain);
     if (index < d.l3Masks.size()) {
         d.l3Masks[index] = cbm;
@@ -44,6 +46,7 @@ std::uint32_t SimMachine::l2Mask(unsigned l2Domain, std::uint32_t index) const
 void SimMachine::setL2Mask(unsigned l2Domain, std::uint32_t index, std::uint32_t cbm)
 {
     std::lock_guard lock(m_mutex);
+    m_impl->timeScale.noteChange(); // full rate until the cache is steady again (TimeScale.h)
     auto& k = m_impl->cores.at(l2Domain);
     if (index < k.l2Masks.size()) {
         k.l2Masks[index] = cbm;
@@ -60,6 +63,7 @@ bool SimMachine::l3Cdp(unsigned domain) const
 void SimMachine::setL3Cdp(unsigned domain, bool on)
 {
     std::lock_guard lock(m_mutex);
+    m_impl->timeScale.noteChange(); // full rate until the cache is steady again (TimeScale.h)
     auto& d = m_impl->domains.at(domain);
     d.cdp = on;
     m_impl->recomputeL3Ways(d);
@@ -74,6 +78,7 @@ bool SimMachine::l2Cdp(unsigned l2Domain) const
 void SimMachine::setL2Cdp(unsigned l2Domain, bool on)
 {
     std::lock_guard lock(m_mutex);
+    m_impl->timeScale.noteChange(); // full rate until the cache is steady again (TimeScale.h)
     auto& k = m_impl->cores.at(l2Domain);
     k.l2Cdp = on;
     m_impl->recomputeL2Ways(k);
@@ -89,6 +94,7 @@ std::uint32_t SimMachine::mbaDelay(unsigned domain, std::uint32_t clos) const
 void SimMachine::setMbaDelay(unsigned domain, std::uint32_t clos, std::uint32_t delay)
 {
     std::lock_guard lock(m_mutex);
+    m_impl->timeScale.noteChange(); // full rate until the cache is steady again (TimeScale.h)
     auto& d = m_impl->domains.at(domain);
     if (clos < d.mbaDelay.size()) d.mbaDelay[clos] = delay;
 }
@@ -103,6 +109,7 @@ std::uint8_t SimMachine::cbaLevel(unsigned cpu, std::uint32_t clos) const
 void SimMachine::setCbaLevel(unsigned cpu, std::uint32_t clos, std::uint8_t level)
 {
     std::lock_guard lock(m_mutex);
+    m_impl->timeScale.noteChange(); // full rate until the cache is steady again (TimeScale.h)
     auto& c = m_impl->cpus.at(cpu);
     if (clos < c.cba.size()) c.cba[clos] = level;
 }
@@ -110,6 +117,7 @@ void SimMachine::setCbaLevel(unsigned cpu, std::uint32_t clos, std::uint8_t leve
 void SimMachine::resetRdtState()
 {
     std::lock_guard lock(m_mutex);
+    m_impl->timeScale.noteChange(); // full rate until the cache is steady again (TimeScale.h)
     Impl& im = *m_impl;
     const SimFeatures& F = m_features;
     for (auto& d : im.domains) {
@@ -231,6 +239,7 @@ std::uint32_t SimMachine::l3Ways() const
 void SimMachine::flushCaches()
 {
     std::lock_guard lock(m_mutex);
+    m_impl->timeScale.noteChange(); // full rate until the cache is steady again (TimeScale.h)
     const SimFeatures& F = m_features;
     std::uint32_t s = m_impl->S;
     for (auto& k : m_impl->cores) {

@@ -69,6 +69,7 @@ Result<std::unique_ptr<Simulation>> Simulation::create(const Scenario& scenario,
     o.topology.coresPerSocket = options.cores > 0 ? unsigned(options.cores) : scenario.cores;
     o.topology.threadsPerCore = scenario.threadsPerCore;
     o.setSampling = options.sampling > 0 ? std::uint32_t(options.sampling) : scenario.sampling;
+    o.maxTimeScale = options.maxTimeScale;
     o.tickNs = scenario.tickNs;
     auto machine = SimMachine::create(*cpuid, o);
     if (!machine) return machine.error();
@@ -130,7 +131,8 @@ std::vector<std::string> Simulation::describe() const
     const SimOptions& o = m_machine->options();
     out.push_back(std::to_string(o.topology.sockets) + " socket(s) x " + std::to_string(o.topology.coresPerSocket)
         + " cores x " + std::to_string(o.topology.threadsPerCore) + " threads, set sampling 1/"
-        + std::to_string(o.setSampling));
+        + std::to_string(o.setSampling)
+        + (o.maxTimeScale > 1 ? ", time sampling up to 1/" + std::to_string(o.maxTimeScale) + " once steady" : ""));
     for (const auto& n : m_machine->cpuid().notes)
         out.push_back(n);
     out.push_back("scenario: " + m_scenario.name + (m_scenario.title.empty() ? "" : " - " + m_scenario.title));

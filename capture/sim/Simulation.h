@@ -19,6 +19,7 @@ struct SimulationOptions {
     std::string preset; ///< a preset id instead of the scenario's
     int cores = -1; ///< cores per socket; -1 = the scenario's (default 8)
     int sampling = -1; ///< set sampling factor; -1 = the scenario's
+    std::uint32_t maxTimeScale = 1; ///< time sampling once steady (TimeScale.h); 1 = every access simulated
 };
 
 /// Something a scenario did or said, with the simulated time (lesson notes, and every command's outcome).

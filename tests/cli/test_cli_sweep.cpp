@@ -30,13 +30,22 @@ TEST(CliSweep, WaysCsvHasOneRowPerStepAndTheKnee)
 {
     const auto r = runCli("sweep ways --group victim --source sim --scenario noisy-neighbour --csv 2>/dev/null", 120);
     ASSERT_EQ(r.exitCode, 0) << r.output;
-    EXPECT_EQ(linesStartingWith(r.output, "step,ways,written,").size(), 1u) << r.output;
+    EXPECT_EQ(linesStartingWith(r.output,
+                  "step,ways,written,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps,ipc,mpki,"
+                  "memory_bound,disturbed")
+                  .size(),
+        1u)
+        << r.output;
     // The victim starts with all 11 ways of the simulated Xeon Gold 6154 and goes down to 1.
     for (int ways = 11; ways >= 1; --ways) {
         const auto step = std::to_string(12 - ways) + "," + std::to_string(ways) + ",L3:0=";
         EXPECT_EQ(linesStartingWith(r.output, step).size(), 1u) << step << "\n" << r.output;
     }
     EXPECT_EQ(linesStartingWith(r.output, "# knee: ").size(), 1u) << r.output;
+    // The simulated source counts the victim's threads: the figures' source is stated, and labelled simulated.
+    const auto pmu = linesStartingWith(r.output, "# pmu: victim's IPC, MPKI");
+    ASSERT_EQ(pmu.size(), 1u) << r.output;
+    EXPECT_NE(pmu[0].find("simulated"), std::string::npos) << pmu[0];
 }
 
 TEST(CliSweep, RefusalExplains)
@@ -114,6 +123,10 @@ TEST(CliSweep, RecordsTheSweepIntoASession)
     EXPECT_EQ(steps->back().value, 10u);
     EXPECT_LT(steps->front().startNs, steps->front().endNs);
     EXPECT_GT(steps->front().totalBps, 2 * steps->back().totalBps);
+    // The streamer's PMU figures per step, with their source (a 10 % cap slows it: fewer instructions per cycle).
+    ASSERT_TRUE(steps->front().ipc && steps->back().ipc && steps->front().mpki);
+    EXPECT_LT(*steps->back().ipc, *steps->front().ipc);
+    EXPECT_NE(steps->front().pmuSource.find("simulated"), std::string::npos) << steps->front().pmuSource;
     // The same numbers as the CSV printed: row 1's memory bandwidth.
     const auto row1 = linesStartingWith(r.output, "1,100,");
     ASSERT_EQ(row1.size(), 1u) << r.output;
