@@ -6,6 +6,7 @@
 #include "protocol/RdtCodec.h"
 #include "rdt/Schemata.h"
 #include "remote/EngineCodec.h"
+#include "remote/MachineCodec.h"
 #include "remote/PmuCodec.h"
 
 #include <algorithm>
@@ -50,7 +51,7 @@ public:
         }
         if (!m_service) {
             // A command the agent knows that needs a source, or one it does not know at all.
-            if (request.command_case() > pb::Request::kPmuReport || request.command_case() == 0)
+            if (request.command_case() > pb::Request::kDescribeMachine || request.command_case() == 0)
                 return fail(response,
                     makeError("this agent does not know command #" + std::to_string(request.command_case()),
                         "install the same rdtscope release on both machines"));
@@ -91,6 +92,11 @@ public:
             auto report = svc.pmuReport(q.id(), std::min<std::uint32_t>(q.top_n(), 10000));
             if (!report) return fail(response, report.error());
             return remote::toWire(*report, *response.mutable_pmu_report());
+        }
+        case pb::Request::kDescribeMachine: {
+            auto report = svc.describeMachine();
+            if (!report) return fail(response, report.error());
+            return remote::toWire(*report, *response.mutable_machine_report());
         }
         default:
             return fail(response,

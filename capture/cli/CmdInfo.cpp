@@ -57,9 +57,33 @@ int runSourceInfo(const InfoOptions& o)
     return ExitOk;
 }
 
+/// `rdtscope-cli --connect URL info`: the agent's machine, described there by the engine with the same report code
+/// and printed here in the same format as the local command.
+int runRemoteInfo(const InfoOptions& o)
+{
+    if (!o.cpuidDump.empty() || o.cpuidDevice || !o.sysfs.empty() || !o.saveCpuid.empty()) {
+        std::fprintf(stderr,
+            "rdtscope-cli info: --cpuid-dump, --cpuid-device, --sysfs and --save-cpuid read this machine; with "
+            "--connect the agent describes its own (drop them, or run info on the server)\n");
+        return ExitUsage;
+    }
+    int code = 0;
+    auto engine = openPmuEngineForCli(code); // no RDT source: the description does not depend on one
+    if (!engine) return code;
+    auto report = (*engine)->describeMachine();
+    if (!report) {
+        std::fprintf(stderr, "rdtscope-cli info: %s\n", report.error().toString().c_str());
+        return exitCodeFor(report.error());
+    }
+    const std::string text = o.json ? formatCapabilityReportJson(*report) : formatCapabilityReportText(*report);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return ExitOk;
+}
+
 int runInfo(const InfoOptions& o)
 {
     if (o.fromSource) return runSourceInfo(o);
+    if (!connectUrl().empty()) return runRemoteInfo(o);
     std::unique_ptr<CpuidSource> source;
     if (o.cpuidDevice) {
         auto live = LiveCpuid::onCpu(static_cast<unsigned>(*o.cpuidDevice));
@@ -114,7 +138,8 @@ CommandRun defineInfo(CLI::App& cmd)
 {
     cmd.footer("Lists every RDT and PMU capability, one per line, with the CPUID leaf/bit it comes from and the Intel\n"
                "SDM section that defines it; masks are printed in hex (e.g. 0x7ff). Absent features get a \"why not\"\n"
-               "line that says what is missing and what would fix it.\n"
+               "line that says what is missing and what would fix it. With rdtscope-cli --connect URL info the\n"
+               "agent describes its machine, printed in the same format.\n"
                "Exit codes: 0 report printed (also when the machine has no RDT: the report says why),\n"
                "            1 failed (dump or sysfs tree unreadable, snapshot not writable), 2 usage error,\n"
                "            3 /dev/cpu/N/cpuid unavailable (no cpuid driver, not root, no such CPU).");

@@ -26,7 +26,7 @@ CommandRun defineLesson(CLI::App& cmd);
 const std::vector<Command>& commands()
 {
     static const std::vector<Command> table = {
-        { "info", "RDT/PMU capabilities, with CPUID origin and why-not", defineInfo },
+        { "info", "RDT/PMU capabilities, with CPUID origin and why-not", defineInfo, true },
         { "monitor", "LLC occupancy and memory bandwidth per group", defineMonitor, true },
         { "alloc", "cache/bandwidth allocation: show it, or set a group's schemata", defineAlloc, true },
         { "groups", "RDT groups: list, create, delete, assign tasks or CPUs", defineGroups, true },

@@ -58,6 +58,8 @@ public:
     bool hasRdt() const override { return m_source.backend != nullptr; }
     /// Capabilities (re-read from the backend) and which source runs and why.
     Result<MachineDescription> machine() override;
+    /// This machine (engine/DescribeMachine.cpp).
+    Result<CapabilityReport> describeMachine() override;
     const SourceDescription& source() const override { return m_description; }
     /// Groups, their schemata and CPUs now.
     GroupsSnapshot snapshot(bool withTasks = false) override;

@@ -7,6 +7,7 @@
 // data (EngineTypes.h).
 
 #include "EngineTypes.h"
+#include "platform/CapabilityReport.h"
 
 #include <cerrno>
 #include <chrono>
@@ -30,6 +31,13 @@ public:
     /// Groups, their schemata, CPUs and task counts now; with `withTasks` also every group's PID list (a recorder
     /// watching membership wants them; a table of groups does not).
     virtual GroupsSnapshot snapshot(bool withTasks = false) = 0;
+    /// The machine the engine runs on, as `rdtscope-cli info` describes it (platform/CapabilityReport.h): its live
+    /// CPUID, environment (resctrl, PMU, perf_event_paranoid, MSR device) and topology, whatever the source.
+    /// Engines that cannot refuse with ENOTSUP.
+    virtual Result<CapabilityReport> describeMachine()
+    {
+        return errnoError(ENOTSUP, "this engine does not describe its machine", "run rdtscope-cli info there");
+    }
     /// Where the engine runs: "" for this process, "the agent on root@srv" for a remote one.
     virtual std::string location() const { return {}; }
     /// A remote engine whose connection is gone: why, and what to do (every later call fails the same way).

@@ -2,6 +2,7 @@
 #include "RemoteEngine.h"
 
 #include "EngineCodec.h"
+#include "MachineCodec.h"
 #include "PmuCodec.h"
 #include "core/Time.h"
 #include "protocol/RdtCodec.h"
@@ -300,6 +301,20 @@ Result<engine::PmuReport> RemoteEngine::pmuReport(std::uint32_t id, std::size_t 
 std::vector<engine::PmuBatch> RemoteEngine::drainPmuBatches()
 {
     return std::exchange(m_pmuBatches, {});
+}
+
+Result<CapabilityReport> RemoteEngine::describeMachine()
+{
+    pb::Request req;
+    req.mutable_describe_machine();
+    const auto r = exchange(std::move(req));
+    if (r.has_error()) return resultOf(r).error();
+    if (!r.has_machine_report())
+        return errnoError(EPROTO, "the agent answered DescribeMachine without a machine report",
+            "install the same rdtscope release on both machines");
+    auto report = fromWire(r.machine_report());
+    if (report) report->source += " on " + hostname() + " (the agent's machine)";
+    return report;
 }
 
 } // namespace rdt::remote

@@ -30,6 +30,8 @@ public:
     Result<engine::MachineDescription> machine() override;
     const engine::SourceDescription& source() const override { return m_machine.source; }
     engine::GroupsSnapshot snapshot(bool withTasks = false) override;
+    /// The agent's machine (DescribeMachine); its CPUID source names the agent's host.
+    Result<CapabilityReport> describeMachine() override;
     std::string location() const override;
     std::optional<Error> connectionLost() const override { return m_lost; }
 

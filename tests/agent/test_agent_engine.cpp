@@ -14,6 +14,7 @@
 
 #include <sys/socket.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 using namespace rdt;
@@ -287,4 +288,37 @@ TEST(AgentEngine, AClientSilentBeyondTheLimitIsDroppedAndSaysSo)
     EXPECT_FALSE(remote->pollRdt().ok);
     ASSERT_TRUE(remote->connectionLost());
     EXPECT_NE(agent.log().find("silent"), std::string::npos) << agent.log();
+}
+
+// rdtscope-cli --connect URL info: the agent describes its own machine with the local report's code, line for line
+// (the agent here is this machine); only the CPUID source says whose machine it is.
+TEST(AgentEngine, DescribesItsMachineAsTheLocalInfoDoes)
+{
+    InProcessAgent agent;
+    ServiceOptions o;
+    o.openRdt = false;
+    auto c = agent.client();
+    ASSERT_TRUE(c);
+    auto remote = remote::RemoteEngine::open(std::move(c), o);
+    ASSERT_TRUE(remote) << remote.error().toString();
+    auto mine = CaptureService::open(o);
+    ASSERT_TRUE(mine);
+    const auto theirs = (*remote)->describeMachine();
+    const auto ours = (*mine)->describeMachine();
+    ASSERT_TRUE(theirs) << theirs.error().toString();
+    ASSERT_TRUE(ours);
+    EXPECT_EQ(theirs->source, ours->source + " on testhost (the agent's machine)");
+    EXPECT_EQ(theirs->rdtWhyNot, ours->rdtWhyNot);
+    EXPECT_TRUE(theirs->environmentProbed);
+    ASSERT_GT(ours->lines.size(), 20u);
+    ASSERT_EQ(theirs->lines.size(), ours->lines.size());
+    for (std::size_t i = 0; i < ours->lines.size(); ++i) {
+        const auto &a = theirs->lines[i], &b = ours->lines[i];
+        EXPECT_EQ(std::tie(a.group, a.name, a.value, a.present, a.origin, a.sdmSection, a.whyNot),
+            std::tie(b.group, b.name, b.value, b.present, b.origin, b.sdmSection, b.whyNot))
+            << i << ": " << b.name;
+    }
+    // The same text below the source line: one formatter for both.
+    auto body = [](std::string text) { return text.substr(text.find('\n')); };
+    EXPECT_EQ(body(formatCapabilityReportText(*theirs)), body(formatCapabilityReportText(*ours)));
 }

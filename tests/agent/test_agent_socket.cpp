@@ -262,3 +262,33 @@ TEST(AgentSocket, PmuCapturesThroughTheSocket)
     EXPECT_NE(member.exitCode, 0);
     EXPECT_NE(member.err.find("only root may make the agent launch a command"), std::string::npos) << member.err;
 }
+
+// rdtscope-cli --connect unix:PATH info: the agent's machine in the local command's format (text and JSON); the agent
+// here runs on this machine, so everything but the CPUID source line is what the local command prints. Options that
+// read this machine are refused with --connect.
+TEST(AgentSocket, InfoDescribesTheAgentsMachineInTheLocalFormat)
+{
+    SocketAgent agent;
+    ASSERT_TRUE(std::filesystem::exists(agent.path)) << agent.proc->log();
+    const auto mine = run({ RDTSCOPE_CLI, "info" }, 60, true);
+    const auto theirs = run({ RDTSCOPE_CLI, "--connect", "unix:" + agent.path, "info" }, 60, true);
+    ASSERT_EQ(mine.exitCode, 0) << mine.err;
+    ASSERT_EQ(theirs.exitCode, 0) << theirs.err << agent.proc->log();
+    const auto firstLine = [](const std::string& t) { return t.substr(0, t.find('\n')); };
+    const auto rest = [](const std::string& t) { return t.substr(t.find('\n')); };
+    EXPECT_EQ(firstLine(theirs.out).rfind(firstLine(mine.out) + " on ", 0), 0u) << firstLine(theirs.out);
+    EXPECT_NE(firstLine(theirs.out).find("(the agent's machine)"), std::string::npos) << theirs.out;
+    EXPECT_EQ(rest(theirs.out), rest(mine.out));
+    EXPECT_NE(theirs.out.find("\nEnvironment\n"), std::string::npos) << theirs.out;
+    EXPECT_NE(theirs.out.find("\nTopology\n"), std::string::npos) << theirs.out;
+
+    const auto json = run({ RDTSCOPE_CLI, "--connect", "unix:" + agent.path, "info", "--json" }, 60, true);
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    EXPECT_EQ(json.out.rfind("{\"source\":\"", 0), 0u) << json.out;
+    EXPECT_NE(json.out.find("\"capabilities\":["), std::string::npos);
+
+    const auto dump
+        = run({ RDTSCOPE_CLI, "--connect", "unix:" + agent.path, "info", "--save-cpuid", "/tmp/x" }, 60, true);
+    EXPECT_EQ(dump.exitCode, 2);
+    EXPECT_NE(dump.err.find("with --connect the agent describes its own"), std::string::npos) << dump.err;
+}
