@@ -23,7 +23,8 @@ struct RdtSourceOptions {
     /// `sim`, `sim-msr`: run only the scenario's set-up (machine, groups, threads), not its timed steps: a lesson's
     /// student performs those changes (docs/LESSONS.md). Last, so that positional initialisers keep their meaning.
     bool scenarioSetupOnly = false;
-    /// `sim`: how far the simulated machine may thin its accesses once steady (capture/sim/TimeScale.h); 1 = never.
+    /// `sim`: how far the simulated machine may thin its accesses once steady (TimeScale.h, docs/ARCHITECTURE.md
+    /// "The simulated machine"); 1 = never.
     std::uint32_t simTimeScale = 1;
 };
 
