@@ -163,6 +163,9 @@ void TimelineView::setupPlot()
     m_exportLegend = new QCPLayoutGrid;
     m_exportLegend->addElement(0, 0, m_plot->legend);
     m_exportLegend->setMargins(QMargins(4, 2, 4, 0));
+    // Added to the plot's layout once, so the legend belongs to this plot (addToLegend refuses a legend of no plot,
+    // and exports then listed no group), then taken out until an export shows it.
+    m_plot->plotLayout()->addElement(0, 0, m_exportLegend);
     m_plot->plotLayout()->take(m_exportLegend);
     m_occRect = new QCPAxisRect(m_plot);
     m_bwRect = new QCPAxisRect(m_plot);

@@ -96,6 +96,21 @@ private Q_SLOTS:
         QVERIFY(view.plottedPoints(QStringLiteral("streamer"), Metric::BandwidthRemote) > 0);
     }
 
+    void exportLegendListsThePlottedGroups()
+    {
+        Fixture f;
+        TimelineView view(&f.pump);
+        view.resize(900, 600);
+        f.fill();
+        f.pump.pumpOnce();
+        auto* plot = view.findChild<QCustomPlot*>();
+        QVERIFY(plot && plot->legend);
+        QCOMPARE(plot->legend->parentPlot(), plot);
+        QCOMPARE(plot->legend->itemCount(), 2); // victim and streamer
+        view.setGroupVisible(QStringLiteral("victim"), false);
+        QCOMPARE(plot->legend->itemCount(), 1);
+    }
+
     void legendToggleHidesGroup()
     {
         Fixture f;
