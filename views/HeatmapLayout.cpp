@@ -8,8 +8,12 @@
 namespace {
 int maskColumnWidth(const QFontMetrics& fm, int bits)
 {
-    // The full mask, never clipped: "0x" and one hex digit per four bits.
-    return fm.horizontalAdvance(QStringLiteral("0x") + QString((bits + 3) / 4, QLatin1Char('f'))) + 8;
+    // The full mask, never clipped: "0x" and one hex digit per four bits, each as wide as the widest hex digit (in
+    // a proportional font "0xff800" is wider than "0xfffff").
+    int digit = 0;
+    for (const QChar c : QStringLiteral("0123456789abcdef"))
+        digit = std::max(digit, fm.horizontalAdvance(c));
+    return fm.horizontalAdvance(QStringLiteral("0x")) + (bits + 3) / 4 * digit + 8;
 }
 int headerHeight(const QFontMetrics& fm, bool titled)
 {
