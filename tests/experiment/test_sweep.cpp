@@ -2,6 +2,7 @@
 // Sweeps on the simulated machine: the victim's knee where its working set fits, the streamer's flat curve, a sweep
 // refused before any write with the reason, and SIGTERM in the middle of a sweep bringing back every schemata file
 // of the emulated resctrl and every RDT register of the simulated MSR space.
+#include "SweepTestSupport.h"
 #include "engine/CaptureService.h"
 #include "engine/SourceAssembly.h"
 #include "experiment/Sweep.h"
@@ -18,6 +19,8 @@
 
 using namespace rdt;
 using namespace rdt::experiment;
+using rdt::experiment::test::quick;
+using rdt::experiment::test::TestControl;
 
 namespace {
 
@@ -31,34 +34,6 @@ std::unique_ptr<engine::CaptureService> openSim(const std::string& spec = "sim")
     EXPECT_TRUE(s.ok()) << s.error().toString();
     return s.ok() ? std::move(*s) : nullptr;
 }
-
-SweepSettings quick(const std::string& group)
-{
-    SweepSettings s;
-    s.group = group;
-    s.settleNs = 200'000'000;
-    s.measureNs = 500'000'000;
-    s.pollNs = 100'000'000;
-    return s;
-}
-
-/// The test's handle on a Simulation it built itself (so it can read the emulated files and registers directly).
-class TestControl final : public SimulationControl {
-public:
-    explicit TestControl(std::shared_ptr<sim::Simulation> s)
-        : m_sim(std::move(s))
-    { }
-    std::uint64_t nowNs() const override { return m_sim->machine().nowNs(); }
-    void advanceTo(std::uint64_t t) override
-    {
-        if (t > nowNs()) m_sim->advance(t - nowNs());
-    }
-    std::string scenarioName() const override { return m_sim->scenario().name; }
-    std::string describe() const override { return "test simulation"; }
-
-private:
-    std::shared_ptr<sim::Simulation> m_sim;
-};
 
 std::shared_ptr<sim::Simulation> simulation(const std::string& text)
 {

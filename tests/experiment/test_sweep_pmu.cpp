@@ -3,6 +3,7 @@
 // ways shrink below the knee, read from the model's counts of its own threads; a source without such counts gives
 // no figures and says why; the figures go into the session's sweep_pmu table and read back, and a file without that
 // table reads as "not measured".
+#include "SweepTestSupport.h"
 #include "engine/CaptureService.h"
 #include "experiment/Sweep.h"
 #include "rdt/ResctrlBackend.h"
@@ -18,18 +19,10 @@
 
 using namespace rdt;
 using namespace rdt::experiment;
+using rdt::experiment::test::quick;
+using rdt::experiment::test::TestControl;
 
 namespace {
-
-SweepSettings quick(const std::string& group)
-{
-    SweepSettings s;
-    s.group = group;
-    s.settleNs = 200'000'000;
-    s.measureNs = 500'000'000;
-    s.pollNs = 100'000'000;
-    return s;
-}
 
 const SweepStep* stepWithWays(const SweepResult& r, std::uint64_t ways)
 {
@@ -37,24 +30,6 @@ const SweepStep* stepWithWays(const SweepResult& r, std::uint64_t ways)
         if (s.value == ways) return &s;
     return nullptr;
 }
-
-/// A simulation handle that offers no model of its threads' execution (as a source without a PMU).
-class NoCountsControl final : public SimulationControl {
-public:
-    explicit NoCountsControl(std::shared_ptr<sim::Simulation> s)
-        : m_sim(std::move(s))
-    { }
-    std::uint64_t nowNs() const override { return m_sim->machine().nowNs(); }
-    void advanceTo(std::uint64_t t) override
-    {
-        if (t > nowNs()) m_sim->advance(t - nowNs());
-    }
-    std::string scenarioName() const override { return m_sim->scenario().name; }
-    std::string describe() const override { return "test simulation without task counts"; }
-
-private:
-    std::shared_ptr<sim::Simulation> m_sim;
-};
 
 } // namespace
 
@@ -121,7 +96,7 @@ TEST(SweepPmu, NoFiguresAndTheReasonWithoutAPmu)
     src.backend = std::move(*backend);
     src.kind = "sim";
     src.simulated = true;
-    src.simulation = std::make_shared<NoCountsControl>(simulation);
+    src.simulation = std::make_shared<TestControl>(simulation, "test simulation without task counts");
     engine::ServiceOptions o;
     o.who = "test";
     auto svc = engine::CaptureService::openWith(std::move(src), o);
