@@ -84,7 +84,9 @@ public:
             usePmuEngineAt(options);
         }
     }
-    /// Live PMU captures of the PMU pages run on the agent at options.connect (MainWindowConnect.cpp).
+    /// Live PMU captures of the PMU pages run on the agent at options.connect (MainWindowConnect.cpp). Their
+    /// connection opens in the background (ssh may take seconds, never on the GUI thread); until it is open a
+    /// capture is refused with the reason, and pmuConnectFinished() says how it went.
     void usePmuEngineAt(const AppOptions& options);
     /// Recent agent URLs, newest first (QSettings "connect/recent").
     static QStringList recentConnections();
@@ -135,6 +137,8 @@ Q_SIGNALS:
     /// openSession() finished: ok, or the reason it failed.
     void sessionOpened(bool ok, const QString& message);
     void connectFinished(bool ok, const QString& message);
+    /// The PMU pages' own connection to the agent (usePmuEngineAt) is open, or the reason it is not.
+    void pmuConnectFinished(bool ok, const QString& message);
 
 private:
     void buildMenus(); // MainWindowMenus.cpp
@@ -186,6 +190,7 @@ private:
     SessionRecording* m_recording;
     QString m_machineSummary;
     JobTracker m_jobs { this };
+    JobTracker m_pmuConnectJobs { this }; // its own generation: opening a session must not make it stale
     QAction* m_openPerfAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     bool m_rememberFiles = false;

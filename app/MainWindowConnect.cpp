@@ -63,7 +63,29 @@ void MainWindow::connectTo(const AppOptions& options)
 
 void MainWindow::usePmuEngineAt(const AppOptions& options)
 {
-    m_pmu->session()->setEngineFactory([options] { return openConnectedPmuEngine(options); });
+    using EngineResult = rdt::Result<std::shared_ptr<rdt::engine::Engine>>;
+    const std::string url = options.connect.toStdString();
+    // Until the connection is open a capture is refused, not waited for: ssh may take seconds or time out.
+    m_pmu->session()->setEngineFactory([url]() -> EngineResult {
+        return rdt::makeError("the PMU connection to the agent at " + url + " is still opening",
+            "try again in a moment; the status bar says when it is open");
+    });
+    m_pmuConnectJobs.startJob([options] { return std::make_shared<EngineResult>(openConnectedPmuEngine(options)); },
+        [this, url](std::shared_ptr<EngineResult> result) {
+            if (result->ok()) {
+                m_pmu->session()->setEngine(std::move(result->value()));
+                statusBar()->showMessage(
+                    tr("PMU pages: captures run on the agent at %1").arg(QString::fromStdString(url)), 5000);
+                Q_EMIT pmuConnectFinished(true, QString::fromStdString(url));
+                return;
+            }
+            rdt::Error failed = result->error();
+            failed.advice += (failed.advice.empty() ? "" : "; ") + std::string("File > Connect... opens it again");
+            m_pmu->session()->setEngineFactory([failed]() -> EngineResult { return failed; });
+            const QString why = QString::fromStdString(failed.toString());
+            statusBar()->showMessage(tr("PMU pages: cannot reach the agent: %1").arg(why), 15000);
+            Q_EMIT pmuConnectFinished(false, why);
+        });
 }
 
 void MainWindow::showConnectDialog()

@@ -105,7 +105,15 @@ int main(int argc, char** argv)
     AppOptions rdtOptions = options;
     if (!options.openFile.isEmpty() && window.pmuPages()->startFromOptions(options.openFile, options.source, pmuView))
         rdtOptions.openFile.clear();
-    else if (options.openFile.isEmpty())
+    else if (options.openFile.isEmpty() && !options.connect.isEmpty() && pmuView) {
+        // Connected, the PMU pages' capture runs on the agent: start it once that connection is open.
+        QObject::connect(
+            &window, &MainWindow::pmuConnectFinished, &window,
+            [&window, source = options.source, pmuView](bool ok, const QString&) {
+                if (ok) window.pmuPages()->startFromOptions({}, source, pmuView);
+            },
+            Qt::SingleShotConnection);
+    } else if (options.openFile.isEmpty())
         window.pmuPages()->startFromOptions({}, options.source, pmuView);
     // A lesson opens its own simulated machine (below, once the layout is restored so its dock shows).
     const bool lesson = !options.lesson.isEmpty();

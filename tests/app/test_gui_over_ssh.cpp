@@ -14,12 +14,18 @@
 #include "models/TimeSeriesStore.h"
 #include "views/PmuPages.h"
 
+#include <QElapsedTimer>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 #include <QUndoStack>
 
+#include <arpa/inet.h>
 #include <csignal>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 namespace {
@@ -38,6 +44,43 @@ std::vector<pid_t> sshChildren()
     }
     return out;
 }
+/// A TCP listener on 127.0.0.1 that never accepts and never speaks: a host whose sshd hangs before its banner.
+struct SilentListener {
+    int fd = -1;
+    int port = 0;
+    SilentListener()
+    {
+        fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in a {};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof a;
+        if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&a), len) != 0 || ::listen(fd, 4) != 0
+            || ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
+            return;
+        port = ntohs(a.sin_port);
+    }
+    bool hasPendingConnection() const
+    {
+        pollfd p { fd, POLLIN, 0 };
+        return ::poll(&p, 1, 0) == 1;
+    }
+    /// Takes every waiting connection and closes it, then stops listening: ssh sees the host hang up.
+    void hangUp()
+    {
+        while (hasPendingConnection()) {
+            const int c = ::accept4(fd, nullptr, nullptr, SOCK_CLOEXEC);
+            if (c < 0) break;
+            ::close(c);
+        }
+        ::close(fd);
+        fd = -1;
+    }
+    ~SilentListener()
+    {
+        if (fd >= 0) ::close(fd);
+    }
+};
 } // namespace
 
 class TestGuiOverSsh : public QObject {
@@ -122,9 +165,13 @@ private Q_SLOTS:
         MainWindow window;
         window.setRememberRecentFiles(false);
         QSignalSpy connected(&window, &MainWindow::connectFinished);
+        QSignalSpy pmuConnected(&window, &MainWindow::pmuConnectFinished);
         window.connectTo(options);
         QVERIFY(connected.wait(60000));
         QVERIFY2(connected.at(0).at(0).toBool(), qPrintable(connected.at(0).at(1).toString()));
+        // The PMU pages' connection opens in the background after the source's.
+        QVERIFY(!pmuConnected.isEmpty() || pmuConnected.wait(60000));
+        QVERIFY2(pmuConnected.at(0).at(0).toBool(), qPrintable(pmuConnected.at(0).at(1).toString()));
         PmuSession* session = window.pmuPages()->session();
         rdt::pmu::PerfTarget target;
         target.command = { PMU_LIVE_TARGET, "0.5" };
@@ -148,6 +195,48 @@ private Q_SLOTS:
         // ring than the first samples and the first (unknown) name of each address was never resent
         // (tests/pmu/engine_ring_order.cpp). The message lists what was named instead.
         QVERIFY2(session->data().otherFunctions.count("rdtscope_live_inner"), seen.c_str());
+    }
+
+    void aSilentHostNeverBlocksTheWindow()
+    {
+        // A host that accepts the TCP connection and never says a word (ssh waits for its banner): the PMU pages'
+        // connection opens off the GUI thread, the window keeps running, and a capture meanwhile is refused with
+        // the reason instead of waiting.
+        SilentListener silent; // never accepts: the kernel completes ssh's TCP handshake from its backlog
+        QVERIFY(silent.port > 0);
+        AppOptions options;
+        options.connect = QStringLiteral("ssh://root@127.0.0.1:%1").arg(silent.port);
+        options.source = QStringLiteral("sim");
+        MainWindow window;
+        window.setRememberRecentFiles(false);
+        QSignalSpy pmuConnected(&window, &MainWindow::pmuConnectFinished);
+        QElapsedTimer clock;
+        clock.start();
+        window.usePmuEngineAt(options);
+        QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+        int ticks = 0;
+        QTimer ticker;
+        connect(&ticker, &QTimer::timeout, this, [&ticks] { ++ticks; });
+        ticker.start(20);
+        QTRY_VERIFY_WITH_TIMEOUT(silent.hasPendingConnection(), 20000); // ssh is connected and waits for the banner
+        QTest::qWait(400);
+        QVERIFY(pmuConnected.isEmpty());
+        QVERIFY2(ticks >= 10, qPrintable(QString::number(ticks))); // the event loop ran meanwhile
+        PmuSession* session = window.pmuPages()->session();
+        rdt::pmu::PerfTarget target;
+        target.systemWide = true;
+        QString error;
+        QVERIFY(!session->startLive(rdt::pmu::PmuRecipeKind::CpuClock, target, 250, &error));
+        QVERIFY2(error.contains(QStringLiteral("still opening")), qPrintable(error));
+
+        // The host hangs up: the reason reaches the window, and the next capture says it.
+        silent.hangUp();
+        QVERIFY(pmuConnected.wait(60000));
+        QVERIFY(!pmuConnected.at(0).at(0).toBool());
+        error.clear();
+        QVERIFY(!session->startLive(rdt::pmu::PmuRecipeKind::CpuClock, target, 250, &error));
+        QVERIFY2(error.contains(QStringLiteral("File > Connect")), qPrintable(error));
+        QVERIFY2(!error.contains(QStringLiteral("still opening")), qPrintable(error));
     }
 
     void aWrongHostSaysWhy()
