@@ -56,7 +56,7 @@ Status Connection::queueFrame(const pb::Envelope& envelope, bool mayCompress)
         m_outPos = 0;
     }
     const auto* p = reinterpret_cast<const std::uint8_t*>(m_scratch.data());
-    m_encoder.append({ p, m_scratch.size() }, mayCompress, m_out);
+    if (m_encoder.append({ p, m_scratch.size() }, mayCompress, m_out)) ++m_stats.framesCompressed;
     ++m_stats.framesOut;
     if (m_out.size() - m_outPos > m_opt.outputLimitBytes)
         return makeError(m_opt.peerName + " does not read what is sent to it (" + byteSizeText(m_out.size() - m_outPos)
@@ -66,7 +66,9 @@ Status Connection::queueFrame(const pb::Envelope& envelope, bool mayCompress)
 
 Status Connection::send(const pb::Envelope& envelope)
 {
-    return queueFrame(envelope, envelope.has_event());
+    // Events (RDT sample batches) and responses (PMU batches and reports answer their commands) are what grows;
+    // the encoder compresses only bodies where that pays, so small control messages stay raw anyway.
+    return queueFrame(envelope, envelope.has_event() || envelope.has_response());
 }
 
 void Connection::sendSamples(const RdtSampleBatch& batch)

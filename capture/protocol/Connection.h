@@ -40,6 +40,7 @@ struct ConnectionStats {
     std::uint64_t bytesOut = 0;
     std::uint64_t framesIn = 0;
     std::uint64_t framesOut = 0;
+    std::uint64_t framesCompressed = 0; ///< of framesOut, those sent zstd-compressed
     std::uint64_t batchesCoalesced = 0;
 };
 

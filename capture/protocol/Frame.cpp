@@ -51,7 +51,7 @@ FrameEncoder::FrameEncoder()
 
 FrameEncoder::~FrameEncoder() = default;
 
-void FrameEncoder::append(std::span<const std::uint8_t> body, bool mayCompress, std::vector<std::uint8_t>& out)
+bool FrameEncoder::append(std::span<const std::uint8_t> body, bool mayCompress, std::vector<std::uint8_t>& out)
 {
     m_raw += body.size() + kFrameHeaderBytes;
     if (mayCompress && body.size() >= kCompressMinBytes) {
@@ -61,12 +61,13 @@ void FrameEncoder::append(std::span<const std::uint8_t> body, bool mayCompress, 
             putHeader(out, n, kFrameZstd);
             out.insert(out.end(), m_scratch.begin(), m_scratch.begin() + static_cast<std::ptrdiff_t>(n));
             m_wire += n + kFrameHeaderBytes;
-            return;
+            return true;
         }
     }
     putHeader(out, body.size(), 0);
     out.insert(out.end(), body.begin(), body.end());
     m_wire += body.size() + kFrameHeaderBytes;
+    return false;
 }
 
 FrameDecoder::FrameDecoder(std::uint32_t maxFrameBytes)

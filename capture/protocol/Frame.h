@@ -30,8 +30,8 @@ public:
     FrameEncoder& operator=(const FrameEncoder&) = delete;
 
     /// Appends one frame holding `body` to `out`. With `mayCompress` the body is compressed when that saves at
-    /// least an eighth of it ("when it pays").
-    void append(std::span<const std::uint8_t> body, bool mayCompress, std::vector<std::uint8_t>& out);
+    /// least an eighth of it ("when it pays"); true when it was.
+    bool append(std::span<const std::uint8_t> body, bool mayCompress, std::vector<std::uint8_t>& out);
     std::uint64_t rawBytes() const { return m_raw; }
     std::uint64_t wireBytes() const { return m_wire; }
 

@@ -83,6 +83,36 @@ TEST(Connection, ExchangesMessagesAfterThePreambles)
     EXPECT_EQ(agent.peerPreambleVersion(), kProtocolVersion);
 }
 
+TEST(Connection, PmuBatchResponsesTravelCompressedAndSmallMessagesRaw)
+{
+    Pair p;
+    Connection client(UniqueFd(p.a), {}, opts("the agent"), 0);
+    Connection agent(UniqueFd(p.b), {}, opts("the client"), 0);
+    // A pump's answer: 400 decoded samples of a busy loop (a few addresses, as a real profile has).
+    pb::Envelope response;
+    response.mutable_response()->set_id(7);
+    pb::PmuBatch* batch = response.mutable_response()->mutable_pmu_batches()->add_batches();
+    batch->set_capture_id(1);
+    for (int i = 0; i < 400; ++i) {
+        pb::PmuSample* s = batch->add_decoded();
+        s->set_time_ns(1'000'000'000ull + static_cast<std::uint64_t>(i) * 250'000);
+        s->set_pid(4242);
+        s->set_ip(0x401000 + static_cast<std::uint64_t>(i % 7) * 16);
+    }
+    pb::Envelope pong;
+    pong.mutable_response()->set_id(8); // a bare answer: below the size where compression pays
+    ASSERT_TRUE(agent.send(response).ok());
+    ASSERT_TRUE(agent.send(pong).ok());
+    ASSERT_TRUE(agent.flush(1).ok());
+    EXPECT_EQ(agent.stats().framesOut, 2u);
+    EXPECT_EQ(agent.stats().framesCompressed, 1u);
+    EXPECT_LT(agent.stats().bytesOut, response.ByteSizeLong() / 2) << "the batch compresses well";
+    auto in = pump(client);
+    ASSERT_EQ(in.size(), 2u);
+    EXPECT_EQ(in[0].envelope.SerializeAsString(), response.SerializeAsString());
+    EXPECT_EQ(in[1].envelope.response().id(), 8u);
+}
+
 TEST(Connection, SlowReaderGetsCoalescedBatchesAndBoundedMemory)
 {
     Pair p;
