@@ -88,8 +88,9 @@ int runCli(int argc, const char* const* argv)
                 return parsed ? std::string() : parsed.error().toString();
             },
             ""));
-    app.add_option(
-           "--agent", agent, "where rdtscope-agent is on the server when it is not on PATH or in .../libexec/rdtscope")
+    app.add_option("--agent", agent,
+           "where rdtscope-agent is on the server (with --connect local: on this machine) when it is not on PATH or in "
+           ".../libexec/rdtscope")
         ->type_name("PATH");
     app.add_flag_callback(
         "--version",

@@ -63,8 +63,26 @@ Error diagnoseTransportFailure(
     const std::string agentSaid
         = split.lastAgentLine.empty() ? std::string {} : " (the agent's last log line: " + split.lastAgentLine + ")";
     const std::string tail = stderrTail(stderrText);
-    const std::string said = tail.empty() ? std::string {} : " (ssh said: " + tail + ")";
+    const char* const transport = url.kind == AgentUrl::Kind::Ssh ? "ssh" : "pkexec";
+    const std::string said = tail.empty() ? std::string {} : " (" + std::string(transport) + " said: " + tail + ")";
     const std::string host = url.hostLabel();
+    if (url.kind == AgentUrl::Kind::Local) {
+        // pkexec's own words (polkit's pkexec.c); it exits 127 for every refusal and 126 for a dismissed dialog.
+        if (has(stderrText, "Error getting authority") || has(stderrText, "Could not connect"))
+            return makeError("pkexec could not reach polkit on this machine" + said,
+                "start the system bus and polkit (systemctl start dbus polkit), or reach the agent another way: "
+                "--connect ssh://root@localhost, or a unix socket (README, \"Remote servers\")");
+        if (has(stderrText, "Error accessing") || has(stderrText, "Cannot run program"))
+            return makeError("pkexec cannot run the agent" + said,
+                "build or install rdtscope-agent (/usr/libexec/rdtscope), or name its path with --agent PATH");
+        if (exitCode == 126 || has(stderrText, "dismissed"))
+            return makeError("the polkit authorization to start the agent was dismissed" + said,
+                "authenticate in the polkit dialog; the actions are org.rdtscope.agent.*");
+        if (exitCode == 127 || has(stderrText, "Not authorized"))
+            return makeError("polkit did not allow pkexec to start the agent" + said,
+                "an administrator can allow it with a rule in /etc/polkit-1/rules.d for org.rdtscope.agent.monitor "
+                "(the agent's installed path is annotated with it); the actions are org.rdtscope.agent.*");
+    }
     if (url.kind == AgentUrl::Kind::Ssh) {
         if (has(stderrText, "REMOTE HOST IDENTIFICATION HAS CHANGED"))
             return makeError("the host key of " + host + " has changed; ssh refused to connect" + said,
@@ -92,12 +110,9 @@ Error diagnoseTransportFailure(
             url.kind == AgentUrl::Kind::Ssh
                 ? "install it there (see README, \"Remote servers\"), or name its path with --agent PATH"
                 : "build or install rdtscope-agent next to this program");
-    if (url.kind == AgentUrl::Kind::Local && (exitCode == 126 || exitCode == 127))
-        return makeError("pkexec did not start the agent (authorization dismissed or refused)" + said,
-            "authenticate in the polkit dialog; the actions are org.rdtscope.agent.*");
     Error e = streamError;
     if (!tail.empty())
-        e.message += " (" + std::string(url.kind == AgentUrl::Kind::Ssh ? "ssh" : "stderr") + ": " + tail + ")";
+        e.message += " (" + std::string(url.kind == AgentUrl::Kind::Unix ? "stderr" : transport) + ": " + tail + ")";
     if (exitCode > 0 && tail.empty()) e.message += " (the transport exited with code " + std::to_string(exitCode) + ")";
     e.message += agentSaid;
     return e;

@@ -240,6 +240,7 @@ Result<std::unique_ptr<RemoteEngine>> connectEngine(const std::string& url, cons
     co.software = software;
     co.sshCommand = protocol::sshCommandFromEnvironment();
     co.remoteAgent = remoteAgent;
+    if (parsed->kind == protocol::AgentUrl::Kind::Local) co.localAgent = remoteAgent; // --agent with local: pkexec's
     auto client = protocol::AgentClient::connect(*parsed, co);
     if (!client) return client.error();
     return RemoteEngine::open(std::move(*client), options);

@@ -119,6 +119,33 @@ TEST(TransportDiagnosis, NamesTheCauseAndTheFix)
         << agentLog.message;
 }
 
+TEST(TransportDiagnosis, PkexecsOwnWordsForConnectLocal)
+{
+    // What pkexec prints (polkit's src/programs/pkexec.c), each read as its cause; never "ssh said".
+    auto url = parseAgentUrl("local");
+    ASSERT_TRUE(url.ok());
+    const rdt::Error closed = rdt::makeError("the agent on localhost closed the connection without a word");
+    auto noBus = diagnoseTransportFailure(*url,
+        "Error getting authority: Error initializing authority: Could not connect: No such file or directory\n", 127,
+        closed);
+    EXPECT_NE(noBus.message.find("pkexec could not reach polkit"), std::string::npos) << noBus.message;
+    EXPECT_NE(noBus.message.find("(pkexec said: Error getting authority"), std::string::npos) << noBus.message;
+    EXPECT_NE(noBus.advice.find("systemctl start dbus polkit"), std::string::npos) << noBus.advice;
+    auto noAgent = diagnoseTransportFailure(
+        *url, "Error accessing /opt/x/rdtscope-agent: No such file or directory\n", 127, closed);
+    EXPECT_NE(noAgent.message.find("pkexec cannot run the agent"), std::string::npos) << noAgent.message;
+    EXPECT_NE(noAgent.advice.find("--agent PATH"), std::string::npos) << noAgent.advice;
+    auto refused = diagnoseTransportFailure(*url,
+        "Error executing command as another user: Not authorized\n\nThis incident has been reported.\n", 127, closed);
+    EXPECT_NE(refused.message.find("polkit did not allow pkexec"), std::string::npos) << refused.message;
+    EXPECT_NE(refused.advice.find("rules.d"), std::string::npos) << refused.advice;
+    auto dismissed
+        = diagnoseTransportFailure(*url, "Error executing command as another user: Request dismissed\n", 126, closed);
+    EXPECT_NE(dismissed.message.find("dismissed"), std::string::npos) << dismissed.message;
+    for (const auto* e : { &noBus, &noAgent, &refused, &dismissed })
+        EXPECT_EQ(e->message.find("ssh"), std::string::npos) << e->message;
+}
+
 TEST(UnixSocket, ListensWithMode0660AndRefusesNonMembers)
 {
     const auto dir = std::filesystem::temp_directory_path() / ("rdtscope-sock-" + std::to_string(::getpid()));
