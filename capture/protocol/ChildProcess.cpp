@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <utility>
@@ -24,13 +25,22 @@ Status pipeCloexec(int fds[2])
     if (::pipe2(fds, O_CLOEXEC) != 0) return errnoError(errno, "cannot create a pipe");
     return {};
 }
+/// The child's stdin is a socket, not a pipe: a write after the child died (ssh killed, pkexec refused) is then
+/// sent with MSG_NOSIGNAL (Connection::flush) and fails with EPIPE instead of raising SIGPIPE, which would kill
+/// the GUI or the CLI (send(2)).
+Status socketCloexec(int fds[2])
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+        return errnoError(errno, "cannot create a socket pair");
+    return {};
+}
 }
 
 Result<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv)
 {
     if (argv.empty()) return makeError("no command to start");
     int in[2], out[2], err[2];
-    if (auto st = pipeCloexec(in); !st) return st.error();
+    if (auto st = socketCloexec(in); !st) return st.error();
     if (auto st = pipeCloexec(out); !st) {
         ::close(in[0]), ::close(in[1]);
         return st.error();

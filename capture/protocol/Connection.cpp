@@ -8,6 +8,8 @@
 #include <fcntl.h>
 #include <google/protobuf/stubs/logging.h>
 #include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace rdt::protocol {
@@ -40,6 +42,8 @@ Connection::Connection(UniqueFd readFd, UniqueFd writeFd, ConnectionOptions opti
 {
     (void)makeNonBlocking(m_read.get());
     if (m_write.valid()) (void)makeNonBlocking(m_write.get());
+    struct stat st { };
+    m_writeIsSocket = ::fstat(this->writeFd(), &st) == 0 && S_ISSOCK(st.st_mode);
     const auto pre = encodePreamble(m_opt.preambleVersion ? m_opt.preambleVersion : kProtocolVersion);
     m_out.insert(m_out.end(), pre.begin(), pre.end());
 }
@@ -97,7 +101,12 @@ Status Connection::flush(std::uint64_t nowNs)
 {
     promoteSamples();
     while (m_outPos < m_out.size()) {
-        const ssize_t n = ::write(writeFd(), m_out.data() + m_outPos, m_out.size() - m_outPos);
+        // A peer gone must be an EPIPE error here, never a SIGPIPE that kills the process: sockets take
+        // MSG_NOSIGNAL (every client transport is one: unix sockets, and ChildProcess's stdin); the agent's own
+        // stdio may be pipes, and the agent ignores SIGPIPE.
+        const ssize_t n = m_writeIsSocket
+            ? ::send(writeFd(), m_out.data() + m_outPos, m_out.size() - m_outPos, MSG_NOSIGNAL)
+            : ::write(writeFd(), m_out.data() + m_outPos, m_out.size() - m_outPos);
         if (n < 0) {
             if (errno == EINTR) continue;
             if (errno == EAGAIN || errno == EWOULDBLOCK) break;

@@ -83,6 +83,7 @@ private:
 
     UniqueFd m_read;
     UniqueFd m_write;
+    bool m_writeIsSocket = false; ///< writes use send(MSG_NOSIGNAL)
     ConnectionOptions m_opt;
     ConnectionStats m_stats;
     FrameEncoder m_encoder;

@@ -7,10 +7,22 @@
 //     come on top and are not counted),
 //   - the agent's CPU (user + system from /proc, target <= 2 % of a core),
 //   - latency from the agent's counter read (the batch's CLOCK_MONOTONIC time; one machine, one clock) to the
-//     batch coming out of RemoteEngine::drainEvents() here, p50/p99 (target p99 <= 50 ms).
+//     batch coming out of RemoteEngine::drainEvents() here, p50/p99 (target p99 <= 50 ms),
+//   - then the same source opened as the GUI opens it (app/SourceFactory.h openConnectedSource) and drained by the
+//     GUI's FramePump at its 30 Hz frame rate: latency from the counter read to the batch in a frame (the issue's
+//     figure: "to the sample arriving in the GUI's frame pump").
 // Without sshd it says so and measures nothing.
 #include "core/Time.h"
 #include "remote/RemoteEngine.h"
+
+#if RDTSCOPE_BENCH_GUI_PUMP
+#include "AppOptions.h"
+#include "SourceFactory.h"
+#include "models/FramePump.h"
+
+#include <QCoreApplication>
+#include <QTimer>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -126,6 +138,47 @@ double cpuSecondsOf(pid_t pid)
     return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
+struct Percentiles {
+    std::vector<double> ms;
+    double at(double p)
+    {
+        std::sort(ms.begin(), ms.end());
+        return ms.empty() ? 0.0
+                          : ms[std::min(ms.size() - 1, static_cast<std::size_t>(p * static_cast<double>(ms.size())))];
+    }
+    double max() const { return ms.empty() ? 0.0 : *std::max_element(ms.begin(), ms.end()); }
+};
+
+#if RDTSCOPE_BENCH_GUI_PUMP
+/// The source opened as the GUI's File > Connect opens it, drained by the GUI's frame pump for `seconds`.
+void measureGuiFramePump(const std::string& url, const std::string& tree, int seconds)
+{
+    AppOptions options;
+    options.connect = QString::fromStdString(url);
+    options.source = QString::fromStdString("resctrl:" + tree);
+    auto bundle = openConnectedSource(options);
+    if (!bundle) {
+        std::printf("  GUI frame pump: not measured: %s\n", bundle.error().toString().c_str());
+        return;
+    }
+    FramePump pump; // 30 Hz, as in the window
+    Percentiles latency;
+    QObject::connect(&pump, &FramePump::drained, [&latency](const DrainedFrame& frame) {
+        const auto now = rdt::monotonicNs();
+        for (const auto& b : frame.batches)
+            latency.ms.push_back(static_cast<double>(now - b.timeNs) * 1e-6);
+    });
+    pump.setFeed(std::move(bundle->feed));
+    pump.start();
+    QTimer::singleShot(seconds * 1000, QCoreApplication::instance(), &QCoreApplication::quit);
+    QCoreApplication::exec();
+    pump.stop();
+    std::printf("  latency counter read -> GUI frame pump (%.0f Hz, %zu batches in %d s): p50 %.1f ms, p99 %.1f ms, "
+                "max %.1f ms (target p99 <= 50 ms)\n",
+        pump.frameRate(), latency.ms.size(), seconds, latency.at(0.5), latency.at(0.99), latency.max());
+}
+#endif
+
 pid_t findAgent()
 {
     std::error_code ec;
@@ -142,8 +195,14 @@ pid_t findAgent()
 }
 }
 
-int main()
+int main(int argc, char** argv)
 {
+#if RDTSCOPE_BENCH_GUI_PUMP
+    QCoreApplication app(argc, argv);
+#else
+    (void)argc;
+    (void)argv;
+#endif
     const std::string sandbox = std::string(RDTSCOPE_TEST_DATA) + "/../agent/sshd-sandbox";
     char dirTempl[] = "/tmp/rdtscope-bench-sshd-XXXXXX";
     const std::string dir = ::mkdtemp(dirTempl);
@@ -204,8 +263,6 @@ int main()
             const double cpu1 = agent > 0 ? cpuSecondsOf(agent) : -1;
             const auto bytes1 = e.client().stats().bytesIn;
             e.stopSampling();
-            stop = true;
-            traffic.join();
             std::sort(latencyMs.begin(), latencyMs.end());
             auto pct = [&](double p) {
                 return latencyMs.empty() ? 0.0
@@ -225,6 +282,13 @@ int main()
             std::printf("  latency counter read -> drained here: p50 %.1f ms, p99 %.1f ms, max %.1f ms (target p99 <= "
                         "50 ms)\n",
                 pct(0.5), pct(0.99), latencyMs.empty() ? 0.0 : latencyMs.back());
+#if RDTSCOPE_BENCH_GUI_PUMP
+            measureGuiFramePump("ssh://root@127.0.0.1:" + std::to_string(port), tree.root, kSeconds);
+#else
+            std::printf("  latency to the GUI's frame pump: not measured (built without the GUI)\n");
+#endif
+            stop = true;
+            traffic.join();
         }
     }
     shell("'" + sandbox + "' stop '" + dir + "' 2>&1");

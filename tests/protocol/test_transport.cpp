@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "protocol/AgentClient.h"
 #include "protocol/AgentUrl.h"
+#include "protocol/ChildProcess.h"
+#include "protocol/Connection.h"
 #include "protocol/TransportDiagnosis.h"
 #include "protocol/UnixSocket.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -117,6 +120,27 @@ TEST(TransportDiagnosis, NamesTheCauseAndTheFix)
                   "(the agent's last log line: rdtscope-agent[23005]: cannot open /x: No such file or directory)"),
         std::string::npos)
         << agentLog.message;
+}
+
+TEST(ChildProcess, WritingToATransportThatDiedIsAnErrorNotSigpipe)
+{
+    // ssh killed or pkexec refused: the client's next write must fail with a message, not raise SIGPIPE, whose
+    // default action kills the GUI or the CLI (neither ignores it). `true` exits at once without reading.
+    auto previous = std::signal(SIGPIPE, SIG_DFL);
+    auto child = ChildProcess::spawn({ "true" });
+    ASSERT_TRUE(child.ok()) << child.error().message;
+    EXPECT_NE(child->waitExit(10000), -1);
+    ConnectionOptions o;
+    o.peerName = "the agent on localhost";
+    Connection c(child->takeStdout(), child->takeStdin(), o, 1);
+    rdt::Status st;
+    for (int i = 0; i < 3 && st.ok(); ++i) // the preamble, then a frame: the first write already fails
+        st = c.flush(1);
+    EXPECT_FALSE(st.ok());
+    if (!st.ok()) {
+        EXPECT_NE(st.error().message.find("closed the connection"), std::string::npos) << st.error().message;
+    }
+    std::signal(SIGPIPE, previous);
 }
 
 TEST(TransportDiagnosis, PkexecsOwnWordsForConnectLocal)
