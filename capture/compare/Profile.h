@@ -5,7 +5,7 @@
 // figures that are compared (issue #20). RDT figures come from sessions, PMU figures from perf.data files (and
 // the TMA intervals a session holds). Every problem met while reading is kept in `notes`, never hidden.
 
-#include "PercentileSketch.h"
+#include "core/PercentileSketch.h"
 #include "core/Result.h"
 
 #include <cstdint>
@@ -120,6 +120,9 @@ struct Profile {
 struct LoadOptions {
     Window window;
     std::vector<std::string> symfs; ///< where perf.data binaries are looked up (--symfs)
+    /// Whole minutes of a session from its minute sketches (docs/SESSION-FORMAT.md "rdt_sketch"); false reads every
+    /// row (the tests compare the two).
+    bool useSketches = true;
 };
 
 /// Reads `path` (a session or a perf.data file, told apart by their magic bytes) over `options.window`.

@@ -30,6 +30,11 @@ CREATE TABLE rdt_summary (
   total_bps_min REAL, total_bps_max REAL, total_bps_mean REAL,
   local_bps_min REAL, local_bps_max REAL, local_bps_mean REAL,
   PRIMARY KEY (resolution_s, bucket, group_id, domain)) WITHOUT ROWID;
+CREATE TABLE rdt_sketch (
+  bucket INTEGER NOT NULL, group_id INTEGER NOT NULL, domain INTEGER NOT NULL,
+  rows INTEGER NOT NULL, flagged INTEGER NOT NULL,
+  occupancy BLOB NOT NULL, total_bps BLOB NOT NULL, local_bps BLOB NOT NULL,
+  PRIMARY KEY (bucket, group_id, domain)) WITHOUT ROWID;
 CREATE TABLE allocation_events (
   time_ns INTEGER NOT NULL, who TEXT, group_id INTEGER NOT NULL REFERENCES groups(id), resource TEXT NOT NULL,
   domain INTEGER NOT NULL, old_value TEXT, new_value TEXT, ok INTEGER NOT NULL, message TEXT);

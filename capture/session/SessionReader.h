@@ -3,6 +3,7 @@
 
 #include "SessionTypes.h"
 #include "Sqlite.h"
+#include "core/PercentileSketch.h"
 #include "rdt/Sample.h"
 
 #include <cstdint>
@@ -54,6 +55,24 @@ public:
     /// The sweeps recorded into the session (table `sweep_steps`, SessionSweeps.cpp), by sweep and step; none in
     /// a file written before the table existed.
     Result<std::vector<SweepStepRow>> sweepSteps();
+
+    /// One series' minute sketch (table `rdt_sketch`, docs/SESSION-FORMAT.md): the valid values of group x domain in
+    /// [bucket * 60 s, (bucket + 1) * 60 s) as bucketed percentile sketches, and how many rows it summarizes.
+    struct SketchRow {
+        std::uint64_t bucket = 0;
+        std::string group;
+        int domain = 0;
+        std::uint64_t rows = 0, flagged = 0;
+        PercentileSketch occupancy, total, local;
+    };
+    static constexpr std::uint64_t kSketchBucketNs = 60'000'000'000;
+    /// One past the last bucket with sketches: every series' buckets before it are complete (they are written in the
+    /// transaction that holds their rows, all series at once). Nothing when the file has none (older files).
+    std::optional<std::uint64_t> sketchEnd();
+    /// Calls `fn` for each sketch of buckets [fromBucket, toBucket). A malformed one is an error (the caller reads
+    /// the rows instead).
+    Status forEachSketch(
+        std::uint64_t fromBucket, std::uint64_t toBucket, const std::function<bool(const SketchRow&)>& fn);
 
     /// Calls `fn` for each sample with fromNs <= time < toNs in time order. On a damaged page it stops, records an
     /// issue and returns the error; the samples before it have been delivered. `fn` returns false to stop early.

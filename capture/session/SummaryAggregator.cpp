@@ -7,11 +7,29 @@ namespace {
 constexpr std::uint64_t kNsPerS = 1000000000;
 }
 
+void SeriesSketch::add(const RdtSample& s)
+{
+    // The same rule as the comparison's raw path (compare/SessionProfile.cpp readSamples).
+    constexpr std::uint32_t occBad = SampleOccupancyError | SampleOccupancyUnavailable;
+    constexpr std::uint32_t mbmBad = SampleMbmError | SampleMbmUnavailable | SampleMbmUnassigned | SampleCounterReset;
+    ++rows;
+    if (s.flags & (occBad | mbmBad)) ++flagged;
+    if (!(s.flags & occBad)) occupancy.add(static_cast<double>(s.occupancyBytes));
+    if (!(s.flags & (mbmBad | SampleFirst))) {
+        total.add(s.mbmTotalBps);
+        local.add(s.mbmLocalBps);
+    }
+}
+
 void SummaryAggregator::close(Open& o, std::size_t level)
 {
     if (o.stats[level].occupancy.n == 0) return;
     m_done.emplace_back(BucketKey { kResolutions[level], o.bucket[level], o.groupId, o.domain }, o.stats[level]);
     o.stats[level] = BucketStats {};
+    if (level == kSketchLevel) {
+        m_doneSketches.emplace_back(SketchKey { o.bucket[level], o.groupId, o.domain }, std::move(o.sketch));
+        o.sketch = SeriesSketch {};
+    }
 }
 
 void SummaryAggregator::add(const RdtSample& s, std::int64_t groupId)
@@ -29,6 +47,7 @@ void SummaryAggregator::add(const RdtSample& s, std::int64_t groupId)
         b.total.add(s.mbmTotalBps);
         b.local.add(s.mbmLocalBps);
     }
+    o.sketch.add(s);
     o.any = true;
 }
 
@@ -44,6 +63,13 @@ std::vector<Bucket> SummaryAggregator::takeComplete(std::uint64_t timeNs)
     }
     std::vector<Bucket> out;
     out.swap(m_done);
+    return out;
+}
+
+std::vector<Sketch> SummaryAggregator::takeSketches()
+{
+    std::vector<Sketch> out;
+    out.swap(m_doneSketches);
     return out;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/PercentileSketch.h"
 #include "rdt/Sample.h"
 
 #include <array>
@@ -33,18 +34,38 @@ struct BucketStats {
 using BucketKey = std::tuple<int, std::uint64_t, std::int64_t, int>;
 using Bucket = std::pair<BucketKey, BucketStats>;
 
+/// One series' valid values over one kSketchResolution bucket, as the comparison reads them (issue #20): flagged
+/// readings left out as compare/SessionProfile.cpp leaves them out, so a diff can merge minutes instead of reading
+/// every row (docs/SESSION-FORMAT.md "rdt_sketch").
+struct SeriesSketch {
+    std::uint64_t rows = 0; ///< every row of the bucket, flagged or not
+    std::uint64_t flagged = 0;
+    PercentileSketch occupancy = PercentileSketch::bucketed();
+    PercentileSketch total = PercentileSketch::bucketed();
+    PercentileSketch local = PercentileSketch::bucketed();
+    void add(const RdtSample& s);
+};
+/// Key of one sketch: (bucket index at kSketchResolution, group id, domain).
+using SketchKey = std::tuple<std::uint64_t, std::int64_t, int>;
+using Sketch = std::pair<SketchKey, SeriesSketch>;
+
 /// Builds the multi-resolution summary (1 s and 60 s buckets) while recording, so a long session opens at once
 /// without scanning its raw rows. Each series (group, domain) keeps one open bucket per resolution (O(1) per
 /// sample, no tree look-ups on the recorder's hot path); a bucket is handed out once it is complete.
 class SummaryAggregator {
 public:
     static constexpr std::array<int, 2> kResolutions = { 1, 60 };
+    /// The resolution whose buckets also get a SeriesSketch (index into kResolutions).
+    static constexpr std::size_t kSketchLevel = 1;
+    static constexpr int kSketchResolution = kResolutions[kSketchLevel];
 
     void add(const RdtSample& s, std::int64_t groupId);
     /// Removes and returns the buckets that ended at or before `timeNs`.
     std::vector<Bucket> takeComplete(std::uint64_t timeNs);
     /// Removes and returns every bucket (at close).
     std::vector<Bucket> takeAll();
+    /// The sketches of the buckets handed out by takeComplete()/takeAll() so far (taken with them).
+    std::vector<Sketch> takeSketches();
     bool empty() const { return m_open.empty() && m_done.empty(); }
 
 private:
@@ -53,12 +74,14 @@ private:
         int domain = 0;
         std::array<std::uint64_t, kResolutions.size()> bucket {};
         std::array<BucketStats, kResolutions.size()> stats {};
+        SeriesSketch sketch;
         bool any = false;
     };
     void close(Open& o, std::size_t level);
 
     std::unordered_map<std::uint64_t, Open> m_open; ///< key: group id << 16 | domain
     std::vector<Bucket> m_done;
+    std::vector<Sketch> m_doneSketches;
 };
 
 } // namespace rdt::session

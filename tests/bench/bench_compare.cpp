@@ -38,8 +38,11 @@ std::string tmpPath(const std::string& name)
 std::string hourSession(const std::string& name, std::uint64_t shift)
 {
     const std::string path = tmpPath(name);
-    if (auto r = SessionReader::open(path); r && r.value()->closedCleanly() && r.value()->sampleCount() == kPolls * 256)
+    // Reused from an earlier run only when complete and written with the minute sketches (rdt_sketch).
+    if (auto r = SessionReader::open(path);
+        r && r.value()->closedCleanly() && r.value()->sampleCount() == kPolls * 256 && r.value()->sketchEnd())
         return path;
+    std::filesystem::remove(path);
     SessionMeta meta;
     meta.startMonoNs = 1'000'000'000;
     meta.source = "synthetic";

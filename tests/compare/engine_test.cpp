@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The comparison engine's parts without files: the percentile sketch, window parsing, row arithmetic, sorting.
+// The comparison engine's parts without files: window parsing, row arithmetic, sorting (the percentile sketch is
+// tested in tests/core/test_percentile_sketch.cpp).
 
 #include "compare/Compare.h"
 #include "compare/CompareFormat.h"
-#include "compare/PercentileSketch.h"
 
 #include <gtest/gtest.h>
 
@@ -13,40 +13,6 @@
 #include <random>
 
 using namespace rdt::compare;
-
-TEST(PercentileSketch, ExactWhileSmall)
-{
-    PercentileSketch s;
-    for (int i = 1; i <= 100; ++i)
-        s.add(i);
-    EXPECT_TRUE(s.exact());
-    EXPECT_DOUBLE_EQ(s.mean(), 50.5);
-    EXPECT_DOUBLE_EQ(s.percentile(0.95), 95); // nearest rank: ceil(0.95 * 100) = 95th value
-    EXPECT_DOUBLE_EQ(s.percentile(1.0), 100);
-    EXPECT_DOUBLE_EQ(s.percentile(0.0), 1);
-}
-
-TEST(PercentileSketch, WithinHalfAPercentWhenSpilled)
-{
-    PercentileSketch s;
-    std::vector<double> all;
-    std::mt19937_64 rng(7);
-    std::lognormal_distribution<double> dist(20.0, 1.5); // bandwidth-like values spanning decades
-    for (int i = 0; i < 200'000; ++i) {
-        const double v = i % 17 == 0 ? 0.0 : dist(rng);
-        s.add(v);
-        all.push_back(v);
-    }
-    EXPECT_FALSE(s.exact());
-    std::sort(all.begin(), all.end());
-    for (double q : { 0.5, 0.95, 0.99 }) {
-        const double exact = all[static_cast<std::size_t>(std::ceil(q * static_cast<double>(all.size()))) - 1];
-        EXPECT_NEAR(s.percentile(q), exact, exact * 0.005) << "q=" << q;
-    }
-    EXPECT_EQ(s.percentile(0.01), 0.0); // the zeros (1 in 17) are counted exactly
-    EXPECT_NEAR(
-        s.mean(), std::accumulate(all.begin(), all.end(), 0.0) / static_cast<double>(all.size()), 1e-3 * s.mean());
-}
 
 TEST(CompareWindow, ParsesRangesAndRejectsNonsense)
 {

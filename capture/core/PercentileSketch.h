@@ -8,17 +8,31 @@
 // a percentile < 0.4 %), in the spirit of DDSketch (Masson et al., VLDB 2019) and HdrHistogram. The mean, minimum
 // and maximum are always exact.
 
+#include "Result.h"
+
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
-namespace rdt::compare {
+namespace rdt {
 
 class PercentileSketch {
 public:
     static constexpr std::size_t kExact = 4096;
     static constexpr int kMantissaBits = 7; ///< 128 buckets per power of two
 
+    /// A sketch that buckets from the first value (no exact phase): what a session stores per series and minute,
+    /// since 600 exact values would cost 4.8 kB where their buckets cost about a hundred bytes.
+    static PercentileSketch bucketed();
+
     void add(double value);
+    /// Adds everything `other` counted; the result is bucketed unless both are exact and fit kExact together.
+    void merge(const PercentileSketch& other);
+    /// The bucketed form as bytes (docs/SESSION-FORMAT.md "rdt_sketch"); an exact sketch is bucketed first.
+    std::string encode() const;
+    /// Reads encode()'s bytes; an error for anything malformed (never a crash or a huge allocation).
+    static Result<PercentileSketch> decode(std::string_view bytes);
     std::uint64_t count() const { return m_count; }
     double mean() const { return m_count ? m_sum / static_cast<double>(m_count) : 0.0; }
     double min() const { return m_min; }
@@ -43,4 +57,4 @@ private:
     std::vector<std::uint64_t> m_buckets;
 };
 
-} // namespace rdt::compare
+} // namespace rdt
