@@ -83,7 +83,9 @@ QString CompareWays::maskText(const QString& group, bool sideB) const
 
 void CompareWays::setComparison(const Comparison& c)
 {
-    std::map<int, std::map<std::string, Row>> byDomain;
+    // Keyed by group and resource: a CDP session has an L3CODE and an L3DATA mask per group (SDM 18.19.6 "Code and
+    // Data Prioritization"), each its own row, so a CDP file compared with a non-CDP one shows both forms.
+    std::map<int, std::map<std::pair<std::string, std::string>, Row>> byDomain;
     m_bits = 0;
     auto parse = [](const std::string& text) {
         try {
@@ -93,9 +95,12 @@ void CompareWays::setComparison(const Comparison& c)
         }
     };
     for (const auto& r : c.rows) {
-        if (r.section != Section::Allocation || r.item != "L3" || r.metric != "ways") continue;
-        Row& row = byDomain[r.domain][r.group];
+        if (r.section != Section::Allocation || r.metric != "ways") continue;
+        if (r.item != "L3" && r.item != "L3CODE" && r.item != "L3DATA") continue;
+        Row& row = byDomain[r.domain][{ r.group, r.item }];
         row.group = QString::fromStdString(groupLabel(r.group));
+        if (r.item == "L3CODE") row.group += tr(" (code)");
+        if (r.item == "L3DATA") row.group += tr(" (data)");
         if (!r.textA.empty()) row.maskA = parse(r.textA), row.inA = true;
         if (!r.textB.empty()) row.maskB = parse(r.textB), row.inB = true;
         m_bits = std::max(
@@ -104,9 +109,12 @@ void CompareWays::setComparison(const Comparison& c)
     for (const auto& r : c.rows) {
         if (r.section != Section::Rdt || r.metric != "occupancy_mean") continue;
         auto d = byDomain.find(r.domain);
-        if (d == byDomain.end() || !d->second.count(r.group)) continue;
-        d->second[r.group].occA = r.a.value_or(0);
-        d->second[r.group].occB = r.b.value_or(0);
+        if (d == byDomain.end()) continue;
+        for (auto& [key, row] : d->second) // every mask row of the group (L3, or code and data)
+            if (key.first == r.group) {
+                row.occA = r.a.value_or(0);
+                row.occB = r.b.value_or(0);
+            }
     }
     m_byDomain.clear();
     for (auto& [domain, rows] : byDomain)

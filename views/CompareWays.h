@@ -5,6 +5,7 @@
 // bit), filled where the group's mask at the window's end allows it, in the group's colour; cells that differ
 // between A and B are outlined in B. Right of each grid, the group's mean LLC occupancy in the window. One L3
 // domain at a time, chosen in the page's Domain box (every domain either file has); the diff table has them all.
+// With CDP a group has two rows, its code and its data mask.
 
 #include "compare/Compare.h"
 
@@ -34,7 +35,7 @@ protected:
 
 private:
     struct Row {
-        QString group;
+        QString group; ///< as shown: the group's label, with " (code)" or " (data)" for a CDP mask
         std::uint64_t maskA = 0, maskB = 0;
         bool inA = false, inB = false;
         double occA = 0, occB = 0;

@@ -192,6 +192,49 @@ private Q_SLOTS:
         QVERIFY(!window.grab().isNull());
     }
 
+    // A CDP session (code and data masks per group) against one without CDP: both forms are rows of their own, never
+    // "absent" because the resource is named L3CODE/L3DATA instead of L3.
+    void waysPageShowsCodeAndDataMasks()
+    {
+        using rdt::compare::DiffRow;
+        using rdt::compare::Section;
+        rdt::compare::Comparison c;
+        auto ways = [](std::string group, std::string resource, std::string a, std::string b) {
+            DiffRow r;
+            r.section = Section::Allocation;
+            r.item = std::move(resource);
+            r.group = std::move(group);
+            r.domain = 0;
+            r.metric = "ways";
+            r.textA = std::move(a);
+            r.textB = std::move(b);
+            return r;
+        };
+        c.rows.push_back(ways("victim", "L3CODE", "00f", ""));
+        c.rows.push_back(ways("victim", "L3DATA", "7f0", ""));
+        c.rows.push_back(ways("victim", "L3", "", "7ff"));
+        DiffRow occ;
+        occ.section = Section::Rdt;
+        occ.item = occ.group = "victim";
+        occ.domain = 0;
+        occ.metric = "occupancy_mean";
+        occ.a = 1e6;
+        occ.b = 2e6;
+        c.rows.push_back(occ);
+        CompareWays page;
+        page.resize(900, 320);
+        page.setComparison(c);
+        const QStringList shown = page.groups();
+        QVERIFY2(shown.contains(QStringLiteral("victim (code)")), qPrintable(shown.join(u',')));
+        QVERIFY(shown.contains(QStringLiteral("victim (data)")));
+        QVERIFY(shown.contains(QStringLiteral("victim")));
+        QCOMPARE(page.maskText(QStringLiteral("victim (code)"), false), QStringLiteral("f"));
+        QCOMPARE(page.maskText(QStringLiteral("victim (data)"), false), QStringLiteral("7f0"));
+        QCOMPARE(page.maskText(QStringLiteral("victim (code)"), true), QString()); // B has no CDP
+        QCOMPARE(page.maskText(QStringLiteral("victim"), true), QStringLiteral("7ff"));
+        QVERIFY(!page.grab().isNull());
+    }
+
     void branchGraphColoursEdgesOfARealPerfDataFile()
     {
         const QString file = QStringLiteral(RDTSCOPE_TEST_DATA "/perf/propeller_sample_1.perfdata");
