@@ -9,6 +9,16 @@
 
 namespace rdt::agent {
 namespace {
+/// The installed dashboard, found from the agent's own path (PREFIX/libexec/rdtscope/rdtscope-agent ->
+/// PREFIX/share/rdtscope/grafana/rdtscope.json); in a build tree there is none unless --dashboard names one.
+std::string installedDashboard()
+{
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) return {};
+    return (exe.parent_path() / RDTSCOPE_DASHBOARD_FROM_AGENT).lexically_normal().string();
+}
+
 std::string readDashboard(const std::string& path)
 {
     std::ifstream in(path);
@@ -30,7 +40,7 @@ Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
         if (!web) return web.error();
         serverOptions.web = std::move(*web);
     }
-    serverOptions.dashboardJson = readDashboard(options.dashboard.empty() ? RDTSCOPE_DASHBOARD : options.dashboard);
+    serverOptions.dashboardJson = readDashboard(options.dashboard.empty() ? installedDashboard() : options.dashboard);
     if (!options.dashboard.empty() && serverOptions.dashboardJson.empty())
         return makeError("cannot read the dashboard " + options.dashboard);
 
