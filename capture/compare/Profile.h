@@ -120,8 +120,8 @@ struct Profile {
 struct LoadOptions {
     Window window;
     std::vector<std::string> symfs; ///< where perf.data binaries are looked up (--symfs)
-    /// Whole minutes of a session from its minute sketches (docs/SESSION-FORMAT.md "rdt_sketch"); false reads every
-    /// row (the tests compare the two).
+    /// Whole minutes of a session from its minute sketches (docs/SESSION-FORMAT.md "Minute sketches"); false reads
+    /// every row (the tests compare the two).
     bool useSketches = true;
 };
 

@@ -97,10 +97,10 @@ bool readWithSketches(
     SeriesMap minutes;
     auto s = reader.forEachSketch(first, last, [&](const session::SessionReader::SketchRow& r) {
         SeriesAcc& a = minutes[r.group][r.domain];
-        a.occupancy.merge(r.occupancy);
-        a.total.merge(r.total);
-        a.local.merge(r.local);
-        a.flagged += r.flagged;
+        a.occupancy.merge(r.sketch.occupancy);
+        a.total.merge(r.sketch.total);
+        a.local.merge(r.sketch.local);
+        a.flagged += r.sketch.flagged;
         return true;
     });
     if (!s) {

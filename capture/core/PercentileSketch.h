@@ -29,7 +29,7 @@ public:
     void add(double value);
     /// Adds everything `other` counted; the result is bucketed unless both are exact and fit kExact together.
     void merge(const PercentileSketch& other);
-    /// The bucketed form as bytes (docs/SESSION-FORMAT.md "rdt_sketch"); an exact sketch is bucketed first.
+    /// The bucketed form as bytes (docs/SESSION-FORMAT.md "Minute sketches"); an exact sketch is bucketed first.
     std::string encode() const;
     /// Reads encode()'s bytes; an error for anything malformed (never a crash or a huge allocation).
     static Result<PercentileSketch> decode(std::string_view bytes);

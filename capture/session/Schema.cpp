@@ -7,8 +7,10 @@ namespace rdt::session {
 
 namespace {
 
-// Keep in step with docs/SESSION-FORMAT.md. Time columns are CLOCK_MONOTONIC nanoseconds (or simulated
-// nanoseconds when meta.time_is_simulated = 1); meta.start_mono_ns is the origin of the session's time axis.
+// Keep in step with docs/SESSION-FORMAT.md. The whole schema must fit the first page (4096 bytes with its 100-byte
+// header): a file cut anywhere after it still opens and names its tables (tests/session/test_damage.cpp checks). Time
+// columns are CLOCK_MONOTONIC nanoseconds (or simulated nanoseconds when meta.time_is_simulated = 1);
+// meta.start_mono_ns is the origin of the session's time axis.
 constexpr const char* kSchemaSql = R"SQL(
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE machine (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -28,13 +30,8 @@ CREATE TABLE rdt_summary (
   count INTEGER NOT NULL,
   occ_min REAL, occ_max REAL, occ_mean REAL,
   total_bps_min REAL, total_bps_max REAL, total_bps_mean REAL,
-  local_bps_min REAL, local_bps_max REAL, local_bps_mean REAL,
+  local_bps_min REAL, local_bps_max REAL, local_bps_mean REAL, sketch BLOB,
   PRIMARY KEY (resolution_s, bucket, group_id, domain)) WITHOUT ROWID;
-CREATE TABLE rdt_sketch (
-  bucket INTEGER NOT NULL, group_id INTEGER NOT NULL, domain INTEGER NOT NULL,
-  rows INTEGER NOT NULL, flagged INTEGER NOT NULL,
-  occupancy BLOB NOT NULL, total_bps BLOB NOT NULL, local_bps BLOB NOT NULL,
-  PRIMARY KEY (bucket, group_id, domain)) WITHOUT ROWID;
 CREATE TABLE allocation_events (
   time_ns INTEGER NOT NULL, who TEXT, group_id INTEGER NOT NULL REFERENCES groups(id), resource TEXT NOT NULL,
   domain INTEGER NOT NULL, old_value TEXT, new_value TEXT, ok INTEGER NOT NULL, message TEXT);

@@ -3,7 +3,7 @@
 
 #include "SessionTypes.h"
 #include "Sqlite.h"
-#include "core/PercentileSketch.h"
+#include "SummaryAggregator.h"
 #include "rdt/Sample.h"
 
 #include <cstdint>
@@ -56,14 +56,13 @@ public:
     /// a file written before the table existed.
     Result<std::vector<SweepStepRow>> sweepSteps();
 
-    /// One series' minute sketch (table `rdt_sketch`, docs/SESSION-FORMAT.md): the valid values of group x domain in
+    /// One series' minute sketch (`rdt_summary.sketch`, docs/SESSION-FORMAT.md): the valid values of group x domain in
     /// [bucket * 60 s, (bucket + 1) * 60 s) as bucketed percentile sketches, and how many rows it summarizes.
     struct SketchRow {
         std::uint64_t bucket = 0;
         std::string group;
         int domain = 0;
-        std::uint64_t rows = 0, flagged = 0;
-        PercentileSketch occupancy, total, local;
+        SeriesSketch sketch; ///< rows, flagged rows and the three sketches
     };
     static constexpr std::uint64_t kSketchBucketNs = 60'000'000'000;
     /// One past the last bucket with sketches: every series' buckets before it are complete (they are written in the

@@ -331,28 +331,19 @@ Status SessionWriter::addSymbols(const std::vector<Symbol>& symbols)
 
 Status SessionWriter::writeBuckets(const std::vector<Bucket>& buckets)
 {
-    if (buckets.empty()) return {}; // a sketch is only ever taken with its 60 s bucket
-    auto st = Statement::prepare(m_db, "INSERT OR REPLACE INTO rdt_summary VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    if (buckets.empty()) return {};
+    auto st = Statement::prepare(m_db, "INSERT OR REPLACE INTO rdt_summary VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     if (!st) return st.error();
     for (const auto& [k, b] : buckets) {
         st->bind(1, std::get<0>(k)).bind(2, std::get<1>(k)).bind(3, std::get<2>(k)).bind(4, std::get<3>(k));
         st->bind(5, b.occupancy.n).bind(6, b.occupancy.min).bind(7, b.occupancy.max).bind(8, b.occupancy.mean());
         st->bind(9, b.total.min).bind(10, b.total.max).bind(11, b.total.mean());
         st->bind(12, b.local.min).bind(13, b.local.max).bind(14, b.local.mean());
+        if (b.sketch.empty())
+            st->bindNull(15);
+        else
+            st->bindBlob(15, b.sketch.data(), b.sketch.size());
         if (auto s = st->run(); !s) return s;
-    }
-    // The minute sketches of the 60 s buckets just closed, in the same transaction as the rows they summarize.
-    auto sketches = m_summary.takeSketches();
-    if (sketches.empty()) return {};
-    auto sk = Statement::prepare(m_db, "INSERT OR REPLACE INTO rdt_sketch VALUES (?,?,?,?,?,?,?,?)");
-    if (!sk) return sk.error();
-    for (const auto& [k, sketch] : sketches) {
-        const std::string occ = sketch.occupancy.encode(), total = sketch.total.encode(), local = sketch.local.encode();
-        sk->bind(1, std::get<0>(k)).bind(2, std::get<1>(k)).bind(3, std::get<2>(k));
-        sk->bind(4, sketch.rows).bind(5, sketch.flagged);
-        sk->bindBlob(6, occ.data(), occ.size()).bindBlob(7, total.data(), total.size());
-        sk->bindBlob(8, local.data(), local.size());
-        if (auto s = sk->run(); !s) return s;
     }
     return {};
 }

@@ -21,15 +21,70 @@ void SeriesSketch::add(const RdtSample& s)
     }
 }
 
+namespace {
+void putVarint(std::string& out, std::uint64_t v)
+{
+    while (v >= 0x80) {
+        out += static_cast<char>((v & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    out += static_cast<char>(v);
+}
+
+bool getVarint(std::string_view in, std::size_t& at, std::uint64_t& v)
+{
+    v = 0;
+    for (int shift = 0; shift < 64 && at < in.size(); shift += 7) {
+        const auto b = static_cast<std::uint8_t>(in[at++]);
+        v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
+        if (!(b & 0x80)) return true;
+    }
+    return false;
+}
+} // namespace
+
+std::string SeriesSketch::encode() const
+{
+    std::string out;
+    putVarint(out, rows);
+    putVarint(out, flagged);
+    for (const PercentileSketch* s : { &occupancy, &total, &local }) {
+        const std::string bytes = s->encode();
+        putVarint(out, bytes.size());
+        out += bytes;
+    }
+    return out;
+}
+
+Result<SeriesSketch> SeriesSketch::decode(std::string_view bytes)
+{
+    SeriesSketch out;
+    std::size_t at = 0;
+    if (!getVarint(bytes, at, out.rows) || !getVarint(bytes, at, out.flagged))
+        return makeError("a stored minute sketch is malformed: its row counts are cut off");
+    for (PercentileSketch* s : { &out.occupancy, &out.total, &out.local }) {
+        std::uint64_t n = 0;
+        if (!getVarint(bytes, at, n) || n > bytes.size() - at)
+            return makeError("a stored minute sketch is malformed: a sketch is cut off");
+        auto one = PercentileSketch::decode(bytes.substr(at, static_cast<std::size_t>(n)));
+        if (!one) return one.error();
+        *s = std::move(*one);
+        at += static_cast<std::size_t>(n);
+    }
+    if (at != bytes.size()) return makeError("a stored minute sketch is malformed: bytes after its end");
+    return out;
+}
+
 void SummaryAggregator::close(Open& o, std::size_t level)
 {
     if (o.stats[level].occupancy.n == 0) return;
-    m_done.emplace_back(BucketKey { kResolutions[level], o.bucket[level], o.groupId, o.domain }, o.stats[level]);
-    o.stats[level] = BucketStats {};
     if (level == kSketchLevel) {
-        m_doneSketches.emplace_back(SketchKey { o.bucket[level], o.groupId, o.domain }, std::move(o.sketch));
+        o.stats[level].sketch = o.sketch.encode();
         o.sketch = SeriesSketch {};
     }
+    m_done.emplace_back(
+        BucketKey { kResolutions[level], o.bucket[level], o.groupId, o.domain }, std::move(o.stats[level]));
+    o.stats[level] = BucketStats {};
 }
 
 void SummaryAggregator::add(const RdtSample& s, std::int64_t groupId)
@@ -63,13 +118,6 @@ std::vector<Bucket> SummaryAggregator::takeComplete(std::uint64_t timeNs)
     }
     std::vector<Bucket> out;
     out.swap(m_done);
-    return out;
-}
-
-std::vector<Sketch> SummaryAggregator::takeSketches()
-{
-    std::vector<Sketch> out;
-    out.swap(m_doneSketches);
     return out;
 }
 

@@ -6,6 +6,8 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -28,6 +30,7 @@ struct Stat {
 
 struct BucketStats {
     Stat occupancy, total, local;
+    std::string sketch; ///< kSketchLevel buckets: SeriesSketch::encode() of the bucket (rdt_summary.sketch)
 };
 
 /// Key of one summary bucket: (resolution in s, bucket index, group id, domain).
@@ -36,7 +39,7 @@ using Bucket = std::pair<BucketKey, BucketStats>;
 
 /// One series' valid values over one kSketchResolution bucket, as the comparison reads them (issue #20): flagged
 /// readings left out as compare/SessionProfile.cpp leaves them out, so a diff can merge minutes instead of reading
-/// every row (docs/SESSION-FORMAT.md "rdt_sketch").
+/// every row (docs/SESSION-FORMAT.md "Minute sketches").
 struct SeriesSketch {
     std::uint64_t rows = 0; ///< every row of the bucket, flagged or not
     std::uint64_t flagged = 0;
@@ -44,10 +47,11 @@ struct SeriesSketch {
     PercentileSketch total = PercentileSketch::bucketed();
     PercentileSketch local = PercentileSketch::bucketed();
     void add(const RdtSample& s);
+    /// The `rdt_summary.sketch` blob (docs/SESSION-FORMAT.md): varints rows and flagged, then the three sketches,
+    /// each as a varint length and PercentileSketch::encode() bytes.
+    std::string encode() const;
+    static Result<SeriesSketch> decode(std::string_view bytes);
 };
-/// Key of one sketch: (bucket index at kSketchResolution, group id, domain).
-using SketchKey = std::tuple<std::uint64_t, std::int64_t, int>;
-using Sketch = std::pair<SketchKey, SeriesSketch>;
 
 /// Builds the multi-resolution summary (1 s and 60 s buckets) while recording, so a long session opens at once
 /// without scanning its raw rows. Each series (group, domain) keeps one open bucket per resolution (O(1) per
@@ -55,7 +59,7 @@ using Sketch = std::pair<SketchKey, SeriesSketch>;
 class SummaryAggregator {
 public:
     static constexpr std::array<int, 2> kResolutions = { 1, 60 };
-    /// The resolution whose buckets also get a SeriesSketch (index into kResolutions).
+    /// The resolution whose buckets also carry a SeriesSketch (index into kResolutions).
     static constexpr std::size_t kSketchLevel = 1;
     static constexpr int kSketchResolution = kResolutions[kSketchLevel];
 
@@ -64,8 +68,7 @@ public:
     std::vector<Bucket> takeComplete(std::uint64_t timeNs);
     /// Removes and returns every bucket (at close).
     std::vector<Bucket> takeAll();
-    /// The sketches of the buckets handed out by takeComplete()/takeAll() so far (taken with them).
-    std::vector<Sketch> takeSketches();
+
     bool empty() const { return m_open.empty() && m_done.empty(); }
 
 private:
@@ -81,7 +84,6 @@ private:
 
     std::unordered_map<std::uint64_t, Open> m_open; ///< key: group id << 16 | domain
     std::vector<Bucket> m_done;
-    std::vector<Sketch> m_doneSketches;
 };
 
 } // namespace rdt::session

@@ -38,7 +38,7 @@ std::string tmpPath(const std::string& name)
 std::string hourSession(const std::string& name, std::uint64_t shift)
 {
     const std::string path = tmpPath(name);
-    // Reused from an earlier run only when complete and written with the minute sketches (rdt_sketch).
+    // Reused from an earlier run only when complete and written with the minute sketches (rdt_summary.sketch).
     if (auto r = SessionReader::open(path);
         r && r.value()->closedCleanly() && r.value()->sampleCount() == kPolls * 256 && r.value()->sketchEnd())
         return path;

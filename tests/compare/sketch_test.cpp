@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The minute sketches of a session (docs/SESSION-FORMAT.md "rdt_sketch", issue #20): a diff that merges them
+// The minute sketches of a session (docs/SESSION-FORMAT.md "rdt_summary.sketch", issue #20): a diff that merges them
 // gives the same counts, flagged samples and means as reading every row, and percentiles within the sketch's
 // stated error; windows that cut minutes read their edges from the rows; a file whose last minutes have no sketch
 // (a recorder killed) or a damaged sketch loses nothing.
@@ -120,13 +120,13 @@ TEST(SessionSketches, MissingOrDamagedSketchesLoseNothing)
         // A recorder killed mid-session leaves its last minutes without sketches: those come from the rows.
         auto db = session::Database::open(path, session::Database::Mode::ReadWrite);
         ASSERT_TRUE(db.ok());
-        ASSERT_TRUE(db->exec("DELETE FROM rdt_sketch WHERE bucket >= 4").ok());
+        ASSERT_TRUE(db->exec("UPDATE rdt_summary SET sketch = NULL WHERE bucket >= 4").ok());
     }
     expectSameProfiles(load(path, true), rows, "last minutes without sketches");
     {
         auto db = session::Database::open(path, session::Database::Mode::ReadWrite);
         ASSERT_TRUE(db.ok());
-        ASSERT_TRUE(db->exec("UPDATE rdt_sketch SET total_bps = x'01ff' WHERE bucket = 2").ok());
+        ASSERT_TRUE(db->exec("UPDATE rdt_summary SET sketch = x'0501ff' WHERE resolution_s = 60 AND bucket = 2").ok());
     }
     const Profile damaged = load(path, true);
     expectSameProfiles(damaged, rows, "a damaged sketch");

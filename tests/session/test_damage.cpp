@@ -107,6 +107,20 @@ TEST(SessionDamage, AFileCutInHalfStillShowsItsMetadata)
     EXPECT_EQ(r.value()->meta().host, "testhost"); // meta lives in the first pages
 }
 
+TEST(SessionDamage, AFileCutAfterItsFirstPageStillNamesItsTables)
+{
+    // The whole schema lives in the first page (capture/session/Schema.cpp): a table added to the format must keep
+    // it there, or every cut file would lose its table list and open as nothing.
+    TempDir dir;
+    const auto good = readAll(makeSession(dir));
+    ASSERT_GT(good.size(), 4096u);
+    const auto cut = dir.file("page1.rdts");
+    writeAll(cut, std::vector<std::uint8_t>(good.begin(), good.begin() + 4096));
+    auto r = SessionReader::open(cut);
+    ASSERT_TRUE(r.ok()) << "the schema no longer fits the first page: " << r.error().toString();
+    EXPECT_FALSE(r.value()->issues().empty());
+}
+
 TEST(SessionDamage, FlippedBytesNeverCrashTheReader)
 {
     TempDir dir;
