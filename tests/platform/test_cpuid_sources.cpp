@@ -246,6 +246,24 @@ TEST(CpuidDump, FormatDetectionAndFileErrors)
     EXPECT_EQ(notDump.error().code, EINVAL);
 }
 
+// The fuzz campaign seeds with cpuid/seeds: each real dump cut to logical CPUs #0-#2 (every other section kept; see
+// cpuid/README.md), so an execution costs a 20 KB input, not a 500 KB one. They must stay representative: CPUs #0
+// and #1, the ones the fuzz target reads, give the same table as in the full dump, and #3 is gone.
+TEST(CpuidDump, FuzzSeedsReadLikeTheFullDumps)
+{
+    for (const std::string file : { kHaswellEP, kBroadwellE, kSkylakeSP, kCascadeLake, kIceLakeSP, kXeonD1718T }) {
+        const std::string seed = "seeds/" + file.substr(0, file.size() - 4) + ".cpu0-2.txt";
+        for (unsigned cpu : { 0u, 1u }) {
+            auto full = loadCpuidDump(cpuidDumpPath(file), cpu);
+            auto cut = loadCpuidDump(cpuidDumpPath(seed), cpu);
+            ASSERT_TRUE(full.ok() && cut.ok()) << seed;
+            cut->setDescription(full->describe()); // the file name differs; the entries must not
+            EXPECT_EQ(cpuidTableToJson(*cut), cpuidTableToJson(*full)) << seed << " CPU #" << cpu;
+        }
+        EXPECT_FALSE(loadCpuidDump(cpuidDumpPath(seed), 3).ok()) << seed;
+    }
+}
+
 TEST(LiveCpuid, DecodesWithoutCrashingAndStopsAtTheMaximumLeaf)
 {
     if (!LiveCpuid::instructionAvailable()) GTEST_SKIP() << "not an x86 build";
