@@ -4,12 +4,13 @@
 #include "core/Json.h"
 #include "core/Text.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <set>
-#include <sstream>
+#include <string_view>
 
 namespace rdt {
 
@@ -26,23 +27,39 @@ bool parseHex32(const std::string& text, std::uint32_t& out)
     return true;
 }
 
+/// Calls `each` with every line of `text` as std::getline splits it ('\n' ends a line; the last line needs none; no
+/// empty line after a final '\n'), as views: a dump of many logical CPUs has thousands of lines, and each parser
+/// skips most of them without copying one.
+template <typename Each> void forEachLine(std::string_view text, Each&& each)
+{
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string_view::npos) end = text.size();
+        each(text.substr(pos, end - pos));
+        pos = end + 1;
+    }
+}
+
 /// "------[ Logical CPU #12 ]------" -> 12
-bool parseAidaCpuHeader(const std::string& line, unsigned& cpu)
+bool parseAidaCpuHeader(std::string_view line, unsigned& cpu)
 {
     const auto p = line.find("Logical CPU #");
-    if (p == std::string::npos || line.find("------[") == std::string::npos) return false;
+    if (p == std::string_view::npos || line.find("------[") == std::string_view::npos) return false;
+    // strtoul on a copy of the rest of the line: it must not read on into the next line (it skips newlines).
+    const std::string rest(line.substr(p + 13));
     char* end = nullptr;
-    const char* begin = line.c_str() + p + 13;
-    const unsigned long v = std::strtoul(begin, &end, 10);
-    if (end == begin) return false;
+    const unsigned long v = std::strtoul(rest.c_str(), &end, 10);
+    if (end == rest.c_str()) return false;
     cpu = static_cast<unsigned>(v);
     return true;
 }
 
 /// "CPUID 0000000F: 00000000-00012000-0000008F-00000007 [SL 01] [...]"
-bool parseAidaLine(const std::string& line, std::uint32_t& leaf, CpuidRegs& regs, std::optional<std::uint32_t>& sub)
+bool parseAidaLine(std::string_view view, std::uint32_t& leaf, CpuidRegs& regs, std::optional<std::uint32_t>& sub)
 {
-    if (line.rfind("CPUID ", 0) != 0) return false;
+    if (!view.starts_with("CPUID ")) return false;
+    const std::string line(view);
     const auto colon = line.find(':');
     if (colon == std::string::npos || !parseHex32(std::string(trim(line.substr(6, colon - 6))), leaf)) return false;
     const std::string rest = std::string(trim(line.substr(colon + 1)));
@@ -65,6 +82,18 @@ bool parseAidaLine(const std::string& line, std::uint32_t& leaf, CpuidRegs& regs
     return true;
 }
 
+/// A necessary condition for sscanf(line, "CPU %u:") to convert: "CPU", optional whitespace, then a sign or a digit
+/// (%u skips whitespace and takes strtoul's optional sign). AIDA64 text has thousands of "CPUID ..." lines that
+/// start like a `cpuid -r` header; this rejects them without a copy and a sscanf each.
+bool mayBeRawCpuHeader(std::string_view t)
+{
+    if (!t.starts_with("CPU")) return false;
+    std::size_t i = 3;
+    while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i])))
+        ++i;
+    return i < t.size() && (std::isdigit(static_cast<unsigned char>(t[i])) || t[i] == '+' || t[i] == '-');
+}
+
 std::string dumpName(const std::string& name, const char* kind, unsigned cpu)
 {
     return std::string(kind) + (name.empty() ? std::string() : " " + name) + ", logical CPU #" + std::to_string(cpu);
@@ -75,31 +104,29 @@ std::string dumpName(const std::string& name, const char* kind, unsigned cpu)
 Result<CpuidTable> parseAida64Dump(const std::string& text, unsigned logicalCpu, const std::string& name)
 {
     CpuidTable table(dumpName(name, "AIDA64/InstLatx64 dump", logicalCpu));
-    std::istringstream in(text);
-    std::string line;
     unsigned current = 0; // a file without CPU headers is CPU #0
     bool sawHeader = false;
     bool sawWanted = false;
     std::set<std::uint32_t> labelled; ///< leaves seen with an [SL nn] label
-    while (std::getline(in, line)) {
+    forEachLine(text, [&](std::string_view line) {
         unsigned cpu = 0;
         if (parseAidaCpuHeader(line, cpu)) {
             current = cpu;
             sawHeader = true;
             sawWanted = sawWanted || cpu == logicalCpu;
-            continue;
+            return;
         }
-        if (current != logicalCpu) continue;
+        if (current != logicalCpu) return;
         std::uint32_t leaf = 0;
         CpuidRegs regs;
         std::optional<std::uint32_t> sub;
-        if (!parseAidaLine(line, leaf, regs, sub)) continue;
+        if (!parseAidaLine(line, leaf, regs, sub)) return;
         // A line without a sub-leaf label means sub-leaf 0 of a leaf that has none; it must not replace a line that
         // names sub-leaf 0 explicitly ([SL 00]), whichever comes first: the labelled line is the precise one.
-        if (!sub && labelled.count(leaf)) continue;
+        if (!sub && labelled.count(leaf)) return;
         if (sub) labelled.insert(leaf);
         table.set(leaf, sub.value_or(0), regs, sub.has_value());
-    }
+    });
     if (sawHeader && !sawWanted)
         return errnoError(EINVAL,
             "no logical CPU #" + std::to_string(logicalCpu) + " in " + (name.empty() ? "dump" : name),
@@ -114,25 +141,30 @@ Result<CpuidTable> parseAida64Dump(const std::string& text, unsigned logicalCpu,
 Result<CpuidTable> parseRawCpuidDump(const std::string& text, unsigned logicalCpu, const std::string& name)
 {
     CpuidTable table(dumpName(name, "cpuid -r dump", logicalCpu));
-    std::istringstream in(text);
-    std::string line;
     unsigned current = 0;
     bool sawHeader = false;
     bool sawWanted = false;
-    while (std::getline(in, line)) {
-        const std::string t = std::string(trim(line));
+    std::string owned; // sscanf needs a terminated copy; only the lines that can match get one
+    forEachLine(text, [&](std::string_view line) {
+        const std::string_view t = trim(line);
         unsigned cpu = 0;
-        if (std::sscanf(t.c_str(), "CPU %u:", &cpu) == 1 && t.find('=') == std::string::npos) {
-            current = cpu;
-            sawHeader = true;
-            sawWanted = sawWanted || cpu == logicalCpu;
-            continue;
+        if (mayBeRawCpuHeader(t)) {
+            owned.assign(t);
+            if (std::sscanf(owned.c_str(), "CPU %u:", &cpu) == 1 && t.find('=') == std::string_view::npos) {
+                current = cpu;
+                sawHeader = true;
+                sawWanted = sawWanted || cpu == logicalCpu;
+                return;
+            }
         }
-        if (current != logicalCpu) continue;
+        // The format's leading "0x" is literal: sscanf cannot match a line that does not start with it.
+        if (current != logicalCpu || !t.starts_with("0x")) return;
+        owned.assign(t);
         unsigned leaf = 0, sub = 0, a = 0, b = 0, c = 0, d = 0;
-        if (std::sscanf(t.c_str(), "0x%x 0x%x: eax=0x%x ebx=0x%x ecx=0x%x edx=0x%x", &leaf, &sub, &a, &b, &c, &d) == 6)
+        if (std::sscanf(owned.c_str(), "0x%x 0x%x: eax=0x%x ebx=0x%x ecx=0x%x edx=0x%x", &leaf, &sub, &a, &b, &c, &d)
+            == 6)
             table.set(leaf, sub, { a, b, c, d }, !CpuidTable::leafIgnoresSubleaf(leaf) || sub != 0);
-    }
+    });
     if (sawHeader && !sawWanted)
         return errnoError(EINVAL, "no CPU " + std::to_string(logicalCpu) + " in " + (name.empty() ? "dump" : name),
             "pick a CPU that the dump lists");

@@ -16,6 +16,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <string_view>
 
 namespace {
 
@@ -28,10 +29,10 @@ public:
         while (pos < text.size() && m_files.size() < 4096) {
             std::size_t end = text.find('\n', pos);
             if (end == std::string::npos) end = text.size();
-            const std::string line = text.substr(pos, end - pos);
+            const std::string_view line = std::string_view(text).substr(pos, end - pos);
             pos = end + 1;
             if (!line.empty() && line[0] == '@') {
-                std::string path = line.substr(1);
+                std::string path(line.substr(1));
                 const bool dir = !path.empty() && path.back() == '/';
                 if (dir) path.pop_back();
                 if (!rdt::splitBeneath(path)) {
@@ -46,7 +47,7 @@ public:
                     current = &m_files[path];
                 }
             } else if (current) {
-                *current += line + "\n";
+                current->append(line).push_back('\n');
             }
         }
     }
@@ -68,15 +69,19 @@ public:
         if (!path.empty() && !m_dirs.count(path)) return rdt::errnoError(ENOTDIR, path);
         const std::string prefix = path.empty() ? "" : path + "/";
         std::set<std::string> names;
-        auto collect = [&](const std::string& p) {
-            if (p.rfind(prefix, 0) != 0 || p.size() == prefix.size()) return;
-            const std::string rest = p.substr(prefix.size());
-            names.insert(rest.substr(0, rest.find('/')));
+        // Only the sorted range of keys that start with the prefix: the backend lists once per group and per
+        // mon_data domain, and a scan of the whole tree each time made the harness quadratic in the tree's size.
+        auto collect = [&](const auto& keys, auto key) {
+            for (auto it = keys.lower_bound(prefix); it != keys.end(); ++it) {
+                const std::string_view p = key(*it);
+                if (!p.starts_with(prefix)) break;
+                if (p.size() == prefix.size()) continue;
+                const std::string_view rest = p.substr(prefix.size());
+                names.emplace(rest.substr(0, rest.find('/')));
+            }
         };
-        for (const auto& [p, content] : m_files)
-            collect(p);
-        for (const auto& d : m_dirs)
-            collect(d);
+        collect(m_files, [](const auto& entry) { return std::string_view(entry.first); });
+        collect(m_dirs, [](const std::string& d) { return std::string_view(d); });
         return std::vector<std::string>(names.begin(), names.end());
     }
     bool exists(const std::string& path) override { return path.empty() || m_files.count(path) || m_dirs.count(path); }
@@ -91,10 +96,12 @@ public:
     std::string describe() const override { return "fuzz tree"; }
 
 private:
+    /// Deepest parent first, stopping at one already known: its own parents were added with it. (splitBeneath
+    /// accepted the path, so it has no leading '/' and no empty component.)
     void addParents(const std::string& path)
     {
-        for (auto slash = path.find('/'); slash != std::string::npos; slash = path.find('/', slash + 1))
-            m_dirs.insert(path.substr(0, slash));
+        for (auto slash = path.rfind('/'); slash != std::string::npos && slash > 0; slash = path.rfind('/', slash - 1))
+            if (!m_dirs.insert(path.substr(0, slash)).second) break;
     }
     std::map<std::string, std::string> m_files;
     std::set<std::string> m_dirs;

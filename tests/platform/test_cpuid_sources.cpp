@@ -72,6 +72,50 @@ TEST(CpuidDump, UnlabelledLineNeverOverridesALabelledSubleafZero)
     }
 }
 
+// The parsers walk lines as views and only copy the lines that can match (a many-CPU dump has thousands of lines).
+// These pin the line rules std::getline and sscanf gave them: a CPU number is never read from the next line, the
+// last line needs no newline, and sscanf's whitespace and sign rules still decide a `cpuid -r` header.
+TEST(CpuidDump, Aida64HeaderNumberIsNeverReadFromTheNextLine)
+{
+    const std::string text = "------[ Logical CPU #0 ]------\nCPUID 00000001: 00050654-00000800-00000000-00000000\n"
+                             "------[ Logical CPU #\n1\nCPUID 00000001: 00050654-01000800-00000000-00000000";
+    auto cpu0 = parseAida64Dump(text, 0, "x");
+    ASSERT_TRUE(cpu0.ok());
+    // The header without a number is not a header: the file stays CPU #0, whose later line (with no final newline)
+    // replaces the first, and there is no CPU #1.
+    EXPECT_EQ(cpu0->query(1, 0)->ebx, 0x01000800u);
+    EXPECT_FALSE(parseAida64Dump(text, 1, "x").ok());
+    const std::string last = "CPUID 00000001: 00050654-00000800-00000000-00000000\r\nCPUID 00000007: "
+                             "00000000-D39FFFFB-00000008-00000000 [SL 00]";
+    auto t = parseAida64Dump(last, 0, "x");
+    ASSERT_TRUE(t.ok());
+    ASSERT_TRUE(t->query(7, 0).has_value()); // the last line without '\n' counts
+    EXPECT_EQ(t->query(7, 0)->ebx, 0xD39FFFFBu);
+    EXPECT_TRUE(t->query(1, 0).has_value()); // CRLF: the '\r' follows the registers and is ignored
+}
+
+TEST(CpuidDump, RawCpuidHeadersFollowSscanfRules)
+{
+    const std::string text = "CPUID 00000001: 00050654-00000800-00000000-00000000\n" // AIDA line: not a header
+                             "   0x00000001 0x00: eax=0x00000011 ebx=0x0 ecx=0x0 edx=0x0\n"
+                             "CPU\t 1:\n" // whitespace between "CPU" and the number
+                             "   0x00000001 0x00: eax=0x00000022 ebx=0x0 ecx=0x0 edx=0x0\n"
+                             "CPU+2:\n" // no space, a sign: still a header (the format's space matches none)
+                             "   0x00000001 0x00: eax=0x00000033 ebx=0x0 ecx=0x0 edx=0x0\n"
+                             "CPU 3: eax=1\n" // a '=' makes it a data line, not a header: still CPU 2
+                             "   0x00000001 0x00: eax=0x00000044 ebx=0x0 ecx=0x0 edx=0x0";
+    EXPECT_FALSE(parseRawCpuidDump(text, 0, "x").ok()); // headers name CPUs 1 and 2 only
+    const std::uint32_t expected[] = { 0, 0x22, 0x44 };
+    for (unsigned cpu = 1; cpu < 3; ++cpu) {
+        auto t = parseRawCpuidDump(text, cpu, "x");
+        ASSERT_TRUE(t.ok()) << cpu << ": " << t.error().toString();
+        ASSERT_TRUE(t->query(1, 0).has_value()) << cpu;
+        EXPECT_EQ(t->query(1, 0)->eax, expected[cpu]) << cpu;
+    }
+    EXPECT_FALSE(parseRawCpuidDump(text, 3, "x").ok());
+    EXPECT_FALSE(parseRawCpuidDump("CPUX 0:\n0x1 0x0: eax=0x1 ebx=0x0 ecx=0x0 edx=0x0\n", 5, "x").ok());
+}
+
 TEST(CpuidDump, RawCpuidOutputDecodesLikeTheAidaDump)
 {
     auto raw = loadCpuidDump(cpuidDumpPath("skx-cpuid-r.txt"));
@@ -200,6 +244,24 @@ TEST(CpuidDump, FormatDetectionAndFileErrors)
     auto notDump = loadCpuidDump(cpuidDumpPath("README.md"));
     ASSERT_FALSE(notDump.ok());
     EXPECT_EQ(notDump.error().code, EINVAL);
+}
+
+// The fuzz campaign seeds with cpuid/seeds: each real dump cut to logical CPUs #0-#2 (every other section kept; see
+// cpuid/README.md), so an execution costs a 20 KB input, not a 500 KB one. They must stay representative: CPUs #0
+// and #1, the ones the fuzz target reads, give the same table as in the full dump, and #3 is gone.
+TEST(CpuidDump, FuzzSeedsReadLikeTheFullDumps)
+{
+    for (const std::string file : { kHaswellEP, kBroadwellE, kSkylakeSP, kCascadeLake, kIceLakeSP, kXeonD1718T }) {
+        const std::string seed = "seeds/" + file.substr(0, file.size() - 4) + ".cpu0-2.txt";
+        for (unsigned cpu : { 0u, 1u }) {
+            auto full = loadCpuidDump(cpuidDumpPath(file), cpu);
+            auto cut = loadCpuidDump(cpuidDumpPath(seed), cpu);
+            ASSERT_TRUE(full.ok() && cut.ok()) << seed;
+            cut->setDescription(full->describe()); // the file name differs; the entries must not
+            EXPECT_EQ(cpuidTableToJson(*cut), cpuidTableToJson(*full)) << seed << " CPU #" << cpu;
+        }
+        EXPECT_FALSE(loadCpuidDump(cpuidDumpPath(seed), 3).ok()) << seed;
+    }
 }
 
 TEST(LiveCpuid, DecodesWithoutCrashingAndStopsAtTheMaximumLeaf)
