@@ -29,6 +29,7 @@ const std::vector<std::pair<std::string, std::string>>& exprFunctions()
         { "mb", "mb(G): G's MB (memory bandwidth allocation) value in domain 0, in percent" },
         { "exists", "exists(G): 1 when the group exists, else 0" },
         { "sampling", "sampling(): the engine's sampling interval in seconds" },
+        { "cdp", "cdp(): 1 when the groups have L3CODE and L3DATA masks (L3 CDP on), else 0" },
         { "pmu", "pmu(): 1 while the lesson's simulated PMU capture runs, else 0" },
         { "tma", "tma(CAT): a TMA category's share of the capture's slots in percent (retiring, frontend, ...)" },
         { "innerbranches", "innerbranches(): sampled LBR entries that branch inside a function (not calls)" },

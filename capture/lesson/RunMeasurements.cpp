@@ -28,8 +28,15 @@ void RunMeasurements::refresh(const engine::GroupsSnapshot& snapshot, std::uint6
 {
     m_samplingNs = samplingNs;
     m_groups.clear();
-    for (const auto& g : snapshot.groups)
+    m_cdp = false;
+    for (const auto& g : snapshot.groups) {
         m_groups.insert(g.info.path);
+        // A remount (CDP on or off) changes every group's resources without AllocationChanged events: the
+        // snapshot is the truth then.
+        if (!g.info.isControl || !g.schemataError.empty()) continue;
+        m_schemata[g.info.path] = g.schemata;
+        if (g.schemata.value("L3CODE", 0)) m_cdp = true;
+    }
 }
 
 void RunMeasurements::observe(const engine::EngineEvent& event)
@@ -105,6 +112,7 @@ std::optional<double> RunMeasurements::metric(
 {
     if (function == "sampling") return double(m_samplingNs) * 1e-9;
     if (function == "pmu") return m_pmuRunning ? 1.0 : 0.0;
+    if (function == "cdp") return m_cdp ? 1.0 : 0.0;
     if (isPmuFunction(function)) {
         if (!m_pmuReport) {
             why = function + "(): no PMU capture has run in this lesson yet";
