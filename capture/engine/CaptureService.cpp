@@ -230,10 +230,10 @@ CommandResult CaptureService::setCdp(bool enabled)
     if (!m_source.simulation)
         // The kernel sets IA32_L3_QOS_CFG.CDP only when resctrl is mounted (Documentation/filesystems/resctrl.rst),
         // and unmounting removes every group: that is for the administrator to decide, not a command of ours.
-        return CommandResult::failure(errnoError(EOPNOTSUPP,
-            "L3 CDP is switched " + on + " only when resctrl is mounted, not on a live mount",
-            std::string("as root, knowing that the unmount removes every group: umount /sys/fs/resctrl && ")
-                + "mount -t resctrl resctrl " + (enabled ? "-o cdp " : "") + "/sys/fs/resctrl"));
+        return CommandResult::failure(
+            errnoError(EOPNOTSUPP, "L3 CDP is switched " + on + " only when resctrl is mounted, not on a live mount",
+                std::string("as root, knowing that the unmount removes every group: umount /sys/fs/resctrl && ")
+                    + "mount -t resctrl resctrl " + (enabled ? "-o cdp " : "") + "/sys/fs/resctrl"));
     const bool wasSampling = m_sampler && m_sampler->running();
     stopSampling();
     auto fresh = m_source.simulation->remountWithCdp(enabled);

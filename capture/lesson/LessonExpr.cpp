@@ -29,6 +29,8 @@ const std::vector<std::pair<std::string, std::string>>& exprFunctions()
         { "mb", "mb(G): G's MB (memory bandwidth allocation) value in domain 0, in percent" },
         { "exists", "exists(G): 1 when the group exists, else 0" },
         { "sampling", "sampling(): the engine's sampling interval in seconds" },
+        { "createdat", "createdat(G): simulated seconds at which the lesson first saw group G made" },
+        { "removedat", "removedat(G): simulated seconds at which the lesson first saw group G removed" },
         { "cdp", "cdp(): 1 when the groups have L3CODE and L3DATA masks (L3 CDP on), else 0" },
         { "pmu", "pmu(): 1 while the lesson's simulated PMU capture runs, else 0" },
         { "tma", "tma(CAT): a TMA category's share of the capture's slots in percent (retiring, frontend, ...)" },

@@ -56,6 +56,7 @@ private:
     std::uint64_t m_samplingNs = 0;
     std::uint64_t m_fromNs = 0, m_toNs = 0;
     bool m_pmuRunning = false;
+    std::map<std::string, std::uint64_t> m_createdNs, m_removedNs; ///< when a snapshot first showed a group made / gone
     bool m_cdp = false; ///< the snapshot's control groups have L3CODE masks
     std::optional<engine::PmuReport> m_pmuReport;
 };
