@@ -7,6 +7,7 @@
 #include "platform/CpuidDump.h"
 #include "platform/LiveCpuid.h"
 #include "rdt/AllocationEngine.h"
+#include "rdt/MsrBackend.h"
 #include "rdt/Sampler.h"
 
 #include <algorithm>
@@ -227,6 +228,8 @@ CommandResult CaptureService::setCdp(bool enabled)
     const std::string on = enabled ? "on" : "off";
     if (auto caps = m_source.backend->capabilities(); caps && caps->cdpL3 == enabled)
         return CommandResult::success({ "L3 CDP is already " + on });
+    // The MSR sources own IA32_L3_QOS_CFG: the SDM 20.19.6.2 sequence, rolled back on any failure.
+    if (auto* msr = dynamic_cast<MsrBackend*>(m_source.backend.get())) return fromStatus(msr->setCdp("L3", enabled));
     if (!m_source.simulation)
         // The kernel sets IA32_L3_QOS_CFG.CDP only when resctrl is mounted (Documentation/filesystems/resctrl.rst),
         // and unmounting removes every group: that is for the administrator to decide, not a command of ours.

@@ -79,7 +79,8 @@ public:
     CommandResult assignCpus(const std::string& path, const std::vector<unsigned>& cpus) override;
     CommandResult assignCounter(const std::string& path, const std::string& event, int domain, bool assign) override;
     CommandResult configureMbmEvent(const std::string& event, int domain, std::uint64_t transactions) override;
-    /// Simulated `sim` source: remounts its resctrl with or without CDP. Real sources: the mount command as advice.
+    /// `sim`: remounts its resctrl with or without CDP. MSR sources: MsrBackend::setCdp. Real resctrl: the mount
+    /// command as advice.
     CommandResult setCdp(bool enabled) override;
     /// Validates (rdt/AllocationRules.h) and applies one change to one group as one transaction: every domain is
     /// written or, on the first refusal, every value already written is restored.

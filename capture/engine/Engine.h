@@ -85,8 +85,9 @@ public:
     }
     /// Turns L3 Code and Data Prioritization on or off (SDM 20.19.5): every group then has an L3CODE and an L3DATA
     /// mask instead of one L3 mask. The kernel sets it only when resctrl is mounted, so the simulated `sim` source
-    /// remounts its resctrl (the groups are kept, their allocations reset); a real source refuses with the mount
-    /// command as advice. Engines that cannot refuse with ENOTSUP.
+    /// remounts its resctrl (the groups are kept, their allocations reset) and a real resctrl source refuses with the
+    /// mount command as advice; the MSR sources (`msr`, `sim-msr`) write IA32_L3_QOS_CFG by the SDM 20.19.6.2
+    /// sequence (MsrBackend::setCdp). Engines that cannot refuse with ENOTSUP.
     virtual CommandResult setCdp(bool enabled)
     {
         (void)enabled;

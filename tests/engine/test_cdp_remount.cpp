@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // CaptureService::setCdp: the simulated `sim` source remounts its resctrl with or without L3 CDP and keeps the
-// groups; a real resctrl mount is never remounted by us, the error says how to do it (resctrl.rst).
+// groups; the MSR source writes IA32_L3_QOS_CFG; a real resctrl mount is never remounted by us, the error says how
+// to do it (resctrl.rst).
 #include "engine/CaptureService.h"
 #include "rdt/ResctrlBackend.h"
 #include "sim/SimMachine.h"
@@ -104,4 +105,22 @@ TEST(CdpRemount, RealResctrlIsNeverRemountedTheAdviceIsTheMountCommand)
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.advice.find("mount -t resctrl resctrl -o cdp /sys/fs/resctrl"), std::string::npos) << r.advice;
     EXPECT_FALSE((*svc)->machine()->capabilities.cdpL3) << "nothing was remounted";
+}
+
+TEST(CdpRemount, MsrSourceSwitchesCdpThroughIa32L3QosCfg)
+{
+    ServiceOptions o;
+    o.rdt.spec = "sim-msr";
+    o.rdt.scenario = "noisy-neighbour"; // Skylake-SP enumerates L3 CDP
+    o.rdt.scenarioSetupOnly = true;
+    auto svc = CaptureService::open(o);
+    ASSERT_TRUE(svc.ok()) << svc.error().toString();
+    ASSERT_FALSE((*svc)->machine()->capabilities.cdpL3);
+    const auto r = (*svc)->setCdp(true);
+    ASSERT_TRUE(r.ok) << r.toString();
+    EXPECT_TRUE((*svc)->machine()->capabilities.cdpL3);
+    bool codeMask = false;
+    for (const auto& g : (*svc)->snapshot().groups)
+        codeMask |= g.schemata.value("L3CODE", 0).has_value();
+    EXPECT_TRUE(codeMask);
 }
