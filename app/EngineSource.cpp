@@ -50,9 +50,11 @@ public:
             } else if (auto* c = std::get_if<rdt::AllocationChanged>(&e)) {
                 out.changes.push_back(std::move(*c));
             } else if (auto* s = std::get_if<rdt::SimulationEvent>(&e)) {
-                // The scenario's scripted allocation writes (and any failed command) become labelled markers; its
-                // lesson notes and task placements stay out of the plot.
-                if (!s->note && (s->text.find("schemata") != std::string::npos || !s->ok))
+                // The scenario's scripted allocation writes, a CDP remount and any failed command become labelled
+                // markers; its lesson notes and task placements stay out of the plot.
+                if (!s->note
+                    && (s->text.find("schemata") != std::string::npos
+                        || s->text.find("mount -t resctrl") != std::string::npos || !s->ok))
                     out.notes.push_back({ s->timeNs, "scenario: " + s->text, s->ok });
             } else if (auto* err = std::get_if<rdt::engine::EngineError>(&e)) {
                 // The lost connection gets one marker of its own below, not this error's long text as well.

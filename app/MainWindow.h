@@ -101,6 +101,9 @@ public:
     /// Starts a lesson (a built-in name or a file, docs/LESSONS.md) on a fresh simulated machine running its
     /// scenario's set-up, and shows the Lessons panel on step one (MainWindowLesson.cpp). False with the reason.
     bool startLesson(const QString& nameOrPath, QString* error = nullptr);
+    /// Switches L3 CDP through the live engine (Edit menu): the simulator remounts its resctrl; a real source's
+    /// refusal (with the mount command) goes to the status bar. False when it was not switched.
+    bool setCdp(bool on);
     LessonPanel* lessonPanel() const { return m_lessonPanel; }
     const rdt::lesson::LessonRun* lessonRun() const { return m_lessonRun.get(); }
 
@@ -146,6 +149,7 @@ private:
     void fillRecentMenu();
     void rememberImportedFiles(); // once m_pmu exists
     void buildEditMenu();
+    void buildCdpAction(QMenu* menu);
     void addDockActions();
     void buildKeyboardActions(class QMenu* view); // WindowKeyboard.cpp: colour scheme, panel hopping
     void setupTabOrder();
@@ -184,6 +188,7 @@ private:
     QLabel* m_frameLabel;
     QAction* m_recordAction = nullptr;
     QAction* m_applyLiveAction = nullptr;
+    QAction* m_cdpAction = nullptr; ///< Edit > L3 code/data masks (CDP)
     class QMenu* m_viewMenu = nullptr;
     QAction* m_docksEnd = nullptr; ///< the View menu entry the dock toggles go before
     QDockWidget* m_historyDock = nullptr;

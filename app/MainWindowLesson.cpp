@@ -103,6 +103,7 @@ bool MainWindow::startLesson(const QString& nameOrPath, QString* error)
 void MainWindow::stopLesson()
 {
     if (!m_lessonRun) return;
+    if (m_source.liveEngine) m_lessonRun->end(*m_source.liveEngine); // no lesson capture is left running
     if (m_source.setEventTap) m_source.setEventTap(nullptr);
     m_lessonPanel->setRun(nullptr, nullptr);
     m_lessonRun.reset();

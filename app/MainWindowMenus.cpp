@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// MainWindow's menus: File, Edit (the window's undo history of allocation edits), View, Help.
+// MainWindow's menus: File, Edit (the window's undo history of allocation edits, CDP), View, Help.
 #include "MainWindow.h"
 
 #include "models/AllocationModel.h"
@@ -11,6 +11,7 @@
 #include <QFileDialog>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QUndoStack>
 
@@ -165,10 +166,48 @@ void MainWindow::buildEditMenu()
     connect(m_allocationModel, &AllocationModel::editableChanged, this, sync);
     sync();
     edit->addSeparator();
+    buildCdpAction(edit);
+    edit->addSeparator();
     QAction* history = m_historyDock->toggleViewAction();
     history->setText(tr("Edit &history"));
     history->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
     edit->addAction(history);
     for (QAction* a : edit->actions())
         a->setStatusTip(a->toolTip());
+}
+
+void MainWindow::buildCdpAction(QMenu* menu)
+{
+    // CDP is a mount option (Documentation/filesystems/resctrl.rst): the simulator remounts its resctrl and keeps
+    // the groups; a real source refuses with the mount command, which the status bar shows.
+    m_cdpAction = menu->addAction(tr("L3 &code/data masks (CDP)"));
+    m_cdpAction->setObjectName(QStringLiteral("cdp"));
+    m_cdpAction->setCheckable(true);
+    m_cdpAction->setToolTip(tr("Give every group an L3CODE and an L3DATA mask (SDM 20.19.5); on the simulator this "
+                               "remounts resctrl with -o cdp, keeping the groups and resetting their masks"));
+    connect(menu, &QMenu::aboutToShow, this, [this] {
+        rdt::engine::Engine* engine = m_source.liveEngine;
+        m_cdpAction->setEnabled(engine != nullptr);
+        auto machine = engine ? engine->machine() : rdt::Result<rdt::engine::MachineDescription>(rdt::makeError(""));
+        m_cdpAction->setChecked(machine && machine->capabilities.cdpL3);
+    });
+    connect(m_cdpAction, &QAction::triggered, this, [this](bool on) { setCdp(on); });
+}
+
+bool MainWindow::setCdp(bool on)
+{
+    rdt::engine::Engine* engine = m_source.liveEngine;
+    if (!engine) return false;
+    const auto r = engine->setCdp(on);
+    if (!r.ok) {
+        m_cdpAction->setChecked(!on);
+        statusBar()->showMessage(tr("CDP not switched: %1").arg(QString::fromStdString(r.toString())));
+        return false;
+    }
+    // The remount reset every mask: staged edits and the undo history refer to masks that are gone.
+    m_undoStack->clear();
+    m_allocationModel->revert();
+    refreshAllocation();
+    statusBar()->showMessage(QString::fromStdString(r.notes.empty() ? std::string() : r.notes.front()));
+    return true;
 }

@@ -7,6 +7,7 @@
 #include "platform/CpuidDump.h"
 #include "platform/LiveCpuid.h"
 #include "rdt/AllocationEngine.h"
+#include "rdt/MsrBackend.h"
 #include "rdt/Sampler.h"
 
 #include <algorithm>
@@ -87,7 +88,6 @@ void CaptureService::adopt(RdtSource source)
 {
     m_source = std::move(source);
     m_description.kind = m_source.kind;
-    m_description.backend = m_source.backend->describe();
     m_description.why = m_source.why;
     m_description.simulated = m_source.simulated;
     m_description.warnings = m_source.warnings;
@@ -95,6 +95,12 @@ void CaptureService::adopt(RdtSource source)
         m_description.simulation = m_source.simulation->describe();
         m_description.scenario = m_source.simulation->scenarioName();
     }
+    attachBackend();
+}
+
+void CaptureService::attachBackend()
+{
+    m_description.backend = m_source.backend->describe();
     m_allocation = std::make_unique<AllocationEngine>(*m_source.backend);
     if (auto* sim = m_source.simulation.get()) m_allocation->setClock([sim] { return sim->nowNs(); });
     m_allocation->setListener([this](const AllocationChanged& e) { push(e); });
@@ -214,6 +220,40 @@ CommandResult CaptureService::configureMbmEvent(const std::string& event, int do
 {
     if (!hasRdt()) return CommandResult::failure(noRdt());
     return fromStatus(m_source.backend->configureMbmEvent(event, domain, transactions));
+}
+
+CommandResult CaptureService::setCdp(bool enabled)
+{
+    if (!hasRdt()) return CommandResult::failure(noRdt());
+    const std::string on = enabled ? "on" : "off";
+    if (auto caps = m_source.backend->capabilities(); caps && caps->cdpL3 == enabled)
+        return CommandResult::success({ "L3 CDP is already " + on });
+    // The MSR sources own IA32_L3_QOS_CFG: the SDM 20.19.6.2 sequence, rolled back on any failure.
+    if (auto* msr = dynamic_cast<MsrBackend*>(m_source.backend.get())) return fromStatus(msr->setCdp("L3", enabled));
+    if (!m_source.simulation)
+        // The kernel sets IA32_L3_QOS_CFG.CDP only when resctrl is mounted (Documentation/filesystems/resctrl.rst),
+        // and unmounting removes every group: that is for the administrator to decide, not a command of ours.
+        return CommandResult::failure(
+            errnoError(EOPNOTSUPP, "L3 CDP is switched " + on + " only when resctrl is mounted, not on a live mount",
+                std::string("as root, knowing that the unmount removes every group: umount /sys/fs/resctrl && ")
+                    + "mount -t resctrl resctrl " + (enabled ? "-o cdp " : "") + "/sys/fs/resctrl"));
+    const bool wasSampling = m_sampler && m_sampler->running();
+    stopSampling();
+    auto fresh = m_source.simulation->remountWithCdp(enabled);
+    if (!fresh) {
+        if (wasSampling) (void)startSampling();
+        return CommandResult::failure(fresh.error());
+    }
+    // The old mount is gone: drop everything that reads it before anything can.
+    m_allocation.reset();
+    m_sampler.reset();
+    m_source.backend = std::move(*fresh);
+    attachBackend();
+    takeSimulationEvents();
+    if (wasSampling)
+        if (auto r = startSampling(); !r.ok) return r;
+    return CommandResult::success({ "simulated resctrl remounted with L3 CDP " + on
+        + "; the groups were re-made with their tasks and CPUs, their allocations reset to the defaults" });
 }
 
 AllocationResult CaptureService::applyAllocation(const std::string& group, const Schemata& change)

@@ -79,6 +79,9 @@ public:
     CommandResult assignCpus(const std::string& path, const std::vector<unsigned>& cpus) override;
     CommandResult assignCounter(const std::string& path, const std::string& event, int domain, bool assign) override;
     CommandResult configureMbmEvent(const std::string& event, int domain, std::uint64_t transactions) override;
+    /// `sim`: remounts its resctrl with or without CDP. MSR sources: MsrBackend::setCdp. Real resctrl: the mount
+    /// command as advice.
+    CommandResult setCdp(bool enabled) override;
     /// Validates (rdt/AllocationRules.h) and applies one change to one group as one transaction: every domain is
     /// written or, on the first refusal, every value already written is restored.
     AllocationResult applyAllocation(const std::string& group, const Schemata& change) override;
@@ -119,6 +122,8 @@ private:
     explicit CaptureService(const ServiceOptions& options);
     Status openRdt();
     void adopt(RdtSource source);
+    /// The allocation engine and the sampler over m_source.backend (again after a CDP remount).
+    void attachBackend();
     void push(EngineEvent event);
     void takeSimulationEvents();
     PmuCapture* capture(std::uint32_t id);

@@ -47,6 +47,14 @@ public:
         return "simulated " + m_sim->machine().features().brand + ", " + std::to_string(m_sim->machine().cpuCount())
             + " CPUs, scenario " + m_sim->scenario().name;
     }
+    Result<std::unique_ptr<RdtBackend>> remountWithCdp(bool cdp) override
+    {
+        if (auto s = m_sim->remountResctrl(cdp); !s) return s.error();
+        auto fs = std::shared_ptr<Fs>(&m_sim->resctrl(), [sim = m_sim](Fs*) {});
+        auto b = ResctrlBackend::open(fs);
+        if (!b) return b.error();
+        return Result<std::unique_ptr<RdtBackend>>(std::unique_ptr<RdtBackend>(std::move(*b)));
+    }
     std::vector<SimulationEvent> takeEvents() override
     {
         std::vector<SimulationEvent> out;

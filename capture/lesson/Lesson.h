@@ -15,11 +15,12 @@ namespace rdt::lesson {
 
 /// What the student does in a step; `--check` performs it through the engine, the GUI lets the student do it.
 struct LessonAction {
-    enum class Kind { None, Alloc, Sampling, Mkdir, Rmdir, Pmu };
+    enum class Kind { None, Alloc, Sampling, Mkdir, Rmdir, Pmu, Cdp };
     Kind kind = Kind::None;
     std::string group; ///< Alloc, Mkdir, Rmdir
     std::string schemata; ///< Alloc: one schemata line, "L3:0=003"
     std::uint64_t intervalNs = 0; ///< Sampling
+    bool cdpOn = true; ///< Cdp: `cdp on` or `cdp off` (the engine remounts the simulated resctrl)
     // Pmu: a recipe on the simulated PMU (`pmu tma program=frontend scale=8 ldlat=30`).
     std::string pmuRecipe; ///< tma, lbr (any branch), lbr-callstack, mem (load latency)
     std::string pmuProgram; ///< the synthetic program: "" (the request server), frontend, backend
@@ -80,6 +81,9 @@ struct Lesson {
     std::string scenario; ///< a built-in scenario whose set-up (machine, groups, threads) the lesson runs
     std::string rdtSource = "sim"; ///< `sim` (resctrl emulation) or `sim-msr` (the MSRs, raw counters)
     std::uint64_t samplingNs = 1'000'000'000;
+    /// `cdp on|off`: L3 CDP at the start (the engine remounts the simulated resctrl, keeping the groups), so a step
+    /// can have the student switch it; unset: as the scenario mounts it.
+    std::optional<bool> startCdp;
     std::vector<LessonStep> steps;
     std::string source; ///< "built-in" or the file path
 };

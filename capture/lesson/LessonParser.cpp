@@ -87,6 +87,10 @@ private:
                 return fail("source '" + rest + "' is not a simulated source", "source sim or source sim-msr");
             m_lesson.rdtSource = rest;
         }
+        if (key == "cdp") {
+            if (rest != "on" && rest != "off") return fail("cdp '" + rest + "': on or off", "cdp on or cdp off");
+            m_lesson.startCdp = rest == "on";
+        }
         if (key == "sampling") {
             auto d = duration(rest);
             if (!d) return d.error();
@@ -116,6 +120,9 @@ private:
         } else if ((verb == "mkdir" || verb == "rmdir") && !arg.empty() && tail.empty()) {
             s.action.kind = verb == "mkdir" ? LessonAction::Kind::Mkdir : LessonAction::Kind::Rmdir;
             s.action.group = arg;
+        } else if (verb == "cdp" && (arg == "on" || arg == "off") && tail.empty()) {
+            s.action.kind = LessonAction::Kind::Cdp;
+            s.action.cdpOn = arg == "on";
         } else if (verb == "pmu" && (arg == "tma" || arg == "lbr" || arg == "lbr-callstack" || arg == "mem")) {
             s.action.kind = LessonAction::Kind::Pmu;
             s.action.pmuRecipe = arg;
@@ -138,7 +145,7 @@ private:
             }
         } else {
             return fail("cannot read action '" + rest + "'",
-                "actions: alloc GROUP SCHEMATA-LINE, sampling DURATION, mkdir GROUP, rmdir GROUP, "
+                "actions: alloc GROUP SCHEMATA-LINE, sampling DURATION, mkdir GROUP, rmdir GROUP, cdp on|off, "
                 "pmu tma|lbr|lbr-callstack|mem [program=P] [scale=X] [ldlat=N]");
         }
         return {};
@@ -239,7 +246,7 @@ private:
 
     Status handle(const std::string& key, const std::string& rest)
     {
-        static const char* headers[] = { "lesson", "title", "concept", "scenario", "source", "sampling" };
+        static const char* headers[] = { "lesson", "title", "concept", "scenario", "source", "sampling", "cdp" };
         for (const char* h : headers)
             if (key == h) {
                 if (step()) return fail("'" + key + "' belongs before the first step");
@@ -256,7 +263,7 @@ private:
         }
         if (!step())
             return fail("unknown keyword '" + key + "' before the first step",
-                "header keywords: lesson title concept scenario source sampling; then 'step TITLE'");
+                "header keywords: lesson title concept scenario source sampling cdp; then 'step TITLE'");
         return inStep(*step(), key, rest);
     }
 

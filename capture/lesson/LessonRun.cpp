@@ -52,6 +52,8 @@ engine::PmuCaptureKind captureKind(const std::string& recipe)
 engine::CommandResult LessonRun::begin(engine::Engine& engine)
 {
     stopPmu(engine);
+    if (m_lesson.startCdp)
+        if (auto c = engine.setCdp(*m_lesson.startCdp); !c.ok) return c;
     auto r = engine.setSamplingInterval(m_lesson.samplingNs);
     auto snapshot = engine.snapshot();
     if (!snapshot.result.ok) return snapshot.result;
@@ -268,6 +270,8 @@ engine::CommandResult LessonRun::perform(engine::Engine& engine)
         return engine.deleteGroup(a.group);
     case LessonAction::Kind::Pmu:
         return startPmu(engine);
+    case LessonAction::Kind::Cdp:
+        return engine.setCdp(a.cdpOn);
     }
     return engine::CommandResult::success();
 }

@@ -76,6 +76,10 @@ public:
     /// Moves on after a done step.
     void next(engine::Engine& engine);
     const RunMeasurements& measurements() const { return m_measure; }
+    /// The lesson closes: stops its PMU capture, so none is left running on the engine (its report stays).
+    void end(engine::Engine& engine) { stopPmu(engine); }
+    /// The lesson's PMU capture while one runs.
+    std::optional<std::uint32_t> pmuCapture() const { return m_pmuId; }
 
 private:
     void enterStep(std::uint64_t nowNs);

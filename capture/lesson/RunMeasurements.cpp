@@ -21,15 +21,29 @@ void RunMeasurements::reset(const engine::GroupsSnapshot& snapshot, std::uint64_
     m_pmuReport.reset();
     for (const auto& g : snapshot.groups)
         if (g.info.isControl) m_schemata[g.info.path] = g.schemata;
+    m_groups.clear();
     refresh(snapshot, samplingNs);
+    m_createdNs.clear(); // the groups the lesson starts with were not made in it
+    m_removedNs.clear();
 }
 
 void RunMeasurements::refresh(const engine::GroupsSnapshot& snapshot, std::uint64_t samplingNs)
 {
     m_samplingNs = samplingNs;
+    const std::set<std::string> before = std::move(m_groups);
     m_groups.clear();
-    for (const auto& g : snapshot.groups)
+    m_cdp = false;
+    for (const auto& g : snapshot.groups) {
         m_groups.insert(g.info.path);
+        if (!before.count(g.info.path)) m_createdNs[g.info.path] = snapshot.timeNs;
+        // A remount (CDP on or off) changes every group's resources without AllocationChanged events: the
+        // snapshot is the truth then.
+        if (!g.info.isControl || !g.schemataError.empty()) continue;
+        m_schemata[g.info.path] = g.schemata;
+        if (g.schemata.value("L3CODE", 0)) m_cdp = true;
+    }
+    for (const auto& g : before)
+        if (!m_groups.count(g)) m_removedNs[g] = snapshot.timeNs;
 }
 
 void RunMeasurements::observe(const engine::EngineEvent& event)
@@ -105,6 +119,7 @@ std::optional<double> RunMeasurements::metric(
 {
     if (function == "sampling") return double(m_samplingNs) * 1e-9;
     if (function == "pmu") return m_pmuRunning ? 1.0 : 0.0;
+    if (function == "cdp") return m_cdp ? 1.0 : 0.0;
     if (isPmuFunction(function)) {
         if (!m_pmuReport) {
             why = function + "(): no PMU capture has run in this lesson yet";
@@ -128,6 +143,15 @@ std::optional<double> RunMeasurements::metric(
     if (function == "wraps") return count(group, SampleWrapped, why);
     if (function == "multiwraps") return count(group, SampleMaybeMultiWrap, why);
     if (function == "exists") return m_groups.count(groupPath(group)) ? 1.0 : 0.0;
+    if (function == "createdat" || function == "removedat") {
+        const auto& times = function == "createdat" ? m_createdNs : m_removedNs;
+        auto it = times.find(groupPath(group));
+        if (it == times.end()) {
+            why = "the lesson has not seen group '" + group + "' " + (function == "createdat" ? "made" : "removed");
+            return std::nullopt;
+        }
+        return double(it->second) * 1e-9;
+    }
     if (function == "ways" || function == "mb") {
         auto it = m_schemata.find(groupPath(group));
         const std::string resource = args.size() > 1 ? args[1] : function == "mb" ? "MB" : "L3";

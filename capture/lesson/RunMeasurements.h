@@ -23,7 +23,8 @@ public:
     /// Forgets everything and starts from the engine's state now (groups, schemata, sampling interval).
     void reset(const engine::GroupsSnapshot& snapshot, std::uint64_t samplingNs);
     void observe(const engine::EngineEvent& event);
-    /// The groups that exist and the sampling interval, re-read (no event says a group appeared).
+    /// The groups that exist, their allocations, whether CDP is on and the sampling interval, re-read (no event says
+    /// a group appeared, or that a remount switched CDP).
     void refresh(const engine::GroupsSnapshot& snapshot, std::uint64_t samplingNs);
 
     /// Metrics average the samples taken in [fromNs, toNs].
@@ -55,6 +56,8 @@ private:
     std::uint64_t m_samplingNs = 0;
     std::uint64_t m_fromNs = 0, m_toNs = 0;
     bool m_pmuRunning = false;
+    std::map<std::string, std::uint64_t> m_createdNs, m_removedNs; ///< when a snapshot first showed a group made / gone
+    bool m_cdp = false; ///< the snapshot's control groups have L3CODE masks
     std::optional<engine::PmuReport> m_pmuReport;
 };
 

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "RdtBackend.h"
+#include "core/Result.h"
+
+#include <cerrno>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +62,16 @@ public:
     {
         (void)pids;
         return std::nullopt;
+    }
+    /// Remounts the simulated resctrl with L3 CDP on or off (the kernel enables CDP only at mount time,
+    /// Documentation/filesystems/resctrl.rst) and opens a backend over the new mount. The groups are re-made with
+    /// their tasks and CPUs, their allocations at the defaults. Fails before anything changed; on success the old
+    /// mount is gone, so the caller must stop using every backend it holds over it (and drop it) at once.
+    virtual Result<std::unique_ptr<RdtBackend>> remountWithCdp(bool cdp)
+    {
+        (void)cdp;
+        return errnoError(ENOTSUP, "this simulated source has no resctrl mount to remount with or without CDP",
+            "run the lesson or scenario on the `sim` source (the resctrl emulation)");
     }
 };
 

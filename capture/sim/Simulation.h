@@ -54,6 +54,13 @@ public:
     void holdTimedSteps(bool hold) { m_holdSteps = hold; }
     /// Machine description for the panel and the session: preset/dump, synthesized leaves, "simulated".
     std::vector<std::string> describe() const;
+    /// Unmounts the emulated resctrl and mounts it again with L3 CDP on or off (`mount -t resctrl resctrl -o cdp`):
+    /// the kernel sets IA32_L3_QOS_CFG.CDP only at mount time (Documentation/filesystems/resctrl.rst). As a
+    /// provisioning script would after the remount, the groups that existed are made again with their tasks and
+    /// CPUs; their allocations start at the defaults (the unmount reset every control). Fails before anything
+    /// changed when the processor has no L3 CDP. The old mount is gone on success: whoever holds a backend over
+    /// resctrl() must drop it and open a new one. SimulationRemount.cpp.
+    Status remountResctrl(bool cdp);
 
 private:
     Simulation() = default;
