@@ -38,6 +38,7 @@ Action actionFor(const pb::Request& request)
         return Action::None;
     case pb::Request::kGroupCommand:
     case pb::Request::kApplyAllocation:
+    case pb::Request::kExperiment: // the agent writes the saved allocations back when the client goes
         return Action::Allocate;
     case pb::Request::kStartPmu:
         // The real PMU sees what other processes (or every CPU) execute; the simulated one runs its own program.

@@ -51,7 +51,7 @@ public:
         }
         if (!m_service) {
             // A command the agent knows that needs a source, or one it does not know at all.
-            if (request.command_case() > pb::Request::kDescribeMachine || request.command_case() == 0)
+            if (request.command_case() > pb::Request::kExperiment || request.command_case() == 0)
                 return fail(response,
                     makeError("this agent does not know command #" + std::to_string(request.command_case()),
                         "install the same rdtscope release on both machines"));
@@ -93,6 +93,8 @@ public:
             if (!report) return fail(response, report.error());
             return remote::toWire(*report, *response.mutable_pmu_report());
         }
+        case pb::Request::kExperiment:
+            return experiment(request.experiment(), response);
         case pb::Request::kDescribeMachine: {
             auto report = svc.describeMachine();
             if (!report) return fail(response, report.error());
@@ -137,6 +139,7 @@ public:
     {
         if (!m_service) return;
         m_service->stopSampling();
+        restoreExperiment(why); // first: --restore-on-exit then puts back what the connection found
         if (m_ctx.restoreOnExit) restoreAllocations(why);
         m_service.reset();
     }
@@ -153,6 +156,7 @@ private:
         if (auto ok = checkSourceRequest(o.source(), o.scenario(), m_peer); !ok) return fail(response, ok.error());
         if (m_service) end("the client opened another source");
         m_restore.clear();
+        m_experiment.clear();
         engine::ServiceOptions opt;
         opt.rdt.spec = o.source();
         if (!o.scenario().empty()) opt.rdt.scenario = o.scenario();
@@ -269,6 +273,46 @@ private:
         remote::toWire(out, *response.mutable_allocation_applied());
     }
 
+    /// BEGIN saves what the named groups hold now (a group already saved keeps its first value: that is the
+    /// original); END forgets them, the client having restored them itself. Unknown groups are refused.
+    void experiment(const pb::Experiment& e, pb::Response& response)
+    {
+        if (e.op() == pb::Experiment::END) {
+            m_experiment.clear();
+            return done(engine::CommandResult::success(), response);
+        }
+        if (e.op() != pb::Experiment::BEGIN)
+            return fail(response, errnoError(EINVAL, "unknown experiment operation " + std::to_string(e.op())));
+        const auto snap = m_service->snapshot();
+        if (!snap.result.ok) return fail(response, snap.result.error());
+        std::map<std::string, Schemata> saved;
+        for (const auto& name : e.groups()) {
+            const auto g = std::find_if(snap.groups.begin(), snap.groups.end(),
+                [&](const auto& s) { return s.info.path == name && s.info.isControl; });
+            if (g == snap.groups.end())
+                return fail(response,
+                    errnoError(ENOENT, "experiment: no control group '" + name + "'",
+                        "name the control groups the experiment writes (rdtscope-cli groups lists them)"));
+            saved[name] = g->schemata;
+        }
+        for (auto& [name, schemata] : saved)
+            m_experiment.emplace(name, std::move(schemata));
+        m_ctx.log(who() + "experiment begun on " + std::to_string(saved.size()) + " groups");
+        done(engine::CommandResult::success(), response);
+    }
+
+    /// The client went during an experiment: its groups get back what they held at BEGIN, through the same
+    /// transactional write as any allocation.
+    void restoreExperiment(const std::string& why)
+    {
+        for (const auto& [group, schemata] : m_experiment) {
+            const auto r = m_service->applyAllocation(group, schemata);
+            m_ctx.log(who() + (r.result.ok ? "restored" : "could not restore") + " the allocation of '" + group
+                + "' after an unfinished experiment (" + why + ")" + (r.result.ok ? "" : ": " + r.result.toString()));
+        }
+        m_experiment.clear();
+    }
+
     void restoreAllocations(const std::string& why)
     {
         for (const auto& [group, schemata] : m_restore) {
@@ -299,6 +343,7 @@ private:
     Authorizer m_auth;
     std::unique_ptr<engine::CaptureService> m_service;
     std::map<std::string, Schemata> m_restore;
+    std::map<std::string, Schemata> m_experiment; ///< an unfinished experiment's groups as they were at BEGIN
     std::uint64_t m_reportedDropped = 0;
 };
 }

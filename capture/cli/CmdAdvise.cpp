@@ -6,6 +6,7 @@
 #include "Commands.h"
 #include "core/Time.h"
 #include "experiment/Advise.h"
+#include "experiment/GroupWeight.h"
 #include "session/StopSignals.h"
 
 #include <cmath>
@@ -36,10 +37,9 @@ struct AdviseOptions {
 
 Status parseWeight(const std::string& spec, std::map<std::string, double>* out)
 {
-    const auto eq = spec.find('=');
-    const auto w = eq == std::string::npos ? std::nullopt : checkNumber(spec.substr(eq + 1), { 0, 1e6 });
-    if (!w) return makeError("'" + spec + "' is not GROUP=WEIGHT", "e.g. --weight victim=2");
-    if (out) (*out)[groupPathFromUser(spec.substr(0, eq))] = *w;
+    auto w = experiment::parseGroupWeight(spec);
+    if (!w) return w.error();
+    if (out) (*out)[groupPathFromUser(w->group)] = w->weight;
     return {};
 }
 

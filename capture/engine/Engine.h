@@ -63,6 +63,18 @@ public:
         return false;
     }
 
+    /// An experiment's writes begin: `groups`' allocations are what must come back. An engine whose client can go
+    /// away without running the experiment's own restore (the agent behind RemoteEngine) saves them and writes
+    /// them back if the client disconnects before endExperiment(); local engines need not (the experiment restores
+    /// at its end, on error and on SIGINT/SIGTERM), so the default does nothing.
+    virtual CommandResult beginExperiment(const std::vector<std::string>& groups)
+    {
+        (void)groups;
+        return CommandResult::success();
+    }
+    /// The experiment restored its groups itself: nothing is left to write back.
+    virtual CommandResult endExperiment() { return CommandResult::success(); }
+
     // --- RDT commands ----------------------------------------------------------------------------------------
     virtual CommandResult createGroup(const std::string& name) = 0;
     virtual CommandResult createMonitorGroup(const std::string& parent, const std::string& name) = 0;

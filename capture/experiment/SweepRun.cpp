@@ -165,6 +165,15 @@ Result<SweepResult> Runner::run()
     Measurer measurer(m_engine, m_s.pollNs, caps.monitoring.counterWidth, paced, mh);
     (void)m_engine.setSamplingInterval(measurer.pollNs());
 
+    // Over --connect the agent saves these groups and writes them back should this client vanish mid-sweep
+    // (docs/PROTOCOL.md "Experiments"); an agent too old for it is said, not hidden.
+    std::vector<std::string> touched;
+    for (const auto& w : m_plan.original)
+        touched.push_back(w.group);
+    const auto begun = m_engine.beginExperiment(touched);
+    if (!begun.ok)
+        result.notes.push_back(
+            "the engine will not restore the allocation if this client disconnects: " + begun.toString());
     for (const auto& planned : m_plan.steps) {
         SweepStep step;
         step.index = static_cast<unsigned>(result.steps.size()) + 1;
@@ -202,6 +211,8 @@ Result<SweepResult> Runner::run()
     }
     result.completed = !result.stopped && !result.error && result.steps.size() == m_plan.steps.size();
     restore(result);
+    // A failed restore stays with the agent, which tries again when the client goes.
+    if (begun.ok && result.restored) (void)m_engine.endExperiment();
     (void)m_engine.setSamplingInterval(previousInterval);
     if (held) m_engine.holdScenarioSteps(false);
     result.knees = kneesOf(m_s, result.steps);

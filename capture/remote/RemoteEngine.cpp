@@ -168,6 +168,23 @@ engine::AllocationResult RemoteEngine::applyAllocation(const std::string& group,
     return allocationOf(exchange(std::move(req)));
 }
 
+engine::CommandResult RemoteEngine::beginExperiment(const std::vector<std::string>& groups)
+{
+    pb::Request req;
+    auto* e = req.mutable_experiment();
+    e->set_op(pb::Experiment::BEGIN);
+    for (const auto& g : groups)
+        e->add_groups(g);
+    return command(std::move(req));
+}
+
+engine::CommandResult RemoteEngine::endExperiment()
+{
+    pb::Request req;
+    req.mutable_experiment()->set_op(pb::Experiment::END);
+    return command(std::move(req));
+}
+
 engine::CommandResult RemoteEngine::setSamplingInterval(std::uint64_t intervalNs)
 {
     pb::Request req;

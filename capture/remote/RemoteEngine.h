@@ -62,6 +62,9 @@ public:
     bool pmuFinished(std::uint32_t id) override;
     engine::CommandResult stopPmu(std::uint32_t id) override;
     Result<engine::PmuReport> pmuReport(std::uint32_t id, std::size_t topN) override;
+    /// The agent saves the groups and writes them back if this connection ends before endExperiment().
+    engine::CommandResult beginExperiment(const std::vector<std::string>& groups) override;
+    engine::CommandResult endExperiment() override;
     std::vector<engine::PmuBatch> drainPmuBatches() override;
 
     std::vector<engine::EngineEvent> drainEvents() override;
