@@ -183,6 +183,7 @@ void MainWindow::buildCdpAction(QMenu* menu)
     m_cdpAction = menu->addAction(tr("L3 &code/data masks (CDP)"));
     m_cdpAction->setObjectName(QStringLiteral("cdp"));
     m_cdpAction->setCheckable(true);
+    m_cdpAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     m_cdpAction->setToolTip(tr("Give every group an L3CODE and an L3DATA mask (SDM 20.19.5); on the simulator this "
                                "remounts resctrl with -o cdp, keeping the groups and resetting their masks"));
     connect(menu, &QMenu::aboutToShow, this, [this] {
