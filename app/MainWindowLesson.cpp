@@ -91,6 +91,8 @@ bool MainWindow::startLesson(const QString& nameOrPath, QString* error)
         stopLesson();
         return false;
     }
+    // begin() may have remounted with or without CDP (the lesson's `cdp` line): the heatmap read before is stale.
+    refreshAllocation();
     m_lessonSource = nameOrPath;
     rdt::lesson::LessonRun* run = m_lessonRun.get();
     m_source.setEventTap([run](const rdt::engine::EngineEvent& e) { run->observe(e); });
