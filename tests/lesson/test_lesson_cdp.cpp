@@ -2,6 +2,7 @@
 // The `cdp on|off` header and action (docs/LESSONS.md): the lesson starts with CDP off, the student's own CDP switch
 // through the engine is detected by cdp(), and ways(G, L3CODE) reads the remounted groups' masks. And a lesson
 // that ends stops its PMU capture.
+#include "LessonTestSupport.h"
 #include "lesson/LessonCheck.h"
 #include "lesson/LessonParser.h"
 #include "lesson/LessonRun.h"
@@ -10,17 +11,9 @@
 
 using namespace rdt;
 using namespace rdt::lesson;
+using rdt::lesson::test::tick;
 
 namespace {
-
-void tick(engine::CaptureService& e, LessonRun& run)
-{
-    e.advanceTo(e.nowNs() + e.samplingIntervalNs());
-    ASSERT_TRUE(e.pollRdt().ok);
-    for (auto& ev : e.drainEvents())
-        run.observe(ev);
-    run.update(e);
-}
 
 const char* kCdpLesson = R"(lesson c
 title test

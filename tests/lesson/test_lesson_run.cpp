@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A lesson run on the real engine over the simulated machine: the action is detected from the engine's events,
 // answers are graded against what this run measured, skip and reset work; and the checker fails a false claim.
+#include "LessonTestSupport.h"
 #include "lesson/LessonCheck.h"
 #include "lesson/LessonParser.h"
 #include "lesson/LessonRun.h"
@@ -9,17 +10,9 @@
 
 using namespace rdt;
 using namespace rdt::lesson;
+using rdt::lesson::test::tick;
 
 namespace {
-
-void tick(engine::CaptureService& e, LessonRun& run)
-{
-    e.advanceTo(e.nowNs() + e.samplingIntervalNs());
-    ASSERT_TRUE(e.pollRdt().ok);
-    for (auto& ev : e.drainEvents())
-        run.observe(ev);
-    run.update(e);
-}
 
 const char* kLesson = R"(lesson t
 title test
