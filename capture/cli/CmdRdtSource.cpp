@@ -121,7 +121,7 @@ std::string displayGroup(const std::string& path)
 }
 std::string groupPathFromUser(const std::string& name)
 {
-    return name == kDefaultGroupName || name == "/" ? "" : name;
+    return groupPathFromName(name);
 }
 
 Result<Schemata> parseUserSchemata(const std::vector<std::string>& parts)
