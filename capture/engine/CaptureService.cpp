@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CaptureService.h"
 
+#include "GroupPmuCounter.h"
 #include "PmuCapture.h"
 #include "SourceAssembly.h"
 #include "core/Time.h"
@@ -395,15 +396,20 @@ Result<PmuReport> CaptureService::pmuReport(std::uint32_t id, std::size_t topN)
 
 Result<GroupPmuCounts> CaptureService::countGroupPmu(const std::string& group)
 {
-    if (!m_source.simulation)
-        return errnoError(ENOTSUP, "per-group PMU counts are simulated-only for now",
-            "unfinished: counting a group's tasks with perf_event_open (instructions, cycles, LLC misses, TMA) is not "
-            "wired into experiments yet; use `rdtscope-cli pmu tma --pid ...` alongside");
     const auto snap = snapshot(true);
     if (!snap.result.ok) return snap.result.error();
     const auto it = std::find_if(
         snap.groups.begin(), snap.groups.end(), [&](const GroupState& g) { return g.info.path == group; });
     if (it == snap.groups.end()) return errnoError(ENOENT, "no group '" + group + "'");
+    // A simulated source's task IDs are not this machine's threads: never count them with the host's PMU.
+    if (!m_source.simulation && m_source.simulated)
+        return errnoError(ENOTSUP, "this simulated source has no model of its tasks' execution");
+    if (!m_source.simulation) {
+        if (!m_groupPmu)
+            m_groupPmu = std::make_unique<GroupPmuCounter>(
+                m_options.perfSyscalls ? m_options.perfSyscalls() : std::make_unique<pmu::LinuxPerfSyscalls>());
+        return m_groupPmu->count(group, it->tasks);
+    }
     const auto counts = m_source.simulation->taskCounts(it->tasks);
     if (!counts) return errnoError(ENOTSUP, "this simulated source has no model of its tasks' execution");
     GroupPmuCounts out;

@@ -32,6 +32,7 @@ class PerfSyscalls;
 
 namespace rdt::engine {
 
+class GroupPmuCounter;
 class PmuCapture;
 
 struct ServiceOptions {
@@ -103,7 +104,8 @@ public:
     /// Stops counting, drains what is left and queues it as a last batch.
     CommandResult stopPmu(std::uint32_t id) override;
     Result<PmuReport> pmuReport(std::uint32_t id, std::size_t topN) override;
-    /// Simulated sources: the simulated machine's model of the group's tasks. Real sources: unfinished (ENOTSUP).
+    /// Simulated sources: the simulated machine's model of the group's tasks. Real sources: its threads counted with
+    /// perf_event_open (GroupPmuCounter.h; no memory-bound share yet).
     Result<GroupPmuCounts> countGroupPmu(const std::string& group) override;
 
     // --- Events ----------------------------------------------------------------------------------------------
@@ -137,6 +139,7 @@ private:
     std::uint64_t m_requestedIntervalNs = 1'000'000'000;
     std::map<std::uint32_t, std::unique_ptr<PmuCapture>> m_pmu;
     std::uint32_t m_nextPmuId = 1;
+    std::unique_ptr<GroupPmuCounter> m_groupPmu; ///< real sources' per-group counts, opened on first use
 
     mutable std::mutex m_eventMutex;
     std::deque<EngineEvent> m_events;

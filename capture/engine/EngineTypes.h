@@ -77,7 +77,8 @@ struct GroupPmuCounts {
     double cycles = 0;
     double instructions = 0;
     double llcMisses = 0;
-    double memoryStallCycles = 0; ///< cycles the tasks waited on memory (TMA's Memory Bound, as a count)
+    /// Cycles the tasks waited on memory (TMA's Memory Bound, as a count); none when not counted.
+    std::optional<double> memoryStallCycles;
     std::string method; ///< how they were counted, for the user ("simulated: ...")
 };
 

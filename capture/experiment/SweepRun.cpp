@@ -127,7 +127,8 @@ void setPmuFigures(SweepStep& step, const engine::GroupPmuCounts& a, const engin
     if (cycles <= 0 || instructions <= 0) return; // the group's tasks did not run: no figures, not zeros
     step.ipc = instructions / cycles;
     step.mpki = (b.llcMisses - a.llcMisses) / instructions * 1000;
-    step.memoryBound = std::clamp((b.memoryStallCycles - a.memoryStallCycles) / cycles, 0.0, 1.0);
+    if (a.memoryStallCycles && b.memoryStallCycles)
+        step.memoryBound = std::clamp((*b.memoryStallCycles - *a.memoryStallCycles) / cycles, 0.0, 1.0);
 }
 
 Result<SweepResult> Runner::run()

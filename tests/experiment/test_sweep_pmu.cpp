@@ -2,7 +2,9 @@
 // Per-step PMU figures of a way sweep on the simulated machine: the victim's MPKI rises and its IPC falls once its
 // ways shrink below the knee, read from the model's counts of its own threads; a source without such counts gives
 // no figures and says why; the figures go into the session's sweep_pmu table and read back, and a file without that
-// table reads as "not measured".
+// table reads as "not measured"; on a real (not simulated) source the group's threads are counted with
+// perf_event_open, here through the engine's seam onto a fake kernel.
+#include "../pmu/FakeCountingPerf.h"
 #include "SweepTestSupport.h"
 #include "engine/CaptureService.h"
 #include "experiment/Sweep.h"
@@ -109,6 +111,63 @@ TEST(SweepPmu, NoFiguresAndTheReasonWithoutAPmu)
     for (const auto& st : r->steps) {
         EXPECT_FALSE(st.ipc || st.mpki || st.memoryBound) << "step " << st.index << ": a figure without a PMU";
         EXPECT_EQ(st.pmuSource, r->pmu.unavailable);
+    }
+}
+
+TEST(SweepPmu, ARealSourceCountsTheGroupsThreadsWithPerf)
+{
+    auto sc = sim::parseScenario("machine preset=skx-6154 cores=4 sampling=128\nmkdir victim\n"
+                                 "thread svc-0 group=victim cpu=0 pattern=random ws=8M compute=40\n"
+                                 "thread svc-1 group=victim cpu=1 pattern=random ws=8M compute=40\n",
+        "test");
+    ASSERT_TRUE(sc.ok()) << sc.error().toString();
+    auto created = sim::Simulation::create(*sc);
+    ASSERT_TRUE(created.ok()) << created.error().toString();
+    std::shared_ptr<sim::Simulation> simulation(std::move(*created));
+    auto backend = ResctrlBackend::open(std::shared_ptr<Fs>(&simulation->resctrl(), [simulation](Fs*) {}));
+    ASSERT_TRUE(backend.ok()) << backend.error().toString();
+    // A source that is not simulated (its tasks file read as the kernel's), its perf_event_open a fake kernel's.
+    RdtSource src;
+    src.backend = std::move(*backend);
+    src.kind = "resctrl";
+    auto perf = std::make_shared<pmu::test::CountingPerfState>();
+    perf->env.hasCpuPmu = true;
+    perf->env.isRoot = true;
+    engine::ServiceOptions o;
+    o.who = "test";
+    o.perfSyscalls = [perf] { return std::make_unique<pmu::test::FakeCountingPerf>(perf); };
+    auto svc = engine::CaptureService::openWith(std::move(src), o);
+    ASSERT_TRUE(svc.ok()) << svc.error().toString();
+    std::vector<unsigned> tasks;
+    for (const auto& g : (*svc)->snapshot(true).groups)
+        if (g.info.path == "victim") tasks = g.tasks;
+    ASSERT_EQ(tasks.size(), 2u);
+    auto s = quick("victim");
+    s.settleNs = 0; // paced in real time: keep the sweep short
+    s.measureNs = 30'000'000;
+    s.pollNs = 10'000'000;
+    auto r = runSweep(**svc, s);
+    ASSERT_TRUE(r.ok()) << r.error().toString();
+    ASSERT_TRUE(r->completed);
+    EXPECT_FALSE(r->simulated);
+    ASSERT_TRUE(r->pmu.available) << r->pmu.unavailable;
+    EXPECT_NE(r->pmu.method.find("perf_event_open on each of the group's 2 thread(s)"), std::string::npos)
+        << r->pmu.method;
+    EXPECT_EQ(r->pmu.method.find("simulated"), std::string::npos) << r->pmu.method;
+    // Each step reads every counter once more at its start and its end: per thread 1000 cycles, 2000 instructions
+    // and 10 cache misses over the measurement, so IPC 2 and 5 misses per thousand instructions; no memory-bound
+    // share (not counted on real machines), never a zero standing in for it.
+    for (const auto& st : r->steps) {
+        ASSERT_TRUE(st.ipc && st.mpki) << "step " << st.index << ": " << st.pmuSource;
+        EXPECT_DOUBLE_EQ(*st.ipc, 2.0);
+        EXPECT_DOUBLE_EQ(*st.mpki, 5.0);
+        EXPECT_FALSE(st.memoryBound);
+    }
+    // Three counters per thread of the group, opened once for the whole sweep, each following its thread.
+    ASSERT_EQ(perf->opens.size(), 6u);
+    for (const auto& op : perf->opens) {
+        EXPECT_NE(std::find(tasks.begin(), tasks.end(), static_cast<unsigned>(op.pid)), tasks.end()) << op.pid;
+        EXPECT_EQ(op.cpu, -1);
     }
 }
 
