@@ -7,6 +7,7 @@
 #include "engine/Engine.h"
 #include "rdt/CounterMath.h"
 #include "rdt/SampleCsv.h"
+#include "rdt/SampleFlags.h"
 #include "rdt/VendorFeaturesText.h"
 
 #include <algorithm>
@@ -54,18 +55,6 @@ Result<AtAction> parseAt(const std::string& spec)
     if (!s) return makeError("'" + spec + "': " + s.error().message, s.error().advice);
     act.schemata = std::move(*s);
     return act;
-}
-
-std::string flagText(std::uint32_t f)
-{
-    std::string s;
-    if (f & (SampleOccupancyError | SampleMbmError)) s += 'E';
-    if (f & (SampleOccupancyUnavailable | SampleMbmUnavailable)) s += 'U';
-    if (f & SampleMbmUnassigned) s += 'A';
-    if (f & SampleWrapped) s += 'W';
-    if (f & SampleMaybeMultiWrap) s += 'M';
-    if (f & SampleCounterReset) s += 'R';
-    return s.empty() ? "-" : s;
 }
 
 struct Printed {
@@ -223,7 +212,7 @@ int runMonitor(const MonitorOptions& o)
             } else {
                 std::printf("%-28s %6d %12.1f %12.1f %12.1f %12.1f %5s\n", displayGroup(s.group).c_str(), s.domain,
                     static_cast<double>(s.occupancyBytes) / 1024.0, local / 1e6,
-                    (total > local ? total - local : 0.0) / 1e6, total / 1e6, flagText(p.flags).c_str());
+                    (total > local ? total - local : 0.0) / 1e6, total / 1e6, sampleFlagLetters(p.flags).c_str());
             }
             p = { s.mbmTotalBytes, s.mbmLocalBytes, 0 };
         }

@@ -138,6 +138,7 @@ Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
             s.domain = c.domain;
             s.occupancyBytes = c.occupancyBytes;
             s.flags = c.flags;
+            if (c.mbmTotalOverflow || c.mbmLocalOverflow) s.flags |= SampleOverflowBit;
             auto [it, fresh] = m_previous.try_emplace({ group, c.domain });
             Previous& p = it->second;
             const bool mbmBad = (c.flags & (SampleMbmError | SampleMbmUnavailable | SampleMbmUnassigned)) != 0;
