@@ -73,8 +73,8 @@ PodGroups::Update PodGroups::update(const engine::GroupsSnapshot& snapshot)
         m_groups[key] = *made;
         touched.insert(*made);
         out.changed = true;
-        out.log.push_back(
-            "made monitor group " + *made + " for pod " + uid + " (" + std::to_string(tasks.size()) + " tasks)");
+        out.log.push_back("made monitor group " + *made + " for pod " + uid + " (" + std::to_string(tasks.size())
+            + (tasks.size() == 1 ? " task)" : " tasks)"));
     }
 
     for (auto it = m_groups.begin(); it != m_groups.end();) {
