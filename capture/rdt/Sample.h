@@ -35,6 +35,7 @@ struct RdtSample {
     double mbmLocalBps = 0;
     double mbmRemoteBps() const { return mbmTotalBps > mbmLocalBps ? mbmTotalBps - mbmLocalBps : 0.0; }
     std::uint32_t flags = 0;
+    int node = -1; ///< SNC sub-NUMA node (mon_sub_L3_YY) when the backend reads per node; -1 = the whole L3
 };
 
 /// What the sampler publishes into its bounded queue each poll.
