@@ -15,6 +15,7 @@ namespace rdt::cli {
 struct SourceOptions {
     std::string source = "auto";
     std::string scenario = "noisy-neighbour";
+    std::string preset; ///< `--preset ID`: the simulated CPU instead of the scenario's (sim only)
 };
 /// Declares --source and --scenario on `cmd`, into `o`.
 void addSourceOptions(CLI::App& cmd, SourceOptions& o);

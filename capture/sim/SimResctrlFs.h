@@ -7,7 +7,9 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace rdt::sim {
@@ -28,7 +30,9 @@ struct ResctrlMountOptions {
 /// counters (MBM as cumulative bytes that the "kernel" itself wrap-corrects by reading the counters at least every
 /// second, as mbm_handle_overflow does). Writes go to the machine's MSR state the way the kernel programs MSRs.
 /// Thread-safe: every call takes the machine's mutex. Unmounting (destruction) resets all controls.
-/// Not emulated: pseudo-locking, mba_MBps, BMEC/ABMC files, SNC, rename(2), PID 0 (the writer is not simulated).
+/// On an AMD processor it speaks the kernel's AMD dialect: MB in 1/8 GB/s (2048 = unlimited) with padded values,
+/// sparse masks, BMEC (mbm_{total,local}_bytes_config) and assignable counters (ResctrlAmd.cpp).
+/// Not emulated: pseudo-locking, mba_MBps, SMBA, io_alloc, SNC, rename(2), PID 0 (the writer is not simulated).
 class SimResctrlFs final : public Fs {
 public:
     static Result<std::unique_ptr<SimResctrlFs>> mount(SimMachine& machine, ResctrlMountOptions options = {});
@@ -120,6 +124,23 @@ private:
     unsigned domainCount(const Schema& s) const;
     std::string modeOfClosid(std::uint32_t closid) const;
 
+    // AMD monitoring dialect (ResctrlAmd.cpp)
+    bool abmc() const { return monitoring() && m_machine.features().amdMon.abmcCounters > 0; }
+    bool counterMode() const { return abmc() && m_assignMode == "mbm_event"; }
+    bool bmecFiles() const { return monitoring() && m_machine.features().amdMon.bmec && !counterMode(); }
+    void initAmdMonitoring();
+    std::vector<std::string> amdMonInfoFiles() const;
+    Result<std::string> readAmdMonInfo(const std::string& dir, const std::string& file);
+    Status writeAmdMonInfo(const std::string& file, const std::string& data);
+    unsigned availableCounters(unsigned domain) const;
+    /// Whether (domain, rmid, event) counts: always outside mbm_event mode and for llc_occupancy.
+    bool counterAssigned(unsigned domain, std::uint32_t rmid, std::uint32_t event) const;
+    Status assignCounter(unsigned domain, std::uint32_t rmid, std::uint32_t event);
+    void assignCounters(std::uint32_t rmid); ///< both MBM events in every domain, as counters last
+    void releaseCounters(std::uint32_t rmid);
+    std::string readAssignments(const Group& g) const;
+    Status writeAssignments(Group& g, const std::string& data);
+
     // Groups and IDs
     Result<std::uint32_t> allocClosid();
     Result<std::uint32_t> allocRmid();
@@ -152,6 +173,13 @@ private:
     std::uint64_t m_lastPollNs = 0, m_lastLimboNs = 0;
     int m_listener = 0;
     int m_locks = 0;
+    // AMD: counter assignment mode, the assigned (domain, rmid, event) counters, BMEC configurations per domain
+    // (total, local) and the (domain, rmid) pairs cleared by a BMEC write and not read since.
+    std::string m_assignMode = "default";
+    bool m_assignOnMkdir = true;
+    std::set<std::tuple<unsigned, std::uint32_t, std::uint32_t>> m_counters;
+    std::vector<std::uint32_t> m_bmecConfig[2];
+    std::set<std::pair<unsigned, std::uint32_t>> m_bmecCleared;
 };
 
 /// Formats a CPU set as the kernel's %*pb (hex, 32-bit groups separated by commas) and %*pbl (ranges).
