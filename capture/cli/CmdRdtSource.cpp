@@ -133,7 +133,7 @@ std::string groupPathFromUser(const std::string& name)
     return name == kDefaultGroupName || name == "/" ? "" : name;
 }
 
-Result<Schemata> parseUserSchemata(const std::vector<std::string>& parts)
+std::string userSchemataText(const std::vector<std::string>& parts)
 {
     std::string text;
     // A literal backslash-n (as typed in a shell without $'...') separates lines too.
@@ -148,7 +148,7 @@ Result<Schemata> parseUserSchemata(const std::vector<std::string>& parts)
         }
         text += '\n';
     }
-    return Schemata::parseStrict(text);
+    return text;
 }
 
 } // namespace rdt::cli
