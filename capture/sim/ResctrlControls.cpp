@@ -155,7 +155,10 @@ std::string SimResctrlFs::formatSchemata(const Group& g, bool size) const
             if (d) out += ";";
             if (size && s.kind != SchemaKind::MB) {
                 const SimFeatures& f = m_machine.features();
-                std::uint64_t cacheSize = s.kind == SchemaKind::L2 ? f.l2.sizeBytes() : f.l3.sizeBytes();
+                // rdtgroup_cbm_to_size: with SNC an L3 CBM bit covers its share of one node's part of the cache.
+                std::uint64_t cacheSize = s.kind == SchemaKind::L2
+                    ? f.l2.sizeBytes()
+                    : f.l3.sizeBytes() / std::max(1u, m_machine.options().topology.sncNodes);
                 out += std::to_string(d) + "="
                     + std::to_string(cacheSize / catOf(s).cbmLen * unsigned(std::popcount(v)));
             } else if (s.kind == SchemaKind::MB) {

@@ -3,6 +3,7 @@
 
 #include "SimCpuid.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -84,6 +85,17 @@ struct SimTopology {
     /// Cores sharing one L3 (one resctrl L3 domain). 0 = the whole socket, as on Intel Xeons; an AMD EPYC has one L3
     /// per CCX (8 cores on Zen 3/Zen 4), so a socket holds several L3 domains.
     unsigned coresPerL3 = 0;
+    /// Sub-NUMA Clustering: nodes per L3 domain (1 = off). With SNC the hardware counts each RMID per node: a CPU of
+    /// node n tags its lines with RMID + n x (RMIDs / nodes) (kernel Documentation/filesystems/resctrl.rst "Notes on
+    /// Sub-NUMA Cluster mode"; arch/x86/kernel/cpu/resctrl/monitor.c logical_rmid_to_physical_rmid).
+    unsigned sncNodes = 1;
+    /// The node within its L3 domain: cores split evenly, in order.
+    unsigned sncNodeOf(unsigned cpu) const
+    {
+        const unsigned perL3 = coresPerL3 == 0 ? coresPerSocket : coresPerL3;
+        const unsigned coresPerNode = std::max(1u, perL3 / std::max(1u, sncNodes));
+        return std::min(sncNodes - 1, (coreOf(cpu) % perL3) / coresPerNode);
+    }
     unsigned cpuCount() const { return sockets * coresPerSocket * threadsPerCore; }
     /// Logical CPU numbering: cpu = (socket * coresPerSocket + core) * threadsPerCore + thread.
     unsigned socketOf(unsigned cpu) const { return cpu / (coresPerSocket * threadsPerCore); }

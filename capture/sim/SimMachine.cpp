@@ -243,7 +243,7 @@ AccessResult SimMachine::access(unsigned cpu, std::uint64_t address, AccessKind 
                 break;
             }
         std::uint64_t bytes = 0;
-        r.level = im.simulate(cpu, line / im.S, kind, tag, false, bytes);
+        r.level = im.simulate(cpu, line / im.S, kind, im.physical(tag, cpu), false, bytes);
         im.recordHist(cpu, r.level);
     }
     r.latencyCycles = static_cast<std::uint32_t>(im.levelLatency(r.level));

@@ -121,6 +121,14 @@ struct SimMachine::Impl {
         }
     }
 
+    /// With SNC, the RMID the hardware counts with: the logical one plus the node's share of the RMIDs.
+    Pqr physical(Pqr logical, unsigned cpu) const
+    {
+        const unsigned nodes = o->topology.sncNodes;
+        if (nodes > 1 && f->mon.present) logical.rmid += o->topology.sncNodeOf(cpu) * ((f->mon.l3MaxRmid + 1) / nodes);
+        return logical;
+    }
+
     Pqr effective(const Thread& t) const
     {
         Pqr cpu = cpus[t.info.cpu].pqr;
@@ -343,9 +351,9 @@ struct SimMachine::Impl {
         const unsigned socket = o->topology.socketOf(cpu);
         const int node = spec.memoryNode < 0 ? int(socket) : spec.memoryNode;
         const bool remote = node != int(socket);
-        const Pqr tag = effective(t);
+        const Pqr tag = physical(effective(t), cpu);
         t.info.clos = tag.clos;
-        t.info.rmid = tag.rmid;
+        t.info.rmid = effective(t).rmid;
         Domain& d = domains[o->topology.l3Of(cpu)];
         Core& core = cores[o->topology.coreOf(cpu)];
         const double mlp = spec.effectiveMlp();

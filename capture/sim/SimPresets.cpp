@@ -16,6 +16,7 @@
 #include "SimCpuid.h"
 
 #include <cerrno>
+#include <string>
 
 namespace rdt::sim {
 namespace {
@@ -33,6 +34,8 @@ struct Preset {
     unsigned coresPerL3 = 0; ///< SimTopology::coresPerL3 (0 = one L3 per socket)
     unsigned coresPerSocket = 0; ///< the machine's size when this preset replaces a scenario's (0 = the scenario's)
     const char* note = nullptr; ///< said in SimCpuid::notes
+    const char* base = nullptr; ///< another preset whose registers this one uses (leaves empty)
+    unsigned sncNodes = 0; ///< SimTopology::sncNodes (0 = no SNC)
 };
 
 const std::vector<Preset>& table()
@@ -189,6 +192,10 @@ const std::vector<Preset>& table()
             8, 32,
             "CPUID written from the AMD64 APM for a Genoa-like EPYC (no dump); ABMC and its 8-counter pool are "
             "synthetic (Genoa itself has no ABMC)" },
+        // Sub-NUMA Clustering is a BIOS setting, not a CPUID value: the same Ice Lake-SP, booted in SNC-2.
+        { "icx-8351n-snc2", "Xeon Platinum 8351N (Ice Lake-SP) in SNC-2 mode",
+            "InstLatx64 GenuineIntel00606A6_ICX_CPUID3.txt", 15, {}, 0, 0,
+            "SNC-2 (two sub-NUMA nodes per L3) is the simulated BIOS setting, not from the dump", "icx-8351n", 2 },
     };
     return t;
 }
@@ -200,7 +207,7 @@ const std::vector<PresetInfo>& presets()
     static const std::vector<PresetInfo> list = [] {
         std::vector<PresetInfo> out;
         for (const auto& p : table())
-            out.push_back({ p.id, p.name, p.source, p.coresPerL3, p.coresPerSocket });
+            out.push_back({ p.id, p.name, p.source, p.coresPerL3, p.coresPerSocket, p.sncNodes });
         return out;
     }();
     return list;
@@ -218,7 +225,10 @@ Result<SimCpuid> presetCpuid(const std::string& id)
     for (const auto& p : table()) {
         if (id != p.id) continue;
         SimCpuid c;
-        for (const auto& l : p.leaves)
+        const Preset* regs = &p;
+        for (const auto& b : table())
+            if (p.base && std::string(p.base) == b.id) regs = &b;
+        for (const auto& l : regs->leaves)
             c.set(l.leaf, l.subleaf, { l.eax, l.ebx, l.ecx, l.edx });
         c.name = p.name;
         c.source = p.source;

@@ -66,10 +66,10 @@ Result<std::unique_ptr<SimResctrlFs>> SimResctrlFs::mount(SimMachine& machine, R
     fs->m_closidUsed.assign(std::max<std::uint32_t>(1, fs->closidsSupported()), false);
     fs->m_closidUsed[0] = true;
     if (f.mon.present) {
-        for (std::uint32_t r = 1; r <= f.mon.l3MaxRmid; ++r)
+        for (std::uint32_t r = 1; r < fs->rmidsPerNode(); ++r) // SNC divides the RMIDs among the nodes
             fs->m_freeRmids.push_back(r);
-        // resctrl_rmid_realloc_threshold: cache size / num_rmids, rounded down to the counter unit.
-        std::uint64_t t = f.l3.sizeBytes() / (f.mon.l3MaxRmid + 1);
+        // resctrl_rmid_realloc_threshold: cache size / num_rmids, rounded down to the counter unit (per node).
+        std::uint64_t t = f.l3.sizeBytes() / fs->sncNodes() / fs->rmidsPerNode();
         fs->m_threshold = t / f.mon.scale * f.mon.scale;
         fs->resetMbmState(0);
         fs->initAmdMonitoring();
@@ -231,6 +231,12 @@ SimResctrlFs::Resolved SimResctrlFs::resolve(const std::string& path)
             || c[i + 1] != "mon_L3_" + std::string(dom < 10 ? "0" : "") + std::to_string(dom))
             return r;
         r.domain = static_cast<int>(dom);
+        if (i + 2 < c.size() && sncNodes() > 1 && c[i + 2].rfind("mon_sub_L3_", 0) == 0) {
+            for (unsigned n = 0; n < sncNodes(); ++n)
+                if (c[i + 2] == subDomainName(dom, n)) r.node = static_cast<int>(n);
+            if (r.node < 0) return {};
+            ++i; // the events below the node's directory, as below the domain's
+        }
         if (i + 2 == c.size()) {
             r.kind = Resolved::MonDomainDir;
             return r;
@@ -317,6 +323,8 @@ Result<std::vector<std::string>> SimResctrlFs::list(const std::string& path)
         const bool has[] = { m.occupancy, m.mbmTotal, m.mbmLocal };
         for (int e = 0; e < 3; ++e)
             if (has[e]) out.push_back(kEvents[e]);
+        for (unsigned n = 0; r.node < 0 && sncNodes() > 1 && n < sncNodes(); ++n)
+            out.push_back(subDomainName(static_cast<unsigned>(r.domain), n));
         break;
     }
     }
@@ -364,7 +372,7 @@ Result<std::string> SimResctrlFs::read(const std::string& path)
     case Resolved::GroupFile:
         return readGroupFile(*r.group, r.file);
     case Resolved::MonFile:
-        return readMon(*r.group, r.domain, r.file);
+        return readMon(*r.group, r.domain, r.node, r.file);
     default:
         return errnoError(EISDIR, "cannot read " + path + ": is a directory");
     }
@@ -375,7 +383,7 @@ Result<std::string> SimResctrlFs::readInfo(const std::string& dir, const std::st
     const SimFeatures& f = m_machine.features();
     if (dir.empty()) return m_status.empty() ? std::string("ok\n") : m_status;
     if (dir == "L3_MON") {
-        if (file == "num_rmids") return std::to_string(f.mon.l3MaxRmid + 1) + "\n";
+        if (file == "num_rmids") return std::to_string(rmidsPerNode()) + "\n";
         if (file == "max_threshold_occupancy") return std::to_string(m_threshold) + "\n";
         if (file != "mon_features") return readAmdMonInfo(dir, file);
         std::string s;

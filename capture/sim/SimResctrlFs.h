@@ -4,6 +4,7 @@
 #include "SimMachine.h"
 #include "core/Fs.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <memory>
@@ -32,7 +33,8 @@ struct ResctrlMountOptions {
 /// Thread-safe: every call takes the machine's mutex. Unmounting (destruction) resets all controls.
 /// On an AMD processor it speaks the kernel's AMD dialect: MB in 1/8 GB/s (2048 = unlimited) with padded values,
 /// sparse masks, BMEC (mbm_{total,local}_bytes_config) and assignable counters (ResctrlAmd.cpp).
-/// Not emulated: pseudo-locking, mba_MBps, SMBA, io_alloc, SNC, rename(2), PID 0 (the writer is not simulated).
+/// With SNC (SimTopology::sncNodes) it shows mon_L3_XX/mon_sub_L3_YY per node, RMIDs divided by the nodes.
+/// Not emulated: pseudo-locking, mba_MBps, SMBA, io_alloc, rename(2), PID 0 (the writer is not simulated).
 class SimResctrlFs final : public Fs {
 public:
     static Result<std::unique_ptr<SimResctrlFs>> mount(SimMachine& machine, ResctrlMountOptions options = {});
@@ -96,6 +98,7 @@ private:
         std::string info; ///< info sub-dir ("" for info/ itself)
         std::string file;
         int domain = -1;
+        int node = -1; ///< SNC: the node of a mon_sub_L3_YY directory, within its domain (-1: the whole L3)
     };
     Resolved resolve(const std::string& path);
     std::vector<std::string> groupFiles(const Group& g) const;
@@ -105,7 +108,13 @@ private:
     // Files (SimResctrlFs.cpp)
     Result<std::string> readInfo(const std::string& dir, const std::string& file);
     Result<std::string> readGroupFile(Group& g, const std::string& file);
-    Result<std::string> readMon(Group& g, int domain, const std::string& event);
+    Result<std::string> readMon(Group& g, int domain, int node, const std::string& event);
+    // SNC (ResctrlMonitoring.cpp): each logical RMID counts as one hardware RMID per node.
+    unsigned sncNodes() const { return std::max(1u, m_machine.options().topology.sncNodes); }
+    std::uint32_t rmidsPerNode() const { return (m_machine.features().mon.l3MaxRmid + 1) / sncNodes(); }
+    /// The hardware RMIDs of `rmid` in node `node` of a domain, or in every node (node -1).
+    std::vector<std::uint32_t> physicalRmids(std::uint32_t rmid, int node = -1) const;
+    std::string subDomainName(unsigned domain, unsigned node) const;
     Status writeTasks(Group& g, const std::string& data);
     Status writeCpus(Group& g, const std::string& data, bool list);
     std::vector<bool> cpusOf(const Group& g) const { return g.cpus; }

@@ -305,6 +305,17 @@ TEST(RdtCli, VendorFixturesPrintTheirUnits)
         EXPECT_TRUE(seen) << mon.out;
     }
     {
+        // The simulated Ice Lake-SP in SNC-2: mon_sub_L3_YY per node, RMIDs divided, read by the real backend.
+        const std::string src = " --source sim --preset icx-8351n-snc2";
+        auto info = run("info" + src);
+        EXPECT_EQ(info.status, 0) << info.err;
+        EXPECT_NE(info.out.find("SNC: 2 sub-NUMA nodes per L3 (L3 0 -> nodes 0,1)"), std::string::npos) << info.out;
+        EXPECT_NE(info.out.find("monitoring (L3_MON): 144 RMIDs"), std::string::npos) << info.out;
+        EXPECT_NE(info.out.find("percent of peak bandwidth"), std::string::npos) << info.out;
+        auto mon = run("monitor --duration 1 --csv" + src);
+        EXPECT_EQ(mon.status, 0) << mon.err;
+    }
+    {
         rdt::test::TempTree t("intel.snc");
         auto info = run("info --source resctrl:" + t.root());
         EXPECT_NE(info.out.find("percent of peak bandwidth, 10..100 in steps of 10"), std::string::npos) << info.out;
