@@ -350,6 +350,8 @@ void MainWindow::setSourceError(const QString& reason)
 void MainWindow::refreshAllocation()
 {
     m_framesSinceAllocationRead = 0;
+    m_monitorPanel->setCounterStatus(
+        m_source.counterStatus ? QString::fromStdString(m_source.counterStatus()) : QString());
     if (!m_source.readAllocation) return;
     auto state = m_source.readAllocation();
     if (!state) {

@@ -8,6 +8,7 @@
 #include "rdt/CounterMath.h"
 #include "rdt/SampleCsv.h"
 #include "rdt/SampleFlags.h"
+#include "rdt/UserSchemata.h"
 #include "rdt/VendorFeaturesText.h"
 
 #include <algorithm>
@@ -51,9 +52,9 @@ Result<AtAction> parseAt(const std::string& spec)
     act.offsetNs = secondsToNs(*secs);
     act.group = groupPathFromUser(spec.substr(a + 1, b - a - 1));
     act.schemataText = spec.substr(b + 1);
-    auto s = parseUserSchemata({ act.schemataText });
+    // The syntax now; the units of bandwidth values once the source's capabilities are known (runMonitor).
+    auto s = checkUserSchemataSyntax(userSchemataText({ act.schemataText }));
     if (!s) return makeError("'" + spec + "': " + s.error().message, s.error().advice);
-    act.schemata = std::move(*s);
     return act;
 }
 
@@ -93,6 +94,15 @@ int runMonitor(const MonitorOptions& o)
         std::fprintf(stderr, "rdtscope-cli monitor: %s has no RDT monitoring (no L3_MON / CPUID.0FH)\n",
             svc.source().backend.c_str());
         return ExitUnavailable;
+    }
+    for (auto& act : actions) { // the units of --at's bandwidth values, now that the capabilities are known
+        auto s = parseUserSchemata(userSchemataText({ act.schemataText }), machine->capabilities);
+        if (!s) {
+            std::fprintf(stderr, "rdtscope-cli monitor: --at '%s': %s\n", act.schemataText.c_str(),
+                s.error().toString().c_str());
+            return ExitUsage;
+        }
+        act.schemata = std::move(*s);
     }
 
     // Assignable counters (AMD ABMC): how many are left, so "A" rows (Unassigned) can be acted on.

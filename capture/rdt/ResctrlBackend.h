@@ -48,6 +48,7 @@ public:
     Fs& fs() { return *m_fs; }
 
 private:
+    void forgetCountersOnMkdirRmdir(); ///< drops cached capabilities whose free-counter counts mkdir/rmdir change
     Result<Capabilities> loadCapabilities();
     std::vector<unsigned> onlineCpusOfTree();
     /// Writes `data` (newline added when missing) and turns a failure into an Error that carries
