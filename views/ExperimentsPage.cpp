@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ExperimentsPage.h"
 
+#include "AdviceObjectiveEditor.h"
 #include "PlotPalette.h"
 #include "QCustomPlotInclude.h"
 #include "engine/Engine.h"
 #include "models/AllocationModel.h"
 #include "models/ExperimentRun.h"
+#include "rdt/GroupNames.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -34,7 +36,7 @@ QString shown(const std::string& path)
 
 std::string pathOf(const QString& shownName)
 {
-    return shownName == QLatin1String("default") ? std::string() : shownName.trimmed().toStdString();
+    return rdt::groupPathFromName(shownName.trimmed().toStdString());
 }
 
 const QColor kCurveColours[] = { QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c),
@@ -60,7 +62,7 @@ ExperimentsPage::ExperimentsPage(ExperimentRun* run, AllocationModel* allocation
     , m_result(new QLabel(this))
     , m_plot(new QCustomPlot(this))
     , m_adviseGroups(new QLineEdit(this))
-    , m_objective(new QComboBox(this))
+    , m_objective(new AdviceObjectiveEditor(this))
     , m_propose(new QPushButton(tr("Propose allocation"), this))
     , m_apply(new QPushButton(tr("Apply proposal"), this))
     , m_proposal(new QTableWidget(0, 8, this))
@@ -103,9 +105,8 @@ ExperimentsPage::ExperimentsPage(ExperimentRun* run, AllocationModel* allocation
 
     auto* adviseForm = new QFormLayout;
     m_adviseGroups->setToolTip(tr("Control groups to share the cache between, comma-separated"));
-    m_objective->addItem(tr("Fewest misses (most hits)"), QStringLiteral("misses"));
     adviseForm->addRow(tr("Groups"), m_adviseGroups);
-    adviseForm->addRow(tr("Objective"), m_objective);
+    adviseForm->addRow(m_objective);
     auto* adviseButtons = new QHBoxLayout;
     adviseButtons->addWidget(m_propose);
     adviseButtons->addWidget(m_apply);
@@ -180,13 +181,15 @@ void ExperimentsPage::refreshGroups()
         m_result->setText(tr("Experiments need a live or simulated source (not a replay)."));
         return;
     }
-    QStringList others;
+    QStringList others, all;
     for (const auto& g : engine->snapshot().groups) {
         if (!g.info.isControl) continue;
         m_group->addItem(shown(g.info.path));
         m_victim->addItem(shown(g.info.path));
+        all << shown(g.info.path);
         if (!g.info.path.empty()) others << shown(g.info.path);
     }
+    m_objective->setGroups(all);
     if (m_adviseGroups->text().isEmpty()) m_adviseGroups->setText(others.join(QLatin1Char(',')));
     if (const int i = m_group->findText(current); i >= 0)
         m_group->setCurrentIndex(i);
@@ -340,6 +343,16 @@ void ExperimentsPage::propose()
     s.sweep.settleNs = static_cast<std::uint64_t>(m_settle->value() * 1e9);
     s.sweep.measureNs = static_cast<std::uint64_t>(m_measure->value() * 1e9);
     s.sweep.paced = m_realtime->isChecked();
+    auto advice = m_objective->settings(s.groups);
+    if (!advice) {
+        m_result->setText(tr("Refused: %1").arg(QString::fromStdString(advice.error().toString())));
+        return;
+    }
+    s.advice = *advice;
+    m_objectiveShown = QString::fromLatin1(objectiveName(s.advice.objective));
+    if (s.advice.objective == Objective::Weighted)
+        m_objectiveShown += QStringLiteral(": ") + m_objective->weightsEdit()->text().trimmed();
+    if (s.advice.objective == Objective::Protect) m_objectiveShown += QStringLiteral(": ") + shown(s.advice.protect);
     m_running = {};
     m_bandwidth = nullptr;
     m_result->setText(tr("Sweeping each group alone, then proposing..."));
@@ -374,7 +387,9 @@ void ExperimentsPage::onAdvice(const AdviseResult& r)
         if (row >= 0 && m_allocation->setPendingMask(row, g.mask)) ++staged;
     }
     QStringList lines;
-    lines << tr("Proposal staged on the heatmap (%1 group(s)); Apply proposal writes it.").arg(staged);
+    lines << tr("Proposal (objective %1) staged on the heatmap (%2 group(s)); Apply proposal writes it.")
+                 .arg(m_objectiveShown)
+                 .arg(staged);
     for (const auto& n : r.advice.notes)
         lines << QString::fromStdString(n);
     if (r.simulated) lines << tr("All values are simulated.");

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+class AdviceObjectiveEditor;
 class AllocationModel;
 class ExperimentRun;
 class QCheckBox;
@@ -47,6 +48,7 @@ public:
     QPushButton* proposeButton() const { return m_propose; }
     QPushButton* applyButton() const { return m_apply; }
     QLineEdit* adviseGroups() const { return m_adviseGroups; }
+    AdviceObjectiveEditor* objectiveEditor() const { return m_objective; }
     QCustomPlot* plot() const { return m_plot; }
     QProgressBar* progressBar() const { return m_progress; }
     QLabel* resultLabel() const { return m_result; }
@@ -90,7 +92,8 @@ private:
     rdt::experiment::SweepSettings m_running;
     int m_curves = 0;
     QLineEdit* m_adviseGroups;
-    QComboBox* m_objective;
+    AdviceObjectiveEditor* m_objective;
+    QString m_objectiveShown; ///< the objective of the proposal shown ("weighted: victim=3,streamer=1")
     QPushButton* m_propose;
     QPushButton* m_apply;
     QTableWidget* m_proposal;

@@ -3,6 +3,7 @@
 // lookahead algorithm (capture/experiment/Advisor.h, docs/EXPERIMENTS.md) and says what it expects; --apply writes
 // the proposal and sets the measured change against the expected one.
 #include "CmdRdtSource.h"
+#include "CmdSweepRecording.h"
 #include "Commands.h"
 #include "core/Time.h"
 #include "experiment/Advise.h"
@@ -33,19 +34,173 @@ struct AdviseOptions {
     bool apply = false;
     bool realtime = false;
     bool quiet = false;
+    std::string record; ///< session file to record the run into ("" = none)
+    bool force = false;
 };
 
-Status parseWeight(const std::string& spec, std::map<std::string, double>* out)
+/// Every --weight (each GROUP=W or a list of them) read as one list by the parser the GUI uses too, so a group
+/// weighted twice across options is refused as it is within one.
+Status parseWeights(const std::vector<std::string>& specs, std::map<std::string, double>* out)
 {
-    auto w = experiment::parseGroupWeight(spec);
-    if (!w) return w.error();
-    if (out) (*out)[groupPathFromUser(w->group)] = w->weight;
+    std::string all;
+    for (const auto& s : specs)
+        all += (all.empty() ? "" : ",") + s;
+    auto list = experiment::parseGroupWeights(all);
+    if (!list) return list.error();
+    if (out) *out = experiment::weightsByPath(*list);
     return {};
 }
 
 double percentChange(double now, double then)
 {
     return then > 0 ? 100.0 * (now - then) / then : 0.0;
+}
+
+/// A group's measurement, or an unseen one (zeros, `seen` false) when the group was not measured.
+experiment::GroupMeasure measureOf(const std::map<std::string, experiment::GroupMeasure>& m, const std::string& group)
+{
+    const auto it = m.find(group);
+    return it == m.end() ? experiment::GroupMeasure {} : it->second;
+}
+
+std::string oneLine(const Schemata& change)
+{
+    std::string text = change.format();
+    while (!text.empty() && text.back() == '\n')
+        text.pop_back();
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    return text;
+}
+
+/// The advisor's run in a session file: its sweeps as `sweep_steps` (sweep N is the N-th group's curve), the
+/// proposal and the measured change as `advise` markers (docs/EXPERIMENTS.md "Recording").
+class AdviseRecording {
+public:
+    Status open(engine::Engine& svc, const AdviseOptions& o, const experiment::AdviseSettings& s)
+    {
+        m_groups = s.groups;
+        return m_rec.open(svc, o.record, s.sweep.pollNs, o.force, "advise");
+    }
+    void hook(experiment::AdviseHooks& hooks, engine::Engine& svc)
+    {
+        m_rec.hookEvents(hooks.onBatch, hooks.onEvent);
+        auto phase = hooks.onPhase;
+        hooks.onPhase = [this, phase, &svc](const std::string& what) {
+            if (phase) phase(what);
+            mark(svc, "advise: " + what);
+        };
+        hooks.onSweepStepStart = [this](const std::string& g, unsigned i, std::uint64_t v, const std::string& w,
+                                     std::uint64_t t) { m_rec.stepStarted(number(g), sweepOf(g), i, v, w, t); };
+        auto step = hooks.onSweepStep;
+        hooks.onSweepStep = [this, step](const std::string& g, const experiment::SweepStep& st, unsigned planned) {
+            if (step) step(g, st, planned);
+            m_rec.stepMeasured(number(g), sweepOf(g), st);
+        };
+    }
+    void mark(engine::Engine& svc, const std::string& text) { m_rec.marker(svc.nowNs(), "advise", text); }
+    Status finish(const std::string& reason) { return m_rec.finish(reason); }
+
+private:
+    unsigned number(const std::string& g) const
+    {
+        return static_cast<unsigned>(std::find(m_groups.begin(), m_groups.end(), g) - m_groups.begin()) + 1;
+    }
+    static experiment::SweepSettings sweepOf(const std::string& g)
+    {
+        experiment::SweepSettings s;
+        s.group = g;
+        return s;
+    }
+    SweepRecording m_rec;
+    std::vector<std::string> m_groups;
+};
+
+/// What a session's `advise` markers say of one group's proposal and, once applied, of its measurement.
+std::string proposalMarker(const experiment::GroupAdvice& g, const experiment::GroupMeasure& now, double knee)
+{
+    char text[320];
+    std::snprintf(text, sizeof text,
+        "%u ways, %s (knee %.0f ways); expected LLC %.2f MiB, MBT %.1f MB/s (now %.2f MiB, %.1f MB/s)", g.ways,
+        oneLine(g.change).c_str(), knee, g.expectedOccupancyBytes / 1048576.0, g.expectedTotalBps / 1e6,
+        now.occupancyBytes / 1048576.0, now.totalBps / 1e6);
+    return "advise " + displayGroup(g.group) + ": " + text;
+}
+
+std::string measuredMarker(const experiment::GroupAdvice& g, const experiment::GroupMeasure& m)
+{
+    char text[240];
+    std::snprintf(text, sizeof text, "LLC %.2f MiB against %.2f MiB expected (%+.1f %%), MBT %.1f MB/s against %.1f",
+        m.occupancyBytes / 1048576.0, g.expectedOccupancyBytes / 1048576.0,
+        percentChange(m.occupancyBytes, g.expectedOccupancyBytes), m.totalBps / 1e6, g.expectedTotalBps / 1e6);
+    return "advise " + displayGroup(g.group) + " measured: " + text;
+}
+
+/// The proposal's table (and the measured one after --apply) on stdout; the exit code.
+int printAdvice(const AdviseOptions& o, experiment::AdviseResult& result)
+{
+    const auto* r = &result;
+    for (const auto& n : r->notes)
+        std::fprintf(stderr, "note: %s\n", n.c_str());
+    if (r->stopped && r->advice.groups.empty()) {
+        std::fprintf(stderr, "rdtscope-cli advise: stopped; every sweep's allocation was restored, nothing proposed\n");
+        return ExitFailure;
+    }
+    std::printf("Proposal (objective %s, lookahead: Qureshi & Patt, MICRO 2006)%s\n", o.objective.c_str(),
+        r->simulated ? " (simulated)" : "");
+    std::printf("%-16s %5s  %-24s %5s %10s %10s  %10s %10s  %s\n", "GROUP", "WAYS", "SCHEMATA", "KNEE", "LLC[MiB]",
+        "MBT[MB/s]", "->LLC", "->MBT", "EXPECTED CHANGE");
+    for (std::size_t i = 0; i < r->advice.groups.size(); ++i) {
+        const auto& g = r->advice.groups[i];
+        const auto now = measureOf(r->before, g.group);
+        const std::string text = oneLine(g.change);
+        char change[160];
+        std::snprintf(change, sizeof change, "occupancy %+.0f %%, memory traffic %+.0f %%",
+            percentChange(g.expectedOccupancyBytes, now.occupancyBytes),
+            percentChange(g.expectedTotalBps, now.totalBps));
+        std::printf("%-16s %5u  %-24s %5.0f %10.2f %10.1f  %10.2f %10.1f  %s\n", displayGroup(g.group).c_str(), g.ways,
+            text.c_str(), r->curves[i].knee.x, now.occupancyBytes / 1048576.0, now.totalBps / 1e6,
+            g.expectedOccupancyBytes / 1048576.0, g.expectedTotalBps / 1e6, change);
+    }
+    for (const auto& n : r->advice.notes)
+        std::printf("note: %s\n", n.c_str());
+    if (!r->applied) {
+        std::printf("Not applied (--apply writes it as one transaction over the groups).\n");
+    } else {
+        for (const auto& line : r->applyLog)
+            std::fprintf(stderr, "apply: %s\n", line.c_str());
+        std::printf("Applied. Measured against expected:\n");
+        std::printf(
+            "%-16s %12s %12s %8s %12s %12s\n", "GROUP", "LLC[MiB]", "EXPECTED", "DIFF", "MBT[MB/s]", "EXPECTED");
+        for (const auto& g : r->advice.groups) {
+            const auto m = measureOf(r->after, g.group);
+            std::printf("%-16s %12.2f %12.2f %+7.1f%% %12.1f %12.1f\n", displayGroup(g.group).c_str(),
+                m.occupancyBytes / 1048576.0, g.expectedOccupancyBytes / 1048576.0,
+                percentChange(m.occupancyBytes, g.expectedOccupancyBytes), m.totalBps / 1e6, g.expectedTotalBps / 1e6);
+        }
+    }
+    if (r->simulated) std::fprintf(stderr, "note: all values above are simulated\n");
+    return r->stopped ? ExitFailure : ExitOk;
+}
+
+/// The outcome as `advise` markers: each group's proposal, the objective and whether it was applied, the measured
+/// change after applying; then the file is closed.
+Status recordOutcome(AdviseRecording& recording, engine::Engine& svc, const experiment::AdviseSettings& s,
+    const experiment::AdviseResult& r)
+{
+    if (r.stopped && r.advice.groups.empty())
+        recording.mark(svc, "advise stopped: every sweep's allocation was restored, nothing proposed");
+    for (std::size_t i = 0; i < r.advice.groups.size(); ++i) {
+        const auto& g = r.advice.groups[i];
+        recording.mark(svc, proposalMarker(g, measureOf(r.before, g.group), r.curves[i].knee.x));
+    }
+    if (!r.advice.groups.empty())
+        recording.mark(svc,
+            std::string("advise proposal (objective ") + experiment::objectiveName(s.advice.objective)
+                + (r.applied ? "): applied" : "): not applied"));
+    if (r.applied)
+        for (const auto& g : r.advice.groups)
+            recording.mark(svc, measuredMarker(g, measureOf(r.after, g.group)));
+    return recording.finish(r.stopped ? "advise stopped" : "advise ended");
 }
 
 int runAdviseCommand(const AdviseOptions& o)
@@ -55,12 +210,16 @@ int runAdviseCommand(const AdviseOptions& o)
     for (std::string item; std::getline(in, item, ',');)
         if (!trim(item).empty()) s.groups.push_back(groupPathFromUser(std::string(trim(item))));
     s.advice.objective = *experiment::parseObjective(o.objective); // checked when parsed
-    for (const auto& w : o.weights)
-        (void)parseWeight(w, &s.advice.weights);
     s.advice.protect = groupPathFromUser(o.protect);
     s.advice.tolerance = o.tolerancePct / 100.0;
     if (s.advice.objective == experiment::Objective::Protect && o.protect.empty()) {
         std::fprintf(stderr, "rdtscope-cli advise: --objective protect needs --protect GROUP\n");
+        return ExitUsage;
+    }
+    Status objective = parseWeights(o.weights, &s.advice.weights);
+    if (objective) objective = experiment::checkObjective(s.advice, s.groups);
+    if (!objective) {
+        std::fprintf(stderr, "rdtscope-cli advise: %s\n", objective.error().toString().c_str());
         return ExitUsage;
     }
     s.sweep.settleNs = secondsToNs(o.settle);
@@ -82,53 +241,33 @@ int runAdviseCommand(const AdviseOptions& o)
             std::fprintf(stderr, "  %s %2llu ways: LLC %.1f MiB, MBT %.1f MB/s\n", displayGroup(g).c_str(),
                 static_cast<unsigned long long>(st.value), st.occupancyBytes / 1048576.0, st.totalBps / 1e6);
         };
+    AdviseRecording recording;
+    const bool recorded = !o.record.empty();
+    if (recorded) {
+        if (auto opened = recording.open(**service, o, s); !opened) {
+            std::fprintf(stderr, "rdtscope-cli advise: %s\n", opened.error().toString().c_str());
+            return ExitFailure;
+        }
+        recording.hook(hooks, **service);
+    }
     auto r = experiment::runAdvise(**service, s, hooks);
     if (!r) {
         std::fprintf(stderr, "rdtscope-cli advise: %s\n", r.error().toString().c_str());
+        if (recorded) {
+            recording.mark(**service, "advise failed: " + r.error().toString());
+            (void)recording.finish("advise failed");
+        }
         return exitCodeFor(r.error());
     }
-    for (const auto& n : r->notes)
-        std::fprintf(stderr, "note: %s\n", n.c_str());
-    if (r->stopped && r->advice.groups.empty()) {
-        std::fprintf(stderr, "rdtscope-cli advise: stopped; every sweep's allocation was restored, nothing proposed\n");
-        return ExitFailure;
-    }
-    std::printf("Proposal (objective %s, lookahead: Qureshi & Patt, MICRO 2006)%s\n", o.objective.c_str(),
-        r->simulated ? " (simulated)" : "");
-    std::printf("%-16s %5s  %-24s %5s %10s %10s  %10s %10s  %s\n", "GROUP", "WAYS", "SCHEMATA", "KNEE", "LLC[MiB]",
-        "MBT[MB/s]", "->LLC", "->MBT", "EXPECTED CHANGE");
-    for (std::size_t i = 0; i < r->advice.groups.size(); ++i) {
-        const auto& g = r->advice.groups[i];
-        const auto& now = r->before[g.group];
-        std::string text = g.change.format();
-        std::replace(text.begin(), text.end(), '\n', ' ');
-        char change[160];
-        std::snprintf(change, sizeof change, "occupancy %+.0f %%, memory traffic %+.0f %%",
-            percentChange(g.expectedOccupancyBytes, now.occupancyBytes),
-            percentChange(g.expectedTotalBps, now.totalBps));
-        std::printf("%-16s %5u  %-24s %5.0f %10.2f %10.1f  %10.2f %10.1f  %s\n", displayGroup(g.group).c_str(), g.ways,
-            text.c_str(), r->curves[i].knee.x, now.occupancyBytes / 1048576.0, now.totalBps / 1e6,
-            g.expectedOccupancyBytes / 1048576.0, g.expectedTotalBps / 1e6, change);
-    }
-    for (const auto& n : r->advice.notes)
-        std::printf("note: %s\n", n.c_str());
-    if (!r->applied) {
-        std::printf("Not applied (--apply writes it as one transaction over the groups).\n");
-    } else {
-        for (const auto& line : r->applyLog)
-            std::fprintf(stderr, "apply: %s\n", line.c_str());
-        std::printf("Applied. Measured against expected:\n");
-        std::printf(
-            "%-16s %12s %12s %8s %12s %12s\n", "GROUP", "LLC[MiB]", "EXPECTED", "DIFF", "MBT[MB/s]", "EXPECTED");
-        for (const auto& g : r->advice.groups) {
-            const auto& m = r->after[g.group];
-            std::printf("%-16s %12.2f %12.2f %+7.1f%% %12.1f %12.1f\n", displayGroup(g.group).c_str(),
-                m.occupancyBytes / 1048576.0, g.expectedOccupancyBytes / 1048576.0,
-                percentChange(m.occupancyBytes, g.expectedOccupancyBytes), m.totalBps / 1e6, g.expectedTotalBps / 1e6);
+    const int exit = printAdvice(o, *r);
+    if (recorded) {
+        if (auto closed = recordOutcome(recording, **service, s, *r); !closed) {
+            std::fprintf(stderr, "rdtscope-cli advise: recording failed: %s\n", closed.error().toString().c_str());
+            return ExitFailure;
         }
+        std::fprintf(stderr, "recorded into %s\n", o.record.c_str());
     }
-    if (r->simulated) std::fprintf(stderr, "note: all values above are simulated\n");
-    return r->stopped ? ExitFailure : ExitOk;
+    return exit;
 }
 
 } // namespace
@@ -145,9 +284,9 @@ CommandRun defineAdvise(CLI::App& cmd)
     cmd.add_option("--objective", o->objective, "misses (default: the most hits), weighted, protect")
         ->type_name("NAME")
         ->check(checkedBy(experiment::parseObjective));
-    cmd.add_option("--weight", o->weights, "weighted: a group's weight (repeatable)")
+    cmd.add_option("--weight", o->weights, "weighted: a group's weight (repeatable, or A=3,B=1)")
         ->type_name("GROUP=W")
-        ->check(checkedBy([](const std::string& t) { return parseWeight(t, nullptr); }));
+        ->check(checkedBy([](const std::string& t) { return parseWeights({ t }, nullptr); }));
     cmd.add_option("--protect", o->protect, "protect: the group that gets its knee first")->type_name("GROUP");
     addNumber(cmd, "--settle", o->settle, { 0, 3600 }, "S", "hold each step this long before measuring (default 1)");
     addNumber(cmd, "--measure", o->measure, { 0.01, 3600 }, "S", "then measure this long (default 2)");
@@ -156,6 +295,9 @@ CommandRun defineAdvise(CLI::App& cmd)
     cmd.add_flag("--apply", o->apply, "write the proposal, then measure it against the prediction");
     cmd.add_flag("--realtime", o->realtime, "simulated sources: run in real time (default: as fast as possible)");
     cmd.add_flag("--quiet", o->quiet, "do not print each sweep step");
+    cmd.add_option("--record", o->record, "also record the run into this session file (its sweeps, the proposal)")
+        ->type_name("FILE");
+    cmd.add_flag("--force", o->force, "with --record: replace an existing file");
     return [o] { return runAdviseCommand(*o); };
 }
 

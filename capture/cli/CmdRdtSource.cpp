@@ -130,7 +130,7 @@ std::string displayGroup(const std::string& path)
 }
 std::string groupPathFromUser(const std::string& name)
 {
-    return name == kDefaultGroupName || name == "/" ? "" : name;
+    return groupPathFromName(name);
 }
 
 std::string userSchemataText(const std::vector<std::string>& parts)

@@ -3,14 +3,11 @@
 // step held and measured, a table or CSV row per step, the knees; the original allocation restored at the end, on
 // an error and on SIGINT/SIGTERM (capture/experiment/Sweep.h, docs/EXPERIMENTS.md).
 #include "CmdRdtSource.h"
-#include "CmdSessionCreate.h"
+#include "CmdSweepRecording.h"
 #include "Commands.h"
 #include "core/Csv.h"
 #include "core/Time.h"
-#include "engine/SnapshotReadings.h"
 #include "experiment/Sweep.h"
-#include "session/Recorder.h"
-#include "session/StateWatcher.h"
 #include "session/StopSignals.h"
 
 #include <csignal>
@@ -38,83 +35,6 @@ struct SweepOptions {
     bool realtime = false;
     std::string record; ///< session file to record the sweep into ("" = none)
     bool force = false;
-};
-
-/// A sweep recorded into a session file (docs/EXPERIMENTS.md "Recording"): every poll's samples, the allocation
-/// events, the groups as they were at the start, a marker per step and at the end, and the table of steps.
-class SweepRecording {
-public:
-    Status open(engine::Engine& svc, const SweepOptions& o, std::uint64_t pollNs)
-    {
-        auto machine = svc.machine();
-        if (!machine) return machine.error();
-        m_t0 = svc.nowNs();
-        auto writer = createSessionForCli(svc, *machine, o.record, pollNs, o.force, "sweep", m_t0);
-        if (!writer) return writer.error();
-        m_recorder = std::make_unique<session::Recorder>(std::move(writer.value()));
-        m_recorder->start();
-        session::StateWatcher watcher;
-        const auto snap = svc.snapshot(/*withTasks=*/true);
-        if (snap.result.ok) {
-            auto initial = watcher.observe(m_t0, engine::readingsOf(snap));
-            for (auto& a : initial.allocations)
-                m_recorder->push(std::move(a));
-            for (auto& m : initial.memberships)
-                m_recorder->push(std::move(m));
-        }
-        return {};
-    }
-    void hook(experiment::SweepHooks& hooks, const experiment::SweepSettings& s)
-    {
-        m_name = displayGroup(s.group) + (s.kind == experiment::SweepKind::Ways ? " ways" : " mba");
-        m_kind = s.kind == experiment::SweepKind::Ways ? "ways" : "mba";
-        m_victim = s.victim;
-        hooks.onBatch = [this](const RdtSampleBatch& b) { m_recorder->push(b); };
-        auto printEvent = hooks.onEvent;
-        hooks.onEvent = [this, printEvent](const engine::EngineEvent& e) {
-            if (printEvent) printEvent(e);
-            if (const auto* a = std::get_if<AllocationChanged>(&e)) m_recorder->push(*a);
-            if (const auto* m = std::get_if<SimulationEvent>(&e))
-                m_recorder->push(session::Marker { m->timeNs, m->note ? "note" : "scenario", m->text });
-        };
-        hooks.onStepStart = [this](unsigned index, std::uint64_t value, const std::string& written, std::uint64_t t) {
-            m_stepStart = t;
-            m_recorder->push(session::Marker { t, "sweep",
-                "sweep " + m_name + " step " + std::to_string(index) + " (" + std::to_string(value)
-                    + "): " + written });
-        };
-        auto printStep = hooks.onStep;
-        hooks.onStep = [this, printStep, group = s.group](const experiment::SweepStep& st, unsigned planned) {
-            if (printStep) printStep(st, planned);
-            m_recorder->push(session::SweepStepRow { 1, st.index, m_kind, group, st.value, st.written, m_stepStart,
-                st.timeNs, st.occupancyBytes, st.totalBps, st.localBps, m_victim, st.victimOccupancyBytes,
-                st.victimTotalBps, st.disturbed, st.ipc, st.mpki, st.memoryBound, st.pmuSource });
-        };
-    }
-    /// The end marker (knee, how it ended, the restore) and the file closed; the error when writing failed.
-    Status finish(engine::Engine& svc, const experiment::SweepResult& r, const std::string& knee)
-    {
-        std::string end = "sweep " + m_name + " "
-            + (r.completed      ? "done"
-                    : r.stopped ? "stopped"
-                                : "failed")
-            + ": " + knee
-            + (r.restored ? "; original allocation restored" : "; the original allocation was NOT restored");
-        m_recorder->push(session::Marker { svc.nowNs(), "sweep", end });
-        return m_recorder->stop(r.stopped ? "sweep stopped" : "sweep ended");
-    }
-
-    /// A sweep refused before its first write: the reason as the file's one marker.
-    void abandon(engine::Engine& svc, const std::string& why)
-    {
-        m_recorder->push(session::Marker { svc.nowNs(), "sweep", "sweep " + m_name + " refused: " + why });
-        (void)m_recorder->stop("sweep refused");
-    }
-
-private:
-    std::unique_ptr<session::Recorder> m_recorder;
-    std::uint64_t m_t0 = 0, m_stepStart = 0;
-    std::string m_name, m_kind, m_victim;
 };
 
 std::vector<std::string> splitList(const std::string& list)
@@ -224,17 +144,21 @@ int runSweepCommand(const SweepOptions& o)
     const char* name = s.kind == experiment::SweepKind::Ways ? "sweep ways" : "sweep mba";
     SweepRecording recording;
     if (!o.record.empty()) {
-        if (auto opened = recording.open(svc, o, s.pollNs); !opened) {
+        if (auto opened = recording.open(svc, o.record, s.pollNs, o.force, "sweep"); !opened) {
             std::fprintf(stderr, "rdtscope-cli %s: %s\n", name, opened.error().toString().c_str());
             return ExitFailure;
         }
-        recording.hook(hooks, s);
+        recording.hookSweep(hooks, s, 1);
     }
     auto result = experiment::runSweep(svc, s, hooks);
     int exit = ExitOk;
     if (!result) {
         std::fprintf(stderr, "rdtscope-cli %s: %s\n", name, result.error().toString().c_str());
-        if (!o.record.empty()) recording.abandon(svc, result.error().toString());
+        if (!o.record.empty()) {
+            // Refused before its first write: the reason is the file's one marker.
+            recording.marker(svc.nowNs(), "sweep", "sweep " + sweepName(s) + " refused: " + result.error().toString());
+            (void)recording.finish("sweep refused");
+        }
         return exitCodeFor(result.error());
     }
     for (const auto& n : result->notes)
@@ -242,7 +166,15 @@ int runSweepCommand(const SweepOptions& o)
     if (!result->steps.empty()) printKnees(*result, o.csv);
     if (!o.record.empty()) {
         const std::string unit = s.kind == experiment::SweepKind::Ways ? "ways" : "% MB";
-        if (auto closed = recording.finish(svc, *result, "knee " + result->knees.bandwidth.explain(unit)); !closed) {
+        const auto& r = *result;
+        recording.marker(svc.nowNs(), "sweep",
+            "sweep " + sweepName(s) + " "
+                + (r.completed      ? "done"
+                        : r.stopped ? "stopped"
+                                    : "failed")
+                + ": knee " + r.knees.bandwidth.explain(unit)
+                + (r.restored ? "; original allocation restored" : "; the original allocation was NOT restored"));
+        if (auto closed = recording.finish(r.stopped ? "sweep stopped" : "sweep ended"); !closed) {
             std::fprintf(stderr, "rdtscope-cli %s: recording failed: %s\n", name, closed.error().toString().c_str());
             exit = ExitFailure;
         } else {

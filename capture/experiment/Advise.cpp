@@ -61,6 +61,8 @@ Result<AdviseResult> runAdvise(engine::Engine& engine, const AdviseSettings& set
     if (!machine) return machine.error();
     const auto& caps = machine->capabilities;
     if (settings.groups.empty()) return errnoError(EINVAL, "no groups to advise on", "e.g. --groups streamer,victim");
+    // Before any sweep: a mistyped weight or protected group should not cost the user every group's sweep first.
+    if (auto ok = checkObjective(settings.advice, settings.groups); !ok) return ok.error();
     AdviseResult result;
     result.simulated = engine.source().simulated;
     const bool held = engine.holdScenarioSteps(true);
@@ -73,7 +75,7 @@ Result<AdviseResult> runAdvise(engine::Engine& engine, const AdviseSettings& set
         return r;
     };
     const bool paced = settings.sweep.paced || !result.simulated;
-    Measurer::Hooks mh { hooks.stopRequested, hooks.onEvent, {}, {} };
+    Measurer::Hooks mh { hooks.stopRequested, hooks.onEvent, {}, hooks.onBatch };
 
     phase("measuring the current allocation");
     {
@@ -96,7 +98,12 @@ Result<AdviseResult> runAdvise(engine::Engine& engine, const AdviseSettings& set
         SweepHooks sh;
         sh.stopRequested = hooks.stopRequested;
         sh.onEvent = hooks.onEvent;
+        sh.onBatch = hooks.onBatch;
         if (hooks.onSweepStep) sh.onStep = [&](const SweepStep& st, unsigned n) { hooks.onSweepStep(g, st, n); };
+        if (hooks.onSweepStepStart)
+            sh.onStepStart = [&](unsigned i, std::uint64_t v, const std::string& w, std::uint64_t t) {
+                hooks.onSweepStepStart(g, i, v, w, t);
+            };
         auto r = runSweep(engine, s, sh);
         if (!r) return finish(r.error());
         if (!r->restored)

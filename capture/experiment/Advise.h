@@ -9,6 +9,7 @@
 #include "Advisor.h"
 #include "Measurement.h"
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -38,7 +39,12 @@ struct AdviseResult {
 struct AdviseHooks {
     std::function<bool()> stopRequested;
     std::function<void(const std::string& group, const SweepStep& step, unsigned planned)> onSweepStep;
+    /// A step of a group's sweep was written, before its settle time (SweepHooks::onStepStart).
+    std::function<void(const std::string& group, unsigned index, std::uint64_t value, const std::string& written,
+        std::uint64_t timeNs)>
+        onSweepStepStart;
     std::function<void(const engine::EngineEvent&)> onEvent;
+    std::function<void(const RdtSampleBatch&)> onBatch; ///< every poll's samples (a session records them)
     std::function<void(const std::string& what)> onPhase; ///< "measuring the current allocation", "sweeping victim"
 };
 

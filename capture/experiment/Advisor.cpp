@@ -65,6 +65,21 @@ Result<Objective> parseObjective(const std::string& text)
     return errnoError(EINVAL, "unknown objective '" + text + "'", "use misses, weighted or protect");
 }
 
+Status checkObjective(const AdviceSettings& settings, const std::vector<std::string>& groups)
+{
+    const auto named = [&](const std::string& g) { return std::find(groups.begin(), groups.end(), g) != groups.end(); };
+    const auto shown = [](const std::string& g) { return g.empty() ? std::string("default") : g; };
+    if (settings.objective == Objective::Protect && !named(settings.protect))
+        return errnoError(EINVAL, "the protected group '" + shown(settings.protect) + "' is not one of the groups",
+            "name one of the groups advised on");
+    if (settings.objective == Objective::Weighted)
+        for (const auto& [g, w] : settings.weights)
+            if (!named(g))
+                return errnoError(EINVAL, "a weight is given for '" + shown(g) + "', which is not one of the groups",
+                    "weight only the groups advised on (the others weigh 1)");
+    return {};
+}
+
 std::vector<GroupWrite> Advice::writes() const
 {
     std::vector<GroupWrite> out;
@@ -163,9 +178,10 @@ Result<Advice> proposeAllocation(const Capabilities& caps, const std::vector<eng
         }
         misses.push_back(missCurve(c, minWays[i], maxWays, weight, settings.tolerance));
     }
-    if (settings.objective == Objective::Protect
-        && std::none_of(curves.begin(), curves.end(), [&](const auto& c) { return c.group == settings.protect; }))
-        return errnoError(EINVAL, "the protected group '" + settings.protect + "' is not one of the groups");
+    std::vector<std::string> names;
+    for (const auto& c : curves)
+        names.push_back(c.group);
+    if (auto ok = checkObjective(settings, names); !ok) return ok.error();
     const auto ways = lookahead(misses, minWays, rc.cbmBits, &advice.notes);
 
     // Layout: contiguous runs side by side, the most cache-sensitive group at the end without shareable bits (ways

@@ -38,6 +38,11 @@ struct AdviceSettings {
     double tolerance = kDefaultKneeTolerance; ///< utilities below this share of a curve's range count as none
 };
 
+/// The objective against the groups asked for, before anything is swept (the CLI and the GUI both ask this): the
+/// protected group must be one of them, and every weight must name one of them (a weight for a group not advised
+/// on is a typing mistake, not an instruction to ignore). `groups` are paths, as `settings` holds them.
+Status checkObjective(const AdviceSettings& settings, const std::vector<std::string>& groups);
+
 struct GroupAdvice {
     std::string group;
     unsigned ways = 0;

@@ -3,6 +3,7 @@
 
 #include "core/Result.h"
 
+#include <string>
 #include <string_view>
 
 namespace rdt {
@@ -10,6 +11,13 @@ namespace rdt {
 /// How rdtscope names the root (default) group, whose path is "": a group may never be called this, or
 /// `groups delete default` would mean two things.
 inline constexpr std::string_view kDefaultGroupName = "default";
+
+/// The path of a group as a user names it (CLI options, GUI fields): "default" or "/" is the root group, whose path
+/// is "", any other name is the path itself.
+inline std::string groupPathFromName(std::string_view name)
+{
+    return name == kDefaultGroupName || name == "/" ? std::string() : std::string(name);
+}
 
 /// The one rule for a group's own name, checked at every entry point of both backends (and so for the CLI, the
 /// GUI and the agent): one path component (FsPath.h's splitBeneath: no '/', "." or "..", control characters such

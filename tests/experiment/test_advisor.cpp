@@ -147,6 +147,39 @@ TEST(Advisor, ObjectivesChangeTheSplit)
     EXPECT_FALSE(proposeAllocation(caps, groups, { curve("a", same), curve("b", same) }, protect).ok());
 }
 
+TEST(Advisor, AnObjectiveNamingAGroupNotAdvisedOnIsRefusedBeforeAnySweep)
+{
+    AdviceSettings s;
+    s.objective = Objective::Weighted;
+    s.weights = { { "victim", 3 }, { "streamr", 1 } };
+    const auto typo = checkObjective(s, { "streamer", "victim" });
+    ASSERT_FALSE(typo.ok());
+    EXPECT_NE(typo.error().message.find("'streamr'"), std::string::npos) << typo.error().toString();
+    s.weights.erase("streamr");
+    EXPECT_TRUE(checkObjective(s, { "streamer", "victim" }).ok());
+    s.objective = Objective::Protect;
+    s.protect = "";
+    const auto none = checkObjective(s, { "streamer", "victim" });
+    ASSERT_FALSE(none.ok());
+    EXPECT_NE(none.error().message.find("'default'"), std::string::npos) << none.error().toString();
+    s.protect = "victim";
+    EXPECT_TRUE(checkObjective(s, { "streamer", "victim" }).ok());
+    // runAdvise asks first: a refused objective costs no sweep (the scenario would take seconds per group).
+    auto svc = openSim();
+    ASSERT_TRUE(svc);
+    AdviseSettings a;
+    a.groups = { "streamer", "victim" };
+    a.advice.objective = Objective::Weighted;
+    a.advice.weights = { { "nobody", 2 } };
+    unsigned steps = 0;
+    AdviseHooks hooks;
+    hooks.onSweepStep = [&](const std::string&, const SweepStep&, unsigned) { ++steps; };
+    const auto r = runAdvise(*svc, a, hooks);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("'nobody'"), std::string::npos) << r.error().toString();
+    EXPECT_EQ(steps, 0u);
+}
+
 TEST(Advisor, HardwareRulesRefuseWithTheReason)
 {
     auto caps = elevenWays();

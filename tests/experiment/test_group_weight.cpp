@@ -28,3 +28,32 @@ TEST(GroupWeight, RefusesWhatIsNotGroupEqualsAWeightInRange)
         EXPECT_NE(w.error().advice.find("--weight"), std::string::npos) << bad;
     }
 }
+
+TEST(GroupWeight, ReadsAListAsTheGuiTakesIt)
+{
+    const auto list = parseGroupWeights(" victim = 3, streamer=1 ,");
+    ASSERT_TRUE(list) << list.error().toString();
+    ASSERT_EQ(list->size(), 2u);
+    EXPECT_EQ((*list)[0].group, "victim");
+    EXPECT_DOUBLE_EQ((*list)[0].weight, 3);
+    EXPECT_EQ((*list)[1].group, "streamer");
+    EXPECT_DOUBLE_EQ((*list)[1].weight, 1);
+    // Keyed by path as the advisor takes them: the user's "default" is the root group.
+    const auto byPath = weightsByPath(*parseGroupWeights("default=2,victim=3"));
+    EXPECT_EQ(byPath, (std::map<std::string, double> { { "", 2.0 }, { "victim", 3.0 } }));
+    const auto empty = parseGroupWeights("");
+    ASSERT_TRUE(empty);
+    EXPECT_TRUE(empty->empty());
+}
+
+TEST(GroupWeight, RefusesAListWithABadItemOrAGroupTwice)
+{
+    const auto bad = parseGroupWeights("victim=3,streamer");
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find("'streamer'"), std::string::npos) << bad.error().toString();
+    const auto twice = parseGroupWeights("victim=3,streamer=1,victim=2");
+    ASSERT_FALSE(twice);
+    EXPECT_EQ(twice.error().code, EINVAL);
+    EXPECT_NE(twice.error().message.find("victim"), std::string::npos) << twice.error().toString();
+    EXPECT_FALSE(parseGroupWeight("=2")) << "a weight for no group";
+}

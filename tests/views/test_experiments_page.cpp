@@ -2,11 +2,13 @@
 // The Experiments page on the simulated noisy neighbour, pressed as a user presses it: a way sweep draws its curve
 // point by point and marks the knee; Stop ends a real-time sweep at once with the original mask back; "Propose
 // allocation" fills the proposal, stages it on the heatmap's model as a pending edit, and "Apply proposal" writes it
-// and measures it against the prediction.
+// and measures it against the prediction; the objective chosen (weights typed as the CLI takes them, a protected
+// group) reaches the advisor, and weights it cannot read refuse before anything runs.
 #include "engine/CaptureService.h"
 #include "models/AllocationModel.h"
 #include "models/EngineAllocation.h"
 #include "models/ExperimentRun.h"
+#include "views/AdviceObjectiveEditor.h"
 #include "views/ExperimentsPage.h"
 #include "views/QCustomPlotInclude.h"
 
@@ -156,6 +158,60 @@ private Q_SLOTS:
         const double measured = table->item(1, 6)->text().toDouble();
         QVERIFY2(std::abs(measured - expected) <= 0.15 * expected,
             qPrintable(QStringLiteral("%1 vs %2").arg(measured).arg(expected)));
+    }
+
+    void objectiveChoiceReachesTheAdvisor()
+    {
+        QSignalSpy started(m_run, &ExperimentRun::started);
+        QSignalSpy finished(m_run, &ExperimentRun::finished);
+        auto* editor = m_page->objectiveEditor();
+        m_page->adviseGroups()->setText(QStringLiteral("streamer,victim"));
+        const auto choose = [&](const char* name) {
+            const int i = editor->objectiveBox()->findData(QString::fromLatin1(name));
+            QVERIFY(i >= 0);
+            editor->objectiveBox()->setCurrentIndex(i);
+        };
+        // Weights the shared parser refuses (a group without a weight, a group not advised on): nothing runs.
+        choose("weighted");
+        QVERIFY(!editor->weightsEdit()->isHidden());
+        QVERIFY(editor->protectBox()->isHidden());
+        for (const char* bad : { "victim=3,streamer", "victim=3,streamr=1", "victim=3,victim=1" }) {
+            editor->weightsEdit()->setText(QString::fromLatin1(bad));
+            QTest::mouseClick(m_page->proposeButton(), Qt::LeftButton);
+            QVERIFY2(m_page->resultLabel()->text().startsWith(QStringLiteral("Refused: ")),
+                qPrintable(m_page->resultLabel()->text()));
+            QCOMPARE(started.count(), 0);
+        }
+        // The victim's misses weigh nothing: nobody gains from ways by this measure, and the victim no longer
+        // gets the 10 ways the fewest-misses objective gives it (proposeStagesAndApplyMeasures).
+        editor->weightsEdit()->setText(QStringLiteral("streamer=1, victim=0"));
+        QTest::mouseClick(m_page->proposeButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(60000));
+        auto* table = m_page->proposalTable();
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(1, 0)->text(), QStringLiteral("victim"));
+        QVERIFY2(table->item(1, 1)->text().toInt() < 10, qPrintable(table->item(1, 1)->text()));
+        QVERIFY2(m_page->resultLabel()->text().contains(QStringLiteral("objective weighted: streamer=1, victim=0")),
+            qPrintable(m_page->resultLabel()->text()));
+        // Protect: the group chosen is served its knee first, and the proposal says so.
+        choose("protect");
+        QVERIFY(editor->weightsEdit()->isHidden());
+        QVERIFY(!editor->protectBox()->isHidden());
+        editor->protectBox()->setCurrentText(QStringLiteral("victim"));
+        QTest::mouseClick(m_page->proposeButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(60000));
+        const QString text = m_page->resultLabel()->text();
+        QVERIFY2(text.contains(QStringLiteral("objective protect: victim")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("victim is protected: it gets its knee")), qPrintable(text));
+        QVERIFY(table->item(1, 1)->text().toInt() >= 7);
+        // The default group is offered, but protecting a group not advised on is refused before any sweep.
+        QVERIFY(editor->protectBox()->findText(QStringLiteral("default")) >= 0);
+        editor->protectBox()->setCurrentText(QStringLiteral("default"));
+        const auto runs = started.count();
+        QTest::mouseClick(m_page->proposeButton(), Qt::LeftButton);
+        QVERIFY2(m_page->resultLabel()->text().contains(QStringLiteral("'default' is not one of the groups")),
+            qPrintable(m_page->resultLabel()->text()));
+        QCOMPARE(started.count(), runs);
     }
 };
 
