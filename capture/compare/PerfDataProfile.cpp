@@ -36,18 +36,7 @@ Result<Profile> loadPerfDataProfile(const std::string& path, const LoadOptions& 
     };
 
     PerfSampleCounts counts;
-    perfdata::ImportOptions io;
-    io.symfs = options.symfs;
-    io.topN = 5000; // every function that matters, so both sides can be aligned by name
-    io.keepSample = inWindow;
-    io.onRecord = [&](const pmu::DecodedRecord& rec) {
-        if (rec.kind != pmu::RecordKind::Sample) return;
-        if (rec.sample.has(pmu::perf::SampleTime) && firstNs) {
-            const double t = secondsSince(*firstNs, rec.sample.time);
-            if (t < fromS || t > toS) return;
-        }
-        counts.add(rec);
-    };
+    const auto io = profileImportOptions(options.symfs, inWindow, counts);
     auto imported = perfdata::importPerfData(path, io);
     if (!imported) return imported.error();
     const auto& r = *imported;

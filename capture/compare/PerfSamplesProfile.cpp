@@ -33,6 +33,21 @@ void PerfSampleCounts::add(const pmu::DecodedRecord& rec)
     }
 }
 
+perfdata::ImportOptions profileImportOptions(
+    const std::vector<std::string>& symfs, std::function<bool(const pmu::Sample&)> keep, PerfSampleCounts& counts)
+{
+    // The aggregator asks keepSample before it hands the same record to onRecord: count what it kept.
+    auto kept = std::make_shared<bool>(false);
+    perfdata::ImportOptions io;
+    io.symfs = symfs;
+    io.topN = 5000;
+    io.keepSample = [keep = std::move(keep), kept](const pmu::Sample& s) { return *kept = keep(s); };
+    io.onRecord = [kept, &counts](const pmu::DecodedRecord& rec) {
+        if (rec.kind == pmu::RecordKind::Sample && *kept) counts.add(rec);
+    };
+    return io;
+}
+
 std::string samplingText(const perfdata::HeaderInfo& header)
 {
     std::vector<std::string> seen;

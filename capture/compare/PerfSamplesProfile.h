@@ -10,6 +10,8 @@
 #include "pmu/LoadLatency.h"
 
 #include <array>
+#include <functional>
+#include <memory>
 
 namespace rdt::compare {
 
@@ -24,6 +26,11 @@ struct PerfSampleCounts {
     /// One record already known to be inside the window.
     void add(const pmu::DecodedRecord& rec);
 };
+
+/// The import pass of a Profile: every function that matters (so both sides align by name), binaries looked up in
+/// `symfs`, samples `keep` lets through aggregated and counted into `counts` (which must outlive the pass).
+perfdata::ImportOptions profileImportOptions(
+    const std::vector<std::string>& symfs, std::function<bool(const pmu::Sample&)> keep, PerfSampleCounts& counts);
 
 /// How the events sampled ("freq 4000 Hz", "period 100003"), each distinct setting once: what makes two files'
 /// counts comparable, whatever the events are called ("cycles:u" and "cycles:ppp" sample alike).

@@ -182,13 +182,7 @@ Status readPerfRecords(
         return !s.has(pmu::perf::SampleTime) || (s.time >= fromNs && s.time < toNs);
     };
     PerfSampleCounts counts;
-    perfdata::ImportOptions io;
-    io.symfs = options.symfs;
-    io.topN = 5000; // every function that matters, so both sides can be aligned by name
-    io.keepSample = inWindow;
-    io.onRecord = [&](const pmu::DecodedRecord& rec) {
-        if (rec.kind == pmu::RecordKind::Sample && inWindow(rec.sample)) counts.add(rec);
-    };
+    const auto io = profileImportOptions(options.symfs, inWindow, counts);
     auto imported = perfdata::importSessionRecords(reader, io);
     if (!imported) return imported.error();
     if (p.interval.empty()) p.interval = samplingText(imported->header);
