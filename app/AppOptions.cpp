@@ -28,6 +28,10 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
     const QCommandLineOption scenario(QStringLiteral("scenario"),
         QCoreApplication::translate("main", "Scenario of the simulated machine (default noisy-neighbour)."),
         QStringLiteral("NAME"), QStringLiteral("noisy-neighbour"));
+    const QCommandLineOption preset(QStringLiteral("preset"),
+        QCoreApplication::translate(
+            "main", "With --source sim: simulate this CPU preset instead of the scenario's (e.g. epyc-genoa)."),
+        QStringLiteral("ID"));
     const QCommandLineOption open(QStringLiteral("open"),
         QCoreApplication::translate("main", "Replay a recorded session (.rdts) or import a perf.data file."),
         QStringLiteral("FILE"));
@@ -69,8 +73,8 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
             "Start a lesson (rdtscope-cli lesson --list names them, or a lesson file) on the simulated machine: the "
             "Lessons panel opens on step one."),
         QStringLiteral("NAME"));
-    parser.addOptions({ source, scenario, open, view, dump, screenshot, after, compare, comparePage, connectTo, agent,
-        sweep, lesson });
+    parser.addOptions({ source, scenario, preset, open, view, dump, screenshot, after, compare, comparePage, connectTo,
+        agent, sweep, lesson });
 
     if (helpText)
         *helpText = parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("rdtscope"));
@@ -89,6 +93,7 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
     }
     options->source = parser.value(source);
     options->scenario = parser.value(scenario);
+    options->preset = parser.value(preset);
     options->openFile = parser.value(open);
     options->connect = parser.value(connectTo);
     options->agentPath = parser.value(agent);

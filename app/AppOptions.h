@@ -4,12 +4,13 @@
 #include <QString>
 #include <QStringList>
 
-/// rdtscope [--connect URL [--agent PATH]] [--source SRC] [--scenario NAME] [--open FILE] [--view
+/// rdtscope [--connect URL [--agent PATH]] [--source SRC] [--scenario NAME] [--preset ID] [--open FILE] [--view
 /// machine|rdt|tma|callgraph|latency]
 ///          [--cpuid-dump FILE] [--compare FILE [--compare-page PAGE]] [--screenshot FILE [--after SECONDS]]
 struct AppOptions {
     QString source = QStringLiteral("auto");
     QString scenario = QStringLiteral("noisy-neighbour");
+    QString preset; ///< --preset ID: the simulated CPU instead of the scenario's (sim only)
     QString openFile;
     QString connect; ///< an rdtscope-agent to run the source on: ssh://[USER@]HOST[:PORT], unix:PATH, local
     QString agentPath; ///< the agent's path on an ssh host ("" = searched for)

@@ -8,6 +8,7 @@
 #include "platform/CpuidDump.h"
 #include "rdt/CapabilitiesText.h"
 #include "rdt/UserIds.h"
+#include "rdt/VendorFeaturesText.h"
 
 #include <cerrno>
 #include <cmath>
@@ -191,6 +192,10 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
     bundle.feed = std::make_unique<EngineFeed>(holder, description);
     bundle.groups = std::make_unique<EngineGroupControl>(holder, readOnly);
     bundle.readOnlyReason = QString::fromStdString(readOnly);
+    bundle.counterStatus = [raw] {
+        auto m = raw->machine(); // read live: available_mbm_cntrs changes with every mkdir and assignment
+        return m ? rdt::formatFreeCounters(m->capabilities.monitoring) : std::string();
+    };
     bundle.machineInfo = [raw] {
         rdt::session::MachineInfo m;
         const auto& s = raw->source();
@@ -225,13 +230,14 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
 }
 
 rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::string& scenario, double rateHz,
-    bool scenarioSetupOnly, std::uint32_t simTimeScale)
+    bool scenarioSetupOnly, std::uint32_t simTimeScale, const std::string& preset)
 {
     rdt::engine::ServiceOptions options;
     options.rdt.spec = spec;
     options.rdt.scenario = scenario;
     options.rdt.scenarioSetupOnly = scenarioSetupOnly;
     options.rdt.simTimeScale = simTimeScale;
+    options.rdt.simPreset = preset;
     options.who = "gui";
     auto service = rdt::engine::CaptureService::open(options);
     if (!service) return service.error();

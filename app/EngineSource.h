@@ -17,9 +17,9 @@ class Engine;
 /// polls on its own thread at `rateHz`, the frame pump drains its events; allocation edits and group commands are
 /// engine commands. `scenarioSetupOnly` (a lesson's machine): the scenario's timed steps do not run.
 /// `simTimeScale`: a simulated machine may thin its accesses up to this factor once steady (the dashboard's idle
-/// cost; capture/sim/TimeScale.h).
+/// cost; capture/sim/TimeScale.h). `preset`: with `sim`, a CPU preset instead of the scenario's ("epyc-genoa").
 rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::string& scenario, double rateHz = 10.0,
-    bool scenarioSetupOnly = false, std::uint32_t simTimeScale = 1);
+    bool scenarioSetupOnly = false, std::uint32_t simTimeScale = 1, const std::string& preset = {});
 
 /// The same over an engine opened elsewhere (a remote one reached through rdtscope-agent, or a service over a
 /// test's backend). `readOnlyReason` is why allocations cannot be edited ("" when they can).

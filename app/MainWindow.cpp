@@ -47,6 +47,7 @@
 #include <QUndoStack>
 #include <QUndoView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace {
 constexpr int kAllocationReadEveryFrames = 15; // re-read schemata twice a second at 30 Hz
@@ -203,7 +204,8 @@ void MainWindow::buildDocks()
     };
     // Minimum widths: a wide central view (four L3 domains side by side) must not squeeze the docks until the
     // Explain text wraps one word per line and the Monitor shows only its first column; the central view scrolls.
-    m_groupsPanel->setMinimumWidth(300);
+    // An explicit minimum replaces the layout's: never below what the panel's button row needs.
+    m_groupsPanel->setMinimumWidth(std::max(300, m_groupsPanel->minimumSizeHint().width()));
     m_monitorPanel->setMinimumWidth(300);
     m_explain->setMinimumWidth(260);
     dock(tr("Groups"), QStringLiteral("groupsDock"), m_groupsPanel, Qt::LeftDockWidgetArea);
@@ -348,6 +350,8 @@ void MainWindow::setSourceError(const QString& reason)
 void MainWindow::refreshAllocation()
 {
     m_framesSinceAllocationRead = 0;
+    m_monitorPanel->setCounterStatus(
+        m_source.counterStatus ? QString::fromStdString(m_source.counterStatus()) : QString());
     if (!m_source.readAllocation) return;
     auto state = m_source.readAllocation();
     if (!state) {

@@ -11,6 +11,7 @@
 #include <QPointer>
 
 #include <memory>
+#include <optional>
 
 class AllocationModel;
 class CompareWindow;
@@ -101,6 +102,8 @@ public:
     /// Starts a lesson (a built-in name or a file, docs/LESSONS.md) on a fresh simulated machine running its
     /// scenario's set-up, and shows the Lessons panel on step one (MainWindowLesson.cpp). False with the reason.
     bool startLesson(const QString& nameOrPath, QString* error = nullptr);
+    /// Ends the lesson: its PMU capture stops, the PMU pages let go of it, the Lessons panel empties.
+    void stopLesson();
     /// Switches L3 CDP through the live engine (Edit menu): the simulator remounts its resctrl; a real source's
     /// refusal (with the mount command) goes to the status bar. False when it was not switched.
     bool setCdp(bool on);
@@ -158,7 +161,6 @@ private:
     void buildLessonDock(); // MainWindowLesson.cpp
     void lessonFrame();
     void lookAt(const QString& view, const QStringList& groups);
-    void stopLesson();
     void onFrame(const FrameUpdate& update);
     void updateTitle();
     void showConnectDialog(); // MainWindowConnect.cpp
@@ -214,4 +216,5 @@ private:
     QDockWidget* m_lessonDock = nullptr;
     std::unique_ptr<rdt::lesson::LessonRun> m_lessonRun;
     QString m_lessonSource; ///< the name or file the lesson was started with (Reset starts it again)
+    std::optional<std::uint32_t> m_lessonFollowed; ///< the lesson's PMU capture the PMU pages were given last
 };

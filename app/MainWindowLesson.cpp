@@ -8,8 +8,10 @@
 #include "lesson/LessonParser.h"
 #include "lesson/LessonRun.h"
 #include "models/FramePump.h"
+#include "models/PmuSession.h"
 #include "views/ExplainPanel.h"
 #include "views/LessonPanel.h"
+#include "views/PmuPages.h"
 #include "views/TimelineView.h"
 
 #include <QDockWidget>
@@ -95,6 +97,8 @@ bool MainWindow::startLesson(const QString& nameOrPath, QString* error)
     refreshAllocation();
     m_lessonSource = nameOrPath;
     rdt::lesson::LessonRun* run = m_lessonRun.get();
+    run->setKeepPmuSamples(true); // its PMU steps are shown on the PMU pages (lessonFrame)
+    m_lessonFollowed.reset();
     m_source.setEventTap([run](const rdt::engine::EngineEvent& e) { run->observe(e); });
     m_lessonPanel->setRun(run, engine);
     m_lessonDock->show();
@@ -105,6 +109,10 @@ bool MainWindow::startLesson(const QString& nameOrPath, QString* error)
 void MainWindow::stopLesson()
 {
     if (!m_lessonRun) return;
+    // The PMU pages let go of the lesson's capture first: its engine goes with the lesson's source.
+    PmuSession* pmu = m_pmu->session();
+    if (pmu->followedCapture() && pmu->followedCapture() == m_lessonRun->pmuCapture()) pmu->stopSimulation();
+    m_lessonFollowed.reset();
     if (m_source.liveEngine) m_lessonRun->end(*m_source.liveEngine); // no lesson capture is left running
     if (m_source.setEventTap) m_source.setEventTap(nullptr);
     m_lessonPanel->setRun(nullptr, nullptr);
@@ -114,14 +122,28 @@ void MainWindow::stopLesson()
 void MainWindow::lessonFrame()
 {
     if (!m_lessonRun || !m_source.liveEngine) return;
+    // A PMU step's capture (started by "Do it for me") is shown on the PMU pages as it runs, once per capture: the
+    // student who stops it there keeps it stopped. The lesson leaves its batches to the page while it follows.
+    PmuSession* pmu = m_pmu->session();
+    const auto capture = m_lessonRun->pmuCapture();
+    if (capture && capture != m_lessonFollowed) {
+        m_lessonFollowed = capture;
+        // Not owned: stopLesson() lets go of the capture before the source (and its engine) goes.
+        std::shared_ptr<rdt::engine::Engine> engine(std::shared_ptr<void>(), m_source.liveEngine);
+        pmu->followCapture(std::move(engine), m_lessonRun->pmuCaptureInfo(), m_lessonRun->pmuCaptureKind());
+    }
+    m_lessonRun->setPmuBatchesTakenElsewhere(capture && pmu->followedCapture() == capture);
     m_lessonRun->update(*m_source.liveEngine);
     m_lessonPanel->refresh();
 }
 
 void MainWindow::lookAt(const QString& view, const QStringList& groups)
 {
-    if (view == QLatin1String("machine"))
-        showView(QStringLiteral("machine"));
+    // The PMU pages show the lesson's PMU captures (lessonFrame); every other view is on the RDT page.
+    static const QStringList ownPages { QStringLiteral("machine"), QStringLiteral("tma"), QStringLiteral("callgraph"),
+        QStringLiteral("latency") };
+    if (ownPages.contains(view))
+        showView(view);
     else
         showView(QStringLiteral("rdt")); // timeline, allocation (heatmap, MB table) and the Monitor's groups
     // The panel's "Look at" line says where; no status-bar message, which (shown before the window is) would be

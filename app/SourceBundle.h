@@ -29,6 +29,9 @@ struct SourceBundle {
     /// Reads the current allocation picture (groups, masks, MBA) for the heatmap; empty when there is none.
     std::function<rdt::Result<AllocationState>()> readAllocation;
     QString readOnlyReason; ///< why editing is disabled ("" when writable)
+    /// The free assignable MBM counters now (rdt::formatFreeCounters), "" when counters are not assignable; null
+    /// for a replay.
+    std::function<std::string()> counterStatus;
     /// The engine experiments (sweeps, the advisor) run on; points into `engine`. Null for a replay.
     rdt::engine::Engine* experimentEngine = nullptr;
     /// For a recording, read as the CLI's recorder reads them (one rule for both): the machine the source

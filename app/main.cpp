@@ -4,6 +4,7 @@
 #include "MainWindow.h"
 #include "RecentFiles.h"
 #include "SourceFactory.h"
+#include "lesson/LessonRun.h"
 #include "views/ColourScheme.h"
 #include "views/ExperimentsPage.h"
 
@@ -152,8 +153,11 @@ int main(int argc, char** argv)
             return 1;
         }
     }
-    window.showView(
-        options.view.isEmpty() ? (haveData ? QStringLiteral("rdt") : QStringLiteral("machine")) : options.view);
+    // A lesson's step shows the page it says to look at (its `look` line), unless --view asks for another.
+    const bool lessonLooks = lesson && window.lessonRun() && window.lessonRun()->step().look;
+    if (!lessonLooks || !options.view.isEmpty())
+        window.showView(
+            options.view.isEmpty() ? (haveData ? QStringLiteral("rdt") : QStringLiteral("machine")) : options.view);
     window.show();
     if (!options.sweepGroup.isEmpty()) window.experimentsPage()->startSweepOf(options.sweepGroup, /*alone=*/true);
     if (runsAsRoot && options.screenshot.isEmpty())

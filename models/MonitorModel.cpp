@@ -2,6 +2,7 @@
 #include "MonitorModel.h"
 
 #include "core/Units.h"
+#include "rdt/SampleFlags.h"
 
 #include <QStringList>
 
@@ -37,22 +38,7 @@ void MonitorModel::clear()
 
 QString MonitorModel::flagsText(std::uint32_t flags)
 {
-    static const std::pair<std::uint32_t, const char*> names[] = {
-        { rdt::SampleOccupancyError, "occupancy error" },
-        { rdt::SampleOccupancyUnavailable, "occupancy unavailable" },
-        { rdt::SampleMbmError, "MBM error" },
-        { rdt::SampleMbmUnavailable, "MBM unavailable" },
-        { rdt::SampleMbmUnassigned, "MBM counter unassigned" },
-        { rdt::SampleWrapped, "counter wrapped (corrected)" },
-        { rdt::SampleMaybeMultiWrap, "may have wrapped more than once: rate is a lower bound" },
-        { rdt::SampleCounterReset, "counter reset" },
-        { rdt::SampleFirst, "first sample" },
-    };
-    QStringList parts;
-    for (const auto& [bit, name] : names) {
-        if (flags & bit) parts.append(QString::fromLatin1(name));
-    }
-    return parts.join(QStringLiteral(", "));
+    return QString::fromStdString(rdt::sampleFlagWords(flags));
 }
 
 int MonitorModel::rowCount(const QModelIndex& parent) const

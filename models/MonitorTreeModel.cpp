@@ -4,6 +4,9 @@
 #include "MonitorModel.h"
 #include "core/Units.h"
 
+#include <QGuiApplication>
+#include <QPalette>
+
 #include <map>
 
 namespace {
@@ -31,6 +34,7 @@ void MonitorTreeModel::update(const rdt::RdtSampleBatch& batch)
         g.sum.mbmTotalBps += s.mbmTotalBps;
         g.sum.mbmLocalBps += s.mbmLocalBps;
         g.sum.flags |= s.flags;
+        if (s.flags & rdt::SampleMbmUnassigned) ++g.unassigned;
     }
     bool sameShape = groups.size() == m_groups.size();
     for (std::size_t i = 0; sameShape && i < groups.size(); ++i) {
@@ -119,17 +123,20 @@ QVariant MonitorTreeModel::data(const QModelIndex& index, int role) const
         case OccupancyColumn:
             return QString::fromStdString(rdt::formatBytes(static_cast<double>(s->occupancyBytes)));
         case TotalColumn:
-            return QString::fromStdString(rdt::formatBandwidth(s->mbmTotalBps));
         case LocalColumn:
-            return QString::fromStdString(rdt::formatBandwidth(s->mbmLocalBps));
         case RemoteColumn:
-            return QString::fromStdString(rdt::formatBandwidth(s->mbmRemoteBps()));
+            if (mbmUnassigned(index)) return tr("unassigned");
+            return QString::fromStdString(rdt::formatBandwidth(index.column() == TotalColumn ? s->mbmTotalBps
+                    : index.column() == LocalColumn                                          ? s->mbmLocalBps
+                                                                                             : s->mbmRemoteBps()));
         case FlagsColumn:
             return MonitorModel::flagsText(s->flags & ~static_cast<std::uint32_t>(rdt::SampleFirst));
         default:
             return {};
         }
     }
+    if (role == Qt::ForegroundRole && mbmUnassigned(index))
+        return QGuiApplication::palette().color(QPalette::Disabled, QPalette::Text);
     if (role == ValueRole) {
         switch (index.column()) {
         case GroupColumn:
@@ -153,15 +160,41 @@ QVariant MonitorTreeModel::data(const QModelIndex& index, int role) const
     if (role == Qt::TextAlignmentRole && index.column() >= DomainsColumn && index.column() <= RemoteColumn)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == GroupPathRole) return QString::fromStdString(s->group);
-    if (role == Qt::ToolTipRole) {
-        const QString name = s->group.empty() ? tr("(default)") : QString::fromStdString(s->group);
-        const QString flags = MonitorModel::flagsText(s->flags);
-        QString text = group ? tr("%1: summed over %n L3 domain(s)", nullptr, int(domains)).arg(name)
-                             : tr("%1 in L3 domain %2").arg(name).arg(s->domain);
-        if (!flags.isEmpty()) text += QStringLiteral("\n") + flags;
-        return text;
-    }
+    if (role == Qt::ToolTipRole) return tooltip(index);
     return {};
+}
+
+bool MonitorTreeModel::mbmUnassigned(const QModelIndex& index) const
+{
+    const rdt::RdtSample* s = sampleFor(index);
+    if (!s) return false;
+    if (index.internalId() != kTopLevel) return (s->flags & rdt::SampleMbmUnassigned) != 0;
+    const Group& g = m_groups[static_cast<std::size_t>(index.row())];
+    return g.unassigned > 0 && g.unassigned == g.domains.size();
+}
+
+QString MonitorTreeModel::tooltip(const QModelIndex& index) const
+{
+    const rdt::RdtSample* s = sampleFor(index);
+    const bool group = index.internalId() == kTopLevel;
+    const Group* g = group ? &m_groups[static_cast<std::size_t>(index.row())] : nullptr;
+    const QString name = s->group.empty() ? tr("(default)") : QString::fromStdString(s->group);
+    const QString flags = MonitorModel::flagsText(s->flags);
+    QString text = group ? tr("%1: summed over %n L3 domain(s)", nullptr, int(g->domains.size())).arg(name)
+                         : tr("%1 in L3 domain %2").arg(name).arg(s->domain);
+    if (!flags.isEmpty()) text += QStringLiteral("\n") + flags;
+    if (mbmUnassigned(index)) {
+        text += QStringLiteral("\n")
+            + tr("No MBM counter is assigned here (assignable counters, mbm_event mode): the kernel reads "
+                 "'Unassigned', so this bandwidth is not measured. Free a counter elsewhere or assign one with "
+                 "'rdtscope-cli groups counter-assign'.");
+    } else if (g && g->unassigned > 0) {
+        text += QStringLiteral("\n")
+            + tr("%1 of %2 L3 domains have no MBM counter: the sums leave them out.")
+                  .arg(g->unassigned)
+                  .arg(g->domains.size());
+    }
+    return text;
 }
 
 QVariant MonitorTreeModel::headerData(int section, Qt::Orientation orientation, int role) const

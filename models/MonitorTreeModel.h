@@ -11,6 +11,9 @@
 /// The Monitor dock's model: one top-level row per monitoring group with its figures summed over the L3 domains,
 /// and one child row per domain. A machine with 4 domains and 128 groups gives 128 rows to scan, not 512.
 /// Columns match MonitorModel's; sort and filter through a QSortFilterProxyModel (ValueRole sorts numerically).
+/// A row whose MBM counter is Unassigned (AMD assignable counters in mbm_event mode, kernel
+/// Documentation/filesystems/resctrl.rst "mbm_L3_assignments") is a state, not a zero: its bandwidth cells read
+/// "unassigned", the row is greyed (ForegroundRole) and its tooltip says why and what to do.
 class MonitorTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
@@ -45,8 +48,12 @@ private:
         std::string path;
         rdt::RdtSample sum; ///< occupancy and bandwidths summed over the domains, flags or-ed
         std::vector<rdt::RdtSample> domains;
+        std::size_t unassigned = 0; ///< domains whose MBM counter is Unassigned (AMD assignable counters)
     };
     const rdt::RdtSample* sampleFor(const QModelIndex& index) const;
+    /// The row's bandwidth is not measured: a domain without an MBM counter, or a group with none in any domain.
+    bool mbmUnassigned(const QModelIndex& index) const;
+    QString tooltip(const QModelIndex& index) const;
 
     std::vector<Group> m_groups;
 };

@@ -83,26 +83,43 @@ Result<std::unique_ptr<PmuCaptureRun>> PmuCaptureRun::start(
     run->m_info = started.info;
     run->m_callStack
         = request.kind == engine::PmuCaptureKind::LbrCallStack || request.kind == engine::PmuCaptureKind::All;
+    run->nameSeries();
+    return Result<std::unique_ptr<PmuCaptureRun>>(std::move(run));
+}
+
+std::unique_ptr<PmuCaptureRun> PmuCaptureRun::follow(
+    std::shared_ptr<engine::Engine> engine, const engine::PmuCaptureInfo& info, engine::PmuCaptureKind kind)
+{
+    std::unique_ptr<PmuCaptureRun> run(new PmuCaptureRun);
+    run->m_engine = std::move(engine);
+    run->m_info = info;
+    run->m_following = true;
+    run->m_callStack = kind == engine::PmuCaptureKind::LbrCallStack || kind == engine::PmuCaptureKind::All;
+    run->nameSeries();
+    return run;
+}
+
+void PmuCaptureRun::nameSeries()
+{
     // Each counting part counts into its own series: E-core slots (5 or 6 per cycle, level 1 only) never mix with
     // P-core slots. Labelled only on hybrid parts (or when there are several).
     std::vector<std::string> labels;
     bool labelled = false;
-    for (const auto& p : run->m_info.parts) {
+    for (const auto& p : m_info.parts) {
         if (!p.counting) {
-            run->m_seriesOfPart.push_back(0);
+            m_seriesOfPart.push_back(0);
             continue;
         }
-        run->m_seriesOfPart.push_back(static_cast<std::uint32_t>(labels.size()));
+        m_seriesOfPart.push_back(static_cast<std::uint32_t>(labels.size()));
         labels.push_back(p.pmuLabel.empty() ? p.pmuName : p.pmuLabel);
         labelled = labelled || !p.pmuLabel.empty();
     }
-    if (labelled || labels.size() > 1) run->m_tmaSeries = std::move(labels);
-    return Result<std::unique_ptr<PmuCaptureRun>>(std::move(run));
+    if (labelled || labels.size() > 1) m_tmaSeries = std::move(labels);
 }
 
 PmuCaptureRun::~PmuCaptureRun()
 {
-    if (!m_stopped) (void)m_engine->stopPmu(m_info.id);
+    if (!m_stopped && !m_following) (void)m_engine->stopPmu(m_info.id);
 }
 
 PmuData PmuCaptureRun::makeData(const std::string& what) const
@@ -136,6 +153,10 @@ void PmuCaptureRun::take(PmuData& data)
 void PmuCaptureRun::step(PmuData& data)
 {
     if (m_stopped) return;
+    if (m_following) { // its owner pumps it and reads its counters
+        take(data);
+        return;
+    }
     (void)m_engine->pumpPmu(m_info.id);
     (void)m_engine->readPmuCounters(m_info.id);
     m_finished = m_finished || m_engine->pmuFinished(m_info.id);
@@ -146,7 +167,7 @@ void PmuCaptureRun::stop(PmuData& data)
 {
     if (m_stopped) return;
     m_stopped = true;
-    (void)m_engine->stopPmu(m_info.id);
+    if (!m_following) (void)m_engine->stopPmu(m_info.id);
     take(data);
 }
 

@@ -47,7 +47,11 @@ public:
     /// Starts `request` through `engine`; fails with the engine's reason and advice.
     static Result<std::unique_ptr<PmuCaptureRun>> start(
         std::shared_ptr<engine::Engine> engine, const engine::PmuRequest& request);
-    /// Stops the capture (a launched command keeps running).
+    /// Shows a capture someone else started and steps (a lesson's, lesson/LessonRun.h): step() only takes its
+    /// batches, and neither stop() nor the destructor stops it; its owner does.
+    static std::unique_ptr<PmuCaptureRun> follow(
+        std::shared_ptr<engine::Engine> engine, const engine::PmuCaptureInfo& info, engine::PmuCaptureKind kind);
+    /// Stops the capture (a launched command keeps running) unless it is followed.
     ~PmuCaptureRun();
     PmuCaptureRun(const PmuCaptureRun&) = delete;
     PmuCaptureRun& operator=(const PmuCaptureRun&) = delete;
@@ -60,6 +64,7 @@ public:
     /// on hybrid parts.
     PmuData makeData(const std::string& what) const;
     bool simulated() const { return m_info.simulated; }
+    bool following() const { return m_following; }
     /// True once a launched command has exited (nothing more will come).
     bool finished() const { return m_finished; }
     const engine::PmuCaptureInfo& info() const { return m_info; }
@@ -67,6 +72,8 @@ public:
 private:
     PmuCaptureRun() = default;
     void take(PmuData& data);
+    /// The TMA series of each counting part (labelled on hybrid parts or when there are several).
+    void nameSeries();
 
     std::shared_ptr<engine::Engine> m_engine;
     engine::PmuCaptureInfo m_info;
@@ -75,6 +82,7 @@ private:
     std::vector<std::uint32_t> m_seriesOfPart; ///< for each part of the capture, its TMA series (0 for sampling)
     bool m_finished = false;
     bool m_stopped = false;
+    bool m_following = false;
 };
 
 } // namespace rdt::pmu

@@ -485,11 +485,28 @@ bool PmuSession::startRun(
     return true;
 }
 
+void PmuSession::followCapture(std::shared_ptr<rdt::engine::Engine> engine, const rdt::engine::PmuCaptureInfo& info,
+    rdt::engine::PmuCaptureKind kind, int intervalMs)
+{
+    stopSimulation();
+    m_run = PmuCaptureRun::follow(std::move(engine), info, kind);
+    setData(m_run->makeData({}));
+    m_simTimer->start(intervalMs);
+    Q_EMIT simulationChanged(true);
+}
+
+std::optional<std::uint32_t> PmuSession::followedCapture() const
+{
+    if (m_run && m_run->following()) return m_run->info().id;
+    return std::nullopt;
+}
+
 void PmuSession::stopSimulation()
 {
     if (!m_simTimer->isActive()) return;
     m_simTimer->stop();
-    if (m_run && !m_run->simulated()) {
+    // A live capture is over once stopped; a followed one is not ours to step on (its engine may go next).
+    if (m_run && (!m_run->simulated() || m_run->following())) {
         // What arrived since the last step. A job reading this data finishes first (at most one aggregation).
         if (m_aggRunning && m_busyData == m_data.get()) m_aggPool->waitForDone();
         m_run->stop(*m_data);

@@ -85,6 +85,12 @@ public:
         std::uint64_t cyclesPerStep = 20'000'000, QString* error = nullptr);
     void stopSimulation();
     bool simulating() const;
+    /// Shows a capture someone else runs on `engine` (a lesson's simulated PMU step), taking its batches every
+    /// `intervalMs`; stopSimulation() lets go of it without stopping it. The owner keeps `engine` alive until then.
+    void followCapture(std::shared_ptr<rdt::engine::Engine> engine, const rdt::engine::PmuCaptureInfo& info,
+        rdt::engine::PmuCaptureKind kind, int intervalMs = 250);
+    /// The id of the capture followed, if one is.
+    std::optional<std::uint32_t> followedCapture() const;
     /// The engine captures go through, live and simulated (a remote one when connected to an agent). Unset: the
     /// first capture opens a local PMU-only capture service (engine/CaptureService.h), as rdtscope-cli pmu does.
     void setEngine(std::shared_ptr<rdt::engine::Engine> engine);

@@ -36,6 +36,7 @@ GroupsPanel::GroupsPanel(GroupModel* model, QWidget* parent)
         b->setText(text);
         b->setToolTip(tip);
         b->setAutoRaise(true);
+        b->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed); // a narrow dock never cuts a label ("+ Monito")
         bar->addWidget(b);
         return b;
     };

@@ -5,6 +5,7 @@
 #include "models/MonitorTreeModel.h"
 
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QStyle>
@@ -18,6 +19,7 @@ MonitorPanel::MonitorPanel(MonitorTreeModel* model, QWidget* parent)
     , m_model(model)
     , m_proxy(new QSortFilterProxyModel(this))
     , m_filter(new QLineEdit(this))
+    , m_counters(new QLabel(this))
     , m_view(new QTreeView(this))
 {
     m_proxy->setSourceModel(model);
@@ -78,6 +80,10 @@ MonitorPanel::MonitorPanel(MonitorTreeModel* model, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addWidget(m_filter);
+    m_counters->setObjectName(QStringLiteral("monitorCounters"));
+    m_counters->setWordWrap(true);
+    m_counters->hide();
+    layout->addWidget(m_counters);
     layout->addWidget(m_view, 1);
 
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
@@ -86,4 +92,13 @@ MonitorPanel::MonitorPanel(MonitorTreeModel* model, QWidget* parent)
         if (i.isValid() && i.column() < static_cast<int>(std::size(concepts)))
             Q_EMIT explainRequested(QString::fromLatin1(concepts[i.column()]));
     });
+}
+
+void MonitorPanel::setCounterStatus(const QString& freeCounters)
+{
+    m_counters->setVisible(!freeCounters.isEmpty());
+    if (freeCounters.isEmpty()) return;
+    m_counters->setText(tr("%1; greyed rows have no counter (Unassigned)").arg(freeCounters));
+    m_counters->setToolTip(tr("Assignable MBM counters (kernel resctrl mbm_event mode): a group's bandwidth is "
+                              "measured only in the L3 domains where it holds a counter."));
 }

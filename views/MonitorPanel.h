@@ -4,6 +4,7 @@
 #include <QWidget>
 
 class MonitorTreeModel;
+class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTreeView;
@@ -17,6 +18,10 @@ public:
 
     QTreeView* view() const { return m_view; }
     QLineEdit* filterBox() const { return m_filter; }
+    /// The free-counter line of a machine with assignable MBM counters (rdt::formatFreeCounters), shown above the
+    /// tree; "" hides it (no assignable counters).
+    void setCounterStatus(const QString& freeCounters);
+    QLabel* counterStatus() const { return m_counters; }
     QSortFilterProxyModel* proxy() const { return m_proxy; }
 
 Q_SIGNALS:
@@ -27,5 +32,6 @@ private:
     MonitorTreeModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QLineEdit* m_filter;
+    QLabel* m_counters;
     QTreeView* m_view;
 };

@@ -201,6 +201,7 @@ void TimelineView::setupPlot()
         occX, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), bwX, qOverload<const QCPRange&>(&QCPAxis::setRange));
     connect(
         bwX, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), occX, qOverload<const QCPRange&>(&QCPAxis::setRange));
+    connect(occX, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &TimelineView::alignMarkerLabels);
 
     // A user's wheel or drag inside a plot pauses following (a legend click does not).
     auto pauseIfInPlot = [this](QMouseEvent* event) {
@@ -441,6 +442,7 @@ void TimelineView::refresh()
         smooth ? m_plot->setNotAntialiasedElements(QCP::aeNone) : m_plot->setNotAntialiasedElements(QCP::aePlottables);
     }
     syncMarkers();
+    alignMarkerLabels();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -452,6 +454,7 @@ void TimelineView::syncMarkers()
     for (auto* item : std::as_const(m_markerItems))
         m_plot->removeItem(item);
     m_markerItems.clear();
+    m_markerLabels.clear();
     const QColor okColor = palette().color(QPalette::Text);
     const QColor badColor(0xd9, 0x35, 0x35);
     int slot = 0;
@@ -481,9 +484,30 @@ void TimelineView::syncMarkers()
         text->setColor(color);
         text->setBrush(QBrush(palette().color(QPalette::Base)));
         m_markerItems.append(text);
+        m_markerLabels.append(text);
     }
     m_lastMarkerCount = static_cast<int>(markers.size());
     m_lastMarkerT = firstT;
+}
+
+void TimelineView::alignMarkerLabels()
+{
+    // A label that does not fit between its line and the plot's right edge would be cut there: it goes left of the
+    // line instead.
+    const QCPAxis* time = m_occRect->axis(QCPAxis::atBottom);
+    const int rightEdge = m_occRect->right();
+    for (auto* label : std::as_const(m_markerLabels)) {
+        const double x = time->coordToPixel(label->position->coords().x());
+        const int width = QFontMetrics(label->font()).horizontalAdvance(label->text()) + label->padding().left()
+            + label->padding().right();
+        const Qt::Alignment side = x + width > rightEdge ? Qt::AlignRight : Qt::AlignLeft;
+        if (label->positionAlignment() != (side | Qt::AlignTop)) label->setPositionAlignment(side | Qt::AlignTop);
+    }
+}
+
+Qt::Alignment TimelineView::markerLabelAlignment(int i) const
+{
+    return m_markerLabels.value(i) ? m_markerLabels[i]->positionAlignment() : Qt::Alignment();
 }
 
 void TimelineView::clearSeries()
@@ -494,6 +518,7 @@ void TimelineView::clearSeries()
     for (auto* item : std::as_const(m_markerItems))
         m_plot->removeItem(item);
     m_markerItems.clear();
+    m_markerLabels.clear();
     m_lastMarkerCount = 0;
     m_lastMarkerT = -1;
     m_plot->replot(QCustomPlot::rpQueuedReplot);

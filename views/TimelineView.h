@@ -17,6 +17,7 @@ class QCPLayoutGrid;
 class TimelineGroupList;
 class QCPGraph;
 class QCPAbstractItem;
+class QCPItemText;
 class QCheckBox;
 class QComboBox;
 class QToolButton;
@@ -72,6 +73,8 @@ public:
 
     QCustomPlot* plot() const { return m_plot; }
     /// Allocation-change markers drawn (each is two lines and a label).
+    /// Which side of its line marker label @p i sits on (left of it near the right edge, so it stays readable).
+    Qt::Alignment markerLabelAlignment(int i) const;
     int markerCount() const { return static_cast<int>(m_markerItems.size()) / 3; }
     /// Points currently plotted for a group's metric (tests check that samples arrived).
     int plottedPoints(const QString& group, Metric metric) const;
@@ -100,6 +103,7 @@ private:
     void setupPlot();
     GroupGraphs& graphsFor(int storeIndex);
     void syncMarkers();
+    void alignMarkerLabels();
     void clearSeries();
     void applyPalette();
     void exportMenu();
@@ -121,6 +125,7 @@ private:
     PlotRangeSelector* m_selector = nullptr; ///< shift+drag selection and the TMA plot's band
     QVector<GroupGraphs> m_groups; // index = TimeSeriesStore group index
     QVector<QCPAbstractItem*> m_markerItems;
+    QVector<QCPItemText*> m_markerLabels; // also in m_markerItems; re-aligned as the visible range moves
     double m_lastMarkerT = -1;
     int m_lastMarkerCount = 0;
     bool m_follow = true;

@@ -10,7 +10,8 @@ const char* agentUsage()
     return "usage: rdtscope-agent --stdio | --listen unix:PATH [--allow-group NAME] [--restore-on-exit]\n"
            "                      [--max-clients N] [--no-polkit] [--metrics [ADDR:]PORT [METRICS OPTIONS]]\n"
            "       rdtscope-agent --metrics [ADDR:]PORT [--web-config FILE] [--source SPEC] [--scenario NAME]\n"
-           "                      [--sample-ms N] [--dashboard FILE]\n"
+           "                      [--sample-ms N] [--dashboard FILE] [--monitor-pods] [--proc-root DIR]\n"
+           "                      [--kubelet-root DIR]\n"
            "  --stdio            serve one client on standard input and output (what ssh and pkexec run)\n"
            "  --listen unix:PATH serve clients on a unix socket (mode 0660, group of --allow-group); under a\n"
            "                     systemd socket unit the socket is inherited instead\n"
@@ -25,6 +26,10 @@ const char* agentUsage()
            "  --scenario NAME    scenario of a simulated source (default noisy-neighbour)\n"
            "  --sample-ms N      metrics poll interval in ms, 10 to 1000 (default 1000)\n"
            "  --dashboard FILE   the Grafana dashboard served at /dashboard\n"
+           "  --monitor-pods     give every Kubernetes pod a monitor group of the agent's own, named\n"
+           "                     rdtscope-agent.PID.pod-UID, removed when the pod ends and when the agent stops\n"
+           "  --proc-root DIR    where the host's /proc is (default /proc): pod labels and --monitor-pods\n"
+           "  --kubelet-root DIR the kubelet's directory (default /var/lib/kubelet): pod and namespace names\n"
            "The protocol has no TCP listener: remote clients come through ssh (rdtscope --connect ssh://HOST).\n"
            "Protocol: docs/PROTOCOL.md.\n";
 }
@@ -94,14 +99,19 @@ Result<AgentOptions> parseAgentOptions(const std::vector<std::string>& args, boo
             o.metrics = true;
             o.metricsAddress = endpoint->first;
             o.metricsPort = endpoint->second;
-        } else if (a == "--web-config" || a == "--source" || a == "--scenario" || a == "--dashboard") {
+        } else if (a == "--web-config" || a == "--source" || a == "--scenario" || a == "--dashboard"
+            || a == "--proc-root" || a == "--kubelet-root") {
             auto v = value(a.c_str());
             if (!v) return v.error();
-            (a == "--web-config"        ? o.webConfig
-                    : a == "--source"   ? o.source
-                    : a == "--scenario" ? o.scenario
-                                        : o.dashboard)
+            (a == "--web-config"            ? o.webConfig
+                    : a == "--source"       ? o.source
+                    : a == "--scenario"     ? o.scenario
+                    : a == "--proc-root"    ? o.procRoot
+                    : a == "--kubelet-root" ? o.kubeletRoot
+                                            : o.dashboard)
                 = *v;
+        } else if (a == "--monitor-pods") {
+            o.monitorPods = true;
         } else if (a == "--sample-ms") {
             auto v = value("--sample-ms");
             if (!v) return v.error();
@@ -121,8 +131,12 @@ Result<AgentOptions> parseAgentOptions(const std::vector<std::string>& args, boo
     const int modes = (o.stdio ? 1 : 0) + (!o.listenPath.empty() || o.systemdSocket ? 1 : 0);
     if (modes > 1 || (modes == 0 && !o.metrics))
         return makeError("choose one of --stdio and --listen unix:PATH, or --metrics [ADDR:]PORT", agentUsage());
-    if (!o.metrics && (!o.webConfig.empty() || !o.dashboard.empty()))
-        return makeError("--web-config and --dashboard only apply to --metrics", agentUsage());
+    if (!o.metrics
+        && (!o.webConfig.empty() || !o.dashboard.empty() || o.monitorPods || !o.procRoot.empty()
+            || !o.kubeletRoot.empty()))
+        return makeError("--web-config, --dashboard, --monitor-pods, --proc-root and --kubelet-root only apply to "
+                         "--metrics",
+            agentUsage());
     return o;
 }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 namespace rdt::agent {
 namespace {
@@ -48,6 +49,7 @@ Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
     serviceOptions.rdt.spec = options.source;
     serviceOptions.rdt.scenario = options.scenario;
     serviceOptions.who = "agent";
+    serviceOptions.sncNodeSamples = true; // SNC machines: one series per sub-NUMA node, labelled `node`
     auto service = engine::CaptureService::open(serviceOptions);
     if (!service) return service.error();
     e->m_service = std::move(*service);
@@ -57,15 +59,41 @@ Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
     log("metrics source: " + source.backend + (source.simulated ? " (SIMULATED: " + source.simulation + ")" : "")
         + (source.why.empty() ? "" : "; " + source.why));
 
+    // Groups left by an agent that crashed or was killed hold RMIDs nobody will free otherwise.
+    e->m_log = log;
+    e->m_owned = std::make_unique<metrics::OwnedGroups>(
+        *e->m_service, static_cast<unsigned>(::getpid()), [](unsigned pid) { return metrics::isRunningAgent(pid); });
+    for (const auto& line : e->m_owned->reclaim())
+        log(line);
+
     // On a Kubernetes node (the kubelet's pod directory exists) groups get their pod's labels; elsewhere the
-    // groups' task lists are not even read.
+    // groups' task lists are not even read. --proc-root and --kubelet-root name the trees explicitly (a DaemonSet
+    // with the host's /proc mounted elsewhere; the tests' fixture trees, even on the simulated machine).
+    const std::string procRoot = options.procRoot.empty() ? "/proc" : options.procRoot;
+    const std::string kubeletRoot = options.kubeletRoot.empty() ? "/var/lib/kubelet" : options.kubeletRoot;
+    const bool explicitTrees = !options.procRoot.empty() || !options.kubeletRoot.empty();
     metrics::GroupLabeller labeller;
     std::error_code ec;
-    if (!source.simulated && std::filesystem::is_directory("/var/lib/kubelet/pods", ec)) {
-        labeller = [k = metrics::KubernetesLabeller()](const std::vector<unsigned>& pids) { return k.labelsFor(pids); };
+    if (options.monitorPods || explicitTrees
+        || (!source.simulated && std::filesystem::is_directory(kubeletRoot + "/pods", ec))) {
+        labeller = [k = metrics::KubernetesLabeller(procRoot, kubeletRoot)](
+                       const std::vector<unsigned>& pids) { return k.labelsFor(pids); };
         log("Kubernetes node: groups whose tasks are in one pod get namespace, pod, pod_uid and container labels");
     }
-    e->m_feed = std::make_unique<metrics::MetricsFeed>(*e->m_service, RDTSCOPE_VERSION, std::move(labeller));
+    metrics::GroupKeeper keeper;
+    if (options.monitorPods) {
+        e->m_pods = std::make_unique<metrics::PodGroups>(*e->m_owned, procRoot);
+        keeper = [pods = e->m_pods.get(), log](const engine::GroupsSnapshot& groups) {
+            auto update = pods->update(groups);
+            for (const auto& line : update.log)
+                log(line);
+            return update.changed;
+        };
+        log("--monitor-pods: every pod gets a monitor group named " + std::string(metrics::kOwnedGroupPrefix)
+            + std::to_string(::getpid()) + ".pod-UID, removed when the agent stops");
+    }
+    e->m_feed = std::make_unique<metrics::MetricsFeed>(
+        *e->m_service, RDTSCOPE_VERSION, std::move(labeller), 2'000'000'000, std::move(keeper));
     if (auto st = e->m_feed->start(std::uint64_t { options.sampleMs } * 1'000'000); !st) return st.error();
     e->m_server = std::make_unique<metrics::MetricsServer>(
         std::move(serverOptions), [feed = e->m_feed.get()] { return feed->latest(); });
@@ -78,7 +106,10 @@ Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
 MetricsEndpoint::~MetricsEndpoint()
 {
     if (m_server) m_server->stop();
-    if (m_feed) m_feed->stop();
+    if (m_feed) m_feed->stop(); // no update of the pod groups runs any more
+    if (m_owned)
+        for (const auto& line : m_owned->removeAll())
+            m_log(line);
 }
 
 } // namespace rdt::agent

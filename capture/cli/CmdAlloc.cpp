@@ -3,6 +3,7 @@
 #include "CmdRdtSource.h"
 #include "Commands.h"
 #include "rdt/GroupNames.h"
+#include "rdt/UserSchemata.h"
 #include "rdt/VendorFeaturesText.h"
 
 #include <cstdio>
@@ -47,14 +48,13 @@ void printSchemata(const Schemata& s, const Capabilities& caps)
 
 int runAlloc(const AllocOptions& o)
 {
-    std::optional<Schemata> change;
+    const std::string changeText = o.set ? userSchemataText(o.schemata) : std::string();
     if (o.set) {
-        auto s = parseUserSchemata(o.schemata);
-        if (!s) {
+        // Syntax first, before any source is opened; the units of bandwidth values need the capabilities.
+        if (auto s = checkUserSchemataSyntax(changeText); !s) {
             std::fprintf(stderr, "rdtscope-cli alloc set: %s\n", s.error().toString().c_str());
             return ExitUsage;
         }
-        change = std::move(*s);
     }
     int code = 0;
     // The engine (local, or the agent's with --connect) applies the change, so the rules and the transaction
@@ -85,6 +85,11 @@ int runAlloc(const AllocOptions& o)
             printSchemata(g.schemata, machine->capabilities);
         }
         return ExitOk;
+    }
+    auto change = parseUserSchemata(changeText, machine->capabilities);
+    if (!change) {
+        std::fprintf(stderr, "rdtscope-cli alloc set: %s\n", change.error().toString().c_str());
+        return ExitUsage;
     }
     const auto group = groupPathFromUser(o.group);
     const auto out = svc.applyAllocation(group, *change);

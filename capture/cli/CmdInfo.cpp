@@ -169,6 +169,8 @@ CommandRun defineInfo(CLI::App& cmd)
                        ->excludes(dump)
                        ->excludes(device);
     cmd.add_option("--scenario", o->source.scenario, "simulator scenario for sim sources")->type_name("NAME");
+    cmd.add_option("--preset", o->source.preset, "sim: simulate this CPU preset instead of the scenario's")
+        ->type_name("ID");
     return [o, source] {
         o->fromSource = source->count() > 0;
         return runInfo(*o);

@@ -7,6 +7,8 @@
 #include "engine/Engine.h"
 #include "rdt/CounterMath.h"
 #include "rdt/SampleCsv.h"
+#include "rdt/SampleFlags.h"
+#include "rdt/UserSchemata.h"
 #include "rdt/VendorFeaturesText.h"
 
 #include <algorithm>
@@ -50,22 +52,10 @@ Result<AtAction> parseAt(const std::string& spec)
     act.offsetNs = secondsToNs(*secs);
     act.group = groupPathFromUser(spec.substr(a + 1, b - a - 1));
     act.schemataText = spec.substr(b + 1);
-    auto s = parseUserSchemata({ act.schemataText });
+    // The syntax now; the units of bandwidth values once the source's capabilities are known (runMonitor).
+    auto s = checkUserSchemataSyntax(userSchemataText({ act.schemataText }));
     if (!s) return makeError("'" + spec + "': " + s.error().message, s.error().advice);
-    act.schemata = std::move(*s);
     return act;
-}
-
-std::string flagText(std::uint32_t f)
-{
-    std::string s;
-    if (f & (SampleOccupancyError | SampleMbmError)) s += 'E';
-    if (f & (SampleOccupancyUnavailable | SampleMbmUnavailable)) s += 'U';
-    if (f & SampleMbmUnassigned) s += 'A';
-    if (f & SampleWrapped) s += 'W';
-    if (f & SampleMaybeMultiWrap) s += 'M';
-    if (f & SampleCounterReset) s += 'R';
-    return s.empty() ? "-" : s;
 }
 
 struct Printed {
@@ -104,6 +94,15 @@ int runMonitor(const MonitorOptions& o)
         std::fprintf(stderr, "rdtscope-cli monitor: %s has no RDT monitoring (no L3_MON / CPUID.0FH)\n",
             svc.source().backend.c_str());
         return ExitUnavailable;
+    }
+    for (auto& act : actions) { // the units of --at's bandwidth values, now that the capabilities are known
+        auto s = parseUserSchemata(userSchemataText({ act.schemataText }), machine->capabilities);
+        if (!s) {
+            std::fprintf(stderr, "rdtscope-cli monitor: --at '%s': %s\n", act.schemataText.c_str(),
+                s.error().toString().c_str());
+            return ExitUsage;
+        }
+        act.schemata = std::move(*s);
     }
 
     // Assignable counters (AMD ABMC): how many are left, so "A" rows (Unassigned) can be acted on.
@@ -223,7 +222,7 @@ int runMonitor(const MonitorOptions& o)
             } else {
                 std::printf("%-28s %6d %12.1f %12.1f %12.1f %12.1f %5s\n", displayGroup(s.group).c_str(), s.domain,
                     static_cast<double>(s.occupancyBytes) / 1024.0, local / 1e6,
-                    (total > local ? total - local : 0.0) / 1e6, total / 1e6, flagText(p.flags).c_str());
+                    (total > local ? total - local : 0.0) / 1e6, total / 1e6, sampleFlagLetters(p.flags).c_str());
             }
             p = { s.mbmTotalBytes, s.mbmLocalBytes, 0 };
         }

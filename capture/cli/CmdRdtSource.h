@@ -15,6 +15,7 @@ namespace rdt::cli {
 struct SourceOptions {
     std::string source = "auto";
     std::string scenario = "noisy-neighbour";
+    std::string preset; ///< `--preset ID`: the simulated CPU instead of the scenario's (sim only)
 };
 /// Declares --source and --scenario on `cmd`, into `o`.
 void addSourceOptions(CLI::App& cmd, SourceOptions& o);
@@ -45,7 +46,8 @@ std::string displayGroup(const std::string& path);
 /// "default" -> ""; other names unchanged.
 std::string groupPathFromUser(const std::string& name);
 
-/// Parses a user's schemata text: several arguments, each may hold several lines ("\n" or a literal "\\n").
-Result<Schemata> parseUserSchemata(const std::vector<std::string>& parts);
+/// A user's schemata text from several arguments, each may hold several lines ("\n" or a literal "\\n"); parse it
+/// with rdt::parseUserSchemata (rdt/UserSchemata.h) once the capabilities are known.
+std::string userSchemataText(const std::vector<std::string>& parts);
 
 } // namespace rdt::cli

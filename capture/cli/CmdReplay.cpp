@@ -4,6 +4,7 @@
 #include "Commands.h"
 #include "Options.h"
 
+#include "rdt/SampleFlags.h"
 #include "session/ReplaySource.h"
 #include "session/SessionText.h"
 #include "session/StopSignals.h"
@@ -24,18 +25,6 @@ struct ReplayOptions {
     std::optional<double> from, to;
 };
 
-std::string flagText(std::uint32_t f)
-{
-    std::string s;
-    if (f & (SampleOccupancyError | SampleMbmError)) s += 'E';
-    if (f & (SampleOccupancyUnavailable | SampleMbmUnavailable)) s += 'U';
-    if (f & SampleMbmUnassigned) s += 'A';
-    if (f & SampleWrapped) s += 'W';
-    if (f & SampleMaybeMultiWrap) s += 'M';
-    if (f & SampleCounterReset) s += 'R';
-    return s.empty() ? "-" : s;
-}
-
 void printBatch(const RdtSampleBatch& b, std::uint64_t origin, bool csv, bool simulated)
 {
     const double t = b.timeNs >= origin ? static_cast<double>(b.timeNs - origin) * 1e-9 : 0.0;
@@ -50,7 +39,7 @@ void printBatch(const RdtSampleBatch& b, std::uint64_t origin, bool csv, bool si
     for (const auto& s : b.samples)
         std::printf("%-28s %6d %12.1f %12.1f %12.1f %12.1f %5s\n", session::displayGroup(s.group).c_str(), s.domain,
             static_cast<double>(s.occupancyBytes) / 1024.0, s.mbmLocalBps / 1e6, s.mbmRemoteBps() / 1e6,
-            s.mbmTotalBps / 1e6, flagText(s.flags).c_str());
+            s.mbmTotalBps / 1e6, sampleFlagLetters(s.flags).c_str());
 }
 
 void printAllocation(const AllocationChanged& a, std::uint64_t origin)

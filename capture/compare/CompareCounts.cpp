@@ -162,7 +162,9 @@ void compareCounts(Comparison& c)
 void checkMismatches(Comparison& c, const CompareOptions& options)
 {
     const Profile &a = c.a, &b = c.b;
-    if (a.kind != b.kind)
+    // A session holding an imported perf.data has the file's PMU figures: only a session without them differs.
+    const Profile& session = a.kind == "session" ? a : b;
+    if (a.kind != b.kind && !session.hasLbr && !session.hasMem)
         c.mismatches.push_back({ "kind",
             "A is a " + a.kind + " file and B a " + b.kind
                 + " file: only what both hold is compared (RDT comes from sessions, branches and loads from "

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A session file (docs/SESSION-FORMAT.md) reduced to a Profile over a window: per group and domain the
 // mean and p95 of LLC occupancy and MBM total/local bandwidth, the allocation at the window's end, the changes
-// inside it, and the slot-weighted TMA breakdown of the tma_intervals rows.
+// inside it, the slot-weighted TMA breakdown of the tma_intervals rows, and, for a session holding an imported
+// perf.data file, the PMU figures of its stored records (PerfSamplesProfile.h, as for the file itself).
+#include "PerfSamplesProfile.h"
 #include "Profile.h"
 #include "WindowResolve.h"
+
+#include "perfdata/PerfDataSession.h"
 
 #include "platform/CpuFeatures.h"
 #include "platform/CpuidDump.h"
@@ -12,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -168,6 +173,24 @@ void readTma(session::SessionReader& reader, std::uint64_t fromNs, std::uint64_t
         p.tma.push_back(TmaValue { key.first, key.second, s.second > 0 ? s.first / s.second : 0 });
 }
 
+/// The stored records of an imported perf.data, over [fromNs, toNs) like the RDT side (samples without a time are
+/// kept: they cannot be placed).
+Status readPerfRecords(
+    session::SessionReader& reader, const LoadOptions& options, std::uint64_t fromNs, std::uint64_t toNs, Profile& p)
+{
+    auto inWindow = [fromNs, toNs](const pmu::Sample& s) {
+        return !s.has(pmu::perf::SampleTime) || (s.time >= fromNs && s.time < toNs);
+    };
+    PerfSampleCounts counts;
+    const auto io = profileImportOptions(options.symfs, inWindow, counts);
+    auto imported = perfdata::importSessionRecords(reader, io);
+    if (!imported) return imported.error();
+    if (p.interval.empty()) p.interval = samplingText(imported->header);
+    if (!p.family) parseCpuId(reader.metaValue("perfdata_cpuid"), p); // perf's HEADER_CPUID, kept by the import
+    fillPmuSide(*imported, counts, p);
+    return {};
+}
+
 } // namespace
 
 Result<Profile> loadSessionProfile(const std::string& path, const LoadOptions& options)
@@ -183,8 +206,18 @@ Result<Profile> loadSessionProfile(const std::string& path, const LoadOptions& o
     p.interval = intervalText(reader.meta().intervalNs);
     readMachine(reader, p);
 
-    const std::uint64_t origin = reader.originNs();
+    // An imported perf.data has no RDT samples: its first and last samples (meta, written by the import) say when
+    // the recording starts and ends; files imported before those were kept use the stored batches' times.
+    const bool perfRecords = perfdata::holdsPerfRecords(reader);
+    std::uint64_t origin = reader.originNs();
     p.recordingS = reader.sampleCount() ? secondsSince(origin, reader.lastTimeNs()) : 0;
+    if (perfRecords && !reader.sampleCount()) {
+        const auto span = reader.pmuBatchTimeRange("perf-records");
+        if (origin == 0 && span) origin = span->first;
+        std::uint64_t last = std::strtoull(reader.metaValue("perfdata_last_sample_ns").c_str(), nullptr, 10);
+        if (last == 0 && span) last = span->second;
+        p.recordingS = last > origin ? secondsSince(origin, last) : 0;
+    }
     std::vector<TimedMarker> markers;
     for (const auto& m : reader.markers())
         markers.push_back(TimedMarker { secondsSince(origin, m.timeNs), m.text });
@@ -194,16 +227,16 @@ Result<Profile> loadSessionProfile(const std::string& path, const LoadOptions& o
     p.toS = span->second;
     p.windowText = options.window.describe();
     // The window is [from, to): what happens at its end (a marker's change) belongs to what comes after. A window
-    // reaching the recording's end keeps its last sample.
-    const auto fromNs = origin + static_cast<std::uint64_t>(p.fromS * 1e9);
+    // reaching the recording's end keeps its last sample, one from its start what precedes time 0 (perf records are
+    // written in rounds, so a few samples can be older than the first one in the file).
+    const auto fromNs = p.fromS <= 0 ? 0 : origin + static_cast<std::uint64_t>(p.fromS * 1e9);
     const auto toNs = p.toS >= p.recordingS ? UINT64_MAX : origin + static_cast<std::uint64_t>(p.toS * 1e9);
 
     readSamples(reader, fromNs, toNs, options.useSketches, p);
     readAllocations(reader, origin, fromNs, toNs, p);
     readTma(reader, fromNs, toNs, p);
-    if (auto attrs = reader.pmuBatches("perf-attrs"); attrs && !attrs->empty())
-        p.notes.push_back("this session holds an imported perf.data file's records; compare the perf.data file "
-                          "itself for branch and load-latency figures");
+    if (perfRecords)
+        if (auto st = readPerfRecords(reader, options, fromNs, toNs, p); !st) return st.error();
     for (const auto& issue : reader.issues())
         p.notes.push_back(issue);
     return p;

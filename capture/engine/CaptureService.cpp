@@ -102,6 +102,7 @@ void CaptureService::adopt(RdtSource source)
 void CaptureService::attachBackend()
 {
     m_description.backend = m_source.backend->describe();
+    m_source.backend->setSncNodeReadings(m_options.sncNodeSamples);
     m_allocation = std::make_unique<AllocationEngine>(*m_source.backend);
     if (auto* sim = m_source.simulation.get()) m_allocation->setClock([sim] { return sim->nowNs(); });
     m_allocation->setListener([this](const AllocationChanged& e) { push(e); });

@@ -182,6 +182,9 @@ Result<RdtSource> openSimMsrScenario(const std::string& name, const std::string&
     o.tickNs = sc.tickNs;
     auto created = sim::SimMachine::create(*cpuid, o);
     if (!created) return created.error();
+    if ((*created)->features().amd) // AMD's QoS MSRs (AMD64 APM vol. 2 ch. 19) are not Intel's: no MSR backend
+        return errnoError(ENODEV, "sim-msr: the simulated " + (*created)->cpuid().name + " is an AMD processor",
+            "the MSR backend speaks Intel's RDT MSRs only; use --source sim (resctrl) for AMD presets");
     std::shared_ptr<sim::SimMachine> m(std::move(*created));
     auto msrs = std::shared_ptr<MsrSpace>(new sim::SimMsrSpace(*m), [m](MsrSpace* p) { delete p; });
     bool restored = false;

@@ -130,8 +130,8 @@ std::vector<std::string> builtinScenarios()
     return sim::builtinScenarioNames();
 }
 
-Result<RdtSource> openSimSource(
-    const std::string& spec, const std::string& scenario, bool setupOnly, std::uint32_t timeScale)
+Result<RdtSource> openSimSource(const std::string& spec, const std::string& scenario, bool setupOnly,
+    std::uint32_t timeScale, const std::string& preset)
 {
     RdtSource s;
     s.kind = spec;
@@ -151,6 +151,7 @@ Result<RdtSource> openSimSource(
         if (setupOnly) std::erase_if(loaded->steps, [](const sim::ScenarioStep& step) { return step.atNs > 0; });
         sim::SimulationOptions options;
         options.maxTimeScale = timeScale;
+        options.preset = preset;
         auto created = sim::Simulation::create(*loaded, options);
         if (!created) return created.error();
         std::shared_ptr<sim::Simulation> simulation(std::move(*created));
@@ -164,6 +165,9 @@ Result<RdtSource> openSimSource(
     }
     // sim-msr: the MSR protocol needs the hardware to itself (no resctrl mounted), so the scenario's machine is
     // built without the resctrl emulation and its steps go through the MSR backend (CPUs, not tasks).
+    if (!preset.empty())
+        return errnoError(EINVAL, "--preset applies to --source sim only",
+            "sim-msr simulates the scenario's own preset; pick it with the scenario's machine line");
     return openSimMsrScenario(scenario, {}, setupOnly);
 }
 

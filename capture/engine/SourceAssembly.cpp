@@ -13,10 +13,12 @@ Result<RdtSource> openRdtSource(const RdtSourceOptions& options)
 {
     const auto& spec = options.spec;
     if (spec == "sim" || spec == "sim-msr") {
-        auto s = openSimSource(spec, options.scenario, options.scenarioSetupOnly, options.simTimeScale);
+        auto s
+            = openSimSource(spec, options.scenario, options.scenarioSetupOnly, options.simTimeScale, options.simPreset);
         if (s)
-            s->why = spec + ": simulated machine (scenario " + options.scenario + ") requested with --source " + spec
-                + "; all data is simulated";
+            s->why = spec + ": simulated machine (scenario " + options.scenario
+                + (options.simPreset.empty() ? "" : ", preset " + options.simPreset) + ") requested with --source "
+                + spec + "; all data is simulated";
         return s;
     }
     if (spec.rfind("sim-msr:", 0) == 0) {

@@ -25,8 +25,9 @@ Result<RdtSource> openRdtSource(const RdtSourceOptions& options);
 /// `sim` (ResctrlBackend over SimResctrlFs) and `sim-msr` (MsrBackend over SimMsrSpace) for a scenario;
 /// `setupOnly` drops the scenario's timed steps.
 /// `timeScale`: the `sim` machine's steady-state time sampling limit (capture/sim/TimeScale.h).
-Result<RdtSource> openSimSource(
-    const std::string& spec, const std::string& scenario, bool setupOnly = false, std::uint32_t timeScale = 1);
+/// `preset`: a CPU preset that replaces the scenario's (`sim` only; "" = the scenario's).
+Result<RdtSource> openSimSource(const std::string& spec, const std::string& scenario, bool setupOnly = false,
+    std::uint32_t timeScale = 1, const std::string& preset = {});
 
 /// The built-in scenario names (resources/scenarios); an agent runs only these, never a file a client names.
 std::vector<std::string> builtinScenarios();

@@ -25,6 +25,7 @@ const std::vector<std::pair<std::string, std::string>>& exprFunctions()
         { "local", "local(G): G's local memory bandwidth (MBM local) in MB/s (mean over the window)" },
         { "wraps", "wraps(G): G's samples in the step whose MBM delta crossed a counter wrap" },
         { "multiwraps", "multiwraps(G): G's samples in the step whose interval could hide more than one wrap" },
+        { "overflows", "overflows(G): G's samples in the step whose read saw IA32_QM_CTR's overflow bit (61) set" },
         { "ways", "ways(G[, RES]): bits set in G's cache mask (RES L3 by default; L3CODE, L3DATA) in domain 0" },
         { "mb", "mb(G): G's MB (memory bandwidth allocation) value in domain 0, in percent" },
         { "exists", "exists(G): 1 when the group exists, else 0" },

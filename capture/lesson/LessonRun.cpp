@@ -113,9 +113,12 @@ engine::CommandResult LessonRun::startPmu(engine::Engine& engine)
     request.ldlat = a.pmuLdlat;
     request.memoryScale = a.pmuScale;
     request.program = a.pmuProgram;
+    request.keepSamples = m_keepSamples;
     auto started = engine.startPmu(request);
     if (!started.result.ok) return started.result;
     m_pmuId = started.info.id;
+    m_pmuInfo = started.info;
+    m_pmuKind = request.kind;
     m_measure.setPmuRunning(true);
     return started.result;
 }
@@ -124,7 +127,7 @@ void LessonRun::stopPmu(engine::Engine& engine)
 {
     if (!m_pmuId) return;
     (void)engine.stopPmu(*m_pmuId);
-    (void)engine.drainPmuBatches();
+    if (!m_batchesTaken) (void)engine.drainPmuBatches();
     m_pmuId.reset();
     m_measure.setPmuRunning(false);
 }
@@ -135,7 +138,8 @@ void LessonRun::pumpPmu(engine::Engine& engine)
     for (int i = 0; i < kPmuPumpsPerUpdate; ++i)
         (void)engine.pumpPmu(*m_pmuId);
     (void)engine.readPmuCounters(*m_pmuId); // a TMA capture's totals add up its intervals; others ignore it
-    (void)engine.drainPmuBatches(); // the lesson reads the report; the batches' rows are not needed
+    // The lesson reads the report; the batches' rows are for a PMU page that shows the capture, if one takes them.
+    if (!m_batchesTaken) (void)engine.drainPmuBatches();
 }
 
 void LessonRun::endRun(engine::Engine& engine, std::uint64_t nowNs)

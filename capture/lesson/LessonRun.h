@@ -78,8 +78,14 @@ public:
     const RunMeasurements& measurements() const { return m_measure; }
     /// The lesson closes: stops its PMU capture, so none is left running on the engine (its report stays).
     void end(engine::Engine& engine) { stopPmu(engine); }
-    /// The lesson's PMU capture while one runs.
+    /// The lesson's PMU capture while one runs, and what the engine said when it started.
     std::optional<std::uint32_t> pmuCapture() const { return m_pmuId; }
+    const engine::PmuCaptureInfo& pmuCaptureInfo() const { return m_pmuInfo; }
+    engine::PmuCaptureKind pmuCaptureKind() const { return m_pmuKind; }
+    /// A GUI shows the lesson's captures on its PMU pages: they keep their samples (PmuRequest::keepSamples), and
+    /// while `taken` the run leaves the batches in the engine for the page to take instead of dropping them.
+    void setKeepPmuSamples(bool keep) { m_keepSamples = keep; }
+    void setPmuBatchesTakenElsewhere(bool taken) { m_batchesTaken = taken; }
 
 private:
     void enterStep(std::uint64_t nowNs);
@@ -101,6 +107,10 @@ private:
     std::vector<ClaimResult> m_claims;
     std::size_t m_hint = 0;
     std::optional<std::uint32_t> m_pmuId; ///< the lesson's simulated PMU capture (one at a time)
+    engine::PmuCaptureInfo m_pmuInfo;
+    engine::PmuCaptureKind m_pmuKind = engine::PmuCaptureKind::Tma;
+    bool m_keepSamples = false;
+    bool m_batchesTaken = false;
 };
 
 } // namespace rdt::lesson

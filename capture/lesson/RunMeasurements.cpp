@@ -142,6 +142,7 @@ std::optional<double> RunMeasurements::metric(
     }
     if (function == "wraps") return count(group, SampleWrapped, why);
     if (function == "multiwraps") return count(group, SampleMaybeMultiWrap, why);
+    if (function == "overflows") return count(group, SampleOverflowBit, why);
     if (function == "exists") return m_groups.count(groupPath(group)) ? 1.0 : 0.0;
     if (function == "createdat" || function == "removedat") {
         const auto& times = function == "createdat" ? m_createdNs : m_removedNs;

@@ -137,6 +137,11 @@ std::optional<PodCgroup> podFromCgroup(std::string_view text)
     return found;
 }
 
+std::optional<PodCgroup> podOfTask(const std::string& procRoot, unsigned pid)
+{
+    return podFromCgroup(readFile(procRoot + "/" + std::to_string(pid) + "/cgroup"));
+}
+
 KubernetesLabeller::KubernetesLabeller(std::string procRoot, std::string kubeletRoot)
     : m_procRoot(std::move(procRoot))
     , m_kubeletRoot(std::move(kubeletRoot))
@@ -148,8 +153,10 @@ Labels KubernetesLabeller::labelsFor(const std::vector<unsigned>& pids) const
     bool oneContainer = true;
     const std::size_t n = std::min<std::size_t>(pids.size(), 64);
     for (std::size_t i = 0; i < n; ++i) {
-        auto pod = podFromCgroup(readFile(m_procRoot + "/" + std::to_string(pids[i]) + "/cgroup"));
-        if (!pod) continue; // a task outside any pod (or gone meanwhile) does not decide
+        const std::string text = readFile(m_procRoot + "/" + std::to_string(pids[i]) + "/cgroup");
+        if (text.empty()) continue; // gone meanwhile: does not decide
+        auto pod = podFromCgroup(text);
+        if (!pod) return {}; // a task outside pods: the group is not (only) a pod's
         if (!shared) {
             shared = pod;
         } else if (shared->podUid != pod->podUid) {

@@ -26,6 +26,8 @@ struct PodCgroup {
 
 /// The pod and container of a process from the text of its /proc/PID/cgroup; none when it is not in a pod.
 std::optional<PodCgroup> podFromCgroup(std::string_view procPidCgroup);
+/// The same from procRoot/PID/cgroup; none when the task is gone or not in a pod.
+std::optional<PodCgroup> podOfTask(const std::string& procRoot, unsigned pid);
 
 class KubernetesLabeller {
 public:
@@ -33,7 +35,9 @@ public:
 
     /// Labels shared by the given tasks: namespace, pod and pod_uid when they all belong to one pod (names
     /// when the kubelet's pod directory has them), container when they are all in one container whose name is
-    /// known. Empty when no task is in a pod or the tasks span pods. Reads at most 64 tasks.
+    /// known. Empty when no task is in a pod, the tasks span pods or a task runs outside any pod (the default group
+    /// of a node: one pod's tasks among the system's do not make it that pod's). A task gone meanwhile does not
+    /// decide. Reads at most 64 tasks.
     Labels labelsFor(const std::vector<unsigned>& pids) const;
 
 private:

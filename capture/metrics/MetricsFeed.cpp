@@ -15,11 +15,12 @@ double unixSeconds()
 }
 }
 
-MetricsFeed::MetricsFeed(
-    engine::CaptureService& service, std::string version, GroupLabeller labeller, std::uint64_t groupsEveryNs)
+MetricsFeed::MetricsFeed(engine::CaptureService& service, std::string version, GroupLabeller labeller,
+    std::uint64_t groupsEveryNs, GroupKeeper keeper)
     : m_service(service)
     , m_state(std::move(version))
     , m_labeller(std::move(labeller))
+    , m_keeper(std::move(keeper))
     , m_groupsEveryNs(groupsEveryNs)
 { }
 
@@ -97,8 +98,13 @@ void MetricsFeed::run()
 void MetricsFeed::refreshGroups()
 {
     m_lastGroupsNs = monotonicNs();
-    auto groups = m_service.snapshot(static_cast<bool>(m_labeller));
+    const bool withTasks = m_labeller || m_keeper;
+    auto groups = m_service.snapshot(withTasks);
     if (!groups.result.ok) return; // keep the last allocations; the sampler reports its own errors
+    if (m_keeper && m_keeper(groups)) {
+        groups = m_service.snapshot(withTasks); // the keeper made or removed groups: label what is there now
+        if (!groups.result.ok) return;
+    }
     m_state.setGroups(groups, m_caps);
     if (m_labeller)
         for (const auto& g : groups.groups)

@@ -15,6 +15,8 @@ namespace rdt::metrics {
 
 /// Extra labels for a group from its task PIDs (Kubernetes pod labels, KubernetesLabels.h); empty = none.
 using GroupLabeller = std::function<Labels(const std::vector<unsigned>& pids)>;
+/// Makes or removes groups of the agent's own from a snapshot with tasks (PodGroups.h); true when it changed any.
+using GroupKeeper = std::function<bool(const engine::GroupsSnapshot& groups)>;
 
 /// Keeps the metrics current without ever holding up the sampler: the capture service samples on its own thread
 /// and queues batches; this feed's thread drains them, updates a MetricsState and publishes an immutable copy of
@@ -23,7 +25,7 @@ class MetricsFeed {
 public:
     /// The service must outlive the feed. `groupsEveryNs`: how often allocations and pod labels are re-read.
     MetricsFeed(engine::CaptureService& service, std::string version, GroupLabeller labeller = {},
-        std::uint64_t groupsEveryNs = 2'000'000'000);
+        std::uint64_t groupsEveryNs = 2'000'000'000, GroupKeeper keeper = {});
     ~MetricsFeed(); ///< stops sampling and the thread
     MetricsFeed(const MetricsFeed&) = delete;
     MetricsFeed& operator=(const MetricsFeed&) = delete;
@@ -45,6 +47,7 @@ private:
     engine::CaptureService& m_service;
     MetricsState m_state;
     GroupLabeller m_labeller;
+    GroupKeeper m_keeper;
     std::uint64_t m_groupsEveryNs;
     std::uint64_t m_lastGroupsNs = 0;
     Capabilities m_caps;

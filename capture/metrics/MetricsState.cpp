@@ -35,11 +35,11 @@ MetricsState::MetricsState(std::string version)
 void MetricsState::addBatch(const RdtSampleBatch& batch, double wallSeconds)
 {
     m_sourceTimeNs = batch.timeNs;
-    std::map<std::pair<std::string, int>, Series> next;
+    std::map<std::tuple<std::string, int, int>, Series> next;
     for (const auto& s : batch.samples) {
         for (const auto& [flag, reason] : kErrorReasons)
             if (s.flags & flag) ++m_errors[reason];
-        const auto key = std::make_pair(s.group, s.domain);
+        const auto key = std::make_tuple(s.group, s.domain, s.node);
         auto old = m_series.find(key);
         Series series;
         if (old == m_series.end() || (s.flags & SampleCounterReset)) {
@@ -73,6 +73,10 @@ void MetricsState::setGroups(const engine::GroupsSnapshot& groups, const Capabil
 {
     m_parent.clear();
     m_allocations.clear();
+    std::map<std::string, Labels> kept; // labels of groups that are gone go with them
+    for (const auto& g : groups.groups)
+        if (auto it = m_extraLabels.find(g.info.path); it != m_extraLabels.end()) kept.insert(*it);
+    m_extraLabels = std::move(kept);
     for (const auto& g : groups.groups) {
         m_parent[g.info.path] = g.info.isControl ? g.info.path : g.info.parent;
         if (!g.info.isControl) continue;
@@ -100,7 +104,7 @@ void MetricsState::setGroupLabels(const std::string& path, Labels labels)
         m_extraLabels[path] = std::move(labels);
 }
 
-Labels MetricsState::seriesLabels(const std::string& group, int domain) const
+Labels MetricsState::seriesLabels(const std::string& group, int domain, int node) const
 {
     auto parent = m_parent.find(group);
     std::string ctrl = parent != m_parent.end() ? parent->second : group;
@@ -111,6 +115,9 @@ Labels MetricsState::seriesLabels(const std::string& group, int domain) const
     }
     Labels labels { { "group", groupLabel(group) }, { "ctrl_group", groupLabel(ctrl) },
         { "domain", std::to_string(domain) } };
+    // SNC: the series covers one sub-NUMA node of the L3 (its id as the kernel names it, mon_sub_L3_YY); the L3's
+    // own value is the sum over its nodes, so no series for the whole L3 is exported beside them.
+    if (node >= 0) labels.emplace_back("node", std::to_string(node));
     if (auto extra = m_extraLabels.find(group); extra != m_extraLabels.end())
         labels.insert(labels.end(), extra->second.begin(), extra->second.end());
     return labels;
@@ -125,7 +132,7 @@ std::vector<MetricFamily> MetricsState::families() const
     MetricFamily local { "rdtscope_mbm_local_bytes", MetricType::Counter,
         "Memory bandwidth monitoring: bytes of local-node memory traffic, wrap-corrected.", "bytes", {} };
     for (const auto& [key, s] : m_series) {
-        Labels labels = seriesLabels(key.first, key.second);
+        Labels labels = seriesLabels(std::get<0>(key), std::get<1>(key), std::get<2>(key));
         occupancy.points.push_back({ labels, static_cast<double>(s.occupancy), std::nullopt });
         total.points.push_back({ labels, static_cast<double>(s.lastTotal - s.totalBase), s.createdSeconds });
         local.points.push_back({ std::move(labels), static_cast<double>(s.lastLocal - s.localBase), s.createdSeconds });

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace rdt::metrics {
@@ -47,11 +48,12 @@ private:
         int domain = 0;
         double value = 0; ///< ways, or the throttle ratio
     };
-    Labels seriesLabels(const std::string& group, int domain) const;
+    /// group, ctrl_group, domain, node (SNC only) and the group's extra labels.
+    Labels seriesLabels(const std::string& group, int domain, int node) const;
 
     std::string m_version;
     std::uint64_t m_sourceTimeNs = 0; ///< the last batch's time on the source clock
-    std::map<std::pair<std::string, int>, Series> m_series;
+    std::map<std::tuple<std::string, int, int>, Series> m_series; ///< (group, domain, SNC node or -1)
     std::map<std::string, std::uint64_t> m_errors; ///< reason -> count
     std::map<std::string, std::string> m_parent; ///< group path -> control group path
     std::map<std::string, std::vector<Allocation>> m_allocations;

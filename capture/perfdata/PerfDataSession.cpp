@@ -5,7 +5,9 @@
 #include "pmu/PerfRecordBytes.h"
 #include "session/SessionWriter.h"
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 #include <set>
 
 namespace rdt::perfdata {
@@ -94,6 +96,8 @@ Result<SessionImportResult> importToSession(
     std::vector<std::uint8_t> batch;
     session::PmuBatch pb;
     std::uint64_t batchSamples = 0, batchFirst = UINT64_MAX, batchLast = 0;
+    std::optional<std::uint64_t> firstSampleNs; ///< in file order, as `report` and compare place time 0
+    std::uint64_t lastSampleNs = 0;
     Status failure;
     auto flushBatch = [&]() {
         if (batch.empty() || !failure) return;
@@ -125,6 +129,10 @@ Result<SessionImportResult> importToSession(
         if (r.kind == pmu::RecordKind::Sample) {
             ++batchSamples;
             t = r.sample.time;
+            if (r.sample.has(pmu::perf::SampleTime)) {
+                if (!firstSampleNs) firstSampleNs = t;
+                lastSampleNs = std::max(lastSampleNs, t);
+            }
         } else if (r.sampleId.present) {
             t = r.sampleId.time;
         }
@@ -167,6 +175,13 @@ Result<SessionImportResult> importToSession(
     attrs.count = imported->header.events.size();
     if (auto st = w.addPmuBatch(attrs); !st) return st.error();
     if (auto st = w.setMeta("perfdata_samples", std::to_string(imported->samples)); !st) return st.error();
+    if (!h.cpuId.empty())
+        if (auto st = w.setMeta("perfdata_cpuid", h.cpuId); !st) return st.error();
+    if (firstSampleNs) {
+        // The time axis starts at the first sample, as for the perf.data file itself; its end is the last one.
+        if (auto st = w.setMeta("start_mono_ns", std::to_string(*firstSampleNs)); !st) return st.error();
+        if (auto st = w.setMeta("perfdata_last_sample_ns", std::to_string(lastSampleNs)); !st) return st.error();
+    }
     if (auto st = w.close("imported"); !st) return st.error();
     result.import = std::move(imported).value();
     return result;

@@ -5,18 +5,21 @@
 //
 // What is stored (session tables, see capture/session):
 //  - meta: source "import:<file name>", simulated = false, host/kernel/command line from the perf.data features,
-//    start_mono_ns = the first sample's time;
+//    start_mono_ns = the first sample's time (file order), perfdata_last_sample_ns = the latest sample's time,
+//    perfdata_cpuid = perf's HEADER_CPUID ("GenuineIntel,6,85,4"), perfdata_samples = samples read;
 //  - machine: description "<cpudesc>, <n> CPUs (perf <version>)", topology = the core sibling lists;
 //  - address_maps: every executable MMAP/MMAP2 (path as recorded, build-id hex when known);
 //  - pmu_batches kind "perf-attrs" (one): the events, as {u32 attr_bytes; attr[attr_bytes] (kernel layout);
 //    u32 nr_ids; u64 ids[nr_ids]} repeated;
 //  - pmu_batches kind "perf-records": the kernel records in file order (raw perf_event_header + body, exactly as
 //    in the perf.data, decompressed), about 1 MiB per batch, time range from the records' sample times, count =
-//    samples inside. Decode them with a RecordDecoder built by decoderFromAttrsBatch().
+//    samples inside. Decode them with a RecordDecoder built by decoderFromAttrsPayload(); importSessionRecords()
+//    does, and aggregates them as importPerfData() aggregates the file.
 
 #include "PerfDataImport.h"
 #include "core/Result.h"
 #include "pmu/RecordDecoder.h"
+#include "session/SessionReader.h"
 
 #include <cstdint>
 #include <string>
@@ -40,5 +43,12 @@ std::vector<std::uint8_t> encodeAttrsPayload(
     const pmu::RecordDecoder& decoder, const std::vector<std::vector<std::uint64_t>>& idsPerEvent);
 /// Adds the events of a "perf-attrs" payload to `decoder`.
 Status decoderFromAttrsPayload(const std::vector<std::uint8_t>& payload, pmu::RecordDecoder& decoder);
+
+/// Whether `reader` holds an imported perf.data file's records.
+bool holdsPerfRecords(session::SessionReader& reader);
+/// The records an import stored in `reader`, decoded and aggregated like importPerfData() aggregates the file
+/// (options.symfs, keepSample, onRecord and topN apply; stats count what was decoded; header holds the events and
+/// the build-ids of the recorded address maps). One batch in memory at a time.
+Result<ImportResult> importSessionRecords(session::SessionReader& reader, const ImportOptions& options = {});
 
 } // namespace rdt::perfdata

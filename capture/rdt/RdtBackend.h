@@ -134,6 +134,7 @@ struct CounterReading {
     bool mbmTotalOverflow = false; ///< IA32_QM_CTR bit 61 was set on this read
     bool mbmLocalOverflow = false;
     std::uint32_t flags = 0; ///< RdtSampleFlag bits
+    int node = -1; ///< SNC: the sub-NUMA node (mon_sub_L3_YY) this reading covers; -1 = the whole L3 domain
 };
 
 /// Counters of one group across its domains.
@@ -176,6 +177,11 @@ public:
     virtual Status applySchemata(const std::string& path, const Schemata& change) = 0;
 
     virtual Result<GroupCounters> readCounters(const std::string& path) = 0;
+    /// Intel SNC (MonitorCaps::subDomains): read an L3 domain that has sub-NUMA nodes as one reading per node
+    /// (CounterReading::node) instead of one for the whole L3, whose files are the sum of its nodes' (kernel
+    /// Documentation/filesystems/resctrl.rst, "mon_data"). Off by default: sessions and the GUI keep one sample per L3;
+    /// the metrics endpoint turns it on for its `node` label. Backends without SNC sub-domains ignore it.
+    virtual void setSncNodeReadings(bool perNode) { (void)perNode; }
     /// Counters of many groups in one go (one lock, one pass): what the sampler calls each poll. The default
     /// loops over readCounters(); backends override it when they can do better.
     virtual std::vector<Result<GroupCounters>> readCountersMany(const std::vector<std::string>& paths)

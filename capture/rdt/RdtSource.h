@@ -26,6 +26,8 @@ struct RdtSourceOptions {
     /// `sim`: how far the simulated machine may thin its accesses once steady (TimeScale.h, docs/ARCHITECTURE.md
     /// "The simulated machine"); 1 = never.
     std::uint32_t simTimeScale = 1;
+    /// `sim`: a CPU preset (capture/sim presets, e.g. "epyc-genoa") instead of the scenario's, with its own size.
+    std::string simPreset = {};
 };
 
 /// An opened RDT source: the backend plus why it was chosen (docs/ARCHITECTURE.md "Sources").

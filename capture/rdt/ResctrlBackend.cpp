@@ -199,6 +199,7 @@ Status ResctrlBackend::createControlGroup(const std::string& name)
         if (const auto s = lastCmdStatus(); !s.empty() && s != "ok") e.message += "; kernel says: " + s;
         return e;
     }
+    forgetCountersOnMkdirRmdir();
     return {};
 }
 
@@ -216,6 +217,7 @@ Status ResctrlBackend::createMonitorGroup(const std::string& parent, const std::
         if (const auto s = lastCmdStatus(); !s.empty() && s != "ok") e.message += "; kernel says: " + s;
         return e;
     }
+    forgetCountersOnMkdirRmdir();
     return {};
 }
 
@@ -229,7 +231,16 @@ Status ResctrlBackend::removeGroup(const std::string& path)
     if (!rl.status()) return rl.status();
     for (auto it = m_counterFds.begin(); it != m_counterFds.end();)
         it = it->first == path || it->first.rfind(path + "/", 0) == 0 ? m_counterFds.erase(it) : std::next(it);
-    return m_fs->rmdir(path);
+    auto r = m_fs->rmdir(path);
+    if (r) forgetCountersOnMkdirRmdir();
+    return r;
+}
+
+void ResctrlBackend::forgetCountersOnMkdirRmdir()
+{
+    // In mbm_event mode the kernel assigns counters on mkdir (mbm_assign_on_mkdir) and frees them on rmdir, so
+    // available_mbm_cntrs changed: the capabilities are read again.
+    if (m_caps && !m_caps->monitoring.availableMbmCounters.empty()) m_caps.reset();
 }
 
 Status ResctrlBackend::assignTasks(const std::string& path, const std::vector<unsigned>& pids)

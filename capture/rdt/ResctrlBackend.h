@@ -37,6 +37,7 @@ public:
     Status applySchemata(const std::string& path, const Schemata& change) override;
     Result<GroupCounters> readCounters(const std::string& path) override;
     std::vector<Result<GroupCounters>> readCountersMany(const std::vector<std::string>& paths) override;
+    void setSncNodeReadings(bool perNode) override;
     Status assignCounter(const std::string& path, const std::string& event, int domain, bool assign) override;
     Result<std::vector<CounterAssignment>> counterAssignments(const std::string& path) override;
     Status configureMbmEvent(const std::string& event, int domain, std::uint64_t transactions) override;
@@ -47,6 +48,7 @@ public:
     Fs& fs() { return *m_fs; }
 
 private:
+    void forgetCountersOnMkdirRmdir(); ///< drops cached capabilities whose free-counter counts mkdir/rmdir change
     Result<Capabilities> loadCapabilities();
     std::vector<unsigned> onlineCpusOfTree();
     /// Writes `data` (newline added when missing) and turns a failure into an Error that carries
@@ -68,6 +70,7 @@ private:
     std::optional<Capabilities> m_caps;
     std::vector<std::string> m_capWarnings; ///< what loadCapabilities could not read, said by warnings()
     bool m_pollFds = true; ///< false once the Fs said it has no descriptors (ENOTSUP)
+    bool m_sncNodes = false; ///< setSncNodeReadings: SNC domains read per mon_sub_L3_YY
     /// Kept-open mon_data fds per group: [domain index * 3 + event] (occupancy, total, local); -1 = use the Fs.
     std::unordered_map<std::string, std::vector<UniqueFd>> m_counterFds;
 };

@@ -26,6 +26,21 @@ std::string domainDir(int id)
     return buf;
 }
 
+std::string nodeDir(int id)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "mon_sub_L3_%02d", id);
+    return buf;
+}
+
+/// The SNC nodes of an L3 domain (MonitorCaps::subDomains); null without SNC.
+const std::vector<int>* nodesOf(const MonitorCaps& mon, int domain)
+{
+    for (const auto& [l3, nodes] : mon.subDomains)
+        if (l3 == domain && !nodes.empty()) return &nodes;
+    return nullptr;
+}
+
 /// One mon_data file's content -> value or flag (KDOC: "Error", "Unavailable", "Unassigned").
 std::uint64_t parseEvent(const Result<std::string>& r, std::uint32_t& flags, std::uint32_t errorFlag,
     std::uint32_t unavailableFlag, std::uint32_t unassignedFlag)
@@ -49,6 +64,12 @@ std::uint64_t parseEvent(const Result<std::string>& r, std::uint32_t& flags, std
 }
 
 } // namespace
+
+void ResctrlBackend::setSncNodeReadings(bool perNode)
+{
+    std::lock_guard lock(m_mutex);
+    m_sncNodes = perNode;
+}
 
 Result<GroupCounters> ResctrlBackend::readCounters(const std::string& path)
 {
@@ -125,19 +146,31 @@ Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path
     GroupCounters out;
     out.group = path;
     out.domains.reserve(mon.domains.size());
-    for (std::size_t di = 0; di < mon.domains.size(); ++di) {
+    // One reading of a domain (node -1) or of one of its SNC nodes.
+    auto reading = [&](std::size_t di, int node) {
         CounterReading c;
         c.domain = mon.domains[di];
+        c.node = node;
         std::uint64_t values[3] = { 0, 0, 0 };
         for (int e = 0; e < 3; ++e) {
             if (!enabled[e]) continue;
-            auto r = readOne(di * 3 + static_cast<std::size_t>(e), c.domain, e);
+            auto r = node < 0 ? readOne(di * 3 + static_cast<std::size_t>(e), c.domain, e)
+                              : m_fs->read(base + domainDir(c.domain) + "/" + nodeDir(node) + "/" + kEventFiles[e]);
             values[e] = parseEvent(r, c.flags, errorFlag[e], unavailableFlag[e], unassignedFlag[e]);
         }
         c.occupancyBytes = values[0];
         c.mbmTotalRaw = values[1];
         c.mbmLocalRaw = values[2];
         out.domains.push_back(c);
+    };
+    for (std::size_t di = 0; di < mon.domains.size(); ++di) {
+        const auto* nodes = m_sncNodes ? nodesOf(mon, mon.domains[di]) : nullptr;
+        if (!nodes) {
+            reading(di, -1);
+            continue;
+        }
+        for (int node : *nodes)
+            reading(di, node);
     }
     if (dropFds) m_counterFds.erase(path);
     if (fds && !path.empty()) {

@@ -18,6 +18,9 @@ enum RdtSampleFlag : std::uint32_t {
     SampleMaybeMultiWrap = 1u << 6, ///< elapsed time could hide more than one wrap (20.18.8): rate is a lower bound
     SampleCounterReset = 1u << 7, ///< the counter went backwards by more than a wrap explains (group re-created)
     SampleFirst = 1u << 8, ///< first sample of a series: no delta, rates are 0
+    /// IA32_QM_CTR bit 61 was set on this read: the MBM counter overflowed since the last read (the bit is reset on
+    /// read; CPUID.0FH.01H:EAX[8] enumerates it, SDM 20.18.5.2). Only the MSR backend sees it.
+    SampleOverflowBit = 1u << 9,
 };
 
 /// One monitoring reading of one group in one cache domain (what `monitor --csv` prints and sessions store).
@@ -32,6 +35,7 @@ struct RdtSample {
     double mbmLocalBps = 0;
     double mbmRemoteBps() const { return mbmTotalBps > mbmLocalBps ? mbmTotalBps - mbmLocalBps : 0.0; }
     std::uint32_t flags = 0;
+    int node = -1; ///< SNC sub-NUMA node (mon_sub_L3_YY) when the backend reads per node; -1 = the whole L3
 };
 
 /// What the sampler publishes into its bounded queue each poll.

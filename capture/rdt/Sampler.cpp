@@ -136,9 +136,11 @@ Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
             s.timeNs = timeNs;
             s.group = group;
             s.domain = c.domain;
+            s.node = c.node;
             s.occupancyBytes = c.occupancyBytes;
             s.flags = c.flags;
-            auto [it, fresh] = m_previous.try_emplace({ group, c.domain });
+            if (c.mbmTotalOverflow || c.mbmLocalOverflow) s.flags |= SampleOverflowBit;
+            auto [it, fresh] = m_previous.try_emplace(std::make_tuple(group, c.domain, c.node));
             Previous& p = it->second;
             const bool mbmBad = (c.flags & (SampleMbmError | SampleMbmUnavailable | SampleMbmUnassigned)) != 0;
             if (fresh) {

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 namespace rdt {
@@ -85,7 +86,8 @@ private:
     std::string m_rateNote;
     SpscQueue<RdtSampleBatch> m_queue;
     std::function<void(const RdtSampleBatch&)> m_callback;
-    std::map<std::pair<std::string, int>, Previous> m_previous; ///< only touched by the polling thread
+    /// (group, domain, SNC node or -1) -> last reading; only touched by the polling thread
+    std::map<std::tuple<std::string, int, int>, Previous> m_previous;
     std::atomic<bool> m_running { false };
     std::atomic<bool> m_stop { false };
     std::atomic<std::uint64_t> m_polls { 0 };

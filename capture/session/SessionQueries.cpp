@@ -91,6 +91,18 @@ std::optional<std::uint64_t> SessionReader::nextSampleTime(std::uint64_t fromNs)
     return q->u64(0);
 }
 
+std::optional<std::pair<std::uint64_t, std::uint64_t>> SessionReader::pmuBatchTimeRange(const std::string& kind)
+{
+    resetBudget();
+    auto q = Statement::prepare(
+        m_db, "SELECT min(start_ns), max(end_ns) FROM pmu_batches WHERE kind = ? AND start_ns > 0 AND end_ns > 0");
+    if (!q) return std::nullopt;
+    q->bind(1, kind);
+    auto r = q->step();
+    if (!r || !*r || q->isNull(0) || q->isNull(1)) return std::nullopt;
+    return std::make_pair(q->u64(0), q->u64(1));
+}
+
 Status SessionReader::scanSamples(
     std::uint64_t fromNs, std::uint64_t toNs, const std::function<bool(const RdtSample&)>& fn, ScanState& state)
 {
@@ -270,6 +282,30 @@ Result<std::vector<TmaInterval>> SessionReader::tma(std::uint64_t fromNs, std::u
     return out;
 }
 
+void SessionReader::stepPmuBatches(Statement& st, const std::function<bool(PmuBatch&&)>& fn)
+{
+    for (;;) {
+        auto row = st.step();
+        if (!row) {
+            noteFailure(row.error(), "PMU batches are partly unreadable");
+            break;
+        }
+        if (!*row) break;
+        const std::string id = std::to_string(st.i64(0));
+        if (st.text(5) != "zstd") {
+            issue("PMU batch " + id + " uses codec '" + st.text(5) + "', which this rdtscope cannot read: skipped");
+            continue;
+        }
+        auto data = decompressZstd(st.blob(7), st.u64(6));
+        if (!data) {
+            m_damaged = true;
+            issue("PMU batch " + id + ": " + data.error().message + "; skipped");
+            continue;
+        }
+        if (!fn({ st.u64(2), st.u64(3), st.text(1), st.u64(4), std::move(data.value()) })) break;
+    }
+}
+
 Result<std::vector<PmuBatch>> SessionReader::pmuBatches(
     const std::string& kind, std::uint64_t fromNs, std::uint64_t toNs)
 {
@@ -280,27 +316,22 @@ Result<std::vector<PmuBatch>> SessionReader::pmuBatches(
     if (!st) return noteFailure(st.error(), "PMU batches are unreadable");
     st->bind(1, kind).bind(2, clampNs(fromNs)).bind(3, clampNs(toNs));
     std::vector<PmuBatch> out;
-    for (;;) {
-        auto row = st->step();
-        if (!row) {
-            noteFailure(row.error(), "PMU batches are partly unreadable");
-            break;
-        }
-        if (!*row) break;
-        const std::string id = std::to_string(st->i64(0));
-        if (st->text(5) != "zstd") {
-            issue("PMU batch " + id + " uses codec '" + st->text(5) + "', which this rdtscope cannot read: skipped");
-            continue;
-        }
-        auto data = decompressZstd(st->blob(7), st->u64(6));
-        if (!data) {
-            m_damaged = true;
-            issue("PMU batch " + id + ": " + data.error().message + "; skipped");
-            continue;
-        }
-        out.push_back({ st->u64(2), st->u64(3), st->text(1), st->u64(4), std::move(data.value()) });
-    }
+    stepPmuBatches(*st, [&out](PmuBatch&& b) {
+        out.push_back(std::move(b));
+        return true;
+    });
     return out;
+}
+
+Status SessionReader::forEachPmuBatch(const std::string& kind, const std::function<bool(PmuBatch&&)>& fn)
+{
+    resetBudget();
+    auto st = Statement::prepare(m_db,
+        "SELECT id, kind, start_ns, end_ns, count, codec, raw_size, data FROM pmu_batches WHERE kind = ?1 ORDER BY id");
+    if (!st) return noteFailure(st.error(), "PMU batches are unreadable");
+    st->bind(1, kind);
+    stepPmuBatches(*st, fn);
+    return {};
 }
 
 Result<std::vector<AddressMap>> SessionReader::addressMaps()

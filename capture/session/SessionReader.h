@@ -78,6 +78,9 @@ public:
     Status forEachSample(std::uint64_t fromNs, std::uint64_t toNs, const std::function<bool(const RdtSample&)>& fn);
     /// Time of the first sample at or after `fromNs` (one index look-up); nothing when there is none.
     std::optional<std::uint64_t> nextSampleTime(std::uint64_t fromNs);
+    /// The earliest start and latest end time of the PMU batches of `kind` that carry times (an imported
+    /// perf.data's records have no RDT samples to say when the recording starts and ends); nullopt when none.
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> pmuBatchTimeRange(const std::string& kind);
     /// At most `limit` samples with fromNs <= time < toNs (replay reads in chunks).
     Result<std::vector<RdtSample>> samples(std::uint64_t fromNs, std::uint64_t toNs, std::size_t limit = SIZE_MAX);
     Result<std::vector<SummaryBucket>> summary(
@@ -87,6 +90,10 @@ public:
     /// with an issue; the others are returned.
     Result<std::vector<PmuBatch>> pmuBatches(
         const std::string& kind = {}, std::uint64_t fromNs = 0, std::uint64_t toNs = UINT64_MAX);
+    /// Every PMU batch of `kind` one at a time in the order it was written (records that must be decoded in file
+    /// order, like an imported perf.data's "perf-records"), so memory stays one batch whatever the session's size.
+    /// `fn` returns false to stop. Damaged batches are skipped with an issue, as in pmuBatches().
+    Status forEachPmuBatch(const std::string& kind, const std::function<bool(PmuBatch&&)>& fn);
     Result<std::vector<AddressMap>> addressMaps();
     Result<std::vector<Symbol>> symbols();
 
@@ -119,6 +126,9 @@ private:
     Status scanSamples(
         std::uint64_t fromNs, std::uint64_t toNs, const std::function<bool(const RdtSample&)>& fn, ScanState& state);
     std::string groupPath(std::int64_t id);
+    /// Steps a pmu_batches query (columns id, kind, start_ns, end_ns, count, codec, raw_size, data) and hands
+    /// each readable batch to `fn`; the shared part of pmuBatches() and forEachPmuBatch().
+    void stepPmuBatches(Statement& st, const std::function<bool(PmuBatch&&)>& fn);
     void issue(std::string text);
     Error noteFailure(const Error& e, const std::string& what);
     void resetBudget();

@@ -71,6 +71,7 @@ std::uint32_t SimResctrlFs::ctrlValue(const Schema& s, unsigned domain, std::uin
     case SchemaKind::L2:
         return m_machine.l2Mask(domain, index);
     case SchemaKind::MB:
+        if (m_machine.features().mba.absolute()) return m_machine.mbaDelay(domain, closid); // AMD: the limit itself
         return 100 - std::min<std::uint32_t>(100, m_machine.mbaDelay(domain, closid));
     }
     return 0;
@@ -87,7 +88,10 @@ void SimResctrlFs::setCtrlValue(const Schema& s, unsigned domain, std::uint32_t 
         m_machine.setL2Mask(domain, index, value);
         break;
     case SchemaKind::MB:
-        m_machine.setMbaDelay(domain, closid, 100 - value); // delay_bw_map: MAX_MBA_BW - bw
+        if (m_machine.features().mba.absolute())
+            m_machine.setMbaDelay(domain, closid, value); // AMD: the MSR holds the limit
+        else
+            m_machine.setMbaDelay(domain, closid, 100 - value); // delay_bw_map: MAX_MBA_BW - bw
         break;
     }
 }
@@ -132,6 +136,16 @@ std::string SimResctrlFs::formatSchemata(const Group& g, bool size) const
         if (s.kind != SchemaKind::MB && s.type == CdpType::None && catOf(s).cdp) w += 4;
         width = std::max(width, w);
     }
+    // AMD: show_doms prints every value "%d=%0*x" / "%d=%*u" padded to the widest resource's data_width (cache:
+    // (cbm_len + 3) / 4 hex digits, AMD MBA: 4). The Intel presets do not pad yet (unfinished: the kernel pads there
+    // too, MB data_width 3).
+    const bool pad = m_machine.features().amd;
+    unsigned dataWidth = m_machine.features().mba.present ? 4 : 0;
+    for (const auto& s : m_schemas)
+        if (s.kind != SchemaKind::MB) dataWidth = std::max(dataWidth, (catOf(s).cbmLen + 3) / 4);
+    auto padded = [&](std::string v, char fill) {
+        return pad && v.size() < dataWidth ? std::string(dataWidth - v.size(), fill) + v : v;
+    };
     std::string out;
     for (const auto& s : m_schemas) {
         if (g.closid >= s.numClosid) continue;
@@ -141,13 +155,16 @@ std::string SimResctrlFs::formatSchemata(const Group& g, bool size) const
             if (d) out += ";";
             if (size && s.kind != SchemaKind::MB) {
                 const SimFeatures& f = m_machine.features();
-                std::uint64_t cacheSize = s.kind == SchemaKind::L2 ? f.l2.sizeBytes() : f.l3.sizeBytes();
+                // rdtgroup_cbm_to_size: with SNC an L3 CBM bit covers its share of one node's part of the cache.
+                std::uint64_t cacheSize = s.kind == SchemaKind::L2
+                    ? f.l2.sizeBytes()
+                    : f.l3.sizeBytes() / std::max(1u, m_machine.options().topology.sncNodes);
                 out += std::to_string(d) + "="
                     + std::to_string(cacheSize / catOf(s).cbmLen * unsigned(std::popcount(v)));
             } else if (s.kind == SchemaKind::MB) {
-                out += std::to_string(d) + "=" + std::to_string(v);
+                out += std::to_string(d) + "=" + padded(std::to_string(v), ' ');
             } else {
-                out += std::to_string(d) + "=" + hexDigits(v);
+                out += std::to_string(d) + "=" + padded(hexDigits(v), '0');
             }
         }
         out += "\n";
@@ -195,12 +212,15 @@ Status SimResctrlFs::writeSchemata(Group& g, const std::string& data)
             auto key = std::make_pair(si, unsigned(domId));
             if (staged.count(key)) return fail("Duplicate domain " + std::to_string(domId));
             if (s.kind == SchemaKind::MB) {
-                if (!f.mba.linear) return fail("No support for non-linear MB domains");
+                // bw_validate: AMD has no arch_needs_linear, min_bw 0, max_bw MAX_MBA_BW_AMD (2048), bw_gran 1.
+                if (!f.mba.linear && !f.mba.absolute()) return fail("No support for non-linear MB domains");
                 unsigned long long bw = 0;
                 if (!kstrtoul(val, 10, bw, 0xFFFFFFFFull)) return fail("Invalid MB value " + val);
-                const unsigned gran = f.mba.maxDelay <= 100 ? 100 - f.mba.maxDelay : 1;
-                if (bw < gran || bw > 100)
-                    return fail("MB value " + std::to_string(bw) + " out of range [" + std::to_string(gran) + ",100]");
+                const unsigned gran = f.mba.absolute() ? 1 : f.mba.maxDelay <= 100 ? 100 - f.mba.maxDelay : 1;
+                const unsigned minBw = f.mba.absolute() ? 0 : gran, maxBw = f.mba.absolute() ? f.mba.maxBandwidth : 100;
+                if (bw < minBw || bw > maxBw)
+                    return fail("MB value " + std::to_string(bw) + " out of range [" + std::to_string(minBw) + ","
+                        + std::to_string(maxBw) + "]");
                 staged[key] = static_cast<std::uint32_t>((bw + gran - 1) / gran * gran); // roundup(bw, bw_gran)
                 continue;
             }
@@ -288,7 +308,8 @@ Status SimResctrlFs::initAllocation(Group& g)
         const Schema& s = m_schemas[si];
         for (unsigned d = 0; d < domainCount(s); ++d) {
             if (s.kind == SchemaKind::MB) {
-                staged[{ si, d }] = 100; // rdtgroup_init_mba: the default, no throttling
+                // rdtgroup_init_mba: the default control, no throttling (100 %, or AMD's 2048 = unlimited).
+                staged[{ si, d }] = m_machine.features().mba.absolute() ? m_machine.features().mba.maxBandwidth : 100;
                 continue;
             }
             // __init_one_rdt_domain: shareable hardware bits, plus what shareable groups use, plus unused bits.

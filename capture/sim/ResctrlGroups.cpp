@@ -48,12 +48,15 @@ Status SimResctrlFs::write(const std::string& path, const std::string& data)
             m_threshold = std::uint64_t(v) / m_machine.features().mon.scale * m_machine.features().mon.scale;
             return {};
         }
+        if (r.info == "L3_MON" && r.file != "mon_features" && r.file != "num_rmids")
+            return writeAmdMonInfo(r.file, data);
         return errnoError(EACCES, "cannot write " + path + ": read-only file");
     case Resolved::GroupFile:
         if (r.file == "tasks") return writeTasks(*r.group, data);
         if (r.file == "cpus" || r.file == "cpus_list") return writeCpus(*r.group, data, r.file == "cpus_list");
         if (r.file == "schemata") return writeSchemata(*r.group, data);
         if (r.file == "mode") return writeMode(*r.group, data);
+        if (r.file == "mbm_L3_assignments") return writeAssignments(*r.group, data);
         return errnoError(EACCES, "cannot write " + path + ": read-only file");
     case Resolved::MonFile:
         return errnoError(EACCES, "cannot write " + path + ": read-only file");

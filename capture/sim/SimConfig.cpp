@@ -32,6 +32,30 @@ CatCaps cat(const rdt::CacheAllocation& a)
     return k;
 }
 
+/// AMD's differences, as the kernel applies them (arch/x86/kernel/cpu/resctrl/core.c rdt_init_res_defs_amd,
+/// __rdt_get_mem_config_amd; resctrl_cpu_detect).
+void decodeAmd(const rdt::CpuFeatures& cf, SimFeatures& f)
+{
+    const rdt::AmdQos& q = cf.amdQos;
+    if (!cf.identity.isAmd()) return;
+    f.amd = true;
+    // arch_has_sparse_bitmasks = true on AMD: any set of bits is a valid CBM.
+    if (f.l3Cat.present) f.l3Cat.sparse = true;
+    // MBM counters are 44 bits wide when CPUID.0FH.1:EAX[7:0] reports no offset (MBM_CNTR_WIDTH_OFFSET_AMD).
+    if (f.mon.present && f.mon.counterWidth == 24) f.mon.counterWidth = 44;
+    if ((q.mba || q.l3mbe) && q.mbaMax() > 0) {
+        f.mba.present = true;
+        f.mba.linear = false; // the kernel's delay_linear is 0 on AMD
+        f.mba.maxDelay = 0;
+        f.mba.maxBandwidth = q.mbaMax();
+        f.mba.numClos = q.mbaHighestCos + 1;
+        f.closMax = std::max(f.closMax, q.mbaHighestCos);
+    }
+    f.amdMon.bmec = q.bmec && f.mon.present;
+    f.amdMon.bmecValidBits = q.bmecValidBits;
+    f.amdMon.abmcCounters = f.mon.present ? q.abmcCounters : 0;
+}
+
 } // namespace
 
 SimFeatures decodeFeatures(const SimCpuid& cpuid)
@@ -80,6 +104,7 @@ SimFeatures decodeFeatures(const SimCpuid& cpuid)
         }
         f.closMax = a.closMax;
     }
+    decodeAmd(cf, f);
     return f;
 }
 

@@ -3,6 +3,7 @@
 
 #include "SimCpuid.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,9 +26,20 @@ struct CatCaps {
 };
 
 /// MBA (CPUID.10H.3, 20.19.7.1): maxDelay = EAX[11:0]+1, linear = ECX[2], per-thread = ECX[0].
+/// On AMD (CPUID 80000020H.1, AMD64 APM vol. 2 "L3 External Bandwidth Enforcement") the controls are absolute
+/// limits instead: multiples of 1/8 GB/s up to maxBandwidth, which means unlimited.
 struct MbaCaps {
     bool present = false, linear = false, perThread = false;
     std::uint32_t maxDelay = 0, numClos = 0;
+    std::uint32_t maxBandwidth = 0; ///< AMD: 1 << 80000020H.1:EAX (2048); 0 = Intel's delay percentages
+    bool absolute() const { return maxBandwidth != 0; }
+};
+
+/// AMD's monitoring extensions (CPUID 80000020H.0:EBX): BMEC ([3]) and assignable counters ABMC ([5]).
+struct AmdMonCaps {
+    bool bmec = false;
+    std::uint32_t bmecValidBits = 0; ///< 80000020H.3:ECX: transaction types a configuration may select
+    unsigned abmcCounters = 0; ///< 80000020H.5:EBX[15:0] + 1 per L3 domain; 0 = no ABMC
 };
 
 /// CBA (CPUID.10H.5, 20.19.8.2).
@@ -55,6 +67,8 @@ struct SimFeatures {
     MbaCaps mba;
     CbaCaps cba;
     MonCaps mon;
+    bool amd = false; ///< AuthenticAMD/HygonGenuine: resctrl speaks the AMD dialect (GB/s MBA, sparse masks, ...)
+    AmdMonCaps amdMon;
     /// Max CLOS over all allocation resources (20.19.4.4 pseudo code), bounds IA32_PQR_ASSOC.CLOS.
     std::uint32_t closMax = 0;
     bool allocation() const { return l3Cat.present || l2Cat.present || mba.present || cba.present; }
@@ -65,13 +79,38 @@ SimFeatures decodeFeatures(const SimCpuid& cpuid);
 
 /// Machine shape and timing: what CPUID does not say.
 struct SimTopology {
-    unsigned sockets = 1; ///< one L3 cache domain (and one NUMA node) per socket
+    unsigned sockets = 1; ///< one NUMA node per socket
     unsigned coresPerSocket = 8;
     unsigned threadsPerCore = 1; ///< logical CPUs per core; MBA "max" mode throttles a core by its hungriest thread
+    /// Cores sharing one L3 (one resctrl L3 domain). 0 = the whole socket, as on Intel Xeons; an AMD EPYC has one L3
+    /// per CCX (8 cores on Zen 3/Zen 4), so a socket holds several L3 domains.
+    unsigned coresPerL3 = 0;
+    /// Sub-NUMA Clustering: nodes per L3 domain (1 = off). With SNC the hardware counts each RMID per node: a CPU of
+    /// node n tags its lines with RMID + n x (RMIDs / nodes) (kernel Documentation/filesystems/resctrl.rst "Notes on
+    /// Sub-NUMA Cluster mode"; arch/x86/kernel/cpu/resctrl/monitor.c logical_rmid_to_physical_rmid).
+    unsigned sncNodes = 1;
+    /// The node within its L3 domain: cores split evenly, in order.
+    unsigned sncNodeOf(unsigned cpu) const
+    {
+        const unsigned perL3 = coresPerL3 == 0 ? coresPerSocket : coresPerL3;
+        const unsigned coresPerNode = std::max(1u, perL3 / std::max(1u, sncNodes));
+        return std::min(sncNodes - 1, (coreOf(cpu) % perL3) / coresPerNode);
+    }
     unsigned cpuCount() const { return sockets * coresPerSocket * threadsPerCore; }
     /// Logical CPU numbering: cpu = (socket * coresPerSocket + core) * threadsPerCore + thread.
     unsigned socketOf(unsigned cpu) const { return cpu / (coresPerSocket * threadsPerCore); }
     unsigned coreOf(unsigned cpu) const { return cpu / threadsPerCore; } ///< global core index
+    unsigned l3PerSocket() const
+    {
+        return coresPerL3 == 0 || coresPerL3 >= coresPerSocket ? 1 : (coresPerSocket + coresPerL3 - 1) / coresPerL3;
+    }
+    unsigned l3Count() const { return sockets * l3PerSocket(); }
+    /// L3 domains are numbered socket by socket: socket * l3PerSocket() + the CCX within the socket.
+    unsigned l3Of(unsigned cpu) const
+    {
+        const unsigned core = coreOf(cpu) % coresPerSocket;
+        return socketOf(cpu) * l3PerSocket() + (l3PerSocket() == 1 ? 0 : core / coresPerL3);
+    }
 };
 
 /// Latency and bandwidth model (cycles per cache line touched); plausible Skylake-SP figures.

@@ -60,7 +60,12 @@ struct PresetInfo {
     std::string id; ///< "skx-6154"
     std::string name; ///< "Xeon Gold 6154 (Skylake-SP)"
     std::string source; ///< dump file it was taken from
+    unsigned coresPerL3 = 0; ///< SimTopology::coresPerL3: 0 = one L3 per socket (Intel), 8 = a Zen 4 CCX
+    unsigned coresPerSocket = 0; ///< the size to simulate when the preset replaces a scenario's (0 = the scenario's)
+    unsigned sncNodes = 0; ///< SimTopology::sncNodes: Sub-NUMA Clustering nodes per L3 (0 = off)
 };
+/// The preset's entry (nullptr for an unknown id).
+const PresetInfo* presetInfo(const std::string& id);
 const std::vector<PresetInfo>& presets();
 /// The id used when nothing else is asked for: a Skylake-SP (Xeon Gold 6154).
 inline const char* defaultPresetId()

@@ -74,8 +74,8 @@ Result<std::unique_ptr<SimMachine>> SimMachine::create(SimCpuid cpuid, SimOption
         k.l1i.configure(l1i.sets * l1i.partitions, l1i.ways, s);
         k.l2.configure(F.l2.sets * F.l2.partitions, F.l2.ways, s);
     }
-    // The L3 of one socket: CPUID.04H describes the whole shared cache.
-    im.domains.resize(topo.sockets);
+    // The L3 of one socket (or CCX): CPUID.04H/8000001DH describes the whole shared cache.
+    im.domains.resize(topo.l3Count());
     const std::uint32_t rmids = F.mon.present ? F.mon.l3MaxRmid + 1 : 1;
     for (auto& d : im.domains) {
         d.l3.configure(F.l3.sets * F.l3.partitions, F.l3.ways, s);
@@ -243,7 +243,7 @@ AccessResult SimMachine::access(unsigned cpu, std::uint64_t address, AccessKind 
                 break;
             }
         std::uint64_t bytes = 0;
-        r.level = im.simulate(cpu, line / im.S, kind, tag, false, bytes);
+        r.level = im.simulate(cpu, line / im.S, kind, im.physical(tag, cpu), false, bytes);
         im.recordHist(cpu, r.level);
     }
     r.latencyCycles = static_cast<std::uint32_t>(im.levelLatency(r.level));

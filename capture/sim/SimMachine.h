@@ -66,8 +66,8 @@ struct RmidCounters {
     std::uint64_t localBytes = 0; ///< the part served by the local node
 };
 
-/// The simulated processor: cores with L1/L2, one L3 per socket (cache domain), memory per socket, and the RDT
-/// state the MSRs hold (PQR per CPU, CBMs, CDP enables, MBA delays, CBA levels). Thread-safe: every public member
+/// The simulated processor: cores with L1/L2, one L3 per socket or per CCX (cache domain), memory per socket, and the
+/// RDT state the MSRs hold (PQR per CPU, CBMs, CDP enables, MBA delays, CBA levels). Thread-safe: every public member
 /// takes mutex(), which is recursive so SimResctrlFs/SimMsrSpace/scenarios can call in while holding it.
 class SimMachine {
 public:
@@ -81,8 +81,8 @@ public:
     const SimOptions& options() const { return m_options; }
     unsigned cpuCount() const { return m_options.topology.cpuCount(); }
     unsigned coreCount() const { return m_options.topology.sockets * m_options.topology.coresPerSocket; }
-    unsigned l3DomainCount() const { return m_options.topology.sockets; }
-    unsigned l3DomainOfCpu(unsigned cpu) const { return m_options.topology.socketOf(cpu); }
+    unsigned l3DomainCount() const { return m_options.topology.l3Count(); }
+    unsigned l3DomainOfCpu(unsigned cpu) const { return m_options.topology.l3Of(cpu); }
     unsigned l2DomainOfCpu(unsigned cpu) const { return m_options.topology.coreOf(cpu); }
     std::uint32_t sampling() const { return m_options.setSampling; }
     /// Accesses each simulated one stands for beyond set sampling right now: 1, or SimOptions::maxTimeScale once the
@@ -127,6 +127,8 @@ public:
     void setL3Cdp(unsigned domain, bool on);
     bool l2Cdp(unsigned l2Domain) const;
     void setL2Cdp(unsigned l2Domain, bool on);
+    /// The raw MBA control of (domain, clos): Intel's delay in percent, or on AMD (MbaCaps::absolute) the limit in
+    /// eighths of a GB/s.
     std::uint32_t mbaDelay(unsigned domain, std::uint32_t clos) const;
     void setMbaDelay(unsigned domain, std::uint32_t clos, std::uint32_t delay);
     std::uint8_t cbaLevel(unsigned cpu, std::uint32_t clos) const;

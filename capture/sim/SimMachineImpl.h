@@ -121,6 +121,14 @@ struct SimMachine::Impl {
         }
     }
 
+    /// With SNC, the RMID the hardware counts with: the logical one plus the node's share of the RMIDs.
+    Pqr physical(Pqr logical, unsigned cpu) const
+    {
+        const unsigned nodes = o->topology.sncNodes;
+        if (nodes > 1 && f->mon.present) logical.rmid += o->topology.sncNodeOf(cpu) * ((f->mon.l3MaxRmid + 1) / nodes);
+        return logical;
+    }
+
     Pqr effective(const Thread& t) const
     {
         Pqr cpu = cpus[t.info.cpu].pqr;
@@ -152,7 +160,7 @@ struct SimMachine::Impl {
     /// The sampled access path. key = line / S. Returns the level and adds memory bytes moved.
     HitLevel simulate(unsigned cpu, std::uint64_t key, AccessKind kind, Pqr tag, bool remote, std::uint64_t& memBytes)
     {
-        return simulate(cores[o->topology.coreOf(cpu)], domains[o->topology.socketOf(cpu)], key, kind, tag, remote,
+        return simulate(cores[o->topology.coreOf(cpu)], domains[o->topology.l3Of(cpu)], key, kind, tag, remote,
             std::uint64_t { S } * 64, memBytes);
     }
 
@@ -249,10 +257,32 @@ struct SimMachine::Impl {
         return p; // non-linear: rounded down to a power of two
     }
 
+    /// AMD: the CLOS's limit (eighths of a GB/s) is shared by the busy cores running that CLOS in this L3 domain
+    /// (AMD64 APM vol. 2 "L3 External Bandwidth Enforcement": one limit per COS per L3).
+    double absoluteMbaFraction(unsigned cpu, const Domain& d) const
+    {
+        const std::uint32_t clos = currentClos(cpu);
+        if (clos >= d.mbaDelay.size() || d.mbaDelay[clos] >= f->mba.maxBandwidth) return 1.0;
+        const unsigned dom = o->topology.l3Of(cpu);
+        unsigned sharing = 0;
+        for (unsigned c = 0; c < cpus.size(); ++c)
+            if (o->topology.l3Of(c) == dom && busy(c) && currentClos(c) == clos) ++sharing;
+        const double bytesPerSec = double(d.mbaDelay[clos]) * 125e6 / double(std::max(1u, sharing));
+        return std::clamp(bytesPerSec / o->timing.coreMaxMemBw, 0.01, 1.0);
+    }
+
+    bool busy(unsigned cpu) const
+    {
+        for (const Thread& t : threads)
+            if (t.info.cpu == cpu && t.info.spec.pattern != Pattern::Idle) return true;
+        return false;
+    }
+
     double mbaFraction(unsigned cpu) const
     {
         if (!f->mba.present) return 1.0;
-        const Domain& d = domains[o->topology.socketOf(cpu)];
+        const Domain& d = domains[o->topology.l3Of(cpu)];
+        if (f->mba.absolute()) return absoluteMbaFraction(cpu, d);
         auto delayOf = [&](unsigned c) -> std::uint32_t {
             std::uint32_t clos = currentClos(c);
             return clos < f->mba.numClos ? appliedMbaDelay(d.mbaDelay[clos]) : 0;
@@ -321,10 +351,10 @@ struct SimMachine::Impl {
         const unsigned socket = o->topology.socketOf(cpu);
         const int node = spec.memoryNode < 0 ? int(socket) : spec.memoryNode;
         const bool remote = node != int(socket);
-        const Pqr tag = effective(t);
+        const Pqr tag = physical(effective(t), cpu);
         t.info.clos = tag.clos;
-        t.info.rmid = tag.rmid;
-        Domain& d = domains[socket];
+        t.info.rmid = effective(t).rmid;
+        Domain& d = domains[o->topology.l3Of(cpu)];
         Core& core = cores[o->topology.coreOf(cpu)];
         const double mlp = spec.effectiveMlp();
         // One simulated access stands for S real ones (set sampling) times the time scale (a steady machine).
@@ -412,7 +442,9 @@ struct SimMachine::Impl {
             // Memory controller saturation: when a socket's demand exceeds what it sustains, every miss there
             // costs proportionally more (a damped fixed-point update, one step per tick).
             double bw = double(d.bytesThisTick) / dtSec;
-            double ratio = bw / o->timing.socketMemBw;
+            // With several L3 domains per socket (CCX), each gets an even share of the socket's controllers: a
+            // simplification of the CCD links of an EPYC.
+            double ratio = bw / (o->timing.socketMemBw / o->topology.l3PerSocket());
             if (ratio > 0.98 || d.pressure > 1.0)
                 d.pressure = std::max(1.0, d.pressure * std::sqrt(std::clamp(ratio / 0.98, 0.5, 2.0)));
         }

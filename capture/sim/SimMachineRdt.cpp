@@ -123,7 +123,8 @@ void SimMachine::resetRdtState()
     for (auto& d : im.domains) {
         d.l3Masks.assign(F.l3Cat.present ? F.l3Cat.numClos : 0, F.l3Cat.fullMask());
         d.cdp = false;
-        d.mbaDelay.assign(F.mba.present ? F.mba.numClos : 0, 0);
+        // Intel: delay 0 (no throttling); AMD: the limit that means unlimited (2048).
+        d.mbaDelay.assign(F.mba.present ? F.mba.numClos : 0, F.mba.maxBandwidth);
         im.recomputeL3Ways(d);
     }
     for (auto& k : im.cores) {

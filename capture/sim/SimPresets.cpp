@@ -6,9 +6,17 @@
 // 7, 0BH, 0FH, 10H and the brand string 80000002H-80000004H, logical CPU #0), not the dumps themselves.
 // None of these dumps contain leaf 10H subleaf 2 (L2 CAT) or 3 (MBA) (docs/RESCTRL.md "CPUID dumps"):
 // synthesizeMissingLeaves() adds them where 10H.0:EBX enumerates them, and says so in SimCpuid::notes.
+//
+// epyc-genoa is the exception: no AMD dump is in the collection we embed from, so its registers are written from
+// the AMD64 Architecture Programmer's Manual vol. 3 (CPUID Fn0000_000F, Fn0000_0010, Fn8000_0008, Fn8000_001D,
+// Fn8000_0020) for an EPYC 9654's documented geometry (CCX of 8 Zen 4 cores sharing a 16-way 32 MiB L3, 1 MiB
+// 8-way L2, 16 COS, MBA limits of 11 bits = 2048 eighths of a GB/s) plus the assignable counters (ABMC) of
+// later EPYCs with a deliberately small pool of 8 counters per L3, so that running out of counters is easy to
+// see. SimCpuid::notes says so.
 #include "SimCpuid.h"
 
 #include <cerrno>
+#include <string>
 
 namespace rdt::sim {
 namespace {
@@ -23,6 +31,11 @@ struct Preset {
     const char* source;
     unsigned mbaClos; ///< CLOS count to synthesize for 10H.3 when MBA is enumerated
     std::vector<RawLeaf> leaves;
+    unsigned coresPerL3 = 0; ///< SimTopology::coresPerL3 (0 = one L3 per socket)
+    unsigned coresPerSocket = 0; ///< the machine's size when this preset replaces a scenario's (0 = the scenario's)
+    const char* note = nullptr; ///< said in SimCpuid::notes
+    const char* base = nullptr; ///< another preset whose registers this one uses (leaves empty)
+    unsigned sncNodes = 0; ///< SimTopology::sncNodes (0 = no SNC)
 };
 
 const std::vector<Preset>& table()
@@ -147,6 +160,42 @@ const std::vector<Preset>& table()
                 { 0x80000003, 0, 0x312D4420, 0x54383137, 0x55504320, 0x32204020 },
                 { 0x80000004, 0, 0x4730362E, 0x00007A48, 0x00000000, 0x00000000 },
             } },
+        { "epyc-genoa", "EPYC 9654 (Genoa-like, 4 CCX per socket, ABMC)",
+            "written from the AMD64 APM vol. 3 CPUID pages (no dump)", 0,
+            {
+                { 0x0, 0, 0x00000010, 0x68747541, 0x444D4163, 0x69746E65 },
+                { 0x1, 0, 0x00A10F11, 0x00100800, 0x7EF8320B, 0x178BFBFF },
+                // 07H.0:EBX[12] PQM (monitoring), [15] PQE (allocation), as AMD enumerates them.
+                { 0x7, 0, 0x00000000, 0xF1BF97A9, 0x00405FCE, 0x10000010 },
+                { 0xF, 0, 0x00000000, 0x000000FF, 0x00000000, 0x00000002 },
+                { 0xF, 1, 0x00000000, 0x00000040, 0x000000FF, 0x00000007 },
+                { 0x10, 0, 0x00000000, 0x00000002, 0x00000000, 0x00000000 },
+                { 0x10, 1, 0x0000000F, 0x00000000, 0x00000004, 0x0000000F },
+                { 0x80000000, 0, 0x80000028, 0x68747541, 0x444D4163, 0x69746E65 },
+                { 0x80000001, 0, 0x00A10F11, 0x40000000, 0x75C237FF, 0x2FD3FBFF },
+                { 0x80000002, 0, 0x20444D41, 0x43595045, 0x35363920, 0x36392034 },
+                { 0x80000003, 0, 0x726F432D, 0x72502065, 0x7365636F, 0x00726F73 },
+                { 0x80000004, 0, 0x00000000, 0x00000000, 0x00000000, 0x00000000 },
+                { 0x80000008, 0, 0x00003030, 0x791EF257, 0x0000707F, 0x00010000 },
+                { 0x8000001D, 0, 0x00004121, 0x01C0003F, 0x0000003F, 0x00000000 },
+                { 0x8000001D, 1, 0x00004122, 0x01C0003F, 0x0000003F, 0x00000000 },
+                { 0x8000001D, 2, 0x00004143, 0x01C0003F, 0x000007FF, 0x00000002 },
+                { 0x8000001D, 3, 0x0003C163, 0x03C0003F, 0x00007FFF, 0x00000001 },
+                { 0x8000001D, 4, 0x00000000, 0x00000000, 0x00000000, 0x00000000 },
+                // 80000020H.0:EBX[1] L3MBE, [3] BMEC, [5] ABMC; .1 MBA: 11-bit limits, 16 COS; .3 BMEC: 2 events,
+                // valid bits 7FH; .5 ABMC: EBX[15:0] = counters - 1.
+                { 0x80000020, 0, 0x00000000, 0x0000002A, 0x00000000, 0x00000000 },
+                { 0x80000020, 1, 0x0000000B, 0x00000000, 0x00000000, 0x0000000F },
+                { 0x80000020, 3, 0x00000000, 0x00000002, 0x0000007F, 0x00000000 },
+                { 0x80000020, 5, 0x00000000, 0x00000007, 0x00000000, 0x00000000 },
+            },
+            8, 32,
+            "CPUID written from the AMD64 APM for a Genoa-like EPYC (no dump); ABMC and its 8-counter pool are "
+            "synthetic (Genoa itself has no ABMC)" },
+        // Sub-NUMA Clustering is a BIOS setting, not a CPUID value: the same Ice Lake-SP, booted in SNC-2.
+        { "icx-8351n-snc2", "Xeon Platinum 8351N (Ice Lake-SP) in SNC-2 mode",
+            "InstLatx64 GenuineIntel00606A6_ICX_CPUID3.txt", 15, {}, 0, 0,
+            "SNC-2 (two sub-NUMA nodes per L3) is the simulated BIOS setting, not from the dump", "icx-8351n", 2 },
     };
     return t;
 }
@@ -158,10 +207,17 @@ const std::vector<PresetInfo>& presets()
     static const std::vector<PresetInfo> list = [] {
         std::vector<PresetInfo> out;
         for (const auto& p : table())
-            out.push_back({ p.id, p.name, p.source });
+            out.push_back({ p.id, p.name, p.source, p.coresPerL3, p.coresPerSocket, p.sncNodes });
         return out;
     }();
     return list;
+}
+
+const PresetInfo* presetInfo(const std::string& id)
+{
+    for (const auto& p : presets())
+        if (p.id == id) return &p;
+    return nullptr;
 }
 
 Result<SimCpuid> presetCpuid(const std::string& id)
@@ -169,10 +225,14 @@ Result<SimCpuid> presetCpuid(const std::string& id)
     for (const auto& p : table()) {
         if (id != p.id) continue;
         SimCpuid c;
-        for (const auto& l : p.leaves)
+        const Preset* regs = &p;
+        for (const auto& b : table())
+            if (p.base && std::string(p.base) == b.id) regs = &b;
+        for (const auto& l : regs->leaves)
             c.set(l.leaf, l.subleaf, { l.eax, l.ebx, l.ecx, l.edx });
         c.name = p.name;
         c.source = p.source;
+        if (p.note) c.notes.emplace_back(p.note);
         synthesizeMissingLeaves(c, p.mbaClos);
         return c;
     }

@@ -66,12 +66,13 @@ Result<std::unique_ptr<SimResctrlFs>> SimResctrlFs::mount(SimMachine& machine, R
     fs->m_closidUsed.assign(std::max<std::uint32_t>(1, fs->closidsSupported()), false);
     fs->m_closidUsed[0] = true;
     if (f.mon.present) {
-        for (std::uint32_t r = 1; r <= f.mon.l3MaxRmid; ++r)
+        for (std::uint32_t r = 1; r < fs->rmidsPerNode(); ++r) // SNC divides the RMIDs among the nodes
             fs->m_freeRmids.push_back(r);
-        // resctrl_rmid_realloc_threshold: cache size / num_rmids, rounded down to the counter unit.
-        std::uint64_t t = f.l3.sizeBytes() / (f.mon.l3MaxRmid + 1);
+        // resctrl_rmid_realloc_threshold: cache size / num_rmids, rounded down to the counter unit (per node).
+        std::uint64_t t = f.l3.sizeBytes() / fs->sncNodes() / fs->rmidsPerNode();
         fs->m_threshold = t / f.mon.scale * f.mon.scale;
         fs->resetMbmState(0);
+        fs->initAmdMonitoring();
     }
     for (const auto& t : machine.threads())
         (void)machine.setTaskAssociation(t.tid, 0, 0);
@@ -118,9 +119,19 @@ std::vector<std::string> SimResctrlFs::infoDirs() const
 
 std::vector<std::string> SimResctrlFs::infoFiles(const std::string& dir) const
 {
-    if (dir == "L3_MON") return { "max_threshold_occupancy", "mon_features", "num_rmids" };
+    if (dir == "L3_MON") {
+        std::vector<std::string> files { "max_threshold_occupancy", "mon_features", "num_rmids" };
+        for (auto& f : amdMonInfoFiles())
+            files.push_back(std::move(f));
+        return files;
+    }
+    if (dir == "L3_MON/event_configs") return { "mbm_local_bytes", "mbm_total_bytes" };
+    if (dir == "L3_MON/event_configs/mbm_local_bytes" || dir == "L3_MON/event_configs/mbm_total_bytes")
+        return { "event_filter" };
     for (const auto& s : m_schemas)
         if (s.name == dir) {
+            if (s.kind == SchemaKind::MB && m_machine.features().mba.absolute()) // AMD: no throttle mode
+                return { "bandwidth_gran", "delay_linear", "min_bandwidth", "num_closids" };
             if (s.kind == SchemaKind::MB)
                 return { "bandwidth_gran", "delay_linear", "min_bandwidth", "num_closids", "thread_throttle_mode" };
             return { "bit_usage", "cbm_mask", "min_cbm_bits", "num_closids", "shareable_bits", "sparse_masks" };
@@ -136,6 +147,7 @@ std::vector<std::string> SimResctrlFs::groupFiles(const Group& g) const
         files.push_back("schemata");
         files.push_back("size");
     }
+    if (counterMode()) files.push_back("mbm_L3_assignments");
     return files;
 }
 
@@ -167,10 +179,23 @@ SimResctrlFs::Resolved SimResctrlFs::resolve(const std::string& path)
             r.kind = Resolved::InfoDir;
             return r;
         }
-        auto files = infoFiles(c[1]);
-        if (c.size() == 3 && std::find(files.begin(), files.end(), c[2]) != files.end()) {
+        // info/L3_MON/event_configs/<event>/event_filter: the one deeper info tree (mbm_event mode).
+        std::string dir = c[1];
+        std::size_t at = 2;
+        for (; at + 1 < c.size(); ++at) {
+            auto sub = infoFiles(dir);
+            if (std::find(sub.begin(), sub.end(), c[at]) == sub.end() || infoFiles(dir + "/" + c[at]).empty()) return r;
+            dir += "/" + c[at];
+        }
+        auto files = infoFiles(dir);
+        if (std::find(files.begin(), files.end(), c[at]) == files.end()) return r;
+        r.info = dir;
+        if (!infoFiles(dir + "/" + c[at]).empty()) {
+            r.kind = Resolved::InfoDir;
+            r.info = dir + "/" + c[at];
+        } else {
             r.kind = Resolved::InfoFile;
-            r.file = c[2];
+            r.file = c[at];
         }
         return r;
     }
@@ -206,6 +231,12 @@ SimResctrlFs::Resolved SimResctrlFs::resolve(const std::string& path)
             || c[i + 1] != "mon_L3_" + std::string(dom < 10 ? "0" : "") + std::to_string(dom))
             return r;
         r.domain = static_cast<int>(dom);
+        if (i + 2 < c.size() && sncNodes() > 1 && c[i + 2].rfind("mon_sub_L3_", 0) == 0) {
+            for (unsigned n = 0; n < sncNodes(); ++n)
+                if (c[i + 2] == subDomainName(dom, n)) r.node = static_cast<int>(n);
+            if (r.node < 0) return {};
+            ++i; // the events below the node's directory, as below the domain's
+        }
         if (i + 2 == c.size()) {
             r.kind = Resolved::MonDomainDir;
             return r;
@@ -292,6 +323,8 @@ Result<std::vector<std::string>> SimResctrlFs::list(const std::string& path)
         const bool has[] = { m.occupancy, m.mbmTotal, m.mbmLocal };
         for (int e = 0; e < 3; ++e)
             if (has[e]) out.push_back(kEvents[e]);
+        for (unsigned n = 0; r.node < 0 && sncNodes() > 1 && n < sncNodes(); ++n)
+            out.push_back(subDomainName(static_cast<unsigned>(r.domain), n));
         break;
     }
     }
@@ -339,7 +372,7 @@ Result<std::string> SimResctrlFs::read(const std::string& path)
     case Resolved::GroupFile:
         return readGroupFile(*r.group, r.file);
     case Resolved::MonFile:
-        return readMon(*r.group, r.domain, r.file);
+        return readMon(*r.group, r.domain, r.node, r.file);
     default:
         return errnoError(EISDIR, "cannot read " + path + ": is a directory");
     }
@@ -350,22 +383,27 @@ Result<std::string> SimResctrlFs::readInfo(const std::string& dir, const std::st
     const SimFeatures& f = m_machine.features();
     if (dir.empty()) return m_status.empty() ? std::string("ok\n") : m_status;
     if (dir == "L3_MON") {
-        if (file == "num_rmids") return std::to_string(f.mon.l3MaxRmid + 1) + "\n";
+        if (file == "num_rmids") return std::to_string(rmidsPerNode()) + "\n";
         if (file == "max_threshold_occupancy") return std::to_string(m_threshold) + "\n";
+        if (file != "mon_features") return readAmdMonInfo(dir, file);
         std::string s;
         const bool has[] = { f.mon.occupancy, f.mon.mbmTotal, f.mon.mbmLocal };
-        for (int e = 0; e < 3; ++e)
-            if (has[e]) s += std::string(kEvents[e]) + "\n";
+        for (int e = 0; e < 3; ++e) // BMEC lists each configurable event's _config file after it
+            if (has[e])
+                s += std::string(kEvents[e]) + "\n"
+                    + (e > 0 && bmecFiles() ? kEvents[e] + std::string("_config\n") : "");
         return s;
     }
+    if (dir.rfind("L3_MON/", 0) == 0) return readAmdMonInfo(dir, file);
     for (const auto& s : m_schemas) {
         if (s.name != dir) continue;
         char buf[32];
         if (file == "num_closids") return std::to_string(s.numClosid) + "\n";
         if (s.kind == SchemaKind::MB) {
             const MbaCaps& m = f.mba;
-            const unsigned gran = m.maxDelay <= 100 ? 100 - m.maxDelay : 1;
-            if (file == "min_bandwidth" || file == "bandwidth_gran") return std::to_string(gran) + "\n";
+            const unsigned gran = m.absolute() ? 1 : m.maxDelay <= 100 ? 100 - m.maxDelay : 1;
+            if (file == "min_bandwidth") return std::to_string(m.absolute() ? 0 : gran) + "\n";
+            if (file == "bandwidth_gran") return std::to_string(gran) + "\n";
             if (file == "delay_linear") return std::string(m.linear ? "1" : "0") + "\n";
             return std::string(m.perThread ? "per-thread" : "max") + "\n";
         }
@@ -399,88 +437,8 @@ Result<std::string> SimResctrlFs::readGroupFile(Group& g, const std::string& fil
     if (file == "mode") return g.mode + "\n";
     if (file == "schemata") return formatSchemata(g, false);
     if (file == "size") return formatSchemata(g, true);
+    if (file == "mbm_L3_assignments") return readAssignments(g);
     return errnoError(ENOENT, "no such file " + file);
-}
-
-void SimResctrlFs::resetMbmState(std::uint32_t rmid)
-{
-    // resctrl_arch_reset_rmid: the next read starts counting from the counter's current value.
-    for (unsigned d = 0; d < m_machine.l3DomainCount(); ++d)
-        for (std::uint32_t ev = 2; ev <= 3; ++ev) {
-            auto v = m_machine.counterUnits(d, rmid, ev);
-            m_mbm[{ d, rmid, ev }] = { v ? *v : 0, 0 };
-        }
-}
-
-Result<std::string> SimResctrlFs::readMon(Group& g, int domain, const std::string& event)
-{
-    const MonCaps& mon = m_machine.features().mon;
-    const auto dom = static_cast<unsigned>(domain);
-    const std::uint32_t ev = event == kEvents[0] ? 1 : event == kEvents[1] ? 2 : 3;
-    std::vector<std::uint32_t> rmids { g.rmid };
-    if (g.ctrl) // a CTRL_MON group reports the sum over itself and its MON groups
-        for (const auto& [n, m] : g.mon)
-            rmids.push_back(m->rmid);
-    std::uint64_t total = 0;
-    const std::uint64_t widthMask = mon.counterWidth >= 64 ? ~0ull : (1ull << mon.counterWidth) - 1;
-    for (std::uint32_t rmid : rmids) {
-        auto units = m_machine.counterUnits(dom, rmid, ev);
-        // rdtgroup_mondata_show prints the error instead of a number; the read itself succeeds.
-        if (!units) return std::string("Error\n");
-        if (m_machine.unavailable(dom, rmid)) return std::string("Unavailable\n");
-        if (ev == 1) {
-            total += *units * mon.scale;
-            continue;
-        }
-        MbmState& st = m_mbm[{ dom, rmid, ev }];
-        st.chunks += (*units - st.prevMsr) & widthMask; // mbm_overflow_count
-        st.prevMsr = *units;
-        total += st.chunks * mon.scale;
-    }
-    return std::to_string(total) + "\n";
-}
-
-void SimResctrlFs::pollMbm()
-{
-    const std::uint64_t widthMask
-        = m_machine.features().mon.counterWidth >= 64 ? ~0ull : (1ull << m_machine.features().mon.counterWidth) - 1;
-    for (Group* g : allGroups())
-        for (unsigned d = 0; d < m_machine.l3DomainCount(); ++d)
-            for (std::uint32_t ev = 2; ev <= 3; ++ev) {
-                auto units = m_machine.counterUnits(d, g->rmid, ev);
-                if (!units || m_machine.unavailable(d, g->rmid)) continue;
-                MbmState& st = m_mbm[{ d, g->rmid, ev }];
-                st.chunks += (*units - st.prevMsr) & widthMask;
-                st.prevMsr = *units;
-            }
-}
-
-void SimResctrlFs::checkLimbo()
-{
-    std::vector<std::uint32_t> still;
-    for (std::uint32_t rmid : m_limbo) {
-        bool busy = false;
-        for (unsigned d = 0; d < m_machine.l3DomainCount(); ++d)
-            if (m_machine.occupancyBytes(d, rmid) > m_threshold) busy = true;
-        if (busy)
-            still.push_back(rmid);
-        else
-            m_freeRmids.push_back(rmid);
-    }
-    m_limbo = std::move(still);
-}
-
-void SimResctrlFs::onTick(std::uint64_t nowNs)
-{
-    // MBM_OVERFLOW_INTERVAL and CQM_LIMBOCHECK_INTERVAL are both 1000 ms.
-    if (monitoring() && nowNs - m_lastPollNs >= 1'000'000'000ull) {
-        pollMbm();
-        m_lastPollNs = nowNs;
-    }
-    if (monitoring() && !m_limbo.empty() && nowNs - m_lastLimboNs >= 1'000'000'000ull) {
-        checkLimbo();
-        m_lastLimboNs = nowNs;
-    }
 }
 
 std::vector<SimResctrlFs::Group*> SimResctrlFs::allGroups()
@@ -517,12 +475,14 @@ Result<std::uint32_t> SimResctrlFs::allocRmid()
     std::uint32_t r = m_freeRmids.front();
     m_freeRmids.pop_front();
     resetMbmState(r);
+    if (m_assignOnMkdir) assignCounters(r); // mbm_assign_on_mkdir
     return r;
 }
 
 void SimResctrlFs::freeRmid(std::uint32_t rmid)
 {
     if (!monitoring() || rmid == 0) return;
+    releaseCounters(rmid);
     // Lines tagged with the RMID stay in the cache: it waits in limbo until occupancy drops below the threshold.
     m_limbo.push_back(rmid);
 }

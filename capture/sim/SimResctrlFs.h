@@ -4,10 +4,13 @@
 #include "SimMachine.h"
 #include "core/Fs.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace rdt::sim {
@@ -28,7 +31,10 @@ struct ResctrlMountOptions {
 /// counters (MBM as cumulative bytes that the "kernel" itself wrap-corrects by reading the counters at least every
 /// second, as mbm_handle_overflow does). Writes go to the machine's MSR state the way the kernel programs MSRs.
 /// Thread-safe: every call takes the machine's mutex. Unmounting (destruction) resets all controls.
-/// Not emulated: pseudo-locking, mba_MBps, BMEC/ABMC files, SNC, rename(2), PID 0 (the writer is not simulated).
+/// On an AMD processor it speaks the kernel's AMD dialect: MB in 1/8 GB/s (2048 = unlimited) with padded values,
+/// sparse masks, BMEC (mbm_{total,local}_bytes_config) and assignable counters (ResctrlAmd.cpp).
+/// With SNC (SimTopology::sncNodes) it shows mon_L3_XX/mon_sub_L3_YY per node, RMIDs divided by the nodes.
+/// Not emulated: pseudo-locking, mba_MBps, SMBA, io_alloc, rename(2), PID 0 (the writer is not simulated).
 class SimResctrlFs final : public Fs {
 public:
     static Result<std::unique_ptr<SimResctrlFs>> mount(SimMachine& machine, ResctrlMountOptions options = {});
@@ -92,6 +98,7 @@ private:
         std::string info; ///< info sub-dir ("" for info/ itself)
         std::string file;
         int domain = -1;
+        int node = -1; ///< SNC: the node of a mon_sub_L3_YY directory, within its domain (-1: the whole L3)
     };
     Resolved resolve(const std::string& path);
     std::vector<std::string> groupFiles(const Group& g) const;
@@ -101,7 +108,13 @@ private:
     // Files (SimResctrlFs.cpp)
     Result<std::string> readInfo(const std::string& dir, const std::string& file);
     Result<std::string> readGroupFile(Group& g, const std::string& file);
-    Result<std::string> readMon(Group& g, int domain, const std::string& event);
+    Result<std::string> readMon(Group& g, int domain, int node, const std::string& event);
+    // SNC (ResctrlMonitoring.cpp): each logical RMID counts as one hardware RMID per node.
+    unsigned sncNodes() const { return std::max(1u, m_machine.options().topology.sncNodes); }
+    std::uint32_t rmidsPerNode() const { return (m_machine.features().mon.l3MaxRmid + 1) / sncNodes(); }
+    /// The hardware RMIDs of `rmid` in node `node` of a domain, or in every node (node -1).
+    std::vector<std::uint32_t> physicalRmids(std::uint32_t rmid, int node = -1) const;
+    std::string subDomainName(unsigned domain, unsigned node) const;
     Status writeTasks(Group& g, const std::string& data);
     Status writeCpus(Group& g, const std::string& data, bool list);
     std::vector<bool> cpusOf(const Group& g) const { return g.cpus; }
@@ -119,6 +132,23 @@ private:
     const CatCaps& catOf(const Schema& s) const;
     unsigned domainCount(const Schema& s) const;
     std::string modeOfClosid(std::uint32_t closid) const;
+
+    // AMD monitoring dialect (ResctrlAmd.cpp)
+    bool abmc() const { return monitoring() && m_machine.features().amdMon.abmcCounters > 0; }
+    bool counterMode() const { return abmc() && m_assignMode == "mbm_event"; }
+    bool bmecFiles() const { return monitoring() && m_machine.features().amdMon.bmec && !counterMode(); }
+    void initAmdMonitoring();
+    std::vector<std::string> amdMonInfoFiles() const;
+    Result<std::string> readAmdMonInfo(const std::string& dir, const std::string& file);
+    Status writeAmdMonInfo(const std::string& file, const std::string& data);
+    unsigned availableCounters(unsigned domain) const;
+    /// Whether (domain, rmid, event) counts: always outside mbm_event mode and for llc_occupancy.
+    bool counterAssigned(unsigned domain, std::uint32_t rmid, std::uint32_t event) const;
+    Status assignCounter(unsigned domain, std::uint32_t rmid, std::uint32_t event);
+    void assignCounters(std::uint32_t rmid); ///< both MBM events in every domain, as counters last
+    void releaseCounters(std::uint32_t rmid);
+    std::string readAssignments(const Group& g) const;
+    Status writeAssignments(Group& g, const std::string& data);
 
     // Groups and IDs
     Result<std::uint32_t> allocClosid();
@@ -152,6 +182,13 @@ private:
     std::uint64_t m_lastPollNs = 0, m_lastLimboNs = 0;
     int m_listener = 0;
     int m_locks = 0;
+    // AMD: counter assignment mode, the assigned (domain, rmid, event) counters, BMEC configurations per domain
+    // (total, local) and the (domain, rmid) pairs cleared by a BMEC write and not read since.
+    std::string m_assignMode = "default";
+    bool m_assignOnMkdir = true;
+    std::set<std::tuple<unsigned, std::uint32_t, std::uint32_t>> m_counters;
+    std::vector<std::uint32_t> m_bmecConfig[2];
+    std::set<std::pair<unsigned, std::uint32_t>> m_bmecCleared;
 };
 
 /// Formats a CPU set as the kernel's %*pb (hex, 32-bit groups separated by commas) and %*pbl (ranges).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Simulation.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -67,6 +68,14 @@ Result<std::unique_ptr<Simulation>> Simulation::create(const Scenario& scenario,
     SimOptions o;
     o.topology.sockets = scenario.sockets;
     o.topology.coresPerSocket = options.cores > 0 ? unsigned(options.cores) : scenario.cores;
+    if (const PresetInfo* info = cpuidFile.empty() ? presetInfo(preset) : nullptr) {
+        o.topology.coresPerL3 = info->coresPerL3;
+        o.topology.sncNodes = std::max(1u, info->sncNodes);
+        // A preset that replaces the scenario's brings its own size (e.g. epyc-genoa: 4 CCX of 8 cores), so that
+        // its L3 domains exist; the scenario's CPU numbers stay valid as long as it names fewer cores.
+        if (preset != scenario.preset && options.cores <= 0 && info->coresPerSocket > o.topology.coresPerSocket)
+            o.topology.coresPerSocket = info->coresPerSocket;
+    }
     o.topology.threadsPerCore = scenario.threadsPerCore;
     o.setSampling = options.sampling > 0 ? std::uint32_t(options.sampling) : scenario.sampling;
     o.maxTimeScale = options.maxTimeScale;
@@ -133,6 +142,11 @@ std::vector<std::string> Simulation::describe() const
         + " cores x " + std::to_string(o.topology.threadsPerCore) + " threads, set sampling 1/"
         + std::to_string(o.setSampling)
         + (o.maxTimeScale > 1 ? ", time sampling up to 1/" + std::to_string(o.maxTimeScale) + " once steady" : ""));
+    if (o.topology.l3PerSocket() > 1)
+        out.push_back(std::to_string(o.topology.l3Count()) + " L3 domains: one per CCX of "
+            + std::to_string(o.topology.coresPerL3) + " cores");
+    if (o.topology.sncNodes > 1)
+        out.push_back("Sub-NUMA Clustering: " + std::to_string(o.topology.sncNodes) + " nodes per L3 domain");
     for (const auto& n : m_machine->cpuid().notes)
         out.push_back(n);
     out.push_back("scenario: " + m_scenario.name + (m_scenario.title.empty() ? "" : " - " + m_scenario.title));

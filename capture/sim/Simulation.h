@@ -16,7 +16,7 @@ namespace rdt::sim {
 /// What the command line or the GUI overrides of a scenario's machine.
 struct SimulationOptions {
     std::string cpuidFile; ///< `--sim-cpuid FILE`: any CPUID dump instead of the scenario's preset
-    std::string preset; ///< a preset id instead of the scenario's
+    std::string preset; ///< a preset id instead of the scenario's (with that preset's size, PresetInfo)
     int cores = -1; ///< cores per socket; -1 = the scenario's (default 8)
     int sampling = -1; ///< set sampling factor; -1 = the scenario's
     std::uint32_t maxTimeScale = 1; ///< time sampling once steady (TimeScale.h); 1 = every access simulated

@@ -2,10 +2,13 @@
 // Issue #22: the window walks a PMU lesson (tma) through its actions with the Lessons panel's buttons: each step's
 // "Do it for me" starts a recipe on the simulated PMU, the run detects the capture, the panel shows what it
 // measured once the step has run, the answers graded against that capture are accepted, and the lesson completes.
+// Each step's capture is on the TMA page the step says to look at ("look tma"), with the same verdict as the lesson's.
 #include "MainWindow.h"
 
 #include "lesson/LessonRun.h"
+#include "models/PmuSession.h"
 #include "views/LessonPanel.h"
+#include "views/PmuPages.h"
 
 #include <QComboBox>
 #include <QLineEdit>
@@ -46,6 +49,16 @@ private Q_SLOTS:
             QTRY_VERIFY_WITH_TIMEOUT(run->phase() == rdt::lesson::StepPhase::Question, kStepTimeoutMs);
             for (const auto& c : run->claims())
                 QVERIFY2(c.held, (c.text + ": " + c.detail).c_str());
+            // The TMA page shows this step's capture: its own TMA intervals, and the lesson's first claim.
+            QCOMPARE(w.currentView(), QStringLiteral("tma"));
+            PmuSession* pmu = w.pmuPages()->session();
+            QCOMPARE(pmu->followedCapture(), run->pmuCapture());
+            QTRY_VERIFY_WITH_TIMEOUT(!pmu->data().tma.empty(), 5000);
+            pmu->waitForAggregation();
+            const auto& tma = pmu->rangeTma(0);
+            QVERIFY2(tma.valid, tma.note.c_str());
+            if (i == 0) QVERIFY(tma.level1.frontendBound > tma.level1.backendBound); // the interpreter
+            if (i == 1) QVERIFY(tma.level1.backendBound > tma.level1.frontendBound); // the hash join
             QVERIFY2(panel->pmuText().contains(QStringLiteral("Simulated PMU capture")), qPrintable(panel->pmuText()));
             if (run->step().question.kind == rdt::lesson::LessonQuestion::Kind::Number) {
                 const auto measured = run->measuredAnswer();
@@ -62,6 +75,9 @@ private Q_SLOTS:
         }
         QVERIFY(run->finished());
         QCOMPARE(run->completedSteps(), steps);
+        // Stopping the lesson lets go of its capture before its engine goes.
+        w.stopLesson();
+        QVERIFY(!w.pmuPages()->session()->followedCapture());
     }
 };
 

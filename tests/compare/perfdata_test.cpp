@@ -4,8 +4,11 @@
 
 #include "CompareTestUtil.h"
 #include "compare/CompareFormat.h"
+#include "perfdata/PerfDataSession.h"
 
 #include <gtest/gtest.h>
+
+#include <filesystem>
 
 using namespace rdt::compare;
 using namespace rdt::compare::test;
@@ -154,4 +157,64 @@ TEST(ComparePerfData, RejectsFilesThatAreNeither)
     ASSERT_TRUE(truncated.ok()) << truncated.error().toString();
     EXPECT_TRUE(std::any_of(truncated->notes.begin(), truncated->notes.end(),
         [](const std::string& n) { return n.find("truncated") != std::string::npos; }));
+}
+
+// `rdtscope-cli import FILE -o SESSION` keeps the file's records in the session: comparing that session with the
+// file itself gives the same PMU figures (one aggregation for both), and a window on the session counts fewer.
+TEST(ComparePerfData, SessionOfAnImportComparesLikeTheFileItself)
+{
+    for (const char* name : { "propeller_sample_1.perfdata", "perf.data.weight_struct" }) {
+        SCOPED_TRACE(name);
+        const std::string session = ::testing::TempDir() + "/" + name + ".rdts";
+        std::filesystem::remove(session);
+        rdt::perfdata::ImportOptions io;
+        io.symfs = { std::string(RDTSCOPE_TEST_DATA) + "/perf" };
+        auto imported = rdt::perfdata::importToSession(dataPath(name), session, io);
+        ASSERT_TRUE(imported.ok()) << imported.error().toString();
+
+        const Comparison c = compare(session, dataPath(name));
+        EXPECT_EQ(c.a.kind, "session");
+        EXPECT_EQ(c.a.hasLbr, c.b.hasLbr);
+        EXPECT_EQ(c.a.hasMem, c.b.hasMem);
+        EXPECT_TRUE(c.a.hasLbr || c.a.hasMem);
+        EXPECT_EQ(c.a.lbrSamples, c.b.lbrSamples);
+        EXPECT_EQ(c.a.branches, c.b.branches);
+        EXPECT_EQ(c.a.loadSamples, c.b.loadSamples);
+        EXPECT_EQ(c.a.interval, c.b.interval); // the events' sampling settings, from the stored attrs
+        EXPECT_EQ(c.a.family, c.b.family); // perf's HEADER_CPUID, kept by the import
+        EXPECT_EQ(c.a.model, c.b.model);
+        EXPECT_TRUE(c.mismatches.empty()) << c.mismatches.front().text; // same records, same figures
+        std::size_t pmuRows = 0;
+        for (const auto& r : c.rows) {
+            if (r.section == Section::Rdt || r.section == Section::Allocation || r.section == Section::Tma) continue;
+            ++pmuRows;
+            ASSERT_TRUE(r.delta()) << r.item << " " << r.metric;
+            EXPECT_EQ(*r.delta(), 0.0) << r.item << " " << r.metric;
+        }
+        EXPECT_GT(pmuRows, 0u);
+        EXPECT_TRUE(c.onlyInA.empty());
+        EXPECT_TRUE(c.onlyInB.empty());
+        EXPECT_FALSE(std::any_of(c.a.notes.begin(), c.a.notes.end(),
+            [](const std::string& n) { return n.find("compare the perf.data file") != std::string::npos; }));
+
+        // The first half of the session holds fewer samples than the whole.
+        CompareRequest req;
+        req.pathA = req.pathB = session;
+        req.loadA.symfs = req.loadB.symfs = io.symfs;
+        req.loadA.window.kind = Window::Kind::Range;
+        req.loadA.window.toS = c.b.recordingS / 2;
+        auto half = compareFiles(req);
+        ASSERT_TRUE(half.ok()) << half.error().toString();
+        EXPECT_LT(half->a.lbrSamples + half->a.loadSamples, half->b.lbrSamples + half->b.loadSamples);
+        EXPECT_GT(half->a.lbrSamples + half->a.loadSamples, 0u);
+        // ... the same samples as that window of the file.
+        req.pathB = dataPath(name);
+        req.loadB.window = req.loadA.window;
+        auto halves = compareFiles(req);
+        ASSERT_TRUE(halves.ok()) << halves.error().toString();
+        EXPECT_EQ(halves->a.lbrSamples, halves->b.lbrSamples);
+        EXPECT_EQ(halves->a.loadSamples, halves->b.loadSamples);
+        EXPECT_NEAR(halves->a.recordingS, halves->b.recordingS, 1e-3);
+        std::filesystem::remove(session);
+    }
 }

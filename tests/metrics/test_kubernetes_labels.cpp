@@ -45,7 +45,8 @@ TEST(KubernetesLabels, CgroupV1CgroupfsPodWithOneContainer)
     const Labels expected { { "namespace", "cache" }, { "pod", "redis-7d9f8b6c5-q2x4z" }, { "pod_uid", kRedisUid },
         { "container", "redis" } };
     EXPECT_EQ(labeller.labelsFor({ 101, 102 }), expected);
-    EXPECT_EQ(labeller.labelsFor({ 200, 101 }), expected); // a task outside pods does not decide
+    EXPECT_EQ(labeller.labelsFor({ 200, 101 }), Labels {}); // with a task outside pods the group is not the pod's
+    EXPECT_EQ(labeller.labelsFor({ 99999, 101 }), expected); // a task gone meanwhile does not decide
     EXPECT_EQ(labeller.labelsFor({ 200 }), Labels {});
     EXPECT_EQ(labeller.labelsFor({ 99999 }), Labels {}); // gone
 }

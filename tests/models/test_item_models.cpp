@@ -138,6 +138,38 @@ private Q_SLOTS:
         QCOMPARE(model.index(2, MonitorTreeModel::GroupColumn, webRow).data().toString(), QStringLiteral("domain 2"));
     }
 
+    // AMD assignable counters: a domain without a counter is a greyed "unassigned" row with the reason, not a zero;
+    // a group greys only when no domain has one, and otherwise says which part its sums leave out.
+    void monitorTreeGreysUnassignedRows()
+    {
+        MonitorTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        rdt::RdtSampleBatch batch;
+        for (int d = 0; d < 2; ++d) {
+            batch.samples.push_back(sample("web", d, 1 << 20, 1e9, 1e9));
+            batch.samples.push_back(sample("idle", d, 1 << 20, 0, 0));
+            batch.samples.back().flags = rdt::SampleMbmUnassigned;
+        }
+        batch.samples[0].flags = rdt::SampleMbmUnassigned; // web: no counter in domain 0 only
+        model.update(batch);
+        const int web
+            = model.index(0, 0).data(MonitorTreeModel::GroupPathRole).toString() == QStringLiteral("web") ? 0 : 1;
+        const QModelIndex webRow = model.index(web, 0), idleRow = model.index(1 - web, 0);
+        const QModelIndex idleTotal = model.index(1 - web, MonitorTreeModel::TotalColumn);
+        QCOMPARE(idleTotal.data().toString(), QStringLiteral("unassigned"));
+        QVERIFY(idleTotal.data(Qt::ForegroundRole).isValid());
+        QVERIFY(idleRow.data(Qt::ToolTipRole).toString().contains(QStringLiteral("No MBM counter is assigned")));
+        // web: greyed and "unassigned" in domain 0, measured in domain 1; the group row is not greyed.
+        QCOMPARE(model.index(0, MonitorTreeModel::TotalColumn, webRow).data().toString(), QStringLiteral("unassigned"));
+        QVERIFY(model.index(0, MonitorTreeModel::GroupColumn, webRow).data(Qt::ForegroundRole).isValid());
+        QVERIFY(
+            model.index(1, MonitorTreeModel::TotalColumn, webRow).data().toString() != QStringLiteral("unassigned"));
+        QVERIFY(!model.index(1, MonitorTreeModel::GroupColumn, webRow).data(Qt::ForegroundRole).isValid());
+        QVERIFY(!webRow.data(Qt::ForegroundRole).isValid());
+        QVERIFY(
+            webRow.data(Qt::ToolTipRole).toString().contains(QStringLiteral("1 of 2 L3 domains have no MBM counter")));
+    }
+
     void processModelScansProcTree()
     {
         QTemporaryDir dir;

@@ -3,6 +3,7 @@
 #include "rdt/AllocationEngine.h"
 #include "rdt/MsrBackend.h"
 #include "rdt/Sample.h"
+#include "rdt/SampleFlags.h"
 #include "rdt/Sampler.h"
 
 #include <gtest/gtest.h>
@@ -203,6 +204,34 @@ TEST(MsrBackend, SamplerWrapsA24BitCounter)
     Sampler slow(*f.backend, SamplerConfig { 0.25, 8, { "" }, 0 });
     EXPECT_EQ(slow.intervalNs(), 1'000'000'000u);
     EXPECT_NE(slow.rateNote().find("20.18.8"), std::string::npos);
+}
+
+// A CPU that enumerates the overflow bit (CPUID.0FH.01H:EAX[8]): a read that saw bit 61 (set on overflow, reset on
+// read; SDM 20.18.5.2) carries it to its sample, and only that read; a CPU that does not enumerate it never does.
+TEST(MsrBackend, OverflowBitReachesTheSample)
+{
+    auto e = rdt::test::skxLike();
+    e.overflowBit = true;
+    for (const bool enumerated : { true, false }) {
+        SCOPED_TRACE(enumerated);
+        e.overflowBit = enumerated;
+        Fixture f(e);
+        Sampler sampler(*f.backend, SamplerConfig { 10.0, 8, { "" }, 0 });
+        f.msrs->setCounter(0, 0, 2, 100);
+        ASSERT_TRUE(sampler.pollOnce(1'000'000'000).ok());
+        f.msrs->setCounter(0, 0, 2, 900); // rose, but the bit says a whole turn came with it
+        f.msrs->overflowOnce(0, 0, 2);
+        auto o = sampler.pollOnce(1'500'000'000);
+        ASSERT_TRUE(o.ok());
+        EXPECT_EQ((o->samples[0].flags & SampleOverflowBit) != 0, enumerated);
+        EXPECT_EQ(sampleFlagLetters(o->samples[0].flags), enumerated ? "WO" : "-");
+        const double units = enumerated ? double((1ULL << 24) + 800) : 800.0;
+        EXPECT_DOUBLE_EQ(o->samples[0].mbmTotalBps, units * 73728.0 / 0.5);
+        f.msrs->setCounter(0, 0, 2, 1000);
+        auto after = sampler.pollOnce(2'000'000'000);
+        ASSERT_TRUE(after.ok());
+        EXPECT_FALSE(after->samples[0].flags & SampleOverflowBit);
+    }
 }
 
 TEST(MsrBackend, CdpEnableSequence)

@@ -266,6 +266,56 @@ TEST(RdtCli, VendorFixturesPrintTheirUnits)
         EXPECT_EQ(t.read("p0/mon_groups/m1/mbm_L3_assignments"), "mbm_local_bytes:*=_\n");
     }
     {
+        // The simulated Genoa-like EPYC: the real resctrl backend reads its kernel-dialect files.
+        const std::string src = " --source sim --preset epyc-genoa";
+        auto info = run("info" + src);
+        EXPECT_EQ(info.status, 0) << info.err;
+        EXPECT_NE(info.out.find("MB      multiples of 1/8 GB/s, 0..2048, 2048 = unlimited (AMD)"), std::string::npos)
+            << info.out;
+        EXPECT_NE(info.out.find("sparse yes"), std::string::npos) << info.out;
+        EXPECT_NE(info.out.find("domains 4"), std::string::npos) << "one L3 domain per CCX: " << info.out;
+        EXPECT_NE(info.out.find("free MBM counters: 2 in each of 4 domains (of 8 per domain)"), std::string::npos)
+            << info.out;
+        EXPECT_NE(info.err.find("SIMULATED"), std::string::npos) << info.err;
+        auto show = run("alloc show" + src);
+        EXPECT_EQ(show.status, 0) << show.err;
+        EXPECT_NE(show.out.find("MB:0=2048;1=2048;2=2048;3=2048  (unlimited, unlimited, unlimited, unlimited)"),
+            std::string::npos)
+            << show.out;
+        auto set = run("alloc set --group streamer 'MB:1=2GB/s' 'L3:0=f00f'" + src);
+        EXPECT_EQ(set.status, 0) << set.err;
+        EXPECT_NE(
+            set.out.find("MB:0=2048;1=16;2=2048;3=2048  (unlimited, 2 GB/s, unlimited, unlimited)"), std::string::npos)
+            << set.out;
+        EXPECT_NE(set.out.find("L3:0=f00f"), std::string::npos) << "a sparse mask is accepted: " << set.out;
+        auto pct = run("alloc set --group streamer 'MB:0=50%'" + src);
+        EXPECT_EQ(pct.status, 2);
+        EXPECT_NE(pct.err.find("give the value in GB/s"), std::string::npos) << pct.err;
+        auto mon = run("monitor --duration 2 --interval 1000 --csv --at 1:streamer:MB:0=2GB/s" + src);
+        EXPECT_EQ(mon.status, 0) << mon.err;
+        std::string header;
+        auto rows = parseCsv(mon.out, header);
+        EXPECT_EQ(rows.size(), 24u); // default, streamer, victim x 4 domains x 2 intervals
+        bool seen = false;
+        for (const auto& r : rows)
+            if (r.group == "streamer" && r.domain == 0 && r.t > 1.5) { // after the 2 GB/s limit at 1 s
+                EXPECT_NEAR(r.total, 2e9, 0.2e9);
+                seen = true;
+            }
+        EXPECT_TRUE(seen) << mon.out;
+    }
+    {
+        // The simulated Ice Lake-SP in SNC-2: mon_sub_L3_YY per node, RMIDs divided, read by the real backend.
+        const std::string src = " --source sim --preset icx-8351n-snc2";
+        auto info = run("info" + src);
+        EXPECT_EQ(info.status, 0) << info.err;
+        EXPECT_NE(info.out.find("SNC: 2 sub-NUMA nodes per L3 (L3 0 -> nodes 0,1)"), std::string::npos) << info.out;
+        EXPECT_NE(info.out.find("monitoring (L3_MON): 144 RMIDs"), std::string::npos) << info.out;
+        EXPECT_NE(info.out.find("percent of peak bandwidth"), std::string::npos) << info.out;
+        auto mon = run("monitor --duration 1 --csv" + src);
+        EXPECT_EQ(mon.status, 0) << mon.err;
+    }
+    {
         rdt::test::TempTree t("intel.snc");
         auto info = run("info --source resctrl:" + t.root());
         EXPECT_NE(info.out.find("percent of peak bandwidth, 10..100 in steps of 10"), std::string::npos) << info.out;

@@ -285,6 +285,54 @@ TEST(ResctrlVendor, IntelSncSubDomains)
     EXPECT_NE(text.find("MBA still throttles the whole L3"), std::string::npos);
 }
 
+TEST(ResctrlVendor, IntelSncReadsPerNodeWhenAsked)
+{
+    TempTree t("intel.snc");
+    auto b = openTree(t);
+    ASSERT_TRUE(b);
+    b->setSncNodeReadings(true);
+    auto c = b->readCounters("p0");
+    ASSERT_TRUE(c.ok());
+    // mon_L3_00/mon_sub_L3_00,01 and mon_L3_01/mon_sub_L3_02,03, each read from its own files.
+    ASSERT_EQ(c->domains.size(), 4u);
+    const int domains[4] = { 0, 0, 1, 1 };
+    for (int i = 0; i < 4; ++i) {
+        const auto& r = c->domains[static_cast<std::size_t>(i)];
+        EXPECT_EQ(r.domain, domains[i]);
+        EXPECT_EQ(r.node, i);
+        EXPECT_EQ(r.occupancyBytes, std::uint64_t(i + 1) * 2097152u);
+        EXPECT_EQ(r.mbmTotalRaw, std::uint64_t(i + 1) * 1000000000u);
+        EXPECT_EQ(r.flags, 0u);
+    }
+    // A node whose file reads Unavailable is flagged on its own.
+    t.write("p0/mon_data/mon_L3_01/mon_sub_L3_03/mbm_total_bytes", "Unavailable\n");
+    c = b->readCounters("p0");
+    ASSERT_TRUE(c.ok());
+    EXPECT_EQ(c->domains[2].flags, 0u);
+    EXPECT_EQ(c->domains[3].flags, std::uint32_t(SampleMbmUnavailable));
+    // Off again: one reading per L3, the kernel's sums, no node.
+    b->setSncNodeReadings(false);
+    c = b->readCounters("p0");
+    ASSERT_TRUE(c.ok());
+    ASSERT_EQ(c->domains.size(), 2u);
+    EXPECT_EQ(c->domains[0].node, -1);
+    EXPECT_EQ(c->domains[0].mbmTotalRaw, 3000000000u);
+
+    // The sampler keeps one history per node: only the node whose counter moved shows bytes and a rate.
+    t.write("p0/mon_data/mon_L3_01/mon_sub_L3_03/mbm_total_bytes", "4000000000\n");
+    b->setSncNodeReadings(true);
+    Sampler sampler(*b, SamplerConfig { 10.0, 16, { "p0" }, 2e12 });
+    ASSERT_TRUE(sampler.pollOnce(1'000'000'000).ok());
+    t.write("p0/mon_data/mon_L3_00/mon_sub_L3_01/mbm_total_bytes", "2500000000\n");
+    auto batch = sampler.pollOnce(2'000'000'000);
+    ASSERT_TRUE(batch.ok());
+    ASSERT_EQ(batch->samples.size(), 4u);
+    for (const auto& smp : batch->samples) {
+        EXPECT_EQ(smp.node, smp.domain * 2 + (&smp - batch->samples.data()) % 2);
+        EXPECT_EQ(smp.mbmTotalBps, smp.node == 1 ? 500000000.0 : 0.0) << smp.node;
+    }
+}
+
 TEST(ResctrlVendor, IntelTelemetryAndMbps)
 {
     TempTree t("intel.perfpkg");

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "rdt/Sample.h"
 #include "rdt/SampleCsv.h"
+#include "rdt/SampleFlags.h"
 
 #include <gtest/gtest.h>
 
@@ -25,4 +27,16 @@ TEST(SampleCsv, DefaultGroupNamedAndOddNamesQuoted)
 TEST(SampleCsv, SummedRowHasAnEmptyDomain)
 {
     EXPECT_EQ(sampleCsvLine({ 30, "streamer", std::nullopt, 1, 2, 3 }), "30.000,streamer,,1,2,3\n");
+}
+
+// One table of flag names for `monitor`, `replay` and the GUI's Monitor (rdt/SampleFlags.h).
+TEST(SampleFlags, LettersAndWords)
+{
+    EXPECT_EQ(rdt::sampleFlagLetters(0), "-");
+    EXPECT_EQ(rdt::sampleFlagLetters(rdt::SampleFirst), "-"); // not a table flag
+    EXPECT_EQ(rdt::sampleFlagLetters(rdt::SampleOccupancyError | rdt::SampleMbmError), "E"); // once
+    EXPECT_EQ(rdt::sampleFlagLetters(rdt::SampleWrapped | rdt::SampleOverflowBit | rdt::SampleCounterReset), "WOR");
+    EXPECT_EQ(rdt::sampleFlagWords(0), "");
+    EXPECT_EQ(rdt::sampleFlagWords(rdt::SampleWrapped | rdt::SampleOverflowBit),
+        "counter wrapped (corrected), overflow bit set (IA32_QM_CTR bit 61)");
 }

@@ -18,6 +18,7 @@ struct MachineArgs {
     unsigned threadsPerCore = 1;
     std::uint32_t sampling = 64;
     std::vector<std::pair<std::string, std::uint64_t>> overrides;
+    unsigned coresPerL3 = 0; ///< SimTopology::coresPerL3 (0 = one L3 per socket)
 };
 
 inline std::unique_ptr<SimMachine> makeMachine(const MachineArgs& a = {})
@@ -31,6 +32,7 @@ inline std::unique_ptr<SimMachine> makeMachine(const MachineArgs& a = {})
     SimOptions o;
     o.topology.coresPerSocket = a.cores;
     o.topology.threadsPerCore = a.threadsPerCore;
+    o.topology.coresPerL3 = a.coresPerL3;
     o.setSampling = a.sampling;
     auto m = SimMachine::create(*cpuid, o);
     EXPECT_TRUE(m.ok()) << m.error().toString();

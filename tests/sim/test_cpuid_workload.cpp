@@ -14,7 +14,8 @@ using namespace rdt::sim::test;
 
 TEST(SimCpuid, PresetsDecodeAsTheRealParts)
 {
-    EXPECT_EQ(presets().size(), 6u);
+    EXPECT_EQ(presets().size(),
+        8u); // six Intel parts, epyc-genoa (test_epyc_preset.cpp), icx-8351n-snc2 (test_snc_preset.cpp)
     auto skx = decodeFeatures(*presetCpuid("skx-6154"));
     EXPECT_EQ(skx.brand, "Intel(R) Xeon(R) Gold 6154 CPU @ 3.00GHz");
     EXPECT_EQ(skx.l3.ways, 11u);

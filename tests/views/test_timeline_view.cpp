@@ -92,6 +92,13 @@ private Q_SLOTS:
         // After the fence the visible window only holds the streamer's 4 GB/s: the axis follows what is visible.
         const auto bwAfter = view.plot()->axisRects().at(1)->axis(QCPAxis::atLeft)->range();
         QVERIFY(bwAfter.upper >= 4.0 && bwAfter.upper < 6.0);
+        // The marker's label (30 s) stays readable: right of its line where it fits, left of it when the line is so
+        // near the right edge that a left-aligned label would be cut.
+        QVERIFY(view.markerLabelAlignment(0) & Qt::AlignLeft);
+        view.setVisibleRange(0, 32);
+        QVERIFY(view.markerLabelAlignment(0) & Qt::AlignRight);
+        view.setVisibleRange(20, 60);
+        QVERIFY(view.markerLabelAlignment(0) & Qt::AlignLeft);
         view.setMetricVisible(Metric::BandwidthRemote, true);
         QVERIFY(view.plottedPoints(QStringLiteral("streamer"), Metric::BandwidthRemote) > 0);
     }

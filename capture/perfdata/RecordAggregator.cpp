@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "RecordAggregator.h"
+
+#include <algorithm>
+#include <map>
+
+namespace rdt::perfdata {
+
+RecordAggregator::RecordAggregator(const ImportOptions& options, const HeaderInfo& header)
+    : m_options(options)
+    , m_header(header)
+    , m_search(options.symfs)
+{ }
+
+void RecordAggregator::addMapping(const pmu::DecodedRecord& rec)
+{
+    // Point the symbolizer at the local copy of the binary (symfs / build-id), keeping addresses.
+    const auto& m = rec.mmap;
+    if (SymbolSearch::isPseudoPath(m.filename) || !m.executable()) {
+        m_symbols.onRecord(rec);
+        return;
+    }
+    auto local = m_search.locateMapping(m, m_header);
+    if (m_seenPaths.insert(m.filename).second) {
+        if (local)
+            m_out.binaries.push_back(m.filename + " -> " + *local);
+        else
+            m_out.missingBinaries.push_back(m.filename);
+    }
+    pmu::MmapRecord localMap = m;
+    if (local) localMap.filename = *local;
+    m_symbols.addMapping(m.pid, localMap);
+}
+
+void RecordAggregator::add(const pmu::DecodedRecord& rec)
+{
+    switch (rec.kind) {
+    case pmu::RecordKind::Mmap:
+        addMapping(rec);
+        break;
+    case pmu::RecordKind::Sample: {
+        const auto& s = rec.sample;
+        if (m_options.keepSample && !m_options.keepSample(s)) break;
+        ++m_out.samples;
+        auto& c = m_byIp[s.pid][s.ip];
+        ++c.samples;
+        c.period += s.period;
+        if (s.has(pmu::perf::SampleBranchStack) && rec.attr) {
+            if (!m_graph) {
+                const bool callStack = rec.attr->branchSampleType & pmu::perf::BranchCallStack;
+                m_graph.emplace(callStack ? pmu::BranchGraph::Mode::CallStack : pmu::BranchGraph::Mode::AnyBranch);
+            }
+            m_graph->add(s);
+        }
+        if (s.has(pmu::perf::SampleDataSrc) && s.has(pmu::perf::SampleWeight | pmu::perf::SampleWeightStruct)) {
+            m_out.hasMem = true;
+            m_latency.add(s);
+        }
+        break;
+    }
+    default:
+        m_symbols.onRecord(rec);
+        break;
+    }
+    if (m_options.onRecord) m_options.onRecord(rec);
+}
+
+ImportResult RecordAggregator::finish()
+{
+    std::map<std::pair<std::string, std::string>, SymbolCount> sym;
+    for (const auto& [pid, ips] : m_byIp)
+        for (const auto& [ip, c] : ips) {
+            const auto& info = m_symbols.resolve(static_cast<std::uint32_t>(pid), ip);
+            auto& row = sym[{ info.function, info.module }];
+            row.symbol = info.function;
+            row.module = info.module;
+            row.samples += c.samples;
+            row.period += c.period;
+        }
+    for (auto& [k, v] : sym)
+        m_out.bySymbol.push_back(std::move(v));
+    std::sort(m_out.bySymbol.begin(), m_out.bySymbol.end(), [](const SymbolCount& a, const SymbolCount& b) {
+        return a.samples != b.samples ? a.samples > b.samples : a.symbol < b.symbol;
+    });
+    if (m_graph) {
+        m_out.lbrMode = m_graph->mode();
+        m_out.lbr = m_graph->report(m_symbols);
+    }
+    if (m_out.hasMem) m_out.mem = m_latency.report(m_symbols, m_options.topN);
+    return std::move(m_out);
+}
+
+} // namespace rdt::perfdata

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The window on the simulated AMD EPYC (--source sim --preset epyc-genoa): the Monitor dock says how many
+// assignable MBM counters are free, and a group that got none reads "unassigned", greyed, with the reason.
+#include "EngineSource.h"
+#include "MainWindow.h"
+#include "models/MonitorTreeModel.h"
+#include "views/MonitorPanel.h"
+
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QTest>
+#include <QTreeView>
+
+class TestEpycWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void monitorDockShowsFreeCountersAndUnassignedGroups()
+    {
+        // Sample quickly so the rows come while the test waits.
+        auto bundle = openEngineSource("sim", "noisy-neighbour", 20.0, false, 1, "epyc-genoa");
+        QVERIFY2(bundle.ok(), bundle.ok() ? "" : bundle.error().toString().c_str());
+        GroupControl* groups = bundle.value().groups.get();
+        QVERIFY(groups);
+        MainWindow w;
+        w.setSource(std::move(bundle.value()));
+        QLabel* counters = w.monitorPanel()->counterStatus();
+        // The scenario's two groups and the default group hold 2 counters each of the 8 in every domain.
+        QTRY_VERIFY_WITH_TIMEOUT(counters->text().contains(QStringLiteral("free MBM counters: 2 in each of 4")), 5000);
+        QVERIFY(!counters->isHidden());
+        // One more group takes the last two; the next gets none and is an "unassigned" row.
+        QVERIFY(groups->createGroup("batch", false).ok());
+        QVERIFY(groups->createGroup("late", false).ok());
+        // The window re-reads the allocation (and the counters with it) every few frames.
+        QTRY_VERIFY2_WITH_TIMEOUT(counters->text().contains(QStringLiteral("free MBM counters: 0 in each of 4")),
+            qPrintable(counters->text()), 10000);
+        QSortFilterProxyModel* proxy = w.monitorPanel()->proxy();
+        auto lateRow = [&] {
+            for (int r = 0; r < proxy->rowCount(); ++r)
+                if (proxy->index(r, 0).data(MonitorTreeModel::GroupPathRole).toString() == QStringLiteral("late"))
+                    return proxy->index(r, MonitorTreeModel::TotalColumn);
+            return QModelIndex();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(lateRow().isValid(), 10000);
+        QCOMPARE(lateRow().data().toString(), QStringLiteral("unassigned"));
+        QVERIFY(lateRow().data(Qt::ForegroundRole).isValid());
+        QVERIFY(lateRow().data(Qt::ToolTipRole).toString().contains(QStringLiteral("No MBM counter is assigned")));
+    }
+
+    // An Intel machine has no assignable counters: the line stays hidden.
+    void noCounterLineWithoutAssignableCounters()
+    {
+        auto bundle = openEngineSource("sim", "noisy-neighbour", 20.0);
+        QVERIFY2(bundle.ok(), bundle.ok() ? "" : bundle.error().toString().c_str());
+        MainWindow w;
+        w.setSource(std::move(bundle.value()));
+        QTest::qWait(300);
+        QVERIFY(w.monitorPanel()->counterStatus()->isHidden());
+    }
+};
+
+QTEST_MAIN(TestEpycWindow)
+#include "test_epyc_window.moc"
