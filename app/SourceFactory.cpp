@@ -24,9 +24,7 @@ rdt::Result<SourceBundle> openConnectedSource(const AppOptions& options)
     rdt::engine::ServiceOptions service;
     service.rdt.spec = options.source.toStdString();
     service.rdt.scenario = options.scenario.toStdString();
-    if (!options.preset.isEmpty()) // unfinished: the agent protocol carries no preset
-        return rdt::makeError(
-            "--preset is not sent to an agent (--connect)", "run the simulation here, without --connect");
+    service.rdt.simPreset = options.preset.toStdString();
     service.who = "gui";
     const std::string software = "rdtscope " + QCoreApplication::applicationVersion().toStdString();
     auto engine

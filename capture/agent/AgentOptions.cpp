@@ -10,7 +10,7 @@ const char* agentUsage()
     return "usage: rdtscope-agent --stdio | --listen unix:PATH [--allow-group NAME] [--restore-on-exit]\n"
            "                      [--max-clients N] [--no-polkit] [--metrics [ADDR:]PORT [METRICS OPTIONS]]\n"
            "       rdtscope-agent --metrics [ADDR:]PORT [--web-config FILE] [--source SPEC] [--scenario NAME]\n"
-           "                      [--sample-ms N] [--dashboard FILE] [--monitor-pods] [--proc-root DIR]\n"
+           "                      [--preset ID] [--sample-ms N] [--dashboard FILE] [--monitor-pods] [--proc-root DIR]\n"
            "                      [--kubelet-root DIR]\n"
            "  --stdio            serve one client on standard input and output (what ssh and pkexec run)\n"
            "  --listen unix:PATH serve clients on a unix socket (mode 0660, group of --allow-group); under a\n"
@@ -24,6 +24,7 @@ const char* agentUsage()
            "  --web-config FILE  TLS and basic auth for --metrics, in the Prometheus exporter toolkit's format\n"
            "  --source SPEC      RDT source the metrics sample: auto (default), sim, sim-msr, resctrl, msr\n"
            "  --scenario NAME    scenario of a simulated source (default noisy-neighbour)\n"
+           "  --preset ID        CPU preset of a simulated source instead of the scenario's (e.g. epyc-genoa)\n"
            "  --sample-ms N      metrics poll interval in ms, 10 to 1000 (default 1000)\n"
            "  --dashboard FILE   the Grafana dashboard served at /dashboard\n"
            "  --monitor-pods     give every Kubernetes pod a monitor group of the agent's own, named\n"
@@ -99,13 +100,14 @@ Result<AgentOptions> parseAgentOptions(const std::vector<std::string>& args, boo
             o.metrics = true;
             o.metricsAddress = endpoint->first;
             o.metricsPort = endpoint->second;
-        } else if (a == "--web-config" || a == "--source" || a == "--scenario" || a == "--dashboard"
+        } else if (a == "--web-config" || a == "--source" || a == "--scenario" || a == "--preset" || a == "--dashboard"
             || a == "--proc-root" || a == "--kubelet-root") {
             auto v = value(a.c_str());
             if (!v) return v.error();
             (a == "--web-config"            ? o.webConfig
                     : a == "--source"       ? o.source
                     : a == "--scenario"     ? o.scenario
+                    : a == "--preset"       ? o.preset
                     : a == "--proc-root"    ? o.procRoot
                     : a == "--kubelet-root" ? o.kubeletRoot
                                             : o.dashboard)

@@ -25,6 +25,7 @@ struct AgentOptions {
     std::string webConfig; ///< --web-config FILE: exporter-toolkit TLS and basic auth settings
     std::string source = "auto"; ///< --source SPEC: the RDT source the metrics endpoint samples
     std::string scenario = "noisy-neighbour"; ///< --scenario NAME for simulated sources
+    std::string preset; ///< --preset ID: a simulated source's CPU preset instead of the scenario's
     unsigned sampleMs = 1000; ///< --sample-ms N: the metrics sampler's poll interval
     std::string dashboard; ///< --dashboard FILE: served at /dashboard (default: the installed one)
     bool monitorPods = false; ///< --monitor-pods: a monitor group of the agent's own per Kubernetes pod

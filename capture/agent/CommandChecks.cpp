@@ -7,6 +7,7 @@
 #include "rdt/GroupNames.h"
 #include "rdt/UserIds.h"
 #include "remote/PmuCodec.h"
+#include "sim/SimCpuid.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -18,8 +19,8 @@ namespace {
 constexpr std::size_t kMaxIds = 1u << 16;
 }
 
-Status checkSourceRequest(
-    const std::string& source, const std::string& scenario, const std::optional<protocol::PeerCredentials>& peer)
+Status checkSourceRequest(const std::string& source, const std::string& scenario, const std::string& preset,
+    const std::optional<protocol::PeerCredentials>& peer)
 {
     static const std::vector<std::string> known = { "auto", "sim", "sim-msr", "resctrl", "msr" };
     // A path on the agent's machine (another resctrl tree, a directory for a simulated machine's registers):
@@ -41,6 +42,12 @@ Status checkSourceRequest(
                 "the agent runs built-in scenarios only, not '" + scenario + "' (it reads no file a client names)",
                 "built-in scenarios: " + list + "; run a scenario file locally, without --connect");
         }
+    }
+    if (!preset.empty() && !sim::presetInfo(preset)) {
+        std::string list;
+        for (const auto& p : sim::presets())
+            list += (list.empty() ? "" : ", ") + p.id;
+        return errnoError(EINVAL, "unknown CPU preset '" + preset + "'", "built-in presets: " + list);
     }
     return {};
 }

@@ -23,9 +23,9 @@ namespace pb = rdtscope::agent::v1;
 
 /// Source specs the engine knows; `resctrl:PATH` and `sim-msr:DIR` only from a stdio client (authenticated by ssh or
 /// pkexec) or root on the unix socket; scenarios by built-in name only (the privileged agent reads no file a client
-/// names).
-Status checkSourceRequest(
-    const std::string& source, const std::string& scenario, const std::optional<protocol::PeerCredentials>& peer);
+/// names); presets by built-in id.
+Status checkSourceRequest(const std::string& source, const std::string& scenario, const std::string& preset,
+    const std::optional<protocol::PeerCredentials>& peer);
 
 /// Group names and paths (rdt/GroupNames.h), and the PID or CPU list of an assignment checked as if typed
 /// (rdt/UserIds.h: PID 0 refused, PIDs below pid_max, CPUs that exist and are online). Returns the ids.

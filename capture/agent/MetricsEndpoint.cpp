@@ -48,6 +48,7 @@ Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
     engine::ServiceOptions serviceOptions;
     serviceOptions.rdt.spec = options.source;
     serviceOptions.rdt.scenario = options.scenario;
+    serviceOptions.rdt.simPreset = options.preset;
     serviceOptions.who = "agent";
     serviceOptions.sncNodeSamples = true; // SNC machines: one series per sub-NUMA node, labelled `node`
     auto service = engine::CaptureService::open(serviceOptions);

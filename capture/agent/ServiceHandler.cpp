@@ -153,13 +153,15 @@ private:
 
     void openSource(const pb::OpenSource& o, pb::Response& response)
     {
-        if (auto ok = checkSourceRequest(o.source(), o.scenario(), m_peer); !ok) return fail(response, ok.error());
+        if (auto ok = checkSourceRequest(o.source(), o.scenario(), o.preset(), m_peer); !ok)
+            return fail(response, ok.error());
         if (m_service) end("the client opened another source");
         m_restore.clear();
         m_experiment.clear();
         engine::ServiceOptions opt;
         opt.rdt.spec = o.source();
         if (!o.scenario().empty()) opt.rdt.scenario = o.scenario();
+        opt.rdt.simPreset = o.preset();
         opt.openRdt = o.open_rdt();
         opt.who = "agent";
         auto svc = engine::CaptureService::open(opt);

@@ -106,12 +106,6 @@ Result<std::unique_ptr<engine::Engine>> openServiceForCli(
     o.rdt.spec = options.source;
     o.rdt.scenario = options.scenario;
     o.rdt.simPreset = options.preset;
-    if (!options.preset.empty() && !g_connectUrl.empty()) {
-        // Unfinished: the agent protocol carries the scenario but not a preset yet.
-        exitCode = 2;
-        std::fprintf(stderr, "rdtscope-cli: --preset is not sent to an agent (--connect); run the simulation here\n");
-        return errnoError(EINVAL, "--preset with --connect is not supported yet");
-    }
     auto engine = openEngine(o, exitCode);
     if (engine) announceSource((*engine)->source());
     return engine;

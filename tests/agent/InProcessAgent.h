@@ -54,11 +54,12 @@ public:
         return c ? std::move(*c) : nullptr;
     }
     std::unique_ptr<remote::RemoteEngine> engine(
-        const std::string& source, const std::string& scenario = "noisy-neighbour")
+        const std::string& source, const std::string& scenario = "noisy-neighbour", const std::string& preset = "")
     {
         ServiceOptions o;
         o.rdt.spec = source;
         o.rdt.scenario = scenario;
+        o.rdt.simPreset = preset;
         auto c = client();
         if (!c) return nullptr;
         auto e = remote::RemoteEngine::open(std::move(c), o);

@@ -22,11 +22,13 @@ using namespace rdt::engine;
 
 namespace {
 
-std::unique_ptr<CaptureService> local(const std::string& source, const std::string& scenario = "noisy-neighbour")
+std::unique_ptr<CaptureService> local(
+    const std::string& source, const std::string& scenario = "noisy-neighbour", const std::string& preset = "")
 {
     ServiceOptions o;
     o.rdt.spec = source;
     o.rdt.scenario = scenario;
+    o.rdt.simPreset = preset;
     auto s = CaptureService::open(o);
     EXPECT_TRUE(s) << (s ? "" : s.error().toString());
     return s ? std::move(*s) : nullptr;
@@ -76,6 +78,29 @@ TEST(AgentEngine, OpensTheSameSimulatedMachineAsALocalService)
     EXPECT_EQ(rm->hostname, "testhost");
     EXPECT_EQ(rm->kernel, lm->kernel);
     EXPECT_EQ(rm->kernel.rfind("Linux ", 0), 0u) << rm->kernel;
+}
+
+TEST(AgentEngine, SimulatesTheCpuPresetTheClientAsksFor)
+{
+    InProcessAgent agent;
+    auto remote = agent.engine("sim", "noisy-neighbour", "epyc-genoa");
+    auto mine = local("sim", "noisy-neighbour", "epyc-genoa");
+    auto intel = local("sim");
+    ASSERT_TRUE(remote && mine && intel);
+    EXPECT_EQ(remote->source().why, mine->source().why);
+    EXPECT_NE(remote->source().why.find("preset epyc-genoa"), std::string::npos) << remote->source().why;
+    auto rm = remote->machine();
+    auto lm = mine->machine();
+    auto im = intel->machine();
+    ASSERT_TRUE(rm && lm && im);
+    EXPECT_EQ(rm->cpuidJson, lm->cpuidJson);
+    EXPECT_NE(rm->cpuidJson, im->cpuidJson); // the preset reached the agent's simulator, not the scenario's CPU
+    EXPECT_EQ(rm->capabilities.resources.size(), lm->capabilities.resources.size());
+    const auto rs = remote->snapshot(false);
+    const auto ls = mine->snapshot(false);
+    ASSERT_EQ(rs.groups.size(), ls.groups.size());
+    for (std::size_t i = 0; i < ls.groups.size(); ++i)
+        EXPECT_EQ(rs.groups[i].schemata.format(), ls.groups[i].schemata.format()) << ls.groups[i].info.path;
 }
 
 TEST(AgentEngine, SnapshotsPollsAndEventsMatchTheLocalEngine)
@@ -203,6 +228,19 @@ TEST(AgentEngine, ScenarioFilesAndUnknownSourcesAreRefusedWithAdvice)
         ASSERT_FALSE(e);
         EXPECT_NE(e.error().message.find("built-in scenarios only"), std::string::npos) << e.error().toString();
         EXPECT_NE(e.error().advice.find("noisy-neighbour"), std::string::npos) << e.error().toString();
+    }
+    {
+        InProcessAgent agent;
+        auto c = agent.client();
+        ASSERT_TRUE(c);
+        ServiceOptions o;
+        o.rdt.spec = "sim";
+        o.rdt.simPreset = "/etc/passwd";
+        auto e = remote::RemoteEngine::open(std::move(c), o);
+        ASSERT_FALSE(e);
+        EXPECT_EQ(e.error().code, EINVAL);
+        EXPECT_NE(e.error().message.find("unknown CPU preset"), std::string::npos) << e.error().toString();
+        EXPECT_NE(e.error().advice.find("epyc-genoa"), std::string::npos) << e.error().toString();
     }
     {
         InProcessAgent agent;
