@@ -38,6 +38,7 @@ Action actionFor(const pb::Request& request)
         return Action::None;
     case pb::Request::kGroupCommand:
     case pb::Request::kApplyAllocation:
+    case pb::Request::kResctrlSetting: // counters, event configurations and CDP change what every group counts
     case pb::Request::kExperiment: // the agent writes the saved allocations back when the client goes
         return Action::Allocate;
     case pb::Request::kStartPmu:

@@ -73,6 +73,18 @@ Result<std::vector<unsigned>> checkGroupCommand(const pb::GroupCommand& c, engin
     return parseUserCpus(text, machine->capabilities);
 }
 
+Status checkResctrlSetting(const pb::ResctrlSetting& s)
+{
+    if (s.op() == pb::ResctrlSetting::SET_CDP) return {};
+    if (s.op() == pb::ResctrlSetting::ASSIGN_COUNTER || s.op() == pb::ResctrlSetting::UNASSIGN_COUNTER)
+        if (auto st = checkGroupPath(s.path()); !st) return st;
+    if (s.event().empty() || s.event().size() > 64)
+        return errnoError(EINVAL, "an event name of 1 to 64 characters is needed", "e.g. mbm_total_bytes");
+    if (s.domain() < -1 || s.domain() > 4095)
+        return errnoError(EINVAL, "no L3 domain " + std::to_string(s.domain()), "domains are the mon_L3_XX ids");
+    return {};
+}
+
 Result<engine::PmuRequest> checkPmuRequest(
     const pb::StartPmu& request, const std::optional<protocol::PeerCredentials>& peer)
 {

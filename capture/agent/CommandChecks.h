@@ -31,6 +31,11 @@ Status checkSourceRequest(const std::string& source, const std::string& scenario
 /// (rdt/UserIds.h: PID 0 refused, PIDs below pid_max, CPUs that exist and are online). Returns the ids.
 Result<std::vector<unsigned>> checkGroupCommand(const pb::GroupCommand& command, engine::CaptureService& service);
 
+/// A counter assignment, event configuration or CDP switch: a group path checked as GroupNames does, an event name
+/// of at most 64 characters, a domain from -1 (every domain) to 4095; the engine checks the rest against the
+/// machine (the event exists, the domain exists, a counter is free) as it does for the CLI.
+Status checkResctrlSetting(const pb::ResctrlSetting& setting);
+
 /// A PMU capture request: a known kind, PIDs checked as if typed (rdt/UserIds.h), a load-latency threshold and a
 /// memory scale in the CLI's ranges, and a command to launch only from a stdio client (authenticated by ssh or
 /// pkexec) or root on the unix socket: the agent launches it as its own user.

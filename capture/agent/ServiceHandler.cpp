@@ -51,7 +51,7 @@ public:
         }
         if (!m_service) {
             // A command the agent knows that needs a source, or one it does not know at all.
-            if (request.command_case() > pb::Request::kExperiment || request.command_case() == 0)
+            if (request.command_case() > pb::Request::kResctrlSetting || request.command_case() == 0)
                 return fail(response,
                     makeError("this agent does not know command #" + std::to_string(request.command_case()),
                         "install the same rdtscope release on both machines"));
@@ -95,6 +95,8 @@ public:
         }
         case pb::Request::kExperiment:
             return experiment(request.experiment(), response);
+        case pb::Request::kResctrlSetting:
+            return resctrlSetting(request.resctrl_setting(), response);
         case pb::Request::kDescribeMachine: {
             auto report = svc.describeMachine();
             if (!report) return fail(response, report.error());
@@ -239,6 +241,15 @@ private:
             remote::toWire(b, *out->add_batches());
     }
 
+    /// done() with the capabilities as the command left them (pb::Done).
+    void doneWithCapabilities(const engine::CommandResult& r, pb::Response& response)
+    {
+        done(r, response);
+        if (!r.ok) return;
+        if (auto machine = m_service->machine())
+            protocol::toWire(machine->capabilities, *response.mutable_done()->mutable_capabilities());
+    }
+
     void groupCommand(const pb::GroupCommand& c, pb::Response& response)
     {
         engine::CaptureService& svc = *m_service;
@@ -246,17 +257,36 @@ private:
         if (!ids) return fail(response, ids.error());
         switch (c.op()) {
         case pb::GroupCommand::CREATE:
-            return done(svc.createGroup(c.name()), response);
+            return doneWithCapabilities(svc.createGroup(c.name()), response);
         case pb::GroupCommand::CREATE_MONITOR:
-            return done(svc.createMonitorGroup(c.path(), c.name()), response);
+            return doneWithCapabilities(svc.createMonitorGroup(c.path(), c.name()), response);
         case pb::GroupCommand::DELETE:
-            return done(svc.deleteGroup(c.path()), response);
+            return doneWithCapabilities(svc.deleteGroup(c.path()), response);
         case pb::GroupCommand::ASSIGN_TASKS:
             return done(svc.assignTasks(c.path(), *ids), response);
         case pb::GroupCommand::ASSIGN_CPUS:
             return done(svc.assignCpus(c.path(), *ids), response);
         default:
             return fail(response, errnoError(EINVAL, "unknown group operation " + std::to_string(c.op())));
+        }
+    }
+
+    void resctrlSetting(const pb::ResctrlSetting& s, pb::Response& response)
+    {
+        if (auto ok = checkResctrlSetting(s); !ok) return fail(response, ok.error());
+        engine::CaptureService& svc = *m_service;
+        switch (s.op()) {
+        case pb::ResctrlSetting::ASSIGN_COUNTER:
+        case pb::ResctrlSetting::UNASSIGN_COUNTER:
+            return doneWithCapabilities(
+                svc.assignCounter(s.path(), s.event(), s.domain(), s.op() == pb::ResctrlSetting::ASSIGN_COUNTER),
+                response);
+        case pb::ResctrlSetting::CONFIGURE_EVENT:
+            return doneWithCapabilities(svc.configureMbmEvent(s.event(), s.domain(), s.transactions()), response);
+        case pb::ResctrlSetting::SET_CDP:
+            return doneWithCapabilities(svc.setCdp(s.enabled()), response);
+        default:
+            return fail(response, errnoError(EINVAL, "unknown resctrl setting " + std::to_string(s.op())));
         }
     }
 

@@ -81,32 +81,16 @@ public:
     virtual CommandResult deleteGroup(const std::string& path) = 0;
     virtual CommandResult assignTasks(const std::string& path, const std::vector<unsigned>& pids) = 0;
     virtual CommandResult assignCpus(const std::string& path, const std::vector<unsigned>& cpus) = 0;
-    /// Sets a BMEC event configuration (RdtBackend::configureMbmEvent). Engines that cannot refuse with ENOTSUP.
-    virtual CommandResult configureMbmEvent(const std::string& event, int domain, std::uint64_t transactions)
-    {
-        (void)event, (void)domain, (void)transactions;
-        return CommandResult::failure(errnoError(ENOTSUP, "event configuration is not offered by this engine",
-            "unfinished: not carried over --connect yet; run the command on the server"));
-    }
-    /// Assigns or frees an MBM counter (RdtBackend::assignCounter). Engines that cannot refuse with ENOTSUP.
-    virtual CommandResult assignCounter(const std::string& path, const std::string& event, int domain, bool assign)
-    {
-        (void)path, (void)event, (void)domain, (void)assign;
-        return CommandResult::failure(errnoError(ENOTSUP, "counter assignment is not offered by this engine",
-            "unfinished: not carried over --connect yet; run the command on the server"));
-    }
+    /// Sets a BMEC event configuration (RdtBackend::configureMbmEvent).
+    virtual CommandResult configureMbmEvent(const std::string& event, int domain, std::uint64_t transactions) = 0;
+    /// Assigns or frees an MBM counter (RdtBackend::assignCounter).
+    virtual CommandResult assignCounter(const std::string& path, const std::string& event, int domain, bool assign) = 0;
     /// Turns L3 Code and Data Prioritization on or off (SDM 20.19.5): every group then has an L3CODE and an L3DATA
     /// mask instead of one L3 mask. The kernel sets it only when resctrl is mounted, so the simulated `sim` source
     /// remounts its resctrl (the groups are kept, their allocations reset) and a real resctrl source refuses with the
     /// mount command as advice; the MSR sources (`msr`, `sim-msr`) write IA32_L3_QOS_CFG by the SDM 20.19.6.2
-    /// sequence (MsrBackend::setCdp). Engines that cannot refuse with ENOTSUP.
-    virtual CommandResult setCdp(bool enabled)
-    {
-        (void)enabled;
-        return CommandResult::failure(errnoError(ENOTSUP, "switching CDP is not offered by this engine",
-            "unfinished: not carried over --connect yet; on the server: mount -t resctrl resctrl -o cdp "
-            "/sys/fs/resctrl"));
-    }
+    /// sequence (MsrBackend::setCdp).
+    virtual CommandResult setCdp(bool enabled) = 0;
     /// Validates (rdt/AllocationRules.h) and applies one change to one group as one transaction: every domain is
     /// written or, on the first refusal, every value already written is restored.
     virtual AllocationResult applyAllocation(const std::string& group, const Schemata& change) = 0;

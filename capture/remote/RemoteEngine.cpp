@@ -69,7 +69,10 @@ pb::Response RemoteEngine::exchange(pb::Request request)
 
 engine::CommandResult RemoteEngine::command(pb::Request request)
 {
-    return resultOf(exchange(std::move(request)));
+    const auto response = exchange(std::move(request));
+    if (response.has_done() && response.done().has_capabilities())
+        m_machine.capabilities = protocol::fromWire(response.done().capabilities());
+    return resultOf(response);
 }
 
 Result<engine::MachineDescription> RemoteEngine::machine()
@@ -176,6 +179,38 @@ engine::CommandResult RemoteEngine::beginExperiment(const std::vector<std::strin
     e->set_op(pb::Experiment::BEGIN);
     for (const auto& g : groups)
         e->add_groups(g);
+    return command(std::move(req));
+}
+
+engine::CommandResult RemoteEngine::configureMbmEvent(const std::string& event, int domain, std::uint64_t transactions)
+{
+    pb::Request req;
+    auto* s = req.mutable_resctrl_setting();
+    s->set_op(pb::ResctrlSetting::CONFIGURE_EVENT);
+    s->set_event(event);
+    s->set_domain(domain);
+    s->set_transactions(transactions);
+    return command(std::move(req));
+}
+
+engine::CommandResult RemoteEngine::assignCounter(
+    const std::string& path, const std::string& event, int domain, bool assign)
+{
+    pb::Request req;
+    auto* s = req.mutable_resctrl_setting();
+    s->set_op(assign ? pb::ResctrlSetting::ASSIGN_COUNTER : pb::ResctrlSetting::UNASSIGN_COUNTER);
+    s->set_path(path);
+    s->set_event(event);
+    s->set_domain(domain);
+    return command(std::move(req));
+}
+
+engine::CommandResult RemoteEngine::setCdp(bool enabled)
+{
+    pb::Request req;
+    auto* s = req.mutable_resctrl_setting();
+    s->set_op(pb::ResctrlSetting::SET_CDP);
+    s->set_enabled(enabled);
     return command(std::move(req));
 }
 

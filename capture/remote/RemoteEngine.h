@@ -48,6 +48,10 @@ public:
     engine::CommandResult assignTasks(const std::string& path, const std::vector<unsigned>& pids) override;
     engine::CommandResult assignCpus(const std::string& path, const std::vector<unsigned>& cpus) override;
     engine::AllocationResult applyAllocation(const std::string& group, const Schemata& change) override;
+    engine::CommandResult configureMbmEvent(const std::string& event, int domain, std::uint64_t transactions) override;
+    engine::CommandResult assignCounter(
+        const std::string& path, const std::string& event, int domain, bool assign) override;
+    engine::CommandResult setCdp(bool enabled) override;
     engine::CommandResult setSamplingInterval(std::uint64_t intervalNs) override;
     std::uint64_t samplingIntervalNs() const override { return m_intervalNs; }
     engine::CommandResult pollRdt() override;

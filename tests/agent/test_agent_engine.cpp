@@ -8,6 +8,7 @@
 #include "agent/AgentServer.h"
 #include "agent/ServiceHandler.h"
 #include "engine/CaptureService.h"
+#include "rdt/ResctrlFeatures.h"
 #include "remote/RemoteEngine.h"
 
 #include <gtest/gtest.h>
@@ -359,4 +360,55 @@ TEST(AgentEngine, DescribesItsMachineAsTheLocalInfoDoes)
     // The same text below the source line: one formatter for both.
     auto body = [](std::string text) { return text.substr(text.find('\n')); };
     EXPECT_EQ(body(formatCapabilityReportText(*theirs)), body(formatCapabilityReportText(*ours)));
+}
+
+TEST(AgentEngine, CountersAndCdpAreSetThroughTheAgentAsLocally)
+{
+    InProcessAgent agent;
+    auto remote = agent.engine("sim", "noisy-neighbour", "epyc-genoa");
+    auto mine = local("sim", "noisy-neighbour", "epyc-genoa");
+    ASSERT_TRUE(remote && mine);
+    auto freeIn = [](Engine& e, int domain) {
+        auto m = e.machine();
+        EXPECT_TRUE(m) << (m ? "" : m.error().toString());
+        return m ? valueOfDomain(m->capabilities.monitoring.availableMbmCounters, domain, 999) : 999;
+    };
+    const auto before = freeIn(*remote, 0);
+    ASSERT_EQ(before, freeIn(*mine, 0));
+    ASSERT_LT(before, 8u);
+    // Freeing one of the victim's counters in domain 0 frees one counter, there as here.
+    const auto r = remote->assignCounter("victim", "mbm_total_bytes", 0, false);
+    const auto l = mine->assignCounter("victim", "mbm_total_bytes", 0, false);
+    ASSERT_TRUE(r.ok) << r.reason;
+    ASSERT_TRUE(l.ok) << l.reason;
+    EXPECT_EQ(freeIn(*remote, 0), before + 1);
+    EXPECT_EQ(freeIn(*mine, 0), before + 1);
+    EXPECT_TRUE(remote->assignCounter("victim", "mbm_total_bytes", 0, true).ok);
+    EXPECT_EQ(freeIn(*remote, 0), before);
+    // The engine's own checks answer through the agent; the agent's refuse hostile values first.
+    const auto unknown = remote->assignCounter("victim", "mbm_nonsense", 0, true);
+    EXPECT_FALSE(unknown.ok);
+    EXPECT_NE(unknown.reason.find("no assignable event"), std::string::npos) << unknown.reason;
+    EXPECT_FALSE(remote->assignCounter("../../etc", "mbm_total_bytes", 0, true).ok);
+    const auto farDomain = remote->assignCounter("victim", "mbm_total_bytes", 1 << 20, true);
+    EXPECT_FALSE(farDomain.ok);
+    EXPECT_NE(farDomain.reason.find("no L3 domain"), std::string::npos) << farDomain.reason;
+}
+
+TEST(AgentEngine, CdpIsSwitchedThroughTheAgent)
+{
+    InProcessAgent agent;
+    auto remote = agent.engine("sim");
+    ASSERT_TRUE(remote);
+    auto m = remote->machine();
+    ASSERT_TRUE(m);
+    EXPECT_FALSE(m->capabilities.cdpL3);
+    const auto on = remote->setCdp(true);
+    ASSERT_TRUE(on.ok) << on.reason;
+    m = remote->machine();
+    ASSERT_TRUE(m);
+    EXPECT_TRUE(m->capabilities.cdpL3);
+    const auto snap = remote->snapshot(false);
+    ASSERT_FALSE(snap.groups.empty());
+    EXPECT_TRUE(snap.groups.front().schemata.has("L3CODE")) << snap.groups.front().schemata.format();
 }
