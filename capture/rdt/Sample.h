@@ -56,7 +56,8 @@ struct TelemetrySample {
 struct RdtSampleBatch {
     std::uint64_t timeNs = 0;
     std::vector<RdtSample> samples;
-    std::vector<TelemetrySample> telemetry; ///< empty without PERF_PKG_MON
+    std::vector<TelemetrySample>
+        telemetry {}; ///< empty without PERF_PKG_MON (initialised: {time, samples} stays valid)
 };
 
 /// An allocation change as it happened (docs/ARCHITECTURE.md "Data flow": markers on timelines, rows in sessions).
