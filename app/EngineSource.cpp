@@ -144,6 +144,24 @@ public:
         return statusOf(m_holder->engine->assignCpus(path, cpus.value()));
     }
 
+    rdt::Status assignCounters(const std::string& path, int domain, bool assign) override
+    {
+        auto machine = m_holder->engine->machine();
+        if (!machine) return machine.error();
+        const auto& mon = machine->capabilities.monitoring;
+        if (!mon.counterAssignment())
+            return rdt::errnoError(ENOTSUP, "this machine's MBM events count without assigned counters",
+                "assignable counters need resctrl's mbm_event mode (info/L3_MON/mbm_assign_mode, AMD ABMC)");
+        // Both MBM events, as a row reads Unassigned when either lacks a counter; the first refusal is the answer
+        // (e.g. no counter free: the kernel's reason and where to free one).
+        for (const auto& [event, present] :
+            { std::pair { "mbm_total_bytes", mon.mbmTotal }, { "mbm_local_bytes", mon.mbmLocal } }) {
+            if (!present) continue;
+            if (auto s = statusOf(m_holder->engine->assignCounter(path, event, domain, assign)); !s) return s;
+        }
+        return {};
+    }
+
 private:
     std::shared_ptr<EngineHolder> m_holder;
     std::string m_readOnly;

@@ -26,6 +26,7 @@
 #include "views/PmuControls.h"
 #include "views/PmuPages.h"
 #include "views/ReplayBar.h"
+#include "views/TelemetryTimeline.h"
 #include "views/TimelineView.h"
 
 #include "views/CompareWindow.h"
@@ -126,8 +127,12 @@ MainWindow::MainWindow(QWidget* parent)
     allocation->setCollapsible(1, false);
     split->addWidget(allocation);
     split->addWidget(m_timelines);
+    // PERF_PKG_MON power per group below the timelines; hidden until a telemetry batch arrives.
+    m_telemetry = new TelemetryTimeline(m_pump, m_timelines, split);
+    split->addWidget(m_telemetry);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 1);
     dashLayout->addWidget(split, 1);
 
     m_pages->addTab(m_machinePanel, tr(kPages[0].title));

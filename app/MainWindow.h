@@ -39,6 +39,7 @@ class QUndoStack;
 class QDockWidget;
 class ReplayBar;
 class SessionRecording;
+class TelemetryTimeline;
 class TimelineView;
 struct FrameUpdate;
 namespace rdt::lesson {
@@ -115,10 +116,12 @@ public:
 
     FramePump* pump() const { return m_pump; }
     TimelineView* timelines() const { return m_timelines; }
+    TelemetryTimeline* telemetryTimeline() const { return m_telemetry; }
     MachineModel* machineModel() const { return m_machineModel; }
     MonitorModel* monitorModel() const { return m_monitorModel; }
     MonitorTreeModel* monitorTree() const { return m_monitorTree; }
     MonitorPanel* monitorPanel() const { return m_monitorPanel; }
+    GroupsPanel* groupsPanel() const { return m_groupsPanel; }
     /// Puts docks, splitters and the window size back to the defaults (View > Reset layout).
     void resetLayout();
     /// Restores the window and dock state saved by the last run (QSettings); false when there is none.
@@ -178,6 +181,7 @@ private:
     QTabWidget* m_pages;
     MachinePanel* m_machinePanel;
     TimelineView* m_timelines;
+    TelemetryTimeline* m_telemetry = nullptr;
     CacheWayHeatmap* m_heatmap;
     MbaEditor* m_mba = nullptr;
     GroupsPanel* m_groupsPanel;

@@ -44,6 +44,7 @@ void FramePump::setFeed(std::unique_ptr<SampleFeed> feed)
     m_now = 0;
     m_anchorWallNs = 0;
     m_store.clear();
+    m_telemetry.clear();
     m_markers.clear();
     Q_EMIT seriesReset();
     Q_EMIT sourceChanged(source());
@@ -73,6 +74,7 @@ void FramePump::stop()
 void FramePump::resetSeries()
 {
     m_store.clear();
+    m_telemetry.clear();
     m_markers.clear();
     Q_EMIT seriesReset();
 }
@@ -190,5 +192,6 @@ void FramePump::ingest(const rdt::RdtSampleBatch& batch)
     const double t = secondsOf(batch.timeNs);
     for (const auto& [group, values] : perGroup)
         m_store.append(m_store.groupIndex(group), t, values);
+    if (!batch.telemetry.empty()) m_telemetry.append(t, batch.telemetry);
     m_now = std::max(m_now, t);
 }

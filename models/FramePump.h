@@ -2,6 +2,7 @@
 #pragma once
 
 #include "SampleFeed.h"
+#include "TelemetryHistory.h"
 #include "TimeSeriesStore.h"
 
 #include <QObject>
@@ -58,6 +59,8 @@ public:
 
     TimeSeriesStore& store() { return m_store; }
     const TimeSeriesStore& store() const { return m_store; }
+    /// PERF_PKG_MON power and activity per group (empty on machines without it), on the same time axis.
+    const TelemetryHistory& telemetry() const { return m_telemetry; }
     const std::deque<TimelineMarker>& markers() const { return m_markers; }
     double now() const { return m_now; }
     double secondsOf(std::uint64_t timeNs) const;
@@ -91,6 +94,7 @@ private:
     double m_anchorT = 0; ///< timeline second of the newest batch ...
     std::uint64_t m_anchorWallNs = 0; ///< ... and CLOCK_MONOTONIC when it arrived (0: none yet)
     TimeSeriesStore m_store;
+    TelemetryHistory m_telemetry;
     std::deque<TimelineMarker> m_markers;
     DrainedFrame m_scratch;
 };

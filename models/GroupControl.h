@@ -3,6 +3,7 @@
 
 #include "core/Result.h"
 
+#include <cerrno>
 #include <string>
 #include <vector>
 
@@ -27,4 +28,14 @@ public:
     virtual rdt::Status removeGroup(const std::string& path) = 0;
     virtual rdt::Status addTasks(const std::string& path, const std::vector<int>& pids) = 0;
     virtual rdt::Status setCpus(const std::string& path, const std::string& cpuList) = 0;
+    /// Assignable MBM counters (resctrl mbm_event mode, AMD ABMC): assigns (or frees) the counters of the MBM events
+    /// the machine has for a group in `domain` (-1 = every domain), through RdtBackend::assignCounter. Sources
+    /// without them refuse with ENOTSUP and the reason.
+    virtual rdt::Status assignCounters(const std::string& path, int domain, bool assign)
+    {
+        (void)path;
+        (void)domain;
+        (void)assign;
+        return rdt::errnoError(ENOTSUP, "this source cannot assign MBM counters");
+    }
 };

@@ -186,8 +186,8 @@ QString MonitorTreeModel::tooltip(const QModelIndex& index) const
     if (mbmUnassigned(index)) {
         text += QStringLiteral("\n")
             + tr("No MBM counter is assigned here (assignable counters, mbm_event mode): the kernel reads "
-                 "'Unassigned', so this bandwidth is not measured. Free a counter elsewhere or assign one with "
-                 "'rdtscope-cli groups counter-assign'.");
+                 "'Unassigned', so this bandwidth is not measured. Free a counter elsewhere or assign one: right-click "
+                 "the group in the Groups dock, or 'rdtscope-cli groups counter-assign'.");
     } else if (g && g->unassigned > 0) {
         text += QStringLiteral("\n")
             + tr("%1 of %2 L3 domains have no MBM counter: the sums leave them out.")

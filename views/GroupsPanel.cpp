@@ -10,6 +10,7 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
+#include <QMenu>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -87,7 +88,38 @@ GroupsPanel::GroupsPanel(GroupModel* model, QWidget* parent)
         if (ok) setCpus(list);
     });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &GroupsPanel::updateButtons);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QTreeView::customContextMenuRequested, this, &GroupsPanel::showContextMenu);
     setControl(nullptr);
+}
+
+void GroupsPanel::showContextMenu(const QPoint& pos)
+{
+    const QModelIndex index = m_view->indexAt(pos);
+    if (!index.isValid()) return;
+    m_view->setCurrentIndex(index);
+    QMenu menu(this);
+    const bool writable = m_control && m_readOnly.isEmpty();
+    // Assignable MBM counters (AMD ABMC): the Monitor dock greys a group's Unassigned rows; these fix them.
+    QAction* assign = menu.addAction(tr("Assign MBM counters (every domain)"));
+    connect(assign, &QAction::triggered, this, [this] { assignCounters(true); });
+    QAction* free = menu.addAction(tr("Free MBM counters (every domain)"));
+    connect(free, &QAction::triggered, this, [this] { assignCounters(false); });
+    for (QAction* a : { assign, free }) {
+        a->setEnabled(writable);
+        if (!writable) a->setToolTip(m_readOnly);
+    }
+    menu.exec(m_view->viewport()->mapToGlobal(pos));
+}
+
+bool GroupsPanel::assignCounters(bool assign, int domain)
+{
+    const QString what = assign ? tr("Assign MBM counters") : tr("Free MBM counters");
+    if (!m_control || !m_readOnly.isEmpty()) return report(what, false, m_readOnly);
+    const QString path = selectedPath();
+    const auto status = m_control->assignCounters(path.toStdString(), domain, assign);
+    return report(what + tr(" of %1").arg(path.isEmpty() ? tr("the default group") : path), status.ok(),
+        status ? QString() : errorString(status.error()));
 }
 
 void GroupsPanel::setControl(GroupControl* control, const QString& readOnlyReason)

@@ -29,6 +29,9 @@ public:
     bool removeSelected();
     bool addTasks(const QList<int>& pids);
     bool setCpus(const QString& cpuList);
+    /// Assigns (or frees) the selected group's MBM counters in `domain` (-1 = all): what its context menu offers
+    /// for the Unassigned rows of a machine with assignable counters.
+    bool assignCounters(bool assign, int domain = -1);
 
     QString errorText() const;
     QString readOnlyText() const;
@@ -44,6 +47,7 @@ private:
     bool selectedIsMonitor() const;
     bool report(const QString& what, bool ok, const QString& reason);
     void updateButtons();
+    void showContextMenu(const QPoint& pos);
 
     GroupModel* m_model;
     GroupControl* m_control = nullptr;

@@ -8,6 +8,7 @@
 #include "rdt/CounterMath.h"
 #include "rdt/SampleCsv.h"
 #include "rdt/SampleFlags.h"
+#include "rdt/Telemetry.h"
 #include "rdt/UserSchemata.h"
 #include "rdt/VendorFeaturesText.h"
 
@@ -19,6 +20,7 @@
 #include <map>
 #include <optional>
 #include <thread>
+#include <tuple>
 #include <variant>
 
 namespace rdt::cli {
@@ -69,8 +71,30 @@ struct MonitorOptions {
     double intervalMs = 1000;
     std::optional<double> duration;
     bool csv = false;
+    bool telemetry = false; ///< --telemetry: the CSV holds PERF_PKG_MON rows instead of cache rows
     std::vector<std::string> at;
 };
+
+/// PERF_PKG_MON lines of one printed interval: energy and activity per group and package, with their rates over
+/// the interval (from the cumulative values, so sub-polls in between do not matter).
+void printTelemetry(const RdtSampleBatch& batch, double t, double secs, bool csv,
+    std::map<std::tuple<std::string, int, std::string>, double>& printed)
+{
+    if (batch.telemetry.empty()) return;
+    if (!csv) std::fputs(telemetryTableHeader().c_str(), stdout);
+    for (const auto& s : batch.telemetry) {
+        const auto key = std::make_tuple(s.group, s.package, s.event);
+        auto it = printed.find(key);
+        const bool counted = it != printed.end() && s.value >= it->second
+            && !(s.flags & (SampleTelemetryError | SampleTelemetryUnavailable));
+        const double rate = counted ? (s.value - it->second) / secs : 0.0;
+        if (csv)
+            std::fputs(telemetryCsvLine({ t, s.group, s.package, s.event, s.value, rate }).c_str(), stdout);
+        else
+            std::fputs(telemetryTableLine(s.group, s.package, s.event, s.value, rate, s.flags).c_str(), stdout);
+        printed[key] = s.value;
+    }
+}
 
 int runMonitor(const MonitorOptions& o)
 {
@@ -157,8 +181,22 @@ int runMonitor(const MonitorOptions& o)
     if (!first) return ExitFailure;
     for (const auto& s : first->samples)
         printed[{ s.group, s.domain }] = { s.mbmTotalBytes, s.mbmLocalBytes, 0 };
+    std::map<std::tuple<std::string, int, std::string>, double> printedTelemetry;
+    for (const auto& s : first->telemetry)
+        if (!(s.flags & (SampleTelemetryError | SampleTelemetryUnavailable)))
+            printedTelemetry[{ s.group, s.package, s.event }] = s.value;
+    if (o.telemetry && !machine->capabilities.telemetry.present) {
+        std::fprintf(stderr,
+            "rdtscope-cli monitor: --telemetry: %s has no PERF_PKG_MON telemetry (Intel, Linux 7.0; "
+            "try --source sim --preset icx-8351n-snc2)\n",
+            svc.source().backend.c_str());
+        return ExitUnavailable;
+    }
+    if (machine->capabilities.telemetry.present && !csv)
+        std::fprintf(stderr, "PERF_PKG_MON telemetry per group and package; monitor groups limited to %u\n",
+            machine->capabilities.maxMonitorGroups());
 
-    if (csv) std::printf("%s\n", kSampleCsvHeader);
+    if (csv) std::printf("%s\n", o.telemetry ? kTelemetryCsvHeader : kSampleCsvHeader);
     std::size_t nextAction = 0;
     bool actionFailed = false;
     std::uint64_t offset = 0;
@@ -214,6 +252,7 @@ int runMonitor(const MonitorOptions& o)
                 "MBT[MB/s]", "FLAGS");
         }
         for (const auto& s : last.samples) {
+            if (csv && o.telemetry) break;
             auto& p = printed[{ s.group, s.domain }];
             const double total = static_cast<double>(s.mbmTotalBytes - std::min(p.total, s.mbmTotalBytes)) / secs;
             const double local = static_cast<double>(s.mbmLocalBytes - std::min(p.local, s.mbmLocalBytes)) / secs;
@@ -226,6 +265,7 @@ int runMonitor(const MonitorOptions& o)
             }
             p = { s.mbmTotalBytes, s.mbmLocalBytes, 0 };
         }
+        if (!csv || o.telemetry) printTelemetry(last, t, secs, csv, printedTelemetry);
         std::fflush(stdout);
     }
     std::signal(SIGINT, SIG_DFL);
@@ -245,6 +285,8 @@ CommandRun defineMonitor(CLI::App& cmd)
     addNumber(cmd, "--duration", o->duration, kDurationSeconds, "S",
         "stop after S seconds (simulated sources run as fast as possible)");
     cmd.add_flag("--csv", o->csv, kSampleCsvHeader);
+    cmd.add_flag("--telemetry", o->telemetry,
+        std::string("with --csv: PERF_PKG_MON rows instead (Intel, Linux 7.0):\n") + kTelemetryCsvHeader);
     cmd.add_option(
            "--at", o->at, "at T seconds apply schemata S to group G, e.g. --at 10:streamer:L3:0=3\n(repeatable)")
         ->type_name("SECONDS:GROUP:SCHEMATA")

@@ -4,7 +4,9 @@
 #include "Commands.h"
 #include "Options.h"
 
+#include "rdt/SampleCsv.h"
 #include "rdt/SampleFlags.h"
+#include "rdt/Telemetry.h"
 #include "session/ReplaySource.h"
 #include "session/SessionText.h"
 #include "session/StopSignals.h"
@@ -22,12 +24,18 @@ struct ReplayOptions {
     std::string file;
     double speed = session::ReplaySource::kAsFastAsPossible;
     bool csv = false, salvage = false;
+    bool telemetry = false; ///< --telemetry: the CSV holds the recorded PERF_PKG_MON rows instead of cache rows
     std::optional<double> from, to;
 };
 
-void printBatch(const RdtSampleBatch& b, std::uint64_t origin, bool csv, bool simulated)
+void printBatch(const RdtSampleBatch& b, std::uint64_t origin, bool csv, bool telemetry, bool simulated)
 {
     const double t = b.timeNs >= origin ? static_cast<double>(b.timeNs - origin) * 1e-9 : 0.0;
+    if (csv && telemetry) {
+        for (const auto& s : b.telemetry)
+            std::fputs(telemetryCsvLine({ t, s.group, s.package, s.event, s.value, s.perSecond }).c_str(), stdout);
+        return;
+    }
     if (csv) {
         for (const auto& s : b.samples)
             std::fputs(session::sampleCsvLine(s, origin).c_str(), stdout);
@@ -40,6 +48,10 @@ void printBatch(const RdtSampleBatch& b, std::uint64_t origin, bool csv, bool si
         std::printf("%-28s %6d %12.1f %12.1f %12.1f %12.1f %5s\n", session::displayGroup(s.group).c_str(), s.domain,
             static_cast<double>(s.occupancyBytes) / 1024.0, s.mbmLocalBps / 1e6, s.mbmRemoteBps() / 1e6,
             s.mbmTotalBps / 1e6, sampleFlagLetters(s.flags).c_str());
+    if (b.telemetry.empty()) return;
+    std::fputs(telemetryTableHeader().c_str(), stdout);
+    for (const auto& s : b.telemetry)
+        std::fputs(telemetryTableLine(s.group, s.package, s.event, s.value, s.perSecond, s.flags).c_str(), stdout);
 }
 
 void printAllocation(const AllocationChanged& a, std::uint64_t origin)
@@ -78,7 +90,7 @@ int runReplay(const ReplayOptions& o)
     replay.setSpeed(speed);
     replay.play();
     session::StopSignals::install();
-    if (csv) std::printf("%s\n", session::kSampleCsvHeader);
+    if (csv) std::printf("%s\n", o.telemetry ? kTelemetryCsvHeader : session::kSampleCsvHeader);
     bool done = false;
     while (!done && !session::StopSignals::requested()) {
         auto u = speed == session::ReplaySource::kAsFastAsPossible
@@ -95,7 +107,7 @@ int runReplay(const ReplayOptions& o)
         };
         for (const auto& b : u.batches) {
             printAllocationsUntil(b.timeNs);
-            printBatch(b, origin, csv, simulated);
+            printBatch(b, origin, csv, o.telemetry, simulated);
         }
         printAllocationsUntil(UINT64_MAX);
         done = replay.atEnd() || (replay.position() >= endNs && u.batches.empty() && speed != 0)
@@ -132,6 +144,8 @@ CommandRun defineReplay(CLI::App& cmd)
         "times real time; max (default): as fast as possible",
         NumberWord { "max", session::ReplaySource::kAsFastAsPossible });
     cmd.add_flag("--csv", o->csv, "CSV instead of tables");
+    cmd.add_flag("--telemetry", o->telemetry,
+        std::string("with --csv: the recorded PERF_PKG_MON rows instead:\n") + kTelemetryCsvHeader);
     addNumber(cmd, "--from", o->from, kSessionSeconds, "S",
         "start S seconds into the session\n(the allocations in force then are printed first)");
     addNumber(cmd, "--to", o->to, kSessionSeconds, "S", "stop at S seconds");

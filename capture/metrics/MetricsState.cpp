@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MetricsState.h"
 
+#include "rdt/Telemetry.h"
+
 #include <bit>
 
 namespace rdt::metrics {
@@ -62,6 +64,16 @@ void MetricsState::addBatch(const RdtSampleBatch& batch, double wallSeconds)
         next[key] = series;
     }
     m_series = std::move(next); // groups gone from the machine leave the exposition
+    std::map<std::tuple<std::string, std::string, int>, TelemetrySeries> telemetry;
+    for (const auto& t : batch.telemetry) {
+        const auto key = std::make_tuple(t.event, t.group, t.package);
+        auto old = m_telemetry.find(key);
+        TelemetrySeries series = old != m_telemetry.end() ? old->second : TelemetrySeries { wallSeconds, 0 };
+        if (t.flags & SampleCounterReset) series.createdSeconds = wallSeconds;
+        series.value = t.value; // a bad read carries the last good value (Sampler)
+        telemetry[key] = series;
+    }
+    m_telemetry = std::move(telemetry);
 }
 
 void MetricsState::addPollError()
@@ -167,8 +179,20 @@ std::vector<MetricFamily> MetricsState::families() const
         "seconds", { { {}, static_cast<double>(m_sourceTimeNs) * 1e-9, std::nullopt } } };
     MetricFamily build { "rdtscope_build_info", MetricType::Gauge, "rdtscope-agent's version (always 1).", "",
         { { { { "version", m_version } }, 1.0, std::nullopt } } };
-    return { std::move(occupancy), std::move(total), std::move(local), std::move(l3), std::move(l2), std::move(mba),
-        std::move(errors), std::move(sourceTime), std::move(build) };
+    std::vector<MetricFamily> out { std::move(occupancy), std::move(total), std::move(local), std::move(l3),
+        std::move(l2), std::move(mba), std::move(errors), std::move(sourceTime), std::move(build) };
+    // PERF_PKG_MON (Intel, Linux 7.0): one counter family per event, only when the machine has telemetry.
+    for (const auto& [key, s] : m_telemetry) {
+        const auto& [event, group, package] = key;
+        const auto info = telemetryEventInfo(event);
+        if (out.back().name != info.metricName)
+            out.push_back({ info.metricName, MetricType::Counter, info.help, info.metricUnit, {} });
+        Labels labels = seriesLabels(group, package, -1);
+        for (auto& [name, value] : labels)
+            if (name == "domain") name = "package"; // a mon_PERF_PKG_XX id, not an L3 cache id
+        out.back().points.push_back({ std::move(labels), s.value, s.createdSeconds });
+    }
+    return out;
 }
 
 } // namespace rdt::metrics

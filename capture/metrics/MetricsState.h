@@ -58,6 +58,12 @@ private:
     std::map<std::string, std::string> m_parent; ///< group path -> control group path
     std::map<std::string, std::vector<Allocation>> m_allocations;
     std::map<std::string, Labels> m_extraLabels;
+    struct TelemetrySeries {
+        double createdSeconds = 0;
+        double value = 0; ///< the kernel's cumulative value (a counter: it only falls when the RMID is reset)
+    };
+    /// PERF_PKG_MON: (event, group, package) -> series; one counter family per event (rdt/Telemetry.h names them).
+    std::map<std::tuple<std::string, std::string, int>, TelemetrySeries> m_telemetry;
 };
 
 } // namespace rdt::metrics

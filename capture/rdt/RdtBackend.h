@@ -137,10 +137,19 @@ struct CounterReading {
     int node = -1; ///< SNC: the sub-NUMA node (mon_sub_L3_YY) this reading covers; -1 = the whole L3 domain
 };
 
+/// One PERF_PKG_MON event file of one group in one package (rdt/Telemetry.h parses it).
+struct TelemetryReading {
+    int package = 0;
+    std::string event;
+    double value = 0;
+    std::uint32_t flags = 0; ///< SampleTelemetryError / SampleTelemetryUnavailable; the value is then 0
+};
+
 /// Counters of one group across its domains.
 struct GroupCounters {
     std::string group;
     std::vector<CounterReading> domains;
+    std::vector<TelemetryReading> telemetry; ///< every mon_features event of every package; empty without PERF_PKG_MON
     /// Bytes per raw MBM counter unit (1 for resctrl, the CPUID.0FH.01H:EBX upscaling factor for MSRs).
     std::uint64_t bytesPerUnit = 1;
 };

@@ -53,7 +53,8 @@ Status ResctrlBackend::assignCounter(const std::string& path, const std::string&
         return errnoError(EINVAL, "no monitoring domain " + std::to_string(domain), "domains are the mon_L3_XX ids");
     if (assign && domain >= 0 && !m.availableMbmCounters.empty() && valueOfDomain(m.availableMbmCounters, domain) == 0)
         return errnoError(ENOSPC, "no free MBM counter in domain " + std::to_string(domain),
-            "free one first: unassign a counter of another group (groups unassign)");
+            "free one first: unassign a counter of another group (`groups counter-unassign`, or the Groups dock's "
+            "context menu: Free MBM counters)");
     if (auto c = requireGroup(path, false); !c) return c;
     RootLock rl(*m_fs, true, m_changeDepth);
     if (!rl.status()) return rl.status();

@@ -6,6 +6,7 @@
 #include "GroupNames.h"
 #include "RootLock.h"
 #include "Sample.h"
+#include "Telemetry.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -171,6 +172,27 @@ Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path
         }
         for (int node : *nodes)
             reading(di, node);
+    }
+    // PERF_PKG_MON: every listed event of every package (few files, read through the Fs each poll).
+    const auto& tel = caps.telemetry;
+    if (tel.present) {
+        out.telemetry.reserve(tel.domains.size() * tel.features.size());
+        for (int pkg : tel.domains) {
+            const std::string dir = base + telemetryDomainDir(pkg) + "/";
+            for (const auto& event : tel.features) {
+                TelemetryReading t;
+                t.package = pkg;
+                t.event = event;
+                auto r = m_fs->read(dir + event);
+                const auto v = r ? parseTelemetryValue(*r) : TelemetryValue { 0, r.error().code == EIO, true };
+                if (v.error)
+                    t.flags |= SampleTelemetryError;
+                else if (v.unavailable)
+                    t.flags |= SampleTelemetryUnavailable;
+                t.value = v.ok() ? v.value : 0;
+                out.telemetry.push_back(std::move(t));
+            }
+        }
     }
     if (dropFds) m_counterFds.erase(path);
     if (fds && !path.empty()) {

@@ -21,6 +21,8 @@ enum RdtSampleFlag : std::uint32_t {
     /// IA32_QM_CTR bit 61 was set on this read: the MBM counter overflowed since the last read (the bit is reset on
     /// read; CPUID.0FH.01H:EAX[8] enumerates it, SDM 20.18.5.2). Only the MSR backend sees it.
     SampleOverflowBit = 1u << 9,
+    SampleTelemetryError = 1u << 10, ///< a PERF_PKG_MON event read "Error"
+    SampleTelemetryUnavailable = 1u << 11, ///< a PERF_PKG_MON event read "Unavailable" (or no number)
 };
 
 /// One monitoring reading of one group in one cache domain (what `monitor --csv` prints and sessions store).
@@ -38,10 +40,24 @@ struct RdtSample {
     int node = -1; ///< SNC sub-NUMA node (mon_sub_L3_YY) when the backend reads per node; -1 = the whole L3
 };
 
+/// One PERF_PKG_MON event of one group in one package (rdt/Telemetry.h): the kernel's cumulative value and its rate
+/// over the poll interval. One row per event, so integer events the kernel adds need no new column.
+struct TelemetrySample {
+    std::uint64_t timeNs = 0;
+    std::string group; ///< as RdtSample::group
+    int package = 0; ///< mon_PERF_PKG_XX id
+    std::string event; ///< "core_energy" (J), "activity" (F), "uops_retired", ...
+    double value = 0; ///< cumulative, as the kernel reads it
+    double perSecond = 0; ///< delta / elapsed (watts for core_energy); 0 on the first sample or a bad read
+    std::uint32_t flags = 0; ///< SampleFirst, SampleCounterReset, SampleTelemetryError/Unavailable
+};
+
 /// What the sampler publishes into its bounded queue each poll.
 struct RdtSampleBatch {
     std::uint64_t timeNs = 0;
     std::vector<RdtSample> samples;
+    std::vector<TelemetrySample>
+        telemetry {}; ///< empty without PERF_PKG_MON (initialised: {time, samples} stays valid)
 };
 
 /// An allocation change as it happened (docs/ARCHITECTURE.md "Data flow": markers on timelines, rows in sessions).

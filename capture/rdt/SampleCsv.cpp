@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SampleCsv.h"
 
+#include "Telemetry.h"
 #include "core/Csv.h"
 #include "core/Text.h"
 
@@ -18,6 +19,15 @@ std::string sampleCsvLine(const SampleCsvRow& row)
     const std::string domain = row.domain ? std::to_string(*row.domain) : std::string();
     return formatString("%.3f,%s,%s,%" PRIu64 ",%.0f,%.0f\n", row.timeS, csvField(displayGroup(row.group)).c_str(),
         domain.c_str(), row.occupancyBytes, row.mbmTotalBps, row.mbmLocalBps);
+}
+
+std::string telemetryCsvLine(const TelemetryCsvRow& row)
+{
+    // %.6f: the kernel's own precision for fixed-point events; integer events print with zero fraction digits.
+    const auto info = telemetryEventInfo(row.event);
+    const char* fmt = info.unit.empty() ? "%.3f,%s,%d,%s,%.0f,%s,%.3f\n" : "%.3f,%s,%d,%s,%.6f,%s,%.6f\n";
+    return formatString(fmt, row.timeS, csvField(displayGroup(row.group)).c_str(), row.package,
+        csvField(row.event).c_str(), row.value, info.unit.c_str(), row.perSecond);
 }
 
 } // namespace rdt

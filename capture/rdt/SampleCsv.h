@@ -24,6 +24,21 @@ struct SampleCsvRow {
     double mbmLocalBps = 0;
 };
 
+/// The header of the per-group telemetry CSV (`monitor --csv --telemetry`, `replay --csv --telemetry`): one row per
+/// PERF_PKG_MON event per group per package; value is cumulative in `unit` (J, F, or empty for counts), per_second
+/// its rate over the interval that ends at time_s (watts for core_energy).
+inline constexpr const char* kTelemetryCsvHeader = "time_s,group,package,event,value,unit,per_second";
+
+struct TelemetryCsvRow {
+    double timeS = 0;
+    std::string group;
+    int package = 0;
+    std::string event;
+    double value = 0;
+    double perSecond = 0;
+};
+std::string telemetryCsvLine(const TelemetryCsvRow& row);
+
 /// The row as one line with its newline: time with millisecond precision, the group quoted as CSV needs, whole
 /// bytes and bytes per second.
 std::string sampleCsvLine(const SampleCsvRow& row);

@@ -22,6 +22,8 @@ constexpr FlagName kFlags[] = {
     { SampleOverflowBit, 'O', "overflow bit set (IA32_QM_CTR bit 61)" },
     { SampleMaybeMultiWrap, 'M', "may have wrapped more than once: rate is a lower bound" },
     { SampleCounterReset, 'R', "counter reset" },
+    { SampleTelemetryError, 'E', "telemetry error" },
+    { SampleTelemetryUnavailable, 'U', "telemetry unavailable" },
     { SampleFirst, 0, "first sample" },
 };
 } // namespace

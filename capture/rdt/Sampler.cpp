@@ -101,6 +101,41 @@ Result<RdtSampleBatch> Sampler::pollOnce(std::uint64_t timeNs)
     return poll(timeNs);
 }
 
+void Sampler::addTelemetry(const std::string& group, const GroupCounters& counters, RdtSampleBatch& batch)
+{
+    for (const auto& r : counters.telemetry) {
+        TelemetrySample t;
+        t.timeNs = batch.timeNs;
+        t.group = group;
+        t.package = r.package;
+        t.event = r.event;
+        t.flags = r.flags;
+        auto [it, fresh] = m_previousTelemetry.try_emplace(std::make_tuple(group, r.package, r.event));
+        auto& [prevTime, prevValue] = it->second;
+        const bool bad = (r.flags & (SampleTelemetryError | SampleTelemetryUnavailable)) != 0;
+        if (fresh && bad) { // no value to count from yet
+            m_previousTelemetry.erase(it);
+            batch.telemetry.push_back(std::move(t));
+            continue;
+        }
+        if (fresh) {
+            t.flags |= SampleFirst;
+            prevTime = batch.timeNs;
+            prevValue = r.value;
+        } else if (!bad && batch.timeNs > prevTime) {
+            if (r.value < prevValue)
+                t.flags |= SampleCounterReset; // the group's RMID was reused or the region reset: no negative rate
+            else
+                t.perSecond = (r.value - prevValue) / (static_cast<double>(batch.timeNs - prevTime) * 1e-9);
+            prevTime = batch.timeNs;
+            prevValue = r.value;
+        }
+        // A bad read keeps the last good value, so the next good read spans the gap.
+        t.value = bad ? prevValue : r.value;
+        batch.telemetry.push_back(std::move(t));
+    }
+}
+
 Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
 {
     m_polls.fetch_add(1, std::memory_order_relaxed);
@@ -178,6 +213,7 @@ Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
             s.mbmLocalBytes = p.localBytes;
             batch.samples.push_back(std::move(s));
         }
+        addTelemetry(group, *counters, batch);
     }
     if (failures > 0 && failures == groups.size()) return fail(firstError);
     if (failures > 0) {

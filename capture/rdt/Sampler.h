@@ -72,6 +72,8 @@ private:
         bool cleared = false; ///< an Unavailable read where that means "the kernel cleared the counter"
     };
     Result<RdtSampleBatch> poll(std::uint64_t timeNs);
+    /// PERF_PKG_MON readings -> samples with per-second rates (a value that goes down is a reset, rate 0).
+    void addTelemetry(const std::string& group, const GroupCounters& counters, RdtSampleBatch& batch);
     void run();
 
     RdtBackend& m_backend;
@@ -88,6 +90,8 @@ private:
     std::function<void(const RdtSampleBatch&)> m_callback;
     /// (group, domain, SNC node or -1) -> last reading; only touched by the polling thread
     std::map<std::tuple<std::string, int, int>, Previous> m_previous;
+    /// (group, package, event) -> (time, last good value); only touched by the polling thread
+    std::map<std::tuple<std::string, int, std::string>, std::pair<std::uint64_t, double>> m_previousTelemetry;
     std::atomic<bool> m_running { false };
     std::atomic<bool> m_stop { false };
     std::atomic<std::uint64_t> m_polls { 0 };

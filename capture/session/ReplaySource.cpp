@@ -143,6 +143,16 @@ ReplayUpdate ReplaySource::samplesUntil(std::uint64_t timeNs, std::size_t maxSam
             u.batches.push_back(RdtSampleBatch { s.timeNs, {} });
         u.batches.back().samples.push_back(std::move(s));
     }
+    // PERF_PKG_MON rows travel in the batch of their poll (the same time stamp), as the sampler published them.
+    if (auto tel = m_reader->telemetry(from, to)) {
+        for (auto& t : *tel) {
+            auto at = std::lower_bound(u.batches.begin(), u.batches.end(), t.timeNs,
+                [](const RdtSampleBatch& b, std::uint64_t x) { return b.timeNs < x; });
+            if (at == u.batches.end() || at->timeNs != t.timeNs)
+                at = u.batches.insert(at, RdtSampleBatch { t.timeNs, {}, {} });
+            at->telemetry.push_back(std::move(t));
+        }
+    }
     auto inRange = [&](std::uint64_t t) { return t >= from && t < to; };
     for (const auto& a : m_reader->allocations())
         if (inRange(a.timeNs)) u.allocations.push_back(a);

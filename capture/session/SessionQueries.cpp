@@ -10,16 +10,12 @@
 
 namespace rdt::session {
 
-namespace {
-
 // SQLite integers are signed 64-bit: clamp so "until the end" (UINT64_MAX) stays the largest value.
-std::int64_t clampNs(std::uint64_t ns)
+std::int64_t SessionReader::clampNs(std::uint64_t ns)
 {
     constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
     return static_cast<std::int64_t>(ns > kMax ? kMax : ns);
 }
-
-} // namespace
 
 void SessionReader::loadTimeRange()
 {

@@ -86,6 +86,9 @@ public:
     Result<std::vector<SummaryBucket>> summary(
         int resolutionS, std::uint64_t fromNs = 0, std::uint64_t toNs = UINT64_MAX);
     Result<std::vector<TmaInterval>> tma(std::uint64_t fromNs = 0, std::uint64_t toNs = UINT64_MAX);
+    /// PERF_PKG_MON rows (table `telemetry_samples`, SessionTelemetry.cpp) with fromNs <= time < toNs, in time order;
+    /// none in a file written before the table existed or without telemetry.
+    Result<std::vector<TelemetrySample>> telemetry(std::uint64_t fromNs = 0, std::uint64_t toNs = UINT64_MAX);
     /// PMU batches of `kind` ("" = all) overlapping [fromNs, toNs), decompressed. A damaged batch is skipped
     /// with an issue; the others are returned.
     Result<std::vector<PmuBatch>> pmuBatches(
@@ -132,6 +135,7 @@ private:
     void issue(std::string text);
     Error noteFailure(const Error& e, const std::string& what);
     void resetBudget();
+    static std::int64_t clampNs(std::uint64_t ns); ///< a time bound as SQLite's signed 64-bit integer
 
     Database m_db;
     std::string m_path;

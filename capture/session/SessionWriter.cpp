@@ -120,6 +120,7 @@ Status SessionWriter::prepareStatements()
         { &m_insMarker, "INSERT INTO markers VALUES (?,?,?)" },
         { &m_insSweep, "INSERT OR REPLACE INTO sweep_steps VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
         { &m_insSweepPmu, "INSERT OR REPLACE INTO sweep_pmu VALUES (?,?,?,?,?,?)" },
+        { &m_insTelemetry, "INSERT OR REPLACE INTO telemetry_samples VALUES (?,?,?,?,?,?,?)" },
         { &m_insTma, "INSERT INTO tma_intervals VALUES (?,?,?,?,?,?)" },
         { &m_insPmu,
             "INSERT INTO pmu_batches (kind, start_ns, end_ns, count, codec, raw_size, data) "
@@ -237,6 +238,14 @@ Status SessionWriter::addSamples(const RdtSampleBatch& batch)
         if (auto s = st.run(); !s) return fail(s.error());
         m_pendingSamples += n;
         i += n;
+    }
+    // PERF_PKG_MON rows (docs/SESSION-FORMAT.md "telemetry_samples"): one per group, package and event.
+    for (const auto& t : batch.telemetry) {
+        auto gid = groupId(t.group, t.timeNs);
+        if (!gid) return gid.error();
+        m_insTelemetry.bind(1, t.timeNs).bind(2, *gid).bind(3, t.package).bind(4, t.event).bind(5, t.value);
+        m_insTelemetry.bind(6, t.perSecond).bind(7, static_cast<std::int64_t>(t.flags));
+        if (auto s = m_insTelemetry.run(); !s) return fail(s.error());
     }
     return {};
 }
@@ -429,6 +438,7 @@ Status SessionWriter::close(const std::string& stopReason)
     m_insMarker = {};
     m_insSweep = {};
     m_insSweepPmu = {};
+    m_insTelemetry = {};
     m_insTma = {};
     m_insPmu = {};
     m_insMap = {};

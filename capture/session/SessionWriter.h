@@ -82,7 +82,7 @@ private:
     Database m_db;
     static constexpr int kRowsPerInsert = 32; ///< multi-row INSERT: per-statement overhead dominates otherwise
     Statement m_insSample, m_insSampleMulti, m_insGroup, m_updGroup, m_insAlloc, m_insMember, m_insMarker, m_insSweep,
-        m_insSweepPmu, m_insTma, m_insPmu, m_insMap, m_insSymbol, m_setMeta;
+        m_insSweepPmu, m_insTelemetry, m_insTma, m_insPmu, m_insMap, m_insSymbol, m_setMeta;
     std::unordered_map<std::string, GroupCounters> m_groups; ///< node-based: pointers stay valid
     const std::string* m_lastGroupPath = nullptr; ///< one-entry cache: a batch lists a group's domains in a row
     GroupCounters* m_lastGroup = nullptr;

@@ -113,6 +113,7 @@ void SimResctrlFs::onTick(std::uint64_t nowNs)
         pollMbm();
         m_lastPollNs = nowNs;
     }
+    accumulateTelemetry(nowNs);
     if (monitoring() && !m_limbo.empty() && nowNs - m_lastLimboNs >= 1'000'000'000ull) {
         checkLimbo();
         m_lastLimboNs = nowNs;

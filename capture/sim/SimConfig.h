@@ -134,6 +134,9 @@ struct SimOptions {
     std::uint32_t maxTimeScale = 1;
     std::uint64_t tickNs = 1'000'000; ///< simulated time per tick
     std::uint64_t seed = 1;
+    /// resctrl shows PERF_PKG_MON per-package telemetry (Intel, Linux 7.0) with synthetic counts (a kernel/platform
+    /// feature no CPUID leaf enumerates: the kernel finds it through Intel PMT).
+    bool pkgTelemetry = false;
 };
 
 } // namespace rdt::sim

@@ -63,6 +63,7 @@ struct PresetInfo {
     unsigned coresPerL3 = 0; ///< SimTopology::coresPerL3: 0 = one L3 per socket (Intel), 8 = a Zen 4 CCX
     unsigned coresPerSocket = 0; ///< the size to simulate when the preset replaces a scenario's (0 = the scenario's)
     unsigned sncNodes = 0; ///< SimTopology::sncNodes: Sub-NUMA Clustering nodes per L3 (0 = off)
+    bool pkgTelemetry = false; ///< SimOptions::pkgTelemetry: resctrl shows (synthetic) PERF_PKG_MON telemetry
 };
 /// The preset's entry (nullptr for an unknown id).
 const PresetInfo* presetInfo(const std::string& id);

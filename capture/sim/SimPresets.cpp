@@ -36,6 +36,7 @@ struct Preset {
     const char* note = nullptr; ///< said in SimCpuid::notes
     const char* base = nullptr; ///< another preset whose registers this one uses (leaves empty)
     unsigned sncNodes = 0; ///< SimTopology::sncNodes (0 = no SNC)
+    bool pkgTelemetry = false; ///< SimOptions::pkgTelemetry
 };
 
 const std::vector<Preset>& table()
@@ -195,7 +196,10 @@ const std::vector<Preset>& table()
         // Sub-NUMA Clustering is a BIOS setting, not a CPUID value: the same Ice Lake-SP, booted in SNC-2.
         { "icx-8351n-snc2", "Xeon Platinum 8351N (Ice Lake-SP) in SNC-2 mode",
             "InstLatx64 GenuineIntel00606A6_ICX_CPUID3.txt", 15, {}, 0, 0,
-            "SNC-2 (two sub-NUMA nodes per L3) is the simulated BIOS setting, not from the dump", "icx-8351n", 2 },
+            "SNC-2 (two sub-NUMA nodes per L3) is the simulated BIOS setting, not from the dump; its PERF_PKG_MON "
+            "telemetry (core_energy, activity, cycle and uop counts per group and package) is synthetic: Ice Lake "
+            "has none, the counts come from a stated energy model over the simulated threads",
+            "icx-8351n", 2, true },
     };
     return t;
 }
@@ -207,7 +211,7 @@ const std::vector<PresetInfo>& presets()
     static const std::vector<PresetInfo> list = [] {
         std::vector<PresetInfo> out;
         for (const auto& p : table())
-            out.push_back({ p.id, p.name, p.source, p.coresPerL3, p.coresPerSocket, p.sncNodes });
+            out.push_back({ p.id, p.name, p.source, p.coresPerL3, p.coresPerSocket, p.sncNodes, p.pkgTelemetry });
         return out;
     }();
     return list;

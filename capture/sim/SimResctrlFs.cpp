@@ -13,12 +13,6 @@
 #include <sstream>
 
 namespace rdt::sim {
-namespace {
-
-const char* const kEvents[] = { "llc_occupancy", "mbm_total_bytes", "mbm_local_bytes" };
-
-} // namespace
-
 // ---------------------------------------------------------------------------------------------------------------
 // Mount / unmount
 
@@ -108,37 +102,6 @@ std::uint32_t SimResctrlFs::closidsSupported() const
 // ---------------------------------------------------------------------------------------------------------------
 // The tree
 
-std::vector<std::string> SimResctrlFs::infoDirs() const
-{
-    std::vector<std::string> out;
-    for (const auto& s : m_schemas)
-        out.push_back(s.name);
-    if (monitoring()) out.push_back("L3_MON");
-    return out;
-}
-
-std::vector<std::string> SimResctrlFs::infoFiles(const std::string& dir) const
-{
-    if (dir == "L3_MON") {
-        std::vector<std::string> files { "max_threshold_occupancy", "mon_features", "num_rmids" };
-        for (auto& f : amdMonInfoFiles())
-            files.push_back(std::move(f));
-        return files;
-    }
-    if (dir == "L3_MON/event_configs") return { "mbm_local_bytes", "mbm_total_bytes" };
-    if (dir == "L3_MON/event_configs/mbm_local_bytes" || dir == "L3_MON/event_configs/mbm_total_bytes")
-        return { "event_filter" };
-    for (const auto& s : m_schemas)
-        if (s.name == dir) {
-            if (s.kind == SchemaKind::MB && m_machine.features().mba.absolute()) // AMD: no throttle mode
-                return { "bandwidth_gran", "delay_linear", "min_bandwidth", "num_closids" };
-            if (s.kind == SchemaKind::MB)
-                return { "bandwidth_gran", "delay_linear", "min_bandwidth", "num_closids", "thread_throttle_mode" };
-            return { "bit_usage", "cbm_mask", "min_cbm_bits", "num_closids", "shareable_bits", "sparse_masks" };
-        }
-    return {};
-}
-
 std::vector<std::string> SimResctrlFs::groupFiles(const Group& g) const
 {
     std::vector<std::string> files { "cpus", "cpus_list", "tasks" };
@@ -227,6 +190,7 @@ SimResctrlFs::Resolved SimResctrlFs::resolve(const std::string& path)
             return r;
         }
         unsigned dom = 0;
+        if (resolveTelemetry(c, i + 1, r)) return r;
         if (std::sscanf(c[i + 1].c_str(), "mon_L3_%02u", &dom) != 1 || dom >= m_machine.l3DomainCount()
             || c[i + 1] != "mon_L3_" + std::string(dom < 10 ? "0" : "") + std::to_string(dom))
             return r;
@@ -245,7 +209,7 @@ SimResctrlFs::Resolved SimResctrlFs::resolve(const std::string& path)
             const MonCaps& m = m_machine.features().mon;
             const bool has[] = { m.occupancy, m.mbmTotal, m.mbmLocal };
             for (int e = 0; e < 3; ++e)
-                if (has[e] && c[i + 2] == kEvents[e]) {
+                if (has[e] && c[i + 2] == kL3MonEvents[e]) {
                     r.kind = Resolved::MonFile;
                     r.file = c[i + 2];
                 }
@@ -317,12 +281,18 @@ Result<std::vector<std::string>> SimResctrlFs::list(const std::string& path)
     case Resolved::MonDataDir:
         for (unsigned d = 0; d < m_machine.l3DomainCount(); ++d)
             out.push_back(std::string("mon_L3_") + (d < 10 ? "0" : "") + std::to_string(d));
+        for (unsigned p = 0; telemetry() && p < m_machine.options().topology.sockets; ++p)
+            out.push_back(packageDirName(p));
         break;
     case Resolved::MonDomainDir: {
+        if (r.package) {
+            out = telemetryEvents();
+            break;
+        }
         const MonCaps& m = m_machine.features().mon;
         const bool has[] = { m.occupancy, m.mbmTotal, m.mbmLocal };
         for (int e = 0; e < 3; ++e)
-            if (has[e]) out.push_back(kEvents[e]);
+            if (has[e]) out.push_back(kL3MonEvents[e]);
         for (unsigned n = 0; r.node < 0 && sncNodes() > 1 && n < sncNodes(); ++n)
             out.push_back(subDomainName(static_cast<unsigned>(r.domain), n));
         break;
@@ -372,55 +342,11 @@ Result<std::string> SimResctrlFs::read(const std::string& path)
     case Resolved::GroupFile:
         return readGroupFile(*r.group, r.file);
     case Resolved::MonFile:
+        if (r.package) return readTelemetry(*r.group, static_cast<unsigned>(r.domain), r.file);
         return readMon(*r.group, r.domain, r.node, r.file);
     default:
         return errnoError(EISDIR, "cannot read " + path + ": is a directory");
     }
-}
-
-Result<std::string> SimResctrlFs::readInfo(const std::string& dir, const std::string& file)
-{
-    const SimFeatures& f = m_machine.features();
-    if (dir.empty()) return m_status.empty() ? std::string("ok\n") : m_status;
-    if (dir == "L3_MON") {
-        if (file == "num_rmids") return std::to_string(rmidsPerNode()) + "\n";
-        if (file == "max_threshold_occupancy") return std::to_string(m_threshold) + "\n";
-        if (file != "mon_features") return readAmdMonInfo(dir, file);
-        std::string s;
-        const bool has[] = { f.mon.occupancy, f.mon.mbmTotal, f.mon.mbmLocal };
-        for (int e = 0; e < 3; ++e) // BMEC lists each configurable event's _config file after it
-            if (has[e])
-                s += std::string(kEvents[e]) + "\n"
-                    + (e > 0 && bmecFiles() ? kEvents[e] + std::string("_config\n") : "");
-        return s;
-    }
-    if (dir.rfind("L3_MON/", 0) == 0) return readAmdMonInfo(dir, file);
-    for (const auto& s : m_schemas) {
-        if (s.name != dir) continue;
-        char buf[32];
-        if (file == "num_closids") return std::to_string(s.numClosid) + "\n";
-        if (s.kind == SchemaKind::MB) {
-            const MbaCaps& m = f.mba;
-            const unsigned gran = m.absolute() ? 1 : m.maxDelay <= 100 ? 100 - m.maxDelay : 1;
-            if (file == "min_bandwidth") return std::to_string(m.absolute() ? 0 : gran) + "\n";
-            if (file == "bandwidth_gran") return std::to_string(gran) + "\n";
-            if (file == "delay_linear") return std::string(m.linear ? "1" : "0") + "\n";
-            return std::string(m.perThread ? "per-thread" : "max") + "\n";
-        }
-        const CatCaps& cat = catOf(s);
-        if (file == "cbm_mask") {
-            std::snprintf(buf, sizeof buf, "%x\n", cat.fullMask());
-            return std::string(buf);
-        }
-        if (file == "min_cbm_bits") return std::to_string(m_options.minCbmBits) + "\n";
-        if (file == "shareable_bits") {
-            std::snprintf(buf, sizeof buf, "%x\n", cat.shareableBits);
-            return std::string(buf);
-        }
-        if (file == "sparse_masks") return std::string(cat.sparse ? "1" : "0") + "\n";
-        return bitUsage(s);
-    }
-    return errnoError(ENOENT, "no such info file " + dir + "/" + file);
 }
 
 Result<std::string> SimResctrlFs::readGroupFile(Group& g, const std::string& file)

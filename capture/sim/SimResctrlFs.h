@@ -5,6 +5,7 @@
 #include "core/Fs.h"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <map>
 #include <memory>
@@ -14,6 +15,9 @@
 #include <vector>
 
 namespace rdt::sim {
+
+/// The L3_MON event files in mon_features order (resctrl.rst "mon_features").
+inline constexpr const char* kL3MonEvents[3] = { "llc_occupancy", "mbm_total_bytes", "mbm_local_bytes" };
 
 /// Mount options of the emulated resctrl (`mount -t resctrl -o cdp,cdpl2`).
 struct ResctrlMountOptions {
@@ -34,6 +38,8 @@ struct ResctrlMountOptions {
 /// On an AMD processor it speaks the kernel's AMD dialect: MB in 1/8 GB/s (2048 = unlimited) with padded values,
 /// sparse masks, BMEC (mbm_{total,local}_bytes_config) and assignable counters (ResctrlAmd.cpp).
 /// With SNC (SimTopology::sncNodes) it shows mon_L3_XX/mon_sub_L3_YY per node, RMIDs divided by the nodes.
+/// With SimOptions::pkgTelemetry it adds PERF_PKG_MON: info/PERF_PKG_MON and mon_PERF_PKG_XX per group and package,
+/// counts from a stated synthetic energy model (ResctrlTelemetry.cpp).
 /// Not emulated: pseudo-locking, mba_MBps, SMBA, io_alloc, rename(2), PID 0 (the writer is not simulated).
 class SimResctrlFs final : public Fs {
 public:
@@ -99,6 +105,7 @@ private:
         std::string file;
         int domain = -1;
         int node = -1; ///< SNC: the node of a mon_sub_L3_YY directory, within its domain (-1: the whole L3)
+        bool package = false; ///< domain is a mon_PERF_PKG_XX package id, not an L3 id
     };
     Resolved resolve(const std::string& path);
     std::vector<std::string> groupFiles(const Group& g) const;
@@ -150,6 +157,16 @@ private:
     std::string readAssignments(const Group& g) const;
     Status writeAssignments(Group& g, const std::string& data);
 
+    // PERF_PKG_MON telemetry (ResctrlTelemetry.cpp)
+    bool telemetry() const { return monitoring() && m_machine.options().pkgTelemetry; }
+    static std::vector<std::string> telemetryEvents();
+    static std::string packageDirName(unsigned package); ///< "mon_PERF_PKG_01"
+    /// c[at] below a group's mon_data is a mon_PERF_PKG_XX (and maybe an event file in it): fills r, true.
+    bool resolveTelemetry(const std::vector<std::string>& c, std::size_t at, Resolved& r) const;
+    void accumulateTelemetry(std::uint64_t nowNs);
+    Result<std::string> readTelemetryInfo(const std::string& file) const;
+    Result<std::string> readTelemetry(const Group& g, unsigned package, const std::string& event) const;
+
     // Groups and IDs
     Result<std::uint32_t> allocClosid();
     Result<std::uint32_t> allocRmid();
@@ -189,6 +206,10 @@ private:
     std::set<std::tuple<unsigned, std::uint32_t, std::uint32_t>> m_counters;
     std::vector<std::uint32_t> m_bmecConfig[2];
     std::set<std::pair<unsigned, std::uint32_t>> m_bmecCleared;
+    // PERF_PKG_MON: (logical RMID, package) -> cumulative event values; each thread's stats at the last accumulation
+    std::map<std::pair<std::uint32_t, unsigned>, std::array<double, 6>> m_telemetry;
+    std::map<int, ThreadStats> m_telemetryLast;
+    std::uint64_t m_lastTelemetryNs = 0;
 };
 
 /// Formats a CPU set as the kernel's %*pb (hex, 32-bit groups separated by commas) and %*pbl (ranges).

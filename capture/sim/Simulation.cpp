@@ -71,6 +71,7 @@ Result<std::unique_ptr<Simulation>> Simulation::create(const Scenario& scenario,
     if (const PresetInfo* info = cpuidFile.empty() ? presetInfo(preset) : nullptr) {
         o.topology.coresPerL3 = info->coresPerL3;
         o.topology.sncNodes = std::max(1u, info->sncNodes);
+        o.pkgTelemetry = info->pkgTelemetry;
         // A preset that replaces the scenario's brings its own size (e.g. epyc-genoa: 4 CCX of 8 cores), so that
         // its L3 domains exist; the scenario's CPU numbers stay valid as long as it names fewer cores.
         if (preset != scenario.preset && options.cores <= 0 && info->coresPerSocket > o.topology.coresPerSocket)
@@ -147,6 +148,8 @@ std::vector<std::string> Simulation::describe() const
             + std::to_string(o.topology.coresPerL3) + " cores");
     if (o.topology.sncNodes > 1)
         out.push_back("Sub-NUMA Clustering: " + std::to_string(o.topology.sncNodes) + " nodes per L3 domain");
+    if (o.pkgTelemetry)
+        out.push_back("PERF_PKG_MON telemetry per group and package (synthetic energy model, simulated)");
     for (const auto& n : m_machine->cpuid().notes)
         out.push_back(n);
     out.push_back("scenario: " + m_scenario.name + (m_scenario.title.empty() ? "" : " - " + m_scenario.title));

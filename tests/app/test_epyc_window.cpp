@@ -3,7 +3,9 @@
 // assignable MBM counters are free, and a group that got none reads "unassigned", greyed, with the reason.
 #include "EngineSource.h"
 #include "MainWindow.h"
+#include "models/GroupModel.h"
 #include "models/MonitorTreeModel.h"
+#include "views/GroupsPanel.h"
 #include "views/MonitorPanel.h"
 
 #include <QLabel>
@@ -44,6 +46,30 @@ private Q_SLOTS:
         QCOMPARE(lateRow().data().toString(), QStringLiteral("unassigned"));
         QVERIFY(lateRow().data(Qt::ForegroundRole).isValid());
         QVERIFY(lateRow().data(Qt::ToolTipRole).toString().contains(QStringLiteral("No MBM counter is assigned")));
+
+        // The Groups dock's context menu (GroupsPanel::assignCounters): with none free, assigning fails with the
+        // kernel's reason and advice; freeing batch's counters lets late take them, and its row gets numbers.
+        GroupsPanel* panel = w.groupsPanel();
+        panel->reload();
+        auto select = [&](const QString& path) {
+            QAbstractItemModel* m = panel->view()->model();
+            for (int r = 0; r < m->rowCount(); ++r)
+                if (m->index(r, 0).data(GroupModel::PathRole).toString() == path) {
+                    panel->view()->setCurrentIndex(m->index(r, 0));
+                    return true;
+                }
+            return false;
+        };
+        QVERIFY(select(QStringLiteral("late")));
+        QVERIFY(!panel->assignCounters(true, 0));
+        QVERIFY2(panel->errorText().contains(QStringLiteral("no free MBM counter in domain 0")),
+            qPrintable(panel->errorText()));
+        QVERIFY(panel->errorText().contains(QStringLiteral("Free MBM counters")));
+        QVERIFY(select(QStringLiteral("batch")));
+        QVERIFY2(panel->assignCounters(false), qPrintable(panel->errorText()));
+        QVERIFY(select(QStringLiteral("late")));
+        QVERIFY2(panel->assignCounters(true), qPrintable(panel->errorText()));
+        QTRY_VERIFY_WITH_TIMEOUT(lateRow().data().toString() != QStringLiteral("unassigned"), 10000);
     }
 
     // An Intel machine has no assignable counters: the line stays hidden.

@@ -13,6 +13,13 @@
 
 namespace rdt::test {
 
+CommandOutput promtoolCheck(const std::string& text, const std::string& dir)
+{
+    const std::string file = dir + "/scrape.txt";
+    std::ofstream(file) << text;
+    return run({ "sh", "-c", "promtool check metrics < '" + file + "'" }, 60);
+}
+
 HttpReply httpGet(int port, const std::string& path, const std::map<std::string, std::string>& headers, bool tls,
     const std::string& user, const std::string& password)
 {

@@ -24,6 +24,9 @@ struct HttpReply {
 HttpReply httpGet(int port, const std::string& path, const std::map<std::string, std::string>& headers = {},
     bool tls = false, const std::string& user = "", const std::string& password = "");
 
+/// promtool check metrics on a text (written to DIR/scrape.txt first): exit code and output.
+CommandOutput promtoolCheck(const std::string& text, const std::string& dir);
+
 /// A free TCP port on 127.0.0.1 right now (bound to 0 and released).
 int freeLoopbackPort();
 

@@ -21,14 +21,6 @@ using namespace rdt::test;
 
 namespace {
 
-/// promtool check metrics on a text: exit code and output.
-CommandOutput promtoolCheck(const std::string& text, const std::string& dir)
-{
-    const std::string file = dir + "/scrape.txt";
-    std::ofstream(file) << text;
-    return run({ "sh", "-c", "promtool check metrics < '" + file + "'" }, 60);
-}
-
 /// The simulator's own bandwidth of a group (bytes/s, domain 0), averaged over simulated [fromS, toS): the same
 /// scenario run in-process and polled every 100 ms of simulated time.
 double simulatedBandwidth(

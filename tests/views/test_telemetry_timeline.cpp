@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The PERF_PKG_MON power timeline: hidden without telemetry, one line per group with the power summed over packages,
+// no point for a first sample, a reset or a bad read (never a fake zero), and the timelines' visible range.
+#include "models/FramePump.h"
+#include "models/QueuedFeed.h"
+#include "views/QCustomPlotInclude.h"
+#include "views/TelemetryTimeline.h"
+#include "views/TimelineView.h"
+
+#include <QTest>
+
+namespace {
+constexpr std::uint64_t kSecond = 1'000'000'000;
+
+rdt::RdtSampleBatch batch(std::uint64_t t, bool telemetry, std::uint32_t flags = 0)
+{
+    rdt::RdtSampleBatch b;
+    b.timeNs = t;
+    rdt::RdtSample s;
+    s.timeNs = t;
+    s.group = "streamer";
+    s.mbmTotalBps = 1e9;
+    b.samples = { s };
+    if (telemetry) {
+        // 10 W in package 0 and 5 W in package 1: 15 W for the group.
+        b.telemetry.push_back({ t, "streamer", 0, "core_energy", 100.0, 10.0, flags });
+        b.telemetry.push_back({ t, "streamer", 1, "core_energy", 50.0, 5.0, flags });
+        b.telemetry.push_back({ t, "streamer", 0, "activity", 2.0, 0.5, flags });
+        b.telemetry.push_back({ t, "streamer", 0, "uops_retired", 1e9, 1e8, flags });
+    }
+    return b;
+}
+}
+
+class TestTelemetryTimeline : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void hiddenWithoutTelemetryAndShownWithIt()
+    {
+        FramePump pump;
+        auto f = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test", {} });
+        QueuedFeed* feed = f.get();
+        pump.setFeed(std::move(f));
+        TimelineView timelines(&pump);
+        QWidget host; // before the view: a child is destroyed before its parent
+        TelemetryTimeline view(&pump, &timelines, &host);
+        host.show();
+        for (int i = 0; i < 10; ++i)
+            feed->push(batch(static_cast<std::uint64_t>(i) * kSecond, false));
+        pump.pumpOnce();
+        QVERIFY(!view.isVisible());
+        QCOMPARE(view.plottedPoints(QStringLiteral("streamer")), 0);
+
+        feed->push(batch(10 * kSecond, true, rdt::SampleFirst)); // no rate yet: no point
+        for (int i = 11; i < 20; ++i)
+            feed->push(batch(static_cast<std::uint64_t>(i) * kSecond, true));
+        feed->push(batch(20 * kSecond, true, rdt::SampleTelemetryUnavailable)); // a bad read: no point
+        pump.pumpOnce();
+        timelines.setVisibleRange(0, 30);
+        view.refresh();
+        QVERIFY(view.isVisible());
+        QCOMPARE(view.plottedPoints(QStringLiteral("streamer")), 9);
+        const QCPGraph* g = view.plot()->graph(0);
+        QCOMPARE(g->data()->at(0)->value, 15.0);
+        QVERIFY(g->name().contains(QStringLiteral("15.00 W")));
+        QVERIFY(g->name().contains(QStringLiteral("0.500 F/s")));
+
+        // The timelines' range is the telemetry's range too.
+        timelines.setVisibleRange(15, 30);
+        view.refresh();
+        QCOMPARE(view.plottedPoints(QStringLiteral("streamer")), 5); // 15..19 s
+        QCOMPARE(view.plot()->xAxis->range().lower, 15.0);
+
+        pump.resetSeries();
+        view.refresh();
+        QVERIFY(!view.isVisible());
+    }
+};
+
+QTEST_MAIN(TestTelemetryTimeline)
+#include "test_telemetry_timeline.moc"

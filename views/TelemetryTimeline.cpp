@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "TelemetryTimeline.h"
+
+#include "GroupColors.h"
+#include "PlotPalette.h"
+#include "QCustomPlotInclude.h"
+#include "TimelineView.h"
+#include "models/FramePump.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+TelemetryTimeline::TelemetryTimeline(FramePump* pump, TimelineView* timelines, QWidget* parent)
+    : QWidget(parent)
+    , m_pump(pump)
+    , m_timelines(timelines)
+{
+    setObjectName(QStringLiteral("telemetryTimeline"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_title = new QLabel(tr("Package telemetry (resctrl PERF_PKG_MON): power of each group's cores, summed over "
+                            "packages"),
+        this);
+    layout->addWidget(m_title);
+    m_plot = new QCustomPlot(this);
+    m_plot->setMinimumHeight(120);
+    m_plot->xAxis->setLabel(tr("time [s]"));
+    m_plot->yAxis->setLabel(tr("power [W]"));
+    m_plot->legend->setVisible(true);
+    keepPlotPalette(m_plot);
+    layout->addWidget(m_plot, 1);
+    setVisible(false); // until the first telemetry batch
+    if (m_pump) {
+        connect(m_pump, &FramePump::frame, this, [this] { refresh(); });
+        connect(m_pump, &FramePump::seriesReset, this, [this] { refresh(); });
+    }
+}
+
+void TelemetryTimeline::refresh()
+{
+    if (!m_pump) return;
+    const TelemetryHistory& history = m_pump->telemetry();
+    if (history.empty()) {
+        if (m_plot->graphCount() > 0) {
+            m_plot->clearGraphs();
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+        }
+        setVisible(false);
+        return;
+    }
+    setVisible(true);
+    const auto range = m_timelines ? m_timelines->visibleRange() : std::pair<double, double> { 0.0, m_pump->now() };
+    const QStringList groups = history.groups();
+    // The timelines' colours: a group keeps its colour across plots (TimeSeriesStore index).
+    const QStringList storeGroups = m_pump->store().groupNames();
+    m_plot->clearGraphs();
+    double top = 1.0;
+    for (const QString& group : groups) {
+        const auto* points = history.points(group);
+        if (!points) continue;
+        QVector<double> keys, values;
+        double joulesPerSecond = 0, activity = 0;
+        for (const auto& p : *points) {
+            if (p.t < range.first || p.t > range.second) continue;
+            keys << p.t;
+            values << p.watts;
+            top = std::max(top, p.watts);
+            joulesPerSecond = p.watts;
+            activity = p.faradsPerSecond;
+        }
+        QCPGraph* g = m_plot->addGraph();
+        const int index = static_cast<int>(storeGroups.indexOf(group));
+        g->setPen(QPen(groupColor(index < 0 ? m_plot->graphCount() - 1 : index, palette()), 1.5));
+        g->setName(tr("%1: %2 W, %3 F/s")
+                       .arg(group.isEmpty() ? tr("default") : group)
+                       .arg(joulesPerSecond, 0, 'f', 2)
+                       .arg(activity, 0, 'f', 3));
+        g->setData(keys, values, true);
+    }
+    m_plot->xAxis->setRange(range.first, range.second);
+    m_plot->yAxis->setRange(0, top * 1.1);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+int TelemetryTimeline::plottedPoints(const QString& group) const
+{
+    const QString prefix = (group.isEmpty() ? tr("default") : group) + QStringLiteral(":");
+    for (int i = 0; i < m_plot->graphCount(); ++i)
+        if (m_plot->graph(i)->name().startsWith(prefix)) return m_plot->graph(i)->dataCount();
+    return 0;
+}
