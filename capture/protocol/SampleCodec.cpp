@@ -63,6 +63,17 @@ void SampleEncoder::encode(const RdtSampleBatch& batch, std::uint64_t droppedBat
         out.clear_mbm_local_bps();
         out.set_rates_derived(true);
     }
+    for (const auto& t : batch.telemetry) {
+        auto [it, inserted] = m_groups.try_emplace(t.group, static_cast<std::uint32_t>(m_groups.size()));
+        if (inserted) out.add_new_groups(t.group);
+        auto* row = out.add_telemetry();
+        row->set_group(it->second);
+        row->set_package(t.package);
+        row->set_event(t.event);
+        row->set_value(t.value);
+        row->set_per_second(t.perSecond);
+        row->set_flags(t.flags);
+    }
 }
 
 Result<DecodedSamples> SampleDecoder::decode(const pb::RdtSampleBatch& in)
@@ -113,6 +124,28 @@ Result<DecodedSamples> SampleDecoder::decode(const pb::RdtSampleBatch& in)
         }
         last = { s.mbmTotalBytes, s.mbmLocalBytes, in.time_ns() };
         out.batch.samples.push_back(std::move(s));
+    }
+    if (static_cast<std::size_t>(in.telemetry_size()) > kMaxTelemetryRows)
+        return makeError("protocol error: more than " + std::to_string(kMaxTelemetryRows) + " telemetry rows");
+    out.batch.telemetry.reserve(static_cast<std::size_t>(in.telemetry_size()));
+    for (const auto& row : in.telemetry()) {
+        if (row.group() >= m_groups.size())
+            return makeError("protocol error: telemetry refers to group #" + std::to_string(row.group()) + " of "
+                + std::to_string(m_groups.size()));
+        if (row.event().empty() || row.event().size() > kMaxTelemetryEventBytes)
+            return makeError("protocol error: a telemetry event name of " + std::to_string(row.event().size())
+                + " bytes");
+        if (!std::isfinite(row.value()) || !std::isfinite(row.per_second()))
+            return makeError("protocol error: a telemetry value that is not a finite number");
+        TelemetrySample t;
+        t.timeNs = in.time_ns();
+        t.group = m_groups[row.group()];
+        t.package = row.package();
+        t.event = row.event();
+        t.value = row.value();
+        t.perSecond = row.per_second();
+        t.flags = row.flags();
+        out.batch.telemetry.push_back(std::move(t));
     }
     return out;
 }

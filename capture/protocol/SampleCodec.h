@@ -21,6 +21,11 @@ inline constexpr std::size_t kMaxGroupTable = 65536;
 /// Upper bound on one group name's length (resctrl paths are short; this only bounds hostile input).
 inline constexpr std::size_t kMaxGroupNameBytes = 4096;
 
+/// Upper bound on PERF_PKG_MON rows in one batch and on one event name's length (hostile input only: a machine has
+/// a handful of events per package).
+inline constexpr std::size_t kMaxTelemetryRows = 1u << 16;
+inline constexpr std::size_t kMaxTelemetryEventBytes = 64;
+
 /// Upper bound on distinct (group, domain) series one connection may carry.
 inline constexpr std::size_t kMaxSeries = 1u << 18;
 

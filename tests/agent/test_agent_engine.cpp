@@ -412,3 +412,39 @@ TEST(AgentEngine, CdpIsSwitchedThroughTheAgent)
     ASSERT_FALSE(snap.groups.empty());
     EXPECT_TRUE(snap.groups.front().schemata.has("L3CODE")) << snap.groups.front().schemata.format();
 }
+
+TEST(AgentEngine, TelemetryReachesTheClientAsTheLocalEngineReadsIt)
+{
+    // icx-8351n-snc2 simulates PERF_PKG_MON: every poll's batch carries each group's package events.
+    InProcessAgent agent;
+    auto remote = agent.engine("sim", "noisy-neighbour", "icx-8351n-snc2");
+    auto mine = local("sim", "noisy-neighbour", "icx-8351n-snc2");
+    ASSERT_TRUE(remote && mine);
+    for (int i = 0; i < 3; ++i) {
+        remote->advanceTo(remote->nowNs() + 500'000'000);
+        mine->advanceTo(mine->nowNs() + 500'000'000);
+        ASSERT_TRUE(remote->pollRdt().ok);
+        ASSERT_TRUE(mine->pollRdt().ok);
+    }
+    const auto rb = batches(*remote);
+    const auto lb = batches(*mine);
+    ASSERT_EQ(rb.size(), lb.size());
+    ASSERT_FALSE(lb.empty());
+    std::size_t rows = 0;
+    for (std::size_t b = 0; b < lb.size(); ++b) {
+        ASSERT_EQ(rb[b].telemetry.size(), lb[b].telemetry.size()) << "batch " << b;
+        for (std::size_t i = 0; i < lb[b].telemetry.size(); ++i) {
+            const auto& r = rb[b].telemetry[i];
+            const auto& l = lb[b].telemetry[i];
+            EXPECT_EQ(r.group, l.group);
+            EXPECT_EQ(r.package, l.package);
+            EXPECT_EQ(r.event, l.event);
+            EXPECT_EQ(r.value, l.value) << l.group << " " << l.event;
+            EXPECT_EQ(r.perSecond, l.perSecond);
+            EXPECT_EQ(r.flags, l.flags);
+            ++rows;
+        }
+    }
+    EXPECT_GT(rows, 0u); // the preset does simulate telemetry: an empty comparison would prove nothing
+    EXPECT_TRUE(remote->machine()->capabilities.telemetry.present);
+}

@@ -207,3 +207,68 @@ TEST(SampleCodec, DerivedRatesWithoutAnEarlierSampleOrWithRateColumnsAreProtocol
         EXPECT_FALSE(dec.decode(second));
     }
 }
+
+TEST(SampleCodec, TelemetryRowsRoundTripWithTheSamplesGroupTable)
+{
+    SampleEncoder enc;
+    SampleDecoder dec;
+    auto in = batchAt(100, 1);
+    // A group with telemetry but no RDT sample in this batch gets its name announced too.
+    in.telemetry = { { 100, "p1", 0, "core_energy", 1234.5, 6.25, 0 },
+        { 100, "only-telemetry", 1, "activity", 0.125, 0, SampleFirst },
+        { 100, "p1", 0, "uops_retired", 9.007199254740993e15, 1e9, SampleTelemetryUnavailable } };
+    pb::RdtSampleBatch wire;
+    enc.encode(in, 0, wire);
+    auto out = dec.decode(wire);
+    ASSERT_TRUE(out) << out.error().toString();
+    ASSERT_EQ(out->batch.telemetry.size(), in.telemetry.size());
+    for (std::size_t i = 0; i < in.telemetry.size(); ++i) {
+        const auto& a = in.telemetry[i];
+        const auto& b = out->batch.telemetry[i];
+        EXPECT_EQ(b.timeNs, a.timeNs);
+        EXPECT_EQ(b.group, a.group);
+        EXPECT_EQ(b.package, a.package);
+        EXPECT_EQ(b.event, a.event);
+        EXPECT_EQ(b.value, a.value);
+        EXPECT_EQ(b.perSecond, a.perSecond);
+        EXPECT_EQ(b.flags, a.flags);
+    }
+    // The next batch names the group by its index only, and still decodes.
+    auto next = batchAt(200, 2);
+    next.telemetry = { { 200, "only-telemetry", 1, "activity", 0.25, 0.0025, 0 } };
+    enc.encode(next, 0, wire);
+    EXPECT_EQ(wire.new_groups_size(), 0);
+    auto out2 = dec.decode(wire);
+    ASSERT_TRUE(out2) << out2.error().toString();
+    ASSERT_EQ(out2->batch.telemetry.size(), 1u);
+    EXPECT_EQ(out2->batch.telemetry[0].group, "only-telemetry");
+}
+
+TEST(SampleCodec, HostileTelemetryRowsAreProtocolErrors)
+{
+    auto decodeWith = [](auto edit) {
+        SampleEncoder enc;
+        SampleDecoder dec;
+        auto in = batchAt(100, 1);
+        in.telemetry = { { 100, "p1", 0, "core_energy", 1.0, 0, 0 } };
+        pb::RdtSampleBatch wire;
+        enc.encode(in, 0, wire);
+        edit(wire);
+        return dec.decode(wire);
+    };
+    auto badGroup = decodeWith([](pb::RdtSampleBatch& w) { w.mutable_telemetry(0)->set_group(999); });
+    ASSERT_FALSE(badGroup);
+    EXPECT_NE(badGroup.error().message.find("telemetry refers to group #999"), std::string::npos);
+    auto longName = decodeWith([](pb::RdtSampleBatch& w) { w.mutable_telemetry(0)->set_event(std::string(65, 'e')); });
+    EXPECT_FALSE(longName);
+    auto emptyName = decodeWith([](pb::RdtSampleBatch& w) { w.mutable_telemetry(0)->set_event(""); });
+    EXPECT_FALSE(emptyName);
+    auto nan = decodeWith([](pb::RdtSampleBatch& w) { w.mutable_telemetry(0)->set_value(std::nan("")); });
+    EXPECT_FALSE(nan);
+    auto tooMany = decodeWith([](pb::RdtSampleBatch& w) {
+        for (std::size_t i = 0; i < kMaxTelemetryRows; ++i)
+            *w.add_telemetry() = w.telemetry(0);
+    });
+    ASSERT_FALSE(tooMany);
+    EXPECT_NE(tooMany.error().message.find("telemetry rows"), std::string::npos);
+}
