@@ -51,7 +51,7 @@ public:
         }
         if (!m_service) {
             // A command the agent knows that needs a source, or one it does not know at all.
-            if (request.command_case() > pb::Request::kExperiment || request.command_case() == 0)
+            if (request.command_case() > pb::Request::kCountGroupPmu || request.command_case() == 0)
                 return fail(response,
                     makeError("this agent does not know command #" + std::to_string(request.command_case()),
                         "install the same rdtscope release on both machines"));
@@ -95,6 +95,8 @@ public:
         }
         case pb::Request::kExperiment:
             return experiment(request.experiment(), response);
+        case pb::Request::kCountGroupPmu:
+            return countGroupPmu(request.count_group_pmu(), response);
         case pb::Request::kDescribeMachine: {
             auto report = svc.describeMachine();
             if (!report) return fail(response, report.error());
@@ -299,6 +301,19 @@ private:
             m_experiment.emplace(name, std::move(schemata));
         m_ctx.log(who() + "experiment begun on " + std::to_string(saved.size()) + " groups");
         done(engine::CommandResult::success(), response);
+    }
+
+    /// A sweep step's counts of a group's tasks, by this agent's PMU (or simulated machine). A request that claimed a
+    /// simulated source was authorized as Monitor only: it must not count real threads.
+    void countGroupPmu(const pb::CountGroupPmu& c, pb::Response& response)
+    {
+        if (c.simulated() && !m_service->source().simulated)
+            return fail(response,
+                errnoError(EPERM, "a count asked for as simulated on a real source",
+                    "count real threads without the simulated flag (needs the Profile authorization)"));
+        auto counts = m_service->countGroupPmu(c.group());
+        if (!counts) return fail(response, counts.error());
+        remote::toWire(*counts, *response.mutable_group_pmu_counts());
     }
 
     /// The client went during an experiment: its groups get back what they held at BEGIN, through the same
