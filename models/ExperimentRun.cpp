@@ -2,7 +2,11 @@
 #include "ExperimentRun.h"
 
 #include "engine/Engine.h"
+#include "experiment/AdviseRecording.h"
 #include "experiment/Measurement.h"
+#include "experiment/SweepRecording.h"
+
+#include <QCoreApplication>
 
 #include <QMetaObject>
 #include <QPointer>
@@ -23,6 +27,33 @@ ExperimentRun::~ExperimentRun()
 void ExperimentRun::setEngine(rdt::engine::Engine* engine)
 {
     if (!isRunning()) m_engine = engine;
+}
+
+namespace {
+
+/// Who made a session recorded from the Experiments page: the GUI's version and what it ran.
+SessionOrigin guiOrigin(const std::string& what)
+{
+    return { "rdtscope (Experiments page): " + what,
+        "rdtscope " + QCoreApplication::applicationVersion().toStdString() };
+}
+
+} // namespace
+
+void ExperimentRun::setRecordPath(const QString& path)
+{
+    if (!isRunning()) m_recordPath = path;
+}
+
+void ExperimentRun::reportRecording(const rdt::Status& closed, const std::string& path)
+{
+    if (!closed) {
+        const QString why = QStringLiteral("recording into %1 failed: %2")
+                                .arg(QString::fromStdString(path), QString::fromStdString(closed.error().toString()));
+        post([this, why] { Q_EMIT failed(why); });
+        return;
+    }
+    post([this, file = QString::fromStdString(path)] { Q_EMIT recorded(file); });
 }
 
 void ExperimentRun::post(std::function<void()> f)
@@ -65,7 +96,7 @@ void ExperimentRun::stop()
 
 bool ExperimentRun::startSweep(const SweepSettings& settings)
 {
-    return launch([this, settings] {
+    return launch([this, settings, file = m_recordPath.toStdString()] {
         SweepHooks hooks;
         hooks.stopRequested = [this] { return m_stop.load(); };
         hooks.onProgress = [this](std::uint64_t e, std::uint64_t t) { reportProgress(e, t); };
@@ -73,7 +104,19 @@ bool ExperimentRun::startSweep(const SweepSettings& settings)
         hooks.onStep = [this, group](const SweepStep& s, unsigned n) {
             post([this, group, s, n] { Q_EMIT stepMeasured(group, s, n); });
         };
+        SweepRecording recording;
+        if (!file.empty()) {
+            if (auto opened
+                = recording.open(*m_engine, file, settings.pollNs, true, guiOrigin("sweep " + sweepName(settings)));
+                !opened) {
+                const QString why = QString::fromStdString("recording: " + opened.error().toString());
+                post([this, why] { Q_EMIT failed(why); });
+                return;
+            }
+            recording.hookSweep(hooks, settings, 1);
+        }
         auto r = runSweep(*m_engine, settings, hooks);
+        if (recording.isOpen()) reportRecording(recording.finishSweep(*m_engine, settings, r), file);
         if (!r) {
             const QString why = QString::fromStdString(r.error().toString());
             post([this, why] { Q_EMIT failed(why); });
@@ -85,7 +128,7 @@ bool ExperimentRun::startSweep(const SweepSettings& settings)
 
 bool ExperimentRun::startAdvise(const AdviseSettings& settings)
 {
-    return launch([this, settings] {
+    return launch([this, settings, file = m_recordPath.toStdString()] {
         AdviseHooks hooks;
         hooks.stopRequested = [this] { return m_stop.load(); };
         hooks.onPhase = [this](const std::string& what) {
@@ -98,7 +141,20 @@ bool ExperimentRun::startAdvise(const AdviseSettings& settings)
                 Q_EMIT progress(fraction, -1);
             });
         };
+        AdviseRecording recording;
+        if (!file.empty()) {
+            std::string groups;
+            for (const auto& g : settings.groups)
+                groups += (groups.empty() ? "" : ",") + shownGroup(g);
+            if (auto opened = recording.open(*m_engine, file, settings, true, guiOrigin("advise " + groups)); !opened) {
+                const QString why = QString::fromStdString("recording: " + opened.error().toString());
+                post([this, why] { Q_EMIT failed(why); });
+                return;
+            }
+            recording.hook(hooks, *m_engine);
+        }
         auto r = runAdvise(*m_engine, settings, hooks);
+        if (!file.empty()) reportRecording(recording.finish(*m_engine, r), file);
         if (!r) {
             const QString why = QString::fromStdString(r.error().toString());
             post([this, why] { Q_EMIT failed(why); });

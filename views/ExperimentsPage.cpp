@@ -12,6 +12,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -61,6 +62,9 @@ ExperimentsPage::ExperimentsPage(ExperimentRun* run, AllocationModel* allocation
     , m_timeLeft(new QLabel(this))
     , m_result(new QLabel(this))
     , m_plot(new QCustomPlot(this))
+    , m_record(new QLineEdit(this))
+    , m_browseRecord(new QPushButton(tr("Choose..."), this))
+    , m_recordStatus(new QLabel(this))
     , m_adviseGroups(new QLineEdit(this))
     , m_objective(new AdviceObjectiveEditor(this))
     , m_propose(new QPushButton(tr("Propose allocation"), this))
@@ -114,9 +118,20 @@ ExperimentsPage::ExperimentsPage(ExperimentRun* run, AllocationModel* allocation
     auto* adviseBox = new QGroupBox(tr("Advisor (lookahead, Qureshi && Patt 2006)"), this);
     adviseBox->setLayout(adviseForm);
 
+    m_record->setPlaceholderText(tr("not recorded"));
+    m_record->setToolTip(tr("Record the next sweep or advisor run into this session file (samples, a marker per "
+                            "step, the steps' table, the proposal), as rdtscope-cli sweep/advise --record does"));
+    m_recordStatus->setWordWrap(true);
+    auto* recordRow = new QHBoxLayout;
+    recordRow->addWidget(new QLabel(tr("Record into"), this));
+    recordRow->addWidget(m_record, 1);
+    recordRow->addWidget(m_browseRecord);
+
     auto* left = new QVBoxLayout;
     left->addWidget(sweepBox);
     left->addWidget(adviseBox);
+    left->addLayout(recordRow);
+    left->addWidget(m_recordStatus);
     left->addWidget(m_result);
     left->addStretch(1);
 
@@ -144,6 +159,9 @@ ExperimentsPage::ExperimentsPage(ExperimentRun* run, AllocationModel* allocation
     top->addWidget(controls);
     top->addLayout(right, 1);
 
+    connect(m_browseRecord, &QPushButton::clicked, this, &ExperimentsPage::browseRecordPath);
+    connect(m_run, &ExperimentRun::recorded, this,
+        [this](const QString& file) { m_recordStatus->setText(tr("Recorded into %1").arg(file)); });
     connect(m_start, &QPushButton::clicked, this, &ExperimentsPage::startSweep);
     connect(m_stop, &QPushButton::clicked, m_run, &ExperimentRun::stop);
     connect(m_propose, &QPushButton::clicked, this, &ExperimentsPage::propose);
@@ -219,6 +237,8 @@ void ExperimentsPage::setRunning(bool running)
     m_stop->setEnabled(running);
     m_group->setEnabled(!running);
     m_kind->setEnabled(!running);
+    m_record->setEnabled(!running);
+    m_browseRecord->setEnabled(!running);
     if (running) {
         m_progress->setValue(0);
         m_timeLeft->clear();
@@ -260,6 +280,21 @@ void ExperimentsPage::markKnee(double x, const QString& text)
     m_kneeLabel->setText(text);
 }
 
+void ExperimentsPage::takeRecordPath()
+{
+    const QString file = m_record->text().trimmed();
+    m_run->setRecordPath(file);
+    m_recordStatus->setText(file.isEmpty() ? QString() : tr("Recording into %1...").arg(file));
+}
+
+void ExperimentsPage::browseRecordPath()
+{
+    // The dialog asks before replacing a file; the run then replaces it.
+    const QString file = QFileDialog::getSaveFileName(
+        this, tr("Record the experiment into"), m_record->text(), tr("rdtscope sessions (*.rdts)"));
+    if (!file.isEmpty()) m_record->setText(file);
+}
+
 void ExperimentsPage::startSweep()
 {
     SweepSettings s;
@@ -280,6 +315,7 @@ void ExperimentsPage::startSweep()
     m_bandwidth = newCurve(name + tr(" bandwidth"), false);
     m_occupancy = newCurve(name + tr(" occupancy"), true);
     m_result->setText(tr("Sweeping %1...").arg(name));
+    takeRecordPath();
     if (!m_run->startSweep(s)) m_result->setText(tr("An experiment is already running."));
 }
 
@@ -356,6 +392,7 @@ void ExperimentsPage::propose()
     m_running = {};
     m_bandwidth = nullptr;
     m_result->setText(tr("Sweeping each group alone, then proposing..."));
+    takeRecordPath();
     if (!m_run->startAdvise(s)) m_result->setText(tr("An experiment is already running."));
 }
 

@@ -5,7 +5,8 @@
 // measured (memory bandwidth and occupancy per step, the knee marked), compare it with earlier sweeps, stop at once
 // (the original allocation comes back), and "Propose allocation": the advisor's masks for several groups, shown
 // with what it expects, staged on the heatmap as a pending edit, applied as one edit, then measured against the
-// prediction. The work runs in models/ExperimentRun; docs/EXPERIMENTS.md explains the method.
+// prediction. "Record into" records a sweep or an advisor run into a session file as `rdtscope-cli sweep/advise
+// --record FILE` does. The work runs in models/ExperimentRun; docs/EXPERIMENTS.md explains the method.
 
 #include "experiment/Advise.h"
 
@@ -56,6 +57,9 @@ public:
     QString kneeText() const;
     QDoubleSpinBox* settleBox() const { return m_settle; }
     QDoubleSpinBox* measureBox() const { return m_measure; }
+    /// The session file the next sweep or advisor run is recorded into (empty: not recorded).
+    QLineEdit* recordEdit() const { return m_record; }
+    QLabel* recordStatus() const { return m_recordStatus; }
 
 private:
     void startSweep();
@@ -66,6 +70,9 @@ private:
     void onAdvice(const rdt::experiment::AdviseResult& result);
     void onMeasured(const std::map<std::string, rdt::experiment::GroupMeasure>& groups);
     void setRunning(bool running);
+    /// Hands the "Record into" file to the run (before each start).
+    void takeRecordPath();
+    void browseRecordPath();
     QCPGraph* newCurve(const QString& name, bool occupancy);
     void markKnee(double x, const QString& text);
 
@@ -91,6 +98,9 @@ private:
     std::vector<rdt::experiment::SweepStep> m_steps; ///< of the running sweep, for the live knee
     rdt::experiment::SweepSettings m_running;
     int m_curves = 0;
+    QLineEdit* m_record;
+    QPushButton* m_browseRecord;
+    QLabel* m_recordStatus;
     QLineEdit* m_adviseGroups;
     AdviceObjectiveEditor* m_objective;
     QString m_objectiveShown; ///< the objective of the proposal shown ("weighted: victim=3,streamer=1")

@@ -44,6 +44,9 @@ Action actionFor(const pb::Request& request)
     case pb::Request::kStartPmu:
         // The real PMU sees what other processes (or every CPU) execute; the simulated one runs its own program.
         return request.start_pmu().simulated() ? Action::Monitor : Action::Profile;
+    case pb::Request::kCountGroupPmu:
+        // Counting a group's real threads sees what they execute, as a PMU capture of them does.
+        return request.count_group_pmu().simulated() ? Action::Monitor : Action::Profile;
     default:
         // Opening a source, snapshots and sampling only read; pumping, stopping and reporting a capture act on one
         // this connection started (and was allowed to start).

@@ -97,6 +97,8 @@ public:
             return experiment(request.experiment(), response);
         case pb::Request::kResctrlSetting:
             return resctrlSetting(request.resctrl_setting(), response);
+        case pb::Request::kCountGroupPmu:
+            return countGroupPmu(request.count_group_pmu(), response);
         case pb::Request::kDescribeMachine: {
             auto report = svc.describeMachine();
             if (!report) return fail(response, report.error());
@@ -331,6 +333,19 @@ private:
             m_experiment.emplace(name, std::move(schemata));
         m_ctx.log(who() + "experiment begun on " + std::to_string(saved.size()) + " groups");
         done(engine::CommandResult::success(), response);
+    }
+
+    /// A sweep step's counts of a group's tasks, by this agent's PMU (or simulated machine). A request that claimed a
+    /// simulated source was authorized as Monitor only: it must not count real threads.
+    void countGroupPmu(const pb::CountGroupPmu& c, pb::Response& response)
+    {
+        if (c.simulated() && !m_service->source().simulated)
+            return fail(response,
+                errnoError(EPERM, "a count asked for as simulated on a real source",
+                    "count real threads without the simulated flag (needs the Profile authorization)"));
+        auto counts = m_service->countGroupPmu(c.group());
+        if (!counts) return fail(response, counts.error());
+        remote::toWire(*counts, *response.mutable_group_pmu_counts());
     }
 
     /// The client went during an experiment: its groups get back what they held at BEGIN, through the same

@@ -3,10 +3,11 @@
 // lookahead algorithm (capture/experiment/Advisor.h, docs/EXPERIMENTS.md) and says what it expects; --apply writes
 // the proposal and sets the measured change against the expected one.
 #include "CmdRdtSource.h"
-#include "CmdSweepRecording.h"
+#include "CmdSessionCreate.h"
 #include "Commands.h"
 #include "core/Time.h"
 #include "experiment/Advise.h"
+#include "experiment/AdviseRecording.h"
 #include "experiment/GroupWeight.h"
 #include "session/StopSignals.h"
 
@@ -51,89 +52,9 @@ Status parseWeights(const std::vector<std::string>& specs, std::map<std::string,
     return {};
 }
 
-double percentChange(double now, double then)
-{
-    return then > 0 ? 100.0 * (now - then) / then : 0.0;
-}
-
-/// A group's measurement, or an unseen one (zeros, `seen` false) when the group was not measured.
-experiment::GroupMeasure measureOf(const std::map<std::string, experiment::GroupMeasure>& m, const std::string& group)
-{
-    const auto it = m.find(group);
-    return it == m.end() ? experiment::GroupMeasure {} : it->second;
-}
-
-std::string oneLine(const Schemata& change)
-{
-    std::string text = change.format();
-    while (!text.empty() && text.back() == '\n')
-        text.pop_back();
-    std::replace(text.begin(), text.end(), '\n', ' ');
-    return text;
-}
-
-/// The advisor's run in a session file: its sweeps as `sweep_steps` (sweep N is the N-th group's curve), the
-/// proposal and the measured change as `advise` markers (docs/EXPERIMENTS.md "Recording").
-class AdviseRecording {
-public:
-    Status open(engine::Engine& svc, const AdviseOptions& o, const experiment::AdviseSettings& s)
-    {
-        m_groups = s.groups;
-        return m_rec.open(svc, o.record, s.sweep.pollNs, o.force, "advise");
-    }
-    void hook(experiment::AdviseHooks& hooks, engine::Engine& svc)
-    {
-        m_rec.hookEvents(hooks.onBatch, hooks.onEvent);
-        auto phase = hooks.onPhase;
-        hooks.onPhase = [this, phase, &svc](const std::string& what) {
-            if (phase) phase(what);
-            mark(svc, "advise: " + what);
-        };
-        hooks.onSweepStepStart = [this](const std::string& g, unsigned i, std::uint64_t v, const std::string& w,
-                                     std::uint64_t t) { m_rec.stepStarted(number(g), sweepOf(g), i, v, w, t); };
-        auto step = hooks.onSweepStep;
-        hooks.onSweepStep = [this, step](const std::string& g, const experiment::SweepStep& st, unsigned planned) {
-            if (step) step(g, st, planned);
-            m_rec.stepMeasured(number(g), sweepOf(g), st);
-        };
-    }
-    void mark(engine::Engine& svc, const std::string& text) { m_rec.marker(svc.nowNs(), "advise", text); }
-    Status finish(const std::string& reason) { return m_rec.finish(reason); }
-
-private:
-    unsigned number(const std::string& g) const
-    {
-        return static_cast<unsigned>(std::find(m_groups.begin(), m_groups.end(), g) - m_groups.begin()) + 1;
-    }
-    static experiment::SweepSettings sweepOf(const std::string& g)
-    {
-        experiment::SweepSettings s;
-        s.group = g;
-        return s;
-    }
-    SweepRecording m_rec;
-    std::vector<std::string> m_groups;
-};
-
-/// What a session's `advise` markers say of one group's proposal and, once applied, of its measurement.
-std::string proposalMarker(const experiment::GroupAdvice& g, const experiment::GroupMeasure& now, double knee)
-{
-    char text[320];
-    std::snprintf(text, sizeof text,
-        "%u ways, %s (knee %.0f ways); expected LLC %.2f MiB, MBT %.1f MB/s (now %.2f MiB, %.1f MB/s)", g.ways,
-        oneLine(g.change).c_str(), knee, g.expectedOccupancyBytes / 1048576.0, g.expectedTotalBps / 1e6,
-        now.occupancyBytes / 1048576.0, now.totalBps / 1e6);
-    return "advise " + displayGroup(g.group) + ": " + text;
-}
-
-std::string measuredMarker(const experiment::GroupAdvice& g, const experiment::GroupMeasure& m)
-{
-    char text[240];
-    std::snprintf(text, sizeof text, "LLC %.2f MiB against %.2f MiB expected (%+.1f %%), MBT %.1f MB/s against %.1f",
-        m.occupancyBytes / 1048576.0, g.expectedOccupancyBytes / 1048576.0,
-        percentChange(m.occupancyBytes, g.expectedOccupancyBytes), m.totalBps / 1e6, g.expectedTotalBps / 1e6);
-    return "advise " + displayGroup(g.group) + " measured: " + text;
-}
+using experiment::measureOf;
+using experiment::oneLine;
+using experiment::percentChange;
 
 /// The proposal's table (and the measured one after --apply) on stdout; the exit code.
 int printAdvice(const AdviseOptions& o, experiment::AdviseResult& result)
@@ -182,27 +103,6 @@ int printAdvice(const AdviseOptions& o, experiment::AdviseResult& result)
     return r->stopped ? ExitFailure : ExitOk;
 }
 
-/// The outcome as `advise` markers: each group's proposal, the objective and whether it was applied, the measured
-/// change after applying; then the file is closed.
-Status recordOutcome(AdviseRecording& recording, engine::Engine& svc, const experiment::AdviseSettings& s,
-    const experiment::AdviseResult& r)
-{
-    if (r.stopped && r.advice.groups.empty())
-        recording.mark(svc, "advise stopped: every sweep's allocation was restored, nothing proposed");
-    for (std::size_t i = 0; i < r.advice.groups.size(); ++i) {
-        const auto& g = r.advice.groups[i];
-        recording.mark(svc, proposalMarker(g, measureOf(r.before, g.group), r.curves[i].knee.x));
-    }
-    if (!r.advice.groups.empty())
-        recording.mark(svc,
-            std::string("advise proposal (objective ") + experiment::objectiveName(s.advice.objective)
-                + (r.applied ? "): applied" : "): not applied"));
-    if (r.applied)
-        for (const auto& g : r.advice.groups)
-            recording.mark(svc, measuredMarker(g, measureOf(r.after, g.group)));
-    return recording.finish(r.stopped ? "advise stopped" : "advise ended");
-}
-
 int runAdviseCommand(const AdviseOptions& o)
 {
     experiment::AdviseSettings s;
@@ -241,10 +141,10 @@ int runAdviseCommand(const AdviseOptions& o)
             std::fprintf(stderr, "  %s %2llu ways: LLC %.1f MiB, MBT %.1f MB/s\n", displayGroup(g).c_str(),
                 static_cast<unsigned long long>(st.value), st.occupancyBytes / 1048576.0, st.totalBps / 1e6);
         };
-    AdviseRecording recording;
+    experiment::AdviseRecording recording;
     const bool recorded = !o.record.empty();
     if (recorded) {
-        if (auto opened = recording.open(**service, o, s); !opened) {
+        if (auto opened = recording.open(**service, o.record, s, o.force, cliSessionOrigin("advise")); !opened) {
             std::fprintf(stderr, "rdtscope-cli advise: %s\n", opened.error().toString().c_str());
             return ExitFailure;
         }
@@ -253,15 +153,12 @@ int runAdviseCommand(const AdviseOptions& o)
     auto r = experiment::runAdvise(**service, s, hooks);
     if (!r) {
         std::fprintf(stderr, "rdtscope-cli advise: %s\n", r.error().toString().c_str());
-        if (recorded) {
-            recording.mark(**service, "advise failed: " + r.error().toString());
-            (void)recording.finish("advise failed");
-        }
+        if (recorded) (void)recording.finish(**service, r);
         return exitCodeFor(r.error());
     }
     const int exit = printAdvice(o, *r);
     if (recorded) {
-        if (auto closed = recordOutcome(recording, **service, s, *r); !closed) {
+        if (auto closed = recording.finish(**service, r); !closed) {
             std::fprintf(stderr, "rdtscope-cli advise: recording failed: %s\n", closed.error().toString().c_str());
             return ExitFailure;
         }

@@ -3,11 +3,12 @@
 // step held and measured, a table or CSV row per step, the knees; the original allocation restored at the end, on
 // an error and on SIGINT/SIGTERM (capture/experiment/Sweep.h, docs/EXPERIMENTS.md).
 #include "CmdRdtSource.h"
-#include "CmdSweepRecording.h"
+#include "CmdSessionCreate.h"
 #include "Commands.h"
 #include "core/Csv.h"
 #include "core/Time.h"
 #include "experiment/Sweep.h"
+#include "experiment/SweepRecording.h"
 #include "session/StopSignals.h"
 
 #include <csignal>
@@ -142,9 +143,9 @@ int runSweepCommand(const SweepOptions& o)
             std::fprintf(stderr, "scenario: %s%s\n", sim->ok ? "" : "FAILED ", sim->text.c_str());
     };
     const char* name = s.kind == experiment::SweepKind::Ways ? "sweep ways" : "sweep mba";
-    SweepRecording recording;
+    experiment::SweepRecording recording;
     if (!o.record.empty()) {
-        if (auto opened = recording.open(svc, o.record, s.pollNs, o.force, "sweep"); !opened) {
+        if (auto opened = recording.open(svc, o.record, s.pollNs, o.force, cliSessionOrigin("sweep")); !opened) {
             std::fprintf(stderr, "rdtscope-cli %s: %s\n", name, opened.error().toString().c_str());
             return ExitFailure;
         }
@@ -154,27 +155,14 @@ int runSweepCommand(const SweepOptions& o)
     int exit = ExitOk;
     if (!result) {
         std::fprintf(stderr, "rdtscope-cli %s: %s\n", name, result.error().toString().c_str());
-        if (!o.record.empty()) {
-            // Refused before its first write: the reason is the file's one marker.
-            recording.marker(svc.nowNs(), "sweep", "sweep " + sweepName(s) + " refused: " + result.error().toString());
-            (void)recording.finish("sweep refused");
-        }
+        if (!o.record.empty()) (void)recording.finishSweep(svc, s, result);
         return exitCodeFor(result.error());
     }
     for (const auto& n : result->notes)
         std::fprintf(stderr, "note: %s\n", n.c_str());
     if (!result->steps.empty()) printKnees(*result, o.csv);
     if (!o.record.empty()) {
-        const std::string unit = s.kind == experiment::SweepKind::Ways ? "ways" : "% MB";
-        const auto& r = *result;
-        recording.marker(svc.nowNs(), "sweep",
-            "sweep " + sweepName(s) + " "
-                + (r.completed      ? "done"
-                        : r.stopped ? "stopped"
-                                    : "failed")
-                + ": knee " + r.knees.bandwidth.explain(unit)
-                + (r.restored ? "; original allocation restored" : "; the original allocation was NOT restored"));
-        if (auto closed = recording.finish(r.stopped ? "sweep stopped" : "sweep ended"); !closed) {
+        if (auto closed = recording.finishSweep(svc, s, result); !closed) {
             std::fprintf(stderr, "rdtscope-cli %s: recording failed: %s\n", name, closed.error().toString().c_str());
             exit = ExitFailure;
         } else {

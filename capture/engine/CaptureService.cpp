@@ -408,7 +408,8 @@ Result<GroupPmuCounts> CaptureService::countGroupPmu(const std::string& group)
     if (!m_source.simulation) {
         if (!m_groupPmu)
             m_groupPmu = std::make_unique<GroupPmuCounter>(
-                m_options.perfSyscalls ? m_options.perfSyscalls() : std::make_unique<pmu::LinuxPerfSyscalls>());
+                m_options.perfSyscalls ? m_options.perfSyscalls() : std::make_unique<pmu::LinuxPerfSyscalls>(),
+                m_options.memoryBoundRecipes);
         return m_groupPmu->count(group, it->tasks);
     }
     const auto counts = m_source.simulation->taskCounts(it->tasks);

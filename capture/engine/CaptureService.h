@@ -28,6 +28,8 @@ class Sampler;
 
 namespace rdt::pmu {
 class PerfSyscalls;
+struct MemoryBoundRecipes;
+struct PerfEnvironment;
 }
 
 namespace rdt::engine {
@@ -45,6 +47,9 @@ struct ServiceOptions {
     bool sncNodeSamples = false;
     /// The perf_event_open real PMU captures open through (unset: the kernel's); a test seam, never carried.
     std::function<std::unique_ptr<pmu::PerfSyscalls>()> perfSyscalls;
+    /// The TMA groups per-group counts take the memory-bound share from (unset: the host's model, engine/
+    /// GroupPmuCounter.h hostMemoryBoundRecipes); a test seam, never carried.
+    std::function<Result<pmu::MemoryBoundRecipes>(const pmu::PerfEnvironment&)> memoryBoundRecipes;
 };
 
 class CaptureService final : public Engine {
@@ -108,7 +113,7 @@ public:
     CommandResult stopPmu(std::uint32_t id) override;
     Result<PmuReport> pmuReport(std::uint32_t id, std::size_t topN) override;
     /// Simulated sources: the simulated machine's model of the group's tasks. Real sources: its threads counted with
-    /// perf_event_open (GroupPmuCounter.h; no memory-bound share yet).
+    /// perf_event_open, with TMA's memory-bound share where the model has a formula (GroupPmuCounter.h).
     Result<GroupPmuCounts> countGroupPmu(const std::string& group) override;
 
     // --- Events ----------------------------------------------------------------------------------------------

@@ -125,8 +125,7 @@ public:
     virtual Result<GroupPmuCounts> countGroupPmu(const std::string& group)
     {
         (void)group;
-        return errnoError(ENOTSUP, "per-group PMU counts are not offered by this engine",
-            "unfinished: not carried over --connect yet; run the sweep on the server");
+        return errnoError(ENOTSUP, "per-group PMU counts are not offered by this engine");
     }
 
     // --- Events ----------------------------------------------------------------------------------------------

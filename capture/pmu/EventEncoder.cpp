@@ -264,6 +264,33 @@ Result<EncodedEvent> EventEncoder::encodeOffline(std::string_view event, bool us
             return out;
         }
     }
+    const bool skylakeOrIcelake = m_model.pfmName == "skl" || m_model.pfmName == "skx" || m_model.pfmName == "clx"
+        || m_model.tma == TmaModel::Icelake;
+    if (skylakeOrIcelake) {
+        // The TMA Memory Bound events (pmu/MemoryBound.h), as libpfm4's intel_skl and intel_icl tables encode them:
+        // event | umask << 8 | cmask << 24 (SDM 22.2.1.1 IA32_PERFEVTSELx layout; the SDM's event lists for
+        // Skylake and Ice Lake: CYCLE_ACTIVITY A3H, EXE_ACTIVITY A6H); checked against libpfm4 4.13 forced to skx
+        // and icx.
+        struct Known {
+            const char* name;
+            std::uint64_t config;
+        };
+        const Known known[] = { { "cycle_activity:stalls_mem_any", 0x140014a3 },
+            { "cycle_activity:stalls_total", 0x040004a3 },
+            // Ice Lake counts store-bound cycles with cmask 2 (libpfm4's intel_icl table; the SDM's Ice Lake list).
+            { "exe_activity:bound_on_stores", m_model.tma == TmaModel::Icelake ? 0x020040a6ull : 0x40a6ull },
+            { "exe_activity:1_ports_util", 0x02a6 }, { "exe_activity:2_ports_util", 0x04a6 } };
+        for (const auto& k : known) {
+            if (n != k.name) continue;
+            a.type = m_model.rawType;
+            a.config = k.config;
+            std::string upper(event);
+            for (auto& c : upper)
+                c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            out.fstr = m_model.pfmName + "::" + upper;
+            return out;
+        }
+    }
     return makeError("event '" + std::string(event) + "' is not known to the offline encoder for "
         + (m_model.pfmName.empty() ? std::string("this model") : m_model.pfmName));
 }

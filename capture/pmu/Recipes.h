@@ -31,6 +31,12 @@ enum class EventRole : std::uint8_t {
     IdqUopsNotDelivered,
     RecoveryCycles,
     Cycles,
+    // TMA level 2 Memory Bound before Sapphire Rapids (pmu/MemoryBound.h)
+    StallsMemAny, ///< CYCLE_ACTIVITY.STALLS_MEM_ANY
+    StallsTotal, ///< CYCLE_ACTIVITY.STALLS_TOTAL
+    BoundOnStores, ///< EXE_ACTIVITY.BOUND_ON_STORES
+    OnePortUtil, ///< EXE_ACTIVITY.1_PORTS_UTIL
+    TwoPortsUtil, ///< EXE_ACTIVITY.2_PORTS_UTIL
 };
 
 struct RecipeEvent {

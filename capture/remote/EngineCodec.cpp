@@ -120,6 +120,30 @@ engine::AllocationResult allocationOf(const pb::Response& in)
     return a;
 }
 
+void toWire(const engine::GroupPmuCounts& in, pb::GroupPmuCounts& out)
+{
+    out.set_simulated(in.simulated);
+    out.set_tasks(in.tasks);
+    out.set_cycles(in.cycles);
+    out.set_instructions(in.instructions);
+    out.set_llc_misses(in.llcMisses);
+    if (in.memoryStallCycles) out.set_memory_stall_cycles(*in.memoryStallCycles);
+    out.set_method(in.method);
+}
+
+engine::GroupPmuCounts fromWire(const pb::GroupPmuCounts& in)
+{
+    engine::GroupPmuCounts out;
+    out.simulated = in.simulated();
+    out.tasks = static_cast<std::size_t>(in.tasks());
+    out.cycles = in.cycles();
+    out.instructions = in.instructions();
+    out.llcMisses = in.llc_misses();
+    if (in.has_memory_stall_cycles()) out.memoryStallCycles = in.memory_stall_cycles();
+    out.method = in.method();
+    return out;
+}
+
 bool toWire(const engine::EngineEvent& in, pb::Event& out)
 {
     if (const auto* c = std::get_if<AllocationChanged>(&in)) {

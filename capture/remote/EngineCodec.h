@@ -30,6 +30,9 @@ engine::CommandResult resultOf(const pb::Response& in);
 /// The whole allocation answer: the outcome plus what was applied, whether it rolled back, and the changes.
 engine::AllocationResult allocationOf(const pb::Response& in);
 
+void toWire(const engine::GroupPmuCounts& in, pb::GroupPmuCounts& out);
+engine::GroupPmuCounts fromWire(const pb::GroupPmuCounts& in);
+
 /// Every engine event except sample batches (those travel as RdtSampleBatch through the connection's encoder).
 /// Returns false for a sample batch.
 bool toWire(const engine::EngineEvent& in, pb::Event& out);

@@ -214,6 +214,25 @@ engine::CommandResult RemoteEngine::setCdp(bool enabled)
     return command(std::move(req));
 }
 
+Result<engine::GroupPmuCounts> RemoteEngine::countGroupPmu(const std::string& group)
+{
+    pb::Request req;
+    req.mutable_count_group_pmu()->set_group(group);
+    req.mutable_count_group_pmu()->set_simulated(source().simulated);
+    const auto r = exchange(std::move(req));
+    if (r.has_error()) {
+        auto e = resultOf(r).error();
+        if (e.message.find("does not know command") != std::string::npos)
+            return errnoError(ENOTSUP, "the agent does not count a group's tasks (" + e.message + ")",
+                "update rdtscope-agent on the server for per-step IPC, MPKI and memory-bound share over --connect");
+        return e;
+    }
+    if (!r.has_group_pmu_counts())
+        return errnoError(
+            EPROTO, "the agent answered a PMU count without one", "install the same rdtscope release on both machines");
+    return fromWire(r.group_pmu_counts());
+}
+
 engine::CommandResult RemoteEngine::endExperiment()
 {
     pb::Request req;

@@ -68,6 +68,8 @@ public:
     Result<engine::PmuReport> pmuReport(std::uint32_t id, std::size_t topN) override;
     /// The agent saves the groups and writes them back if this connection ends before endExperiment().
     engine::CommandResult beginExperiment(const std::vector<std::string>& groups) override;
+    /// Counted by the agent (its perf_event_open or its simulated machine); an agent too old for it says so.
+    Result<engine::GroupPmuCounts> countGroupPmu(const std::string& group) override;
     engine::CommandResult endExperiment() override;
     std::vector<engine::PmuBatch> drainPmuBatches() override;
 

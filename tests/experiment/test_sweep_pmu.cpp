@@ -3,11 +3,13 @@
 // ways shrink below the knee, read from the model's counts of its own threads; a source without such counts gives
 // no figures and says why; the figures go into the session's sweep_pmu table and read back, and a file without that
 // table reads as "not measured"; on a real (not simulated) source the group's threads are counted with
-// perf_event_open, here through the engine's seam onto a fake kernel.
+// perf_event_open (TMA's memory-bound share from the Skylake-SP formula), here through the engine's seam onto a
+// fake kernel.
 #include "../pmu/FakeCountingPerf.h"
 #include "SweepTestSupport.h"
 #include "engine/CaptureService.h"
 #include "experiment/Sweep.h"
+#include "pmu/MemoryBound.h"
 #include "rdt/ResctrlBackend.h"
 #include "session/SessionReader.h"
 #include "session/SessionWriter.h"
@@ -136,6 +138,16 @@ TEST(SweepPmu, ARealSourceCountsTheGroupsThreadsWithPerf)
     engine::ServiceOptions o;
     o.who = "test";
     o.perfSyscalls = [perf] { return std::make_unique<pmu::test::FakeCountingPerf>(perf); };
+    // A Skylake-SP PMU (pmu/MemoryBound.h): per read, TMA level 1 with backend bound 0.4 and retiring 0.4 from
+    // cycles 1000, UOPS_ISSUED.ANY 2000, RETIRE_SLOTS 1600, IDQ_UOPS_NOT_DELIVERED 400; STALLS_MEM_ANY 300,
+    // BOUND_ON_STORES 100, STALLS_TOTAL 500, 1_PORTS_UTIL 200, 2_PORTS_UTIL 250: share 400 / 900 * 0.4.
+    for (const auto& [config, step] :
+        std::map<std::uint64_t, std::uint64_t> { { 0x010e, 2000 }, { 0x02c2, 1600 }, { 0x019c, 400 },
+            { 0x140014a3, 300 }, { 0x40a6, 100 }, { 0x040004a3, 500 }, { 0x02a6, 200 }, { 0x04a6, 250 } })
+        perf->stepPerRead[config] = step;
+    o.memoryBoundRecipes = [](const pmu::PerfEnvironment&) {
+        return pmu::memoryBoundRecipes(pmu::EventEncoder::forModel(pmu::modelForPfmName("skx")), {});
+    };
     auto svc = engine::CaptureService::openWith(std::move(src), o);
     ASSERT_TRUE(svc.ok()) << svc.error().toString();
     std::vector<unsigned> tasks;
@@ -155,16 +167,19 @@ TEST(SweepPmu, ARealSourceCountsTheGroupsThreadsWithPerf)
         << r->pmu.method;
     EXPECT_EQ(r->pmu.method.find("simulated"), std::string::npos) << r->pmu.method;
     // Each step reads every counter once more at its start and its end: per thread 1000 cycles, 2000 instructions
-    // and 10 cache misses over the measurement, so IPC 2 and 5 misses per thousand instructions; no memory-bound
-    // share (not counted on real machines), never a zero standing in for it.
+    // and 10 cache misses over the measurement, so IPC 2 and 5 misses per thousand instructions, and the TMA
+    // memory-bound share of the step's interval.
     for (const auto& st : r->steps) {
         ASSERT_TRUE(st.ipc && st.mpki) << "step " << st.index << ": " << st.pmuSource;
         EXPECT_DOUBLE_EQ(*st.ipc, 2.0);
         EXPECT_DOUBLE_EQ(*st.mpki, 5.0);
-        EXPECT_FALSE(st.memoryBound);
+        ASSERT_TRUE(st.memoryBound) << st.pmuSource;
+        EXPECT_NEAR(*st.memoryBound, 400.0 / 900.0 * 0.4, 1e-9);
     }
-    // Three counters per thread of the group, opened once for the whole sweep, each following its thread.
-    ASSERT_EQ(perf->opens.size(), 6u);
+    EXPECT_NE(r->pmu.method.find("memory-bound share: TMA Memory Bound"), std::string::npos) << r->pmu.method;
+    // Per thread of the group, opened once for the whole sweep, each following its thread: three counters, and the
+    // three TMA groups (5 + 3 + 2 events).
+    ASSERT_EQ(perf->opens.size(), 2u * (3 + 10));
     for (const auto& op : perf->opens) {
         EXPECT_NE(std::find(tasks.begin(), tasks.end(), static_cast<unsigned>(op.pid)), tasks.end()) << op.pid;
         EXPECT_EQ(op.cpu, -1);

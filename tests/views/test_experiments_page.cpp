@@ -3,11 +3,13 @@
 // point by point and marks the knee; Stop ends a real-time sweep at once with the original mask back; "Propose
 // allocation" fills the proposal, stages it on the heatmap's model as a pending edit, and "Apply proposal" writes it
 // and measures it against the prediction; the objective chosen (weights typed as the CLI takes them, a protected
-// group) reaches the advisor, and weights it cannot read refuse before anything runs.
+// group) reaches the advisor, and weights it cannot read refuse before anything runs; "Record into" records a sweep
+// and an advisor run into session files that read back as the CLI's --record files do.
 #include "engine/CaptureService.h"
 #include "models/AllocationModel.h"
 #include "models/EngineAllocation.h"
 #include "models/ExperimentRun.h"
+#include "session/SessionReader.h"
 #include "views/AdviceObjectiveEditor.h"
 #include "views/ExperimentsPage.h"
 #include "views/QCustomPlotInclude.h"
@@ -21,7 +23,10 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <set>
 
 namespace {
 
@@ -158,6 +163,67 @@ private Q_SLOTS:
         const double measured = table->item(1, 6)->text().toDouble();
         QVERIFY2(std::abs(measured - expected) <= 0.15 * expected,
             qPrintable(QStringLiteral("%1 vs %2").arg(measured).arg(expected)));
+    }
+
+    void recordIntoWritesTheSweepAndTheAdviceIntoSessions()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QSignalSpy finished(m_run, &ExperimentRun::finished);
+        QSignalSpy recorded(m_run, &ExperimentRun::recorded);
+        const QString sweepFile = dir.filePath(QStringLiteral("sweep.rdts"));
+        m_page->recordEdit()->setText(sweepFile);
+        m_page->startSweepOf(QStringLiteral("victim"), /*alone=*/true);
+        QVERIFY(!m_page->recordEdit()->isEnabled());
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(recorded.count(), 1);
+        QCOMPARE(recorded.at(0).at(0).toString(), sweepFile);
+        QVERIFY(m_page->recordStatus()->text().contains(sweepFile));
+        {
+            auto r = rdt::session::SessionReader::open(sweepFile.toStdString());
+            QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
+            auto rows = (*r)->sweepSteps();
+            QVERIFY(rows.ok());
+            QCOMPARE(rows->size(), std::size_t { 10 }); // one row per measured step, as the page drew them
+            QCOMPARE(rows->front().group, std::string("victim"));
+            QCOMPARE(rows->front().kind, std::string("ways"));
+            int stepMarkers = 0;
+            bool done = false;
+            for (const auto& m : (*r)->markers()) {
+                if (m.kind != "sweep") continue;
+                if (m.text.find(" step ") != std::string::npos) ++stepMarkers;
+                if (m.text.rfind("sweep victim ways done: knee", 0) == 0
+                    && m.text.find("original allocation restored") != std::string::npos)
+                    done = true;
+            }
+            QCOMPARE(stepMarkers, 10);
+            QVERIFY(done);
+            QVERIFY((*r)->meta().commandLine.find("Experiments page): sweep victim ways") != std::string::npos);
+        }
+
+        const QString adviseFile = dir.filePath(QStringLiteral("advise.rdts"));
+        m_page->recordEdit()->setText(adviseFile);
+        m_page->adviseGroups()->setText(QStringLiteral("streamer,victim"));
+        QTest::mouseClick(m_page->proposeButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(recorded.count(), 2);
+        auto r = rdt::session::SessionReader::open(adviseFile.toStdString());
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
+        auto rows = (*r)->sweepSteps();
+        QVERIFY(rows.ok());
+        std::set<std::uint32_t> sweeps;
+        for (const auto& row : *rows)
+            sweeps.insert(row.sweep);
+        QCOMPARE(sweeps, (std::set<std::uint32_t> { 1, 2 })); // streamer's curve, then victim's
+        bool victimProposal = false, objective = false;
+        for (const auto& m : (*r)->markers()) {
+            if (m.kind != "advise") continue;
+            if (m.text.rfind("advise victim: 10 ways", 0) == 0) victimProposal = true;
+            if (m.text.rfind("advise proposal (objective", 0) == 0 && m.text.find("not applied") != std::string::npos)
+                objective = true;
+        }
+        QVERIFY(victimProposal);
+        QVERIFY(objective);
     }
 
     void objectiveChoiceReachesTheAdvisor()
