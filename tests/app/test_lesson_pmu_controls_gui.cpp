@@ -3,12 +3,13 @@
 // capture dock, not only by the Lessons panel's "Do it for me": the dock's capture runs on the lesson's engine, which
 // announces it (PmuCaptureStarted) to the lesson. The step's program matters (another program leaves the step
 // waiting), the step completes and its claims hold on the dock's capture, and closing the lesson stops the capture
-// and hands the PMU pages their own engine back.
+// and hands the PMU pages their own engine back. Reset and closing also stop the lesson's own ("Do it for me") capture.
 #include "MainWindow.h"
 
 #include "lesson/LessonRun.h"
 #include "models/PmuRecipeKind.h"
 #include "models/PmuSession.h"
+#include "views/LessonPanel.h"
 #include "views/PmuControls.h"
 #include "views/PmuPages.h"
 
@@ -85,6 +86,35 @@ private Q_SLOTS:
         QVERIFY(!pmu->simulating());
         QVERIFY(!pmu->shownCapture());
         QVERIFY(pmu->engine() != lessonEngine);
+    }
+
+    void resetAndCloseStopTheLessonsOwnCapture()
+    {
+        MainWindow w;
+        w.show();
+        QString why;
+        QVERIFY2(w.startLesson(QStringLiteral("tma"), &why), qPrintable(why));
+        PmuSession* pmu = w.pmuPages()->session();
+        QTest::mouseClick(w.lessonPanel()->doItButton(), Qt::LeftButton); // the lesson's own capture
+        QVERIFY(w.lessonRun()->pmuCapture().has_value());
+        QVERIFY(w.lessonRun()->pmuCaptureOwned());
+        QTRY_VERIFY_WITH_TIMEOUT(pmu->followedCapture() == w.lessonRun()->pmuCapture(), 5000);
+        QVERIFY(pmu->simulating());
+        // Reset: the lesson starts again on a fresh machine; the PMU pages let go of the old capture, none runs.
+        QTest::mouseClick(w.lessonPanel()->resetButton(), Qt::LeftButton);
+        QVERIFY(w.lessonRun() != nullptr);
+        QCOMPARE(w.lessonRun()->stepIndex(), std::size_t(0));
+        QVERIFY(!w.lessonRun()->pmuCapture());
+        QVERIFY(!pmu->simulating());
+        QVERIFY(!pmu->shownCapture());
+        // Started again, then the lesson closes: its capture stops with it.
+        QTest::mouseClick(w.lessonPanel()->doItButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(pmu->followedCapture().has_value(), 5000);
+        w.stopLesson();
+        QVERIFY(!w.lessonRun());
+        QVERIFY(!pmu->simulating());
+        QVERIFY(!pmu->followedCapture());
+        QVERIFY(!pmu->engine()); // no engine of the closed lesson is kept
     }
 };
 
