@@ -253,7 +253,15 @@ Result<EncodedEvent> EventEncoder::encodeOffline(std::string_view event, bool us
         const Known known[] = { { "uops_issued:any", 0x010e }, { "uops_retired:retire_slots", 0x02c2 },
             { "idq_uops_not_delivered:core", 0x019c },
             { "int_misc:recovery_cycles", skylakeOn ? 0x010dull : 0x0100030dull } };
-        for (const auto& k : known) {
+        // Skylake's level-2 events (Intel's skylakex core event list: event, umask, cmask in bits 31:24, edge bit 18).
+        const Known skylakeLevel2[] = { { "idq_uops_not_delivered:cycles_0_uops_deliv_core", 0x0400019c },
+            { "br_misp_retired:all_branches", 0x00c5 }, { "machine_clears:count", 0x010401c3 },
+            { "cycle_activity:stalls_mem_any", 0x141014a3 }, { "cycle_activity:stalls_total", 0x040004a3 },
+            { "exe_activity:bound_on_stores", 0x40a6 }, { "exe_activity:1_ports_util", 0x02a6 },
+            { "exe_activity:2_ports_util", 0x04a6 }, { "idq:ms_uops", 0x3079 } };
+        std::vector<Known> all(std::begin(known), std::end(known));
+        if (skylakeOn) all.insert(all.end(), std::begin(skylakeLevel2), std::end(skylakeLevel2));
+        for (const auto& k : all) {
             if (n != k.name) continue;
             a.type = m_model.rawType;
             a.config = k.config;

@@ -125,6 +125,23 @@ Result<Recipe> tmaRecipe(const EventEncoder& enc, const RecipeOptions& opt)
             r.description += "; SMT on but AnyThread counting is not permitted (needs perf_event_paranoid <= 0 or "
                              "CAP_PERFMON): per-thread formulas, approximate while the sibling thread is busy";
         }
+        if (opt.skylakeLevel2 && !opt.smtActive) {
+            const std::string& pfm = m.pfmName;
+            if (pfm != "skl" && pfm != "skx" && pfm != "clx")
+                return makeError("TMA level 2 from generic counters needs Skylake or later (this PMU is " + pfm + ")",
+                    "EXE_ACTIVITY and CYCLE_ACTIVITY.STALLS_MEM_ANY exist from Skylake on; use level 1");
+            const Want l2[] = { { "IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE", EventRole::Cycles0UopsDelivered },
+                { "BR_MISP_RETIRED:ALL_BRANCHES", EventRole::BrMispRetired },
+                { "MACHINE_CLEARS:COUNT", EventRole::MachineClearsCount },
+                { "CYCLE_ACTIVITY:STALLS_MEM_ANY", EventRole::StallsMemAny },
+                { "CYCLE_ACTIVITY:STALLS_TOTAL", EventRole::StallsTotal },
+                { "EXE_ACTIVITY:BOUND_ON_STORES", EventRole::BoundOnStores },
+                { "EXE_ACTIVITY:1_PORTS_UTIL", EventRole::Ports1Util },
+                { "EXE_ACTIVITY:2_PORTS_UTIL", EventRole::Ports2Util }, { "IDQ:MS_UOPS", EventRole::IdqMsUops } };
+            wants.insert(wants.end(), std::begin(l2), std::end(l2));
+            r.description = "TMA levels 1-2 from generic counters (perf's skylakex metrics; 13 events in one group, "
+                            "more than a real core's counters: simulated PMU only)";
+        }
         break;
     case TmaModel::SapphireRapids:
     case TmaModel::Icelake:
@@ -312,6 +329,17 @@ TmaBreakdown tmaFromGroupRead(const Recipe& recipe, const ReadData& d)
         SkylakeTmaCounts c { get(EventRole::UopsIssued), get(EventRole::UopsRetiredSlots),
             get(EventRole::IdqUopsNotDelivered), get(EventRole::RecoveryCycles), get(EventRole::Cycles),
             recipe.slotsPerCycle, recipe.anyThread };
+        c.level2 = std::any_of(recipe.events.begin(), recipe.events.end(),
+            [](const RecipeEvent& e) { return e.role == EventRole::StallsMemAny; });
+        c.cycles0UopsDelivered = get(EventRole::Cycles0UopsDelivered);
+        c.brMispRetired = get(EventRole::BrMispRetired);
+        c.machineClears = get(EventRole::MachineClearsCount);
+        c.stallsMemAny = get(EventRole::StallsMemAny);
+        c.stallsTotal = get(EventRole::StallsTotal);
+        c.boundOnStores = get(EventRole::BoundOnStores);
+        c.ports1Util = get(EventRole::Ports1Util);
+        c.ports2Util = get(EventRole::Ports2Util);
+        c.idqMsUops = get(EventRole::IdqMsUops);
         b = tmaFromSkylake(c);
     } else {
         IcelakeTmaCounts c;

@@ -31,6 +31,16 @@ enum class EventRole : std::uint8_t {
     IdqUopsNotDelivered,
     RecoveryCycles,
     Cycles,
+    // Skylake level 2 (SkylakeTmaCounts::level2)
+    Cycles0UopsDelivered,
+    BrMispRetired,
+    MachineClearsCount,
+    StallsMemAny,
+    StallsTotal,
+    BoundOnStores,
+    Ports1Util,
+    Ports2Util,
+    IdqMsUops,
 };
 
 struct RecipeEvent {
@@ -79,6 +89,11 @@ struct RecipeOptions {
     bool smtActive = false; ///< pre-ICL only: SMT is on (/sys/devices/system/cpu/smt/active), see tmaRecipe
     bool anyThreadAllowed = false; ///< AnyThread counting is permitted (perf_event_paranoid <= 0 or root)
     unsigned lbrDepth = 0; ///< from lbrDepthFromCpuid, 0 = unknown (the kernel decides)
+    /// Skylake and later, SMT off: add the nine level-2 events to the TMA group (SkylakeTmaCounts::level2). Thirteen
+    /// programmable events are more than a Skylake core's eight counters, so real hardware could not schedule the
+    /// group at once (perf splits such metrics into multiplexed groups; rdtscope does not yet): only the simulated
+    /// PMU, whose counters have no limit, asks for it. hostRecipeOptions leaves it off.
+    bool skylakeLevel2 = false;
 };
 
 struct PerfEnvironment;
