@@ -61,10 +61,14 @@ private Q_SLOTS:
                 pmu->waitForAggregation();
                 const auto& tma = pmu->rangeTma(0);
                 QVERIFY2(tma.valid, tma.note.c_str());
-                if (run->step().action.pmuProgram == "frontend") // the interpreter
+                QVERIFY(tma.level2.present); // the simulated Skylake-SP PMU counts level 2 too
+                if (run->step().action.pmuProgram == "frontend") { // the interpreter
                     QVERIFY(tma.level1.frontendBound > tma.level1.backendBound);
-                else // the hash join
+                    QVERIFY(tma.level2.fetchLatency > tma.level2.fetchBandwidth);
+                } else { // the hash join
                     QVERIFY(tma.level1.backendBound > tma.level1.frontendBound);
+                    QVERIFY(tma.level2.memoryBound > tma.level2.coreBound);
+                }
                 QVERIFY2(
                     panel->pmuText().contains(QStringLiteral("Simulated PMU capture")), qPrintable(panel->pmuText()));
             }
