@@ -63,7 +63,7 @@ struct PmuPartInfo {
     std::string pmuName; ///< "cpu_core", "cpu_atom", "" on parts with one core PMU
     std::string pmuLabel; ///< "P-cores (cpu_core)"
     std::string description; ///< the recipe's one-line description
-    bool levelTwoTma = false; ///< the TMA model has level 2 (Sapphire Rapids-style slots)
+    bool levelTwoTma = false; ///< the TMA recipe counts level 2 (pmu::recipeHasTmaLevel2)
     bool counting = false; ///< a TMA counting group (its intervals come as PmuTmaRow with this part's index)
 };
 

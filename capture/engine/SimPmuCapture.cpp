@@ -95,8 +95,7 @@ public:
             part->reader.emplace(std::move(*reader));
             const auto& recipe = part->sim->recipe();
             const bool counting = kind == pmu::SimCapture::Tma;
-            m_info.parts.push_back(
-                { "", "", recipe.description, recipe.tma == pmu::TmaModel::SapphireRapids, counting });
+            m_info.parts.push_back({ "", "", recipe.description, pmu::recipeHasTmaLevel2(recipe), counting });
             part->readFormat = recipe.events[0].attr.readFormat;
             m_intervals.emplace_back();
             if (counting)

@@ -120,6 +120,9 @@ Recipe cpuClockRecipe(const RecipeOptions& opt = {});
 /// "LBR Depth"; the bitmap meaning is SDM Vol. 2A, CPUID leaf 1CH); 0 when none is set (no architectural LBR).
 unsigned lbrDepthFromCpuid(std::uint32_t eax1c);
 
+/// The recipe's group counts TMA level 2: Sapphire Rapids' metric events, or Skylake's level-2 events.
+bool recipeHasTmaLevel2(const Recipe& recipe);
+
 /// Turns one interval's group read delta into TMA, scaling for multiplexing (time_enabled / time_running).
 TmaBreakdown tmaFromGroupRead(const Recipe& recipe, const ReadData& delta);
 

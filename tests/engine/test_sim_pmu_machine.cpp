@@ -59,7 +59,7 @@ TEST(SimPmuOnTheSimulatedMachine, ThePmuIsTheMachinesCpus)
     const auto started = svc->startPmu(hashJoinTma());
     ASSERT_TRUE(started.result.ok) << started.result.toString();
     EXPECT_EQ(started.info.pmusUsed, "simulated Skylake-SP-class core");
-    EXPECT_FALSE(started.info.parts[0].levelTwoTma); // Skylake-SP: level 1 from generic counters
+    EXPECT_TRUE(started.info.parts[0].levelTwoTma); // Skylake-SP: levels 1 and 2 from generic counters
     auto spr = hashJoinTma();
     spr.simPmu = "spr"; // named on purpose: the request decides
     const auto named = svc->startPmu(spr);
