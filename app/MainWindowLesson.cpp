@@ -99,6 +99,10 @@ bool MainWindow::startLesson(const QString& nameOrPath, QString* error)
     rdt::lesson::LessonRun* run = m_lessonRun.get();
     run->setKeepPmuSamples(true); // its PMU steps are shown on the PMU pages (lessonFrame)
     m_lessonFollowed.reset();
+    // The PMU controls start their captures on the lesson's engine while it runs, so a recipe the student starts
+    // there is announced to the lesson (PmuCaptureStarted) as its own "Do it for me" is. Not owned: stopLesson()
+    // hands the PMU pages their own engine back before the lesson's goes.
+    m_pmu->session()->setEngine(std::shared_ptr<rdt::engine::Engine>(std::shared_ptr<void>(), engine));
     m_source.setEventTap([run](const rdt::engine::EngineEvent& e) { run->observe(e); });
     m_lessonPanel->setRun(run, engine);
     m_lessonDock->show();
@@ -112,6 +116,9 @@ void MainWindow::stopLesson()
     // The PMU pages let go of the lesson's capture first: its engine goes with the lesson's source.
     PmuSession* pmu = m_pmu->session();
     if (pmu->followedCapture() && pmu->followedCapture() == m_lessonRun->pmuCapture()) pmu->stopSimulation();
+    // A capture the student started from the PMU controls runs on the lesson's engine too: it stops with the
+    // lesson, and the controls open their own engine for the next one.
+    if (m_source.liveEngine && pmu->engine() == m_source.liveEngine) pmu->setEngine(nullptr);
     m_lessonFollowed.reset();
     if (m_source.liveEngine) m_lessonRun->end(*m_source.liveEngine); // no lesson capture is left running
     if (m_source.setEventTap) m_source.setEventTap(nullptr);
@@ -126,13 +133,15 @@ void MainWindow::lessonFrame()
     // student who stops it there keeps it stopped. The lesson leaves its batches to the page while it follows.
     PmuSession* pmu = m_pmu->session();
     const auto capture = m_lessonRun->pmuCapture();
+    // A capture the student started on the PMU pages is already shown there (the lesson adopted it).
+    if (capture && capture == pmu->shownCapture()) m_lessonFollowed = capture;
     if (capture && capture != m_lessonFollowed) {
         m_lessonFollowed = capture;
         // Not owned: stopLesson() lets go of the capture before the source (and its engine) goes.
         std::shared_ptr<rdt::engine::Engine> engine(std::shared_ptr<void>(), m_source.liveEngine);
         pmu->followCapture(std::move(engine), m_lessonRun->pmuCaptureInfo(), m_lessonRun->pmuCaptureKind());
     }
-    m_lessonRun->setPmuBatchesTakenElsewhere(capture && pmu->followedCapture() == capture);
+    m_lessonRun->setPmuBatchesTakenElsewhere(capture && pmu->shownCapture() == capture);
     m_lessonRun->update(*m_source.liveEngine);
     m_lessonPanel->refresh();
 }

@@ -61,6 +61,7 @@ engine::PmuRequest simulatedRequest(const PmuSimOptions& options, int intervalMs
     request.simulated = true;
     request.keepSamples = true;
     request.memoryScale = options.memoryScale;
+    request.program = options.program;
     request.simPmu = options.model.pfmName;
     if (cyclesPerStep > 0) request.simCyclesPerPump = cyclesPerStep;
     if (intervalMs > 0 && cyclesPerStep > 0)

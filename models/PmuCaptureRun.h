@@ -29,6 +29,9 @@ engine::PmuCaptureKind captureKindOf(PmuRecipeKind kind);
 struct PmuSimOptions {
     PmuRecipeKind kind = PmuRecipeKind::All; ///< not CpuClock: the simulator models the hardware recipes
     double memoryScale = 1.0;
+    /// The synthetic program (SimProgram::named): "" = the request server, "frontend" (an interpreter), "backend"
+    /// (a hash join), as a lesson's `pmu` action names them.
+    std::string program;
     SimPmuModel model; ///< the simulated CPU's PMU generation (simulatedPmuModel of the machine's CPUID)
 };
 

@@ -501,6 +501,12 @@ std::optional<std::uint32_t> PmuSession::followedCapture() const
     return std::nullopt;
 }
 
+std::optional<std::uint32_t> PmuSession::shownCapture() const
+{
+    if (m_run) return m_run->info().id;
+    return std::nullopt;
+}
+
 void PmuSession::stopSimulation()
 {
     if (!m_simTimer->isActive()) return;

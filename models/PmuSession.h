@@ -91,6 +91,10 @@ public:
         rdt::engine::PmuCaptureKind kind, int intervalMs = 250);
     /// The id of the capture followed, if one is.
     std::optional<std::uint32_t> followedCapture() const;
+    /// The id of the capture shown, started here or followed, if one is (on engine()).
+    std::optional<std::uint32_t> shownCapture() const;
+    /// The engine captures go through now (null before the first capture opens one).
+    const rdt::engine::Engine* engine() const { return m_engine.get(); }
     /// The engine captures go through, live and simulated (a remote one when connected to an agent). Unset: the
     /// first capture opens a local PMU-only capture service (engine/CaptureService.h), as rdtscope-cli pmu does.
     void setEngine(std::shared_ptr<rdt::engine::Engine> engine);

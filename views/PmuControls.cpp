@@ -25,6 +25,7 @@ PmuControls::PmuControls(PmuSession* session, QWidget* parent)
     , m_machine(new QComboBox(this))
     , m_recipe(new QComboBox(this))
     , m_target(new QComboBox(this))
+    , m_program(new QComboBox(this))
     , m_targetArg(new QLineEdit(this))
     , m_start(new QPushButton(tr("Start"), this))
     , m_stop(new QPushButton(tr("Stop"), this))
@@ -42,11 +43,20 @@ PmuControls::PmuControls(PmuSession* session, QWidget* parent)
     m_recipe->addItem(tr("LBR any branch"), static_cast<int>(PmuRecipeKind::LbrAny));
     m_recipe->addItem(tr("PEBS load latency"), static_cast<int>(PmuRecipeKind::LoadLatency));
     m_recipe->addItem(tr("cpu-clock samples (software, live only)"), static_cast<int>(PmuRecipeKind::CpuClock));
+    // The simulated PMU's synthetic programs (SimProgram::named), the ones lessons name (docs/LESSONS.md).
+    m_program->addItem(tr("Request server"), QStringLiteral("server"));
+    m_program->addItem(tr("Interpreter (frontend-bound)"), QStringLiteral("frontend"));
+    m_program->addItem(tr("Hash join (backend-bound)"), QStringLiteral("backend"));
+    m_machine->setObjectName(QStringLiteral("pmuMachine"));
+    m_recipe->setObjectName(QStringLiteral("pmuRecipe"));
+    m_program->setObjectName(QStringLiteral("pmuProgram"));
+    m_start->setObjectName(QStringLiteral("pmuStart"));
+    m_stop->setObjectName(QStringLiteral("pmuStop"));
     m_target->addItem(tr("System-wide"));
     m_target->addItem(tr("Attach to PID"));
     m_target->addItem(tr("Launch command"));
     m_targetArg->setPlaceholderText(tr("PID or command line"));
-    for (QComboBox* c : { m_machine, m_recipe, m_target }) { // the dock must not widen the main window
+    for (QComboBox* c : { m_machine, m_recipe, m_program, m_target }) { // the dock must not widen the main window
         c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         c->setMinimumContentsLength(14);
     }
@@ -61,6 +71,7 @@ PmuControls::PmuControls(PmuSession* session, QWidget* parent)
     auto* form = new QFormLayout;
     form->addRow(tr("Machine"), m_machine);
     form->addRow(tr("Recipe"), m_recipe);
+    form->addRow(tr("Program"), m_program);
     form->addRow(tr("Target"), m_target);
     form->addRow(QString(), m_targetArg);
     auto* buttons = new QHBoxLayout;
@@ -83,7 +94,8 @@ PmuControls::PmuControls(PmuSession* session, QWidget* parent)
         m_targetArg->setEnabled(i > 0);
         m_targetArg->setPlaceholderText(i == 1 ? tr("PID") : tr("command line"));
     });
-    connect(m_machine, &QComboBox::currentIndexChanged, this, [this] {
+    connect(m_machine, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_program->setEnabled(i == 0); // live captures measure the target, not a synthetic program
         m_advice->clear();
         updateButtons();
     });
@@ -176,6 +188,7 @@ bool PmuControls::start()
     rdt::pmu::PmuSimOptions o;
     o.kind = kind;
     o.model = m_simModel;
+    o.program = m_program->currentData().toString().toStdString();
     if (m_target->currentIndex() != 0)
         m_state->setText(tr("The simulator runs its own program; the target applies to live capture only."));
     QString error;
@@ -183,7 +196,8 @@ bool PmuControls::start()
         m_advice->setText(error);
         return false;
     }
-    m_state->setText(tr("Simulating: %1 (simulated data, not this machine)").arg(m_recipe->currentText()));
+    m_state->setText(tr("Simulating: %1 on the %2 (simulated data, not this machine)")
+                         .arg(m_recipe->currentText(), m_program->currentText()));
     return true;
 }
 

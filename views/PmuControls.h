@@ -46,6 +46,7 @@ private:
     QComboBox* m_machine;
     QComboBox* m_recipe;
     QComboBox* m_target;
+    QComboBox* m_program; ///< the simulated PMU's synthetic program
     QLineEdit* m_targetArg;
     QPushButton* m_start;
     QPushButton* m_stop;

@@ -10,6 +10,7 @@
 #include "rdt/AllocationEngine.h"
 #include "rdt/MsrBackend.h"
 #include "rdt/Sampler.h"
+#include "simpmu/SimPmuModel.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -327,15 +328,37 @@ void CaptureService::stopSampling()
     }
 }
 
-PmuStarted CaptureService::startPmu(const PmuRequest& request)
+PmuStarted CaptureService::startPmu(const PmuRequest& asked)
 {
     PmuStarted out;
+    PmuRequest request = asked;
+    // The simulated PMU pairs with this engine's simulated CPU (a Skylake-SP machine counts TMA the pre-Ice Lake
+    // way), unless the request names a PMU or a machine preset (whose CPU decides, SimPmuCapture.cpp): a capture
+    // labelled Sapphire Rapids next to a Skylake machine's RDT data would be mislabelled.
+    if (request.simulated && request.simPmu.empty() && request.machine.empty() && m_source.simulation)
+        if (auto table = cpuidTableFromJson(m_source.simulation->cpuidJson()))
+            request.simPmu = pmu::simulatedPmuModel(decodeCpuFeatures(*table)).pfmName;
     const std::uint32_t id = m_nextPmuId;
     auto c = PmuCapture::start(id, request, out, m_options.perfSyscalls ? m_options.perfSyscalls() : nullptr);
     if (!c) return out;
     ++m_nextPmuId;
     m_pmu[id] = std::move(c);
+    followCatGroup(id);
+    push(PmuCaptureStarted { nowNs(), out.info, request });
     return out;
+}
+
+void CaptureService::followCatGroup(std::uint32_t id)
+{
+    auto* c = capture(id);
+    if (!c || c->catGroup().empty() || !m_source.backend) return;
+    // The group's L3 mask in domain 0 (its data mask with CDP on, which is what the program's loads fill).
+    auto schemata = m_source.backend->readSchemata(c->catGroup());
+    if (!schemata) return; // the group is gone: the capture keeps the last mask it had
+    auto value = schemata->value("L3", 0);
+    if (!value) value = schemata->value("L3DATA", 0);
+    if (!value) return;
+    if (auto mask = parseMask(*value)) c->setL3Mask(static_cast<std::uint32_t>(*mask));
 }
 
 PmuCapture* CaptureService::capture(std::uint32_t id)
@@ -358,6 +381,7 @@ CommandResult CaptureService::pumpPmu(std::uint32_t id)
 {
     auto* c = capture(id);
     if (!c) return CommandResult::failure(errnoError(ENOENT, "no PMU capture " + std::to_string(id)));
+    followCatGroup(id); // a mask changed since the last pump reaches the program's caches now
     pushPmu(c->pump());
     return CommandResult::success();
 }

@@ -136,6 +136,8 @@ private:
     void attachBackend();
     void push(EngineEvent event);
     void takeSimulationEvents();
+    /// A simulated capture with PmuRequest::catGroup: gives its machine that group's current L3 mask.
+    void followCatGroup(std::uint32_t id);
     PmuCapture* capture(std::uint32_t id);
     void pushPmu(PmuBatch batch);
 

@@ -96,7 +96,18 @@ struct EngineError {
     std::string advice;
 };
 
+/// A PMU capture started on this engine, whoever asked for it (a lesson's action, the GUI's PMU controls, a CLI
+/// command): its recipe and target as requested, so a client watching the engine (a lesson's step, docs/LESSONS.md)
+/// sees a capture another front end started exactly as it sees its own. Unfinished: not carried over --connect
+/// (remote/EngineCodec.cpp does not encode it yet).
+struct PmuCaptureStarted {
+    std::uint64_t timeNs = 0; ///< source clock
+    PmuCaptureInfo info; ///< the capture's id and what the engine opened
+    PmuRequest request; ///< the recipe (kind), the target (PIDs, system-wide, command) or the simulated program
+};
+
 /// The typed event stream, drained with CaptureService::drainEvents().
-using EngineEvent = std::variant<RdtSampleBatch, AllocationChanged, SimulationEvent, EngineWarning, EngineError>;
+using EngineEvent
+    = std::variant<RdtSampleBatch, AllocationChanged, SimulationEvent, EngineWarning, EngineError, PmuCaptureStarted>;
 
 } // namespace rdt::engine

@@ -113,8 +113,7 @@ public:
         m_info.notes = built->notes; // a PMU left out, e.g. E-core TMA on an unverified model
         for (const auto& s : m_sessions) {
             const auto& r = s->recipe();
-            m_info.parts.push_back(
-                { r.pmuName, r.pmuLabel, r.description, r.tma == pmu::TmaModel::SapphireRapids, r.counting });
+            m_info.parts.push_back({ r.pmuName, r.pmuLabel, r.description, pmu::recipeHasTmaLevel2(r), r.counting });
         }
         for (const auto& s : m_sessions)
             for (const auto& note : s->notes()) // e.g. "precise_ip lowered to 1 ...: the PMU refused 2"

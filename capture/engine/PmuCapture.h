@@ -35,6 +35,10 @@ public:
         std::uint32_t id, const PmuRequest& request, PmuStarted& out, std::unique_ptr<pmu::PerfSyscalls> sys = nullptr);
 
     const PmuCaptureInfo& info() const { return m_info; }
+    /// PmuRequest::catGroup: the group whose L3 mask the capture's machine follows ("" = none).
+    const std::string& catGroup() const { return m_request.catGroup; }
+    /// Sets the L3 capacity bitmask the program runs with (simulated captures on a machine; others ignore it).
+    virtual void setL3Mask(std::uint32_t cbm) { (void)cbm; }
     /// Moves the capture on: the simulated PMU runs one slice; perf rings are drained.
     virtual PmuBatch pump() = 0;
     /// Reads the TMA groups (TMA captures): one interval per part since the last read.

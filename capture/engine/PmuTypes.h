@@ -41,6 +41,11 @@ struct PmuRequest {
     // simulated PMU only
     double memoryScale = 1; ///< multiplies the simulated program's working sets
     std::string machine; ///< a simulated machine preset whose caches serve the loads ("" = the PMU's own)
+    /// With `machine`: the RDT group (its path) whose class of service the program runs in on that machine. The
+    /// engine gives the machine the group's L3 mask (domain 0) when the capture starts and before every pump, so
+    /// the program's LLC capacity is the group's ways x the machine's bytes per way (SDM 20.19.4), as the group's
+    /// own tasks see it. "" = the default class (every way).
+    std::string catGroup;
     /// The core PMU the simulated one stands for, by libpfm4 name (simpmu/SimPmuModel.h: "skx", "icx", "spr", ...);
     /// "" = the machine preset's CPU, else Sapphire Rapids. The GUI names its simulated machine's CPU here.
     std::string simPmu;
@@ -58,7 +63,7 @@ struct PmuPartInfo {
     std::string pmuName; ///< "cpu_core", "cpu_atom", "" on parts with one core PMU
     std::string pmuLabel; ///< "P-cores (cpu_core)"
     std::string description; ///< the recipe's one-line description
-    bool levelTwoTma = false; ///< the TMA model has level 2 (Sapphire Rapids-style slots)
+    bool levelTwoTma = false; ///< the TMA recipe counts level 2 (pmu::recipeHasTmaLevel2)
     bool counting = false; ///< a TMA counting group (its intervals come as PmuTmaRow with this part's index)
 };
 

@@ -12,6 +12,7 @@
 #include "simpmu/SimPmuModel.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <optional>
@@ -23,6 +24,10 @@ namespace {
 /// A pump runs its cycles in slices of at most this many and drains the rings after each, so a ring never
 /// overflows however many cycles a client asks for.
 constexpr std::uint64_t kSliceCycles = 1'000'000;
+/// The simulated CPUs the program's threads run on (SimMachineMemory: core 0 is the program thread), and the class
+/// of service they run in on the capture's machine.
+constexpr std::array<unsigned, 2> kProgramCpus { 0, 1 };
+constexpr std::uint32_t kProgramClos = 1;
 /// The most one pump may run: about a second of the simulator, during which the engine answers nothing else.
 constexpr std::uint64_t kMaxCyclesPerPump = 100'000'000;
 
@@ -65,7 +70,12 @@ public:
                     return m.error();
                 }
                 part->machine = std::move(*m); // one machine per part: each recipe sees the caches a lone one would
-                memory = std::make_unique<pmu::SimMachineMemory>(*part->machine, std::vector<unsigned> { 0, 1 });
+                // The program runs in a class of service of its own (PmuRequest::catGroup), so setL3Mask() is the
+                // group's mask; IA32_PQR_ASSOC.COS of its CPUs, SDM 20.19.7. Every way until a mask is set.
+                for (unsigned cpu : kProgramCpus)
+                    part->machine->setPqr(cpu, { kProgramClos, 0 });
+                memory = std::make_unique<pmu::SimMachineMemory>(
+                    *part->machine, std::vector<unsigned>(kProgramCpus.begin(), kProgramCpus.end()));
                 // The machine's CPU decides the PMU's generation: a Skylake-SP preset counts TMA the pre-Ice Lake
                 // way (unless the request names the PMU).
                 if (m_request.simPmu.empty()) {
@@ -85,8 +95,7 @@ public:
             part->reader.emplace(std::move(*reader));
             const auto& recipe = part->sim->recipe();
             const bool counting = kind == pmu::SimCapture::Tma;
-            m_info.parts.push_back(
-                { "", "", recipe.description, recipe.tma == pmu::TmaModel::SapphireRapids, counting });
+            m_info.parts.push_back({ "", "", recipe.description, pmu::recipeHasTmaLevel2(recipe), counting });
             part->readFormat = recipe.events[0].attr.readFormat;
             m_intervals.emplace_back();
             if (counting)
@@ -138,6 +147,14 @@ public:
     }
 
     void stop() override { }
+
+    void setL3Mask(std::uint32_t cbm) override
+    {
+        // Lines the program holds beyond its new ways are not flushed (SDM 20.19.4): they age out as it runs.
+        for (auto& part : m_parts)
+            if (part->machine)
+                part->machine->setL3Mask(part->machine->l3DomainOfCpu(kProgramCpus[0]), kProgramClos, cbm);
+    }
 
     bool m_badMachine = false; ///< the request named a machine preset that does not exist
 

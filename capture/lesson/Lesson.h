@@ -26,6 +26,9 @@ struct LessonAction {
     std::string pmuProgram; ///< the synthetic program: "" (the request server), frontend, backend
     double pmuScale = 1; ///< multiplies the program's working sets
     unsigned pmuLdlat = 30; ///< mem: the load latency threshold in cycles
+    /// The group whose class of service the program runs in: the capture runs on the lesson machine's caches with
+    /// that group's L3 mask (PmuRequest::catGroup); "" = the simulated PMU's own caches.
+    std::string pmuGroup;
     std::string text; ///< the line as written, for "do it for me" and reports
 };
 

@@ -139,14 +139,16 @@ private:
                     s.action.pmuScale = number;
                 else if (key == "ldlat" && isNumber && number >= 1 && number <= 65535)
                     s.action.pmuLdlat = static_cast<unsigned>(number);
+                else if (key == "group" && !value.empty())
+                    s.action.pmuGroup = value;
                 else
                     return fail("cannot read '" + kv + "' of action '" + rest + "'",
-                        "pmu options: program=server|frontend|backend, scale=0.01..100, ldlat=1..65535");
+                        "pmu options: program=server|frontend|backend, scale=0.01..100, ldlat=1..65535, group=G");
             }
         } else {
             return fail("cannot read action '" + rest + "'",
                 "actions: alloc GROUP SCHEMATA-LINE, sampling DURATION, mkdir GROUP, rmdir GROUP, cdp on|off, "
-                "pmu tma|lbr|lbr-callstack|mem [program=P] [scale=X] [ldlat=N]");
+                "pmu tma|lbr|lbr-callstack|mem [program=P] [scale=X] [ldlat=N] [group=G]");
         }
         return {};
     }

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "LessonRun.h"
 
+#include "PmuMeasurements.h"
 #include "core/Text.h"
 #include "rdt/Schemata.h"
+#include "sim/Scenario.h"
 
 #include <cmath>
+#include <utility>
+#include <variant>
 
 namespace rdt::lesson {
 
@@ -47,6 +51,28 @@ engine::PmuCaptureKind captureKind(const std::string& recipe)
     return engine::PmuCaptureKind::Tma;
 }
 
+/// The program a request runs, by the name SimProgram::named takes ("" and "server" are the same program).
+std::string programName(const std::string& program)
+{
+    return program.empty() ? "server" : program;
+}
+
+/// Whether a capture started elsewhere does what `action` asks: the simulated PMU, the same recipe (or the GUI's
+/// default All, which holds TMA, LBR call stacks and load latency), program, working-set scale and, for load
+/// latency, threshold. A live capture never matches: a lesson measures its simulated machine.
+bool matchesAction(const engine::PmuRequest& request, const LessonAction& action)
+{
+    if (!request.simulated) return false;
+    const auto wanted = captureKind(action.pmuRecipe);
+    const bool recipe = request.kind == wanted
+        || (request.kind == engine::PmuCaptureKind::All && wanted != engine::PmuCaptureKind::LbrAny);
+    const bool loads = wanted == engine::PmuCaptureKind::LoadLatency;
+    // A step that runs the program in a group's class of service wants a capture that follows that group's mask.
+    const std::string group = action.pmuGroup.empty() ? "" : groupPath(action.pmuGroup);
+    return recipe && programName(request.program) == programName(action.pmuProgram) && request.catGroup == group
+        && std::fabs(request.memoryScale - action.pmuScale) < 1e-9 && (!loads || request.ldlat == action.pmuLdlat);
+}
+
 } // namespace
 
 engine::CommandResult LessonRun::begin(engine::Engine& engine)
@@ -62,21 +88,48 @@ engine::CommandResult LessonRun::begin(engine::Engine& engine)
     m_completed = 0;
     m_finished = false;
     m_skipped.assign(m_lesson.steps.size(), false);
-    enterStep(engine.nowNs());
+    m_started.clear(); // captures started before the lesson (re)starts are not its own
+    enterStep(engine);
     return r;
 }
 
-void LessonRun::enterStep(std::uint64_t nowNs)
+void LessonRun::enterStep(engine::Engine& engine)
 {
     m_claims.clear();
     m_hint = 0;
-    m_runFromNs = nowNs;
+    m_runFromNs = engine.nowNs();
     m_phase = step().doneWhen ? StepPhase::Action : StepPhase::Running;
+    // A step that asks for a capture waits for its own: the one an earlier step started does not do what it asks.
+    if (step().action.kind == LessonAction::Kind::Pmu) m_measure.setPmuRunning(false);
+    if (m_phase == StepPhase::Running) markRunStart(engine);
+}
+
+void LessonRun::markRunStart(engine::Engine& engine)
+{
+    m_tmaAtRunStart.clear();
+    if (!m_pmuId) return;
+    if (auto report = engine.pmuReport(*m_pmuId, 0)) m_tmaAtRunStart = std::move(report->tmaTotals);
 }
 
 void LessonRun::observe(const engine::EngineEvent& event)
 {
+    if (const auto* started = std::get_if<engine::PmuCaptureStarted>(&event)) m_started.push_back(*started);
     m_measure.observe(event);
+}
+
+void LessonRun::adoptStartedCaptures(engine::Engine& engine)
+{
+    auto started = std::exchange(m_started, {});
+    if (m_finished || m_phase != StepPhase::Action || step().action.kind != LessonAction::Kind::Pmu) return;
+    for (const auto& s : started) {
+        if (s.info.id == m_pmuId || !matchesAction(s.request, step().action)) continue; // its own, or another recipe
+        stopPmu(engine); // one capture at a time, as startPmu
+        m_pmuId = s.info.id;
+        m_pmuInfo = s.info;
+        m_pmuKind = s.request.kind;
+        m_pmuOwned = false;
+        m_measure.setPmuRunning(true);
+    }
 }
 
 bool LessonRun::actionDone()
@@ -90,6 +143,7 @@ void LessonRun::update(engine::Engine& engine)
 {
     if (m_finished) return;
     const auto now = engine.nowNs();
+    adoptStartedCaptures(engine);
     if (m_phase == StepPhase::Action) {
         m_measure.refresh(engine.snapshot(), engine.samplingIntervalNs());
         if (actionDone()) {
@@ -97,6 +151,7 @@ void LessonRun::update(engine::Engine& engine)
             m_measure.setVariable("waited", double(now - m_runFromNs) * 1e-9);
             m_phase = StepPhase::Running;
             m_runFromNs = now;
+            markRunStart(engine);
         }
     }
     pumpPmu(engine);
@@ -114,11 +169,20 @@ engine::CommandResult LessonRun::startPmu(engine::Engine& engine)
     request.memoryScale = a.pmuScale;
     request.program = a.pmuProgram;
     request.keepSamples = m_keepSamples;
+    if (!a.pmuGroup.empty()) {
+        // The program runs in the group's class of service on a copy of the lesson's machine (its preset's caches
+        // and PMU), so the group's mask is the program's LLC capacity; without a group the PMU's own caches serve it.
+        auto scenario = sim::loadScenario(m_lesson.scenario);
+        if (!scenario) return engine::CommandResult::failure(scenario.error());
+        request.machine = scenario->preset;
+        request.catGroup = groupPath(a.pmuGroup);
+    }
     auto started = engine.startPmu(request);
     if (!started.result.ok) return started.result;
     m_pmuId = started.info.id;
     m_pmuInfo = started.info;
     m_pmuKind = request.kind;
+    m_pmuOwned = true;
     m_measure.setPmuRunning(true);
     return started.result;
 }
@@ -127,14 +191,14 @@ void LessonRun::stopPmu(engine::Engine& engine)
 {
     if (!m_pmuId) return;
     (void)engine.stopPmu(*m_pmuId);
-    if (!m_batchesTaken) (void)engine.drainPmuBatches();
+    if (m_pmuOwned && !m_batchesTaken) (void)engine.drainPmuBatches();
     m_pmuId.reset();
     m_measure.setPmuRunning(false);
 }
 
 void LessonRun::pumpPmu(engine::Engine& engine)
 {
-    if (!m_pmuId) return;
+    if (!m_pmuId || !m_pmuOwned) return; // an adopted capture is pumped by whoever started it
     for (int i = 0; i < kPmuPumpsPerUpdate; ++i)
         (void)engine.pumpPmu(*m_pmuId);
     (void)engine.readPmuCounters(*m_pmuId); // a TMA capture's totals add up its intervals; others ignore it
@@ -146,6 +210,9 @@ void LessonRun::endRun(engine::Engine& engine, std::uint64_t nowNs)
 {
     if (m_pmuId) {
         auto report = engine.pmuReport(*m_pmuId, 50);
+        if (report) // the step's own slots: a capture that ran before the step (another step's) does not dilute them
+            for (std::size_t i = 0; i < report->tmaTotals.size() && i < m_tmaAtRunStart.size(); ++i)
+                report->tmaTotals[i] = tmaSince(report->tmaTotals[i], m_tmaAtRunStart[i]);
         m_measure.setPmuReport(report ? std::optional(std::move(*report)) : std::nullopt);
     }
     const auto& s = step();
@@ -247,7 +314,7 @@ void LessonRun::next(engine::Engine& engine)
         return;
     }
     ++m_index;
-    enterStep(engine.nowNs());
+    enterStep(engine);
 }
 
 engine::CommandResult LessonRun::perform(engine::Engine& engine)

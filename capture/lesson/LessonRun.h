@@ -52,6 +52,9 @@ public:
 
     /// (Re)starts on step one from the engine's state now; sets the lesson's sampling interval.
     engine::CommandResult begin(engine::Engine& engine);
+    /// An event the engine drained. A PMU capture started by anyone (PmuCaptureStarted: the GUI's PMU controls, another
+    /// front end) that matches the waiting step's `pmu` action becomes the lesson's capture at the next update(), as
+    /// if the lesson had started it.
     void observe(const engine::EngineEvent& event);
     /// Simulated time has passed: detects the action, ends the step's run and measures.
     void update(engine::Engine& engine);
@@ -82,16 +85,23 @@ public:
     std::optional<std::uint32_t> pmuCapture() const { return m_pmuId; }
     const engine::PmuCaptureInfo& pmuCaptureInfo() const { return m_pmuInfo; }
     engine::PmuCaptureKind pmuCaptureKind() const { return m_pmuKind; }
+    /// False for a capture the lesson adopted (started elsewhere, see observe()): whoever started it pumps it and
+    /// takes its batches; the lesson reads its report and stops it when the lesson moves on or closes.
+    bool pmuCaptureOwned() const { return m_pmuOwned; }
     /// A GUI shows the lesson's captures on its PMU pages: they keep their samples (PmuRequest::keepSamples), and
     /// while `taken` the run leaves the batches in the engine for the page to take instead of dropping them.
     void setKeepPmuSamples(bool keep) { m_keepSamples = keep; }
     void setPmuBatchesTakenElsewhere(bool taken) { m_batchesTaken = taken; }
 
 private:
-    void enterStep(std::uint64_t nowNs);
+    void enterStep(engine::Engine& engine);
+    /// The step's run begins: what the capture has counted so far is not the step's (tmaSince).
+    void markRunStart(engine::Engine& engine);
     void endRun(engine::Engine& engine, std::uint64_t nowNs);
     bool actionDone();
     engine::CommandResult startPmu(engine::Engine& engine);
+    /// Takes a capture someone else started that does what the waiting step's action asks (adoptStartedCaptures).
+    void adoptStartedCaptures(engine::Engine& engine);
     void stopPmu(engine::Engine& engine);
     /// Runs the capture on as simulated time passes, and reads its counters (TMA).
     void pumpPmu(engine::Engine& engine);
@@ -109,6 +119,9 @@ private:
     std::optional<std::uint32_t> m_pmuId; ///< the lesson's simulated PMU capture (one at a time)
     engine::PmuCaptureInfo m_pmuInfo;
     engine::PmuCaptureKind m_pmuKind = engine::PmuCaptureKind::Tma;
+    bool m_pmuOwned = true;
+    std::vector<pmu::TmaBreakdown> m_tmaAtRunStart; ///< the capture's TMA totals when the step's run began
+    std::vector<engine::PmuCaptureStarted> m_started; ///< observed since the last update
     bool m_keepSamples = false;
     bool m_batchesTaken = false;
 };

@@ -19,6 +19,41 @@ double percent(double part, double whole)
     return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
+} // namespace
+
+pmu::TmaBreakdown tmaSince(const pmu::TmaBreakdown& now, const pmu::TmaBreakdown& before)
+{
+    if (!before.valid || before.slots <= 0) return now;
+    pmu::TmaBreakdown out = now;
+    const double slots = now.slots - before.slots;
+    if (!now.valid || slots <= 0) {
+        out.valid = false;
+        out.note = "no slots were counted during the step's run";
+        return out;
+    }
+    out.slots = slots;
+    auto share = [&](double a, double b) { return (a * now.slots - b * before.slots) / slots; };
+    auto& l1 = out.level1;
+    const auto &n1 = now.level1, &b1 = before.level1;
+    l1.retiring = share(n1.retiring, b1.retiring);
+    l1.badSpeculation = share(n1.badSpeculation, b1.badSpeculation);
+    l1.frontendBound = share(n1.frontendBound, b1.frontendBound);
+    l1.backendBound = share(n1.backendBound, b1.backendBound);
+    auto& l2 = out.level2;
+    const auto &n2 = now.level2, &b2 = before.level2;
+    l2.heavyOperations = share(n2.heavyOperations, b2.heavyOperations);
+    l2.lightOperations = share(n2.lightOperations, b2.lightOperations);
+    l2.branchMispredicts = share(n2.branchMispredicts, b2.branchMispredicts);
+    l2.machineClears = share(n2.machineClears, b2.machineClears);
+    l2.fetchLatency = share(n2.fetchLatency, b2.fetchLatency);
+    l2.fetchBandwidth = share(n2.fetchBandwidth, b2.fetchBandwidth);
+    l2.memoryBound = share(n2.memoryBound, b2.memoryBound);
+    l2.coreBound = share(n2.coreBound, b2.coreBound);
+    return out;
+}
+
+namespace {
+
 std::optional<double> tmaValue(const engine::PmuReport& r, const std::string& category, std::string& why)
 {
     if (r.tmaTotals.empty() || !r.tmaTotals.front().valid) {

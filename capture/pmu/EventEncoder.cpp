@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
+#include <span>
 
 namespace rdt::pmu {
 
@@ -241,19 +243,14 @@ Result<EncodedEvent> EventEncoder::encodeOffline(std::string_view event, bool us
         out.fstr = m_model.pfmName + "::MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=" + std::to_string(a.config1);
         return out;
     }
-    if (m_model.tma == TmaModel::PreIcelake) {
-        // The four generic-counter events of the pre-Ice Lake TMA recipe, as libpfm4 encodes them for these models
-        // (its intel_skl/intel_bdw/intel_hsw event tables; INT_MISC.RECOVERY_CYCLES is umask 03H with cmask 1
-        // before Skylake, umask 01H from Skylake on).
-        const bool skylakeOn = m_model.pfmName == "skl" || m_model.pfmName == "skx" || m_model.pfmName == "clx";
-        struct Known {
-            const char* name;
-            std::uint64_t config;
-        };
-        const Known known[] = { { "uops_issued:any", 0x010e }, { "uops_retired:retire_slots", 0x02c2 },
-            { "idq_uops_not_delivered:core", 0x019c },
-            { "int_misc:recovery_cycles", skylakeOn ? 0x010dull : 0x0100030dull } };
-        for (const auto& k : known) {
+    struct Known {
+        const char* name;
+        std::uint64_t config;
+    };
+    // Raw events from the tables below: event | umask << 8 | edge << 18 | cmask << 24 (SDM 22.2.1.1
+    // IA32_PERFEVTSELx layout), as libpfm4 encodes them without the privilege and enable bits.
+    auto fromTable = [&](std::span<const Known> table) -> std::optional<EncodedEvent> {
+        for (const auto& k : table) {
             if (n != k.name) continue;
             a.type = m_model.rawType;
             a.config = k.config;
@@ -263,33 +260,35 @@ Result<EncodedEvent> EventEncoder::encodeOffline(std::string_view event, bool us
             out.fstr = m_model.pfmName + "::" + upper;
             return out;
         }
+        return std::nullopt;
+    };
+    const bool skylakeOn = m_model.pfmName == "skl" || m_model.pfmName == "skx" || m_model.pfmName == "clx";
+    if (m_model.tma == TmaModel::PreIcelake) {
+        // The four generic-counter events of the pre-Ice Lake TMA recipe, as libpfm4 encodes them for these models
+        // (its intel_skl/intel_bdw/intel_hsw event tables; INT_MISC.RECOVERY_CYCLES is umask 03H with cmask 1
+        // before Skylake, umask 01H from Skylake on).
+        const Known known[] = { { "uops_issued:any", 0x010e }, { "uops_retired:retire_slots", 0x02c2 },
+            { "idq_uops_not_delivered:core", 0x019c },
+            { "int_misc:recovery_cycles", skylakeOn ? 0x010dull : 0x0100030dull } };
+        if (auto e = fromTable(known)) return *e;
+        // Skylake's other level-2 events (libpfm4's intel_skl table; checked against libpfm4 4.13 forced to skx by
+        // EventEncoder.OfflineSkylakeLevelTwoMatchesLibpfm); its Memory Bound events are the table below.
+        const Known skylakeLevel2[] = { { "idq_uops_not_delivered:cycles_0_uops_deliv_core", 0x0400019c },
+            { "br_misp_retired:all_branches", 0x00c5 }, { "machine_clears:count", 0x010401c3 },
+            { "idq:ms_uops", 0x3079 } };
+        if (skylakeOn)
+            if (auto e = fromTable(skylakeLevel2)) return *e;
     }
-    const bool skylakeOrIcelake = m_model.pfmName == "skl" || m_model.pfmName == "skx" || m_model.pfmName == "clx"
-        || m_model.tma == TmaModel::Icelake;
-    if (skylakeOrIcelake) {
-        // The TMA Memory Bound events (pmu/MemoryBound.h), as libpfm4's intel_skl and intel_icl tables encode them:
-        // event | umask << 8 | cmask << 24 (SDM 22.2.1.1 IA32_PERFEVTSELx layout; the SDM's event lists for
-        // Skylake and Ice Lake: CYCLE_ACTIVITY A3H, EXE_ACTIVITY A6H); checked against libpfm4 4.13 forced to skx
-        // and icx.
-        struct Known {
-            const char* name;
-            std::uint64_t config;
-        };
+    if (skylakeOn || m_model.tma == TmaModel::Icelake) {
+        // The TMA Memory Bound events (pmu/MemoryBound.h and Skylake's level 2), as libpfm4's intel_skl and
+        // intel_icl tables encode them (the SDM's event lists for Skylake and Ice Lake: CYCLE_ACTIVITY A3H,
+        // EXE_ACTIVITY A6H); checked against libpfm4 4.13 forced to skx and icx.
         const Known known[] = { { "cycle_activity:stalls_mem_any", 0x140014a3 },
             { "cycle_activity:stalls_total", 0x040004a3 },
             // Ice Lake counts store-bound cycles with cmask 2 (libpfm4's intel_icl table; the SDM's Ice Lake list).
             { "exe_activity:bound_on_stores", m_model.tma == TmaModel::Icelake ? 0x020040a6ull : 0x40a6ull },
             { "exe_activity:1_ports_util", 0x02a6 }, { "exe_activity:2_ports_util", 0x04a6 } };
-        for (const auto& k : known) {
-            if (n != k.name) continue;
-            a.type = m_model.rawType;
-            a.config = k.config;
-            std::string upper(event);
-            for (auto& c : upper)
-                c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-            out.fstr = m_model.pfmName + "::" + upper;
-            return out;
-        }
+        if (auto e = fromTable(known)) return *e;
     }
     return makeError("event '" + std::string(event) + "' is not known to the offline encoder for "
         + (m_model.pfmName.empty() ? std::string("this model") : m_model.pfmName));

@@ -109,7 +109,9 @@ MemoryBoundShare memoryBoundShare(const MemoryBoundRecipes& r, const std::vector
         out.note = "no backend-bound cycles were counted in this interval";
         return out;
     }
-    const double share = (memAny + stores) / backendCycles * tma.level1.backendBound;
+    const double share
+        = memoryBoundFractionOfBackend(memAny, stores, stallsTotal, onePort, twoPorts, tma.level1.retiring)
+        * tma.level1.backendBound;
     if (share < 0 || share > 1)
         out.note = "the memory-bound share fell outside [0,1] (groups multiplexed) and was clamped";
     out.share = std::clamp(share, 0.0, 1.0);

@@ -108,7 +108,7 @@ Result<Recipe> tmaRecipe(const EventEncoder& enc, const RecipeOptions& opt)
         r.slotsPerCycle = 6;
         r.description = "TMA level 1 on Crestmont E-cores (TOPDOWN_*.ALL_P, 6 slots per cycle)";
         break;
-    case TmaModel::PreIcelake:
+    case TmaModel::PreIcelake: {
         // Cycles on fixed counter 1 leads, so the four programmable events fit the 4 counters of an SMT thread.
         wants = { { "cycles", EventRole::Cycles }, { "UOPS_ISSUED:ANY", EventRole::UopsIssued },
             { "UOPS_RETIRED:RETIRE_SLOTS", EventRole::UopsRetiredSlots },
@@ -125,7 +125,24 @@ Result<Recipe> tmaRecipe(const EventEncoder& enc, const RecipeOptions& opt)
             r.description += "; SMT on but AnyThread counting is not permitted (needs perf_event_paranoid <= 0 or "
                              "CAP_PERFMON): per-thread formulas, approximate while the sibling thread is busy";
         }
+        const bool skylakeOn = m.pfmName == "skl" || m.pfmName == "skx" || m.pfmName == "clx";
+        if (opt.skylakeLevel2 && !opt.smtActive && !skylakeOn) // EXE_ACTIVITY exists from Skylake on
+            r.description += "; no level 2 (its events exist from Skylake on)";
+        if (opt.skylakeLevel2 && !opt.smtActive && skylakeOn) {
+            const Want l2[] = { { "IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE", EventRole::Cycles0UopsDelivered },
+                { "BR_MISP_RETIRED:ALL_BRANCHES", EventRole::BrMispRetired },
+                { "MACHINE_CLEARS:COUNT", EventRole::MachineClearsCount },
+                { "CYCLE_ACTIVITY:STALLS_MEM_ANY", EventRole::StallsMemAny },
+                { "CYCLE_ACTIVITY:STALLS_TOTAL", EventRole::StallsTotal },
+                { "EXE_ACTIVITY:BOUND_ON_STORES", EventRole::BoundOnStores },
+                { "EXE_ACTIVITY:1_PORTS_UTIL", EventRole::OnePortUtil },
+                { "EXE_ACTIVITY:2_PORTS_UTIL", EventRole::TwoPortsUtil }, { "IDQ:MS_UOPS", EventRole::IdqMsUops } };
+            wants.insert(wants.end(), std::begin(l2), std::end(l2));
+            r.description = "TMA levels 1-2 from generic counters (perf's skylakex metrics; 13 events in one group, "
+                            "more than a real core's counters: simulated PMU only)";
+        }
         break;
+    }
     case TmaModel::SapphireRapids:
     case TmaModel::Icelake:
         wants = { { "slots", EventRole::Slots }, { "topdown-retiring", EventRole::Retiring },
@@ -276,6 +293,14 @@ Recipe cpuClockRecipe(const RecipeOptions& opt)
     return r;
 }
 
+bool recipeHasTmaLevel2(const Recipe& recipe)
+{
+    if (recipe.tma == TmaModel::SapphireRapids) return true;
+    return recipe.tma == TmaModel::PreIcelake
+        && std::any_of(recipe.events.begin(), recipe.events.end(),
+            [](const RecipeEvent& e) { return e.role == EventRole::StallsMemAny; });
+}
+
 TmaBreakdown tmaFromGroupRead(const Recipe& recipe, const ReadData& d)
 {
     TmaBreakdown bad;
@@ -312,6 +337,16 @@ TmaBreakdown tmaFromGroupRead(const Recipe& recipe, const ReadData& d)
         SkylakeTmaCounts c { get(EventRole::UopsIssued), get(EventRole::UopsRetiredSlots),
             get(EventRole::IdqUopsNotDelivered), get(EventRole::RecoveryCycles), get(EventRole::Cycles),
             recipe.slotsPerCycle, recipe.anyThread };
+        c.level2 = recipeHasTmaLevel2(recipe);
+        c.cycles0UopsDelivered = get(EventRole::Cycles0UopsDelivered);
+        c.brMispRetired = get(EventRole::BrMispRetired);
+        c.machineClears = get(EventRole::MachineClearsCount);
+        c.stallsMemAny = get(EventRole::StallsMemAny);
+        c.stallsTotal = get(EventRole::StallsTotal);
+        c.boundOnStores = get(EventRole::BoundOnStores);
+        c.onePortUtil = get(EventRole::OnePortUtil);
+        c.twoPortsUtil = get(EventRole::TwoPortsUtil);
+        c.idqMsUops = get(EventRole::IdqMsUops);
         b = tmaFromSkylake(c);
     } else {
         IcelakeTmaCounts c;

@@ -37,6 +37,11 @@ enum class EventRole : std::uint8_t {
     BoundOnStores, ///< EXE_ACTIVITY.BOUND_ON_STORES
     OnePortUtil, ///< EXE_ACTIVITY.1_PORTS_UTIL
     TwoPortsUtil, ///< EXE_ACTIVITY.2_PORTS_UTIL
+    // TMA level 2 on Skylake (SkylakeTmaCounts::level2; Memory Bound shares the events above)
+    Cycles0UopsDelivered,
+    BrMispRetired,
+    MachineClearsCount,
+    IdqMsUops,
 };
 
 struct RecipeEvent {
@@ -85,6 +90,11 @@ struct RecipeOptions {
     bool smtActive = false; ///< pre-ICL only: SMT is on (/sys/devices/system/cpu/smt/active), see tmaRecipe
     bool anyThreadAllowed = false; ///< AnyThread counting is permitted (perf_event_paranoid <= 0 or root)
     unsigned lbrDepth = 0; ///< from lbrDepthFromCpuid, 0 = unknown (the kernel decides)
+    /// Skylake and later, SMT off: add the nine level-2 events to the TMA group (SkylakeTmaCounts::level2). Thirteen
+    /// programmable events are more than a Skylake core's eight counters, so real hardware could not schedule the
+    /// group at once (perf splits such metrics into multiplexed groups; rdtscope does not yet): only the simulated
+    /// PMU, whose counters have no limit, asks for it. hostRecipeOptions leaves it off.
+    bool skylakeLevel2 = false;
 };
 
 struct PerfEnvironment;
@@ -110,6 +120,9 @@ Recipe cpuClockRecipe(const RecipeOptions& opt = {});
 /// Maximum LBR depth from CPUID.1CH:EAX[7:0], a bitmap where bit n means depth 8*(n+1) is supported (SDM 21.1.2.2
 /// "LBR Depth"; the bitmap meaning is SDM Vol. 2A, CPUID leaf 1CH); 0 when none is set (no architectural LBR).
 unsigned lbrDepthFromCpuid(std::uint32_t eax1c);
+
+/// The recipe's group counts TMA level 2: Sapphire Rapids' metric events, or Skylake's level-2 events.
+bool recipeHasTmaLevel2(const Recipe& recipe);
 
 /// Turns one interval's group read delta into TMA, scaling for multiplexing (time_enabled / time_running).
 TmaBreakdown tmaFromGroupRead(const Recipe& recipe, const ReadData& delta);

@@ -13,7 +13,42 @@ double clamp01(double v, bool& clamped)
     if (v < 0 || v > 1) clamped = true;
     return std::clamp(v, 0.0, 1.0);
 }
+double ratio(double num, double den)
+{
+    return den > 0 ? num / den : 0;
+}
+
+/// Skylake level 2 (formulas in Tma.h, SkylakeTmaCounts::level2): each measured node is capped by its parent and
+/// the sibling is the remainder, so the two always add up to the level-1 category.
+void skylakeLevel2(
+    const SkylakeTmaCounts& c, double width, double slots, const TmaLevel1& l1, TmaLevel2& l2, bool& clamped)
+{
+    auto d = [](std::uint64_t v) { return static_cast<double>(v); };
+    auto child = [&clamped](double v, double parent) {
+        if (v < 0 || v > parent + 1e-9) clamped = true;
+        return std::clamp(v, 0.0, parent);
+    };
+    l2.present = true;
+    l2.fetchLatency = child(width * d(c.cycles0UopsDelivered) / slots, l1.frontendBound);
+    l2.fetchBandwidth = l1.frontendBound - l2.fetchLatency;
+    l2.branchMispredicts = child(
+        ratio(d(c.brMispRetired), d(c.brMispRetired) + d(c.machineClears)) * l1.badSpeculation, l1.badSpeculation);
+    l2.machineClears = l1.badSpeculation - l2.branchMispredicts;
+    const double memFraction = memoryBoundFractionOfBackend(d(c.stallsMemAny), d(c.boundOnStores), d(c.stallsTotal),
+        d(c.onePortUtil), d(c.twoPortsUtil), l1.retiring);
+    l2.memoryBound = child(memFraction * l1.backendBound, l1.backendBound);
+    l2.coreBound = l1.backendBound - l2.memoryBound;
+    const double retireFraction = ratio(d(c.uopsRetiredSlots), d(c.uopsIssuedAny));
+    l2.heavyOperations = child(retireFraction * d(c.idqMsUops) / slots, l1.retiring);
+    l2.lightOperations = l1.retiring - l2.heavyOperations;
+}
 } // namespace
+
+double memoryBoundFractionOfBackend(
+    double stallsMemAny, double boundOnStores, double stallsTotal, double onePortUtil, double twoPortsUtil, double retiring)
+{
+    return ratio(stallsMemAny + boundOnStores, stallsTotal + onePortUtil + retiring * twoPortsUtil + boundOnStores);
+}
 
 TmaBreakdown tmaFromIcelake(const IcelakeTmaCounts& c)
 {
@@ -67,6 +102,7 @@ TmaBreakdown tmaFromSkylake(const SkylakeTmaCounts& c)
     b.level1.badSpeculation = clamp01((issued - retired + recovery) / slots, clamped);
     b.level1.retiring = clamp01(retired / slots, clamped);
     b.level1.backendBound = clamp01(1.0 - b.level1.frontendBound - (issued + recovery) / slots, clamped);
+    if (c.level2 && !c.anyThread) skylakeLevel2(c, width, slots, b.level1, b.level2, clamped);
     if (clamped)
         b.note = "a fraction fell outside [0,1] (counters multiplexed or sampled at different times) and was clamped";
     b.valid = true;

@@ -20,7 +20,7 @@ struct TmaLevel1 {
     double retiring = 0, badSpeculation = 0, frontendBound = 0, backendBound = 0;
 };
 
-/// Level 2 (SPR+: four measured, four derived as topdown.txt describes).
+/// Level 2 (SPR+: four measured, four derived as topdown.txt describes; Skylake: SkylakeTmaCounts::level2).
 struct TmaLevel2 {
     bool present = false;
     double heavyOperations = 0, lightOperations = 0; ///< Retiring = heavy + light
@@ -57,7 +57,34 @@ struct SkylakeTmaCounts {
     std::uint64_t clkUnhalted = 0; ///< CPU_CLK_UNHALTED.THREAD
     unsigned slotsPerCycle = 4; ///< CPUID.23H.00H:ECX[7:0] when non-zero (SDM 22.2.9.6), else 4 (Pipeline_Width)
     bool anyThread = false; ///< clkUnhalted and recoveryCycles were counted with AnyThread (whole core): halve them
+    /// Level 2 (Skylake and later only, SMT-off formulas), as perf's skylakex-metrics.json computes it:
+    /// tma_fetch_latency = 4 * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE / slots,
+    /// tma_branch_mispredicts = BR_MISP_RETIRED.ALL_BRANCHES / (BR_MISP_RETIRED.ALL_BRANCHES + MACHINE_CLEARS.COUNT)
+    ///   * tma_bad_speculation,
+    /// tma_memory_bound = (CYCLE_ACTIVITY.STALLS_MEM_ANY + EXE_ACTIVITY.BOUND_ON_STORES) / (CYCLE_ACTIVITY.STALLS_TOTAL
+    ///   + (EXE_ACTIVITY.1_PORTS_UTIL + tma_retiring * EXE_ACTIVITY.2_PORTS_UTIL) + EXE_ACTIVITY.BOUND_ON_STORES)
+    ///   * tma_backend_bound,
+    /// and pmu-tools' Microcode_Sequencer = (RETIRE_SLOTS / UOPS_ISSUED.ANY) * IDQ.MS_UOPS / slots, reported as
+    /// heavyOperations (Skylake's Heavy Operations adds multi-uop instructions, which need more events).
+    /// The siblings are the remainders (fetch bandwidth, machine clears, core bound, light operations).
+    bool level2 = false;
+    std::uint64_t cycles0UopsDelivered = 0; ///< IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE
+    std::uint64_t brMispRetired = 0; ///< BR_MISP_RETIRED.ALL_BRANCHES
+    std::uint64_t machineClears = 0; ///< MACHINE_CLEARS.COUNT
+    std::uint64_t stallsMemAny = 0; ///< CYCLE_ACTIVITY.STALLS_MEM_ANY
+    std::uint64_t stallsTotal = 0; ///< CYCLE_ACTIVITY.STALLS_TOTAL
+    std::uint64_t boundOnStores = 0; ///< EXE_ACTIVITY.BOUND_ON_STORES
+    std::uint64_t onePortUtil = 0; ///< EXE_ACTIVITY.1_PORTS_UTIL
+    std::uint64_t twoPortsUtil = 0; ///< EXE_ACTIVITY.2_PORTS_UTIL
+    std::uint64_t idqMsUops = 0; ///< IDQ.MS_UOPS
 };
+
+/// perf's skylake / icelake tma_memory_bound as a fraction of Backend Bound (the formula above, without the final
+/// `* tma_backend_bound`): (STALLS_MEM_ANY + BOUND_ON_STORES) / (STALLS_TOTAL + 1_PORTS_UTIL + retiring x
+/// 2_PORTS_UTIL + BOUND_ON_STORES), 0 when the denominator is. The one formula for the TMA level 2 and the
+/// sweeps' memory-bound share (MemoryBound.h).
+double memoryBoundFractionOfBackend(
+    double stallsMemAny, double boundOnStores, double stallsTotal, double onePortUtil, double twoPortsUtil, double retiring);
 TmaBreakdown tmaFromSkylake(const SkylakeTmaCounts& c);
 
 /// Deltas of an E-core (cpu_atom) group, level 1 as perf's metrics JSON computes it for "Unit": "cpu_atom":

@@ -56,6 +56,7 @@ Result<SimPmu> SimPmu::create(const SimPmuConfig& config, std::unique_ptr<SimMem
     opt.period = config.samplePeriodCycles;
     opt.ldlat = config.ldlat;
     opt.lbrDepth = config.lbrDepth;
+    opt.skylakeLevel2 = true; // pre-Ice Lake models: level 2 from generic counters (the simulator has no counter limit)
     Result<Recipe> r = makeError("unknown capture");
     switch (config.capture) {
     case SimCapture::Tma:
@@ -319,6 +320,13 @@ std::vector<std::byte> SimPmu::readGroup() const
     // rest as issued-then-flushed uops, so the formula gives back exactly the slots lost.
     const double recovery = t.badSpecCycles / 2;
     const double issued = retiring + badSpec - kWidth * recovery;
+    // Pre-Ice Lake level 2 (SkylakeTmaCounts::level2): the raw events whose formulas give the same split as the
+    // PERF_METRICS values below. Frontend stall cycles deliver no uop; 60 % of them count as latency (0-uop cycles)
+    // and the rest as bandwidth-starved slots, the split the Sapphire Rapids model reports. Memory stall cycles are
+    // CYCLE_ACTIVITY.STALLS_MEM_ANY, memory plus core stall cycles STALLS_TOTAL; 92 % of the bad-speculation events
+    // are branch mispredicts; IDQ.MS_UOPS is 8 % of the issued uops (microcoded). The model has no store buffer and
+    // no execution ports, so EXE_ACTIVITY.BOUND_ON_STORES and the port-utilisation events read 0.
+    const double clears = static_cast<double>(t.mispredicts) * (0.08 / 0.92);
     auto u = [](double v) { return static_cast<std::uint64_t>(std::llround(std::max(0.0, v))); };
     std::vector<std::uint64_t> values;
     for (const auto& e : m_recipe.events) {
@@ -364,6 +372,24 @@ std::vector<std::byte> SimPmu::readGroup() const
             break;
         case EventRole::RecoveryCycles:
             values.push_back(u(recovery));
+            break;
+        case EventRole::Cycles0UopsDelivered:
+            values.push_back(u(t.feStallCycles * 0.6));
+            break;
+        case EventRole::BrMispRetired:
+            values.push_back(t.mispredicts);
+            break;
+        case EventRole::MachineClearsCount:
+            values.push_back(u(clears));
+            break;
+        case EventRole::StallsMemAny:
+            values.push_back(u(t.memStallCycles));
+            break;
+        case EventRole::StallsTotal:
+            values.push_back(u(t.memStallCycles + t.coreStallCycles));
+            break;
+        case EventRole::IdqMsUops:
+            values.push_back(u(issued * 0.08));
             break;
         default:
             values.push_back(0);

@@ -88,7 +88,7 @@ TEST(SimPmuCapture, TheRequestNamesTheSimulatedPmu)
     const auto a = svc->startPmu(skx);
     ASSERT_TRUE(a.result.ok) << a.result.toString();
     EXPECT_EQ(a.info.pmusUsed, "simulated Skylake-SP-class core");
-    EXPECT_FALSE(a.info.parts[0].levelTwoTma); // the pre-Ice Lake formula has level 1 only
+    EXPECT_TRUE(a.info.parts[0].levelTwoTma); // the simulated Skylake counts level 2 from its generic events
     const auto b = svc->startPmu(simulated(PmuCaptureKind::Tma));
     ASSERT_TRUE(b.result.ok);
     EXPECT_EQ(b.info.pmusUsed, "simulated Sapphire Rapids-class core");

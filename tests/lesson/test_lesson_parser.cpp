@@ -105,6 +105,7 @@ TEST(LessonParser, RejectsMalformedLinesWithTheirNumber)
         { 23, "action paint streamer", "cannot read action" },
         { 23, "action pmu tma progrm=frontend", "cannot read 'progrm=frontend'" },
         { 23, "action pmu tma scale=1000", "cannot read 'scale=1000'" },
+        { 23, "action pmu tma group=", "cannot read 'group='" },
         { 23, "action pmu cycles", "cannot read action" },
         { 5, "scenario no-such-scenario", "scenario 'no-such-scenario'" },
         { 26, "question essay Why?", "question must be" },
@@ -158,8 +159,8 @@ TEST(LessonParser, BuiltinsLoadAndFilesByPath)
 
 TEST(LessonParser, ReadsAPmuRecipeAction)
 {
-    auto l = parseLesson(
-        withLine(withLine(kGood, 23, "action pmu mem program=backend scale=8 ldlat=300"), 24, "done-when pmu() == 1"),
+    auto l = parseLesson(withLine(withLine(kGood, 23, "action pmu mem program=backend scale=8 ldlat=300 group=victim"),
+                             24, "done-when pmu() == 1"),
         "demo");
     ASSERT_TRUE(l.ok()) << l.error().toString();
     const auto& a = l->steps[1].action;
@@ -168,4 +169,5 @@ TEST(LessonParser, ReadsAPmuRecipeAction)
     EXPECT_EQ(a.pmuProgram, "backend");
     EXPECT_DOUBLE_EQ(a.pmuScale, 8);
     EXPECT_EQ(a.pmuLdlat, 300u);
+    EXPECT_EQ(a.pmuGroup, "victim");
 }

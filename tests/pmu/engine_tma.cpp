@@ -40,6 +40,43 @@ TEST(Tma, SapphireRapidsLevel2Derivations)
     EXPECT_NEAR(b.level2.coreBound, 0.30 - 0.225, 1e-12); // Core_Bound = BE_Bound - Mem_Bound
 }
 
+TEST(Tma, SkylakeLevel2Formulas)
+{
+    // 1000 cycles * 4 = 4000 slots; level 1: FE 0.1, bad spec 0.125, retiring 0.65, BE 0.125 (as SkylakeFormulas).
+    SkylakeTmaCounts c { 3000, 2600, 400, 25, 1000, 4 };
+    c.level2 = true;
+    c.cycles0UopsDelivered = 60; // 240 slots: fetch latency 0.06
+    c.brMispRetired = 30;
+    c.machineClears = 10; // 3/4 of bad speculation
+    c.stallsMemAny = 90;
+    c.boundOnStores = 10;
+    c.stallsTotal = 120;
+    c.onePortUtil = 40;
+    c.twoPortsUtil = 100; // weighted by retiring: 65
+    c.idqMsUops = 300; // * 2600/3000 / 4000
+    auto b = tmaFromSkylake(c);
+    ASSERT_TRUE(b.valid);
+    ASSERT_TRUE(b.level2.present);
+    EXPECT_NEAR(b.level2.fetchLatency, 4.0 * 60 / 4000, 1e-12);
+    EXPECT_NEAR(b.level2.fetchBandwidth, 0.1 - 0.06, 1e-12);
+    EXPECT_NEAR(b.level2.branchMispredicts, 0.75 * 0.125, 1e-12);
+    EXPECT_NEAR(b.level2.machineClears, 0.25 * 0.125, 1e-12);
+    const double memFraction = (90.0 + 10) / (120 + (40 + 0.65 * 100) + 10);
+    EXPECT_NEAR(b.level2.memoryBound, memFraction * 0.125, 1e-12);
+    EXPECT_NEAR(b.level2.coreBound, (1 - memFraction) * 0.125, 1e-12);
+    EXPECT_NEAR(b.level2.heavyOperations, 2600.0 / 3000 * 300 / 4000, 1e-12);
+    EXPECT_NEAR(b.level2.lightOperations, 0.65 - 2600.0 / 3000 * 300 / 4000, 1e-12);
+    EXPECT_TRUE(b.note.empty()) << b.note;
+
+    c.cycles0UopsDelivered = 200; // 800 slots > frontend bound's 400: capped at its parent, and said so
+    b = tmaFromSkylake(c);
+    EXPECT_NEAR(b.level2.fetchLatency, 0.1, 1e-12);
+    EXPECT_NEAR(b.level2.fetchBandwidth, 0.0, 1e-12);
+    EXPECT_FALSE(b.note.empty());
+    c.level2 = false;
+    EXPECT_FALSE(tmaFromSkylake(c).level2.present);
+}
+
 TEST(Tma, IcelakeEmptyIntervalIsInvalidWithReason)
 {
     auto b = tmaFromIcelake({});
