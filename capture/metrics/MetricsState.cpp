@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MetricsState.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace rdt::metrics {
@@ -77,6 +78,10 @@ void MetricsState::setGroups(const engine::GroupsSnapshot& groups, const Capabil
     for (const auto& g : groups.groups)
         if (auto it = m_extraLabels.find(g.info.path); it != m_extraLabels.end()) kept.insert(*it);
     m_extraLabels = std::move(kept);
+    std::erase_if(m_tma, [&](const auto& entry) {
+        return std::none_of(groups.groups.begin(), groups.groups.end(),
+            [&](const engine::GroupState& g) { return g.info.path == entry.first; });
+    });
     for (const auto& g : groups.groups) {
         m_parent[g.info.path] = g.info.isControl ? g.info.path : g.info.parent;
         if (!g.info.isControl) continue;
@@ -102,6 +107,11 @@ void MetricsState::setGroupLabels(const std::string& path, Labels labels)
         m_extraLabels.erase(path);
     else
         m_extraLabels[path] = std::move(labels);
+}
+
+void MetricsState::setTmaSlots(const std::string& path, const TmaSlots& slots, double createdSeconds)
+{
+    m_tma[path] = { slots, createdSeconds };
 }
 
 Labels MetricsState::seriesLabels(const std::string& group, int domain, int node) const
@@ -154,6 +164,22 @@ std::vector<MetricFamily> MetricsState::families() const
             f.points.push_back({ std::move(labels), a.value, std::nullopt });
         }
     }
+    MetricFamily tma { "rdtscope_tma_slots", MetricType::Counter,
+        "Top-down (TMA level 1) issue slots of a group's tasks by category: frontend_bound, bad_speculation, "
+        "retiring, backend_bound (SDM 22.2.9.6).",
+        "", {} };
+    for (const auto& [group, entry] : m_tma) {
+        const auto& [slots, created] = entry;
+        const std::pair<const char*, double> categories[]
+            = { { "frontend_bound", slots.frontendBound }, { "bad_speculation", slots.badSpeculation },
+                  { "retiring", slots.retiring }, { "backend_bound", slots.backendBound } };
+        for (const auto& [category, value] : categories) {
+            Labels labels = seriesLabels(group, 0, -1);
+            labels.erase(labels.begin() + 2); // no domain: the counters follow the tasks over every CPU
+            labels.emplace_back("category", category);
+            tma.points.push_back({ std::move(labels), value, created });
+        }
+    }
     MetricFamily errors { "rdtscope_sample_errors", MetricType::Counter,
         "Counter reads that came back flagged (error, unavailable, unassigned, reset, possible multiple wraps) "
         "and polls that failed.",
@@ -167,8 +193,13 @@ std::vector<MetricFamily> MetricsState::families() const
         "seconds", { { {}, static_cast<double>(m_sourceTimeNs) * 1e-9, std::nullopt } } };
     MetricFamily build { "rdtscope_build_info", MetricType::Gauge, "rdtscope-agent's version (always 1).", "",
         { { { { "version", m_version } }, 1.0, std::nullopt } } };
-    return { std::move(occupancy), std::move(total), std::move(local), std::move(l3), std::move(l2), std::move(mba),
-        std::move(errors), std::move(sourceTime), std::move(build) };
+    std::vector<MetricFamily> out { std::move(occupancy), std::move(total), std::move(local), std::move(l3),
+        std::move(l2), std::move(mba) };
+    if (!tma.points.empty()) out.push_back(std::move(tma)); // only agents counting TMA (--metrics-tma) have it
+    out.push_back(std::move(errors));
+    out.push_back(std::move(sourceTime));
+    out.push_back(std::move(build));
+    return out;
 }
 
 } // namespace rdt::metrics

@@ -97,8 +97,8 @@ TEST(MetricsSnc, MsrSourcesHaveNoNodeLabelEvenOnAnSncMachine)
     EXPECT_EQ(body.find("node=\""), std::string::npos) << body;
 }
 
-// The dashboard's `node` variable: "All" is the regex .*, which also matches series without the label (non-SNC
-// machines, the MSR sources), and every per-group occupancy and bandwidth panel filters by it.
+// The dashboard's TMA panel, and its `node` variable: "All" is the regex .*, which also matches series without the
+// label (non-SNC machines, the MSR sources), and every per-group occupancy and bandwidth panel filters by it.
 TEST(MetricsSnc, DashboardHasANodeVariableThatKeepsSeriesWithoutOne)
 {
     std::ifstream in(std::string(RDTSCOPE_SOURCE_DIR) + "/resources/grafana/rdtscope.json");
@@ -125,4 +125,15 @@ TEST(MetricsSnc, DashboardHasANodeVariableThatKeepsSeriesWithoutOne)
     }
     EXPECT_EQ(perGroup, 3);
     EXPECT_EQ(filtered, perGroup);
+    // The TMA panel: each category's share of a group's slots (rate of the category over the rate of all four).
+    int tma = 0;
+    for (const auto& panel : (*dashboard)["panels"])
+        if (panel.contains("targets"))
+            for (const auto& target : panel["targets"]) {
+                const std::string expr = target.value("expr", "");
+                if (expr.find("rate(rdtscope_tma_slots_total{") != std::string::npos
+                    && expr.find("ignoring(category) group_left") != std::string::npos)
+                    ++tma;
+            }
+    EXPECT_EQ(tma, 1);
 }
