@@ -16,11 +16,12 @@ double unixSeconds()
 }
 
 MetricsFeed::MetricsFeed(engine::CaptureService& service, std::string version, GroupLabeller labeller,
-    std::uint64_t groupsEveryNs, GroupKeeper keeper)
+    std::uint64_t groupsEveryNs, GroupKeeper keeper, TmaCounter tma)
     : m_service(service)
     , m_state(std::move(version))
     , m_labeller(std::move(labeller))
     , m_keeper(std::move(keeper))
+    , m_tma(std::move(tma))
     , m_groupsEveryNs(groupsEveryNs)
 { }
 
@@ -91,6 +92,7 @@ void MetricsFeed::run()
             refreshGroups();
             changed = true;
         }
+        if (changed && m_tma) countTma(); // once per sample period: the batches woke the feed
         if (changed) publish();
     }
 }
@@ -106,9 +108,23 @@ void MetricsFeed::refreshGroups()
         if (!groups.result.ok) return;
     }
     m_state.setGroups(groups, m_caps);
+    m_groups.clear();
+    for (const auto& g : groups.groups)
+        m_groups.insert(g.info.path);
+    std::erase_if(m_tmaCreated, [&](const auto& entry) { return !m_groups.contains(entry.first); });
     if (m_labeller)
         for (const auto& g : groups.groups)
             m_state.setGroupLabels(g.info.path, m_labeller(g.tasks));
+}
+
+void MetricsFeed::countTma()
+{
+    for (const auto& group : m_groups) {
+        auto slots = m_tma(group);
+        if (!slots) continue;
+        const double created = m_tmaCreated.try_emplace(group, unixSeconds()).first->second;
+        m_state.setTmaSlots(group, *slots, created);
+    }
 }
 
 void MetricsFeed::publish()
