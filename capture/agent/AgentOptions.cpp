@@ -30,8 +30,9 @@ const char* agentUsage()
            "                     rdtscope-agent.PID.pod-UID, removed when the pod ends and when the agent stops\n"
            "  --proc-root DIR    where the host's /proc is (default /proc): pod labels and --monitor-pods\n"
            "  --kubelet-root DIR the kubelet's directory (default /var/lib/kubelet): pod and namespace names\n"
-           "  --metrics-tma      export rdtscope_tma_slots_total per group (TMA level 1); simulated sources only\n"
-           "                     for now: on a real source every group is logged as not countable (unfinished)\n"
+           "  --metrics-tma      export rdtscope_tma_slots_total per group (TMA level 1): simulated sources from\n"
+           "                     the machine model; real sources only for --monitor-pods groups, on the pod's\n"
+           "                     cgroup v2 directory (other groups are logged once and have no series)\n"
            "The protocol has no TCP listener: remote clients come through ssh (rdtscope --connect ssh://HOST).\n"
            "Protocol: docs/PROTOCOL.md.\n";
 }

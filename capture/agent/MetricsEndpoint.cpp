@@ -3,10 +3,10 @@
 
 #include "metrics/KubernetesLabels.h"
 #include "metrics/ModelTma.h"
+#include "metrics/PodTma.h"
 
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <sstream>
 #include <unistd.h>
 
@@ -99,21 +99,16 @@ Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
         if (source.simulated) {
             log("--metrics-tma: SIMULATED rdtscope_tma_slots_total, derived from the simulated machine's model of each "
                 "group's tasks (cycles, instructions, memory stalls; frontend and bad speculation a fixed share)");
-            tma = [service = e->m_service.get()](const std::string& group) -> std::optional<metrics::TmaSlots> {
+            tma = [service = e->m_service.get()](
+                      const std::string& group, const std::vector<unsigned>&) -> std::optional<metrics::TmaSlots> {
                 auto counts = service->countGroupPmu(group);
                 if (!counts || !counts->simulated) return std::nullopt;
                 return metrics::tmaFromModelCounts(*counts);
             };
         } else {
-            // Unfinished: PerfSession can count a cgroup (PerfTarget::cgroupFd), but no group is mapped to its
-            // cgroup yet. Each group is logged once, and gets no series rather than a made-up one.
-            tma = [log, logged = std::set<std::string>()](
-                      const std::string& group) mutable -> std::optional<metrics::TmaSlots> {
-                if (logged.insert(group).second)
-                    log("--metrics-tma: group " + metrics::groupLabel(group)
-                        + " is not countable: counting a group's cgroup on a real source is unfinished");
-                return std::nullopt;
-            };
+            tma = metrics::podTmaCounter(
+                procRoot, "/sys/fs/cgroup", static_cast<unsigned>(::getpid()),
+                [] { return std::make_unique<pmu::LinuxPerfSyscalls>(); }, log);
         }
     }
     e->m_feed = std::make_unique<metrics::MetricsFeed>(

@@ -100,7 +100,7 @@ void MetricsFeed::run()
 void MetricsFeed::refreshGroups()
 {
     m_lastGroupsNs = monotonicNs();
-    const bool withTasks = m_labeller || m_keeper;
+    const bool withTasks = m_labeller || m_keeper || m_tma;
     auto groups = m_service.snapshot(withTasks);
     if (!groups.result.ok) return; // keep the last allocations; the sampler reports its own errors
     if (m_keeper && m_keeper(groups)) {
@@ -110,7 +110,7 @@ void MetricsFeed::refreshGroups()
     m_state.setGroups(groups, m_caps);
     m_groups.clear();
     for (const auto& g : groups.groups)
-        m_groups.insert(g.info.path);
+        m_groups[g.info.path] = g.tasks;
     std::erase_if(m_tmaCreated, [&](const auto& entry) { return !m_groups.contains(entry.first); });
     if (m_labeller)
         for (const auto& g : groups.groups)
@@ -119,8 +119,8 @@ void MetricsFeed::refreshGroups()
 
 void MetricsFeed::countTma()
 {
-    for (const auto& group : m_groups) {
-        auto slots = m_tma(group);
+    for (const auto& [group, tasks] : m_groups) {
+        auto slots = m_tma(group, tasks);
         if (!slots) continue;
         const double created = m_tmaCreated.try_emplace(group, unixSeconds()).first->second;
         m_state.setTmaSlots(group, *slots, created);

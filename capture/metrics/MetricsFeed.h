@@ -11,7 +11,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <thread>
 
 namespace rdt::metrics {
@@ -21,8 +20,9 @@ using GroupLabeller = std::function<Labels(const std::vector<unsigned>& pids)>;
 /// Makes or removes groups of the agent's own from a snapshot with tasks (PodGroups.h); true when it changed any.
 using GroupKeeper = std::function<bool(const engine::GroupsSnapshot& groups)>;
 
-/// A group's cumulative TMA slots since its counting began, or none when it is not counted (--metrics-tma).
-using TmaCounter = std::function<std::optional<TmaSlots>(const std::string& group)>;
+/// A group's cumulative TMA slots since its counting began, or none when it is not counted (--metrics-tma); the
+/// group's task IDs as of the last groups snapshot.
+using TmaCounter = std::function<std::optional<TmaSlots>(const std::string& group, const std::vector<unsigned>& tasks)>;
 
 /// Keeps the metrics current without ever holding up the sampler: the capture service samples on its own thread
 /// and queues batches; this feed's thread drains them, updates a MetricsState and publishes an immutable copy of
@@ -56,7 +56,7 @@ private:
     GroupLabeller m_labeller;
     GroupKeeper m_keeper;
     TmaCounter m_tma;
-    std::set<std::string> m_groups; ///< the last snapshot's group paths (what countTma asks about)
+    std::map<std::string, std::vector<unsigned>> m_groups; ///< the last snapshot's groups and tasks (for countTma)
     std::map<std::string, double> m_tmaCreated; ///< group -> when its TMA counting began (Unix time)
     std::uint64_t m_groupsEveryNs;
     std::uint64_t m_lastGroupsNs = 0;

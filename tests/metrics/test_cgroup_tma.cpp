@@ -2,10 +2,12 @@
 // --metrics-tma on a real source: a pod's cgroup from a task's /proc/PID/cgroup, and its TMA slots counted on that
 // cgroup through a fake perf kernel (the cgroup tree is a temporary directory).
 #include "metrics/CgroupTma.h"
+#include "metrics/PodTma.h"
 #include "pmu/EventEncoder.h"
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -100,5 +102,42 @@ TEST(MetricsCgroupTma, CountsThePodsCgroupCumulatively)
     auto missing = counter.count("/kubepods/podnothere");
     ASSERT_FALSE(missing);
     EXPECT_NE(missing.error().message.find("cannot open the cgroup"), std::string::npos);
+    std::filesystem::remove_all(root);
+}
+
+TEST(MetricsCgroupTma, OnlyPodGroupsAreCountedThroughTheirTasksPodCgroup)
+{
+    const std::string root = std::filesystem::temp_directory_path() / ("rdtscope-podtma-" + std::to_string(::getpid()));
+    const std::string pod = "/kubepods.slice/kubepods-pod0f1e2d3c_4b5a_6978_8a9b_0c1d2e3f4a5b.slice";
+    std::filesystem::create_directories(root + "/cgroup" + pod);
+    std::filesystem::create_directories(root + "/proc/4242");
+    std::filesystem::create_directories(root + "/proc/77");
+    std::ofstream(root + "/proc/4242/cgroup") << "0::" << pod << "/cri-containerd-0123456789abcdef.scope\n";
+    std::ofstream(root + "/proc/77/cgroup") << "0::/system.slice/sshd.service\n";
+    FakePerf* sys = nullptr;
+    std::vector<std::string> log;
+    auto counter = metrics::podTmaCounter(
+        root + "/proc", root + "/cgroup", 1234,
+        [&] {
+            auto fake = std::make_unique<FakePerf>();
+            sys = fake.get();
+            return fake;
+        },
+        [&](const std::string& line) { log.push_back(line); },
+        [] { return pmu::tmaRecipe(pmu::EventEncoder::forModel(pmu::modelForPfmName("icx"))); });
+
+    const auto slots = counter("rdtscope-agent.1234.pod-0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b", { 77, 4242 });
+    ASSERT_TRUE(slots) << (log.empty() ? "" : log.back());
+    ASSERT_NE(sys, nullptr);
+    EXPECT_GT(slots->retiring, 0);
+    EXPECT_TRUE(log.empty()) << log.front();
+
+    EXPECT_FALSE(counter("p0", { 4242 }));
+    EXPECT_FALSE(counter("p0", { 4242 }));
+    EXPECT_FALSE(counter("p0/mon_groups/rdtscope-agent.999.pod-x", { 4242 })) << "another agent's pod group";
+    EXPECT_FALSE(counter("rdtscope-agent.1234.pod-other", { 77 })) << "no task in a pod";
+    ASSERT_EQ(log.size(), 3u);
+    EXPECT_NE(log[0].find("group p0 is not counted: only --monitor-pods groups"), std::string::npos) << log[0];
+    EXPECT_NE(log[2].find("no task of it is in a pod's cgroup"), std::string::npos) << log[2];
     std::filesystem::remove_all(root);
 }
