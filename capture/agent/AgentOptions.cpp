@@ -11,7 +11,7 @@ const char* agentUsage()
            "                      [--max-clients N] [--no-polkit] [--metrics [ADDR:]PORT [METRICS OPTIONS]]\n"
            "       rdtscope-agent --metrics [ADDR:]PORT [--web-config FILE] [--source SPEC] [--scenario NAME]\n"
            "                      [--preset ID] [--sample-ms N] [--dashboard FILE] [--monitor-pods] [--proc-root DIR]\n"
-           "                      [--kubelet-root DIR]\n"
+           "                      [--kubelet-root DIR] [--metrics-tma]\n"
            "  --stdio            serve one client on standard input and output (what ssh and pkexec run)\n"
            "  --listen unix:PATH serve clients on a unix socket (mode 0660, group of --allow-group); under a\n"
            "                     systemd socket unit the socket is inherited instead\n"
@@ -31,6 +31,9 @@ const char* agentUsage()
            "                     rdtscope-agent.PID.pod-UID, removed when the pod ends and when the agent stops\n"
            "  --proc-root DIR    where the host's /proc is (default /proc): pod labels and --monitor-pods\n"
            "  --kubelet-root DIR the kubelet's directory (default /var/lib/kubelet): pod and namespace names\n"
+           "  --metrics-tma      export rdtscope_tma_slots_total per group (TMA level 1): simulated sources from\n"
+           "                     the machine model; real sources only for --monitor-pods groups, on the pod's\n"
+           "                     cgroup v2 directory (other groups are logged once and have no series)\n"
            "The protocol has no TCP listener: remote clients come through ssh (rdtscope --connect ssh://HOST).\n"
            "Protocol: docs/PROTOCOL.md.\n";
 }
@@ -114,6 +117,8 @@ Result<AgentOptions> parseAgentOptions(const std::vector<std::string>& args, boo
                 = *v;
         } else if (a == "--monitor-pods") {
             o.monitorPods = true;
+        } else if (a == "--metrics-tma") {
+            o.metricsTma = true;
         } else if (a == "--sample-ms") {
             auto v = value("--sample-ms");
             if (!v) return v.error();
@@ -134,10 +139,10 @@ Result<AgentOptions> parseAgentOptions(const std::vector<std::string>& args, boo
     if (modes > 1 || (modes == 0 && !o.metrics))
         return makeError("choose one of --stdio and --listen unix:PATH, or --metrics [ADDR:]PORT", agentUsage());
     if (!o.metrics
-        && (!o.webConfig.empty() || !o.dashboard.empty() || o.monitorPods || !o.procRoot.empty()
+        && (!o.webConfig.empty() || !o.dashboard.empty() || o.monitorPods || o.metricsTma || !o.procRoot.empty()
             || !o.kubeletRoot.empty()))
-        return makeError("--web-config, --dashboard, --monitor-pods, --proc-root and --kubelet-root only apply to "
-                         "--metrics",
+        return makeError("--web-config, --dashboard, --monitor-pods, --metrics-tma, --proc-root and --kubelet-root "
+                         "only apply to --metrics",
             agentUsage());
     return o;
 }

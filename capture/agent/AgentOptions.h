@@ -29,6 +29,7 @@ struct AgentOptions {
     unsigned sampleMs = 1000; ///< --sample-ms N: the metrics sampler's poll interval
     std::string dashboard; ///< --dashboard FILE: served at /dashboard (default: the installed one)
     bool monitorPods = false; ///< --monitor-pods: a monitor group of the agent's own per Kubernetes pod
+    bool metricsTma = false; ///< --metrics-tma: rdtscope_tma_slots_total per group (real: pod groups only)
     std::string procRoot; ///< --proc-root DIR: where /proc is (a DaemonSet mounting the host's; fixture trees)
     std::string kubeletRoot; ///< --kubelet-root DIR: the kubelet's directory (default /var/lib/kubelet)
     bool help = false;

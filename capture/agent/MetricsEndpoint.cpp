@@ -2,6 +2,8 @@
 #include "MetricsEndpoint.h"
 
 #include "metrics/KubernetesLabels.h"
+#include "metrics/ModelTma.h"
+#include "metrics/PodTma.h"
 
 #include <filesystem>
 #include <fstream>
@@ -93,8 +95,25 @@ Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
         log("--monitor-pods: every pod gets a monitor group named " + std::string(metrics::kOwnedGroupPrefix)
             + std::to_string(::getpid()) + ".pod-UID, removed when the agent stops");
     }
+    metrics::TmaCounter tma;
+    if (options.metricsTma) {
+        if (source.simulated) {
+            log("--metrics-tma: SIMULATED rdtscope_tma_slots_total, derived from the simulated machine's model of each "
+                "group's tasks (cycles, instructions, memory stalls; frontend and bad speculation a fixed share)");
+            tma.count = [service = e->m_service.get()](
+                      const std::string& group, const std::vector<unsigned>&) -> std::optional<metrics::TmaSlots> {
+                auto counts = service->countGroupPmu(group);
+                if (!counts || !counts->simulated) return std::nullopt;
+                return metrics::tmaFromModelCounts(*counts);
+            };
+        } else {
+            tma = metrics::podTmaCounter(
+                procRoot, "/sys/fs/cgroup", static_cast<unsigned>(::getpid()),
+                [] { return std::make_unique<pmu::LinuxPerfSyscalls>(); }, log);
+        }
+    }
     e->m_feed = std::make_unique<metrics::MetricsFeed>(
-        *e->m_service, RDTSCOPE_VERSION, std::move(labeller), 2'000'000'000, std::move(keeper));
+        *e->m_service, RDTSCOPE_VERSION, std::move(labeller), 2'000'000'000, std::move(keeper), std::move(tma));
     if (auto st = e->m_feed->start(std::uint64_t { options.sampleMs } * 1'000'000); !st) return st.error();
     e->m_server = std::make_unique<metrics::MetricsServer>(
         std::move(serverOptions), [feed = e->m_feed.get()] { return feed->latest(); });

@@ -39,20 +39,42 @@ std::string escapeHelp(std::string_view text, ExpositionFormat format)
     return out;
 }
 
-void appendSample(std::string& out, const std::string& name, const Labels& labels, double value)
+/// Appends `value` escaped as a label value (backslash, double quote, newline); the common case of a value with
+/// none of them is one append, without a temporary string.
+void appendEscaped(std::string& out, std::string_view value)
+{
+    // A plain loop: std::string_view::find_first_of calls memchr on the set for every byte of the value.
+    std::size_t from = 0;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+        const char c = value[i];
+        if (c != '\\' && c != '"' && c != '\n') continue;
+        out.append(value.data() + from, i - from);
+        out += c == '\n' ? "\\n" : c == '"' ? "\\\"" : "\\\\";
+        from = i + 1;
+    }
+    out.append(value.data() + from, value.size() - from);
+}
+
+/// The `{name="value",...}` block of a point ("" without labels): rendered once per point, shared by its sample
+/// and its _created sample.
+void appendLabels(std::string& out, const Labels& labels)
+{
+    if (labels.empty()) return;
+    out += '{';
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        if (i) out += ',';
+        out += labels[i].first;
+        out += "=\"";
+        appendEscaped(out, labels[i].second);
+        out += '"';
+    }
+    out += '}';
+}
+
+void appendSample(std::string& out, std::string_view name, std::string_view labels, double value)
 {
     out += name;
-    if (!labels.empty()) {
-        out += '{';
-        for (std::size_t i = 0; i < labels.size(); ++i) {
-            if (i) out += ',';
-            out += labels[i].first;
-            out += "=\"";
-            out += escapeLabelValue(labels[i].second);
-            out += '"';
-        }
-        out += '}';
-    }
+    out += labels;
     out += ' ';
     appendNumber(out, value);
     out += '\n';
@@ -89,16 +111,7 @@ std::string escapeLabelValue(std::string_view value)
 {
     std::string out;
     out.reserve(value.size());
-    for (char c : value) {
-        if (c == '\\')
-            out += "\\\\";
-        else if (c == '"')
-            out += "\\\"";
-        else if (c == '\n')
-            out += "\\n";
-        else
-            out += c;
-    }
+    appendEscaped(out, value);
     return out;
 }
 
@@ -106,7 +119,18 @@ std::string renderExposition(const std::vector<MetricFamily>& families, Expositi
 {
     const bool om = format == ExpositionFormat::OpenMetrics100;
     std::string out;
-    out.reserve(families.size() * 256);
+    // One allocation for the whole body at server scale (a megabyte with pod labels): each family's points are
+    // sized after its first, whose labels are typical of the family's.
+    std::size_t estimate = 64;
+    for (const auto& f : families) {
+        estimate += 256 + f.help.size();
+        if (f.points.empty()) continue;
+        std::size_t point = f.name.size() + 40;
+        for (const auto& [key, value] : f.points.front().labels)
+            point += key.size() + value.size() + 4;
+        estimate += f.points.size() * point * (om && f.type == MetricType::Counter ? 2 : 1);
+    }
+    out.reserve(estimate);
     for (const auto& f : families) {
         // Prometheus 0.0.4 names the family by its sample name (rdtscope_x_total); OpenMetrics by the bare name.
         const std::string family = om ? f.name : sampleName(f);
@@ -114,10 +138,14 @@ std::string renderExposition(const std::vector<MetricFamily>& families, Expositi
         out += "# TYPE " + family + ' ' + typeName(f.type) + '\n';
         if (om && !f.unit.empty()) out += "# UNIT " + family + ' ' + f.unit + '\n';
         const std::string name = sampleName(f);
+        const std::string created = f.name + "_created";
+        const bool withCreated = om && f.type == MetricType::Counter;
+        std::string labels;
         for (const auto& p : f.points) {
-            appendSample(out, name, p.labels, p.value);
-            if (om && f.type == MetricType::Counter && p.createdSeconds)
-                appendSample(out, f.name + "_created", p.labels, *p.createdSeconds);
+            labels.clear();
+            appendLabels(labels, p.labels);
+            appendSample(out, name, labels, p.value);
+            if (withCreated && p.createdSeconds) appendSample(out, created, labels, *p.createdSeconds);
         }
     }
     if (om && terminate) out += "# EOF\n";

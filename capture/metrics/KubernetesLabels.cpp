@@ -137,6 +137,16 @@ std::optional<PodCgroup> podFromCgroup(std::string_view text)
     return found;
 }
 
+std::optional<std::size_t> podDirEnd(std::string_view path)
+{
+    for (std::size_t at = 0; at <= path.size();) {
+        const auto end = std::min(path.find('/', at), path.size());
+        if (podUidOf(path.substr(at, end - at))) return end;
+        at = end + 1;
+    }
+    return std::nullopt;
+}
+
 std::optional<PodCgroup> podOfTask(const std::string& procRoot, unsigned pid)
 {
     return podFromCgroup(readFile(procRoot + "/" + std::to_string(pid) + "/cgroup"));

@@ -26,6 +26,9 @@ struct PodCgroup {
 
 /// The pod and container of a process from the text of its /proc/PID/cgroup; none when it is not in a pod.
 std::optional<PodCgroup> podFromCgroup(std::string_view procPidCgroup);
+/// Where the pod's own directory ends in a cgroup path ("/kubepods/pod<UID>/<CONTAINER>" -> the offset after
+/// "pod<UID>"); none when the path is not in a pod.
+std::optional<std::size_t> podDirEnd(std::string_view cgroupPath);
 /// The same from procRoot/PID/cgroup; none when the task is gone or not in a pod.
 std::optional<PodCgroup> podOfTask(const std::string& procRoot, unsigned pid);
 

@@ -16,11 +16,12 @@ double unixSeconds()
 }
 
 MetricsFeed::MetricsFeed(engine::CaptureService& service, std::string version, GroupLabeller labeller,
-    std::uint64_t groupsEveryNs, GroupKeeper keeper)
+    std::uint64_t groupsEveryNs, GroupKeeper keeper, TmaCounter tma)
     : m_service(service)
     , m_state(std::move(version))
     , m_labeller(std::move(labeller))
     , m_keeper(std::move(keeper))
+    , m_tma(std::move(tma))
     , m_groupsEveryNs(groupsEveryNs)
 { }
 
@@ -91,6 +92,7 @@ void MetricsFeed::run()
             refreshGroups();
             changed = true;
         }
+        if (changed && m_tma) countTma(); // once per sample period: the batches woke the feed
         if (changed) publish();
     }
 }
@@ -98,7 +100,7 @@ void MetricsFeed::run()
 void MetricsFeed::refreshGroups()
 {
     m_lastGroupsNs = monotonicNs();
-    const bool withTasks = m_labeller || m_keeper;
+    const bool withTasks = m_labeller || m_keeper || m_tma;
     auto groups = m_service.snapshot(withTasks);
     if (!groups.result.ok) return; // keep the last allocations; the sampler reports its own errors
     if (m_keeper && m_keeper(groups)) {
@@ -106,9 +108,24 @@ void MetricsFeed::refreshGroups()
         if (!groups.result.ok) return;
     }
     m_state.setGroups(groups, m_caps);
+    m_groups.clear();
+    for (const auto& g : groups.groups)
+        m_groups[g.info.path] = g.tasks;
+    std::erase_if(m_tmaCreated, [&](const auto& entry) { return !m_groups.contains(entry.first); });
     if (m_labeller)
         for (const auto& g : groups.groups)
             m_state.setGroupLabels(g.info.path, m_labeller(g.tasks));
+}
+
+void MetricsFeed::countTma()
+{
+    for (const auto& [group, tasks] : m_groups) {
+        auto slots = m_tma.count(group, tasks);
+        if (!slots) continue;
+        const double created = m_tmaCreated.try_emplace(group, unixSeconds()).first->second;
+        m_state.setTmaSlots(group, *slots, created);
+    }
+    if (m_tma.endRound) m_tma.endRound();
 }
 
 void MetricsFeed::publish()

@@ -7,8 +7,10 @@
 #include <atomic>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace rdt::metrics {
@@ -18,6 +20,15 @@ using GroupLabeller = std::function<Labels(const std::vector<unsigned>& pids)>;
 /// Makes or removes groups of the agent's own from a snapshot with tasks (PodGroups.h); true when it changed any.
 using GroupKeeper = std::function<bool(const engine::GroupsSnapshot& groups)>;
 
+/// --metrics-tma: `count` gives a group's cumulative TMA slots since its counting began, or none when it is not
+/// counted (the group's task IDs as of the last groups snapshot); `endRound` (optional) follows each sample period's
+/// counts of every group, so a counter can close what it opened for groups no longer asked for (pods gone).
+struct TmaCounter {
+    std::function<std::optional<TmaSlots>(const std::string& group, const std::vector<unsigned>& tasks)> count;
+    std::function<void()> endRound;
+    explicit operator bool() const { return static_cast<bool>(count); }
+};
+
 /// Keeps the metrics current without ever holding up the sampler: the capture service samples on its own thread
 /// and queues batches; this feed's thread drains them, updates a MetricsState and publishes an immutable copy of
 /// its families. A scrape only copies the published pointer under a short lock (latest()).
@@ -25,7 +36,7 @@ class MetricsFeed {
 public:
     /// The service must outlive the feed. `groupsEveryNs`: how often allocations and pod labels are re-read.
     MetricsFeed(engine::CaptureService& service, std::string version, GroupLabeller labeller = {},
-        std::uint64_t groupsEveryNs = 2'000'000'000, GroupKeeper keeper = {});
+        std::uint64_t groupsEveryNs = 2'000'000'000, GroupKeeper keeper = {}, TmaCounter tma = {});
     ~MetricsFeed(); ///< stops sampling and the thread
     MetricsFeed(const MetricsFeed&) = delete;
     MetricsFeed& operator=(const MetricsFeed&) = delete;
@@ -43,11 +54,15 @@ private:
     void run();
     void refreshGroups();
     void publish();
+    void countTma();
 
     engine::CaptureService& m_service;
     MetricsState m_state;
     GroupLabeller m_labeller;
     GroupKeeper m_keeper;
+    TmaCounter m_tma;
+    std::map<std::string, std::vector<unsigned>> m_groups; ///< the last snapshot's groups and tasks (for countTma)
+    std::map<std::string, double> m_tmaCreated; ///< group -> when its TMA counting began (Unix time)
     std::uint64_t m_groupsEveryNs;
     std::uint64_t m_lastGroupsNs = 0;
     Capabilities m_caps;

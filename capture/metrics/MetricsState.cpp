@@ -3,6 +3,7 @@
 
 #include "rdt/Telemetry.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace rdt::metrics {
@@ -89,6 +90,10 @@ void MetricsState::setGroups(const engine::GroupsSnapshot& groups, const Capabil
     for (const auto& g : groups.groups)
         if (auto it = m_extraLabels.find(g.info.path); it != m_extraLabels.end()) kept.insert(*it);
     m_extraLabels = std::move(kept);
+    std::erase_if(m_tma, [&](const auto& entry) {
+        return std::none_of(groups.groups.begin(), groups.groups.end(),
+            [&](const engine::GroupState& g) { return g.info.path == entry.first; });
+    });
     for (const auto& g : groups.groups) {
         m_parent[g.info.path] = g.info.isControl ? g.info.path : g.info.parent;
         if (!g.info.isControl) continue;
@@ -114,6 +119,11 @@ void MetricsState::setGroupLabels(const std::string& path, Labels labels)
         m_extraLabels.erase(path);
     else
         m_extraLabels[path] = std::move(labels);
+}
+
+void MetricsState::setTmaSlots(const std::string& path, const TmaSlots& slots, double createdSeconds)
+{
+    m_tma[path] = { slots, createdSeconds };
 }
 
 Labels MetricsState::seriesLabels(const std::string& group, int domain, int node) const
@@ -166,6 +176,22 @@ std::vector<MetricFamily> MetricsState::families() const
             f.points.push_back({ std::move(labels), a.value, std::nullopt });
         }
     }
+    MetricFamily tma { "rdtscope_tma_slots", MetricType::Counter,
+        "Top-down (TMA level 1) issue slots of a group's tasks by category: frontend_bound, bad_speculation, "
+        "retiring, backend_bound (SDM 22.2.9.6).",
+        "", {} };
+    for (const auto& [group, entry] : m_tma) {
+        const auto& [slots, created] = entry;
+        const std::pair<const char*, double> categories[]
+            = { { "frontend_bound", slots.frontendBound }, { "bad_speculation", slots.badSpeculation },
+                  { "retiring", slots.retiring }, { "backend_bound", slots.backendBound } };
+        for (const auto& [category, value] : categories) {
+            Labels labels = seriesLabels(group, 0, -1);
+            labels.erase(labels.begin() + 2); // no domain: the counters follow the tasks over every CPU
+            labels.emplace_back("category", category);
+            tma.points.push_back({ std::move(labels), value, created });
+        }
+    }
     MetricFamily errors { "rdtscope_sample_errors", MetricType::Counter,
         "Counter reads that came back flagged (error, unavailable, unassigned, reset, possible multiple wraps) "
         "and polls that failed.",
@@ -180,7 +206,11 @@ std::vector<MetricFamily> MetricsState::families() const
     MetricFamily build { "rdtscope_build_info", MetricType::Gauge, "rdtscope-agent's version (always 1).", "",
         { { { { "version", m_version } }, 1.0, std::nullopt } } };
     std::vector<MetricFamily> out { std::move(occupancy), std::move(total), std::move(local), std::move(l3),
-        std::move(l2), std::move(mba), std::move(errors), std::move(sourceTime), std::move(build) };
+        std::move(l2), std::move(mba) };
+    if (!tma.points.empty()) out.push_back(std::move(tma)); // only agents counting TMA (--metrics-tma) have it
+    out.push_back(std::move(errors));
+    out.push_back(std::move(sourceTime));
+    out.push_back(std::move(build));
     // PERF_PKG_MON (Intel, Linux 7.0): one counter family per event, only when the machine has telemetry.
     for (const auto& [key, s] : m_telemetry) {
         const auto& [event, group, package] = key;

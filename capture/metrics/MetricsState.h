@@ -19,6 +19,12 @@ namespace rdt::metrics {
 /// The `group` label of a resctrl path: "/" for the default group (an empty label value would vanish).
 std::string groupLabel(const std::string& path);
 
+/// A group's TMA level-1 issue slots since its counting began (SDM 22.2.9.6; docs/PMU.md "TMA"): the fractions of
+/// each interval times its slots, summed, so rate() of one over rate() of their sum is the category's share.
+struct TmaSlots {
+    double frontendBound = 0, badSpeculation = 0, retiring = 0, backendBound = 0;
+};
+
 class MetricsState {
 public:
     explicit MetricsState(std::string version);
@@ -31,6 +37,9 @@ public:
     void setGroups(const engine::GroupsSnapshot& groups, const Capabilities& caps);
     /// Extra labels of one group (Kubernetes namespace/pod/container), replacing earlier ones.
     void setGroupLabels(const std::string& path, Labels labels);
+    /// A group's cumulative TMA slots (rdtscope_tma_slots_total{category}); `createdSeconds` (Unix time) when its
+    /// counting began. Groups never given any have no TMA series; a group gone from setGroups loses them.
+    void setTmaSlots(const std::string& path, const TmaSlots& slots, double createdSeconds);
 
     std::vector<MetricFamily> families() const;
 
@@ -64,6 +73,7 @@ private:
     };
     /// PERF_PKG_MON: (event, group, package) -> series; one counter family per event (rdt/Telemetry.h names them).
     std::map<std::tuple<std::string, std::string, int>, TelemetrySeries> m_telemetry;
+    std::map<std::string, std::pair<TmaSlots, double>> m_tma; ///< group -> slots, created
 };
 
 } // namespace rdt::metrics

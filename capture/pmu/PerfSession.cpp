@@ -68,9 +68,10 @@ Result<std::unique_ptr<PerfSession>> PerfSession::open(
     PerfSyscalls& sys, const Recipe& recipe, const PerfTarget& target, std::size_t ringPages)
 {
     const bool launched = target.workload || !target.command.empty();
-    const int kinds = (target.pids.empty() ? 0 : 1) + (launched ? 1 : 0) + (target.systemWide ? 1 : 0);
+    const int kinds = (target.pids.empty() ? 0 : 1) + (launched ? 1 : 0) + (target.systemWide ? 1 : 0)
+        + (target.cgroupFd >= 0 ? 1 : 0);
     if (kinds != 1)
-        return makeError("a perf capture needs exactly one target: --pid, a command after --, or system-wide");
+        return makeError("a perf capture needs exactly one target: --pid, a command after --, system-wide or a cgroup");
     if (recipe.events.empty()) return makeError("empty recipe");
     if (ringPages == 0 || (ringPages & (ringPages - 1)) != 0)
         return makeError("ring size must be a power of two pages");
@@ -108,6 +109,10 @@ Result<std::unique_ptr<PerfSession>> PerfSession::open(
             for (pid_t tid : threadsOf(pid))
                 for (int cpu : cpus)
                     if (auto st = s->openGroup(tid, cpu, false, ringPages); !st) return st.error();
+    } else if (target.cgroupFd >= 0) {
+        for (int cpu : pmuCpus)
+            if (auto st = s->openGroup(target.cgroupFd, cpu, false, ringPages, PERF_FLAG_PID_CGROUP); !st)
+                return st.error();
     } else {
         for (int cpu : pmuCpus)
             if (auto st = s->openGroup(-1, cpu, false, ringPages); !st) return st.error();
@@ -117,8 +122,9 @@ Result<std::unique_ptr<PerfSession>> PerfSession::open(
     return s;
 }
 
-Status PerfSession::openGroup(pid_t pid, int cpu, bool enableOnExec, std::size_t ringPages)
+Status PerfSession::openGroup(pid_t pid, int cpu, bool enableOnExec, std::size_t ringPages, unsigned long flags)
 {
+    const bool cpuWide = pid == -1 || (flags & PERF_FLAG_PID_CGROUP); // a cgroup's events count on one CPU each
     const PerfEnvironment env = m_sys.environment();
     Group g;
     for (std::size_t i = 0; i < m_recipe.events.size(); ++i) {
@@ -130,18 +136,18 @@ Status PerfSession::openGroup(pid_t pid, int cpu, bool enableOnExec, std::size_t
         } else {
             attr.setFlag(EventAttr::FlagDisabled, false); // members follow the leader
         }
-        if (pid == -1) attr.setFlag(1, false); // no inherit for system-wide per-CPU events
+        if (cpuWide) attr.setFlag(1, false); // no inherit for per-CPU events (system-wide or a cgroup's)
         const int groupFd = i == 0 ? -1 : g.fds[0].get();
-        auto fd = m_sys.open(attr, pid, cpu, groupFd, PERF_FLAG_FD_CLOEXEC);
+        auto fd = m_sys.open(attr, pid, cpu, groupFd, PERF_FLAG_FD_CLOEXEC | flags);
         // perf's precise_ip fallback (tools/perf/util/evsel.c evsel__precise_ip_fallback): a PMU that cannot give
         // the skid asked for refuses the attr; retry one lower, down to what the recipe still accepts.
         while (
             !fd && (fd.error().code == EOPNOTSUPP || fd.error().code == EINVAL) && attr.preciseIp() > e.minPreciseIp) {
             attr.setPreciseIp(attr.preciseIp() - 1);
-            fd = m_sys.open(attr, pid, cpu, groupFd, PERF_FLAG_FD_CLOEXEC);
+            fd = m_sys.open(attr, pid, cpu, groupFd, PERF_FLAG_FD_CLOEXEC | flags);
         }
         if (!fd) {
-            Error err = openAdvice(fd.error().code, attr, e.name, env, pid == -1);
+            Error err = openAdvice(fd.error().code, attr, e.name, env, cpuWide);
             if (attr.preciseIp() != m_requestedPrecise[i])
                 err.advice += " (refused with every precise_ip from " + std::to_string(m_requestedPrecise[i])
                     + " down to " + std::to_string(attr.preciseIp()) + ")";

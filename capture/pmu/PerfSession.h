@@ -27,6 +27,10 @@ struct PerfTarget {
     /// on workload->pid() with enable_on_exec, and the first start() lets it exec. Takes the place of `command`.
     std::shared_ptr<Workload> workload;
     bool systemWide = false; ///< every online CPU (needs perf_event_paranoid <= 0 or CAP_PERFMON)
+    /// Count the tasks of one cgroup: an open directory of the cgroup v2 tree (or of cgroup v1's perf_event
+    /// hierarchy) passed as pid with PERF_FLAG_PID_CGROUP, one group per CPU (perf_event_open(2): "cgroup
+    /// monitoring"; what `perf stat -G` does). Per-CPU like system-wide, so it needs the same privileges.
+    int cgroupFd = -1;
 };
 
 class PerfSession {
@@ -100,7 +104,7 @@ private:
         : m_sys(sys)
         , m_recipe(std::move(recipe))
     { }
-    Status openGroup(pid_t pid, int cpu, bool enableOnExec, std::size_t ringPages);
+    Status openGroup(pid_t pid, int cpu, bool enableOnExec, std::size_t ringPages, unsigned long flags = 0);
     static bool isSampleRecord(std::span<const std::byte> record);
     std::span<const std::byte> heldRecordAt(std::size_t offset) const;
     bool decodeInto(std::span<const std::byte> record);

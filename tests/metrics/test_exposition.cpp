@@ -154,3 +154,40 @@ TEST(MetricsState, WaysAndThrottleComeFromSchemata)
                         "namespace=\"batch\"} 0\n"),
         std::string::npos);
 }
+
+TEST(MetricsState, TmaSlotsPerGroupAndCategoryWithoutDomain)
+{
+    engine::GroupsSnapshot groups;
+    engine::GroupState ctrl;
+    ctrl.info.path = "batch";
+    ctrl.info.isControl = true;
+    engine::GroupState mon;
+    mon.info.path = "batch/mon_groups/pod-a";
+    mon.info.parent = "batch";
+    mon.info.isControl = false;
+    groups.groups = { ctrl, mon };
+    MetricsState state("v");
+    state.setGroups(groups, Capabilities {});
+    EXPECT_EQ(
+        renderExposition(state.families(), ExpositionFormat::Prometheus004).find("rdtscope_tma"), std::string::npos)
+        << "no TMA family unless a group is counted";
+
+    state.setGroupLabels("batch/mon_groups/pod-a", { { "pod", "a" } });
+    state.setTmaSlots("batch/mon_groups/pod-a", { 100, 25, 500, 375 }, 1700000000);
+    const auto text = renderExposition(state.families(), ExpositionFormat::OpenMetrics100);
+    EXPECT_NE(text.find("# TYPE rdtscope_tma_slots counter\n"), std::string::npos) << text;
+    const std::string labels = "{group=\"batch/mon_groups/pod-a\",ctrl_group=\"batch\",pod=\"a\",category=\"";
+    for (const auto& [category, value] : std::vector<std::pair<std::string, std::string>> { { "frontend_bound", "100" },
+             { "bad_speculation", "25" }, { "retiring", "500" }, { "backend_bound", "375" } }) {
+        EXPECT_NE(text.find("rdtscope_tma_slots_total" + labels + category + "\"} " + value + "\n"), std::string::npos)
+            << category << "\n"
+            << text;
+        EXPECT_NE(text.find("rdtscope_tma_slots_created" + labels + category + "\"} 1700000000\n"), std::string::npos)
+            << category;
+    }
+
+    groups.groups = { ctrl }; // the pod's group is gone: so are its TMA series
+    state.setGroups(groups, Capabilities {});
+    EXPECT_EQ(
+        renderExposition(state.families(), ExpositionFormat::Prometheus004).find("rdtscope_tma"), std::string::npos);
+}
