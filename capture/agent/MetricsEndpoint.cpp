@@ -100,8 +100,8 @@ Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
         if (source.simulated) {
             log("--metrics-tma: SIMULATED rdtscope_tma_slots_total, derived from the simulated machine's model of each "
                 "group's tasks (cycles, instructions, memory stalls; frontend and bad speculation a fixed share)");
-            tma.count = [service = e->m_service.get()](
-                      const std::string& group, const std::vector<unsigned>&) -> std::optional<metrics::TmaSlots> {
+            tma.count = [service = e->m_service.get()](const std::string& group,
+                            const std::vector<unsigned>&) -> std::optional<metrics::TmaSlots> {
                 auto counts = service->countGroupPmu(group);
                 if (!counts || !counts->simulated) return std::nullopt;
                 return metrics::tmaFromModelCounts(*counts);

@@ -34,8 +34,8 @@ void skylakeLevel2(
     l2.branchMispredicts = child(
         ratio(d(c.brMispRetired), d(c.brMispRetired) + d(c.machineClears)) * l1.badSpeculation, l1.badSpeculation);
     l2.machineClears = l1.badSpeculation - l2.branchMispredicts;
-    const double memFraction = memoryBoundFractionOfBackend(d(c.stallsMemAny), d(c.boundOnStores), d(c.stallsTotal),
-        d(c.onePortUtil), d(c.twoPortsUtil), l1.retiring);
+    const double memFraction = memoryBoundFractionOfBackend(
+        d(c.stallsMemAny), d(c.boundOnStores), d(c.stallsTotal), d(c.onePortUtil), d(c.twoPortsUtil), l1.retiring);
     l2.memoryBound = child(memFraction * l1.backendBound, l1.backendBound);
     l2.coreBound = l1.backendBound - l2.memoryBound;
     const double retireFraction = ratio(d(c.uopsRetiredSlots), d(c.uopsIssuedAny));
@@ -44,8 +44,8 @@ void skylakeLevel2(
 }
 } // namespace
 
-double memoryBoundFractionOfBackend(
-    double stallsMemAny, double boundOnStores, double stallsTotal, double onePortUtil, double twoPortsUtil, double retiring)
+double memoryBoundFractionOfBackend(double stallsMemAny, double boundOnStores, double stallsTotal, double onePortUtil,
+    double twoPortsUtil, double retiring)
 {
     return ratio(stallsMemAny + boundOnStores, stallsTotal + onePortUtil + retiring * twoPortsUtil + boundOnStores);
 }

@@ -83,8 +83,8 @@ struct SkylakeTmaCounts {
 /// `* tma_backend_bound`): (STALLS_MEM_ANY + BOUND_ON_STORES) / (STALLS_TOTAL + 1_PORTS_UTIL + retiring x
 /// 2_PORTS_UTIL + BOUND_ON_STORES), 0 when the denominator is. The one formula for the TMA level 2 and the
 /// sweeps' memory-bound share (MemoryBound.h).
-double memoryBoundFractionOfBackend(
-    double stallsMemAny, double boundOnStores, double stallsTotal, double onePortUtil, double twoPortsUtil, double retiring);
+double memoryBoundFractionOfBackend(double stallsMemAny, double boundOnStores, double stallsTotal, double onePortUtil,
+    double twoPortsUtil, double retiring);
 TmaBreakdown tmaFromSkylake(const SkylakeTmaCounts& c);
 
 /// Deltas of an E-core (cpu_atom) group, level 1 as perf's metrics JSON computes it for "Unit": "cpu_atom":

@@ -133,8 +133,8 @@ Result<DecodedSamples> SampleDecoder::decode(const pb::RdtSampleBatch& in)
             return makeError("protocol error: telemetry refers to group #" + std::to_string(row.group()) + " of "
                 + std::to_string(m_groups.size()));
         if (row.event().empty() || row.event().size() > kMaxTelemetryEventBytes)
-            return makeError("protocol error: a telemetry event name of " + std::to_string(row.event().size())
-                + " bytes");
+            return makeError(
+                "protocol error: a telemetry event name of " + std::to_string(row.event().size()) + " bytes");
         if (!std::isfinite(row.value()) || !std::isfinite(row.per_second()))
             return makeError("protocol error: a telemetry value that is not a finite number");
         TelemetrySample t;

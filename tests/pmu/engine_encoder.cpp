@@ -358,11 +358,11 @@ TEST(EventEncoder, OfflineTablesMatchLibpfm)
 {
     // Every raw event the offline encoder knows for Skylake-SP and Ice Lake-SP (TMA level 1 and 2, the memory-bound
     // share) must encode as libpfm4 itself encodes it under LIBPFM_FORCE_PMU: a hand-written table cannot drift.
-    const std::vector<std::string> names = { "uops_issued:any", "uops_retired:retire_slots",
-        "idq_uops_not_delivered:core", "int_misc:recovery_cycles", "idq_uops_not_delivered:cycles_0_uops_deliv_core",
-        "br_misp_retired:all_branches", "machine_clears:count", "idq:ms_uops", "cycle_activity:stalls_mem_any",
-        "cycle_activity:stalls_total", "exe_activity:bound_on_stores", "exe_activity:1_ports_util",
-        "exe_activity:2_ports_util" };
+    const std::vector<std::string> names
+        = { "uops_issued:any", "uops_retired:retire_slots", "idq_uops_not_delivered:core", "int_misc:recovery_cycles",
+              "idq_uops_not_delivered:cycles_0_uops_deliv_core", "br_misp_retired:all_branches", "machine_clears:count",
+              "idq:ms_uops", "cycle_activity:stalls_mem_any", "cycle_activity:stalls_total",
+              "exe_activity:bound_on_stores", "exe_activity:1_ports_util", "exe_activity:2_ports_util" };
     std::size_t compared = 0;
     for (const char* pmu : { "skx", "icx" }) {
         auto [model, lib] = encodeAll(pmu, names);
