@@ -8,9 +8,11 @@
 #include "models/FramePump.h"
 
 #include <QLabel>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <numeric>
 
 TelemetryTimeline::TelemetryTimeline(FramePump* pump, TimelineView* timelines, QWidget* parent)
     : QWidget(parent)
@@ -50,7 +52,10 @@ void TelemetryTimeline::refresh()
         setVisible(false);
         return;
     }
-    setVisible(true);
+    if (isHidden()) {
+        setVisible(true);
+        claimSplitterRoom();
+    }
     const auto range = m_timelines ? m_timelines->visibleRange() : std::pair<double, double> { 0.0, m_pump->now() };
     const QStringList groups = history.groups();
     // The timelines' colours: a group keeps its colour across plots (TimeSeriesStore index).
@@ -82,6 +87,26 @@ void TelemetryTimeline::refresh()
     m_plot->xAxis->setRange(range.first, range.second);
     m_plot->yAxis->setRange(0, top * 1.1);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TelemetryTimeline::claimSplitterRoom()
+{
+    auto* split = qobject_cast<QSplitter*>(parentWidget());
+    if (!split) return;
+    const int index = split->indexOf(this);
+    QList<int> sizes = split->sizes();
+    if (index < 0 || sizes.value(index) > 0) return;
+    const int total = std::accumulate(sizes.begin(), sizes.end(), 0);
+    if (total <= 0) return; // not laid out yet: the splitter sizes it when it is
+    // A quarter of the splitter (at least the plot's minimum), taken from the largest of the other widgets.
+    const int want = std::max(minimumSizeHint().height(), total / 4);
+    int largest = index == 0 ? 1 : 0;
+    for (int i = 0; i < sizes.size(); ++i)
+        if (i != index && sizes[i] > sizes[largest]) largest = i;
+    const int taken = std::min(want, std::max(0, sizes[largest] - 1));
+    sizes[largest] -= taken;
+    sizes[index] = taken;
+    split->setSizes(sizes);
 }
 
 int TelemetryTimeline::plottedPoints(const QString& group) const

@@ -25,6 +25,9 @@ public:
     int plottedPoints(const QString& group) const;
 
 private:
+    /// In a QSplitter, a widget shown after the splitter was laid out gets no height: take room from the others.
+    void claimSplitterRoom();
+
     QPointer<FramePump> m_pump;
     QPointer<TimelineView> m_timelines;
     QLabel* m_title = nullptr;

@@ -7,6 +7,7 @@
 #include "views/TelemetryTimeline.h"
 #include "views/TimelineView.h"
 
+#include <QSplitter>
 #include <QTest>
 
 namespace {
@@ -74,6 +75,33 @@ private Q_SLOTS:
         pump.resetSeries();
         view.refresh();
         QVERIFY(!view.isVisible());
+    }
+
+    void getsRoomInASplitterWhenTelemetryArrives()
+    {
+        // As on the Cache & bandwidth page: laid out while hidden, shown by the first telemetry batch. A QSplitter
+        // gives such a widget no height unless it claims some (the plot was there, 0 pixels high).
+        FramePump pump;
+        auto f = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test", {} });
+        QueuedFeed* feed = f.get();
+        pump.setFeed(std::move(f));
+        QSplitter split(Qt::Vertical);
+        auto* timelines = new TimelineView(&pump, &split);
+        split.addWidget(timelines);
+        auto* view = new TelemetryTimeline(&pump, timelines, &split);
+        split.addWidget(view);
+        split.resize(800, 800);
+        split.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&split));
+        QCOMPARE(split.sizes().value(1), 0);
+        feed->push(batch(1 * kSecond, true, rdt::SampleFirst));
+        feed->push(batch(2 * kSecond, true));
+        pump.pumpOnce();
+        view->refresh();
+        QVERIFY(view->isVisible());
+        QVERIFY2(split.sizes().value(1) >= view->minimumSizeHint().height(),
+            qPrintable(QStringLiteral("telemetry plot height %1").arg(split.sizes().value(1))));
+        QVERIFY(split.sizes().value(0) > 0);
     }
 };
 
