@@ -76,7 +76,8 @@ std::map<std::string, int> cbmLengthsFromSnapshot(const std::string& cpuidJson)
 /// snapshot; without one (older or damaged files) it is the widest recorded mask (the default group's mask is the
 /// full mask unless someone shrank it before recording started).
 AllocationState allocationAt(const ReplaySource& replay, std::uint64_t timeNs, bool simulated,
-    const std::map<std::string, int>& knownCbmLengths, const std::map<std::string, int>& ways)
+    const std::map<std::string, int>& knownCbmLengths, const std::map<std::string, int>& ways,
+    const std::map<std::string, std::uint64_t>& cacheBytes)
 {
     AllocationState state;
     state.simulated = simulated;
@@ -110,6 +111,8 @@ AllocationState allocationAt(const ReplaySource& replay, std::uint64_t timeNs, b
         c.cbmLength = bits;
         const auto w = ways.find(c.cacheName());
         c.ways = w == ways.end() ? 0 : w->second;
+        const auto size = cacheBytes.find(c.cacheName());
+        c.cacheBytes = size == cacheBytes.end() ? 0 : size->second;
         state.caches.push_back(c);
     }
     state.domains.assign(domains.begin(), domains.end());
@@ -147,8 +150,9 @@ rdt::Result<SourceBundle> openReplaySource(const QString& path)
     // Way counts from the recorded machine's CPUID.04H, never from the machine replaying it.
     rdt::CpuidTable noHost;
     const auto ways = sourceCacheWays(true, shared->machine().cpuidJson, noHost);
-    bundle.readAllocation = [raw, simulated, cbmLengths, ways]() -> rdt::Result<AllocationState> {
-        return allocationAt(*raw, raw->position(), simulated, cbmLengths, ways);
+    const auto cacheBytes = recordedCacheBytes(shared->machine().cpuidJson);
+    bundle.readAllocation = [raw, simulated, cbmLengths, ways, cacheBytes]() -> rdt::Result<AllocationState> {
+        return allocationAt(*raw, raw->position(), simulated, cbmLengths, ways, cacheBytes);
     };
     bundle.readOnlyReason = QStringLiteral("replaying a recorded session");
     bundle.engine = replay;

@@ -119,6 +119,19 @@ std::map<std::string, int> sourceCacheWays(
     return table ? cacheWays(*table) : std::map<std::string, int> {};
 }
 
+std::map<std::string, std::uint64_t> recordedCacheBytes(const std::string& cpuidJson)
+{
+    std::map<std::string, std::uint64_t> out;
+    if (cpuidJson.empty()) return out;
+    auto table = rdt::cpuidTableFromJson(cpuidJson);
+    if (!table) return out;
+    const auto features = rdt::decodeCpuFeatures(*table);
+    for (unsigned level : { 2u, 3u })
+        if (const rdt::CacheInfo* c = features.cache(level); c && c->sizeBytes() > 0)
+            out["L" + std::to_string(level)] = c->sizeBytes();
+    return out;
+}
+
 std::map<std::string, std::map<int, std::uint64_t>> occupancyFromBatch(const rdt::RdtSampleBatch& batch)
 {
     std::map<std::string, std::map<int, std::uint64_t>> out;

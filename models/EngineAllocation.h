@@ -33,6 +33,11 @@ std::map<std::string, int> cacheWays(rdt::CpuidSource& cpuid);
 std::map<std::string, int> sourceCacheWays(
     bool simulated, const std::string& simulatedCpuidJson, rdt::CpuidSource& live);
 
+/// {"L2": bytes, "L3": bytes} of one cache instance from a recorded CPUID snapshot (rdtscope's JSON): ways x
+/// partitions x line size x sets of leaf 04H (SDM Vol. 2A CPUID leaf 04H); empty without a snapshot. What a replay
+/// shows as the cache's size and bytes per way, since a session records the CPUID, not resctrl's `size`.
+std::map<std::string, std::uint64_t> recordedCacheBytes(const std::string& cpuidJson);
+
 /// Capabilities + control groups + their schemata (+ modes) as an AllocationState. Occupancy stays empty:
 /// feed AllocationModel::setOccupancy() from the sampler (occupancyFromBatch()).
 rdt::Result<AllocationState> readAllocationState(rdt::engine::Engine& engine, const AllocationStateOptions& options);

@@ -72,6 +72,8 @@ private Q_SLOTS:
             QCOMPARE(state->caches.size(), std::size_t(1));
             QCOMPARE(state->caches[0].name, std::string("L3"));
             QCOMPARE(state->caches[0].ways, withSnapshot ? 11 : 0); // no snapshot: unknown, never this host's
+            // The cache's size comes from the same snapshot (the 6154's 24.75 MiB L3), not 0 B per bit.
+            QCOMPARE(state->caches[0].cacheBytes, withSnapshot ? std::uint64_t { 25952256 } : std::uint64_t { 0 });
         }
     }
 };
