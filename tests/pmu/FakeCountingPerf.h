@@ -94,4 +94,14 @@ private:
     std::shared_ptr<CountingPerfState> m_state;
 };
 
+/// A root user's view of an Intel machine with a core PMU: the state most tests start from.
+inline std::shared_ptr<CountingPerfState> intelMachine()
+{
+    auto s = std::make_shared<CountingPerfState>();
+    s->env.hasCpuPmu = true;
+    s->env.vendor = "GenuineIntel";
+    s->env.isRoot = true;
+    return s;
+}
+
 } // namespace rdt::pmu::test

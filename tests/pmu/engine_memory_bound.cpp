@@ -16,15 +16,6 @@ using namespace rdt::pmu::test;
 
 namespace {
 
-std::shared_ptr<CountingPerfState> intelMachine()
-{
-    auto s = std::make_shared<CountingPerfState>();
-    s->env.hasCpuPmu = true;
-    s->env.vendor = "GenuineIntel";
-    s->env.isRoot = true;
-    return s;
-}
-
 MemoryBoundRecipes recipesFor(const char* pfmName)
 {
     auto r = memoryBoundRecipes(EventEncoder::forModel(modelForPfmName(pfmName)), RecipeOptions {});

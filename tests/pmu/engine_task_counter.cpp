@@ -11,19 +11,6 @@
 using namespace rdt::pmu;
 using namespace rdt::pmu::test;
 
-namespace {
-
-std::shared_ptr<CountingPerfState> intelMachine()
-{
-    auto s = std::make_shared<CountingPerfState>();
-    s->env.hasCpuPmu = true;
-    s->env.vendor = "GenuineIntel";
-    s->env.isRoot = true;
-    return s;
-}
-
-} // namespace
-
 TEST(TaskCounter, CountsEachThreadOnAnyCpuAndSumsThem)
 {
     auto state = intelMachine();
