@@ -32,23 +32,12 @@ pmu::TmaBreakdown tmaSince(const pmu::TmaBreakdown& now, const pmu::TmaBreakdown
         return out;
     }
     out.slots = slots;
-    auto share = [&](double a, double b) { return (a * now.slots - b * before.slots) / slots; };
-    auto& l1 = out.level1;
-    const auto &n1 = now.level1, &b1 = before.level1;
-    l1.retiring = share(n1.retiring, b1.retiring);
-    l1.badSpeculation = share(n1.badSpeculation, b1.badSpeculation);
-    l1.frontendBound = share(n1.frontendBound, b1.frontendBound);
-    l1.backendBound = share(n1.backendBound, b1.backendBound);
-    auto& l2 = out.level2;
-    const auto &n2 = now.level2, &b2 = before.level2;
-    l2.heavyOperations = share(n2.heavyOperations, b2.heavyOperations);
-    l2.lightOperations = share(n2.lightOperations, b2.lightOperations);
-    l2.branchMispredicts = share(n2.branchMispredicts, b2.branchMispredicts);
-    l2.machineClears = share(n2.machineClears, b2.machineClears);
-    l2.fetchLatency = share(n2.fetchLatency, b2.fetchLatency);
-    l2.fetchBandwidth = share(n2.fetchBandwidth, b2.fetchBandwidth);
-    l2.memoryBound = share(n2.memoryBound, b2.memoryBound);
-    l2.coreBound = share(n2.coreBound, b2.coreBound);
+    // Each fraction of the run alone: the slots it had at the end minus those at the start, over the run's slots.
+    const auto o = tmaFractions(out);
+    const auto n = tmaFractions(now);
+    const auto b = tmaFractions(before);
+    for (std::size_t k = 0; k < o.size(); ++k)
+        *o[k] = (*n[k] * now.slots - *b[k] * before.slots) / slots;
     return out;
 }
 

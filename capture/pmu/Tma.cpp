@@ -180,34 +180,23 @@ TmaBreakdown TmaIntervals::total() const
 {
     TmaBreakdown t;
     double w = 0;
-    auto acc = [](double& into, double v, double weight) { into += v * weight; };
+    const auto sums = tmaFractions(t);
     for (const auto& i : m_history) {
         const TmaBreakdown& b = i.breakdown;
         if (!b.valid) continue;
         const double s = b.slots > 0 ? b.slots : 1;
         w += s;
         t.slots += b.slots;
-        acc(t.level1.retiring, b.level1.retiring, s);
-        acc(t.level1.badSpeculation, b.level1.badSpeculation, s);
-        acc(t.level1.frontendBound, b.level1.frontendBound, s);
-        acc(t.level1.backendBound, b.level1.backendBound, s);
         t.level2.present = b.level2.present;
-        acc(t.level2.heavyOperations, b.level2.heavyOperations, s);
-        acc(t.level2.lightOperations, b.level2.lightOperations, s);
-        acc(t.level2.branchMispredicts, b.level2.branchMispredicts, s);
-        acc(t.level2.machineClears, b.level2.machineClears, s);
-        acc(t.level2.fetchLatency, b.level2.fetchLatency, s);
-        acc(t.level2.fetchBandwidth, b.level2.fetchBandwidth, s);
-        acc(t.level2.memoryBound, b.level2.memoryBound, s);
-        acc(t.level2.coreBound, b.level2.coreBound, s);
+        const auto values = tmaFractions(b);
+        for (std::size_t k = 0; k < sums.size(); ++k)
+            *sums[k] += *values[k] * s;
     }
     if (w <= 0) {
         t.note = "no valid interval";
         return t;
     }
-    for (double* v : { &t.level1.retiring, &t.level1.badSpeculation, &t.level1.frontendBound, &t.level1.backendBound,
-             &t.level2.heavyOperations, &t.level2.lightOperations, &t.level2.branchMispredicts, &t.level2.machineClears,
-             &t.level2.fetchLatency, &t.level2.fetchBandwidth, &t.level2.memoryBound, &t.level2.coreBound })
+    for (double* v : sums)
         *v /= w;
     t.valid = true;
     return t;

@@ -9,6 +9,7 @@
 #include "PerfRecord.h"
 #include "core/Result.h"
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -37,6 +38,16 @@ struct TmaBreakdown {
     TmaLevel1 level1;
     TmaLevel2 level2;
 };
+
+/// Every level-1 and level-2 fraction of a breakdown, in one fixed order: what code that combines breakdowns
+/// field by field (a slot-weighted mean, the difference of two cumulative breakdowns) walks.
+/// (double* for a breakdown, const double* for a const one).
+template <typename Breakdown> auto tmaFractions(Breakdown& b) -> std::array<decltype(&b.level1.retiring), 12>
+{
+    return { &b.level1.retiring, &b.level1.badSpeculation, &b.level1.frontendBound, &b.level1.backendBound,
+        &b.level2.heavyOperations, &b.level2.lightOperations, &b.level2.branchMispredicts, &b.level2.machineClears,
+        &b.level2.fetchLatency, &b.level2.fetchBandwidth, &b.level2.memoryBound, &b.level2.coreBound };
+}
 
 /// Deltas of the Ice Lake+ group read (slots and metric events, all in slots).
 struct IcelakeTmaCounts {
