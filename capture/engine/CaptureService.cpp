@@ -8,6 +8,7 @@
 #include "platform/CpuidDump.h"
 #include "platform/LiveCpuid.h"
 #include "rdt/AllocationEngine.h"
+#include "rdt/GroupNames.h"
 #include "rdt/MsrBackend.h"
 #include "rdt/Sampler.h"
 #include "simpmu/SimPmuModel.h"
@@ -338,14 +339,47 @@ PmuStarted CaptureService::startPmu(const PmuRequest& asked)
     if (request.simulated && request.simPmu.empty() && request.machine.empty() && m_source.simulation)
         if (auto table = cpuidTableFromJson(m_source.simulation->cpuidJson()))
             request.simPmu = pmu::simulatedPmuModel(decodeCpuFeatures(*table)).pfmName;
+    if (auto bad = checkCatGroup(request); !bad.ok) {
+        out.failure = PmuFailure::BadRequest;
+        out.result = bad;
+        return out;
+    }
+    std::optional<CpuidTable> engineCpu; // the simulated machine's CPU, for a program in one of its groups
+    if (request.simulated && m_source.simulation)
+        if (auto table = cpuidTableFromJson(m_source.simulation->cpuidJson())) engineCpu = std::move(*table);
     const std::uint32_t id = m_nextPmuId;
-    auto c = PmuCapture::start(id, request, out, m_options.perfSyscalls ? m_options.perfSyscalls() : nullptr);
+    auto c = PmuCapture::start(id, request, out, m_options.perfSyscalls ? m_options.perfSyscalls() : nullptr,
+        engineCpu ? &*engineCpu : nullptr);
     if (!c) return out;
     ++m_nextPmuId;
     m_pmu[id] = std::move(c);
     followCatGroup(id);
     push(PmuCaptureStarted { nowNs(), out.info, request });
     return out;
+}
+
+CommandResult CaptureService::checkCatGroup(const PmuRequest& request)
+{
+    if (request.catGroup.empty()) return CommandResult::success();
+    const std::string& g = request.catGroup;
+    if (auto st = checkGroupPath(g); !st) return CommandResult::failure(st.error());
+    if (!request.simulated)
+        return CommandResult::failure(errnoError(EINVAL,
+            "only the simulated PMU's program runs in a group ('" + g + "'); a real capture measures its target",
+            "move the target's tasks into the group (rdtscope-cli groups assign) instead"));
+    if (!m_source.backend)
+        return CommandResult::failure(errnoError(EINVAL,
+            "a program in group '" + g + "' follows that group's L3 mask, and this engine has no RDT source",
+            "start the capture on the simulated machine's engine (--source sim)"));
+    if (request.machine.empty() && !m_source.simulation)
+        return CommandResult::failure(errnoError(EINVAL,
+            "a simulated program in group '" + g + "' needs a simulated machine's caches, and " + m_source.kind
+                + " is a real machine",
+            "name a machine preset for the program's caches, or use --source sim"));
+    if (auto schemata = m_source.backend->readSchemata(g); !schemata)
+        return CommandResult::failure(errnoError(ENOENT, "no control group '" + g + "' to run the program in",
+            "name one of the groups `rdtscope-cli groups list` shows (" + schemata.error().message + ")"));
+    return CommandResult::success();
 }
 
 void CaptureService::followCatGroup(std::uint32_t id)

@@ -136,6 +136,9 @@ private:
     void attachBackend();
     void push(EngineEvent event);
     void takeSimulationEvents();
+    /// PmuRequest::catGroup, checked: a simulated program, an RDT source that has the group, and a simulated machine
+    /// (or a named preset) whose caches the program uses.
+    CommandResult checkCatGroup(const PmuRequest& request);
     /// A simulated capture with PmuRequest::catGroup: gives its machine that group's current L3 mask.
     void followCatGroup(std::uint32_t id);
     PmuCapture* capture(std::uint32_t id);

@@ -14,8 +14,8 @@ PmuCapture::PmuCapture(const PmuRequest& request)
     , m_t0(std::chrono::steady_clock::now())
 { }
 
-std::unique_ptr<PmuCapture> PmuCapture::start(
-    std::uint32_t id, const PmuRequest& request, PmuStarted& out, std::unique_ptr<pmu::PerfSyscalls> sys)
+std::unique_ptr<PmuCapture> PmuCapture::start(std::uint32_t id, const PmuRequest& request, PmuStarted& out,
+    std::unique_ptr<pmu::PerfSyscalls> sys, const CpuidTable* engineCpu)
 {
     out = {};
     const bool hasTarget = !request.pids.empty() || request.systemWide || !request.command.empty();
@@ -32,7 +32,7 @@ std::unique_ptr<PmuCapture> PmuCapture::start(
             errnoError(EINVAL, "the real PMU needs a target", "give process ids, system-wide, or a command to launch"));
         return nullptr;
     }
-    return request.simulated ? startSimPmuCapture(id, request, out)
+    return request.simulated ? startSimPmuCapture(id, request, out, engineCpu)
                              : startPerfPmuCapture(id, request, out, std::move(sys));
 }
 

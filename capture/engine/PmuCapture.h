@@ -7,6 +7,7 @@
 
 #include "EngineTypes.h"
 #include "PmuTypes.h"
+#include "platform/CpuidSource.h"
 #include "pmu/BranchGraph.h"
 #include "pmu/LoadLatency.h"
 #include "pmu/PerfSyscalls.h"
@@ -30,9 +31,11 @@ public:
     virtual ~PmuCapture() = default;
 
     /// Opens and starts the capture `request` names; `out` says what started or why nothing did. `sys`: the
-    /// kernel's perf_event_open for real captures (null: the real one; tests pass a fake).
-    static std::unique_ptr<PmuCapture> start(
-        std::uint32_t id, const PmuRequest& request, PmuStarted& out, std::unique_ptr<pmu::PerfSyscalls> sys = nullptr);
+    /// kernel's perf_event_open for real captures (null: the real one; tests pass a fake). `engineCpu`: the CPUID of
+    /// the engine's own simulated machine, whose caches a simulated program in a group (PmuRequest::catGroup) uses
+    /// when the request names no machine preset (null: the engine's source is not simulated).
+    static std::unique_ptr<PmuCapture> start(std::uint32_t id, const PmuRequest& request, PmuStarted& out,
+        std::unique_ptr<pmu::PerfSyscalls> sys = nullptr, const CpuidTable* engineCpu = nullptr);
 
     const PmuCaptureInfo& info() const { return m_info; }
     /// PmuRequest::catGroup: the group whose L3 mask the capture's machine follows ("" = none).
@@ -84,7 +87,8 @@ private:
 };
 
 /// The simulated PMU running rdtscope's synthetic request server (engine/SimPmuCapture.cpp).
-std::unique_ptr<PmuCapture> startSimPmuCapture(std::uint32_t id, const PmuRequest& request, PmuStarted& out);
+std::unique_ptr<PmuCapture> startSimPmuCapture(
+    std::uint32_t id, const PmuRequest& request, PmuStarted& out, const CpuidTable* engineCpu);
 /// perf_event_open sessions, one per recipe and core PMU, through `sys` (engine/PerfPmuCapture.cpp).
 std::unique_ptr<PmuCapture> startPerfPmuCapture(
     std::uint32_t id, const PmuRequest& request, PmuStarted& out, std::unique_ptr<pmu::PerfSyscalls> sys);

@@ -41,10 +41,11 @@ struct PmuRequest {
     // simulated PMU only
     double memoryScale = 1; ///< multiplies the simulated program's working sets
     std::string machine; ///< a simulated machine preset whose caches serve the loads ("" = the PMU's own)
-    /// With `machine`: the RDT group (its path) whose class of service the program runs in on that machine. The
-    /// engine gives the machine the group's L3 mask (domain 0) when the capture starts and before every pump, so
-    /// the program's LLC capacity is the group's ways x the machine's bytes per way (SDM 20.19.4), as the group's
-    /// own tasks see it. "" = the default class (every way).
+    /// The RDT group (its path) of this engine's source whose class of service the program runs in, on `machine`'s
+    /// caches or, with no `machine`, on the engine's own simulated machine's. The engine gives the program the
+    /// group's L3 mask (domain 0) when the capture starts and before every pump, so its LLC capacity is the group's
+    /// ways x the machine's bytes per way (SDM 20.19.4), as the group's own tasks see it. "" = no group: the PMU's
+    /// own caches (or `machine`'s, every way). The engine refuses a group it does not have.
     std::string catGroup;
     /// The core PMU the simulated one stands for, by libpfm4 name (simpmu/SimPmuModel.h: "skx", "icx", "spr", ...);
     /// "" = the machine preset's CPU, else Sapphire Rapids. The GUI names its simulated machine's CPU here.
@@ -53,8 +54,7 @@ struct PmuRequest {
     /// The simulated core's clock in GHz (10^-6 .. 1000), which turns cycles into the records' timestamps. The GUI
     /// sets it to the cycles it pumps per wall-clock step, so its time axis runs with the wall clock.
     double simGhz = 2.0;
-    /// The synthetic program (SimProgram::named): "" = the request server, "frontend", "backend". Lessons use it;
-    /// unfinished: not carried over --connect (an agent runs the request server).
+    /// The synthetic program (SimProgram::named): "" = the request server, "frontend", "backend".
     std::string program;
 };
 

@@ -52,17 +52,28 @@ std::vector<pmu::SimCapture> simCaptures(PmuCaptureKind kind)
 
 class SimPmuCapture final : public PmuCapture {
 public:
-    explicit SimPmuCapture(const PmuRequest& request)
+    SimPmuCapture(const PmuRequest& request, const CpuidTable* engineCpu)
         : PmuCapture(request)
-    { }
+    {
+        // A program in a group with no machine named runs on the engine's own simulated machine's caches.
+        if (engineCpu && request.machine.empty() && !request.catGroup.empty()) m_engineCpu = *engineCpu;
+    }
+
+    /// The CPU whose caches serve the program's loads: the named preset, the engine's machine, or none.
+    Result<sim::SimCpuid> machineCpuid() const
+    {
+        if (!m_request.machine.empty()) return sim::presetCpuid(m_request.machine);
+        return sim::SimCpuid::fromTable(*m_engineCpu);
+    }
 
     Status open(std::uint32_t id, pmu::SimPmuConfig config)
     {
+        const bool onMachine = !m_request.machine.empty() || m_engineCpu;
         for (pmu::SimCapture kind : simCaptures(m_request.kind)) {
             auto part = std::make_unique<Part>();
             std::unique_ptr<pmu::SimMemoryModel> memory;
-            if (!m_request.machine.empty()) { // the simulated machine's caches instead of the PMU's own hierarchy
-                auto cpuid = sim::presetCpuid(m_request.machine);
+            if (onMachine) { // the simulated machine's caches instead of the PMU's own hierarchy
+                auto cpuid = machineCpuid();
                 auto m
                     = cpuid ? sim::SimMachine::create(*cpuid) : Result<std::unique_ptr<sim::SimMachine>>(cpuid.error());
                 if (!m) {
@@ -107,8 +118,12 @@ public:
         m_config = config;
         m_info.id = id;
         m_info.simulated = true;
-        m_info.caches
-            = m_request.machine.empty() ? "the PMU's own L1/L2/L3 model" : "simulated machine " + m_request.machine;
+        if (!m_request.machine.empty())
+            m_info.caches = "simulated machine " + m_request.machine;
+        else if (m_engineCpu)
+            m_info.caches = "the engine's simulated machine";
+        else
+            m_info.caches = "the PMU's own L1/L2/L3 model";
         m_info.pmusUsed = "simulated " + config.model.label + "-class core";
         return {};
     }
@@ -157,6 +172,7 @@ public:
     }
 
     bool m_badMachine = false; ///< the request named a machine preset that does not exist
+    std::optional<CpuidTable> m_engineCpu; ///< the engine's machine, for a program in a group with no preset named
 
 protected:
     void fillReport(PmuReport& r) override
@@ -209,7 +225,8 @@ Result<pmu::SimPmuConfig> simConfig(const PmuRequest& request)
 
 } // namespace
 
-std::unique_ptr<PmuCapture> startSimPmuCapture(std::uint32_t id, const PmuRequest& request, PmuStarted& out)
+std::unique_ptr<PmuCapture> startSimPmuCapture(
+    std::uint32_t id, const PmuRequest& request, PmuStarted& out, const CpuidTable* engineCpu)
 {
     auto cfg = simConfig(request);
     if (!cfg) {
@@ -217,7 +234,7 @@ std::unique_ptr<PmuCapture> startSimPmuCapture(std::uint32_t id, const PmuReques
         out.result = CommandResult::failure(cfg.error());
         return nullptr;
     }
-    auto capture = std::make_unique<SimPmuCapture>(request);
+    auto capture = std::make_unique<SimPmuCapture>(request, engineCpu);
     if (auto st = capture->open(id, *cfg); !st) {
         out.failure = capture->m_badMachine ? PmuFailure::BadRequest : PmuFailure::Start;
         out.result = CommandResult::failure(st.error());

@@ -94,3 +94,25 @@ TEST(SimPmuOnTheSimulatedMachine, TheProgramsL3FollowsItsGroupsMask)
     ASSERT_TRUE(streamer.result.ok);
     EXPECT_LT(backendOver(*svc, streamer.info.id, 40), oneWay - 4);
 }
+
+TEST(SimPmuOnTheSimulatedMachine, WithNoPresetNamedTheProgramUsesTheEnginesOwnMachine)
+{
+    auto svc = onSimulatedMachine();
+    ASSERT_TRUE(svc);
+    auto request = hashJoinTma(); // as the GUI's PMU dock asks: a group, no machine preset
+    request.catGroup = "victim";
+    request.memoryScale = 0.5;
+    const auto wide = svc->startPmu(request);
+    ASSERT_TRUE(wide.result.ok) << wide.result.toString();
+    EXPECT_EQ(wide.info.caches, "the engine's simulated machine");
+    const double elevenWays = backendOver(*svc, wide.info.id, 40);
+    const auto narrow = svc->startPmu(request);
+    ASSERT_TRUE(narrow.result.ok);
+    ASSERT_TRUE(svc->applyAllocation("victim", *Schemata::parseStrict("L3:0=001")).result.ok);
+    EXPECT_GT(backendOver(*svc, narrow.info.id, 40), elevenWays + 4);
+    auto gone = request;
+    gone.catGroup = "nobody";
+    const auto refused = svc->startPmu(gone);
+    EXPECT_EQ(refused.failure, PmuFailure::BadRequest);
+    EXPECT_NE(refused.result.toString().find("no control group 'nobody'"), std::string::npos);
+}
