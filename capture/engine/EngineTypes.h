@@ -98,8 +98,8 @@ struct EngineError {
 
 /// A PMU capture started on this engine, whoever asked for it (a lesson's action, the GUI's PMU controls, a CLI
 /// command): its recipe and target as requested, so a client watching the engine (a lesson's step, docs/LESSONS.md)
-/// sees a capture another front end started exactly as it sees its own. Unfinished: not carried over --connect
-/// (remote/EngineCodec.cpp does not encode it yet).
+/// sees a capture another front end started exactly as it sees its own. Over --connect the agent sends it as an
+/// Event without the request's command line (docs/PROTOCOL.md).
 struct PmuCaptureStarted {
     std::uint64_t timeNs = 0; ///< source clock
     PmuCaptureInfo info; ///< the capture's id and what the engine opened

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "EngineCodec.h"
 
+#include "PmuCodec.h"
 #include "protocol/RdtCodec.h"
 
 #include <cerrno>
@@ -154,6 +155,10 @@ bool toWire(const engine::EngineEvent& in, pb::Event& out)
         protocol::toWire(*s, *out.mutable_simulation());
         return true;
     }
+    if (const auto* p = std::get_if<engine::PmuCaptureStarted>(&in)) {
+        toWire(*p, *out.mutable_pmu_capture_started());
+        return true;
+    }
     if (const auto* w = std::get_if<engine::EngineWarning>(&in)) {
         auto* n = out.mutable_notice();
         n->set_level(pb::Notice::WARNING);
@@ -180,6 +185,11 @@ std::optional<engine::EngineEvent> fromWire(const pb::Event& in)
         return engine::EngineEvent(protocol::fromWire(in.allocation_changed()));
     case pb::Event::kSimulation:
         return engine::EngineEvent(protocol::fromWire(in.simulation()));
+    case pb::Event::kPmuCaptureStarted: {
+        auto started = fromWire(in.pmu_capture_started());
+        if (!started) return std::nullopt; // a malformed announcement is dropped, as an unknown event kind is
+        return engine::EngineEvent(std::move(*started));
+    }
     case pb::Event::kNotice: {
         const auto& n = in.notice();
         if (n.level() == pb::Notice::ERROR)

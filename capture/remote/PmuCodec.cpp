@@ -133,6 +133,8 @@ void toWire(const engine::PmuRequest& in, pb::StartPmu& out)
     out.set_sim_pmu(in.simPmu);
     out.set_sim_cycles_per_pump(in.simCyclesPerPump);
     out.set_sim_ghz(in.simGhz);
+    out.set_program(in.program);
+    out.set_cat_group(in.catGroup);
 }
 
 Result<engine::PmuRequest> fromWire(const pb::StartPmu& in)
@@ -156,6 +158,8 @@ Result<engine::PmuRequest> fromWire(const pb::StartPmu& in)
     // 0 is what a client that does not know the field sends: the engine's defaults. The engine checks the ranges.
     if (in.sim_cycles_per_pump() != 0) r.simCyclesPerPump = in.sim_cycles_per_pump();
     if (in.sim_ghz() != 0) r.simGhz = in.sim_ghz();
+    r.program = in.program(); // the engine checks both: a program it knows, a group it has
+    r.catGroup = in.cat_group();
     return r;
 }
 
@@ -180,6 +184,22 @@ void toWire(const engine::PmuStarted& in, pb::PmuStarted& out)
     out.set_lbr_depth(i.lbrDepth);
 }
 
+namespace {
+engine::PmuCaptureInfo infoOf(const pb::PmuStarted& w)
+{
+    engine::PmuCaptureInfo i;
+    i.id = w.id();
+    i.simulated = w.simulated();
+    i.pmusUsed = w.pmus_used();
+    i.caches = w.caches();
+    for (const auto& p : w.parts())
+        i.parts.push_back({ p.pmu_name(), p.pmu_label(), p.description(), p.level_two_tma(), p.counting() });
+    i.notes.assign(w.notes().begin(), w.notes().end());
+    i.lbrDepth = w.lbr_depth();
+    return i;
+}
+} // namespace
+
 engine::PmuStarted startedOf(const pb::Response& in)
 {
     engine::PmuStarted s;
@@ -195,20 +215,31 @@ engine::PmuStarted startedOf(const pb::Response& in)
         s.failure = engine::PmuFailure::Start;
         return s;
     }
-    auto& i = s.info;
-    i.id = w.id();
-    i.simulated = w.simulated();
-    i.pmusUsed = w.pmus_used();
-    i.caches = w.caches();
-    for (const auto& p : w.parts())
-        i.parts.push_back({ p.pmu_name(), p.pmu_label(), p.description(), p.level_two_tma(), p.counting() });
-    i.notes.assign(w.notes().begin(), w.notes().end());
-    i.lbrDepth = w.lbr_depth();
-    if (s.result.ok && i.parts.empty()) { // every started capture has a part; the front ends index parts[0]
+    s.info = infoOf(w);
+    if (s.result.ok && s.info.parts.empty()) { // every started capture has a part; the front ends index parts[0]
         s.result = engine::CommandResult::failure(malformed("PmuStarted (no parts)"));
         s.failure = engine::PmuFailure::Start;
     }
     return s;
+}
+
+void toWire(const engine::PmuCaptureStarted& in, pb::PmuCaptureStarted& out)
+{
+    out.set_time_ns(in.timeNs);
+    toWire(engine::PmuStarted { engine::CommandResult::success(), engine::PmuFailure::None, in.info },
+        *out.mutable_started());
+    engine::PmuRequest request = in.request;
+    request.command.clear(); // another front end's command line is none of this client's business
+    toWire(request, *out.mutable_request());
+}
+
+Result<engine::PmuCaptureStarted> fromWire(const pb::PmuCaptureStarted& in)
+{
+    auto request = fromWire(in.request());
+    if (!request) return request.error();
+    engine::PmuCaptureStarted out { in.time_ns(), infoOf(in.started()), std::move(*request) };
+    if (out.info.parts.empty()) return malformed("PmuCaptureStarted (no parts)");
+    return out;
 }
 
 void toWire(const engine::PmuBatch& in, pb::PmuBatch& out)

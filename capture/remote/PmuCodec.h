@@ -6,6 +6,7 @@
 // Decoding never trusts the peer: unknown enum values are refused, sizes that do not fit are errors.
 
 #include "agent.pb.h"
+#include "engine/EngineTypes.h"
 #include "engine/PmuTypes.h"
 
 namespace rdt::remote {
@@ -18,6 +19,10 @@ Result<engine::PmuRequest> fromWire(const pb::StartPmu& in);
 /// The started capture's description and failure kind (the result itself travels in Response.error).
 void toWire(const engine::PmuStarted& in, pb::PmuStarted& out);
 engine::PmuStarted startedOf(const pb::Response& in);
+
+/// A capture started on the engine (EngineEvent), without the command line a launched command had.
+void toWire(const engine::PmuCaptureStarted& in, pb::PmuCaptureStarted& out);
+Result<engine::PmuCaptureStarted> fromWire(const pb::PmuCaptureStarted& in);
 
 void toWire(const engine::PmuBatch& in, pb::PmuBatch& out);
 engine::PmuBatch fromWire(const pb::PmuBatch& in);
