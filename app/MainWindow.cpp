@@ -16,6 +16,7 @@
 #include "models/MachineModel.h"
 #include "models/MonitorModel.h"
 #include "models/MonitorTreeModel.h"
+#include "models/PmuSession.h"
 #include "views/CacheWayHeatmap.h"
 #include "views/ExperimentsPage.h"
 #include "views/ExplainPanel.h"
@@ -191,6 +192,8 @@ MainWindow::~MainWindow()
     m_pump->stop();
     m_pump->setFeed(nullptr);
     stopLesson();
+    // The PMU pages' capture may run on the source's engine, which goes with m_source before the pages do.
+    if (m_source.liveEngine && m_pmu->session()->engine() == m_source.liveEngine) m_pmu->session()->setEngine(nullptr);
     m_heatmap->setModel(nullptr);
     m_mba->setModel(nullptr);
     m_allocationModel->setWriter(nullptr);
@@ -319,6 +322,8 @@ void MainWindow::setSource(SourceBundle bundle)
     m_groupsPanel->setControl(nullptr);
     m_replayBar->setControl(nullptr);
     m_experimentRun->stop();
+    // The PMU pages let go of the old source's engine before it goes (sharePmuEngine gives them the new one).
+    if (m_source.liveEngine && m_pmu->session()->engine() == m_source.liveEngine) m_pmu->session()->setEngine(nullptr);
     m_source = std::move(bundle);
     m_experimentRun->setEngine(m_source.experimentEngine);
     m_experiments->refreshGroups();
@@ -336,6 +341,10 @@ void MainWindow::setSource(SourceBundle bundle)
     refreshAllocation();
     updateTitle();
     if (m_pump->source().kind == SourceKind::Simulated) {
+        // Simulated captures run on the simulated machine's engine, so a program can run in one of its groups.
+        if (m_source.liveEngine)
+            m_pmu->session()->setEngine(
+                std::shared_ptr<rdt::engine::Engine>(std::shared_ptr<void>(), m_source.liveEngine));
         m_explain->showConcept(QStringLiteral("simulated")); // say up front what the numbers are
         // The simulated PMU pairs with the simulated CPU: Skylake-SP's TMA formula, not Sapphire Rapids' slots.
         if (m_source.machineInfo) {
@@ -369,6 +378,13 @@ void MainWindow::refreshAllocation()
         state.value().readOnlyReason = m_source.readOnlyReason.toStdString();
     }
     m_allocationModel->setState(state.value());
+    // A simulated program may run in a control group when the PMU pages capture on this simulated machine's engine.
+    QStringList groups;
+    const bool sameEngine = m_source.liveEngine && m_pmu->session()->engine() == m_source.liveEngine;
+    if (sameEngine && state.value().simulated)
+        for (const auto& g : state.value().groups)
+            if (!g.group.empty()) groups << QString::fromStdString(g.group);
+    m_pmu->controls()->setCatGroups(groups);
 }
 
 void MainWindow::onFrame(const FrameUpdate& update)

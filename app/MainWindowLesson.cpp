@@ -99,10 +99,8 @@ bool MainWindow::startLesson(const QString& nameOrPath, QString* error)
     rdt::lesson::LessonRun* run = m_lessonRun.get();
     run->setKeepPmuSamples(true); // its PMU steps are shown on the PMU pages (lessonFrame)
     m_lessonFollowed.reset();
-    // The PMU controls start their captures on the lesson's engine while it runs, so a recipe the student starts
-    // there is announced to the lesson (PmuCaptureStarted) as its own "Do it for me" is. Not owned: stopLesson()
-    // hands the PMU pages their own engine back before the lesson's goes.
-    m_pmu->session()->setEngine(std::shared_ptr<rdt::engine::Engine>(std::shared_ptr<void>(), engine));
+    // The PMU controls start their captures on the lesson's engine (setSource gave them the simulated machine's), so
+    // a recipe the student starts there is announced to the lesson (PmuCaptureStarted) as its own "Do it for me" is.
     m_source.setEventTap([run](const rdt::engine::EngineEvent& e) { run->observe(e); });
     m_lessonPanel->setRun(run, engine);
     m_lessonDock->show();
@@ -116,9 +114,9 @@ void MainWindow::stopLesson()
     // The PMU pages let go of the lesson's capture first: its engine goes with the lesson's source.
     PmuSession* pmu = m_pmu->session();
     if (pmu->followedCapture() && pmu->followedCapture() == m_lessonRun->pmuCapture()) pmu->stopSimulation();
-    // A capture the student started from the PMU controls runs on the lesson's engine too: it stops with the
-    // lesson, and the controls open their own engine for the next one.
-    if (m_source.liveEngine && pmu->engine() == m_source.liveEngine) pmu->setEngine(nullptr);
+    // A capture the student started from the PMU controls runs on the lesson's engine too: it stops with the lesson.
+    if (m_source.liveEngine && pmu->engine() == m_source.liveEngine) // the same engine, without the capture
+        pmu->setEngine(std::shared_ptr<rdt::engine::Engine>(std::shared_ptr<void>(), m_source.liveEngine));
     m_lessonFollowed.reset();
     if (m_source.liveEngine) m_lessonRun->end(*m_source.liveEngine); // no lesson capture is left running
     if (m_source.setEventTap) m_source.setEventTap(nullptr);

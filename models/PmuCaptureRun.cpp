@@ -62,6 +62,7 @@ engine::PmuRequest simulatedRequest(const PmuSimOptions& options, int intervalMs
     request.keepSamples = true;
     request.memoryScale = options.memoryScale;
     request.program = options.program;
+    request.catGroup = options.catGroup;
     request.simPmu = options.model.pfmName;
     if (cyclesPerStep > 0) request.simCyclesPerPump = cyclesPerStep;
     if (intervalMs > 0 && cyclesPerStep > 0)

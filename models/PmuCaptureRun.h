@@ -33,6 +33,9 @@ struct PmuSimOptions {
     /// (a hash join), as a lesson's `pmu` action names them.
     std::string program;
     SimPmuModel model; ///< the simulated CPU's PMU generation (simulatedPmuModel of the machine's CPUID)
+    /// The simulated machine's control group the program runs in (its L3 mask is the program's L3: PmuRequest::
+    /// catGroup, on the engine's own machine); "" = the PMU's own caches.
+    std::string catGroup;
 };
 
 /// A live capture of `kind` on `target`, with every sample kept (the GUI re-aggregates any time range).

@@ -6,6 +6,7 @@
 #include "models/PmuSession.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -26,6 +27,8 @@ PmuControls::PmuControls(PmuSession* session, QWidget* parent)
     , m_recipe(new QComboBox(this))
     , m_target(new QComboBox(this))
     , m_program(new QComboBox(this))
+    , m_scale(new QDoubleSpinBox(this))
+    , m_catGroup(new QComboBox(this))
     , m_targetArg(new QLineEdit(this))
     , m_start(new QPushButton(tr("Start"), this))
     , m_stop(new QPushButton(tr("Stop"), this))
@@ -47,7 +50,17 @@ PmuControls::PmuControls(PmuSession* session, QWidget* parent)
     m_program->addItem(tr("Request server"), QStringLiteral("server"));
     m_program->addItem(tr("Interpreter (frontend-bound)"), QStringLiteral("frontend"));
     m_program->addItem(tr("Hash join (backend-bound)"), QStringLiteral("backend"));
+    // The range the engine accepts (PmuRequest::memoryScale); lessons use halves and doubles.
+    m_scale->setRange(0.01, 100);
+    m_scale->setDecimals(2);
+    m_scale->setSingleStep(0.25);
+    m_scale->setValue(1.0);
+    m_scale->setPrefix(QStringLiteral("\u00d7 "));
+    m_scale->setToolTip(tr("Multiplies the simulated program's working sets (its tables, chains and code)."));
+    setCatGroups({});
     m_machine->setObjectName(QStringLiteral("pmuMachine"));
+    m_scale->setObjectName(QStringLiteral("pmuScale"));
+    m_catGroup->setObjectName(QStringLiteral("pmuCatGroup"));
     m_recipe->setObjectName(QStringLiteral("pmuRecipe"));
     m_program->setObjectName(QStringLiteral("pmuProgram"));
     m_start->setObjectName(QStringLiteral("pmuStart"));
@@ -56,7 +69,8 @@ PmuControls::PmuControls(PmuSession* session, QWidget* parent)
     m_target->addItem(tr("Attach to PID"));
     m_target->addItem(tr("Launch command"));
     m_targetArg->setPlaceholderText(tr("PID or command line"));
-    for (QComboBox* c : { m_machine, m_recipe, m_program, m_target }) { // the dock must not widen the main window
+    for (QComboBox* c :
+        { m_machine, m_recipe, m_program, m_catGroup, m_target }) { // the dock must not widen the main window
         c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         c->setMinimumContentsLength(14);
     }
@@ -72,6 +86,8 @@ PmuControls::PmuControls(PmuSession* session, QWidget* parent)
     form->addRow(tr("Machine"), m_machine);
     form->addRow(tr("Recipe"), m_recipe);
     form->addRow(tr("Program"), m_program);
+    form->addRow(tr("Working set"), m_scale);
+    form->addRow(tr("Runs in"), m_catGroup);
     form->addRow(tr("Target"), m_target);
     form->addRow(QString(), m_targetArg);
     auto* buttons = new QHBoxLayout;
@@ -95,7 +111,10 @@ PmuControls::PmuControls(PmuSession* session, QWidget* parent)
         m_targetArg->setPlaceholderText(i == 1 ? tr("PID") : tr("command line"));
     });
     connect(m_machine, &QComboBox::currentIndexChanged, this, [this](int i) {
-        m_program->setEnabled(i == 0); // live captures measure the target, not a synthetic program
+        // Live captures measure the target, not a synthetic program.
+        m_program->setEnabled(i == 0);
+        m_scale->setEnabled(i == 0);
+        m_catGroup->setEnabled(i == 0 && m_catGroup->count() > 1);
         m_advice->clear();
         updateButtons();
     });
@@ -189,6 +208,8 @@ bool PmuControls::start()
     o.kind = kind;
     o.model = m_simModel;
     o.program = m_program->currentData().toString().toStdString();
+    o.memoryScale = m_scale->value();
+    o.catGroup = m_catGroup->currentData().toString().toStdString();
     if (m_target->currentIndex() != 0)
         m_state->setText(tr("The simulator runs its own program; the target applies to live capture only."));
     QString error;
@@ -196,9 +217,36 @@ bool PmuControls::start()
         m_advice->setText(error);
         return false;
     }
-    m_state->setText(tr("Simulating: %1 on the %2 (simulated data, not this machine)")
-                         .arg(m_recipe->currentText(), m_program->currentText()));
+    const QString where = o.catGroup.empty() ? QString() : tr(" in group %1").arg(QString::fromStdString(o.catGroup));
+    m_state->setText(tr("Simulating: %1 on the %2%3 (simulated data, not this machine)")
+                         .arg(m_recipe->currentText(), m_program->currentText(), where));
     return true;
+}
+
+void PmuControls::setCatGroups(const QStringList& groups)
+{
+    if (m_catGroup->count() > 0 && groups == catGroups()) return;
+    const QString chosen = m_catGroup->currentData().toString();
+    m_catGroup->clear();
+    m_catGroup->addItem(tr("The PMU's own caches"), QString());
+    for (const QString& g : groups)
+        m_catGroup->addItem(tr("Group %1 (its L3 ways)").arg(g), g);
+    const int keep = m_catGroup->findData(chosen);
+    m_catGroup->setCurrentIndex(keep < 0 ? 0 : keep);
+    m_catGroup->setEnabled(m_machine->currentIndex() == 0 && !groups.isEmpty());
+    // SDM 20.19: the group's capacity bitmask limits where the program's lines may be filled in the L3.
+    m_catGroup->setToolTip(groups.isEmpty()
+            ? tr("A simulated program runs in a group of the simulated machine when the RDT source is the simulator.")
+            : tr("Run the simulated program in a group's class of service on the simulated machine: its L3 is the "
+                 "group's ways, and follows the mask as you drag it (SDM 20.19)."));
+}
+
+QStringList PmuControls::catGroups() const
+{
+    QStringList out;
+    for (int i = 1; i < m_catGroup->count(); ++i)
+        out << m_catGroup->itemData(i).toString();
+    return out;
 }
 
 void PmuControls::setSimulatedCpu(const rdt::pmu::SimPmuModel& model)

@@ -12,6 +12,7 @@
 
 class PmuSession;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -34,6 +35,12 @@ public:
     void setSimulatedCpu(const rdt::pmu::SimPmuModel& model);
     const rdt::pmu::SimPmuModel& simulatedCpu() const { return m_simModel; }
 
+    /// The simulated machine's control groups a simulated program may run in (their L3 mask is its L3); empty when
+    /// the PMU pages' engine is not the simulated machine's (then the program uses the PMU's own caches). Keeps the
+    /// chosen group while it still exists.
+    void setCatGroups(const QStringList& groups);
+    QStringList catGroups() const;
+
     enum class Machine { Simulated, Live };
     void setMachine(Machine m);
     QString adviceText() const;
@@ -47,6 +54,8 @@ private:
     QComboBox* m_recipe;
     QComboBox* m_target;
     QComboBox* m_program; ///< the simulated PMU's synthetic program
+    QDoubleSpinBox* m_scale; ///< its working sets' scale (PmuRequest::memoryScale)
+    QComboBox* m_catGroup; ///< the class of service it runs in: none, or a simulated machine's group
     QLineEdit* m_targetArg;
     QPushButton* m_start;
     QPushButton* m_stop;
