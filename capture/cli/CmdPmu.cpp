@@ -34,12 +34,13 @@ struct Options {
     double memoryScale = 1;
     bool kernel = false;
     std::string machine; ///< sim: a SimMachine preset whose caches serve the loads
+    std::string program; ///< sim: the synthetic program ("" = the request server)
     bool simulated = false;
 };
 
 /// The command line as declared; runPmu turns it into Options and a capture request.
 struct PmuArgs {
-    std::string kind, source, mode = "any", machine;
+    std::string kind, source, mode = "any", machine, program;
     std::vector<std::string> pids;
     bool systemWide = false, kernel = false;
     double duration = 5, interval = 1, ldlat = 30, top = 10, memoryScale = 1;
@@ -103,9 +104,12 @@ int startFailure(const Options& o, const engine::PmuStarted& s)
 void printHeader(const Options& o, const engine::PmuCaptureInfo& info)
 {
     if (o.simulated) {
-        std::printf("SIMULATED: a %s running rdtscope's synthetic request server (not this machine)\nrecipe: %s\n"
+        const char* program = o.program == "frontend" ? "synthetic interpreter (frontend bound)"
+            : o.program == "backend"                  ? "synthetic hash join (backend bound)"
+                                                      : "synthetic request server";
+        std::printf("SIMULATED: a %s running rdtscope's %s (not this machine)\nrecipe: %s\n"
                     "caches: %s\n\n",
-            info.pmusUsed.substr(info.pmusUsed.rfind("simulated ", 0) == 0 ? 10 : 0).c_str(),
+            info.pmusUsed.substr(info.pmusUsed.rfind("simulated ", 0) == 0 ? 10 : 0).c_str(), program,
             info.parts[0].description.c_str(), info.caches.c_str());
         return;
     }
@@ -223,6 +227,7 @@ int runPmu(const PmuArgs& a)
     o.memoryScale = a.memoryScale;
     o.kernel = a.kernel;
     o.machine = a.machine;
+    o.program = a.program;
     o.callStack = a.mode == "callstack";
     const bool hasTarget = !a.pids.empty() || a.systemWide || !a.command.empty();
     const std::string source = a.source.empty() ? (hasTarget ? "perf" : "sim") : a.source;
@@ -235,6 +240,7 @@ int runPmu(const PmuArgs& a)
     request.kernel = o.kernel;
     request.memoryScale = o.memoryScale;
     request.machine = o.machine;
+    request.program = a.program;
     if (source == "sim") {
         if (hasTarget) {
             std::fprintf(stderr,
@@ -308,6 +314,11 @@ CommandRun definePmu(CLI::App& cmd)
            "sim only: that simulated machine's caches serve the loads and its CPU\n"
            "generation is the PMU's (e.g. skx-6154)")
         ->type_name("PRESET");
+    cmd.add_option("--program", a->program,
+           "sim only: the synthetic program (default server: a request server;\n"
+           "frontend: an interpreter; backend: a hash join)")
+        ->type_name("server|frontend|backend")
+        ->check(CLI::IsMember({ "server", "frontend", "backend" }).description(""));
     cmd.add_flag("--kernel", a->kernel, "count kernel code too");
     cmd.add_option("COMMAND", a->command, "the command to start and profile (everything after --)")
         ->type_name("-- COMMAND ARGS...");

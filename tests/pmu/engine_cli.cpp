@@ -54,6 +54,17 @@ TEST(PmuCli, SimulatedLbrPrintsHottestCallEdges)
     EXPECT_NE(r.output.find("(simulated data)"), std::string::npos);
 }
 
+TEST(PmuCli, TheSimulatedProgramIsChosenAndNamed)
+{
+    // The hash join: its probe function is what the capture names, and the header says which program ran.
+    const CliRun join = run("pmu lbr --source sim --program backend --duration 1 --interval 0.5");
+    ASSERT_EQ(join.exitCode, 0) << join.output;
+    EXPECT_NE(join.output.find("running rdtscope's synthetic hash join (backend bound)"), std::string::npos)
+        << join.output;
+    EXPECT_EQ(join.output.find("lookup_user"), std::string::npos) << "the request server did not run";
+    EXPECT_EQ(run("pmu tma --source sim --program compiler").exitCode, 2);
+}
+
 TEST(PmuCli, UsageErrors)
 {
     EXPECT_EQ(run("pmu").exitCode, 2);
