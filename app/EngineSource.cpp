@@ -10,6 +10,7 @@
 #include "rdt/UserIds.h"
 #include "rdt/VendorFeaturesText.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <deque>
@@ -160,6 +161,15 @@ public:
             if (auto s = statusOf(m_holder->engine->assignCounter(path, event, domain, assign)); !s) return s;
         }
         return {};
+    }
+
+    std::vector<int> counterDomains() override
+    {
+        auto machine = m_holder->engine->machine();
+        if (!machine || !machine->capabilities.monitoring.counterAssignment()) return {};
+        auto domains = machine->capabilities.monitoring.domains;
+        std::sort(domains.begin(), domains.end());
+        return domains;
     }
 
 private:

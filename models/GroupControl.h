@@ -38,4 +38,7 @@ public:
         (void)assign;
         return rdt::errnoError(ENOTSUP, "this source cannot assign MBM counters");
     }
+    /// The L3 domains whose MBM counters are assigned per group (resctrl mbm_event mode), ascending; empty when
+    /// counters are not assignable here (the events count for every group).
+    virtual std::vector<int> counterDomains() { return {}; }
 };

@@ -99,17 +99,38 @@ void GroupsPanel::showContextMenu(const QPoint& pos)
     if (!index.isValid()) return;
     m_view->setCurrentIndex(index);
     QMenu menu(this);
+    addCounterActions(&menu);
+    menu.exec(m_view->viewport()->mapToGlobal(pos));
+}
+
+void GroupsPanel::addCounterActions(QMenu* menu)
+{
     const bool writable = m_control && m_readOnly.isEmpty();
-    // Assignable MBM counters (AMD ABMC): the Monitor dock greys a group's Unassigned rows; these fix them.
-    QAction* assign = menu.addAction(tr("Assign MBM counters (every domain)"));
+    // Assignable MBM counters (AMD ABMC): the Monitor dock greys a group's Unassigned rows; these fix them, in every
+    // domain or in one (the pool is small: counters go where the group's tasks run).
+    QList<QAction*> actions;
+    QAction* assign = menu->addAction(tr("Assign MBM counters (every domain)"));
     connect(assign, &QAction::triggered, this, [this] { assignCounters(true); });
-    QAction* free = menu.addAction(tr("Free MBM counters (every domain)"));
+    QAction* free = menu->addAction(tr("Free MBM counters (every domain)"));
     connect(free, &QAction::triggered, this, [this] { assignCounters(false); });
-    for (QAction* a : { assign, free }) {
+    actions << assign << free;
+    const std::vector<int> domains = m_control ? m_control->counterDomains() : std::vector<int> {};
+    if (!domains.empty()) {
+        QMenu* assignIn = menu->addMenu(tr("Assign MBM counters in domain"));
+        QMenu* freeIn = menu->addMenu(tr("Free MBM counters in domain"));
+        for (int d : domains) {
+            const QString label = tr("L3 domain %1").arg(d);
+            QAction* a = assignIn->addAction(label);
+            connect(a, &QAction::triggered, this, [this, d] { assignCounters(true, d); });
+            QAction* f = freeIn->addAction(label);
+            connect(f, &QAction::triggered, this, [this, d] { assignCounters(false, d); });
+            actions << a << f;
+        }
+    }
+    for (QAction* a : actions) {
         a->setEnabled(writable);
         if (!writable) a->setToolTip(m_readOnly);
     }
-    menu.exec(m_view->viewport()->mapToGlobal(pos));
 }
 
 bool GroupsPanel::assignCounters(bool assign, int domain)
@@ -118,7 +139,8 @@ bool GroupsPanel::assignCounters(bool assign, int domain)
     if (!m_control || !m_readOnly.isEmpty()) return report(what, false, m_readOnly);
     const QString path = selectedPath();
     const auto status = m_control->assignCounters(path.toStdString(), domain, assign);
-    return report(what + tr(" of %1").arg(path.isEmpty() ? tr("the default group") : path), status.ok(),
+    const QString where = domain < 0 ? QString() : tr(" in L3 domain %1").arg(domain);
+    return report(what + tr(" of %1").arg(path.isEmpty() ? tr("the default group") : path) + where, status.ok(),
         status ? QString() : errorString(status.error()));
 }
 

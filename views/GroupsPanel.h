@@ -8,6 +8,7 @@
 class GroupControl;
 class GroupModel;
 class QLabel;
+class QMenu;
 class QToolButton;
 class QTreeView;
 
@@ -32,6 +33,9 @@ public:
     /// Assigns (or frees) the selected group's MBM counters in `domain` (-1 = all): what its context menu offers
     /// for the Unassigned rows of a machine with assignable counters.
     bool assignCounters(bool assign, int domain = -1);
+    /// The context menu's counter entries: every domain, and per L3 domain where counters are assigned per group
+    /// (GroupControl::counterDomains); disabled with the reason when read-only.
+    void addCounterActions(QMenu* menu);
 
     QString errorText() const;
     QString readOnlyText() const;

@@ -9,6 +9,7 @@
 #include "views/MonitorPanel.h"
 
 #include <QLabel>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QTest>
 #include <QTreeView>
@@ -70,6 +71,26 @@ private Q_SLOTS:
         QVERIFY(select(QStringLiteral("late")));
         QVERIFY2(panel->assignCounters(true), qPrintable(panel->errorText()));
         QTRY_VERIFY_WITH_TIMEOUT(lateRow().data().toString() != QStringLiteral("unassigned"), 10000);
+
+        // Per domain, from the context menu's submenus: one entry per L3 domain. Freeing late's counters in domain 2
+        // only gives that domain two free counters; the others stay full.
+        QMenu menu;
+        panel->addCounterActions(&menu);
+        QMenu* freeIn = nullptr;
+        for (QAction* a : menu.actions())
+            if (a->menu() && a->text() == QStringLiteral("Free MBM counters in domain")) freeIn = a->menu();
+        QVERIFY(freeIn);
+        QStringList labels;
+        for (QAction* a : freeIn->actions())
+            labels << a->text();
+        QCOMPARE(labels,
+            QStringList({ QStringLiteral("L3 domain 0"), QStringLiteral("L3 domain 1"), QStringLiteral("L3 domain 2"),
+                QStringLiteral("L3 domain 3") }));
+        QVERIFY(freeIn->actions()[2]->isEnabled());
+        freeIn->actions()[2]->trigger();
+        QVERIFY2(panel->errorText().isEmpty(), qPrintable(panel->errorText()));
+        QTRY_VERIFY2_WITH_TIMEOUT(counters->text().contains(QStringLiteral("free MBM counters: 0=0 1=0 2=2 3=0")),
+            qPrintable(counters->text()), 10000);
     }
 
     // An Intel machine has no assignable counters: the line stays hidden.
@@ -81,6 +102,10 @@ private Q_SLOTS:
         w.setSource(std::move(bundle.value()));
         QTest::qWait(300);
         QVERIFY(w.monitorPanel()->counterStatus()->isHidden());
+        QMenu menu; // nor per-domain counter entries
+        w.groupsPanel()->addCounterActions(&menu);
+        for (QAction* a : menu.actions())
+            QVERIFY(!a->menu());
     }
 };
 
