@@ -4,10 +4,10 @@
 // "mbm_L3_assignments", "mbm_total_bytes_config"; fs/resctrl/monitor.c and rdtgroup.c):
 // - assignable counters (ABMC, "mbm_event" mode): a pool of counters per L3 domain; an (RMID, event) pair counts
 //   only while it holds one, and reads "Unassigned" otherwise;
-// - BMEC: the transaction types mbm_{total,local}_bytes count, per domain, in "default" mode; writing a
-//   configuration clears every counter of the domain, whose next read says "Unavailable".
-// Not emulated: writing event_filter; the cache model counts every transaction type whatever the configuration
-// (a configuration is stored, shown and clears the counters, but does not filter the simulated bytes).
+// - BMEC: the transaction types mbm_{total,local}_bytes count, per domain, in "default" mode (the machine filters its
+//   counts by them, SimMachine::setMbmEventConfig); writing a configuration clears every counter of the domain, whose
+//   next read says "Unavailable".
+// Not emulated: writing event_filter (ABMC's per-counter filters).
 #include "SimResctrlFs.h"
 #include "core/Text.h"
 
@@ -62,6 +62,11 @@ void SimResctrlFs::initAmdMonitoring()
     const unsigned domains = m_machine.l3DomainCount();
     m_bmecConfig[0].assign(domains, kAllTransactions);
     m_bmecConfig[1].assign(domains, kLocalTransactions);
+    if (m_machine.features().amdMon.bmec) // the hardware's reset configuration, as the kernel shows it
+        for (unsigned d = 0; d < domains; ++d) {
+            m_machine.setMbmEventConfig(d, 2, kAllTransactions);
+            m_machine.setMbmEventConfig(d, 3, kLocalTransactions);
+        }
     m_assignMode = abmc() ? "mbm_event" : "default"; // mbm_event is enabled by default where supported
     assignCounters(0);
 }
@@ -133,6 +138,7 @@ Status SimResctrlFs::writeAmdMonInfo(const std::string& file, const std::string&
         if (dom >= m_machine.l3DomainCount()) return fail("Invalid domain id");
         if (m_bmecConfig[which][dom] == mask) continue;
         m_bmecConfig[which][dom] = static_cast<std::uint32_t>(mask);
+        m_machine.setMbmEventConfig(static_cast<unsigned>(dom), which == 0 ? 2 : 3, static_cast<std::uint32_t>(mask));
         // The hardware clears all counters of the domain; the next read of each says "Unavailable".
         for (std::uint32_t rmid = 0; rmid <= m_machine.features().mon.l3MaxRmid; ++rmid)
             m_bmecCleared.insert({ static_cast<unsigned>(dom), rmid });

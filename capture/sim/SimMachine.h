@@ -64,6 +64,11 @@ struct RmidCounters {
     std::int64_t occupancyLines = 0; ///< simulated lines resident (x S x line size = bytes)
     std::uint64_t totalBytes = 0; ///< memory reads + writebacks
     std::uint64_t localBytes = 0; ///< the part served by the local node
+    // The same bytes by transaction type, for AMD's BMEC filters (SimMachine::setMbmEventConfig). The simulated
+    // programs make no non-temporal writes and have no slow (CXL) memory, so those types stay at 0.
+    std::uint64_t localReadBytes = 0;
+    std::uint64_t remoteReadBytes = 0;
+    std::uint64_t victimBytes = 0; ///< dirty victims written back to memory, local or remote
 };
 
 /// The simulated processor: cores with L1/L2, one L3 per socket or per CCX (cache domain), memory per socket, and the
@@ -142,6 +147,12 @@ public:
     /// IA32_QM_CTR data for an event id (1 occupancy, 2 total, 3 local), in counter units, wrapped to the
     /// enumerated counter width for MBM; nullopt for an unsupported event/RMID (the Error bit).
     std::optional<std::uint64_t> counterUnits(unsigned domain, std::uint32_t rmid, std::uint32_t event) const;
+    /// AMD BMEC (QOS_EVT_CFG): the memory transaction types the domain's MBM `event` (2 total, 3 local) counts, as
+    /// the bits of the kernel's mbm_{total,local}_bytes_config (Documentation/filesystems/resctrl.rst: 0 local reads,
+    /// 1 remote reads, 2/3 non-temporal writes, 4/5 slow-memory reads, 6 dirty victims); 0 = unfiltered (Intel:
+    /// total = every read and writeback, local = the local node's). Counters read through the new filter at once:
+    /// the caller (the resctrl emulation) clears them as the hardware does.
+    void setMbmEventConfig(unsigned domain, std::uint32_t event, std::uint32_t transactions);
     /// How many times the MBM counter of (domain, rmid, event) has wrapped so far.
     std::uint64_t counterWraps(unsigned domain, std::uint32_t rmid, std::uint32_t event) const;
     /// Makes an RMID's data Unavailable (IA32_QM_CTR bit 62, 20.18.7) in a domain until simulated time untilNs.

@@ -49,6 +49,7 @@ struct SimMachine::Impl {
         std::vector<std::uint32_t> dataWays, codeWays; // per CLOS
         std::vector<std::uint32_t> mbaDelay;
         std::vector<RmidCounters> rmids;
+        std::uint32_t bmec[2] = { 0, 0 }; ///< BMEC filters of MBM total and local (setMbmEventConfig); 0 = none
         std::vector<std::uint64_t> unavailableUntil;
         double pressure = 1.0;
         std::uint64_t bytesThisTick = 0;
@@ -136,12 +137,15 @@ struct SimMachine::Impl {
         return { t.info.taskClos ? t.info.taskClos : cpu.clos, t.info.taskRmid ? t.info.taskRmid : cpu.rmid };
     }
 
-    void countMemory(Domain& d, std::uint32_t rmid, std::uint64_t bytes, bool local)
+    /// `victim`: a dirty line written back (else a read that missed the L3).
+    void countMemory(Domain& d, std::uint32_t rmid, std::uint64_t bytes, bool local, bool victim)
     {
         d.bytesThisTick += bytes;
         if (rmid < d.rmids.size()) {
-            d.rmids[rmid].totalBytes += bytes;
-            if (local) d.rmids[rmid].localBytes += bytes;
+            RmidCounters& c = d.rmids[rmid];
+            c.totalBytes += bytes;
+            if (local) c.localBytes += bytes;
+            (victim ? c.victimBytes : local ? c.localReadBytes : c.remoteReadBytes) += bytes;
         }
     }
 
@@ -153,7 +157,7 @@ struct SimMachine::Impl {
         if (i >= 0)
             d.l3.meta(static_cast<std::size_t>(i)).flags |= CacheSlice::Dirty;
         else
-            countMemory(d, rmid, unitBytes, !(flags & CacheSlice::Remote));
+            countMemory(d, rmid, unitBytes, !(flags & CacheSlice::Remote), true);
         (void)k;
     }
 
@@ -203,12 +207,12 @@ struct SimMachine::Impl {
                     if (v.meta.rmid < d.rmids.size()) d.rmids[v.meta.rmid].occupancyLines--;
                     if (v.meta.flags & CacheSlice::Dirty) {
                         // A dirty victim's writeback is charged to the request that caused it.
-                        countMemory(d, tag.rmid, unitBytes, !(v.meta.flags & CacheSlice::Remote));
+                        countMemory(d, tag.rmid, unitBytes, !(v.meta.flags & CacheSlice::Remote), true);
                         memBytes += unitBytes;
                     }
                 }
                 if (tag.rmid < d.rmids.size()) d.rmids[tag.rmid].occupancyLines++;
-                countMemory(d, tag.rmid, unitBytes, !remote);
+                countMemory(d, tag.rmid, unitBytes, !remote, false);
                 memBytes += unitBytes;
             }
             if (v2.valid && (v2.meta.flags & CacheSlice::Dirty))
