@@ -154,6 +154,10 @@ MainWindow::MainWindow(QWidget* parent)
     buildDocks();
     buildMenus();
     m_pmu = new PmuPages(this, m_pages, 2, m_openPerfAction); // replaces the three PMU placeholder tabs
+    // A live capture that kept its own engine across a change to the simulator hands over once it stops.
+    connect(m_pmu->session(), &PmuSession::simulationChanged, this, [this](bool running) {
+        if (!running) QTimer::singleShot(0, this, &MainWindow::sharePmuEngine);
+    });
     rememberImportedFiles();
     addDockActions();
     buildLessonDock();
@@ -341,10 +345,7 @@ void MainWindow::setSource(SourceBundle bundle)
     refreshAllocation();
     updateTitle();
     if (m_pump->source().kind == SourceKind::Simulated) {
-        // Simulated captures run on the simulated machine's engine, so a program can run in one of its groups.
-        if (m_source.liveEngine)
-            m_pmu->session()->setEngine(
-                std::shared_ptr<rdt::engine::Engine>(std::shared_ptr<void>(), m_source.liveEngine));
+        sharePmuEngine();
         m_explain->showConcept(QStringLiteral("simulated")); // say up front what the numbers are
         // The simulated PMU pairs with the simulated CPU: Skylake-SP's TMA formula, not Sapphire Rapids' slots.
         if (m_source.machineInfo) {
@@ -353,6 +354,20 @@ void MainWindow::setSource(SourceBundle bundle)
         }
     }
     m_pump->start();
+}
+
+void MainWindow::sharePmuEngine()
+{
+    // Simulated captures run on the simulated machine's engine, so a program can run in one of its groups. Only for
+    // a local simulator: a connected source's PMU pages have an agent connection of their own (usePmuEngineAt).
+    if (!m_source.liveEngine || m_pump->source().kind != SourceKind::Simulated || !m_pump->source().host.empty())
+        return;
+    PmuSession* pmu = m_pmu->session();
+    if (pmu->engine() == m_source.liveEngine) return;
+    if (pmu->simulating() && (pmu->live() || pmu->followedCapture())) return; // it keeps its engine until it stops
+    const bool restart = pmu->simulating(); // a simulated capture goes on, on the simulated machine's engine
+    pmu->setEngine(std::shared_ptr<rdt::engine::Engine>(std::shared_ptr<void>(), m_source.liveEngine));
+    if (restart) (void)m_pmu->controls()->start();
 }
 
 void MainWindow::setSourceError(const QString& reason)

@@ -169,6 +169,9 @@ private:
     void showConnectDialog(); // MainWindowConnect.cpp
     void rememberConnection(const QString& url);
     void refreshAllocation();
+    /// Gives the PMU pages the local simulated source's engine (when their capture allows: a live one keeps its own
+    /// until it stops), so a simulated program can run in one of the machine's groups.
+    void sharePmuEngine();
     void applyDefaultDockSizes();
     void closeEvent(QCloseEvent* event) override;
 

@@ -302,7 +302,8 @@ private Q_SLOTS:
         PmuControls c(&s);
         c.setMachine(PmuControls::Machine::Live);
         const auto combos = c.findChildren<QComboBox*>();
-        QCOMPARE(combos.size(), 4); // machine, recipe, target, the simulated program (in the order they are made)
+        // machine, recipe, target, the simulated program and its group (in the order they are made)
+        QCOMPARE(combos.size(), 5);
         QCOMPARE(combos[1]->currentData().toInt(), static_cast<int>(PmuRecipeKind::All));
         combos[2]->setCurrentIndex(2); // Launch command
         auto* line = c.findChild<QLineEdit*>();
@@ -331,7 +332,7 @@ private Q_SLOTS:
         PmuControls c(&s);
         c.setMachine(PmuControls::Machine::Live);
         const auto combos = c.findChildren<QComboBox*>();
-        QCOMPARE(combos.size(), 4);
+        QCOMPARE(combos.size(), 5);
         combos[1]->setCurrentIndex(combos[1]->findData(static_cast<int>(PmuRecipeKind::CpuClock)));
         combos[2]->setCurrentIndex(2); // Launch command
         c.findChild<QLineEdit*>()->setText(QStringLiteral("rdtscope-no-such-command --flag"));
