@@ -105,6 +105,9 @@ bool MainWindow::startLesson(const QString& nameOrPath, QString* error)
     m_lessonPanel->setRun(run, engine);
     m_lessonDock->show();
     m_lessonDock->raise();
+    // The step's text and what the run measured need room: most of the dock column's height, the rest for the
+    // docks beside it (the Lessons panel scrolls when that is still too little).
+    resizeDocks({ m_lessonDock }, { height() * 3 / 5 }, Qt::Vertical);
     return true;
 }
 

@@ -16,6 +16,7 @@
 #include <QListView>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QTextBrowser>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -62,7 +63,6 @@ LessonPanel::LessonPanel(QWidget* parent)
     m_progress->setFormat(tr("%v of %m steps"));
     m_steps->setModel(m_model);
     m_steps->setSelectionMode(QAbstractItemView::NoSelection);
-    m_steps->setMaximumHeight(120);
     m_steps->setAccessibleName(tr("Lesson steps"));
     m_text->setOpenLinks(false);
     m_text->setAccessibleName(tr("Step text"));
@@ -77,10 +77,15 @@ LessonPanel::LessonPanel(QWidget* parent)
     m_number->setAccessibleName(tr("Answer"));
     m_choices->setAccessibleName(tr("Answer choices"));
 
-    auto* layout = new QVBoxLayout(this);
+    // Everything above the Hint/Skip/Next/Reset row scrolls as one page, so those buttons stay in view however short
+    // the dock is and no label is cut off (seen under Xvfb: Next fell below the window's edge in a 1000-pixel screen).
+    auto* page = new QWidget;
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_title);
     layout->addWidget(m_progress);
     layout->addWidget(m_steps);
+    m_text->setMinimumHeight(fontMetrics().lineSpacing() * 10);
     layout->addWidget(m_text, 1);
     layout->addWidget(m_look);
     layout->addWidget(m_pmu);
@@ -93,13 +98,20 @@ LessonPanel::LessonPanel(QWidget* parent)
     answer->addWidget(m_check);
     layout->addLayout(answer);
     layout->addWidget(m_feedback);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(page);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* moves = new QHBoxLayout;
     moves->addWidget(m_hint);
     moves->addWidget(m_skip);
     moves->addWidget(m_next);
     moves->addStretch();
     moves->addWidget(m_reset);
-    layout->addLayout(moves);
+    auto* outer = new QVBoxLayout(this);
+    outer->addWidget(scroll, 1);
+    outer->addLayout(moves);
 
     connect(m_text, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
         if (url.scheme() == QLatin1String("explain")) Q_EMIT explainRequested(url.path());
@@ -135,6 +147,10 @@ void LessonPanel::setRun(rdt::lesson::LessonRun* run, rdt::engine::Engine* engin
                                  QString::fromStdString(l.conceptText).toHtmlEscaped(),
                                  tr("on the simulated machine: every figure is simulated")));
         m_progress->setRange(0, static_cast<int>(l.steps.size()));
+        // The step list as tall as its steps (up to eight): the step's text gets the rest.
+        const int rows = std::min(8, std::max(1, m_model->rowCount()));
+        m_steps->setFixedHeight(
+            rows * std::max(m_steps->sizeHintForRow(0), fontMetrics().height()) + 2 * m_steps->frameWidth() + 2);
     }
     refresh();
 }

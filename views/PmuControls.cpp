@@ -228,7 +228,7 @@ void PmuControls::setCatGroups(const QStringList& groups)
     if (m_catGroup->count() > 0 && groups == catGroups()) return;
     const QString chosen = m_catGroup->currentData().toString();
     m_catGroup->clear();
-    m_catGroup->addItem(tr("The PMU's own caches"), QString());
+    m_catGroup->addItem(tr("No group (the PMU's own caches)"), QString());
     for (const QString& g : groups)
         m_catGroup->addItem(tr("Group %1 (its L3 ways)").arg(g), g);
     const int keep = m_catGroup->findData(chosen);
