@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "AgentOptions.h"
+#include "metrics/MetricsServer.h"
 
 #include <cstdlib>
 
@@ -36,28 +37,6 @@ const char* agentUsage()
            "                     cgroup v2 directory (other groups are logged once and have no series)\n"
            "The protocol has no TCP listener: remote clients come through ssh (rdtscope --connect ssh://HOST).\n"
            "Protocol: docs/PROTOCOL.md.\n";
-}
-
-Result<std::pair<std::string, int>> parseMetricsEndpoint(const std::string& text)
-{
-    std::string address = "127.0.0.1";
-    std::string port = text;
-    if (!text.empty() && text.front() == '[') {
-        const auto close = text.find("]:");
-        if (close == std::string::npos)
-            return makeError("--metrics takes [ADDR]:PORT for IPv6, not '" + text + "'", "e.g. [::1]:9464");
-        address = text.substr(1, close - 1);
-        port = text.substr(close + 2);
-    } else if (const auto colon = text.rfind(':'); colon != std::string::npos) {
-        if (colon > 0) address = text.substr(0, colon);
-        port = text.substr(colon + 1);
-    }
-    char* end = nullptr;
-    const long n = std::strtol(port.c_str(), &end, 10);
-    if (port.empty() || *end || n < 0 || n > 65535)
-        return makeError("--metrics needs [ADDR:]PORT with a port from 0 to 65535, not '" + text + "'",
-            "e.g. --metrics 127.0.0.1:9464 (9464 is the port rdtscope uses by convention)");
-    return std::make_pair(address, static_cast<int>(n));
 }
 
 Result<AgentOptions> parseAgentOptions(const std::vector<std::string>& args, bool listenFdsFromSystemd)
@@ -98,7 +77,7 @@ Result<AgentOptions> parseAgentOptions(const std::vector<std::string>& args, boo
         } else if (a == "--metrics") {
             auto v = value("--metrics");
             if (!v) return v.error();
-            auto endpoint = parseMetricsEndpoint(*v);
+            auto endpoint = metrics::parseMetricsEndpoint(*v);
             if (!endpoint) return endpoint.error();
             o.metrics = true;
             o.metricsAddress = endpoint->first;

@@ -38,9 +38,6 @@ struct AgentOptions {
 /// Parses argv (without argv[0]); an Error names the bad option and the usage.
 Result<AgentOptions> parseAgentOptions(const std::vector<std::string>& args, bool listenFdsFromSystemd);
 
-/// "[ADDR:]PORT" or "[V6ADDR]:PORT" -> address (127.0.0.1 when none) and port.
-Result<std::pair<std::string, int>> parseMetricsEndpoint(const std::string& text);
-
 const char* agentUsage();
 
 } // namespace rdt::agent

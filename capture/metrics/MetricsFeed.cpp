@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MetricsFeed.h"
+#include "MetricsServer.h"
 
 #include "core/Time.h"
 
@@ -7,18 +8,11 @@
 #include <variant>
 
 namespace rdt::metrics {
-namespace {
-double unixSeconds()
-{
-    using namespace std::chrono;
-    return duration<double>(system_clock::now().time_since_epoch()).count();
-}
-}
 
 MetricsFeed::MetricsFeed(engine::CaptureService& service, std::string version, GroupLabeller labeller,
     std::uint64_t groupsEveryNs, GroupKeeper keeper, TmaCounter tma)
     : m_service(service)
-    , m_state(std::move(version))
+    , m_publisher(std::move(version))
     , m_labeller(std::move(labeller))
     , m_keeper(std::move(keeper))
     , m_tma(std::move(tma))
@@ -65,8 +59,7 @@ void MetricsFeed::stop()
 
 std::shared_ptr<const std::vector<MetricFamily>> MetricsFeed::latest() const
 {
-    std::lock_guard lock(m_publishMutex);
-    return m_published;
+    return m_publisher.latest();
 }
 
 void MetricsFeed::run()
@@ -80,11 +73,11 @@ void MetricsFeed::run()
         bool changed = false;
         for (auto& event : m_service.drainEvents()) {
             if (auto* batch = std::get_if<RdtSampleBatch>(&event)) {
-                m_state.addBatch(*batch, unixSeconds());
+                m_publisher.state().addBatch(*batch, unixSeconds());
                 m_batches.fetch_add(1);
                 changed = true;
             } else if (std::holds_alternative<engine::EngineError>(event)) {
-                m_state.addPollError();
+                m_publisher.state().addPollError();
                 changed = true;
             }
         }
@@ -107,14 +100,14 @@ void MetricsFeed::refreshGroups()
         groups = m_service.snapshot(withTasks); // the keeper made or removed groups: label what is there now
         if (!groups.result.ok) return;
     }
-    m_state.setGroups(groups, m_caps);
+    m_publisher.state().setGroups(groups, m_caps);
     m_groups.clear();
     for (const auto& g : groups.groups)
         m_groups[g.info.path] = g.tasks;
     std::erase_if(m_tmaCreated, [&](const auto& entry) { return !m_groups.contains(entry.first); });
     if (m_labeller)
         for (const auto& g : groups.groups)
-            m_state.setGroupLabels(g.info.path, m_labeller(g.tasks));
+            m_publisher.state().setGroupLabels(g.info.path, m_labeller(g.tasks));
 }
 
 void MetricsFeed::countTma()
@@ -123,16 +116,14 @@ void MetricsFeed::countTma()
         auto slots = m_tma.count(group, tasks);
         if (!slots) continue;
         const double created = m_tmaCreated.try_emplace(group, unixSeconds()).first->second;
-        m_state.setTmaSlots(group, *slots, created);
+        m_publisher.state().setTmaSlots(group, *slots, created);
     }
     if (m_tma.endRound) m_tma.endRound();
 }
 
 void MetricsFeed::publish()
 {
-    auto families = std::make_shared<const std::vector<MetricFamily>>(m_state.families());
-    std::lock_guard lock(m_publishMutex);
-    m_published = std::move(families);
+    m_publisher.publish();
 }
 
 } // namespace rdt::metrics

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "MetricsState.h"
+#include "MetricsPublisher.h"
 #include "engine/CaptureService.h"
 
 #include <atomic>
@@ -57,7 +57,7 @@ private:
     void countTma();
 
     engine::CaptureService& m_service;
-    MetricsState m_state;
+    MetricsPublisher m_publisher;
     GroupLabeller m_labeller;
     GroupKeeper m_keeper;
     TmaCounter m_tma;
@@ -67,8 +67,6 @@ private:
     std::uint64_t m_lastGroupsNs = 0;
     Capabilities m_caps;
 
-    mutable std::mutex m_publishMutex;
-    std::shared_ptr<const std::vector<MetricFamily>> m_published;
     std::mutex m_wakeMutex;
     std::condition_variable m_wake;
     bool m_pending = false;

@@ -2,10 +2,40 @@
 #include "MetricsServer.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <httplib.h>
 #include <openssl/evp.h>
+#include <sys/socket.h>
 
 namespace rdt::metrics {
+
+Result<std::pair<std::string, int>> parseMetricsEndpoint(const std::string& text)
+{
+    std::string address = "127.0.0.1";
+    std::string port = text;
+    if (!text.empty() && text.front() == '[') {
+        const auto close = text.find("]:");
+        if (close == std::string::npos)
+            return makeError("--metrics takes [ADDR]:PORT for IPv6, not '" + text + "'", "e.g. [::1]:9464");
+        address = text.substr(1, close - 1);
+        port = text.substr(close + 2);
+    } else if (const auto colon = text.rfind(':'); colon != std::string::npos) {
+        if (colon > 0) address = text.substr(0, colon);
+        port = text.substr(colon + 1);
+    }
+    char* end = nullptr;
+    const long n = std::strtol(port.c_str(), &end, 10);
+    if (port.empty() || *end || n < 0 || n > 65535)
+        return makeError("--metrics needs [ADDR:]PORT with a port from 0 to 65535, not '" + text + "'",
+            "e.g. --metrics 127.0.0.1:9464 (9464 is the port rdtscope uses by convention)");
+    return std::make_pair(address, static_cast<int>(n));
+}
+
+double unixSeconds()
+{
+    using namespace std::chrono;
+    return duration<double>(system_clock::now().time_since_epoch()).count();
+}
 namespace {
 
 const char* kIndex = "<html><head><title>rdtscope-agent</title></head><body><h1>rdtscope-agent</h1>"
@@ -124,6 +154,12 @@ Status MetricsServer::start()
     });
     server.Get("/", [](const httplib::Request&, httplib::Response& res) { res.set_content(kIndex, "text/html"); });
 
+    // cpp-httplib's default also sets SO_REUSEPORT, with which a second exporter binds the same port and the kernel
+    // splits the scrapes between the two (socket(7)); SO_REUSEADDR alone still lets a restarted one bind at once.
+    server.set_socket_options([](socket_t sock) {
+        int yes = 1;
+        ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
     if (m_options.port == 0) {
         m_port = server.bind_to_any_port(m_options.address);
         if (m_port <= 0) m_port = 0;

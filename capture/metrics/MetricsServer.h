@@ -16,6 +16,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace httplib {
@@ -30,6 +31,13 @@ struct MetricsServerOptions {
     WebConfig web;
     std::string dashboardJson; ///< served at /dashboard ("" = 404)
 };
+
+/// --metrics "[ADDR:]PORT" or "[V6ADDR]:PORT" -> address (127.0.0.1 when none) and port (0 = any free one), for every
+/// program that serves metrics (rdtscope-agent, rdtscope-cli record).
+Result<std::pair<std::string, int>> parseMetricsEndpoint(const std::string& text);
+
+/// Seconds since the Unix epoch now (the `_created` and sample times of the exposition).
+double unixSeconds();
 
 class MetricsServer {
 public:
