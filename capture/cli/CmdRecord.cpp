@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // rdtscope-cli record -o FILE [--source SRC] [--scenario NAME] [--duration S] [--interval MS]: samples an RDT
-// source into a session file (docs/SESSION-FORMAT.md) until the duration ends or SIGINT/SIGTERM.
+// source into a session file (docs/SESSION-FORMAT.md) until the duration ends or SIGINT/SIGTERM; with --metrics it
+// serves the same samples to Prometheus while it records.
 #include "CmdRdtSource.h"
 #include "CmdSession.h"
 #include "CmdSessionCreate.h"
@@ -8,6 +9,8 @@
 
 #include "core/Time.h"
 #include "engine/SnapshotReadings.h"
+#include "metrics/MetricsPublisher.h"
+#include "metrics/MetricsServer.h"
 #include "rdt/CounterMath.h"
 #include "session/Recorder.h"
 #include "session/StateWatcher.h"
@@ -29,11 +32,47 @@ struct RecordOptions {
     std::optional<double> duration;
     double intervalMs = 100;
     bool realtime = false, force = false;
+    std::string metrics; ///< --metrics [ADDR:]PORT: serve what is recorded to Prometheus too ("" = no)
+    std::string webConfig; ///< --web-config FILE: TLS and basic auth for --metrics
 };
+
+/// `record --metrics`: the samples being recorded, also served at /metrics (the agent's exposition, one rule).
+struct RecordMetrics {
+    metrics::MetricsPublisher publisher { RDTSCOPE_VERSION };
+    std::unique_ptr<metrics::MetricsServer> server;
+};
+
+/// Starts the endpoint before anything is recorded, so a bad address or web configuration fails first.
+Result<std::unique_ptr<RecordMetrics>> startMetrics(const RecordOptions& o, const std::pair<std::string, int>& endpoint)
+{
+    metrics::MetricsServerOptions options;
+    options.address = endpoint.first;
+    options.port = endpoint.second;
+    if (!o.webConfig.empty()) {
+        auto web = metrics::loadWebConfig(o.webConfig);
+        if (!web) return web.error();
+        options.web = std::move(*web);
+    }
+    auto m = std::make_unique<RecordMetrics>();
+    m->publisher.publish();
+    RecordMetrics* raw = m.get();
+    m->server = std::make_unique<metrics::MetricsServer>(options, [raw] { return raw->publisher.latest(); });
+    if (auto st = m->server->start(); !st) return st.error();
+    return m;
+}
 
 int runRecord(const RecordOptions& o)
 {
     const std::string& path = o.output;
+    std::pair<std::string, int> endpoint;
+    if (!o.metrics.empty()) {
+        auto parsed = metrics::parseMetricsEndpoint(o.metrics);
+        if (!parsed) {
+            std::fprintf(stderr, "rdtscope-cli record: %s\n", parsed.error().toString().c_str());
+            return ExitUsage;
+        }
+        endpoint = *parsed;
+    }
 
     int code = 0;
     // The capture engine: local, or the agent's with --connect (the session is written here either way, with the
@@ -71,6 +110,17 @@ int runRecord(const RecordOptions& o)
     const bool paced = !sim || !bounded || o.realtime;
     auto now = [&] { return svc.nowNs(); };
 
+    std::unique_ptr<RecordMetrics> served;
+    if (!o.metrics.empty()) {
+        auto m = startMetrics(o, endpoint); // before the session file: a port in use leaves no file behind
+        if (!m) {
+            std::fprintf(stderr, "rdtscope-cli record: --metrics: %s\n", m.error().toString().c_str());
+            return ExitFailure;
+        }
+        served = std::move(*m);
+        std::fprintf(stderr, "serving metrics on %s/metrics%s\n", served->server->url().c_str(),
+            source.simulated ? " (SIMULATED data)" : "");
+    }
     // The time axis starts here: setup above (CPUID snapshot, capabilities) does not count.
     const std::uint64_t t0 = now();
     const auto wall0 = std::chrono::steady_clock::now();
@@ -95,6 +145,7 @@ int runRecord(const RecordOptions& o)
         bool gotBatch = false;
         for (auto& e : svc.drainEvents()) {
             if (auto* b = std::get_if<RdtSampleBatch>(&e)) {
+                if (served) served->publisher.state().addBatch(*b, metrics::unixSeconds());
                 recorder.push(std::move(*b));
                 gotBatch = true;
             } else if (auto* m = std::get_if<SimulationEvent>(&e)) {
@@ -107,6 +158,7 @@ int runRecord(const RecordOptions& o)
     auto observe = [&](std::uint64_t t) {
         const auto snap = svc.snapshot(/*withTasks=*/true);
         if (!snap.result.ok) return;
+        if (served) served->publisher.state().setGroups(snap, caps);
         auto changes = watcher.observe(t, engine::readingsOf(snap));
         for (auto& a : changes.allocations)
             recorder.push(std::move(a));
@@ -131,9 +183,14 @@ int runRecord(const RecordOptions& o)
         if (!polled.ok || !gotBatch) {
             ++pollErrors;
             lastPollError = polled.ok ? "no sample batch" : polled.toString();
+            if (served) {
+                served->publisher.state().addPollError();
+                served->publisher.publish();
+            }
             continue;
         }
         observe(now());
+        if (served) served->publisher.publish();
     }
     const int sig = session::StopSignals::which();
     const std::string reason = sig == SIGINT ? "SIGINT"
@@ -183,6 +240,14 @@ CommandRun defineRecord(CLI::App& cmd)
         "simulated sources: pace in real time (default with --duration:\nas fast as possible, recording simulated "
         "time)");
     cmd.add_flag("--force", o->force, "overwrite FILE if it is a session file");
+    auto* metricsOption
+        = cmd.add_option("--metrics", o->metrics,
+                 "also serve the samples at http://ADDR:PORT/metrics for Prometheus\n(as rdtscope-agent --metrics; "
+                 "ADDR defaults to 127.0.0.1)")
+              ->type_name("[ADDR:]PORT");
+    cmd.add_option("--web-config", o->webConfig, "TLS and basic auth for --metrics (exporter-toolkit format)")
+        ->type_name("FILE")
+        ->needs(metricsOption);
     return [o] { return runRecord(*o); };
 }
 
