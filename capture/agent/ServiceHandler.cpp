@@ -167,6 +167,7 @@ private:
         if (!o.scenario().empty()) opt.rdt.scenario = o.scenario();
         opt.rdt.simPreset = o.preset();
         opt.openRdt = o.open_rdt();
+        opt.sncNodeSamples = o.snc_node_samples();
         opt.who = "agent";
         auto svc = engine::CaptureService::open(opt);
         if (!svc) return fail(response, svc.error());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SampleCodec.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace rdt::protocol {
@@ -35,11 +36,14 @@ void SampleEncoder::encode(const RdtSampleBatch& batch, std::uint64_t droppedBat
     // Rates travel only when the receiver could not derive every one of them exactly from the deltas (the first
     // batch of a series, a coalesced gap, a counter reset, the sampler's own rounding).
     bool derivable = true;
+    // The node column travels only when a sample covers one SNC node (the backend reads per node).
+    const bool nodes
+        = std::any_of(batch.samples.begin(), batch.samples.end(), [](const RdtSample& s) { return s.node >= 0; });
     for (const auto& s : batch.samples) {
         auto [it, inserted] = m_groups.try_emplace(s.group, static_cast<std::uint32_t>(m_groups.size()));
         if (inserted) out.add_new_groups(s.group);
         const std::uint32_t g = it->second;
-        auto& last = m_last[{ g, s.domain }];
+        auto& last = m_last[{ g, s.domain, s.node }];
         const auto dTotal = difference(s.mbmTotalBytes, last.total);
         const auto dLocal = difference(s.mbmLocalBytes, last.local);
         const auto total = roundedBps(s.mbmTotalBps);
@@ -54,6 +58,7 @@ void SampleEncoder::encode(const RdtSampleBatch& batch, std::uint64_t droppedBat
         out.add_mbm_total_delta(dTotal);
         out.add_mbm_local_delta(dLocal);
         out.add_flags(s.flags);
+        if (nodes) out.add_node(s.node);
         out.add_mbm_total_bps(total);
         out.add_mbm_local_bps(local);
         last = { s.mbmTotalBytes, s.mbmLocalBytes, batch.timeNs };
@@ -82,7 +87,7 @@ Result<DecodedSamples> SampleDecoder::decode(const pb::RdtSampleBatch& in)
     const int rates = in.rates_derived() ? 0 : n;
     if (in.domain_size() != n || in.occupancy_bytes_size() != n || in.mbm_total_delta_size() != n
         || in.mbm_local_delta_size() != n || in.flags_size() != n || in.mbm_total_bps_size() != rates
-        || in.mbm_local_bps_size() != rates)
+        || in.mbm_local_bps_size() != rates || (in.node_size() != 0 && in.node_size() != n))
         return makeError("protocol error: a sample batch whose columns differ in length");
     if (m_groups.size() + static_cast<std::size_t>(in.new_groups_size()) > kMaxGroupTable)
         return makeError("protocol error: more than " + std::to_string(kMaxGroupTable) + " group names announced");
@@ -99,9 +104,12 @@ Result<DecodedSamples> SampleDecoder::decode(const pb::RdtSampleBatch& in)
         if (g >= m_groups.size())
             return makeError("protocol error: sample refers to group #" + std::to_string(g) + " of "
                 + std::to_string(m_groups.size()));
-        if (m_last.size() >= kMaxSeries && !m_last.contains({ g, in.domain(i) }))
+        const int node = in.node_size() ? in.node(i) : -1;
+        if (node < -1) return makeError("protocol error: SNC node " + std::to_string(node));
+        const std::tuple<std::uint32_t, int, int> key { g, in.domain(i), node };
+        if (m_last.size() >= kMaxSeries && !m_last.contains(key))
             return makeError("protocol error: more than " + std::to_string(kMaxSeries) + " sample series");
-        auto& last = m_last[{ g, in.domain(i) }];
+        auto& last = m_last[key];
         RdtSample s;
         s.timeNs = in.time_ns();
         s.group = m_groups[g];
@@ -110,6 +118,7 @@ Result<DecodedSamples> SampleDecoder::decode(const pb::RdtSampleBatch& in)
         s.mbmTotalBytes = last.total + static_cast<std::uint64_t>(in.mbm_total_delta(i));
         s.mbmLocalBytes = last.local + static_cast<std::uint64_t>(in.mbm_local_delta(i));
         s.flags = in.flags(i);
+        s.node = node;
         if (in.rates_derived()) {
             // A series seen for the first time, or time going backwards, cannot have a derived rate: the sender
             // never does that, so the batch is inconsistent with this side's state.

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -49,7 +50,7 @@ public:
 
 private:
     std::unordered_map<std::string, std::uint32_t> m_groups;
-    std::map<std::pair<std::uint32_t, int>, SeriesState> m_last;
+    std::map<std::tuple<std::uint32_t, int, int>, SeriesState> m_last; ///< (group, domain, SNC node or -1)
 };
 
 struct DecodedSamples {
@@ -65,7 +66,7 @@ public:
 
 private:
     std::vector<std::string> m_groups;
-    std::map<std::pair<std::uint32_t, int>, SeriesState> m_last;
+    std::map<std::tuple<std::uint32_t, int, int>, SeriesState> m_last; ///< (group, domain, SNC node or -1)
 };
 
 } // namespace rdt::protocol

@@ -36,6 +36,7 @@ Result<std::unique_ptr<RemoteEngine>> RemoteEngine::open(
     o->set_source(options.rdt.spec);
     o->set_scenario(options.rdt.scenario);
     o->set_open_rdt(options.openRdt);
+    o->set_snc_node_samples(options.sncNodeSamples);
     o->set_preset(options.rdt.simPreset);
     const auto r = e->exchange(std::move(req));
     if (r.has_error()) return Error { r.error().code(), r.error().message(), r.error().advice() };

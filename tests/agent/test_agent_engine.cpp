@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <sys/socket.h>
 #include <thread>
 #include <tuple>
@@ -447,4 +448,30 @@ TEST(AgentEngine, TelemetryReachesTheClientAsTheLocalEngineReadsIt)
     }
     EXPECT_GT(rows, 0u); // the preset does simulate telemetry: an empty comparison would prove nothing
     EXPECT_TRUE(remote->machine()->capabilities.telemetry.present);
+}
+
+// Intel SNC over the protocol (`rdtscope-cli --connect URL monitor --nodes`): the client asks for per-node samples
+// when it opens the source, and every sample comes back with its sub-NUMA node.
+TEST(AgentEngine, SncNodeSamplesTravel)
+{
+    InProcessAgent agent;
+    auto c = agent.client();
+    ASSERT_TRUE(c);
+    ServiceOptions o;
+    o.rdt.spec = "sim";
+    o.rdt.simPreset = "icx-8351n-snc2";
+    o.sncNodeSamples = true;
+    auto e = remote::RemoteEngine::open(std::move(c), o);
+    ASSERT_TRUE(e) << e.error().toString();
+    ASSERT_TRUE((*e)->pollRdt().ok);
+    std::vector<RdtSampleBatch> got;
+    for (int i = 0; i < 50 && got.empty(); ++i) {
+        got = batches(**e);
+        if (got.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ASSERT_FALSE(got.empty());
+    std::set<int> nodes;
+    for (const auto& s : got.front().samples)
+        nodes.insert(s.node);
+    EXPECT_EQ(nodes, (std::set<int> { 0, 1 }));
 }

@@ -272,3 +272,49 @@ TEST(SampleCodec, HostileTelemetryRowsAreProtocolErrors)
     ASSERT_FALSE(tooMany);
     EXPECT_NE(tooMany.error().message.find("telemetry rows"), std::string::npos);
 }
+
+// Intel SNC (--nodes over --connect): each node of an L3 is its own series; the node column travels only when some
+// sample covers one node, and a node below -1 or a column of the wrong length is a protocol error.
+TEST(SampleCodec, SncNodesAreSeriesOfTheirOwn)
+{
+    SampleEncoder enc;
+    SampleDecoder dec;
+    for (std::uint64_t k = 1; k <= 3; ++k) {
+        RdtSampleBatch in;
+        in.timeNs = k * 1000;
+        for (int node = 0; node < 2; ++node) {
+            RdtSample s;
+            s.timeNs = in.timeNs;
+            s.group = "victim";
+            s.domain = 1;
+            s.node = node;
+            s.mbmTotalBytes = k * 1000 * static_cast<unsigned>(node + 1); // different series, different counts
+            s.occupancyBytes = 100u * static_cast<unsigned>(node + 1);
+            in.samples.push_back(s);
+        }
+        pb::RdtSampleBatch wire;
+        enc.encode(in, 0, wire);
+        EXPECT_EQ(wire.node_size(), 2);
+        auto out = dec.decode(wire);
+        ASSERT_TRUE(out.ok()) << out.error().message;
+        ASSERT_EQ(out->batch.samples.size(), 2u);
+        for (std::size_t i = 0; i < 2; ++i) {
+            EXPECT_EQ(out->batch.samples[i].node, in.samples[i].node);
+            EXPECT_EQ(out->batch.samples[i].mbmTotalBytes, in.samples[i].mbmTotalBytes);
+        }
+    }
+    pb::RdtSampleBatch whole;
+    SampleEncoder().encode(batchAt(5000, 1), 0, whole);
+    EXPECT_EQ(whole.node_size(), 0); // no SNC: no column
+    auto plain = SampleDecoder().decode(whole);
+    ASSERT_TRUE(plain.ok());
+    EXPECT_EQ(plain->batch.samples.front().node, -1);
+
+    pb::RdtSampleBatch bad = whole;
+    bad.add_node(0); // one entry for six samples
+    EXPECT_FALSE(SampleDecoder().decode(bad).ok());
+    bad.clear_node();
+    for (int i = 0; i < whole.group_size(); ++i)
+        bad.add_node(-7);
+    EXPECT_FALSE(SampleDecoder().decode(bad).ok());
+}
