@@ -109,7 +109,7 @@ bool TimelineView::exportCsv(const QString& path, QString* error)
                 const auto metric = [&](Metric m) { return v[static_cast<std::size_t>(m)]; };
                 out << QString::fromStdString(rdt::sampleCsvLine(
                     { t, name, std::nullopt, static_cast<std::uint64_t>(std::max(0.0, metric(Metric::Occupancy))),
-                        metric(Metric::BandwidthTotal), metric(Metric::BandwidthLocal) }));
+                        metric(Metric::BandwidthTotal), metric(Metric::BandwidthLocal), {} }));
             });
         }
         for (const auto& marker : m_pump->markers()) {

@@ -3,6 +3,7 @@
 // or CSV, with scripted allocation changes (--at SECONDS:GROUP:SCHEMATA) for before/after experiments.
 #include "CmdRdtSource.h"
 #include "Commands.h"
+#include "core/Text.h"
 #include "core/Time.h"
 #include "engine/Engine.h"
 #include "rdt/CounterMath.h"
@@ -72,6 +73,7 @@ struct MonitorOptions {
     std::optional<double> duration;
     bool csv = false;
     bool telemetry = false; ///< --telemetry: the CSV holds PERF_PKG_MON rows instead of cache rows
+    bool nodes = false; ///< --nodes: Intel SNC, a row per sub-NUMA node of each L3 domain
     std::vector<std::string> at;
 };
 
@@ -105,7 +107,9 @@ int runMonitor(const MonitorOptions& o)
         actions.begin(), actions.end(), [](const auto& x, const auto& y) { return x.offsetNs < y.offsetNs; });
 
     int code = 0;
-    auto service = openServiceForCli(o.source, code);
+    SourceOptions sourceOptions = o.source;
+    sourceOptions.sncNodes = o.nodes;
+    auto service = openServiceForCli(sourceOptions, code);
     if (!service) return code;
     engine::Engine& svc = **service;
     const bool simulated = svc.source().simulated;
@@ -116,6 +120,13 @@ int runMonitor(const MonitorOptions& o)
     }
     if (!machine->capabilities.monitoring.present) {
         std::fprintf(stderr, "rdtscope-cli monitor: %s has no RDT monitoring (no L3_MON / CPUID.0FH)\n",
+            svc.source().backend.c_str());
+        return ExitUnavailable;
+    }
+    if (o.nodes && machine->capabilities.monitoring.subDomains.empty()) {
+        std::fprintf(stderr,
+            "rdtscope-cli monitor: --nodes: %s has no SNC sub-NUMA nodes (Intel SNC mode, Linux 6.11: "
+            "mon_L3_XX/mon_sub_L3_YY; try --source sim --preset icx-8351n-snc2)\n",
             svc.source().backend.c_str());
         return ExitUnavailable;
     }
@@ -177,10 +188,10 @@ int runMonitor(const MonitorOptions& o)
         return exitCodeFor(r.error());
     }
     const auto first = drain("scenario", false);
-    std::map<std::pair<std::string, int>, Printed> printed;
+    std::map<std::tuple<std::string, int, int>, Printed> printed; // (group, domain, SNC node or -1)
     if (!first) return ExitFailure;
     for (const auto& s : first->samples)
-        printed[{ s.group, s.domain }] = { s.mbmTotalBytes, s.mbmLocalBytes, 0 };
+        printed[{ s.group, s.domain, s.node }] = { s.mbmTotalBytes, s.mbmLocalBytes, 0 };
     std::map<std::tuple<std::string, int, std::string>, double> printedTelemetry;
     for (const auto& s : first->telemetry)
         if (!(s.flags & (SampleTelemetryError | SampleTelemetryUnavailable)))
@@ -196,7 +207,7 @@ int runMonitor(const MonitorOptions& o)
         std::fprintf(stderr, "PERF_PKG_MON telemetry per group and package; monitor groups limited to %u\n",
             machine->capabilities.maxMonitorGroups());
 
-    if (csv) std::printf("%s\n", o.telemetry ? kTelemetryCsvHeader : kSampleCsvHeader);
+    if (csv) std::printf("%s\n", o.telemetry ? kTelemetryCsvHeader : o.nodes ? kNodeSampleCsvHeader : kSampleCsvHeader);
     std::size_t nextAction = 0;
     bool actionFailed = false;
     std::uint64_t offset = 0;
@@ -239,7 +250,7 @@ int runMonitor(const MonitorOptions& o)
                 continue;
             }
             for (const auto& s : batch->samples)
-                printed[{ s.group, s.domain }].flags |= s.flags;
+                printed[{ s.group, s.domain, s.node }].flags |= s.flags;
             last = std::move(*batch);
             ok = true;
         }
@@ -248,19 +259,23 @@ int runMonitor(const MonitorOptions& o)
         const double secs = nsToSeconds(printInterval);
         if (!csv) {
             std::printf("TIME %.3f s%s\n", t, simulated ? " (simulated)" : "");
-            std::printf("%-28s %6s %12s %12s %12s %12s %5s\n", "GROUP", "DOMAIN", "LLC[KB]", "MBL[MB/s]", "MBR[MB/s]",
-                "MBT[MB/s]", "FLAGS");
+            std::printf("%-28s %6s%s %12s %12s %12s %12s %5s\n", "GROUP", "DOMAIN", o.nodes ? "   NODE" : "", "LLC[KB]",
+                "MBL[MB/s]", "MBR[MB/s]", "MBT[MB/s]", "FLAGS");
         }
         for (const auto& s : last.samples) {
             if (csv && o.telemetry) break;
-            auto& p = printed[{ s.group, s.domain }];
+            auto& p = printed[{ s.group, s.domain, s.node }];
             const double total = static_cast<double>(s.mbmTotalBytes - std::min(p.total, s.mbmTotalBytes)) / secs;
             const double local = static_cast<double>(s.mbmLocalBytes - std::min(p.local, s.mbmLocalBytes)) / secs;
             if (csv) {
-                std::fputs(sampleCsvLine({ t, s.group, s.domain, s.occupancyBytes, total, local }).c_str(), stdout);
+                std::fputs(sampleCsvLine({ t, s.group, s.domain, s.occupancyBytes, total, local,
+                                             o.nodes ? std::optional<int>(s.node) : std::nullopt })
+                               .c_str(),
+                    stdout);
             } else {
-                std::printf("%-28s %6d %12.1f %12.1f %12.1f %12.1f %5s\n", displayGroup(s.group).c_str(), s.domain,
-                    static_cast<double>(s.occupancyBytes) / 1024.0, local / 1e6,
+                const std::string node = o.nodes ? formatString(" %6d", s.node) : std::string();
+                std::printf("%-28s %6d%s %12.1f %12.1f %12.1f %12.1f %5s\n", displayGroup(s.group).c_str(), s.domain,
+                    node.c_str(), static_cast<double>(s.occupancyBytes) / 1024.0, local / 1e6,
                     (total > local ? total - local : 0.0) / 1e6, total / 1e6, sampleFlagLetters(p.flags).c_str());
             }
             p = { s.mbmTotalBytes, s.mbmLocalBytes, 0 };
@@ -285,8 +300,11 @@ CommandRun defineMonitor(CLI::App& cmd)
     addNumber(cmd, "--duration", o->duration, kDurationSeconds, "S",
         "stop after S seconds (simulated sources run as fast as possible)");
     cmd.add_flag("--csv", o->csv, kSampleCsvHeader);
-    cmd.add_flag("--telemetry", o->telemetry,
+    auto* telemetry = cmd.add_flag("--telemetry", o->telemetry,
         std::string("with --csv: PERF_PKG_MON rows instead (Intel, Linux 7.0):\n") + kTelemetryCsvHeader);
+    cmd.add_flag("--nodes", o->nodes,
+           std::string("Intel SNC: a row per sub-NUMA node of each L3 domain; with --csv:\n") + kNodeSampleCsvHeader)
+        ->excludes(telemetry);
     cmd.add_option(
            "--at", o->at, "at T seconds apply schemata S to group G, e.g. --at 10:streamer:L3:0=3\n(repeatable)")
         ->type_name("SECONDS:GROUP:SCHEMATA")

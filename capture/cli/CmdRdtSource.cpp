@@ -106,6 +106,7 @@ Result<std::unique_ptr<engine::Engine>> openServiceForCli(
     o.rdt.spec = options.source;
     o.rdt.scenario = options.scenario;
     o.rdt.simPreset = options.preset;
+    o.sncNodeSamples = options.sncNodes;
     auto engine = openEngine(o, exitCode);
     if (engine) announceSource((*engine)->source());
     return engine;

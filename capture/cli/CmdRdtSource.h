@@ -16,6 +16,7 @@ struct SourceOptions {
     std::string source = "auto";
     std::string scenario = "noisy-neighbour";
     std::string preset; ///< `--preset ID`: the simulated CPU instead of the scenario's (sim only)
+    bool sncNodes = false; ///< SNC machines: one reading per sub-NUMA node (ServiceOptions::sncNodeSamples)
 };
 /// Declares --source and --scenario on `cmd`, into `o`.
 void addSourceOptions(CLI::App& cmd, SourceOptions& o);

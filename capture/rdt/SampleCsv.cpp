@@ -16,9 +16,10 @@ std::string displayGroup(const std::string& path)
 
 std::string sampleCsvLine(const SampleCsvRow& row)
 {
-    const std::string domain = row.domain ? std::to_string(*row.domain) : std::string();
+    std::string where = row.domain ? std::to_string(*row.domain) : std::string();
+    if (row.node) where += "," + std::to_string(*row.node);
     return formatString("%.3f,%s,%s,%" PRIu64 ",%.0f,%.0f\n", row.timeS, csvField(displayGroup(row.group)).c_str(),
-        domain.c_str(), row.occupancyBytes, row.mbmTotalBps, row.mbmLocalBps);
+        where.c_str(), row.occupancyBytes, row.mbmTotalBps, row.mbmLocalBps);
 }
 
 std::string telemetryCsvLine(const TelemetryCsvRow& row)

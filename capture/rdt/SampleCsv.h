@@ -22,7 +22,13 @@ struct SampleCsvRow {
     std::uint64_t occupancyBytes = 0;
     double mbmTotalBps = 0;
     double mbmLocalBps = 0;
+    std::optional<int> node; ///< set: a kNodeSampleCsvHeader row (the SNC node after the domain)
 };
+
+/// `monitor --csv --nodes` on an Intel SNC machine: one row per sub-NUMA node of each L3 domain (the kernel's
+/// mon_L3_XX/mon_sub_L3_YY), the node after the domain; the other columns as kSampleCsvHeader's.
+inline constexpr const char* kNodeSampleCsvHeader
+    = "time_s,group,domain,node,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps";
 
 /// The header of the per-group telemetry CSV (`monitor --csv --telemetry`, `replay --csv --telemetry`): one row per
 /// PERF_PKG_MON event per group per package; value is cumulative in `unit` (J, F, or empty for counts), per_second
@@ -40,7 +46,7 @@ struct TelemetryCsvRow {
 std::string telemetryCsvLine(const TelemetryCsvRow& row);
 
 /// The row as one line with its newline: time with millisecond precision, the group quoted as CSV needs, whole
-/// bytes and bytes per second.
+/// bytes and bytes per second; with a node, in kNodeSampleCsvHeader's columns.
 std::string sampleCsvLine(const SampleCsvRow& row);
 
 } // namespace rdt

@@ -39,7 +39,7 @@ std::string wallTime(std::uint64_t ns)
 std::string sampleCsvLine(const RdtSample& s, std::uint64_t originNs)
 {
     return rdt::sampleCsvLine(
-        { secondsSince(s.timeNs, originNs), s.group, s.domain, s.occupancyBytes, s.mbmTotalBps, s.mbmLocalBps });
+        { secondsSince(s.timeNs, originNs), s.group, s.domain, s.occupancyBytes, s.mbmTotalBps, s.mbmLocalBps, {} });
 }
 
 std::string sampleTableHeader()

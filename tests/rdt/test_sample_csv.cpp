@@ -12,7 +12,7 @@ using rdt::sampleCsvLine;
 
 TEST(SampleCsv, RowMatchesTheHeaderColumns)
 {
-    const std::string line = sampleCsvLine({ 1.5, "victim", 2, 4096, 1.25e9, 1e9 });
+    const std::string line = sampleCsvLine({ 1.5, "victim", 2, 4096, 1.25e9, 1e9, {} });
     EXPECT_EQ(line, "1.500,victim,2,4096,1250000000,1000000000\n");
     const std::string header = rdt::kSampleCsvHeader;
     EXPECT_EQ(std::count(line.begin(), line.end(), ','), std::count(header.begin(), header.end(), ','));
@@ -20,13 +20,15 @@ TEST(SampleCsv, RowMatchesTheHeaderColumns)
 
 TEST(SampleCsv, DefaultGroupNamedAndOddNamesQuoted)
 {
-    EXPECT_EQ(sampleCsvLine({ 0, "", 0, 0, 0, 0 }), "0.000,default,0,0,0,0\n");
-    EXPECT_EQ(sampleCsvLine({ 0, "a,\"b\"", 1, 0, 0, 0 }), "0.000,\"a,\"\"b\"\"\",1,0,0,0\n");
+    EXPECT_EQ(sampleCsvLine({ 0, "", 0, 0, 0, 0, {} }), "0.000,default,0,0,0,0\n");
+    EXPECT_EQ(sampleCsvLine({ 0, "a,\"b\"", 1, 0, 0, 0, {} }), "0.000,\"a,\"\"b\"\"\",1,0,0,0\n");
 }
 
 TEST(SampleCsv, SummedRowHasAnEmptyDomain)
 {
-    EXPECT_EQ(sampleCsvLine({ 30, "streamer", std::nullopt, 1, 2, 3 }), "30.000,streamer,,1,2,3\n");
+    EXPECT_EQ(sampleCsvLine({ 30, "streamer", std::nullopt, 1, 2, 3, {} }), "30.000,streamer,,1,2,3\n");
+    // monitor --nodes: the SNC node after the domain, as kNodeSampleCsvHeader has it.
+    EXPECT_EQ(sampleCsvLine({ 1, "victim", 2, 5, 6, 7, 1 }), "1.000,victim,2,1,5,6,7\n");
 }
 
 // One table of flag names for `monitor`, `replay` and the GUI's Monitor (rdt/SampleFlags.h).
