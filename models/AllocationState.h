@@ -23,6 +23,9 @@ struct CacheSchema {
     bool sparseMasks = false; ///< non-contiguous masks allowed (CPUID.10H.ResID:ECX[3], resctrl sparse_masks)
     std::uint64_t cacheBytes = 0; ///< size of one cache instance (domain), CPUID.04H
     int ways = 0; ///< associativity of that cache, CPUID.04H:EBX[31:22] + 1
+    /// Intel SNC: the sub-NUMA nodes sharing one L3 (1 without SNC). A node's memory is cached in its own part of
+    /// the L3, so each CBM bit gives a node 1/n of bytesPerBit() (resctrl.rst "Notes on Sub-NUMA Cluster mode").
+    unsigned sncNodes = 1;
 
     /// "L3" for "L3", "L3CODE" and "L3DATA": the cache the schema controls (rows of one heatmap).
     std::string cacheName() const;
@@ -50,6 +53,7 @@ struct BandwidthSchema {
     Scale scale = Scale::Linear;
     Rounding rounding = Rounding::Up;
     bool higherThrottles = false; ///< true for delays and CBA levels: a bigger number means less bandwidth
+    unsigned sncNodes = 1; ///< Intel SNC: nodes per L3 domain; a value applies to the whole domain, all its nodes
 
     /// The value the hardware/kernel will actually apply for a requested one (clamped into [min, max]).
     unsigned effectiveValue(unsigned requested) const;

@@ -33,6 +33,7 @@ rdt::Result<AllocationState> readAllocationState(rdt::engine::Engine& engine, co
             c.cacheBytes = r.bytesPerBit * r.cbmBits;
             const auto w = options.ways.find(c.cacheName());
             c.ways = w == options.ways.end() ? 0 : w->second;
+            if (c.cacheName() == "L3") c.sncNodes = caps->monitoring.sncNodesPerL3();
             st.caches.push_back(c);
         } else {
             BandwidthSchema b;
@@ -58,6 +59,7 @@ rdt::Result<AllocationState> readAllocationState(rdt::engine::Engine& engine, co
                 b.scale = r.delayLinear ? BandwidthSchema::Scale::Linear : BandwidthSchema::Scale::PowerOfTwo;
                 b.rounding = BandwidthSchema::Rounding::Up; // kernel bw_validate: roundup to bandwidth_gran
             }
+            b.sncNodes = caps->monitoring.sncNodesPerL3();
             st.bandwidths.push_back(b);
         }
         for (int d : r.domains) {

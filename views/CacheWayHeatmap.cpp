@@ -261,6 +261,10 @@ QString CacheWayHeatmap::cacheInfoText() const
     t += tr("; min %n bit(s)", nullptr, s->minCbmBits);
     t += s->sparseMasks ? tr(", sparse masks allowed") : tr(", contiguous masks only");
     if (s->shareableBits) t += tr("; hardware-shared 0x%1").arg(QString::number(s->shareableBits, 16));
+    if (s->sncNodes > 1) // resctrl.rst "Notes on Sub-NUMA Cluster mode"
+        t += tr("; SNC: %1 nodes share this L3, each bit gives a node %2")
+                 .arg(s->sncNodes)
+                 .arg(QString::fromStdString(rdt::formatBytes(double(s->bytesPerBit() / s->sncNodes))));
     return t;
 }
 

@@ -35,6 +35,8 @@ public:
     QString readOnlyText() const;
     /// The last rejection message shown in the status line ("" when none).
     QString statusText() const;
+    /// The line above the grid: the cache's size, CBM, bytes per bit, rules (and SNC nodes).
+    QString cacheInfoText() const;
     /// The heatmap's own Undo/Redo actions carry Ctrl+Z / Ctrl+Shift+Z while focus is inside it. Turn them off
     /// when the main window puts the same QUndoStack's actions (with those shortcuts) into its Edit menu, or Qt
     /// reports the shortcut as ambiguous.
@@ -51,7 +53,6 @@ Q_SIGNALS:
 private:
     void syncControls();
     void syncSelectors();
-    QString cacheInfoText() const;
 
     QPointer<AllocationModel> m_model;
     HeatmapGrid* m_grid;

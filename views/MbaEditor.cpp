@@ -281,5 +281,7 @@ QString MbaEditor::rulesText() const
         t += tr(" Higher values throttle more.");
     else
         t += tr(" The cap is approximate and per CLOS; caps do not add up to 100 %.");
+    if (b->sncNodes > 1) // resctrl.rst: SNC changes monitoring only; MBA is still per L3 domain
+        t += tr(" SNC: a value applies to the whole L3 domain, all %1 of its nodes.").arg(b->sncNodes);
     return t;
 }
