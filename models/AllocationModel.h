@@ -39,6 +39,7 @@ public:
         GroupRole, ///< QString: resctrl group path ("" = default)
         SchemaRole, ///< QString: "L3", "L3CODE", ...
         ClosidRole, ///< int
+        IoAllocRole, ///< bool: I/O devices fill this way of the current domain (AMD io_alloc)
     };
     Q_ENUM(Role)
 

@@ -39,6 +39,8 @@ QVariant AllocationModel::data(const QModelIndex& index, int role) const
         return cellState(row, bit, m_domain);
     case HardwareSharedRole:
         return bool((s->shareableBits >> bit) & 1u);
+    case IoAllocRole:
+        return bool((s->ioAllocMask(m_domain) >> bit) & 1u);
     case MaskRole:
         return m;
     case LiveMaskRole:
@@ -119,6 +121,10 @@ QString AllocationModel::cellToolTip(int row, int bit) const
     if ((s->shareableBits >> bit) & 1u)
         t += QStringLiteral("\nhardware-shared (shareable_bits %1): I/O agents may also fill these ways")
                  .arg(qs(rdt::formatHex(s->shareableBits)));
+    if ((s->ioAllocMask(m_domain) >> bit) & 1u)
+        t += QStringLiteral("\nI/O (io_alloc %1): devices' writes are allocated into these ways, CLOS %2 held for them")
+                 .arg(qs(rdt::formatHex(s->ioAllocMask(m_domain))))
+                 .arg(s->ioAllocClosid);
     const QString err = rowError(row);
     if (!err.isEmpty()) t += QStringLiteral("\nerror: ") + err;
     return t;
@@ -153,6 +159,7 @@ QHash<int, QByteArray> AllocationModel::roleNames() const
     QHash<int, QByteArray> r = QAbstractTableModel::roleNames();
     r.insert(CellStateRole, "cellState");
     r.insert(HardwareSharedRole, "hardwareShared");
+    r.insert(IoAllocRole, "ioAlloc");
     r.insert(MaskRole, "mask");
     r.insert(LiveMaskRole, "liveMask");
     r.insert(PendingRole, "pending");

@@ -26,6 +26,17 @@ struct CacheSchema {
     /// Intel SNC: the sub-NUMA nodes sharing one L3 (1 without SNC). A node's memory is cached in its own part of
     /// the L3, so each CBM bit gives a node 1/n of bytesPerBit() (resctrl.rst "Notes on Sub-NUMA Cluster mode").
     unsigned sncNodes = 1;
+    /// AMD io_alloc (SDCIAE, Linux 6.19; resctrl.rst "io_alloc") when enabled: the ways I/O devices fill in each
+    /// domain (info/<cache>/io_alloc_cbm) and the CLOSID the kernel holds for it (the highest), which no group
+    /// gets. Empty / -1 when io_alloc is disabled or absent.
+    std::map<int, std::uint64_t> ioAllocMasks;
+    int ioAllocClosid = -1;
+    /// The I/O ways of `domain` (0 when none).
+    std::uint64_t ioAllocMask(int domain) const
+    {
+        const auto it = ioAllocMasks.find(domain);
+        return it == ioAllocMasks.end() ? 0 : it->second;
+    }
 
     /// "L3" for "L3", "L3CODE" and "L3DATA": the cache the schema controls (rows of one heatmap).
     std::string cacheName() const;

@@ -34,6 +34,11 @@ rdt::Result<AllocationState> readAllocationState(rdt::engine::Engine& engine, co
             const auto w = options.ways.find(c.cacheName());
             c.ways = w == options.ways.end() ? 0 : w->second;
             if (c.cacheName() == "L3") c.sncNodes = caps->monitoring.sncNodesPerL3();
+            if (r.ioAllocEnabled()) {
+                for (const auto& v : r.ioAllocCbm)
+                    c.ioAllocMasks[v.domain] = v.value;
+                c.ioAllocClosid = r.numClosids > 0 ? static_cast<int>(r.numClosids) - 1 : -1;
+            }
             st.caches.push_back(c);
         } else {
             BandwidthSchema b;

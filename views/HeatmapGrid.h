@@ -77,6 +77,8 @@ private:
     int legendWidth() const;
     int legendHeight(int width) const;
     QStringList legendTexts() const;
+    /// True when a row's cache has io_alloc ways to show (the legend then names them).
+    bool ioAllocShown() const;
     void paintRow(class QPainter& p, const HeatmapLayout::Panel& panel, int row, bool withLabel);
     void paintInfo(class QPainter& p, int row);
     void paintLegend(class QPainter& p);

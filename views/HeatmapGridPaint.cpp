@@ -10,6 +10,14 @@
 #include <algorithm>
 #include <bit>
 
+bool HeatmapGrid::ioAllocShown() const
+{
+    if (!m_model) return false;
+    for (int r = 0; r < rowCountSafe(); ++r)
+        if (const CacheSchema* s = m_model->rowSchema(r); s && !s->ioAllocMasks.empty()) return true;
+    return false;
+}
+
 int HeatmapGrid::legendWidth() const
 {
     int w = gridLeft();
@@ -36,8 +44,10 @@ int HeatmapGrid::legendHeight(int w) const
 
 QStringList HeatmapGrid::legendTexts() const
 {
-    return { tr("allocated"), tr("overlapping"), tr("exclusive"), tr("hardware-shared"), tr("unused"), tr("invalid"),
-        tr("occupancy (over the group's ways)") };
+    QStringList t { tr("allocated"), tr("overlapping"), tr("exclusive"), tr("hardware-shared"), tr("unused"),
+        tr("invalid"), tr("occupancy (over the group's ways)") };
+    if (ioAllocShown()) t << tr("I/O (io_alloc)");
+    return t;
 }
 
 void HeatmapGrid::paintEvent(QPaintEvent*)
@@ -109,6 +119,12 @@ void HeatmapGrid::paintRow(QPainter& p, const HeatmapLayout::Panel& panel, int r
         const QRect c = l.cellRect(panel, row, b).adjusted(1, 1, -1, -1);
         p.fillRect(c, colours.forState(m_model->cellState(row, b, domain)));
         if (schema && ((schema->shareableBits >> b) & 1u)) p.fillRect(c, QBrush(colours.hatch, Qt::BDiagPattern));
+        if (schema && ((schema->ioAllocMask(domain) >> b) & 1u)) { // I/O ways: the other diagonal and a frame
+            p.fillRect(c, QBrush(colours.ioAlloc, Qt::FDiagPattern));
+            p.setPen(QPen(colours.ioAlloc, 1));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(c.adjusted(0, 0, -1, -1));
+        }
         if (current && hasFocus() && row == m_cursorRow && b == m_cursorBit) {
             p.setPen(QPen(palette().color(QPalette::Highlight), 2));
             p.drawRect(c.adjusted(1, 1, -1, -1));
@@ -160,7 +176,7 @@ void HeatmapGrid::paintLegend(QPainter& p)
     int x = gridLeft();
     const QStringList texts = legendTexts();
     const QColor swatches[] = { colours.allocated, colours.overlapping, colours.exclusive, colours.unused,
-        colours.unused, colours.invalid, colours.occupancy };
+        colours.unused, colours.invalid, colours.occupancy, colours.unused };
     for (int i = 0; i < texts.size(); ++i) {
         const int tw = fontMetrics().horizontalAdvance(texts[i]);
         if (x > gridLeft() && x + box + 4 + tw > width() - HeatmapLayout::Margin) {
@@ -170,6 +186,12 @@ void HeatmapGrid::paintLegend(QPainter& p)
         const QRect sw(x, top + 2, box, box);
         p.fillRect(sw, swatches[i]);
         if (i == 3) p.fillRect(sw, QBrush(colours.hatch, Qt::BDiagPattern));
+        if (i == 7) {
+            p.fillRect(sw, QBrush(colours.ioAlloc, Qt::FDiagPattern));
+            p.setPen(QPen(colours.ioAlloc, 1));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(sw.adjusted(0, 0, -1, -1));
+        }
         p.setPen(palette().color(QPalette::Text));
         p.drawText(QRect(x + box + 4, top, tw + 2, fontMetrics().height()), Qt::AlignVCenter, texts[i]);
         x += box + 4 + tw + 14;

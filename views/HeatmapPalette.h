@@ -19,6 +19,8 @@ struct HeatmapPalette {
         invalid = QColor(0xd9, 0x35, 0x35);
         hatch = dark ? QColor(255, 255, 255, 150) : QColor(0, 0, 0, 140);
         occupancy = dark ? QColor(255, 255, 255, 210) : QColor(0x20, 0x20, 0x28, 210);
+        // I/O ways (io_alloc): purple, apart from the state colours and the red of invalid in both palettes.
+        ioAlloc = dark ? QColor(0xd0, 0x8c, 0xff) : QColor(0x7a, 0x2e, 0xb8);
     }
 
     QColor forState(AllocationModel::CellState s) const
@@ -38,5 +40,5 @@ struct HeatmapPalette {
         return unused;
     }
 
-    QColor allocated, overlapping, exclusive, unused, invalid, hatch, occupancy;
+    QColor allocated, overlapping, exclusive, unused, invalid, hatch, occupancy, ioAlloc;
 };

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// AMD io_alloc on the heatmap (issue 23 item 5; resctrl.rst "io_alloc"): the ways I/O devices fill are marked in
+// every group's row of their domain (the I/O colour, framed, and a legend entry), the cell tooltip and the line above
+// the grid name the I/O mask and the CLOS held for I/O; without io_alloc nothing of it shows. The state comes from
+// the amd.abmc fixture tree (io_alloc enabled, io_alloc_cbm c000 in each of four domains) through the engine, as the
+// window reads it.
+#include "../rdt/TestTree.h"
+#include "engine/CaptureService.h"
+#include "models/AllocationModel.h"
+#include "models/EngineAllocation.h"
+#include "test_allocation_support.h"
+#include "views/CacheWayHeatmap.h"
+#include "views/HeatmapGrid.h"
+#include "views/HeatmapPalette.h"
+
+#include <QDir>
+#include <QTest>
+
+namespace {
+/// A pixel on the frame the grid draws around an I/O cell (its top edge, a little in from the corner).
+QPoint frameOf(HeatmapGrid* grid, int row, int bit)
+{
+    return grid->cellRect(row, bit).adjusted(1, 1, -1, -1).topLeft() + QPoint(3, 0);
+}
+} // namespace
+
+class TestHeatmapIoAlloc : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void ioWaysFromTheFixtureAreMarked()
+    {
+        rdt::test::TempTree tree("amd.abmc");
+        rdt::engine::ServiceOptions o;
+        o.rdt.spec = "resctrl:" + tree.root();
+        auto svc = rdt::engine::CaptureService::open(o);
+        QVERIFY2(svc.ok(), svc.ok() ? "" : svc.error().toString().c_str());
+        auto st = readAllocationState(**svc, { false, false, {}, {} });
+        QVERIFY2(st.ok(), st.ok() ? "" : st.error().toString().c_str());
+        const CacheSchema* l3 = st->cacheSchema("L3");
+        QVERIFY(l3);
+        QCOMPARE(l3->ioAllocMasks.size(), std::size_t(4));
+        QCOMPARE(l3->ioAllocMask(2), std::uint64_t(0xc000));
+        QCOMPARE(l3->ioAllocClosid, 15); // the highest of 16
+
+        AllocationModel model;
+        model.setState(*st);
+        CacheWayHeatmap heatmap;
+        heatmap.setModel(&model);
+        heatmap.resize(heatmap.sizeHint());
+        heatmap.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
+        const QImage img = heatmap.grid()->grab().toImage();
+        const HeatmapPalette colours(heatmap.grid()->palette());
+        QCOMPARE(img.pixelColor(frameOf(heatmap.grid(), 0, 15)), colours.ioAlloc);
+        QCOMPARE(img.pixelColor(frameOf(heatmap.grid(), 1, 14)), colours.ioAlloc);
+        QVERIFY(img.pixelColor(frameOf(heatmap.grid(), 0, 13)) != colours.ioAlloc);
+        QVERIFY(model.index(0, 15).data(AllocationModel::IoAllocRole).toBool());
+        QVERIFY(!model.index(0, 13).data(AllocationModel::IoAllocRole).toBool());
+        const QString tip = model.index(0, 15).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("I/O (io_alloc 0xc000)")) && tip.contains(QStringLiteral("CLOS 15")),
+            qPrintable(tip));
+        QVERIFY2(heatmap.cacheInfoText().contains(QStringLiteral("io_alloc: I/O ways 0xc000, CLOS 15 held for I/O")),
+            qPrintable(heatmap.cacheInfoText()));
+        QVERIFY(heatmap.grab().save(QDir::tempPath() + QStringLiteral("/heatmap-io-alloc.png")));
+    }
+
+    void nothingWithoutIoAlloc()
+    {
+        AllocationModel model;
+        model.setState(makeSkxState());
+        CacheWayHeatmap heatmap;
+        heatmap.setModel(&model);
+        heatmap.resize(heatmap.sizeHint());
+        heatmap.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
+        const QImage img = heatmap.grid()->grab().toImage();
+        const HeatmapPalette colours(heatmap.grid()->palette());
+        for (int bit = 0; bit < 11; ++bit)
+            QVERIFY(img.pixelColor(frameOf(heatmap.grid(), 0, bit)) != colours.ioAlloc);
+        QVERIFY(!heatmap.cacheInfoText().contains(QStringLiteral("io_alloc")));
+        QVERIFY(!model.index(0, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("io_alloc")));
+    }
+};
+
+QTEST_MAIN(TestHeatmapIoAlloc)
+#include "test_heatmap_io_alloc.moc"
