@@ -35,14 +35,9 @@ Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
     const AgentOptions& options, const std::function<void(const std::string&)>& log)
 {
     std::unique_ptr<MetricsEndpoint> e(new MetricsEndpoint);
-    metrics::MetricsServerOptions serverOptions;
-    serverOptions.address = options.metricsAddress;
-    serverOptions.port = options.metricsPort;
-    if (!options.webConfig.empty()) {
-        auto web = metrics::loadWebConfig(options.webConfig);
-        if (!web) return web.error();
-        serverOptions.web = std::move(*web);
-    }
+    auto configured = metrics::metricsServerOptions({ options.metricsAddress, options.metricsPort }, options.webConfig);
+    if (!configured) return configured.error();
+    metrics::MetricsServerOptions serverOptions = std::move(*configured);
     serverOptions.dashboardJson = readDashboard(options.dashboard.empty() ? installedDashboard() : options.dashboard);
     if (!options.dashboard.empty() && serverOptions.dashboardJson.empty())
         return makeError("cannot read the dashboard " + options.dashboard);

@@ -45,18 +45,12 @@ struct RecordMetrics {
 /// Starts the endpoint before anything is recorded, so a bad address or web configuration fails first.
 Result<std::unique_ptr<RecordMetrics>> startMetrics(const RecordOptions& o, const std::pair<std::string, int>& endpoint)
 {
-    metrics::MetricsServerOptions options;
-    options.address = endpoint.first;
-    options.port = endpoint.second;
-    if (!o.webConfig.empty()) {
-        auto web = metrics::loadWebConfig(o.webConfig);
-        if (!web) return web.error();
-        options.web = std::move(*web);
-    }
+    auto options = metrics::metricsServerOptions(endpoint, o.webConfig);
+    if (!options) return options.error();
     auto m = std::make_unique<RecordMetrics>();
     m->publisher.publish();
     RecordMetrics* raw = m.get();
-    m->server = std::make_unique<metrics::MetricsServer>(options, [raw] { return raw->publisher.latest(); });
+    m->server = std::make_unique<metrics::MetricsServer>(*options, [raw] { return raw->publisher.latest(); });
     if (auto st = m->server->start(); !st) return st.error();
     return m;
 }

@@ -31,6 +31,20 @@ Result<std::pair<std::string, int>> parseMetricsEndpoint(const std::string& text
     return std::make_pair(address, static_cast<int>(n));
 }
 
+Result<MetricsServerOptions> metricsServerOptions(
+    const std::pair<std::string, int>& endpoint, const std::string& webConfigPath)
+{
+    MetricsServerOptions options;
+    options.address = endpoint.first;
+    options.port = endpoint.second;
+    if (!webConfigPath.empty()) {
+        auto web = loadWebConfig(webConfigPath);
+        if (!web) return web.error();
+        options.web = std::move(*web);
+    }
+    return options;
+}
+
 double unixSeconds()
 {
     using namespace std::chrono;

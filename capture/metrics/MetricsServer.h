@@ -36,6 +36,10 @@ struct MetricsServerOptions {
 /// program that serves metrics (rdtscope-agent, rdtscope-cli record).
 Result<std::pair<std::string, int>> parseMetricsEndpoint(const std::string& text);
 
+/// The server's options for ADDR:PORT with an optional web configuration file ("" = plain HTTP, no auth).
+Result<MetricsServerOptions> metricsServerOptions(
+    const std::pair<std::string, int>& endpoint, const std::string& webConfigPath);
+
 /// Seconds since the Unix epoch now (the `_created` and sample times of the exposition).
 double unixSeconds();
 

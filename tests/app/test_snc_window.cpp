@@ -11,38 +11,18 @@
 #include "views/CacheWayHeatmap.h"
 #include "views/MbaEditor.h"
 
-#include <QDir>
-#include <QDirIterator>
-#include <QFile>
-#include <QFileInfo>
-#include <QTemporaryDir>
-#include <QTest>
+#include "../rdt/TestTree.h"
 
-namespace {
-bool copyTree(const QString& from, const QString& to)
-{
-    QDirIterator it(from, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString src = it.next();
-        const QString dst = to + src.mid(from.size());
-        // A file may come before its directory's own entry: make the parent first.
-        if (!QDir().mkpath(it.fileInfo().isDir() ? dst : QFileInfo(dst).path())) return false;
-        if (!it.fileInfo().isDir() && !QFile::copy(src, dst)) return false;
-    }
-    return true;
-}
-} // namespace
+#include <QTest>
 
 class TestSncWindow : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void heatmapAndMbaSayWhatSncChanges()
     {
-        QTemporaryDir dir;
-        const QString root = dir.path() + QStringLiteral("/resctrl");
-        QVERIFY(copyTree(QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/intel.snc"), root));
+        rdt::test::TempTree tree("intel.snc");
         AppOptions o;
-        o.source = QStringLiteral("resctrl:") + root;
+        o.source = QStringLiteral("resctrl:") + QString::fromStdString(tree.root());
         auto source = openSource(o);
         QVERIFY2(source.ok(), source.ok() ? "" : source.error().toString().c_str());
         MainWindow w;
