@@ -16,6 +16,8 @@
 #include <QDir>
 #include <QTest>
 
+#include <fstream>
+
 namespace {
 /// A pixel on the frame the grid draws around an I/O cell (its top edge, a little in from the corner).
 QPoint frameOf(HeatmapGrid* grid, int row, int bit)
@@ -62,6 +64,39 @@ private Q_SLOTS:
         QVERIFY2(heatmap.cacheInfoText().contains(QStringLiteral("io_alloc: I/O ways 0xc000, CLOS 15 held for I/O")),
             qPrintable(heatmap.cacheInfoText()));
         QVERIFY(heatmap.grab().save(QDir::tempPath() + QStringLiteral("/heatmap-io-alloc.png")));
+    }
+
+    void nothingWhenDisabled()
+    {
+        // The same AMD tree with io_alloc switched off (resctrl.rst: "disabled"): no I/O ways, no held CLOS.
+        rdt::test::TempTree tree("amd.abmc");
+        {
+            std::ofstream(tree.root() + "/info/L3/io_alloc") << "disabled\n";
+        }
+        rdt::engine::ServiceOptions o;
+        o.rdt.spec = "resctrl:" + tree.root();
+        auto svc = rdt::engine::CaptureService::open(o);
+        QVERIFY2(svc.ok(), svc.ok() ? "" : svc.error().toString().c_str());
+        auto st = readAllocationState(**svc, { false, false, {}, {} });
+        QVERIFY2(st.ok(), st.ok() ? "" : st.error().toString().c_str());
+        const CacheSchema* l3 = st->cacheSchema("L3");
+        QVERIFY(l3);
+        QVERIFY(l3->ioAllocMasks.empty());
+        QCOMPARE(l3->ioAllocClosid, -1);
+
+        AllocationModel model;
+        model.setState(*st);
+        CacheWayHeatmap heatmap;
+        heatmap.setModel(&model);
+        heatmap.resize(heatmap.sizeHint());
+        heatmap.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
+        const QImage img = heatmap.grid()->grab().toImage();
+        const HeatmapPalette colours(heatmap.grid()->palette());
+        QVERIFY(img.pixelColor(frameOf(heatmap.grid(), 0, 15)) != colours.ioAlloc);
+        QVERIFY(img.pixelColor(frameOf(heatmap.grid(), 0, 14)) != colours.ioAlloc);
+        QVERIFY(!model.index(0, 15).data(AllocationModel::IoAllocRole).toBool());
+        QVERIFY(!heatmap.cacheInfoText().contains(QStringLiteral("io_alloc")));
     }
 
     void nothingWithoutIoAlloc()
