@@ -24,6 +24,30 @@ QPoint frameOf(HeatmapGrid* grid, int row, int bit)
 {
     return grid->cellRect(row, bit).adjusted(1, 1, -1, -1).topLeft() + QPoint(3, 0);
 }
+
+/// The allocation picture of a fixture tree copy, read through the engine as the window reads it.
+rdt::Result<AllocationState> stateOf(const rdt::test::TempTree& tree)
+{
+    rdt::engine::ServiceOptions o;
+    o.rdt.spec = "resctrl:" + tree.root();
+    auto svc = rdt::engine::CaptureService::open(o);
+    if (!svc) return svc.error();
+    return readAllocationState(**svc, { false, false, {}, {} });
+}
+
+/// A heatmap on its own model, shown (painted) at its size hint.
+struct Shown {
+    AllocationModel model;
+    CacheWayHeatmap heatmap;
+    explicit Shown(const AllocationState& st)
+    {
+        model.setState(st);
+        heatmap.setModel(&model);
+        heatmap.resize(heatmap.sizeHint());
+        heatmap.show();
+    }
+    QImage grid() { return heatmap.grid()->grab().toImage(); }
+};
 } // namespace
 
 class TestHeatmapIoAlloc : public QObject {
@@ -32,11 +56,7 @@ private Q_SLOTS:
     void ioWaysFromTheFixtureAreMarked()
     {
         rdt::test::TempTree tree("amd.abmc");
-        rdt::engine::ServiceOptions o;
-        o.rdt.spec = "resctrl:" + tree.root();
-        auto svc = rdt::engine::CaptureService::open(o);
-        QVERIFY2(svc.ok(), svc.ok() ? "" : svc.error().toString().c_str());
-        auto st = readAllocationState(**svc, { false, false, {}, {} });
+        auto st = stateOf(tree);
         QVERIFY2(st.ok(), st.ok() ? "" : st.error().toString().c_str());
         const CacheSchema* l3 = st->cacheSchema("L3");
         QVERIFY(l3);
@@ -44,14 +64,11 @@ private Q_SLOTS:
         QCOMPARE(l3->ioAllocMask(2), std::uint64_t(0xc000));
         QCOMPARE(l3->ioAllocClosid, 15); // the highest of 16
 
-        AllocationModel model;
-        model.setState(*st);
-        CacheWayHeatmap heatmap;
-        heatmap.setModel(&model);
-        heatmap.resize(heatmap.sizeHint());
-        heatmap.show();
+        Shown shown(*st);
+        AllocationModel& model = shown.model;
+        CacheWayHeatmap& heatmap = shown.heatmap;
         QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
-        const QImage img = heatmap.grid()->grab().toImage();
+        const QImage img = shown.grid();
         const HeatmapPalette colours(heatmap.grid()->palette());
         QCOMPARE(img.pixelColor(frameOf(heatmap.grid(), 0, 15)), colours.ioAlloc);
         QCOMPARE(img.pixelColor(frameOf(heatmap.grid(), 1, 14)), colours.ioAlloc);
@@ -73,25 +90,18 @@ private Q_SLOTS:
         {
             std::ofstream(tree.root() + "/info/L3/io_alloc") << "disabled\n";
         }
-        rdt::engine::ServiceOptions o;
-        o.rdt.spec = "resctrl:" + tree.root();
-        auto svc = rdt::engine::CaptureService::open(o);
-        QVERIFY2(svc.ok(), svc.ok() ? "" : svc.error().toString().c_str());
-        auto st = readAllocationState(**svc, { false, false, {}, {} });
+        auto st = stateOf(tree);
         QVERIFY2(st.ok(), st.ok() ? "" : st.error().toString().c_str());
         const CacheSchema* l3 = st->cacheSchema("L3");
         QVERIFY(l3);
         QVERIFY(l3->ioAllocMasks.empty());
         QCOMPARE(l3->ioAllocClosid, -1);
 
-        AllocationModel model;
-        model.setState(*st);
-        CacheWayHeatmap heatmap;
-        heatmap.setModel(&model);
-        heatmap.resize(heatmap.sizeHint());
-        heatmap.show();
+        Shown shown(*st);
+        AllocationModel& model = shown.model;
+        CacheWayHeatmap& heatmap = shown.heatmap;
         QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
-        const QImage img = heatmap.grid()->grab().toImage();
+        const QImage img = shown.grid();
         const HeatmapPalette colours(heatmap.grid()->palette());
         QVERIFY(img.pixelColor(frameOf(heatmap.grid(), 0, 15)) != colours.ioAlloc);
         QVERIFY(img.pixelColor(frameOf(heatmap.grid(), 0, 14)) != colours.ioAlloc);
@@ -101,14 +111,11 @@ private Q_SLOTS:
 
     void nothingWithoutIoAlloc()
     {
-        AllocationModel model;
-        model.setState(makeSkxState());
-        CacheWayHeatmap heatmap;
-        heatmap.setModel(&model);
-        heatmap.resize(heatmap.sizeHint());
-        heatmap.show();
+        Shown shown(makeSkxState());
+        AllocationModel& model = shown.model;
+        CacheWayHeatmap& heatmap = shown.heatmap;
         QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
-        const QImage img = heatmap.grid()->grab().toImage();
+        const QImage img = shown.grid();
         const HeatmapPalette colours(heatmap.grid()->palette());
         for (int bit = 0; bit < 11; ++bit)
             QVERIFY(img.pixelColor(frameOf(heatmap.grid(), 0, bit)) != colours.ioAlloc);
