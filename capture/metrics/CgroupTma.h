@@ -19,13 +19,15 @@
 
 namespace rdt::metrics {
 
-/// The pod's cgroup v2 directory, relative to the cgroup mount ("/kubepods.slice/.../kubepods-pod<UID>.slice"),
-/// from the text of a task's /proc/PID/cgroup; none when the task is not in a pod or the file has no "0::" line.
+/// The pod's cgroup directory that perf counts in, relative to /sys/fs/cgroup, from the text of a task's
+/// /proc/PID/cgroup: on cgroup v2 the pod's directory ("/kubepods.slice/.../kubepods-pod<UID>.slice"); where the
+/// perf_event controller is on a v1 hierarchy (v1 and hybrid nodes), the pod's directory in that hierarchy
+/// ("/perf_event/kubepods/burstable/pod<UID>"). None when the task is not in a pod.
 std::optional<std::string> podCgroupDir(std::string_view procPidCgroup);
 
 class CgroupTmaCounter {
 public:
-    /// `cgroupRoot`: where cgroup v2 is mounted (/sys/fs/cgroup).
+    /// `cgroupRoot`: where the cgroup file systems are mounted (/sys/fs/cgroup).
     CgroupTmaCounter(std::unique_ptr<pmu::PerfSyscalls> sys, pmu::Recipe recipe, std::string cgroupRoot);
     ~CgroupTmaCounter();
     CgroupTmaCounter(const CgroupTmaCounter&) = delete;

@@ -69,7 +69,7 @@ TmaCounter podTmaCounter(std::string procRoot, std::string cgroupRoot, unsigned 
         for (unsigned pid : tasks)
             if ((dir = podCgroupDir(readText(state->procRoot + "/" + std::to_string(pid) + "/cgroup")))) break;
         if (!dir) {
-            once("no task of it is in a pod's cgroup v2 directory");
+            once("no task of it is in a pod's cgroup");
             return std::nullopt;
         }
         if (!state->counter) {

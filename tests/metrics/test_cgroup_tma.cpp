@@ -63,12 +63,25 @@ TEST(MetricsCgroupTma, PodCgroupDirFromProcPidCgroup)
                                     "5e4f_4a3b_8c9d_0e1f2a3b4c5d.slice/cri-containerd-"
                                     "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope\n"),
         "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod9a8b7c6d_5e4f_4a3b_8c9d_0e1f2a3b4c5d.slice");
-    EXPECT_EQ(metrics::podCgroupDir("12:perf_event:/x\n0::/kubepods/burstable/pod0f1e2d3c-4b5a-6978-8a9b-"
+    EXPECT_EQ(metrics::podCgroupDir("12:cpuset:/x\n0::/kubepods/burstable/pod0f1e2d3c-4b5a-6978-8a9b-"
                                     "0c1d2e3f4a5b/abcdef0123456789\n"),
         "/kubepods/burstable/pod0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b");
     EXPECT_FALSE(metrics::podCgroupDir("0::/system.slice/sshd.service\n"));
-    EXPECT_FALSE(metrics::podCgroupDir("4:perf_event:/kubepods/pod0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b/x\n"))
-        << "cgroup v1 only: no v2 directory to open";
+    // cgroup v1 (cgroupfs driver) and hybrid (systemd driver): perf_event's own hierarchy is where perf counts.
+    EXPECT_EQ(metrics::podCgroupDir("11:memory:/kubepods/pod0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b/x\n"
+                                    "4:perf_event:/kubepods/pod0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b/x\n"),
+        "/perf_event/kubepods/pod0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b");
+    EXPECT_EQ(metrics::podCgroupDir("7:perf_event:/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-"
+                                    "pod9a8b7c6d_5e4f_4a3b_8c9d_0e1f2a3b4c5d.slice/cri-containerd-0123.scope\n"
+                                    "0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-"
+                                    "pod9a8b7c6d_5e4f_4a3b_8c9d_0e1f2a3b4c5d.slice/cri-containerd-0123.scope\n"),
+        "/perf_event/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod9a8b7c6d_5e4f_4a3b_8c9d_"
+        "0e1f2a3b4c5d.slice");
+    // perf_event bound to v1 with the task outside any pod there: the v2 directory cannot be counted either.
+    EXPECT_FALSE(metrics::podCgroupDir("12:perf_event:/x\n0::/kubepods/burstable/pod0f1e2d3c-4b5a-6978-8a9b-"
+                                       "0c1d2e3f4a5b/abcdef0123456789\n"));
+    EXPECT_FALSE(metrics::podCgroupDir("4:perf_event,net_cls:/system.slice/x\n"));
+    EXPECT_FALSE(metrics::podCgroupDir("garbage\n::\n"));
 }
 
 TEST(MetricsCgroupTma, CountsThePodsCgroupCumulatively)
@@ -150,5 +163,35 @@ TEST(MetricsCgroupTma, OnlyPodGroupsAreCountedThroughTheirTasksPodCgroup)
     counter.endRound(); // a round in which the pod was not asked for: its counters close
     ASSERT_TRUE(counter.count(podGroup, { 4242 }));
     EXPECT_EQ(sys->pids.size(), 2 * opened) << "the pod's counters were closed and opened again";
+    std::filesystem::remove_all(root);
+}
+
+// A cgroup v1 node (cgroupfs driver): the pod's directory in the perf_event hierarchy is the one counted.
+TEST(MetricsCgroupTma, OnCgroupV1ThePodsPerfEventDirectoryIsCounted)
+{
+    const std::string root
+        = std::filesystem::temp_directory_path() / ("rdtscope-podtma-v1-" + std::to_string(::getpid()));
+    const std::string pod = "/kubepods/burstable/pod0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b";
+    std::filesystem::create_directories(root + "/cgroup/perf_event" + pod);
+    std::filesystem::create_directories(root + "/proc/4242");
+    std::ofstream(root + "/proc/4242/cgroup")
+        << "12:memory:" << pod << "/abcdef\n4:perf_event:" << pod << "/abcdef\n1:name=systemd:" << pod << "/abcdef\n";
+    std::vector<std::string> log;
+    auto counter = metrics::podTmaCounter(
+        root + "/proc", root + "/cgroup", 1234, [] { return std::make_unique<FakePerf>(); },
+        [&](const std::string& line) { log.push_back(line); },
+        [] { return pmu::tmaRecipe(pmu::EventEncoder::forModel(pmu::modelForPfmName("icx"))); });
+    const auto slots = counter.count("rdtscope-agent.1234.pod-0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b", { 4242 });
+    ASSERT_TRUE(slots) << (log.empty() ? "" : log.back());
+    EXPECT_GT(slots->retiring, 0);
+    EXPECT_TRUE(log.empty()) << log.front();
+
+    // Without the perf_event hierarchy's directory the error names the path it tried.
+    std::filesystem::remove_all(root + "/cgroup/perf_event");
+    counter.endRound();
+    counter.endRound();
+    EXPECT_FALSE(counter.count("rdtscope-agent.1234.pod-0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b", { 4242 }));
+    ASSERT_FALSE(log.empty());
+    EXPECT_NE(log.back().find("/cgroup/perf_event/kubepods/burstable/pod0f1e2d3c"), std::string::npos) << log.back();
     std::filesystem::remove_all(root);
 }
