@@ -267,6 +267,7 @@ rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::s
     options.rdt.simTimeScale = simTimeScale;
     options.rdt.simPreset = preset;
     options.who = "gui";
+    options.sncNodeSamples = true; // SNC machines: the Monitor dock's rows per sub-NUMA node
     auto service = rdt::engine::CaptureService::open(options);
     if (!service) return service.error();
     const std::string kind = (*service)->source().kind;

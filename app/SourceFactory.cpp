@@ -26,6 +26,7 @@ rdt::Result<SourceBundle> openConnectedSource(const AppOptions& options)
     service.rdt.scenario = options.scenario.toStdString();
     service.rdt.simPreset = options.preset.toStdString();
     service.who = "gui";
+    service.sncNodeSamples = true; // SNC machines: the Monitor dock's rows per sub-NUMA node
     const std::string software = "rdtscope " + QCoreApplication::applicationVersion().toStdString();
     auto engine
         = rdt::remote::connectEngine(options.connect.toStdString(), service, software, options.agentPath.toStdString());

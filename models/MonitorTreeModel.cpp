@@ -7,10 +7,35 @@
 #include <QGuiApplication>
 #include <QPalette>
 
+#include <algorithm>
 #include <map>
 
 namespace {
-constexpr quintptr kTopLevel = ~quintptr(0); ///< internalId of a group row; a domain row holds its group's index
+// internalId: a group row is kTopLevel; a domain row holds its group's index; an SNC node row holds kNodeRow with
+// its group's index above bit 16 and its domain's row below.
+constexpr quintptr kTopLevel = ~quintptr(0);
+constexpr quintptr kNodeRow = quintptr(1) << 62;
+constexpr int kNodeShift = 16;
+constexpr quintptr kRowMask = (quintptr(1) << kNodeShift) - 1;
+
+quintptr nodeRowId(std::size_t group, int domainRow)
+{
+    return kNodeRow | (quintptr(group) << kNodeShift) | quintptr(domainRow);
+}
+std::size_t groupOfNodeRow(quintptr id)
+{
+    return static_cast<std::size_t>((id & ~kNodeRow) >> kNodeShift);
+}
+std::size_t domainOfNodeRow(quintptr id)
+{
+    return static_cast<std::size_t>(id & kRowMask);
+}
+} // namespace
+
+MonitorTreeModel::Level MonitorTreeModel::levelOf(const QModelIndex& index)
+{
+    if (index.internalId() == kTopLevel) return Level::Group;
+    return (index.internalId() & kNodeRow) ? Level::Node : Level::Domain;
 }
 
 MonitorTreeModel::MonitorTreeModel(QObject* parent)
@@ -24,23 +49,32 @@ void MonitorTreeModel::update(const rdt::RdtSampleBatch& batch)
     for (const auto& s : batch.samples) {
         auto [it, fresh] = at.try_emplace(s.group, groups.size());
         if (fresh) {
-            groups.push_back({ s.group, {}, {} });
+            groups.push_back({ s.group, {}, {}, {}, 0 });
             groups.back().sum.group = s.group;
             groups.back().sum.timeNs = s.timeNs;
         }
         Group& g = groups[it->second];
         g.domains.push_back(s);
+        g.nodes.emplace_back();
         g.sum.occupancyBytes += s.occupancyBytes;
         g.sum.mbmTotalBps += s.mbmTotalBps;
         g.sum.mbmLocalBps += s.mbmLocalBps;
         g.sum.flags |= s.flags;
         if (s.flags & rdt::SampleMbmUnassigned) ++g.unassigned;
     }
+    for (const auto& s : batch.nodeSamples) {
+        const auto it = at.find(s.group);
+        if (it == at.end()) continue; // every node row has its L3 row (rdt::splitSncNodes)
+        Group& g = groups[it->second];
+        for (std::size_t d = 0; d < g.domains.size(); ++d)
+            if (g.domains[d].domain == s.domain && g.nodes[d].size() < kRowMask) g.nodes[d].push_back(s);
+    }
     bool sameShape = groups.size() == m_groups.size();
     for (std::size_t i = 0; sameShape && i < groups.size(); ++i) {
         sameShape = groups[i].path == m_groups[i].path && groups[i].domains.size() == m_groups[i].domains.size();
         for (std::size_t d = 0; sameShape && d < groups[i].domains.size(); ++d)
-            sameShape = groups[i].domains[d].domain == m_groups[i].domains[d].domain;
+            sameShape = groups[i].domains[d].domain == m_groups[i].domains[d].domain
+                && groups[i].nodes[d].size() == m_groups[i].nodes[d].size();
     }
     if (!sameShape) {
         beginResetModel();
@@ -56,6 +90,11 @@ void MonitorTreeModel::update(const rdt::RdtSampleBatch& batch)
         const QModelIndex parent = index(g, 0);
         const int n = rowCount(parent);
         if (n > 0) Q_EMIT dataChanged(index(0, 0, parent), index(n - 1, ColumnCount - 1, parent));
+        for (int d = 0; d < n; ++d) {
+            const QModelIndex domain = index(d, 0, parent);
+            const int nodes = rowCount(domain);
+            if (nodes > 0) Q_EMIT dataChanged(index(0, 0, domain), index(nodes - 1, ColumnCount - 1, domain));
+        }
     }
 }
 
@@ -71,23 +110,45 @@ QModelIndex MonitorTreeModel::index(int row, int column, const QModelIndex& pare
     if (column < 0 || column >= ColumnCount || row < 0) return {};
     if (!parent.isValid())
         return row < static_cast<int>(m_groups.size()) ? createIndex(row, column, kTopLevel) : QModelIndex();
-    if (parent.internalId() != kTopLevel) return {};
-    const auto& g = m_groups[static_cast<std::size_t>(parent.row())];
-    return row < static_cast<int>(g.domains.size()) ? createIndex(row, column, quintptr(parent.row())) : QModelIndex();
+    if (row >= rowCount(parent)) return {};
+    if (levelOf(parent) == Level::Group) return createIndex(row, column, quintptr(parent.row()));
+    return createIndex(row, column, nodeRowId(static_cast<std::size_t>(parent.internalId()), parent.row()));
 }
 
 QModelIndex MonitorTreeModel::parent(const QModelIndex& child) const
 {
-    if (!child.isValid() || child.internalId() == kTopLevel) return {};
-    return createIndex(static_cast<int>(child.internalId()), 0, kTopLevel);
+    if (!child.isValid()) return {};
+    switch (levelOf(child)) {
+    case Level::Group:
+        return {};
+    case Level::Domain:
+        return createIndex(static_cast<int>(child.internalId()), 0, kTopLevel);
+    case Level::Node:
+        return createIndex(
+            static_cast<int>(domainOfNodeRow(child.internalId())), 0, quintptr(groupOfNodeRow(child.internalId())));
+    }
+    return {};
 }
 
 int MonitorTreeModel::rowCount(const QModelIndex& parent) const
 {
     if (!parent.isValid()) return static_cast<int>(m_groups.size());
-    if (parent.internalId() != kTopLevel || parent.column() != 0) return 0;
-    const auto& g = m_groups[static_cast<std::size_t>(parent.row())];
-    return g.domains.size() > 1 ? static_cast<int>(g.domains.size()) : 0; // one domain: nothing to break down
+    if (parent.column() != 0) return 0;
+    switch (levelOf(parent)) {
+    case Level::Group: {
+        const auto& g = m_groups[static_cast<std::size_t>(parent.row())];
+        const bool snc = std::any_of(g.nodes.begin(), g.nodes.end(), [](const auto& n) { return !n.empty(); });
+        // One domain: nothing to break down, unless its SNC nodes are.
+        return g.domains.size() > 1 || snc ? static_cast<int>(g.domains.size()) : 0;
+    }
+    case Level::Domain:
+        return static_cast<int>(m_groups[static_cast<std::size_t>(parent.internalId())]
+                                    .nodes[static_cast<std::size_t>(parent.row())]
+                                    .size());
+    case Level::Node:
+        return 0;
+    }
+    return 0;
 }
 
 int MonitorTreeModel::columnCount(const QModelIndex&) const
@@ -98,9 +159,16 @@ int MonitorTreeModel::columnCount(const QModelIndex&) const
 const rdt::RdtSample* MonitorTreeModel::sampleFor(const QModelIndex& index) const
 {
     if (!index.isValid()) return nullptr;
-    if (index.internalId() == kTopLevel) return &m_groups[static_cast<std::size_t>(index.row())].sum;
-    const auto& g = m_groups[static_cast<std::size_t>(index.internalId())];
-    return &g.domains[static_cast<std::size_t>(index.row())];
+    switch (levelOf(index)) {
+    case Level::Group:
+        return &m_groups[static_cast<std::size_t>(index.row())].sum;
+    case Level::Domain:
+        return &m_groups[static_cast<std::size_t>(index.internalId())].domains[static_cast<std::size_t>(index.row())];
+    case Level::Node:
+        return &m_groups[groupOfNodeRow(index.internalId())]
+                    .nodes[domainOfNodeRow(index.internalId())][static_cast<std::size_t>(index.row())];
+    }
+    return nullptr;
 }
 
 QVariant MonitorTreeModel::data(const QModelIndex& index, int role) const
@@ -112,6 +180,7 @@ QVariant MonitorTreeModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case GroupColumn:
+            if (s->node >= 0) return tr("SNC node %1").arg(s->node);
             if (!group) return tr("domain %1").arg(s->domain);
             return s->group.empty() ? tr("(default)") : QString::fromStdString(s->group);
         case DomainsColumn:
@@ -140,7 +209,8 @@ QVariant MonitorTreeModel::data(const QModelIndex& index, int role) const
     if (role == ValueRole) {
         switch (index.column()) {
         case GroupColumn:
-            return QString(QString::fromStdString(s->group) + (group ? QString() : QString::number(s->domain)));
+            return QString(QString::fromStdString(s->group) + (group ? QString() : QString::number(s->domain))
+                + (s->node >= 0 ? QStringLiteral("/") + QString::number(s->node) : QString()));
         case DomainsColumn:
             return group ? static_cast<double>(domains) : static_cast<double>(s->domain);
         case OccupancyColumn:
@@ -181,7 +251,14 @@ QString MonitorTreeModel::tooltip(const QModelIndex& index) const
     const QString name = s->group.empty() ? tr("(default)") : QString::fromStdString(s->group);
     const QString flags = MonitorModel::flagsText(s->flags);
     QString text = group ? tr("%1: summed over %n L3 domain(s)", nullptr, int(g->domains.size())).arg(name)
-                         : tr("%1 in L3 domain %2").arg(name).arg(s->domain);
+        : s->node >= 0
+        ? tr("%1 in SNC node %2 of L3 domain %3 (the kernel's mon_sub_L3_%4): what the group holds and moves through "
+             "this node's share of the L3; the domain row is the sum of its nodes.")
+              .arg(name)
+              .arg(s->node)
+              .arg(s->domain)
+              .arg(s->node, 2, 10, QLatin1Char('0'))
+        : tr("%1 in L3 domain %2").arg(name).arg(s->domain);
     if (!flags.isEmpty()) text += QStringLiteral("\n") + flags;
     if (mbmUnassigned(index)) {
         text += QStringLiteral("\n")
@@ -202,10 +279,11 @@ QVariant MonitorTreeModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal) return {};
     static const char* const names[]
         = { "Group", "Domains", "LLC occupancy", "Total BW", "Local BW", "Remote BW", "Flags" };
-    static const char* const tips[] = { "Monitoring group (resctrl path); expand for one row per L3 domain",
-        "L3 domains (cache instances) the figures are summed over", "Bytes of the L3 cache the group holds now",
-        "Memory bandwidth, local and remote (MBM total)", "Memory bandwidth to the local node (MBM local)",
-        "Total minus local: bandwidth to other nodes", "Counter errors, wraps and resets" };
+    static const char* const tips[]
+        = { "Monitoring group (resctrl path); expand for one row per L3 domain (and per SNC node under it)",
+              "L3 domains (cache instances) the figures are summed over", "Bytes of the L3 cache the group holds now",
+              "Memory bandwidth, local and remote (MBM total)", "Memory bandwidth to the local node (MBM local)",
+              "Total minus local: bandwidth to other nodes", "Counter errors, wraps and resets" };
     if (section < 0 || section >= ColumnCount) return {};
     if (role == Qt::DisplayRole) return tr(names[section]);
     if (role == Qt::ToolTipRole) return tr(tips[section]);

@@ -10,6 +10,8 @@
 
 /// The Monitor dock's model: one top-level row per monitoring group with its figures summed over the L3 domains,
 /// and one child row per domain. A machine with 4 domains and 128 groups gives 128 rows to scan, not 512.
+/// On Intel SNC (RdtSampleBatch::nodeSamples) a domain row has one child per sub-NUMA node, so a node's share of
+/// its L3 shows under that L3 (kernel Documentation/filesystems/resctrl.rst, mon_sub_L3_YY).
 /// Columns match MonitorModel's; sort and filter through a QSortFilterProxyModel (ValueRole sorts numerically).
 /// A row whose MBM counter is Unassigned (AMD assignable counters in mbm_event mode, kernel
 /// Documentation/filesystems/resctrl.rst "mbm_L3_assignments") is a state, not a zero: its bandwidth cells read
@@ -48,8 +50,11 @@ private:
         std::string path;
         rdt::RdtSample sum; ///< occupancy and bandwidths summed over the domains, flags or-ed
         std::vector<rdt::RdtSample> domains;
+        std::vector<std::vector<rdt::RdtSample>> nodes; ///< per entry of `domains`: its SNC node rows (or none)
         std::size_t unassigned = 0; ///< domains whose MBM counter is Unassigned (AMD assignable counters)
     };
+    enum class Level { Group, Domain, Node };
+    static Level levelOf(const QModelIndex& index);
     const rdt::RdtSample* sampleFor(const QModelIndex& index) const;
     /// The row's bandwidth is not measured: a domain without an MBM counter, or a group with none in any domain.
     bool mbmUnassigned(const QModelIndex& index) const;

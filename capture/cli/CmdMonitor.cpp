@@ -190,7 +190,11 @@ int runMonitor(const MonitorOptions& o)
     const auto first = drain("scenario", false);
     std::map<std::tuple<std::string, int, int>, Printed> printed; // (group, domain, SNC node or -1)
     if (!first) return ExitFailure;
-    for (const auto& s : first->samples)
+    // --nodes: the rows per SNC node (RdtSampleBatch::nodeSamples); otherwise one per L3 domain.
+    auto rows = [&o](const RdtSampleBatch& b) -> const std::vector<RdtSample>& {
+        return o.nodes ? b.nodeSamples : b.samples;
+    };
+    for (const auto& s : rows(*first))
         printed[{ s.group, s.domain, s.node }] = { s.mbmTotalBytes, s.mbmLocalBytes, 0 };
     std::map<std::tuple<std::string, int, std::string>, double> printedTelemetry;
     for (const auto& s : first->telemetry)
@@ -249,7 +253,7 @@ int runMonitor(const MonitorOptions& o)
                 std::fprintf(stderr, "rdtscope-cli monitor: poll failed: %s\n", polled.toString().c_str());
                 continue;
             }
-            for (const auto& s : batch->samples)
+            for (const auto& s : rows(*batch))
                 printed[{ s.group, s.domain, s.node }].flags |= s.flags;
             last = std::move(*batch);
             ok = true;
@@ -262,7 +266,7 @@ int runMonitor(const MonitorOptions& o)
             std::printf("%-28s %6s%s %12s %12s %12s %12s %5s\n", "GROUP", "DOMAIN", o.nodes ? "   NODE" : "", "LLC[KB]",
                 "MBL[MB/s]", "MBR[MB/s]", "MBT[MB/s]", "FLAGS");
         }
-        for (const auto& s : last.samples) {
+        for (const auto& s : rows(last)) {
             if (csv && o.telemetry) break;
             auto& p = printed[{ s.group, s.domain, s.node }];
             const double total = static_cast<double>(s.mbmTotalBytes - std::min(p.total, s.mbmTotalBytes)) / secs;

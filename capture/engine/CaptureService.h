@@ -42,8 +42,9 @@ struct ServiceOptions {
     bool openRdt = true; ///< false: PMU captures only (no RDT source is opened)
     std::size_t eventCapacity = 4096; ///< undrained events kept; older ones are dropped and counted
     std::string who = "cli"; ///< who applies allocations ("cli", "gui", "agent"), copied into AllocationChanged
-    /// Intel SNC: samples per sub-NUMA node instead of per L3 (RdtBackend::setSncNodeReadings; RdtSample::node).
-    /// The metrics endpoint's `node` label; sessions and the GUI keep one sample per L3.
+    /// Intel SNC: read per sub-NUMA node (RdtBackend::setSncNodeReadings); batches then carry the node rows in
+    /// RdtSampleBatch::nodeSamples beside their L3 sums in `samples` (what sessions keep). For the metrics
+    /// endpoint's `node` label, `monitor --nodes` and the GUI's Monitor dock.
     bool sncNodeSamples = false;
     /// The perf_event_open real PMU captures open through (unset: the kernel's); a test seam, never carried.
     std::function<std::unique_ptr<pmu::PerfSyscalls>()> perfSyscalls;

@@ -39,7 +39,8 @@ void MetricsState::addBatch(const RdtSampleBatch& batch, double wallSeconds)
 {
     m_sourceTimeNs = batch.timeNs;
     std::map<std::tuple<std::string, int, int>, Series> next;
-    for (const auto& s : batch.samples) {
+    // On SNC, one series per sub-NUMA node (labelled `node`); the L3 sums would count the same bytes twice.
+    for (const auto& s : batch.nodeSamples.empty() ? batch.samples : batch.nodeSamples) {
         for (const auto& [flag, reason] : kErrorReasons)
             if (s.flags & flag) ++m_errors[reason];
         const auto key = std::make_tuple(s.group, s.domain, s.node);

@@ -36,10 +36,10 @@ void SampleEncoder::encode(const RdtSampleBatch& batch, std::uint64_t droppedBat
     // Rates travel only when the receiver could not derive every one of them exactly from the deltas (the first
     // batch of a series, a coalesced gap, a counter reset, the sampler's own rounding).
     bool derivable = true;
-    // The node column travels only when a sample covers one SNC node (the backend reads per node).
-    const bool nodes
-        = std::any_of(batch.samples.begin(), batch.samples.end(), [](const RdtSample& s) { return s.node >= 0; });
-    for (const auto& s : batch.samples) {
+    // With SNC node rows (the backend reads per node) only they travel, with a node column: the receiver sums
+    // them into the L3 rows as the sampler did (splitSncNodes).
+    const bool nodes = !batch.nodeSamples.empty();
+    for (const auto& s : nodes ? batch.nodeSamples : batch.samples) {
         auto [it, inserted] = m_groups.try_emplace(s.group, static_cast<std::uint32_t>(m_groups.size()));
         if (inserted) out.add_new_groups(s.group);
         const std::uint32_t g = it->second;
@@ -134,6 +134,7 @@ Result<DecodedSamples> SampleDecoder::decode(const pb::RdtSampleBatch& in)
         last = { s.mbmTotalBytes, s.mbmLocalBytes, in.time_ns() };
         out.batch.samples.push_back(std::move(s));
     }
+    splitSncNodes(out.batch);
     if (static_cast<std::size_t>(in.telemetry_size()) > kMaxTelemetryRows)
         return makeError("protocol error: more than " + std::to_string(kMaxTelemetryRows) + " telemetry rows");
     out.batch.telemetry.reserve(static_cast<std::size_t>(in.telemetry_size()));

@@ -58,7 +58,15 @@ struct RdtSampleBatch {
     std::vector<RdtSample> samples;
     std::vector<TelemetrySample>
         telemetry {}; ///< empty without PERF_PKG_MON (initialised: {time, samples} stays valid)
+    /// Intel SNC, when the backend reads per sub-NUMA node (RdtBackend::setSncNodeReadings): one row per group, L3
+    /// and node (RdtSample::node >= 0). `samples` still holds one row per group and L3, the sum of its nodes, as
+    /// the kernel's mon_L3_XX files are (splitSncNodes). Empty otherwise.
+    std::vector<RdtSample> nodeSamples {};
 };
+
+/// Moves the rows of `batch.samples` that cover one SNC node into `batch.nodeSamples` and puts in their place one
+/// row per group and L3 domain: occupancy, cumulative bytes and rates summed over the nodes, flags or-ed.
+void splitSncNodes(RdtSampleBatch& batch);
 
 /// An allocation change as it happened (docs/ARCHITECTURE.md "Data flow": markers on timelines, rows in sessions).
 struct AllocationChanged {

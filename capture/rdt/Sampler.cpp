@@ -221,6 +221,7 @@ Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
         std::lock_guard lock(m_errorMutex);
         m_lastError = firstError.toString();
     }
+    splitSncNodes(batch); // node readings (setSncNodeReadings): rows per node beside their L3 sums
     if (m_callback) m_callback(batch);
     if (!running()) {
         m_queue.push(batch); // pollOnce(): the caller gets the batch too

@@ -471,7 +471,10 @@ TEST(AgentEngine, SncNodeSamplesTravel)
     }
     ASSERT_FALSE(got.empty());
     std::set<int> nodes;
-    for (const auto& s : got.front().samples)
+    for (const auto& s : got.front().nodeSamples)
         nodes.insert(s.node);
     EXPECT_EQ(nodes, (std::set<int> { 0, 1 }));
+    for (const auto& s : got.front().samples)
+        EXPECT_EQ(s.node, -1); // the L3 rows, summed on this side
+    EXPECT_FALSE(got.front().samples.empty());
 }

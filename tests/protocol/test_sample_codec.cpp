@@ -273,8 +273,9 @@ TEST(SampleCodec, HostileTelemetryRowsAreProtocolErrors)
     EXPECT_NE(tooMany.error().message.find("telemetry rows"), std::string::npos);
 }
 
-// Intel SNC (--nodes over --connect): each node of an L3 is its own series; the node column travels only when some
-// sample covers one node, and a node below -1 or a column of the wrong length is a protocol error.
+// Intel SNC (--nodes over --connect): each node of an L3 is its own series; only the node rows travel, with a
+// node column, and the receiver sums them into the L3 row as the sampler did (rdt::splitSncNodes); a node below -1
+// or a column of the wrong length is a protocol error.
 TEST(SampleCodec, SncNodesAreSeriesOfTheirOwn)
 {
     SampleEncoder enc;
@@ -290,18 +291,32 @@ TEST(SampleCodec, SncNodesAreSeriesOfTheirOwn)
             s.node = node;
             s.mbmTotalBytes = k * 1000 * static_cast<unsigned>(node + 1); // different series, different counts
             s.occupancyBytes = 100u * static_cast<unsigned>(node + 1);
+            s.flags = node == 1 && k == 2 ? SampleWrapped : 0u;
             in.samples.push_back(s);
         }
+        splitSncNodes(in); // as the sampler publishes it
+        ASSERT_EQ(in.nodeSamples.size(), 2u);
+        ASSERT_EQ(in.samples.size(), 1u);
+        EXPECT_EQ(in.samples[0].node, -1);
+        EXPECT_EQ(in.samples[0].occupancyBytes, 300u);
+        EXPECT_EQ(in.samples[0].mbmTotalBytes, k * 3000);
+        EXPECT_EQ(in.samples[0].flags, k == 2 ? SampleWrapped : 0u); // a node's flag is its L3's
         pb::RdtSampleBatch wire;
         enc.encode(in, 0, wire);
         EXPECT_EQ(wire.node_size(), 2);
+        EXPECT_EQ(wire.group_size(), 2); // the sum does not travel
         auto out = dec.decode(wire);
         ASSERT_TRUE(out.ok()) << out.error().message;
-        ASSERT_EQ(out->batch.samples.size(), 2u);
+        ASSERT_EQ(out->batch.nodeSamples.size(), 2u);
         for (std::size_t i = 0; i < 2; ++i) {
-            EXPECT_EQ(out->batch.samples[i].node, in.samples[i].node);
-            EXPECT_EQ(out->batch.samples[i].mbmTotalBytes, in.samples[i].mbmTotalBytes);
+            EXPECT_EQ(out->batch.nodeSamples[i].node, in.nodeSamples[i].node);
+            EXPECT_EQ(out->batch.nodeSamples[i].mbmTotalBytes, in.nodeSamples[i].mbmTotalBytes);
         }
+        ASSERT_EQ(out->batch.samples.size(), 1u);
+        EXPECT_EQ(out->batch.samples[0].node, -1);
+        EXPECT_EQ(out->batch.samples[0].occupancyBytes, in.samples[0].occupancyBytes);
+        EXPECT_EQ(out->batch.samples[0].mbmTotalBytes, in.samples[0].mbmTotalBytes);
+        EXPECT_EQ(out->batch.samples[0].flags, in.samples[0].flags);
     }
     pb::RdtSampleBatch whole;
     SampleEncoder().encode(batchAt(5000, 1), 0, whole);
@@ -309,6 +324,7 @@ TEST(SampleCodec, SncNodesAreSeriesOfTheirOwn)
     auto plain = SampleDecoder().decode(whole);
     ASSERT_TRUE(plain.ok());
     EXPECT_EQ(plain->batch.samples.front().node, -1);
+    EXPECT_TRUE(plain->batch.nodeSamples.empty());
 
     pb::RdtSampleBatch bad = whole;
     bad.add_node(0); // one entry for six samples

@@ -326,11 +326,18 @@ TEST(ResctrlVendor, IntelSncReadsPerNodeWhenAsked)
     t.write("p0/mon_data/mon_L3_00/mon_sub_L3_01/mbm_total_bytes", "2500000000\n");
     auto batch = sampler.pollOnce(2'000'000'000);
     ASSERT_TRUE(batch.ok());
-    ASSERT_EQ(batch->samples.size(), 4u);
-    for (const auto& smp : batch->samples) {
-        EXPECT_EQ(smp.node, smp.domain * 2 + (&smp - batch->samples.data()) % 2);
+    ASSERT_EQ(batch->nodeSamples.size(), 4u);
+    for (const auto& smp : batch->nodeSamples) {
+        EXPECT_EQ(smp.node, smp.domain * 2 + (&smp - batch->nodeSamples.data()) % 2);
         EXPECT_EQ(smp.mbmTotalBps, smp.node == 1 ? 500000000.0 : 0.0) << smp.node;
     }
+    // Beside them, one row per L3 that sums its nodes (what sessions keep), as the kernel's mon_L3_XX files do.
+    ASSERT_EQ(batch->samples.size(), 2u);
+    EXPECT_EQ(batch->samples[0].node, -1);
+    EXPECT_EQ(batch->samples[0].mbmTotalBps, 500000000.0);
+    EXPECT_EQ(batch->samples[1].mbmTotalBps, 0.0);
+    EXPECT_EQ(
+        batch->samples[0].occupancyBytes, batch->nodeSamples[0].occupancyBytes + batch->nodeSamples[1].occupancyBytes);
 }
 
 TEST(ResctrlVendor, IntelTelemetryAndMbps)
