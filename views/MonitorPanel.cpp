@@ -42,6 +42,7 @@ MonitorPanel::MonitorPanel(MonitorTreeModel* model, QWidget* parent)
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(MonitorTreeModel::TotalColumn, Qt::DescendingOrder);
     m_view->setAlternatingRowColors(true);
+    m_view->setIndentation(14); // three levels on SNC (group, L3 domain, node) in a narrow dock
     m_view->setUniformRowHeights(true); // 128 groups x 4 domains stay cheap to lay out
     m_view->setTextElideMode(Qt::ElideMiddle); // group paths differ at both ends
     QHeaderView* header = m_view->header();
@@ -73,6 +74,9 @@ MonitorPanel::MonitorPanel(MonitorTreeModel* model, QWidget* parent)
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, fitColumns);
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, fitColumns);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, fitColumns);
+    // Expanding shows domain rows and, on SNC, node rows one level deeper: their names must fit too.
+    connect(m_view, &QTreeView::expanded, this, fitColumns);
+    connect(m_view, &QTreeView::collapsed, this, fitColumns);
     header->setMinimumSectionSize(40);
     fitColumns();
 
