@@ -19,6 +19,7 @@ for s in "${shots[@]}"; do
 done
 captions=$(grep -c '<caption>' "$meta")
 [ "$captions" -eq ${#shots[@]} ] || { echo "$captions captions for ${#shots[@]} screenshots" >&2; exit 1; }
-newest=$(sed -n 's:.*<release version="\([^"]*\)".*:\1:p' "$meta" | head -1)
+newest=$(sed -n 's:.*<release version="\([^"]*\)".*:\1:p' "$meta") # all of them: `| head -1` risks SIGPIPE
+newest=${newest%%$'\n'*}
 [ "$newest" = "$version" ] || { echo "newest release in the metainfo is $newest, the build is $version" >&2; exit 1; }
 echo "metainfo ok: launchable $launchable, ${#shots[@]} screenshots, release $newest"

@@ -19,5 +19,8 @@ for prog in usr/bin/rdtscope-cli usr/libexec/rdtscope/rdtscope-agent; do
 done
 gui=$(depends rdtscope)
 grep -q 'libqt6widgets6' <<<"$gui" || { echo "the GUI package does not depend on Qt 6 Widgets: $gui" >&2; exit 1; }
-ldd "$root/usr/bin/rdtscope" | grep -q 'libQt6Widgets' || { echo "ldd finds no Qt in the GUI" >&2; exit 1; }
+# ldd's whole output first: `ldd | grep -q` under pipefail failed now and then, when grep quit at its first match
+# and ldd died of SIGPIPE before it had written the rest.
+gui_libs=$(ldd "$root/usr/bin/rdtscope")
+grep -q 'libQt6Widgets' <<<"$gui_libs" || { echo "ldd finds no Qt in the GUI: $gui_libs" >&2; exit 1; }
 echo "no Qt in rdtscope-cli or rdtscope-agent (the GUI package depends on it, as it must)"
