@@ -10,36 +10,45 @@ constexpr quintptr kTop = 0;
 
 const std::vector<TmaModel::Category>& TmaModel::categories()
 {
+    // The measured level-2 nodes come from different events per generation (Tma.h): the PERF_METRICS topdown-*
+    // events on Sapphire Rapids and later, generic events as perf's skylakex-metrics.json uses them before Ice Lake.
+    // The column explains the category; the tooltip says how each generation measures it.
     static const std::vector<Category> c = {
-        { "retiring", "Retiring", "Slots that retired a uop: useful work (SDM 22.2.9.6; perf's topdown.txt)", -1 },
+        { "retiring", "Retiring", "Slots that retired a uop: useful work (SDM 22.2.9.6; perf's topdown.txt)", -1,
+            nullptr },
         { "bad-speculation", "Bad speculation",
-            "Slots wasted on uops that never retired: mispredicted paths and machine clears (perf's topdown.txt)", -1 },
+            "Slots wasted on uops that never retired: mispredicted paths and machine clears (perf's topdown.txt)", -1,
+            nullptr },
         { "frontend-bound", "Frontend bound",
-            "Slots where the frontend delivered no uop to an idle backend (IDQ not delivered; perf's topdown.txt)",
-            -1 },
+            "Slots where the frontend delivered no uop to an idle backend (IDQ not delivered; perf's topdown.txt)", -1,
+            nullptr },
         { "backend-bound", "Backend bound",
             "Slots where uops could not be issued for lack of backend resources: memory or execution units "
             "(perf's topdown.txt)",
-            -1 },
-        { "retiring.heavy", "Heavy operations",
-            "Retired uops of instructions that need 2+ uops or microcode "
-            "(topdown-heavy-ops, SPR+)",
-            0 },
-        { "retiring.light", "Light operations", "Retired single-uop instructions: Retiring - Heavy operations", 0 },
-        { "bad-speculation.mispredicts", "Branch mispredicts",
-            "Slots lost to mispredicted branches (topdown-br-mispredict, SPR+)", 1 },
+            -1, nullptr },
+        { "retiring.heavy", "Heavy operations", "Retired uops of instructions that need 2+ uops or microcode", 0,
+            "Sapphire Rapids and later: topdown-heavy-ops.\nBefore Ice Lake: the microcode sequencer's share only,\n"
+            "UOPS_RETIRED.RETIRE_SLOTS / UOPS_ISSUED.ANY x IDQ.MS_UOPS / slots (pmu-tools' Microcode_Sequencer):\n"
+            "multi-uop instructions decoded without microcode count as light operations there" },
+        { "retiring.light", "Light operations", "Retired single-uop instructions: Retiring - Heavy operations", 0,
+            nullptr },
+        { "bad-speculation.mispredicts", "Branch mispredicts", "Slots lost to mispredicted branches", 1,
+            "Sapphire Rapids and later: topdown-br-mispredict.\nBefore Ice Lake: Bad speculation x "
+            "BR_MISP_RETIRED.ALL_BRANCHES / (BR_MISP_RETIRED.ALL_BRANCHES + MACHINE_CLEARS.COUNT)" },
         { "bad-speculation.clears", "Machine clears",
             "Slots lost to pipeline flushes (memory ordering, self-modifying code): Bad speculation - Branch "
             "mispredicts",
-            1 },
-        { "frontend-bound.latency", "Fetch latency",
-            "Frontend starved by i-cache/iTLB misses or resteers (topdown-fetch-lat, SPR+)", 2 },
+            1, nullptr },
+        { "frontend-bound.latency", "Fetch latency", "Frontend starved by i-cache/iTLB misses or resteers", 2,
+            "Sapphire Rapids and later: topdown-fetch-lat.\nBefore Ice Lake: 4 x "
+            "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE / slots" },
         { "frontend-bound.bandwidth", "Fetch bandwidth",
-            "Frontend delivered too few uops per cycle (decoders, DSB): Frontend bound - Fetch latency", 2 },
-        { "backend-bound.memory", "Memory bound",
-            "Stalls waiting for loads and stores: caches, DRAM, bandwidth (topdown-mem-bound, SPR+)", 3 },
-        { "backend-bound.core", "Core bound", "Stalls on execution units or dividers: Backend bound - Memory bound",
-            3 },
+            "Frontend delivered too few uops per cycle (decoders, DSB): Frontend bound - Fetch latency", 2, nullptr },
+        { "backend-bound.memory", "Memory bound", "Stalls waiting for loads and stores: caches, DRAM, bandwidth", 3,
+            "Sapphire Rapids and later: topdown-mem-bound.\nBefore Ice Lake: Backend bound x "
+            "(CYCLE_ACTIVITY.STALLS_MEM_ANY + EXE_ACTIVITY.BOUND_ON_STORES)\n/ (stall and low port-use cycles)" },
+        { "backend-bound.core", "Core bound", "Stalls on execution units or dividers: Backend bound - Memory bound", 3,
+            nullptr },
     };
     return c;
 }
@@ -157,7 +166,7 @@ QVariant TmaModel::data(const QModelIndex& index, int role) const
             return {};
         }
     case Qt::ToolTipRole:
-        return tr(cat.explanation);
+        return cat.measuredBy ? tr("%1.\n%2.").arg(tr(cat.explanation), tr(cat.measuredBy)) : tr(cat.explanation);
     case Qt::TextAlignmentRole:
         return index.column() == FractionColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case FractionRole:

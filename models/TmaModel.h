@@ -2,9 +2,10 @@
 #pragma once
 
 // TMA (Top-down Microarchitecture Analysis) as a tree: the four level-1 categories, each with its two level-2
-// children when the PMU measures them (Sapphire Rapids and later). Columns: category, fraction of issue slots,
-// explanation. Also holds the per-interval series for the stacked-area plot. Categories and their meaning:
-// SDM 22.2.9.6 (slots), docs/PMU.md "TMA"; the level-2 split as the kernel's topdown.txt derives it.
+// children when the recipe measures them (Sapphire Rapids and later; Skylake-generation generic events). Columns:
+// category, fraction of issue slots, explanation. Also holds the per-interval series for the stacked-area plot.
+// Categories and their meaning: SDM 22.2.9.6 (slots), docs/PMU.md "TMA"; the level-2 split as the kernel's topdown.txt
+// derives it.
 
 #include "pmu/Tma.h"
 
@@ -25,6 +26,7 @@ public:
         const char* name;
         const char* explanation; ///< one line, with the reference
         int parent; ///< -1 for level 1
+        const char* measuredBy; ///< the events of a measured level-2 node per generation; nullptr when derived
     };
     static const std::vector<Category>& categories();
     /// The value of category `index` in a breakdown.

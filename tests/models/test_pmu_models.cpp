@@ -68,6 +68,14 @@ private Q_SLOTS:
         QCOMPARE(m.index(3, ::TmaModel::FractionColumn).data().toString(), QStringLiteral("30.0 %"));
         QVERIFY(m.index(1, ::TmaModel::ExplanationColumn).data().toString().contains(QStringLiteral("topdown.txt")));
         QCOMPARE(m.parent(m.index(1, 0, be)), be);
+        // A measured level-2 node names its events for both generations that measure it (a Skylake capture's Heavy
+        // operations is the microcode sequencer's share only); a derived node is only explained.
+        const QModelIndex heavy = m.index(0, ::TmaModel::ExplanationColumn, m.index(0, 0));
+        QVERIFY(!heavy.data().toString().contains(QStringLiteral("SPR")));
+        QVERIFY(heavy.data(Qt::ToolTipRole).toString().contains(QStringLiteral("topdown-heavy-ops")));
+        QVERIFY(heavy.data(Qt::ToolTipRole).toString().contains(QStringLiteral("IDQ.MS_UOPS")));
+        const QModelIndex light = m.index(1, ::TmaModel::ExplanationColumn, m.index(0, 0));
+        QCOMPARE(light.data(Qt::ToolTipRole).toString(), light.data().toString());
         b.level1.backendBound = 0.5; // value change only: dataChanged, the tester checks it
         m.setBreakdown(b);
         QCOMPARE(m.index(3, ::TmaModel::FractionColumn).data(::TmaModel::FractionRole).toDouble(), 0.5);
