@@ -28,8 +28,8 @@ TelemetryTimeline::TelemetryTimeline(FramePump* pump, TimelineView* timelines, Q
     layout->addWidget(m_title);
     m_plot = new QCustomPlot(this);
     m_plot->setMinimumHeight(120);
-    m_plot->xAxis->setLabel(tr("time [s]"));
-    m_plot->yAxis->setLabel(tr("power [W]"));
+    m_plot->xAxis->setLabel(tr("Time (s)")); // the timelines' label and unit style
+    m_plot->yAxis->setLabel(tr("Power (W)"));
     m_plot->legend->setVisible(true);
     keepPlotPalette(m_plot);
     layout->addWidget(m_plot, 1);
@@ -50,6 +50,7 @@ void TelemetryTimeline::refresh()
             m_plot->replot(QCustomPlot::rpQueuedReplot);
         }
         setVisible(false);
+        if (m_timelines) m_timelines->setAxisLeftAtLeast(std::nullopt); // the timelines' own room again
         return;
     }
     if (isHidden()) {
@@ -86,7 +87,25 @@ void TelemetryTimeline::refresh()
     }
     m_plot->xAxis->setRange(range.first, range.second);
     m_plot->yAxis->setRange(0, top * 1.1);
+    alignWithTimelines();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TelemetryTimeline::alignWithTimelines()
+{
+    QCustomPlot* other = m_timelines ? m_timelines->plot() : nullptr;
+    if (!other || !other->isVisible()) return;
+    // Left: the axis starts where the wider of the two plots' own labels needs it. This plot's minimum comes from
+    // what the timelines need by themselves, theirs from where this plot's axis is (so neither holds the other up).
+    // Right: the timelines end left of their group list. Laid out by the last replots: a frame behind at most.
+    const int plotLeft = m_plot->mapToGlobal(QPoint(0, 0)).x();
+    const int plotRight = plotLeft + m_plot->width();
+    const QRect rect = other->axisRect()->rect();
+    const int otherRight = other->mapToGlobal(rect.topLeft()).x() + rect.width();
+    const QMargins want(
+        std::max(0, m_timelines->neededAxisLeft() - plotLeft), 0, std::max(0, plotRight - otherRight), 0);
+    if (m_plot->axisRect()->minimumMargins() != want) m_plot->axisRect()->setMinimumMargins(want);
+    m_timelines->setAxisLeftAtLeast(m_plot->mapToGlobal(m_plot->axisRect()->rect().topLeft()).x());
 }
 
 void TelemetryTimeline::claimSplitterRoom()

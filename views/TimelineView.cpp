@@ -5,6 +5,7 @@
 
 #include "EnvelopePoints.h"
 #include "GroupColors.h"
+#include "MarginProbeAxisRect.h"
 #include "PlotPalette.h"
 #include "QCustomPlotInclude.h"
 #include "models/FramePump.h"
@@ -98,6 +99,26 @@ std::pair<double, double> TimelineView::visibleRange() const
 {
     const auto r = m_bwRect->axis(QCPAxis::atBottom)->range();
     return { r.lower, r.upper };
+}
+
+int TimelineView::neededAxisLeft() const
+{
+    // The margin group gives both rects the larger of their needs.
+    const int need = std::max(m_occRect->neededMargin(QCP::msLeft), m_bwRect->neededMargin(QCP::msLeft));
+    return m_plot->mapToGlobal(QPoint(m_occRect->outerRect().left() + need, 0)).x();
+}
+
+void TimelineView::setAxisLeftAtLeast(std::optional<int> x)
+{
+    const int outerLeft = m_plot->mapToGlobal(QPoint(m_occRect->outerRect().left(), 0)).x();
+    const int margin = x ? std::max(0, *x - outerLeft) : 0;
+    if (m_occRect->minimumMargins().left() == margin) return;
+    for (auto* rect : { m_occRect, m_bwRect }) {
+        QMargins m = rect->minimumMargins();
+        m.setLeft(margin);
+        rect->setMinimumMargins(m);
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TimelineView::setMetricVisible(Metric metric, bool visible)

@@ -10,9 +10,11 @@
 #include <QVector>
 #include <QWidget>
 
+#include <optional>
+
 class FramePump;
 class QCustomPlot;
-class QCPAxisRect;
+class MarginProbeAxisRect;
 class QCPLayoutGrid;
 class TimelineGroupList;
 class QCPGraph;
@@ -72,6 +74,12 @@ public:
     bool exportCsv(const QString& path, QString* error = nullptr);
 
     QCustomPlot* plot() const { return m_plot; }
+    /// Global x where the time axis would start with only the timelines' own axes to fit (their tick labels and
+    /// titles): a plot below aligned to it (TelemetryTimeline) must not start left of it.
+    int neededAxisLeft() const;
+    /// Starts the time axis at global x `x` or right of it (room for the labels of a plot aligned below);
+    /// std::nullopt: only the timelines' own axes count again.
+    void setAxisLeftAtLeast(std::optional<int> x);
     /// Allocation-change markers drawn (each is two lines and a label).
     /// Which side of its line marker label @p i sits on (left of it near the right edge, so it stays readable).
     Qt::Alignment markerLabelAlignment(int i) const;
@@ -112,8 +120,8 @@ private:
 
     QPointer<FramePump> m_pump;
     QCustomPlot* m_plot = nullptr;
-    QCPAxisRect* m_occRect = nullptr;
-    QCPAxisRect* m_bwRect = nullptr;
+    MarginProbeAxisRect* m_occRect = nullptr;
+    MarginProbeAxisRect* m_bwRect = nullptr;
     QCPLayoutGrid* m_exportLegend = nullptr; ///< holds the in-plot legend; in the layout only while exporting
     TimelineGroupList* m_groupList = nullptr;
     QHash<QString, bool> m_userChoice; ///< groups the user ticked or unticked, by name

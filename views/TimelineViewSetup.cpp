@@ -4,6 +4,7 @@
 #include "TimelineView.h"
 
 #include "AxisLabelFit.h"
+#include "MarginProbeAxisRect.h"
 #include "QCustomPlotInclude.h"
 
 #include <QCheckBox>
@@ -104,8 +105,8 @@ void TimelineView::setupPlot()
     // and exports then listed no group), then taken out until an export shows it.
     m_plot->plotLayout()->addElement(0, 0, m_exportLegend);
     m_plot->plotLayout()->take(m_exportLegend);
-    m_occRect = new QCPAxisRect(m_plot);
-    m_bwRect = new QCPAxisRect(m_plot);
+    m_occRect = new MarginProbeAxisRect(m_plot);
+    m_bwRect = new MarginProbeAxisRect(m_plot);
     m_plot->plotLayout()->addElement(0, 0, m_occRect);
     m_plot->plotLayout()->addElement(1, 0, m_bwRect);
     m_plot->plotLayout()->setRowSpacing(0);

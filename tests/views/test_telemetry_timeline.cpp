@@ -10,6 +10,8 @@
 #include <QSplitter>
 #include <QTest>
 
+#include <cstdlib>
+
 namespace {
 constexpr std::uint64_t kSecond = 1'000'000'000;
 
@@ -102,6 +104,55 @@ private Q_SLOTS:
         QVERIFY2(split.sizes().value(1) >= view->minimumSizeHint().height(),
             qPrintable(QStringLiteral("telemetry plot height %1").arg(split.sizes().value(1))));
         QVERIFY(split.sizes().value(0) > 0);
+    }
+
+    void timeAxisLinesUpWithTheTimelines()
+    {
+        // The timelines leave room on their right for the group list; the power plot below spans the page. The same
+        // second must sit at the same x in both (they were 180 px apart at the right edge).
+        FramePump pump;
+        auto f = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test", {} });
+        QueuedFeed* feed = f.get();
+        pump.setFeed(std::move(f));
+        QSplitter split(Qt::Vertical);
+        auto* timelines = new TimelineView(&pump, &split);
+        split.addWidget(timelines);
+        auto* view = new TelemetryTimeline(&pump, timelines, &split);
+        split.addWidget(view);
+        split.resize(1000, 800);
+        split.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&split));
+        for (int i = 1; i <= 3; ++i)
+            feed->push(
+                batch(static_cast<std::uint64_t>(i) * kSecond, true, i == 1 ? std::uint32_t { rdt::SampleFirst } : 0u));
+        pump.pumpOnce();
+        // Frames as the pump drives them: each plot lays out from the other's last replot, so two frames settle it.
+        for (int frame = 0; frame < 3; ++frame) {
+            timelines->plot()->replot(QCustomPlot::rpImmediateRefresh);
+            view->refresh();
+            view->plot()->replot(QCustomPlot::rpImmediateRefresh);
+        }
+        timelines->plot()->replot(QCustomPlot::rpImmediateRefresh);
+        const QRect top = timelines->plot()->axisRect()->rect();
+        const QRect bottom = view->plot()->axisRect()->rect();
+        const int topLeft = timelines->plot()->mapToGlobal(top.topLeft()).x();
+        const int bottomLeft = view->plot()->mapToGlobal(bottom.topLeft()).x();
+        QVERIFY2(std::abs(topLeft - bottomLeft) <= 1,
+            qPrintable(QStringLiteral("left %1 vs %2").arg(topLeft).arg(bottomLeft)));
+        QVERIFY2(std::abs((topLeft + top.width()) - (bottomLeft + bottom.width())) <= 1,
+            qPrintable(QStringLiteral("right %1 vs %2").arg(topLeft + top.width()).arg(bottomLeft + bottom.width())));
+        QCOMPARE(view->plot()->xAxis->range().lower, timelines->visibleRange().first);
+
+        // Neither plot holds the other's margin up: room asked once (100 px more) is given back on the next frames.
+        timelines->setAxisLeftAtLeast(topLeft + 100);
+        for (int frame = 0; frame < 3; ++frame) {
+            timelines->plot()->replot(QCustomPlot::rpImmediateRefresh);
+            view->refresh();
+            view->plot()->replot(QCustomPlot::rpImmediateRefresh);
+        }
+        timelines->plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QCOMPARE(timelines->plot()->mapToGlobal(timelines->plot()->axisRect()->rect().topLeft()).x(), topLeft);
+        QCOMPARE(view->plot()->mapToGlobal(view->plot()->axisRect()->rect().topLeft()).x(), bottomLeft);
     }
 };
 
