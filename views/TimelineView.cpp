@@ -19,6 +19,7 @@
 #include <vector>
 
 namespace {
+constexpr double kMarkerTop = 0.02; ///< the first row of marker labels, as a fraction of the plot's height
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGB = 1e9;
 
@@ -268,7 +269,7 @@ void TimelineView::refresh()
     // Value axes fit the visible peaks with headroom; never collapse to zero height.
     auto* occY = m_occRect->axis(QCPAxis::atLeft);
     auto* bwY = m_bwRect->axis(QCPAxis::atLeft);
-    occY->setRange(0, std::max(occMax * 1.12, 1.0));
+    occY->setRange(0, std::max(occMax * occupancyHeadroom(range), 1.0));
     bwY->setRange(0, std::max(bwMax * 1.12, 0.1));
     // Pass 2: plotted points of the envelopes, dropping vertices less than half a pixel from the line already
     // drawn (invisible, and they are most of a smooth series' segments). Points built for a coarser axis are
@@ -311,16 +312,30 @@ void TimelineView::syncMarkers()
     m_markerLabels.clear();
     const QColor okColor = palette().color(QPalette::Text);
     const QColor badColor(0xd9, 0x35, 0x35);
+    // Changes applied together (one apply writes every resource and domain; a replay opens with each group's
+    // initial allocation) share a time: one line and one label for them, naming the first (a failed one if any)
+    // and how many more, instead of labels drawn over each other. The CSV export lists each one.
+    constexpr double kSameTime = 1e-3; // s
     int slot = 0;
-    for (const auto& marker : markers) {
+    for (std::size_t first = 0; first < markers.size();) {
+        std::size_t end = first + 1;
+        while (end < markers.size() && markers[end].t - markers[first].t <= kSameTime)
+            ++end;
+        std::size_t shown = first;
+        for (std::size_t i = first; i < end; ++i)
+            if (!markers[i].ok) {
+                shown = i;
+                break;
+            }
+        const TimelineMarker& marker = markers[shown];
         const QColor color = marker.ok ? okColor : badColor;
         for (auto* rect : { m_occRect, m_bwRect }) {
             auto* line = new QCPItemStraightLine(m_plot);
             line->setClipAxisRect(rect);
             line->point1->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
             line->point2->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-            line->point1->setCoords(marker.t, 0);
-            line->point2->setCoords(marker.t, 1);
+            line->point1->setCoords(markers[first].t, 0);
+            line->point2->setCoords(markers[first].t, 1);
             line->setPen(QPen(color, 1, Qt::DashDotLine));
             m_markerItems.append(line);
         }
@@ -331,14 +346,22 @@ void TimelineView::syncMarkers()
         text->position->setTypeX(QCPItemPosition::ptPlotCoords);
         text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         // Labels of nearby markers are staggered in three rows; long ones are shortened (the CSV has them whole).
-        text->position->setCoords(marker.t, 0.02 + 0.1 * (slot++ % 3));
+        text->position->setCoords(markers[first].t, kMarkerTop + 0.1 * (slot++ % 3));
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         text->setPadding(QMargins(3, 1, 3, 1));
-        text->setText(marker.label.size() > 48 ? marker.label.left(47) + QStringLiteral("\u2026") : marker.label);
+        const QString more = end - first > 1 ? tr(" (+%1 more)").arg(end - first - 1) : QString();
+        const qsizetype room = 48 - more.size();
+        text->setText(
+            (marker.label.size() > room ? marker.label.left(room - 1) + QStringLiteral("\u2026") : marker.label)
+            + more);
         text->setColor(color);
-        text->setBrush(QBrush(palette().color(QPalette::Base)));
+        // Translucent: a series under the label still shows through.
+        QColor base = palette().color(QPalette::Base);
+        base.setAlpha(150);
+        text->setBrush(QBrush(base));
         m_markerItems.append(text);
         m_markerLabels.append(text);
+        first = end;
     }
     m_lastMarkerCount = static_cast<int>(markers.size());
     m_lastMarkerT = firstT;
@@ -362,6 +385,25 @@ void TimelineView::alignMarkerLabels()
 Qt::Alignment TimelineView::markerLabelAlignment(int i) const
 {
     return m_markerLabels.value(i) ? m_markerLabels[i]->positionAlignment() : Qt::Alignment();
+}
+
+double TimelineView::occupancyHeadroom(const QCPRange& visible) const
+{
+    // With a marker label in view, the first row of labels sits in the headroom, clear of the highest line (the
+    // labels hid a group's occupancy near the top).
+    constexpr double kHeadroom = 1.12;
+    const bool labelInView = std::any_of(m_markerLabels.begin(), m_markerLabels.end(),
+        [&](const QCPItemText* t) { return visible.contains(t->position->coords().x()); });
+    if (!labelInView) return kHeadroom;
+    const QCPItemText* label = m_markerLabels.front();
+    const int rowPx = QFontMetrics(label->font()).height() + label->padding().top() + label->padding().bottom() + 3;
+    const double rowFraction = kMarkerTop + static_cast<double>(rowPx) / std::max(1, m_occRect->height());
+    return std::max(kHeadroom, 1.0 / std::max(0.5, 1.0 - rowFraction)); // at most half the plot
+}
+
+QString TimelineView::markerLabel(int i) const
+{
+    return m_markerLabels.value(i) ? m_markerLabels[i]->text() : QString();
 }
 
 void TimelineView::clearSeries()

@@ -15,6 +15,7 @@
 class FramePump;
 class QCustomPlot;
 class MarginProbeAxisRect;
+class QCPRange;
 class QCPLayoutGrid;
 class TimelineGroupList;
 class QCPGraph;
@@ -80,10 +81,12 @@ public:
     /// Starts the time axis at global x `x` or right of it (room for the labels of a plot aligned below);
     /// std::nullopt: only the timelines' own axes count again.
     void setAxisLeftAtLeast(std::optional<int> x);
-    /// Allocation-change markers drawn (each is two lines and a label).
     /// Which side of its line marker label @p i sits on (left of it near the right edge, so it stays readable).
     Qt::Alignment markerLabelAlignment(int i) const;
+    /// Allocation-change markers drawn (each is two lines and a label); changes within 1 ms share one.
     int markerCount() const { return static_cast<int>(m_markerItems.size()) / 3; }
+    /// The text of marker @p i's label (empty when there is none).
+    QString markerLabel(int i) const;
     /// Points currently plotted for a group's metric (tests check that samples arrived).
     int plottedPoints(const QString& group, Metric metric) const;
 
@@ -112,6 +115,9 @@ private:
     GroupGraphs& graphsFor(int storeIndex);
     void syncMarkers();
     void alignMarkerLabels();
+    /// The occupancy axis's top as a multiple of the visible peak: room for a row of marker labels when one is in
+    /// view, else 12 %.
+    double occupancyHeadroom(const QCPRange& visible) const;
     void clearSeries();
     void applyPalette();
     void exportMenu();

@@ -240,6 +240,60 @@ private Q_SLOTS:
         QVERIFY(error.contains(QStringLiteral("missing/dir")));
     }
 
+    void changesAtOneTimeShareAMarker()
+    {
+        // A replay opens with every group's initial allocation at one time; one apply writes several resources.
+        // Their labels were drawn over each other (three rows) and hid the series under them.
+        Fixture f;
+        TimelineView view(&f.pump);
+        view.resize(900, 420); // short plots: 12 % headroom is less than a row of labels
+        for (int i = 0; i < 20; ++i)
+            f.feed->push(batch(static_cast<std::uint64_t>(i) * kSecond, 3e6, 12e9));
+        auto change = [&](std::uint64_t timeNs, const char* group, const char* resource, bool ok) {
+            rdt::AllocationChanged c;
+            c.timeNs = timeNs;
+            c.who = "initial";
+            c.group = group;
+            c.resource = resource;
+            c.oldValue = "";
+            c.newValue = "7ff";
+            c.ok = ok;
+            c.message = ok ? "" : "write error";
+            f.feed->push(c);
+        };
+        change(1 * kSecond, "streamer", "L3", true);
+        change(1 * kSecond, "streamer", "MB", true);
+        change(1 * kSecond + 500'000, "victim", "L3", false); // half a millisecond later: the same apply
+        change(1 * kSecond + 500'000, "victim", "MB", true);
+        change(5 * kSecond, "victim", "L3", true);
+        f.pump.pumpOnce();
+        QCOMPARE(view.markerCount(), 2);
+        // The failed change is the one named, with how many more share its line.
+        QVERIFY2(view.markerLabel(0).startsWith(QStringLiteral("victim L3@0")), qPrintable(view.markerLabel(0)));
+        QVERIFY2(view.markerLabel(0).endsWith(QStringLiteral("(+3 more)")), qPrintable(view.markerLabel(0)));
+        QVERIFY(view.markerLabel(0).size() <= 48);
+        // No old value (an initial allocation): the arrow follows the colon.
+        QCOMPARE(view.markerLabel(1), QStringLiteral("victim L3@0: \u2192 7ff (initial)"));
+        QVERIFY(!view.markerLabel(1).contains(QStringLiteral("more")));
+        // The labels' first row is above the highest line (the streamer's 20 MiB), not over it.
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.refresh();
+        view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        const QCPAxis* occY = view.plot()->axisRects().at(0)->axis(QCPAxis::atLeft);
+        int labels = 0;
+        for (int i = 0; i < view.plot()->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(view.plot()->item(i));
+                text && text->position->coords().y() < 0.05) {
+                ++labels;
+                QVERIFY2(text->bottom->pixelPosition().y() < occY->coordToPixel(20.0),
+                    qPrintable(QStringLiteral("label bottom %1, line at %2")
+                                   .arg(text->bottom->pixelPosition().y())
+                                   .arg(occY->coordToPixel(20.0))));
+            }
+        QCOMPARE(labels, 1);
+    }
+
     void resetClearsSeries()
     {
         Fixture f;
