@@ -8,8 +8,10 @@
 #include "platform/CpuFeatures.h"
 #include "platform/CpuidDump.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace {
@@ -55,15 +57,23 @@ private:
     std::shared_ptr<ReplaySource> m_replay;
 };
 
+/// The recorded machine's features from the session's CPUID snapshot; none for older or damaged files.
+std::optional<rdt::CpuFeatures> recordedCpu(const std::string& cpuidJson)
+{
+    if (cpuidJson.empty()) return std::nullopt;
+    auto table = rdt::cpuidTableFromJson(cpuidJson);
+    if (!table) return std::nullopt;
+    return rdt::decodeCpuFeatures(*table);
+}
+
 /// CBM lengths per cache resource from the session's CPUID snapshot (CPUID.10H.1/10H.2:EAX[4:0], SDM 20.19.4.2);
 /// empty when the session has no snapshot or the sub-leaves are unknown.
 std::map<std::string, int> cbmLengthsFromSnapshot(const std::string& cpuidJson)
 {
     std::map<std::string, int> lengths;
-    if (cpuidJson.empty()) return lengths;
-    auto table = rdt::cpuidTableFromJson(cpuidJson);
-    if (!table) return lengths;
-    const rdt::CpuFeatures f = rdt::decodeCpuFeatures(*table);
+    const auto cpu = recordedCpu(cpuidJson);
+    if (!cpu) return lengths;
+    const rdt::CpuFeatures& f = *cpu;
     for (const auto& [prefix, cat] : { std::pair { "L3", &f.allocation.l3 }, std::pair { "L2", &f.allocation.l2 } }) {
         if (!cat->detailsKnown) continue;
         for (const char* suffix : { "", "CODE", "DATA" })
@@ -72,18 +82,50 @@ std::map<std::string, int> cbmLengthsFromSnapshot(const std::string& cpuidJson)
     return lengths;
 }
 
+/// A recorded bandwidth control described from the session's CPUID snapshot as resctrl describes it
+/// (docs/RESCTRL.md): AMD MB/SMBA in 1/8 GB/s up to 1 << the length of CPUID.80000020H.1/.2:EAX; Intel MB in percent,
+/// with min_bandwidth and bandwidth_gran both 100 - the maximum delay of CPUID.10H.3:EAX[11:0] (linear MBA, SDM
+/// 20.19.7.1). A value over 100 % was recorded under mba_MBps: MiBps. A replay writes nothing, so the schema only
+/// labels and bounds the values shown; without a snapshot it keeps resctrl's usual 10 % steps.
+BandwidthSchema recordedBandwidthSchema(const std::string& name, const rdt::CpuFeatures* cpu, unsigned largestValue)
+{
+    BandwidthSchema b;
+    b.name = name;
+    if (cpu && cpu->identity.isAmd()) {
+        const unsigned length = name == "SMBA" ? cpu->amdQos.smbaBandwidthLength : cpu->amdQos.mbaBandwidthLength;
+        b.unit = "GB/s";
+        b.minValue = 1;
+        b.maxValue = length > 0 && length < 32 ? 1u << length : std::max(2048u, largestValue);
+        b.granularity = 1;
+        return b;
+    }
+    if (largestValue > 100) {
+        b.unit = "MiBps";
+        b.minValue = 0;
+        b.maxValue = 4294967295u;
+        b.granularity = 1;
+        return b;
+    }
+    if (cpu && cpu->allocation.mba.detailsKnown && cpu->allocation.mba.granularity() > 0) {
+        b.minValue = cpu->allocation.mba.granularity();
+        b.granularity = cpu->allocation.mba.granularity();
+    }
+    return b;
+}
+
 /// The allocation recorded at `timeNs` as the heatmap's state. The CBM length comes from the session's CPUID
 /// snapshot; without one (older or damaged files) it is the widest recorded mask (the default group's mask is the
 /// full mask unless someone shrank it before recording started).
 AllocationState allocationAt(const ReplaySource& replay, std::uint64_t timeNs, bool simulated,
     const std::map<std::string, int>& knownCbmLengths, const std::map<std::string, int>& ways,
-    const std::map<std::string, std::uint64_t>& cacheBytes)
+    const std::map<std::string, std::uint64_t>& cacheBytes, const std::optional<rdt::CpuFeatures>& cpu)
 {
     AllocationState state;
     state.simulated = simulated;
     state.writable = false;
     state.readOnlyReason = "replaying a recorded session";
     std::map<std::string, int> cbmLength;
+    std::map<std::string, unsigned> largestBandwidth; // per recorded bandwidth resource
     std::map<std::string, GroupAllocation> groups;
     std::set<int> domains;
     for (const auto& [key, value] : replay.allocationStateAt(timeNs)) {
@@ -102,7 +144,9 @@ AllocationState allocationAt(const ReplaySource& replay, std::uint64_t timeNs, b
             cbmLength[resource]
                 = std::max({ cbmLength[resource], bits, known == knownCbmLengths.end() ? 0 : known->second });
         } else {
-            g.bandwidth[resource][domain] = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 10));
+            const auto v = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 10));
+            g.bandwidth[resource][domain] = v;
+            largestBandwidth[resource] = std::max(largestBandwidth[resource], v);
         }
     }
     for (const auto& [name, bits] : cbmLength) {
@@ -115,6 +159,8 @@ AllocationState allocationAt(const ReplaySource& replay, std::uint64_t timeNs, b
         c.cacheBytes = size == cacheBytes.end() ? 0 : size->second;
         state.caches.push_back(c);
     }
+    for (const auto& [name, largest] : largestBandwidth)
+        state.bandwidths.push_back(recordedBandwidthSchema(name, cpu ? &*cpu : nullptr, largest));
     state.domains.assign(domains.begin(), domains.end());
     for (auto& [path, g] : groups)
         state.groups.push_back(std::move(g)); // std::map order puts "" (the default group) first
@@ -151,8 +197,9 @@ rdt::Result<SourceBundle> openReplaySource(const QString& path)
     rdt::CpuidTable noHost;
     const auto ways = sourceCacheWays(true, shared->machine().cpuidJson, noHost);
     const auto cacheBytes = recordedCacheBytes(shared->machine().cpuidJson);
-    bundle.readAllocation = [raw, simulated, cbmLengths, ways, cacheBytes]() -> rdt::Result<AllocationState> {
-        return allocationAt(*raw, raw->position(), simulated, cbmLengths, ways, cacheBytes);
+    const auto cpu = recordedCpu(shared->machine().cpuidJson);
+    bundle.readAllocation = [raw, simulated, cbmLengths, ways, cacheBytes, cpu]() -> rdt::Result<AllocationState> {
+        return allocationAt(*raw, raw->position(), simulated, cbmLengths, ways, cacheBytes, cpu);
     };
     bundle.readOnlyReason = QStringLiteral("replaying a recorded session");
     bundle.engine = replay;

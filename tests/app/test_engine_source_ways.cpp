@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // openEngineSource fills the heatmap's way counts (AllocationStateOptions::ways) from CPUID.04H of the machine
 // the source controls: the simulated CPU's own CPUID for "sim", so the L3 column says "of 11 ways" there too;
-// a replayed session takes them from its recorded CPUID snapshot.
+// a replayed session takes them from its recorded CPUID snapshot, and its recorded bandwidth values come with their
+// control (MB percent steps from the snapshot, MiBps for mba_MBps values).
 #include "EngineSource.h"
 #include "ReplaySourceAdapter.h"
 #include "models/EngineAllocation.h"
@@ -10,7 +11,45 @@
 
 #include <QTemporaryDir>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <QTest>
+
+namespace {
+/// A two-second session with these allocation changes at its start (and the CPUID snapshot when given).
+void writeSession(const std::string& path, const std::string& cpuidJson,
+    const std::vector<std::pair<std::string, std::string>>& changes)
+{
+    rdt::session::SessionMeta meta;
+    meta.startMonoNs = 1'000'000'000;
+    meta.source = "test";
+    meta.intervalNs = 100'000'000;
+    rdt::session::MachineInfo machine;
+    machine.cpuidJson = cpuidJson;
+    auto w = rdt::session::SessionWriter::create(path, meta, machine);
+    QVERIFY2(w, w ? "" : w.error().toString().c_str());
+    for (const auto& [resource, value] : changes) {
+        rdt::AllocationChanged c;
+        c.timeNs = meta.startMonoNs;
+        c.who = "test";
+        c.resource = resource;
+        c.newValue = value;
+        c.ok = true;
+        QVERIFY((*w)->addAllocation(c));
+    }
+    for (std::uint64_t t : { meta.startMonoNs, meta.startMonoNs + 1'000'000'000 }) { // the session's span
+        rdt::RdtSampleBatch b;
+        b.timeNs = t;
+        rdt::RdtSample sample;
+        sample.timeNs = t;
+        b.samples.push_back(sample);
+        QVERIFY((*w)->addSamples(b));
+    }
+    QVERIFY((*w)->close());
+}
+} // namespace
 
 class TestEngineSourceWays : public QObject {
     Q_OBJECT
@@ -41,30 +80,9 @@ private Q_SLOTS:
             const std::string path
                 = dir.filePath(withSnapshot ? QStringLiteral("a.rdtsession") : QStringLiteral("b.rdtsession"))
                       .toStdString();
-            rdt::session::SessionMeta meta;
-            meta.startMonoNs = 1'000'000'000;
-            meta.source = "test";
-            meta.intervalNs = 100'000'000;
-            rdt::session::MachineInfo machine;
-            if (withSnapshot) machine.cpuidJson = rdt::cpuidTableToJson(*table);
-            auto w = rdt::session::SessionWriter::create(path, meta, machine);
-            QVERIFY2(w, w ? "" : w.error().toString().c_str());
-            rdt::AllocationChanged c;
-            c.timeNs = meta.startMonoNs;
-            c.who = "test";
-            c.resource = "L3";
-            c.newValue = "7ff";
-            c.ok = true;
-            QVERIFY((*w)->addAllocation(c));
-            for (std::uint64_t t : { meta.startMonoNs, meta.startMonoNs + 1'000'000'000 }) { // the session's span
-                rdt::RdtSampleBatch b;
-                b.timeNs = t;
-                rdt::RdtSample sample;
-                sample.timeNs = t;
-                b.samples.push_back(sample);
-                QVERIFY((*w)->addSamples(b));
-            }
-            QVERIFY((*w)->close());
+            writeSession(path, withSnapshot ? rdt::cpuidTableToJson(*table) : std::string(),
+                { { "L3", "7ff" }, { "MB", "30" } });
+            if (QTest::currentTestFailed()) return;
             auto bundle = openReplaySource(QString::fromStdString(path));
             QVERIFY2(bundle, bundle ? "" : bundle.error().toString().c_str());
             auto state = bundle->readAllocation();
@@ -74,7 +92,34 @@ private Q_SLOTS:
             QCOMPARE(state->caches[0].ways, withSnapshot ? 11 : 0); // no snapshot: unknown, never this host's
             // The cache's size comes from the same snapshot (the 6154's 24.75 MiB L3), not 0 B per bit.
             QCOMPARE(state->caches[0].cacheBytes, withSnapshot ? std::uint64_t { 25952256 } : std::uint64_t { 0 });
+            // The recorded MB values come with their control (the replay said "No bandwidth allocation" while its
+            // markers named MB): percent in the 6154's 10 % steps (CPUID.10H.3:EAX max delay 90), resctrl's usual
+            // 10 % without a snapshot.
+            QCOMPARE(state->bandwidths.size(), std::size_t(1));
+            const BandwidthSchema& mb = state->bandwidths[0];
+            QCOMPARE(mb.name, std::string("MB"));
+            QCOMPARE(mb.unit, std::string("%"));
+            QCOMPARE(mb.minValue, 10u);
+            QCOMPARE(mb.granularity, 10u);
+            QCOMPARE(state->groups.size(), std::size_t(1));
+            QCOMPARE(state->groups[0].bandwidth.at("MB").at(0), 30u);
         }
+    }
+
+    void replayOfMbpsValuesShowsMiBps()
+    {
+        // mba_MBps records MiB/s, not percent: a value over 100 says so (the replay must not show 4000 %).
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("m.rdtsession")).toStdString();
+        writeSession(path, {}, { { "MB", "4000" } });
+        if (QTest::currentTestFailed()) return;
+        auto bundle = openReplaySource(QString::fromStdString(path));
+        QVERIFY2(bundle, bundle ? "" : bundle.error().toString().c_str());
+        auto state = bundle->readAllocation();
+        QVERIFY(state);
+        QCOMPARE(state->bandwidths.size(), std::size_t(1));
+        QCOMPARE(state->bandwidths[0].unit, std::string("MiBps"));
+        QCOMPARE(state->groups[0].bandwidth.at("MB").at(0), 4000u);
     }
 };
 
