@@ -389,16 +389,17 @@ Qt::Alignment TimelineView::markerLabelAlignment(int i) const
 
 double TimelineView::occupancyHeadroom(const QCPRange& visible) const
 {
-    // With a marker label in view, the first row of labels sits in the headroom, clear of the highest line (the
-    // labels hid a group's occupancy near the top).
+    // The rows of marker labels in view sit in the headroom, clear of the highest line (the labels hid a group's
+    // occupancy near the top). At most half the plot: past that the lines would be too flat to read.
     constexpr double kHeadroom = 1.12;
-    const bool labelInView = std::any_of(m_markerLabels.begin(), m_markerLabels.end(),
-        [&](const QCPItemText* t) { return visible.contains(t->position->coords().x()); });
-    if (!labelInView) return kHeadroom;
-    const QCPItemText* label = m_markerLabels.front();
-    const int rowPx = QFontMetrics(label->font()).height() + label->padding().top() + label->padding().bottom() + 3;
-    const double rowFraction = kMarkerTop + static_cast<double>(rowPx) / std::max(1, m_occRect->height());
-    return std::max(kHeadroom, 1.0 / std::max(0.5, 1.0 - rowFraction)); // at most half the plot
+    double lowest = 0; // the lowest label bottom in view, as a fraction of the plot's height from its top
+    for (const QCPItemText* label : m_markerLabels) {
+        if (!visible.contains(label->position->coords().x())) continue;
+        const int rowPx = QFontMetrics(label->font()).height() + label->padding().top() + label->padding().bottom() + 3;
+        lowest = std::max(
+            lowest, label->position->coords().y() + static_cast<double>(rowPx) / std::max(1, m_occRect->height()));
+    }
+    return std::max(kHeadroom, 1.0 / std::max(0.5, 1.0 - lowest));
 }
 
 QString TimelineView::markerLabel(int i) const

@@ -115,8 +115,8 @@ private:
     GroupGraphs& graphsFor(int storeIndex);
     void syncMarkers();
     void alignMarkerLabels();
-    /// The occupancy axis's top as a multiple of the visible peak: room for a row of marker labels when one is in
-    /// view, else 12 %.
+    /// The occupancy axis's top as a multiple of the visible peak: room for the rows of marker labels in view
+    /// (at most half the plot), else 12 %.
     double occupancyHeadroom(const QCPRange& visible) const;
     void clearSeries();
     void applyPalette();
