@@ -33,6 +33,27 @@ rdt::RdtSampleBatch batch(std::uint64_t t, bool telemetry, std::uint32_t flags =
     }
     return b;
 }
+
+/// The Cache & bandwidth page's lower half: the timelines over the power plot in a vertical splitter, shown.
+struct Page {
+    FramePump pump;
+    QueuedFeed* feed = nullptr;
+    QSplitter split { Qt::Vertical };
+    TimelineView* timelines = nullptr;
+    TelemetryTimeline* view = nullptr;
+    explicit Page(int width)
+    {
+        auto f = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test", {} });
+        feed = f.get();
+        pump.setFeed(std::move(f));
+        timelines = new TimelineView(&pump, &split);
+        split.addWidget(timelines);
+        view = new TelemetryTimeline(&pump, timelines, &split);
+        split.addWidget(view);
+        split.resize(width, 800);
+        split.show();
+    }
+};
 }
 
 class TestTelemetryTimeline : public QObject {
@@ -83,18 +104,12 @@ private Q_SLOTS:
     {
         // As on the Cache & bandwidth page: laid out while hidden, shown by the first telemetry batch. A QSplitter
         // gives such a widget no height unless it claims some (the plot was there, 0 pixels high).
-        FramePump pump;
-        auto f = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test", {} });
-        QueuedFeed* feed = f.get();
-        pump.setFeed(std::move(f));
-        QSplitter split(Qt::Vertical);
-        auto* timelines = new TimelineView(&pump, &split);
-        split.addWidget(timelines);
-        auto* view = new TelemetryTimeline(&pump, timelines, &split);
-        split.addWidget(view);
-        split.resize(800, 800);
-        split.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&split));
+        Page page(800);
+        QVERIFY(QTest::qWaitForWindowExposed(&page.split));
+        FramePump& pump = page.pump;
+        QueuedFeed* feed = page.feed;
+        QSplitter& split = page.split;
+        TelemetryTimeline* view = page.view;
         QCOMPARE(split.sizes().value(1), 0);
         feed->push(batch(1 * kSecond, true, rdt::SampleFirst));
         feed->push(batch(2 * kSecond, true));
@@ -110,18 +125,12 @@ private Q_SLOTS:
     {
         // The timelines leave room on their right for the group list; the power plot below spans the page. The same
         // second must sit at the same x in both (they were 180 px apart at the right edge).
-        FramePump pump;
-        auto f = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test", {} });
-        QueuedFeed* feed = f.get();
-        pump.setFeed(std::move(f));
-        QSplitter split(Qt::Vertical);
-        auto* timelines = new TimelineView(&pump, &split);
-        split.addWidget(timelines);
-        auto* view = new TelemetryTimeline(&pump, timelines, &split);
-        split.addWidget(view);
-        split.resize(1000, 800);
-        split.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&split));
+        Page page(1000);
+        QVERIFY(QTest::qWaitForWindowExposed(&page.split));
+        FramePump& pump = page.pump;
+        QueuedFeed* feed = page.feed;
+        TimelineView* timelines = page.timelines;
+        TelemetryTimeline* view = page.view;
         for (int i = 1; i <= 3; ++i)
             feed->push(
                 batch(static_cast<std::uint64_t>(i) * kSecond, true, i == 1 ? std::uint32_t { rdt::SampleFirst } : 0u));
