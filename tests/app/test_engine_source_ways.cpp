@@ -8,6 +8,7 @@
 #include "models/EngineAllocation.h"
 #include "platform/CpuidDump.h"
 #include "session/SessionWriter.h"
+#include "sim/SimCpuid.h"
 
 #include <QTemporaryDir>
 
@@ -104,6 +105,26 @@ private Q_SLOTS:
             QCOMPARE(state->groups.size(), std::size_t(1));
             QCOMPARE(state->groups[0].bandwidth.at("MB").at(0), 30u);
         }
+    }
+
+    void replayOfAnAmdSessionShowsEighthsOfGBps()
+    {
+        // Recorded on the simulated EPYC: AMD's MB is an absolute limit in 1/8 GB/s up to 1 << the length of
+        // CPUID.80000020H.1:EAX (2048 on Genoa, which also means unlimited), not a percentage.
+        auto cpu = rdt::sim::presetCpuid("epyc-genoa");
+        QVERIFY2(cpu, cpu ? "" : cpu.error().toString().c_str());
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("amd.rdtsession")).toStdString();
+        writeSession(path, rdt::cpuidTableToJson(cpu->table()), { { "L3", "ffff" }, { "MB", "256" } });
+        if (QTest::currentTestFailed()) return;
+        auto bundle = openReplaySource(QString::fromStdString(path));
+        QVERIFY2(bundle, bundle ? "" : bundle.error().toString().c_str());
+        auto state = bundle->readAllocation();
+        QVERIFY(state);
+        QCOMPARE(state->bandwidths.size(), std::size_t(1));
+        QCOMPARE(state->bandwidths[0].unit, std::string("GB/s"));
+        QCOMPARE(state->bandwidths[0].maxValue, 2048u);
+        QCOMPARE(state->groups[0].bandwidth.at("MB").at(0), 256u);
     }
 
     void replayOfMbpsValuesShowsMiBps()
