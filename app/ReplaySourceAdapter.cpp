@@ -82,35 +82,34 @@ std::map<std::string, int> cbmLengthsFromSnapshot(const std::string& cpuidJson)
     return lengths;
 }
 
-/// A recorded bandwidth control described from the session's CPUID snapshot as resctrl describes it
-/// (docs/RESCTRL.md): AMD MB/SMBA in 1/8 GB/s up to 1 << the length of CPUID.80000020H.1/.2:EAX; Intel MB in percent,
-/// with min_bandwidth and bandwidth_gran both 100 - the maximum delay of CPUID.10H.3:EAX[11:0] (linear MBA, SDM
-/// 20.19.7.1). A value over 100 % was recorded under mba_MBps: MiBps. A replay writes nothing, so the schema only
-/// labels and bounds the values shown; without a snapshot it keeps resctrl's usual 10 % steps.
-BandwidthSchema recordedBandwidthSchema(const std::string& name, const rdt::CpuFeatures* cpu, unsigned largestValue)
+/// A recorded bandwidth resource's capabilities as the kernel would have listed them on the recording machine, from
+/// the session's CPUID snapshot (a session records the CPUID, not resctrl's info files): AMD MB/SMBA in 1/8 GB/s up to
+/// 1 << the length of CPUID.80000020H.1/.2:EAX; Intel MB in percent, with min_bandwidth and bandwidth_gran 100 - the
+/// maximum delay of CPUID.10H.3:EAX[11:0] when linear (SDM 20.19.7.1). A value over 100 was recorded under mba_MBps,
+/// as detectBandwidthUnit concludes from a root value. Without a snapshot: resctrl's usual 10 % steps.
+rdt::ResourceCaps recordedBandwidthResource(const std::string& name, const rdt::CpuFeatures* cpu, unsigned largestValue)
 {
-    BandwidthSchema b;
-    b.name = name;
+    rdt::ResourceCaps r;
+    r.name = name;
+    r.kind = rdt::ResourceKind::Bandwidth;
     if (cpu && cpu->identity.isAmd()) {
         const unsigned length = name == "SMBA" ? cpu->amdQos.smbaBandwidthLength : cpu->amdQos.mbaBandwidthLength;
-        b.unit = "GB/s";
-        b.minValue = 1;
-        b.maxValue = length > 0 && length < 32 ? 1u << length : std::max(2048u, largestValue);
-        b.granularity = 1;
-        return b;
+        r.bandwidthUnit = rdt::BandwidthUnit::EighthGBps;
+        r.minBandwidth = 0;
+        r.maxBandwidth = length > 0 && length < 32 ? 1u << length : std::max(2048u, largestValue);
+    } else if (largestValue > 100) {
+        r.bandwidthUnit = rdt::BandwidthUnit::MiBps;
+        r.mbpsMode = true;
+    } else if (cpu && cpu->allocation.mba.detailsKnown && cpu->allocation.mba.maxThrottle > 0) {
+        const unsigned maxDelay = cpu->allocation.mba.maxThrottle;
+        r.delayLinear = cpu->allocation.mba.linear;
+        r.minBandwidth = maxDelay < 100 ? 100 - maxDelay : 1;
+        r.bandwidthGran = r.delayLinear ? r.minBandwidth : 1;
+    } else {
+        r.minBandwidth = 10;
+        r.bandwidthGran = 10;
     }
-    if (largestValue > 100) {
-        b.unit = "MiBps";
-        b.minValue = 0;
-        b.maxValue = 4294967295u;
-        b.granularity = 1;
-        return b;
-    }
-    if (cpu && cpu->allocation.mba.detailsKnown && cpu->allocation.mba.granularity() > 0) {
-        b.minValue = cpu->allocation.mba.granularity();
-        b.granularity = cpu->allocation.mba.granularity();
-    }
-    return b;
+    return r;
 }
 
 /// The allocation recorded at `timeNs` as the heatmap's state. The CBM length comes from the session's CPUID
@@ -160,7 +159,7 @@ AllocationState allocationAt(const ReplaySource& replay, std::uint64_t timeNs, b
         state.caches.push_back(c);
     }
     for (const auto& [name, largest] : largestBandwidth)
-        state.bandwidths.push_back(recordedBandwidthSchema(name, cpu ? &*cpu : nullptr, largest));
+        state.bandwidths.push_back(bandwidthSchemaOf(recordedBandwidthResource(name, cpu ? &*cpu : nullptr, largest)));
     state.domains.assign(domains.begin(), domains.end());
     for (auto& [path, g] : groups)
         state.groups.push_back(std::move(g)); // std::map order puts "" (the default group) first

@@ -11,6 +11,35 @@
 #include <cstring>
 #include <unistd.h>
 
+BandwidthSchema bandwidthSchemaOf(const rdt::ResourceCaps& r, unsigned sncNodes)
+{
+    BandwidthSchema b;
+    b.name = r.name;
+    if (r.bandwidthUnit == rdt::BandwidthUnit::EighthGBps) {
+        // AMD MBA/SMBA: absolute bandwidth in 1/8 GB/s steps, the maximum meaning unlimited (resctrl.rst
+        // "on AMD systems"); the kernel takes any step in range, so nothing rounds.
+        b.unit = "GB/s";
+        b.minValue = r.minBandwidth;
+        b.maxValue = r.maxBandwidth;
+        b.granularity = 1;
+    } else if (r.mbpsMode) {
+        // mba_MBps: any u32 MiBps, no rounding (docs/RESCTRL.md "Group files").
+        b.unit = "MiBps";
+        b.minValue = 0;
+        b.maxValue = 4294967295u;
+        b.granularity = 1;
+    } else {
+        b.unit = "%";
+        b.minValue = r.minBandwidth;
+        b.maxValue = 100;
+        b.granularity = r.bandwidthGran ? r.bandwidthGran : 1;
+        b.scale = r.delayLinear ? BandwidthSchema::Scale::Linear : BandwidthSchema::Scale::PowerOfTwo;
+        b.rounding = BandwidthSchema::Rounding::Up; // kernel bw_validate: roundup to bandwidth_gran
+    }
+    b.sncNodes = sncNodes;
+    return b;
+}
+
 rdt::Result<AllocationState> readAllocationState(rdt::engine::Engine& engine, const AllocationStateOptions& options)
 {
     auto machine = engine.machine();
@@ -41,31 +70,7 @@ rdt::Result<AllocationState> readAllocationState(rdt::engine::Engine& engine, co
             }
             st.caches.push_back(c);
         } else {
-            BandwidthSchema b;
-            b.name = r.name;
-            if (r.bandwidthUnit == rdt::BandwidthUnit::EighthGBps) {
-                // AMD MBA/SMBA: absolute bandwidth in 1/8 GB/s steps, the maximum meaning unlimited (resctrl.rst
-                // "on AMD systems"); the kernel takes any step in range, so nothing rounds.
-                b.unit = "GB/s";
-                b.minValue = r.minBandwidth;
-                b.maxValue = r.maxBandwidth;
-                b.granularity = 1;
-            } else if (r.mbpsMode) {
-                // mba_MBps: any u32 MiBps, no rounding (docs/RESCTRL.md "Group files").
-                b.unit = "MiBps";
-                b.minValue = 0;
-                b.maxValue = 4294967295u;
-                b.granularity = 1;
-            } else {
-                b.unit = "%";
-                b.minValue = r.minBandwidth;
-                b.maxValue = 100;
-                b.granularity = r.bandwidthGran ? r.bandwidthGran : 1;
-                b.scale = r.delayLinear ? BandwidthSchema::Scale::Linear : BandwidthSchema::Scale::PowerOfTwo;
-                b.rounding = BandwidthSchema::Rounding::Up; // kernel bw_validate: roundup to bandwidth_gran
-            }
-            b.sncNodes = caps->monitoring.sncNodesPerL3();
-            st.bandwidths.push_back(b);
+            st.bandwidths.push_back(bandwidthSchemaOf(r, caps->monitoring.sncNodesPerL3()));
         }
         for (int d : r.domains) {
             if (std::find(st.domains.begin(), st.domains.end(), d) == st.domains.end()) st.domains.push_back(d);

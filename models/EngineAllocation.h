@@ -38,6 +38,10 @@ std::map<std::string, int> sourceCacheWays(
 /// shows as the cache's size and bytes per way, since a session records the CPUID, not resctrl's `size`.
 std::map<std::string, std::uint64_t> recordedCacheBytes(const std::string& cpuidJson);
 
+/// How the views show and step one bandwidth resource (unit, bounds, steps, rounding), from its capabilities: the
+/// one place for it, used for a live engine's resources and for the ones a replay reconstructs.
+BandwidthSchema bandwidthSchemaOf(const rdt::ResourceCaps& r, unsigned sncNodes = 1);
+
 /// Capabilities + control groups + their schemata (+ modes) as an AllocationState. Occupancy stays empty:
 /// feed AllocationModel::setOccupancy() from the sampler (occupancyFromBatch()).
 rdt::Result<AllocationState> readAllocationState(rdt::engine::Engine& engine, const AllocationStateOptions& options);
