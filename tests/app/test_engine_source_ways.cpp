@@ -50,6 +50,15 @@ void writeSession(const std::string& path, const std::string& cpuidJson,
     }
     QVERIFY((*w)->close());
 }
+/// The allocation a replay of `path` shows at its start (fails the test when it cannot be opened or read).
+void replayAllocation(const std::string& path, AllocationState& out)
+{
+    auto bundle = openReplaySource(QString::fromStdString(path));
+    QVERIFY2(bundle, bundle ? "" : bundle.error().toString().c_str());
+    auto state = bundle->readAllocation();
+    QVERIFY2(state, state ? "" : state.error().toString().c_str());
+    out = std::move(*state);
+}
 } // namespace
 
 class TestEngineSourceWays : public QObject {
@@ -84,26 +93,25 @@ private Q_SLOTS:
             writeSession(path, withSnapshot ? rdt::cpuidTableToJson(*table) : std::string(),
                 { { "L3", "7ff" }, { "MB", "30" } });
             if (QTest::currentTestFailed()) return;
-            auto bundle = openReplaySource(QString::fromStdString(path));
-            QVERIFY2(bundle, bundle ? "" : bundle.error().toString().c_str());
-            auto state = bundle->readAllocation();
-            QVERIFY(state);
-            QCOMPARE(state->caches.size(), std::size_t(1));
-            QCOMPARE(state->caches[0].name, std::string("L3"));
-            QCOMPARE(state->caches[0].ways, withSnapshot ? 11 : 0); // no snapshot: unknown, never this host's
+            AllocationState state;
+            replayAllocation(path, state);
+            if (QTest::currentTestFailed()) return;
+            QCOMPARE(state.caches.size(), std::size_t(1));
+            QCOMPARE(state.caches[0].name, std::string("L3"));
+            QCOMPARE(state.caches[0].ways, withSnapshot ? 11 : 0); // no snapshot: unknown, never this host's
             // The cache's size comes from the same snapshot (the 6154's 24.75 MiB L3), not 0 B per bit.
-            QCOMPARE(state->caches[0].cacheBytes, withSnapshot ? std::uint64_t { 25952256 } : std::uint64_t { 0 });
+            QCOMPARE(state.caches[0].cacheBytes, withSnapshot ? std::uint64_t { 25952256 } : std::uint64_t { 0 });
             // The recorded MB values come with their control (the replay said "No bandwidth allocation" while its
             // markers named MB): percent in the 6154's 10 % steps (CPUID.10H.3:EAX max delay 90), resctrl's usual
             // 10 % without a snapshot.
-            QCOMPARE(state->bandwidths.size(), std::size_t(1));
-            const BandwidthSchema& mb = state->bandwidths[0];
+            QCOMPARE(state.bandwidths.size(), std::size_t(1));
+            const BandwidthSchema& mb = state.bandwidths[0];
             QCOMPARE(mb.name, std::string("MB"));
             QCOMPARE(mb.unit, std::string("%"));
             QCOMPARE(mb.minValue, 10u);
             QCOMPARE(mb.granularity, 10u);
-            QCOMPARE(state->groups.size(), std::size_t(1));
-            QCOMPARE(state->groups[0].bandwidth.at("MB").at(0), 30u);
+            QCOMPARE(state.groups.size(), std::size_t(1));
+            QCOMPARE(state.groups[0].bandwidth.at("MB").at(0), 30u);
         }
     }
 
@@ -117,14 +125,13 @@ private Q_SLOTS:
         const std::string path = dir.filePath(QStringLiteral("amd.rdtsession")).toStdString();
         writeSession(path, rdt::cpuidTableToJson(cpu->table()), { { "L3", "ffff" }, { "MB", "256" } });
         if (QTest::currentTestFailed()) return;
-        auto bundle = openReplaySource(QString::fromStdString(path));
-        QVERIFY2(bundle, bundle ? "" : bundle.error().toString().c_str());
-        auto state = bundle->readAllocation();
-        QVERIFY(state);
-        QCOMPARE(state->bandwidths.size(), std::size_t(1));
-        QCOMPARE(state->bandwidths[0].unit, std::string("GB/s"));
-        QCOMPARE(state->bandwidths[0].maxValue, 2048u);
-        QCOMPARE(state->groups[0].bandwidth.at("MB").at(0), 256u);
+        AllocationState state;
+        replayAllocation(path, state);
+        if (QTest::currentTestFailed()) return;
+        QCOMPARE(state.bandwidths.size(), std::size_t(1));
+        QCOMPARE(state.bandwidths[0].unit, std::string("GB/s"));
+        QCOMPARE(state.bandwidths[0].maxValue, 2048u);
+        QCOMPARE(state.groups[0].bandwidth.at("MB").at(0), 256u);
     }
 
     void replayOfMbpsValuesShowsMiBps()
@@ -134,13 +141,12 @@ private Q_SLOTS:
         const std::string path = dir.filePath(QStringLiteral("m.rdtsession")).toStdString();
         writeSession(path, {}, { { "MB", "4000" } });
         if (QTest::currentTestFailed()) return;
-        auto bundle = openReplaySource(QString::fromStdString(path));
-        QVERIFY2(bundle, bundle ? "" : bundle.error().toString().c_str());
-        auto state = bundle->readAllocation();
-        QVERIFY(state);
-        QCOMPARE(state->bandwidths.size(), std::size_t(1));
-        QCOMPARE(state->bandwidths[0].unit, std::string("MiBps"));
-        QCOMPARE(state->groups[0].bandwidth.at("MB").at(0), 4000u);
+        AllocationState state;
+        replayAllocation(path, state);
+        if (QTest::currentTestFailed()) return;
+        QCOMPARE(state.bandwidths.size(), std::size_t(1));
+        QCOMPARE(state.bandwidths[0].unit, std::string("MiBps"));
+        QCOMPARE(state.groups[0].bandwidth.at("MB").at(0), 4000u);
     }
 };
 
