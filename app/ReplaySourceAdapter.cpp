@@ -101,10 +101,7 @@ rdt::ResourceCaps recordedBandwidthResource(const std::string& name, const rdt::
         r.bandwidthUnit = rdt::BandwidthUnit::MiBps;
         r.mbpsMode = true;
     } else if (cpu && cpu->allocation.mba.detailsKnown && cpu->allocation.mba.maxThrottle > 0) {
-        const unsigned maxDelay = cpu->allocation.mba.maxThrottle;
-        r.delayLinear = cpu->allocation.mba.linear;
-        r.minBandwidth = maxDelay < 100 ? 100 - maxDelay : 1;
-        r.bandwidthGran = r.delayLinear ? r.minBandwidth : 1;
+        r.setIntelMbaBounds(cpu->allocation.mba.maxThrottle, cpu->allocation.mba.linear);
     } else {
         r.minBandwidth = 10;
         r.bandwidthGran = 10;

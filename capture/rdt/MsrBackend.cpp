@@ -122,11 +122,7 @@ Result<Capabilities> MsrBackend::capabilities()
         r.name = "MB";
         r.kind = ResourceKind::Bandwidth;
         r.numClosids = m_enum.mbaMaxClos + 1;
-        // Linear: granularity = 100 - MBA_MAX (20.19.7.1); the least bandwidth is 100 - MBA_MAX percent.
-        r.delayLinear = m_enum.mbaLinear;
-        r.minBandwidth = m_enum.mbaMaxDelay < 100 ? 100 - m_enum.mbaMaxDelay : 1;
-        r.bandwidthGran = m_enum.mbaLinear ? r.minBandwidth : 1;
-        r.maxBandwidth = 100;
+        r.setIntelMbaBounds(m_enum.mbaMaxDelay, m_enum.mbaLinear);
         r.throttleMode = "max";
         r.domains = domainsOf(m_enum.l3IdOfCpu);
         minClos = std::min(minClos, r.numClosids);

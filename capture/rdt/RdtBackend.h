@@ -45,6 +45,15 @@ struct ResourceCaps {
     bool ioAllocEnabled() const { return ioAlloc == "enabled"; }
 
     bool isCache() const { return kind == ResourceKind::Cache; }
+    /// Intel MBA's bounds from CPUID.10H.03H (SDM 20.19.7.1), as the kernel derives min_bandwidth and
+    /// bandwidth_gran: the least bandwidth is 100 - the maximum delay percent, and linear MBA steps by that much.
+    void setIntelMbaBounds(unsigned maxDelay, bool linear)
+    {
+        delayLinear = linear;
+        minBandwidth = maxDelay < 100 ? 100 - maxDelay : 1;
+        bandwidthGran = linear ? minBandwidth : 1;
+        maxBandwidth = 100;
+    }
     /// The default (unrestricted) value as schemata text: the full mask, "100", or "4294967295" (MBps).
     std::string defaultValue() const;
 };
