@@ -47,6 +47,8 @@ MonitorPanel::MonitorPanel(MonitorTreeModel* model, QWidget* parent)
     m_view->setTextElideMode(Qt::ElideMiddle); // group paths differ at both ends
     QHeaderView* header = m_view->header();
     header->setStretchLastSection(false);
+    // Where a group was read ("all 4", "domain 2") matters less than its figures: shown after them.
+    header->moveSection(header->visualIndex(MonitorTreeModel::DomainsColumn), MonitorTreeModel::RemoteColumn);
     header->setSectionResizeMode(QHeaderView::Interactive);
     // The figures stay in view; a long group path is elided in the middle (its tooltip and a wider column show it).
     header->setSectionResizeMode(MonitorTreeModel::GroupColumn, QHeaderView::Interactive);
@@ -58,11 +60,6 @@ MonitorPanel::MonitorPanel(MonitorTreeModel* model, QWidget* parent)
     const int widestRate = metrics.horizontalAdvance(QString::fromStdString(rdt::formatBandwidth(999.99e9)));
     auto fitColumns = [this, widestBytes, widestRate] {
         const int padding = 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 12;
-        // Group paths as wide as the longest, up to 190 px (longer ones are elided in the middle): a narrow dock
-        // still shows the figures.
-        m_view->resizeColumnToContents(MonitorTreeModel::GroupColumn);
-        m_view->setColumnWidth(
-            MonitorTreeModel::GroupColumn, std::clamp(m_view->columnWidth(MonitorTreeModel::GroupColumn), 80, 190));
         for (int c = MonitorTreeModel::DomainsColumn; c < MonitorTreeModel::ColumnCount; ++c) {
             m_view->resizeColumnToContents(c);
             const int floor = c == MonitorTreeModel::OccupancyColumn                        ? widestBytes
@@ -70,6 +67,7 @@ MonitorPanel::MonitorPanel(MonitorTreeModel* model, QWidget* parent)
                                                                                             : 0;
             if (floor > 0) m_view->setColumnWidth(c, std::max(m_view->columnWidth(c), floor + padding));
         }
+        fitGroupColumn();
     };
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, fitColumns);
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, fitColumns);
@@ -96,6 +94,24 @@ MonitorPanel::MonitorPanel(MonitorTreeModel* model, QWidget* parent)
         if (i.isValid() && i.column() < static_cast<int>(std::size(concepts)))
             Q_EMIT explainRequested(QString::fromLatin1(concepts[i.column()]));
     });
+}
+
+void MonitorPanel::fitGroupColumn()
+{
+    // Group paths as wide as the longest, but never so wide that LLC occupancy and total bandwidth leave the view
+    // (the default dock is about 300 px): longer paths are elided in the middle, their tooltip says them whole.
+    const int figures
+        = m_view->columnWidth(MonitorTreeModel::OccupancyColumn) + m_view->columnWidth(MonitorTreeModel::TotalColumn);
+    const int room = std::max(kNarrowestGroupColumn, m_view->viewport()->width() - figures);
+    m_view->resizeColumnToContents(MonitorTreeModel::GroupColumn);
+    m_view->setColumnWidth(MonitorTreeModel::GroupColumn,
+        std::clamp(m_view->columnWidth(MonitorTreeModel::GroupColumn), kNarrowestGroupColumn, room));
+}
+
+void MonitorPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitGroupColumn();
 }
 
 void MonitorPanel::setCounterStatus(const QString& freeCounters)

@@ -28,7 +28,14 @@ Q_SIGNALS:
     /// The current cell's column changed: the concept the explain panel should show ("mbm-total", ...).
     void explainRequested(const QString& conceptId);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    static constexpr int kNarrowestGroupColumn = 80;
+    /// The group column's width from its contents and the room the figures leave (rows changed, dock resized).
+    void fitGroupColumn();
+
     MonitorTreeModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QLineEdit* m_filter;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "models/GroupModel.h"
 #include "models/MachineModel.h"
+#include "models/MonitorTreeModel.h"
 #include "models/ReplayControl.h"
 #include "views/ExplainPanel.h"
 #include "views/GroupsPanel.h"
 #include "views/MachinePanel.h"
+#include "views/MonitorPanel.h"
 #include "views/ProcessPickerDialog.h"
 #include "views/ReplayBar.h"
 
@@ -12,6 +14,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QHeaderView>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSlider>
@@ -216,6 +219,49 @@ private Q_SLOTS:
         Q_EMIT slider->sliderReleased();
         QCOMPARE(seeked.count(), 1);
         QCOMPARE(replay.position, std::uint64_t(50'000'000'000));
+    }
+    // The Monitor dock at its default width on a server's long group paths (the 4-domain fixture tree's
+    // "goresctrl.Guaranteed/mon_groups/..."): LLC occupancy and total bandwidth stay in view, the paths are elided;
+    // a wider dock gives the paths their room back.
+    void monitorDockKeepsFiguresInView()
+    {
+        MonitorTreeModel model;
+        MonitorPanel panel(&model);
+        rdt::RdtSampleBatch batch;
+        for (const char* g : { "goresctrl.Guaranteed/mon_groups/goresctrl.predefined_group_empty",
+                 "goresctrl.Stale/mon_groups/non_goresctrl.group", "web" }) {
+            for (int d = 0; d < 4; ++d) {
+                rdt::RdtSample s;
+                s.group = g;
+                s.domain = d;
+                s.occupancyBytes = 3u << 20;
+                s.mbmTotalBps = 1.5e9;
+                batch.samples.push_back(s);
+            }
+        }
+        model.update(batch);
+        panel.resize(300, 400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QTreeView* view = panel.view();
+        QHeaderView* header = view->header();
+        const int viewport = view->viewport()->width();
+        for (int column : { MonitorTreeModel::OccupancyColumn, MonitorTreeModel::TotalColumn }) {
+            const int right = header->sectionViewportPosition(column) + header->sectionSize(column);
+            QVERIFY2(right <= viewport,
+                qPrintable(QStringLiteral("column %1 ends at %2 of %3").arg(column).arg(right).arg(viewport)));
+        }
+        QVERIFY(
+            header->visualIndex(MonitorTreeModel::DomainsColumn) > header->visualIndex(MonitorTreeModel::TotalColumn));
+        const int narrow = header->sectionSize(MonitorTreeModel::GroupColumn);
+        QVERIFY(narrow >= 80);
+
+        panel.resize(900, 400);
+        QTRY_VERIFY(view->viewport()->width() > 800);
+        QTRY_VERIFY(header->sectionSize(MonitorTreeModel::GroupColumn) > narrow);
+        const QString longest = model.index(0, 0).data().toString().size() > 20 ? model.index(0, 0).data().toString()
+                                                                                : model.index(1, 0).data().toString();
+        QVERIFY(header->sectionSize(MonitorTreeModel::GroupColumn) >= view->fontMetrics().horizontalAdvance(longest));
     }
 };
 
