@@ -85,8 +85,11 @@ public:
     Qt::Alignment markerLabelAlignment(int i) const;
     /// Allocation-change markers drawn (each is two lines and a label); changes within 1 ms share one.
     int markerCount() const { return static_cast<int>(m_markerItems.size()) / 3; }
-    /// The text of marker @p i's label (empty when there is none).
+    /// The text of marker @p i's label as drawn: shortened where the labels of nearby markers crowd (empty when
+    /// there is none).
     QString markerLabel(int i) const;
+    /// The row (0 = top) marker label i sits in: labels that would overlap step down, distant ones share row 0.
+    int markerLabelRow(int i) const;
     /// Points currently plotted for a group's metric (tests check that samples arrived).
     int plottedPoints(const QString& group, Metric metric) const;
 

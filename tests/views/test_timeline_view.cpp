@@ -293,6 +293,108 @@ private Q_SLOTS:
         QCOMPARE(labels, 2);
     }
 
+    void distantMarkersShareTheTopRow()
+    {
+        // Labels used to step down a row for every marker (0, 1, 2, 0, ...) however far apart; only labels that
+        // would overlap step down now, and which do depends on the zoom.
+        Fixture f;
+        TimelineView view(&f.pump);
+        view.resize(1000, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        for (int i = 0; i < 600; ++i)
+            f.feed->push(batch(static_cast<std::uint64_t>(i) * kSecond / 10, 3e6, 12e9));
+        auto change = [&](double seconds, const char* group) {
+            rdt::AllocationChanged c;
+            c.timeNs = static_cast<std::uint64_t>(seconds * 1e9);
+            c.who = "gui";
+            c.group = group;
+            c.resource = "L3";
+            c.oldValue = "7ff";
+            c.newValue = "3";
+            c.ok = true;
+            f.feed->push(c);
+        };
+        change(3, "streamer");
+        change(20, "victim");
+        change(37, "streamer");
+        change(38, "victim"); // a second after the last: their labels would overlap
+        f.pump.pumpOnce();
+        view.setVisibleRange(0, 60);
+        view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QCOMPARE(view.markerCount(), 4);
+        QCOMPARE(view.markerLabelRow(0), 0);
+        QCOMPARE(view.markerLabelRow(1), 0);
+        QCOMPARE(view.markerLabelRow(2), 0);
+        QCOMPARE(view.markerLabelRow(3), 1);
+        // Zoomed out to ten minutes, 3 s and 20 s are as near as 37 s and 38 s were.
+        view.setVisibleRange(0, 600);
+        QCOMPARE(view.markerLabelRow(0), 0);
+        QCOMPARE(view.markerLabelRow(1), 1);
+        // Zoomed in on the last two, they are far apart.
+        view.setVisibleRange(36.5, 39);
+        QCOMPARE(view.markerLabelRow(2), 0);
+        QCOMPARE(view.markerLabelRow(3), 0);
+    }
+
+    void crowdedMarkerLabelsNeverOverlap()
+    {
+        // The mba scenario's replay: a change every 10 s over 70 s, each label ~190 px wide at ~85 px per 10 s.
+        // Three rows are not enough; a fourth label overlapped the first of its row, both unreadable. Now the
+        // earlier one is shortened to end before it (or hidden), and zooming in gives the whole text back.
+        Fixture f;
+        TimelineView view(&f.pump);
+        view.resize(1000, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        for (int i = 0; i < 700; ++i)
+            f.feed->push(batch(static_cast<std::uint64_t>(i) * kSecond / 10, 3e6, 12e9));
+        for (int t = 0; t <= 60; t += 10) {
+            rdt::AllocationChanged c;
+            c.timeNs = static_cast<std::uint64_t>(t) * kSecond;
+            c.who = "observed";
+            c.group = "hogs";
+            c.resource = "MB";
+            c.oldValue = QString::number(100 - t).toStdString();
+            c.newValue = QString::number(90 - t).toStdString();
+            c.ok = true;
+            f.feed->push(c);
+        }
+        f.pump.pumpOnce();
+        QCOMPARE(view.markerCount(), 7);
+        auto visibleLabelsOverlap = [&]() -> QString {
+            view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+            QVector<QRectF> drawn;
+            for (int i = 0; i < view.plot()->itemCount(); ++i)
+                if (auto* text = qobject_cast<QCPItemText*>(view.plot()->item(i)); text && text->visible())
+                    drawn.append(QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()));
+            for (int a = 0; a < drawn.size(); ++a)
+                for (int b = a + 1; b < drawn.size(); ++b)
+                    if (drawn[a].intersects(drawn[b]))
+                        return QStringLiteral("labels %1 and %2 overlap: %3,%4-%5 and %6,%7-%8")
+                            .arg(a)
+                            .arg(b)
+                            .arg(drawn[a].top())
+                            .arg(drawn[a].left())
+                            .arg(drawn[a].right())
+                            .arg(drawn[b].top())
+                            .arg(drawn[b].left())
+                            .arg(drawn[b].right());
+            return drawn.size() >= 4 ? QString() : QStringLiteral("only %1 labels drawn").arg(drawn.size());
+        };
+        view.setVisibleRange(0, 70);
+        QString overlap = visibleLabelsOverlap();
+        QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
+        bool shortened = false;
+        for (int i = 0; i < view.markerCount(); ++i)
+            shortened = shortened || view.markerLabel(i).endsWith(QStringLiteral("\u2026"));
+        QVERIFY(shortened);
+        view.setVisibleRange(0, 25);
+        overlap = visibleLabelsOverlap();
+        QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
+        QCOMPARE(view.markerLabel(0), QStringLiteral("hogs MB@0: 100 \u2192 90 (observed)"));
+    }
+
     void resetClearsSeries()
     {
         Fixture f;
