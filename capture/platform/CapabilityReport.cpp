@@ -46,12 +46,26 @@ private:
     std::string m_group;
 };
 
-/// Why RDT/PMU features are likely missing beyond the CPUID bit itself: vendor and hypervisor.
-std::string context(const CpuFeatures& f)
+std::string vendorName(const CpuIdentity& id)
+{
+    return id.vendor.empty() ? std::string("unknown vendor") : id.vendor;
+}
+
+/// Why an RDT feature is likely missing beyond the CPUID bit itself: vendor and hypervisor. AMD's Platform QoS
+/// enumerates through the same bits and leaves (CPUID 07H EBX[12]/[15], 0FH, 10H) and resctrl, so AMD is no reason.
+std::string rdtContext(const CpuFeatures& f)
 {
     std::string s;
-    if (!f.identity.isIntel())
-        s += "; not GenuineIntel: " + (f.identity.vendor.empty() ? std::string("unknown vendor") : f.identity.vendor);
+    if (!f.identity.isIntel() && !f.identity.isAmd()) s += "; neither Intel nor AMD: " + vendorName(f.identity);
+    if (f.identity.hypervisor) s += "; running under a hypervisor, which may hide it";
+    return s;
+}
+
+/// The same for Intel-only PMU features (architectural perfmon leaf 0AH, architectural LBR): AMD has its own.
+std::string intelContext(const CpuFeatures& f)
+{
+    std::string s;
+    if (!f.identity.isIntel()) s += "; not GenuineIntel: " + vendorName(f.identity);
     if (f.identity.hypervisor) s += "; running under a hypervisor, which may hide it";
     return s;
 }
@@ -60,9 +74,10 @@ void identity(Builder& b, const CpuFeatures& f)
 {
     const CpuIdentity& id = f.identity;
     b.group(capgroup::Identity);
-    b.add("Vendor", id.vendor.empty() ? "unknown" : id.vendor, id.isIntel(), "CPUID.(EAX=00H):EBX,EDX,ECX", "",
-        "not GenuineIntel: " + (id.vendor.empty() ? std::string("unknown") : id.vendor)
-            + " (RDT, arch LBR and the Intel PMU features below are Intel's; rdtscope uses the simulated Xeon)");
+    b.add("Vendor", id.vendor.empty() ? "unknown" : id.vendor, id.isIntel() || id.isAmd(),
+        "CPUID.(EAX=00H):EBX,EDX,ECX", "",
+        "neither GenuineIntel nor AuthenticAMD: " + vendorName(id)
+            + " (RDT, AMD's Platform QoS and the PMU features below are theirs; rdtscope uses the simulated Xeon)");
     b.add("Brand", id.brand.empty() ? "unknown" : id.brand, !id.brand.empty(), "CPUID.(EAX=80000002H-80000004H)", "",
         "brand string leaves not enumerated");
     char fms[96];
@@ -79,7 +94,7 @@ void monitoring(Builder& b, const CpuFeatures& f)
     const RdtMonitoring& m = f.monitoring;
     b.group(capgroup::Monitoring);
     b.flag("RDT monitoring (RDT_M)", m.supported, leaf("EAX=07H,ECX=0", "EBX[12]"), "20.18.4",
-        "CPUID.(EAX=07H,ECX=0):EBX[12]=0: no RDT monitoring (CMT/MBM)" + context(f));
+        "CPUID.(EAX=07H,ECX=0):EBX[12]=0: no RDT monitoring (CMT/MBM)" + rdtContext(f));
     if (!m.supported) return;
     b.add(
         "Highest RMID (any resource)", std::to_string(m.highestRmidAny), true, leaf("EAX=0FH,ECX=0", "EBX"), "20.18.4");
@@ -150,7 +165,7 @@ void allocation(Builder& b, const CpuFeatures& f)
     const RdtAllocation& a = f.allocation;
     b.group(capgroup::CacheAllocation);
     b.flag("RDT allocation (RDT_A)", a.supported, leaf("EAX=07H,ECX=0", "EBX[15]"), "20.19.4.1",
-        "CPUID.(EAX=07H,ECX=0):EBX[15]=0: no RDT allocation (CAT/CDP/MBA)" + context(f));
+        "CPUID.(EAX=07H,ECX=0):EBX[15]=0: no RDT allocation (CAT/CDP/MBA)" + rdtContext(f));
     if (!a.supported) return;
     std::string res;
     for (auto [bitNo, n] : { std::pair { 1, "L3" }, { 2, "L2" }, { 3, "MBA" }, { 5, "CBA" }, { 6, "RP" } })
@@ -229,7 +244,7 @@ void perfmon(Builder& b, const CpuFeatures& f)
     const PerfmonInfo& p = f.perfmon;
     b.group(capgroup::Perfmon);
     b.add("Architectural perfmon version", std::to_string(p.version), p.version > 0, leaf("EAX=0AH", "EAX[7:0]"),
-        "22.2", "CPUID.(EAX=0AH):EAX[7:0]=0: no architectural performance monitoring" + context(f));
+        "22.2", "CPUID.(EAX=0AH):EAX[7:0]=0: no architectural performance monitoring" + intelContext(f));
     if (p.version == 0) return;
     b.add("General-purpose counters", std::to_string(p.gpCounters), p.gpCounters > 0, leaf("EAX=0AH", "EAX[15:8]"),
         "22.2.1", "no general-purpose counters");
@@ -262,7 +277,7 @@ void archLbr(Builder& b, const CpuFeatures& f)
     b.group(capgroup::Lbr);
     b.flag("Architectural LBR", l.supported, leaf("EAX=07H,ECX=0", "EDX[19]"), "21.1",
         "CPUID.(EAX=07H,ECX=0):EDX[19]=0: no architectural LBR (model-specific LBRs may still work through perf)"
-            + context(f));
+            + intelContext(f));
     if (!l.supported) return;
     std::string depths;
     for (unsigned d : l.depths())
@@ -366,15 +381,15 @@ CapabilityReport buildCapabilityReport(
             b.add("sysfs", w, false, topologyInfo->root, "", w);
 
     std::vector<std::string> why;
-    // AMD's PQoS uses the same leaves 0FH/10H and resctrl: only a vendor without RDT-compatible leaves is a reason.
-    if (!f.identity.isIntel() && !(f.identity.isAmd() && f.hasRdt()))
-        why.push_back("not GenuineIntel: " + (f.identity.vendor.empty() ? std::string("unknown") : f.identity.vendor));
+    // AMD's PQoS uses the same leaves 0FH/10H and resctrl: only a vendor that is neither is a reason.
+    if (!f.identity.isIntel() && !f.identity.isAmd()) why.push_back("neither Intel nor AMD: " + vendorName(f.identity));
     if (!f.hasRdt()) {
         if (f.monitoring.supported || f.allocation.supported)
             why.push_back("CPUID.(EAX=07H,ECX=0):EBX[12]/[15] are set but leaves 0FH and 10H enumerate no resource: "
                           "RDT is disabled or fused off on this part");
         else
-            why.push_back("CPUID.(EAX=07H,ECX=0):EBX[12]=0 and EBX[15]=0: the CPU enumerates no RDT");
+            why.push_back(std::string("CPUID.(EAX=07H,ECX=0):EBX[12]=0 and EBX[15]=0: the CPU enumerates no RDT")
+                + (f.identity.isAmd() ? " (AMD Platform QoS is enumerated by the same bits)" : ""));
     }
     if (f.identity.hypervisor) why.push_back("hypervisor: running in a VM");
     if (environmentProbe && !environmentProbe->resctrlMounted && (f.hasRdt() || why.empty()))

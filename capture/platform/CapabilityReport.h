@@ -43,7 +43,8 @@ struct CapabilityReport {
     std::string source; ///< where CPUID came from (CpuidSource::describe())
     std::vector<CapabilityLine> lines;
     /// The one-line summary of why RDT is unusable here (empty when it is usable), e.g.
-    /// "no RDT: not GenuineIntel (AuthenticAMD); hypervisor; resctrl not mounted".
+    /// "CPUID.(EAX=07H,ECX=0):EBX[12]=0 and EBX[15]=0: the CPU enumerates no RDT; hypervisor: running in a VM;
+    /// no resctrl in the kernel" (a vendor that is neither Intel nor AMD is named first).
     std::string rdtWhyNot;
     /// True when an EnvironmentProbe was given (a live machine); a dump only says what its CPU enumerates.
     bool environmentProbed = false;

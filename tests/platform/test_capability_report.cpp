@@ -94,9 +94,15 @@ TEST(CapabilityReport, AmdVirtualMachineSaysWhyThereIsNoRdt)
     root.write("proc/filesystems", "nodev\tsysfs\n");
     const EnvironmentProbe env = probeEnvironment(root.path(), f.identity.hypervisor);
     const CapabilityReport r = buildCapabilityReport(f, &env, nullptr);
-    EXPECT_NE(r.rdtWhyNot.find("not GenuineIntel: AuthenticAMD"), std::string::npos);
+    // AMD's Platform QoS enumerates through the same bits: the vendor is no reason, the bits and the VM are.
+    EXPECT_EQ(r.rdtWhyNot.find("GenuineIntel"), std::string::npos) << r.rdtWhyNot;
     EXPECT_NE(r.rdtWhyNot.find("hypervisor"), std::string::npos);
-    EXPECT_NE(r.rdtWhyNot.find("enumerates no RDT"), std::string::npos);
+    EXPECT_NE(
+        r.rdtWhyNot.find("enumerates no RDT (AMD Platform QoS is enumerated by the same bits)"), std::string::npos)
+        << r.rdtWhyNot;
+    const CapabilityLine* vendor = findLine(r, "Vendor");
+    ASSERT_NE(vendor, nullptr);
+    EXPECT_TRUE(vendor->present);
     const CapabilityLine* pmu = findLine(r, "'cpu' PMU");
     ASSERT_NE(pmu, nullptr);
     EXPECT_FALSE(pmu->present);
@@ -104,12 +110,33 @@ TEST(CapabilityReport, AmdVirtualMachineSaysWhyThereIsNoRdt)
     const CapabilityLine* mon = findLine(r, "RDT monitoring (RDT_M)");
     ASSERT_NE(mon, nullptr);
     EXPECT_EQ(mon->value, "no");
-    EXPECT_NE(mon->whyNot.find("not GenuineIntel: AuthenticAMD"), std::string::npos);
+    EXPECT_EQ(mon->whyNot.find("GenuineIntel"), std::string::npos) << mon->whyNot;
+    EXPECT_NE(mon->whyNot.find("running under a hypervisor"), std::string::npos) << mon->whyNot;
+    // Architectural LBR is Intel's: there the vendor is the reason.
+    const CapabilityLine* lbr = findLine(r, "Architectural LBR");
+    ASSERT_NE(lbr, nullptr);
+    EXPECT_NE(lbr->whyNot.find("not GenuineIntel: AuthenticAMD"), std::string::npos) << lbr->whyNot;
     // AMD leaves 04H empty and describes caches in 8000001DH; sub-leaves 0-2 are absent from this table.
     EXPECT_TRUE(f.caches.empty() || f.caches.front().leaf == 0x8000001D);
     const std::string text = formatCapabilityReportText(r);
-    EXPECT_NE(text.find("No RDT here: not GenuineIntel: AuthenticAMD"), std::string::npos);
+    EXPECT_NE(text.find("No RDT here: CPUID.(EAX=07H,ECX=0):EBX[12]=0"), std::string::npos) << text;
     EXPECT_NE(text.find("why not: resctrl not available"), std::string::npos);
+}
+
+TEST(CapabilityReport, AVendorThatIsNeitherIntelNorAmdIsNamedAsTheReason)
+{
+    CpuidTable t = amdVm();
+    t.set(0, 0, { 0x10, 0x746E6543, 0x736C7561, 0x48727561 }, false); // "CentaurHauls"
+    const CpuFeatures f = decodeCpuFeatures(t);
+    const CapabilityReport r = buildCapabilityReport(f, nullptr, nullptr);
+    EXPECT_EQ(r.rdtWhyNot.rfind("neither Intel nor AMD: CentaurHauls; ", 0), 0u) << r.rdtWhyNot;
+    const CapabilityLine* vendor = findLine(r, "Vendor");
+    ASSERT_NE(vendor, nullptr);
+    EXPECT_FALSE(vendor->present);
+    EXPECT_NE(vendor->whyNot.find("neither GenuineIntel nor AuthenticAMD: CentaurHauls"), std::string::npos);
+    const CapabilityLine* mon = findLine(r, "RDT monitoring (RDT_M)");
+    ASSERT_NE(mon, nullptr);
+    EXPECT_NE(mon->whyNot.find("neither Intel nor AMD: CentaurHauls"), std::string::npos) << mon->whyNot;
 }
 
 TEST(CapabilityReport, AmdCachesComeFromLeaf8000001D)
