@@ -52,7 +52,7 @@ ExperimentsPage::ExperimentsPage(ExperimentRun* run, AllocationModel* allocation
     , m_group(new QComboBox(this))
     , m_kind(new QComboBox(this))
     , m_victim(new QComboBox(this))
-    , m_alone(new QCheckBox(tr("Alone (the other groups get the rest of the ways)"), this))
+    , m_alone(new QCheckBox(tr("Alone (others get the other ways)"), this))
     , m_realtime(new QCheckBox(tr("Real time"), this))
     , m_settle(new QDoubleSpinBox(this))
     , m_measure(new QDoubleSpinBox(this))
@@ -139,7 +139,12 @@ ExperimentsPage::ExperimentsPage(ExperimentRun* run, AllocationModel* allocation
     m_plot->yAxis->setLabel(tr("memory bandwidth [MB/s] (solid)"));
     m_plot->yAxis2->setLabel(tr("LLC occupancy [MiB] (dashed)"));
     m_plot->yAxis2->setVisible(true);
-    m_plot->legend->setVisible(true);
+    // Ways and MB percentages are whole numbers: ticks on them only (19.2 ways means nothing).
+    auto wholeTicks = QSharedPointer<QCPAxisTickerFixed>::create();
+    wholeTicks->setTickStep(1.0);
+    wholeTicks->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    m_plot->xAxis->setTicker(wholeTicks);
+    m_plot->legend->setVisible(false); // until the first curve: an empty legend is a stray box
     m_plot->setMinimumSize(480, 320);
     keepPlotPalette(m_plot);
 
@@ -195,10 +200,14 @@ void ExperimentsPage::refreshGroups()
     const bool usable = engine && engine->hasRdt();
     m_start->setEnabled(usable && !m_run->isRunning());
     m_propose->setEnabled(usable && !m_run->isRunning());
+    // The window builds this page before its source is open: the note goes once an engine with RDT arrives.
+    const QString unusable = tr("Experiments need a live or simulated source with RDT (a replay shows only what "
+                                "was recorded).");
     if (!usable) {
-        m_result->setText(tr("Experiments need a live or simulated source (not a replay)."));
+        m_result->setText(unusable);
         return;
     }
+    if (m_result->text() == unusable) m_result->clear();
     QStringList others, all;
     for (const auto& g : engine->snapshot().groups) {
         if (!g.info.isControl) continue;
@@ -253,6 +262,7 @@ QCPGraph* ExperimentsPage::newCurve(const QString& name, bool occupancy)
     g->setPen(pen);
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
     g->setName(name);
+    m_plot->legend->setVisible(true);
     ++m_curves;
     return g;
 }
@@ -338,6 +348,9 @@ void ExperimentsPage::onStep(const QString& group, const SweepStep& step, unsign
         markKnee(knees.bandwidth.x, tr(" knee so far: %1").arg(knees.bandwidth.x));
     m_plot->rescaleAxes();
     m_plot->xAxis->scaleRange(1.1);
+    // Bandwidth and occupancy start at zero (a flat zero curve was drawn on -2..2).
+    for (QCPAxis* y : { m_plot->yAxis, m_plot->yAxis2 })
+        y->setRange(0, std::max(y->range().upper * 1.1, 1.0));
     m_plot->replot();
 }
 

@@ -80,6 +80,22 @@ private Q_SLOTS:
         m_service.reset();
     }
 
+    void sourceArrivingAfterThePageClearsTheNote()
+    {
+        // The main window builds the page before it opens its source: the "need a live source" note stayed under
+        // a usable page (Start enabled) on a live resctrl tree.
+        ExperimentRun run;
+        ExperimentsPage page(&run, m_model);
+        QVERIFY(page.resultLabel()->text().contains(QStringLiteral("need a live or simulated source")));
+        QVERIFY(!page.startButton()->isEnabled());
+        QVERIFY(!page.plot()->legend->visible()); // no curve yet: no empty legend box
+        run.setEngine(m_service.get());
+        page.refreshGroups();
+        QVERIFY(page.startButton()->isEnabled());
+        QCOMPARE(page.resultLabel()->text(), QString());
+        QVERIFY(page.groupBox()->count() > 0);
+    }
+
     void sweepDrawsTheCurveAndTheKnee()
     {
         QSignalSpy steps(m_run, &ExperimentRun::stepMeasured);
@@ -91,6 +107,12 @@ private Q_SLOTS:
         QCOMPARE(steps.count(), 10); // 10 ways down to 1: the streamer keeps one
         auto* plot = m_page->plot();
         QVERIFY(plot->graphCount() >= 2);
+        QVERIFY(plot->legend->visible());
+        QCOMPARE(plot->yAxis->range().lower, 0.0);
+        QCOMPARE(plot->yAxis2->range().lower, 0.0);
+        QVERIFY(!plot->xAxis->tickVector().isEmpty());
+        for (double tick : plot->xAxis->tickVector())
+            QCOMPARE(tick, std::round(tick)); // whole ways
         QCOMPARE(plot->graph(0)->dataCount(), 10); // bandwidth
         QCOMPARE(plot->graph(1)->dataCount(), 10); // occupancy
         // The victim's 16 MiB fit in 8 ways of 2.25 MiB: the knee within one way of it.
