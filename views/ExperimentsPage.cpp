@@ -290,6 +290,14 @@ void ExperimentsPage::markKnee(double x, const QString& text)
     m_kneeLabel->setText(text);
 }
 
+void ExperimentsPage::clearKnee()
+{
+    for (QCPAbstractItem* item : { static_cast<QCPAbstractItem*>(m_knee), static_cast<QCPAbstractItem*>(m_kneeLabel) })
+        if (item) m_plot->removeItem(item);
+    m_knee = nullptr;
+    m_kneeLabel = nullptr;
+}
+
 void ExperimentsPage::takeRecordPath()
 {
     const QString file = m_record->text().trimmed();
@@ -344,8 +352,14 @@ void ExperimentsPage::onStep(const QString& group, const SweepStep& step, unsign
     m_bandwidth->addData(x, step.totalBps / 1e6);
     m_occupancy->addData(x, step.occupancyBytes / 1048576.0);
     const auto knees = kneesOf(m_running, m_steps);
-    if (knees.bandwidth.found && m_steps.size() >= 3)
-        markKnee(knees.bandwidth.x, tr(" knee so far: %1").arg(knees.bandwidth.x));
+    if (knees.bandwidth.found && m_steps.size() >= 3) {
+        if (knees.bandwidth.zero)
+            clearKnee(); // every step read 0: no knee to draw
+        else
+            markKnee(knees.bandwidth.x,
+                knees.bandwidth.flat ? tr(" flat so far from %1").arg(knees.bandwidth.x)
+                                     : tr(" knee so far: %1").arg(knees.bandwidth.x));
+    }
     m_plot->rescaleAxes();
     m_plot->xAxis->scaleRange(1.1);
     // Bandwidth and occupancy start at zero (a flat zero curve was drawn on -2..2).
@@ -360,7 +374,13 @@ void ExperimentsPage::onSweepDone(const SweepResult& r)
     QStringList lines;
     if (r.knees.bandwidth.found) {
         lines << tr("Knee: %1").arg(QString::fromStdString(r.knees.bandwidth.explain(unit.toStdString())));
-        markKnee(r.knees.bandwidth.x, tr(" knee: %1 %2").arg(r.knees.bandwidth.x).arg(unit));
+        if (r.knees.bandwidth.zero)
+            clearKnee(); // nothing was measured: no line to draw
+        else
+            markKnee(r.knees.bandwidth.x,
+                tr(" knee: %1 %2")
+                    .arg(r.knees.bandwidth.x)
+                    .arg(r.knees.bandwidth.x == 1 && r.settings.kind == SweepKind::Ways ? tr("way") : unit));
     }
     const auto first = r.steps.empty() ? nullptr : &r.steps.front();
     const auto last = r.steps.empty() ? nullptr : &r.steps.back();

@@ -74,6 +74,7 @@ private:
     void takeRecordPath();
     void browseRecordPath();
     QCPGraph* newCurve(const QString& name, bool occupancy);
+    void clearKnee();
     void markKnee(double x, const QString& text);
 
     ExperimentRun* m_run;

@@ -12,13 +12,17 @@ std::string Knee::explain(const std::string& unit) const
     if (!found) return "no knee: no steps were measured";
     char buf[200];
     const int pct = static_cast<int>(std::lround(tolerance * 100));
+    if (zero)
+        return "no knee: every step read 0 (no traffic in the group while it was measured), so the sweep shows "
+               "nothing; is its workload running in the group?";
+    const std::string what = x == 1 && unit == "ways" ? "way" : unit;
     if (flat)
         std::snprintf(buf, sizeof buf,
-            "%g %s: the curve is flat (its range is within %d %% of its values), more buys nothing", x, unit.c_str(),
+            "%g %s: the curve is flat (its range is within %d %% of its values), more buys nothing", x, what.c_str(),
             pct);
     else
         std::snprintf(buf, sizeof buf, "%g %s: the %s allocation within %d %% of the curve's range from its best", x,
-            unit.c_str(), largest ? "largest" : "smallest", pct);
+            what.c_str(), largest ? "largest" : "smallest", pct);
     return buf;
 }
 
@@ -36,6 +40,7 @@ Knee findKnee(std::vector<CurvePoint> points, Better better, double tolerance)
     const double scale = std::max(std::fabs(k.best), std::fabs(k.worst));
     k.found = true;
     k.flat = range <= tolerance * scale;
+    k.zero = scale == 0;
     const auto& first = points.front();
     if (k.flat) {
         k.x = first.x;

@@ -28,6 +28,8 @@ struct Knee {
     double best = 0;
     double worst = 0;
     bool flat = false;
+    /// Every point read 0 (flat too): nothing ran in the group while it was measured, so the curve says nothing.
+    bool zero = false;
     double tolerance = kDefaultKneeTolerance;
     bool largest = false; ///< the largest allocation within the tolerance (a victim's knee over a cap on another)
     /// "7 ways: within 5 % of the curve's range from its best" / "flat: ..."

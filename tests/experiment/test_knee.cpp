@@ -38,7 +38,19 @@ TEST(Knee, FlatCurveKneeIsTheMinimum)
     EXPECT_TRUE(k.flat);
     EXPECT_EQ(k.x, 1);
     EXPECT_NE(k.explain("ways").find("flat"), std::string::npos);
+    EXPECT_FALSE(k.zero);
     EXPECT_FALSE(findKnee({}, Better::Lower).found);
+}
+
+TEST(Knee, AllZeroCurveSaysNothingWasMeasured)
+{
+    // An idle group (or one whose tasks never ran) reads 0 at every step: flat, but not "more buys nothing".
+    const auto k = findKnee({ { 1, 0 }, { 2, 0 }, { 3, 0 } }, Better::Higher);
+    EXPECT_TRUE(k.found);
+    EXPECT_TRUE(k.flat);
+    EXPECT_TRUE(k.zero);
+    EXPECT_EQ(k.explain("ways").find("buys nothing"), std::string::npos);
+    EXPECT_NE(k.explain("ways").find("every step read 0"), std::string::npos);
 }
 
 TEST(SweepPlan, WayRunsStayInsideTheStartMask)

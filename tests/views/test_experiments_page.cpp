@@ -126,6 +126,21 @@ private Q_SLOTS:
         QVERIFY(m_page->startButton()->isEnabled());
     }
 
+    void idleGroupSweepSaysNothingWasMeasured()
+    {
+        // A group with no tasks reads 0 at every step (as an idle group on a real server does): no knee is drawn
+        // and the result says why, instead of "knee: 1 ways ... more buys nothing".
+        QVERIFY(m_service->createGroup("idle").ok);
+        QSignalSpy finished(m_run, &ExperimentRun::finished);
+        m_page->startSweepOf(QStringLiteral("idle"), /*alone=*/false);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(m_page->kneeText(), QString());
+        QVERIFY2(m_page->resultLabel()->text().contains(QStringLiteral("every step read 0")),
+            qPrintable(m_page->resultLabel()->text()));
+        QCOMPARE(m_page->plot()->yAxis->range().lower, 0.0);
+        QVERIFY(m_page->plot()->yAxis->range().upper > 0.0);
+    }
+
     void stopRestoresAtOnce()
     {
         QSignalSpy steps(m_run, &ExperimentRun::stepMeasured);
