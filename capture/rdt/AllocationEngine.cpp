@@ -119,9 +119,12 @@ AllocationOutcome AllocationEngine::apply(const AllocationRequest& request)
     auto valid = validate(request.group, request.change, &outcome.notes);
     if (!valid) {
         outcome.error = valid.error();
+        // The events name the value that stays ("fffff -> 0 rejected"); an unreadable group leaves it unknown.
+        const auto before = m_backend.readSchemata(request.group);
         for (const auto& line : request.change.lines())
             for (const auto& [d, v] : line.values)
-                event(line.resource, d, {}, v, false, "rejected before writing: " + outcome.error.message);
+                event(line.resource, d, before ? before->value(line.resource, d).value_or("") : "", v, false,
+                    "rejected before writing: " + outcome.error.message);
         return outcome;
     }
     auto current = m_backend.readSchemata(request.group);

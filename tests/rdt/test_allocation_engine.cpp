@@ -179,4 +179,10 @@ TEST(AllocationEngine, ValidationFailureWritesNothing)
     EXPECT_FALSE(out.ok);
     EXPECT_EQ(faulty->writes(), 0);
     EXPECT_NE(out.error.message.find("non-consecutive"), std::string::npos);
+    // Each refused value is reported against the one that stays.
+    ASSERT_EQ(out.events.size(), 2u);
+    for (const auto& e : out.events) {
+        EXPECT_FALSE(e.ok);
+        EXPECT_EQ(e.oldValue, "fffff") << e.resource << ":" << e.domain;
+    }
 }
