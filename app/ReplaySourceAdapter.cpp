@@ -151,6 +151,7 @@ AllocationState allocationAt(const ReplaySource& replay, std::uint64_t timeNs, b
         c.cbmLength = bits;
         const auto w = ways.find(c.cacheName());
         c.ways = w == ways.end() ? 0 : w->second;
+        if (c.ways > 0 && cpu) c.waysLeaf = cacheParametersLeaf(*cpu);
         const auto size = cacheBytes.find(c.cacheName());
         c.cacheBytes = size == cacheBytes.end() ? 0 : size->second;
         state.caches.push_back(c);

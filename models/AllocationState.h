@@ -22,7 +22,8 @@ struct CacheSchema {
     int minCbmBits = 1; ///< minimum number of consecutive set bits (resctrl min_cbm_bits)
     bool sparseMasks = false; ///< non-contiguous masks allowed (CPUID.10H.ResID:ECX[3], resctrl sparse_masks)
     std::uint64_t cacheBytes = 0; ///< size of one cache instance (domain), CPUID.04H
-    int ways = 0; ///< associativity of that cache, CPUID.04H:EBX[31:22] + 1
+    int ways = 0; ///< associativity of that cache, CPUID.04H:EBX[31:22] + 1 (8000001DH on AMD)
+    std::string waysLeaf; ///< where `ways` came from: "CPUID.04H", "CPUID.8000001DH" ("" unknown)
     /// Intel SNC: the sub-NUMA nodes sharing one L3 (1 without SNC). A node's memory is cached in its own part of
     /// the L3, so each CBM bit gives a node 1/n of bytesPerBit() (resctrl.rst "Notes on Sub-NUMA Cluster mode").
     unsigned sncNodes = 1;

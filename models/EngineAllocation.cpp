@@ -62,6 +62,7 @@ rdt::Result<AllocationState> readAllocationState(rdt::engine::Engine& engine, co
             c.cacheBytes = r.bytesPerBit * r.cbmBits;
             const auto w = options.ways.find(c.cacheName());
             c.ways = w == options.ways.end() ? 0 : w->second;
+            if (c.ways > 0) c.waysLeaf = options.waysLeaf;
             if (c.cacheName() == "L3") c.sncNodes = caps->monitoring.sncNodesPerL3();
             if (r.ioAllocEnabled()) {
                 for (const auto& v : r.ioAllocCbm)
@@ -104,6 +105,11 @@ rdt::Result<AllocationState> readAllocationState(rdt::engine::Engine& engine, co
             st.groups.push_back(std::move(a));
     }
     return st;
+}
+
+std::string cacheParametersLeaf(const rdt::CpuFeatures& features)
+{
+    return features.identity.isAmd() ? "CPUID.8000001DH" : "CPUID.04H";
 }
 
 std::map<std::string, int> cacheWays(const rdt::CpuFeatures& features)

@@ -21,7 +21,11 @@ struct AllocationStateOptions {
     /// Associativity per cache name ("L3" -> 11) from CPUID.04H, so columns can say which ways a bit stands
     /// for; 0/absent = unknown.
     std::map<std::string, int> ways;
+    std::string waysLeaf; ///< the leaf they came from (cacheParametersLeaf)
 };
+
+/// The CPUID leaf that describes a CPU's caches: "CPUID.04H" (Intel), "CPUID.8000001DH" (AMD, whose 04H is empty).
+std::string cacheParametersLeaf(const rdt::CpuFeatures& features);
 
 /// {"L2": ways, "L3": ways} from CPUID.04H (for AllocationStateOptions::ways); absent levels are left out.
 std::map<std::string, int> cacheWays(const rdt::CpuFeatures& features);

@@ -256,7 +256,9 @@ QString CacheWayHeatmap::cacheInfoText() const
                     .arg(QString::fromStdString(rdt::formatBytes(double(s->cacheBytes))))
                     .arg(s->cbmLength)
                     .arg(QString::fromStdString(rdt::formatBytes(double(s->bytesPerBit()))));
-    if (s->ways > 0) t += tr(" (%1 ways, CPUID.04H)").arg(s->ways);
+    if (s->ways > 0)
+        t += s->waysLeaf.empty() ? tr(" (%1 ways)").arg(s->ways)
+                                 : tr(" (%1 ways, %2)").arg(s->ways).arg(QString::fromStdString(s->waysLeaf));
     if (!s->cdpType().empty()) t += tr("; CDP: separate CODE and DATA masks");
     t += tr("; min %n bit(s)", nullptr, s->minCbmBits);
     t += s->sparseMasks ? tr(", sparse masks allowed") : tr(", contiguous masks only");

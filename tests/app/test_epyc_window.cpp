@@ -5,6 +5,7 @@
 #include "MainWindow.h"
 #include "models/GroupModel.h"
 #include "models/MonitorTreeModel.h"
+#include "views/CacheWayHeatmap.h"
 #include "views/GroupsPanel.h"
 #include "views/MonitorPanel.h"
 
@@ -26,6 +27,10 @@ private Q_SLOTS:
         QVERIFY(groups);
         MainWindow w;
         w.setSource(std::move(bundle.value()));
+        // AMD describes its caches in CPUID 8000001DH (its 04H is empty): the heatmap names the leaf it read.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.heatmap()->cacheInfoText().contains(QStringLiteral("(16 ways, CPUID.8000001DH)")), 5000);
+        QVERIFY(!w.heatmap()->cacheInfoText().contains(QStringLiteral("04H")));
         QLabel* counters = w.monitorPanel()->counterStatus();
         // The scenario's two groups and the default group hold 2 counters each of the 8 in every domain.
         QTRY_VERIFY_WITH_TIMEOUT(counters->text().contains(QStringLiteral("free MBM counters: 2 in each of 4")), 5000);

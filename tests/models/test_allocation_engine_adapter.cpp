@@ -54,7 +54,7 @@ struct Setup {
         if (!opened) qFatal("cannot open the service: %s", opened.error().toString().c_str());
         service = std::move(*opened);
         writer = std::make_unique<EngineAllocationWriter>(*service);
-        auto st = readAllocationState(*service, { false, true, {}, { { "L3", 20 } } });
+        auto st = readAllocationState(*service, { false, true, {}, { { "L3", 20 } }, "CPUID.04H" });
         if (!st) qFatal("cannot read state: %s", st.error().toString().c_str());
         model.setWriter(writer.get());
         model.setState(*st);
@@ -212,6 +212,10 @@ void TestAllocationEngineAdapter::waysFromCpuidDumpForLiveAndSimulatedSources()
     auto table = rdt::loadCpuidDump(path.toStdString());
     QVERIFY(table);
     QCOMPARE(cacheWays(*table), want);
+    QCOMPARE(cacheParametersLeaf(rdt::decodeCpuFeatures(*table)), std::string("CPUID.04H"));
+    rdt::CpuFeatures amd;
+    amd.identity.vendor = "AuthenticAMD";
+    QCOMPARE(cacheParametersLeaf(amd), std::string("CPUID.8000001DH")); // AMD's 04H is empty
     // resctrl / MSR source: this machine's CPUID (here the dump stands in for the instruction).
     QCOMPARE(sourceCacheWays(false, std::string(), *table), want);
     // Simulated source: its own CPUID snapshot, never the host's.
