@@ -45,6 +45,26 @@ struct Fixture {
         feed = f.get();
         pump.setFeed(std::move(f));
     }
+    /// `seconds` of steady samples at 10 Hz (3 MiB, 12 GB/s).
+    void steady(int seconds)
+    {
+        for (int i = 0; i < seconds * 10; ++i)
+            feed->push(batch(static_cast<std::uint64_t>(i) * kSecond / 10, 3e6, 12e9));
+    }
+    /// An allocation change of `group`'s L3 or MB at `seconds`, as the GUI or a replay's observer reports it.
+    void change(double seconds, const char* group, const char* resource = "L3", const std::string& oldValue = "7ff",
+        const std::string& newValue = "3", const char* who = "gui")
+    {
+        rdt::AllocationChanged c;
+        c.timeNs = static_cast<std::uint64_t>(seconds * 1e9);
+        c.who = who;
+        c.group = group;
+        c.resource = resource;
+        c.oldValue = oldValue;
+        c.newValue = newValue;
+        c.ok = true;
+        feed->push(c);
+    }
     /// 60 s at 10 Hz; at t = 30 s the streamer is fenced (a marker) and its bandwidth drops.
     void fill()
     {
@@ -52,15 +72,7 @@ struct Fixture {
             const bool after = i >= 300;
             feed->push(batch(static_cast<std::uint64_t>(i) * kSecond / 10, after ? 12e6 : 3e6, after ? 4e9 : 12e9));
         }
-        rdt::AllocationChanged c;
-        c.timeNs = 30 * kSecond;
-        c.who = "gui";
-        c.group = "streamer";
-        c.resource = "L3";
-        c.oldValue = "7ff";
-        c.newValue = "3";
-        c.ok = true;
-        feed->push(c);
+        change(30, "streamer");
     }
 };
 } // namespace
@@ -302,23 +314,11 @@ private Q_SLOTS:
         view.resize(1000, 600);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
-        for (int i = 0; i < 600; ++i)
-            f.feed->push(batch(static_cast<std::uint64_t>(i) * kSecond / 10, 3e6, 12e9));
-        auto change = [&](double seconds, const char* group) {
-            rdt::AllocationChanged c;
-            c.timeNs = static_cast<std::uint64_t>(seconds * 1e9);
-            c.who = "gui";
-            c.group = group;
-            c.resource = "L3";
-            c.oldValue = "7ff";
-            c.newValue = "3";
-            c.ok = true;
-            f.feed->push(c);
-        };
-        change(3, "streamer");
-        change(20, "victim");
-        change(37, "streamer");
-        change(38, "victim"); // a second after the last: their labels would overlap
+        f.steady(60);
+        f.change(3, "streamer");
+        f.change(20, "victim");
+        f.change(37, "streamer");
+        f.change(38, "victim"); // a second after the last: their labels would overlap
         f.pump.pumpOnce();
         view.setVisibleRange(0, 60);
         view.plot()->replot(QCustomPlot::rpImmediateRefresh);
@@ -347,19 +347,9 @@ private Q_SLOTS:
         view.resize(1000, 400);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
-        for (int i = 0; i < 700; ++i)
-            f.feed->push(batch(static_cast<std::uint64_t>(i) * kSecond / 10, 3e6, 12e9));
-        for (int t = 0; t <= 60; t += 10) {
-            rdt::AllocationChanged c;
-            c.timeNs = static_cast<std::uint64_t>(t) * kSecond;
-            c.who = "observed";
-            c.group = "hogs";
-            c.resource = "MB";
-            c.oldValue = QString::number(100 - t).toStdString();
-            c.newValue = QString::number(90 - t).toStdString();
-            c.ok = true;
-            f.feed->push(c);
-        }
+        f.steady(70);
+        for (int t = 0; t <= 60; t += 10)
+            f.change(t, "hogs", "MB", std::to_string(100 - t), std::to_string(90 - t), "observed");
         f.pump.pumpOnce();
         QCOMPARE(view.markerCount(), 7);
         auto visibleLabelsOverlap = [&]() -> QString {
