@@ -117,7 +117,8 @@ QVariant CallGraphModel::data(const QModelIndex& index, int role) const
         case AvgCyclesColumn:
             if (!s.cycleSamples) return display ? QVariant(tr("n/a")) : QVariant(0.0);
             return display ? QVariant(QString::number(s.averageCycles(), 'f', 1)) : QVariant(s.averageCycles());
-        case TotalCyclesColumn:
+        case TotalCyclesColumn: // unknown, not zero, when no entry carried a cycle count
+            if (!s.cycleSamples) return display ? QVariant(tr("n/a")) : QVariant(static_cast<qulonglong>(0));
             return display ? QVariant(QString::number(s.cycles)) : QVariant(static_cast<qulonglong>(s.cycles));
         default:
             return {};

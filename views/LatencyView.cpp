@@ -17,6 +17,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 using rdt::pmu::MemLevel;
 
 namespace {
@@ -67,6 +69,9 @@ QTableView* makeTable(LatencyModel* model, QWidget* parent)
     t->horizontalHeader()->setDefaultSectionSize(80);
     t->setColumnWidth(LatencyModel::KeyColumn, 190);
     t->setColumnWidth(LatencyModel::WhereColumn, 150);
+    // The figures' columns at least as wide as their headers ("Mean (cycles)" was cut at the default 80 px).
+    for (int c = LatencyModel::CountColumn; c < LatencyModel::SourceColumn; ++c)
+        t->setColumnWidth(c, std::max(t->columnWidth(c), t->horizontalHeader()->sectionSizeHint(c)));
     return t;
 }
 

@@ -115,6 +115,16 @@ private Q_SLOTS:
             (QSet<QString> { QStringLiteral("main"), QStringLiteral("f"), QStringLiteral("g"), QStringLiteral("h") }));
         QCOMPARE(m.findFunction(QStringLiteral("g")), 2);
         QCOMPARE(m.findFunction(QStringLiteral("nope")), -1);
+
+        // Call-stack LBRs carry no cycle counts: both cycle columns say so, neither shows a zero.
+        for (auto& e : r.edges) {
+            e.stats.cycles = 0;
+            e.stats.cycleSamples = 0;
+        }
+        m.setMode(CallGraphModel::Mode::Edges, QString());
+        m.setReport(r);
+        QCOMPARE(m.index(0, CallGraphModel::AvgCyclesColumn).data().toString(), QStringLiteral("n/a"));
+        QCOMPARE(m.index(0, CallGraphModel::TotalCyclesColumn).data().toString(), QStringLiteral("n/a"));
     }
 
     void simulatedSessionFeedsEveryModel()

@@ -17,8 +17,10 @@
 #include <QComboBox>
 #include <QFile>
 #include <QGraphicsView>
+#include <QHeaderView>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -93,6 +95,13 @@ private Q_SLOTS:
         QVERIFY(nonBlank(graph.grab()));
         QVERIFY(nonBlank(latency.grab()));
         QVERIFY(nonBlank(controls.grab()));
+        // No header of the load-latency tables is cut ("Mean (cycles)" was, at the default width).
+        const auto tables = latency.findChildren<QTableView*>();
+        QCOMPARE(tables.size(), 2);
+        for (const QTableView* table : tables)
+            for (int c = 0; c < LatencyModel::SourceColumn; ++c)
+                QVERIFY2(table->columnWidth(c) >= table->horizontalHeader()->sectionSizeHint(c),
+                    qPrintable(table->model()->headerData(c, Qt::Horizontal).toString()));
     }
 
     void staleLayoutsAreDropped()
