@@ -96,6 +96,14 @@ unsigned subleafLimit(std::uint32_t leaf)
         return 4;
     case 0x28:
         return 8;
+    // AMD (AMD64 APM vol. 3, appendix E): cache properties stop at cache type 0; Platform QoS has sub-leaves 1-3
+    // (L3 MBA, SMBA, BMEC) and 5 (ABMC); extended topology stops at level type 0.
+    case 0x8000001D:
+        return 16;
+    case 0x80000020:
+        return 8;
+    case 0x80000026:
+        return 8;
     default:
         return 1;
     }
@@ -113,7 +121,7 @@ void snapshotLeaf(CpuidSource& source, CpuidTable& table, std::uint32_t leaf)
         if (!regs) continue;
         table.set(leaf, sub, *regs, true);
         if ((leaf == 0x04 || leaf == 0x8000001D) && (regs->eax & 0x1F) == 0) break;
-        if ((leaf == 0x0B || leaf == 0x1F) && ((regs->ecx >> 8) & 0xFF) == 0) break;
+        if ((leaf == 0x0B || leaf == 0x1F || leaf == 0x80000026) && ((regs->ecx >> 8) & 0xFF) == 0) break;
     }
 }
 

@@ -219,6 +219,42 @@ TEST(CpuidDump, JsonSnapshotRoundTripDecodesTheSame)
     }
 }
 
+TEST(CpuidDump, SnapshotKeepsAmdSubleaves)
+{
+    // Sessions recorded on AMD kept only sub-leaf 0 of 8000001DH and 80000020H: the replay lost the caches (it
+    // showed "L3: 0 B") and the MBA length. A Genoa-like table: caches in 8000001DH.0-3 (type 0 at 4), PQoS in
+    // 80000020H.0-3 and .5.
+    CpuidTable t("synthetic AMD");
+    t.set(0, 0, { 0x10, 0x68747541, 0x444D4163, 0x69746E65 }, false); // "AuthenticAMD"
+    t.set(7, 0, { 0, 1u << 15, 0, 0 });
+    t.set(0x80000000, 0, { 0x80000026, 0, 0, 0 }, false);
+    t.set(0x8000001D, 0, { 0x00004121, 0x01C0003F, 0x0000003F, 0 }); // L1d
+    t.set(0x8000001D, 1, { 0x00004122, 0x01C0003F, 0x0000003F, 0 }); // L1i
+    t.set(0x8000001D, 2, { 0x00004143, 0x01C0003F, 0x000007FF, 0 }); // L2
+    t.set(0x8000001D, 3, { 0x0003C163, 0x03C0003F, 0x00007FFF, 0 }); // L3: 16 ways x 32768 sets x 64 B
+    t.set(0x8000001D, 4, { 0, 0, 0, 0 });
+    t.set(0x80000020, 0, { 0, (1u << 1) | (1u << 2) | (1u << 3) | (1u << 5), 0, 0 });
+    t.set(0x80000020, 1, { 11, 0, 0, 15 });
+    t.set(0x80000020, 2, { 11, 0, 0, 15 });
+    t.set(0x80000020, 3, { 0, 2, 0x7F, 0 });
+    t.set(0x80000020, 5, { 0, 31, 0, 0 });
+    t.set(0x80000026, 0, { 0, 0, 0x0100, 0 });
+    t.set(0x80000026, 1, { 0, 0, 0x0200, 0 });
+    t.set(0x80000026, 2, { 0, 0, 0, 0 });
+    CpuidTable snap = snapshotCpuid(t);
+    for (auto [leaf, sub] : { std::pair { 0x8000001Du, 3u }, { 0x80000020u, 1u }, { 0x80000020u, 3u },
+             { 0x80000020u, 5u }, { 0x80000026u, 1u } })
+        EXPECT_TRUE(snap.query(leaf, sub).has_value()) << std::hex << leaf << "." << sub;
+    const CpuFeatures before = decodeCpuFeatures(t);
+    const CpuFeatures after = decodeCpuFeatures(snap);
+    ASSERT_NE(after.cache(3), nullptr);
+    EXPECT_EQ(after.cache(3)->sizeBytes(), 32u << 20);
+    EXPECT_EQ(after.amdQos.mbaMax(), 2048u);
+    EXPECT_EQ(after.amdQos.abmcCounters, 32u);
+    EXPECT_EQ(formatCapabilityReportText(buildCapabilityReport(after, nullptr, nullptr)),
+        formatCapabilityReportText(buildCapabilityReport(before, nullptr, nullptr)));
+}
+
 TEST(CpuidDump, JsonSnapshotRejectsBadInput)
 {
     EXPECT_FALSE(cpuidTableFromJson("").ok());
