@@ -62,6 +62,7 @@ private Q_SLOTS:
     void cdpRowsAndDarkPalette();
     void legendWrapsInNarrowDocks();
     void selectingCellsRequestsExplanations();
+    void unknownCacheSizeIsNotZero();
 };
 
 void TestHeatmap::dragFromBit2To7WritesFc()
@@ -385,6 +386,22 @@ void TestHeatmap::selectingCellsRequestsExplanations()
     QTest::keyClick(f.grid(), Qt::Key_Down);
     QCOMPARE(explain.last().at(0).toString(), QStringLiteral("cat"));
     QVERIFY(f.kernel.writes.empty());
+}
+
+void TestHeatmap::unknownCacheSizeIsNotZero()
+{
+    // A replay of a session without a CPUID snapshot knows the CBM, not the cache's size: it said "0 B, ... 0 B
+    // per bit".
+    AllocationState st = makeSkxState();
+    Fixture known(st);
+    QVERIFY2(known.heatmap.cacheInfoText().startsWith(QStringLiteral("L3 domain 0: 24.75 MiB, 11-bit CBM, 2.25 MiB")),
+        qPrintable(known.heatmap.cacheInfoText()));
+    st.caches[0].cacheBytes = 0;
+    Fixture unknown(st);
+    QVERIFY2(
+        unknown.heatmap.cacheInfoText().startsWith(QStringLiteral("L3 domain 0: 11-bit CBM (cache size not recorded)")),
+        qPrintable(unknown.heatmap.cacheInfoText()));
+    QVERIFY(!unknown.heatmap.cacheInfoText().contains(QStringLiteral("0 B")));
 }
 
 QTEST_MAIN(TestHeatmap)
