@@ -7,6 +7,7 @@
 #include "models/EngineAllocation.h"
 #include "platform/CpuFeatures.h"
 #include "platform/CpuidDump.h"
+#include "rdt/CapabilitiesText.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -82,24 +83,33 @@ std::map<std::string, int> cbmLengthsFromSnapshot(const std::string& cpuidJson)
     return lengths;
 }
 
-/// A recorded bandwidth resource's capabilities as the kernel would have listed them on the recording machine, from
-/// the session's CPUID snapshot (a session records the CPUID, not resctrl's info files): AMD MB/SMBA in 1/8 GB/s up to
-/// 1 << the length of CPUID.80000020H.1/.2:EAX; Intel MB in percent, with min_bandwidth and bandwidth_gran 100 - the
-/// maximum delay of CPUID.10H.3:EAX[11:0] when linear (SDM 20.19.7.1). A value over 100 was recorded under mba_MBps,
-/// as detectBandwidthUnit concludes from a root value. Without a snapshot: resctrl's usual 10 % steps.
-rdt::ResourceCaps recordedBandwidthResource(const std::string& name, const rdt::CpuFeatures* cpu, unsigned largestValue)
+/// A recorded bandwidth resource's capabilities as the kernel listed them on the recording machine. First resctrl's
+/// own rules as the session's topology line recorded them (the unit included since this version; before it, a
+/// min_bandwidth of 0 is AMD's, as detectBandwidthUnit concludes from info/). Without that line, from the CPUID
+/// snapshot: AMD MB/SMBA in 1/8 GB/s up to 1 << the length of CPUID.80000020H.1/.2:EAX; Intel MB in percent, with
+/// min_bandwidth and bandwidth_gran 100 - the maximum delay of CPUID.10H.3:EAX[11:0] when linear (SDM 20.19.7.1). A
+/// value over 100 was recorded under mba_MBps. With neither: resctrl's usual 10 % steps.
+rdt::ResourceCaps recordedBandwidthResource(
+    const std::string& name, const rdt::CpuFeatures* cpu, const rdt::RecordedResource* recorded, unsigned largestValue)
 {
+    if (recorded && recorded->unitRecorded) return recorded->caps;
     rdt::ResourceCaps r;
     r.name = name;
     r.kind = rdt::ResourceKind::Bandwidth;
-    if (cpu && cpu->identity.isAmd()) {
-        const unsigned length = name == "SMBA" ? cpu->amdQos.smbaBandwidthLength : cpu->amdQos.mbaBandwidthLength;
+    const bool amd = recorded ? recorded->caps.minBandwidth == 0 : cpu && cpu->identity.isAmd();
+    if (largestValue > 100 && !amd) {
+        r.bandwidthUnit = rdt::BandwidthUnit::MiBps;
+        r.mbpsMode = true;
+    } else if (amd) {
+        const unsigned length = !cpu ? 0
+            : name == "SMBA"         ? cpu->amdQos.smbaBandwidthLength
+                                     : cpu->amdQos.mbaBandwidthLength;
         r.bandwidthUnit = rdt::BandwidthUnit::EighthGBps;
         r.minBandwidth = 0;
         r.maxBandwidth = length > 0 && length < 32 ? 1u << length : std::max(2048u, largestValue);
-    } else if (largestValue > 100) {
-        r.bandwidthUnit = rdt::BandwidthUnit::MiBps;
-        r.mbpsMode = true;
+    } else if (recorded) {
+        r.minBandwidth = recorded->caps.minBandwidth;
+        r.bandwidthGran = recorded->caps.bandwidthGran;
     } else if (cpu && cpu->allocation.mba.detailsKnown && cpu->allocation.mba.maxThrottle > 0) {
         r.setIntelMbaBounds(cpu->allocation.mba.maxThrottle, cpu->allocation.mba.linear);
     } else {
@@ -109,12 +119,37 @@ rdt::ResourceCaps recordedBandwidthResource(const std::string& name, const rdt::
     return r;
 }
 
+/// What a replay knows of the recording machine, read once from the session: from its CPUID snapshot the CBM
+/// lengths, ways and cache sizes; from its topology text resctrl's rules per resource.
+struct RecordedMachine {
+    std::map<std::string, int> cbmLengths;
+    std::map<std::string, int> ways;
+    std::map<std::string, std::uint64_t> cacheBytes;
+    std::optional<rdt::CpuFeatures> cpu;
+    std::map<std::string, rdt::RecordedResource> resources;
+
+    explicit RecordedMachine(const rdt::session::MachineInfo& machine)
+        : cbmLengths(cbmLengthsFromSnapshot(machine.cpuidJson))
+        , cacheBytes(recordedCacheBytes(machine.cpuidJson))
+        , cpu(recordedCpu(machine.cpuidJson))
+    {
+        rdt::CpuidTable noHost; // way counts of the recorded machine, never of the one replaying it
+        ways = sourceCacheWays(true, machine.cpuidJson, noHost);
+        for (auto& r : rdt::parseCapabilitiesText(machine.topology))
+            resources.emplace(r.caps.name, std::move(r));
+    }
+    const rdt::RecordedResource* resource(const std::string& name) const
+    {
+        const auto it = resources.find(name);
+        return it == resources.end() ? nullptr : &it->second;
+    }
+};
+
 /// The allocation recorded at `timeNs` as the heatmap's state. The CBM length comes from the session's CPUID
 /// snapshot; without one (older or damaged files) it is the widest recorded mask (the default group's mask is the
 /// full mask unless someone shrank it before recording started).
-AllocationState allocationAt(const ReplaySource& replay, std::uint64_t timeNs, bool simulated,
-    const std::map<std::string, int>& knownCbmLengths, const std::map<std::string, int>& ways,
-    const std::map<std::string, std::uint64_t>& cacheBytes, const std::optional<rdt::CpuFeatures>& cpu)
+AllocationState allocationAt(
+    const ReplaySource& replay, std::uint64_t timeNs, bool simulated, const RecordedMachine& machine)
 {
     AllocationState state;
     state.simulated = simulated;
@@ -136,9 +171,9 @@ AllocationState allocationAt(const ReplaySource& replay, std::uint64_t timeNs, b
             int bits = 0;
             while (bits < 64 && (mask >> bits) != 0)
                 ++bits;
-            const auto known = knownCbmLengths.find(resource);
+            const auto known = machine.cbmLengths.find(resource);
             cbmLength[resource]
-                = std::max({ cbmLength[resource], bits, known == knownCbmLengths.end() ? 0 : known->second });
+                = std::max({ cbmLength[resource], bits, known == machine.cbmLengths.end() ? 0 : known->second });
         } else {
             const auto v = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 10));
             g.bandwidth[resource][domain] = v;
@@ -149,15 +184,21 @@ AllocationState allocationAt(const ReplaySource& replay, std::uint64_t timeNs, b
         CacheSchema c;
         c.name = name;
         c.cbmLength = bits;
-        const auto w = ways.find(c.cacheName());
-        c.ways = w == ways.end() ? 0 : w->second;
-        if (c.ways > 0 && cpu) c.waysLeaf = cacheParametersLeaf(*cpu);
-        const auto size = cacheBytes.find(c.cacheName());
-        c.cacheBytes = size == cacheBytes.end() ? 0 : size->second;
+        const auto w = machine.ways.find(c.cacheName());
+        c.ways = w == machine.ways.end() ? 0 : w->second;
+        if (c.ways > 0 && machine.cpu) c.waysLeaf = cacheParametersLeaf(*machine.cpu);
+        // resctrl's size as recorded (what the live view showed), else the CPUID snapshot's.
+        const rdt::RecordedResource* recorded = machine.resource(name);
+        const auto size = machine.cacheBytes.find(c.cacheName());
+        c.cacheBytes = recorded && recorded->caps.bytesPerBit > 0 && recorded->caps.cbmBits > 0
+            ? recorded->caps.bytesPerBit * recorded->caps.cbmBits
+            : size == machine.cacheBytes.end() ? 0
+                                               : size->second;
         state.caches.push_back(c);
     }
     for (const auto& [name, largest] : largestBandwidth)
-        state.bandwidths.push_back(bandwidthSchemaOf(recordedBandwidthResource(name, cpu ? &*cpu : nullptr, largest)));
+        state.bandwidths.push_back(bandwidthSchemaOf(
+            recordedBandwidthResource(name, machine.cpu ? &*machine.cpu : nullptr, machine.resource(name), largest)));
     state.domains.assign(domains.begin(), domains.end());
     for (auto& [path, g] : groups)
         state.groups.push_back(std::move(g)); // std::map order puts "" (the default group) first
@@ -189,14 +230,9 @@ rdt::Result<SourceBundle> openReplaySource(const QString& path)
     bundle.replay = std::make_unique<ReplayControlAdapter>(replay);
     ReplaySource* raw = replay.get();
     const bool simulated = meta.simulated;
-    const auto cbmLengths = cbmLengthsFromSnapshot(shared->machine().cpuidJson);
-    // Way counts from the recorded machine's CPUID.04H, never from the machine replaying it.
-    rdt::CpuidTable noHost;
-    const auto ways = sourceCacheWays(true, shared->machine().cpuidJson, noHost);
-    const auto cacheBytes = recordedCacheBytes(shared->machine().cpuidJson);
-    const auto cpu = recordedCpu(shared->machine().cpuidJson);
-    bundle.readAllocation = [raw, simulated, cbmLengths, ways, cacheBytes, cpu]() -> rdt::Result<AllocationState> {
-        return allocationAt(*raw, raw->position(), simulated, cbmLengths, ways, cacheBytes, cpu);
+    auto machine = std::make_shared<const RecordedMachine>(shared->machine());
+    bundle.readAllocation = [raw, simulated, machine]() -> rdt::Result<AllocationState> {
+        return allocationAt(*raw, raw->position(), simulated, *machine);
     };
     bundle.readOnlyReason = QStringLiteral("replaying a recorded session");
     bundle.engine = replay;

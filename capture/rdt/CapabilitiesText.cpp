@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CapabilitiesText.h"
 
+#include "BandwidthUnit.h"
+
+#include <charconv>
+#include <sstream>
+
 namespace rdt {
 
 std::string formatCapabilitiesText(const Capabilities& caps)
@@ -10,11 +15,13 @@ std::string formatCapabilitiesText(const Capabilities& caps)
         t += r.name + ": " + std::to_string(r.numClosids) + " CLOS, domains";
         for (int d : r.domains)
             t += " " + std::to_string(d);
-        if (r.isCache())
+        if (r.isCache()) {
             t += ", cbm_mask " + std::to_string(r.cbmBits) + " bits, min_cbm_bits " + std::to_string(r.minCbmBits);
-        else
+            if (r.bytesPerBit > 0) t += ", bytes_per_bit " + std::to_string(r.bytesPerBit);
+        } else
             t += ", min_bandwidth " + std::to_string(r.minBandwidth) + ", bandwidth_gran "
-                + std::to_string(r.bandwidthGran);
+                + std::to_string(r.bandwidthGran) + ", max_bandwidth " + std::to_string(r.maxBandwidth)
+                + ", delay_linear " + (r.delayLinear ? "1" : "0") + ", unit " + bandwidthUnitKey(r.bandwidthUnit);
         t += "\n";
     }
     const auto& m = caps.monitoring;
@@ -26,6 +33,84 @@ std::string formatCapabilitiesText(const Capabilities& caps)
         t += "\n";
     }
     return t;
+}
+
+namespace {
+
+bool readUnsigned(std::string_view text, unsigned& out)
+{
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc() && end == text.data() + text.size();
+}
+
+/// "NAME: 16 CLOS, domains 0 1, cbm_mask 11 bits, ..." -> the resource, or false when the line is not one.
+bool parseResourceLine(const std::string& line, RecordedResource& out)
+{
+    const auto colon = line.find(": ");
+    if (colon == std::string::npos || colon == 0) return false;
+    ResourceCaps& r = out.caps;
+    r.name = line.substr(0, colon);
+    r.kind = r.name.rfind("L2", 0) == 0 || r.name.rfind("L3", 0) == 0 ? ResourceKind::Cache : ResourceKind::Bandwidth;
+    std::istringstream items(line.substr(colon + 2));
+    bool closids = false;
+    for (std::string item; std::getline(items, item, ',');) {
+        if (item.starts_with(' ')) item.erase(0, 1);
+        if (item == "domains") continue; // none
+        const auto space = item.find(' ');
+        if (space == std::string::npos) return false;
+        const std::string key = item.substr(0, space);
+        const std::string value = item.substr(space + 1);
+        unsigned n = 0;
+        std::uint64_t bytes = 0;
+        if (key == "domains") {
+            std::istringstream ids(value);
+            for (std::string id; ids >> id;) {
+                if (!readUnsigned(id, n)) return false;
+                r.domains.push_back(static_cast<int>(n));
+            }
+        } else if (key == "unit") {
+            r.bandwidthUnit = bandwidthUnitFromKey(value);
+            r.mbpsMode = r.bandwidthUnit == BandwidthUnit::MiBps;
+            out.unitRecorded = true;
+        } else if (value == "CLOS" && readUnsigned(key, n)) {
+            r.numClosids = n;
+            closids = true;
+        } else if (key == "cbm_mask" && value.ends_with(" bits")
+            && readUnsigned(value.substr(0, value.size() - 5), n)) {
+            r.cbmBits = n;
+        } else if (key == "bytes_per_bit") {
+            const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), bytes);
+            if (ec != std::errc() || end != value.data() + value.size()) return false;
+            r.bytesPerBit = bytes;
+        } else if (!readUnsigned(value, n)) {
+            return false;
+        } else if (key == "min_cbm_bits") {
+            r.minCbmBits = n;
+        } else if (key == "min_bandwidth") {
+            r.minBandwidth = n;
+        } else if (key == "bandwidth_gran") {
+            r.bandwidthGran = n;
+        } else if (key == "max_bandwidth") {
+            r.maxBandwidth = n;
+        } else if (key == "delay_linear") {
+            r.delayLinear = n != 0;
+        } // other keys: written by a newer version, ignored
+    }
+    return closids;
+}
+
+} // namespace
+
+std::vector<RecordedResource> parseCapabilitiesText(const std::string& text)
+{
+    std::vector<RecordedResource> out;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("L3_MON: ", 0) == 0) continue;
+        RecordedResource r;
+        if (parseResourceLine(line, r)) out.push_back(std::move(r));
+    }
+    return out;
 }
 
 } // namespace rdt

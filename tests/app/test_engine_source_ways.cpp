@@ -19,9 +19,10 @@
 #include <QTest>
 
 namespace {
-/// A two-second session with these allocation changes at its start (and the CPUID snapshot when given).
+/// A two-second session with these allocation changes at its start (and the CPUID snapshot and resctrl's topology
+/// text when given).
 void writeSession(const std::string& path, const std::string& cpuidJson,
-    const std::vector<std::pair<std::string, std::string>>& changes)
+    const std::vector<std::pair<std::string, std::string>>& changes, const std::string& topology = {})
 {
     rdt::session::SessionMeta meta;
     meta.startMonoNs = 1'000'000'000;
@@ -29,6 +30,7 @@ void writeSession(const std::string& path, const std::string& cpuidJson,
     meta.intervalNs = 100'000'000;
     rdt::session::MachineInfo machine;
     machine.cpuidJson = cpuidJson;
+    machine.topology = topology;
     auto w = rdt::session::SessionWriter::create(path, meta, machine);
     QVERIFY2(w, w ? "" : w.error().toString().c_str());
     for (const auto& [resource, value] : changes) {
@@ -132,6 +134,48 @@ private Q_SLOTS:
         QCOMPARE(state.bandwidths[0].unit, std::string("GB/s"));
         QCOMPARE(state.bandwidths[0].maxValue, 2048u);
         QCOMPARE(state.groups[0].bandwidth.at("MB").at(0), 256u);
+    }
+
+    void replayFollowsTheRecordedResctrlRulesOverTheCpuid()
+    {
+        // The 4-domain fixture tree (Intel's percent MB) recorded on an AMD machine: the session's CPUID says AMD,
+        // its topology text says what resctrl took. The replay showed "12.5 GB/s" for 100 %.
+        auto cpu = rdt::sim::presetCpuid("epyc-genoa");
+        QVERIFY2(cpu, cpu ? "" : cpu.error().toString().c_str());
+        QTemporaryDir dir;
+        for (const bool older : { true, false }) { // sessions before the unit was recorded, and after
+            const std::string path
+                = dir.filePath(older ? QStringLiteral("a.rdts") : QStringLiteral("b.rdts")).toStdString();
+            writeSession(path, rdt::cpuidTableToJson(cpu->table()), { { "L3", "fffff" }, { "MB", "100" } },
+                older ? "MB: 8 CLOS, domains 0 1 2 3, min_bandwidth 10, bandwidth_gran 10\n"
+                      : "L3: 16 CLOS, domains 0 1 2 3, cbm_mask 20 bits, min_cbm_bits 1, bytes_per_bit 2883584\n"
+                        "MB: 8 CLOS, domains 0 1 2 3, min_bandwidth 10, bandwidth_gran 10, max_bandwidth 100, "
+                        "delay_linear 1, unit percent\n");
+            if (QTest::currentTestFailed()) return;
+            AllocationState state;
+            replayAllocation(path, state);
+            if (QTest::currentTestFailed()) return;
+            QCOMPARE(state.bandwidths.size(), std::size_t(1));
+            QCOMPARE(state.bandwidths[0].unit, std::string("%"));
+            QCOMPARE(state.bandwidths[0].minValue, 10u);
+            QCOMPARE(state.bandwidths[0].granularity, 10u);
+            // The cache's size as resctrl gave it (55 MiB, as the live view showed) when recorded, else the
+            // snapshot's.
+            QCOMPARE(state.caches.size(), std::size_t(1));
+            QVERIFY(state.caches[0].cacheBytes > 0);
+            if (!older) QCOMPARE(state.caches[0].cacheBytes, std::uint64_t { 2883584 } * 20);
+        }
+        // And AMD's own rules recorded, with no CPUID snapshot at all: 1/8 GB/s up to the recorded 2048.
+        const std::string path = dir.filePath(QStringLiteral("c.rdts")).toStdString();
+        writeSession(path, {}, { { "MB", "256" } },
+            "MB: 16 CLOS, domains 0, min_bandwidth 0, bandwidth_gran 1, max_bandwidth 2048, delay_linear 0, unit "
+            "gbps8\n");
+        if (QTest::currentTestFailed()) return;
+        AllocationState state;
+        replayAllocation(path, state);
+        if (QTest::currentTestFailed()) return;
+        QCOMPARE(state.bandwidths[0].unit, std::string("GB/s"));
+        QCOMPARE(state.bandwidths[0].maxValue, 2048u);
     }
 
     void replayOfMbpsValuesShowsMiBps()
