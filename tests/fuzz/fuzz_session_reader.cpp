@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz target for the session reader: any bytes, opened as a session image, then everything a consumer does
-// (summary text, samples, summary buckets, TMA, PMU batches, maps, symbols, replay with seek). It must never
-// crash, hang or allocate without bound; errors and issues are the expected outcome for garbage.
+// (summary text, samples, summary buckets, TMA, PMU batches, maps, symbols, the machine's topology text as a replay
+// reads it, replay with seek). It must never crash, hang or allocate without bound; errors and issues are the
+// expected outcome for garbage.
+#include "rdt/CapabilitiesText.h"
 #include "session/ReplaySource.h"
 #include "session/SessionReader.h"
 #include "session/SessionText.h"
@@ -28,6 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)r->pmuBatches();
     (void)r->addressMaps();
     (void)r->symbols();
+    (void)rdt::parseCapabilitiesText(r->machine().topology);
     ReplaySource replay(r);
     replay.seek(replay.startNs() + (replay.endNs() - replay.startNs()) / 2);
     (void)replay.allocationStateAt(replay.position());
