@@ -121,10 +121,12 @@ unsigned AllocationBandwidthModel::value(int row, int column) const
     const GroupAllocation* g = group(row);
     const BandwidthSchema* b = bandwidthSchema();
     if (!g || !b) return 0;
+    // Unset is unthrottled: the largest cap, or level 0 where higher values throttle.
+    const unsigned unthrottled = b->higherThrottles ? b->minValue : b->maxValue;
     const auto s = g->bandwidth.find(b->name);
-    if (s == g->bandwidth.end()) return b->maxValue;
+    if (s == g->bandwidth.end()) return unthrottled;
     const auto d = s->second.find(domain(column));
-    return d == s->second.end() ? b->maxValue : d->second;
+    return d == s->second.end() ? unthrottled : d->second;
 }
 
 QString AllocationBandwidthModel::formatValue(const BandwidthSchema& schema, unsigned v)

@@ -22,6 +22,14 @@ BandwidthSchema bandwidthSchemaOf(const rdt::ResourceCaps& r, unsigned sncNodes)
         b.minValue = r.minBandwidth;
         b.maxValue = r.maxBandwidth;
         b.granularity = 1;
+    } else if (r.bandwidthUnit == rdt::BandwidthUnit::ThrottleLevel) {
+        // CBA through the MSRs (SDM 20.19.8): a throttle level per CLOS, 0 unthrottled, every level up to the
+        // enumerated maximum a step, a higher one throttling more. It was shown as "0 %..100 %".
+        b.unit = "level";
+        b.minValue = r.minBandwidth;
+        b.maxValue = r.maxBandwidth;
+        b.granularity = 1;
+        b.higherThrottles = true;
     } else if (r.mbpsMode) {
         // mba_MBps: any u32 MiBps, no rounding (docs/RESCTRL.md "Group files").
         b.unit = "MiBps";

@@ -277,9 +277,13 @@ QString MbaEditor::rulesText() const
             ? tr(" in steps of %1; other values are rounded up to the next step (kernel bandwidth_gran).")
                   .arg(b->granularity)
             : tr(" in steps of %1; other values are rounded down (SDM 20.19.7.2).").arg(b->granularity);
-    if (b->higherThrottles)
-        t += tr(" Higher values throttle more.");
     else
+        t += QLatin1Char('.'); // every value in range is a step
+    if (b->higherThrottles) {
+        QString least = AllocationBandwidthModel::formatValue(*b, b->minValue);
+        least[0] = least[0].toUpper(); // starts the sentence
+        t += tr(" %1 is unthrottled; higher values throttle more.").arg(least);
+    } else
         t += tr(" The cap is approximate and per CLOS; caps do not add up to 100 %.");
     if (b->sncNodes > 1) // resctrl.rst: SNC changes monitoring only; MBA is still per L3 domain
         t += tr(" SNC: a value applies to the whole L3 domain, all %1 of its nodes.").arg(b->sncNodes);

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // MbaEditor: the cell editor shows the effective value after rounding and writes the snapped value.
 
+#include "engine/CaptureService.h"
+#include "models/AllocationBandwidthModel.h"
 #include "models/AllocationModel.h"
+#include "models/EngineAllocation.h"
 #include "test_allocation_support.h"
 #include "views/MbaEditor.h"
 
@@ -12,7 +15,10 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <fstream>
 
 class TestHeatmapMba : public QObject {
     Q_OBJECT
@@ -23,6 +29,7 @@ private Q_SLOTS:
     void readOnlyShowsReasonAndBlocksEditing();
     void selectingCellsRequestsExplanation();
     void amdValuesAreGigabytesPerSecond();
+    void cbaValuesAreThrottleLevels();
 };
 
 void TestHeatmapMba::editorShowsEffectiveValueAndWritesIt()
@@ -186,3 +193,40 @@ void TestHeatmapMba::amdValuesAreGigabytesPerSecond()
 
 QTEST_MAIN(TestHeatmapMba)
 #include "test_heatmap_mba.moc"
+
+void TestHeatmapMba::cbaValuesAreThrottleLevels()
+{
+    // CBA through the MSRs (the simulated Skylake with `override cba=9`, --source sim-msr): throttle levels 0..9,
+    // 0 unthrottled. The editor said "CBA: 0 %..100 % ... caps do not add up to 100 %" with every value "0 %".
+    QTemporaryDir dir;
+    const std::string scenario = dir.filePath(QStringLiteral("cba.scn")).toStdString();
+    std::ofstream(scenario) << "name cba\nmachine preset=skx-6154 cores=4\nduration 10s\noverride cba=9\n"
+                               "mkdir batch\nthread t0 group=batch cpu=0 pattern=stream ws=1G\n";
+    rdt::engine::ServiceOptions o;
+    o.rdt.spec = "sim-msr";
+    o.rdt.scenario = scenario;
+    o.who = "gui";
+    auto service = rdt::engine::CaptureService::open(o);
+    QVERIFY2(service.ok(), service.ok() ? "" : service.error().toString().c_str());
+    auto st = readAllocationState(**service, { true, true, {}, {}, {} });
+    QVERIFY2(st.ok(), st.ok() ? "" : st.error().toString().c_str());
+    const BandwidthSchema* cba = st->bandwidthSchema("CBA");
+    QVERIFY(cba);
+    QCOMPARE(cba->unit, std::string("level"));
+    QCOMPARE(cba->minValue, 0u);
+    QCOMPARE(cba->maxValue, 9u);
+    QVERIFY(cba->higherThrottles);
+    EngineAllocationWriter writer(**service);
+    AllocationModel source;
+    source.setWriter(&writer);
+    source.setState(*st);
+    MbaEditor editor;
+    editor.setModel(&source);
+    editor.bandwidthModel()->setSchema(QStringLiteral("CBA"));
+    QVERIFY2(editor.rulesText().startsWith(QStringLiteral("CBA: level 0..level 9. Level 0 is unthrottled")),
+        qPrintable(editor.rulesText()));
+    QVERIFY(!editor.rulesText().contains(QLatin1Char('%')));
+    QCOMPARE(editor.bandwidthModel()->index(0, 0).data().toString(), QStringLiteral("level 0"));
+    QVERIFY(editor.bandwidthModel()->setData(editor.bandwidthModel()->index(1, 0), 3u, Qt::EditRole));
+    QCOMPARE(editor.bandwidthModel()->index(1, 0).data().toString(), QStringLiteral("level 3"));
+}
