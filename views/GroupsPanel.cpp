@@ -54,7 +54,13 @@ GroupsPanel::GroupsPanel(GroupModel* model, QWidget* parent)
     layout->addWidget(m_banner);
     m_view->setModel(m_model);
     m_view->setUniformRowHeights(true);
+    // Kind, tasks and CPUs keep their width; the names take the rest and are elided in the middle (a monitor
+    // group's path differs at both ends; its tooltip says it whole). With every column sized to its contents the
+    // fixture tree's long names pushed Tasks and CPUs out of a 300 px dock.
+    m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->header()->setSectionResizeMode(GroupModel::NameColumn, QHeaderView::Stretch);
+    m_view->setTextElideMode(Qt::ElideMiddle);
     layout->addWidget(m_view, 1);
     m_error->setWordWrap(true);
     colourscheme::useErrorText(m_error);

@@ -166,6 +166,30 @@ private Q_SLOTS:
         QCOMPARE(backend.groups.size(), std::size_t(2));
     }
 
+    void groupsDockKeepsTasksAndCpusInView()
+    {
+        // The 4-domain fixture tree's names ("goresctrl.predefined_group_empty" under goresctrl.Guaranteed) in the
+        // default ~300 px dock: Tasks and CPUs stay in view, the names are elided.
+        GroupModel model;
+        GroupsPanel panel(&model);
+        FakeGroups backend;
+        backend.groups.push_back({ "goresctrl.Guaranteed", false, { 7 }, "0-3" });
+        backend.groups.push_back(
+            { "goresctrl.Guaranteed/mon_groups/goresctrl.predefined_group_empty", true, { 8, 9 }, "" });
+        panel.setControl(&backend);
+        panel.resize(300, 300);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QHeaderView* header = panel.view()->header();
+        const int viewport = panel.view()->viewport()->width();
+        for (int column : { GroupModel::TasksColumn, GroupModel::CpusColumn }) {
+            const int right = header->sectionViewportPosition(column) + header->sectionSize(column);
+            QVERIFY2(right <= viewport,
+                qPrintable(QStringLiteral("column %1 ends at %2 of %3").arg(column).arg(right).arg(viewport)));
+        }
+        QVERIFY(header->sectionSize(GroupModel::NameColumn) >= 60);
+    }
+
     void groupsDockReadOnlyShowsReason()
     {
         GroupModel model;
