@@ -216,7 +216,7 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
     // (the simulated CPU, or the machine the engine runs on, which may be an agent's).
     if (auto table = rdt::cpuidTableFromJson(machine->cpuidJson)) {
         const auto features = rdt::decodeCpuFeatures(*table);
-        stateOptions.ways = cacheWays(features);
+        stateOptions.ways = cacheWaysFor(features, machine->capabilities);
         stateOptions.waysLeaf = cacheParametersLeaf(features);
     }
     Engine* raw = &engine;

@@ -133,10 +133,14 @@ struct RecordedMachine {
         , cacheBytes(recordedCacheBytes(machine.cpuidJson))
         , cpu(recordedCpu(machine.cpuidJson))
     {
-        rdt::CpuidTable noHost; // way counts of the recorded machine, never of the one replaying it
-        ways = sourceCacheWays(true, machine.cpuidJson, noHost);
-        for (auto& r : rdt::parseCapabilitiesText(machine.topology))
+        rdt::Capabilities recorded;
+        for (auto& r : rdt::parseCapabilitiesText(machine.topology)) {
+            recorded.resources.push_back(r.caps);
             resources.emplace(r.caps.name, std::move(r));
+        }
+        // Way counts of the recorded machine, never of the one replaying it, and only where its CPUID describes
+        // the cache resctrl controlled (the same rule as a live source).
+        if (cpu) ways = cacheWaysFor(*cpu, recorded);
     }
     const rdt::RecordedResource* resource(const std::string& name) const
     {

@@ -130,19 +130,26 @@ std::map<std::string, int> cacheWays(const rdt::CpuFeatures& features)
     return out;
 }
 
+std::map<std::string, int> cacheWaysFor(const rdt::CpuFeatures& features, const rdt::Capabilities& caps)
+{
+    auto ways = cacheWays(features);
+    for (const auto& r : caps.resources) {
+        if (!r.isCache() || r.bytesPerBit == 0 || r.cbmBits == 0) continue;
+        const std::string level = r.name.substr(0, 2); // L3CODE/L3DATA are the L3
+        const rdt::CacheInfo* c = features.cache(level == "L2" ? 2 : 3);
+        if (!c || c->sizeBytes() == 0) continue;
+        const std::uint64_t controlled = r.bytesPerBit * r.cbmBits;
+        bool same = false;
+        for (std::uint64_t share = 1; share <= 8 && !same; ++share)
+            same = controlled * share == c->sizeBytes();
+        if (!same) ways.erase(level);
+    }
+    return ways;
+}
+
 std::map<std::string, int> cacheWays(rdt::CpuidSource& cpuid)
 {
     return cacheWays(rdt::decodeCpuFeatures(cpuid));
-}
-
-std::map<std::string, int> sourceCacheWays(
-    bool simulated, const std::string& simulatedCpuidJson, rdt::CpuidSource& live)
-{
-    if (!simulated) return cacheWays(live);
-    // A simulated machine is described by its own CPUID only, never by the host's (that would mislabel it).
-    if (simulatedCpuidJson.empty()) return {};
-    auto table = rdt::cpuidTableFromJson(simulatedCpuidJson);
-    return table ? cacheWays(*table) : std::map<std::string, int> {};
 }
 
 std::map<std::string, std::uint64_t> recordedCacheBytes(const std::string& cpuidJson)

@@ -24,6 +24,11 @@ struct AllocationStateOptions {
     std::string waysLeaf; ///< the leaf they came from (cacheParametersLeaf)
 };
 
+/// cacheWays of `features` for the caches `caps` controls, leaving out a cache whose size resctrl gives (bytes per CBM
+/// bit x CBM length) and that is not the CPUID cache's size or a whole share of it (an SNC node's): that CPUID
+/// describes another cache (a fixture tree read on a laptop), and its ways next to this CBM would contradict it.
+std::map<std::string, int> cacheWaysFor(const rdt::CpuFeatures& features, const rdt::Capabilities& caps);
+
 /// The CPUID leaf that describes a CPU's caches: "CPUID.04H" (Intel), "CPUID.8000001DH" (AMD, whose 04H is empty).
 std::string cacheParametersLeaf(const rdt::CpuFeatures& features);
 
@@ -32,10 +37,6 @@ std::map<std::string, int> cacheWays(const rdt::CpuFeatures& features);
 /// The same from any CPUID source (the instruction, a dump, a simulated CPU's table): EBX[31:22]+1 of each
 /// leaf 04H sub-leaf (SDM Vol. 2A CPUID leaf 04H "Deterministic Cache Parameters"; 8000001DH on AMD).
 std::map<std::string, int> cacheWays(rdt::CpuidSource& cpuid);
-/// The ways of the machine an RDT source controls: a simulated source's own CPUID (`simulatedCpuidJson`, rdtscope's
-/// JSON snapshot; none when it has no snapshot), else `live` (this machine's CPUID for resctrl and MSR sources).
-std::map<std::string, int> sourceCacheWays(
-    bool simulated, const std::string& simulatedCpuidJson, rdt::CpuidSource& live);
 
 /// {"L2": bytes, "L3": bytes} of one cache instance from a recorded CPUID snapshot (rdtscope's JSON): ways x
 /// partitions x line size x sets of leaf 04H (SDM Vol. 2A CPUID leaf 04H); empty without a snapshot. What a replay

@@ -28,7 +28,7 @@ private Q_SLOTS:
     void readOnlyReasons();
     void occupancyFromSamples();
     void waysFromCpuid();
-    void waysFromCpuidDumpForLiveAndSimulatedSources();
+    void waysFromCpuidDumpAndItsSnapshot();
 };
 
 namespace {
@@ -190,9 +190,34 @@ void TestAllocationEngineAdapter::waysFromCpuid()
     QCOMPARE(ways.at("L3"), 11);
     QCOMPARE(ways.at("L2"), 16);
     QVERIFY(cacheWays(rdt::CpuFeatures {}).empty());
+
+    // Only for the cache resctrl controls: an AMD host's 32 MiB, 16-way L3 read beside the 4-domain fixture tree's
+    // 20-bit, 55 MiB L3 said "(16 ways)" next to 20 bits. A whole share (an SNC node's) or an unknown size is fine.
+    rdt::CpuFeatures amd;
+    rdt::CacheInfo amdL3 = l3;
+    amdL3.ways = 16;
+    amdL3.partitions = 1;
+    amdL3.lineSize = 64;
+    amdL3.sets = 32768;
+    amd.caches = { amdL3 };
+    rdt::Capabilities caps;
+    rdt::ResourceCaps r;
+    r.name = "L3";
+    r.kind = rdt::ResourceKind::Cache;
+    r.cbmBits = 20;
+    r.bytesPerBit = 2883584; // 55 MiB / 20
+    caps.resources = { r };
+    QVERIFY(cacheWaysFor(amd, caps).empty());
+    caps.resources[0].cbmBits = 16;
+    caps.resources[0].bytesPerBit = 2u << 20; // 32 MiB
+    QCOMPARE(cacheWaysFor(amd, caps).at("L3"), 16);
+    caps.resources[0].bytesPerBit = 1u << 20; // 16 MiB: one of two SNC nodes
+    QCOMPARE(cacheWaysFor(amd, caps).at("L3"), 16);
+    caps.resources[0].bytesPerBit = 0; // resctrl gave no size
+    QCOMPARE(cacheWaysFor(amd, caps).at("L3"), 16);
 }
 
-void TestAllocationEngineAdapter::waysFromCpuidDumpForLiveAndSimulatedSources()
+void TestAllocationEngineAdapter::waysFromCpuidDumpAndItsSnapshot()
 {
     // Xeon Gold 6154 (Skylake-SP), InstLatx64 dump: CPUID.04H sub-leaves 2 and 3 give EBX 03C0003F and 0280003F,
     // i.e. EBX[31:22]+1 = 16 and 11 ways. The oracle is the dump's own text ("L3 Unified Cache: ... 11-way").
@@ -216,13 +241,10 @@ void TestAllocationEngineAdapter::waysFromCpuidDumpForLiveAndSimulatedSources()
     rdt::CpuFeatures amd;
     amd.identity.vendor = "AuthenticAMD";
     QCOMPARE(cacheParametersLeaf(amd), std::string("CPUID.8000001DH")); // AMD's 04H is empty
-    // resctrl / MSR source: this machine's CPUID (here the dump stands in for the instruction).
-    QCOMPARE(sourceCacheWays(false, std::string(), *table), want);
-    // Simulated source: its own CPUID snapshot, never the host's.
-    rdt::CpuidTable host; // a host that knows nothing: must not be consulted
-    QCOMPARE(sourceCacheWays(true, rdt::cpuidTableToJson(*table), host), want);
-    QVERIFY(sourceCacheWays(true, std::string(), *table).empty());
-    QVERIFY(sourceCacheWays(true, std::string("{not json"), *table).empty());
+    // What sessions store: the JSON snapshot decodes to the same ways.
+    auto back = rdt::cpuidTableFromJson(rdt::cpuidTableToJson(*table));
+    QVERIFY(back);
+    QCOMPARE(cacheWays(*back), want);
 }
 
 QTEST_GUILESS_MAIN(TestAllocationEngineAdapter)
