@@ -11,6 +11,7 @@
 
 #include "platform/CpuFeatures.h"
 #include "platform/CpuidDump.h"
+#include "rdt/CapabilitiesText.h"
 #include "rdt/Sample.h"
 #include "session/SessionReader.h"
 
@@ -41,6 +42,13 @@ std::string intervalText(std::uint64_t ns)
 void readMachine(const session::SessionReader& reader, Profile& p)
 {
     p.machine = reader.machine().description;
+    // Bytes per L3 way: resctrl's as the session recorded them (what the live view and a replay show), else the
+    // CPUID snapshot's (below).
+    for (const auto& r : parseCapabilitiesText(reader.machine().topology))
+        if (r.caps.name.rfind("L3", 0) == 0 && r.caps.bytesPerBit > 0) {
+            p.bytesPerWay = r.caps.bytesPerBit;
+            break;
+        }
     const std::string& json = reader.machine().cpuidJson;
     if (json.empty()) return;
     auto table = cpuidTableFromJson(json);
@@ -53,7 +61,7 @@ void readMachine(const session::SessionReader& reader, Profile& p)
         p.family = f.identity.family;
         p.model = f.identity.model;
     }
-    p.bytesPerWay = f.allocation.l3.bytesPerCbmBit;
+    if (p.bytesPerWay == 0) p.bytesPerWay = f.allocation.l3.bytesPerCbmBit;
 }
 
 using SeriesMap = std::unordered_map<std::string, std::map<int, SeriesAcc>>;

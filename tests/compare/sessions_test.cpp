@@ -212,3 +212,34 @@ TEST(CompareSessionsCli, DifferentSimulatedCpusWarn)
         << out;
     EXPECT_NE(out.find("different sampling intervals: A 100 ms, B 200 ms"), std::string::npos) << out;
 }
+
+TEST(CompareSessions, WaysInMiBUseTheRecordedResctrlSize)
+{
+    // Two recordings of the 4-domain fixture tree (2.75 MiB per CBM bit, resctrl's size) around a fence of
+    // Guaranteed to 8 ways: the MiB row is 8 x 2.75, whatever CPU recorded them (this AMD machine's CPUID has no
+    // Intel CAT leaf, so it had no MiB row; an Intel laptop's would have given its own L3's bytes per bit).
+    const std::string dir = tempDir();
+    const std::string tree = dir + "/resctrl";
+    ASSERT_EQ(std::system(("cp -r '" RDTSCOPE_TEST_DATA "/resctrl/resctrl.full' '" + tree + "'").c_str()), 0);
+    int rc = -1;
+    cli("record -o '" + dir + "/a.rdts' --source resctrl:" + tree + " --duration 0.3", &rc, true);
+    ASSERT_EQ(rc, 0);
+    cli("alloc --source resctrl:" + tree + " set --group Guaranteed 'L3:0=ff'", &rc, true);
+    ASSERT_EQ(rc, 0);
+    cli("record -o '" + dir + "/b.rdts' --source resctrl:" + tree + " --duration 0.3", &rc, true);
+    ASSERT_EQ(rc, 0);
+    CompareRequest req;
+    req.pathA = dir + "/a.rdts";
+    req.pathB = dir + "/b.rdts";
+    auto c = compareFiles(req);
+    ASSERT_TRUE(c.ok()) << c.error().toString();
+    const DiffRow* mib = nullptr;
+    for (const auto& r : c->rows)
+        if (r.section == Section::Allocation && r.group == "Guaranteed" && r.item == "L3" && r.metric == "mib"
+            && r.domain == 0)
+            mib = &r;
+    ASSERT_NE(mib, nullptr);
+    ASSERT_TRUE(mib->a && mib->b);
+    EXPECT_DOUBLE_EQ(*mib->a, 20 * 2.75);
+    EXPECT_DOUBLE_EQ(*mib->b, 8 * 2.75);
+}
