@@ -191,13 +191,14 @@ AllocationState allocationAt(
         const auto w = machine.ways.find(c.cacheName());
         c.ways = w == machine.ways.end() ? 0 : w->second;
         if (c.ways > 0 && machine.cpu) c.waysLeaf = cacheParametersLeaf(*machine.cpu);
-        // resctrl's size as recorded (what the live view showed), else the CPUID snapshot's.
+        // The CPUID snapshot's size where it is the cache resctrl recorded (its size, or whole SNC shares of it:
+        // with SNC resctrl's size is one node's), else resctrl's as recorded (a fixture tree read on another CPU).
         const rdt::RecordedResource* recorded = machine.resource(name);
+        const std::uint64_t resctrlBytes = recorded ? recorded->caps.bytesPerBit * recorded->caps.cbmBits : 0;
         const auto size = machine.cacheBytes.find(c.cacheName());
-        c.cacheBytes = recorded && recorded->caps.bytesPerBit > 0 && recorded->caps.cbmBits > 0
-            ? recorded->caps.bytesPerBit * recorded->caps.cbmBits
-            : size == machine.cacheBytes.end() ? 0
-                                               : size->second;
+        const std::uint64_t cpuidBytes = size == machine.cacheBytes.end() ? 0 : size->second;
+        c.cacheBytes
+            = resctrlBytes == 0 || resctrlSizeIsThisCache(resctrlBytes, cpuidBytes) ? cpuidBytes : resctrlBytes;
         state.caches.push_back(c);
     }
     for (const auto& [name, largest] : largestBandwidth)

@@ -67,11 +67,14 @@ rdt::Result<AllocationState> readAllocationState(rdt::engine::Engine& engine, co
             c.shareableBits = r.shareableBits;
             c.minCbmBits = static_cast<int>(r.minCbmBits);
             c.sparseMasks = r.sparseMasks;
-            c.cacheBytes = r.bytesPerBit * r.cbmBits;
+            if (c.cacheName() == "L3") c.sncNodes = caps->monitoring.sncNodesPerL3();
+            // With SNC resctrl's size files give one node's share ("the values reported in the resctrl size files
+            // are adjusted accordingly", resctrl.rst "Notes on Sub-NUMA Cluster mode"); the schema holds the whole
+            // cache instance, as the domain's occupancy (the sum over its nodes) is measured against it.
+            c.cacheBytes = r.bytesPerBit * r.cbmBits * c.sncNodes;
             const auto w = options.ways.find(c.cacheName());
             c.ways = w == options.ways.end() ? 0 : w->second;
             if (c.ways > 0) c.waysLeaf = options.waysLeaf;
-            if (c.cacheName() == "L3") c.sncNodes = caps->monitoring.sncNodesPerL3();
             if (r.ioAllocEnabled()) {
                 for (const auto& v : r.ioAllocCbm)
                     c.ioAllocMasks[v.domain] = v.value;
@@ -130,6 +133,13 @@ std::map<std::string, int> cacheWays(const rdt::CpuFeatures& features)
     return out;
 }
 
+bool resctrlSizeIsThisCache(std::uint64_t resctrlBytes, std::uint64_t cpuidBytes)
+{
+    for (std::uint64_t share = 1; share <= 8; ++share) // SNC-2, -3, -4, -6 (and a little room)
+        if (resctrlBytes * share == cpuidBytes) return true;
+    return false;
+}
+
 std::map<std::string, int> cacheWaysFor(const rdt::CpuFeatures& features, const rdt::Capabilities& caps)
 {
     auto ways = cacheWays(features);
@@ -138,11 +148,7 @@ std::map<std::string, int> cacheWaysFor(const rdt::CpuFeatures& features, const 
         const std::string level = r.name.substr(0, 2); // L3CODE/L3DATA are the L3
         const rdt::CacheInfo* c = features.cache(level == "L2" ? 2 : 3);
         if (!c || c->sizeBytes() == 0) continue;
-        const std::uint64_t controlled = r.bytesPerBit * r.cbmBits;
-        bool same = false;
-        for (std::uint64_t share = 1; share <= 8 && !same; ++share)
-            same = controlled * share == c->sizeBytes();
-        if (!same) ways.erase(level);
+        if (!resctrlSizeIsThisCache(r.bytesPerBit * r.cbmBits, c->sizeBytes())) ways.erase(level);
     }
     return ways;
 }

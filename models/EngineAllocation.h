@@ -24,6 +24,11 @@ struct AllocationStateOptions {
     std::string waysLeaf; ///< the leaf they came from (cacheParametersLeaf)
 };
 
+/// Whether a cache size resctrl gives (bytes per CBM bit x CBM length) describes the CPUID's cache of `cpuidBytes`:
+/// the same, or a whole share of it (with SNC resctrl's size files give one node's share, resctrl.rst "Notes on
+/// Sub-NUMA Cluster mode").
+bool resctrlSizeIsThisCache(std::uint64_t resctrlBytes, std::uint64_t cpuidBytes);
+
 /// cacheWays of `features` for the caches `caps` controls, leaving out a cache whose size resctrl gives (bytes per CBM
 /// bit x CBM length) and that is not the CPUID cache's size or a whole share of it (an SNC node's): that CPUID
 /// describes another cache (a fixture tree read on a laptop), and its ways next to this CBM would contradict it.

@@ -178,6 +178,24 @@ private Q_SLOTS:
         QCOMPARE(state.bandwidths[0].maxValue, 2048u);
     }
 
+    void replayOfAnSncSessionShowsTheWholeL3()
+    {
+        // SNC-2: resctrl recorded a node's share (27 MiB, 2.25 MiB per bit); the recorded CPU's L3 is 54 MiB.
+        auto cpu = rdt::sim::presetCpuid("icx-8351n-snc2");
+        QVERIFY2(cpu, cpu ? "" : cpu.error().toString().c_str());
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("snc.rdts")).toStdString();
+        writeSession(path, rdt::cpuidTableToJson(cpu->table()), { { "L3", "fff" } },
+            "L3: 16 CLOS, domains 0 1, cbm_mask 12 bits, min_cbm_bits 1, bytes_per_bit 2359296\n");
+        if (QTest::currentTestFailed()) return;
+        AllocationState state;
+        replayAllocation(path, state);
+        if (QTest::currentTestFailed()) return;
+        QCOMPARE(state.caches.size(), std::size_t(1));
+        QCOMPARE(state.caches[0].cacheBytes, std::uint64_t { 2359296 } * 12 * 2);
+        QCOMPARE(state.caches[0].ways, 12);
+    }
+
     void replayOfMbpsValuesShowsMiBps()
     {
         // mba_MBps records MiB/s, not percent: a value over 100 says so (the replay must not show 4000 %).

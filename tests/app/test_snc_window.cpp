@@ -47,7 +47,12 @@ private Q_SLOTS:
         MainWindow& w = snc.window;
         QTRY_VERIFY_WITH_TIMEOUT(
             w.heatmap()->cacheInfoText().contains(QStringLiteral("SNC: 2 nodes share this L3")), 5000);
-        QVERIFY2(w.heatmap()->cacheInfoText().contains(QStringLiteral("each bit gives a node")),
+        // resctrl's size files give a node's share (112.5 MiB of a full mask here); the L3 is both nodes' (225 MiB),
+        // and a bit gives a node 7.5 MiB. It said "112.50 MiB ... each bit gives a node 3.75 MiB", halving twice.
+        QVERIFY2(
+            w.heatmap()->cacheInfoText().startsWith(QStringLiteral("L3 domain 0: 225.00 MiB, 15-bit CBM, 15.00 MiB")),
+            qPrintable(w.heatmap()->cacheInfoText()));
+        QVERIFY2(w.heatmap()->cacheInfoText().contains(QStringLiteral("each bit gives a node 7.50 MiB")),
             qPrintable(w.heatmap()->cacheInfoText()));
         QVERIFY2(
             w.mbaEditor()->rulesText().contains(QStringLiteral("applies to the whole L3 domain, all 2 of its nodes")),
