@@ -96,6 +96,14 @@ rdt::ResourceCaps recordedBandwidthResource(
     rdt::ResourceCaps r;
     r.name = name;
     r.kind = rdt::ResourceKind::Bandwidth;
+    if (name == "CBA") { // the MSR backend's throttle levels (SDM 20.19.8), never a resctrl resource
+        r.bandwidthUnit = rdt::BandwidthUnit::ThrottleLevel;
+        r.minBandwidth = 0;
+        r.bandwidthGran = 1;
+        r.maxBandwidth
+            = std::max(largestValue, cpu && cpu->allocation.cba.detailsKnown ? cpu->allocation.cba.maxLevel : 0u);
+        return r;
+    }
     const bool amd = recorded ? recorded->caps.minBandwidth == 0 : cpu && cpu->identity.isAmd();
     if (largestValue > 100 && !amd) {
         r.bandwidthUnit = rdt::BandwidthUnit::MiBps;

@@ -196,6 +196,22 @@ private Q_SLOTS:
         QCOMPARE(state.caches[0].ways, 12);
     }
 
+    void replayOfAnOlderCbaSessionShowsLevels()
+    {
+        // CBA values recorded before the topology text carried a unit: levels, not percent.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("cba.rdts")).toStdString();
+        writeSession(path, {}, { { "CBA", "4" } }, "CBA: 16 CLOS, domains 0, min_bandwidth 0, bandwidth_gran 1\n");
+        if (QTest::currentTestFailed()) return;
+        AllocationState state;
+        replayAllocation(path, state);
+        if (QTest::currentTestFailed()) return;
+        QCOMPARE(state.bandwidths.size(), std::size_t(1));
+        QCOMPARE(state.bandwidths[0].unit, std::string("level"));
+        QVERIFY(state.bandwidths[0].higherThrottles);
+        QCOMPARE(state.groups[0].bandwidth.at("CBA").at(0), 4u);
+    }
+
     void replayOfMbpsValuesShowsMiBps()
     {
         // mba_MBps records MiB/s, not percent: a value over 100 says so (the replay must not show 4000 %).
