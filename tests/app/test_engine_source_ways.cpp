@@ -61,6 +61,17 @@ void replayAllocation(const std::string& path, AllocationState& out)
     QVERIFY2(state, state ? "" : state.error().toString().c_str());
     out = std::move(*state);
 }
+
+/// writeSession, then the allocation its replay shows at the start; false (the test failed) when either failed.
+bool replayOf(const std::string& path, const std::string& cpuidJson,
+    const std::vector<std::pair<std::string, std::string>>& changes, AllocationState& out,
+    const std::string& topology = {})
+{
+    writeSession(path, cpuidJson, changes, topology);
+    if (QTest::currentTestFailed()) return false;
+    replayAllocation(path, out);
+    return !QTest::currentTestFailed();
+}
 } // namespace
 
 class TestEngineSourceWays : public QObject {
@@ -92,12 +103,10 @@ private Q_SLOTS:
             const std::string path
                 = dir.filePath(withSnapshot ? QStringLiteral("a.rdtsession") : QStringLiteral("b.rdtsession"))
                       .toStdString();
-            writeSession(path, withSnapshot ? rdt::cpuidTableToJson(*table) : std::string(),
-                { { "L3", "7ff" }, { "MB", "30" } });
-            if (QTest::currentTestFailed()) return;
             AllocationState state;
-            replayAllocation(path, state);
-            if (QTest::currentTestFailed()) return;
+            if (!replayOf(path, withSnapshot ? rdt::cpuidTableToJson(*table) : std::string(),
+                    { { "L3", "7ff" }, { "MB", "30" } }, state))
+                return;
             QCOMPARE(state.caches.size(), std::size_t(1));
             QCOMPARE(state.caches[0].name, std::string("L3"));
             QCOMPARE(state.caches[0].ways, withSnapshot ? 11 : 0); // no snapshot: unknown, never this host's
@@ -125,11 +134,8 @@ private Q_SLOTS:
         QVERIFY2(cpu, cpu ? "" : cpu.error().toString().c_str());
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("amd.rdtsession")).toStdString();
-        writeSession(path, rdt::cpuidTableToJson(cpu->table()), { { "L3", "ffff" }, { "MB", "256" } });
-        if (QTest::currentTestFailed()) return;
         AllocationState state;
-        replayAllocation(path, state);
-        if (QTest::currentTestFailed()) return;
+        if (!replayOf(path, rdt::cpuidTableToJson(cpu->table()), { { "L3", "ffff" }, { "MB", "256" } }, state)) return;
         QCOMPARE(state.bandwidths.size(), std::size_t(1));
         QCOMPARE(state.bandwidths[0].unit, std::string("GB/s"));
         QCOMPARE(state.bandwidths[0].maxValue, 2048u);
@@ -146,15 +152,13 @@ private Q_SLOTS:
         for (const bool older : { true, false }) { // sessions before the unit was recorded, and after
             const std::string path
                 = dir.filePath(older ? QStringLiteral("a.rdts") : QStringLiteral("b.rdts")).toStdString();
-            writeSession(path, rdt::cpuidTableToJson(cpu->table()), { { "L3", "fffff" }, { "MB", "100" } },
-                older ? "MB: 8 CLOS, domains 0 1 2 3, min_bandwidth 10, bandwidth_gran 10\n"
-                      : "L3: 16 CLOS, domains 0 1 2 3, cbm_mask 20 bits, min_cbm_bits 1, bytes_per_bit 2883584\n"
-                        "MB: 8 CLOS, domains 0 1 2 3, min_bandwidth 10, bandwidth_gran 10, max_bandwidth 100, "
-                        "delay_linear 1, unit percent\n");
-            if (QTest::currentTestFailed()) return;
             AllocationState state;
-            replayAllocation(path, state);
-            if (QTest::currentTestFailed()) return;
+            if (!replayOf(path, rdt::cpuidTableToJson(cpu->table()), { { "L3", "fffff" }, { "MB", "100" } }, state,
+                    older ? "MB: 8 CLOS, domains 0 1 2 3, min_bandwidth 10, bandwidth_gran 10\n"
+                          : "L3: 16 CLOS, domains 0 1 2 3, cbm_mask 20 bits, min_cbm_bits 1, bytes_per_bit 2883584\n"
+                            "MB: 8 CLOS, domains 0 1 2 3, min_bandwidth 10, bandwidth_gran 10, max_bandwidth 100, "
+                            "delay_linear 1, unit percent\n"))
+                return;
             QCOMPARE(state.bandwidths.size(), std::size_t(1));
             QCOMPARE(state.bandwidths[0].unit, std::string("%"));
             QCOMPARE(state.bandwidths[0].minValue, 10u);
@@ -167,13 +171,11 @@ private Q_SLOTS:
         }
         // And AMD's own rules recorded, with no CPUID snapshot at all: 1/8 GB/s up to the recorded 2048.
         const std::string path = dir.filePath(QStringLiteral("c.rdts")).toStdString();
-        writeSession(path, {}, { { "MB", "256" } },
-            "MB: 16 CLOS, domains 0, min_bandwidth 0, bandwidth_gran 1, max_bandwidth 2048, delay_linear 0, unit "
-            "gbps8\n");
-        if (QTest::currentTestFailed()) return;
         AllocationState state;
-        replayAllocation(path, state);
-        if (QTest::currentTestFailed()) return;
+        if (!replayOf(path, {}, { { "MB", "256" } }, state,
+                "MB: 16 CLOS, domains 0, min_bandwidth 0, bandwidth_gran 1, max_bandwidth 2048, delay_linear 0, unit "
+                "gbps8\n"))
+            return;
         QCOMPARE(state.bandwidths[0].unit, std::string("GB/s"));
         QCOMPARE(state.bandwidths[0].maxValue, 2048u);
     }
@@ -185,12 +187,10 @@ private Q_SLOTS:
         QVERIFY2(cpu, cpu ? "" : cpu.error().toString().c_str());
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("snc.rdts")).toStdString();
-        writeSession(path, rdt::cpuidTableToJson(cpu->table()), { { "L3", "fff" } },
-            "L3: 16 CLOS, domains 0 1, cbm_mask 12 bits, min_cbm_bits 1, bytes_per_bit 2359296\n");
-        if (QTest::currentTestFailed()) return;
         AllocationState state;
-        replayAllocation(path, state);
-        if (QTest::currentTestFailed()) return;
+        if (!replayOf(path, rdt::cpuidTableToJson(cpu->table()), { { "L3", "fff" } }, state,
+                "L3: 16 CLOS, domains 0 1, cbm_mask 12 bits, min_cbm_bits 1, bytes_per_bit 2359296\n"))
+            return;
         QCOMPARE(state.caches.size(), std::size_t(1));
         QCOMPARE(state.caches[0].cacheBytes, std::uint64_t { 2359296 } * 12 * 2);
         QCOMPARE(state.caches[0].ways, 12);
@@ -201,11 +201,10 @@ private Q_SLOTS:
         // CBA values recorded before the topology text carried a unit: levels, not percent.
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("cba.rdts")).toStdString();
-        writeSession(path, {}, { { "CBA", "4" } }, "CBA: 16 CLOS, domains 0, min_bandwidth 0, bandwidth_gran 1\n");
-        if (QTest::currentTestFailed()) return;
         AllocationState state;
-        replayAllocation(path, state);
-        if (QTest::currentTestFailed()) return;
+        if (!replayOf(
+                path, {}, { { "CBA", "4" } }, state, "CBA: 16 CLOS, domains 0, min_bandwidth 0, bandwidth_gran 1\n"))
+            return;
         QCOMPARE(state.bandwidths.size(), std::size_t(1));
         QCOMPARE(state.bandwidths[0].unit, std::string("level"));
         QVERIFY(state.bandwidths[0].higherThrottles);
@@ -217,11 +216,8 @@ private Q_SLOTS:
         // mba_MBps records MiB/s, not percent: a value over 100 says so (the replay must not show 4000 %).
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("m.rdtsession")).toStdString();
-        writeSession(path, {}, { { "MB", "4000" } });
-        if (QTest::currentTestFailed()) return;
         AllocationState state;
-        replayAllocation(path, state);
-        if (QTest::currentTestFailed()) return;
+        if (!replayOf(path, {}, { { "MB", "4000" } }, state)) return;
         QCOMPARE(state.bandwidths.size(), std::size_t(1));
         QCOMPARE(state.bandwidths[0].unit, std::string("MiBps"));
         QCOMPARE(state.groups[0].bandwidth.at("MB").at(0), 4000u);
