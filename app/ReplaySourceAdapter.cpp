@@ -7,6 +7,7 @@
 #include "models/EngineAllocation.h"
 #include "platform/CpuFeatures.h"
 #include "platform/CpuidDump.h"
+#include "rdt/CacheSize.h"
 #include "rdt/CapabilitiesText.h"
 
 #include <algorithm>
@@ -67,14 +68,11 @@ std::optional<rdt::CpuFeatures> recordedCpu(const std::string& cpuidJson)
     return rdt::decodeCpuFeatures(*table);
 }
 
-/// CBM lengths per cache resource from the session's CPUID snapshot (CPUID.10H.1/10H.2:EAX[4:0], SDM 20.19.4.2);
-/// empty when the session has no snapshot or the sub-leaves are unknown.
-std::map<std::string, int> cbmLengthsFromSnapshot(const std::string& cpuidJson)
+/// CBM lengths per cache resource from the recorded CPUID (CPUID.10H.1/10H.2:EAX[4:0], SDM 20.19.4.2); empty when
+/// the sub-leaves are unknown.
+std::map<std::string, int> cbmLengthsOf(const rdt::CpuFeatures& f)
 {
     std::map<std::string, int> lengths;
-    const auto cpu = recordedCpu(cpuidJson);
-    if (!cpu) return lengths;
-    const rdt::CpuFeatures& f = *cpu;
     for (const auto& [prefix, cat] : { std::pair { "L3", &f.allocation.l3 }, std::pair { "L2", &f.allocation.l2 } }) {
         if (!cat->detailsKnown) continue;
         for (const char* suffix : { "", "CODE", "DATA" })
@@ -137,10 +135,12 @@ struct RecordedMachine {
     std::map<std::string, rdt::RecordedResource> resources;
 
     explicit RecordedMachine(const rdt::session::MachineInfo& machine)
-        : cbmLengths(cbmLengthsFromSnapshot(machine.cpuidJson))
-        , cacheBytes(recordedCacheBytes(machine.cpuidJson))
-        , cpu(recordedCpu(machine.cpuidJson))
+        : cpu(recordedCpu(machine.cpuidJson))
     {
+        if (cpu) {
+            cbmLengths = cbmLengthsOf(*cpu);
+            cacheBytes = ::cacheBytes(*cpu);
+        }
         rdt::Capabilities recorded;
         for (auto& r : rdt::parseCapabilitiesText(machine.topology)) {
             recorded.resources.push_back(r.caps);
@@ -205,8 +205,7 @@ AllocationState allocationAt(
         const std::uint64_t resctrlBytes = recorded ? recorded->caps.bytesPerBit * recorded->caps.cbmBits : 0;
         const auto size = machine.cacheBytes.find(c.cacheName());
         const std::uint64_t cpuidBytes = size == machine.cacheBytes.end() ? 0 : size->second;
-        c.cacheBytes
-            = resctrlBytes == 0 || resctrlSizeIsThisCache(resctrlBytes, cpuidBytes) ? cpuidBytes : resctrlBytes;
+        c.cacheBytes = rdt::wholeCacheBytes(resctrlBytes, cpuidBytes);
         state.caches.push_back(c);
     }
     for (const auto& [name, largest] : largestBandwidth)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "EngineAllocation.h"
+
 #include "core/Text.h"
 
 #include "platform/CpuidDump.h"
+#include "rdt/CacheSize.h"
 #include "rdt/Schemata.h"
 
 #include <algorithm>
@@ -133,13 +135,6 @@ std::map<std::string, int> cacheWays(const rdt::CpuFeatures& features)
     return out;
 }
 
-bool resctrlSizeIsThisCache(std::uint64_t resctrlBytes, std::uint64_t cpuidBytes)
-{
-    for (std::uint64_t share = 1; share <= 8; ++share) // SNC-2, -3, -4, -6 (and a little room)
-        if (resctrlBytes * share == cpuidBytes) return true;
-    return false;
-}
-
 std::map<std::string, int> cacheWaysFor(const rdt::CpuFeatures& features, const rdt::Capabilities& caps)
 {
     auto ways = cacheWays(features);
@@ -148,7 +143,7 @@ std::map<std::string, int> cacheWaysFor(const rdt::CpuFeatures& features, const 
         const std::string level = r.name.substr(0, 2); // L3CODE/L3DATA are the L3
         const rdt::CacheInfo* c = features.cache(level == "L2" ? 2 : 3);
         if (!c || c->sizeBytes() == 0) continue;
-        if (!resctrlSizeIsThisCache(r.bytesPerBit * r.cbmBits, c->sizeBytes())) ways.erase(level);
+        if (!rdt::resctrlSizeIsThisCache(r.bytesPerBit * r.cbmBits, c->sizeBytes())) ways.erase(level);
     }
     return ways;
 }
@@ -158,13 +153,9 @@ std::map<std::string, int> cacheWays(rdt::CpuidSource& cpuid)
     return cacheWays(rdt::decodeCpuFeatures(cpuid));
 }
 
-std::map<std::string, std::uint64_t> recordedCacheBytes(const std::string& cpuidJson)
+std::map<std::string, std::uint64_t> cacheBytes(const rdt::CpuFeatures& features)
 {
     std::map<std::string, std::uint64_t> out;
-    if (cpuidJson.empty()) return out;
-    auto table = rdt::cpuidTableFromJson(cpuidJson);
-    if (!table) return out;
-    const auto features = rdt::decodeCpuFeatures(*table);
     for (unsigned level : { 2u, 3u })
         if (const rdt::CacheInfo* c = features.cache(level); c && c->sizeBytes() > 0)
             out["L" + std::to_string(level)] = c->sizeBytes();

@@ -24,11 +24,6 @@ struct AllocationStateOptions {
     std::string waysLeaf; ///< the leaf they came from (cacheParametersLeaf)
 };
 
-/// Whether a cache size resctrl gives (bytes per CBM bit x CBM length) describes the CPUID's cache of `cpuidBytes`:
-/// the same, or a whole share of it (with SNC resctrl's size files give one node's share, resctrl.rst "Notes on
-/// Sub-NUMA Cluster mode").
-bool resctrlSizeIsThisCache(std::uint64_t resctrlBytes, std::uint64_t cpuidBytes);
-
 /// cacheWays of `features` for the caches `caps` controls, leaving out a cache whose size resctrl gives (bytes per CBM
 /// bit x CBM length) and that is not the CPUID cache's size or a whole share of it (an SNC node's): that CPUID
 /// describes another cache (a fixture tree read on a laptop), and its ways next to this CBM would contradict it.
@@ -43,10 +38,10 @@ std::map<std::string, int> cacheWays(const rdt::CpuFeatures& features);
 /// leaf 04H sub-leaf (SDM Vol. 2A CPUID leaf 04H "Deterministic Cache Parameters"; 8000001DH on AMD).
 std::map<std::string, int> cacheWays(rdt::CpuidSource& cpuid);
 
-/// {"L2": bytes, "L3": bytes} of one cache instance from a recorded CPUID snapshot (rdtscope's JSON): ways x
-/// partitions x line size x sets of leaf 04H (SDM Vol. 2A CPUID leaf 04H); empty without a snapshot. What a replay
-/// shows as the cache's size and bytes per way, since a session records the CPUID, not resctrl's `size`.
-std::map<std::string, std::uint64_t> recordedCacheBytes(const std::string& cpuidJson);
+/// {"L2": bytes, "L3": bytes} of one cache instance as the CPUID describes it: ways x partitions x line size x sets
+/// of leaf 04H (SDM Vol. 2A CPUID leaf 04H; 8000001DH on AMD). A replay weighs it against resctrl's recorded size
+/// (rdt::wholeCacheBytes).
+std::map<std::string, std::uint64_t> cacheBytes(const rdt::CpuFeatures& features);
 
 /// How the views show and step one bandwidth resource (unit, bounds, steps, rounding), from its capabilities: the
 /// one place for it, used for a live engine's resources and for the ones a replay reconstructs.

@@ -11,6 +11,7 @@
 
 #include "platform/CpuFeatures.h"
 #include "platform/CpuidDump.h"
+#include "rdt/CacheSize.h"
 #include "rdt/CapabilitiesText.h"
 #include "rdt/Sample.h"
 #include "session/SessionReader.h"
@@ -42,13 +43,16 @@ std::string intervalText(std::uint64_t ns)
 void readMachine(const session::SessionReader& reader, Profile& p)
 {
     p.machine = reader.machine().description;
-    // Bytes per L3 way: resctrl's as the session recorded them (what the live view and a replay show), else the
-    // CPUID snapshot's (below).
+    // Bytes per L3 way by the replay's rule (wholeCacheBytes): the CPUID snapshot's where resctrl's recorded size
+    // describes that cache (SNC shares included), resctrl's where it does not or there is no snapshot.
+    std::uint64_t resctrlPerBit = 0, resctrlBytes = 0;
     for (const auto& r : parseCapabilitiesText(reader.machine().topology))
         if (r.caps.name.rfind("L3", 0) == 0 && r.caps.bytesPerBit > 0) {
-            p.bytesPerWay = r.caps.bytesPerBit;
+            resctrlPerBit = r.caps.bytesPerBit;
+            resctrlBytes = r.caps.bytesPerBit * r.caps.cbmBits;
             break;
         }
+    p.bytesPerWay = resctrlPerBit;
     const std::string& json = reader.machine().cpuidJson;
     if (json.empty()) return;
     auto table = cpuidTableFromJson(json);
@@ -61,7 +65,9 @@ void readMachine(const session::SessionReader& reader, Profile& p)
         p.family = f.identity.family;
         p.model = f.identity.model;
     }
-    if (p.bytesPerWay == 0) p.bytesPerWay = f.allocation.l3.bytesPerCbmBit;
+    const auto& l3 = f.allocation.l3;
+    const std::uint64_t cpuidBytes = l3.bytesPerCbmBit * l3.cbmLength;
+    if (cpuidBytes > 0 && wholeCacheBytes(resctrlBytes, cpuidBytes) == cpuidBytes) p.bytesPerWay = l3.bytesPerCbmBit;
 }
 
 using SeriesMap = std::unordered_map<std::string, std::map<int, SeriesAcc>>;
