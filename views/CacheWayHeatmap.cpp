@@ -250,17 +250,13 @@ QString CacheWayHeatmap::cacheInfoText() const
 {
     if (!m_model || m_model->rowCount() == 0) return tr("No cache allocation on this source");
     const CacheSchema* s = m_model->rowSchema(0);
+    QString t = tr("%1 domain %2: ").arg(QString::fromStdString(s->cacheName())).arg(m_model->domain());
     // The size is unknown in a replay of a session without a CPUID snapshot: left out, never "0 B".
-    QString t = s->cacheBytes == 0 ? tr("%1 domain %2: %3-bit CBM (cache size not recorded)")
-                                         .arg(QString::fromStdString(s->cacheName()))
-                                         .arg(m_model->domain())
-                                         .arg(s->cbmLength)
-                                   : tr("%1 domain %2: %3, %4-bit CBM, %5 per bit")
-                                         .arg(QString::fromStdString(s->cacheName()))
-                                         .arg(m_model->domain())
-                                         .arg(QString::fromStdString(rdt::formatBytes(double(s->cacheBytes))))
-                                         .arg(s->cbmLength)
-                                         .arg(QString::fromStdString(rdt::formatBytes(double(s->bytesPerBit()))));
+    t += s->cacheBytes == 0 ? tr("%1-bit CBM (cache size not recorded)").arg(s->cbmLength)
+                            : tr("%1, %2-bit CBM, %3 per bit")
+                                  .arg(QString::fromStdString(rdt::formatBytes(double(s->cacheBytes))))
+                                  .arg(s->cbmLength)
+                                  .arg(QString::fromStdString(rdt::formatBytes(double(s->bytesPerBit()))));
     if (s->ways > 0)
         t += s->waysLeaf.empty() ? tr(" (%1 ways)").arg(s->ways)
                                  : tr(" (%1 ways, %2)").arg(s->ways).arg(QString::fromStdString(s->waysLeaf));
