@@ -27,7 +27,7 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
         QStringLiteral("SRC"), QStringLiteral("auto"));
     const QCommandLineOption scenario(QStringLiteral("scenario"),
         QCoreApplication::translate("main", "Scenario of the simulated machine (default noisy-neighbour)."),
-        QStringLiteral("NAME"), QStringLiteral("noisy-neighbour"));
+        QStringLiteral("NAME"));
     const QCommandLineOption preset(QStringLiteral("preset"),
         QCoreApplication::translate(
             "main", "With --source sim: simulate this CPU preset instead of the scenario's (e.g. epyc-genoa)."),

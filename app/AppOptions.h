@@ -9,7 +9,7 @@
 ///          [--cpuid-dump FILE] [--compare FILE [--compare-page PAGE]] [--screenshot FILE [--after SECONDS]]
 struct AppOptions {
     QString source = QStringLiteral("auto");
-    QString scenario = QStringLiteral("noisy-neighbour");
+    QString scenario; ///< "" = not named: the default scenario (noisy-neighbour) on simulated sources
     QString preset; ///< --preset ID: the simulated CPU instead of the scenario's (sim only)
     QString openFile;
     QString connect; ///< an rdtscope-agent to run the source on: ssh://[USER@]HOST[:PORT], unix:PATH, local

@@ -179,11 +179,19 @@ private:
 
 } // namespace
 
-rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, double rateHz, const std::string& readOnly)
+rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, double rateHz)
 {
     auto holder = std::make_shared<EngineHolder>();
     holder->engine = std::move(opened);
     Engine& engine = *holder->engine;
+    // Whether allocations can be written is the engine's answer (for a remote engine, the agent's on its machine).
+    const std::string readOnly = engine.source().writability.text();
+    std::optional<MachineDescription> remoteMachine;
+    if (!engine.location().empty()) { // the agent's machine, not this host
+        auto report = engine.describeMachine();
+        if (!report) return report.error();
+        remoteMachine = machineFromReport(*report);
+    }
     if (!engine.hasRdt()) return rdt::errnoError(ENODEV, "the engine has no RDT source open");
     const double hz = std::isfinite(rateHz) && rateHz > 0 ? rateHz : 10.0;
     std::vector<std::string> rateNotes;
@@ -254,6 +262,7 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
     };
     bundle.experimentEngine = readOnly.empty() ? &engine : nullptr; // experiments write allocations
     bundle.liveEngine = raw;
+    bundle.remoteMachine = std::move(remoteMachine);
     bundle.setEventTap = [weak = std::weak_ptr<EngineHolder>(holder)](auto tap) {
         if (auto h = weak.lock()) h->tap = std::move(tap);
     };
@@ -274,9 +283,5 @@ rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::s
     options.sncNodeSamples = true; // SNC machines: the Monitor dock's rows per sub-NUMA node
     auto service = rdt::engine::CaptureService::open(options);
     if (!service) return service.error();
-    const std::string kind = (*service)->source().kind;
-    std::string resctrlRoot = "/sys/fs/resctrl";
-    if (spec.rfind("resctrl:", 0) == 0) resctrlRoot = spec.substr(8);
-    const std::string readOnly = allocationReadOnlyReason(kind, resctrlRoot);
-    return engineSourceBundle(std::move(*service), rateHz, readOnly);
+    return engineSourceBundle(std::move(*service), rateHz);
 }

@@ -22,6 +22,5 @@ rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::s
     bool scenarioSetupOnly = false, std::uint32_t simTimeScale = 1, const std::string& preset = {});
 
 /// The same over an engine opened elsewhere (a remote one reached through rdtscope-agent, or a service over a
-/// test's backend). `readOnlyReason` is why allocations cannot be edited ("" when they can).
-rdt::Result<SourceBundle> engineSourceBundle(
-    std::unique_ptr<rdt::engine::Engine> engine, double rateHz, const std::string& readOnlyReason);
+/// test's backend). Whether allocations can be edited is the engine's answer (SourceDescription::writability).
+rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<rdt::engine::Engine> engine, double rateHz);

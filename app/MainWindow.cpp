@@ -308,6 +308,12 @@ bool MainWindow::isRecording() const
 
 void MainWindow::setMachine(const MachineDescription& machine)
 {
+    m_hostMachine = machine;
+    showMachine(m_source.remoteMachine && m_startOptions.cpuidDump.isEmpty() ? *m_source.remoteMachine : machine);
+}
+
+void MainWindow::showMachine(const MachineDescription& machine)
+{
     m_machineModel->setRows(machine.rows);
     m_machineSummary = machine.cpuidSource;
     QString summary = tr("CPUID from: %1").arg(machine.cpuidSource);
@@ -342,6 +348,10 @@ void MainWindow::setSource(SourceBundle bundle)
     m_allocationModel->setWriter(m_source.writer.get());
     m_groupsPanel->setControl(m_source.groups.get(), m_source.readOnlyReason);
     m_replayBar->setControl(m_source.replay.get());
+    // Connected to an agent: the Machine page describes the agent's machine (a --cpuid-dump asked for stays); any
+    // other source, this host again.
+    if (m_startOptions.cpuidDump.isEmpty())
+        showMachine(m_source.remoteMachine ? *m_source.remoteMachine : m_hostMachine);
     refreshAllocation();
     updateTitle();
     if (m_pump->source().kind == SourceKind::Simulated) {

@@ -58,7 +58,10 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    /// This host's description (or a --cpuid-dump's); an agent's source shows the agent's machine instead.
     void setMachine(const MachineDescription& machine);
+    /// Where the Machine page's CPUID came from ("live CPUID ... on HOST (the agent's machine)" when connected).
+    QString machineSummary() const { return m_machineSummary; }
     /// Takes over an opened source; the previous one is dropped (new frame-pump generation).
     void setSource(SourceBundle bundle);
     /// Shows the "no data" state with the reason (e.g. why no source could be opened).
@@ -203,6 +206,8 @@ private:
     QDockWidget* m_historyDock = nullptr;
     SessionRecording* m_recording;
     QString m_machineSummary;
+    MachineDescription m_hostMachine; ///< this host (or --cpuid-dump), shown unless the source is an agent's
+    void showMachine(const MachineDescription& machine);
     JobTracker m_jobs { this };
     JobTracker m_pmuConnectJobs { this }; // its own generation: opening a session must not make it stale
     QAction* m_openPerfAction = nullptr;

@@ -4,6 +4,7 @@
 #include "engine/Engine.h"
 #include "models/AllocationState.h"
 #include "models/GroupControl.h"
+#include "models/MachineDescription.h"
 #include "models/ReplayControl.h"
 #include "models/SampleFeed.h"
 #include "session/SessionTypes.h"
@@ -13,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace rdt::engine {
 class Engine;
@@ -43,4 +45,7 @@ struct SourceBundle {
     rdt::engine::Engine* liveEngine = nullptr;
     /// Routes every event the frame pump drains to `tap` first (a lesson run); null for a replay.
     std::function<void(std::function<void(const rdt::engine::EngineEvent&)>)> setEventTap;
+    /// The machine the engine runs on, as the engine describes it, for an engine on another machine (an agent's):
+    /// the Machine page shows it instead of the GUI's own host. None for local engines and replays.
+    std::optional<MachineDescription> remoteMachine;
 };

@@ -37,7 +37,7 @@ rdt::Result<SourceBundle> openConnectedSource(const AppOptions& options)
         return e;
     }
     // The agent decides what this client may change (polkit, its group, the kernel): its answers say why not.
-    return engineSourceBundle(std::move(*engine), 10.0, {});
+    return engineSourceBundle(std::move(*engine), 10.0);
 }
 
 rdt::Result<std::shared_ptr<rdt::engine::Engine>> openConnectedPmuEngine(const AppOptions& options)

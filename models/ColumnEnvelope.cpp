@@ -25,8 +25,8 @@ void ColumnEnvelope::fold(double t, float value)
 {
     const std::int64_t c = columnOf(t);
     if (!m_columns.empty() && m_columns.back().index == c) {
-        m_columns.back().lo = std::min(m_columns.back().lo, value);
-        m_columns.back().hi = std::max(m_columns.back().hi, value);
+        m_columns.back().lo = std::fmin(m_columns.back().lo, value);
+        m_columns.back().hi = std::fmax(m_columns.back().hi, value);
         return;
     }
     if (!m_columns.empty() && c < m_columns.back().index) {
@@ -34,8 +34,8 @@ void ColumnEnvelope::fold(double t, float value)
         const auto it = std::lower_bound(m_columns.begin(), m_columns.end(), c,
             [](const Column& col, std::int64_t index) { return col.index < index; });
         if (it != m_columns.end() && it->index == c) {
-            it->lo = std::min(it->lo, value);
-            it->hi = std::max(it->hi, value);
+            it->lo = std::fmin(it->lo, value);
+            it->hi = std::fmax(it->hi, value);
         } else {
             m_columns.insert(it, Column { c, value, value });
         }
@@ -117,7 +117,7 @@ double ColumnEnvelope::maxIn(double t0, double t1) const
     for (auto it = m_columns.rbegin(); it != m_columns.rend(); ++it) {
         const double key = keyOf(*it);
         if (key < t0) break;
-        if (key <= t1) best = std::max(best, it->hi);
+        if (key <= t1) best = std::fmax(best, it->hi);
     }
     return static_cast<double>(best);
 }

@@ -173,29 +173,6 @@ std::map<std::string, std::map<int, std::uint64_t>> occupancyFromBatch(const rdt
     return out;
 }
 
-std::string allocationReadOnlyReason(const std::string& sourceKind, const std::string& resctrlRoot,
-    const std::function<bool(const std::string&, std::string*)>& canWrite)
-{
-    auto check = canWrite ? canWrite : [](const std::string& path, std::string* why) {
-        if (::access(path.c_str(), W_OK) == 0) return true;
-        *why = std::strerror(errno);
-        return false;
-    };
-    std::string why;
-    if (sourceKind == "replay") return "replaying a recorded session: allocations are shown as recorded";
-    if (sourceKind == "resctrl") {
-        const std::string file = resctrlRoot + "/schemata";
-        if (!check(file, &why))
-            return "no write access to " + file + " (" + why
-                + "): run rdtscope as root (or with CAP_SYS_ADMIN) to change allocations";
-    }
-    if (sourceKind == "msr") {
-        if (!check("/dev/cpu/0/msr", &why))
-            return "no write access to /dev/cpu/0/msr (" + why + "): run as root with the msr module loaded";
-    }
-    return {};
-}
-
 EngineAllocationWriter::EngineAllocationWriter(rdt::engine::Engine& engine)
     : m_engine(engine)
 { }

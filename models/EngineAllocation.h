@@ -55,11 +55,6 @@ rdt::Result<AllocationState> readAllocationState(rdt::engine::Engine& engine, co
 /// by resctrl already; they are skipped here).
 std::map<std::string, std::map<int, std::uint64_t>> occupancyFromBatch(const rdt::RdtSampleBatch& batch);
 
-/// Why allocations cannot be edited on `sourceKind` ("resctrl", "msr", "sim", "replay"), or "" when they can.
-/// `canWrite(path)` answers whether the process may write a file (default: access(2) W_OK); injectable for tests.
-std::string allocationReadOnlyReason(const std::string& sourceKind, const std::string& resctrlRoot,
-    const std::function<bool(const std::string&, std::string*)>& canWrite = {});
-
 /// AllocationWriter over the engine: every edit goes through Engine::applyAllocation() (validated, written,
 /// read back, rolled back on failure, AllocationChanged published as an engine event).
 class EngineAllocationWriter : public AllocationWriter {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace {
 constexpr std::size_t kMaxBatchesPerFrame = 4096; // a 10 s stall at 400 Hz; the rest waits for the next frame
@@ -182,13 +183,25 @@ void FramePump::ingest(const rdt::RdtSampleBatch& batch)
     // One point per group per batch: the domains of a group are summed (occupancy and bandwidth add up across
     // L3 domains); the per-domain readings stay visible in the MonitorModel.
     // Sorted by name, so a group's index (and with it its colour) does not depend on hash order.
+    // A flagged reading is not a number to add: a domain whose occupancy read Error/Unavailable, or whose MBM rate
+    // is unknown (the first sample of a series has no delta; Error, Unavailable, Unassigned; a counter reset), makes
+    // the group's point for that metric NaN, which the store keeps and the plot draws as a gap, never as 0.
+    constexpr std::uint32_t kOccupancyUnknown = rdt::SampleOccupancyError | rdt::SampleOccupancyUnavailable;
+    constexpr std::uint32_t kRateUnknown = rdt::SampleFirst | rdt::SampleMbmError | rdt::SampleMbmUnavailable
+        | rdt::SampleMbmUnassigned | rdt::SampleCounterReset;
+    constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
     std::map<QString, std::array<double, kMetricCount>> perGroup;
     for (const auto& s : batch.samples) {
         auto& v = perGroup[QString::fromStdString(s.group)];
-        v[static_cast<std::size_t>(Metric::Occupancy)] += static_cast<double>(s.occupancyBytes);
-        v[static_cast<std::size_t>(Metric::BandwidthTotal)] += s.mbmTotalBps;
-        v[static_cast<std::size_t>(Metric::BandwidthLocal)] += s.mbmLocalBps;
-        v[static_cast<std::size_t>(Metric::BandwidthRemote)] += s.mbmRemoteBps();
+        const auto add = [&](Metric m, double value, bool unknown) {
+            auto& slot = v[static_cast<std::size_t>(m)];
+            slot = unknown ? kUnknown : slot + value; // NaN stays NaN once one domain is unknown
+        };
+        add(Metric::Occupancy, static_cast<double>(s.occupancyBytes), (s.flags & kOccupancyUnknown) != 0);
+        const bool rateUnknown = (s.flags & kRateUnknown) != 0;
+        add(Metric::BandwidthTotal, s.mbmTotalBps, rateUnknown);
+        add(Metric::BandwidthLocal, s.mbmLocalBps, rateUnknown);
+        add(Metric::BandwidthRemote, s.mbmRemoteBps(), rateUnknown);
     }
     const double t = secondsOf(batch.timeNs);
     for (const auto& [group, values] : perGroup)

@@ -19,9 +19,10 @@ void TimeSeriesStore::Bucket::merge(const Bucket& other)
 {
     tMin = std::min(tMin, other.tMin);
     tMax = std::max(tMax, other.tMax);
+    // fmin/fmax skip an unknown (NaN) reading: a bucket is NaN only when every sample in it was unknown.
     for (std::size_t m = 0; m < lo.size(); ++m) {
-        lo[m] = std::min(lo[m], other.lo[m]);
-        hi[m] = std::max(hi[m], other.hi[m]);
+        lo[m] = std::fmin(lo[m], other.lo[m]);
+        hi[m] = std::fmax(hi[m], other.hi[m]);
     }
 }
 
@@ -71,8 +72,9 @@ bool TimeSeriesStore::append(int group, double t, const std::array<double, kMetr
     Bucket b;
     b.tMin = b.tMax = t;
     for (std::size_t m = 0; m < values.size(); ++m) {
-        // NaN/inf (a counter error) is stored as 0 so min/max stay ordered; the flags column shows the error.
-        const double v = std::isfinite(values[m]) ? values[m] : 0.0;
+        // NaN is an unknown reading (a flagged sample, FramePump::ingest): kept, so the plot shows a gap; infinities
+        // are no reading either.
+        const double v = std::isfinite(values[m]) ? values[m] : std::numeric_limits<double>::quiet_NaN();
         b.lo[m] = b.hi[m] = static_cast<float>(v);
     }
     s.levels[0].push_back(b);
@@ -208,7 +210,7 @@ DecimatedSeries TimeSeriesStore::decimate(int group, Metric metric, double t0, d
         const double key = t0 + (static_cast<double>(current) + 0.5) * w;
         out.keys.push_back(key);
         out.values.push_back(static_cast<double>(lo));
-        if (hi != lo) {
+        if (hi != lo && !std::isnan(hi)) {
             out.keys.push_back(key);
             out.values.push_back(static_cast<double>(hi));
         }
@@ -221,8 +223,8 @@ DecimatedSeries TimeSeriesStore::decimate(int group, Metric metric, double t0, d
             lo = b.lo[m];
             hi = b.hi[m];
         } else {
-            lo = std::min(lo, b.lo[m]);
-            hi = std::max(hi, b.hi[m]);
+            lo = std::fmin(lo, b.lo[m]);
+            hi = std::fmax(hi, b.hi[m]);
         }
     };
 
@@ -257,11 +259,11 @@ double TimeSeriesStore::maxValue(Metric metric, double t0, double t1) const
         const auto& buckets = s.levels[static_cast<std::size_t>(level)];
         double coveredUntil = std::numeric_limits<double>::lowest();
         for (auto i = firstAtOrAfter(buckets, t0); i < buckets.size() && buckets[i].tMin <= t1; ++i) {
-            best = std::max(best, buckets[i].hi[m]);
+            best = std::fmax(best, buckets[i].hi[m]);
             coveredUntil = buckets[i].tMax;
         }
         for (auto i = firstAtOrAfter(raw, std::max(t0, coveredUntil)); i < i1; ++i) {
-            if (raw[i].tMin > coveredUntil) best = std::max(best, raw[i].hi[m]);
+            if (raw[i].tMin > coveredUntil) best = std::fmax(best, raw[i].hi[m]);
         }
     }
     return static_cast<double>(best);

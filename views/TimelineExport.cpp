@@ -107,9 +107,11 @@ bool TimelineView::exportCsv(const QString& path, QString* error)
             const std::string name = store.groupName(gi).toStdString();
             store.forEachRaw(gi, t0, t1, [&](double t, const std::array<double, kMetricCount>& v) {
                 const auto metric = [&](Metric m) { return v[static_cast<std::size_t>(m)]; };
-                out << QString::fromStdString(rdt::sampleCsvLine(
-                    { t, name, std::nullopt, static_cast<std::uint64_t>(std::max(0.0, metric(Metric::Occupancy))),
-                        metric(Metric::BandwidthTotal), metric(Metric::BandwidthLocal), {} }));
+                out << QString::fromStdString(rdt::sampleCsvLine({ t, name, std::nullopt,
+                    std::isnan(metric(Metric::Occupancy)) ? std::nullopt
+                                                          : std::optional<std::uint64_t>(static_cast<std::uint64_t>(
+                                                              std::max(0.0, metric(Metric::Occupancy)))),
+                    metric(Metric::BandwidthTotal), metric(Metric::BandwidthLocal), {} }));
             });
         }
         for (const auto& marker : m_pump->markers()) {

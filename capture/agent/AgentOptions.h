@@ -24,7 +24,7 @@ struct AgentOptions {
     int metricsPort = 0;
     std::string webConfig; ///< --web-config FILE: exporter-toolkit TLS and basic auth settings
     std::string source = "auto"; ///< --source SPEC: the RDT source the metrics endpoint samples
-    std::string scenario = "noisy-neighbour"; ///< --scenario NAME for simulated sources
+    std::string scenario; ///< --scenario NAME for simulated sources ("" = the default scenario)
     std::string preset; ///< --preset ID: a simulated source's CPU preset instead of the scenario's
     unsigned sampleMs = 1000; ///< --sample-ms N: the metrics sampler's poll interval
     std::string dashboard; ///< --dashboard FILE: served at /dashboard (default: the installed one)

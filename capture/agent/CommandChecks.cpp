@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CommandChecks.h"
 
+#include "api/SourceSpec.h"
 #include "core/IdList.h"
 #include "engine/CaptureService.h"
 #include "engine/SourceAssembly.h"
@@ -22,13 +23,11 @@ constexpr std::size_t kMaxIds = 1u << 16;
 Status checkSourceRequest(const std::string& source, const std::string& scenario, const std::string& preset,
     const std::optional<protocol::PeerCredentials>& peer)
 {
-    static const std::vector<std::string> known = { "auto", "sim", "sim-msr", "resctrl", "msr" };
+    auto spec = api::parseSourceSpec(source);
+    if (!spec) return spec.error();
     // A path on the agent's machine (another resctrl tree, a directory for a simulated machine's registers):
     // whoever may name one may make the privileged agent read and write there.
-    const bool custom = source.rfind("resctrl:", 0) == 0 || source.rfind("sim-msr:", 0) == 0;
-    if (!custom && std::find(known.begin(), known.end(), source) == known.end())
-        return errnoError(EINVAL, "unknown source '" + source + "'",
-            "use auto, sim, sim-msr, sim-msr:DIR, resctrl, resctrl:PATH or msr");
+    const bool custom = !spec->path.empty();
     if (custom && peer && peer->uid != 0)
         return errnoError(EACCES, "only root may point the agent at a path of its machine ('" + source + "')",
             "use --source resctrl, or connect as root (ssh://root@HOST)");
@@ -43,6 +42,7 @@ Status checkSourceRequest(const std::string& source, const std::string& scenario
                 "built-in scenarios: " + list + "; run a scenario file locally, without --connect");
         }
     }
+    if (auto st = api::checkSimulatorOptions(*spec, scenario, preset); !st) return st.error();
     if (!preset.empty() && !sim::presetInfo(preset)) {
         std::string list;
         for (const auto& p : sim::presets())

@@ -168,9 +168,15 @@ CommandRun defineInfo(CLI::App& cmd)
                        ->type_name("SRC")
                        ->excludes(dump)
                        ->excludes(device);
-    cmd.add_option("--scenario", o->source.scenario, "simulator scenario for sim sources")->type_name("NAME");
-    cmd.add_option("--preset", o->source.preset, "sim: simulate this CPU preset instead of the scenario's")
-        ->type_name("ID");
+    // Without --source, info decodes this machine's CPUID (or a dump): a simulator option would be ignored, so it
+    // is refused (and with --source, the engine refuses it where the source is not simulated).
+    cmd.add_option("--scenario", o->source.scenario, "simulator scenario for sim sources (with --source)")
+        ->type_name("NAME")
+        ->needs(source);
+    cmd.add_option(
+           "--preset", o->source.preset, "sim: simulate this CPU preset instead of the scenario's (with --source)")
+        ->type_name("ID")
+        ->needs(source);
     return [o, source] {
         o->fromSource = source->count() > 0;
         return runInfo(*o);

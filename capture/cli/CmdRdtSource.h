@@ -14,7 +14,7 @@ namespace rdt::cli {
 /// Options every RDT command takes: `--source SRC` (default auto) and `--scenario NAME` (sim sources).
 struct SourceOptions {
     std::string source = "auto";
-    std::string scenario = "noisy-neighbour";
+    std::string scenario; ///< "" = not named: the default scenario on simulated sources
     std::string preset; ///< `--preset ID`: the simulated CPU instead of the scenario's (sim only)
     bool sncNodes = false; ///< SNC machines: one reading per sub-NUMA node (ServiceOptions::sncNodeSamples)
 };

@@ -91,6 +91,7 @@ void CaptureService::adopt(RdtSource source)
     m_description.why = m_source.why;
     m_description.simulated = m_source.simulated;
     m_description.warnings = m_source.warnings;
+    m_description.writability = writabilityOf(m_source);
     if (m_source.simulation) {
         m_description.simulation = m_source.simulation->describe();
         m_description.scenario = m_source.simulation->scenarioName();

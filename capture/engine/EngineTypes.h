@@ -7,6 +7,7 @@
 
 #include "CommandResult.h"
 #include "PmuTypes.h"
+#include "api/Writability.h"
 #include "rdt/RdtBackend.h"
 #include "rdt/Sample.h"
 #include "rdt/Schemata.h"
@@ -29,6 +30,9 @@ struct SourceDescription {
     std::string simulation; ///< "simulated Xeon Gold 6154, 8 CPUs, scenario noisy-neighbour" ("" when real)
     std::string scenario;
     std::vector<std::string> warnings; ///< other RDT users seen, odd files, ...
+    /// Whether allocations can be written through this engine (decided where the engine runs: an agent answers
+    /// for its own machine and rights), and if not why and what would fix it.
+    api::Writability writability;
 };
 
 /// Capabilities and machine description.

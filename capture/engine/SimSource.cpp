@@ -2,6 +2,7 @@
 // The simulated RDT sources: `sim` (a scenario's machine behind its resctrl emulation, read by the real
 // ResctrlBackend) and `sim-msr` (the same machine's SDM MSR space, read by the real MsrBackend).
 #include "SourceAssembly.h"
+#include "api/SourceSpec.h"
 
 #include "SimMsrScenario.h"
 #include "platform/CpuidDump.h"
@@ -165,9 +166,7 @@ Result<RdtSource> openSimSource(const std::string& spec, const std::string& scen
     }
     // sim-msr: the MSR protocol needs the hardware to itself (no resctrl mounted), so the scenario's machine is
     // built without the resctrl emulation and its steps go through the MSR backend (CPUs, not tasks).
-    if (!preset.empty())
-        return errnoError(EINVAL, "--preset applies to --source sim only",
-            "sim-msr simulates the scenario's own preset; pick it with the scenario's machine line");
+    if (auto st = api::checkSimulatorOptions({ api::SourceKind::SimMsr, {} }, scenario, preset); !st) return st.error();
     return openSimMsrScenario(scenario, {}, setupOnly);
 }
 

@@ -2,7 +2,9 @@
 #include "SourceAssembly.h"
 
 #include "SimMsrScenario.h"
+#include "api/SourceSpec.h"
 #include "rdt/MsrSource.h"
+#include "sim/Scenario.h"
 
 #include <cerrno>
 #include <fstream>
@@ -11,42 +13,54 @@ namespace rdt {
 
 Result<RdtSource> openRdtSource(const RdtSourceOptions& options)
 {
-    const auto& spec = options.spec;
-    if (spec == "sim" || spec == "sim-msr") {
-        auto s
-            = openSimSource(spec, options.scenario, options.scenarioSetupOnly, options.simTimeScale, options.simPreset);
-        if (s)
-            s->why = spec + ": simulated machine (scenario " + options.scenario
-                + (options.simPreset.empty() ? "" : ", preset " + options.simPreset) + ") requested with --source "
-                + spec + "; all data is simulated";
-        return s;
+    auto parsed = api::parseSourceSpec(options.spec);
+    if (!parsed) return parsed.error();
+    const api::SourceSpec& spec = *parsed;
+    // --scenario and --preset are refused where they would be ignored, never dropped (api/SourceSpec.h).
+    if (auto st = api::checkSimulatorOptions(spec, options.scenario, options.simPreset); !st) return st.error();
+    const std::string scenario = options.scenario.empty() ? sim::defaultScenarioName() : options.scenario;
+    const std::string text = spec.text();
+    switch (spec.kind) {
+    case api::SourceKind::Sim:
+    case api::SourceKind::SimMsr:
+        if (spec.path.empty()) {
+            auto s = openSimSource(text, scenario, options.scenarioSetupOnly, options.simTimeScale, options.simPreset);
+            if (s)
+                s->why = text + ": simulated machine (scenario " + scenario
+                    + (options.simPreset.empty() ? "" : ", preset " + options.simPreset) + ") requested with --source "
+                    + text + "; all data is simulated";
+            return s;
+        } else {
+            auto s = openSimMsrScenario(scenario, spec.path);
+            if (s)
+                s->why = text + ": simulated machine (scenario " + scenario + ") whose registers are kept in "
+                    + spec.path + " between runs, requested with --source " + text + "; all data is simulated";
+            return s;
+        }
+    case api::SourceKind::Resctrl:
+        if (spec.path.empty())
+            return openResctrlSource(
+                options.resctrlRoot, "resctrl at " + options.resctrlRoot + " requested with --source resctrl");
+        return openResctrlSource(spec.path, "resctrl tree at " + spec.path + " requested with --source " + text);
+    case api::SourceKind::Msr:
+        return openMsrSource(options);
+    case api::SourceKind::Auto:
+        break;
     }
-    if (spec.rfind("sim-msr:", 0) == 0) {
-        auto s = openSimMsrScenario(options.scenario, spec.substr(8));
-        if (s)
-            s->why = spec + ": simulated machine (scenario " + options.scenario + ") whose registers are kept in "
-                + spec.substr(8) + " between runs, requested with --source " + spec + "; all data is simulated";
-        return s;
-    }
-    if (spec == "resctrl")
-        return openResctrlSource(
-            options.resctrlRoot, "resctrl at " + options.resctrlRoot + " requested with --source resctrl");
-    if (spec.rfind("resctrl:", 0) == 0) {
-        const auto root = spec.substr(8);
-        if (root.empty())
-            return errnoError(EINVAL, "--source resctrl: needs a path", "e.g. --source resctrl:/sys/fs/resctrl");
-        return openResctrlSource(root, "resctrl tree at " + root + " requested with --source " + spec);
-    }
-    if (spec == "msr") return openMsrSource(options);
-    if (spec != "auto")
-        return errnoError(EINVAL, "unknown source '" + spec + "'",
-            "use auto, sim, sim-msr, sim-msr:DIR, resctrl, resctrl:PATH or msr");
 
     // auto: real resctrl when it is mounted and usable, otherwise the simulator, saying why.
     std::string mountPoint;
     std::string reason;
     if (resctrlMounted(options.mountsFile, &mountPoint)) {
         auto r = openResctrlSource(mountPoint, "auto: resctrl is mounted at " + mountPoint);
+        if (r && (!options.scenario.empty() || !options.simPreset.empty())) {
+            // The simulator options were meant for a machine auto did not choose: say so rather than drop them.
+            const api::SourceSpec chosen { api::SourceKind::Resctrl, mountPoint };
+            const auto refused = api::checkSimulatorOptions(chosen, options.scenario, options.simPreset);
+            Error e = refused.error();
+            e.message = "auto chose resctrl at " + mountPoint + ": " + e.message;
+            return e;
+        }
         if (r) return r;
         reason = "resctrl is mounted at " + mountPoint + " but unusable (" + r.error().toString() + ")";
     } else {
@@ -67,12 +81,12 @@ Result<RdtSource> openRdtSource(const RdtSourceOptions& options)
         else if (!rdtFlags)
             reason += "; /proc/cpuinfo shows no cqm/rdt_a flags (CPUID.07H.00H:EBX[12]/[15] = 0 or hidden by a VM)";
     }
-    auto s = openSimSource("sim", options.scenario, false, options.simTimeScale);
+    auto s = openSimSource("sim", scenario, false, options.simTimeScale, options.simPreset);
     if (!s)
         return makeError(
             "auto: " + reason + ", and the simulator is unavailable: " + s.error().message, s.error().advice);
-    s->why = "auto: " + reason + "; using the simulated machine (scenario " + options.scenario
-        + "): all data is simulated";
+    s->why = "auto: " + reason + "; using the simulated machine (scenario " + scenario
+        + (options.simPreset.empty() ? "" : ", preset " + options.simPreset) + "): all data is simulated";
     return s;
 }
 

@@ -2,6 +2,7 @@
 #include "LessonParser.h"
 
 #include "EmbeddedLessons.h"
+#include "api/SourceSpec.h"
 #include "core/BoundedFile.h"
 #include "core/Text.h"
 #include "sim/Scenario.h"
@@ -83,7 +84,8 @@ private:
             m_lesson.scenario = rest;
         }
         if (key == "source") {
-            if (rest != "sim" && rest != "sim-msr")
+            const auto spec = api::parseSourceSpec(rest);
+            if (!spec || !spec->simulated() || !spec->path.empty())
                 return fail("source '" + rest + "' is not a simulated source", "source sim or source sim-msr");
             m_lesson.rdtSource = rest;
         }

@@ -101,13 +101,19 @@ void MetricsState::setGroups(const engine::GroupsSnapshot& groups, const Capabil
         auto& out = m_allocations[g.info.path];
         for (const auto& line : g.schemata.lines()) {
             const ResourceCaps* rc = caps.resource(line.resource);
+            // A mask's ways need no unit; a bandwidth value the capabilities do not describe has none to export in.
+            const bool cache
+                = rc ? rc->isCache() : line.resource.rfind("L3", 0) == 0 || line.resource.rfind("L2", 0) == 0;
+            if (!cache && !rc) continue;
             for (const auto& [domain, text] : line.values) {
-                if (line.resource == "L3" || line.resource == "L2") {
-                    auto mask = parseMask(text);
-                    if (mask) out.push_back({ line.resource, domain, static_cast<double>(std::popcount(*mask)) });
-                } else if (line.resource == "MB" && rc && !rc->mbpsMode) {
-                    auto pct = parseBandwidth(text);
-                    if (pct && *pct <= 100) out.push_back({ "MB", domain, 1.0 - static_cast<double>(*pct) / 100.0 });
+                if (cache) {
+                    if (auto mask = parseMask(text))
+                        out.push_back({ line.resource, domain, static_cast<double>(std::popcount(*mask)), {} });
+                } else if (auto raw = parseBandwidth(text)) {
+                    // What the value limits is the engine's rule for this control (api/BandwidthControl.h): a
+                    // share withheld, bytes per second (unlimited as +Inf) or a CBA throttle level.
+                    out.push_back(
+                        { line.resource, domain, 0, api::bandwidthLimitOf(rc->bandwidthUnit, *raw, rc->maxBandwidth) });
                 }
             }
         }
@@ -162,19 +168,38 @@ std::vector<MetricFamily> MetricsState::families() const
     }
     MetricFamily l3 { "rdtscope_l3_allocated_ways", MetricType::Gauge,
         "L3 cache ways a control group may fill (set bits of its capacity bitmask, SDM 20.19.4).", "", {} };
-    MetricFamily l2 { "rdtscope_l2_allocated_ways", MetricType::Gauge,
+    MetricFamily l2Family { "rdtscope_l2_allocated_ways", MetricType::Gauge,
         "L2 cache ways a control group may fill (set bits of its capacity bitmask).", "", {} };
     MetricFamily mba { "rdtscope_mba_throttle_ratio", MetricType::Gauge,
-        "Memory bandwidth allocation: share of bandwidth withheld from a control group (1 - MB percent / 100).",
+        "Memory bandwidth allocation in percent (Intel MBA, SDM 20.19.7): share of bandwidth withheld from a control "
+        "group (1 - MB percent / 100).",
         "ratio", {} };
+    MetricFamily limit { "rdtscope_mba_limit_bytes_per_second", MetricType::Gauge,
+        "Memory bandwidth allocation as an absolute cap (AMD MB/SMBA in 1/8 GB/s, resctrl mounted with mba_MBps): "
+        "the most a control group may move per second; +Inf where the value means unlimited.",
+        "bytes_per_second", {} };
+    MetricFamily cba { "rdtscope_cba_throttle_level", MetricType::Gauge,
+        "Cache bandwidth allocation (SDM 20.19.8): a control group's throttle level, 0 unthrottled.", "", {} };
     for (const auto& [group, allocations] : m_allocations) {
         for (const auto& a : allocations) {
-            MetricFamily& f = a.resource == "L3" ? l3 : a.resource == "L2" ? l2 : mba;
             Labels labels { { "group", groupLabel(group) }, { "ctrl_group", groupLabel(group) },
                 { "domain", std::to_string(a.domain) } };
+            MetricFamily* f = nullptr;
+            double value = a.ways;
+            if (!a.limit) {
+                // Caches: L3/L2, or their code and data masks under CDP (SDM 20.19.5), told apart by `cdp`.
+                const bool l2 = a.resource.rfind("L2", 0) == 0;
+                f = l2 ? &l2Family : &l3;
+                if (a.resource.size() > 2) labels.emplace_back("cdp", a.resource.substr(2) == "CODE" ? "code" : "data");
+            } else {
+                using Kind = api::BandwidthLimit::Kind;
+                value = a.limit->value;
+                f = a.limit->kind == Kind::ShareWithheld ? &mba : a.limit->kind == Kind::ThrottleLevel ? &cba : &limit;
+                if (f == &limit) labels.emplace_back("resource", a.resource); // MB or AMD's SMBA
+            }
             if (auto extra = m_extraLabels.find(group); extra != m_extraLabels.end())
                 labels.insert(labels.end(), extra->second.begin(), extra->second.end());
-            f.points.push_back({ std::move(labels), a.value, std::nullopt });
+            f->points.push_back({ std::move(labels), value, std::nullopt });
         }
     }
     MetricFamily tma { "rdtscope_tma_slots", MetricType::Counter,
@@ -207,7 +232,7 @@ std::vector<MetricFamily> MetricsState::families() const
     MetricFamily build { "rdtscope_build_info", MetricType::Gauge, "rdtscope-agent's version (always 1).", "",
         { { { { "version", m_version } }, 1.0, std::nullopt } } };
     std::vector<MetricFamily> out { std::move(occupancy), std::move(total), std::move(local), std::move(l3),
-        std::move(l2), std::move(mba) };
+        std::move(l2Family), std::move(mba), std::move(limit), std::move(cba) };
     if (!tma.points.empty()) out.push_back(std::move(tma)); // only agents counting TMA (--metrics-tma) have it
     out.push_back(std::move(errors));
     out.push_back(std::move(sourceTime));

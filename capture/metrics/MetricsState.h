@@ -6,10 +6,12 @@
 // Naming follows Prometheus: base units, plural unit suffixes, _total on counters.
 
 #include "Exposition.h"
+#include "api/BandwidthControl.h"
 #include "engine/EngineTypes.h"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -53,9 +55,10 @@ private:
         std::uint64_t occupancy = 0;
     };
     struct Allocation {
-        std::string resource; ///< "L3", "L2", "MB"
+        std::string resource; ///< "L3", "L3CODE", "L2", "MB", "SMBA", "CBA"
         int domain = 0;
-        double value = 0; ///< ways, or the throttle ratio
+        double ways = 0; ///< cache resources: set bits of the mask
+        std::optional<api::BandwidthLimit> limit; ///< bandwidth resources: what the value limits
     };
     /// group, ctrl_group, domain, node (SNC only) and the group's extra labels.
     Labels seriesLabels(const std::string& group, int domain, int node) const;

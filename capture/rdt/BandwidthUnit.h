@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "api/BandwidthControl.h"
 #include "core/Result.h"
 
 #include <cstdint>
@@ -11,38 +12,14 @@ namespace rdt {
 
 struct ResourceCaps;
 
-/// What a memory-bandwidth schemata value means. The kernel does not say it in one file: Intel MBA takes a
-/// percentage, the same resource mounted with `-o mba_MBps` a MiB/s target, AMD MBA and SMBA multiples of
-/// 1/8 GB/s (kernel Documentation/filesystems/resctrl.rst "Reading/writing the schemata file (on AMD systems)"),
-/// and the MSR backend's CBA a throttle level. The one place that knows; CLI and GUI format through it.
-enum class BandwidthUnit : std::uint8_t { Percent, MiBps, EighthGBps, ThrottleLevel };
+/// What a memory-bandwidth schemata value means: the type lives in the engine's API (api/BandwidthControl.h);
+/// this is the one place that formats and parses values in it. CLI and GUI format through it.
+using api::BandwidthUnit;
+using api::bandwidthUnitFromKey;
+using api::bandwidthUnitKey;
 
 /// "%", "MiB/s", "GB/s", "level".
 const char* bandwidthUnitSymbol(BandwidthUnit unit);
-/// "percent", "mibps", "gbps8", "level": the stable spelling of sessions, JSON and the protocol (inline: the
-/// protocol codec uses it without linking the backends).
-constexpr const char* bandwidthUnitKey(BandwidthUnit unit)
-{
-    switch (unit) {
-    case BandwidthUnit::Percent:
-        return "percent";
-    case BandwidthUnit::MiBps:
-        return "mibps";
-    case BandwidthUnit::EighthGBps:
-        return "gbps8";
-    case BandwidthUnit::ThrottleLevel:
-        return "level";
-    }
-    return "percent";
-}
-/// Inverse of bandwidthUnitKey; Percent for anything unknown.
-constexpr BandwidthUnit bandwidthUnitFromKey(std::string_view key)
-{
-    for (auto u : { BandwidthUnit::MiBps, BandwidthUnit::EighthGBps, BandwidthUnit::ThrottleLevel })
-        if (key == bandwidthUnitKey(u)) return u;
-    return BandwidthUnit::Percent;
-}
-
 /// A raw schemata value in the resource's unit: "50 %", "2 GB/s", "0.125 GB/s", "1024 MiB/s", "level 3",
 /// "unlimited" for the value that means no limit (MiBps 4294967295, AMD's maximum).
 std::string formatBandwidth(const ResourceCaps& r, std::uint64_t raw);

@@ -89,6 +89,7 @@ Result<RdtSource> openMsrSource(const RdtSourceOptions& options)
         return Error { attached.error().code, attached.error().message, attached.error().advice };
     RdtSource s;
     s.kind = "msr";
+    s.writeTarget = "/dev/cpu/0/msr";
     s.why = "msr requested with --source msr (" + f.identity.brand + ")";
     s.warnings = (*b)->warnings();
     s.backend = std::move(*b);

@@ -5,9 +5,11 @@
 #include "core/PosixFs.h"
 
 #include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace rdt {
 
@@ -25,11 +27,6 @@ bool resctrlMounted(const std::string& mountsFile, std::string* mountPoint)
         }
     }
     return false;
-}
-
-std::vector<std::string> rdtSourceSpecs()
-{
-    return { "auto", "sim", "sim-msr", "sim-msr:DIR", "resctrl", "resctrl:PATH", "msr" };
 }
 
 Result<RdtSource> openResctrlSource(const std::string& root, const std::string& why)
@@ -52,7 +49,25 @@ Result<RdtSource> openResctrlSource(const std::string& root, const std::string& 
     s.backend = std::move(*backend);
     s.kind = "resctrl";
     s.why = why;
+    s.writeTarget = root + "/schemata";
     return s;
+}
+
+api::Writability writabilityOf(
+    const RdtSource& source, const std::function<bool(const std::string&, std::string*)>& canWrite)
+{
+    if (source.writeTarget.empty()) return api::Writability::yes();
+    std::string why;
+    const bool ok = canWrite ? canWrite(source.writeTarget, &why) : [&] {
+        if (::access(source.writeTarget.c_str(), W_OK) == 0) return true;
+        why = std::strerror(errno);
+        return false;
+    }();
+    if (ok) return api::Writability::yes();
+    const std::string reason = "no write access to " + source.writeTarget + " (" + why + ")";
+    if (source.kind == "msr")
+        return api::Writability::no(reason, "run as root with the msr module loaded (modprobe msr)");
+    return api::Writability::no(reason, "run rdtscope as root (or with CAP_SYS_ADMIN) to change allocations");
 }
 
 } // namespace rdt

@@ -3,8 +3,10 @@
 
 #include "RdtBackend.h"
 #include "SimulationControl.h"
+#include "api/Writability.h"
 #include "core/Result.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,8 +16,9 @@ namespace rdt {
 struct RdtSourceOptions {
     /// `auto`, `sim`, `sim-msr`, `sim-msr:DIR`, `resctrl`, `resctrl:PATH`, `msr`.
     std::string spec = "auto";
-    /// Scenario for sim sources (resources/scenarios), e.g. "noisy-neighbour".
-    std::string scenario = "noisy-neighbour";
+    /// Scenario for sim sources (resources/scenarios), e.g. "noisy-neighbour"; "" = not named (the default
+    /// scenario for a simulated source; a real one refuses a named scenario, api/SourceSpec.h).
+    std::string scenario;
     /// Where `resctrl` without a path and `auto` look.
     std::string resctrlRoot = "/sys/fs/resctrl";
     /// /proc/mounts path (tests point it at a file) for "is resctrl mounted" checks.
@@ -41,14 +44,19 @@ struct RdtSource {
     /// The simulated machine for sim sources (null otherwise): the sampler and GUI advance time through it.
     std::shared_ptr<SimulationControl> simulation;
     std::vector<std::string> warnings; ///< other RDT users seen, odd files, ...
+    /// The file whose write access decides whether allocations can be changed (the resctrl tree's schemata, the
+    /// MSR device); "" when nothing outside the process is written (simulated machines).
+    std::string writeTarget;
 };
+
+/// Whether `source`'s allocations can be written by this process, and if not why and what would fix it.
+/// `canWrite(path, why)` answers for one file (default: access(2) W_OK); injectable for tests.
+api::Writability writabilityOf(
+    const RdtSource& source, const std::function<bool(const std::string&, std::string*)>& canWrite = {});
 
 /// resctrl at `root` (a real mount or a copy of a tree); `why` is kept in the source's description. Sources are
 /// assembled (auto, sim, msr ...) by engine/SourceAssembly.h openRdtSource.
 Result<RdtSource> openResctrlSource(const std::string& root, const std::string& why);
-
-/// The specs openRdtSource understands, for --help texts.
-std::vector<std::string> rdtSourceSpecs();
 
 /// Whether a resctrl filesystem is mounted (per mountsFile), and where.
 bool resctrlMounted(const std::string& mountsFile, std::string* mountPoint = nullptr);

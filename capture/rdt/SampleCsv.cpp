@@ -6,6 +6,7 @@
 #include "core/Text.h"
 
 #include <cinttypes>
+#include <cmath>
 
 namespace rdt {
 
@@ -18,8 +19,11 @@ std::string sampleCsvLine(const SampleCsvRow& row)
 {
     std::string where = row.domain ? std::to_string(*row.domain) : std::string();
     if (row.node) where += "," + std::to_string(*row.node);
-    return formatString("%.3f,%s,%s,%" PRIu64 ",%.0f,%.0f\n", row.timeS, csvField(displayGroup(row.group)).c_str(),
-        where.c_str(), row.occupancyBytes, row.mbmTotalBps, row.mbmLocalBps);
+    // An unknown value is an empty field, never a 0 (a flagged reading in the GUI's timelines).
+    const auto rate = [](double bps) { return std::isnan(bps) ? std::string() : formatString("%.0f", bps); };
+    const std::string occupancy = row.occupancyBytes ? std::to_string(*row.occupancyBytes) : std::string();
+    return formatString("%.3f,%s,%s,%s,%s,%s\n", row.timeS, csvField(displayGroup(row.group)).c_str(), where.c_str(),
+        occupancy.c_str(), rate(row.mbmTotalBps).c_str(), rate(row.mbmLocalBps).c_str());
 }
 
 std::string telemetryCsvLine(const TelemetryCsvRow& row)

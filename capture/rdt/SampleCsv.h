@@ -19,8 +19,8 @@ struct SampleCsvRow {
     double timeS = 0;
     std::string group; ///< the resctrl path; "" is the default group
     std::optional<int> domain;
-    std::uint64_t occupancyBytes = 0;
-    double mbmTotalBps = 0;
+    std::optional<std::uint64_t> occupancyBytes; ///< none: unknown (an empty field)
+    double mbmTotalBps = 0; ///< NaN: unknown (an empty field)
     double mbmLocalBps = 0;
     std::optional<int> node; ///< set: a kNodeSampleCsvHeader row (the SNC node after the domain)
 };

@@ -18,6 +18,9 @@ void toWire(const engine::SourceDescription& in, pb::SourceDescription& out)
     out.set_scenario(in.scenario);
     for (const auto& w : in.warnings)
         out.add_warnings(w);
+    out.set_read_only(!in.writability.writable);
+    out.set_read_only_reason(in.writability.reason);
+    out.set_read_only_fix(in.writability.fix);
 }
 
 engine::SourceDescription fromWire(const pb::SourceDescription& in)
@@ -30,6 +33,7 @@ engine::SourceDescription fromWire(const pb::SourceDescription& in)
     d.simulation = in.simulation();
     d.scenario = in.scenario();
     d.warnings.assign(in.warnings().begin(), in.warnings().end());
+    d.writability = { !in.read_only(), in.read_only_reason(), in.read_only_fix() };
     return d;
 }
 

@@ -10,6 +10,7 @@
 #include "MainWindow.h"
 #include "models/AllocationModel.h"
 #include "models/FramePump.h"
+#include "models/MachineDescription.h"
 #include "models/PmuSession.h"
 #include "models/TimeSeriesStore.h"
 #include "views/PmuPages.h"
@@ -108,12 +109,19 @@ private Q_SLOTS:
         options.source = QStringLiteral("resctrl:") + QString::fromStdString(tree.root());
         MainWindow window;
         window.setStartOptions(options);
+        auto host = describeMachine();
+        QVERIFY(host.ok());
+        window.setMachine(*host);
+        QVERIFY(!window.machineSummary().contains(QStringLiteral("the agent's machine")));
         QSignalSpy connected(&window, &MainWindow::connectFinished);
         window.connectTo(options);
         QVERIFY(connected.wait(60000));
         QVERIFY2(connected.at(0).at(0).toBool(), qPrintable(connected.at(0).at(1).toString()));
         QVERIFY2(window.windowTitle().contains(QStringLiteral("on the agent on root@127.0.0.1")),
             qPrintable(window.windowTitle()));
+        // The Machine page describes the agent's machine, as the agent describes it, not the GUI's host.
+        QVERIFY2(window.machineSummary().contains(QStringLiteral("(the agent's machine)")),
+            qPrintable(window.machineSummary()));
         QCOMPARE(MainWindow::recentConnections().value(0), options.connect);
 
         // Samples of the remote tree arrive in the frame pump.

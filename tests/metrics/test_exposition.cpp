@@ -191,3 +191,96 @@ TEST(MetricsState, TmaSlotsPerGroupAndCategoryWithoutDomain)
     EXPECT_EQ(
         renderExposition(state.families(), ExpositionFormat::Prometheus004).find("rdtscope_tma"), std::string::npos);
 }
+
+namespace {
+/// One control group "g" with `schemata`, on a machine whose resources are `resources`.
+std::string exportedAllocations(const std::vector<ResourceCaps>& resources, const std::string& schemata)
+{
+    Capabilities caps;
+    caps.resources = resources;
+    engine::GroupsSnapshot groups;
+    engine::GroupState g;
+    g.info.path = "g";
+    g.info.isControl = true;
+    g.schemata = *Schemata::parse(schemata);
+    groups.groups.push_back(g);
+    MetricsState state("v");
+    state.setGroups(groups, caps);
+    return renderExposition(state.families(), ExpositionFormat::Prometheus004);
+}
+
+ResourceCaps bandwidthResource(const std::string& name, BandwidthUnit unit, unsigned max)
+{
+    ResourceCaps r;
+    r.name = name;
+    r.kind = ResourceKind::Bandwidth;
+    r.bandwidthUnit = unit;
+    r.maxBandwidth = max;
+    return r;
+}
+
+ResourceCaps cacheResource(const std::string& name)
+{
+    ResourceCaps r;
+    r.name = name;
+    r.kind = ResourceKind::Cache;
+    r.cbmMask = 0xfff;
+    r.cbmBits = 12;
+    return r;
+}
+
+bool has(const std::string& text, const std::string& line)
+{
+    return text.find(line + "\n") != std::string::npos;
+}
+} // namespace
+
+// The exporter reads what a value means from the engine's rule (api/BandwidthControl.h), per machine dialect: an AMD
+// cap is bytes per second and AMD's maximum is unlimited, never a throttle ratio; CBA is a level; mba_MBps MiB/s.
+TEST(MetricsState, BandwidthSeriesFollowTheControlsUnit)
+{
+    const std::string labels = "{group=\"g\",ctrl_group=\"g\",domain=\"0\"";
+    // AMD (the simulated EPYC): MB:0=70 is 70/8 GB/s = 8.75e9 B/s; 2048 (its maximum) means no limit.
+    const auto amd = exportedAllocations({ bandwidthResource("MB", BandwidthUnit::EighthGBps, 2048),
+                                             bandwidthResource("SMBA", BandwidthUnit::EighthGBps, 2048) },
+        "MB:0=70;1=2048\nSMBA:0=16\n");
+    EXPECT_TRUE(has(amd, "rdtscope_mba_limit_bytes_per_second" + labels + ",resource=\"MB\"} 8750000000")) << amd;
+    EXPECT_TRUE(
+        has(amd, "rdtscope_mba_limit_bytes_per_second{group=\"g\",ctrl_group=\"g\",domain=\"1\",resource=\"MB\"} +Inf"))
+        << amd;
+    EXPECT_TRUE(has(amd, "rdtscope_mba_limit_bytes_per_second" + labels + ",resource=\"SMBA\"} 2000000000")) << amd;
+    EXPECT_EQ(amd.find("rdtscope_mba_throttle_ratio{"), std::string::npos) << amd;
+    // mba_MBps: MiB/s, 4294967295 unlimited.
+    const auto mbps
+        = exportedAllocations({ bandwidthResource("MB", BandwidthUnit::MiBps, 100) }, "MB:0=1024;1=4294967295\n");
+    EXPECT_TRUE(has(mbps, "rdtscope_mba_limit_bytes_per_second" + labels + ",resource=\"MB\"} 1073741824")) << mbps;
+    EXPECT_TRUE(has(
+        mbps, "rdtscope_mba_limit_bytes_per_second{group=\"g\",ctrl_group=\"g\",domain=\"1\",resource=\"MB\"} +Inf"));
+    EXPECT_EQ(mbps.find("rdtscope_mba_throttle_ratio{"), std::string::npos);
+    // CBA through the MSRs (SDM 20.19.8): throttle levels.
+    const auto cba = exportedAllocations({ bandwidthResource("CBA", BandwidthUnit::ThrottleLevel, 9) }, "CBA:0=4\n");
+    EXPECT_TRUE(has(cba, "rdtscope_cba_throttle_level" + labels + "} 4")) << cba;
+    EXPECT_EQ(cba.find("rdtscope_mba_throttle_ratio{"), std::string::npos);
+    EXPECT_EQ(cba.find("rdtscope_mba_limit_bytes_per_second{"), std::string::npos);
+    // Intel percent: the throttle ratio only.
+    const auto intel = exportedAllocations({ bandwidthResource("MB", BandwidthUnit::Percent, 100) }, "MB:0=30\n");
+    EXPECT_TRUE(has(intel, "rdtscope_mba_throttle_ratio" + labels + "} 0.7")) << intel;
+    EXPECT_EQ(intel.find("rdtscope_mba_limit_bytes_per_second{"), std::string::npos);
+}
+
+TEST(MetricsState, CdpMasksAreExportedAsCodeAndData)
+{
+    const auto text = exportedAllocations(
+        { cacheResource("L3CODE"), cacheResource("L3DATA") }, "L3CODE:0=00f;1=fff\nL3DATA:0=ff0;1=fff\n");
+    EXPECT_TRUE(has(text, "rdtscope_l3_allocated_ways{group=\"g\",ctrl_group=\"g\",domain=\"0\",cdp=\"code\"} 4"))
+        << text;
+    EXPECT_TRUE(has(text, "rdtscope_l3_allocated_ways{group=\"g\",ctrl_group=\"g\",domain=\"0\",cdp=\"data\"} 8"));
+    EXPECT_TRUE(has(text, "rdtscope_l3_allocated_ways{group=\"g\",ctrl_group=\"g\",domain=\"1\",cdp=\"code\"} 12"));
+}
+
+TEST(MetricsState, ALineTheCapabilitiesDoNotDescribeIsNotGuessed)
+{
+    const auto text = exportedAllocations({}, "L3:0=00f\nMB:0=50\n");
+    EXPECT_TRUE(has(text, "rdtscope_l3_allocated_ways{group=\"g\",ctrl_group=\"g\",domain=\"0\"} 4")) << text;
+    EXPECT_EQ(text.find("rdtscope_mba_throttle_ratio{"), std::string::npos) << text;
+}

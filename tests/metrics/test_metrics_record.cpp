@@ -77,6 +77,36 @@ TEST(MetricsRecord, ServesWhatItRecords)
     EXPECT_NE(summary.out.find("streamer"), std::string::npos) << summary.out;
 }
 
+// The simulated EPYC's MBA caps are absolute (1/8 GB/s): the recording's endpoint exports them as bytes per second,
+// AMD's maximum as +Inf, and no throttle ratio (issue: an AMD cap exported as a throttle ratio).
+TEST(MetricsRecord, AmdCapsAreBytesPerSecondNotAThrottleRatio)
+{
+    const std::string dir = makeTempDir("rdtscope-record-metrics-amd");
+    BackgroundProcess rec(RDTSCOPE_CLI,
+        { "record", "-o", dir + "/a.rdts", "--source", "sim", "--preset", "epyc-genoa", "--scenario", "mba",
+            "--duration", "30", "--realtime", "--metrics", "127.0.0.1:0" },
+        dir + "/record.log");
+    const int port = portFromLog(rec);
+    ASSERT_GT(port, 0) << rec.log();
+    const std::string capped
+        = R"(rdtscope_mba_limit_bytes_per_second{group="hogs",ctrl_group="hogs",domain="0",resource="MB"} 8750000000)";
+    HttpReply reply;
+    for (int i = 0; i < 250 && reply.body.find(capped) == std::string::npos; ++i) { // 25 s at most (cap at 10 s)
+        reply = httpGet(port, "/metrics");
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_NE(reply.body.find(capped), std::string::npos) << reply.body << rec.log();
+    EXPECT_NE(reply.body.find(R"(rdtscope_mba_limit_bytes_per_second{group="service",ctrl_group="service",)"
+                              R"(domain="0",resource="MB"} +Inf)"),
+        std::string::npos)
+        << reply.body;
+    EXPECT_EQ(reply.body.find("rdtscope_mba_throttle_ratio{"), std::string::npos) << reply.body;
+    const auto lint = promtoolCheck(reply.body, dir);
+    EXPECT_EQ(lint.exitCode, 0) << lint.out;
+    ASSERT_EQ(::kill(rec.pid(), SIGINT), 0);
+    EXPECT_EQ(rec.waitExit(20'000), 0) << rec.log();
+}
+
 TEST(MetricsRecord, ABadEndpointLeavesNoFile)
 {
     const std::string dir = makeTempDir("rdtscope-record-metrics-bad");

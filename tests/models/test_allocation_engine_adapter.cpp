@@ -25,7 +25,6 @@ private Q_SLOTS:
     void editWritesSchemataAndUndoRestoresIt();
     void kernelRejectionRestoresRowWithKernelText();
     void engineValidationReasonIsTheKernelWording();
-    void readOnlyReasons();
     void occupancyFromSamples();
     void waysFromCpuid();
     void waysFromCpuidDumpAndItsSnapshot();
@@ -141,22 +140,6 @@ void TestAllocationEngineAdapter::engineValidationReasonIsTheKernelWording()
     auto mb = s.writer->writeBandwidth("Guaranteed", "MB", 2, 35);
     QVERIFY2(mb.ok(), mb.ok() ? "" : mb.error().toString().c_str());
     QCOMPARE(*mb, 40u); // rounded up to bandwidth_gran, as the kernel does
-}
-
-void TestAllocationEngineAdapter::readOnlyReasons()
-{
-    auto denied = [](const std::string&, std::string* why) {
-        *why = "Permission denied";
-        return false;
-    };
-    auto allowed = [](const std::string&, std::string*) { return true; };
-    const std::string r = allocationReadOnlyReason("resctrl", "/sys/fs/resctrl", denied);
-    QVERIFY2(r.find("no write access to /sys/fs/resctrl/schemata (Permission denied)") != std::string::npos, r.c_str());
-    QVERIFY(r.find("root") != std::string::npos);
-    QCOMPARE(allocationReadOnlyReason("resctrl", "/sys/fs/resctrl", allowed), std::string());
-    QVERIFY(allocationReadOnlyReason("msr", "", denied).find("/dev/cpu/0/msr") != std::string::npos);
-    QCOMPARE(allocationReadOnlyReason("sim", "", denied), std::string());
-    QVERIFY(!allocationReadOnlyReason("replay", "", allowed).empty());
 }
 
 void TestAllocationEngineAdapter::occupancyFromSamples()

@@ -5,6 +5,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <cmath>
+
 namespace {
 rdt::RdtSampleBatch batchAt(std::uint64_t ns, double bw)
 {
@@ -72,6 +74,40 @@ private Q_SLOTS:
 
         QCOMPARE(pump.pumpOnce(), 0); // nothing queued: no frame signal
         QCOMPARE(frames.count(), 1);
+    }
+
+    // The first sample of a series has no rate, and an errored or unassigned MBM read has none either: the group's
+    // bandwidth point is a gap (NaN), not the other domains' sum plus 0 B/s; occupancy is flagged on its own.
+    void flaggedSamplesAreGapsNotZeros()
+    {
+        FramePump pump;
+        auto feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Live, "resctrl", "", {} });
+        auto* raw = feed.get();
+        pump.setFeed(std::move(feed));
+        const std::uint64_t base = std::uint64_t { 1'000'000'000 };
+        auto first = batchAt(base, 0);
+        for (auto& s : first.samples)
+            s.flags = rdt::SampleFirst;
+        raw->push(first);
+        auto errored = batchAt(base + 100'000'000, 4e9);
+        errored.samples[1].flags = rdt::SampleMbmUnassigned; // domain 1 has no counter: the sum is unknown
+        raw->push(errored);
+        auto occupancyError = batchAt(base + 200'000'000, 4e9);
+        occupancyError.samples[0].flags = rdt::SampleOccupancyError;
+        raw->push(occupancyError);
+        raw->push(batchAt(base + 300'000'000, 4e9));
+        QCOMPARE(pump.pumpOnce(), 4);
+        const int g = pump.store().groupIndex(QStringLiteral("p0"));
+        const auto bw = pump.store().decimate(g, Metric::BandwidthTotal, 0.0, 0.3, 100);
+        QCOMPARE(bw.values.size(), std::size_t(4));
+        QVERIFY(std::isnan(bw.values[0])); // first: no delta yet
+        QVERIFY(std::isnan(bw.values[1])); // one domain unassigned
+        QCOMPARE(bw.values[2], 8e9);
+        QCOMPARE(bw.values[3], 8e9);
+        const auto occ = pump.store().decimate(g, Metric::Occupancy, 0.0, 0.3, 100);
+        QCOMPARE(occ.values[0], double(2 << 20));
+        QVERIFY(std::isnan(occ.values[2]));
+        QCOMPARE(occ.values[3], double(2 << 20));
     }
 
     void newFeedStartsNewGeneration()

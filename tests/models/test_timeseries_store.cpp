@@ -3,6 +3,9 @@
 
 #include <QTest>
 
+#include <cmath>
+#include <limits>
+
 #include <algorithm>
 
 class TestTimeSeriesStore : public QObject {
@@ -86,6 +89,43 @@ private Q_SLOTS:
         QVERIFY(store.decimate(g, Metric::Occupancy, 0.0, 2.0, 0).keys.empty());
         QCOMPARE(store.groupIndex(QStringLiteral("a")), g);
         QCOMPARE(store.groupNames(), QStringList { QStringLiteral("a") });
+    }
+
+    // An unknown reading (NaN) stays unknown: drawn as a gap at every decimation level, never as 0, and ignored by
+    // the axis scaling; a bucket with one good reading keeps it.
+    void unknownReadingsAreGapsAtEveryLevel()
+    {
+        TimeSeriesStore store;
+        const int g = store.groupIndex(QStringLiteral("a"));
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        for (int i = 0; i < 4096; ++i) {
+            const double v = (i >= 1000 && i < 2000) ? nan : 5.0; // 100 s of unknown bandwidth in the middle
+            QVERIFY(store.append(g, i * 0.1, { 1, v, v, v }));
+        }
+        // Raw level: the unknown points are NaN.
+        const auto raw = store.decimate(g, Metric::BandwidthTotal, 99.0, 101.0, 1000);
+        QVERIFY(!raw.values.empty());
+        for (std::size_t i = 0; i < raw.keys.size(); ++i) {
+            if (raw.keys[i] >= 100.0 - 1e-9 && raw.keys[i] < 199.9)
+                QVERIFY2(std::isnan(raw.values[i]), "a 0 was drawn");
+            if (raw.keys[i] < 99.95) QCOMPARE(raw.values[i], 5.0);
+        }
+        // Pyramid levels: columns wholly inside the unknown span are NaN, none is 0.
+        const auto coarse = store.decimate(g, Metric::BandwidthTotal, 0.0, 409.5, 40);
+        int gaps = 0;
+        for (std::size_t i = 0; i < coarse.keys.size(); ++i) {
+            QVERIFY2(coarse.values[i] != 0.0, "an unknown reading became 0");
+            if (std::isnan(coarse.values[i])) {
+                ++gaps;
+                QVERIFY(coarse.keys[i] > 95.0 && coarse.keys[i] < 205.0);
+            }
+        }
+        QVERIFY2(gaps >= 8, qPrintable(QString::number(gaps)));
+        QCOMPARE(store.maxValue(Metric::BandwidthTotal, 0.0, 409.5), 5.0);
+        QCOMPARE(store.maxValue(Metric::BandwidthTotal, 110.0, 190.0), 0.0); // nothing known: no height
+        // Occupancy was known all along: no gap.
+        for (double v : store.decimate(g, Metric::Occupancy, 0.0, 409.5, 40).values)
+            QCOMPARE(v, 1.0);
     }
 
     void rawExportCoversRange()
