@@ -220,13 +220,6 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
     stateOptions.simulated = source.simulated;
     stateOptions.writable = readOnly.empty();
     stateOptions.readOnlyReason = readOnly;
-    // Way counts for the heatmap's info line ("2 of 11 ways"): CPUID.04H of the machine the allocations apply to
-    // (the simulated CPU, or the machine the engine runs on, which may be an agent's).
-    if (auto table = rdt::cpuidTableFromJson(machine->cpuidJson)) {
-        const auto features = rdt::decodeCpuFeatures(*table);
-        stateOptions.ways = cacheWaysFor(features, machine->capabilities);
-        stateOptions.waysLeaf = cacheParametersLeaf(features);
-    }
     Engine* raw = &engine;
     bundle.readAllocation = [raw, stateOptions] { return readAllocationState(*raw, stateOptions); };
     bundle.feed = std::make_unique<EngineFeed>(holder, description);

@@ -13,84 +13,59 @@
 #include <cstring>
 #include <unistd.h>
 
-BandwidthSchema bandwidthSchemaOf(const rdt::ResourceCaps& r, unsigned sncNodes)
+BandwidthSchema bandwidthSchemaOf(const rdt::api::BandwidthLayout& layout)
 {
+    using rdt::api::BandwidthUnit;
     BandwidthSchema b;
-    b.name = r.name;
-    if (r.bandwidthUnit == rdt::BandwidthUnit::EighthGBps) {
-        // AMD MBA/SMBA: absolute bandwidth in 1/8 GB/s steps, the maximum meaning unlimited (resctrl.rst
-        // "on AMD systems"); the kernel takes any step in range, so nothing rounds.
-        b.unit = "GB/s";
-        b.minValue = r.minBandwidth;
-        b.maxValue = r.maxBandwidth;
-        b.granularity = 1;
-    } else if (r.bandwidthUnit == rdt::BandwidthUnit::ThrottleLevel) {
-        // CBA through the MSRs (SDM 20.19.8): a throttle level per CLOS, 0 unthrottled, every level up to the
-        // enumerated maximum a step, a higher one throttling more. It was shown as "0 %..100 %".
-        b.unit = "level";
-        b.minValue = r.minBandwidth;
-        b.maxValue = r.maxBandwidth;
-        b.granularity = 1;
-        b.higherThrottles = true;
-    } else if (r.mbpsMode) {
-        // mba_MBps: any u32 MiBps, no rounding (docs/RESCTRL.md "Group files").
-        b.unit = "MiBps";
-        b.minValue = 0;
-        b.maxValue = 4294967295u;
-        b.granularity = 1;
-    } else {
-        b.unit = "%";
-        b.minValue = r.minBandwidth;
-        b.maxValue = 100;
-        b.granularity = r.bandwidthGran ? r.bandwidthGran : 1;
-        b.scale = r.delayLinear ? BandwidthSchema::Scale::Linear : BandwidthSchema::Scale::PowerOfTwo;
-        b.rounding = BandwidthSchema::Rounding::Up; // kernel bw_validate: roundup to bandwidth_gran
-    }
-    b.sncNodes = sncNodes;
+    b.name = layout.resource;
+    b.unit = layout.unit == BandwidthUnit::EighthGBps ? "GB/s"
+        : layout.unit == BandwidthUnit::ThrottleLevel ? "level"
+        : layout.unit == BandwidthUnit::MiBps         ? "MiBps"
+                                                      : "%";
+    b.minValue = layout.minValue;
+    b.maxValue = layout.maxValue;
+    b.granularity = layout.granularity;
+    b.scale = layout.linear ? BandwidthSchema::Scale::Linear : BandwidthSchema::Scale::PowerOfTwo;
+    b.rounding = BandwidthSchema::Rounding::Up;
+    b.higherThrottles = layout.higherThrottles;
+    b.sncNodes = layout.sncNodes;
     return b;
+}
+
+AllocationState allocationStateOf(const rdt::api::AllocationLayout& layout)
+{
+    AllocationState st;
+    for (const auto& l : layout.caches) {
+        CacheSchema c;
+        c.name = l.resource;
+        c.cbmLength = static_cast<int>(l.cbmLength);
+        c.shareableBits = l.shareableBits;
+        c.minCbmBits = static_cast<int>(l.minCbmBits);
+        c.sparseMasks = l.sparseMasks;
+        c.sncNodes = l.sncNodes;
+        c.cacheBytes = l.cacheBytes;
+        c.ways = static_cast<int>(l.ways);
+        c.waysLeaf = l.waysLeaf;
+        c.ioAllocMasks = l.ioAllocMasks;
+        c.ioAllocClosid = l.ioAllocClosid;
+        st.caches.push_back(c);
+    }
+    for (const auto& b : layout.bandwidths)
+        st.bandwidths.push_back(bandwidthSchemaOf(b));
+    st.domains = layout.domains;
+    return st;
 }
 
 rdt::Result<AllocationState> readAllocationState(rdt::engine::Engine& engine, const AllocationStateOptions& options)
 {
-    auto machine = engine.machine();
-    if (!machine) return machine.error();
-    const auto* caps = &machine->capabilities;
+    auto layout = engine.allocationLayout();
+    if (!layout) return layout.error();
     const auto snapshot = engine.snapshot();
     if (!snapshot.result.ok) return snapshot.result.error();
-    AllocationState st;
+    AllocationState st = allocationStateOf(*layout);
     st.simulated = options.simulated;
     st.writable = options.writable;
     st.readOnlyReason = options.readOnlyReason;
-    for (const auto& r : caps->resources) {
-        if (r.isCache()) {
-            CacheSchema c;
-            c.name = r.name;
-            c.cbmLength = static_cast<int>(r.cbmBits);
-            c.shareableBits = r.shareableBits;
-            c.minCbmBits = static_cast<int>(r.minCbmBits);
-            c.sparseMasks = r.sparseMasks;
-            if (c.cacheName() == "L3") c.sncNodes = caps->monitoring.sncNodesPerL3();
-            // With SNC resctrl's size files give one node's share ("the values reported in the resctrl size files
-            // are adjusted accordingly", resctrl.rst "Notes on Sub-NUMA Cluster mode"); the schema holds the whole
-            // cache instance, as the domain's occupancy (the sum over its nodes) is measured against it.
-            c.cacheBytes = r.bytesPerBit * r.cbmBits * c.sncNodes;
-            const auto w = options.ways.find(c.cacheName());
-            c.ways = w == options.ways.end() ? 0 : w->second;
-            if (c.ways > 0) c.waysLeaf = options.waysLeaf;
-            if (r.ioAllocEnabled()) {
-                for (const auto& v : r.ioAllocCbm)
-                    c.ioAllocMasks[v.domain] = v.value;
-                c.ioAllocClosid = r.numClosids > 0 ? static_cast<int>(r.numClosids) - 1 : -1;
-            }
-            st.caches.push_back(c);
-        } else {
-            st.bandwidths.push_back(bandwidthSchemaOf(r, caps->monitoring.sncNodesPerL3()));
-        }
-        for (int d : r.domains) {
-            if (std::find(st.domains.begin(), st.domains.end(), d) == st.domains.end()) st.domains.push_back(d);
-        }
-    }
-    std::sort(st.domains.begin(), st.domains.end());
     for (const auto& state : snapshot.groups) {
         const auto& g = state.info;
         if (!g.isControl) continue;
@@ -118,48 +93,6 @@ rdt::Result<AllocationState> readAllocationState(rdt::engine::Engine& engine, co
             st.groups.push_back(std::move(a));
     }
     return st;
-}
-
-std::string cacheParametersLeaf(const rdt::CpuFeatures& features)
-{
-    return features.identity.isAmd() ? "CPUID.8000001DH" : "CPUID.04H";
-}
-
-std::map<std::string, int> cacheWays(const rdt::CpuFeatures& features)
-{
-    std::map<std::string, int> out;
-    for (unsigned level : { 2u, 3u }) {
-        if (const rdt::CacheInfo* c = features.cache(level); c && c->ways > 0)
-            out["L" + std::to_string(level)] = static_cast<int>(c->ways);
-    }
-    return out;
-}
-
-std::map<std::string, int> cacheWaysFor(const rdt::CpuFeatures& features, const rdt::Capabilities& caps)
-{
-    auto ways = cacheWays(features);
-    for (const auto& r : caps.resources) {
-        if (!r.isCache() || r.bytesPerBit == 0 || r.cbmBits == 0) continue;
-        const std::string level = r.name.substr(0, 2); // L3CODE/L3DATA are the L3
-        const rdt::CacheInfo* c = features.cache(level == "L2" ? 2 : 3);
-        if (!c || c->sizeBytes() == 0) continue;
-        if (!rdt::resctrlSizeIsThisCache(r.bytesPerBit * r.cbmBits, c->sizeBytes())) ways.erase(level);
-    }
-    return ways;
-}
-
-std::map<std::string, int> cacheWays(rdt::CpuidSource& cpuid)
-{
-    return cacheWays(rdt::decodeCpuFeatures(cpuid));
-}
-
-std::map<std::string, std::uint64_t> cacheBytes(const rdt::CpuFeatures& features)
-{
-    std::map<std::string, std::uint64_t> out;
-    for (unsigned level : { 2u, 3u })
-        if (const rdt::CacheInfo* c = features.cache(level); c && c->sizeBytes() > 0)
-            out["L" + std::to_string(level)] = c->sizeBytes();
-    return out;
 }
 
 std::map<std::string, std::map<int, std::uint64_t>> occupancyFromBatch(const rdt::RdtSampleBatch& batch)

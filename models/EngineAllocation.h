@@ -17,37 +17,17 @@
 struct AllocationStateOptions {
     bool simulated = false;
     bool writable = true;
-    std::string readOnlyReason; ///< shown when !writable (see allocationReadOnlyReason())
-    /// Associativity per cache name ("L3" -> 11) from CPUID.04H, so columns can say which ways a bit stands
-    /// for; 0/absent = unknown.
-    std::map<std::string, int> ways;
-    std::string waysLeaf; ///< the leaf they came from (cacheParametersLeaf)
+    std::string readOnlyReason; ///< shown when !writable (the engine's Writability::text())
 };
 
-/// cacheWays of `features` for the caches `caps` controls, leaving out a cache whose size resctrl gives (bytes per CBM
-/// bit x CBM length) and that is not the CPUID cache's size or a whole share of it (an SNC node's): that CPUID
-/// describes another cache (a fixture tree read on a laptop), and its ways next to this CBM would contradict it.
-std::map<std::string, int> cacheWaysFor(const rdt::CpuFeatures& features, const rdt::Capabilities& caps);
+/// How the views show and step one bandwidth resource: the engine's layout (engine/AllocationLayoutOf.h) in the
+/// views' terms.
+BandwidthSchema bandwidthSchemaOf(const rdt::api::BandwidthLayout& layout);
+/// The engine's allocation layout as the heatmap's and MB editor's schemas (no groups yet): for a live engine and a
+/// replay alike, so neither works out ways, cache sizes or units itself.
+AllocationState allocationStateOf(const rdt::api::AllocationLayout& layout);
 
-/// The CPUID leaf that describes a CPU's caches: "CPUID.04H" (Intel), "CPUID.8000001DH" (AMD, whose 04H is empty).
-std::string cacheParametersLeaf(const rdt::CpuFeatures& features);
-
-/// {"L2": ways, "L3": ways} from CPUID.04H (for AllocationStateOptions::ways); absent levels are left out.
-std::map<std::string, int> cacheWays(const rdt::CpuFeatures& features);
-/// The same from any CPUID source (the instruction, a dump, a simulated CPU's table): EBX[31:22]+1 of each
-/// leaf 04H sub-leaf (SDM Vol. 2A CPUID leaf 04H "Deterministic Cache Parameters"; 8000001DH on AMD).
-std::map<std::string, int> cacheWays(rdt::CpuidSource& cpuid);
-
-/// {"L2": bytes, "L3": bytes} of one cache instance as the CPUID describes it: ways x partitions x line size x sets
-/// of leaf 04H (SDM Vol. 2A CPUID leaf 04H; 8000001DH on AMD). A replay weighs it against resctrl's recorded size
-/// (rdt::wholeCacheBytes).
-std::map<std::string, std::uint64_t> cacheBytes(const rdt::CpuFeatures& features);
-
-/// How the views show and step one bandwidth resource (unit, bounds, steps, rounding), from its capabilities: the
-/// one place for it, used for a live engine's resources and for the ones a replay reconstructs.
-BandwidthSchema bandwidthSchemaOf(const rdt::ResourceCaps& r, unsigned sncNodes = 1);
-
-/// Capabilities + control groups + their schemata (+ modes) as an AllocationState. Occupancy stays empty:
+/// The engine's layout + control groups + their schemata (+ modes) as an AllocationState. Occupancy stays empty:
 /// feed AllocationModel::setOccupancy() from the sampler (occupancyFromBatch()).
 rdt::Result<AllocationState> readAllocationState(rdt::engine::Engine& engine, const AllocationStateOptions& options);
 

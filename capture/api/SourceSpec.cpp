@@ -79,8 +79,7 @@ Status checkSimulatorOptions(const SourceSpec& spec, const std::string& scenario
     case SourceKind::Msr:
         if (scenario.empty() && preset.empty()) return {};
         return errnoError(EINVAL,
-            option() + " to the simulated machine only, not to --source " + spec.text()
-                + ", which describes itself",
+            option() + " to the simulated machine only, not to --source " + spec.text() + ", which describes itself",
             "use --source sim (--source sim --preset ID for another CPU), or drop the option");
     }
     return {};

@@ -2,6 +2,7 @@
 // rdtscope-cli alloc show | alloc set --group NAME 'L3:0=ff0;1=ff0' ['MB:0=50' ...]
 #include "CmdRdtSource.h"
 #include "Commands.h"
+#include "LayoutText.h"
 #include "rdt/GroupNames.h"
 #include "rdt/UserSchemata.h"
 #include "rdt/VendorFeaturesText.h"
@@ -69,6 +70,11 @@ int runAlloc(const AllocOptions& o)
     }
     if (!o.set) {
         printCaps(machine->capabilities);
+        // What each resource is, as the engine lays it out for every front end (the GUI's heatmap shows the same).
+        if (auto layout = svc.allocationLayout()) {
+            const auto text = formatLayoutLines(*layout);
+            std::fwrite(text.data(), 1, text.size(), stdout);
+        }
         const auto snap = svc.snapshot();
         if (!snap.result.ok) {
             std::fprintf(stderr, "rdtscope-cli alloc: %s\n", snap.result.toString().c_str());

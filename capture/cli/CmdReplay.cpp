@@ -2,7 +2,10 @@
 // rdtscope-cli replay FILE [--speed X|max] [--csv]: plays a recorded session back, printing like `monitor`.
 #include "CmdSession.h"
 #include "Commands.h"
+#include "LayoutText.h"
 #include "Options.h"
+#include "engine/AllocationLayoutOf.h"
+#include "session/RecordedCapabilities.h"
 
 #include "rdt/SampleCsv.h"
 #include "rdt/SampleFlags.h"
@@ -78,6 +81,16 @@ int runReplay(const ReplayOptions& o)
             stderr, "note: SIMULATED session (source %s), not measured on hardware\n", reader->meta().source.c_str());
 
     session::ReplaySource replay(reader);
+    {
+        // The recording machine's allocation layout, by the engine's rule over what the session recorded: the same
+        // ways, sizes and units the GUI's replay shows.
+        const std::uint64_t at = o.from ? sessionTimeNs(*reader, *o.from) : replay.startNs();
+        const auto cpu = session::recordedCpu(reader->machine());
+        const auto caps = session::recordedCapabilities(
+            reader->machine(), cpu ? &*cpu : nullptr, session::recordedValuesOf(replay.allocationStateAt(at)));
+        const auto text = formatLayoutLines(engine::allocationLayoutOf(caps, cpu ? &*cpu : nullptr));
+        std::fprintf(stderr, "recorded %s", text.c_str());
+    }
     const std::uint64_t endNs = o.to ? std::min(replay.endNs(), sessionTimeNs(*reader, *o.to)) : replay.endNs();
     if (o.from) {
         const std::uint64_t t = sessionTimeNs(*reader, *o.from);

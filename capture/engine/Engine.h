@@ -6,6 +6,7 @@
 // through the same calls, and so prints and validates through the same code. Everything that crosses it is plain
 // data (EngineTypes.h).
 
+#include "AllocationLayoutOf.h"
 #include "EngineTypes.h"
 #include "platform/CapabilityReport.h"
 
@@ -28,6 +29,15 @@ public:
     /// Capabilities (re-read from the backend) and which source runs and why.
     virtual Result<MachineDescription> machine() = 0;
     virtual const SourceDescription& source() const = 0;
+    /// What every allocation resource looks like (api/AllocationLayout.h): mask lengths, the whole cache's size,
+    /// way counts, what a bandwidth value means. One rule (engine/AllocationLayoutOf.h) over the machine
+    /// description, so a local engine, an agent's and a replay answer alike.
+    virtual Result<api::AllocationLayout> allocationLayout()
+    {
+        auto m = machine();
+        if (!m) return m.error();
+        return allocationLayoutOf(*m);
+    }
     /// Groups, their schemata, CPUs and task counts now; with `withTasks` also every group's PID list (a recorder
     /// watching membership wants them; a table of groups does not).
     virtual GroupsSnapshot snapshot(bool withTasks = false) = 0;

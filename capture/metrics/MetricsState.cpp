@@ -232,7 +232,11 @@ std::vector<MetricFamily> MetricsState::families() const
     MetricFamily build { "rdtscope_build_info", MetricType::Gauge, "rdtscope-agent's version (always 1).", "",
         { { { { "version", m_version } }, 1.0, std::nullopt } } };
     std::vector<MetricFamily> out { std::move(occupancy), std::move(total), std::move(local), std::move(l3),
-        std::move(l2Family), std::move(mba), std::move(limit), std::move(cba) };
+        std::move(l2Family) };
+    // A machine's bandwidth controls are of one kind (percent, an absolute cap, or CBA levels): only the families
+    // that have series are exported, so an AMD machine shows no throttle ratio at all.
+    for (auto* f : { &mba, &limit, &cba })
+        if (!f->points.empty()) out.push_back(std::move(*f));
     if (!tma.points.empty()) out.push_back(std::move(tma)); // only agents counting TMA (--metrics-tma) have it
     out.push_back(std::move(errors));
     out.push_back(std::move(sourceTime));

@@ -53,7 +53,7 @@ struct Setup {
         if (!opened) qFatal("cannot open the service: %s", opened.error().toString().c_str());
         service = std::move(*opened);
         writer = std::make_unique<EngineAllocationWriter>(*service);
-        auto st = readAllocationState(*service, { false, true, {}, { { "L3", 20 } }, "CPUID.04H" });
+        auto st = readAllocationState(*service, { false, true, {} });
         if (!st) qFatal("cannot read state: %s", st.error().toString().c_str());
         model.setWriter(writer.get());
         model.setState(*st);
@@ -78,7 +78,9 @@ void TestAllocationEngineAdapter::readsStateFromBackend()
     QCOMPARE(st.caches[0].name, std::string("L3"));
     QCOMPARE(st.caches[0].cbmLength, 20);
     QCOMPARE(st.caches[0].shareableBits, std::uint64_t(0xc0000));
-    QCOMPARE(st.caches[0].ways, 20);
+    // Way counts are the engine's (engine/AllocationLayoutOf.h, test_engine's AllocationLayout tests): a count
+    // always names the CPUID leaf it came from.
+    QCOMPARE(st.caches[0].ways > 0, !st.caches[0].waysLeaf.empty());
     QCOMPARE(st.bandwidths.size(), std::size_t(1));
     QCOMPARE(st.bandwidths[0].granularity, 10u);
     QCOMPARE(st.domains, (std::vector<int> { 0, 1, 2, 3 }));
@@ -168,11 +170,11 @@ void TestAllocationEngineAdapter::waysFromCpuid()
     l1i.level = 1;
     l1i.type = "Instruction";
     f.caches = { l1i, l2, l3 };
-    const auto ways = cacheWays(f);
+    const auto ways = rdt::engine::cacheWays(f);
     QCOMPARE(ways.size(), std::size_t(2));
     QCOMPARE(ways.at("L3"), 11);
     QCOMPARE(ways.at("L2"), 16);
-    QVERIFY(cacheWays(rdt::CpuFeatures {}).empty());
+    QVERIFY(rdt::engine::cacheWays(rdt::CpuFeatures {}).empty());
 
     // Only for the cache resctrl controls: an AMD host's 32 MiB, 16-way L3 read beside the 4-domain fixture tree's
     // 20-bit, 55 MiB L3 said "(16 ways)" next to 20 bits. A whole share (an SNC node's) or an unknown size is fine.
@@ -190,14 +192,14 @@ void TestAllocationEngineAdapter::waysFromCpuid()
     r.cbmBits = 20;
     r.bytesPerBit = 2883584; // 55 MiB / 20
     caps.resources = { r };
-    QVERIFY(cacheWaysFor(amd, caps).empty());
+    QVERIFY(rdt::engine::cacheWaysFor(amd, caps).empty());
     caps.resources[0].cbmBits = 16;
     caps.resources[0].bytesPerBit = 2u << 20; // 32 MiB
-    QCOMPARE(cacheWaysFor(amd, caps).at("L3"), 16);
+    QCOMPARE(rdt::engine::cacheWaysFor(amd, caps).at("L3"), 16);
     caps.resources[0].bytesPerBit = 1u << 20; // 16 MiB: one of two SNC nodes
-    QCOMPARE(cacheWaysFor(amd, caps).at("L3"), 16);
+    QCOMPARE(rdt::engine::cacheWaysFor(amd, caps).at("L3"), 16);
     caps.resources[0].bytesPerBit = 0; // resctrl gave no size
-    QCOMPARE(cacheWaysFor(amd, caps).at("L3"), 16);
+    QCOMPARE(rdt::engine::cacheWaysFor(amd, caps).at("L3"), 16);
 }
 
 void TestAllocationEngineAdapter::waysFromCpuidDumpAndItsSnapshot()
@@ -219,15 +221,15 @@ void TestAllocationEngineAdapter::waysFromCpuidDumpAndItsSnapshot()
 
     auto table = rdt::loadCpuidDump(path.toStdString());
     QVERIFY(table);
-    QCOMPARE(cacheWays(*table), want);
-    QCOMPARE(cacheParametersLeaf(rdt::decodeCpuFeatures(*table)), std::string("CPUID.04H"));
+    QCOMPARE(rdt::engine::cacheWays(*table), want);
+    QCOMPARE(rdt::engine::cacheParametersLeaf(rdt::decodeCpuFeatures(*table)), std::string("CPUID.04H"));
     rdt::CpuFeatures amd;
     amd.identity.vendor = "AuthenticAMD";
-    QCOMPARE(cacheParametersLeaf(amd), std::string("CPUID.8000001DH")); // AMD's 04H is empty
+    QCOMPARE(rdt::engine::cacheParametersLeaf(amd), std::string("CPUID.8000001DH")); // AMD's 04H is empty
     // What sessions store: the JSON snapshot decodes to the same ways.
     auto back = rdt::cpuidTableFromJson(rdt::cpuidTableToJson(*table));
     QVERIFY(back);
-    QCOMPARE(cacheWays(*back), want);
+    QCOMPARE(rdt::engine::cacheWays(*back), want);
 }
 
 QTEST_GUILESS_MAIN(TestAllocationEngineAdapter)

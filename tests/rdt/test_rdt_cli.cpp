@@ -333,3 +333,60 @@ TEST(RdtCli, VendorFixturesPrintTheirUnits)
         EXPECT_NE(show.out.find("(unlimited, unlimited)"), std::string::npos) << show.out;
     }
 }
+
+namespace {
+/// The "layout:" block of a command's output (its resource lines, without the heading).
+std::string layoutBlock(const std::string& text)
+{
+    const auto start = text.find("layout:\n");
+    if (start == std::string::npos) return {};
+    std::istringstream in(text.substr(start + 8));
+    std::string block, line;
+    while (std::getline(in, line) && line.rfind("  ", 0) == 0)
+        block += line + "\n";
+    return block;
+}
+} // namespace
+
+// `alloc show` on a live source and `replay` of a session recorded from it print the same layout: the engine's one
+// rule over the live machine and over what the session recorded (ways, sizes, bandwidth units).
+TEST(RdtCli, ReplayShowsTheLayoutTheLiveSourceShowed)
+{
+    for (const char* preset : { "skx-6154", "epyc-genoa", "icx-8351n-snc2" }) {
+        const std::string session = "/tmp/rdt-cli-layout-" + std::to_string(::getpid()) + "-" + preset + ".rdts";
+        std::remove(session.c_str());
+        const std::string source = std::string("--source sim --preset ") + preset;
+        const auto live = run("alloc show " + source);
+        ASSERT_EQ(live.status, 0) << live.err;
+        const auto shown = layoutBlock(live.out);
+        ASSERT_FALSE(shown.empty()) << live.out;
+        EXPECT_NE(shown.find(" ways (CPUID."), std::string::npos) << shown;
+        const auto rec = run("record -o " + session + " " + source + " --duration 1");
+        ASSERT_EQ(rec.status, 0) << rec.err;
+        const auto replay = run("replay " + session + " --speed max --csv");
+        ASSERT_EQ(replay.status, 0) << replay.err;
+        EXPECT_EQ(layoutBlock(replay.err), shown) << preset << "\nlive:\n" << live.out << "\nreplay:\n" << replay.err;
+        std::remove(session.c_str());
+    }
+    const auto amd = run("alloc show --source sim --preset epyc-genoa");
+    EXPECT_NE(layoutBlock(amd.out).find("  MB: 1/8 GB/s 0..2048, 2048 = unlimited"), std::string::npos) << amd.out;
+    EXPECT_NE(layoutBlock(amd.out).find("  L3: 16-bit masks, 32.00 MiB (2.00 MiB per bit), 16 ways (CPUID.8000001DH)"),
+        std::string::npos)
+        << amd.out;
+}
+
+// A simulator option on a source that would ignore it is refused, never dropped; `auto` falling back to the simulator
+// runs the preset asked for (issue: `monitor --preset epyc-genoa` silently gave the default Skylake).
+TEST(RdtCli, PresetIsRunOrRefusedNeverIgnored)
+{
+    rdt::test::TempTree tree("resctrl.full");
+    const auto refused = run("alloc show --source resctrl:" + tree.root() + " --preset epyc-genoa");
+    EXPECT_EQ(refused.status, 1) << refused.out;
+    EXPECT_NE(refused.err.find("--preset applies to the simulated machine only"), std::string::npos) << refused.err;
+    const auto scenario = run("monitor --source resctrl:" + tree.root() + " --scenario mba --duration 1");
+    EXPECT_NE(scenario.status, 0);
+    EXPECT_NE(scenario.err.find("--scenario applies"), std::string::npos) << scenario.err;
+    const auto info = run("info --preset epyc-genoa");
+    EXPECT_NE(info.status, 0);
+    EXPECT_NE(info.err.find("--source"), std::string::npos) << info.err;
+}

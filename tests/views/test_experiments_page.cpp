@@ -61,7 +61,7 @@ private Q_SLOTS:
         m_model = new AllocationModel(this);
         m_writer = std::make_unique<EngineAllocationWriter>(*m_service);
         m_model->setWriter(m_writer.get());
-        auto st = readAllocationState(*m_service, { true, true, {}, { { "L3", 11 } }, "CPUID.04H" });
+        auto st = readAllocationState(*m_service, { true, true, {} });
         QVERIFY(st.ok());
         m_model->setState(*st);
         m_run = new ExperimentRun(this);

@@ -32,7 +32,7 @@ rdt::Result<AllocationState> stateOf(const rdt::test::TempTree& tree)
     o.rdt.spec = "resctrl:" + tree.root();
     auto svc = rdt::engine::CaptureService::open(o);
     if (!svc) return svc.error();
-    return readAllocationState(**svc, { false, false, {}, {}, {} });
+    return readAllocationState(**svc, { false, false, {} });
 }
 
 /// A heatmap on its own model, shown (painted) at its size hint.

@@ -208,7 +208,7 @@ void TestHeatmapMba::cbaValuesAreThrottleLevels()
     o.who = "gui";
     auto service = rdt::engine::CaptureService::open(o);
     QVERIFY2(service.ok(), service.ok() ? "" : service.error().toString().c_str());
-    auto st = readAllocationState(**service, { true, true, {}, {}, {} });
+    auto st = readAllocationState(**service, { true, true, {} });
     QVERIFY2(st.ok(), st.ok() ? "" : st.error().toString().c_str());
     const BandwidthSchema* cba = st->bandwidthSchema("CBA");
     QVERIFY(cba);

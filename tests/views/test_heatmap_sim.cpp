@@ -65,7 +65,7 @@ struct SimSetup {
     }
     void reload()
     {
-        auto st = readAllocationState(*service, { true, true, {}, { { "L3", 11 } }, "CPUID.04H" });
+        auto st = readAllocationState(*service, { true, true, {} });
         if (!st) qFatal("state: %s", st.error().toString().c_str());
         model.setState(*st);
     }
