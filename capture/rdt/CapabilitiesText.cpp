@@ -18,6 +18,10 @@ std::string formatCapabilitiesText(const Capabilities& caps)
         if (r.isCache()) {
             t += ", cbm_mask " + std::to_string(r.cbmBits) + " bits, min_cbm_bits " + std::to_string(r.minCbmBits);
             if (r.bytesPerBit > 0) t += ", bytes_per_bit " + std::to_string(r.bytesPerBit);
+            // SNC: resctrl's size is one node's share (resctrl.rst "Notes on Sub-NUMA Cluster mode"); a replay
+            // needs the node count to show the whole cache and each node's share as the live view did.
+            if (const unsigned snc = caps.monitoring.sncNodesPerL3(); snc > 1 && r.name.rfind("L3", 0) == 0)
+                t += ", snc_nodes " + std::to_string(snc);
         } else
             t += ", min_bandwidth " + std::to_string(r.minBandwidth) + ", bandwidth_gran "
                 + std::to_string(r.bandwidthGran) + ", max_bandwidth " + std::to_string(r.maxBandwidth)
@@ -94,6 +98,8 @@ bool parseResourceLine(const std::string& line, RecordedResource& out)
             r.maxBandwidth = n;
         } else if (key == "delay_linear") {
             r.delayLinear = n != 0;
+        } else if (key == "snc_nodes") {
+            out.sncNodes = n;
         } // other keys: written by a newer version, ignored
     }
     return closids;

@@ -19,6 +19,7 @@ std::string formatCapabilitiesText(const Capabilities& caps);
 struct RecordedResource {
     ResourceCaps caps;
     bool unitRecorded = false; ///< sessions written before the unit was part of the line lack it
+    unsigned sncNodes = 1; ///< Intel SNC: sub-NUMA nodes per L3 domain (recorded since this version; 1 before)
 };
 
 /// The resource lines of a session's topology text (L3_MON and lines it cannot read are skipped: the text is

@@ -114,6 +114,14 @@ Capabilities recordedCapabilities(
         ResourceCaps rc
             = cache ? recordedCache(name, cpu, r, values) : recordedBandwidth(name, cpu, r, values.largestValue);
         rc.domains = values.domains;
+        if (r && r->sncNodes > 1 && caps.monitoring.sncNodesPerL3() == 1) {
+            // The recorded SNC node count, as the monitoring capabilities carry it (MonitorCaps::subDomains).
+            std::vector<int> nodes;
+            for (unsigned n = 0; n < r->sncNodes; ++n)
+                nodes.push_back(static_cast<int>(n));
+            for (int d : rc.domains)
+                caps.monitoring.subDomains.emplace_back(d, nodes);
+        }
         caps.resources.push_back(std::move(rc));
     }
     return caps;

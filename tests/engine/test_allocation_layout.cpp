@@ -160,6 +160,7 @@ TEST(AllocationLayout, AReplayLaysOutAsTheLiveSourceDid)
             EXPECT_EQ(r->ways, c.ways) << preset;
             EXPECT_EQ(r->waysLeaf, c.waysLeaf) << preset;
             EXPECT_EQ(r->cacheBytes, c.cacheBytes) << preset;
+            EXPECT_EQ(r->sncNodes, c.sncNodes) << preset;
         }
         for (const auto& b : live.bandwidths) {
             const auto* r = replayed.bandwidth(b.resource);
