@@ -6,20 +6,22 @@
 #include "Options.h"
 #include "rdt/VendorFeaturesText.h"
 
+#include "core/OutputFile.h"
 #include "platform/CapabilityReport.h"
 #include "platform/CpuidDump.h"
 #include "platform/LiveCpuid.h"
 
 #include <cstdio>
-#include <fstream>
 #include <memory>
+#include <optional>
 
 namespace rdt::cli {
 
 namespace {
 
 struct InfoOptions {
-    std::string cpuidDump, sysfs, saveCpuid;
+    std::string cpuidDump, sysfs;
+    std::optional<std::string> saveCpuid; ///< given, even empty (then refused)
     double cpu = 0;
     std::optional<double> cpuidDevice;
     bool json = false;
@@ -61,7 +63,7 @@ int runSourceInfo(const InfoOptions& o)
 /// and printed here in the same format as the local command.
 int runRemoteInfo(const InfoOptions& o)
 {
-    if (!o.cpuidDump.empty() || o.cpuidDevice || !o.sysfs.empty() || !o.saveCpuid.empty()) {
+    if (!o.cpuidDump.empty() || o.cpuidDevice || !o.sysfs.empty() || o.saveCpuid) {
         std::fprintf(stderr,
             "rdtscope-cli info: --cpuid-dump, --cpuid-device, --sysfs and --save-cpuid read this machine; with "
             "--connect the agent describes its own (drop them, or run info on the server)\n");
@@ -104,11 +106,14 @@ int runInfo(const InfoOptions& o)
     }
     const CpuFeatures features = decodeCpuFeatures(*source);
 
-    if (!o.saveCpuid.empty()) {
-        std::ofstream file(o.saveCpuid, std::ios::binary | std::ios::trunc);
-        file << cpuidTableToJson(snapshotCpuid(*source));
-        if (!file.flush()) {
-            std::fprintf(stderr, "rdtscope-cli info: cannot write %s\n", o.saveCpuid.c_str());
+    if (o.saveCpuid) {
+        // The one output rule (core/OutputTarget.h); info has no --force, so an existing file is never replaced.
+        OutputRule rule;
+        rule.kind = "CPUID snapshot";
+        rule.hasForce = false;
+        rule.inputs = { o.cpuidDump };
+        if (auto s = writeOutputFile(*o.saveCpuid, cpuidTableToJson(snapshotCpuid(*source)), rule); !s) {
+            std::fprintf(stderr, "rdtscope-cli info: --save-cpuid: %s\n", s.error().toString().c_str());
             return ExitFailure;
         }
     }

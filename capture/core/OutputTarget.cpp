@@ -83,16 +83,17 @@ Result<OutputTarget> checkOutputTarget(const std::string& path, const OutputRule
         if (errno == ENOENT) return OutputTarget { false };
         return errnoError(errno, "cannot look at " + path);
     }
+    const std::string forceOrNot = rule.hasForce ? ", --force or not" : "";
     if (!S_ISREG(st.st_mode))
         return makeError(path + " is " + kindOfNode(st.st_mode) + "; rdtscope writes a " + rule.kind
-                + " only to a regular file and never replaces anything else, --force or not",
+                + " only to a regular file and never replaces anything else" + forceOrNot,
             "choose a file name in a directory you can write");
     for (const auto& input : rule.inputs) {
         struct stat in { };
         if (input.empty() || input == "-" || ::stat(input.c_str(), &in) != 0) continue;
         if (in.st_dev == st.st_dev && in.st_ino == st.st_ino)
             return makeError(path + " is the command's own input" + (input == path ? "" : " (" + input + ")")
-                    + ": writing the " + rule.kind + " there would destroy what it is made from, --force or not",
+                    + ": writing the " + rule.kind + " there would destroy what it is made from" + forceOrNot,
                 "choose another output file name");
     }
     if (!rule.force)
