@@ -41,7 +41,7 @@ int runExport(const ExportOptions& o)
     std::FILE* out = file ? file->stream() : stdout;
     const Status s
         = o.csv ? session::exportCsv(*reader, fromNs, toNs, out) : session::exportJson(*reader, fromNs, toNs, out);
-    bool writeFailed = std::ferror(out) != 0;
+    const bool writeFailed = std::ferror(out) != 0;
     if (!file) std::fflush(stdout);
     printSessionIssues("export", *reader);
     if (file && !writeFailed && (s || (reader->damaged() && o.salvage))) {

@@ -24,7 +24,7 @@ struct InfoOptions {
     std::optional<std::string> saveCpuid; ///< given, even empty (then refused)
     double cpu = 0;
     std::optional<double> cpuidDevice;
-    bool json = false;
+    bool json = false, force = false;
     SourceOptions source;
     bool fromSource = false;
 };
@@ -107,10 +107,12 @@ int runInfo(const InfoOptions& o)
     const CpuFeatures features = decodeCpuFeatures(*source);
 
     if (o.saveCpuid) {
-        // The one output rule (core/OutputTarget.h); info has no --force, so an existing file is never replaced.
+        // The one output rule (core/OutputTarget.h): --force replaces only a CPUID snapshot.
         OutputRule rule;
         rule.kind = "CPUID snapshot";
-        rule.hasForce = false;
+        rule.isOwnKind
+            = [](std::string_view head, const std::string&) { return headIsJsonFormat(head, "rdtscope-cpuid"); };
+        rule.force = o.force;
         rule.inputs = { o.cpuidDump };
         if (auto s = writeOutputFile(*o.saveCpuid, cpuidTableToJson(snapshotCpuid(*source)), rule); !s) {
             std::fprintf(stderr, "rdtscope-cli info: --save-cpuid: %s\n", s.error().toString().c_str());
@@ -167,6 +169,7 @@ CommandRun defineInfo(CLI::App& cmd)
     cmd.add_option("--save-cpuid", o->saveCpuid,
            "also write the CPUID values as an rdtscope JSON snapshot (what sessions\nstore)")
         ->type_name("FILE");
+    cmd.add_flag("--force", o->force, "with --save-cpuid: replace FILE if it is a CPUID snapshot");
     auto* source = cmd.add_option("--source", o->source.source,
                           "instead of CPUID: what this RDT source offers (resctrl[:PATH], sim, sim-msr, msr),\n"
                           "with bandwidth in the vendor's units and the features only resctrl's info/ shows")

@@ -52,6 +52,7 @@ protected:
         ASSERT_EQ(runCli("diff " + x + " " + y + " -o " + p("own.diff")).exitCode, 0);
         ASSERT_EQ(runCli("diff " + x + " " + y + " --csv -o " + p("own-diff.csv")).exitCode, 0);
         fs::copy_file(x, p("own.rdts"));
+        ASSERT_EQ(runCli("info --save-cpuid " + p("own.cpuid.json")).exitCode, 0);
         {
             // A foreign SQLite database: --force replaces only rdtscope sessions.
             auto db = rdt::session::Database::open(p("foreign.db"), rdt::session::Database::Mode::Create);
@@ -124,8 +125,9 @@ TEST_F(OutputRuleCli, EveryWriterOverEveryKindOfTarget)
                 return "diff " + x + " " + y + " --csv -o '" + t + "'" + (f ? " --force" : "");
             },
             true, p("own-diff.csv"), x },
-        { "info --save-cpuid", [&](const std::string& t, bool) { return "info --save-cpuid '" + t + "'"; }, false, "",
-            "" },
+        { "info --save-cpuid",
+            [&](const std::string& t, bool f) { return "info --save-cpuid '" + t + "'" + (f ? " --force" : ""); }, true,
+            p("own.cpuid.json"), "" },
     };
     // The targets every writer refuses, --force or not, and the reason it gives.
     const std::string fifo = p("fifo"), dir = p("dir"), link = p("link");
