@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "PmuImport.h"
 
+#include "core/BoundedFile.h"
 #include "perfdata/PerfDataReader.h"
 #include "perfdata/SymbolSearch.h"
 
@@ -13,12 +14,10 @@ namespace rdt::pmu {
 
 bool looksLikePerfData(const std::string& path)
 {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) return false;
-    char magic[8] = {};
-    const bool ok = std::fread(magic, 1, sizeof magic, f) == sizeof magic && std::memcmp(magic, "PERFILE2", 8) == 0;
-    std::fclose(f);
-    return ok;
+    // Only a regular file is read (a FIFO would block the GUI's start-up); the session reader then says what
+    // anything else is.
+    const auto magic = readFileHead(path, 8, "perf.data file");
+    return magic && *magic == std::string_view("PERFILE2", 8);
 }
 
 Result<PmuData> importPerfData(const std::string& path, const PmuImportOptions& options)

@@ -15,6 +15,7 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <variant>
 
@@ -35,7 +36,7 @@ struct AdviseOptions {
     bool apply = false;
     bool realtime = false;
     bool quiet = false;
-    std::string record; ///< session file to record the run into ("" = none)
+    std::optional<std::string> record; ///< session file to record the run into (given, even empty: then refused)
     bool force = false;
 };
 
@@ -142,9 +143,9 @@ int runAdviseCommand(const AdviseOptions& o)
                 static_cast<unsigned long long>(st.value), st.occupancyBytes / 1048576.0, st.totalBps / 1e6);
         };
     experiment::AdviseRecording recording;
-    const bool recorded = !o.record.empty();
+    const bool recorded = o.record.has_value();
     if (recorded) {
-        if (auto opened = recording.open(**service, o.record, s, o.force, cliSessionOrigin("advise")); !opened) {
+        if (auto opened = recording.open(**service, *o.record, s, o.force, cliSessionOrigin("advise")); !opened) {
             std::fprintf(stderr, "rdtscope-cli advise: %s\n", opened.error().toString().c_str());
             return ExitFailure;
         }
@@ -162,7 +163,7 @@ int runAdviseCommand(const AdviseOptions& o)
             std::fprintf(stderr, "rdtscope-cli advise: recording failed: %s\n", closed.error().toString().c_str());
             return ExitFailure;
         }
-        std::fprintf(stderr, "recorded into %s\n", o.record.c_str());
+        std::fprintf(stderr, "recorded into %s\n", o.record->c_str());
     }
     return exit;
 }
@@ -194,7 +195,7 @@ CommandRun defineAdvise(CLI::App& cmd)
     cmd.add_flag("--quiet", o->quiet, "do not print each sweep step");
     cmd.add_option("--record", o->record, "also record the run into this session file (its sweeps, the proposal)")
         ->type_name("FILE");
-    cmd.add_flag("--force", o->force, "with --record: replace an existing file");
+    cmd.add_flag("--force", o->force, "with --record: replace FILE if it is a session file");
     return [o] { return runAdviseCommand(*o); };
 }
 

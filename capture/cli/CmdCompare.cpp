@@ -5,11 +5,14 @@
 
 #include "compare/Compare.h"
 #include "compare/CompareFormat.h"
+#include "core/OutputFile.h"
+#include "core/TerminalText.h"
 
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 
 namespace rdt::cli {
@@ -19,8 +22,9 @@ namespace {
 struct DiffOptions {
     std::string a, b;
     std::vector<std::string> windows;
-    std::string betweenMarkers, normalize, output;
-    bool csv = false, json = false;
+    std::string betweenMarkers, normalize;
+    std::optional<std::string> output; ///< given, even empty (an empty name is refused, not stdout)
+    bool csv = false, json = false, force = false;
     std::optional<double> top;
     std::vector<std::string> symfs;
 };
@@ -65,29 +69,40 @@ int runDiff(const DiffOptions& o)
     const bool machine = o.csv || o.json;
     const double top = o.top.value_or(machine ? 0 : 10);
 
+    // The output rule before any reading: a refused -o costs nothing and touches nothing.
+    std::optional<OutputFile> file;
+    if (o.output) {
+        const auto form = o.csv ? compare::DiffForm::Csv : o.json ? compare::DiffForm::Json : compare::DiffForm::Text;
+        auto created = OutputFile::create(*o.output, compare::diffOutputRule(form, o.force, o.a, o.b));
+        if (!created) {
+            std::fprintf(stderr, "rdtscope-cli diff: %s\n", created.error().toString().c_str());
+            return ExitFailure;
+        }
+        file.emplace(std::move(*created));
+    }
     auto result = compare::compareFiles(req);
     if (!result) {
         std::fprintf(stderr, "rdtscope-cli diff: %s\n", result.error().toString().c_str());
         return ExitFailure;
     }
     const auto n = static_cast<std::size_t>(top);
+    // The table holds group names, paths and symbols from the files: no control character reaches a terminal.
     const std::string text = o.csv ? compare::formatCsv(*result, n)
         : o.json                   ? compare::formatJson(*result, n)
-                                   : compare::formatText(*result, n);
+                                   : escapeControlCharacters(compare::formatText(*result, n), true);
     if (machine)
         for (const auto& m : result->mismatches)
-            std::fprintf(stderr, "warning: %s\n", m.text.c_str());
-    FILE* out = stdout;
-    if (!o.output.empty()) {
-        out = std::fopen(o.output.c_str(), "w");
-        if (!out) {
-            std::fprintf(stderr, "rdtscope-cli diff: cannot write %s: %s\n", o.output.c_str(), std::strerror(errno));
+            std::fprintf(stderr, "warning: %s\n", escapeControlCharacters(m.text).c_str());
+    if (file) {
+        std::fwrite(text.data(), 1, text.size(), file->stream());
+        if (auto committed = file->commit(); !committed) {
+            std::fprintf(stderr, "rdtscope-cli diff: %s\n", committed.error().toString().c_str());
             return ExitFailure;
         }
+        return ExitOk;
     }
-    const bool written = std::fwrite(text.data(), 1, text.size(), out) == text.size();
-    const bool closed = out == stdout ? std::fflush(out) == 0 : std::fclose(out) == 0;
-    if (!written || !closed) {
+    const bool written = std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
+    if (!written || std::fflush(stdout) != 0) {
         std::fprintf(stderr, "rdtscope-cli diff: writing the result failed: %s\n", std::strerror(errno));
         return ExitFailure;
     }
@@ -136,7 +151,10 @@ CommandRun defineCompare(CLI::App& cmd)
     cmd.add_option("--symfs", o->symfs, "where to find the binaries profiled in perf.data files (repeatable)")
         ->type_name("DIR")
         ->take_all();
-    cmd.add_option("-o,--output", o->output, "write to OUT instead of stdout")->type_name("OUT");
+    cmd.add_option(
+           "-o,--output", o->output, "write to OUT instead of stdout (never A or B; an existing OUT only with --force)")
+        ->type_name("OUT");
+    cmd.add_flag("--force", o->force, "with -o: replace OUT if it is a comparison of the same form");
     return [o] { return runDiff(*o); };
 }
 

@@ -4,11 +4,11 @@
 #include "Commands.h"
 #include "Options.h"
 
+#include "core/OutputFile.h"
 #include "session/SessionText.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
+#include <optional>
 
 namespace rdt::cli {
 
@@ -16,35 +16,46 @@ namespace {
 
 struct ExportOptions {
     std::string file;
-    bool csv = false, json = false, salvage = false;
+    bool csv = false, json = false, salvage = false, force = false;
     std::optional<double> from, to;
-    std::string output;
+    std::optional<std::string> output; ///< given, even empty (an empty name is refused, not stdout)
 };
 
 int runExport(const ExportOptions& o)
 {
+    // The output rule first: a refused -o never opens the session (and so never touches it).
+    const auto rule = session::exportOutputRule(o.json, o.force, o.file);
+    std::optional<OutputFile> file;
+    if (o.output) {
+        auto created = OutputFile::create(*o.output, rule);
+        if (!created) {
+            std::fprintf(stderr, "rdtscope-cli export: %s\n", created.error().toString().c_str());
+            return ExitFailure;
+        }
+        file.emplace(std::move(*created));
+    }
     auto reader = openSessionForCli("export", o.file);
     if (!reader) return ExitFailure;
     const std::uint64_t fromNs = o.from ? sessionTimeNs(*reader, *o.from) : 0;
     const std::uint64_t toNs = o.to ? sessionTimeNs(*reader, *o.to) : UINT64_MAX;
-    std::FILE* out = stdout;
-    if (!o.output.empty()) {
-        out = std::fopen(o.output.c_str(), "w");
-        if (!out) {
-            std::fprintf(stderr, "rdtscope-cli export: cannot write %s: %s\n", o.output.c_str(), std::strerror(errno));
-            return ExitFailure;
-        }
-    }
+    std::FILE* out = file ? file->stream() : stdout;
     const Status s
         = o.csv ? session::exportCsv(*reader, fromNs, toNs, out) : session::exportJson(*reader, fromNs, toNs, out);
     const bool writeFailed = std::ferror(out) != 0;
-    if (out != stdout)
-        std::fclose(out);
-    else
-        std::fflush(stdout);
+    if (!file) std::fflush(stdout);
     printSessionIssues("export", *reader);
+    if (file && !writeFailed && (s || (reader->damaged() && o.salvage))) {
+        // Renamed into place only when complete: a failed export leaves an old OUT as it was.
+        if (auto committed = file->commit(); !committed) {
+            std::fprintf(stderr, "rdtscope-cli export: %s\n", committed.error().toString().c_str());
+            return ExitFailure;
+        }
+    } else if (file && !s && !writeFailed) {
+        std::fprintf(stderr, "rdtscope-cli export: %s was not written (the export failed)\n", o.output->c_str());
+    }
     if (writeFailed) {
-        std::fprintf(stderr, "rdtscope-cli export: writing the output failed (disk full or closed pipe?)\n");
+        std::fprintf(stderr, "rdtscope-cli export: writing the output failed (disk full or closed pipe?)%s\n",
+            file ? "; OUT is left as it was" : "");
         return ExitFailure;
     }
     if (!s && !(reader->damaged() && o.salvage)) return ExitFailure;
@@ -69,7 +80,10 @@ CommandRun defineExport(CLI::App& cmd)
     format->require_option(1);
     addNumber(cmd, "--from", o->from, kSessionSeconds, "S", "only times from S seconds into the session");
     addNumber(cmd, "--to", o->to, kSessionSeconds, "S", "only times before S seconds into the session");
-    cmd.add_option("-o,--output", o->output, "write to OUT instead of stdout")->type_name("OUT");
+    cmd.add_option("-o,--output", o->output,
+           "write to OUT instead of stdout (never the session itself; an existing OUT\nonly with --force)")
+        ->type_name("OUT");
+    cmd.add_flag("--force", o->force, "with -o: replace OUT if it is an export of the same format");
     cmd.add_flag("--salvage", o->salvage,
         "a damaged file: write what is readable and exit 0 (the count lost still goes to stderr)");
     return [o] { return runExport(*o); };

@@ -9,6 +9,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace rdt::cli {
@@ -18,7 +19,7 @@ namespace {
 struct ImportCommandOptions {
     std::string file;
     std::vector<std::string> symfs;
-    std::string output;
+    std::optional<std::string> output; ///< given, even empty (then refused)
     bool force = false, progress = false, salvage = false;
 };
 
@@ -84,8 +85,8 @@ int runImport(const ImportCommandOptions& o)
                 std::fprintf(stderr, "\rimport: %" PRIu64 " MiB", done >> 20);
             return true;
         };
-    if (!o.output.empty()) {
-        auto r = perfdata::importToSession(file, o.output, opt, o.force);
+    if (o.output) {
+        auto r = perfdata::importToSession(file, *o.output, opt, o.force);
         if (o.progress) std::fprintf(stderr, "\n");
         if (!r) {
             std::fprintf(stderr, "rdtscope-cli import: %s\n", r.error().toString().c_str());
@@ -93,7 +94,7 @@ int runImport(const ImportCommandOptions& o)
         }
         summary(file, r->import);
         std::printf("session: %s (%" PRIu64 " records in %" PRIu64 " batches, %" PRIu64 " address maps)\n",
-            o.output.c_str(), r->recordsStored, r->batches, r->addressMaps);
+            o.output->c_str(), r->recordsStored, r->batches, r->addressMaps);
         return damagedInputExit("import", file, r->import.stats.damage(), o.salvage);
     }
     auto r = perfdata::importPerfData(file, opt);
@@ -124,7 +125,7 @@ CommandRun defineImport(CLI::App& cmd)
         ->type_name("DIR")
         ->take_all();
     cmd.add_option("-o,--output", o->output, "write the session file")->type_name("SESSION");
-    cmd.add_flag("--force", o->force, "overwrite SESSION if it exists");
+    cmd.add_flag("--force", o->force, "replace SESSION if it is a session file (never the perf.data file read)");
     cmd.add_flag("--progress", o->progress, "print progress to stderr");
     cmd.add_flag("--salvage", o->salvage,
         "a damaged file (cut short, undecodable records): import what is\nreadable and exit 0");

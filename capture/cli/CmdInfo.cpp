@@ -6,23 +6,25 @@
 #include "Options.h"
 #include "rdt/VendorFeaturesText.h"
 
+#include "core/OutputFile.h"
 #include "platform/CapabilityReport.h"
 #include "platform/CpuidDump.h"
 #include "platform/LiveCpuid.h"
 
 #include <cstdio>
-#include <fstream>
 #include <memory>
+#include <optional>
 
 namespace rdt::cli {
 
 namespace {
 
 struct InfoOptions {
-    std::string cpuidDump, sysfs, saveCpuid;
+    std::string cpuidDump, sysfs;
+    std::optional<std::string> saveCpuid; ///< given, even empty (then refused)
     double cpu = 0;
     std::optional<double> cpuidDevice;
-    bool json = false;
+    bool json = false, force = false;
     SourceOptions source;
     bool fromSource = false;
 };
@@ -61,7 +63,7 @@ int runSourceInfo(const InfoOptions& o)
 /// and printed here in the same format as the local command.
 int runRemoteInfo(const InfoOptions& o)
 {
-    if (!o.cpuidDump.empty() || o.cpuidDevice || !o.sysfs.empty() || !o.saveCpuid.empty()) {
+    if (!o.cpuidDump.empty() || o.cpuidDevice || !o.sysfs.empty() || o.saveCpuid) {
         std::fprintf(stderr,
             "rdtscope-cli info: --cpuid-dump, --cpuid-device, --sysfs and --save-cpuid read this machine; with "
             "--connect the agent describes its own (drop them, or run info on the server)\n");
@@ -104,11 +106,16 @@ int runInfo(const InfoOptions& o)
     }
     const CpuFeatures features = decodeCpuFeatures(*source);
 
-    if (!o.saveCpuid.empty()) {
-        std::ofstream file(o.saveCpuid, std::ios::binary | std::ios::trunc);
-        file << cpuidTableToJson(snapshotCpuid(*source));
-        if (!file.flush()) {
-            std::fprintf(stderr, "rdtscope-cli info: cannot write %s\n", o.saveCpuid.c_str());
+    if (o.saveCpuid) {
+        // The one output rule (core/OutputTarget.h): --force replaces only a CPUID snapshot.
+        OutputRule rule;
+        rule.kind = "CPUID snapshot";
+        rule.isOwnKind
+            = [](std::string_view head, const std::string&) { return headIsJsonFormat(head, "rdtscope-cpuid"); };
+        rule.force = o.force;
+        rule.inputs = { o.cpuidDump };
+        if (auto s = writeOutputFile(*o.saveCpuid, cpuidTableToJson(snapshotCpuid(*source)), rule); !s) {
+            std::fprintf(stderr, "rdtscope-cli info: --save-cpuid: %s\n", s.error().toString().c_str());
             return ExitFailure;
         }
     }
@@ -162,6 +169,7 @@ CommandRun defineInfo(CLI::App& cmd)
     cmd.add_option("--save-cpuid", o->saveCpuid,
            "also write the CPUID values as an rdtscope JSON snapshot (what sessions\nstore)")
         ->type_name("FILE");
+    cmd.add_flag("--force", o->force, "with --save-cpuid: replace FILE if it is a CPUID snapshot");
     auto* source = cmd.add_option("--source", o->source.source,
                           "instead of CPUID: what this RDT source offers (resctrl[:PATH], sim, sim-msr, msr),\n"
                           "with bandwidth in the vendor's units and the features only resctrl's info/ shows")

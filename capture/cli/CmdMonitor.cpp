@@ -214,6 +214,7 @@ int runMonitor(const MonitorOptions& o)
     if (csv) std::printf("%s\n", o.telemetry ? kTelemetryCsvHeader : o.nodes ? kNodeSampleCsvHeader : kSampleCsvHeader);
     std::size_t nextAction = 0;
     bool actionFailed = false;
+    std::uint64_t failedPolls = 0; ///< a failed poll is printed and makes the exit code say so
     std::uint64_t offset = 0;
     for (std::uint64_t k = 1; !g_interrupted; ++k) {
         const std::uint64_t printAt = k * printInterval;
@@ -251,6 +252,7 @@ int runMonitor(const MonitorOptions& o)
                     return ExitFailure;
                 }
                 std::fprintf(stderr, "rdtscope-cli monitor: poll failed: %s\n", polled.toString().c_str());
+                ++failedPolls;
                 continue;
             }
             for (const auto& s : rows(*batch))
@@ -289,6 +291,11 @@ int runMonitor(const MonitorOptions& o)
     }
     std::signal(SIGINT, SIG_DFL);
     if (simulated) std::fprintf(stderr, "note: all values above are simulated\n");
+    if (failedPolls > 0) {
+        std::fprintf(stderr, "rdtscope-cli monitor: %llu poll(s) failed; their rows are missing above\n",
+            static_cast<unsigned long long>(failedPolls));
+        return ExitFailure;
+    }
     return actionFailed ? ExitFailure : ExitOk;
 }
 

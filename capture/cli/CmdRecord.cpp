@@ -209,7 +209,8 @@ int runRecord(const RecordOptions& o)
     std::fprintf(stderr, "recorded %llu samples, %.3f s of %s time, to %s (%s)%s\n",
         static_cast<unsigned long long>(recorder.committedSamples()), recordedS, sim ? "simulated" : "real",
         path.c_str(), reason.c_str(), source.simulated ? " [SIMULATED]" : "");
-    return ExitOk;
+    // A failed poll left a gap in the session (said above): the exit code says so too.
+    return pollErrors ? ExitFailure : ExitOk;
 }
 
 } // namespace

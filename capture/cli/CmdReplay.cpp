@@ -7,6 +7,7 @@
 #include "engine/AllocationLayoutOf.h"
 #include "session/RecordedCapabilities.h"
 
+#include "core/TerminalText.h"
 #include "rdt/SampleCsv.h"
 #include "rdt/SampleFlags.h"
 #include "rdt/Telemetry.h"
@@ -31,6 +32,12 @@ struct ReplayOptions {
     std::optional<double> from, to;
 };
 
+/// A name from the file as the terminal may see it (no control characters).
+std::string shown(const std::string& text)
+{
+    return escapeControlCharacters(text);
+}
+
 void printBatch(const RdtSampleBatch& b, std::uint64_t origin, bool csv, bool telemetry, bool simulated)
 {
     const double t = b.timeNs >= origin ? static_cast<double>(b.timeNs - origin) * 1e-9 : 0.0;
@@ -48,22 +55,23 @@ void printBatch(const RdtSampleBatch& b, std::uint64_t origin, bool csv, bool te
     std::printf("%-28s %6s %12s %12s %12s %12s %5s\n", "GROUP", "DOMAIN", "LLC[KB]", "MBL[MB/s]", "MBR[MB/s]",
         "MBT[MB/s]", "FLAGS");
     for (const auto& s : b.samples)
-        std::printf("%-28s %6d %12.1f %12.1f %12.1f %12.1f %5s\n", session::displayGroup(s.group).c_str(), s.domain,
-            static_cast<double>(s.occupancyBytes) / 1024.0, s.mbmLocalBps / 1e6, s.mbmRemoteBps() / 1e6,
+        std::printf("%-28s %6d %12.1f %12.1f %12.1f %12.1f %5s\n", shown(session::displayGroup(s.group)).c_str(),
+            s.domain, static_cast<double>(s.occupancyBytes) / 1024.0, s.mbmLocalBps / 1e6, s.mbmRemoteBps() / 1e6,
             s.mbmTotalBps / 1e6, sampleFlagLetters(s.flags).c_str());
     if (b.telemetry.empty()) return;
     std::fputs(telemetryTableHeader().c_str(), stdout);
     for (const auto& s : b.telemetry)
-        std::fputs(telemetryTableLine(s.group, s.package, s.event, s.value, s.perSecond, s.flags).c_str(), stdout);
+        std::fputs(
+            telemetryTableLine(shown(s.group), s.package, s.event, s.value, s.perSecond, s.flags).c_str(), stdout);
 }
 
 void printAllocation(const AllocationChanged& a, std::uint64_t origin)
 {
     const double t = a.timeNs >= origin ? static_cast<double>(a.timeNs - origin) * 1e-9 : 0.0;
-    std::fprintf(stderr, "at %.3f s: %s %s %s:%d %s -> %s%s%s\n", t, a.who.c_str(),
-        session::displayGroup(a.group).c_str(), a.resource.c_str(), a.domain,
-        a.oldValue.empty() ? "-" : a.oldValue.c_str(), a.newValue.c_str(),
-        a.ok ? "" : " REJECTED: ", a.ok ? "" : a.message.c_str());
+    std::fprintf(stderr, "at %.3f s: %s %s %s:%d %s -> %s%s%s\n", t, shown(a.who).c_str(),
+        shown(session::displayGroup(a.group)).c_str(), shown(a.resource).c_str(), a.domain,
+        a.oldValue.empty() ? "-" : shown(a.oldValue).c_str(), shown(a.newValue).c_str(),
+        a.ok ? "" : " REJECTED: ", a.ok ? "" : shown(a.message).c_str());
 }
 
 int runReplay(const ReplayOptions& o)
@@ -77,8 +85,8 @@ int runReplay(const ReplayOptions& o)
     const bool simulated = reader->meta().simulated;
     const std::uint64_t origin = reader->originNs();
     if (simulated)
-        std::fprintf(
-            stderr, "note: SIMULATED session (source %s), not measured on hardware\n", reader->meta().source.c_str());
+        std::fprintf(stderr, "note: SIMULATED session (source %s), not measured on hardware\n",
+            shown(reader->meta().source).c_str());
 
     session::ReplaySource replay(reader);
     {
@@ -97,8 +105,8 @@ int runReplay(const ReplayOptions& o)
         replay.seek(t);
         for (const auto& [key, value] : replay.allocationStateAt(t))
             std::fprintf(stderr, "in force at %.3f s: %s %s:%d=%s\n", *o.from,
-                session::displayGroup(std::get<0>(key)).c_str(), std::get<1>(key).c_str(), std::get<2>(key),
-                value.c_str());
+                shown(session::displayGroup(std::get<0>(key))).c_str(), shown(std::get<1>(key)).c_str(),
+                std::get<2>(key), shown(value).c_str());
     }
     replay.setSpeed(speed);
     replay.play();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CmdSession.h"
 
+#include "core/TerminalText.h"
 #include "session/Schema.h"
 
 #include <cstdio>
@@ -21,7 +22,8 @@ std::size_t printSessionIssues(const char* command, const session::SessionReader
 {
     const auto& issues = reader.issues();
     for (std::size_t i = from; i < issues.size(); ++i)
-        std::fprintf(stderr, "rdtscope-cli %s: %s: %s\n", command, reader.path().c_str(), issues[i].c_str());
+        std::fprintf(stderr, "rdtscope-cli %s: %s: %s\n", command, escapeControlCharacters(reader.path()).c_str(),
+            escapeControlCharacters(issues[i]).c_str());
     return issues.size();
 }
 

@@ -4,6 +4,7 @@
 #include "Commands.h"
 #include "Options.h"
 
+#include "core/TerminalText.h"
 #include "session/SessionText.h"
 
 #include <cstdio>
@@ -23,7 +24,8 @@ CommandRun defineSummary(CLI::App& cmd)
     return [file] {
         auto reader = openSessionForCli("summary", *file);
         if (!reader) return int(ExitFailure);
-        std::fputs(session::formatSummary(*reader).c_str(), stdout);
+        // Names, hosts, command lines and markers come from the file: no control character reaches the terminal.
+        std::fputs(escapeControlCharacters(session::formatSummary(*reader), true).c_str(), stdout);
         return sessionExitCode(*reader);
     };
 }

@@ -14,6 +14,7 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <variant>
 
@@ -34,7 +35,7 @@ struct SweepOptions {
     double tolerancePct = 5;
     bool csv = false;
     bool realtime = false;
-    std::string record; ///< session file to record the sweep into ("" = none)
+    std::optional<std::string> record; ///< session file to record the sweep into (given, even empty: then refused)
     bool force = false;
 };
 
@@ -144,8 +145,8 @@ int runSweepCommand(const SweepOptions& o)
     };
     const char* name = s.kind == experiment::SweepKind::Ways ? "sweep ways" : "sweep mba";
     experiment::SweepRecording recording;
-    if (!o.record.empty()) {
-        if (auto opened = recording.open(svc, o.record, s.pollNs, o.force, cliSessionOrigin("sweep")); !opened) {
+    if (o.record) {
+        if (auto opened = recording.open(svc, *o.record, s.pollNs, o.force, cliSessionOrigin("sweep")); !opened) {
             std::fprintf(stderr, "rdtscope-cli %s: %s\n", name, opened.error().toString().c_str());
             return ExitFailure;
         }
@@ -155,18 +156,18 @@ int runSweepCommand(const SweepOptions& o)
     int exit = ExitOk;
     if (!result) {
         std::fprintf(stderr, "rdtscope-cli %s: %s\n", name, result.error().toString().c_str());
-        if (!o.record.empty()) (void)recording.finishSweep(svc, s, result);
+        if (o.record) (void)recording.finishSweep(svc, s, result);
         return exitCodeFor(result.error());
     }
     for (const auto& n : result->notes)
         std::fprintf(stderr, "note: %s\n", n.c_str());
     if (!result->steps.empty()) printKnees(*result, o.csv);
-    if (!o.record.empty()) {
+    if (o.record) {
         if (auto closed = recording.finishSweep(svc, s, result); !closed) {
             std::fprintf(stderr, "rdtscope-cli %s: recording failed: %s\n", name, closed.error().toString().c_str());
             exit = ExitFailure;
         } else {
-            std::fprintf(stderr, "recorded into %s\n", o.record.c_str());
+            std::fprintf(stderr, "recorded into %s\n", o.record->c_str());
         }
     }
     for (const auto& line : result->restoreLog)
@@ -208,7 +209,7 @@ void addCommon(CLI::App& sub, SweepOptions& o)
     sub.add_flag("--realtime", o.realtime, "simulated sources: run in real time (default: as fast as possible)");
     sub.add_option("--record", o.record, "also record the sweep into this session file (markers and its table)")
         ->type_name("FILE");
-    sub.add_flag("--force", o.force, "with --record: replace an existing file");
+    sub.add_flag("--force", o.force, "with --record: replace FILE if it is a session file");
 }
 
 } // namespace

@@ -102,4 +102,29 @@ std::string formatCsv(const Comparison& c, std::size_t top)
     return out;
 }
 
+OutputRule diffOutputRule(DiffForm form, bool force, const std::string& a, const std::string& b)
+{
+    OutputRule rule;
+    rule.force = force;
+    rule.inputs = { a, a + "-wal", b, b + "-wal" };
+    switch (form) {
+    case DiffForm::Text:
+        rule.kind = "comparison (text)";
+        rule.isOwnKind = [](std::string_view head, const std::string&) {
+            return head.substr(0, 3) == "A: " && head.find("\nB: ") != std::string_view::npos;
+        };
+        break;
+    case DiffForm::Csv:
+        rule.kind = "comparison (CSV)";
+        rule.isOwnKind = [](std::string_view head, const std::string&) { return headStartsWithLine(head, kCsvHeader); };
+        break;
+    case DiffForm::Json:
+        rule.kind = "comparison (JSON)";
+        rule.isOwnKind
+            = [](std::string_view head, const std::string&) { return headIsJsonFormat(head, "rdtscope-diff"); };
+        break;
+    }
+    return rule;
+}
+
 } // namespace rdt::compare

@@ -10,6 +10,7 @@
 // The README's "Compare two recordings" section documents the columns.
 
 #include "Compare.h"
+#include "core/OutputTarget.h"
 
 #include <cstddef>
 #include <string>
@@ -25,6 +26,12 @@ std::vector<DiffRow> topItems(const std::vector<DiffRow>& rows, std::size_t top)
 std::string formatText(const Comparison& c, std::size_t top = 10);
 std::string formatCsv(const Comparison& c, std::size_t top = 0);
 std::string formatJson(const Comparison& c, std::size_t top = 0);
+
+enum class DiffForm { Text, Csv, Json };
+/// The output rule (core/OutputTarget.h) of `diff -o`: never one of the compared files (nor a session's -wal),
+/// and with --force only a comparison of the same form (its first line "A: ...", the CSV header, or
+/// "format": "rdtscope-diff").
+OutputRule diffOutputRule(DiffForm form, bool force, const std::string& a, const std::string& b);
 
 /// Display helpers shared with the GUI: a value in its unit ("3.81 MiB", "23.27 GB/s", "12.5 %"), a ratio ("x4.20")
 /// and a signed difference ("+12.21 MiB", "-3.4 pts").

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Profile.h"
 
+#include "core/BoundedFile.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 
 namespace rdt::compare {
 
@@ -73,11 +74,10 @@ std::string Window::describe() const
 
 Result<Profile> loadProfile(const std::string& path, const LoadOptions& options)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return errnoError(errno, "cannot open " + path);
-    char magic[16] = {};
-    in.read(magic, sizeof magic);
-    const std::string head(magic, static_cast<std::size_t>(in.gcount()));
+    // Only a regular file: a FIFO would block the comparison forever (core/BoundedFile.h).
+    auto magic = readFileHead(path, 16, "recording");
+    if (!magic) return magic.error();
+    const std::string& head = *magic;
     if (head.rfind("SQLite format 3", 0) == 0) return loadSessionProfile(path, options);
     if (head.rfind("PERFILE2", 0) == 0 || head.rfind("2ELIFREP", 0) == 0) return loadPerfDataProfile(path, options);
     return makeError(path + " is neither an rdtscope session nor a perf.data file",

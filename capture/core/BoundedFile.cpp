@@ -22,15 +22,47 @@ std::string sizeText(std::size_t bytes)
 
 } // namespace
 
-Result<std::string> readBoundedFile(const std::string& path, std::size_t maxBytes, const std::string& what)
+namespace {
+
+/// A user's input file opened for reading, refused unless it is a regular file. O_NONBLOCK: opening a FIFO for
+/// reading would otherwise wait for a writer before fstat can refuse it.
+Result<UniqueFd> openRegularInput(const std::string& path, const std::string& what, struct stat& st)
 {
-    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer before fstat can refuse it.
-    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
     if (!fd) return errnoError(errno, "cannot open " + what + " " + path);
-    struct stat st { };
     if (::fstat(fd.get(), &st) != 0) return errnoError(errno, "cannot read " + what + " " + path);
     if (!S_ISREG(st.st_mode))
-        return makeError(what + " " + path + " is not a regular file", "give the path of a " + what + " file");
+        return makeError(what + " " + path + " is not a regular file" + (S_ISFIFO(st.st_mode) ? " (a FIFO)" : ""),
+            "give the path of a " + what + " file");
+    return fd;
+}
+
+} // namespace
+
+Result<std::string> readFileHead(const std::string& path, std::size_t bytes, const std::string& what)
+{
+    struct stat st { };
+    auto fd = openRegularInput(path, what, st);
+    if (!fd) return fd.error();
+    std::string head(bytes, '\0');
+    std::size_t used = 0;
+    while (used < head.size()) {
+        const ssize_t n = ::read(fd->get(), head.data() + used, head.size() - used);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return errnoError(errno, "cannot read " + what + " " + path);
+        if (n == 0) break;
+        used += static_cast<std::size_t>(n);
+    }
+    head.resize(used);
+    return head;
+}
+
+Result<std::string> readBoundedFile(const std::string& path, std::size_t maxBytes, const std::string& what)
+{
+    struct stat st { };
+    auto opened = openRegularInput(path, what, st);
+    if (!opened) return opened.error();
+    const UniqueFd fd = std::move(*opened);
     const std::string limit = what + " " + path + " is larger than " + sizeText(maxBytes);
     if (static_cast<std::size_t>(st.st_size) > maxBytes)
         return makeError(limit, "a " + what + " is text of at most " + sizeText(maxBytes));

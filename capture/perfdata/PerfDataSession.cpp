@@ -88,6 +88,7 @@ Result<SessionImportResult> importToSession(
         machine.topology += "package cpus " + s + "\n";
     session::WriterOptions wo;
     wo.overwrite = overwrite;
+    wo.inputs = { perfData }; // `import p.data -o p.data --force` must not replace the file it reads
     auto writer = session::SessionWriter::create(sessionPath, meta, machine, wo);
     if (!writer) return writer.error();
     auto& w = **writer;

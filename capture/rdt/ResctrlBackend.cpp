@@ -229,8 +229,14 @@ Status ResctrlBackend::removeGroup(const std::string& path)
     if (auto c = requireGroup(path, false); !c) return c;
     RootLock rl(*m_fs, true, m_changeDepth);
     if (!rl.status()) return rl.status();
-    for (auto it = m_counterFds.begin(); it != m_counterFds.end();)
-        it = it->first == path || it->first.rfind(path + "/", 0) == 0 ? m_counterFds.erase(it) : std::next(it);
+    for (auto it = m_counterFds.begin(); it != m_counterFds.end();) {
+        if (it->first == path || it->first.rfind(path + "/", 0) == 0) {
+            m_keptFds -= it->second.size();
+            it = m_counterFds.erase(it);
+        } else {
+            ++it;
+        }
+    }
     auto r = m_fs->rmdir(path);
     if (r) forgetCountersOnMkdirRmdir();
     return r;

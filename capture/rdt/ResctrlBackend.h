@@ -61,8 +61,11 @@ private:
     std::string join(const std::string& group, const std::string& file) const;
     Result<GroupCounters> readCountersLocked(const std::string& path, const Capabilities& caps);
     /// The kept-open fds of a group's counter files (Fs::openForPolling: kernfs regenerates seq_file content on a
-    /// pread at offset 0, so one open per file serves every poll); null when the Fs has none.
+    /// pread at offset 0, so one open per file serves every poll); null when the Fs has none, and for the groups
+    /// beyond kKeptFdShare of the descriptor limit (their files are opened for each read: any number of groups
+    /// and domains polls with a bounded number of descriptors).
     std::vector<UniqueFd>* counterFds(const std::string& group, const Capabilities& caps);
+    void dropCounterFds(const std::string& group);
 
     std::shared_ptr<Fs> m_fs;
     std::recursive_mutex m_mutex; ///< serialises Fs use between the sampler thread and editors
@@ -73,6 +76,7 @@ private:
     bool m_sncNodes = false; ///< setSncNodeReadings: SNC domains read per mon_sub_L3_YY
     /// Kept-open mon_data fds per group: [domain index * 3 + event] (occupancy, total, local); -1 = use the Fs.
     std::unordered_map<std::string, std::vector<UniqueFd>> m_counterFds;
+    std::size_t m_keptFds = 0; ///< the descriptors m_counterFds holds
 };
 
 /// Scans a resctrl tree for other RDT users (docs/RESCTRL.md): pqos `COS<n>` control groups, PCM `pcm*`

@@ -7,6 +7,7 @@
 #include "RootLock.h"
 #include "Sample.h"
 #include "Telemetry.h"
+#include "core/DescriptorLimit.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -19,6 +20,14 @@ namespace rdt {
 namespace {
 
 const char* const kEventFiles[3] = { "llc_occupancy", "mbm_total_bytes", "mbm_local_bytes" };
+
+/// The counter files kept open: a quarter of the soft descriptor limit (the rest is the process's: sessions,
+/// perf events, sockets), at most 16384. 400 groups on 4 domains need 4,800; with the default limit of 1024, 256
+/// stay open and the other groups' files are opened for each read.
+std::size_t keptFdBudget()
+{
+    return static_cast<std::size_t>(std::min<std::uint64_t>(descriptorLimit() / 4, 16384));
+}
 
 std::string domainDir(int id)
 {
@@ -100,7 +109,10 @@ std::vector<UniqueFd>* ResctrlBackend::counterFds(const std::string& group, cons
     if (!m_pollFds) return nullptr;
     auto it = m_counterFds.find(group);
     if (it != m_counterFds.end()) return &it->second;
+    const std::size_t needed = caps.monitoring.domains.size() * 3;
+    if (m_keptFds + needed > keptFdBudget()) return nullptr; // beyond the budget: read() opens and closes
     std::vector<UniqueFd> fds;
+    fds.reserve(needed);
     const std::string base = join(group, "mon_data/");
     for (int d : caps.monitoring.domains) {
         for (const char* e : kEventFiles) {
@@ -109,10 +121,21 @@ std::vector<UniqueFd>* ResctrlBackend::counterFds(const std::string& group, cons
                 m_pollFds = false; // this Fs has no descriptors (the simulated kernel): read() every time
                 return nullptr;
             }
+            // Out of descriptors after all (someone else in the process holds many): keep none for this group.
+            if (!fd && (fd.error().code == EMFILE || fd.error().code == ENFILE)) return nullptr;
             fds.push_back(fd ? std::move(*fd) : UniqueFd()); // a missing file is retried through read()
         }
     }
+    m_keptFds += fds.size();
     return &m_counterFds.emplace(group, std::move(fds)).first->second;
+}
+
+void ResctrlBackend::dropCounterFds(const std::string& group)
+{
+    auto it = m_counterFds.find(group);
+    if (it == m_counterFds.end()) return;
+    m_keptFds -= it->second.size();
+    m_counterFds.erase(it);
 }
 
 Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path, const Capabilities& caps)
@@ -194,14 +217,14 @@ Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path
             }
         }
     }
-    if (dropFds) m_counterFds.erase(path);
+    if (dropFds) dropCounterFds(path);
     if (fds && !path.empty()) {
         // A removed group makes every read fail; only then is the stat worth it.
         const bool allFlagged = !out.domains.empty()
             && std::all_of(
                 out.domains.begin(), out.domains.end(), [](const CounterReading& c) { return c.flags != 0; });
         if (allFlagged && !m_fs->isDirectory(path)) {
-            m_counterFds.erase(path);
+            dropCounterFds(path);
             return missingGroup();
         }
     }

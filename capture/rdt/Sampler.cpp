@@ -3,6 +3,7 @@
 
 #include "CounterMath.h"
 #include "SimulationControl.h"
+#include "core/DescriptorLimit.h"
 #include "core/Time.h"
 
 #include <cerrno>
@@ -17,6 +18,8 @@ Sampler::Sampler(RdtBackend& backend, SamplerConfig config, SimulationControl* s
     , m_simulation(simulation)
     , m_queue(m_config.queueCapacity == 0 ? 1 : m_config.queueCapacity)
 {
+    // Before the first poll: the backend sizes its kept-open counter descriptors by the limit (ResctrlBackend).
+    (void)raiseDescriptorLimit();
     if (auto caps = m_backend.capabilities()) {
         m_counterWidth = caps->monitoring.counterWidth;
         m_unavailableClears = caps->monitoring.bmec() || !caps->monitoring.assignMode.empty();

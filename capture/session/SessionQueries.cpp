@@ -114,14 +114,22 @@ Status SessionReader::scanSamples(
         if (!row) return row.error();
         if (!*row) return {};
         s.timeNs = st->u64(0);
-        s.group = groupPath(st->i64(1));
+        const std::int64_t groupId = st->i64(1);
         s.domain = st->i32(2);
         s.occupancyBytes = st->u64(3);
         s.mbmTotalBytes = st->u64(4);
         s.mbmLocalBytes = st->u64(5);
         s.mbmTotalBps = st->f64(6);
         s.mbmLocalBps = st->f64(7);
-        s.flags = static_cast<std::uint32_t>(st->i64(8));
+        s.flags = st->u32(8);
+        if (damagedRow(*st,
+                "rdt_samples row (time_ns " + st->text(0) + ", group_id " + st->text(1) + ", domain " + st->text(2)
+                    + ")")) {
+            // Skipped, never shown as another number; it still counts as read for the scan's progress.
+            ++state.delivered;
+            continue;
+        }
+        s.group = groupPath(groupId);
         // Rows come in key order; one that goes back in time is a damaged key. SQLite trusts the order, so a
         // range scan past such a key can also stop early: say so instead of returning fewer rows as if complete.
         if (state.any && s.timeNs < state.lastNs) {
@@ -240,7 +248,7 @@ Result<std::vector<SummaryBucket>> SessionReader::summary(int resolutionS, std::
         SummaryBucket b;
         b.resolutionS = resolutionS;
         b.bucket = st->u64(0);
-        b.group = groupPath(st->i64(1));
+        const std::int64_t groupId = st->i64(1);
         b.domain = st->i32(2);
         b.count = st->u64(3);
         b.occMin = st->f64(4);
@@ -252,6 +260,8 @@ Result<std::vector<SummaryBucket>> SessionReader::summary(int resolutionS, std::
         b.localMin = st->f64(10);
         b.localMax = st->f64(11);
         b.localMean = st->f64(12);
+        if (damagedRow(*st, "rdt_summary row (bucket " + st->text(0) + ", group_id " + st->text(1) + ")")) continue;
+        b.group = groupPath(groupId);
         out.push_back(std::move(b));
     }
     return out;
@@ -273,7 +283,9 @@ Result<std::vector<TmaInterval>> SessionReader::tma(std::uint64_t fromNs, std::u
             break;
         }
         if (!*row) break;
-        out.push_back({ st->u64(0), st->u64(1), st->text(2), st->i32(3), st->text(4), st->f64(5) });
+        TmaInterval t { st->u64(0), st->u64(1), st->text(2), st->i32(3), st->text(4), st->f64(5) };
+        if (damagedRow(*st, "tma_intervals row at start_ns " + st->text(0))) continue;
+        out.push_back(std::move(t));
     }
     return out;
 }
@@ -287,18 +299,20 @@ void SessionReader::stepPmuBatches(Statement& st, const std::function<bool(PmuBa
             break;
         }
         if (!*row) break;
-        const std::string id = std::to_string(st.i64(0));
+        const std::string id = st.text(0);
         if (st.text(5) != "zstd") {
             issue("PMU batch " + id + " uses codec '" + st.text(5) + "', which this rdtscope cannot read: skipped");
             continue;
         }
-        auto data = decompressZstd(st.blob(7), st.u64(6));
+        const std::uint64_t startNs = st.u64(2), endNs = st.u64(3), count = st.u64(4), rawSize = st.u64(6);
+        if (damagedRow(st, "pmu_batches row id " + id)) continue;
+        auto data = decompressZstd(st.blob(7), rawSize);
         if (!data) {
             m_damaged = true;
             issue("PMU batch " + id + ": " + data.error().message + "; skipped");
             continue;
         }
-        if (!fn({ st.u64(2), st.u64(3), st.text(1), st.u64(4), std::move(data.value()) })) break;
+        if (!fn({ startNs, endNs, st.text(1), count, std::move(data.value()) })) break;
     }
 }
 
@@ -344,7 +358,10 @@ Result<std::vector<AddressMap>> SessionReader::addressMaps()
             break;
         }
         if (!*row) break;
-        out.push_back({ st->u64(0), st->i64(1), st->u64(2), st->u64(3), st->u64(4), st->text(5), st->text(6) });
+        // Addresses are 64-bit patterns (kernel addresses are above 2^63 and stored negative): bits64.
+        AddressMap m { st->u64(0), st->i64(1), st->bits64(2), st->bits64(3), st->bits64(4), st->text(5), st->text(6) };
+        if (damagedRow(*st, "address_maps row at time_ns " + st->text(0))) continue;
+        out.push_back(std::move(m));
     }
     return out;
 }
@@ -362,7 +379,9 @@ Result<std::vector<Symbol>> SessionReader::symbols()
             break;
         }
         if (!*row) break;
-        out.push_back({ st->text(0), st->u64(1), st->u64(2), st->text(3) });
+        Symbol sym { st->text(0), st->bits64(1), st->bits64(2), st->text(3) };
+        if (damagedRow(*st, "symbols row (" + sym.path + ", address " + st->text(1) + ")")) continue;
+        out.push_back(std::move(sym));
     }
     return out;
 }

@@ -54,6 +54,14 @@ std::string printable(const std::vector<std::uint8_t>& b, std::size_t n)
 
 } // namespace
 
+bool SessionReader::damagedRow(const Statement& st, const std::string& where)
+{
+    if (st.rowDamage().empty()) return false;
+    m_damaged = true;
+    issue(where + ": " + st.rowDamage() + " (damaged file); the row is skipped");
+    return true;
+}
+
 void SessionReader::issue(std::string text)
 {
     // Bounded: a replay polling a damaged range would otherwise add a message per frame.
@@ -115,7 +123,12 @@ Result<std::unique_ptr<SessionReader>> SessionReader::open(const std::string& pa
     const bool hasWal = ::stat((path + "-wal").c_str(), &walSt) == 0 && walSt.st_size > 0;
     if (header.size() >= 16 && std::memcmp(header.data(), kSqliteMagic, 16) == 0)
         r->checkHeader(header, static_cast<std::uint64_t>(st.st_size), hasWal);
-    auto db = Database::open(path, Database::Mode::ReadOnly);
+    // A -wal without a live recorder: read a private copy, so no -shm appears beside the file (readers never
+    // modify; PrivateSessionCopy.h).
+    auto copy = PrivateSessionCopy::makeIfNeeded(path);
+    if (!copy) return copy.error();
+    r->m_copy = std::move(*copy);
+    auto db = Database::open(r->m_copy ? r->m_copy->path() : path, Database::Mode::ReadOnly);
     if (!db) return db.error();
     r->m_db = std::move(db.value());
     return finishOpen(std::move(r), header, static_cast<std::uint64_t>(st.st_size));
@@ -323,6 +336,7 @@ void SessionReader::loadGroups()
         }
         if (!*row) break;
         SessionGroup g { st->i64(0), st->text(1), st->u64(2), st->u64(3), st->u64(4) };
+        if (damagedRow(*st, "groups row id " + st->text(0))) continue;
         m_groupPaths[g.id] = g.path;
         total += g.samples;
         m_groups.push_back(std::move(g));
@@ -354,13 +368,15 @@ void SessionReader::loadEvents()
             AllocationChanged e;
             e.timeNs = st->u64(0);
             e.who = st->text(1);
-            e.group = groupPath(st->i64(2));
+            const std::int64_t groupId = st->i64(2);
             e.resource = st->text(3);
             e.domain = st->i32(4);
             e.oldValue = st->text(5);
             e.newValue = st->text(6);
-            e.ok = st->i32(7) != 0;
+            e.ok = st->i64(7) != 0;
             e.message = st->text(8);
+            if (damagedRow(*st, "allocation_events row at time_ns " + st->text(0))) continue;
+            e.group = groupPath(groupId);
             m_allocations.push_back(std::move(e));
         }
     } else {
@@ -376,7 +392,10 @@ void SessionReader::loadEvents()
                 break;
             }
             if (!*row) break;
-            m_memberships.push_back({ st->u64(0), groupPath(st->i64(1)), st->text(2), st->text(3) });
+            const std::uint64_t timeNs = st->u64(0);
+            const std::int64_t groupId = st->i64(1);
+            if (damagedRow(*st, "group_membership row at time_ns " + st->text(0))) continue;
+            m_memberships.push_back({ timeNs, groupPath(groupId), st->text(2), st->text(3) });
         }
     } else {
         noteFailure(st.error(), "group membership is unreadable");
@@ -390,7 +409,9 @@ void SessionReader::loadEvents()
                 break;
             }
             if (!*row) break;
-            m_markers.push_back({ st->u64(0), st->text(1), st->text(2) });
+            const std::uint64_t timeNs = st->u64(0);
+            if (damagedRow(*st, "markers row at time_ns " + st->text(0))) continue;
+            m_markers.push_back({ timeNs, st->text(1), st->text(2) });
         }
     } else {
         noteFailure(st.error(), "markers are unreadable");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "PrivateSessionCopy.h"
 #include "SessionTypes.h"
 #include "Sqlite.h"
 #include "SummaryAggregator.h"
@@ -133,10 +134,15 @@ private:
     /// each readable batch to `fn`; the shared part of pmuBatches() and forEachPmuBatch().
     void stepPmuBatches(Statement& st, const std::function<bool(PmuBatch&&)>& fn);
     void issue(std::string text);
+    /// A row with a value of the wrong type or out of range (Statement::rowDamage): reported as damage with
+    /// `where` (table and row) and the column, so the caller skips it. False for a good row.
+    bool damagedRow(const Statement& st, const std::string& where);
     Error noteFailure(const Error& e, const std::string& what);
     void resetBudget();
     static std::int64_t clampNs(std::uint64_t ns); ///< a time bound as SQLite's signed 64-bit integer
 
+    /// Declared before m_db, so the database closes before the copy it reads is removed.
+    std::optional<PrivateSessionCopy> m_copy;
     Database m_db;
     std::string m_path;
     ReaderOptions m_options;

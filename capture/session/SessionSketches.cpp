@@ -35,8 +35,11 @@ Status SessionReader::forEachSketch(
         if (!row) return row.error();
         if (!*row) return {};
         r.bucket = st->u64(0);
-        r.group = groupPath(st->i64(1));
+        const std::int64_t groupId = st->i64(1);
         r.domain = st->i32(2);
+        if (damagedRow(*st, "rdt_summary sketch row (bucket " + st->text(0) + ", group_id " + st->text(1) + ")"))
+            continue;
+        r.group = groupPath(groupId);
         const auto bytes = st->blob(3);
         auto sketch = SeriesSketch::decode(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
         if (!sketch) return makeError(m_path + ": " + sketch.error().message);

@@ -26,26 +26,30 @@ Result<std::vector<SweepStepRow>> SessionReader::sweepSteps()
         auto row = st->step();
         if (!row) return row.error();
         if (!*row) break;
+        // A NULL figure reads as 0 as it always has (nothing was measured); text, blobs and out-of-range values
+        // are damage.
+        const auto figure = [&](int col) { return st->isNull(col) ? 0.0 : st->f64(col); };
         SweepStepRow r;
-        r.sweep = static_cast<std::uint32_t>(st->u64(0));
-        r.step = static_cast<std::uint32_t>(st->u64(1));
+        r.sweep = st->u32(0);
+        r.step = st->u32(1);
         r.kind = st->text(2);
         r.group = st->text(3);
         r.value = st->u64(4);
         r.written = st->text(5);
         r.startNs = st->u64(6);
         r.endNs = st->u64(7);
-        r.occupancyBytes = st->f64(8);
-        r.totalBps = st->f64(9);
-        r.localBps = st->f64(10);
+        r.occupancyBytes = figure(8);
+        r.totalBps = figure(9);
+        r.localBps = figure(10);
         r.victim = st->text(11);
-        r.victimOccupancyBytes = st->f64(12);
-        r.victimTotalBps = st->f64(13);
+        r.victimOccupancyBytes = figure(12);
+        r.victimTotalBps = figure(13);
         r.disturbed = st->text(14);
         if (!st->isNull(15)) r.ipc = st->f64(15);
         if (!st->isNull(16)) r.mpki = st->f64(16);
         if (!st->isNull(17)) r.memoryBound = st->f64(17);
         if (!st->isNull(18)) r.pmuSource = st->text(18);
+        if (damagedRow(*st, "sweep_steps row (sweep " + st->text(0) + ", step " + st->text(1) + ")")) continue;
         out.push_back(std::move(r));
     }
     return out;

@@ -26,12 +26,14 @@ Result<std::vector<TelemetrySample>> SessionReader::telemetry(std::uint64_t from
         if (!*row) break;
         TelemetrySample t;
         t.timeNs = st->u64(0);
-        t.group = groupPath(st->i64(1));
+        const std::int64_t groupId = st->i64(1);
         t.package = st->i32(2);
         t.event = st->text(3);
         t.value = st->f64(4);
-        t.perSecond = st->f64(5);
-        t.flags = static_cast<std::uint32_t>(st->u64(6));
+        t.perSecond = st->isNull(5) ? 0.0 : st->f64(5);
+        t.flags = st->u32(6);
+        if (damagedRow(*st, "telemetry_samples row at time_ns " + st->text(0))) continue;
+        t.group = groupPath(groupId);
         out.push_back(std::move(t));
     }
     return out;

@@ -235,4 +235,16 @@ Status exportJson(SessionReader& r, std::uint64_t fromNs, std::uint64_t toNs, st
     return s;
 }
 
+OutputRule exportOutputRule(bool json, bool force, const std::string& session)
+{
+    OutputRule rule;
+    rule.kind = json ? "JSON session export" : "CSV session export";
+    rule.isOwnKind = json
+        ? [](std::string_view head, const std::string&) { return headIsJsonFormat(head, "rdtscope-session-export"); }
+        : [](std::string_view head, const std::string&) { return headStartsWithLine(head, kSampleCsvHeader); };
+    rule.force = force;
+    rule.inputs = { session, session + "-wal" };
+    return rule;
+}
+
 } // namespace rdt::session

@@ -2,10 +2,12 @@
 #pragma once
 
 #include "SessionReader.h"
+#include "core/OutputTarget.h"
 #include "rdt/SampleCsv.h"
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace rdt::session {
 
@@ -27,5 +29,9 @@ Status exportCsv(SessionReader& reader, std::uint64_t fromNs, std::uint64_t toNs
 /// Streams the session as one JSON document: meta, machine, groups, allocations, memberships, markers, samples
 /// (and TMA rows) in [fromNs, toNs). Always well-formed, even when reading stops at damage ("issues" lists it).
 Status exportJson(SessionReader& reader, std::uint64_t fromNs, std::uint64_t toNs, std::FILE* out);
+
+/// The output rule (core/OutputTarget.h) of `export -o`: never the session itself (nor its -wal), and with
+/// --force only an export of the same format (the CSV header, or "format": "rdtscope-session-export").
+OutputRule exportOutputRule(bool json, bool force, const std::string& session);
 
 } // namespace rdt::session

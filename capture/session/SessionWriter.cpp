@@ -33,11 +33,12 @@ void removeHalfMadeSession(const std::string& path)
 Result<std::unique_ptr<SessionWriter>> SessionWriter::create(
     const std::string& path, const SessionMeta& meta, const MachineInfo& machine, WriterOptions options)
 {
-    auto claim = SessionFileClaim::take(path, options.overwrite);
+    auto claim = SessionFileClaim::take(path, options.overwrite, options.inputs);
     if (!claim) return claim.error();
-    auto db = Database::open(path, Database::Mode::Create);
+    const std::string writePath = claim->writePath(); // beside the old session when replacing one
+    auto db = Database::open(writePath, Database::Mode::Create);
     if (!db) {
-        removeHalfMadeSession(path);
+        removeHalfMadeSession(writePath);
         return db.error();
     }
     std::unique_ptr<SessionWriter> w(new SessionWriter);
@@ -48,8 +49,14 @@ Result<std::unique_ptr<SessionWriter>> SessionWriter::create(
         // is ours (the claim created it) and holds no data yet, so it goes, while the claim still holds the path.
         w->m_error = s.error(); // close() writes nothing more
         (void)w->close("creation failed");
-        removeHalfMadeSession(path);
-        return s.error();
+        removeHalfMadeSession(writePath);
+        Error e = s.error();
+        // Nothing was recorded, so the advice for a write error in the middle of a recording does not fit.
+        e.message += "; nothing was recorded and the new file was removed";
+        if (w->m_claim.replacing()) e.message += " (" + path + " is unchanged)";
+        if (e.advice.find("committed before") != std::string::npos)
+            e.advice = "the disk is full (or the file size limit was hit): free space and record again";
+        return e;
     }
     return w;
 }
@@ -445,6 +452,11 @@ Status SessionWriter::close(const std::string& stopReason)
     m_insSymbol = {};
     m_setMeta = {};
     m_db.close();
+    // A replaced session is renamed over the old one only when the new one is complete; after a failure the old
+    // one stays and the new one (named in the error) keeps what was committed.
+    if (result && m_claim.replacing() && stopReason != "creation failed") {
+        if (auto s = m_claim.commit(); !s) result = s;
+    }
     return result;
 }
 

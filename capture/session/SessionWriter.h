@@ -17,9 +17,10 @@
 namespace rdt::session {
 
 struct WriterOptions {
-    bool overwrite = false; ///< replace an existing file (otherwise creating over a file is refused)
+    bool overwrite = false; ///< replace an existing session (otherwise creating over a file is refused)
     std::int64_t maxPageCount = 0; ///< tests: PRAGMA max_page_count, to make "disk full" happen on purpose
     int pageSize = 4096; ///< SQLite page size (512..65536, power of two); small only for tiny fuzz seeds
+    std::vector<std::string> inputs {}; ///< files the session is made from: never written (SessionFileClaim)
 };
 
 /// Writes one session file. Rows go into an open transaction; flush() commits it (the recorder calls it every

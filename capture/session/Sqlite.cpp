@@ -5,6 +5,9 @@
 
 #include <sqlite3.h>
 
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <sys/stat.h>
 #include <utility>
@@ -290,6 +293,7 @@ Statement& Statement::bindNull(int index)
 Result<bool> Statement::step()
 {
     if (!m_stmt || !m_db) return makeError("internal error: a session query was used before it was prepared");
+    m_rowDamage.clear();
     const int rc = sqlite3_step(m_stmt);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
@@ -310,17 +314,83 @@ void Statement::reset()
     sqlite3_clear_bindings(m_stmt);
 }
 
+void Statement::noteDamage(int col, const char* what) const
+{
+    if (!m_rowDamage.empty()) return; // the first bad value of the row is the one reported
+    const char* name = sqlite3_column_name(m_stmt, col);
+    std::string value;
+    switch (sqlite3_column_type(m_stmt, col)) {
+    case SQLITE_INTEGER:
+        value = std::to_string(sqlite3_column_int64(m_stmt, col));
+        break;
+    case SQLITE_FLOAT: {
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "%.17g", sqlite3_column_double(m_stmt, col));
+        value = buf;
+        break;
+    }
+    case SQLITE_TEXT:
+        value = "text";
+        break;
+    case SQLITE_BLOB:
+        value = "a blob";
+        break;
+    default:
+        value = "NULL";
+        break;
+    }
+    m_rowDamage
+        = std::string("column ") + (name ? name : std::to_string(col).c_str()) + " holds " + value + ", not " + what;
+}
+
+std::int64_t Statement::checkedInteger(int col, std::int64_t lo, std::int64_t hi, const char* what) const
+{
+    if (sqlite3_column_type(m_stmt, col) != SQLITE_INTEGER) {
+        noteDamage(col, what);
+        return 0;
+    }
+    const std::int64_t v = sqlite3_column_int64(m_stmt, col);
+    if (v < lo || v > hi) {
+        noteDamage(col, what);
+        return 0;
+    }
+    return v;
+}
+
 std::int64_t Statement::i64(int col) const
 {
-    return sqlite3_column_int64(m_stmt, col);
+    return checkedInteger(col, INT64_MIN, INT64_MAX, "a whole number");
 }
+
+std::uint64_t Statement::u64(int col) const
+{
+    return static_cast<std::uint64_t>(checkedInteger(col, 0, INT64_MAX, "a whole number >= 0"));
+}
+
+std::uint64_t Statement::bits64(int col) const
+{
+    return static_cast<std::uint64_t>(checkedInteger(col, INT64_MIN, INT64_MAX, "a 64-bit value"));
+}
+
 int Statement::i32(int col) const
 {
-    return sqlite3_column_int(m_stmt, col);
+    return static_cast<int>(checkedInteger(col, INT32_MIN, INT32_MAX, "a 32-bit whole number"));
 }
+
+std::uint32_t Statement::u32(int col) const
+{
+    return static_cast<std::uint32_t>(checkedInteger(col, 0, UINT32_MAX, "a 32-bit whole number >= 0"));
+}
+
 double Statement::f64(int col) const
 {
-    return sqlite3_column_double(m_stmt, col);
+    const int type = sqlite3_column_type(m_stmt, col);
+    const double v = sqlite3_column_double(m_stmt, col);
+    if ((type != SQLITE_FLOAT && type != SQLITE_INTEGER) || !std::isfinite(v)) {
+        noteDamage(col, "a finite number");
+        return 0;
+    }
+    return v;
 }
 bool Statement::isNull(int col) const
 {

@@ -83,17 +83,32 @@ public:
     Status run();
     void reset();
 
+    // Typed reads of the current row. SQLite keeps any value in any column, so each read checks the value's
+    // storage class and range: a whole number where one belongs (INTEGER, within the type; i64 and its narrower
+    // kinds), a finite number (f64). A value that fails is not converted into another number: the read returns 0
+    // and the row is marked damaged (rowDamage()), so the caller reports it and skips the row or shows the value
+    // as missing.
     std::int64_t i64(int col) const;
-    std::uint64_t u64(int col) const { return static_cast<std::uint64_t>(i64(col)); }
+    std::uint64_t u64(int col) const; ///< 0 .. 2^63-1 (SQLite has no unsigned integers)
+    std::uint64_t bits64(int col) const; ///< any integer, as the 64-bit pattern it was written from (addresses)
     int i32(int col) const;
+    std::uint32_t u32(int col) const;
     double f64(int col) const;
     std::string text(int col) const;
     std::vector<std::uint8_t> blob(int col) const;
     bool isNull(int col) const;
+    /// The first value of the current row that failed its read, as "column NAME holds VALUE, not TYPE";
+    /// empty when every read so far was good. Cleared by step().
+    const std::string& rowDamage() const { return m_rowDamage; }
 
 private:
+    /// The integer at `col` when it is one and within [lo, hi]; otherwise records the damage and returns 0.
+    std::int64_t checkedInteger(int col, std::int64_t lo, std::int64_t hi, const char* what) const;
+    void noteDamage(int col, const char* what) const;
+
     sqlite3_stmt* m_stmt = nullptr;
     Database* m_db = nullptr;
+    mutable std::string m_rowDamage;
 };
 
 /// Advice for a SQLite primary result code (SQLITE_FULL, SQLITE_CORRUPT, SQLITE_NOTADB, ...).

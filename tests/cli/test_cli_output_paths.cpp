@@ -37,6 +37,15 @@ std::string readAll(const std::string& p)
     return { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
 }
 
+/// The first 100 bytes of an SQLite file with rdtscope's application_id (what the output rule looks at).
+std::string fakeSessionHeader()
+{
+    std::string h("SQLite format 3\0", 16);
+    h.resize(100, '\0');
+    h[68] = 'R', h[69] = 'D', h[70] = 'T', h[71] = 'S';
+    return h;
+}
+
 } // namespace
 
 TEST_F(OutputPaths, RecordForceOntoFifoRefusesAndLeavesTheFifo)
@@ -86,7 +95,7 @@ TEST_F(OutputPaths, DirectoryAndSymlinkAreRefused)
     EXPECT_TRUE(fs::is_symlink(link));
 }
 
-TEST_F(OutputPaths, ExistingFileNeedsForce)
+TEST_F(OutputPaths, ExistingFileNeedsForceAndForceReplacesOnlyASession)
 {
     const std::string file = path("old.rdts");
     std::ofstream(file) << "old";
@@ -95,8 +104,23 @@ TEST_F(OutputPaths, ExistingFileNeedsForce)
     EXPECT_NE(claim.error().message.find("will not overwrite"), std::string::npos);
     EXPECT_EQ(readAll(file), "old");
     auto forced = SessionFileClaim::take(file, true);
-    ASSERT_TRUE(forced) << forced.error().toString();
-    EXPECT_EQ(fs::file_size(file), 0u) << "the old file is replaced by a new, empty one";
+    ASSERT_FALSE(forced);
+    EXPECT_NE(forced.error().message.find("is not a session file"), std::string::npos) << forced.error().message;
+    EXPECT_EQ(readAll(file), "old");
+
+    // A session is replaced, but only when the new one is complete: it is written beside the old one.
+    std::ofstream(file, std::ios::trunc) << fakeSessionHeader();
+    auto replacing = SessionFileClaim::take(file, true);
+    ASSERT_TRUE(replacing) << replacing.error().toString();
+    EXPECT_TRUE(replacing->replacing());
+    EXPECT_NE(replacing->writePath(), file);
+    EXPECT_EQ(readAll(file), fakeSessionHeader());
+    const std::string beside = replacing->writePath();
+    std::ofstream(beside, std::ios::trunc) << "the new session";
+    ASSERT_TRUE(replacing->commit().ok());
+    EXPECT_EQ(readAll(file), "the new session");
+    EXPECT_FALSE(fs::exists(beside));
+    EXPECT_FALSE(replacing->replacing());
 }
 
 TEST_F(OutputPaths, SecondWriterIsRefusedWhileTheFirstHoldsTheFile)
@@ -104,11 +128,11 @@ TEST_F(OutputPaths, SecondWriterIsRefusedWhileTheFirstHoldsTheFile)
     const std::string file = path("live.rdts");
     auto first = SessionFileClaim::take(file, false);
     ASSERT_TRUE(first) << first.error().toString();
-    std::ofstream(file, std::ios::app) << "first recorder's data";
+    std::ofstream(file, std::ios::app) << fakeSessionHeader();
     auto second = SessionFileClaim::take(file, true);
     ASSERT_FALSE(second);
     EXPECT_NE(second.error().message.find("another rdtscope is writing"), std::string::npos);
-    EXPECT_EQ(readAll(file), "first recorder's data");
+    EXPECT_EQ(readAll(file), fakeSessionHeader());
 
     *first = SessionFileClaim(); // the first recorder ends
     auto third = SessionFileClaim::take(file, true);

@@ -70,3 +70,49 @@ TEST(Knee, ExplainsWhichEndItTook)
     k.largest = true;
     EXPECT_NE(k.explain("% MB").find("the largest allocation"), std::string::npos);
 }
+
+// The 5 % rule at its boundary, on curves computed by hand (issue #44: a tolerance doubled or halved passed every
+// test). Each curve has a point just inside and one just outside 5 % of its range (best to worst) from the best,
+// so the knee moves when the tolerance does: `atDouble` is the knee at 10 %, `atHalf` at 2.5 %.
+TEST(Knee, DefaultToleranceBoundaryTable)
+{
+    struct Row {
+        const char* name;
+        std::vector<CurvePoint> curve;
+        Better better;
+        double knee; ///< at the default 5 %
+        bool flat;
+        double atDouble, atHalf;
+    };
+    const Row rows[] = {
+        // Range 100 (0..100): 94.9 falls short by 5.1 (outside), 96 by 4 (inside); 90.5 is 9.5 short (inside 10 %).
+        { "higher, 5.1 out, 4 in", { { 1, 0 }, { 2, 50 }, { 3, 90.5 }, { 4, 94.9 }, { 5, 96 }, { 6, 100 } },
+            Better::Higher, 5, false, 3, 6 },
+        // 95.1 is 4.9 short of 100 (inside 5, outside 2.5).
+        { "higher, 4.9 in", { { 1, 0 }, { 2, 95.1 }, { 3, 100 } }, Better::Higher, 2, false, 2, 3 },
+        // Lower is better: 5.1 is 5.1 above the best 0 (outside), 4.9 inside; 9.5 is within 10 %.
+        { "lower, 5.1 out, 4.9 in", { { 1, 100 }, { 2, 40 }, { 3, 9.5 }, { 4, 5.1 }, { 5, 4.9 }, { 6, 0 } },
+            Better::Lower, 5, false, 3, 6 },
+        // Range 200 (-50..150) on a shifted scale: the tolerance is 10, so 140.5 (9.5 short) is in, 139 out.
+        { "higher, shifted range", { { 1, -50 }, { 2, 139 }, { 3, 140.5 }, { 4, 150 } }, Better::Higher, 3, false, 2,
+            4 },
+        // Flatness: the range against 5 % of the larger end. 95.2..100: range 4.8 <= 5, flat, knee the smallest.
+        { "flat, 4.8 of 100", { { 1, 95.2 }, { 2, 100 } }, Better::Higher, 1, true, 1, 2 },
+        // 94.8..100: range 5.2 > 5, not flat; 5.2 > 5 % of 5.2, so the knee is the best point.
+        { "not flat, 5.2 of 100", { { 1, 94.8 }, { 2, 100 } }, Better::Higher, 2, false, 1, 2 },
+        // 90.5..100: range 9.5, not flat at 5 %, flat at 10 % (knee 1).
+        { "flat only at 10 %", { { 1, 90.5 }, { 2, 100 } }, Better::Higher, 2, false, 1, 2 },
+        // Lower is better: 21..22 has range 1 <= 5 % of 22 (1.1): flat; at 2.5 % (0.55) it is not.
+        { "lower, flat", { { 2, 22 }, { 4, 21 } }, Better::Lower, 2, true, 2, 4 },
+    };
+    for (const auto& r : rows) {
+        SCOPED_TRACE(r.name);
+        const auto k = findKnee(r.curve, r.better);
+        ASSERT_TRUE(k.found);
+        EXPECT_EQ(k.tolerance, 0.05);
+        EXPECT_EQ(k.x, r.knee);
+        EXPECT_EQ(k.flat, r.flat);
+        EXPECT_EQ(findKnee(r.curve, r.better, 0.10).x, r.atDouble);
+        EXPECT_EQ(findKnee(r.curve, r.better, 0.025).x, r.atHalf);
+    }
+}

@@ -6,7 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <fcntl.h>
+#include <filesystem>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace rdt;
 using rdt::test::TempTree;
@@ -145,4 +151,155 @@ TEST(Sampler, StartWithoutMonitoringFails)
     auto r = sampler.start();
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().code, ENOENT);
+}
+
+namespace {
+
+/// The fixture tree with 16 L3 domains and `groups` monitor groups mon_groups/gNNNN that exist only here: their
+/// counter files are the root group's real files (so every read and every kept-open descriptor is a real open,
+/// and runs out when the process has no descriptors left), which hold a value per domain and event.
+class ManyGroupsFs final : public Fs {
+public:
+    ManyGroupsFs(std::string root, int groups)
+        : m_root(std::move(root))
+        , m_inner(std::make_shared<PosixFs>(m_root))
+        , m_groups(groups)
+    { }
+    static std::uint64_t value(int domain, int event) { return (static_cast<std::uint64_t>(domain * 3 + event)) << 16; }
+    Result<std::string> read(const std::string& p) override
+    {
+        const auto real = rootFile(p);
+        if (real.empty()) return m_inner->read(p);
+        UniqueFd fd(::open(real.c_str(), O_RDONLY | O_CLOEXEC));
+        if (!fd) return errnoError(errno, "cannot open " + p);
+        char buf[64];
+        const ssize_t n = ::read(fd.get(), buf, sizeof buf);
+        if (n < 0) return errnoError(errno, "cannot read " + p);
+        return std::string(buf, static_cast<std::size_t>(n));
+    }
+    Result<UniqueFd> openForPolling(const std::string& p) override
+    {
+        const auto real = rootFile(p);
+        if (real.empty()) return m_inner->openForPolling(p);
+        UniqueFd fd(::open(real.c_str(), O_RDONLY | O_CLOEXEC));
+        if (!fd) return errnoError(errno, "cannot open " + p);
+        return fd;
+    }
+    bool isDirectory(const std::string& p) override { return isGroup(p) || m_inner->isDirectory(p); }
+    Status write(const std::string& p, const std::string& d) override { return m_inner->write(p, d); }
+    Status mkdir(const std::string& p) override { return m_inner->mkdir(p); }
+    Status rmdir(const std::string& p) override { return m_inner->rmdir(p); }
+    Result<std::vector<std::string>> list(const std::string& p) override { return m_inner->list(p); }
+    bool exists(const std::string& p) override { return isGroup(p) || m_inner->exists(p); }
+    bool taskExists(unsigned pid) override { return m_inner->taskExists(pid); }
+    Status lock(bool exclusive) override { return m_inner->lock(exclusive); }
+    void unlock() override { m_inner->unlock(); }
+    std::string describe() const override { return m_inner->describe(); }
+
+private:
+    bool isGroup(const std::string& p) const
+    {
+        if (p.rfind("mon_groups/g", 0) != 0 || p.find('/', 11) != std::string::npos) return false;
+        const int n = std::atoi(p.c_str() + 12);
+        return n >= 0 && n < m_groups;
+    }
+    /// "mon_groups/g0012/mon_data/mon_L3_03/llc_occupancy" -> ROOT/mon_data/mon_L3_03/llc_occupancy
+    std::string rootFile(const std::string& p) const
+    {
+        const auto cut = p.find("/mon_data/");
+        if (cut == std::string::npos || !isGroup(p.substr(0, cut))) return {};
+        return m_root + p.substr(cut);
+    }
+    std::string m_root;
+    std::shared_ptr<PosixFs> m_inner;
+    int m_groups;
+};
+
+} // namespace
+
+TEST(Sampler, RaisesTheSoftDescriptorLimit)
+{
+    rlimit before {};
+    ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &before), 0);
+    if (before.rlim_max <= 256) GTEST_SKIP() << "the hard descriptor limit is too low to lower the soft one";
+    rlimit lowered = before;
+    lowered.rlim_cur = 256;
+    ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &lowered), 0);
+    TempTree t("resctrl.nomb");
+    auto b = ResctrlBackend::open(std::make_shared<PosixFs>(t.root()));
+    ASSERT_TRUE(b.ok());
+    {
+        Sampler sampler(**b, SamplerConfig {});
+        rlimit now {};
+        ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &now), 0);
+        EXPECT_EQ(now.rlim_cur, before.rlim_max);
+    }
+    ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &before), 0);
+}
+
+TEST(Sampler, FourThousandGroupsOnSixteenDomainsWithADescriptorLimitOf1024)
+{
+    // 4,000 groups x 16 domains x 3 events = 192,000 counter files; the process may hold 1,024 descriptors (soft
+    // and hard, so the sampler cannot raise it). Every group's rows arrive, with their values, in every poll.
+    constexpr int kGroups = 4000, kDomains = 16;
+    TempTree t("resctrl.full");
+    const char* events[3] = { "llc_occupancy", "mbm_total_bytes", "mbm_local_bytes" };
+    for (int d = 0; d < kDomains; ++d)
+        for (int e = 0; e < 3; ++e) {
+            char dir[32];
+            std::snprintf(dir, sizeof dir, "mon_data/mon_L3_%02d/", d);
+            t.write(dir + std::string(events[e]), std::to_string(ManyGroupsFs::value(d, e)) + "\n");
+        }
+    std::vector<std::string> groups { "" };
+    for (int g = 0; g < kGroups; ++g) {
+        char name[32];
+        std::snprintf(name, sizeof name, "mon_groups/g%04d", g);
+        groups.emplace_back(name);
+    }
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        // No gtest assertions in the child: it says what failed on stderr and in its exit code.
+        const rlimit limit { 1024, 1024 };
+        if (::setrlimit(RLIMIT_NOFILE, &limit) != 0) ::_exit(10);
+        auto fs = std::make_shared<ManyGroupsFs>(t.root(), kGroups);
+        auto backend = ResctrlBackend::open(fs);
+        if (!backend) ::_exit(11);
+        Sampler sampler(**backend, SamplerConfig { 10.0, 4, groups, 2e12 });
+        for (int poll = 1; poll <= 3; ++poll) {
+            auto batch = sampler.pollOnce(static_cast<std::uint64_t>(poll) * 100'000'000);
+            if (!batch) {
+                std::fprintf(stderr, "poll %d failed: %s\n", poll, batch.error().toString().c_str());
+                ::_exit(12);
+            }
+            if (batch->samples.size() != groups.size() * kDomains) {
+                std::fprintf(stderr, "poll %d: %zu rows, expected %zu (last error: %s)\n", poll, batch->samples.size(),
+                    groups.size() * kDomains, sampler.lastError().c_str());
+                ::_exit(13);
+            }
+            for (const auto& s : batch->samples) {
+                if ((s.flags & ~SampleFirst) != 0 || s.occupancyBytes != ManyGroupsFs::value(s.domain, 0)
+                    || s.mbmTotalBytes != ManyGroupsFs::value(s.domain, 1)) {
+                    std::fprintf(stderr, "poll %d: group '%s' domain %d: flags %#x occupancy %llu\n", poll,
+                        s.group.c_str(), s.domain, s.flags, static_cast<unsigned long long>(s.occupancyBytes));
+                    ::_exit(14);
+                }
+            }
+            while (sampler.queue().pop()) { }
+        }
+        if (sampler.pollErrors() != 0) ::_exit(15);
+        // Bounded: a quarter of the limit kept open (ResctrlCounters.cpp), whatever the number of groups.
+        std::size_t open = 0;
+        for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/fd"))
+            ++open;
+        if (open > 1024 / 4 + 32) {
+            std::fprintf(stderr, "%zu descriptors open\n", open);
+            ::_exit(16);
+        }
+        ::_exit(0);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0);
 }

@@ -388,3 +388,133 @@ TEST(SessionDamage, MetadataTimeRangeThatDisagreesWithTheRowsIsCorrectedAndSaid)
         named = named || i.find("damaged metadata") != std::string::npos;
     EXPECT_TRUE(named);
 }
+
+// Issue #44: SQLite keeps any value in any column. A sample whose value has the wrong type or is out of its range
+// is reported as damage naming the row and the column, and skipped; it is never shown as another number (-5 as
+// 18446744073709551611, 1.5e300 as 9223372036854775807, a domain of 2^31 as -2^31, text as 0).
+TEST(SessionDamage, AValueOfTheWrongTypeOrRangeIsReportedAndSkipped)
+{
+    struct Row {
+        const char* column;
+        const char* value; ///< SQL literal
+        const char* said; ///< in the issue
+    };
+    const Row rows[] = {
+        { "occupancy_bytes", "'lots'", "column occupancy_bytes holds text" },
+        { "occupancy_bytes", "x'0102'", "column occupancy_bytes holds a blob" },
+        { "occupancy_bytes", "-5", "column occupancy_bytes holds -5" },
+        { "occupancy_bytes", "1.5e300", "column occupancy_bytes holds 1.5" },
+        { "domain", "2147483648", "column domain holds 2147483648" },
+        { "mbm_total_bytes", "-1", "column mbm_total_bytes holds -1" },
+        { "mbm_total_bps", "'fast'", "column mbm_total_bps holds text" },
+        { "flags", "4294967296", "column flags holds 4294967296" },
+        { "group_id", "2.5", "column group_id holds 2.5" },
+    };
+    for (const auto& r : rows) {
+        SCOPED_TRACE(std::string(r.column) + " = " + r.value);
+        TempDir dir;
+        const auto path = makeSession(dir);
+        {
+            auto db = Database::open(path, Database::Mode::ReadWrite);
+            ASSERT_TRUE(db.ok());
+            // The row of the first time stamp, group 1, domain 1 (the key of a WITHOUT ROWID table).
+            ASSERT_TRUE(db->exec(std::string("UPDATE rdt_samples SET ") + r.column + " = " + r.value
+                              + " WHERE time_ns = (SELECT min(time_ns) FROM rdt_samples) AND domain = 1 AND "
+                                "group_id = (SELECT min(group_id) FROM rdt_samples)")
+                            .ok());
+        }
+        auto reader = SessionReader::open(path);
+        ASSERT_TRUE(reader.ok()) << reader.error().toString();
+        auto& rd = *reader.value();
+        std::size_t n = 0;
+        bool shownWrong = false;
+        (void)rd.forEachSample(0, UINT64_MAX, [&](const RdtSample& s) {
+            ++n;
+            shownWrong |= s.occupancyBytes > (1ull << 62) || s.domain < 0 || s.domain > 1;
+            return true;
+        });
+        EXPECT_EQ(n, 479u); // 480 written, the damaged one skipped
+        EXPECT_FALSE(shownWrong);
+        EXPECT_TRUE(rd.damaged());
+        const auto& issues = rd.issues();
+        const auto said = std::find_if(issues.begin(), issues.end(), [&](const std::string& i) {
+            return i.find("rdt_samples row (time_ns ") != std::string::npos && i.find(r.said) != std::string::npos
+                && i.find("the row is skipped") != std::string::npos;
+        });
+        EXPECT_NE(said, issues.end()) << (issues.empty() ? std::string("no issues") : issues.front());
+    }
+}
+
+TEST(SessionDamage, ADecompressedSizeBeyondTheFramesRatioIsRefusedBeforeAllocating)
+{
+    // A batch that claims far more than its frame can hold (a 258 kB session claiming 256 MiB batches) is damage,
+    // found without allocating the claimed size; the sizes the writer stores always pass.
+    TempDir dir;
+    const auto path = makeSession(dir);
+    {
+        auto db = Database::open(path, Database::Mode::ReadWrite);
+        ASSERT_TRUE(db.ok());
+        ASSERT_TRUE(db->exec("UPDATE pmu_batches SET raw_size = 268435456").ok());
+    }
+    auto r = SessionReader::open(path);
+    ASSERT_TRUE(r.ok());
+    auto batches = r.value()->pmuBatches();
+    ASSERT_TRUE(batches.ok());
+    EXPECT_TRUE(batches->empty());
+    const auto& issues = r.value()->issues();
+    ASSERT_FALSE(issues.empty());
+    EXPECT_NE(issues.back().find("times its size"), std::string::npos) << issues.back();
+}
+
+TEST(SessionDamage, HighlyCompressibleBatchesStayReadable)
+{
+    // 4 MiB of one repeated byte compresses far beyond the readers' ratio bound: the writer pads the frame, and the
+    // batch reads back byte for byte.
+    TempDir dir;
+    const auto path = dir.file("zeros.rdts");
+    {
+        auto w = SessionWriter::create(path, syntheticMeta(), syntheticMachine());
+        ASSERT_TRUE(w.ok());
+        ASSERT_TRUE(w.value()->addPmuBatch({ kSec, 2 * kSec, "lbr", 1, std::vector<std::uint8_t>(4u << 20, 0) }).ok());
+        ASSERT_TRUE(w.value()->close().ok());
+    }
+    auto r = SessionReader::open(path);
+    ASSERT_TRUE(r.ok());
+    auto batches = r.value()->pmuBatches();
+    ASSERT_TRUE(batches.ok());
+    ASSERT_EQ(batches->size(), 1u) << (r.value()->issues().empty() ? "" : r.value()->issues().back());
+    EXPECT_EQ(batches->front().payload, std::vector<std::uint8_t>(4u << 20, 0));
+}
+
+TEST(SessionDamage, ReadingASessionWithItsWriteAheadLogCreatesNothingBesideIt)
+{
+    // A copied pair (FILE and FILE-wal, as a killed recorder leaves them) is read with its newest data, and no
+    // FILE-shm appears beside it (readers never modify; issue #44). While the recorder runs, it is read live.
+    TempDir dir;
+    const auto path = dir.file("live.rdts");
+    auto w = SessionWriter::create(path, syntheticMeta(), syntheticMachine());
+    ASSERT_TRUE(w.ok()) << w.error().toString();
+    ASSERT_TRUE(w.value()->addSamples(syntheticBatch(kSec, 4, 2)).ok());
+    ASSERT_TRUE(w.value()->flush().ok());
+    ASSERT_TRUE(std::filesystem::exists(path + "-wal"));
+    const auto copy = dir.file("copy.rdts");
+    std::filesystem::copy_file(path, copy);
+    std::filesystem::copy_file(path + "-wal", copy + "-wal");
+    const auto walBefore = readAll(copy + "-wal");
+    {
+        auto r = SessionReader::open(copy);
+        ASSERT_TRUE(r.ok()) << r.error().toString();
+        std::size_t n = 0;
+        (void)r.value()->forEachSample(0, UINT64_MAX, [&](const RdtSample&) { return ++n > 0; });
+        EXPECT_EQ(n, 8u);
+        EXPECT_FALSE(std::filesystem::exists(copy + "-shm"));
+    }
+    EXPECT_FALSE(std::filesystem::exists(copy + "-shm"));
+    EXPECT_EQ(readAll(copy + "-wal"), walBefore);
+    // The live file: its recorder's lock says it is being written; the reader sees it as it is.
+    auto live = SessionReader::open(path);
+    ASSERT_TRUE(live.ok()) << live.error().toString();
+    std::size_t n = 0;
+    (void)live.value()->forEachSample(0, UINT64_MAX, [&](const RdtSample&) { return ++n > 0; });
+    EXPECT_EQ(n, 8u);
+}

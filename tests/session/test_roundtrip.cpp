@@ -6,6 +6,9 @@
 #include "session/SessionText.h"
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 #include <tuple>
 
@@ -309,4 +312,47 @@ TEST(SessionWriter, DiskFullStopsRecordingAndKeepsWhatWasCommitted)
     auto rows = r.value()->samples(0, UINT64_MAX);
     ASSERT_TRUE(rows.ok());
     EXPECT_EQ(rows->size(), committed);
+}
+
+TEST(SessionWriter, DiskFullAtCreationSaysNothingWasRecordedAndKeepsTheOldSession)
+{
+    // Issue #44: a full disk while the new file is made used to say "everything committed before this point is
+    // kept" when nothing was. With --force over a session, the old one is untouched (the new one is made beside
+    // it) and nothing is left behind.
+    TempDir dir;
+    const auto path = dir.file("old.rdts");
+    {
+        auto w = SessionWriter::create(path, syntheticMeta(), syntheticMachine());
+        ASSERT_TRUE(w.ok()) << w.error().toString();
+        ASSERT_TRUE(w.value()->addSamples(syntheticBatch(kSec, 2, 2)).ok());
+        ASSERT_TRUE(w.value()->close().ok());
+    }
+    const auto bytes = [](const std::string& p) {
+        std::ifstream in(p, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    };
+    const std::string before = bytes(path);
+    auto w = SessionWriter::create(path, syntheticMeta(), syntheticMachine(), WriterOptions { true, 2 });
+    ASSERT_FALSE(w.ok()) << "2 pages cannot hold the schema";
+    const std::string msg = w.error().toString();
+    EXPECT_NE(msg.find("nothing was recorded"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(path + " is unchanged"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("committed before"), std::string::npos) << msg;
+    EXPECT_EQ(bytes(path), before);
+    std::size_t files = 0;
+    for ([[maybe_unused]] const auto& e :
+        std::filesystem::directory_iterator(std::filesystem::path(path).parent_path()))
+        ++files;
+    EXPECT_EQ(files, 1u) << "a half-made file was left beside the session";
+    // And a complete replacement takes the old one's place.
+    auto replaced = SessionWriter::create(path, syntheticMeta(), syntheticMachine(), WriterOptions { true });
+    ASSERT_TRUE(replaced.ok()) << replaced.error().toString();
+    ASSERT_TRUE(replaced.value()->addSamples(syntheticBatch(kSec, 3, 1)).ok());
+    EXPECT_EQ(bytes(path), before) << "replaced before the new session was complete";
+    ASSERT_TRUE(replaced.value()->close().ok());
+    auto r = SessionReader::open(path);
+    ASSERT_TRUE(r.ok()) << r.error().toString();
+    auto rows = r.value()->samples(0, UINT64_MAX);
+    ASSERT_TRUE(rows.ok());
+    EXPECT_EQ(rows->size(), 3u);
 }
