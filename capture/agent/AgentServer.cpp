@@ -99,23 +99,20 @@ void AgentServer::accept(int listenFd, int maxClients, std::uint64_t nowNs)
         auto conn = std::make_unique<protocol::Connection>(std::move(fd), UniqueFd {}, co, nowNs);
         const auto serving
             = std::count_if(m_sessions.begin(), m_sessions.end(), [](const auto& s) { return !s->closing(); });
+        auto session = std::make_unique<ClientSession>(m_nextId++, std::move(conn), *peer, m_ctx, m_factory, nowNs);
         if (serving >= maxClients && !freeIdleSlot(maxClients, nowNs)) {
-            // Refuse politely: the preamble is already queued; a refusing Welcome follows without reading a Hello.
-            pb::Envelope env;
-            *env.mutable_welcome() = protocol::refuse(m_ctx.identity,
-                "the agent already serves " + std::to_string(maxClients) + " clients (--max-clients "
+            // The preamble is already queued; a refusing Welcome follows without reading a Hello. The session only
+            // writes it and waits (at most a second) for the client to close: the loop never waits for it.
+            session->refuse("the agent already serves " + std::to_string(maxClients) + " clients (--max-clients "
                     + std::to_string(maxClients) + ") and none has been idle for --idle-timeout "
                     + seconds(m_ctx.idleLimitNs),
                 "close another rdtscope window, or start the agent with a larger --max-clients or a shorter "
                 "--idle-timeout");
-            // One non-blocking write (the preamble and the refusal are far smaller than a socket's buffer): the
-            // loop never waits for a client it turns away.
-            if (conn->send(env)) (void)conn->flush(nowNs);
             m_ctx.log("refused " + peer->userName + " (pid " + std::to_string(peer->pid) + "): too many clients");
+            m_sessions.push_back(std::move(session));
             continue;
         }
-        m_sessions.push_back(
-            std::make_unique<ClientSession>(m_nextId++, std::move(conn), std::move(*peer), m_ctx, m_factory, nowNs));
+        m_sessions.push_back(std::move(session));
         m_ctx.log(m_sessions.back()->name() + ": connected");
     }
 }

@@ -3,6 +3,8 @@
 
 #include "core/Time.h"
 
+#include <sys/socket.h>
+
 namespace rdt::agent {
 
 namespace {
@@ -65,6 +67,14 @@ void ClientSession::beginShutdown(const std::string& reason)
     close(reason, monotonicNs());
 }
 
+void ClientSession::refuse(const std::string& reason, const std::string& advice)
+{
+    pb::Envelope env;
+    *env.mutable_welcome() = protocol::refuse(m_ctx.identity, reason, advice);
+    (void)m_conn->send(env);
+    close("refused", monotonicNs());
+}
+
 void ClientSession::onHello(const pb::Hello& hello, std::uint64_t nowNs)
 {
     pb::Envelope env;
@@ -109,7 +119,7 @@ void ClientSession::handle(const protocol::Incoming& message, std::uint64_t nowN
 
 void ClientSession::addPollFds(std::vector<pollfd>& fds) const
 {
-    fds.push_back({ m_inputClosed || m_closing || m_finished ? -1 : m_conn->readFd(), POLLIN, 0 });
+    fds.push_back({ m_inputClosed || m_finished ? -1 : m_conn->readFd(), POLLIN, 0 });
     fds.push_back({ m_conn->writeFd(), static_cast<short>(m_conn->wantWrite() ? POLLOUT : 0), 0 });
     fds.push_back({ m_worker ? m_worker->doneFd() : -1, POLLIN, 0 }); // -1 is ignored by poll(2)
     // While a command runs the handler is the worker's: its events come with the command's answer, so the
@@ -127,7 +137,14 @@ void ClientSession::onPolled(const pollfd* first, std::uint64_t nowNs)
 
 void ClientSession::onReadable(std::uint64_t nowNs)
 {
-    if (m_finished || m_closing || m_inputClosed) return;
+    if (m_finished || m_inputClosed) return;
+    if (m_closing) {
+        // What a refused or dropped client still sends is read and dropped until it closes: a unix socket closed
+        // with unread input resets the peer, which could then lose the refusal or goodbye before reading it.
+        std::vector<protocol::Incoming> ignored;
+        if (!m_conn->readAvailable(ignored, nowNs) || m_conn->peerClosed()) finish(m_closingWhy);
+        return;
+    }
     std::vector<protocol::Incoming> in;
     const auto st = m_conn->readAvailable(in, nowNs);
     for (const auto& m : in) {
@@ -145,7 +162,11 @@ void ClientSession::onWritable(std::uint64_t nowNs)
 {
     if (m_finished) return;
     if (auto st = m_conn->flush(nowNs); !st) return fail(st.error().message);
-    if (m_closing && !m_conn->wantWrite()) finish(m_closingWhy);
+    // All written: say end of file (sockets; a pipe has nothing to shut) and wait for the client's (onReadable).
+    if (m_closing && !m_conn->wantWrite() && !m_writeShut) {
+        m_writeShut = true;
+        if (::shutdown(m_conn->writeFd(), SHUT_WR) != 0) finish(m_closingWhy);
+    }
 }
 
 void ClientSession::sendFinished()

@@ -72,6 +72,8 @@ public:
     /// Ends the session on the agent's behalf: Goodbye { reason } is queued and the running command cancelled;
     /// the session finishes once the goodbye is written (or after a second).
     void beginShutdown(const std::string& reason);
+    /// Turns the client away before its Hello (all slots taken): a refusing Welcome, then the session ends.
+    void refuse(const std::string& reason, const std::string& advice);
     /// Finishes now, whatever is unwritten (the agent is exiting).
     void finishNow(const std::string& why) { finish(why); }
     /// The finished session's worker, still ending on its own thread; the agent reaps it once ended().
@@ -98,6 +100,7 @@ private:
     bool m_welcomed = false;
     bool m_inputClosed = false; ///< the client closed its end: answer what it asked, then finish
     bool m_closing = false; ///< a refusal or goodbye is being flushed; then the session ends
+    bool m_writeShut = false; ///< closing, all written and our end shut: waiting for the client's end of file
     std::string m_closingWhy;
     std::uint64_t m_closingSinceNs = 0;
     std::uint64_t m_lastRequestNs = 0;
