@@ -9,7 +9,8 @@ namespace rdt::agent {
 const char* agentUsage()
 {
     return "usage: rdtscope-agent --stdio | --listen unix:PATH [--allow-group NAME] [--restore-on-exit]\n"
-           "                      [--max-clients N] [--no-polkit] [--metrics [ADDR:]PORT [METRICS OPTIONS]]\n"
+           "                      [--max-clients N] [--idle-timeout S] [--no-polkit] [--metrics [ADDR:]PORT [METRICS "
+           "OPTIONS]]\n"
            "       rdtscope-agent --metrics [ADDR:]PORT [--web-config FILE] [--source SPEC] [--scenario NAME]\n"
            "                      [--preset ID] [--sample-ms N] [--dashboard FILE] [--monitor-pods] [--proc-root DIR]\n"
            "                      [--kubelet-root DIR] [--metrics-tma]\n"
@@ -19,6 +20,9 @@ const char* agentUsage()
            "  --allow-group NAME unix-socket peers must be root or in this group (default rdtscope)\n"
            "  --restore-on-exit  when a client goes, put back the allocations it changed\n"
            "  --max-clients N    at most N clients at once on the socket (default 16)\n"
+           "  --idle-timeout S   when all slots are taken, a client that sent no request for S seconds (and\n"
+           "                     streams nothing) gives its slot to the new one, the longest idle first\n"
+           "                     (1 to 86400, default 300)\n"
            "  --no-polkit        do not ask polkit per action (only where polkitd does not run: containers, tests)\n"
            "  --metrics [ADDR:]PORT  serve /metrics (OpenMetrics or Prometheus text, read-only) and /dashboard on\n"
            "                     HTTP; ADDR defaults to 127.0.0.1, [::1]:PORT for IPv6, port 0 picks a free one\n"
@@ -74,6 +78,14 @@ Result<AgentOptions> parseAgentOptions(const std::vector<std::string>& args, boo
             if (v->empty() || *end || n < 1 || n > 1024)
                 return makeError("--max-clients needs a number from 1 to 1024, not '" + *v + "'");
             o.maxClients = static_cast<int>(n);
+        } else if (a == "--idle-timeout") {
+            auto v = value("--idle-timeout");
+            if (!v) return v.error();
+            char* end = nullptr;
+            const long n = std::strtol(v->c_str(), &end, 10);
+            if (v->empty() || *end || n < 1 || n > 86400)
+                return makeError("--idle-timeout needs a number of seconds from 1 to 86400, not '" + *v + "'");
+            o.idleTimeoutS = static_cast<unsigned>(n);
         } else if (a == "--metrics") {
             auto v = value("--metrics");
             if (!v) return v.error();

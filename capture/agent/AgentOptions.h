@@ -18,6 +18,7 @@ struct AgentOptions {
     bool restoreOnExit = false; ///< --restore-on-exit: undo this connection's allocation changes when it ends
     bool noPolkit = false; ///< --no-polkit: skip the per-action polkit checks (docs/PROTOCOL.md)
     int maxClients = 16; ///< --max-clients N
+    unsigned idleTimeoutS = 300; ///< --idle-timeout S: an idle client's slot goes to a new one when all are taken
     /// --metrics [ADDR:]PORT: serve Prometheus/OpenMetrics on HTTP (default off; 127.0.0.1 when no address)
     bool metrics = false;
     std::string metricsAddress = "127.0.0.1";

@@ -20,6 +20,46 @@ namespace {
 constexpr std::size_t kMaxIds = 1u << 16;
 }
 
+Status checkWorkBounds(const pb::Request& request, std::optional<std::uint64_t> simulatedNowNs)
+{
+    switch (request.command_case()) {
+    case pb::Request::kAdvanceTo: {
+        const std::uint64_t target = request.advance_to().time_ns();
+        if (!simulatedNowNs) return {};
+        const std::uint64_t sourceNowNs = *simulatedNowNs;
+        if (target <= sourceNowNs || target - sourceNowNs <= kMaxAdvanceNs) return {};
+        return errnoError(EINVAL,
+            "AdvanceTo asks for " + std::to_string((target - sourceNowNs) / 1'000'000'000)
+                + " s of simulated time; the agent runs at most " + std::to_string(kMaxAdvanceNs / 1'000'000'000)
+                + " s per request",
+            "advance in steps of at most an hour (rdtscope-cli advances one poll interval at a time)");
+    }
+    case pb::Request::kStartPmu: {
+        const auto& s = request.start_pmu();
+        if (s.simulated() && s.sim_cycles_per_pump() > kMaxPumpCycles)
+            return errnoError(EINVAL,
+                "simulated cycles per pump " + std::to_string(s.sim_cycles_per_pump()) + " is more than the agent's "
+                    + std::to_string(kMaxPumpCycles) + " (10^7)",
+                "pump more often with fewer cycles (rdtscope-cli pumps 10^6 cycles every 50 ms)");
+        return {};
+    }
+    case pb::Request::kExperiment:
+        if (request.experiment().groups_size() > kMaxExperimentGroups)
+            return errnoError(EINVAL,
+                "an experiment names " + std::to_string(request.experiment().groups_size())
+                    + " groups; the agent saves at most " + std::to_string(kMaxExperimentGroups));
+        return {};
+    case pb::Request::kPmuReport:
+        if (request.pmu_report().top_n() > kMaxReportRows)
+            return errnoError(EINVAL,
+                "a PMU report of " + std::to_string(request.pmu_report().top_n()) + " rows per table; at most "
+                    + std::to_string(kMaxReportRows));
+        return {};
+    default:
+        return {};
+    }
+}
+
 Status checkSourceRequest(const std::string& source, const std::string& scenario, const std::string& preset,
     const std::optional<protocol::PeerCredentials>& peer)
 {

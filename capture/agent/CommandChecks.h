@@ -9,6 +9,7 @@
 #include "engine/PmuTypes.h"
 #include "protocol/UnixSocket.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,25 @@ class CaptureService;
 namespace rdt::agent {
 
 namespace pb = rdtscope::agent::v1;
+
+/// The most simulated time one AdvanceTo may run: an hour, the longest interval any rdtscope-cli command polls at
+/// (--interval 3600000 ms). docs/PROTOCOL.md "Work bounds" has what it costs.
+inline constexpr std::uint64_t kMaxAdvanceNs = 3'600'000'000'000;
+/// An AdvanceTo runs in slices of this much simulated time, and stops between two when its session ends.
+inline constexpr std::uint64_t kAdvanceSliceNs = 10'000'000;
+/// Simulated cycles one PMU pump may run on the agent (the engine allows 10^8, about a second per core; the agent a
+/// tenth, so that a stop never waits long for a pump).
+inline constexpr std::uint64_t kMaxPumpCycles = 10'000'000;
+/// Groups one Experiment may name.
+inline constexpr int kMaxExperimentGroups = 4096;
+/// Rows per table of one PmuReport.
+inline constexpr std::uint32_t kMaxReportRows = 10000;
+
+/// The work one request may cause, bounded before it runs (docs/PROTOCOL.md "Work bounds"): simulated time per
+/// AdvanceTo from `simulatedNowNs` (the simulated source's clock; empty for a real source, where AdvanceTo is a
+/// no-op; a time in the past is a no-op too), simulated cycles per PMU pump, groups per Experiment, rows per
+/// PmuReport. A refusal names the bound.
+Status checkWorkBounds(const pb::Request& request, std::optional<std::uint64_t> simulatedNowNs);
 
 /// Source specs the engine knows; `resctrl:PATH` and `sim-msr:DIR` only from a stdio client (authenticated by ssh or
 /// pkexec) or root on the unix socket; scenarios by built-in name only (the privileged agent reads no file a client

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MetricsEndpoint.h"
 
+#include "GrafanaDashboard.h"
+
 #include "metrics/KubernetesLabels.h"
 #include "metrics/ModelTma.h"
 #include "metrics/PodTma.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <unistd.h>
 
 namespace rdt::agent {
@@ -21,14 +21,6 @@ std::string installedDashboard()
     if (ec) return {};
     return (exe.parent_path() / RDTSCOPE_DASHBOARD_FROM_AGENT).lexically_normal().string();
 }
-
-std::string readDashboard(const std::string& path)
-{
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 }
 
 Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
@@ -38,9 +30,14 @@ Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
     auto configured = metrics::metricsServerOptions({ options.metricsAddress, options.metricsPort }, options.webConfig);
     if (!configured) return configured.error();
     metrics::MetricsServerOptions serverOptions = std::move(*configured);
-    serverOptions.dashboardJson = readDashboard(options.dashboard.empty() ? installedDashboard() : options.dashboard);
-    if (!options.dashboard.empty() && serverOptions.dashboardJson.empty())
-        return makeError("cannot read the dashboard " + options.dashboard);
+    // --dashboard, or the installed one when there is one (a build tree has none: /dashboard then answers 404).
+    const std::string dashboard = options.dashboard.empty() ? installedDashboard() : options.dashboard;
+    std::error_code ec;
+    if (!options.dashboard.empty() || (!dashboard.empty() && std::filesystem::exists(dashboard, ec))) {
+        auto json = loadGrafanaDashboard(dashboard);
+        if (!json) return makeError("--dashboard: " + json.error().message, json.error().advice);
+        serverOptions.dashboardJson = std::move(*json);
+    }
 
     engine::ServiceOptions serviceOptions;
     serviceOptions.rdt.spec = options.source;
@@ -71,7 +68,6 @@ Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
     const std::string kubeletRoot = options.kubeletRoot.empty() ? "/var/lib/kubelet" : options.kubeletRoot;
     const bool explicitTrees = !options.procRoot.empty() || !options.kubeletRoot.empty();
     metrics::GroupLabeller labeller;
-    std::error_code ec;
     if (options.monitorPods || explicitTrees
         || (!source.simulated && std::filesystem::is_directory(kubeletRoot + "/pods", ec))) {
         labeller = [k = metrics::KubernetesLabeller(procRoot, kubeletRoot)](

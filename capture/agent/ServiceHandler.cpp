@@ -10,6 +10,7 @@
 #include "remote/PmuCodec.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -49,6 +50,13 @@ public:
         default:
             break;
         }
+        if (m_service)
+            if (auto bounded = checkWorkBounds(
+                    request, m_service->source().simulated ? std::optional(m_service->nowNs()) : std::nullopt);
+                !bounded) {
+                m_ctx.log(who() + "refused: " + bounded.error().message);
+                return fail(response, bounded.error());
+            }
         if (!m_service) {
             // A command the agent knows that needs a source, or one it does not know at all.
             if (request.command_case() > pb::Request::kResctrlSetting || request.command_case() == 0)
@@ -67,9 +75,7 @@ public:
             return;
         }
         case pb::Request::kAdvanceTo:
-            svc.advanceTo(request.advance_to().time_ns());
-            response.mutable_now()->set_now_ns(svc.nowNs());
-            return;
+            return advanceTo(request.advance_to().time_ns(), response);
         case pb::Request::kGroupCommand:
             return groupCommand(request.group_command(), response);
         case pb::Request::kApplyAllocation:
@@ -78,10 +84,14 @@ public:
             return done(svc.setSamplingInterval(request.set_sampling_interval().interval_ns()), response);
         case pb::Request::kPollRdt:
             return done(svc.pollRdt(), response);
-        case pb::Request::kStartSampling:
-            return done(svc.startSampling(), response);
+        case pb::Request::kStartSampling: {
+            const auto r = svc.startSampling();
+            if (r.ok) m_streaming = true;
+            return done(r, response);
+        }
         case pb::Request::kStopSampling:
             svc.stopSampling();
+            m_streaming = false;
             return done(engine::CommandResult::success(), response);
         case pb::Request::kStartPmu:
             return startPmu(request.start_pmu(), response);
@@ -111,7 +121,10 @@ public:
         }
     }
 
-    void forwardEvents(protocol::Connection& connection) override
+    void cancel() override { m_cancelled = true; }
+    bool streaming() const override { return m_streaming; }
+
+    void takeEvents(std::vector<Outgoing>& out) override
     {
         if (m_wake) {
             std::uint64_t count = 0;
@@ -119,12 +132,12 @@ public:
         }
         if (!m_service) return;
         for (auto& e : m_service->drainEvents()) {
-            if (const auto* batch = std::get_if<RdtSampleBatch>(&e)) {
-                connection.sendSamples(*batch);
+            if (auto* batch = std::get_if<RdtSampleBatch>(&e)) {
+                out.emplace_back(std::move(*batch));
                 continue;
             }
             pb::Envelope env;
-            if (remote::toWire(e, *env.mutable_event())) (void)connection.send(env);
+            if (remote::toWire(e, *env.mutable_event())) out.emplace_back(std::move(env));
         }
         // Events the service itself dropped (nobody drained them in time) are said once per increase.
         if (const auto dropped = m_service->droppedEvents(); dropped > m_reportedDropped) {
@@ -135,12 +148,13 @@ public:
             n->set_where("agent");
             n->set_time_ns(m_service->nowNs());
             m_reportedDropped = dropped;
-            (void)connection.send(env);
+            out.emplace_back(std::move(env));
         }
     }
 
     void end(const std::string& why) override
     {
+        m_streaming = false;
         if (!m_service) return;
         m_service->stopSampling();
         restoreExperiment(why); // first: --restore-on-exit then puts back what the connection found
@@ -160,6 +174,7 @@ private:
         if (auto ok = checkSourceRequest(o.source(), o.scenario(), o.preset(), m_peer); !ok)
             return fail(response, ok.error());
         if (m_service) end("the client opened another source");
+        m_streaming = false;
         m_restore.clear();
         m_experiment.clear();
         engine::ServiceOptions opt;
@@ -191,6 +206,19 @@ private:
                 const std::uint64_t one = 1;
                 (void)!::write(fd, &one, sizeof one); // an eventfd add; the count saturates harmlessly
             });
+    }
+
+    /// Runs the simulated machine to `target` (checked against kMaxAdvanceNs) in slices, so that an ending session
+    /// or a stopping agent stops it within one slice.
+    void advanceTo(std::uint64_t target, pb::Response& response)
+    {
+        engine::CaptureService& svc = *m_service;
+        for (std::uint64_t t = svc.nowNs(); svc.source().simulated && t < target && !m_cancelled;) {
+            t = target - t > kAdvanceSliceNs ? t + kAdvanceSliceNs : target;
+            svc.advanceTo(t);
+        }
+        if (m_cancelled) return fail(response, errnoError(ECANCELED, "AdvanceTo was stopped: the session is ending"));
+        response.mutable_now()->set_now_ns(svc.nowNs());
     }
 
     void startPmu(const pb::StartPmu& s, pb::Response& response)
@@ -393,6 +421,8 @@ private:
     std::map<std::string, Schemata> m_restore;
     std::map<std::string, Schemata> m_experiment; ///< an unfinished experiment's groups as they were at BEGIN
     std::uint64_t m_reportedDropped = 0;
+    std::atomic<bool> m_cancelled { false }; ///< the session is ending (set from the agent's loop)
+    std::atomic<bool> m_streaming { false }; ///< StartSampling's batches flow to the client (read by the loop)
 };
 }
 

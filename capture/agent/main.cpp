@@ -34,6 +34,7 @@ void logLine(const std::string& line)
 }
 
 volatile std::sig_atomic_t g_stopRequested = 0;
+std::unique_ptr<MetricsEndpoint> g_metrics;
 
 void onStopSignal(int)
 {
@@ -46,6 +47,15 @@ bool systemdPassedOneSocket()
     const char* pid = std::getenv("LISTEN_PID");
     const char* fds = std::getenv("LISTEN_FDS");
     return pid && fds && std::atol(pid) == static_cast<long>(::getpid()) && std::atoi(fds) == 1;
+}
+
+/// A client's command did not stop in time (AgentServer::stopAll): exit without destructors, which would run under
+/// its thread; the metrics endpoint still removes its groups first.
+[[noreturn]] void exitLeavingWorkers(int rc)
+{
+    g_metrics.reset();
+    std::fflush(stderr);
+    std::_Exit(rc);
 }
 
 std::string hostName()
@@ -68,6 +78,10 @@ int main(int argc, char** argv)
         std::fputs(agentUsage(), stdout);
         return 0;
     }
+    // The metrics endpoint stops (and removes its groups) when main returns, before static destructors run.
+    struct StopMetricsOnReturn {
+        ~StopMetricsOnReturn() { g_metrics.reset(); }
+    } stopMetricsOnReturn;
     std::signal(SIGPIPE, SIG_IGN);
     struct sigaction sa { };
     sa.sa_handler = onStopSignal;
@@ -83,6 +97,7 @@ int main(int argc, char** argv)
     ctx.identity.heartbeatMs = 2000;
     ctx.identity.uid = static_cast<std::uint32_t>(::geteuid());
     ctx.restoreOnExit = opt.restoreOnExit;
+    ctx.idleLimitNs = std::uint64_t { opt.idleTimeoutS } * 1'000'000'000;
     ctx.log = logLine;
     ctx.polkit.enabled = !opt.noPolkit;
     if (const char* uid = std::getenv("PKEXEC_UID"); uid && opt.stdio) ctx.pkexecUid = std::atoi(uid);
@@ -94,18 +109,17 @@ int main(int argc, char** argv)
         ctx.identity.capabilities.push_back("polkit");
     }
 
-    std::unique_ptr<MetricsEndpoint> metrics;
     if (opt.metrics) {
         auto started = MetricsEndpoint::start(opt, logLine);
         if (!started) {
             logLine("--metrics: " + started.error().toString());
             return 1;
         }
-        metrics = std::move(*started);
+        g_metrics = std::move(*started);
         if (!opt.stdio && opt.listenPath.empty() && !opt.systemdSocket) {
             while (!g_stopRequested)
                 ::usleep(100'000);
-            metrics.reset();
+            g_metrics.reset();
             logLine("stopped");
             return 0;
         }
@@ -113,7 +127,9 @@ int main(int argc, char** argv)
 
     if (opt.stdio) {
         AgentServer server(std::move(ctx), makeServiceHandler);
-        return server.serveStdio(UniqueFd(::dup(0)), UniqueFd(::dup(1)));
+        const int rc = server.serveStdio(UniqueFd(::dup(0)), UniqueFd(::dup(1)));
+        if (server.leftWorkersRunning()) exitLeavingWorkers(rc);
+        return rc;
     }
     auto gid = protocol::lookupGroup(opt.allowGroup);
     if (!gid) {
@@ -139,5 +155,6 @@ int main(int argc, char** argv)
     const int rc = server.serveListener(std::move(listener), opt.maxClients);
     if (!opt.systemdSocket) ::unlink(opt.listenPath.c_str());
     logLine("stopped");
+    if (server.leftWorkersRunning()) exitLeavingWorkers(rc);
     return rc;
 }

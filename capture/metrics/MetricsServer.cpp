@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MetricsServer.h"
 
+#include "HttpListener.h"
+
 #include <chrono>
 #include <cstdlib>
 #include <httplib.h>
 #include <openssl/evp.h>
-#include <sys/socket.h>
+#include <openssl/ssl.h>
 
 namespace rdt::metrics {
 
@@ -71,6 +73,13 @@ std::string decodeBase64(const std::string& in)
     return out;
 }
 
+/// cpp-httplib's request handling (parsing, routing, responses) for a connection HttpListener owns: the library's
+/// own accept loop and worker pool are not used.
+class RequestProcessor final : public httplib::Server {
+public:
+    using httplib::Server::process_request;
+};
+
 } // namespace
 
 MetricsServer::MetricsServer(MetricsServerOptions options, Source source)
@@ -129,16 +138,24 @@ bool MetricsServer::authorized(const std::string& header)
 Status MetricsServer::start()
 {
     if (m_options.web.tls()) {
-        auto tls = std::make_unique<httplib::SSLServer>(m_options.web.certFile.c_str(), m_options.web.keyFile.c_str());
-        if (!tls->is_valid())
+        m_tls = SSL_CTX_new(TLS_server_method());
+        const bool loaded = m_tls && SSL_CTX_set_min_proto_version(m_tls, TLS1_2_VERSION) == 1
+            && SSL_CTX_use_certificate_chain_file(m_tls, m_options.web.certFile.c_str()) == 1
+            && SSL_CTX_use_PrivateKey_file(m_tls, m_options.web.keyFile.c_str(), SSL_FILETYPE_PEM) == 1
+            && SSL_CTX_check_private_key(m_tls) == 1;
+        if (!loaded) {
+            stop();
             return makeError(
                 "cannot load the TLS certificate " + m_options.web.certFile + " and key " + m_options.web.keyFile,
                 "both must be PEM files and the key must match the certificate");
-        m_server = std::move(tls);
-    } else {
-        m_server = std::make_unique<httplib::Server>();
+        }
     }
+    auto processor = std::make_unique<RequestProcessor>();
+    RequestProcessor* requests = processor.get();
+    m_server = std::move(processor);
     auto& server = *m_server;
+    server.set_keep_alive_max_count(100);
+    server.set_payload_max_length(64u << 10); // GET and HEAD only: any body is refused before it is read
     server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
         if (req.method != "GET" && req.method != "HEAD") {
             res.status = 405;
@@ -168,31 +185,25 @@ Status MetricsServer::start()
     });
     server.Get("/", [](const httplib::Request&, httplib::Response& res) { res.set_content(kIndex, "text/html"); });
 
-    // cpp-httplib's default also sets SO_REUSEPORT, with which a second exporter binds the same port and the kernel
-    // splits the scrapes between the two (socket(7)); SO_REUSEADDR alone still lets a restarted one bind at once.
-    server.set_socket_options([](socket_t sock) {
-        int yes = 1;
-        ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-    });
-    if (m_options.port == 0) {
-        m_port = server.bind_to_any_port(m_options.address);
-        if (m_port <= 0) m_port = 0;
-    } else {
-        m_port = server.bind_to_port(m_options.address, m_options.port) ? m_options.port : 0;
+    auto listener = HttpListener::open(m_options.address, m_options.port, m_tls, HttpLimits {},
+        [requests](HttpConnection& connection, bool closeAfter, bool& closed) {
+            return requests->process_request(connection, closeAfter, closed, nullptr);
+        });
+    if (!listener) {
+        stop();
+        return listener.error();
     }
-    if (m_port == 0)
-        return errnoError(errno, "cannot listen on " + m_options.address + ":" + std::to_string(m_options.port),
-            "is another exporter using that port, or is the address not one of this host's?");
-    m_thread = std::thread([&server] { server.listen_after_bind(); });
+    m_listener = std::move(*listener);
+    m_port = m_listener->port();
     return {};
 }
 
 void MetricsServer::stop()
 {
-    if (!m_server) return;
-    m_server->stop();
-    if (m_thread.joinable()) m_thread.join();
+    m_listener.reset(); // joins its threads: nothing uses the handlers or the TLS context any more
     m_server.reset();
+    if (m_tls) SSL_CTX_free(m_tls);
+    m_tls = nullptr;
 }
 
 } // namespace rdt::metrics

@@ -22,8 +22,11 @@
 namespace httplib {
 class Server;
 }
+struct ssl_ctx_st;
 
 namespace rdt::metrics {
+
+class HttpListener;
 
 struct MetricsServerOptions {
     std::string address = "127.0.0.1";
@@ -53,7 +56,8 @@ public:
     MetricsServer(const MetricsServer&) = delete;
     MetricsServer& operator=(const MetricsServer&) = delete;
 
-    /// Binds and serves on a thread of its own. Errors say which address and why.
+    /// Binds and serves on threads of its own (HttpListener: one accept loop, a few workers, the connection limits
+    /// and timeouts of HttpLimits). Errors say which address and why.
     Status start();
     void stop();
     int port() const { return m_port; }
@@ -68,8 +72,9 @@ private:
 
     MetricsServerOptions m_options;
     Source m_source;
-    std::unique_ptr<httplib::Server> m_server;
-    std::thread m_thread;
+    std::unique_ptr<httplib::Server> m_server; ///< routing and the handlers; its own listener is not used
+    ssl_ctx_st* m_tls = nullptr;
+    std::unique_ptr<HttpListener> m_listener;
     int m_port = 0;
     std::atomic<double> m_lastScrapeSeconds { 0 };
     std::mutex m_authMutex;

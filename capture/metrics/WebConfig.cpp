@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "WebConfig.h"
 
+#include "core/BoundedFile.h"
+
 #include <crypt.h>
 #include <cstring>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <yaml-cpp/yaml.h>
 
 namespace rdt::metrics {
@@ -24,6 +24,14 @@ bool isBcrypt(const std::string& hash)
 {
     const bool prefix = hash.rfind("$2a$", 0) == 0 || hash.rfind("$2b$", 0) == 0 || hash.rfind("$2y$", 0) == 0;
     return prefix && crypt_checksalt(hash.c_str()) == CRYPT_SALT_OK;
+}
+
+/// The cost of a "$2b$CC$..." hash: the two digits after the prefix (99 when they are not digits).
+int bcryptCost(const std::string& hash)
+{
+    auto digit = [&](std::size_t i) { return hash.size() > i && hash[i] >= '0' && hash[i] <= '9'; };
+    if (!digit(4) || !digit(5)) return 99;
+    return (hash[4] - '0') * 10 + (hash[5] - '0');
 }
 
 Result<WebConfig> parseNode(const YAML::Node& root, const std::string& baseDir)
@@ -56,6 +64,13 @@ Result<WebConfig> parseNode(const YAML::Node& root, const std::string& baseDir)
                 if (!isBcrypt(hash))
                     return makeError("basic_auth_users." + name + " is not a bcrypt hash",
                         "hash the password with `htpasswd -nBC 10 " + name + "` and use the part after the colon");
+                // Every scrape with a wrong password pays the full cost: a cost of 31 would hold the server for
+                // hours per request (each step doubles the time; README.md, "Fleets", has the figures).
+                if (bcryptCost(hash) > kMaxBcryptCost)
+                    return makeError("basic_auth_users." + name + " has bcrypt cost " + std::to_string(bcryptCost(hash))
+                            + "; rdtscope-agent accepts " + std::to_string(kMinBcryptCost) + " to "
+                            + std::to_string(kMaxBcryptCost),
+                        "hash the password again with `htpasswd -nBC 10 " + name + "` (cost 10, the usual choice)");
                 config.users[name] = hash;
             }
         } else {
@@ -78,15 +93,18 @@ Result<WebConfig> parseWebConfig(const std::string& yamlText, const std::string&
 
 Result<WebConfig> loadWebConfig(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in) return errnoError(errno, "cannot read the web configuration " + path);
-    std::ostringstream text;
-    text << in.rdbuf();
+    // A directory, /dev/zero or a FIFO is refused before anything is read (a directory once started the endpoint
+    // with neither TLS nor authentication).
+    auto text = readBoundedFile(path, kMaxWebConfigBytes, "web configuration");
+    if (!text) return text.error();
     const auto slash = path.rfind('/');
-    auto config = parseWebConfig(text.str(), slash == std::string::npos ? "." : path.substr(0, slash));
+    auto config = parseWebConfig(*text, slash == std::string::npos ? "." : path.substr(0, slash));
     if (!config) return makeError(path + ": " + config.error().message, config.error().advice);
-    for (const auto* file : { &config->certFile, &config->keyFile }) {
-        if (!file->empty() && !std::ifstream(*file)) return errnoError(errno, path + ": cannot read " + *file);
+    for (const auto& [file, what] :
+        { std::pair { &config->certFile, "TLS certificate" }, std::pair { &config->keyFile, "TLS key" } }) {
+        if (file->empty()) continue;
+        if (auto pem = readBoundedFile(*file, kMaxPemBytes, what); !pem)
+            return makeError(path + ": " + pem.error().message, pem.error().advice);
     }
     return config;
 }

@@ -10,6 +10,7 @@
 
 #include "core/Result.h"
 
+#include <cstddef>
 #include <map>
 #include <string>
 
@@ -23,9 +24,18 @@ struct WebConfig {
     bool tls() const { return !certFile.empty(); }
 };
 
+/// bcrypt costs accepted for basic_auth_users: 4 is bcrypt's least; above 14 one check takes longer than a scrape
+/// interval (README.md, "Fleets", has the figures), and each wrong password pays it in full.
+inline constexpr int kMinBcryptCost = 4;
+inline constexpr int kMaxBcryptCost = 14;
+/// The web configuration file and the PEM files it names are small; anything larger is not one.
+inline constexpr std::size_t kMaxWebConfigBytes = 64u << 10;
+inline constexpr std::size_t kMaxPemBytes = 1u << 20;
+
 /// Parses the YAML text; `baseDir` resolves relative paths. Errors name the key and say what is accepted.
 Result<WebConfig> parseWebConfig(const std::string& yamlText, const std::string& baseDir);
-/// Reads and parses a file (the agent reads it once, at start).
+/// Reads and parses a file (the agent reads it once, at start): a regular file of at most kMaxWebConfigBytes, whose
+/// certificate and key are regular files of at most kMaxPemBytes; anything else is refused with the reason.
 Result<WebConfig> loadWebConfig(const std::string& path);
 
 /// Checks a password against a bcrypt hash with libxcrypt's crypt_r(3).

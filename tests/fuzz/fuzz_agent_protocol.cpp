@@ -1,15 +1,35 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz target for the agent protocol's receiving side: any bytes, as they would arrive on a connection (preamble,
 // frames, zstd bodies, Envelopes, sample batches), read through the same Connection the agent and the client
-// use. It must never crash, hang or allocate without bound; a protocol error is the expected outcome.
+// use. It must never crash, hang or allocate without bound; a protocol error is the expected outcome. Every request
+// that decodes also goes through the agent's work bounds (agent/CommandChecks.h): what they accept must be within
+// them, whatever the fields say.
+#include "agent/CommandChecks.h"
 #include "protocol/Connection.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <vector>
+
+namespace {
+/// Aborts (the fuzzer's finding) when the bounds accept a request that causes more work than they allow.
+void checkBounds(const rdtscope::agent::v1::Request& r)
+{
+    using namespace rdt::agent;
+    constexpr std::uint64_t now = 1'000'000'000;
+    if (!checkWorkBounds(r, now)) return;
+    if (r.has_advance_to() && r.advance_to().time_ns() > now && r.advance_to().time_ns() - now > kMaxAdvanceNs)
+        std::abort();
+    if (r.has_start_pmu() && r.start_pmu().simulated() && r.start_pmu().sim_cycles_per_pump() > kMaxPumpCycles)
+        std::abort();
+    if (r.has_experiment() && r.experiment().groups_size() > kMaxExperimentGroups) std::abort();
+    if (r.has_pmu_report() && r.pmu_report().top_n() > kMaxReportRows) std::abort();
+}
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
@@ -37,8 +57,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::vector<Incoming> in;
         if (!c.readAvailable(in, 1)) break;
         messages += in.size();
-        for (const auto& m : in)
+        for (const auto& m : in) {
             if (m.samples) messages += m.samples->batch.samples.size();
+            if (m.envelope.has_request()) checkBounds(m.envelope.request());
+        }
         if (c.peerClosed()) break;
     }
     if (!closed) ::close(sv[1]);

@@ -118,7 +118,7 @@ TEST(MetricsEndpoint, RefusesBadOptionsWithAdvice)
     EXPECT_NE(r.out.find("port from 0 to 65535"), std::string::npos) << r.out;
     r = run({ RDTSCOPE_AGENT, "--source", "sim", "--metrics", "127.0.0.1:0", "--web-config", "/nonexistent.yml" }, 30);
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_NE(r.out.find("cannot read the web configuration /nonexistent.yml"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("cannot open web configuration /nonexistent.yml"), std::string::npos) << r.out;
 }
 
 TEST(MetricsEndpoint, RealPrometheusSeesEverySeriesTheRightRateAndNoResetAcrossWraps)

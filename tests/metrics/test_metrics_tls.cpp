@@ -78,5 +78,5 @@ TEST(MetricsTls, BadWebConfigurationStopsTheAgentWithTheReason)
     std::ofstream(dir + "/tls.yml") << "tls_server_config:\n  cert_file: missing.crt\n  key_file: missing.key\n";
     r = run({ RDTSCOPE_AGENT, "--source", "sim", "--metrics", "127.0.0.1:0", "--web-config", dir + "/tls.yml" }, 30);
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_NE(r.out.find("cannot read " + dir + "/missing.crt"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("cannot open TLS certificate " + dir + "/missing.crt"), std::string::npos) << r.out;
 }

@@ -61,6 +61,5 @@ TEST(WebConfig, RefusesWhatItWouldNotHonour)
     EXPECT_NE(c.error().message.find("not valid YAML"), std::string::npos);
     auto missing = loadWebConfig("/nonexistent/web.yml");
     ASSERT_FALSE(missing);
-    EXPECT_NE(
-        missing.error().message.find("cannot read the web configuration /nonexistent/web.yml"), std::string::npos);
+    EXPECT_NE(missing.error().message.find("cannot open web configuration /nonexistent/web.yml"), std::string::npos);
 }
