@@ -40,7 +40,7 @@ void CallGraphModel::rebuildRows()
     for (std::size_t i = 0; i < m_report.edges.size(); ++i) {
         const FunctionEdge& e = m_report.edges[i];
         const bool keep = m_mode == Mode::Edges
-            || (e.call && e.from != e.to
+            || (e.call() && e.from != e.to
                 && ((m_mode == Mode::Callers && e.to == fn) || (m_mode == Mode::Callees && e.from == fn)));
         if (keep) m_rows.push_back(static_cast<int>(i));
     }
@@ -58,7 +58,7 @@ QSet<QString> CallGraphModel::neighbourhood(const QString& name, int hops) const
 {
     QHash<QString, QSet<QString>> adjacent;
     for (const auto& e : m_report.edges) {
-        if (!e.call || e.from == e.to) continue;
+        if (!e.call() || e.from == e.to) continue;
         const QString a = QString::fromStdString(e.from), b = QString::fromStdString(e.to);
         adjacent[a].insert(b);
         adjacent[b].insert(a);
@@ -107,7 +107,7 @@ QVariant CallGraphModel::data(const QModelIndex& index, int role) const
         case FromColumn:
             return QString::fromStdString(e->from);
         case ToColumn:
-            return e->call ? QString::fromStdString(e->to) : (display ? tr("(inside)") : QVariant(QString()));
+            return e->from != e->to ? QString::fromStdString(e->to) : (display ? tr("(inside)") : QVariant(QString()));
         case CountColumn:
             return display ? QVariant(QString::number(s.count)) : QVariant(static_cast<qulonglong>(s.count));
         case MispredictColumn:
@@ -120,13 +120,18 @@ QVariant CallGraphModel::data(const QModelIndex& index, int role) const
         case TotalCyclesColumn: // unknown, not zero, when no entry carried a cycle count
             if (!s.cycleSamples) return display ? QVariant(tr("n/a")) : QVariant(static_cast<qulonglong>(0));
             return display ? QVariant(QString::number(s.cycles)) : QVariant(static_cast<qulonglong>(s.cycles));
+        case KindColumn:
+            return QString::fromUtf8(rdt::pmu::edgeKindName(e->kind));
         default:
             return {};
         }
     }
     if (role == Qt::TextAlignmentRole && index.column() >= CountColumn)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::ToolTipRole && index.column() >= MispredictColumn && (!s.cycleSamples || !m_flags))
+    if (role == Qt::ToolTipRole && index.column() == KindColumn)
+        return tr("Kind from: %1").arg(QString::fromUtf8(rdt::pmu::edgeKindFromName(e->kindFrom)));
+    if (role == Qt::ToolTipRole && index.column() >= MispredictColumn && index.column() != KindColumn
+        && (!s.cycleSamples || !m_flags))
         return tr("The LBR entries carry no cycle counts (call-stack mode, or a PMU without LBR timing)");
     return {};
 }
@@ -147,6 +152,8 @@ QVariant CallGraphModel::headerData(int section, Qt::Orientation orientation, in
         return tr("Avg cycles");
     case TotalCyclesColumn:
         return tr("Total cycles");
+    case KindColumn:
+        return tr("Kind");
     default:
         return {};
     }

@@ -24,6 +24,7 @@ public:
         MispredictColumn,
         AvgCyclesColumn,
         TotalCyclesColumn,
+        KindColumn, ///< the edge kind the engine decided, and where from (pmu::edgeKindName)
         ColumnCount
     };
     enum class Mode { Edges, Callers, Callees };

@@ -80,7 +80,7 @@ void aggregatePmu(const PmuData& data, const AggregateParams& p, Aggregates& out
         return s >= p.from && s <= p.to;
     };
     if (p.full) {
-        BranchGraph graph(data.branchMode);
+        BranchGraph graph(data.branchInfo());
         Sample scratch;
         scratch.present = perf::SampleIp | perf::SampleTid | perf::SampleTime | perf::SampleBranchStack;
         out.rangeBranches = 0;

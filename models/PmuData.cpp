@@ -27,7 +27,11 @@ void addSample(PmuData& data, const Sample& s, const EventAttr* attr)
 {
     const bool loadLatency = s.has(perf::SampleWeight | perf::SampleWeightStruct) && s.has(perf::SampleDataSrc);
     if (s.has(perf::SampleBranchStack)) { // empty stacks too: their IP still counts as a self sample
-        if (attr && (attr->branchSampleType & perf::BranchCallStack)) data.branchMode = BranchGraph::Mode::CallStack;
+        if (attr) {
+            const auto info = BranchGraph::Info::fromAttr(*attr);
+            data.branchMode = info.mode;
+            data.branchTypes = info.typesRecorded;
+        }
         data.branches.push_back(PmuBranchSample { s.time, s.pid, s.ip, s.branches });
     } else if (loadLatency) {
         data.loads.push_back(PmuLoadSample { s.time, s.ip, s.addr, s.dataSrc, s.pid,

@@ -47,6 +47,9 @@ struct PmuData {
     PmuSourceKind kind = PmuSourceKind::None;
     std::string name; ///< file name, "simulated Sapphire Rapids-class PMU", ...
     BranchGraph::Mode branchMode = BranchGraph::Mode::AnyBranch;
+    bool branchTypes = true; ///< entries carry PERF_BR_* types (the attr's TYPE_SAVE; live and simulated: yes)
+    BranchStackSource branchSource = BranchStackSource::Unknown; ///< set by the import (perfdata::branchStackSource)
+    BranchGraph::Info branchInfo() const { return { branchMode, branchTypes, branchSource }; }
     std::vector<PmuBranchSample> branches;
     std::vector<PmuLoadSample> loads;
     std::vector<PmuTmaPoint> tma; ///< the intervals of every TMA series, in the order they were read

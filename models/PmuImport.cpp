@@ -2,6 +2,7 @@
 #include "PmuImport.h"
 
 #include "core/BoundedFile.h"
+#include "perfdata/BranchStackOrigin.h"
 #include "perfdata/PerfDataReader.h"
 #include "perfdata/SymbolSearch.h"
 
@@ -35,14 +36,17 @@ Result<PmuData> importPerfData(const std::string& path, const PmuImportOptions& 
     ro.progressEvery = 1u << 20;
     auto stats = (*reader)->read(
         [&](const DecodedRecord& r) {
-            if (r.kind == RecordKind::Mmap && !options.symbolDirs.empty()) {
-                MmapRecord m = r.mmap;
-                if (auto local = search.locateMapping(m, header)) m.filename = *local;
-                data.symbols->addMapping(m.pid, m);
+            if (r.kind == RecordKind::Mmap) { // the CLI's rule: the binary, or none (another build, another arch)
+                const auto local = search.localMapping(r.mmap, header);
+                data.symbols->addMapping(local.mapping.pid, local.mapping, local.binaryPresent);
             } else {
                 data.symbols->onRecord(r);
             }
-            if (r.kind == RecordKind::Sample) addSample(data, r.sample, r.attr);
+            if (r.kind == RecordKind::Sample) {
+                if (r.attr && r.sample.has(perf::SampleBranchStack) && data.branches.empty())
+                    data.branchSource = perfdata::branchStackSource(*r.attr, header);
+                addSample(data, r.sample, r.attr);
+            }
             return true;
         },
         ro);

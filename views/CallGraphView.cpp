@@ -161,7 +161,8 @@ CallGraphView::CallGraphView(PmuSession* session, QWidget* parent)
         [this] { m_view->fitInView(m_scene->itemsBoundingRect(), Qt::KeepAspectRatio); });
     connect(m_hotTable, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
         if (const auto* e = m_hot->edgeAt(i.row()))
-            selectFunction(QString::fromStdString(i.column() == CallGraphModel::ToColumn && e->call ? e->to : e->from));
+            selectFunction(
+                QString::fromStdString(i.column() == CallGraphModel::ToColumn && e->from != e->to ? e->to : e->from));
     });
     connect(m_session, &PmuSession::aggregated, this, &CallGraphView::rebuild);
     connect(m_session, &PmuSession::dataReset, this, [this] {
@@ -238,7 +239,7 @@ void CallGraphView::requestLayout()
             std::max(3.3 * fm.height(), 36 + 40 * s) });
     }
     for (const auto& e : report.edges) {
-        if (!e.call || e.from == e.to) continue;
+        if (!e.call() || e.from == e.to) continue;
         const auto a = index.find(QString::fromStdString(e.from)), b = index.find(QString::fromStdString(e.to));
         if (a == index.end() || b == index.end()) continue;
         graph->edges.push_back({ a.value(), b.value() });
@@ -333,12 +334,17 @@ void CallGraphView::applyLayout(quint64 generation, const LayoutResult& result, 
     m_status->setToolTip(m_hot->hasBranchFlags()
             ? tr("Box size: samples. Edge width: count. Edge colour: mispredict rate, green 0 % to red 20 % and more.")
             : tr("Box size: samples. Edge width: count. Call-stack LBR records no mispredicts: edges are grey."));
-    m_status->setText(tr("%1 functions, %2 call edges%3 \u00b7 layout %4 ms \u00b7 %5 samples")
+    // The counts are the engine's (BranchGraphReport::edgeCount), the ones `rdtscope-cli report --lbr` prints.
+    const auto& graph = m_session->branchGraph();
+    m_status->setText(tr("%1 functions%2, %3 call edges (%4 drawn), %5 of unknown kind \u00b7 layout %6 ms \u00b7 "
+                         "%7 samples")
                           .arg(m_drawn.size())
-                          .arg(m_drawnEdges.size())
                           .arg(m_hidden ? tr(" (%1 smaller ones hidden)").arg(m_hidden) : QString())
+                          .arg(graph.edgeCount(rdt::pmu::EdgeKind::Call))
+                          .arg(m_drawnEdges.size())
+                          .arg(graph.edgeCount(rdt::pmu::EdgeKind::Unknown))
                           .arg(ms, 0, 'f', 0)
-                          .arg(m_session->branchGraph().samples));
+                          .arg(graph.samples));
     Q_EMIT layoutFinished(generation, ms);
 }
 

@@ -228,13 +228,22 @@ void LatencyView::refreshTables()
         m_caption->setText(
             tr("%1: no load-latency samples%2.")
                 .arg(m_session->sourceLabel(), m_session->hasTimeRange() ? tr(" in the selected range") : QString()));
-    else
-        m_caption->setText(tr("%1: %2 loads, mean %3 cycles, p99 %4, %5 HITM%6")
+    else {
+        // mem_region (Linux 7.0, Diamond Rapids): the engine's per-region counts, as `report --mem` lists them.
+        QString regions;
+        const auto& byRegion = m_session->latency().byRegion;
+        for (std::size_t g = 1; g < byRegion.size(); ++g)
+            if (byRegion[g])
+                regions += (regions.isEmpty() ? tr(", regions: ") : QStringLiteral(", "))
+                    + QString::fromStdString(rdt::pmu::memRegionName(static_cast<std::uint8_t>(g)))
+                    + QStringLiteral(" ") + QString::number(byRegion[g]);
+        m_caption->setText(tr("%1: %2 loads, mean %3 cycles, p99 %4, %5 HITM%6%7")
                                .arg(m_session->sourceLabel())
                                .arg(total.count)
                                .arg(total.mean(), 0, 'f', 1)
                                .arg(total.percentile(0.99))
                                .arg(total.hitm)
-                               .arg(filter));
+                               .arg(regions, filter));
+    }
     m_clear->setEnabled(bin >= 0 || level >= 0);
 }

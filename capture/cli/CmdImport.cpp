@@ -60,9 +60,10 @@ void summary(const std::string& file, const perfdata::ImportResult& r)
     if (!r.missingBinaries.empty())
         std::printf("binaries not found: %zu (pass --symfs DIR)\n", r.missingBinaries.size());
     if (r.lbrMode)
-        std::printf("LBR: %s, %" PRIu64 " branch entries, %zu function edges\n",
-            *r.lbrMode == pmu::BranchGraph::Mode::CallStack ? "call-stack mode" : "any-branch mode", r.lbr.branches,
-            r.lbr.edges.size());
+        std::printf("LBR: %s, %s, %" PRIu64 " branch entries, %zu function edges (%zu call, %zu unknown kind)\n",
+            r.lbrInfo.modeName().c_str(), std::string(pmu::branchStackSourceName(r.lbrInfo.source)).c_str(),
+            r.lbr.branches, r.lbr.edges.size(), r.lbr.edgeCount(pmu::EdgeKind::Call),
+            r.lbr.edgeCount(pmu::EdgeKind::Unknown));
     if (r.hasMem)
         std::printf("load latency: %" PRIu64 " samples, mean %.1f cycles\n", r.mem.total.count, r.mem.total.mean());
     std::printf("top symbols (samples):\n");

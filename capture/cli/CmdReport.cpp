@@ -8,6 +8,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 namespace rdt::cli {
@@ -16,7 +17,7 @@ namespace {
 
 struct ReportOptions {
     std::string file;
-    bool lbr = false, mem = false, salvage = false;
+    bool lbr = false, mem = false, stats = false, salvage = false;
     std::vector<std::string> symfs;
     double top = 20;
 };
@@ -40,6 +41,8 @@ void printHeader(const std::string& file, const perfdata::ImportResult& r)
     if (!h.cmdline.empty()) std::printf("command: %s\n", h.commandLine().c_str());
     for (const auto& b : r.binaries)
         std::printf("binary: %s\n", b.c_str());
+    for (const auto& b : r.rejectedBinaries)
+        std::printf("binary refused: %s\n", b.c_str());
     if (!r.missingBinaries.empty()) {
         std::printf("binaries not found: %zu (their addresses are shown as module+offset; pass --symfs DIR):",
             r.missingBinaries.size());
@@ -68,15 +71,27 @@ int printLbr(const perfdata::ImportResult& r, std::size_t top)
         return ExitFailure;
     }
     const auto& g = r.lbr;
-    std::printf("\nLBR %s: %" PRIu64 " samples, %" PRIu64 " branch entries, %" PRIu64 " samples without user entries\n",
-        *r.lbrMode == pmu::BranchGraph::Mode::CallStack ? "call-stack mode" : "any-branch mode", g.samples, g.branches,
-        g.emptyStacks);
+    std::printf("\nLBR %s (%s%s): %" PRIu64 " samples, %" PRIu64 " branch entries, %" PRIu64
+                " samples without user entries (%" PRIu64 " with kernel entries only)\n",
+        r.lbrInfo.modeName().c_str(), std::string(pmu::branchStackSourceName(r.lbrInfo.source)).c_str(),
+        r.lbrInfo.typesRecorded ? ", branch types recorded" : ", no branch types", g.samples, g.branches, g.emptyStacks,
+        g.kernelOnlyStacks);
+    std::printf("edge kinds:");
+    for (std::size_t k = 0; k < pmu::kEdgeKinds; ++k) {
+        const auto kind = static_cast<pmu::EdgeKind>(k);
+        std::printf("%s %s %zu (%" PRIu64 " entries)", k ? "," : "", std::string(pmu::edgeKindName(kind)).c_str(),
+            g.edgeCount(kind), g.entryCount(kind));
+    }
+    std::printf("\nkinds from: branch type %" PRIu64 ", disassembly %" PRIu64 ", call stack %" PRIu64 ", none %" PRIu64
+                " entries\n",
+        g.entryCount(pmu::EdgeKindFrom::BranchType), g.entryCount(pmu::EdgeKindFrom::Disassembly),
+        g.entryCount(pmu::EdgeKindFrom::CallStack), g.entryCount(pmu::EdgeKindFrom::None));
     std::printf("\nHot functions\n%10s %10s  %-32s %s\n", "self", "inclusive", "function", "module");
     for (std::size_t i = 0; i < g.functions.size() && i < top; ++i) {
         const auto& f = g.functions[i];
         std::printf("%10" PRIu64 " %10" PRIu64 "  %-32s %s\n", f.self, f.inclusive, f.name.c_str(), f.module.c_str());
     }
-    std::printf("\nTop edges\n%10s %8s %10s  %-6s %s\n", "count", "mispred", "avg cycles", "kind", "from -> to");
+    std::printf("\nTop edges\n%10s %8s %10s  %-7s %s\n", "count", "mispred", "avg cycles", "kind", "from -> to");
     for (std::size_t i = 0; i < g.edges.size() && i < top; ++i) {
         const auto& e = g.edges[i];
         char cycles[24];
@@ -84,9 +99,30 @@ int printLbr(const perfdata::ImportResult& r, std::size_t top)
             std::snprintf(cycles, sizeof cycles, "%10.1f", e.stats.averageCycles());
         else
             std::snprintf(cycles, sizeof cycles, "%10s", "-");
-        std::printf("%10" PRIu64 " %8s %s  %-6s %s -> %s\n", e.stats.count, pct(e.stats.mispredictRate()).c_str(),
-            cycles, e.call ? "call" : "branch", e.from.c_str(), e.to.c_str());
+        std::printf("%10" PRIu64 " %8s %s  %-7s %s -> %s\n", e.stats.count, pct(e.stats.mispredictRate()).c_str(),
+            cycles, std::string(pmu::edgeKindName(e.kind)).c_str(), e.from.c_str(), e.to.c_str());
     }
+    return ExitOk;
+}
+
+int printStats(const perfdata::ImportResult& r)
+{
+    const auto& st = r.stats;
+    std::printf("\nRecord types: %" PRIu64 " records, %" PRIu64 " bytes", st.records, st.bytes);
+    if (st.compressedRecords)
+        std::printf(
+            " (%" PRIu64 " COMPRESSED records holding %" PRIu64 " bytes)", st.compressedRecords, st.decompressedBytes);
+    std::printf("\n%-20s %6s %12s\n", "type", "id", "count");
+    for (std::uint32_t t = 0; t < std::size(st.byType); ++t)
+        if (st.byType[t]) std::printf("%-20s %6u %12" PRIu64 "\n", pmu::recordTypeName(t).c_str(), t, st.byType[t]);
+    std::printf("unknown record types (skipped by their size): %" PRIu64 "\n", st.unknownRecords);
+    if (st.skippedPayloadBytes)
+        std::printf("payload bytes skipped (TRACING_DATA, AUXTRACE): %" PRIu64 "\n", st.skippedPayloadBytes);
+    std::printf("\nHeader features: %zu sections\n%-16s %4s %10s  %s\n", r.header.sections.size(), "feature", "id",
+        "bytes", "read");
+    for (const auto& f : r.header.sections)
+        std::printf("%-16s %4u %10" PRIu64 "  %s\n", perfdata::featureName(f.id).c_str(), f.id, f.bytes,
+            f.interpreted ? "read" : "skipped by its size");
     return ExitOk;
 }
 
@@ -102,11 +138,22 @@ int printMem(const perfdata::ImportResult& r, std::size_t top)
     std::printf("\nLoad latency: %" PRIu64 " samples, mean %.1f cycles, p50 %u, p99 %u, HITM %" PRIu64
                 ", remote %" PRIu64 "\n",
         m.total.count, m.total.mean(), m.total.percentile(0.5), m.total.percentile(0.99), m.total.hitm, m.total.remote);
+    std::printf("samples from: %s\n", r.memOrigin.describe().c_str());
     std::printf("\nBy data source\n%-14s %8s\n", "level", "samples");
     for (std::size_t l = 0; l < static_cast<std::size_t>(pmu::MemLevel::Count); ++l)
         if (m.total.byLevel[l])
             std::printf("%-14s %8" PRIu64 "\n", std::string(pmu::memLevelName(static_cast<pmu::MemLevel>(l))).c_str(),
                 m.total.byLevel[l]);
+    if (m.anyCache)
+        std::printf("%" PRIu64 " of the L3 samples name only \"a cache\" (mem_lvl_num ANY_CACHE, as Arm SPE reports)\n",
+            m.anyCache);
+    if (m.total.count > m.byRegion[0]) { // mem_region filled (Linux 7.0, Diamond Rapids)
+        std::printf("\nBy memory region\n%-32s %8s\n", "region", "samples");
+        for (std::size_t g = 0; g < m.byRegion.size(); ++g)
+            if (m.byRegion[g])
+                std::printf(
+                    "%-32s %8" PRIu64 "\n", pmu::memRegionName(static_cast<std::uint8_t>(g)).c_str(), m.byRegion[g]);
+    }
     std::printf("\nLatency histogram (cycles)\n");
     for (std::size_t b = 0; b < pmu::LoadLatencyReport::kBuckets; ++b) {
         std::uint64_t n = 0;
@@ -148,7 +195,7 @@ int runReport(const ReportOptions& o)
         return ExitFailure;
     }
     printHeader(o.file, *r);
-    const int printed = o.lbr ? printLbr(*r, opt.topN) : printMem(*r, opt.topN);
+    const int printed = o.stats ? printStats(*r) : o.lbr ? printLbr(*r, opt.topN) : printMem(*r, opt.topN);
     const int damage = damagedInputExit("report", o.file, r->stats.damage(), o.salvage);
     return printed != ExitOk ? printed : damage;
 }
@@ -165,12 +212,15 @@ CommandRun defineReport(CLI::App& cmd)
         "         counts them.\n"
         "  --mem  the load-latency view of `perf mem record` / PEBS load-latency samples: a latency histogram\n"
         "         by data source, then the top functions and 64-byte cache lines by total latency.\n"
+        "  --stats  every record type the file holds with its count (records inside COMPRESSED ones included)\n"
+        "         and every header feature section with its size, read or skipped.\n"
         "Exit codes: 0 printed, 1 the file is unreadable, damaged or has no such samples, 2 usage error.");
     auto o = std::make_shared<ReportOptions>();
     addPositional(cmd, "FILE", o->file, "the perf.data file")->required();
     auto* view = cmd.add_option_group("view");
     view->add_flag("--lbr", o->lbr, "the branch graph");
     view->add_flag("--mem", o->mem, "the load-latency tables");
+    view->add_flag("--stats", o->stats, "every record type with its count, and every header feature");
     view->require_option(1);
     cmd.add_option("--symfs", o->symfs,
            "where to find the profiled binaries: DIR/<recorded path>, DIR/<basename>,\n"

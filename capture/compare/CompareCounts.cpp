@@ -52,7 +52,7 @@ void compareEdges(Comparison& c, double scaleA, double scaleB)
         DiffRow r;
         r.section = kind == "branch" ? Section::HotBranch : Section::CallEdge;
         r.item = kind == "branch" ? from : from + " -> " + to;
-        if (kind == "return") r.item += " (return)";
+        if (kind != "branch" && kind != "call") r.item += " (" + kind + ")"; // return, jump, trap, unknown
         r.metric = "share";
         r.unit = "%";
         if (p.inA) {

@@ -85,8 +85,10 @@ void fillPmuSide(const perfdata::ImportResult& r, const PerfSampleCounts& counts
         p.lbrSamples = r.lbr.samples;
         p.branches = r.lbr.branches;
         for (const auto& e : r.lbr.edges)
-            p.edges.push_back(
-                BranchEdge { e.from, e.to, e.ret ? "return" : (e.call ? "call" : "branch"), e.stats.count });
+            p.edges.push_back(BranchEdge { e.from, e.to,
+                e.kind == pmu::EdgeKind::Jump && e.from == e.to ? std::string("branch")
+                                                                : std::string(pmu::edgeKindName(e.kind)),
+                e.stats.count });
     }
     if (r.hasMem) {
         p.hasMem = true;

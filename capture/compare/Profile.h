@@ -71,9 +71,10 @@ struct TmaValue {
     double fraction = 0;
 };
 
-/// A function-level LBR edge: a call edge (from != to, `kind` "call"/"return") or a hot branch inside a function.
+/// A function-level LBR edge: an edge between functions (`kind` "call", "return", "jump", "trap", "unknown":
+/// pmu::edgeKindName) or a hot branch inside a function ("branch": a jump with from == to).
 struct BranchEdge {
-    std::string from, to, kind; ///< kind: "call", "return", "branch"
+    std::string from, to, kind; ///< kind: "call", "return", "jump", "trap", "unknown", "branch"
     std::uint64_t count = 0;
 };
 

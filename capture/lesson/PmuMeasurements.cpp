@@ -79,7 +79,7 @@ std::pair<double, double> innerBranches(const pmu::BranchGraphReport& g, const s
 {
     double count = 0, mispredicted = 0;
     for (const auto& e : g.edges) {
-        if (e.call || e.ret || (!fn.empty() && e.from != fn)) continue;
+        if (e.call() || e.ret() || (!fn.empty() && e.from != fn)) continue;
         count += double(e.stats.count);
         mispredicted += double(e.stats.mispredicts);
     }
@@ -118,7 +118,7 @@ std::optional<double> pmuMetric(
         if (function == "calls") {
             double n = 0;
             for (const auto& e : g.edges)
-                if (e.call && e.from == arg(0) && e.to == arg(1)) n += double(e.stats.count);
+                if (e.call() && e.from == arg(0) && e.to == arg(1)) n += double(e.stats.count);
             return n;
         }
         const auto [inside, mispredicted] = innerBranches(g, arg(0));
@@ -185,7 +185,7 @@ std::vector<std::string> describePmuReport(const engine::PmuReport& r)
         std::string calls = "calls (samples):";
         std::size_t shown = 0;
         for (const auto& e : g.edges) { // by count, descending
-            if (!e.call || shown == 6) continue;
+            if (!e.call() || shown == 6) continue;
             calls += formatString(
                 " %s -> %s %llu;", e.from.c_str(), e.to.c_str(), static_cast<unsigned long long>(e.stats.count));
             ++shown;
@@ -194,7 +194,7 @@ std::vector<std::string> describePmuReport(const engine::PmuReport& r)
         std::map<std::string, std::pair<double, double>> loops;
         double all = 0;
         for (const auto& e : g.edges) {
-            if (e.call || e.ret) continue;
+            if (e.call() || e.ret()) continue;
             loops[e.from].first += double(e.stats.count);
             loops[e.from].second += double(e.stats.mispredicts);
             all += double(e.stats.count);

@@ -48,6 +48,13 @@ const BuildIdEntry* HeaderInfo::buildIdFor(const std::string& filename) const
     return nullptr;
 }
 
+std::string HeaderInfo::pmuName(std::uint32_t attrType) const
+{
+    for (const auto& [type, name] : pmuMappings)
+        if (type == attrType) return name;
+    return {};
+}
+
 std::string HeaderInfo::commandLine() const
 {
     std::string s;
@@ -226,6 +233,45 @@ Status parseFeature(unsigned feature, std::span<const std::byte> bytes, HeaderIn
             }
         break;
     }
+    case FeatPmuMappings: { // {u32 nr; {u32 type; perf_header_string name}[nr]} (perf util/header.c)
+        std::uint32_t nr = 0;
+        if (!c.u32(nr) || nr > c.left() / 8) {
+            st = malformed(feature, "truncated");
+            break;
+        }
+        for (std::uint32_t i = 0; i < nr; ++i) {
+            std::pair<std::uint32_t, std::string> m;
+            if (!c.u32(m.first) || !takeString(c, m.second)) {
+                st = malformed(feature, "mapping truncated");
+                break;
+            }
+            info.pmuMappings.push_back(std::move(m));
+        }
+        break;
+    }
+    case FeatSampleTime: { // {u64 first_sample_time; u64 last_sample_time} (perf util/header.c write_sample_time)
+        std::uint64_t first = 0, last = 0;
+        if (!c.u64(first) || !c.u64(last))
+            st = malformed(feature, "truncated");
+        else
+            info.sampleTime = std::make_pair(first, last);
+        break;
+    }
+    case FeatCache: { // {u32 version = 1; u32 cnt; {u32 level, line_size, sets, ways; 3 strings}[cnt]} (write_cache)
+        std::uint32_t version = 0, cnt = 0;
+        if (!c.u32(version) || !c.u32(cnt) || version != 1 || cnt > c.left() / 28) {
+            st = malformed(feature, "version " + std::to_string(version) + ", " + std::to_string(cnt) + " levels");
+            break;
+        }
+        info.caches.resize(cnt);
+        for (auto& l : info.caches)
+            if (!c.u32(l.level) || !c.u32(l.lineSize) || !c.u32(l.sets) || !c.u32(l.ways) || !takeString(c, l.type)
+                || !takeString(c, l.size) || !takeString(c, l.map)) {
+                st = malformed(feature, "level truncated");
+                break;
+            }
+        break;
+    }
     case FeatCompressed: {
         std::uint32_t version = 0, type = 0, level = 0;
         if (!c.u32(version) || !c.u32(type) || !c.u32(level))
@@ -236,8 +282,10 @@ Status parseFeature(unsigned feature, std::span<const std::byte> bytes, HeaderIn
     }
     default:
         info.skippedFeatures.push_back(feature);
-        break;
+        info.sections.push_back({ feature, bytes.size(), false });
+        return {};
     }
+    info.sections.push_back({ feature, bytes.size(), true });
     if (!st) info.warnings.push_back(st.error().message);
     return st;
 }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rdt::perfdata {
@@ -63,6 +64,20 @@ struct CpuTopology {
     std::vector<std::string> dieSiblings; ///< perf 5.4+
 };
 
+/// One feature section as read: its id, its size, and whether this reader interprets it (the others are skipped
+/// by their size: tracing data, BPF program info and BTF, ...).
+struct FeatureSection {
+    unsigned id = 0;
+    std::uint64_t bytes = 0;
+    bool interpreted = false;
+};
+
+/// HEADER_CACHE entry (struct cpu_cache_level, perf util/header.c write_cache).
+struct CacheLevel {
+    std::uint32_t level = 0, lineSize = 0, sets = 0, ways = 0;
+    std::string type, size, map; ///< "Data", "32K", "0-1"
+};
+
 /// What the feature sections say about the machine and the recording.
 struct HeaderInfo {
     std::bitset<FeatureBits> features; ///< adds_features (file mode) / HEADER_FEATURE records seen (pipe mode)
@@ -75,13 +90,19 @@ struct HeaderInfo {
     CpuTopology topology;
     std::vector<BuildIdEntry> buildIds;
     bool branchStack = false; ///< HEADER_BRANCH_STACK: the recording has branch stacks
+    std::vector<std::pair<std::uint32_t, std::string>> pmuMappings; ///< HEADER_PMU_MAPPINGS: attr type -> PMU name
     std::optional<std::uint32_t>
         compressionLevel; ///< HEADER_COMPRESSED (version, type 1 = zstd, level, ratio, mmap_len)
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> sampleTime; ///< HEADER_SAMPLE_TIME: first, last (ns)
+    std::vector<CacheLevel> caches; ///< HEADER_CACHE
     std::vector<unsigned> skippedFeatures; ///< present but not interpreted (tracing data, BPF info, ...)
+    std::vector<FeatureSection> sections; ///< every feature section met, in order
     std::vector<std::string> warnings; ///< features that were malformed (the rest of the file is still read)
 
     /// The build-id perf recorded for a path ("" -> none).
     const BuildIdEntry* buildIdFor(const std::string& filename) const;
+    /// The PMU an attr type belongs to ("cpu", "cpu_core", "cs_etm", "ibs_op"; "" when not recorded).
+    std::string pmuName(std::uint32_t attrType) const;
     /// "cmdline" line as one string.
     std::string commandLine() const;
 };

@@ -5,6 +5,7 @@
 // through SymbolSearch), the LBR branch graph (any-branch or call-stack mode, from the attr), load latency (samples
 // with WEIGHT/WEIGHT_STRUCT and DATA_SRC), and samples per symbol (what `perf report --sort symbol` counts).
 
+#include "LoadLatencyOrigin.h"
 #include "PerfDataReader.h"
 #include "pmu/BranchGraph.h"
 #include "pmu/LoadLatency.h"
@@ -40,12 +41,16 @@ struct ImportResult {
     bool pipeMode = false;
     std::uint64_t samples = 0;
     std::optional<pmu::BranchGraph::Mode> lbrMode; ///< set when samples carried branch stacks
+    pmu::BranchGraph::Info lbrInfo; ///< mode, whether entries carry branch types, source (when lbrMode is set)
     pmu::BranchGraphReport lbr;
     bool hasMem = false; ///< samples carried DATA_SRC and a weight
     pmu::LoadLatencyReport mem;
+    LoadLatencyOrigin memOrigin; ///< the facility behind the load-latency samples (when hasMem)
     std::vector<SymbolCount> bySymbol; ///< samples per sample-IP symbol, descending
     std::vector<std::string> binaries; ///< "recorded path -> local file" for every executable mapping found
     std::vector<std::string> missingBinaries; ///< recorded paths not found (their addresses stay module+offset)
+    std::vector<std::string> rejectedBinaries; ///< "recorded path: why the file there is not it" (another build,
+                                               ///< another architecture)
 };
 
 /// Reads `path` once ("-": a pipe-mode stream on stdin) and aggregates everything. Errors only when the file

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "RecordAggregator.h"
 
+#include "BranchStackOrigin.h"
+
 #include <algorithm>
 #include <map>
 
@@ -20,16 +22,17 @@ void RecordAggregator::addMapping(const pmu::DecodedRecord& rec)
         m_symbols.onRecord(rec);
         return;
     }
-    auto local = m_search.locateMapping(m, m_header);
+    const auto local = m_search.localMapping(m, m_header);
     if (m_seenPaths.insert(m.filename).second) {
-        if (local)
-            m_out.binaries.push_back(m.filename + " -> " + *local);
+        if (local.binaryPresent)
+            m_out.binaries.push_back(m.filename + " -> " + local.mapping.filename
+                + (m_search.matchedByPathOnly(m.filename) ? " (matched by path only: no build-id to compare)" : ""));
         else
             m_out.missingBinaries.push_back(m.filename);
+        if (const auto why = m_search.rejection(m.filename); !local.binaryPresent && !why.empty())
+            m_out.rejectedBinaries.push_back(m.filename + ": " + why);
     }
-    pmu::MmapRecord localMap = m;
-    if (local) localMap.filename = *local;
-    m_symbols.addMapping(m.pid, localMap);
+    m_symbols.addMapping(m.pid, local.mapping, local.binaryPresent);
 }
 
 void RecordAggregator::add(const pmu::DecodedRecord& rec)
@@ -47,12 +50,14 @@ void RecordAggregator::add(const pmu::DecodedRecord& rec)
         c.period += s.period;
         if (s.has(pmu::perf::SampleBranchStack) && rec.attr) {
             if (!m_graph) {
-                const bool callStack = rec.attr->branchSampleType & pmu::perf::BranchCallStack;
-                m_graph.emplace(callStack ? pmu::BranchGraph::Mode::CallStack : pmu::BranchGraph::Mode::AnyBranch);
+                auto info = pmu::BranchGraph::Info::fromAttr(*rec.attr);
+                info.source = branchStackSource(*rec.attr, m_header);
+                m_graph.emplace(info);
             }
             m_graph->add(s);
         }
         if (s.has(pmu::perf::SampleDataSrc) && s.has(pmu::perf::SampleWeight | pmu::perf::SampleWeightStruct)) {
+            if (!m_out.hasMem && rec.attr) m_out.memOrigin = loadLatencyOrigin(*rec.attr, m_header);
             m_out.hasMem = true;
             m_latency.add(s);
         }
@@ -84,6 +89,7 @@ ImportResult RecordAggregator::finish()
     });
     if (m_graph) {
         m_out.lbrMode = m_graph->mode();
+        m_out.lbrInfo = m_graph->info();
         m_out.lbr = m_graph->report(m_symbols);
     }
     if (m_out.hasMem) m_out.mem = m_latency.report(m_symbols, m_options.topN);

@@ -58,12 +58,68 @@ std::vector<std::uint8_t> SymbolSearch::readBuildId(const std::string& file)
     return id;
 }
 
-bool SymbolSearch::acceptable(const std::string& file, const BuildId* recorded)
+std::uint16_t SymbolSearch::elfMachineOfArch(const std::string& arch)
+{
+    // HEADER_ARCH is uname -m of the recording machine (perf util/header.c write_arch).
+    if (arch == "x86_64") return 62; // EM_X86_64
+    if (arch == "i386" || arch == "i486" || arch == "i586" || arch == "i686") return 3; // EM_386
+    if (arch == "aarch64" || arch == "arm64") return 183; // EM_AARCH64
+    if (arch == "riscv64") return 243; // EM_RISCV
+    if (arch == "ppc64le" || arch == "ppc64") return 21; // EM_PPC64
+    if (arch == "s390x") return 22; // EM_S390
+    return 0;
+}
+
+std::uint16_t SymbolSearch::readElfMachine(const std::string& file)
+{
+    // e_ident[0..3] = "\x7fELF", e_ident[EI_DATA = 5] = 1 little / 2 big endian, e_machine at offset 18 (elf.h).
+    unsigned char h[20] = {};
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    const ssize_t got = ::pread(fd, h, sizeof h, 0);
+    ::close(fd);
+    if (got != static_cast<ssize_t>(sizeof h)
+        || std::memcmp(h,
+               "\x7f"
+               "ELF",
+               4)
+            != 0)
+        return 0;
+    return h[5] == 2 ? static_cast<std::uint16_t>(h[18] << 8 | h[19]) : static_cast<std::uint16_t>(h[19] << 8 | h[18]);
+}
+
+std::string SymbolSearch::rejection(const std::string& recordedPath) const
+{
+    auto it = m_rejections.find(recordedPath);
+    return it == m_rejections.end() ? std::string {} : it->second;
+}
+
+bool SymbolSearch::acceptable(const std::string& file, const BuildId* recorded, const std::string& recordedPath)
 {
     if (!isRegular(file)) return false;
-    if (!recorded) return true;
+    if (m_machine != 0) {
+        const std::uint16_t machine = readElfMachine(file);
+        if (machine != 0 && machine != m_machine) {
+            m_rejections[recordedPath] = file + " is built for ELF machine " + std::to_string(machine)
+                + ", the recording is " + m_arch + " (machine " + std::to_string(m_machine) + ")";
+            return false;
+        }
+    }
+    if (!recorded) {
+        m_pathOnly.insert(recordedPath);
+        return true;
+    }
     const auto id = readBuildId(file);
-    return id.empty() || recorded->matches(id);
+    if (id.empty()) {
+        m_pathOnly.insert(recordedPath);
+        return true;
+    }
+    if (recorded->matches(id)) {
+        m_pathOnly.erase(recordedPath);
+        return true;
+    }
+    m_rejections[recordedPath] = file + " has another build-id than the recorded one";
+    return false;
 }
 
 std::optional<std::string> SymbolSearch::locate(const std::string& recordedPath, const BuildId* recorded)
@@ -72,7 +128,7 @@ std::optional<std::string> SymbolSearch::locate(const std::string& recordedPath,
     std::optional<std::string> found;
     for (const auto& dir : m_dirs) {
         for (const auto& candidate : { dir + "/" + recordedPath, dir + "/" + baseName(recordedPath) }) {
-            if (acceptable(candidate, recorded)) {
+            if (acceptable(candidate, recorded, recordedPath)) {
                 found = candidate;
                 break;
             }
@@ -98,9 +154,10 @@ std::optional<std::string> SymbolSearch::locate(const std::string& recordedPath,
                 break;
             }
     }
-    if (!found && !recordedPath.empty() && recordedPath[0] == '/' && acceptable(recordedPath, recorded))
+    if (!found && !recordedPath.empty() && recordedPath[0] == '/' && acceptable(recordedPath, recorded, recordedPath))
         found = recordedPath;
     if (found) { // absolute: the symbolizer only opens absolute paths
+        m_rejections.erase(recordedPath);
         if (char* real = realpath(found->c_str(), nullptr)) {
             found = std::string(real);
             free(real);
@@ -110,8 +167,23 @@ std::optional<std::string> SymbolSearch::locate(const std::string& recordedPath,
     return found;
 }
 
+SymbolSearch::LocalMapping SymbolSearch::localMapping(const pmu::MmapRecord& m, const HeaderInfo& header)
+{
+    LocalMapping out { m, false };
+    if (isPseudoPath(m.filename) || !m.executable()) return out;
+    if (auto local = locateMapping(m, header)) {
+        out.mapping.filename = *local;
+        out.binaryPresent = true;
+    }
+    return out;
+}
+
 std::optional<std::string> SymbolSearch::locateMapping(const pmu::MmapRecord& m, const HeaderInfo& header)
 {
+    if (m_arch != header.arch) { // pipe mode: HEADER_ARCH may arrive after the first lookups
+        m_arch = header.arch;
+        m_machine = elfMachineOfArch(header.arch);
+    }
     if (isPseudoPath(m.filename) || !m.executable()) return std::nullopt;
     if (const BuildIdEntry* recorded = header.buildIdFor(m.filename)) return locate(m.filename, &recorded->id);
     if (!m.hasBuildId) return locate(m.filename, nullptr);

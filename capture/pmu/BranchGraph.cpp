@@ -6,24 +6,82 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace rdt::pmu {
 
+std::size_t BranchGraphReport::edgeCount(EdgeKind kind) const
+{
+    return static_cast<std::size_t>(
+        std::count_if(edges.begin(), edges.end(), [kind](const FunctionEdge& e) { return e.kind == kind; }));
+}
+
+std::uint64_t BranchGraphReport::entryCount(EdgeKind kind) const
+{
+    std::uint64_t n = 0;
+    for (const auto& e : edges)
+        n += e.kind == kind ? e.stats.count : 0;
+    return n;
+}
+
+std::uint64_t BranchGraphReport::entryCount(EdgeKindFrom from) const
+{
+    std::uint64_t n = 0;
+    for (const auto& e : edges)
+        n += e.kindFrom == from ? e.stats.count : 0;
+    return n;
+}
+
+BranchGraph::Info BranchGraph::Info::fromAttr(const EventAttr& attr)
+{
+    Info info;
+    info.mode = (attr.branchSampleType & perf::BranchCallStack) ? Mode::CallStack : Mode::AnyBranch;
+    info.typesRecorded = (attr.branchSampleType & perf::BranchTypeSave) != 0;
+    return info;
+}
+
+std::string BranchGraph::Info::modeName() const
+{
+    return mode == Mode::CallStack ? "call-stack mode" : "any-branch mode";
+}
+
 void BranchGraph::clear()
 {
-    m_samples = m_branches = m_empty = 0;
+    m_samples = m_branches = m_empty = m_kernelOnly = 0;
     m_edges.clear();
     m_stacks.clear();
     m_selfIps.clear();
+}
+
+bool BranchGraph::userEntry(const BranchEntry& e)
+{
+    if (e.priv() != 0) return e.priv() == 1; // PERF_BR_PRIV_USER (uapi), when branch_sample_type had PRIV_SAVE
+    constexpr std::uint64_t kernelHalf = 1ull << 63;
+    return (e.from & kernelHalf) == 0 || (e.to & kernelHalf) == 0;
 }
 
 void BranchGraph::add(const Sample& s)
 {
     ++m_samples;
     const auto& br = s.branches;
-    if (m_mode == Mode::AnyBranch) {
+    bool anyEntry = false, anyUser = false;
+    for (const auto& e : br) {
+        if (e.from == 0 && e.to == 0) {
+            if (m_info.mode == Mode::CallStack) break; // the end of the valid stack (SDM 21.1.2.4)
+            continue;
+        }
+        anyEntry = true;
+        if (userEntry(e)) {
+            anyUser = true;
+            break;
+        }
+    }
+    if (!anyUser) {
+        ++m_empty; // taken in the kernel, or the stack was empty
+        m_kernelOnly += anyEntry ? 1u : 0u;
+    }
+    if (m_info.mode == Mode::AnyBranch) {
         ++m_selfIps[AddrPair { s.pid, s.ip, 0 }];
-        if (br.empty()) ++m_empty;
         for (const auto& e : br) {
             if (e.from == 0 && e.to == 0) continue;
             ++m_branches;
@@ -33,7 +91,10 @@ void BranchGraph::add(const Sample& s)
             const std::uint16_t c = e.cycles();
             st.cycles += c;
             st.cycleSamples += c ? 1u : 0u;
-            st.type = e.type();
+            if (e.type()) {
+                st.type = e.type();
+                st.newType = e.newType();
+            }
         }
         return;
     }
@@ -48,8 +109,7 @@ void BranchGraph::add(const Sample& s)
         }
         m_branches += frames.size() - 1;
     } else {
-        ++m_empty; // taken in the kernel, or the stack was empty: only the IP is known
-        frames.push_back(s.ip);
+        frames.push_back(s.ip); // only the IP is known
     }
     std::uint64_t h = 0xcbf29ce484222325ull ^ s.pid;
     for (auto f : frames)
@@ -63,14 +123,39 @@ void BranchGraph::add(const Sample& s)
     bucket.push_back(StackEntry { s.pid, 1, frames });
 }
 
+EdgeKind BranchGraph::kindOf(
+    const AddrPair& key, const BranchEdgeStats& st, Symbolizer& symbols, EdgeKindFrom& from) const
+{
+    if (m_info.typesRecorded && st.type != perf::BrUnknown) {
+        const EdgeKind k = edgeKindOfBranchType(st.type, st.newType);
+        if (k != EdgeKind::Unknown) {
+            from = EdgeKindFrom::BranchType;
+            return k;
+        }
+    }
+    std::uint8_t code[16];
+    std::uint16_t machine = 0;
+    const std::size_t n = symbols.codeAt(key.pid, key.from, code, machine);
+    if (n > 0) {
+        const EdgeKind k = edgeKindOfInstruction({ code, n }, machine);
+        if (k != EdgeKind::Unknown) {
+            from = EdgeKindFrom::Disassembly;
+            return k;
+        }
+    }
+    from = EdgeKindFrom::None;
+    return EdgeKind::Unknown;
+}
+
 BranchGraphReport BranchGraph::report(Symbolizer& symbols) const
 {
     BranchGraphReport r;
     r.samples = m_samples;
     r.branches = m_branches;
     r.emptyStacks = m_empty;
+    r.kernelOnlyStacks = m_kernelOnly;
     std::map<std::string, FunctionNode> nodes;
-    std::map<std::pair<std::string, std::string>, FunctionEdge> edges;
+    std::map<std::tuple<std::string, std::string, EdgeKind>, FunctionEdge> edges;
     auto node = [&](std::uint32_t pid, std::uint64_t addr) -> FunctionNode& {
         const SymbolInfo& si = symbols.resolve(pid, addr);
         auto& n = nodes[si.function];
@@ -80,17 +165,20 @@ BranchGraphReport BranchGraph::report(Symbolizer& symbols) const
         }
         return n;
     };
-    auto edge = [&](const std::string& from, const std::string& to, bool call, bool ret = false) -> FunctionEdge& {
-        auto& e = edges[{ from, to }];
+    auto edge
+        = [&](const std::string& from, const std::string& to, EdgeKind kind, EdgeKindFrom kindFrom) -> FunctionEdge& {
+        auto& e = edges[{ from, to, kind }];
         if (e.from.empty()) {
             e.from = from;
             e.to = to;
-            e.call = call;
-            e.ret = ret;
+            e.kind = kind;
+            e.kindFrom = kindFrom;
+        } else if (e.kindFrom != kindFrom && kindFrom == EdgeKindFrom::BranchType) {
+            e.kindFrom = kindFrom; // the record's own word outranks the disassembly of the same pair
         }
         return e;
     };
-    if (m_mode == Mode::AnyBranch) {
+    if (m_info.mode == Mode::AnyBranch) {
         for (const auto& [key, count] : m_selfIps) {
             auto& n = node(key.pid, key.from);
             n.self += count;
@@ -99,9 +187,9 @@ BranchGraphReport BranchGraph::report(Symbolizer& symbols) const
         for (const auto& [key, st] : m_edges) {
             const std::string from = node(key.pid, key.from).name;
             const std::string to = node(key.pid, key.to).name;
-            const bool ret = st.type == perf::BrRet || st.type == perf::BrCondRet;
-            const bool leaves = from != to && st.type != perf::BrCond; // a cold jump may cross a symbol boundary
-            edge(from, to, leaves && !ret, leaves && ret).stats.add(st);
+            EdgeKindFrom kindFrom = EdgeKindFrom::None;
+            const EdgeKind kind = kindOf(key, st, symbols, kindFrom);
+            edge(from, to, kind, kindFrom).stats.add(st);
         }
     } else {
         std::vector<std::string> names;
@@ -115,7 +203,7 @@ BranchGraphReport BranchGraph::report(Symbolizer& symbols) const
                 for (const auto& n : seen)
                     nodes[n].inclusive += st.count;
                 for (std::size_t i = 0; i + 1 < names.size(); ++i) {
-                    auto& e = edge(names[i + 1], names[i], true);
+                    auto& e = edge(names[i + 1], names[i], EdgeKind::Call, EdgeKindFrom::CallStack);
                     e.stats.count += st.count;
                 }
             }
@@ -131,7 +219,7 @@ BranchGraphReport BranchGraph::report(Symbolizer& symbols) const
         r.edges.push_back(std::move(e));
     std::sort(r.edges.begin(), r.edges.end(), [](const auto& a, const auto& b) {
         return a.stats.count != b.stats.count ? a.stats.count > b.stats.count
-                                              : std::tie(a.from, a.to) < std::tie(b.from, b.to);
+                                              : std::tie(a.from, a.to, a.kind) < std::tie(b.from, b.to, b.kind);
     });
     return r;
 }

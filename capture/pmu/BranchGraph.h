@@ -6,13 +6,17 @@
 //    entries[0].to (the current function) followed by entries[i].from (the call sites), as perfparser does.
 //    Each consecutive pair gives a caller -> callee edge; the leaf gets self samples, every distinct function in the
 //    stack an inclusive sample.
-//  - Any-branch mode: every entry is a taken branch from -> to with mispredict and cycles; branches that cross
-//    functions are call edges, the rest are branches inside a function. Self samples come from the sample IP.
-// Aggregation is by address on the hot path (cheap hashing); functions are resolved once per distinct address
-// when a report is built.
+//  - Any-branch mode: every entry is a taken branch from -> to with mispredict and cycles. Its kind (call, return,
+//    jump, trap) comes from the entry's branch type when the attr saved it, else from the instruction at `from`
+//    in the profiled binary, else it is unknown (docs/PMU.md "Edge kinds"). Self samples come from the sample IP.
+// Aggregation is by address on the hot path (cheap hashing); functions and kinds are resolved once per distinct
+// address when a report is built.
 
+#include "BranchStackSource.h"
+#include "EdgeKind.h"
 #include "PerfRecord.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -29,6 +33,7 @@ struct BranchEdgeStats {
     std::uint64_t cycles = 0; ///< sum of the LBR cycles fields (0 when the PMU does not report them)
     std::uint64_t cycleSamples = 0; ///< entries with non-zero cycles
     std::uint8_t type = 0; ///< perf::BranchType of the entries (0 unknown; the last seen)
+    std::uint8_t newType = 0; ///< PERF_BR_NEW_* when type is EXTEND_ABI
     double mispredictRate() const { return count ? static_cast<double>(mispredicts) / static_cast<double>(count) : 0; }
     double averageCycles() const
     {
@@ -40,17 +45,21 @@ struct BranchEdgeStats {
         mispredicts += o.mispredicts;
         cycles += o.cycles;
         cycleSamples += o.cycleSamples;
-        type = o.type ? o.type : type;
+        if (o.type) {
+            type = o.type;
+            newType = o.newType;
+        }
     }
 };
 
-/// Function-level view.
+/// Function-level view: one row per (from, to, kind).
 struct FunctionEdge {
     std::string from, to;
-    bool call = true; ///< a call into another function (or an unknown-type branch that leaves the function)
-    bool ret = false; ///< a return to the caller (branch type RET, needs PERF_SAMPLE_BRANCH_TYPE_SAVE)
-    ///< call == ret == false: a branch inside one function (from == to)
+    EdgeKind kind = EdgeKind::Unknown;
+    EdgeKindFrom kindFrom = EdgeKindFrom::None;
     BranchEdgeStats stats;
+    bool call() const { return kind == EdgeKind::Call; }
+    bool ret() const { return kind == EdgeKind::Return; }
 };
 struct FunctionNode {
     std::string name;
@@ -63,14 +72,36 @@ struct BranchGraphReport {
     std::vector<FunctionEdge> edges; ///< by count, descending
     std::uint64_t samples = 0;
     std::uint64_t branches = 0;
-    std::uint64_t emptyStacks = 0; ///< samples without user LBR entries (taken in the kernel)
+    std::uint64_t emptyStacks = 0; ///< samples without user entries: an empty stack, or only kernel entries
+    std::uint64_t kernelOnlyStacks = 0; ///< of those, the samples whose entries are all in the kernel
+
+    /// Edges (rows) of a kind; the one count the CLI and the GUI show.
+    std::size_t edgeCount(EdgeKind kind) const;
+    /// Branch entries of a kind (the sum of those rows' counts).
+    std::uint64_t entryCount(EdgeKind kind) const;
+    /// Branch entries whose kind came from `from`.
+    std::uint64_t entryCount(EdgeKindFrom from) const;
 };
 
 class BranchGraph {
 public:
     enum class Mode { AnyBranch, CallStack };
+    /// What the attrs say about a recording's branch stacks.
+    struct Info {
+        Mode mode = Mode::AnyBranch;
+        bool typesRecorded = true; ///< entries carry PERF_BR_* types (branch_sample_type TYPE_SAVE); 0 = unknown
+        BranchStackSource source = BranchStackSource::Unknown;
+        /// Mode and types from an attr's branch_sample_type (the source needs the recording's CPU: see
+        /// perfdata::branchStackSource).
+        static Info fromAttr(const EventAttr& attr);
+        /// "any-branch mode" or "call-stack mode".
+        std::string modeName() const;
+    };
     explicit BranchGraph(Mode mode)
-        : m_mode(mode)
+        : m_info { mode, true, BranchStackSource::Unknown }
+    { }
+    explicit BranchGraph(Info info)
+        : m_info(info)
     { }
 
     /// Adds one sample (needs BRANCH_STACK; uses IP, PID).
@@ -79,7 +110,8 @@ public:
     BranchGraphReport report(Symbolizer& symbols) const;
     void clear();
 
-    Mode mode() const { return m_mode; }
+    Mode mode() const { return m_info.mode; }
+    const Info& info() const { return m_info; }
     std::uint64_t samples() const { return m_samples; }
     std::size_t distinctEdges() const { return m_edges.size(); }
 
@@ -103,8 +135,13 @@ private:
         std::vector<std::uint64_t> frames; ///< leaf first
     };
 
-    Mode m_mode;
-    std::uint64_t m_samples = 0, m_branches = 0, m_empty = 0;
+    /// Whether an entry is in user space: its privilege when the PMU saved it, else either end below the kernel's
+    /// half of the address space (x86-64 and AArch64 kernels live where bit 63 is set).
+    static bool userEntry(const BranchEntry& e);
+    EdgeKind kindOf(const AddrPair& key, const BranchEdgeStats& st, Symbolizer& symbols, EdgeKindFrom& from) const;
+
+    Info m_info;
+    std::uint64_t m_samples = 0, m_branches = 0, m_empty = 0, m_kernelOnly = 0;
     std::unordered_map<AddrPair, BranchEdgeStats, PairHash> m_edges; ///< any-branch: from -> to
     std::unordered_map<std::uint64_t, std::vector<StackEntry>> m_stacks; ///< call-stack: by stack hash
     std::unordered_map<AddrPair, std::uint64_t, PairHash> m_selfIps; ///< (pid, ip, 0) -> samples

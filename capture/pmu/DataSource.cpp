@@ -13,10 +13,20 @@ std::string_view memLevelName(MemLevel level)
     return i < names.size() ? names[i] : std::string_view("unknown");
 }
 
+std::string memRegionName(std::uint8_t region)
+{
+    static constexpr std::array<std::string_view, 8> names
+        = { "N/A", "reserved", "local shared cache", "local non-shared cache", "other agent's IO",
+              "other agent's shared cache", "other agent's non-shared cache", "MMIO" };
+    if (region < names.size()) return std::string(names[region]);
+    if (region <= DataSource::RegionMem7) return "memory region " + std::to_string(region - DataSource::RegionMem0);
+    return "region " + std::to_string(region);
+}
+
 DataSource DataSource::decode(std::uint64_t raw)
 {
     // Bit layout of union perf_mem_data_src (little endian) [uapi]: op 0..4, lvl 5..18, snoop 19..23, lock 24..25,
-    // dtlb 26..32, lvl_num 33..36, remote 37, snoopx 38..39, blk 40..42, hops 43..45.
+    // dtlb 26..32, lvl_num 33..36, remote 37, snoopx 38..39, blk 40..42, hops 43..45, region 46..50 (Linux 7.0).
     DataSource d;
     d.raw = raw;
     d.op = static_cast<std::uint8_t>(raw & 0x1f);
@@ -29,17 +39,20 @@ DataSource DataSource::decode(std::uint64_t raw)
     d.snoopX = static_cast<std::uint8_t>((raw >> 38) & 0x3);
     d.blk = static_cast<std::uint8_t>((raw >> 40) & 0x7);
     d.hops = static_cast<std::uint8_t>((raw >> 43) & 0x7);
+    d.region = static_cast<std::uint8_t>((raw >> 46) & 0x1f);
     return d;
 }
 
 std::uint64_t DataSource::encode(std::uint8_t op, std::uint16_t lvl, std::uint8_t snoop, std::uint8_t lock,
-    std::uint8_t dtlb, std::uint8_t lvlNum, bool remote, std::uint8_t snoopX, std::uint8_t blk, std::uint8_t hops)
+    std::uint8_t dtlb, std::uint8_t lvlNum, bool remote, std::uint8_t snoopX, std::uint8_t blk, std::uint8_t hops,
+    std::uint8_t region)
 {
     return (std::uint64_t { op } & 0x1f) | ((std::uint64_t { lvl } & 0x3fff) << 5)
         | ((std::uint64_t { snoop } & 0x1f) << 19) | ((std::uint64_t { lock } & 0x3) << 24)
         | ((std::uint64_t { dtlb } & 0x7f) << 26) | ((std::uint64_t { lvlNum } & 0xf) << 33)
         | (std::uint64_t { remote ? 1u : 0u } << 37) | ((std::uint64_t { snoopX } & 0x3) << 38)
-        | ((std::uint64_t { blk } & 0x7) << 40) | ((std::uint64_t { hops } & 0x7) << 43);
+        | ((std::uint64_t { blk } & 0x7) << 40) | ((std::uint64_t { hops } & 0x7) << 43)
+        | ((std::uint64_t { region } & 0x1f) << 46);
 }
 
 MemLevel DataSource::level() const
@@ -112,6 +125,7 @@ std::string DataSource::describe() const
     s += "|LCK ";
     s += locked() ? "Yes" : (lock & LockNa) ? "N/A" : "No";
     if (remote) s += "|REMOTE";
+    if (region != RegionNa) s += "|REGION " + memRegionName(region);
     return s;
 }
 

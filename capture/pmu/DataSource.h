@@ -27,6 +27,11 @@ enum class MemLevel : std::uint8_t {
 /// "L1", "LFB", "L2", "L3", "local DRAM", "remote DRAM", "remote cache", "PMEM", "IO", "uncached", "CXL", "unknown".
 std::string_view memLevelName(MemLevel level);
 
+/// mem_region (5 bits at shift 46 of perf_mem_data_src, Linux 7.0 uapi PERF_MEM_REGION_*; Diamond Rapids):
+/// "N/A", "reserved", "local shared cache", "local non-shared cache", "other agent's IO", "other agent's shared
+/// cache", "other agent's non-shared cache", "MMIO", "memory region 0" .. "memory region 7", "region N" beyond.
+std::string memRegionName(std::uint8_t region);
+
 /// union perf_mem_data_src (include/uapi/linux/perf_event.h), decoded. Every field keeps the kernel's bit values
 /// (PERF_MEM_* constants below), so callers can test bits exactly as perf does.
 struct DataSource {
@@ -42,6 +47,7 @@ struct DataSource {
     std::uint8_t snoopX = 0; ///< mem_snoopx, 2 bits: FWD 1, PEER 2
     std::uint8_t blk = 0; ///< mem_blk, 3 bits: NA 1, DATA 2, ADDR 4
     std::uint8_t hops = 0; ///< mem_hops, 3 bits: 1 core, 2 node, 3 socket, 4 board
+    std::uint8_t region = 0; ///< mem_region, 5 bits (Linux 7.0): 0 N/A, see memRegionName
 
     static DataSource decode(std::uint64_t raw);
 
@@ -72,11 +78,15 @@ struct DataSource {
                                   LvlNumIo = 0x0a, LvlNumAnyCache = 0x0b, LvlNumLfb = 0x0c, LvlNumRam = 0x0d,
                                   LvlNumPmem = 0x0e, LvlNumNa = 0x0f;
     static constexpr std::uint8_t BlkNa = 0x01, BlkData = 0x02, BlkAddr = 0x04;
+    static constexpr std::uint8_t RegionNa = 0x00, RegionLocalShare = 0x02, RegionLocalNonShare = 0x03,
+                                  RegionOtherIo = 0x04, RegionOtherShare = 0x05, RegionOtherNonShare = 0x06,
+                                  RegionMmio = 0x07, RegionMem0 = 0x08, RegionMem7 = 0x0f;
+    static constexpr unsigned kRegions = 32; ///< values a 5-bit mem_region can hold
 
     /// Builds the raw u64 from fields (the simulated PMU uses this to write samples).
     static std::uint64_t encode(std::uint8_t op, std::uint16_t lvl, std::uint8_t snoop, std::uint8_t lock,
         std::uint8_t dtlb, std::uint8_t lvlNum, bool remote = false, std::uint8_t snoopX = 0, std::uint8_t blk = 0,
-        std::uint8_t hops = 0);
+        std::uint8_t hops = 0, std::uint8_t region = 0);
 };
 
 } // namespace rdt::pmu

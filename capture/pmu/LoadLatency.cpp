@@ -83,6 +83,8 @@ void LoadLatency::clear()
     m_byIp.clear();
     m_byLine.clear();
     m_total = {};
+    m_regions = {};
+    m_anyCache = 0;
 }
 
 void LoadLatency::add(const Sample& s)
@@ -94,6 +96,8 @@ void LoadLatency::add(const Sample& s)
     const bool hitm = ds.hitm();
     const bool remote = level == MemLevel::RemoteDram || level == MemLevel::RemoteCache || ds.remote;
     ++m_hist[bucketOf(lat)][static_cast<std::size_t>(level)];
+    ++m_regions[ds.region];
+    m_anyCache += ds.lvlNum == DataSource::LvlNumAnyCache ? 1u : 0u;
     m_total.add(lat, level, hitm, remote, m_rng);
     m_byIp[IpKey { s.pid, s.ip }].add(lat, level, hitm, remote, m_rng);
     if (s.has(perf::SampleAddr) && s.addr != 0) {
@@ -172,6 +176,8 @@ LoadLatencyReport LoadLatency::report(Symbolizer& symbols, std::size_t topN) con
     LoadLatencyReport r;
     r.histogram = m_hist;
     r.total = m_total;
+    r.byRegion = m_regions;
+    r.anyCache = m_anyCache;
     std::map<std::string, LatencyRow> fns;
     for (const auto& [key, st] : m_byIp) {
         const SymbolInfo& si = symbols.resolve(key.pid, key.ip);

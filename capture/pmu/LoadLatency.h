@@ -51,6 +51,10 @@ struct LoadLatencyReport {
     std::vector<LatencyRow> functions; ///< by total latency (count x mean), descending
     std::vector<LatencyRow> lines; ///< by total latency, descending
     LatencyStats total;
+    /// Samples per mem_region (index = PERF_MEM_REGION_* value; [0] = not filled, pre-Linux-7.0 or other CPUs).
+    std::array<std::uint64_t, DataSource::kRegions> byRegion {};
+    /// Samples whose data source had mem_lvl_num ANY_CACHE (Arm SPE's "some cache", counted as L3 in byLevel).
+    std::uint64_t anyCache = 0;
 };
 
 class LoadLatency {
@@ -114,6 +118,8 @@ private:
     };
     LineTable m_byLine; ///< (pid, address & ~63)
     LatencyStats m_total;
+    std::array<std::uint64_t, DataSource::kRegions> m_regions {};
+    std::uint64_t m_anyCache = 0;
     std::uint64_t m_rng = 0x2545f4914f6cdd1dull;
 };
 

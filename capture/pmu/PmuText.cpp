@@ -72,11 +72,11 @@ std::string branchGraphText(const BranchGraphReport& r, bool anyBranchMode, std:
                       : "");
     std::uint64_t callTotal = 0;
     for (const auto& e : r.edges)
-        callTotal += e.call ? e.stats.count : 0;
+        callTotal += e.call() ? e.stats.count : 0;
     out += "\nhottest call edges\n     count   share  mispred  avg-cyc  caller -> callee\n";
     std::size_t shown = 0;
     for (const auto& e : r.edges) {
-        if (!e.call || shown >= topN) continue;
+        if (!e.call() || shown >= topN) continue;
         ++shown;
         const double share
             = callTotal ? 100.0 * static_cast<double>(e.stats.count) / static_cast<double>(callTotal) : 0;
@@ -93,7 +93,7 @@ std::string branchGraphText(const BranchGraphReport& r, bool anyBranchMode, std:
         out += "\nhottest branches inside functions\n     count  mispred  avg-cyc  function\n";
         shown = 0;
         for (const auto& e : r.edges) {
-            if (e.call || e.ret || shown >= std::min<std::size_t>(topN, 8)) continue;
+            if (e.call() || e.ret() || e.from != e.to || shown >= std::min<std::size_t>(topN, 8)) continue;
             ++shown;
             out += fmt("  %8llu  %6.1f%%  %7.1f  %s\n", static_cast<unsigned long long>(e.stats.count),
                 100.0 * e.stats.mispredictRate(), e.stats.averageCycles(), clip(e.from, 50).c_str());

@@ -55,7 +55,8 @@ std::string baseName(const std::string& path)
 /// debug file found by build-id), lines from DWARF.
 class ElfModule {
 public:
-    static std::unique_ptr<ElfModule> open(const std::string& path)
+    /// `hasCode`: the file is the binary itself (a separate debug file has symbols but no code bytes).
+    static std::unique_ptr<ElfModule> open(const std::string& path, bool hasCode)
     {
         std::unique_ptr<ElfModule> m(new ElfModule);
         m->m_dwfl = dwfl_begin(&kOfflineCallbacks);
@@ -65,6 +66,9 @@ public:
         if (!m->m_mod) return nullptr;
         Elf* elf = dwfl_module_getelf(m->m_mod, &m->m_bias);
         if (!elf) return nullptr;
+        GElf_Ehdr eh;
+        if (gelf_getehdr(elf, &eh)) m->m_machine = eh.e_machine;
+        if (hasCode) m->m_raw = reinterpret_cast<const std::uint8_t*>(elf_rawfile(elf, &m->m_rawSize));
         std::size_t n = 0;
         if (elf_getphdrnum(elf, &n) != 0) return nullptr;
         for (std::size_t i = 0; i < n; ++i) {
@@ -74,6 +78,20 @@ public:
         }
         return m;
     }
+    /// Bytes of the file at `fileOffset` inside a loaded segment; 0 when there are none.
+    std::size_t code(std::uint64_t fileOffset, std::uint8_t* out, std::size_t n) const
+    {
+        if (!m_raw) return 0;
+        for (const auto& l : m_loads)
+            if (fileOffset >= l.offset && fileOffset < l.offset + l.filesz && fileOffset < m_rawSize) {
+                const std::size_t take = static_cast<std::size_t>(
+                    std::min<std::uint64_t>({ n, l.offset + l.filesz - fileOffset, m_rawSize - fileOffset }));
+                std::copy_n(m_raw + fileOffset, take, out);
+                return take;
+            }
+        return 0;
+    }
+    std::uint16_t machine() const { return m_machine; }
     ~ElfModule()
     {
         if (m_dwfl) dwfl_end(m_dwfl);
@@ -117,6 +135,9 @@ private:
     Dwfl_Module* m_mod = nullptr;
     GElf_Addr m_bias = 0;
     std::vector<Load> m_loads;
+    const std::uint8_t* m_raw = nullptr; ///< the whole file as libelf read it (owned by m_dwfl)
+    std::size_t m_rawSize = 0;
+    std::uint16_t m_machine = 0;
 };
 
 Symbolizer::Symbolizer()
@@ -147,7 +168,7 @@ void Symbolizer::onRecord(const DecodedRecord& r)
     }
 }
 
-void Symbolizer::addMapping(std::uint32_t pid, const MmapRecord& m)
+void Symbolizer::addMapping(std::uint32_t pid, const MmapRecord& m, bool binaryPresent)
 {
     if (!m.executable() || m.len == 0) return;
     Mapping map;
@@ -155,6 +176,7 @@ void Symbolizer::addMapping(std::uint32_t pid, const MmapRecord& m)
     map.end = m.addr + m.len;
     map.pgoff = m.pgoff;
     map.path = m.filename;
+    map.binaryPresent = binaryPresent;
     if (m.hasBuildId) map.buildId.assign(m.buildId, m.buildId + std::min<std::size_t>(m.buildIdSize, 20));
     auto& maps = m_procs[pid].maps;
     // A new mapping replaces whatever it overlaps (mmap over an old range).
@@ -264,7 +286,9 @@ ElfModule* Symbolizer::module(const std::string& path, const std::vector<std::ui
     auto it = m_modules.find(path);
     if (it != m_modules.end()) return it->second.get();
     std::string file = path;
+    bool debugFile = false;
     if (!fileExists(file) && !buildId.empty()) {
+        debugFile = true;
         // The file is gone or from another machine: the build-id debug file has the same symbols.
         std::string hex;
         char b[3];
@@ -274,7 +298,7 @@ ElfModule* Symbolizer::module(const std::string& path, const std::vector<std::ui
         }
         file = "/usr/lib/debug/.build-id/" + hex.substr(0, 2) + "/" + hex.substr(2) + ".debug";
     }
-    std::unique_ptr<ElfModule> m = fileExists(file) ? ElfModule::open(file) : nullptr;
+    std::unique_ptr<ElfModule> m = fileExists(file) ? ElfModule::open(file, !debugFile) : nullptr;
     ElfModule* raw = m.get();
     m_modules.emplace(path, std::move(m));
     return raw;
@@ -308,7 +332,7 @@ SymbolInfo Symbolizer::lookup(std::uint32_t pid, std::uint64_t addr)
             if (addr < m.end) {
                 const std::uint64_t fileOffset = addr - m.start + m.pgoff;
                 out.module = baseName(m.path);
-                if (!m.path.empty() && m.path[0] == '/')
+                if (m.binaryPresent && !m.path.empty() && m.path[0] == '/')
                     if (ElfModule* elf = module(m.path, m.buildId); elf && elf->lookup(fileOffset, out)) return out;
                 out.function = out.module + "+" + formatHex(fileOffset);
                 out.offset = fileOffset;
@@ -319,6 +343,26 @@ SymbolInfo Symbolizer::lookup(std::uint32_t pid, std::uint64_t addr)
     out.function = "[unknown] " + formatHex(addr);
     out.offset = addr;
     return out;
+}
+
+const Symbolizer::Mapping* Symbolizer::mappingAt(std::uint32_t pid, std::uint64_t addr) const
+{
+    auto proc = m_procs.find(pid);
+    if (proc == m_procs.end()) return nullptr;
+    auto it = proc->second.maps.upper_bound(addr);
+    if (it == proc->second.maps.begin()) return nullptr;
+    --it;
+    return addr < it->second.end ? &it->second : nullptr;
+}
+
+std::size_t Symbolizer::codeAt(std::uint32_t pid, std::uint64_t addr, std::uint8_t (&out)[16], std::uint16_t& machine)
+{
+    const Mapping* m = addr >= kKernelStart ? nullptr : mappingAt(pid, addr);
+    if (!m || !m->binaryPresent || m->path.empty() || m->path[0] != '/') return 0;
+    ElfModule* elf = module(m->path, m->buildId);
+    if (!elf) return 0;
+    machine = elf->machine();
+    return elf->code(addr - m->start + m->pgoff, out, sizeof out);
 }
 
 const SymbolInfo& Symbolizer::resolve(std::uint32_t pid, std::uint64_t addr)

@@ -46,7 +46,9 @@ public:
 
     /// Feeds MMAP/MMAP2/COMM/FORK/EXIT records; other kinds are ignored.
     void onRecord(const DecodedRecord& record);
-    void addMapping(std::uint32_t pid, const MmapRecord& m);
+    /// `binaryPresent` false: the mapped file is not the recorded binary (not found, another build or another
+    /// architecture): its addresses stay module+offset and no file at that path is opened.
+    void addMapping(std::uint32_t pid, const MmapRecord& m, bool binaryPresent = true);
     void setComm(std::uint32_t pid, std::string comm);
     /// Reads /proc/PID/maps (and comm) for a process that was already running when capture started.
     Status loadProcMaps(std::uint32_t pid);
@@ -64,6 +66,9 @@ public:
     /// Resolves an address in a process (cached). Kernel addresses (>= 0xffff800000000000) use kallsyms.
     const SymbolInfo& resolve(std::uint32_t pid, std::uint64_t addr);
     std::string comm(std::uint32_t pid) const;
+    /// Up to 16 bytes of code at `addr` from the mapped binary itself (not from a separate debug file, whose code
+    /// sections are empty), and the binary's ELF e_machine; 0 when the bytes are not there.
+    std::size_t codeAt(std::uint32_t pid, std::uint64_t addr, std::uint8_t (&out)[16], std::uint16_t& machine);
 
     std::size_t cacheSize() const { return m_cache.size(); }
     std::size_t moduleCount() const { return m_modules.size(); }
@@ -73,6 +78,7 @@ private:
         std::uint64_t start = 0, end = 0, pgoff = 0;
         std::string path;
         std::vector<std::uint8_t> buildId;
+        bool binaryPresent = true;
     };
     struct Process {
         std::map<std::uint64_t, Mapping> maps; ///< by start address
@@ -88,6 +94,7 @@ private:
     };
 
     SymbolInfo lookup(std::uint32_t pid, std::uint64_t addr);
+    const Mapping* mappingAt(std::uint32_t pid, std::uint64_t addr) const;
     ElfModule* module(const std::string& path, const std::vector<std::uint8_t>& buildId);
     static SymbolInfo fromTable(const std::vector<SymbolRange>& table, const std::string& module, std::uint64_t addr);
 

@@ -330,8 +330,10 @@ void toWire(const engine::PmuReport& in, pb::PmuReport& out)
             auto* w = g->add_edges();
             w->set_from(e.from);
             w->set_to(e.to);
-            w->set_call(e.call);
-            w->set_ret(e.ret);
+            w->set_call(e.call());
+            w->set_ret(e.ret());
+            w->set_kind(static_cast<std::uint32_t>(e.kind) + 1);
+            w->set_kind_from(static_cast<std::uint32_t>(e.kindFrom));
             w->set_count(e.stats.count);
             w->set_mispredicts(e.stats.mispredicts);
             w->set_cycles(e.stats.cycles);
@@ -341,6 +343,7 @@ void toWire(const engine::PmuReport& in, pb::PmuReport& out)
         g->set_samples(in.branches->samples);
         g->set_branches(in.branches->branches);
         g->set_empty_stacks(in.branches->emptyStacks);
+        g->set_kernel_only_stacks(in.branches->kernelOnlyStacks);
     }
     if (in.loads) {
         auto* l = out.mutable_loads();
@@ -381,8 +384,14 @@ Result<engine::PmuReport> fromWire(const pb::PmuReport& in)
             pmu::FunctionEdge e;
             e.from = w.from();
             e.to = w.to();
-            e.call = w.call();
-            e.ret = w.ret();
+            if (w.kind() > 0 && w.kind() <= pmu::kEdgeKinds) {
+                e.kind = static_cast<pmu::EdgeKind>(w.kind() - 1);
+                e.kindFrom = w.kind_from() <= static_cast<std::uint32_t>(pmu::EdgeKindFrom::CallStack)
+                    ? static_cast<pmu::EdgeKindFrom>(w.kind_from())
+                    : pmu::EdgeKindFrom::None;
+            } else { // an older agent: only its call / return words
+                e.kind = w.call() ? pmu::EdgeKind::Call : (w.ret() ? pmu::EdgeKind::Return : pmu::EdgeKind::Unknown);
+            }
             e.stats.count = w.count();
             e.stats.mispredicts = w.mispredicts();
             e.stats.cycles = w.cycles();
@@ -393,6 +402,7 @@ Result<engine::PmuReport> fromWire(const pb::PmuReport& in)
         b.samples = g.samples();
         b.branches = g.branches();
         b.emptyStacks = g.empty_stacks();
+        b.kernelOnlyStacks = g.kernel_only_stacks();
         r.branches = std::move(b);
     }
     if (in.has_loads()) {

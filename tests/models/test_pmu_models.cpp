@@ -89,7 +89,7 @@ private Q_SLOTS:
             FunctionEdge e;
             e.from = a;
             e.to = b;
-            e.call = call;
+            e.kind = call ? rdt::pmu::EdgeKind::Call : rdt::pmu::EdgeKind::Jump;
             e.stats.count = n;
             e.stats.mispredicts = mis;
             e.stats.cycles = n * 3;

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -110,10 +111,15 @@ TEST(PerfdataImportOracle, BranchCountsPerFunctionPairMatchPerfReportB)
         if (w >> pctText >> n >> comm >> dso >> m1 >> from >> m2 >> to) theirs[{ from, to }] += n;
     }
     ASSERT_FALSE(theirs.empty());
+    // Our rows are per (from, to, kind): perf's per (from, to).
+    std::map<std::pair<std::string, std::string>, std::uint64_t> mine;
+    for (const auto& e : ours.lbr.edges)
+        mine[{ e.from, e.to }] += e.stats.count;
     std::size_t compared = 0;
-    for (const auto& e : ours.lbr.edges) {
-        if ((e.from != "main" && e.from != "compute_flag") || (e.to != "main" && e.to != "compute_flag")) continue;
-        EXPECT_EQ(e.stats.count, (theirs[{ e.from, e.to }])) << e.from << " -> " << e.to;
+    for (const auto& [pair, count] : mine) {
+        const auto& [from, to] = pair;
+        if ((from != "main" && from != "compute_flag") || (to != "main" && to != "compute_flag")) continue;
+        EXPECT_EQ(count, theirs[pair]) << from << " -> " << to;
         ++compared;
     }
     EXPECT_EQ(compared, 4u); // main->main, main->compute_flag, compute_flag->main, compute_flag->compute_flag
@@ -185,4 +191,36 @@ TEST(PerfdataImportOracle, CallStackModeStacksMatchPerfScript)
     EXPECT_EQ(mine, theirs);
     EXPECT_EQ(ours.lbr.emptyStacks, 8u); // docs/PMU.md "Call graphs from LBR": 8 of 29 samples were taken in the kernel
     EXPECT_EQ(ours.lbr.samples, 29u);
+}
+
+TEST(PerfdataImportOracle, EdgeKindsComeFromTheBinaryOrAreUnknown)
+{
+    // propeller_sample_1 was recorded with `perf record -b` and no branch types: the kinds come from the
+    // instruction at each branch source when the binary is there, and are unknown when it is not -- never "call"
+    // for an address pair alone (docs/PMU.md "Edge kinds").
+    const auto file = dataPath("propeller_sample_1.perfdata");
+    auto bare = importOk(file, {});
+    ASSERT_TRUE(bare.lbrMode.has_value());
+    EXPECT_FALSE(bare.lbrInfo.typesRecorded);
+    EXPECT_EQ(bare.lbr.edgeCount(pmu::EdgeKind::Call), 0u);
+    EXPECT_EQ(bare.lbr.edgeCount(pmu::EdgeKind::Unknown), bare.lbr.edges.size());
+    EXPECT_EQ(bare.lbr.entryCount(pmu::EdgeKindFrom::None), bare.lbr.branches);
+
+    auto withBinary = importOk(file, { std::string(RDTSCOPE_TEST_DATA) + "/perf" });
+    auto rowOf = [&](const std::string& from, const std::string& to, pmu::EdgeKind kind) -> const pmu::FunctionEdge* {
+        for (const auto& e : withBinary.lbr.edges)
+            if (e.from == from && e.to == to && e.kind == kind) return &e;
+        return nullptr;
+    };
+    const auto* call = rowOf("main", "compute_flag", pmu::EdgeKind::Call);
+    const auto* ret = rowOf("compute_flag", "main", pmu::EdgeKind::Return);
+    const auto* loop = rowOf("main", "main", pmu::EdgeKind::Jump);
+    ASSERT_NE(call, nullptr);
+    ASSERT_NE(ret, nullptr);
+    ASSERT_NE(loop, nullptr);
+    EXPECT_EQ(call->kindFrom, pmu::EdgeKindFrom::Disassembly);
+    EXPECT_EQ(rowOf("main", "main", pmu::EdgeKind::Call), nullptr) << "a loop back-edge is no call";
+    EXPECT_EQ(
+        withBinary.lbr.entryCount(pmu::EdgeKindFrom::Disassembly) + withBinary.lbr.entryCount(pmu::EdgeKindFrom::None),
+        withBinary.lbr.branches);
 }

@@ -17,9 +17,10 @@ void addProgram(Symbolizer& sym)
         0, "[fixture]", { { 0x1000, 0x100, "main" }, { 0x1100, 0x100, "parse" }, { 0x1200, 0x100, "hash" } });
 }
 
-BranchEntry br(std::uint64_t from, std::uint64_t to, bool mispred = false, std::uint16_t cycles = 0)
+BranchEntry br(std::uint64_t from, std::uint64_t to, bool mispred = false, std::uint16_t cycles = 0,
+    std::uint8_t type = perf::BrUnknown)
 {
-    return BranchEntry { from, to, BranchEntry::makeFlags(mispred, !mispred, cycles) };
+    return BranchEntry { from, to, BranchEntry::makeFlags(mispred, !mispred, cycles, type) };
 }
 
 Sample lbrSample(std::uint64_t ip, std::vector<BranchEntry> entries)
@@ -85,20 +86,24 @@ TEST(BranchGraph, AnyBranchEdgesWithMispredictAndCycles)
     addProgram(sym);
     BranchGraph g(BranchGraph::Mode::AnyBranch);
     // two samples: a call main->parse (predicted, 10 cycles), a loop branch in parse (mispredicted once of 2)
-    g.add(lbrSample(0x1180, { br(0x1190, 0x1140, true, 6), br(0x1010, 0x1100, false, 10) }));
-    g.add(lbrSample(0x1180, { br(0x1190, 0x1140, false, 2), br(0x1010, 0x1100, false, 30) }));
-    g.add(lbrSample(0x1240, { br(0x1120, 0x1200, false, 0) }));
+    g.add(
+        lbrSample(0x1180, { br(0x1190, 0x1140, true, 6, perf::BrCond), br(0x1010, 0x1100, false, 10, perf::BrCall) }));
+    g.add(
+        lbrSample(0x1180, { br(0x1190, 0x1140, false, 2, perf::BrCond), br(0x1010, 0x1100, false, 30, perf::BrCall) }));
+    g.add(lbrSample(0x1240, { br(0x1120, 0x1200, false, 0, perf::BrCall) }));
     auto r = g.report(sym);
     EXPECT_EQ(r.branches, 5u);
     auto call = findEdge(r, "main", "parse");
     ASSERT_NE(call, nullptr);
-    EXPECT_TRUE(call->call);
+    EXPECT_TRUE(call->call());
+    EXPECT_EQ(call->kindFrom, EdgeKindFrom::BranchType);
     EXPECT_EQ(call->stats.count, 2u);
     EXPECT_DOUBLE_EQ(call->stats.mispredictRate(), 0.0);
     EXPECT_DOUBLE_EQ(call->stats.averageCycles(), 20.0);
     auto loop = findEdge(r, "parse", "parse");
     ASSERT_NE(loop, nullptr);
-    EXPECT_FALSE(loop->call);
+    EXPECT_FALSE(loop->call());
+    EXPECT_EQ(loop->kind, EdgeKind::Jump);
     EXPECT_DOUBLE_EQ(loop->stats.mispredictRate(), 0.5);
     EXPECT_DOUBLE_EQ(loop->stats.averageCycles(), 4.0);
     auto toHash = findEdge(r, "parse", "hash");

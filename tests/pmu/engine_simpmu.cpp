@@ -126,18 +126,18 @@ TEST(SimPmu, AnyBranchCarriesCyclesAndMispredicts)
     auto r = graph.report(p.symbols);
     auto loop = edge(r, "tokenize", "tokenize");
     ASSERT_NE(loop, nullptr);
-    EXPECT_FALSE(loop->call);
+    EXPECT_FALSE(loop->call());
     EXPECT_GT(loop->stats.mispredictRate(), 0.05); // tokenize mispredicts 12% of its back-edges
     EXPECT_LT(loop->stats.mispredictRate(), 0.25);
     EXPECT_GT(loop->stats.averageCycles(), 0.0);
     auto call = edge(r, "lookup_user", "hash_key");
     ASSERT_NE(call, nullptr);
-    EXPECT_TRUE(call->call);
+    EXPECT_TRUE(call->call());
     EXPECT_EQ(call->stats.mispredicts, 0u);
     auto ret = edge(r, "hash_key", "lookup_user");
     ASSERT_NE(ret, nullptr) << "returns are branches too";
-    EXPECT_TRUE(ret->ret);
-    EXPECT_FALSE(ret->call);
+    EXPECT_TRUE(ret->ret());
+    EXPECT_FALSE(ret->call());
 }
 
 TEST(SimPmu, LoadLatencySourcesFollowTheCacheModel)
