@@ -40,17 +40,7 @@ int runSourceInfo(const InfoOptions& o)
         return exitCodeFor(machine.error());
     }
     const auto& caps = machine->capabilities;
-    std::string t = "allocation:\n" + formatResourceLines(caps);
-    t += "control groups: at most " + std::to_string(caps.maxControlGroups) + " (incl. the default group)\n";
-    const auto& m = caps.monitoring;
-    if (m.present) {
-        t += "monitoring (L3_MON): " + std::to_string(m.numRmids) + " RMIDs, events";
-        for (const auto& f : m.features)
-            t += " " + f;
-        t += ", " + std::to_string(m.domains.size()) + " domains\n";
-    } else {
-        t += "monitoring: none\n";
-    }
+    std::string t = "allocation:\n" + formatResourceLines(caps) + formatGroupLimits(caps);
     const auto vendor = formatVendorFeatures(caps);
     if (!vendor.empty()) t += "features shown only in info/:\n" + vendor;
     std::fwrite(t.data(), 1, t.size(), stdout);

@@ -123,6 +123,14 @@ int runMonitor(const MonitorOptions& o)
             svc.source().backend.c_str());
         return ExitUnavailable;
     }
+    if (machine->capabilities.monitoring.domains.empty()) {
+        // L3_MON without mon_data (a partial copy of a tree): no counter file exists, so there is nothing to print.
+        const auto& mon = machine->capabilities.monitoring;
+        const auto why = mon.origins.why("domains");
+        std::fprintf(stderr, "rdtscope-cli monitor: %s enumerates L3_MON but has no monitoring domain to read (%s)\n",
+            svc.source().backend.c_str(), why.empty() ? "mon_data holds no domain" : why.c_str());
+        return ExitUnavailable;
+    }
     if (o.nodes && machine->capabilities.monitoring.subDomains.empty()) {
         std::fprintf(stderr,
             "rdtscope-cli monitor: --nodes: %s has no SNC sub-NUMA nodes (Intel SNC mode, Linux 6.11: "

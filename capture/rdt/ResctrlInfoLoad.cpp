@@ -123,7 +123,11 @@ BandwidthUnit detectBandwidthUnit(Fs& fs, const ResourceCaps& r, const std::vect
     if (std::any_of(rootValues.begin(), rootValues.end(), [](std::uint64_t v) { return v == UINT32_MAX; })
         || fs.exists("mba_MBps_event"))
         return BandwidthUnit::MiBps;
-    if (r.minBandwidth == 0 && !r.delayLinear) return BandwidthUnit::EighthGBps;
+    // Only values read count: a missing min_bandwidth is not AMD's 0, a missing delay_linear not Intel's 1.
+    const bool minKnown = r.origins.known("min_bandwidth");
+    if (minKnown && r.minBandwidth == 0 && (!r.delayLinear || !r.origins.known("delay_linear")))
+        return BandwidthUnit::EighthGBps;
+    if (fs.isDirectory("info/SMBA")) return BandwidthUnit::EighthGBps; // SMBA exists only on AMD
     // Older trees without the AMD tells: a root value above 100 can only be MiBps (the percent maximum is 100).
     if (std::any_of(rootValues.begin(), rootValues.end(), [](std::uint64_t v) { return v > 100; }))
         return BandwidthUnit::MiBps;
