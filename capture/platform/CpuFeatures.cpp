@@ -400,6 +400,8 @@ CpuFeatures decodeCpuFeatures(CpuidSource& source)
 {
     CpuFeatures f;
     f.source = source.describe();
+    for (const auto& n : source.notes())
+        f.warnings.push_back(n);
     auto r0 = source.query(0, 0);
     if (!r0) {
         f.warnings.push_back("CPUID.(EAX=00H) missing from the source: nothing can be decoded");
