@@ -186,6 +186,12 @@ void decodeMonitoring(Reader& rd, CpuFeatures& f)
     m.totalBandwidth = bit(r1->edx, 1);
     m.localBandwidth = bit(r1->edx, 2);
     m.counterWidth = 24 + bits(r1->eax, 7, 0);
+    // AMD leaves the offset 0 on parts whose counters are 44 bits wide: Linux adds MBM_CNTR_WIDTH_OFFSET_AMD (20)
+    // when the offset is 0 on AMD (arch/x86/kernel/cpu/resctrl/core.c, resctrl_cpu_detect).
+    if (bits(r1->eax, 7, 0) == 0 && f.identity.isAmd()) {
+        m.counterWidth = 24 + 20;
+        m.counterWidthAmdDefault = true;
+    }
     m.overflowBit = bit(r1->eax, 8);
     m.nonCpuCmt = bit(r1->eax, 9);
     m.nonCpuMbm = bit(r1->eax, 10);
@@ -220,6 +226,9 @@ void decodeCacheAllocation(Reader& rd, CpuFeatures& f, std::uint32_t resId, Cach
     c.nonCpuAgent = resId == 1 && bit(r->ecx, 1);
     c.cdp = bit(r->ecx, 2);
     c.nonContiguous = bit(r->ecx, 3);
+    // Every CBM is valid on AMD: Linux sets arch_has_sparse_bitmasks for AMD whatever ECX[3] says
+    // (rdt_init_res_defs_amd).
+    if (f.identity.isAmd() && !c.nonContiguous) c.nonContiguous = c.nonContiguousByVendor = true;
     c.highestClos = bits(r->edx, 15, 0);
     if (const CacheInfo* cache = f.cache(resId == 1 ? 3 : 2)) c.bytesPerCbmBit = cache->sizeBytes() / c.cbmLength;
 }
@@ -289,11 +298,22 @@ void decodeAllocation(Reader& rd, CpuFeatures& f)
     consider(a.l2.present, a.l2.detailsKnown, a.l2.highestClos);
     consider(a.mba.present, a.mba.detailsKnown, a.mba.highestClos);
     consider(a.cba.present, a.cba.detailsKnown, a.cba.highestClos);
+    // Resource Priority (ResID 6) takes part with 0: CPUID.10H.06H:EDX[15:0] stays reserved as zero for this formula
+    // (20.21.2.1.1). Other unknown ResIDs are not decoded here.
     for (unsigned resId = 4; resId < 32; ++resId)
-        if (resId != 5 && bit(a.resourceBitmap, resId))
-            partial = true; // RP (6) and unknown ResIDs: their CLOS_MAX is not decoded here
+        if (resId != 5 && resId != 6 && bit(a.resourceBitmap, resId)) partial = true;
+    const bool anyKnown = (a.l3.present && a.l3.detailsKnown) || (a.l2.present && a.l2.detailsKnown)
+        || (a.mba.present && a.mba.detailsKnown) || (a.cba.present && a.cba.detailsKnown);
+    const bool onlyPriority = a.resourcePriority && (a.resourceBitmap & ~0x41U) == 0;
     a.closFieldWidth = ceilLog2(std::uint64_t(a.closMax) + 1);
-    if (partial)
+    if (onlyPriority)
+        a.closFieldWidthUnknown = "Resource Priority is the only allocation feature: CLOS_MAX is its number of "
+                                  "priority levels - 1 from ACPI _CPC, not CPUID (20.19.4.4)";
+    else if (!anyKnown && a.resourceBitmap != 0)
+        a.closFieldWidthUnknown = "no enumerated resource's CPUID.(EAX=10H,ECX=ResID) sub-leaf could be read";
+    if (!a.closFieldWidthUnknown.empty())
+        a.closFieldWidth = 0;
+    else if (partial)
         f.warnings.push_back("IA32_PQR_ASSOC CLOS field width computed without every enumerated resource "
                              "(20.19.4.4): some sub-leaves of CPUID.10H are missing or not decoded");
 }
@@ -351,14 +371,39 @@ void decodePerfmonExt(Reader& rd, CpuFeatures& f)
         if (auto r1 = rd.basic(0x23, 1, "true-view counter bitmaps")) {
             e.gpBitmap = r1->eax;
             e.fixedBitmap = r1->ebx;
+            e.countersKnown = true;
         }
     }
     if (bit(e.subleafBitmap, 3)) {
-        if (auto r3 = rd.basic(0x23, 3, "true-view architectural event bitmap")) e.eventBitmap = r3->eax;
+        if (auto r3 = rd.basic(0x23, 3, "true-view architectural event bitmap")) {
+            e.eventBitmap = r3->eax;
+            e.eventsKnown = true;
+        }
+    }
+}
+
+void decodeHybrid(Reader& rd, CpuFeatures& f)
+{
+    HybridInfo& h = f.hybrid;
+    if (!h.hybrid || f.identity.maxBasicLeaf < 0x1A) return;
+    if (auto r = rd.basic(0x1A, 0, "hybrid core type")) {
+        h.coreTypeKnown = true;
+        h.coreType = bits(r->eax, 31, 24);
+        h.nativeModelId = bits(r->eax, 23, 0);
     }
 }
 
 } // namespace
+
+std::string HybridInfo::coreTypeName() const
+{
+    if (!coreTypeKnown) return {};
+    if (coreType == 0x40) return "P-core";
+    if (coreType == 0x20) return "E-core";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "core type %02XH", coreType);
+    return buf;
+}
 
 unsigned ceilLog2(std::uint64_t n)
 {
@@ -417,6 +462,7 @@ CpuFeatures decodeCpuFeatures(CpuidSource& source)
         f.monitoring.supported = bit(r7->ebx, 12);
         f.allocation.supported = bit(r7->ebx, 15);
         f.archLbr.supported = bit(r7->edx, 19);
+        f.hybrid.hybrid = bit(r7->edx, 15);
         // CPUID.07H.00H:EAX is the highest sub-leaf of leaf 07H; sub-leaf 1 only exists when it is >= 1.
         if (r7->eax >= 1) {
             if (auto r71 = rd.basic(7, 1, "ARCH_PERFMON_EXT (CPUID.07H.01H:EAX[8])")) {
@@ -432,7 +478,9 @@ CpuFeatures decodeCpuFeatures(CpuidSource& source)
     decodePerfmon(rd, f);
     decodeArchLbr(rd, f);
     decodePerfmonExt(rd, f);
+    decodeHybrid(rd, f);
     decodeAmdQos(source, f);
+    decodeAmdPerfmon(source, f);
     return f;
 }
 

@@ -11,8 +11,8 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 namespace rdt {
 
@@ -160,7 +160,7 @@ Result<CpuidTable> parseAida64Dump(const std::string& text, unsigned logicalCpu,
         std::optional<std::uint32_t> sub;
         if (!parseAidaLine(line, leaf, regs, sub)) {
             note("'" + std::string(trim(line)) + "' is not a CPUID line (expected 'CPUID 0000000F: "
-                 + "00000000-00012000-0000008F-00000007 [SL 01]'): ignored");
+                + "00000000-00012000-0000008F-00000007 [SL 01]'): ignored");
             return;
         }
         if (!hasHeaders && (!current || (leaf == 0 && cpuHasLines))) startCpu(cpusSeen++);
@@ -197,7 +197,8 @@ Result<CpuidTable> parseAida64Dump(const std::string& text, unsigned logicalCpu,
         // Sub-leaf-indexed leaf without tags (EVEREST-era and raw dumps): the n-th line is sub-leaf n. The table marks
         // it unlabelled: the sub-leaf number is the line's position, not something the dump says.
         if (labelled.count(leaf)) {
-            note("untagged CPUID " + formatString("%08X", leaf) + " after tagged lines of the same leaf cannot be placed: ignored");
+            note("untagged CPUID " + formatString("%08X", leaf)
+                + " after tagged lines of the same leaf cannot be placed: ignored");
             return;
         }
         table.set(leaf, n, regs, false);

@@ -49,9 +49,8 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
 {
     Capabilities caps;
     m_capWarnings.clear();
-    auto missingOrUnreadable = [&](const std::string& path) {
-        return path + (m_fs->exists(path) ? " is unreadable" : " is missing");
-    };
+    auto missingOrUnreadable
+        = [&](const std::string& path) { return path + (m_fs->exists(path) ? " is unreadable" : " is missing"); };
     // A number from info/<dir>/<file>, or nothing with the value marked unknown, naming the file.
     auto readInfo = [&](InfoOrigins& origins, const std::string& dir, const std::string& file,
                         int base = 10) -> std::optional<std::uint64_t> {
@@ -166,8 +165,8 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
             r.delayLinear = readInfo(r.origins, dir, "delay_linear").value_or(1) != 0;
             if (auto t = m_fs->read(base + "thread_throttle_mode")) r.throttleMode = std::string(trim(*t));
         } else {
-            m_capWarnings.push_back(
-                "info/" + dir + " is a resource rdtscope does not know (no cbm_mask, min_bandwidth or bandwidth_gran)"
+            m_capWarnings.push_back("info/" + dir
+                + " is a resource rdtscope does not know (no cbm_mask, min_bandwidth or bandwidth_gran)"
                 + ": not shown");
             continue;
         }
@@ -216,8 +215,7 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
         if (l3)
             for (const auto& [d, v] : l3->values)
                 mon.inferredDomains.push_back(d);
-        const std::string why = m_fs->exists("mon_data") ? "mon_data holds no mon_L3_XX domain"
-                                                         : "mon_data is missing";
+        const std::string why = m_fs->exists("mon_data") ? "mon_data holds no mon_L3_XX domain" : "mon_data is missing";
         mon.origins.mark("domains", l3 ? InfoOrigin::Inferred : InfoOrigin::Unknown,
             l3 ? "from the root schemata's " + l3->resource + " line; " + why + ", so no counter can be read" : why);
         m_capWarnings.push_back(why + ": L3_MON is enumerated but no monitoring counter can be read");
@@ -234,8 +232,9 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
         caps.maxControlGroups = 1;
     } else if (minClosids == UINT_MAX) {
         caps.maxControlGroups = 0;
-        caps.origins.mark("max_control_groups", InfoOrigin::Unknown, "no num_closids could be read: "
-                + joined(closidsUnknown) + (closidsUnknown.size() == 1 ? " is" : " are") + " missing or unreadable");
+        caps.origins.mark("max_control_groups", InfoOrigin::Unknown,
+            "no num_closids could be read: " + joined(closidsUnknown) + (closidsUnknown.size() == 1 ? " is" : " are")
+                + " missing or unreadable");
     } else {
         caps.maxControlGroups = minClosids;
         if (!closidsUnknown.empty())

@@ -62,7 +62,8 @@ std::string formatResourceLines(const Capabilities& caps)
         const auto& o = r.origins;
         const std::string domains = o.show("domains", std::to_string(r.domains.size()));
         if (r.isCache()) {
-            t += formatString("%-7s cbm_mask %s  min_cbm_bits %s  shareable_bits %s  sparse %s  closids %s  domains %s\n",
+            t += formatString(
+                "%-7s cbm_mask %s  min_cbm_bits %s  shareable_bits %s  sparse %s  closids %s  domains %s\n",
                 r.name.c_str(), o.show("cbm_mask", hexDigits(r.cbmMask)).c_str(),
                 o.show("min_cbm_bits", std::to_string(r.minCbmBits)).c_str(),
                 o.show("shareable_bits", hexDigits(r.shareableBits)).c_str(),
@@ -71,8 +72,8 @@ std::string formatResourceLines(const Capabilities& caps)
         } else {
             t += formatString("%-7s %s%s  closids %s  domains %s\n", r.name.c_str(), describeBandwidthUnit(r).c_str(),
                 !o.known("delay_linear") ? ("  delay " + o.show("delay_linear", "")).c_str()
-                    : r.delayLinear  ? ""
-                                     : "  (delay non-linear)",
+                    : r.delayLinear      ? ""
+                                         : "  (delay non-linear)",
                 o.show("num_closids", std::to_string(r.numClosids)).c_str(), domains.c_str());
         }
     }

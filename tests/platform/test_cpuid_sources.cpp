@@ -340,7 +340,9 @@ TEST(CpuidDump, TaglessDumpWithoutHeadersSplitsCpusAtLeafZeroAndNumbersSubleaves
             EXPECT_EQ(t->query(4, sub)->eax, cacheEax[sub]) << "sub-leaf " << sub;
         }
         for (const auto& e : t->entries()) {
-            if (e.leaf == 4) EXPECT_FALSE(e.subleafLabelled); // numbered by position, and a snapshot says so
+            if (e.leaf == 4) {
+                EXPECT_FALSE(e.subleafLabelled); // numbered by position, and a snapshot says so
+            }
         }
         const auto f = decodeCpuFeatures(*t);
         ASSERT_EQ(f.caches.size(), 4u);

@@ -121,8 +121,8 @@ TEST(ResctrlMissingInfo, NoDefaultIsPrintedAsReadWhenAnInfoFileIsMissing)
             if (file == "num_closids") {
                 // The control-group limit is the minimum over all resources: never "at most 1" from a missing file.
                 const auto limits = lineOf(printed.text, "control groups:");
-                EXPECT_TRUE(limits.find("unknown (") != std::string::npos
-                    || limits.find("inferred from") != std::string::npos)
+                EXPECT_TRUE(
+                    limits.find("unknown (") != std::string::npos || limits.find("inferred from") != std::string::npos)
                     << limits;
                 EXPECT_NE(limits.find(rel), std::string::npos) << limits;
             }
