@@ -236,9 +236,20 @@ void caches(Builder& b, const CpuFeatures& f)
     b.group(capgroup::Caches);
     if (f.caches.empty())
         b.add("Cache parameters", "none", false, "CPUID.(EAX=04H)", "",
-            "CPUID leaf 04H (8000001DH on AMD) lists no cache");
+            "CPUID leaf 04H (on AMD 8000001DH, or 80000005H/80000006H) lists no cache");
     for (std::size_t i = 0; i < f.caches.size(); ++i) {
         const CacheInfo& c = f.caches[i];
+        if (c.statedBytes) {
+            const bool l1 = c.leaf == 0x80000005;
+            b.add("L" + std::to_string(c.level) + " " + c.type,
+                formatBytes(double(c.sizeBytes())) + (c.level == 3 ? " (at least)" : "") + ", " + c.waysText + ", "
+                    + std::to_string(c.lineSize) + " B lines; sharing unknown (legacy leaf)",
+                true,
+                l1 ? std::string("CPUID.(EAX=80000005H):") + (c.type == "Data" ? "ECX" : "EDX")
+                   : std::string("CPUID.(EAX=80000006H):") + (c.level == 2 ? "ECX" : "EDX"),
+                "");
+            continue;
+        }
         b.add("L" + std::to_string(c.level) + " " + c.type,
             formatBytes(double(c.sizeBytes())) + ", " + std::to_string(c.ways) + "-way, " + std::to_string(c.sets)
                 + " sets, " + std::to_string(c.lineSize) + " B lines, shared by up to "

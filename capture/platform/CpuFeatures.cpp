@@ -111,6 +111,96 @@ void decodeIdentity(CpuidSource& src, Reader& rd, CpuFeatures& f)
     }
 }
 
+/// AMD APM Vol. 3, CPUID Fn8000_0006: the L2/L3 associativity encodings ("the number of ways is at least ...").
+std::string amdWaysEncoding(unsigned code, unsigned& exactWays)
+{
+    exactWays = 0;
+    switch (code) {
+    case 0x1:
+        exactWays = 1;
+        return "direct mapped";
+    case 0x2:
+        exactWays = 2;
+        return "2-way";
+    case 0x3:
+        exactWays = 3;
+        return "3-way";
+    case 0x4:
+        return "4 to 5 ways";
+    case 0x5:
+        return "6 to 7 ways";
+    case 0x6:
+        return "8 to 15 ways";
+    case 0x8:
+        return "16 to 31 ways";
+    case 0xA:
+        return "32 to 47 ways";
+    case 0xB:
+        return "48 to 63 ways";
+    case 0xC:
+        return "64 to 95 ways";
+    case 0xD:
+        return "96 to 127 ways";
+    case 0xE:
+        return "128 or more ways";
+    case 0xF:
+        return "fully associative";
+    case 0x9:
+        return "ways unknown (encoding 9H defers to CPUID Fn8000_001D, which the source does not have)";
+    default:
+        return "ways unknown (reserved encoding " + std::to_string(code) + ")";
+    }
+}
+
+/// AMD's legacy cache leaves, for CPUs (and hypervisors) without 8000001DH: 80000005H ECX/EDX describe L1d/L1i
+/// (size in KiB [31:24], associativity [23:16] with FFH fully associative, line size [7:0]); 80000006H ECX the L2
+/// (KiB [31:16], encoded associativity [15:12], line [7:0]) and EDX the L3 (512 KiB units [31:18], likewise).
+void decodeAmdLegacyCaches(CpuidSource& src, CpuFeatures& f)
+{
+    auto add = [&](std::uint32_t leaf, unsigned level, const char* type, std::uint64_t bytes, unsigned exactWays,
+                   std::string waysText, unsigned line) {
+        if (bytes == 0) return; // 0: no such cache (or disabled)
+        CacheInfo c;
+        c.leaf = leaf;
+        c.level = level;
+        c.type = type;
+        c.statedBytes = bytes;
+        c.lineSize = line;
+        c.partitions = 1;
+        c.ways = exactWays;
+        c.sets = exactWays && line ? static_cast<unsigned>(bytes / (std::uint64_t(exactWays) * line)) : 0;
+        c.waysText = std::move(waysText);
+        f.caches.push_back(std::move(c));
+    };
+    if (f.identity.maxExtendedLeaf >= 0x80000005) {
+        if (auto r = src.query(0x80000005, 0)) {
+            auto l1 = [&](std::uint32_t reg, const char* type) {
+                const unsigned assoc = bits(reg, 23, 16);
+                const std::uint64_t bytes = std::uint64_t(bits(reg, 31, 24)) * 1024;
+                const unsigned line = bits(reg, 7, 0);
+                const unsigned ways = assoc == 0xFF && line ? static_cast<unsigned>(bytes / line) : assoc;
+                add(0x80000005, 1, type, bytes, ways,
+                    assoc == 0xFF ? "fully associative" : std::to_string(assoc) + "-way", line);
+            };
+            l1(r->ecx, "Data");
+            l1(r->edx, "Instruction");
+        }
+    }
+    if (f.identity.maxExtendedLeaf >= 0x80000006) {
+        if (auto r = src.query(0x80000006, 0)) {
+            unsigned ways = 0;
+            auto text = amdWaysEncoding(bits(r->ecx, 15, 12), ways);
+            if (bits(r->ecx, 15, 12) != 0)
+                add(0x80000006, 2, "Unified", std::uint64_t(bits(r->ecx, 31, 16)) * 1024, ways, text,
+                    bits(r->ecx, 7, 0));
+            text = amdWaysEncoding(bits(r->edx, 15, 12), ways);
+            if (bits(r->edx, 15, 12) != 0)
+                add(0x80000006, 3, "Unified", std::uint64_t(bits(r->edx, 31, 18)) * 512 * 1024, ways, text,
+                    bits(r->edx, 7, 0));
+        }
+    }
+}
+
 void decodeCaches(CpuidSource& src, Reader& rd, CpuFeatures& f)
 {
     // AMD describes its caches in 8000001DH with leaf 04H's layout (AMD APM Vol. 3, CPUID Fn8000_001D).
@@ -139,6 +229,7 @@ void decodeCaches(CpuidSource& src, Reader& rd, CpuFeatures& f)
         c.complexIndexing = bit(r->edx, 2);
         f.caches.push_back(c);
     }
+    if (amd && f.caches.empty()) decodeAmdLegacyCaches(src, f);
 }
 
 /// SDM 20.18.5: leaf 0FH. Sub-leaf 1 is validated: reserved bits clear (EAX[31:11], EDX[31:3]), a non-zero

@@ -44,7 +44,15 @@ struct CacheInfo {
     unsigned maxSharingThreads = 0; ///< EAX[25:14] + 1
     bool inclusive = false; ///< EDX[1]
     bool complexIndexing = false; ///< EDX[2]
-    std::uint64_t sizeBytes() const { return std::uint64_t(ways) * partitions * lineSize * sets; }
+    /// AMD's legacy leaves 80000005H (L1) and 80000006H (L2, L3), read when 8000001DH is not there: they state the
+    /// size directly and the associativity as an encoding, often a range; ways and sets are then 0 (unknown) and
+    /// the sharing count is unknown (0).
+    std::uint64_t statedBytes = 0;
+    std::string waysText; ///< the associativity as the encoding gives it: "12-way", "8 to 15 ways", "fully associative"
+    std::uint64_t sizeBytes() const
+    {
+        return statedBytes ? statedBytes : std::uint64_t(ways) * partitions * lineSize * sets;
+    }
 };
 
 /// RDT monitoring (SDM 20.18.5): CPUID.07H.00H:EBX[12], leaf 0FH.

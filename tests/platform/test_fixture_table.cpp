@@ -51,6 +51,16 @@ const Row kRows[] = {
     // whose CLOS_MAX then comes from ACPI _CPC.
     { "resource-priority-only.txt", 0, "Resource priority", "yes", true, "SDM 20.21.2.1.1: 10H.00H:EBX[6]" },
     { "resource-priority-only.txt", 0, "CLOS field width", "unknown", false, "SDM 20.19.4.4: RP as the only allocation feature, CLOS_MAX from ACPI" },
+    // This project's VM (an AMD family 1AH guest without 8000001DH or 80000022H): AMD APM Vol. 3 Fn8000_0005 (L1:
+    // KiB [31:24], ways [23:16], line [7:0]) and Fn8000_0006 (L2 KiB [31:16], L3 512 KiB units [31:18], encoded ways
+    // [15:12]: 6H = 8 to 15, 9H = see Fn8000_001D). 80000005H ECX 300C0140H, EDX 20080140H; 80000006H ECX 04006140H,
+    // EDX 0FE09140H.
+    { "oxide-turin-vm-snapshot.json", 0, "L1 Data", "48.00 KiB, 12-way, 64 B lines; sharing unknown (legacy leaf)", true, "APM Vol. 3 Fn8000_0005_ECX: 30H KiB, 0CH ways, 40H B" },
+    { "oxide-turin-vm-snapshot.json", 0, "L1 Instruction", "32.00 KiB, 8-way, 64 B lines; sharing unknown (legacy leaf)", true, "APM Vol. 3 Fn8000_0005_EDX" },
+    { "oxide-turin-vm-snapshot.json", 0, "L2 Unified", "1.00 MiB, 8 to 15 ways, 64 B lines; sharing unknown (legacy leaf)", true, "APM Vol. 3 Fn8000_0006_ECX: 400H KiB, encoding 6H" },
+    { "oxide-turin-vm-snapshot.json", 0, "L3 Unified", "508.00 MiB (at least), ways unknown (encoding 9H defers to CPUID Fn8000_001D, which the source does not have), 64 B lines; sharing unknown (legacy leaf)", true, "APM Vol. 3 Fn8000_0006_EDX: 3F8H x 512 KiB, encoding 9H" },
+    { "oxide-turin-vm-snapshot.json", 0, "Core counters", "4 (the legacy PerfCtr0-3 of every AMD64 CPU, APM Vol. 2 13.2); a hypervisor may still hide them (see Environment)", true, "APM Vol. 3 Fn8000_0001_ECX[23]=0 (ECX 440001F1H)" },
+    { "oxide-turin-vm-snapshot.json", 0, "PerfMonV2", "no", false, "maximum extended leaf 80000021H < 80000022H" },
 };
 // clang-format on
 
@@ -70,8 +80,8 @@ json::Value reportOf(const std::string& file, unsigned cpu)
 TEST(FixtureTable, InfoJsonFieldsMatchTheValuesWorkedOutFromTheDocuments)
 {
     for (const auto& row : kRows) {
-        SCOPED_TRACE(std::string(row.file) + " CPU " + std::to_string(row.cpu) + ": " + row.name + " [" + row.cited
-            + "]");
+        SCOPED_TRACE(
+            std::string(row.file) + " CPU " + std::to_string(row.cpu) + ": " + row.name + " [" + row.cited + "]");
         const auto doc = reportOf(row.file, row.cpu);
         ASSERT_TRUE(doc.contains("capabilities"));
         const json::Value* found = nullptr;
