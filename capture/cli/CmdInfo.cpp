@@ -7,6 +7,7 @@
 #include "rdt/VendorFeaturesText.h"
 
 #include "platform/CapabilityReport.h"
+#include "platform/CoreTypeView.h"
 #include "platform/CpuidDump.h"
 #include "platform/LiveCpuid.h"
 
@@ -116,7 +117,9 @@ int runInfo(const InfoOptions& o)
             return ExitFailure;
         }
     }
-    const CapabilityReport report = buildCapabilityReport(features, env ? &*env : nullptr, topo ? &*topo : nullptr);
+    CapabilityReport report = buildCapabilityReport(features, env ? &*env : nullptr, topo ? &*topo : nullptr);
+    // A hybrid dump: every core type's own counts beside the chosen CPU's (leaves 04H and 23H differ per type).
+    if (dump && features.hybrid.hybrid) appendCoreTypeLines(coreTypeViews(o.cpuidDump), report);
     const std::string text = o.json ? formatCapabilityReportJson(report) : formatCapabilityReportText(report);
     std::fwrite(text.data(), 1, text.size(), stdout);
     return ExitOk;

@@ -5,6 +5,7 @@
 
 #include "core/Json.h"
 #include "platform/CapabilityReport.h"
+#include "platform/CoreTypeView.h"
 
 #include <gtest/gtest.h>
 
@@ -144,4 +145,33 @@ TEST(FixtureTable, AmdPerfMonV2IsDecoded)
     EXPECT_NE(text.find("LBR v2:"), std::string::npos) << text;
     EXPECT_NE(text.find("yes, 16 entries"), std::string::npos) << text;
     EXPECT_EQ(text.find("Architectural perfmon version"), std::string::npos) << text; // Intel's leaf, not AMD's
+}
+
+// A hybrid dump (SDM Vol. 2A CPUID 1AH; Vol. 3B 22.2.9): one line per core type with its own counts.
+TEST(FixtureTable, HybridDumpListsEachCoreTypeWithItsOwnCounts)
+{
+    const auto path = cpuidDumpPath("written/hybrid-2p-2e.txt");
+    const auto views = coreTypeViews(path);
+    ASSERT_EQ(views.size(), 2u);
+    EXPECT_EQ(views[0].coreType, "P-core");
+    EXPECT_EQ(views[0].cpus, (std::vector<unsigned> { 0, 1 }));
+    EXPECT_EQ(views[1].coreType, "E-core");
+    EXPECT_EQ(views[1].cpus, (std::vector<unsigned> { 2, 3 }));
+    auto table = loadCpuidDump(path, 2);
+    ASSERT_TRUE(table.ok());
+    auto report = buildCapabilityReport(decodeCpuFeatures(*table), nullptr, nullptr);
+    appendCoreTypeLines(views, report);
+    const auto text = formatCapabilityReportText(report);
+    EXPECT_NE(text.find("P-core:                               2 CPUs (0-1): 10 general-purpose, 4 fixed counters, "
+                        "Topdown slots yes, TMA slots per cycle 8"),
+        std::string::npos)
+        << text;
+    EXPECT_NE(text.find("E-core:                               2 CPUs (2-3): 8 general-purpose, 3 fixed counters, "
+                        "Topdown slots no, TMA slots per cycle 0"),
+        std::string::npos)
+        << text;
+    // The headline of CPU #2 names its core type and the common set.
+    EXPECT_NE(text.find("8 (this E-core, bitmap 0xff); common set 8"), std::string::npos) << text;
+    EXPECT_LT(text.find("\nCore types\n"), text.find("\nWarnings\n")); // Warnings stay last (when there are any)
+    EXPECT_TRUE(coreTypeViews(cpuidDumpPath("written/zen3-mbm-offset0.txt")).empty()); // not hybrid
 }
