@@ -124,11 +124,12 @@ int runMonitor(const MonitorOptions& o)
         return ExitUnavailable;
     }
     if (machine->capabilities.monitoring.domains.empty()) {
-        // L3_MON without mon_data (a partial copy of a tree): no counter file exists, so there is nothing to print.
-        const auto& mon = machine->capabilities.monitoring;
-        const auto why = mon.origins.why("domains");
-        std::fprintf(stderr, "rdtscope-cli monitor: %s enumerates L3_MON but has no monitoring domain to read (%s)\n",
-            svc.source().backend.c_str(), why.empty() ? "mon_data holds no domain" : why.c_str());
+        // L3_MON without mon_data domains (a partial copy of a tree): no counter file exists, so there is nothing to
+        // print; say so instead of printing empty tables every interval.
+        std::fprintf(stderr,
+            "rdtscope-cli monitor: %s enumerates L3_MON but mon_data holds no mon_L3_XX domain (missing or empty): "
+            "no counter can be read\n",
+            svc.source().backend.c_str());
         return ExitUnavailable;
     }
     if (o.nodes && machine->capabilities.monitoring.subDomains.empty()) {

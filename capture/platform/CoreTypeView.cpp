@@ -46,13 +46,13 @@ void appendCoreTypeLines(const std::vector<CoreTypeView>& views, CapabilityRepor
         l.group = capgroup::CoreTypes;
         l.name = v.coreType;
         l.value = std::to_string(v.cpus.size()) + (v.cpus.size() == 1 ? " CPU (" : " CPUs (") + formatIdList(ids)
-            + "): " + std::to_string(gp) + " general-purpose, " + std::to_string(fixed) + " fixed counters, Topdown slots "
-            + (topdown ? "yes" : "no") + ", TMA slots per cycle "
+            + "): " + std::to_string(gp) + " general-purpose, " + std::to_string(fixed)
+            + " fixed counters, Topdown slots " + (topdown ? "yes" : "no") + ", TMA slots per cycle "
             + (e.supported ? std::to_string(e.tmaSlotsPerCycle) : std::string("n/a (no leaf 23H)"));
         l.present = true;
-        l.origin = e.countersKnown ? "CPUID.(EAX=1AH):EAX[31:24], CPUID.(EAX=23H,ECX=0,1,3) of CPU #"
-                + std::to_string(v.cpus.front())
-                                   : "CPUID.(EAX=1AH):EAX[31:24], CPUID.(EAX=0AH) of CPU #" + std::to_string(v.cpus.front());
+        l.origin = e.countersKnown
+            ? "CPUID.(EAX=1AH):EAX[31:24], CPUID.(EAX=23H,ECX=0,1,3) of CPU #" + std::to_string(v.cpus.front())
+            : "CPUID.(EAX=1AH):EAX[31:24], CPUID.(EAX=0AH) of CPU #" + std::to_string(v.cpus.front());
         l.sdmSection = "22.2.9";
         lines.push_back(std::move(l));
     }

@@ -566,7 +566,7 @@ CpuFeatures decodeCpuFeatures(CpuidSource& source)
     }
     decodeMonitoring(rd, f);
     decodeAllocation(rd, f);
-    decodePerfmon(rd, f);
+    if (!f.identity.isAmd()) decodePerfmon(rd, f); // AMD reserves leaf 0AH: its PMU is AmdPerfmon's
     decodeArchLbr(rd, f);
     decodePerfmonExt(rd, f);
     decodeHybrid(rd, f);
