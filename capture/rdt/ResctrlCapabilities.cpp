@@ -207,6 +207,18 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
         (r.origins.known("num_closids") ? closidsRead : closidsUnknown).push_back(base + "num_closids");
         caps.resources.push_back(std::move(r));
     }
+    // A tree without sparse_masks (kernels before 6.7) on AMD: Linux has always accepted any CBM there
+    // (arch_has_sparse_bitmasks, and cbm_validate_amd before it), and AMD shows in its bandwidth resources.
+    const bool amd = std::any_of(caps.resources.begin(), caps.resources.end(),
+        [](const ResourceCaps& r) { return r.bandwidthUnit == BandwidthUnit::EighthGBps; });
+    if (amd)
+        for (auto& r : caps.resources)
+            if (r.isCache() && !r.origins.known("sparse_masks")) {
+                r.sparseMasks = true;
+                r.origins.mark("sparse_masks", InfoOrigin::Inferred,
+                    "from AMD's bandwidth resources: Linux accepts any CBM on AMD; info/" + r.name
+                        + "/sparse_masks is missing");
+            }
     loadMonDataDomains(*m_fs, caps);
     auto& mon = caps.monitoring;
     if (mon.present && mon.domains.empty()) {

@@ -3,6 +3,7 @@
 // every value is read, inferred from another file and said so, or unknown naming the file, never a default shown
 // as if read (docs/RESCTRL.md "Trees with files missing").
 #include "TestTree.h"
+#include "rdt/CapabilitiesText.h"
 #include "rdt/ResctrlBackend.h"
 #include "rdt/VendorFeaturesText.h"
 
@@ -113,9 +114,12 @@ TEST(ResctrlMissingInfo, NoDefaultIsPrintedAsReadWhenAnInfoFileIsMissing)
                 continue;
             }
             const auto value = line.substr(at + labelSize);
-            EXPECT_EQ(value.rfind("unknown (" + rel + " is missing)", 0), 0u)
-                << "the value of " << rel << " is not marked unknown naming the file: " << line;
-            if (*d->defaultShown) {
+            const bool unknown = value.rfind("unknown (" + rel + " is missing)", 0) == 0;
+            const bool inferred
+                = value.find("(inferred ") != std::string::npos && value.find(rel + " is missing") != std::string::npos;
+            EXPECT_TRUE(unknown || inferred)
+                << "the value of " << rel << " is not marked unknown or inferred naming the file: " << line;
+            if (*d->defaultShown && !inferred) {
                 EXPECT_NE(value.rfind(std::string(d->defaultShown) + " ", 0), 0u) << line;
             }
             if (file == "num_closids") {
@@ -224,4 +228,50 @@ TEST(ResctrlMissingInfo, ACompleteTreeMarksNothing)
                 EXPECT_EQ(e.key, "sparse_masks") << tree << " " << r.name << ": " << e.why;
         EXPECT_TRUE(caps->origins.entries().empty()) << tree;
     }
+}
+
+TEST(ResctrlMissingInfo, AmdTreesWithoutSparseMasksInferThatAnyMaskIsAllowed)
+{
+    // Kernels before 6.7 have no sparse_masks file; on AMD they accepted any CBM all along.
+    TempTree t("amd.bmec");
+    std::filesystem::remove(t.root() + "/info/L3/sparse_masks");
+    auto b = ResctrlBackend::open(std::make_shared<PosixFs>(t.root()));
+    ASSERT_TRUE(b);
+    auto caps = (*b)->capabilities();
+    ASSERT_TRUE(caps);
+    ASSERT_NE(caps->resource("L3"), nullptr);
+    EXPECT_TRUE(caps->resource("L3")->sparseMasks);
+    EXPECT_NE(formatResourceLines(*caps).find("sparse yes (non-contiguous masks allowed) (inferred from AMD's "
+                                              "bandwidth resources"),
+        std::string::npos)
+        << formatResourceLines(*caps);
+    // An Intel tree without the file stays unknown (and contiguous for the validator).
+    TempTree intel("intel.snc");
+    std::filesystem::remove(intel.root() + "/info/L3/sparse_masks");
+    auto bi = ResctrlBackend::open(std::make_shared<PosixFs>(intel.root()));
+    ASSERT_TRUE(bi);
+    auto ci = (*bi)->capabilities();
+    ASSERT_TRUE(ci);
+    EXPECT_FALSE(ci->resource("L3")->sparseMasks);
+    EXPECT_NE(formatResourceLines(*ci).find("sparse unknown (info/L3/sparse_masks is missing)"), std::string::npos);
+}
+
+TEST(ResctrlMissingInfo, SessionTextWritesUnknownAndReadsItBack)
+{
+    TempTree t("resctrl.full");
+    std::filesystem::remove(t.root() + "/info/L3/num_closids");
+    std::filesystem::remove(t.root() + "/info/L3/min_cbm_bits");
+    std::filesystem::remove(t.root() + "/info/L3_MON/num_rmids");
+    auto b = ResctrlBackend::open(std::make_shared<PosixFs>(t.root()));
+    ASSERT_TRUE(b);
+    auto caps = (*b)->capabilities();
+    ASSERT_TRUE(caps);
+    const auto text = formatCapabilitiesText(*caps);
+    EXPECT_NE(text.find("L3: unknown CLOS, domains 0 1 2 3, cbm_mask 20 bits, min_cbm_bits unknown"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("L3_MON: unknown RMIDs"), std::string::npos) << text;
+    const auto back = parseCapabilitiesText(text);
+    ASSERT_EQ(back.size(), 2u); // L3 and MB: a line with unknown values is still read back
+    EXPECT_EQ(back[0].caps.name, "L3");
+    EXPECT_EQ(back[0].caps.cbmBits, 20u);
 }
