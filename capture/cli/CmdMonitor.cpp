@@ -287,9 +287,16 @@ int runMonitor(const MonitorOptions& o)
                     stdout);
             } else {
                 const std::string node = o.nodes ? formatString(" %6d", s.node) : std::string();
-                std::printf("%-28s %6d%s %12.1f %12.1f %12.1f %12.1f %5s\n", displayGroup(s.group).c_str(), s.domain,
-                    node.c_str(), static_cast<double>(s.occupancyBytes) / 1024.0, local / 1e6,
-                    (total > local ? total - local : 0.0) / 1e6, total / 1e6, sampleFlagLetters(p.flags).c_str());
+                // A value that could not be read is "-", not 0.0: a missing llc_occupancy file blanks the LLC column
+                // only, an unreadable MBM file the bandwidth columns only (the flags say which).
+                const bool occBad = (p.flags & (SampleOccupancyError | SampleOccupancyUnavailable)) != 0;
+                const bool mbmBad = (p.flags & (SampleMbmError | SampleMbmUnavailable | SampleMbmUnassigned)) != 0;
+                auto cell = [](bool bad, double v) { return bad ? std::string("-") : formatString("%.1f", v); };
+                std::printf("%-28s %6d%s %12s %12s %12s %12s %5s\n", displayGroup(s.group).c_str(), s.domain,
+                    node.c_str(), cell(occBad, static_cast<double>(s.occupancyBytes) / 1024.0).c_str(),
+                    cell(mbmBad, local / 1e6).c_str(),
+                    cell(mbmBad, (total > local ? total - local : 0.0) / 1e6).c_str(),
+                    cell(mbmBad, total / 1e6).c_str(), sampleFlagLetters(p.flags).c_str());
             }
             p = { s.mbmTotalBytes, s.mbmLocalBytes, 0 };
         }

@@ -363,3 +363,29 @@ TEST(RdtCli, TreesWithInfoFilesMissingSayUnknownAndWhy)
     EXPECT_NE(mon.err.find("mon_data holds no mon_L3_XX domain"), std::string::npos) << mon.err;
     EXPECT_EQ(mon.out, ""); // no empty tables
 }
+
+// One missing counter file blanks its own column of its own domain, not the row: the LLC value of domain 0 is "-"
+// (unknown, flagged U) while its bandwidth and the other domains' values are printed.
+TEST(RdtCli, AMissingCounterFileBlanksOnlyItsColumn)
+{
+    rdt::test::TempTree t("resctrl.full");
+    std::filesystem::remove(t.root() + "/mon_data/mon_L3_00/llc_occupancy");
+    auto mon = run("monitor --duration 1 --interval 500 --source resctrl:" + t.root());
+    EXPECT_EQ(mon.status, 0) << mon.err;
+    std::istringstream lines(mon.out);
+    int checked = 0;
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream cells(line);
+        std::string group, domain, llc, mbl, mbr, mbt, flags;
+        if (!(cells >> group >> domain >> llc >> mbl >> mbr >> mbt >> flags) || group != "default") continue;
+        if (domain == "0") {
+            EXPECT_EQ(llc, "-") << line;
+            EXPECT_NE(mbt, "-") << line;
+            EXPECT_NE(flags.find('U'), std::string::npos) << line;
+        } else {
+            EXPECT_NE(llc, "-") << line;
+        }
+        ++checked;
+    }
+    EXPECT_GE(checked, 4) << mon.out;
+}
