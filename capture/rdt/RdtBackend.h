@@ -109,6 +109,7 @@ struct TelemetryCaps {
     unsigned numRmids = 0;
     std::vector<std::string> features; ///< mon_features: core_energy (J), activity (F), integer events
     std::vector<int> domains; ///< mon_PERF_PKG_XX ids (physical package ids)
+    InfoOrigins origins; ///< num_rmids, mon_features when their files are missing
 };
 
 /// Everything a backend can do on this machine.

@@ -83,8 +83,18 @@ void loadMonitorExtras(Fs& fs, const std::string& base, MonitorCaps& m, std::vec
 void loadTelemetryCaps(Fs& fs, const std::string& base, TelemetryCaps& t)
 {
     t.present = true;
-    t.numRmids = static_cast<unsigned>(readNumber(fs, base + "num_rmids").value_or(0));
-    if (auto f = fs.read(base + "mon_features")) t.features = lines(*f);
+    auto mark = [&](const char* file) {
+        t.origins.mark(
+            file, InfoOrigin::Unknown, base + file + (fs.exists(base + file) ? " is unreadable" : " is missing"));
+    };
+    if (auto n = readNumber(fs, base + "num_rmids"))
+        t.numRmids = static_cast<unsigned>(*n);
+    else
+        mark("num_rmids"); // 0 = unknown: maxMonitorGroups() then ignores it
+    if (auto f = fs.read(base + "mon_features"))
+        t.features = lines(*f);
+    else
+        mark("mon_features");
 }
 
 void loadIoAlloc(Fs& fs, const std::string& base, ResourceCaps& r, std::vector<std::string>& warnings)

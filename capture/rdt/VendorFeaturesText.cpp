@@ -149,12 +149,17 @@ std::string formatVendorFeatures(const Capabilities& caps)
     }
     const auto& tel = caps.telemetry;
     if (tel.present) {
-        t += formatString("  PERF_PKG_MON: %u RMIDs, packages %s, events %s\n", tel.numRmids,
-            idList(tel.domains).c_str(), join(tel.features, ", ").c_str());
+        t += formatString("  PERF_PKG_MON: %s RMIDs, packages %s, events %s\n",
+            tel.origins.show("num_rmids", std::to_string(tel.numRmids)).c_str(), idList(tel.domains).c_str(),
+            tel.origins.show("mon_features", join(tel.features, ", ")).c_str());
         if (m.present)
-            t += formatString("  monitor groups limited to %u = min(L3_MON num_rmids %u, PERF_PKG_MON num_rmids %u): "
-                              "every group takes an RMID of both\n",
-                caps.maxMonitorGroups(), m.numRmids, tel.numRmids);
+            t += "  monitor groups limited to "
+                + (m.origins.known("num_rmids") && tel.origins.known("num_rmids")
+                        ? std::to_string(caps.maxMonitorGroups())
+                        : std::string("unknown"))
+                + " = min(L3_MON num_rmids " + m.origins.show("num_rmids", std::to_string(m.numRmids))
+                + ", PERF_PKG_MON num_rmids " + tel.origins.show("num_rmids", std::to_string(tel.numRmids))
+                + "): every group takes an RMID of both\n";
     }
     return t;
 }

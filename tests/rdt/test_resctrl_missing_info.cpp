@@ -40,7 +40,9 @@ Printed printedFor(const std::string& root)
 /// The printed line of a resource ("L3      cbm_mask ...") or of L3_MON ("monitoring (L3_MON): ...").
 std::string lineOf(const std::string& text, const std::string& dir)
 {
-    const std::string prefix = dir == "L3_MON" ? "monitoring (L3_MON): " : dir + " ";
+    const std::string prefix = dir == "L3_MON" ? "monitoring (L3_MON): "
+        : dir == "PERF_PKG_MON"                ? "  PERF_PKG_MON: "
+                                               : dir + " ";
     std::istringstream in(text);
     for (std::string line; std::getline(in, line);)
         if (line.rfind(prefix, 0) == 0) return line;
@@ -64,7 +66,7 @@ const DefaultedFile kDefaulted[] = {
     { "min_bandwidth", { "peak bandwidth, ", "1/8 GB/s, " }, "0" },
     { "bandwidth_gran", { "in steps of " }, "1" },
     { "delay_linear", { "  delay " }, "" },
-    { "num_rmids", { "monitoring (L3_MON): " }, "0" },
+    { "num_rmids", { "monitoring (L3_MON): ", "  PERF_PKG_MON: " }, "0" },
     { "mon_features", { "events " }, "" },
 };
 
@@ -97,7 +99,7 @@ TEST(ResctrlMissingInfo, NoDefaultIsPrintedAsReadWhenAnInfoFileIsMissing)
             const std::string dir = rel.substr(5, slash - 5);
             const std::string file = rel.substr(slash + 1);
             const auto* d = defaultedFile(file);
-            if (!d || dir == "PERF_PKG_MON") continue;
+            if (!d) continue;
             TempTree t(tree);
             std::filesystem::remove(t.root() + "/" + rel);
             const auto printed = printedFor(t.root());
