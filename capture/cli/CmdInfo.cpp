@@ -8,6 +8,7 @@
 
 #include "core/OutputFile.h"
 #include "platform/CapabilityReport.h"
+#include "platform/CoreTypeView.h"
 #include "platform/CpuidDump.h"
 #include "platform/LiveCpuid.h"
 
@@ -42,17 +43,7 @@ int runSourceInfo(const InfoOptions& o)
         return exitCodeFor(machine.error());
     }
     const auto& caps = machine->capabilities;
-    std::string t = "allocation:\n" + formatResourceLines(caps);
-    t += "control groups: at most " + std::to_string(caps.maxControlGroups) + " (incl. the default group)\n";
-    const auto& m = caps.monitoring;
-    if (m.present) {
-        t += "monitoring (L3_MON): " + std::to_string(m.numRmids) + " RMIDs, events";
-        for (const auto& f : m.features)
-            t += " " + f;
-        t += ", " + std::to_string(m.domains.size()) + " domains\n";
-    } else {
-        t += "monitoring: none\n";
-    }
+    std::string t = "allocation:\n" + formatResourceLines(caps) + formatGroupLimits(caps);
     const auto vendor = formatVendorFeatures(caps);
     if (!vendor.empty()) t += "features shown only in info/:\n" + vendor;
     std::fwrite(t.data(), 1, t.size(), stdout);
@@ -133,7 +124,9 @@ int runInfo(const InfoOptions& o)
             return ExitFailure;
         }
     }
-    const CapabilityReport report = buildCapabilityReport(features, env ? &*env : nullptr, topo ? &*topo : nullptr);
+    CapabilityReport report = buildCapabilityReport(features, env ? &*env : nullptr, topo ? &*topo : nullptr);
+    // A hybrid dump: every core type's own counts beside the chosen CPU's (leaves 04H and 23H differ per type).
+    if (dump && features.hybrid.hybrid) appendCoreTypeLines(coreTypeViews(o.cpuidDump), report);
     const std::string text = o.json ? formatCapabilityReportJson(report) : formatCapabilityReportText(report);
     std::fwrite(text.data(), 1, text.size(), stdout);
     return ExitOk;

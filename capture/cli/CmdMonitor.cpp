@@ -123,6 +123,15 @@ int runMonitor(const MonitorOptions& o)
             svc.source().backend.c_str());
         return ExitUnavailable;
     }
+    if (machine->capabilities.monitoring.domains.empty()) {
+        // L3_MON without mon_data domains (a partial copy of a tree): no counter file exists, so there is nothing to
+        // print; say so instead of printing empty tables every interval.
+        std::fprintf(stderr,
+            "rdtscope-cli monitor: %s enumerates L3_MON but mon_data holds no mon_L3_XX domain (missing or empty): "
+            "no counter can be read\n",
+            svc.source().backend.c_str());
+        return ExitUnavailable;
+    }
     if (o.nodes && machine->capabilities.monitoring.subDomains.empty()) {
         std::fprintf(stderr,
             "rdtscope-cli monitor: --nodes: %s has no SNC sub-NUMA nodes (Intel SNC mode, Linux 6.11: "
@@ -280,9 +289,16 @@ int runMonitor(const MonitorOptions& o)
                     stdout);
             } else {
                 const std::string node = o.nodes ? formatString(" %6d", s.node) : std::string();
-                std::printf("%-28s %6d%s %12.1f %12.1f %12.1f %12.1f %5s\n", displayGroup(s.group).c_str(), s.domain,
-                    node.c_str(), static_cast<double>(s.occupancyBytes) / 1024.0, local / 1e6,
-                    (total > local ? total - local : 0.0) / 1e6, total / 1e6, sampleFlagLetters(p.flags).c_str());
+                // A value that could not be read is "-", not 0.0: a missing llc_occupancy file blanks the LLC column
+                // only, an unreadable MBM file the bandwidth columns only (the flags say which).
+                const bool occBad = (p.flags & (SampleOccupancyError | SampleOccupancyUnavailable)) != 0;
+                const bool mbmBad = (p.flags & (SampleMbmError | SampleMbmUnavailable | SampleMbmUnassigned)) != 0;
+                auto cell = [](bool bad, double v) { return bad ? std::string("-") : formatString("%.1f", v); };
+                std::printf("%-28s %6d%s %12s %12s %12s %12s %5s\n", displayGroup(s.group).c_str(), s.domain,
+                    node.c_str(), cell(occBad, static_cast<double>(s.occupancyBytes) / 1024.0).c_str(),
+                    cell(mbmBad, local / 1e6).c_str(),
+                    cell(mbmBad, (total > local ? total - local : 0.0) / 1e6).c_str(),
+                    cell(mbmBad, total / 1e6).c_str(), sampleFlagLetters(p.flags).c_str());
             }
             p = { s.mbmTotalBytes, s.mbmLocalBytes, 0 };
         }

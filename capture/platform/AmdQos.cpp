@@ -25,7 +25,14 @@ void decodeAmdQos(CpuidSource& source, CpuFeatures& f)
             q.mba = bit(r->ebx, 6);
         }
     }
-    if (q.maxExtendedLeaf < 0x80000020) return;
+    if (q.maxExtendedLeaf < 0x80000020) {
+        if (q.mba) {
+            q.mbaDetailsMissing = true;
+            f.warnings.push_back("CPUID.80000008H:EBX[6] enumerates AMD MBA but the maximum extended leaf is below "
+                                 "80000020H: MBA limits and CLOS count unknown");
+        }
+        return;
+    }
     auto r0 = source.query(0x80000020, 0);
     if (!r0) {
         f.warnings.push_back("CPUID.(EAX=80000020H,ECX=0) missing from the source: AMD PQoS extended features unknown");
@@ -42,6 +49,10 @@ void decodeAmdQos(CpuidSource& source, CpuFeatures& f)
         if (auto r = source.query(0x80000020, 1)) {
             q.mbaBandwidthLength = r->eax;
             q.mbaHighestCos = r->edx;
+        } else {
+            q.mbaDetailsMissing = true;
+            f.warnings.push_back("CPUID.(EAX=80000020H,ECX=1) missing from the source: AMD MBA limits and CLOS count "
+                                 "unknown");
         }
     }
     if (q.smba) {

@@ -29,6 +29,9 @@ struct AmdQos {
     std::uint32_t bmecValidBits = 0; ///< ECX=3:ECX: transaction bits a configuration may set
     unsigned abmcCounters = 0; ///< ECX=5:EBX[15:0] + 1: assignable counters per L3 domain
     bool detailsKnown = false; ///< leaf 80000020H was enumerated and read
+    /// MBA enumerated but CPUID.(EAX=80000020H,ECX=1) not readable (dumps without it, or a maximum extended leaf
+    /// below 80000020H): its limits and CLOS count are unknown, said as such (as Intel's missing 10H.3 is)
+    bool mbaDetailsMissing = false;
     std::uint32_t mbaMax() const { return mbaBandwidthLength < 32 ? 1u << mbaBandwidthLength : 0; }
 };
 

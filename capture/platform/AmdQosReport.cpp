@@ -27,7 +27,11 @@ void appendAmdQosLines(const CpuFeatures& f, std::vector<CapabilityLine>& lines)
     }
     add("MBA (memory bandwidth enforcement)", yes(q.mba || q.l3mbe), q.mba || q.l3mbe,
         "CPUID.(EAX=80000008H):EBX[6], CPUID.(EAX=80000020H,ECX=0):EBX[1]", "no AMD MBA: resctrl shows no MB");
-    if (q.mbaBandwidthLength)
+    if (q.mbaDetailsMissing)
+        add("MBA limit range", "unknown", false, "CPUID.(EAX=80000020H,ECX=1):EAX,EDX",
+            "CPUID.(EAX=80000020H,ECX=1) is not in the source (see Warnings); resctrl's info/MB shows the values on "
+            "a live machine");
+    else if (q.mbaBandwidthLength)
         add("MBA limit range",
             formatString("0..%u in 1/8 GB/s (%u = unlimited), %u CLOS", q.mbaMax(), q.mbaMax(), q.mbaHighestCos + 1),
             true, "CPUID.(EAX=80000020H,ECX=1):EAX,EDX", "");

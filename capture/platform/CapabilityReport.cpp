@@ -7,6 +7,7 @@
 #include "core/Text.h"
 #include "core/Units.h"
 
+#include <bit>
 #include <cstdio>
 
 namespace rdt {
@@ -120,8 +121,12 @@ void monitoring(Builder& b, const CpuFeatures& f)
     b.flag("L3 local bandwidth (MBM, event 03H)", m.localBandwidth, leaf("EAX=0FH,ECX=1", "EDX[2]"), "20.18.5.2",
         "CPUID.(EAX=0FH,ECX=1):EDX[2]=0: no MBM local bandwidth");
     const bool mbm = m.totalBandwidth || m.localBandwidth;
-    b.add("MBM counter width", mbm ? std::to_string(m.counterWidth) + " bits (24 + EAX[7:0])" : "n/a", mbm,
-        leaf("EAX=0FH,ECX=1", "EAX[7:0]"), "20.18.5.2", "no MBM events enumerated");
+    b.add("MBM counter width",
+        !mbm ? "n/a"
+            : m.counterWidthAmdDefault
+            ? std::to_string(m.counterWidth) + " bits (AMD: EAX[7:0]=0 means 24 + 20, Linux MBM_CNTR_WIDTH_OFFSET_AMD)"
+            : std::to_string(m.counterWidth) + " bits (24 + EAX[7:0])",
+        mbm, leaf("EAX=0FH,ECX=1", "EAX[7:0]"), "20.18.5.2", "no MBM events enumerated");
     b.flag("IA32_QM_CTR overflow bit (bit 61)", m.overflowBit, leaf("EAX=0FH,ECX=1", "EAX[8]"), "20.18.5.2",
         "CPUID.(EAX=0FH,ECX=1):EAX[8]=0: counters wrap silently; sample faster than the wrap time");
     b.flag(
@@ -150,8 +155,12 @@ void cacheAllocation(Builder& b, const CacheAllocation& c, unsigned resId, const
         leaf(sub.c_str(), "EDX[15:0]"), "20.19.4.2");
     b.add(p + " CDP", c.cdp ? "yes (" + std::to_string(c.closCountCdp()) + " CLOS when enabled)" : "no", c.cdp,
         leaf(sub.c_str(), "ECX[2]"), cdpSection, "CPUID.(" + sub + "):ECX[2]=0: no code/data prioritization");
-    b.flag(p + " non-contiguous CBM", c.nonContiguous, leaf(sub.c_str(), "ECX[3]"), "20.19.4.2",
-        "CPUID.(" + sub + "):ECX[3]=0: masks must be contiguous runs of 1s");
+    if (c.nonContiguousByVendor)
+        b.add(p + " non-contiguous CBM", "yes (sparse masks allowed: every CBM is valid on AMD)", true,
+            "AMD vendor rule (Linux arch_has_sparse_bitmasks); " + leaf(sub.c_str(), "ECX[3]") + " is Intel's bit", "");
+    else
+        b.flag(p + " non-contiguous CBM", c.nonContiguous, leaf(sub.c_str(), "ECX[3]"), "20.19.4.2",
+            "CPUID.(" + sub + "):ECX[3]=0: masks must be contiguous runs of 1s");
     if (resId == 1)
         b.flag(p + " non-CPU agent CAT", c.nonCpuAgent, leaf(sub.c_str(), "ECX[1]"), "20.20",
             "CPUID.(" + sub + "):ECX[1]=0");
@@ -175,10 +184,13 @@ void allocation(Builder& b, const CpuFeatures& f)
         "CPUID.(EAX=10H,ECX=0):EBX=0: no allocation resource");
     cacheAllocation(b, a.l3, 1, "L3");
     cacheAllocation(b, a.l2, 2, "L2");
+    const bool widthKnown = a.closFieldWidthUnknown.empty();
     b.add("CLOS field width",
-        std::to_string(a.closFieldWidth) + " bits (IA32_PQR_ASSOC["
-            + std::to_string(32 + (a.closFieldWidth ? a.closFieldWidth - 1 : 0)) + ":32])",
-        true, "Ceil(Log2(CLOS_MAX + 1)), CLOS_MAX over CPUID.(EAX=10H,ECX=ResID):EDX[15:0]", "20.19.4.4");
+        widthKnown ? std::to_string(a.closFieldWidth) + " bits (IA32_PQR_ASSOC["
+                + std::to_string(32 + (a.closFieldWidth ? a.closFieldWidth - 1 : 0)) + ":32])"
+                   : "unknown",
+        widthKnown, "Ceil(Log2(CLOS_MAX + 1)), CLOS_MAX over CPUID.(EAX=10H,ECX=ResID):EDX[15:0]", "20.19.4.4",
+        a.closFieldWidthUnknown);
     b.flag("Resource priority", a.resourcePriority, leaf("EAX=10H,ECX=0", "EBX[6]"), "20.21.2",
         "CPUID.(EAX=10H,ECX=0):EBX[6]=0");
 
@@ -224,9 +236,20 @@ void caches(Builder& b, const CpuFeatures& f)
     b.group(capgroup::Caches);
     if (f.caches.empty())
         b.add("Cache parameters", "none", false, "CPUID.(EAX=04H)", "",
-            "CPUID leaf 04H (8000001DH on AMD) lists no cache");
+            "CPUID leaf 04H (on AMD 8000001DH, or 80000005H/80000006H) lists no cache");
     for (std::size_t i = 0; i < f.caches.size(); ++i) {
         const CacheInfo& c = f.caches[i];
+        if (c.statedBytes) {
+            const bool l1 = c.leaf == 0x80000005;
+            b.add("L" + std::to_string(c.level) + " " + c.type,
+                formatBytes(double(c.sizeBytes())) + (c.level == 3 ? " (at least)" : "") + ", " + c.waysText + ", "
+                    + std::to_string(c.lineSize) + " B lines; sharing unknown (legacy leaf)",
+                true,
+                l1 ? std::string("CPUID.(EAX=80000005H):") + (c.type == "Data" ? "ECX" : "EDX")
+                   : std::string("CPUID.(EAX=80000006H):") + (c.level == 2 ? "ECX" : "EDX"),
+                "");
+            continue;
+        }
         b.add("L" + std::to_string(c.level) + " " + c.type,
             formatBytes(double(c.sizeBytes())) + ", " + std::to_string(c.ways) + "-way, " + std::to_string(c.sets)
                 + " sets, " + std::to_string(c.lineSize) + " B lines, shared by up to "
@@ -239,34 +262,113 @@ void caches(Builder& b, const CpuFeatures& f)
     }
 }
 
+/// AMD's PMU (APM Vol. 2 13.2, Vol. 3 Fn8000_0001/Fn8000_0022): leaf 0AH is Intel's and says nothing here.
+void amdPerfmon(Builder& b, const CpuFeatures& f)
+{
+    const AmdPerfmon& a = f.amdPerfmon;
+    if (!a.decoded) {
+        b.add("AMD performance counters", "unknown", false, "CPUID.(EAX=80000001H)", "",
+            "CPUID.(EAX=80000001H) is not in the source");
+        return;
+    }
+    const std::string hv = f.identity.hypervisor ? "; a hypervisor may still hide them (see Environment)" : "";
+    if (a.perfMonV2 && a.coreCounters)
+        b.add(
+            "Core counters", std::to_string(a.coreCounters), true, "CPUID.(EAX=80000022H):EBX[3:0] NumPerfCtrCore", "");
+    else
+        b.add("Core counters",
+            std::to_string(a.coreCounterCount())
+                + (a.coreExt ? " (PerfCtrExtCore)" : " (the legacy PerfCtr0-3 of every AMD64 CPU, APM Vol. 2 13.2)")
+                + hv,
+            true, "CPUID.(EAX=80000001H):ECX[23]", "");
+    b.add("PerfMonV2", a.v2Known ? yesNo(a.perfMonV2) : "no", a.perfMonV2, "CPUID.(EAX=80000022H):EAX[0]", "",
+        a.v2Known ? "CPUID.(EAX=80000022H):EAX[0]=0: no global counter control (perf uses the legacy interface)"
+                  : "the maximum extended leaf is below 80000022H: no PerfMonV2");
+    if (a.v2Known)
+        b.add("LBR v2", a.lbrV2 ? "yes, " + std::to_string(a.lbrV2Depth) + " entries" : "no", a.lbrV2,
+            "CPUID.(EAX=80000022H):EAX[1], EBX[9:4]", "", "CPUID.(EAX=80000022H):EAX[1]=0: no LBR stack");
+    if (a.v2Known && a.perfMonV2)
+        b.add("Data fabric (northbridge) counters", std::to_string(a.dfCounters), a.dfCounters > 0,
+            "CPUID.(EAX=80000022H):EBX[15:10]", "", "none enumerated");
+    else
+        b.add("Data fabric (northbridge) counters", a.dfExt ? "4 (PerfCtrExtDF)" : "none", a.dfExt,
+            "CPUID.(EAX=80000001H):ECX[24]", "", "CPUID.(EAX=80000001H):ECX[24]=0");
+    if (a.v2Known && a.perfMonV2)
+        b.add("UMC counters", std::to_string(a.umcCounters), a.umcCounters > 0, "CPUID.(EAX=80000022H):EBX[21:16]", "",
+            "none enumerated");
+    b.flag("L3 counters (PerfCtrExtLLC)", a.llcExt, "CPUID.(EAX=80000001H):ECX[28]", "",
+        "CPUID.(EAX=80000001H):ECX[28]=0: no L3 performance counters");
+}
+
 void perfmon(Builder& b, const CpuFeatures& f)
 {
     const PerfmonInfo& p = f.perfmon;
+    const PerfmonExtInfo& e = f.perfmonExt;
+    const HybridInfo& h = f.hybrid;
     b.group(capgroup::Perfmon);
+    if (f.identity.isAmd()) {
+        amdPerfmon(b, f);
+        return;
+    }
+    if (h.hybrid)
+        b.add("Core type",
+            h.coreTypeKnown ? h.coreTypeName() + " (native model ID " + formatHex(h.nativeModelId) + ")" : "unknown",
+            h.coreTypeKnown, leaf("EAX=1AH,ECX=0", "EAX[31:24]"), "",
+            "CPUID.(EAX=1AH) missing from the source: the core type of this logical CPU is unknown");
+    // What the counts describe: leaf 23H is this logical CPU's true view, leaf 0AH the set every logical CPU shares
+    // when 23H exists (SDM 22.2.9.2); on a hybrid part without 23H, 0AH describes the core type it runs on.
+    const std::string who = h.coreTypeKnown ? "this " + h.coreTypeName() : "this logical CPU";
+    const std::string zeroAh = e.countersKnown ? " (common set of all logical CPUs)"
+        : h.hybrid                             ? " (" + who + "'s CPUID.0AH)"
+                                               : "";
     b.add("Architectural perfmon version", std::to_string(p.version), p.version > 0, leaf("EAX=0AH", "EAX[7:0]"),
         "22.2", "CPUID.(EAX=0AH):EAX[7:0]=0: no architectural performance monitoring" + intelContext(f));
     if (p.version == 0) return;
-    b.add("General-purpose counters", std::to_string(p.gpCounters), p.gpCounters > 0, leaf("EAX=0AH", "EAX[15:8]"),
-        "22.2.1", "no general-purpose counters");
+    if (e.countersKnown) {
+        const auto gp = static_cast<unsigned>(std::popcount(e.gpBitmap));
+        b.add("General-purpose counters",
+            std::to_string(gp) + " (" + who + ", bitmap " + formatHex(e.gpBitmap) + "); common set "
+                + std::to_string(p.gpCounters) + " (CPUID.0AH:EAX[15:8], never above 8)",
+            gp > 0, leaf("EAX=23H,ECX=1", "EAX"), "22.2.9.3", "the true-view bitmap is empty");
+    } else {
+        b.add("General-purpose counters", std::to_string(p.gpCounters) + zeroAh, p.gpCounters > 0,
+            leaf("EAX=0AH", "EAX[15:8]"), "22.2.1", "no general-purpose counters");
+    }
     b.add("General-purpose counter width", std::to_string(p.gpWidth) + " bits", true, leaf("EAX=0AH", "EAX[23:16]"),
         "22.2.1");
-    b.add("Fixed-function counters", std::to_string(p.fixedCounters), p.fixedCounters > 0, leaf("EAX=0AH", "EDX[4:0]"),
-        "22.2.2", "no fixed-function counters enumerated (version 1 or a VM)");
+    if (e.countersKnown) {
+        const auto fixed = static_cast<unsigned>(std::popcount(e.fixedBitmap));
+        b.add("Fixed-function counters",
+            std::to_string(fixed) + " (" + who + ", bitmap " + formatHex(e.fixedBitmap) + "); common set "
+                + std::to_string(p.fixedCounters) + " (CPUID.0AH:EDX[4:0])",
+            fixed > 0, leaf("EAX=23H,ECX=1", "EBX"), "22.2.9.4", "the true-view bitmap is empty");
+    } else {
+        b.add("Fixed-function counters", std::to_string(p.fixedCounters) + zeroAh, p.fixedCounters > 0,
+            leaf("EAX=0AH", "EDX[4:0]"), "22.2.2", "no fixed-function counters enumerated (version 1 or a VM)");
+    }
     b.add("Fixed-function counter width", std::to_string(p.fixedWidth) + " bits", p.fixedWidth > 0,
         leaf("EAX=0AH", "EDX[12:5]"), "22.2.2", "not enumerated");
     b.add("Fixed counter bitmap", formatHex(p.fixedBitmap), p.version >= 5, leaf("EAX=0AH", "ECX"), "22.2.5.2",
         "perfmon version < 5: fixed counters are the first EDX[4:0] ones");
     const auto events = p.availableEvents();
     std::string list;
-    for (const auto& e : events)
-        list += (list.empty() ? "" : ", ") + e;
+    for (const auto& ev : events)
+        list += (list.empty() ? "" : ", ") + ev;
     b.add("Architectural events",
-        std::to_string(events.size()) + " of " + std::to_string(p.eventVectorLength)
-            + (list.empty() ? "" : ": " + list),
+        std::to_string(events.size()) + " of " + std::to_string(p.eventVectorLength) + (list.empty() ? "" : ": " + list)
+            + zeroAh,
         !events.empty(), "CPUID.(EAX=0AH):EAX[31:24], EBX", "22.2.7", "no architectural event available");
-    const bool topdown = p.eventVectorLength > 7 && ((p.eventsUnavailable >> 7) & 1U) == 0;
-    b.flag("Topdown slots event (TMA)", topdown, leaf("EAX=0AH", "EBX[7]"), "22.2.7",
-        "CPUID.(EAX=0AH): Topdown Slots not enumerated (pre-Ice Lake core): TMA uses model-specific events");
+    // 0AH:EBX is the common set (negative polarity); 23H.03H:EAX this CPU's (positive): either one enumerates it here.
+    const bool topdownCommon = p.eventVectorLength > 7 && ((p.eventsUnavailable >> 7) & 1U) == 0;
+    const bool topdownTrue = e.eventsKnown && ((e.eventBitmap >> 7) & 1U) != 0;
+    if (topdownTrue && !topdownCommon)
+        b.add("Topdown slots event (TMA)", "yes (" + who + "'s true view; not in the common set of CPUID.0AH)", true,
+            leaf("EAX=23H,ECX=3", "EAX[7]"), "22.2.9.5");
+    else
+        b.flag("Topdown slots event (TMA)", topdownCommon, leaf("EAX=0AH", "EBX[7]"), "22.2.7",
+            e.eventsKnown ? "neither CPUID.(EAX=0AH):EBX[7] nor CPUID.(EAX=23H,ECX=3):EAX[7] enumerates Topdown Slots"
+                          : "CPUID.(EAX=0AH): Topdown Slots not enumerated (pre-Ice Lake core): TMA uses "
+                            "model-specific events");
     b.flag("AnyThread deprecation", p.anyThreadDeprecated, leaf("EAX=0AH", "EDX[15]"), "22.2.5.1",
         "CPUID.(EAX=0AH):EDX[15]=0");
 }

@@ -34,6 +34,7 @@ inline constexpr const char* Caches = "Caches";
 inline constexpr const char* Perfmon = "Performance monitoring";
 inline constexpr const char* Lbr = "Architectural LBR";
 inline constexpr const char* PerfmonExt = "Performance monitoring extended";
+inline constexpr const char* CoreTypes = "Core types"; ///< hybrid dumps: one line per core type (CoreTypeView.h)
 inline constexpr const char* Environment = "Environment";
 inline constexpr const char* Topology = "Topology";
 inline constexpr const char* Warnings = "Warnings";

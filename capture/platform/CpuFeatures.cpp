@@ -111,6 +111,96 @@ void decodeIdentity(CpuidSource& src, Reader& rd, CpuFeatures& f)
     }
 }
 
+/// AMD APM Vol. 3, CPUID Fn8000_0006: the L2/L3 associativity encodings ("the number of ways is at least ...").
+std::string amdWaysEncoding(unsigned code, unsigned& exactWays)
+{
+    exactWays = 0;
+    switch (code) {
+    case 0x1:
+        exactWays = 1;
+        return "direct mapped";
+    case 0x2:
+        exactWays = 2;
+        return "2-way";
+    case 0x3:
+        exactWays = 3;
+        return "3-way";
+    case 0x4:
+        return "4 to 5 ways";
+    case 0x5:
+        return "6 to 7 ways";
+    case 0x6:
+        return "8 to 15 ways";
+    case 0x8:
+        return "16 to 31 ways";
+    case 0xA:
+        return "32 to 47 ways";
+    case 0xB:
+        return "48 to 63 ways";
+    case 0xC:
+        return "64 to 95 ways";
+    case 0xD:
+        return "96 to 127 ways";
+    case 0xE:
+        return "128 or more ways";
+    case 0xF:
+        return "fully associative";
+    case 0x9:
+        return "ways unknown (encoding 9H defers to CPUID Fn8000_001D, which the source does not have)";
+    default:
+        return "ways unknown (reserved encoding " + std::to_string(code) + ")";
+    }
+}
+
+/// AMD's legacy cache leaves, for CPUs (and hypervisors) without 8000001DH: 80000005H ECX/EDX describe L1d/L1i
+/// (size in KiB [31:24], associativity [23:16] with FFH fully associative, line size [7:0]); 80000006H ECX the L2
+/// (KiB [31:16], encoded associativity [15:12], line [7:0]) and EDX the L3 (512 KiB units [31:18], likewise).
+void decodeAmdLegacyCaches(CpuidSource& src, CpuFeatures& f)
+{
+    auto add = [&](std::uint32_t leaf, unsigned level, const char* type, std::uint64_t bytes, unsigned exactWays,
+                   std::string waysText, unsigned line) {
+        if (bytes == 0) return; // 0: no such cache (or disabled)
+        CacheInfo c;
+        c.leaf = leaf;
+        c.level = level;
+        c.type = type;
+        c.statedBytes = bytes;
+        c.lineSize = line;
+        c.partitions = 1;
+        c.ways = exactWays;
+        c.sets = exactWays && line ? static_cast<unsigned>(bytes / (std::uint64_t(exactWays) * line)) : 0;
+        c.waysText = std::move(waysText);
+        f.caches.push_back(std::move(c));
+    };
+    if (f.identity.maxExtendedLeaf >= 0x80000005) {
+        if (auto r = src.query(0x80000005, 0)) {
+            auto l1 = [&](std::uint32_t reg, const char* type) {
+                const unsigned assoc = bits(reg, 23, 16);
+                const std::uint64_t bytes = std::uint64_t(bits(reg, 31, 24)) * 1024;
+                const unsigned line = bits(reg, 7, 0);
+                const unsigned ways = assoc == 0xFF && line ? static_cast<unsigned>(bytes / line) : assoc;
+                add(0x80000005, 1, type, bytes, ways,
+                    assoc == 0xFF ? "fully associative" : std::to_string(assoc) + "-way", line);
+            };
+            l1(r->ecx, "Data");
+            l1(r->edx, "Instruction");
+        }
+    }
+    if (f.identity.maxExtendedLeaf >= 0x80000006) {
+        if (auto r = src.query(0x80000006, 0)) {
+            unsigned ways = 0;
+            auto text = amdWaysEncoding(bits(r->ecx, 15, 12), ways);
+            if (bits(r->ecx, 15, 12) != 0)
+                add(0x80000006, 2, "Unified", std::uint64_t(bits(r->ecx, 31, 16)) * 1024, ways, text,
+                    bits(r->ecx, 7, 0));
+            text = amdWaysEncoding(bits(r->edx, 15, 12), ways);
+            if (bits(r->edx, 15, 12) != 0)
+                add(0x80000006, 3, "Unified", std::uint64_t(bits(r->edx, 31, 18)) * 512 * 1024, ways, text,
+                    bits(r->edx, 7, 0));
+        }
+    }
+}
+
 void decodeCaches(CpuidSource& src, Reader& rd, CpuFeatures& f)
 {
     // AMD describes its caches in 8000001DH with leaf 04H's layout (AMD APM Vol. 3, CPUID Fn8000_001D).
@@ -139,6 +229,7 @@ void decodeCaches(CpuidSource& src, Reader& rd, CpuFeatures& f)
         c.complexIndexing = bit(r->edx, 2);
         f.caches.push_back(c);
     }
+    if (amd && f.caches.empty()) decodeAmdLegacyCaches(src, f);
 }
 
 /// SDM 20.18.5: leaf 0FH. Sub-leaf 1 is validated: reserved bits clear (EAX[31:11], EDX[31:3]), a non-zero
@@ -186,6 +277,12 @@ void decodeMonitoring(Reader& rd, CpuFeatures& f)
     m.totalBandwidth = bit(r1->edx, 1);
     m.localBandwidth = bit(r1->edx, 2);
     m.counterWidth = 24 + bits(r1->eax, 7, 0);
+    // AMD leaves the offset 0 on parts whose counters are 44 bits wide: Linux adds MBM_CNTR_WIDTH_OFFSET_AMD (20)
+    // when the offset is 0 on AMD (arch/x86/kernel/cpu/resctrl/core.c, resctrl_cpu_detect).
+    if (bits(r1->eax, 7, 0) == 0 && f.identity.isAmd()) {
+        m.counterWidth = 24 + 20;
+        m.counterWidthAmdDefault = true;
+    }
     m.overflowBit = bit(r1->eax, 8);
     m.nonCpuCmt = bit(r1->eax, 9);
     m.nonCpuMbm = bit(r1->eax, 10);
@@ -220,6 +317,9 @@ void decodeCacheAllocation(Reader& rd, CpuFeatures& f, std::uint32_t resId, Cach
     c.nonCpuAgent = resId == 1 && bit(r->ecx, 1);
     c.cdp = bit(r->ecx, 2);
     c.nonContiguous = bit(r->ecx, 3);
+    // Every CBM is valid on AMD: Linux sets arch_has_sparse_bitmasks for AMD whatever ECX[3] says
+    // (rdt_init_res_defs_amd).
+    if (f.identity.isAmd() && !c.nonContiguous) c.nonContiguous = c.nonContiguousByVendor = true;
     c.highestClos = bits(r->edx, 15, 0);
     if (const CacheInfo* cache = f.cache(resId == 1 ? 3 : 2)) c.bytesPerCbmBit = cache->sizeBytes() / c.cbmLength;
 }
@@ -289,11 +389,22 @@ void decodeAllocation(Reader& rd, CpuFeatures& f)
     consider(a.l2.present, a.l2.detailsKnown, a.l2.highestClos);
     consider(a.mba.present, a.mba.detailsKnown, a.mba.highestClos);
     consider(a.cba.present, a.cba.detailsKnown, a.cba.highestClos);
+    // Resource Priority (ResID 6) takes part with 0: CPUID.10H.06H:EDX[15:0] stays reserved as zero for this formula
+    // (20.21.2.1.1). Other unknown ResIDs are not decoded here.
     for (unsigned resId = 4; resId < 32; ++resId)
-        if (resId != 5 && bit(a.resourceBitmap, resId))
-            partial = true; // RP (6) and unknown ResIDs: their CLOS_MAX is not decoded here
+        if (resId != 5 && resId != 6 && bit(a.resourceBitmap, resId)) partial = true;
+    const bool anyKnown = (a.l3.present && a.l3.detailsKnown) || (a.l2.present && a.l2.detailsKnown)
+        || (a.mba.present && a.mba.detailsKnown) || (a.cba.present && a.cba.detailsKnown);
+    const bool onlyPriority = a.resourcePriority && (a.resourceBitmap & ~0x41U) == 0;
     a.closFieldWidth = ceilLog2(std::uint64_t(a.closMax) + 1);
-    if (partial)
+    if (onlyPriority)
+        a.closFieldWidthUnknown = "Resource Priority is the only allocation feature: CLOS_MAX is its number of "
+                                  "priority levels - 1 from ACPI _CPC, not CPUID (20.19.4.4)";
+    else if (!anyKnown && a.resourceBitmap != 0)
+        a.closFieldWidthUnknown = "no enumerated resource's CPUID.(EAX=10H,ECX=ResID) sub-leaf could be read";
+    if (!a.closFieldWidthUnknown.empty())
+        a.closFieldWidth = 0;
+    else if (partial)
         f.warnings.push_back("IA32_PQR_ASSOC CLOS field width computed without every enumerated resource "
                              "(20.19.4.4): some sub-leaves of CPUID.10H are missing or not decoded");
 }
@@ -351,14 +462,39 @@ void decodePerfmonExt(Reader& rd, CpuFeatures& f)
         if (auto r1 = rd.basic(0x23, 1, "true-view counter bitmaps")) {
             e.gpBitmap = r1->eax;
             e.fixedBitmap = r1->ebx;
+            e.countersKnown = true;
         }
     }
     if (bit(e.subleafBitmap, 3)) {
-        if (auto r3 = rd.basic(0x23, 3, "true-view architectural event bitmap")) e.eventBitmap = r3->eax;
+        if (auto r3 = rd.basic(0x23, 3, "true-view architectural event bitmap")) {
+            e.eventBitmap = r3->eax;
+            e.eventsKnown = true;
+        }
+    }
+}
+
+void decodeHybrid(Reader& rd, CpuFeatures& f)
+{
+    HybridInfo& h = f.hybrid;
+    if (!h.hybrid || f.identity.maxBasicLeaf < 0x1A) return;
+    if (auto r = rd.basic(0x1A, 0, "hybrid core type")) {
+        h.coreTypeKnown = true;
+        h.coreType = bits(r->eax, 31, 24);
+        h.nativeModelId = bits(r->eax, 23, 0);
     }
 }
 
 } // namespace
+
+std::string HybridInfo::coreTypeName() const
+{
+    if (!coreTypeKnown) return {};
+    if (coreType == 0x40) return "P-core";
+    if (coreType == 0x20) return "E-core";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "core type %02XH", coreType);
+    return buf;
+}
 
 unsigned ceilLog2(std::uint64_t n)
 {
@@ -400,6 +536,8 @@ CpuFeatures decodeCpuFeatures(CpuidSource& source)
 {
     CpuFeatures f;
     f.source = source.describe();
+    for (const auto& n : source.notes())
+        f.warnings.push_back(n);
     auto r0 = source.query(0, 0);
     if (!r0) {
         f.warnings.push_back("CPUID.(EAX=00H) missing from the source: nothing can be decoded");
@@ -415,6 +553,7 @@ CpuFeatures decodeCpuFeatures(CpuidSource& source)
         f.monitoring.supported = bit(r7->ebx, 12);
         f.allocation.supported = bit(r7->ebx, 15);
         f.archLbr.supported = bit(r7->edx, 19);
+        f.hybrid.hybrid = bit(r7->edx, 15);
         // CPUID.07H.00H:EAX is the highest sub-leaf of leaf 07H; sub-leaf 1 only exists when it is >= 1.
         if (r7->eax >= 1) {
             if (auto r71 = rd.basic(7, 1, "ARCH_PERFMON_EXT (CPUID.07H.01H:EAX[8])")) {
@@ -427,10 +566,12 @@ CpuFeatures decodeCpuFeatures(CpuidSource& source)
     }
     decodeMonitoring(rd, f);
     decodeAllocation(rd, f);
-    decodePerfmon(rd, f);
+    if (!f.identity.isAmd()) decodePerfmon(rd, f); // AMD reserves leaf 0AH: its PMU is AmdPerfmon's
     decodeArchLbr(rd, f);
     decodePerfmonExt(rd, f);
+    decodeHybrid(rd, f);
     decodeAmdQos(source, f);
+    decodeAmdPerfmon(source, f);
     return f;
 }
 

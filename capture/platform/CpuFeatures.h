@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "AmdPerfmon.h"
 #include "AmdQos.h"
 
 #include "platform/CpuidSource.h"
@@ -43,7 +44,15 @@ struct CacheInfo {
     unsigned maxSharingThreads = 0; ///< EAX[25:14] + 1
     bool inclusive = false; ///< EDX[1]
     bool complexIndexing = false; ///< EDX[2]
-    std::uint64_t sizeBytes() const { return std::uint64_t(ways) * partitions * lineSize * sets; }
+    /// AMD's legacy leaves 80000005H (L1) and 80000006H (L2, L3), read when 8000001DH is not there: they state the
+    /// size directly and the associativity as an encoding, often a range; ways and sets are then 0 (unknown) and
+    /// the sharing count is unknown (0).
+    std::uint64_t statedBytes = 0;
+    std::string waysText; ///< the associativity as the encoding gives it: "12-way", "8 to 15 ways", "fully associative"
+    std::uint64_t sizeBytes() const
+    {
+        return statedBytes ? statedBytes : std::uint64_t(ways) * partitions * lineSize * sets;
+    }
 };
 
 /// RDT monitoring (SDM 20.18.5): CPUID.07H.00H:EBX[12], leaf 0FH.
@@ -60,6 +69,8 @@ struct RdtMonitoring {
     bool totalBandwidth = false; ///< EDX[1] L3 total external bandwidth (event 02H)
     bool localBandwidth = false; ///< EDX[2] L3 local external bandwidth (event 03H)
     unsigned counterWidth = 0; ///< MBM counter width 24 + EAX[7:0] (20.18.5.2); 0 when unknown
+    /// AMD: EAX[7:0] = 0 means 24 + 20 = 44 bits (Linux resctrl MBM_CNTR_WIDTH_OFFSET_AMD), not 24
+    bool counterWidthAmdDefault = false;
     bool overflowBit = false; ///< EAX[8]: IA32_QM_CTR bit 61
     bool nonCpuCmt = false; ///< EAX[9]
     bool nonCpuMbm = false; ///< EAX[10]
@@ -75,7 +86,9 @@ struct CacheAllocation {
     std::uint32_t shareableBits = 0; ///< EBX, masked to the CBM length
     bool nonCpuAgent = false; ///< ECX[1] (L3 only)
     bool cdp = false; ///< ECX[2]
-    bool nonContiguous = false; ///< ECX[3]
+    bool nonContiguous = false; ///< ECX[3], or AMD (below)
+    /// AMD allows any CBM whatever ECX[3] says (Linux sets arch_has_sparse_bitmasks for AMD; ECX[3] is Intel's bit)
+    bool nonContiguousByVendor = false;
     std::uint32_t highestClos = 0; ///< EDX[15:0]
     std::uint32_t closCount() const { return detailsKnown ? highestClos + 1 : 0; }
     /// CLOS usable with CDP enabled: (highestClos >> 1) + 1 (20.19.4.4, 20.19.5)
@@ -117,6 +130,9 @@ struct RdtAllocation {
     CbaInfo cba; ///< ResID 5
     std::uint32_t closMax = 0; ///< max highest CLOS over enumerated resources (20.19.4.4 pseudo-code)
     unsigned closFieldWidth = 0; ///< Ceil(Log2(closMax + 1)): IA32_PQR_ASSOC bits [32+w-1:32]
+    /// Why closFieldWidth is unknown ("" when it is known): no resource's highest CLOS could be read, or Resource
+    /// Priority is the only allocation feature (its CLOS_MAX comes from ACPI _CPC, SDM 20.19.4.4).
+    std::string closFieldWidthUnknown;
 };
 
 /// Architectural performance monitoring, CPUID.0AH (22.2).
@@ -160,6 +176,20 @@ struct PerfmonExtInfo {
     std::uint32_t fixedBitmap = 0; ///< 23H.01H:EBX
     unsigned tmaSlotsPerCycle = 0; ///< 23H.00H:ECX[7:0]
     std::uint32_t eventBitmap = 0; ///< 23H.03H:EAX (positive polarity)
+    bool countersKnown = false; ///< sub-leaf 1 was read: the bitmaps below are this logical CPU's counters
+    bool eventsKnown = false; ///< sub-leaf 3 was read
+};
+
+/// Hybrid parts (CPUID.07H.00H:EDX[15]): the core type of the logical processor the values come from, CPUID.1AH
+/// (SDM Vol. 2A, "Hybrid Information Enumeration Leaf"). Leaves 04H and 23H describe that core type only; 0AH
+/// gives what every logical processor shares (SDM Vol. 3B 22.2.9.2).
+struct HybridInfo {
+    bool hybrid = false; ///< CPUID.07H.00H:EDX[15]
+    bool coreTypeKnown = false; ///< leaf 1AH was read
+    unsigned coreType = 0; ///< 1AH:EAX[31:24]: 20H Intel Atom (E-core), 40H Intel Core (P-core)
+    std::uint32_t nativeModelId = 0; ///< 1AH:EAX[23:0]
+    /// "P-core", "E-core", "core type 0x.." or "" when unknown.
+    std::string coreTypeName() const;
 };
 
 struct CpuFeatures {
@@ -171,7 +201,9 @@ struct CpuFeatures {
     PerfmonInfo perfmon;
     ArchLbrInfo archLbr;
     PerfmonExtInfo perfmonExt;
+    HybridInfo hybrid;
     AmdQos amdQos; ///< AMD/Hygon only: leaf 80000020H and MBA's 80000008H bit
+    AmdPerfmon amdPerfmon; ///< AMD/Hygon only: 80000001H counter extensions, PerfMonV2 (80000022H)
     bool archPerfmonExtKnown = false; ///< false when CPUID.07H.01H was not available (dumps often lack it)
     /// Missing or implausible leaves, in the words the CLI prints ("CPUID.(EAX=10H,ECX=3) missing: ...").
     std::vector<std::string> warnings;

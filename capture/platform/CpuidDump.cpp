@@ -9,8 +9,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string_view>
+#include <vector>
 
 namespace rdt {
 
@@ -101,40 +103,124 @@ std::string dumpName(const std::string& name, const char* kind, unsigned cpu)
 
 } // namespace
 
+/// "CPUID 0000000F:" (any hex leaf and a colon): a register line, whether or not its registers then parse. AIDA64's
+/// report sections also hold "CPUID Manufacturer: ..." and "CPUID Revision : ...", which are not.
+bool looksLikeAidaCpuidLine(std::string_view line)
+{
+    if (!line.starts_with("CPUID ")) return false;
+    std::size_t i = 6, digits = 0;
+    while (i < line.size() && std::isxdigit(static_cast<unsigned char>(line[i])) && digits < 9)
+        ++i, ++digits;
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+        ++i;
+    return digits >= 1 && digits <= 8 && i < line.size() && line[i] == ':';
+}
+
 Result<CpuidTable> parseAida64Dump(const std::string& text, unsigned logicalCpu, const std::string& name)
 {
-    CpuidTable table(dumpName(name, "AIDA64/InstLatx64 dump", logicalCpu));
-    unsigned current = 0; // a file without CPU headers is CPU #0
-    bool sawHeader = false;
-    bool sawWanted = false;
-    std::set<std::uint32_t> labelled; ///< leaves seen with an [SL nn] label
+    // The rules of docs/CPUID-DUMPS.md: CPU blocks come from "Logical CPU #n" headers, or, in a file without them,
+    // from leaf-0 lines (a CPU's dump starts at leaf 0, so another leaf-0 line starts the next CPU); a "[SL nn]" tag
+    // names the sub-leaf, and untagged repeated lines of a sub-leaf-indexed leaf are its successive sub-leaves.
+    bool hasHeaders = false;
     forEachLine(text, [&](std::string_view line) {
         unsigned cpu = 0;
+        hasHeaders = hasHeaders || parseAidaCpuHeader(line, cpu);
+    });
+    CpuidTable table;
+    std::optional<unsigned> current; // the CPU the next register line belongs to; none before the first one starts
+    bool cpuHasLines = false; // the current CPU has register lines already
+    unsigned cpusSeen = 0; // header-less files: CPUs started so far
+    bool sawWanted = false;
+    bool tagged = false; // any "[SL nn]" line in the file
+    std::set<std::uint32_t> labelled; ///< leaves of the current CPU seen with an [SL nn] tag
+    std::map<std::uint32_t, std::uint32_t> untaggedCount; ///< untagged lines per leaf in the current CPU
+    std::vector<std::string> notes;
+    std::size_t lineNo = 0, unplaced = 0;
+    auto note = [&](std::string what) {
+        ++unplaced;
+        if (notes.size() < 20) notes.push_back("line " + std::to_string(lineNo) + ": " + std::move(what));
+    };
+    auto startCpu = [&](unsigned cpu) {
+        current = cpu;
+        cpuHasLines = false;
+        labelled.clear();
+        untaggedCount.clear();
+        sawWanted = sawWanted || cpu == logicalCpu;
+    };
+    forEachLine(text, [&](std::string_view line) {
+        ++lineNo;
+        unsigned cpu = 0;
         if (parseAidaCpuHeader(line, cpu)) {
-            current = cpu;
-            sawHeader = true;
-            sawWanted = sawWanted || cpu == logicalCpu;
+            startCpu(cpu);
             return;
         }
-        if (current != logicalCpu) return;
+        if (!looksLikeAidaCpuidLine(line)) return; // report text, blank lines, section headers
         std::uint32_t leaf = 0;
         CpuidRegs regs;
         std::optional<std::uint32_t> sub;
-        if (!parseAidaLine(line, leaf, regs, sub)) return;
-        // A line without a sub-leaf label means sub-leaf 0 of a leaf that has none; it must not replace a line that
-        // names sub-leaf 0 explicitly ([SL 00]), whichever comes first: the labelled line is the precise one.
-        if (!sub && labelled.count(leaf)) return;
-        if (sub) labelled.insert(leaf);
-        table.set(leaf, sub.value_or(0), regs, sub.has_value());
+        if (!parseAidaLine(line, leaf, regs, sub)) {
+            note("'" + std::string(trim(line)) + "' is not a CPUID line (expected 'CPUID 0000000F: "
+                + "00000000-00012000-0000008F-00000007 [SL 01]'): ignored");
+            return;
+        }
+        if (!hasHeaders && (!current || (leaf == 0 && cpuHasLines))) startCpu(cpusSeen++);
+        if (!current) {
+            note("CPUID " + formatString("%08X", leaf)
+                + " before the first 'Logical CPU #n' header belongs to no CPU: ignored");
+            return;
+        }
+        cpuHasLines = true;
+        if (*current != logicalCpu) return;
+        if (sub) {
+            tagged = true;
+            labelled.insert(leaf);
+            table.set(leaf, *sub, regs, true);
+            return;
+        }
+        const std::uint32_t n = untaggedCount[leaf]++;
+        if (labelled.count(leaf) && n == 0) {
+            // An untagged line beside tagged ones of its leaf (AIDA64 prints some leaves both ways) repeats sub-leaf 0.
+            if (auto known = table.query(leaf, 0); known && *known == regs) return;
+            note("untagged CPUID " + formatString("%08X", leaf) + " differs from its [SL 00] line: ignored");
+            return;
+        }
+        if (CpuidTable::leafIgnoresSubleaf(leaf)) {
+            if (n > 0) {
+                if (auto known = table.query(leaf, 0); known && *known == regs) return;
+                note("a second CPUID " + formatString("%08X", leaf) + " line for CPU #" + std::to_string(*current)
+                    + " (a leaf without sub-leaves) differs from the first: ignored");
+                return;
+            }
+            table.set(leaf, 0, regs, false);
+            return;
+        }
+        // Sub-leaf-indexed leaf without tags (EVEREST-era and raw dumps): the n-th line is sub-leaf n. The table marks
+        // it unlabelled: the sub-leaf number is the line's position, not something the dump says.
+        if (labelled.count(leaf)) {
+            note("untagged CPUID " + formatString("%08X", leaf)
+                + " after tagged lines of the same leaf cannot be placed: ignored");
+            return;
+        }
+        table.set(leaf, n, regs, false);
     });
-    if (sawHeader && !sawWanted)
-        return errnoError(EINVAL,
-            "no logical CPU #" + std::to_string(logicalCpu) + " in " + (name.empty() ? "dump" : name),
-            "pick a CPU that the dump lists");
+    const std::string file = name.empty() ? "dump" : name;
+    const unsigned cpus = hasHeaders ? 0 : cpusSeen;
+    if (!sawWanted && (hasHeaders || cpus > 0))
+        return errnoError(EINVAL, "no logical CPU #" + std::to_string(logicalCpu) + " in " + file,
+            hasHeaders ? std::string("pick a CPU that the dump lists")
+                       : "the dump has no CPU headers and " + std::to_string(cpus)
+                    + " CPUs (each starts at its CPUID 00000000 line): pick one of 0.." + std::to_string(cpus - 1));
     if (table.empty())
-        return errnoError(EINVAL,
-            "no CPUID lines for logical CPU #" + std::to_string(logicalCpu) + " in " + (name.empty() ? "dump" : name),
+        return errnoError(EINVAL, "no CPUID lines for logical CPU #" + std::to_string(logicalCpu) + " in " + file,
             "expected AIDA64/InstLatx64 lines such as 'CPUID 0000000F: 00000000-0000008F-00000000-00000002 [SL 00]'");
+    const char* kind = hasHeaders ? (tagged ? "AIDA64/InstLatx64 dump" : "AIDA64/EVEREST dump without sub-leaf tags")
+                                  : (cpus > 1 ? "CPUID dump without CPU headers" : "CPUID dump");
+    table.setDescription(dumpName(name, kind, logicalCpu)
+        + (!hasHeaders && cpus > 1 ? " of " + std::to_string(cpus) + " (counted by leaf-0 lines)" : std::string()));
+    if (unplaced > notes.size())
+        notes.push_back(std::to_string(unplaced - notes.size()) + " more lines could not be placed");
+    for (auto& n : notes)
+        table.addNote(file + " " + n);
     return table;
 }
 
@@ -145,7 +231,9 @@ Result<CpuidTable> parseRawCpuidDump(const std::string& text, unsigned logicalCp
     bool sawHeader = false;
     bool sawWanted = false;
     std::string owned; // sscanf needs a terminated copy; only the lines that can match get one
+    std::size_t lineNo = 0, unreadable = 0;
     forEachLine(text, [&](std::string_view line) {
+        ++lineNo;
         const std::string_view t = trim(line);
         unsigned cpu = 0;
         if (mayBeRawCpuHeader(t)) {
@@ -164,6 +252,9 @@ Result<CpuidTable> parseRawCpuidDump(const std::string& text, unsigned logicalCp
         if (std::sscanf(owned.c_str(), "0x%x 0x%x: eax=0x%x ebx=0x%x ecx=0x%x edx=0x%x", &leaf, &sub, &a, &b, &c, &d)
             == 6)
             table.set(leaf, sub, { a, b, c, d }, !CpuidTable::leafIgnoresSubleaf(leaf) || sub != 0);
+        else if (++unreadable <= 20)
+            table.addNote((name.empty() ? "dump" : name) + " line " + std::to_string(lineNo) + ": '" + owned
+                + "' is not a `cpuid -r` line: ignored");
     });
     if (sawHeader && !sawWanted)
         return errnoError(EINVAL, "no CPU " + std::to_string(logicalCpu) + " in " + (name.empty() ? "dump" : name),

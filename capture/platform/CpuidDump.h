@@ -9,14 +9,16 @@
 
 namespace rdt {
 
-/// Readers for CPUID dumps. Each returns a CpuidTable (a CpuidSource) or an Error naming the line it could not
-/// read. They never guess: a line that does not parse is skipped with a note in CpuidDumpInfo::notes.
+/// Readers for CPUID dumps (the formats and the rules that place each line are docs/CPUID-DUMPS.md). Each returns a
+/// CpuidTable (a CpuidSource) or an Error. They never guess: a line that cannot be placed is skipped with a note
+/// (CpuidSource::notes, shown as a warning by the decoder).
 
 enum class CpuidDumpFormat { Aida64, CpuidRaw, Json, Unknown };
 
-/// InstLatx64 / AIDA64 text: blocks `------[ Logical CPU #n ]------`, lines
-/// `CPUID 0000000F: EAX-EBX-ECX-EDX [SL 01]`. Reads logical CPU #logicalCpu (default #0); a file without CPU
-/// blocks is read as CPU #0. Fails when the CPU block is missing or holds no CPUID line.
+/// InstLatx64 / AIDA64 / EVEREST text: blocks `------[ Logical CPU #n ]------`, lines
+/// `CPUID 0000000F: EAX-EBX-ECX-EDX [SL 01]`. Reads logical CPU #logicalCpu (default #0); in a file without CPU
+/// blocks each leaf-0 line starts the next CPU; untagged repeated lines of a sub-leaf-indexed leaf are its successive
+/// sub-leaves. Fails when the CPU is missing (saying how many the file holds) or holds no CPUID line.
 Result<CpuidTable> parseAida64Dump(const std::string& text, unsigned logicalCpu = 0, const std::string& name = {});
 
 /// `cpuid -r` output (Todd Allen's cpuid tool): `CPU n:` blocks with lines

@@ -28,6 +28,9 @@ public:
     virtual std::optional<CpuidRegs> query(std::uint32_t leaf, std::uint32_t subleaf) = 0;
     /// Where the values come from, e.g. "CPUID instruction (live)" or "AIDA64 dump skx.txt, logical CPU #0".
     virtual std::string describe() const = 0;
+    /// What the source could not place (dump lines belonging to no CPU or sub-leaf, docs/CPUID-DUMPS.md): the
+    /// decoder shows them as warnings. Empty for live sources.
+    virtual std::vector<std::string> notes() const { return {}; }
 };
 
 /// A recorded set of CPUID answers: what every dump reader produces, what sessions store (as JSON, see
@@ -54,6 +57,8 @@ public:
     std::optional<CpuidRegs> query(std::uint32_t leaf, std::uint32_t subleaf) override;
     std::string describe() const override { return m_description; }
     void setDescription(std::string description) { m_description = std::move(description); }
+    std::vector<std::string> notes() const override { return m_notes; }
+    void addNote(std::string note) { m_notes.push_back(std::move(note)); }
 
     /// All entries ordered by (leaf, sub-leaf).
     std::vector<Entry> entries() const;
@@ -66,6 +71,7 @@ public:
 private:
     std::map<std::pair<std::uint32_t, std::uint32_t>, Entry> m_entries;
     std::string m_description;
+    std::vector<std::string> m_notes; ///< not part of the table's values: snapshots do not store them
 };
 
 /// Reads every leaf and sub-leaf the decoder uses (00H-23H with their sub-leaves, 8000000xH) from any source

@@ -52,13 +52,14 @@ std::string describeBandwidthUnit(const ResourceCaps& r)
 {
     switch (r.bandwidthUnit) {
     case BandwidthUnit::Percent:
-        return formatString(
-            "percent of peak bandwidth, %u..100 in steps of %u", r.minBandwidth, r.bandwidthGran ? r.bandwidthGran : 1);
+        return formatString("percent of peak bandwidth, %s..100 in steps of %s",
+            r.origins.show("min_bandwidth", std::to_string(r.minBandwidth)).c_str(),
+            r.origins.show("bandwidth_gran", std::to_string(r.bandwidthGran ? r.bandwidthGran : 1)).c_str());
     case BandwidthUnit::MiBps:
         return "MiB/s target of the kernel's software controller (mounted with -o mba_MBps), 4294967295 = unlimited";
     case BandwidthUnit::EighthGBps:
-        return formatString(
-            "multiples of 1/8 GB/s, %u..%u, %u = unlimited (AMD)", r.minBandwidth, r.maxBandwidth, r.maxBandwidth);
+        return formatString("multiples of 1/8 GB/s, %s..%u, %u = unlimited (AMD)",
+            r.origins.show("min_bandwidth", std::to_string(r.minBandwidth)).c_str(), r.maxBandwidth, r.maxBandwidth);
     case BandwidthUnit::ThrottleLevel:
         return formatString("throttle level 0..%u (0 = unthrottled)", r.maxBandwidth);
     }

@@ -11,27 +11,34 @@ namespace rdt {
 std::string formatCapabilitiesText(const Capabilities& caps)
 {
     std::string t;
+    // A value whose info/ file was missing is written "unknown", never the number the rules work with.
+    auto value = [](const InfoOrigins& o, const char* key, const std::string& text) {
+        return o.known(key) ? text : std::string("unknown");
+    };
     for (const auto& r : caps.resources) {
-        t += r.name + ": " + std::to_string(r.numClosids) + " CLOS, domains";
+        const auto& o = r.origins;
+        t += r.name + ": " + value(o, "num_closids", std::to_string(r.numClosids)) + " CLOS, domains";
         for (int d : r.domains)
             t += " " + std::to_string(d);
         if (r.isCache()) {
-            t += ", cbm_mask " + std::to_string(r.cbmBits) + " bits, min_cbm_bits " + std::to_string(r.minCbmBits);
+            t += ", cbm_mask " + std::to_string(r.cbmBits) + " bits, min_cbm_bits "
+                + value(o, "min_cbm_bits", std::to_string(r.minCbmBits));
             if (r.bytesPerBit > 0) t += ", bytes_per_bit " + std::to_string(r.bytesPerBit);
             // SNC: resctrl's size is one node's share (resctrl.rst "Notes on Sub-NUMA Cluster mode"); a replay
             // needs the node count to show the whole cache and each node's share as the live view did.
             if (const unsigned snc = caps.monitoring.sncNodesPerL3(); snc > 1 && r.name.rfind("L3", 0) == 0)
                 t += ", snc_nodes " + std::to_string(snc);
         } else
-            t += ", min_bandwidth " + std::to_string(r.minBandwidth) + ", bandwidth_gran "
-                + std::to_string(r.bandwidthGran) + ", max_bandwidth " + std::to_string(r.maxBandwidth)
-                + ", delay_linear " + (r.delayLinear ? "1" : "0") + ", unit " + bandwidthUnitKey(r.bandwidthUnit);
+            t += ", min_bandwidth " + value(o, "min_bandwidth", std::to_string(r.minBandwidth)) + ", bandwidth_gran "
+                + value(o, "bandwidth_gran", std::to_string(r.bandwidthGran)) + ", max_bandwidth "
+                + std::to_string(r.maxBandwidth) + ", delay_linear "
+                + value(o, "delay_linear", r.delayLinear ? "1" : "0") + ", unit " + bandwidthUnitKey(r.bandwidthUnit);
         t += "\n";
     }
     const auto& m = caps.monitoring;
     if (m.present) {
-        t += "L3_MON: " + std::to_string(m.numRmids) + " RMIDs, counter width " + std::to_string(m.counterWidth)
-            + ", domains";
+        t += "L3_MON: " + value(m.origins, "num_rmids", std::to_string(m.numRmids)) + " RMIDs, counter width "
+            + std::to_string(m.counterWidth) + ", domains";
         for (int d : m.domains)
             t += " " + std::to_string(d);
         t += "\n";
@@ -76,9 +83,11 @@ bool parseResourceLine(const std::string& line, RecordedResource& out)
             r.bandwidthUnit = bandwidthUnitFromKey(value);
             r.mbpsMode = r.bandwidthUnit == BandwidthUnit::MiBps;
             out.unitRecorded = true;
-        } else if (value == "CLOS" && readUnsigned(key, n)) {
-            r.numClosids = n;
+        } else if (value == "CLOS" && (key == "unknown" || readUnsigned(key, n))) {
+            r.numClosids = key == "unknown" ? 0 : n; // unknown: recorded from a tree without num_closids
             closids = true;
+        } else if (value == "unknown") {
+            continue; // the recording tree lacked this info file: the value stays unknown
         } else if (key == "cbm_mask" && value.ends_with(" bits")
             && readUnsigned(value.substr(0, value.size() - 5), n)) {
             r.cbmBits = n;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "BandwidthUnit.h"
+#include "InfoOrigins.h"
 #include "ResctrlFeatures.h"
 #include "Schemata.h"
 #include "core/Result.h"
@@ -43,6 +44,10 @@ struct ResourceCaps {
     std::string ioAlloc; ///< info/<r>/io_alloc: "enabled", "disabled", "not supported"; "" when the file is absent
     std::vector<DomainValue> ioAllocCbm; ///< info/<r>/io_alloc_cbm per domain (read when enabled)
     bool ioAllocEnabled() const { return ioAlloc == "enabled"; }
+
+    /// Which values were not read from their info/ file (unknown or inferred, with the file named): the numbers
+    /// above then hold what the rules work with (0, or the conservative default), never a value to show as read.
+    InfoOrigins origins;
 
     bool isCache() const { return kind == ResourceKind::Cache; }
     /// Intel MBA's bounds from CPUID.10H.03H (SDM 20.19.7.1), as the kernel derives min_bandwidth and
@@ -91,6 +96,11 @@ struct MonitorCaps {
     std::vector<std::pair<int, std::vector<int>>> subDomains;
     /// SNC nodes sharing one L3 (1 without SNC): each CBM bit then covers 1/n of its normal size for a node.
     unsigned sncNodesPerL3() const;
+
+    /// Values not read from info/L3_MON (num_rmids, mon_features, max_threshold_occupancy) or mon_data ("domains").
+    InfoOrigins origins;
+    /// mon_data missing: the L3 domains of the root schemata, shown as an inferred count; no counter can be read.
+    std::vector<int> inferredDomains;
 };
 
 /// Per-group package telemetry (info/PERF_PKG_MON, Intel, Linux 7.0): energy and activity per package per RMID.
@@ -99,6 +109,7 @@ struct TelemetryCaps {
     unsigned numRmids = 0;
     std::vector<std::string> features; ///< mon_features: core_energy (J), activity (F), integer events
     std::vector<int> domains; ///< mon_PERF_PKG_XX ids (physical package ids)
+    InfoOrigins origins; ///< num_rmids, mon_features when their files are missing
 };
 
 /// Everything a backend can do on this machine.
@@ -114,6 +125,8 @@ struct Capabilities {
     std::vector<unsigned> cpus;
     /// Max control groups incl. the default one: min(num_closids) over all resources (CLOSID 0 is the root's).
     unsigned maxControlGroups = 0;
+    /// "max_control_groups" unknown (0 above) when no num_closids could be read, inferred when only some could.
+    InfoOrigins origins;
 
     const ResourceCaps* resource(const std::string& name) const;
     /// Max monitor groups incl. the default one: every group takes an RMID of L3_MON and of PERF_PKG_MON, so the

@@ -49,6 +49,16 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
 {
     Capabilities caps;
     m_capWarnings.clear();
+    auto missingOrUnreadable
+        = [&](const std::string& path) { return path + (m_fs->exists(path) ? " is unreadable" : " is missing"); };
+    // A number from info/<dir>/<file>, or nothing with the value marked unknown, naming the file.
+    auto readInfo = [&](InfoOrigins& origins, const std::string& dir, const std::string& file,
+                        int base = 10) -> std::optional<std::uint64_t> {
+        const std::string path = "info/" + dir + "/" + file;
+        auto v = readNumber(*m_fs, path, base);
+        if (!v) origins.mark(file, InfoOrigin::Unknown, missingOrUnreadable(path));
+        return v;
+    };
     // A tree copy can hold anything where the root's schemata should be (nothing, CRLF, bytes, a directory):
     // what cannot be read leaves the resources without domains, said in a warning, never assumed.
     Schemata rootSchemata;
@@ -66,11 +76,21 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
         if (auto p = Schemata::parse(*s)) rootSize = std::move(*p);
     }
     std::vector<std::string> infoDirs;
-    if (auto l = m_fs->list("info")) infoDirs = std::move(*l);
+    if (auto l = m_fs->list("info"))
+        for (auto& d : *l)
+            if (m_fs->isDirectory("info/" + d)) infoDirs.push_back(std::move(d));
+    // A root schemata line whose info/ directory is missing (a partial copy of a tree): the resource exists; its
+    // domains come from the line, its mask length from the root's masks, the rest is unknown.
+    for (const auto& line : rootSchemata.lines())
+        if (std::find(infoDirs.begin(), infoDirs.end(), line.resource) == infoDirs.end()) {
+            m_capWarnings.push_back("info/" + line.resource + " is missing although the root schemata has an "
+                + line.resource + " line: its values are unknown except what the schemata shows");
+            infoDirs.push_back(line.resource);
+        }
     unsigned minClosids = UINT_MAX;
+    std::vector<std::string> closidsRead, closidsUnknown;
     for (const auto& dir : infoDirs) {
         const std::string base = "info/" + dir + "/";
-        if (!m_fs->isDirectory("info/" + dir)) continue;
         if (dir == "PERF_PKG_MON") {
             loadTelemetryCaps(*m_fs, base, caps.telemetry);
             continue;
@@ -82,8 +102,8 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
             }
             auto& m = caps.monitoring;
             m.present = true;
-            m.numRmids = static_cast<unsigned>(readNumber(*m_fs, base + "num_rmids").value_or(0));
-            m.maxThresholdOccupancy = readNumber(*m_fs, base + "max_threshold_occupancy").value_or(0);
+            m.numRmids = static_cast<unsigned>(readInfo(m.origins, dir, "num_rmids").value_or(0));
+            m.maxThresholdOccupancy = readInfo(m.origins, dir, "max_threshold_occupancy").value_or(0);
             if (auto f = m_fs->read(base + "mon_features")) {
                 std::string_view rest = *f;
                 while (!rest.empty()) {
@@ -92,6 +112,8 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
                     if (!feature.empty()) m.features.emplace_back(feature);
                     rest = nl == std::string_view::npos ? std::string_view {} : rest.substr(nl + 1);
                 }
+            } else {
+                m.origins.mark("mon_features", InfoOrigin::Unknown, missingOrUnreadable(base + "mon_features"));
             }
             for (const auto& f : m.features) {
                 m.llcOccupancy |= f == "llc_occupancy";
@@ -103,31 +125,56 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
         }
         ResourceCaps r;
         r.name = dir;
-        r.numClosids = static_cast<unsigned>(readNumber(*m_fs, base + "num_closids").value_or(0));
-        if (m_fs->exists(base + "cbm_mask")) {
+        r.numClosids = static_cast<unsigned>(readInfo(r.origins, dir, "num_closids").value_or(0));
+        // The kind by the files the kernel writes for it, else by the name (a copy may lack the files): resctrl
+        // names cache resources L2/L3 (with CODE/DATA under CDP), bandwidth ones MB and SMBA (kernel resctrl.rst).
+        const bool cacheName = dir.rfind("L2", 0) == 0 || dir.rfind("L3", 0) == 0;
+        const bool bandwidthName = dir == "MB" || dir == "SMBA";
+        if (m_fs->exists(base + "cbm_mask") || cacheName) {
             r.kind = ResourceKind::Cache;
-            r.cbmMask = readNumber(*m_fs, base + "cbm_mask", 16).value_or(0);
+            r.cbmMask = readInfo(r.origins, dir, "cbm_mask", 16).value_or(0);
             if (r.cbmMask == 0) {
-                m_capWarnings.push_back("info/" + dir + "/cbm_mask is unreadable or zero: " + dir + " is not offered");
-                continue;
+                // The default group holds every bit after mount (kernel resctrl.rst, "Resource allocation rules"),
+                // so its mask gives the CBM length unless someone narrowed it: inferred, and said so.
+                std::uint64_t rootMask = 0;
+                if (const auto* line = rootSchemata.line(dir))
+                    for (const auto& [d, v] : line->values)
+                        rootMask |= parseMask(v).valueOr(0);
+                if (rootMask == 0) {
+                    m_capWarnings.push_back(base + "cbm_mask is missing, unreadable or zero and the root schemata has "
+                        + "no " + dir + " mask to infer it from: " + dir + " is not offered");
+                    continue;
+                }
+                r.cbmMask = rootMask;
+                r.origins.mark("cbm_mask", InfoOrigin::Inferred,
+                    "from the root schemata's " + dir + " masks, " + missingOrUnreadable(base + "cbm_mask"));
+                m_capWarnings.push_back(base + "cbm_mask is missing or unreadable: the " + dir
+                    + " mask length is inferred from the root schemata (wrong if the default group was narrowed)");
             }
             r.cbmBits = static_cast<unsigned>(std::popcount(r.cbmMask));
-            r.minCbmBits = static_cast<unsigned>(readNumber(*m_fs, base + "min_cbm_bits").value_or(1));
-            r.shareableBits = readNumber(*m_fs, base + "shareable_bits", 16).value_or(0);
-            r.sparseMasks = readNumber(*m_fs, base + "sparse_masks").value_or(0) != 0;
+            // Unknown values keep what the validator works with (min 1 bit, contiguous masks, nothing shared):
+            // the kernel refuses what they would wrongly allow, and the text says unknown.
+            r.minCbmBits = static_cast<unsigned>(readInfo(r.origins, dir, "min_cbm_bits").value_or(1));
+            r.shareableBits = readInfo(r.origins, dir, "shareable_bits", 16).value_or(0);
+            r.sparseMasks = readInfo(r.origins, dir, "sparse_masks").value_or(0) != 0;
             loadIoAlloc(*m_fs, base, r, m_capWarnings);
-        } else if (m_fs->exists(base + "min_bandwidth") || m_fs->exists(base + "bandwidth_gran")) {
+        } else if (m_fs->exists(base + "min_bandwidth") || m_fs->exists(base + "bandwidth_gran") || bandwidthName) {
             r.kind = ResourceKind::Bandwidth;
-            r.minBandwidth = static_cast<unsigned>(readNumber(*m_fs, base + "min_bandwidth").value_or(0));
-            r.bandwidthGran = static_cast<unsigned>(readNumber(*m_fs, base + "bandwidth_gran").value_or(1));
-            r.delayLinear = readNumber(*m_fs, base + "delay_linear").value_or(1) != 0;
+            r.minBandwidth = static_cast<unsigned>(readInfo(r.origins, dir, "min_bandwidth").value_or(0));
+            r.bandwidthGran = static_cast<unsigned>(readInfo(r.origins, dir, "bandwidth_gran").value_or(1));
+            r.delayLinear = readInfo(r.origins, dir, "delay_linear").value_or(1) != 0;
             if (auto t = m_fs->read(base + "thread_throttle_mode")) r.throttleMode = std::string(trim(*t));
         } else {
-            continue; // an info dir we do not know (future resource): not an allocation resource we can drive
+            m_capWarnings.push_back("info/" + dir
+                + " is a resource rdtscope does not know (no cbm_mask, min_bandwidth or bandwidth_gran)"
+                + ": not shown");
+            continue;
         }
-        if (!rootSchemata.has(r.name))
+        if (!rootSchemata.has(r.name)) {
             m_capWarnings.push_back("the root schemata has no " + r.name + " line although info/" + dir
                 + " exists: its domains are unknown, so it cannot be changed");
+            r.origins.mark("domains", InfoOrigin::Unknown, "the root schemata has no " + r.name + " line");
+        }
         std::vector<std::uint64_t> rootValues;
         if (const auto* line = rootSchemata.line(r.name)) {
             for (const auto& [d, v] : line->values) {
@@ -157,11 +204,56 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
         if (r.name == "L3CODE" || r.name == "L3DATA") caps.cdpL3 = true;
         if (r.name == "L2CODE" || r.name == "L2DATA") caps.cdpL2 = true;
         if (r.numClosids > 0) minClosids = std::min(minClosids, r.numClosids);
+        (r.origins.known("num_closids") ? closidsRead : closidsUnknown).push_back(base + "num_closids");
         caps.resources.push_back(std::move(r));
     }
+    // A tree without sparse_masks (kernels before 6.7) on AMD: Linux has always accepted any CBM there
+    // (arch_has_sparse_bitmasks, and cbm_validate_amd before it), and AMD shows in its bandwidth resources.
+    const bool amd = std::any_of(caps.resources.begin(), caps.resources.end(),
+        [](const ResourceCaps& r) { return r.bandwidthUnit == BandwidthUnit::EighthGBps; });
+    if (amd)
+        for (auto& r : caps.resources)
+            if (r.isCache() && !r.origins.known("sparse_masks")) {
+                r.sparseMasks = true;
+                r.origins.mark("sparse_masks", InfoOrigin::Inferred,
+                    "from AMD's bandwidth resources: Linux accepts any CBM on AMD; info/" + r.name
+                        + "/sparse_masks is missing");
+            }
     loadMonDataDomains(*m_fs, caps);
-    // CLOSID 0 belongs to the default group, and the kernel uses the minimum over all resources (KGRP).
-    caps.maxControlGroups = minClosids == UINT_MAX ? 1 : minClosids;
+    auto& mon = caps.monitoring;
+    if (mon.present && mon.domains.empty()) {
+        // Without mon_data no counter can be read; the L3 domains the schemata names say how many there would be.
+        const auto* l3 = rootSchemata.line("L3") ? rootSchemata.line("L3") : rootSchemata.line("L3CODE");
+        if (l3)
+            for (const auto& [d, v] : l3->values)
+                mon.inferredDomains.push_back(d);
+        const std::string why = m_fs->exists("mon_data") ? "mon_data holds no mon_L3_XX domain" : "mon_data is missing";
+        mon.origins.mark("domains", l3 ? InfoOrigin::Inferred : InfoOrigin::Unknown,
+            l3 ? "from the root schemata's " + l3->resource + " line; " + why + ", so no counter can be read" : why);
+        m_capWarnings.push_back(why + ": L3_MON is enumerated but no monitoring counter can be read");
+    }
+    // CLOSID 0 belongs to the default group, and the kernel uses the minimum over all resources (KGRP). With every
+    // num_closids missing the count is unknown (0); with some missing, the minimum of the others is only a bound.
+    auto joined = [](const std::vector<std::string>& v) {
+        std::string t;
+        for (const auto& x : v)
+            t += (t.empty() ? "" : ", ") + x;
+        return t;
+    };
+    if (caps.resources.empty()) {
+        caps.maxControlGroups = 1;
+    } else if (minClosids == UINT_MAX) {
+        caps.maxControlGroups = 0;
+        caps.origins.mark("max_control_groups", InfoOrigin::Unknown,
+            "no num_closids could be read: " + joined(closidsUnknown) + (closidsUnknown.size() == 1 ? " is" : " are")
+                + " missing or unreadable");
+    } else {
+        caps.maxControlGroups = minClosids;
+        if (!closidsUnknown.empty())
+            caps.origins.mark("max_control_groups", InfoOrigin::Inferred,
+                "from " + joined(closidsRead) + " only; " + joined(closidsUnknown)
+                    + (closidsUnknown.size() == 1 ? " is" : " are") + " missing or unreadable");
+    }
     // io_alloc holds the highest CLOSID while enabled: no group can have it.
     const bool ioAllocOn = std::any_of(
         caps.resources.begin(), caps.resources.end(), [](const ResourceCaps& r) { return r.ioAllocEnabled(); });

@@ -83,8 +83,18 @@ void loadMonitorExtras(Fs& fs, const std::string& base, MonitorCaps& m, std::vec
 void loadTelemetryCaps(Fs& fs, const std::string& base, TelemetryCaps& t)
 {
     t.present = true;
-    t.numRmids = static_cast<unsigned>(readNumber(fs, base + "num_rmids").value_or(0));
-    if (auto f = fs.read(base + "mon_features")) t.features = lines(*f);
+    auto mark = [&](const char* file) {
+        t.origins.mark(
+            file, InfoOrigin::Unknown, base + file + (fs.exists(base + file) ? " is unreadable" : " is missing"));
+    };
+    if (auto n = readNumber(fs, base + "num_rmids"))
+        t.numRmids = static_cast<unsigned>(*n);
+    else
+        mark("num_rmids"); // 0 = unknown: maxMonitorGroups() then ignores it
+    if (auto f = fs.read(base + "mon_features"))
+        t.features = lines(*f);
+    else
+        mark("mon_features");
 }
 
 void loadIoAlloc(Fs& fs, const std::string& base, ResourceCaps& r, std::vector<std::string>& warnings)
@@ -123,7 +133,11 @@ BandwidthUnit detectBandwidthUnit(Fs& fs, const ResourceCaps& r, const std::vect
     if (std::any_of(rootValues.begin(), rootValues.end(), [](std::uint64_t v) { return v == UINT32_MAX; })
         || fs.exists("mba_MBps_event"))
         return BandwidthUnit::MiBps;
-    if (r.minBandwidth == 0 && !r.delayLinear) return BandwidthUnit::EighthGBps;
+    // Only values read count: a missing min_bandwidth is not AMD's 0, a missing delay_linear not Intel's 1.
+    const bool minKnown = r.origins.known("min_bandwidth");
+    if (minKnown && r.minBandwidth == 0 && (!r.delayLinear || !r.origins.known("delay_linear")))
+        return BandwidthUnit::EighthGBps;
+    if (fs.isDirectory("info/SMBA")) return BandwidthUnit::EighthGBps; // SMBA exists only on AMD
     // Older trees without the AMD tells: a root value above 100 can only be MiBps (the percent maximum is 100).
     if (std::any_of(rootValues.begin(), rootValues.end(), [](std::uint64_t v) { return v > 100; }))
         return BandwidthUnit::MiBps;

@@ -59,17 +59,42 @@ std::string formatResourceLines(const Capabilities& caps)
 {
     std::string t;
     for (const auto& r : caps.resources) {
+        const auto& o = r.origins;
+        const std::string domains = o.show("domains", std::to_string(r.domains.size()));
         if (r.isCache()) {
             t += formatString(
-                "%-7s cbm_mask %s  min_cbm_bits %u  shareable_bits %s  sparse %s  closids %u  domains %zu\n",
-                r.name.c_str(), hexDigits(r.cbmMask).c_str(), r.minCbmBits, hexDigits(r.shareableBits).c_str(),
-                r.sparseMasks ? "yes (non-contiguous masks allowed)" : "no", r.numClosids, r.domains.size());
+                "%-7s cbm_mask %s  min_cbm_bits %s  shareable_bits %s  sparse %s  closids %s  domains %s\n",
+                r.name.c_str(), o.show("cbm_mask", hexDigits(r.cbmMask)).c_str(),
+                o.show("min_cbm_bits", std::to_string(r.minCbmBits)).c_str(),
+                o.show("shareable_bits", hexDigits(r.shareableBits)).c_str(),
+                o.show("sparse_masks", r.sparseMasks ? "yes (non-contiguous masks allowed)" : "no").c_str(),
+                o.show("num_closids", std::to_string(r.numClosids)).c_str(), domains.c_str());
         } else {
-            t += formatString("%-7s %s%s  closids %u  domains %zu\n", r.name.c_str(), describeBandwidthUnit(r).c_str(),
-                r.delayLinear ? "" : "  (delay non-linear)", r.numClosids, r.domains.size());
+            t += formatString("%-7s %s%s  closids %s  domains %s\n", r.name.c_str(), describeBandwidthUnit(r).c_str(),
+                !o.known("delay_linear") ? ("  delay " + o.show("delay_linear", "")).c_str()
+                    : r.delayLinear      ? ""
+                                         : "  (delay non-linear)",
+                o.show("num_closids", std::to_string(r.numClosids)).c_str(), domains.c_str());
         }
     }
     if (caps.resources.empty()) t += "no allocation resources\n";
+    return t;
+}
+
+std::string formatGroupLimits(const Capabilities& caps)
+{
+    std::string t = "control groups: at most "
+        + caps.origins.show("max_control_groups", std::to_string(caps.maxControlGroups))
+        + " (incl. the default group)\n";
+    const auto& m = caps.monitoring;
+    if (!m.present) return t + "monitoring: none\n";
+    const auto& o = m.origins;
+    t += "monitoring (L3_MON): " + o.show("num_rmids", std::to_string(m.numRmids)) + " RMIDs, events";
+    if (!o.known("mon_features")) t += " " + o.show("mon_features", "");
+    for (const auto& f : m.features)
+        t += " " + f;
+    const auto domains = m.domains.empty() && !m.inferredDomains.empty() ? m.inferredDomains.size() : m.domains.size();
+    t += ", " + o.show("domains", std::to_string(domains)) + " domains\n";
     return t;
 }
 
@@ -124,12 +149,17 @@ std::string formatVendorFeatures(const Capabilities& caps)
     }
     const auto& tel = caps.telemetry;
     if (tel.present) {
-        t += formatString("  PERF_PKG_MON: %u RMIDs, packages %s, events %s\n", tel.numRmids,
-            idList(tel.domains).c_str(), join(tel.features, ", ").c_str());
+        t += formatString("  PERF_PKG_MON: %s RMIDs, packages %s, events %s\n",
+            tel.origins.show("num_rmids", std::to_string(tel.numRmids)).c_str(), idList(tel.domains).c_str(),
+            tel.origins.show("mon_features", join(tel.features, ", ")).c_str());
         if (m.present)
-            t += formatString("  monitor groups limited to %u = min(L3_MON num_rmids %u, PERF_PKG_MON num_rmids %u): "
-                              "every group takes an RMID of both\n",
-                caps.maxMonitorGroups(), m.numRmids, tel.numRmids);
+            t += "  monitor groups limited to "
+                + (m.origins.known("num_rmids") && tel.origins.known("num_rmids")
+                        ? std::to_string(caps.maxMonitorGroups())
+                        : std::string("unknown"))
+                + " = min(L3_MON num_rmids " + m.origins.show("num_rmids", std::to_string(m.numRmids))
+                + ", PERF_PKG_MON num_rmids " + tel.origins.show("num_rmids", std::to_string(tel.numRmids))
+                + "): every group takes an RMID of both\n";
     }
     return t;
 }

@@ -9,7 +9,13 @@ namespace rdt {
 
 /// One line per allocation resource with its rules in the vendor's units (what `alloc show` and `info --source`
 /// print): cache masks with sparse/io_alloc notes, bandwidth ranges as "%", "GB/s" or "MiB/s".
+/// A value not read from its info/ file says so: "unknown (info/L3/min_cbm_bits is missing)" or "fffff (inferred
+/// from ...)".
 std::string formatResourceLines(const Capabilities& caps);
+
+/// "control groups: at most 16 (incl. the default group)" and the L3_MON line (RMIDs, events, domains), with the
+/// same unknown/inferred marks.
+std::string formatGroupLimits(const Capabilities& caps);
 
 /// The features the kernel shows only in info/ (no /proc/cpuinfo flag): BMEC configurations as transaction names,
 /// counter assignment mode and free counters, event filters, io_alloc ways, SNC nodes per L3, PERF_PKG_MON

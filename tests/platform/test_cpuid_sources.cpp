@@ -81,9 +81,13 @@ TEST(CpuidDump, Aida64HeaderNumberIsNeverReadFromTheNextLine)
                              "------[ Logical CPU #\n1\nCPUID 00000001: 00050654-01000800-00000000-00000000";
     auto cpu0 = parseAida64Dump(text, 0, "x");
     ASSERT_TRUE(cpu0.ok());
-    // The header without a number is not a header: the file stays CPU #0, whose later line (with no final newline)
-    // replaces the first, and there is no CPU #1.
-    EXPECT_EQ(cpu0->query(1, 0)->ebx, 0x01000800u);
+    // The header without a number is not a header: the file stays CPU #0, and there is no CPU #1. Its second,
+    // different leaf-01H line (with no final newline) cannot be placed: the first stays, and a note says so
+    // (docs/CPUID-DUMPS.md rule 4).
+    EXPECT_EQ(cpu0->query(1, 0)->ebx, 0x00000800u);
+    ASSERT_EQ(cpu0->notes().size(), 1u);
+    EXPECT_NE(cpu0->notes()[0].find("line 5: a second CPUID 00000001 line for CPU #0"), std::string::npos)
+        << cpu0->notes()[0];
     EXPECT_FALSE(parseAida64Dump(text, 1, "x").ok());
     const std::string last = "CPUID 00000001: 00050654-00000800-00000000-00000000\r\nCPUID 00000007: "
                              "00000000-D39FFFFB-00000008-00000000 [SL 00]";
@@ -313,4 +317,86 @@ TEST(LiveCpuid, DecodesWithoutCrashingAndStopsAtTheMaximumLeaf)
     auto dev = LiveCpuid::onCpu(0, "/nonexistent-dev-cpu");
     ASSERT_FALSE(dev.ok());
     EXPECT_NE(dev.error().advice.find("modprobe cpuid"), std::string::npos);
+}
+
+// docs/CPUID-DUMPS.md rules 1 and 3 on a dump written for them from the SDM's leaf 04H and 0BH layouts: four logical
+// CPUs without headers or sub-leaf tags. Each leaf-0 line starts a CPU; the five leaf-04H lines of a CPU are its
+// sub-leaves 0-4 (L1d, L1i, L2, L3, the terminator), not five overwrites of sub-leaf 0.
+TEST(CpuidDump, TaglessDumpWithoutHeadersSplitsCpusAtLeafZeroAndNumbersSubleaves)
+{
+    const std::string file = "written/tagless-4cpu-no-headers.txt";
+    for (unsigned cpu = 0; cpu < 4; ++cpu) {
+        auto t = loadCpuidDump(cpuidDumpPath(file), cpu);
+        ASSERT_TRUE(t.ok()) << t.error().toString();
+        EXPECT_TRUE(t->notes().empty()) << t->notes().front();
+        EXPECT_NE(t->describe().find("logical CPU #" + std::to_string(cpu) + " of 4"), std::string::npos)
+            << t->describe();
+        // Leaf 01H:EBX[31:24] and 0BH:EDX are the APIC ID, written as the CPU's number: never another CPU's.
+        EXPECT_EQ(t->query(1, 0)->ebx >> 24, cpu);
+        EXPECT_EQ(t->query(0x0B, 1)->edx, cpu);
+        const std::uint32_t cacheEax[] = { 0x04004121, 0x04004122, 0x04004143, 0x0403C163, 0 };
+        for (std::uint32_t sub = 0; sub < 5; ++sub) {
+            ASSERT_TRUE(t->query(4, sub).has_value()) << "sub-leaf " << sub;
+            EXPECT_EQ(t->query(4, sub)->eax, cacheEax[sub]) << "sub-leaf " << sub;
+        }
+        for (const auto& e : t->entries()) {
+            if (e.leaf == 4) {
+                EXPECT_FALSE(e.subleafLabelled); // numbered by position, and a snapshot says so
+            }
+        }
+        const auto f = decodeCpuFeatures(*t);
+        ASSERT_EQ(f.caches.size(), 4u);
+        EXPECT_EQ(f.caches[0].level, 1u);
+        EXPECT_EQ(f.caches[3].level, 3u);
+        EXPECT_EQ(f.caches[3].sizeBytes(), 8u << 20); // 16 ways x 8192 sets x 64 B
+    }
+    auto fifth = loadCpuidDump(cpuidDumpPath(file), 4);
+    ASSERT_FALSE(fifth.ok());
+    EXPECT_NE(fifth.error().message.find("no logical CPU #4"), std::string::npos);
+    EXPECT_NE(fifth.error().advice.find("4 CPUs"), std::string::npos) << fifth.error().advice;
+}
+
+// EVEREST-era dumps: CPU headers, no sub-leaf tags.
+TEST(CpuidDump, UntaggedLinesWithHeadersAreSuccessiveSubleavesPerCpu)
+{
+    const std::string text = "------[ Logical CPU #0 ]------\n"
+                             "CPUID 00000000: 0000000B-756E6547-6C65746E-49656E69\n"
+                             "CPUID 00000004: 1C004121-01C0003F-0000003F-00000000\n"
+                             "CPUID 00000004: 1C004122-01C0003F-0000003F-00000000\n"
+                             "------[ Logical CPU #1 ]------\n"
+                             "CPUID 00000000: 0000000B-756E6547-6C65746E-49656E69\n"
+                             "CPUID 00000004: 1C004121-01C0003F-0000003F-00000000\n";
+    auto cpu0 = parseAida64Dump(text, 0, "x");
+    ASSERT_TRUE(cpu0.ok());
+    EXPECT_EQ(cpu0->query(4, 1)->eax, 0x1C004122u);
+    auto cpu1 = parseAida64Dump(text, 1, "x");
+    ASSERT_TRUE(cpu1.ok());
+    EXPECT_FALSE(cpu1->query(4, 1).has_value()); // CPU #1 lists one cache: its count restarts per CPU
+    EXPECT_NE(cpu0->describe().find("without sub-leaf tags"), std::string::npos) << cpu0->describe();
+}
+
+// Rule 7: every line that cannot be placed is a warning with its line number, and the decoder shows it.
+TEST(CpuidDump, LinesThatCannotBePlacedAreWarnings)
+{
+    const std::string text = "CPUID 00000001: 00050654-00000800-00000000-00000000\n" // before any header
+                             "CPUID Manufacturer: GenuineIntel\n" // AIDA64 report text, not a register line
+                             "------[ Logical CPU #0 ]------\n"
+                             "CPUID 00000000: 0000000B-756E6547-6C65746E-49656E69\n"
+                             "CPUID 00000004: 1C004121-01C0003F\n" // truncated
+                             "CPUID 00000010: 00000000-0000000E-00000000-00000000 [SL 00]\n"
+                             "CPUID 00000010: 00000000-00000002-00000000-00000000\n"; // differs from [SL 00]
+    auto t = parseAida64Dump(text, 0, "x");
+    ASSERT_TRUE(t.ok());
+    const auto notes = t->notes();
+    ASSERT_EQ(notes.size(), 3u);
+    EXPECT_NE(notes[0].find("line 1: CPUID 00000001 before the first 'Logical CPU #n' header"), std::string::npos)
+        << notes[0];
+    EXPECT_NE(notes[1].find("line 5: 'CPUID 00000004: 1C004121-01C0003F' is not a CPUID line"), std::string::npos)
+        << notes[1];
+    EXPECT_NE(notes[2].find("line 7: untagged CPUID 00000010 differs from its [SL 00] line"), std::string::npos)
+        << notes[2];
+    EXPECT_EQ(t->query(0x10, 0)->ebx, 0x0Eu);
+    const auto f = decodeCpuFeatures(*t);
+    for (const auto& n : notes)
+        EXPECT_NE(std::find(f.warnings.begin(), f.warnings.end(), n), f.warnings.end()) << n;
 }
