@@ -169,3 +169,43 @@ TEST_F(PqosOnSimulatedMachine, MonitorsTheSimulatedCounters)
     ASSERT_TRUE(std::regex_search(r.output, m, line)) << r.output;
     EXPECT_GT(std::stod(m[1]), 0.0) << r.output;
 }
+
+// Without root the namespace cannot be made: the command says why and how to fix it, exit 3 (unavailable here).
+TEST(SimNamespaceErrors, NotRootSaysSoWithTheFix)
+{
+    if (::geteuid() != 0) GTEST_SKIP() << "the test drops root to show the error; it runs as a user already";
+    if (std::system("command -v setpriv >/dev/null 2>&1") != 0) GTEST_SKIP() << "setpriv (util-linux) missing";
+    const std::string cmd = "timeout 30 setpriv --reuid 65534 --regid 65534 --clear-groups " + std::string(RDTSCOPE_CLI)
+        + " sim --namespace -- true </dev/null 2>&1";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::string out;
+    char buf[1024];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;)
+        out.append(buf, n);
+    const int status = ::pclose(p);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 3) << out;
+    EXPECT_NE(out.find("needs root"), std::string::npos) << out;
+    EXPECT_NE(out.find("sudo"), std::string::npos) << out;
+}
+
+TEST(SimNamespaceErrors, MountOnAMissingDirectoryIsAUsageError)
+{
+    const NamespaceRun r = [] {
+        NamespaceRun run;
+        FILE* p = ::popen(
+            (std::string("timeout 30 ") + RDTSCOPE_CLI + " sim --mount /nonexistent/rdtscope-mount </dev/null 2>&1")
+                .c_str(),
+            "r");
+        if (!p) return run;
+        char buf[1024];
+        for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;)
+            run.output.append(buf, n);
+        const int status = ::pclose(p);
+        run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        return run;
+    }();
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("not a directory"), std::string::npos) << r.output;
+}
