@@ -14,12 +14,14 @@
 #include "simfs/FsFuseMount.h"
 #include "simfs/ResctrlNamespace.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -67,6 +69,25 @@ struct SimOptions {
     double speed = 1;
 };
 
+/// Every thread id of the host (/proc/PID/task/TID), as the kernel's default group lists them.
+std::vector<unsigned> hostThreads()
+{
+    std::vector<unsigned> out;
+    std::error_code ec;
+    for (const auto& proc : std::filesystem::directory_iterator("/proc", ec)) {
+        const std::string name = proc.path().filename().string();
+        if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::error_code taskEc;
+        for (const auto& task : std::filesystem::directory_iterator(proc.path() / "task", taskEc)) {
+            const std::string tid = task.path().filename().string();
+            if (!tid.empty() && tid.size() < 10 && tid.find_first_not_of("0123456789") == std::string::npos)
+                out.push_back(static_cast<unsigned>(std::stoul(tid)));
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 /// The machine a mount serves: as many CPUs as the host (so the CPU masks host tools write are valid), host PIDs
 /// accepted in tasks, and, unless a scenario is named, two simulated threads in the default group so mon_data
 /// moves (a cache-friendly service on CPU 0, a streamer on the last CPU).
@@ -96,6 +117,7 @@ Result<std::unique_ptr<sim::Simulation>> servedMachine(const SimOptions& o)
                 + std::to_string(cpus) + " CPUs",
             "the mounted machine has as many CPUs as the host; pick a one-socket scenario without SMT");
     opts.hostTaskExists = [](unsigned pid) { return ::kill(pid_t(pid), 0) == 0 || errno == EPERM; };
+    opts.listHostTasks = hostThreads;
     auto created = sim::Simulation::create(*scenario, opts);
     if (!created)
         return errnoError(created.error().code, created.error().message,

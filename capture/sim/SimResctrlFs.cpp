@@ -369,6 +369,10 @@ Result<std::string> SimResctrlFs::readGroupFile(Group& g, const std::string& fil
         pruneHostTasks();
         for (const auto& [pid, h] : m_hostTasks)
             if (g.ctrl ? h.closid == g.closid : h.rmid == g.rmid) s += std::to_string(pid) + "\n";
+        if (&g == &m_root && m_options.listHostTasks)
+            for (unsigned pid : m_options.listHostTasks())
+                if (!m_hostTasks.count(pid) && !(pid <= INT32_MAX && m_machine.thread(static_cast<int>(pid))))
+                    s += std::to_string(pid) + "\n";
         return s;
     }
     if (file == "mode") return g.mode + "\n";

@@ -33,6 +33,10 @@ struct ResctrlMountOptions {
     /// (Documentation/filesystems/resctrl.rst "tasks"). Such tasks are recorded with their CLOSID and RMID, listed
     /// back while they exist, and run nothing on the simulated machine. A simulated thread id wins over a host PID.
     std::function<bool(unsigned pid)> hostTaskExists;
+    /// Every task of the host (thread ids), or empty. Set with hostTaskExists: the default group's tasks file then
+    /// lists the host's tasks that no group took, since every task starts in the default group (resctrl.rst
+    /// "Resource alloc and monitor groups"), and tools look their own tasks up there.
+    std::function<std::vector<unsigned>()> listHostTasks;
 };
 
 /// The Linux resctrl filesystem over the simulated machine, behaving as the kernel does (fs/resctrl/rdtgroup.c

@@ -23,6 +23,7 @@ struct SimulationOptions {
     std::uint32_t maxTimeScale = 1; ///< time sampling once steady (TimeScale.h); 1 = every access simulated
     /// ResctrlMountOptions::hostTaskExists: the emulated resctrl also takes host PIDs (served through FUSE).
     std::function<bool(unsigned pid)> hostTaskExists;
+    std::function<std::vector<unsigned>()> listHostTasks; ///< ResctrlMountOptions::listHostTasks
 };
 
 /// Something a scenario did or said, with the simulated time (lesson notes, and every command's outcome).

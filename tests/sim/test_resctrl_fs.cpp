@@ -247,6 +247,21 @@ TEST(SimResctrlFs, HostTasksAreRecordedListedAndReturnedOnRmdir)
     EXPECT_EQ(m.read("tasks"), "4343\n");
 }
 
+TEST(SimResctrlFs, DefaultGroupListsTheHostTasksNoGroupTook)
+{
+    ResctrlMountOptions opts;
+    opts.hostTaskExists = [](unsigned pid) { return pid == 10 || pid == 11 || pid == 12; };
+    opts.listHostTasks = [] { return std::vector<unsigned> { 10, 11, 12 }; };
+    auto m = mount({ "skx-6154", 2, 1, 64, {} }, opts);
+    ASSERT_TRUE(m.fs->mkdir("p1").ok());
+    EXPECT_EQ(m.read("tasks"), "10\n11\n12\n") << "every task starts in the default group";
+    ASSERT_TRUE(m.fs->write("p1/tasks", "11\n").ok());
+    EXPECT_EQ(m.read("tasks"), "10\n12\n");
+    EXPECT_EQ(m.read("p1/tasks"), "11\n");
+    ASSERT_TRUE(m.fs->rmdir("p1").ok());
+    EXPECT_EQ(m.read("tasks"), "11\n10\n12\n") << "listed once, back in the default group";
+}
+
 TEST(SimResctrlFs, ClosidExhaustionAndCdpHalving)
 {
     auto m = mount();

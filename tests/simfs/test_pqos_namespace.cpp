@@ -135,16 +135,22 @@ TEST_F(PqosOnSimulatedMachine, WhatPqosWritesIsWhatTheKernelAndRdtscopeSee)
 
 TEST_F(PqosOnSimulatedMachine, PidAssociationAndReset)
 {
-    const NamespaceRun r
-        = inNamespace("sleep 30 & pqos -I -a \"pid:1=$!\" && echo \"--- pid $!\" && cat /sys/fs/resctrl/COS1/tasks"
-                      " && pqos -I -R && echo '--- after reset' && ls /sys/fs/resctrl"
-                      " && cat /sys/fs/resctrl/schemata; kill $!");
+    // A host process associated by pqos: the emulated kernel lists its PID in COS1/tasks, pqos -s shows it under
+    // COS1, rdtscope counts one task in COS1; pqos -R then returns every class to the full mask.
+    const NamespaceRun r = inNamespace(
+        "sleep 30 & pqos -I -a \"pid:1=$!\" && echo \"--- pid $!\" && cat /sys/fs/resctrl/COS1/tasks"
+        " && pqos -I -s && echo '--- rdtscope' && rdtscope-cli groups list --source resctrl"
+        " && pqos -I -R && echo '--- after reset' && cat /sys/fs/resctrl/schemata /sys/fs/resctrl/COS1/schemata;"
+        " kill $!");
     ASSERT_EQ(r.exitCode, 0) << r.output;
     std::smatch m;
     ASSERT_TRUE(std::regex_search(r.output, m, std::regex(R"(--- pid (\d+)\n(\d+)\n)"))) << r.output;
-    EXPECT_EQ(m[1], m[2]) << "the host PID pqos wrote is listed back in COS1/tasks";
+    const std::string pid = m[1];
+    EXPECT_EQ(m[2], pid) << "the host PID pqos wrote is listed back in COS1/tasks";
+    EXPECT_TRUE(std::regex_search(r.output, std::regex("COS1 => " + pid + "\n"))) << r.output;
+    EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(\nCOS1\s+control\s+shareable\s+-\s+1\s)"))) << r.output;
     const auto after = r.output.substr(r.output.find("--- after reset"));
-    EXPECT_NE(after.find("L3:0=7ff"), std::string::npos) << after;
+    EXPECT_TRUE(std::regex_search(after, std::regex(R"(L3:0=7ff\n\s*MB:0=\s*100\n\s*L3:0=7ff\n)"))) << after;
 }
 
 TEST_F(PqosOnSimulatedMachine, MonitorsTheSimulatedCounters)
