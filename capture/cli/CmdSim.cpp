@@ -279,6 +279,9 @@ int runMount(const SimOptions& o)
     return ExitOk;
 }
 
+/// The command `sim --namespace` runs, for the SIGTERM handler that passes the signal on.
+volatile pid_t g_namespaceChild = 0;
+
 int runNamespace(const SimOptions& o)
 {
     if (o.command.empty()) {
@@ -330,8 +333,15 @@ int runNamespace(const SimOptions& o)
         ::_exit(127);
     }
     if (child < 0) return failServing(errnoError(errno, "cannot start " + o.command[0]));
+    // SIGTERM to this process goes on to the command, which ends first; the mount stays until it has.
+    g_namespaceChild = child;
+    struct sigaction forward { };
+    forward.sa_handler = [](int sig) { ::kill(g_namespaceChild, sig); };
+    struct sigaction oldTerm { };
+    sigaction(SIGTERM, &forward, &oldTerm);
     int status = 0;
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) { }
+    sigaction(SIGTERM, &oldTerm, nullptr);
     sigaction(SIGINT, &oldInt, nullptr);
     sigaction(SIGQUIT, &oldQuit, nullptr);
     s.mount->stop();

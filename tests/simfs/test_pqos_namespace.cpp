@@ -215,3 +215,20 @@ TEST(SimNamespaceErrors, MountOnAMissingDirectoryIsAUsageError)
     EXPECT_EQ(r.exitCode, 2) << r.output;
     EXPECT_NE(r.output.find("not a directory"), std::string::npos) << r.output;
 }
+
+// SIGTERM to `sim --namespace` goes to the command; when it has ended the mount and the namespace go too.
+TEST(SimNamespaceErrors, SigtermEndsTheCommandFirst)
+{
+    if (auto why = fuseUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
+    const std::string cmd = std::string("bash -c '") + RDTSCOPE_CLI
+        + " sim --namespace -- sleep 30 </dev/null >/dev/null 2>&1 & p=$!; sleep 1; kill -TERM $p;"
+          " wait $p; echo \"exit $?\"'";
+    FILE* p = ::popen(("timeout 20 " + cmd).c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::string out;
+    char buf[256];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;)
+        out.append(buf, n);
+    ::pclose(p);
+    EXPECT_EQ(out, "exit 143\n") << "128 + SIGTERM: the command died of the forwarded signal";
+}
