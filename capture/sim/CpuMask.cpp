@@ -59,7 +59,12 @@ std::string formatCpuList(const std::vector<bool>& cpus)
 
 bool parseCpuMask(const std::string& text, unsigned count, std::vector<bool>& out)
 {
-    return toFlags(rdt::parseCpuMask(text, cpuBound(count)), count, out);
+    // bitmap_parse (lib/bitmap-str.c) reads the words from the end and first skips separators there
+    // (bitmap_find_region_reverse: commas and white space), so "02," is CPU 1: pqos writes its masks that way.
+    std::string t = text.substr(0, text.find('\n'));
+    while (!t.empty() && (t.back() == ',' || t.back() == ' ' || t.back() == '\t'))
+        t.pop_back();
+    return toFlags(rdt::parseCpuMask(t, cpuBound(count)), count, out);
 }
 
 bool parseCpuList(const std::string& text, unsigned count, std::vector<bool>& out)

@@ -86,6 +86,17 @@ Status SimResctrlFs::writeTasks(Group& g, const std::string& data)
             return errnoError(EINVAL, "cannot write tasks: Invalid pid " + std::to_string(pid));
         }
         auto t = m_machine.thread(static_cast<int>(pid));
+        if (!t && pid > 0 && m_options.hostTaskExists && m_options.hostTaskExists(static_cast<unsigned>(pid))) {
+            auto [it, fresh] = m_hostTasks.try_emplace(static_cast<unsigned>(pid));
+            if (!g.ctrl && (fresh ? 0u : it->second.closid) != g.parent->closid) {
+                if (fresh) m_hostTasks.erase(it);
+                setStatus("Can't move task to different control group");
+                setStatus("Error while processing task " + std::to_string(pid));
+                return errnoError(EINVAL, "cannot write tasks: Can't move task to different control group");
+            }
+            it->second = { g.ctrl ? g.closid : g.parent->closid, g.rmid };
+            continue;
+        }
         if (!t) {
             setStatus("No task " + std::to_string(pid));
             setStatus("Error while processing task " + std::to_string(pid));
@@ -247,6 +258,8 @@ Status SimResctrlFs::rmdir(const std::string& path)
         // Tasks of the group and its MON groups go to the default group; CPUs too.
         for (const auto& t : m_machine.threads())
             if (t.taskClos == g.closid) (void)m_machine.setTaskAssociation(t.tid, 0, 0);
+        for (auto& [pid, h] : m_hostTasks)
+            if (h.closid == g.closid) h = {};
         for (unsigned c = 0; c < m_machine.cpuCount(); ++c)
             if (g.cpus[c]) m_root.cpus[c] = true;
         for (auto& [n, m] : g.mon)
@@ -259,6 +272,8 @@ Status SimResctrlFs::rmdir(const std::string& path)
         for (const auto& t : m_machine.threads())
             if (t.taskRmid == g.rmid && t.taskClos == parent->closid)
                 (void)m_machine.setTaskAssociation(t.tid, parent->closid, parent->rmid);
+        for (auto& [pid, h] : m_hostTasks)
+            if (h.rmid == g.rmid && h.closid == parent->closid) h = { parent->closid, parent->rmid };
         freeRmid(g.rmid);
         parent->mon.erase(g.name);
     }

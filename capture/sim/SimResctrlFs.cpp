@@ -310,7 +310,15 @@ Result<UniqueFd> SimResctrlFs::openForPolling(const std::string& path)
 bool SimResctrlFs::taskExists(unsigned pid)
 {
     std::lock_guard lock(m_machine.mutex());
-    return pid > 0 && pid <= INT32_MAX && m_machine.thread(static_cast<int>(pid)).has_value();
+    if (pid == 0 || pid > INT32_MAX) return false;
+    if (m_machine.thread(static_cast<int>(pid))) return true;
+    return m_options.hostTaskExists && m_options.hostTaskExists(pid);
+}
+
+void SimResctrlFs::pruneHostTasks()
+{
+    for (auto it = m_hostTasks.begin(); it != m_hostTasks.end();)
+        it = m_options.hostTaskExists && m_options.hostTaskExists(it->first) ? std::next(it) : m_hostTasks.erase(it);
 }
 
 Status SimResctrlFs::lock(bool)
@@ -358,6 +366,13 @@ Result<std::string> SimResctrlFs::readGroupFile(Group& g, const std::string& fil
         std::string s;
         for (const auto& t : m_machine.threads())
             if (g.ctrl ? t.taskClos == g.closid : t.taskRmid == g.rmid) s += std::to_string(t.tid) + "\n";
+        pruneHostTasks();
+        for (const auto& [pid, h] : m_hostTasks)
+            if (g.ctrl ? h.closid == g.closid : h.rmid == g.rmid) s += std::to_string(pid) + "\n";
+        if (&g == &m_root && m_options.listHostTasks)
+            for (unsigned pid : m_options.listHostTasks())
+                if (!m_hostTasks.count(pid) && !(pid <= INT32_MAX && m_machine.thread(static_cast<int>(pid))))
+                    s += std::to_string(pid) + "\n";
         return s;
     }
     if (file == "mode") return g.mode + "\n";

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -26,6 +27,16 @@ struct ResctrlMountOptions {
     /// Not a mount option but a kernel quirk: min_cbm_bits is 1 on current parts and 2 on Haswell servers
     /// (cache_alloc_hsw_probe); lessons set it to show "Need at least %d bits in the mask".
     unsigned minCbmBits = 1;
+    /// Whether a PID that is no simulated thread names a task of the host, or empty (the default) when only the
+    /// simulated threads are tasks. Set when the emulation is served to host processes (capture/simfs): a host
+    /// tool writes its own PIDs to a group's tasks, and resctrl accepts any existing task
+    /// (Documentation/filesystems/resctrl.rst "tasks"). Such tasks are recorded with their CLOSID and RMID, listed
+    /// back while they exist, and run nothing on the simulated machine. A simulated thread id wins over a host PID.
+    std::function<bool(unsigned pid)> hostTaskExists;
+    /// Every task of the host (thread ids), or empty. Set with hostTaskExists: the default group's tasks file then
+    /// lists the host's tasks that no group took, since every task starts in the default group (resctrl.rst
+    /// "Resource alloc and monitor groups"), and tools look their own tasks up there.
+    std::function<std::vector<unsigned>()> listHostTasks;
 };
 
 /// The Linux resctrl filesystem over the simulated machine, behaving as the kernel does (fs/resctrl/rdtgroup.c
@@ -191,6 +202,12 @@ private:
     std::deque<std::uint32_t> m_freeRmids;
     std::vector<std::uint32_t> m_limbo;
     std::string m_status;
+    struct HostTask {
+        std::uint32_t closid = 0, rmid = 0;
+    };
+    std::map<unsigned, HostTask> m_hostTasks; ///< host PIDs written to a tasks file (ResctrlMountOptions)
+    /// Forgets host tasks that have exited, as the kernel's lists drop exited tasks.
+    void pruneHostTasks();
     std::uint64_t m_threshold = 0; ///< max_threshold_occupancy, bytes
     struct MbmState {
         std::uint64_t prevMsr = 0, chunks = 0;

@@ -88,6 +88,8 @@ Result<std::unique_ptr<Simulation>> Simulation::create(const Scenario& scenario,
     mo.cdp = scenario.cdp;
     mo.cdpl2 = scenario.cdpl2;
     mo.minCbmBits = scenario.minCbmBits;
+    mo.hostTaskExists = options.hostTaskExists;
+    mo.listHostTasks = options.listHostTasks;
     auto fs = SimResctrlFs::mount(*sim->m_machine, mo);
     if (!fs) return fs.error();
     sim->m_fs = std::move(*fs);

@@ -7,6 +7,7 @@
 #include "SimResctrlFs.h"
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +21,9 @@ struct SimulationOptions {
     int cores = -1; ///< cores per socket; -1 = the scenario's (default 8)
     int sampling = -1; ///< set sampling factor; -1 = the scenario's
     std::uint32_t maxTimeScale = 1; ///< time sampling once steady (TimeScale.h); 1 = every access simulated
+    /// ResctrlMountOptions::hostTaskExists: the emulated resctrl also takes host PIDs (served through FUSE).
+    std::function<bool(unsigned pid)> hostTaskExists;
+    std::function<std::vector<unsigned>()> listHostTasks; ///< ResctrlMountOptions::listHostTasks
 };
 
 /// Something a scenario did or said, with the simulated time (lesson notes, and every command's outcome).

@@ -389,6 +389,7 @@ TEST(RdtCli, PresetIsRunOrRefusedNeverIgnored)
     const auto info = run("info --preset epyc-genoa");
     EXPECT_NE(info.status, 0);
     EXPECT_NE(info.err.find("--source"), std::string::npos) << info.err;
+}
 
 // Issue 43's done-when for resctrl trees with files missing (docs/RESCTRL.md "Trees with files missing"): the RMID
 // count is unknown naming the file, the inferred mask length names where it came from, the warnings are printed, and

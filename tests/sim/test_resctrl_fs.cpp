@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <set>
 #include <thread>
 
 using namespace rdt;
@@ -205,6 +206,60 @@ TEST(SimResctrlFs, TasksAndCpus)
     ASSERT_TRUE(m.fs->write("p2/cpus_list", "\n").ok()); // dropped CPUs return to the default group
     EXPECT_EQ(m.read("cpus_list"), "0-1\n");
     EXPECT_EQ(m.machine->pqr(1).clos, 0u);
+}
+
+TEST(SimResctrlFs, CpuMaskTrailingSeparatorsAreSkippedAsBitmapParseDoes)
+{
+    // lib/bitmap-str.c bitmap_parse skips commas and white space at the end: pqos writes "02," for CPU 1.
+    auto m = mount();
+    ASSERT_TRUE(m.fs->mkdir("p1").ok());
+    ASSERT_TRUE(m.fs->write("p1/cpus", "02,").ok());
+    EXPECT_EQ(m.read("p1/cpus_list"), "1\n");
+    ASSERT_TRUE(m.fs->write("p1/cpus", "3, \n").ok());
+    EXPECT_EQ(m.read("p1/cpus_list"), "0-1\n");
+    ASSERT_TRUE(m.fs->write("p1/cpus", ",\n").ok()) << "nothing but separators: the empty set, as bitmap_parse";
+    EXPECT_EQ(m.read("p1/cpus_list"), "\n");
+    expectReject(m, "p1/cpus", "02,zz\n", EINVAL, "Bad CPU list/mask");
+}
+
+TEST(SimResctrlFs, HostTasksAreRecordedListedAndReturnedOnRmdir)
+{
+    std::set<unsigned> alive { 4242, 4343 };
+    ResctrlMountOptions opts;
+    opts.hostTaskExists = [&alive](unsigned pid) { return alive.count(pid) != 0; };
+    auto m = mount({ "skx-6154", 2, 1, 64, {} }, opts);
+    ASSERT_TRUE(m.fs->mkdir("p1").ok());
+    ASSERT_TRUE(m.fs->mkdir("p1/mon_groups/m1").ok());
+    EXPECT_TRUE(m.fs->taskExists(4242));
+    EXPECT_FALSE(m.fs->taskExists(4444));
+    ASSERT_TRUE(m.fs->write("p1/tasks", "4242\n").ok());
+    ASSERT_TRUE(m.fs->write("p1/mon_groups/m1/tasks", "4343\n").ok() == false)
+        << "4343 is in the default group, not p1: a monitor group of p1 cannot take it";
+    ASSERT_TRUE(m.fs->write("p1/tasks", "4343\n").ok());
+    ASSERT_TRUE(m.fs->write("p1/mon_groups/m1/tasks", "4343\n").ok());
+    EXPECT_EQ(m.read("p1/tasks"), "4242\n4343\n");
+    EXPECT_EQ(m.read("p1/mon_groups/m1/tasks"), "4343\n");
+    EXPECT_EQ(m.read("tasks"), "") << "no simulated threads; the host tasks left the default group";
+    alive.erase(4242); // an exited task drops out of every list
+    EXPECT_EQ(m.read("p1/tasks"), "4343\n");
+    expectReject(m, "p1/tasks", "4242\n", ESRCH, "No task 4242\nError while processing task 4242");
+    ASSERT_TRUE(m.fs->rmdir("p1").ok());
+    EXPECT_EQ(m.read("tasks"), "4343\n");
+}
+
+TEST(SimResctrlFs, DefaultGroupListsTheHostTasksNoGroupTook)
+{
+    ResctrlMountOptions opts;
+    opts.hostTaskExists = [](unsigned pid) { return pid == 10 || pid == 11 || pid == 12; };
+    opts.listHostTasks = [] { return std::vector<unsigned> { 10, 11, 12 }; };
+    auto m = mount({ "skx-6154", 2, 1, 64, {} }, opts);
+    ASSERT_TRUE(m.fs->mkdir("p1").ok());
+    EXPECT_EQ(m.read("tasks"), "10\n11\n12\n") << "every task starts in the default group";
+    ASSERT_TRUE(m.fs->write("p1/tasks", "11\n").ok());
+    EXPECT_EQ(m.read("tasks"), "10\n12\n");
+    EXPECT_EQ(m.read("p1/tasks"), "11\n");
+    ASSERT_TRUE(m.fs->rmdir("p1").ok());
+    EXPECT_EQ(m.read("tasks"), "11\n10\n12\n") << "listed once, back in the default group";
 }
 
 TEST(SimResctrlFs, ClosidExhaustionAndCdpHalving)
