@@ -207,11 +207,15 @@ std::string cpuidTable(const sim::SimCpuid& cpuid)
     return out;
 }
 
-/// The shim library: the build tree's, then the installed one; empty when neither exists.
+/// The shim library: beside this program in the build tree (capture/cli -> capture/cpuidshim), then the installed
+/// one; empty when neither exists. Found from /proc/self/exe, so no build path is compiled into the program.
 std::string cpuidShimPath()
 {
-    for (const char* p : { RDTSCOPE_CPUID_SHIM_BUILD, RDTSCOPE_CPUID_SHIM_INSTALLED })
-        if (::access(p, R_OK) == 0) return p;
+    std::error_code ec;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
+    const std::string build = ec ? std::string() : (self / "../cpuidshim/librdtscope-cpuidshim.so").string();
+    for (const std::string& p : { build, std::string(RDTSCOPE_CPUID_SHIM_INSTALLED) })
+        if (!p.empty() && ::access(p.c_str(), R_OK) == 0) return p;
     return {};
 }
 

@@ -18,6 +18,29 @@ template <typename Repeated> void domainValuesToWire(const std::vector<DomainVal
     }
 }
 
+template <typename Repeated> void originsToWire(const InfoOrigins& in, Repeated* out)
+{
+    for (const auto& e : in.entries()) {
+        auto* w = out->Add();
+        w->set_key(e.key);
+        w->set_origin(static_cast<std::uint32_t>(e.origin));
+        w->set_why(e.why);
+    }
+}
+
+template <typename Repeated> InfoOrigins origins(const Repeated& r)
+{
+    InfoOrigins out;
+    for (const auto& w : r) {
+        // A value a newer agent sends that this client does not know reads as unknown, never as read.
+        const auto o = w.origin() <= static_cast<std::uint32_t>(InfoOrigin::Unknown)
+            ? static_cast<InfoOrigin>(w.origin())
+            : InfoOrigin::Unknown;
+        out.mark(w.key(), o, w.why());
+    }
+    return out;
+}
+
 template <typename Repeated> std::vector<DomainValue> domainValues(const Repeated& r)
 {
     std::vector<DomainValue> out;
@@ -52,6 +75,7 @@ void toWire(const Capabilities& in, pb::Capabilities& out)
         w->set_bandwidth_unit(bandwidthUnitKey(r.bandwidthUnit));
         w->set_io_alloc(r.ioAlloc);
         domainValuesToWire(r.ioAllocCbm, w->mutable_io_alloc_cbm());
+        originsToWire(r.origins, w->mutable_origins());
     }
     auto* m = out.mutable_monitoring();
     const auto& mi = in.monitoring;
@@ -86,6 +110,7 @@ void toWire(const Capabilities& in, pb::Capabilities& out)
         for (int n : nodes)
             s->add_nodes(n);
     }
+    originsToWire(mi.origins, m->mutable_origins());
     auto* t = out.mutable_telemetry();
     t->set_present(in.telemetry.present);
     t->set_num_rmids(in.telemetry.numRmids);
@@ -93,6 +118,8 @@ void toWire(const Capabilities& in, pb::Capabilities& out)
         t->add_features(f);
     for (int d : in.telemetry.domains)
         t->add_domains(d);
+    originsToWire(in.telemetry.origins, t->mutable_origins());
+    originsToWire(in.origins, out.mutable_origins());
     out.set_cdp_l3(in.cdpL3);
     out.set_cdp_l2(in.cdpL2);
     out.set_handles_tasks(in.handlesTasks);
@@ -125,6 +152,7 @@ Capabilities fromWire(const pb::Capabilities& in)
         r.bandwidthUnit = bandwidthUnitFromKey(w.bandwidth_unit());
         r.ioAlloc = w.io_alloc();
         r.ioAllocCbm = domainValues(w.io_alloc_cbm());
+        r.origins = origins(w.origins());
         c.resources.push_back(std::move(r));
     }
     const auto& m = in.monitoring();
@@ -149,11 +177,14 @@ Capabilities fromWire(const pb::Capabilities& in)
     c.monitoring.assignOnMkdir = m.assign_on_mkdir() - 1;
     for (const auto& s : m.sub_domains())
         c.monitoring.subDomains.emplace_back(s.l3(), ints(s.nodes()));
+    c.monitoring.origins = origins(m.origins());
     const auto& t = in.telemetry();
     c.telemetry.present = t.present();
     c.telemetry.numRmids = t.num_rmids();
     c.telemetry.features = { t.features().begin(), t.features().end() };
     c.telemetry.domains = ints(t.domains());
+    c.telemetry.origins = origins(t.origins());
+    c.origins = origins(in.origins());
     c.cdpL3 = in.cdp_l3();
     c.cdpL2 = in.cdp_l2();
     c.handlesTasks = in.handles_tasks();

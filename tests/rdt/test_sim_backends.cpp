@@ -282,7 +282,7 @@ TEST(RdtSource, AutoFallsBackToSimAndSaysWhy)
 {
     rdt::test::TempTree t("resctrl.l2");
     t.write("mounts", "proc /proc proc rw 0 0\n");
-    auto src = openRdtSource(RdtSourceOptions { "auto", "noisy-neighbour", "/sys/fs/resctrl", t.root() + "/mounts" });
+    auto src = openRdtSource(RdtSourceOptions { "auto", "", "/sys/fs/resctrl", t.root() + "/mounts" });
     ASSERT_TRUE(src.ok()) << src.error().toString();
     EXPECT_EQ(src->kind, "sim");
     EXPECT_TRUE(src->simulated);
@@ -290,7 +290,7 @@ TEST(RdtSource, AutoFallsBackToSimAndSaysWhy)
     EXPECT_NE(src->why.find("simulated"), std::string::npos);
     // A mounted resctrl (here: a fixture tree named in the mounts file) is preferred.
     t.write("mounts", "resctrl " + t.root() + " resctrl rw 0 0\n");
-    auto real = openRdtSource(RdtSourceOptions { "auto", "noisy-neighbour", "/sys/fs/resctrl", t.root() + "/mounts" });
+    auto real = openRdtSource(RdtSourceOptions { "auto", "", "/sys/fs/resctrl", t.root() + "/mounts" });
     ASSERT_TRUE(real.ok()) << real.error().toString();
     EXPECT_EQ(real->kind, "resctrl");
     EXPECT_FALSE(real->simulated);
