@@ -4,6 +4,7 @@
 #include "core/Error.h"
 
 #include <cerrno>
+#include <cstdlib>
 #include <fcntl.h>
 #include <fstream>
 #include <sched.h>
@@ -61,6 +62,14 @@ Status ResctrlNamespace::enter(const std::vector<FileOverlay>& files, const std:
         return mountError("make the namespace's mounts private");
     if (::mount("tmpfs", "/sys/fs", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0755,size=4m") != 0)
         return mountError("mount a tmpfs over /sys/fs");
+    // Lock files RDT tools take for the real hardware (pqos: /var/lock/libpqos) belong to the simulated machine:
+    // a private tmpfs over the lock directory keeps them, and nothing the command locks touches the host's.
+    if (char* lockDir = ::realpath("/var/lock", nullptr)) {
+        const std::string dir = lockDir;
+        std::free(lockDir);
+        if (::mount("tmpfs", dir.c_str(), "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=1777,size=1m") != 0)
+            return mountError("mount a private tmpfs over " + dir);
+    }
     if (::mkdir(kMountpoint, 0755) != 0) return mountError(std::string("create ") + kMountpoint);
     int n = 0;
     for (const auto& o : files) {
