@@ -2,6 +2,7 @@
 #include "MachineDescription.h"
 
 #include "platform/CapabilityReport.h"
+#include "platform/CoreTypeView.h"
 #include "platform/CpuidDump.h"
 #include "platform/LiveCpuid.h"
 
@@ -44,6 +45,10 @@ rdt::Result<MachineDescription> describeMachine(const QString& cpuidDumpPath)
         env = rdt::probeEnvironment("/", features.identity.hypervisor);
         if (auto t = rdt::readTopology("/sys")) topology = std::move(t.value());
     }
-    return machineFromReport(
-        rdt::buildCapabilityReport(features, env ? &*env : nullptr, topology ? &*topology : nullptr));
+    auto report = rdt::buildCapabilityReport(features, env ? &*env : nullptr, topology ? &*topology : nullptr);
+    // A hybrid part's dump: one line per core type (P-core, E-core) from its CPUs' leaves 1AH and 23H, as `info`
+    // prints them (SDM 22.2.9: leaf 0AH gives only the common set).
+    if (!cpuidDumpPath.isEmpty() && features.hybrid.hybrid)
+        rdt::appendCoreTypeLines(rdt::coreTypeViews(cpuidDumpPath.toStdString()), report);
+    return machineFromReport(report);
 }

@@ -151,6 +151,17 @@ private Q_SLOTS:
         QVERIFY(w.machineModel()->rowCount() >= 3);
     }
 
+    // A hybrid dump's Machine page lists each core type with its own counters (leaf 23H), as `info` does.
+    void machineModelOfAHybridDumpListsItsCoreTypes()
+    {
+        auto machine = describeMachine(QStringLiteral(RDTSCOPE_TEST_DATA "/cpuid/written/hybrid-2p-2e.txt"));
+        QVERIFY2(machine.ok(), machine.ok() ? "" : machine.error().toString().c_str());
+        int coreTypes = 0;
+        for (const auto& row : machine->rows)
+            if (row.group == QStringLiteral("Core types")) ++coreTypes;
+        QCOMPARE(coreTypes, 2); // P-core and E-core
+    }
+
     void sourceDrivesTitleStatusAndModels()
     {
         MainWindow w;
