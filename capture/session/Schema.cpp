@@ -71,6 +71,8 @@ Status createSchema(Database& db)
     sql += "PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";";
     sql += "INSERT INTO meta VALUES ('schema_version', '" + std::to_string(kSchemaVersion) + "');";
     sql += "INSERT INTO meta VALUES ('format', 'rdtscope-session');";
+    // rdt_samples.flags name each MBM counter's own bad read (rdt/Sample.h); files without this key used one set.
+    sql += "INSERT INTO meta VALUES ('mbm_flags', 'per-counter');";
     if (auto s = db.exec(sql); !s) {
         (void)db.exec("ROLLBACK");
         return s;

@@ -54,53 +54,99 @@ std::string printable(const std::vector<std::uint8_t>& b, std::size_t n)
 
 } // namespace
 
-bool SessionReader::damagedRow(const Statement& st, const std::string& where)
+SessionReader::SessionReader(std::string path, ReaderOptions options)
+    : m_file(std::move(path), options)
+    , m_samples(m_file)
+    , m_summary(m_file)
+    , m_pmu(m_file)
+    , m_tma(m_file)
+    , m_addresses(m_file)
+    , m_sweeps(m_file)
+    , m_telemetry(m_file)
+{ }
+
+Result<std::vector<SweepStepRow>> SessionReader::sweepSteps()
 {
-    if (st.rowDamage().empty()) return false;
-    m_damaged = true;
-    issue(where + ": " + st.rowDamage() + " (damaged file); the row is skipped");
-    return true;
+    return m_sweeps.sweepSteps();
 }
 
-void SessionReader::issue(std::string text)
+std::optional<std::uint64_t> SessionReader::sketchEnd()
 {
-    // Bounded: a replay polling a damaged range would otherwise add a message per frame.
-    constexpr std::size_t kMaxIssues = 50;
-    static const std::string kMore = "more problems were found and not listed";
-    if (std::find(m_issues.begin(), m_issues.end(), text) != m_issues.end()) return;
-    if (m_issues.size() >= kMaxIssues) {
-        if (m_issues.back() != kMore) m_issues.push_back(kMore);
-        return;
-    }
-    m_issues.push_back(std::move(text));
+    return m_summary.sketchEnd();
 }
 
-Error SessionReader::noteFailure(const Error& e, const std::string& what)
+Status SessionReader::forEachSketch(
+    std::uint64_t fromBucket, std::uint64_t toBucket, const std::function<bool(const SketchRow&)>& fn)
 {
-    if (isCorruption(m_db.lastErrorCode()) || m_db.budgetExceeded()) m_damaged = true;
-    Error out = e;
-    out.message = what + ": " + e.message;
-    issue(out.toString());
-    return out;
+    return m_summary.forEachSketch(fromBucket, toBucket, fn);
 }
 
-void SessionReader::resetBudget()
+Status SessionReader::forEachSample(
+    std::uint64_t fromNs, std::uint64_t toNs, const std::function<bool(const RdtSample&)>& fn)
 {
-    if (m_options.stepBudget > 0) m_db.setStepBudget(m_options.stepBudget);
+    return m_samples.forEachSample(fromNs, toNs, fn);
+}
+
+std::optional<std::uint64_t> SessionReader::nextSampleTime(std::uint64_t fromNs)
+{
+    return m_samples.nextSampleTime(fromNs);
+}
+
+std::optional<std::pair<std::uint64_t, std::uint64_t>> SessionReader::pmuBatchTimeRange(const std::string& kind)
+{
+    return m_pmu.pmuBatchTimeRange(kind);
+}
+
+Result<std::vector<RdtSample>> SessionReader::samples(std::uint64_t fromNs, std::uint64_t toNs, std::size_t limit)
+{
+    return m_samples.samples(fromNs, toNs, limit);
+}
+
+Result<std::vector<SummaryBucket>> SessionReader::summary(int resolutionS, std::uint64_t fromNs, std::uint64_t toNs)
+{
+    return m_summary.summary(resolutionS, fromNs, toNs);
+}
+
+Result<std::vector<TmaInterval>> SessionReader::tma(std::uint64_t fromNs, std::uint64_t toNs)
+{
+    return m_tma.tma(fromNs, toNs);
+}
+
+Result<std::vector<TelemetrySample>> SessionReader::telemetry(std::uint64_t fromNs, std::uint64_t toNs)
+{
+    return m_telemetry.telemetry(fromNs, toNs);
+}
+
+Result<std::vector<PmuBatch>> SessionReader::pmuBatches(
+    const std::string& kind, std::uint64_t fromNs, std::uint64_t toNs)
+{
+    return m_pmu.pmuBatches(kind, fromNs, toNs);
+}
+
+Status SessionReader::forEachPmuBatch(const std::string& kind, const std::function<bool(PmuBatch&&)>& fn)
+{
+    return m_pmu.forEachPmuBatch(kind, fn);
+}
+
+Result<std::vector<AddressMap>> SessionReader::addressMaps()
+{
+    return m_addresses.addressMaps();
+}
+
+Result<std::vector<Symbol>> SessionReader::symbols()
+{
+    return m_addresses.symbols();
+}
+
+Status SessionReader::checkWholeSessionRead(std::uint64_t delivered)
+{
+    return m_samples.checkWholeSessionRead(delivered);
 }
 
 std::string SessionReader::metaValue(const std::string& key) const
 {
     auto it = m_metaTable.find(key);
     return it == m_metaTable.end() ? std::string() : it->second;
-}
-
-std::uint64_t SessionReader::originNs() const
-{
-    // Simulated sessions start at time 0, so the key's presence (not a non-zero value) decides.
-    if (m_metaTable.count("start_mono_ns") && (m_sampleCount == 0 || m_meta.startMonoNs <= m_firstNs))
-        return m_meta.startMonoNs;
-    return m_firstNs;
 }
 
 Result<std::unique_ptr<SessionReader>> SessionReader::open(const std::string& path, ReaderOptions options)
@@ -116,9 +162,7 @@ Result<std::unique_ptr<SessionReader>> SessionReader::open(const std::string& pa
     header.resize(std::fread(header.data(), 1, header.size(), f));
     std::fclose(f);
 
-    std::unique_ptr<SessionReader> r(new SessionReader);
-    r->m_path = path;
-    r->m_options = options;
+    std::unique_ptr<SessionReader> r(new SessionReader(path, options));
     struct stat walSt { };
     const bool hasWal = ::stat((path + "-wal").c_str(), &walSt) == 0 && walSt.st_size > 0;
     if (header.size() >= 16 && std::memcmp(header.data(), kSqliteMagic, 16) == 0)
@@ -127,26 +171,23 @@ Result<std::unique_ptr<SessionReader>> SessionReader::open(const std::string& pa
     // modify; PrivateSessionCopy.h).
     auto copy = PrivateSessionCopy::makeIfNeeded(path);
     if (!copy) return copy.error();
-    r->m_copy = std::move(*copy);
-    auto db = Database::open(r->m_copy ? r->m_copy->path() : path, Database::Mode::ReadOnly);
+    auto db = Database::open(*copy ? (*copy)->path() : path, Database::Mode::ReadOnly);
     if (!db) return db.error();
-    r->m_db = std::move(db.value());
+    r->m_file.attach(std::move(db.value()), std::move(*copy));
     return finishOpen(std::move(r), header, static_cast<std::uint64_t>(st.st_size));
 }
 
 Result<std::unique_ptr<SessionReader>> SessionReader::openImage(
     const std::vector<std::uint8_t>& bytes, ReaderOptions options)
 {
-    std::unique_ptr<SessionReader> r(new SessionReader);
-    r->m_path = "<memory image>";
-    r->m_options = options;
+    std::unique_ptr<SessionReader> r(new SessionReader("<memory image>", options));
     std::vector<std::uint8_t> header(
         bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(100, bytes.size())));
     if (header.size() >= 16 && std::memcmp(header.data(), kSqliteMagic, 16) == 0)
         r->checkHeader(header, bytes.size(), false);
     auto db = Database::openImage(bytes);
     if (!db) return db.error();
-    r->m_db = std::move(db.value());
+    r->m_file.attach(std::move(db.value()));
     return finishOpen(std::move(r), header, bytes.size());
 }
 
@@ -158,8 +199,9 @@ void SessionReader::checkHeader(const std::vector<std::uint8_t>& header, std::ui
     const std::uint64_t pages = be32(header, 28);
     const std::uint64_t expected = pageSize * pages;
     if (!hasWal && pages > 0 && expected > fileSize) {
-        m_damaged = true;
-        issue("the file is truncated: it holds " + std::to_string(fileSize) + " of the " + std::to_string(expected)
+        m_file.markDamaged();
+        m_file.issue("the file is truncated: it holds " + std::to_string(fileSize) + " of the "
+            + std::to_string(expected)
             + " bytes its header announces (was the copy or the recording cut short?); showing what is left");
     }
 }
@@ -167,7 +209,7 @@ void SessionReader::checkHeader(const std::vector<std::uint8_t>& header, std::ui
 Result<std::unique_ptr<SessionReader>> SessionReader::finishOpen(
     std::unique_ptr<SessionReader> r, const std::vector<std::uint8_t>& header, std::uint64_t fileSize)
 {
-    const std::string& path = r->m_path;
+    const std::string& path = r->path();
     if (fileSize == 0) return makeError(path + " is empty", "the recording never started or the copy failed");
     if (header.size() < 16 || std::memcmp(header.data(), kSqliteMagic, 16) != 0)
         return makeError(path + " is not an rdtscope session file (it starts with \"" + printable(header, 16)
@@ -176,13 +218,13 @@ Result<std::unique_ptr<SessionReader>> SessionReader::finishOpen(
     if (header.size() < 100)
         return makeError(path + " is truncated inside its 100-byte header (" + std::to_string(fileSize) + " bytes)",
             "nothing can be recovered from it; record again or re-copy the file");
-    r->resetBudget();
+    r->m_file.resetBudget();
     if (auto s = r->loadSchemaInfo(); !s) return s.error();
     r->loadMeta();
     r->loadMachine();
     r->loadGroups();
     r->loadEvents();
-    r->loadTimeRange();
+    r->m_samples.loadTimeRange();
     return r;
 }
 
@@ -190,82 +232,87 @@ Status SessionReader::loadSchemaInfo()
 {
     int appId = 0;
     {
-        auto st = Statement::prepare(m_db, "PRAGMA application_id");
-        if (!st) return m_db.lastError(m_path + " cannot be read");
+        auto st = Statement::prepare(m_file.db(), "PRAGMA application_id");
+        if (!st) return m_file.db().lastError(m_file.path() + " cannot be read");
         auto row = st->step();
         if (!row) return row.error();
         appId = *row ? st->i32(0) : 0;
     }
     {
-        auto st = Statement::prepare(m_db, "PRAGMA user_version");
+        auto st = Statement::prepare(m_file.db(), "PRAGMA user_version");
         if (!st) return st.error();
         auto row = st->step();
         if (!row) return row.error();
         m_schemaVersion = *row ? st->i32(0) : 0;
     }
-    auto st = Statement::prepare(m_db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
-    if (!st) return m_db.lastError(m_path + ": the table list cannot be read (damaged first page)");
+    auto st = Statement::prepare(m_file.db(), "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+    if (!st) return m_file.db().lastError(m_file.path() + ": the table list cannot be read (damaged first page)");
     for (;;) {
         auto row = st->step();
         if (!row) {
-            if (m_tables.empty())
-                return m_db.lastError(m_path + ": the table list cannot be read (damaged first page)");
-            noteFailure(row.error(), "part of the table list is unreadable");
+            if (m_file.tables().empty())
+                return m_file.db().lastError(m_file.path() + ": the table list cannot be read (damaged first page)");
+            m_file.noteFailure(row.error(), "part of the table list is unreadable");
             break;
         }
         if (!*row) break;
-        m_tables.push_back(st->text(0));
+        m_file.tables().push_back(st->text(0));
     }
     {
         // rdtscope writes tables and indexes only. A view (which could stand in for a table of the same name and
         // compute anything) or a trigger means the file was made by something else: refuse it.
         auto other = Statement::prepare(
-            m_db, "SELECT type, name FROM sqlite_master WHERE type NOT IN ('table', 'index') LIMIT 1");
-        if (!other) return m_db.lastError(m_path + ": the table list cannot be read (damaged first page)");
+            m_file.db(), "SELECT type, name FROM sqlite_master WHERE type NOT IN ('table', 'index') LIMIT 1");
+        if (!other)
+            return m_file.db().lastError(m_file.path() + ": the table list cannot be read (damaged first page)");
         auto row = other->step();
         if (row && *row)
-            return makeError(m_path + " contains a " + other->text(0) + " named '" + other->text(1)
+            return makeError(m_file.path() + " contains a " + other->text(0) + " named '" + other->text(1)
                     + "', which rdtscope sessions never have; it is not read",
                 "give a file written by `rdtscope-cli record` or the GUI");
     }
-    auto has = [&](const char* t) { return std::find(m_tables.begin(), m_tables.end(), t) != m_tables.end(); };
+    auto has = [&](const char* t) {
+        return std::find(m_file.tables().begin(), m_file.tables().end(), t) != m_file.tables().end();
+    };
     if (appId != kApplicationId && !has("meta")) {
-        if (m_tables.empty() && walModeWithoutLog(m_path))
-            return makeError(m_path + " has no tables of its own and its write-ahead log " + m_path + "-wal is missing",
+        if (m_file.tables().empty() && walModeWithoutLog(m_file.path()))
+            return makeError(m_file.path() + " has no tables of its own and its write-ahead log " + m_file.path()
+                    + "-wal is missing",
                 "a session being recorded, or one whose recorder was killed, keeps its newest data in the -wal file "
                 "beside it: copy FILE and FILE-wal together (or let the recorder stop cleanly first)");
         std::string list;
-        for (const auto& t : m_tables)
+        for (const auto& t : m_file.tables())
             list += (list.empty() ? "" : ", ") + t;
         char id[16];
         std::snprintf(id, sizeof id, "0x%08x", static_cast<unsigned>(appId));
-        return makeError(m_path + " is an SQLite database but not an rdtscope session (application_id " + id
+        return makeError(m_file.path() + " is an SQLite database but not an rdtscope session (application_id " + id
                 + ", tables: " + (list.empty() ? "none" : list) + ")",
             "give a file written by `rdtscope-cli record` or the GUI");
     }
-    if (appId != kApplicationId) issue("the file's application_id is not rdtscope's; reading it as a session anyway");
+    if (appId != kApplicationId)
+        m_file.issue("the file's application_id is not rdtscope's; reading it as a session anyway");
     if (m_schemaVersion > kSchemaVersion)
-        issue("the file was written with session format " + std::to_string(m_schemaVersion) + ", newer than the format "
-            + std::to_string(kSchemaVersion)
+        m_file.issue("the file was written with session format " + std::to_string(m_schemaVersion)
+            + ", newer than the format " + std::to_string(kSchemaVersion)
             + " this rdtscope reads: showing what this version understands; upgrade rdtscope to see everything");
     for (auto t = requiredTables(); *t; ++t) {
-        if (!has(*t)) issue(std::string("table ") + *t + " is missing (damaged or foreign file)");
+        if (!has(*t)) m_file.issue(std::string("table ") + *t + " is missing (damaged or foreign file)");
     }
     return {};
 }
 
 void SessionReader::loadMeta()
 {
-    resetBudget();
-    auto st = Statement::prepare(m_db, "SELECT key, value FROM meta");
+    m_file.resetBudget();
+    auto st = Statement::prepare(m_file.db(), "SELECT key, value FROM meta");
     if (!st) {
-        noteFailure(st.error(), "session metadata is unreadable");
+        m_file.noteFailure(st.error(), "session metadata is unreadable");
         return;
     }
     for (;;) {
         auto row = st->step();
         if (!row) {
-            noteFailure(row.error(), "session metadata is partly unreadable");
+            m_file.noteFailure(row.error(), "session metadata is partly unreadable");
             break;
         }
         if (!*row) break;
@@ -283,29 +330,31 @@ void SessionReader::loadMeta()
     m_meta.intervalNs = toU64(metaValue("interval_ns"));
     m_meta.timeIsSimulated = metaValue("time_is_simulated") == "1";
     m_closedCleanly = metaValue("closed_cleanly") == "1";
-    m_firstNs = toU64(metaValue("first_time_ns"));
-    m_lastNs = toU64(metaValue("last_time_ns"));
-    m_sampleCount = toU64(metaValue("sample_count"));
+    m_samples.setRecorded(toU64(metaValue("first_time_ns")), toU64(metaValue("last_time_ns")),
+        toU64(metaValue("sample_count")), m_closedCleanly,
+        m_metaTable.count("start_mono_ns") ? std::optional<std::uint64_t>(m_meta.startMonoNs) : std::nullopt,
+        metaValue("mbm_flags") == "per-counter");
     if (const auto v = toU64(metaValue("schema_version")); v > static_cast<std::uint64_t>(kSchemaVersion))
-        issue("meta.schema_version is " + std::to_string(v) + ", newer than this rdtscope reads ("
+        m_file.issue("meta.schema_version is " + std::to_string(v) + ", newer than this rdtscope reads ("
             + std::to_string(kSchemaVersion) + "): upgrade rdtscope to see everything");
     if (!m_metaTable.empty() && !m_closedCleanly)
-        issue("the recording did not close cleanly (killed, crashed or still running): everything up to its last "
-              "flush is shown");
+        m_file.issue(
+            "the recording did not close cleanly (killed, crashed or still running): everything up to its last "
+            "flush is shown");
 }
 
 void SessionReader::loadMachine()
 {
-    resetBudget();
-    auto st = Statement::prepare(m_db, "SELECT key, value FROM machine");
+    m_file.resetBudget();
+    auto st = Statement::prepare(m_file.db(), "SELECT key, value FROM machine");
     if (!st) {
-        noteFailure(st.error(), "the machine description is unreadable");
+        m_file.noteFailure(st.error(), "the machine description is unreadable");
         return;
     }
     for (;;) {
         auto row = st->step();
         if (!row) {
-            noteFailure(row.error(), "the machine description is partly unreadable");
+            m_file.noteFailure(row.error(), "the machine description is partly unreadable");
             return;
         }
         if (!*row) return;
@@ -321,47 +370,39 @@ void SessionReader::loadMachine()
 
 void SessionReader::loadGroups()
 {
-    resetBudget();
-    auto st = Statement::prepare(m_db, "SELECT id, path, first_ns, last_ns, samples FROM groups ORDER BY id");
+    m_file.resetBudget();
+    auto st = Statement::prepare(m_file.db(), "SELECT id, path, first_ns, last_ns, samples FROM groups ORDER BY id");
     if (!st) {
-        noteFailure(st.error(), "the group list is unreadable");
+        m_file.noteFailure(st.error(), "the group list is unreadable");
         return;
     }
     std::uint64_t total = 0;
     for (;;) {
         auto row = st->step();
         if (!row) {
-            noteFailure(row.error(), "the group list is partly unreadable");
+            m_file.noteFailure(row.error(), "the group list is partly unreadable");
             break;
         }
         if (!*row) break;
         SessionGroup g { st->i64(0), st->text(1), st->u64(2), st->u64(3), st->u64(4) };
-        if (damagedRow(*st, "groups row id " + st->text(0))) continue;
-        m_groupPaths[g.id] = g.path;
+        if (m_file.damagedRow(*st, "groups row id " + st->text(0))) continue;
+        m_file.addGroupPath(g.id, g.path);
         total += g.samples;
         m_groups.push_back(std::move(g));
     }
-    if (m_sampleCount == 0) m_sampleCount = total;
-}
-
-std::string SessionReader::groupPath(std::int64_t id)
-{
-    auto it = m_groupPaths.find(id);
-    if (it != m_groupPaths.end()) return it->second;
-    issue("rows refer to group id " + std::to_string(id) + ", which the group list does not have (damaged file)");
-    return "#" + std::to_string(id);
+    m_samples.setCountIfUnknown(total);
 }
 
 void SessionReader::loadEvents()
 {
-    resetBudget();
-    if (auto st = Statement::prepare(m_db,
+    m_file.resetBudget();
+    if (auto st = Statement::prepare(m_file.db(),
             "SELECT time_ns, who, group_id, resource, domain, old_value, new_value, ok, message "
             "FROM allocation_events ORDER BY time_ns, rowid")) {
         for (;;) {
             auto row = st->step();
             if (!row) {
-                noteFailure(row.error(), "allocation events are partly unreadable");
+                m_file.noteFailure(row.error(), "allocation events are partly unreadable");
                 break;
             }
             if (!*row) break;
@@ -375,46 +416,46 @@ void SessionReader::loadEvents()
             e.newValue = st->text(6);
             e.ok = st->i64(7) != 0;
             e.message = st->text(8);
-            if (damagedRow(*st, "allocation_events row at time_ns " + st->text(0))) continue;
-            e.group = groupPath(groupId);
+            if (m_file.damagedRow(*st, "allocation_events row at time_ns " + st->text(0))) continue;
+            e.group = m_file.groupPath(groupId);
             m_allocations.push_back(std::move(e));
         }
     } else {
-        noteFailure(st.error(), "allocation events are unreadable");
+        m_file.noteFailure(st.error(), "allocation events are unreadable");
     }
-    resetBudget();
+    m_file.resetBudget();
     if (auto st = Statement::prepare(
-            m_db, "SELECT time_ns, group_id, tasks, cpus FROM group_membership ORDER BY time_ns, rowid")) {
+            m_file.db(), "SELECT time_ns, group_id, tasks, cpus FROM group_membership ORDER BY time_ns, rowid")) {
         for (;;) {
             auto row = st->step();
             if (!row) {
-                noteFailure(row.error(), "group membership is partly unreadable");
+                m_file.noteFailure(row.error(), "group membership is partly unreadable");
                 break;
             }
             if (!*row) break;
             const std::uint64_t timeNs = st->u64(0);
             const std::int64_t groupId = st->i64(1);
-            if (damagedRow(*st, "group_membership row at time_ns " + st->text(0))) continue;
-            m_memberships.push_back({ timeNs, groupPath(groupId), st->text(2), st->text(3) });
+            if (m_file.damagedRow(*st, "group_membership row at time_ns " + st->text(0))) continue;
+            m_memberships.push_back({ timeNs, m_file.groupPath(groupId), st->text(2), st->text(3) });
         }
     } else {
-        noteFailure(st.error(), "group membership is unreadable");
+        m_file.noteFailure(st.error(), "group membership is unreadable");
     }
-    resetBudget();
-    if (auto st = Statement::prepare(m_db, "SELECT time_ns, kind, text FROM markers ORDER BY time_ns, rowid")) {
+    m_file.resetBudget();
+    if (auto st = Statement::prepare(m_file.db(), "SELECT time_ns, kind, text FROM markers ORDER BY time_ns, rowid")) {
         for (;;) {
             auto row = st->step();
             if (!row) {
-                noteFailure(row.error(), "markers are partly unreadable");
+                m_file.noteFailure(row.error(), "markers are partly unreadable");
                 break;
             }
             if (!*row) break;
             const std::uint64_t timeNs = st->u64(0);
-            if (damagedRow(*st, "markers row at time_ns " + st->text(0))) continue;
+            if (m_file.damagedRow(*st, "markers row at time_ns " + st->text(0))) continue;
             m_markers.push_back({ timeNs, st->text(1), st->text(2) });
         }
     } else {
-        noteFailure(st.error(), "markers are unreadable");
+        m_file.noteFailure(st.error(), "markers are unreadable");
     }
 }
 

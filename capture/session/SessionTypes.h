@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -119,6 +120,10 @@ struct SessionGroup {
 };
 
 /// One bucket of the multi-resolution summary (table `rdt_summary`).
+/// A figure the file holds as NULL: nothing valid was measured. NaN, which every consumer shows as unknown.
+inline constexpr double kUnknownFigure = std::numeric_limits<double>::quiet_NaN();
+
+/// One summary bucket (table `rdt_summary`); a figure without a valid sample is kUnknownFigure.
 struct SummaryBucket {
     int resolutionS = 1; ///< 1 or 60
     std::uint64_t bucket = 0; ///< monotonic time / resolution

@@ -350,11 +350,20 @@ Status SessionWriter::writeBuckets(const std::vector<Bucket>& buckets)
     if (buckets.empty()) return {};
     auto st = Statement::prepare(m_db, "INSERT OR REPLACE INTO rdt_summary VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     if (!st) return st.error();
+    // A figure with no valid sample behind it (every reading unknown, docs/SESSION-FORMAT.md) is NULL, not 0.
+    const auto bindStat = [&](int column, const Stat& s) {
+        if (s.n == 0) {
+            st->bindNull(column).bindNull(column + 1).bindNull(column + 2);
+            return;
+        }
+        st->bind(column, s.min).bind(column + 1, s.max).bind(column + 2, s.mean());
+    };
     for (const auto& [k, b] : buckets) {
         st->bind(1, std::get<0>(k)).bind(2, std::get<1>(k)).bind(3, std::get<2>(k)).bind(4, std::get<3>(k));
-        st->bind(5, b.occupancy.n).bind(6, b.occupancy.min).bind(7, b.occupancy.max).bind(8, b.occupancy.mean());
-        st->bind(9, b.total.min).bind(10, b.total.max).bind(11, b.total.mean());
-        st->bind(12, b.local.min).bind(13, b.local.max).bind(14, b.local.mean());
+        st->bind(5, b.rows);
+        bindStat(6, b.occupancy);
+        bindStat(9, b.total);
+        bindStat(12, b.local);
         if (b.sketch.empty())
             st->bindNull(15);
         else

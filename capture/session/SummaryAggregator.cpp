@@ -9,16 +9,12 @@ constexpr std::uint64_t kNsPerS = 1000000000;
 
 void SeriesSketch::add(const RdtSample& s)
 {
-    // The same rule as the comparison's raw path (compare/SessionProfile.cpp readSamples).
-    constexpr std::uint32_t occBad = SampleOccupancyError | SampleOccupancyUnavailable;
-    constexpr std::uint32_t mbmBad = SampleMbmError | SampleMbmUnavailable | SampleMbmUnassigned | SampleCounterReset;
+    // The same rule as the comparison's raw path (compare/SessionProfile.cpp readSamples): Sample.h's.
     ++rows;
-    if (s.flags & (occBad | mbmBad)) ++flagged;
-    if (!(s.flags & occBad)) occupancy.add(static_cast<double>(s.occupancyBytes));
-    if (!(s.flags & (mbmBad | SampleFirst))) {
-        total.add(s.mbmTotalBps);
-        local.add(s.mbmLocalBps);
-    }
+    if (s.flags & (kOccupancyUnknown | kMbmTotalUnread | kMbmLocalUnread | SampleCounterReset)) ++flagged;
+    if (!(s.flags & kOccupancyUnknown)) occupancy.add(static_cast<double>(s.occupancyBytes));
+    if (!(s.flags & kMbmTotalRateUnknown)) total.add(s.mbmTotalBps);
+    if (!(s.flags & kMbmLocalRateUnknown)) local.add(s.mbmLocalBps);
 }
 
 namespace {
@@ -77,7 +73,7 @@ Result<SeriesSketch> SeriesSketch::decode(std::string_view bytes)
 
 void SummaryAggregator::close(Open& o, std::size_t level)
 {
-    if (o.stats[level].occupancy.n == 0) return;
+    if (o.stats[level].rows == 0) return;
     if (level == kSketchLevel) {
         o.stats[level].sketch = o.sketch.encode();
         o.sketch = SeriesSketch {};
@@ -98,9 +94,11 @@ void SummaryAggregator::add(const RdtSample& s, std::int64_t groupId)
         if (o.any && bucket != o.bucket[level]) close(o, level);
         o.bucket[level] = bucket;
         auto& b = o.stats[level];
-        b.occupancy.add(static_cast<double>(s.occupancyBytes));
-        b.total.add(s.mbmTotalBps);
-        b.local.add(s.mbmLocalBps);
+        // Unknown readings are left out (Sample.h), never averaged in as 0.
+        ++b.rows;
+        if (!(s.flags & kOccupancyUnknown)) b.occupancy.add(static_cast<double>(s.occupancyBytes));
+        if (!(s.flags & kMbmTotalRateUnknown)) b.total.add(s.mbmTotalBps);
+        if (!(s.flags & kMbmLocalRateUnknown)) b.local.add(s.mbmLocalBps);
     }
     o.sketch.add(s);
     o.any = true;

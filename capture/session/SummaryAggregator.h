@@ -28,7 +28,9 @@ struct Stat {
     double mean() const { return n ? sum / static_cast<double>(n) : 0.0; }
 };
 
+/// One bucket's figures: each Stat over the series' valid values only (Sample.h's rules, as SeriesSketch).
 struct BucketStats {
+    std::uint64_t rows = 0; ///< every row of the bucket, flagged or not (rdt_summary.count)
     Stat occupancy, total, local;
     std::string sketch; ///< kSketchLevel buckets: SeriesSketch::encode() of the bucket (rdt_summary.sketch)
 };

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -517,4 +518,64 @@ TEST(SessionDamage, ReadingASessionWithItsWriteAheadLogCreatesNothingBesideIt)
     std::size_t n = 0;
     (void)live.value()->forEachSample(0, UINT64_MAX, [&](const RdtSample&) { return ++n > 0; });
     EXPECT_EQ(n, 8u);
+}
+
+// Files written before meta.mbm_flags used one set of MBM flags for both counters (docs/SESSION-FORMAT.md): the
+// reader marks both counters unknown for them, so an old file never shows a local rate of 0 it could not read;
+// a current file keeps each counter's own flags.
+TEST(SessionDamage, OlderFilesMbmFlagsStandForBothCounters)
+{
+    TempDir dir;
+    const auto path = makeSession(dir);
+    {
+        auto db = Database::open(path, Database::Mode::ReadWrite);
+        ASSERT_TRUE(db.ok());
+        ASSERT_TRUE(db->exec("UPDATE rdt_samples SET flags = 8").ok()); // SampleMbmUnavailable
+    }
+    auto flagsRead = [&]() {
+        auto r = SessionReader::open(path);
+        EXPECT_TRUE(r.ok());
+        auto rows = r.value()->samples(0, UINT64_MAX);
+        EXPECT_TRUE(rows.ok());
+        EXPECT_FALSE(rows->empty());
+        return rows->empty() ? 0u : rows->front().flags;
+    };
+    EXPECT_EQ(flagsRead(), std::uint32_t(SampleMbmUnavailable)); // written with per-counter flags
+    {
+        auto db = Database::open(path, Database::Mode::ReadWrite);
+        ASSERT_TRUE(db.ok());
+        ASSERT_TRUE(db->exec("DELETE FROM meta WHERE key = 'mbm_flags'").ok());
+    }
+    EXPECT_EQ(flagsRead(), std::uint32_t(SampleMbmUnavailable | SampleMbmLocalUnavailable));
+}
+
+// A summary bucket whose bandwidth readings were all unknown (here: MBM local unavailable for the whole session) has
+// no local figure: the file holds NULL and the reader gives NaN, never the 0 an empty statistic would print
+// (docs/SESSION-FORMAT.md rdt_summary); the total, read fine, keeps its figures.
+TEST(SessionDamage, ASummaryWithoutValidValuesIsUnknownNotZero)
+{
+    TempDir dir;
+    const auto path = dir.file("local-unknown.rdts");
+    {
+        auto w = SessionWriter::create(path, syntheticMeta(), syntheticMachine());
+        ASSERT_TRUE(w.ok());
+        for (int i = 0; i < 30; ++i) {
+            auto b = syntheticBatch(kSec + static_cast<std::uint64_t>(i) * kSec / 10, 2, 1);
+            for (auto& s : b.samples)
+                s.flags = SampleMbmLocalUnavailable;
+            ASSERT_TRUE(w.value()->addSamples(b).ok());
+        }
+        ASSERT_TRUE(w.value()->close().ok());
+    }
+    auto r = SessionReader::open(path);
+    ASSERT_TRUE(r.ok());
+    auto buckets = r.value()->summary(1);
+    ASSERT_TRUE(buckets.ok());
+    ASSERT_FALSE(buckets->empty());
+    for (const auto& b : *buckets) {
+        EXPECT_TRUE(std::isnan(b.localMean)) << b.localMean;
+        EXPECT_TRUE(std::isnan(b.localMax));
+        EXPECT_FALSE(std::isnan(b.totalMean));
+    }
+    EXPECT_TRUE(r.value()->issues().empty()) << r.value()->issues().front(); // NULL there is not damage
 }
