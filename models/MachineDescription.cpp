@@ -46,9 +46,8 @@ rdt::Result<MachineDescription> describeMachine(const QString& cpuidDumpPath)
         if (auto t = rdt::readTopology("/sys")) topology = std::move(t.value());
     }
     auto report = rdt::buildCapabilityReport(features, env ? &*env : nullptr, topology ? &*topology : nullptr);
-    // A hybrid part's dump: one line per core type (P-core, E-core) from its CPUs' leaves 1AH and 23H, as `info`
-    // prints them (SDM 22.2.9: leaf 0AH gives only the common set).
-    if (!cpuidDumpPath.isEmpty() && features.hybrid.hybrid)
-        rdt::appendCoreTypeLines(rdt::coreTypeViews(cpuidDumpPath.toStdString()), report);
+    // A hybrid part (dump or this machine): one line per core type (P-core, E-core) from its CPUs' leaves 1AH and
+    // 23H, as `info` prints them (SDM 22.2.9: leaf 0AH gives only the common set).
+    if (features.hybrid.hybrid) rdt::appendCoreTypeLines(rdt::coreTypeViewsOf(cpuidDumpPath.toStdString()), report);
     return machineFromReport(report);
 }

@@ -125,8 +125,9 @@ int runInfo(const InfoOptions& o)
         }
     }
     CapabilityReport report = buildCapabilityReport(features, env ? &*env : nullptr, topo ? &*topo : nullptr);
-    // A hybrid dump: every core type's own counts beside the chosen CPU's (leaves 04H and 23H differ per type).
-    if (dump && features.hybrid.hybrid) appendCoreTypeLines(coreTypeViews(o.cpuidDump), report);
+    // A hybrid part (dump or this machine): every core type's own counts beside the chosen CPU's (leaves 04H and
+    // 23H differ per type).
+    if (features.hybrid.hybrid) appendCoreTypeLines(coreTypeViewsOf(o.cpuidDump), report);
     const std::string text = o.json ? formatCapabilityReportJson(report) : formatCapabilityReportText(report);
     std::fwrite(text.data(), 1, text.size(), stdout);
     return ExitOk;

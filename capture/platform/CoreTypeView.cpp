@@ -2,11 +2,47 @@
 #include "platform/CoreTypeView.h"
 #include "core/IdList.h"
 #include "platform/CpuidDump.h"
+#include "platform/LiveCpuid.h"
 
 #include <algorithm>
 #include <bit>
+#include <optional>
+#include <pthread.h>
+#include <sched.h>
+#include <thread>
 
 namespace rdt {
+
+namespace {
+
+/// Adds a CPU to the view of its core type (in order of first appearance).
+void addToItsCoreType(std::vector<CoreTypeView>& views, unsigned cpu, CpuFeatures f)
+{
+    const std::string type = f.hybrid.coreTypeKnown ? f.hybrid.coreTypeName() : "unknown";
+    auto it = std::find_if(views.begin(), views.end(), [&](const CoreTypeView& v) { return v.coreType == type; });
+    if (it == views.end())
+        views.push_back({ type, { cpu }, std::move(f) });
+    else
+        it->cpus.push_back(cpu);
+}
+
+/// This machine's CPUID as CPU `cpu` answers it, from a thread pinned there; nullopt when it cannot run there.
+std::optional<CpuidTable> cpuidOnCpu(unsigned cpu)
+{
+    std::optional<CpuidTable> table;
+    std::thread pinned([&] {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        if (::pthread_setaffinity_np(::pthread_self(), sizeof one, &one) != 0) return;
+        LiveCpuid live;
+        table = snapshotCpuid(live);
+    });
+    pinned.join();
+    return table;
+}
+
+} // namespace
 
 std::vector<CoreTypeView> coreTypeViews(const std::string& dumpPath, unsigned maxCpus)
 {
@@ -15,16 +51,48 @@ std::vector<CoreTypeView> coreTypeViews(const std::string& dumpPath, unsigned ma
         auto table = loadCpuidDump(dumpPath, cpu);
         if (!table) break; // past the last CPU
         auto f = decodeCpuFeatures(*table);
-        if (cpu == 0 && !f.hybrid.hybrid) return {};
-        const std::string type = f.hybrid.coreTypeKnown ? f.hybrid.coreTypeName() : "unknown";
-        auto it = std::find_if(views.begin(), views.end(), [&](const CoreTypeView& v) { return v.coreType == type; });
-        if (it == views.end()) {
-            views.push_back({ type, { cpu }, std::move(f) });
-        } else {
-            it->cpus.push_back(cpu);
-        }
+        if (views.empty() && !f.hybrid.hybrid) return {};
+        addToItsCoreType(views, cpu, std::move(f));
     }
     return views;
+}
+
+std::vector<std::pair<unsigned, CpuidTable>> liveCpuidPerCpu(bool (*keepGoing)(const CpuidTable& first))
+{
+    std::vector<std::pair<unsigned, CpuidTable>> tables;
+    if (!LiveCpuid::instructionAvailable()) return tables;
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0) return tables;
+    for (unsigned cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+        if (!CPU_ISSET(cpu, &allowed)) continue;
+        auto table = cpuidOnCpu(cpu);
+        if (!table) continue; // went offline meanwhile
+        tables.emplace_back(cpu, std::move(*table));
+        if (tables.size() == 1 && keepGoing && !keepGoing(tables.front().second)) break;
+    }
+    return tables;
+}
+
+std::vector<CoreTypeView> liveCoreTypeViews()
+{
+    // A part that is not hybrid needs no CPU but the first.
+    auto tables = liveCpuidPerCpu([](const CpuidTable& first) {
+        CpuidTable copy = first;
+        return decodeCpuFeatures(copy).hybrid.hybrid;
+    });
+    std::vector<CoreTypeView> views;
+    for (auto& [cpu, table] : tables) {
+        auto f = decodeCpuFeatures(table);
+        if (views.empty() && !f.hybrid.hybrid) return {};
+        addToItsCoreType(views, cpu, std::move(f));
+    }
+    return views;
+}
+
+std::vector<CoreTypeView> coreTypeViewsOf(const std::string& dumpPath)
+{
+    return dumpPath.empty() ? liveCoreTypeViews() : coreTypeViews(dumpPath);
 }
 
 void appendCoreTypeLines(const std::vector<CoreTypeView>& views, CapabilityReport& report)

@@ -32,17 +32,14 @@ CatCaps cat(const rdt::CacheAllocation& a)
     return k;
 }
 
-/// AMD's differences, as the kernel applies them (arch/x86/kernel/cpu/resctrl/core.c rdt_init_res_defs_amd,
-/// __rdt_get_mem_config_amd; resctrl_cpu_detect).
+/// AMD's bandwidth and monitoring extensions (leaf 8000_0020H), as the kernel applies them
+/// (arch/x86/kernel/cpu/resctrl/core.c rdt_init_res_defs_amd, __rdt_get_mem_config_amd).
 void decodeAmd(const rdt::CpuFeatures& cf, SimFeatures& f)
 {
     const rdt::AmdQos& q = cf.amdQos;
     if (!cf.identity.isAmd()) return;
     f.amd = true;
-    // arch_has_sparse_bitmasks = true on AMD: any set of bits is a valid CBM.
-    if (f.l3Cat.present) f.l3Cat.sparse = true;
-    // MBM counters are 44 bits wide when CPUID.0FH.1:EAX[7:0] reports no offset (MBM_CNTR_WIDTH_OFFSET_AMD).
-    if (f.mon.present && f.mon.counterWidth == 24) f.mon.counterWidth = 44;
+    // Sparse masks and the 44-bit MBM width are the decoder's (platform/CpuFeatures.cpp), already in `cf`.
     if ((q.mba || q.l3mbe) && q.mbaMax() > 0) {
         f.mba.present = true;
         f.mba.linear = false; // the kernel's delay_linear is 0 on AMD

@@ -3,10 +3,13 @@
 #include "TestData.h"
 
 #include "platform/CapabilityReport.h"
+#include "platform/CoreTypeView.h"
 #include "platform/LiveCpuid.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <sched.h>
+#include <set>
 
 using namespace rdt;
 using namespace rdt::test;
@@ -317,6 +320,33 @@ TEST(LiveCpuid, DecodesWithoutCrashingAndStopsAtTheMaximumLeaf)
     auto dev = LiveCpuid::onCpu(0, "/nonexistent-dev-cpu");
     ASSERT_FALSE(dev.ok());
     EXPECT_NE(dev.error().advice.find("modprobe cpuid"), std::string::npos);
+}
+
+// Leaves 01H, 04H, 1AH and 23H answer for the CPU that executes CPUID (SDM 22.2.9), so the live per-core-type view
+// reads each allowed CPU from a thread pinned there: every CPU's leaf 01H then carries its own initial APIC ID
+// (EBX[31:24]), which a read that stayed on one CPU would repeat.
+TEST(LiveCpuid, EachCpuIsReadWhereItRuns)
+{
+    if (!LiveCpuid::instructionAvailable()) GTEST_SKIP() << "not an x86 build";
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    ASSERT_EQ(::sched_getaffinity(0, sizeof allowed, &allowed), 0);
+    const auto tables = liveCpuidPerCpu();
+    ASSERT_EQ(tables.size(), static_cast<std::size_t>(CPU_COUNT(&allowed)));
+    std::set<std::uint32_t> apicIds;
+    for (auto [cpu, table] : tables) {
+        EXPECT_TRUE(CPU_ISSET(cpu, &allowed));
+        auto leaf1 = table.query(1, 0);
+        ASSERT_TRUE(leaf1.has_value());
+        apicIds.insert(leaf1->ebx >> 24);
+    }
+    EXPECT_EQ(apicIds.size(), tables.size());
+    // Not hybrid: one CPU answers for all, and there is no per-type view (the dumps' tests cover hybrid parts).
+    LiveCpuid live;
+    if (!decodeCpuFeatures(live).hybrid.hybrid) {
+        EXPECT_TRUE(liveCoreTypeViews().empty());
+        EXPECT_EQ(liveCpuidPerCpu([](const CpuidTable&) { return false; }).size(), 1u);
+    }
 }
 
 // docs/CPUID-DUMPS.md rules 1 and 3 on a dump written for them from the SDM's leaf 04H and 0BH layouts: four logical
