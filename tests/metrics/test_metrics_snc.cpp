@@ -137,3 +137,28 @@ TEST(MetricsSnc, DashboardHasANodeVariableThatKeepsSeriesWithoutOne)
             }
     EXPECT_EQ(tma, 1);
 }
+
+// Every allocation family the exporter writes has its panel (issue #42: an AMD cap is bytes per second, not a
+// throttle ratio), each filtered by instance and group.
+TEST(MetricsSnc, DashboardShowsEveryAllocationFamily)
+{
+    std::ifstream in(std::string(RDTSCOPE_SOURCE_DIR) + "/resources/grafana/rdtscope.json");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto dashboard = rdt::json::parse(text);
+    ASSERT_TRUE(dashboard) << dashboard.error().message;
+    for (const char* family : { "rdtscope_l3_allocated_ways", "rdtscope_mba_throttle_ratio",
+             "rdtscope_mba_limit_bytes_per_second", "rdtscope_cba_throttle_level" }) {
+        int panels = 0;
+        for (const auto& panel : (*dashboard)["panels"]) {
+            if (!panel.contains("targets")) continue;
+            for (const auto& target : panel["targets"]) {
+                const std::string expr = target.value("expr", "");
+                if (expr.find(std::string(family) + "{") == std::string::npos) continue;
+                EXPECT_NE(expr.find("instance=~\"$instance\""), std::string::npos) << expr;
+                EXPECT_NE(expr.find("group=~\"$group\""), std::string::npos) << expr;
+                ++panels;
+            }
+        }
+        EXPECT_EQ(panels, 1) << family;
+    }
+}
