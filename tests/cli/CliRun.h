@@ -11,16 +11,12 @@ struct CliRun {
     std::string output; ///< stdout and stderr
 };
 
-/// `args` is pasted into a shell command line after the CLI's path; stdin is /dev/null so nothing waits for
-/// input, stderr goes where stdout goes, and `timeout` bounds a run that would hang (exit 124 then).
-/// `shellPrefix` runs first in the same shell (`ulimit -f 8; `), so limits set there apply to the CLI.
-inline CliRun runCli(const std::string& args, int seconds = 60, const std::string& shellPrefix = {})
+/// Runs `command` through the shell (popen) and keeps its exit code and its standard output (append `2>&1` to
+/// keep stderr too). The one helper every test uses to run a program as a user would.
+inline CliRun runShell(const std::string& command)
 {
     CliRun r;
-    // Redirections first, so `args` may end with its own (`>/dev/full` then applies to stdout only).
-    const std::string cmd = shellPrefix + "timeout " + std::to_string(seconds) + " " + std::string(RDTSCOPE_CLI)
-        + " </dev/null 2>&1 " + args;
-    FILE* p = ::popen(cmd.c_str(), "r");
+    FILE* p = ::popen(command.c_str(), "r");
     if (!p) return r;
     char buf[4096];
     for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;)
@@ -28,4 +24,14 @@ inline CliRun runCli(const std::string& args, int seconds = 60, const std::strin
     const int status = ::pclose(p);
     r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return r;
+}
+
+/// `args` is pasted into a shell command line after the CLI's path; stdin is /dev/null so nothing waits for
+/// input, stderr goes where stdout goes, and `timeout` bounds a run that would hang (exit 124 then).
+/// `shellPrefix` runs first in the same shell (`ulimit -f 8; `), so limits set there apply to the CLI.
+inline CliRun runCli(const std::string& args, int seconds = 60, const std::string& shellPrefix = {})
+{
+    // Redirections first, so `args` may end with its own (`>/dev/full` then applies to stdout only).
+    return runShell(shellPrefix + "timeout " + std::to_string(seconds) + " " + std::string(RDTSCOPE_CLI)
+        + " </dev/null 2>&1 " + args);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // rdtscope-cli pmu, run as a user would: the "no hardware PMU" answer on a machine without one (exit 3), and the
 // simulated LBR capture's hottest call edges.
+#include "../cli/CliRun.h"
 #include "pmu/PerfSyscalls.h"
 
 #include <gtest/gtest.h>
@@ -11,23 +12,9 @@
 
 namespace {
 
-struct CliRun {
-    int exitCode = -1;
-    std::string output; ///< stdout and stderr
-};
-
 CliRun run(const std::string& args)
 {
-    CliRun r;
-    const std::string cmd = std::string(RDTSCOPE_CLI) + " " + args + " 2>&1";
-    FILE* p = ::popen(cmd.c_str(), "r");
-    if (!p) return r;
-    char buf[4096];
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;)
-        r.output.append(buf, n);
-    const int status = ::pclose(p);
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+    return runShell(std::string(RDTSCOPE_CLI) + " " + args + " 2>&1");
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 // `rdtscope-cli sim --namespace`: what pqos reports and writes is compared with rdtscope's view of the same mount
 // (`rdtscope-cli alloc show --source resctrl`) and with the files of the emulated kernel itself. Each run is
 // bounded by timeout(1). Skipped with the reason when pqos, root or /dev/fuse is missing.
+#include "../cli/CliRun.h"
 #include "FuseTestUtil.h"
 
 #include <cstdio>
@@ -19,10 +20,7 @@ using namespace rdt::simfs::test;
 
 namespace {
 
-struct NamespaceRun {
-    int exitCode = -1;
-    std::string output;
-};
+using NamespaceRun = CliRun;
 
 /// `rdtscope-cli sim --namespace -- sh -c SCRIPT`, the build's rdtscope-cli first on PATH inside, at most
 /// `seconds`.
@@ -33,17 +31,8 @@ NamespaceRun inNamespace(const std::string& script, int seconds = 60)
     std::string quoted;
     for (char c : script)
         quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    const std::string cmd = "PATH=" + binDir + ":$PATH timeout " + std::to_string(seconds) + " " + cli
-        + " sim --namespace -- sh -c '" + quoted + "' </dev/null 2>&1";
-    NamespaceRun r;
-    FILE* p = ::popen(cmd.c_str(), "r");
-    if (!p) return r;
-    char buf[4096];
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;)
-        r.output.append(buf, n);
-    const int status = ::pclose(p);
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+    return runShell("PATH=" + binDir + ":$PATH timeout " + std::to_string(seconds) + " " + cli
+        + " sim --namespace -- sh -c '" + quoted + "' </dev/null 2>&1");
 }
 
 std::string skipReason()
@@ -181,37 +170,16 @@ TEST(SimNamespaceErrors, NotRootSaysSoWithTheFix)
 {
     if (::geteuid() != 0) GTEST_SKIP() << "the test drops root to show the error; it runs as a user already";
     if (std::system("command -v setpriv >/dev/null 2>&1") != 0) GTEST_SKIP() << "setpriv (util-linux) missing";
-    const std::string cmd = "timeout 30 setpriv --reuid 65534 --regid 65534 --clear-groups " + std::string(RDTSCOPE_CLI)
-        + " sim --namespace -- true </dev/null 2>&1";
-    FILE* p = ::popen(cmd.c_str(), "r");
-    ASSERT_NE(p, nullptr);
-    std::string out;
-    char buf[1024];
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;)
-        out.append(buf, n);
-    const int status = ::pclose(p);
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 3) << out;
-    EXPECT_NE(out.find("needs root"), std::string::npos) << out;
-    EXPECT_NE(out.find("sudo"), std::string::npos) << out;
+    const CliRun r = runShell("timeout 30 setpriv --reuid 65534 --regid 65534 --clear-groups "
+        + std::string(RDTSCOPE_CLI) + " sim --namespace -- true </dev/null 2>&1");
+    EXPECT_EQ(r.exitCode, 3) << r.output;
+    EXPECT_NE(r.output.find("needs root"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("sudo"), std::string::npos) << r.output;
 }
 
 TEST(SimNamespaceErrors, MountOnAMissingDirectoryIsAUsageError)
 {
-    const NamespaceRun r = [] {
-        NamespaceRun run;
-        FILE* p = ::popen(
-            (std::string("timeout 30 ") + RDTSCOPE_CLI + " sim --mount /nonexistent/rdtscope-mount </dev/null 2>&1")
-                .c_str(),
-            "r");
-        if (!p) return run;
-        char buf[1024];
-        for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;)
-            run.output.append(buf, n);
-        const int status = ::pclose(p);
-        run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        return run;
-    }();
+    const CliRun r = runCli("sim --mount /nonexistent/rdtscope-mount", 30);
     EXPECT_EQ(r.exitCode, 2) << r.output;
     EXPECT_NE(r.output.find("not a directory"), std::string::npos) << r.output;
 }
@@ -223,12 +191,6 @@ TEST(SimNamespaceErrors, SigtermEndsTheCommandFirst)
     const std::string cmd = std::string("bash -c '") + RDTSCOPE_CLI
         + " sim --namespace -- sleep 30 </dev/null >/dev/null 2>&1 & p=$!; sleep 1; kill -TERM $p;"
           " wait $p; echo \"exit $?\"'";
-    FILE* p = ::popen(("timeout 20 " + cmd).c_str(), "r");
-    ASSERT_NE(p, nullptr);
-    std::string out;
-    char buf[256];
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;)
-        out.append(buf, n);
-    ::pclose(p);
-    EXPECT_EQ(out, "exit 143\n") << "128 + SIGTERM: the command died of the forwarded signal";
+    const CliRun r = runShell("timeout 20 " + cmd);
+    EXPECT_EQ(r.output, "exit 143\n") << "128 + SIGTERM: the command died of the forwarded signal";
 }
