@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "AllocationCommands.h"
 #include "core/Text.h"
+#include "rdt/GroupNames.h"
 
 #include "AllocationModel.h"
 #include "core/Time.h"
@@ -20,7 +21,7 @@ QString describe(const std::vector<AllocationEdit>& edits)
 {
     if (edits.size() != 1) return QObject::tr("Change %n allocation(s)", nullptr, static_cast<int>(edits.size()));
     const AllocationEdit& e = edits.front();
-    const QString group = e.group.empty() ? QStringLiteral("default") : QString::fromStdString(e.group);
+    const QString group = QString::fromStdString(rdt::displayGroup(e.group));
     return QObject::tr("Set %1 %2:%3=%4")
         .arg(group, QString::fromStdString(e.schema))
         .arg(e.domain)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CompareDiffModel.h"
+#include "rdt/GroupNames.h"
 
 #include "compare/CompareFormat.h"
 
@@ -78,7 +79,7 @@ QVariant CompareDiffModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case ColGroup:
-            return r->domain >= 0 ? QString::fromStdString(groupLabel(r->group)) : QString();
+            return r->domain >= 0 ? QString::fromStdString(rdt::displayGroup(r->group)) : QString();
         case ColDomain:
             return r->domain >= 0 ? QVariant(r->domain) : QVariant();
         case ColItem:

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ExperimentRun.h"
+#include "rdt/GroupNames.h"
 
 #include "engine/Engine.h"
 #include "experiment/AdviseRecording.h"
@@ -145,7 +146,7 @@ bool ExperimentRun::startAdvise(const AdviseSettings& settings)
         if (!file.empty()) {
             std::string groups;
             for (const auto& g : settings.groups)
-                groups += (groups.empty() ? "" : ",") + shownGroup(g);
+                groups += (groups.empty() ? "" : ",") + rdt::displayGroup(g);
             if (auto opened = recording.open(*m_engine, file, settings, true, guiOrigin("advise " + groups)); !opened) {
                 const QString why = QString::fromStdString("recording: " + opened.error().toString());
                 post([this, why] { Q_EMIT failed(why); });

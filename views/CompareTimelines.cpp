@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CompareTimelines.h"
+#include "rdt/GroupNames.h"
 
 #include "GroupColors.h"
 #include "PlotPalette.h"
@@ -88,7 +89,7 @@ void CompareTimelines::fill(QCPAxisRect* rect, const Timeline& t, double offset,
             occMax = std::max(occMax, ys.back());
             bwMax = std::max(bwMax, bs.back());
         }
-        const QString name = group.empty() ? tr("(default)") : QString::fromStdString(group);
+        const QString name = QString::fromStdString(rdt::displayGroup(group));
         QCPGraph* g = m_plot->addGraph(x, occ);
         g->setData(xs, ys, true);
         g->setPen(QPen(color, 2));

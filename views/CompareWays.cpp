@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CompareWays.h"
+#include "rdt/GroupNames.h"
 
 #include "GroupColors.h"
 #include "compare/CompareFormat.h"
@@ -98,7 +99,7 @@ void CompareWays::setComparison(const Comparison& c)
         if (r.section != Section::Allocation || r.metric != "ways") continue;
         if (r.item != "L3" && r.item != "L3CODE" && r.item != "L3DATA") continue;
         Row& row = byDomain[r.domain][{ r.group, r.item }];
-        row.group = QString::fromStdString(groupLabel(r.group));
+        row.group = QString::fromStdString(rdt::displayGroup(r.group));
         if (r.item == "L3CODE") row.group += tr(" (code)");
         if (r.item == "L3DATA") row.group += tr(" (data)");
         if (!r.textA.empty()) row.maskA = parse(r.textA), row.inA = true;

@@ -32,7 +32,7 @@ namespace {
 
 QString shown(const std::string& path)
 {
-    return path.empty() ? QStringLiteral("default") : QString::fromStdString(path);
+    return QString::fromStdString(rdt::displayGroup(path));
 }
 
 std::string pathOf(const QString& shownName)
@@ -407,8 +407,7 @@ void ExperimentsPage::onSweepDone(const SweepResult& r)
 void ExperimentsPage::propose()
 {
     AdviseSettings s;
-    for (const auto& g : m_adviseGroups->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
-        s.groups.push_back(pathOf(g));
+    s.groups = rdt::groupPathsFromList(m_adviseGroups->text().toStdString());
     s.sweep.settleNs = static_cast<std::uint64_t>(m_settle->value() * 1e9);
     s.sweep.measureNs = static_cast<std::uint64_t>(m_measure->value() * 1e9);
     s.sweep.paced = m_realtime->isChecked();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "TelemetryTimeline.h"
+#include "rdt/GroupNames.h"
 
 #include "GroupColors.h"
 #include "PlotPalette.h"
@@ -80,7 +81,7 @@ void TelemetryTimeline::refresh()
         const int index = static_cast<int>(storeGroups.indexOf(group));
         g->setPen(QPen(groupColor(index < 0 ? m_plot->graphCount() - 1 : index, palette()), 1.5));
         g->setName(tr("%1: %2 W, %3 F/s")
-                       .arg(group.isEmpty() ? tr("default") : group)
+                       .arg(QString::fromStdString(rdt::displayGroup(group.toStdString())))
                        .arg(joulesPerSecond, 0, 'f', 2)
                        .arg(activity, 0, 'f', 3));
         g->setData(keys, values, true);
@@ -130,7 +131,7 @@ void TelemetryTimeline::claimSplitterRoom()
 
 int TelemetryTimeline::plottedPoints(const QString& group) const
 {
-    const QString prefix = (group.isEmpty() ? tr("default") : group) + QStringLiteral(":");
+    const QString prefix = QString::fromStdString(rdt::displayGroup(group.toStdString())) + QStringLiteral(":");
     for (int i = 0; i < m_plot->graphCount(); ++i)
         if (m_plot->graph(i)->name().startsWith(prefix)) return m_plot->graph(i)->dataCount();
     return 0;

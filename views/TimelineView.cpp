@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "TimelineView.h"
+#include "rdt/GroupNames.h"
 
 #include "TimelineGroupList.h"
 
@@ -25,11 +26,6 @@ constexpr double kGB = 1e9;
 double scaleOf(Metric m)
 {
     return m == Metric::Occupancy ? 1.0 / kMiB : 1.0 / kGB;
-}
-
-QString groupLabel(const QString& group)
-{
-    return group.isEmpty() ? QStringLiteral("(default)") : group;
 }
 
 } // namespace
@@ -193,7 +189,7 @@ TimelineView::GroupGraphs& TimelineView::graphsFor(int storeIndex)
             if (m == static_cast<int>(Metric::BandwidthLocal)) pen.setStyle(Qt::DashLine);
             if (m == static_cast<int>(Metric::BandwidthRemote)) pen.setStyle(Qt::DotLine);
             graph->setPen(pen);
-            graph->setName(groupLabel(g.name));
+            graph->setName(QString::fromStdString(rdt::displayGroup(g.name.toStdString())));
             graph->setProperty("group", g.name);
             graph->setProperty("metric", m);
             graph->setAdaptiveSampling(true);
@@ -204,7 +200,8 @@ TimelineView::GroupGraphs& TimelineView::graphsFor(int storeIndex)
         // user made survives a reset of the series (a seek in a replay).
         g.visible = m_userChoice.value(g.name, index < kInitiallyPlotted);
         if (!g.visible) g.graphs[0]->removeFromLegend();
-        m_groupList->addGroup(g.name, groupLabel(g.name), color, g.visible);
+        m_groupList->addGroup(
+            g.name, QString::fromStdString(rdt::displayGroup(g.name.toStdString())), color, g.visible);
         m_groups.append(g);
     }
     return m_groups[storeIndex];

@@ -9,6 +9,7 @@
 #include "experiment/Advise.h"
 #include "experiment/AdviseRecording.h"
 #include "experiment/GroupWeight.h"
+#include "rdt/GroupNames.h"
 #include "session/StopSignals.h"
 
 #include <cmath>
@@ -107,9 +108,7 @@ int printAdvice(const AdviseOptions& o, experiment::AdviseResult& result)
 int runAdviseCommand(const AdviseOptions& o)
 {
     experiment::AdviseSettings s;
-    std::stringstream in(o.groups);
-    for (std::string item; std::getline(in, item, ',');)
-        if (!trim(item).empty()) s.groups.push_back(groupPathFromUser(std::string(trim(item))));
+    s.groups = groupPathsFromList(o.groups);
     s.advice.objective = *experiment::parseObjective(o.objective); // checked when parsed
     s.advice.protect = groupPathFromUser(o.protect);
     s.advice.tolerance = o.tolerancePct / 100.0;

@@ -119,10 +119,6 @@ Result<std::unique_ptr<engine::Engine>> openPmuEngineForCli(int& exitCode)
     return openEngine(o, exitCode);
 }
 
-std::string displayGroup(const std::string& path)
-{
-    return path.empty() ? "default" : path;
-}
 std::string groupPathFromUser(const std::string& name)
 {
     return groupPathFromName(name);

@@ -42,8 +42,6 @@ Result<std::unique_ptr<engine::Engine>> openPmuEngineForCli(int& exitCode);
 /// Exit code for an engine error: 3 for "not available here" errnos, 1 otherwise.
 int exitCodeFor(const Error& e);
 
-/// "" -> "default"; other paths unchanged (how group names appear in tables and CSV).
-std::string displayGroup(const std::string& path);
 /// "default" -> ""; other names unchanged.
 std::string groupPathFromUser(const std::string& name);
 

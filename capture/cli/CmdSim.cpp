@@ -8,6 +8,7 @@
 #include "Commands.h"
 #include "Options.h"
 #include "core/Time.h"
+#include "rdt/GroupNames.h"
 #include "sim/Scenario.h"
 #include "sim/SimRunner.h"
 #include "sim/Simulation.h"
@@ -399,7 +400,7 @@ int runSim(const SimOptions& o)
     if (o.describe) {
         std::printf("# groups:");
         for (const auto& g : groupsOf(s.resctrl()))
-            std::printf(" %s", g.empty() ? "(default)" : g.c_str());
+            std::printf(" %s", displayGroup(g).c_str());
         std::printf("\n");
         for (const auto& t : s.machine().threads())
             std::printf("# thread %d %-10s cpu %u clos %u rmid %u %s ws %llu\n", t.tid, t.name.c_str(), t.cpu, t.clos,
@@ -433,7 +434,7 @@ int runSim(const SimOptions& o)
             const auto loc = readNumber(s.resctrl(), base + "mbm_local_bytes", okLoc);
             auto& p = prev[g];
             const bool first = p.first == 0 && p.second == 0;
-            std::printf("%8.1f  %-28s %12.2f %12s %12s\n", double(t) * 1e-9, g.empty() ? "(default)" : g.c_str(),
+            std::printf("%8.1f  %-28s %12.2f %12s %12s\n", double(t) * 1e-9, displayGroup(g).c_str(),
                 okOcc ? double(occ) / (1 << 20) : -1.0,
                 okTot && !first ? std::to_string((tot - p.first) / 1'000'000).c_str() : "-",
                 okLoc && !first ? std::to_string((loc - p.second) / 1'000'000).c_str() : "-");

@@ -9,6 +9,7 @@
 #include "core/Time.h"
 #include "experiment/Sweep.h"
 #include "experiment/SweepRecording.h"
+#include "rdt/GroupNames.h"
 #include "session/StopSignals.h"
 
 #include <csignal>
@@ -38,15 +39,6 @@ struct SweepOptions {
     std::optional<std::string> record; ///< session file to record the sweep into (given, even empty: then refused)
     bool force = false;
 };
-
-std::vector<std::string> splitList(const std::string& list)
-{
-    std::vector<std::string> out;
-    std::stringstream in(list);
-    for (std::string item; std::getline(in, item, ',');)
-        if (!trim(item).empty()) out.push_back(groupPathFromUser(std::string(trim(item))));
-    return out;
-}
 
 /// A PMU figure for a CSV cell or a table column: empty or "-" when it was not measured (never a made-up 0).
 std::string figure(const std::optional<double>& v, double scale, int decimals, bool csv)
@@ -118,7 +110,7 @@ int runSweepCommand(const SweepOptions& o)
     s.kind = o.kind == "mba" ? experiment::SweepKind::Bandwidth : experiment::SweepKind::Ways;
     s.group = groupPathFromUser(o.group);
     s.victim = o.victim.empty() ? std::string {} : groupPathFromUser(o.victim);
-    s.isolate = splitList(o.isolate);
+    s.isolate = groupPathsFromList(o.isolate);
     s.fromFull = o.fromFull;
     s.settleNs = secondsToNs(o.settle);
     s.measureNs = secondsToNs(o.measure);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Compare.h"
 #include "CompareSections.h"
+#include "rdt/GroupNames.h"
 
 #include <algorithm>
 #include <bit>
@@ -133,10 +134,10 @@ void compareRdt(Comparison& c)
     // A group missing in every domain of one side is a mismatch; a group always present is not.
     for (const auto& g : onlyA)
         if (std::none_of(c.b.rdt.begin(), c.b.rdt.end(), [&](const RdtSeries& s) { return s.group == g; }))
-            c.mismatches.push_back({ "group-only-in-a", "group '" + (g.empty() ? "(default)" : g) + "' is only in A" });
+            c.mismatches.push_back({ "group-only-in-a", "group '" + displayGroup(g) + "' is only in A" });
     for (const auto& g : onlyB)
         if (std::none_of(c.a.rdt.begin(), c.a.rdt.end(), [&](const RdtSeries& s) { return s.group == g; }))
-            c.mismatches.push_back({ "group-only-in-b", "group '" + (g.empty() ? "(default)" : g) + "' is only in B" });
+            c.mismatches.push_back({ "group-only-in-b", "group '" + displayGroup(g) + "' is only in B" });
     appendItemsByChange(std::move(items), c.rows);
 }
 

@@ -44,11 +44,6 @@ std::vector<DiffRow> topItems(const std::vector<DiffRow>& rows, std::size_t top)
     return out;
 }
 
-std::string groupLabel(const std::string& group)
-{
-    return group.empty() ? "(default)" : group;
-}
-
 std::string formatValue(double v, const std::string& unit)
 {
     char buf[48];

@@ -38,7 +38,5 @@ OutputRule diffOutputRule(DiffForm form, bool force, const std::string& a, const
 std::string formatValue(double v, const std::string& unit);
 std::string formatDelta(double v, const std::string& unit);
 std::string formatRatio(std::optional<double> ratio);
-/// The group's display name ("(default)" for the root group).
-std::string groupLabel(const std::string& group);
 
 } // namespace rdt::compare

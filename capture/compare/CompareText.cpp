@@ -3,6 +3,7 @@
 // engine's order (largest change first).
 #include "CompareFormat.h"
 #include "core/Text.h"
+#include "rdt/GroupNames.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -75,7 +76,7 @@ void rdtBlock(std::string& out, const std::vector<DiffRow>& rows)
             if (!mean && !p95) continue;
             const DiffRow& any = mean ? *mean : *p95;
             appendf(out, "%-16s %3d  %-10s %12s %12s %8s   %12s %12s %8s\n",
-                first ? groupLabel(any.group).substr(0, 16).c_str() : "", any.domain, label,
+                first ? displayGroup(any.group).substr(0, 16).c_str() : "", any.domain, label,
                 value(mean ? mean->a : std::nullopt, any.unit).c_str(),
                 value(mean ? mean->b : std::nullopt, any.unit).c_str(), mean ? formatRatio(mean->ratio()).c_str() : "-",
                 value(p95 ? p95->a : std::nullopt, any.unit).c_str(),
@@ -108,7 +109,7 @@ void allocationBlock(std::string& out, const Comparison& c, const std::vector<Di
             };
             const DiffRow* mib = metric(item, "mib");
             appendf(out, "%c %-16s %-8s %3d  %-28s %s\n", r.textA != r.textB ? '*' : ' ',
-                groupLabel(r.group).substr(0, 16).c_str(), r.item.c_str(), r.domain,
+                displayGroup(r.group).substr(0, 16).c_str(), r.item.c_str(), r.domain,
                 text(r.textA, r.a, mib, true).c_str(), text(r.textB, r.b, mib, false).c_str());
         }
     }
@@ -118,8 +119,8 @@ void allocationBlock(std::string& out, const Comparison& c, const std::vector<Di
         if (p->changes.empty()) appendf(out, "  %s  none\n", name);
         for (const auto& ch : p->changes)
             appendf(out, "  %s  %9.3f s  %-9s %-16s %s:%d %s -> %s%s%s\n", name, ch.timeS, ch.who.c_str(),
-                groupLabel(ch.group).c_str(), ch.resource.c_str(), ch.domain, ch.oldValue.c_str(), ch.newValue.c_str(),
-                ch.ok ? "" : "  REJECTED: ", ch.ok ? "" : ch.message.c_str());
+                displayGroup(ch.group).c_str(), ch.resource.c_str(), ch.domain, ch.oldValue.c_str(),
+                ch.newValue.c_str(), ch.ok ? "" : "  REJECTED: ", ch.ok ? "" : ch.message.c_str());
     }
 }
 

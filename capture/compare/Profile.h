@@ -40,7 +40,7 @@ struct SeriesStats {
 
 /// One RDT group in one L3 domain over the window.
 struct RdtSeries {
-    std::string group; ///< "" = default group (shown as "(default)")
+    std::string group; ///< "" = default group (shown as "default", rdt/GroupNames.h)
     int domain = 0;
     SeriesStats occupancy; ///< bytes
     SeriesStats totalBw, localBw; ///< bytes per second

@@ -75,8 +75,6 @@ using SeriesMap = std::unordered_map<std::string, std::map<int, SeriesAcc>>;
 /// Rows of [fromNs, toNs) into `acc`; false (with a note) when the read failed part-way.
 bool readRows(session::SessionReader& reader, std::uint64_t fromNs, std::uint64_t toNs, SeriesMap& acc, Profile& p)
 {
-    constexpr std::uint32_t occBad = SampleOccupancyError | SampleOccupancyUnavailable;
-    constexpr std::uint32_t mbmBad = SampleMbmError | SampleMbmUnavailable | SampleMbmUnassigned | SampleCounterReset;
     // Samples of one poll share a group; remember the last one so most lookups are a string compare.
     const std::string* lastGroup = nullptr;
     std::map<int, SeriesAcc>* lastDomains = nullptr;
@@ -88,13 +86,11 @@ bool readRows(session::SessionReader& reader, std::uint64_t fromNs, std::uint64_
         }
         SeriesAcc& a = (*lastDomains)[r.domain];
         // The same rule as the recorder's minute sketches (session/SummaryAggregator.cpp SeriesSketch::add).
-        if (r.flags & (occBad | mbmBad)) ++a.flagged;
-        if (!(r.flags & occBad)) a.occupancy.add(static_cast<double>(r.occupancyBytes));
-        // The first sample of a series has no previous reading, so no rate (SampleFirst).
-        if (!(r.flags & (mbmBad | SampleFirst))) {
-            a.total.add(r.mbmTotalBps);
-            a.local.add(r.mbmLocalBps);
-        }
+        if (r.flags & (kOccupancyUnknown | kMbmTotalUnread | kMbmLocalUnread | SampleCounterReset)) ++a.flagged;
+        if (!(r.flags & kOccupancyUnknown)) a.occupancy.add(static_cast<double>(r.occupancyBytes));
+        // The first sample of a series has no previous reading, so no rate (Sample.h's rate rules).
+        if (!(r.flags & kMbmTotalRateUnknown)) a.total.add(r.mbmTotalBps);
+        if (!(r.flags & kMbmLocalRateUnknown)) a.local.add(r.mbmLocalBps);
         return true;
     });
     if (!s) p.notes.push_back("samples: " + s.error().toString() + " (the figures cover what was read before)");

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "GroupPmuCounter.h"
+#include "rdt/GroupNames.h"
 
 #include "pmu/CorePmus.h"
 #include "pmu/PmuCpuid.h"
@@ -57,7 +58,7 @@ std::string GroupPmuCounter::countMemory(
 
 Result<GroupPmuCounts> GroupPmuCounter::count(const std::string& group, const std::vector<unsigned>& tasks)
 {
-    const std::string shown = group.empty() ? "default" : group;
+    const std::string shown = displayGroup(group);
     if (tasks.size() > kMaxTasks)
         return errnoError(EMFILE,
             shown + " has " + std::to_string(tasks.size()) + " tasks; counting more than " + std::to_string(kMaxTasks)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SimMsrScenario.h"
+#include "rdt/GroupNames.h"
 
 #include "platform/CpuidDump.h"
 
@@ -129,7 +130,7 @@ private:
                 if (auto s = m_backend.assignCpus(group, { cpu }); !s) return s;
             const bool placed = hasGroup && !(m_restored && st.atNs == 0);
             record("thread " + st.args[0] + " on CPU " + std::to_string(cpu)
-                + (placed ? ", CPU " + std::to_string(cpu) + " in " + (group.empty() ? "default" : group) : ""));
+                + (placed ? ", CPU " + std::to_string(cpu) + " in " + displayGroup(group) : ""));
             return {};
         }
         if (st.verb == "write" && st.args.size() >= 2 && st.args[0].ends_with("schemata")) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Advise.h"
+#include "rdt/GroupNames.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -36,7 +37,7 @@ Status applyAdvice(engine::Engine& engine, const Advice& advice, const std::vect
         const auto out = engine.applyAllocation(w.group, w.change);
         std::string text = w.change.format();
         std::replace(text.begin(), text.end(), '\n', ' ');
-        const std::string who = w.group.empty() ? "default" : w.group;
+        const std::string who = displayGroup(w.group);
         if (out.result.ok) {
             log.push_back(who + ": wrote " + text);
             done.push_back(w.group);
@@ -47,7 +48,7 @@ Status applyAdvice(engine::Engine& engine, const Advice& advice, const std::vect
             for (const auto& o : original)
                 if (o.group == *it) {
                     const auto back = engine.applyAllocation(o.group, o.change);
-                    log.push_back((o.group.empty() ? "default" : o.group) + ": "
+                    log.push_back(displayGroup(o.group) + ": "
                         + (back.result.ok ? "restored" : "could NOT restore: " + back.result.toString()));
                 }
         return out.result.error();
@@ -87,7 +88,7 @@ Result<AdviseResult> runAdvise(engine::Engine& engine, const AdviseSettings& set
         }
     }
     for (const auto& g : settings.groups) {
-        phase("sweeping " + (g.empty() ? std::string("default") : g) + " alone");
+        phase("sweeping " + displayGroup(g) + " alone");
         SweepSettings s = settings.sweep;
         s.kind = SweepKind::Ways;
         s.group = g;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "AdviseRecording.h"
+#include "rdt/GroupNames.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -33,7 +34,7 @@ std::string proposalMarker(const GroupAdvice& g, const GroupMeasure& now, double
         "%u ways, %s (knee %.0f ways); expected LLC %.2f MiB, MBT %.1f MB/s (now %.2f MiB, %.1f MB/s)", g.ways,
         oneLine(g.change).c_str(), knee, g.expectedOccupancyBytes / 1048576.0, g.expectedTotalBps / 1e6,
         now.occupancyBytes / 1048576.0, now.totalBps / 1e6);
-    return "advise " + shownGroup(g.group) + ": " + text;
+    return "advise " + displayGroup(g.group) + ": " + text;
 }
 
 std::string measuredMarker(const GroupAdvice& g, const GroupMeasure& m)
@@ -42,7 +43,7 @@ std::string measuredMarker(const GroupAdvice& g, const GroupMeasure& m)
     std::snprintf(text, sizeof text, "LLC %.2f MiB against %.2f MiB expected (%+.1f %%), MBT %.1f MB/s against %.1f",
         m.occupancyBytes / 1048576.0, g.expectedOccupancyBytes / 1048576.0,
         percentChange(m.occupancyBytes, g.expectedOccupancyBytes), m.totalBps / 1e6, g.expectedTotalBps / 1e6);
-    return "advise " + shownGroup(g.group) + " measured: " + text;
+    return "advise " + displayGroup(g.group) + " measured: " + text;
 }
 
 Status AdviseRecording::open(engine::Engine& svc, const std::string& file, const AdviseSettings& settings, bool force,

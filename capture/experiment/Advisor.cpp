@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Advisor.h"
+#include "rdt/GroupNames.h"
 
 #include <algorithm>
 #include <bit>
@@ -68,7 +69,7 @@ Result<Objective> parseObjective(const std::string& text)
 Status checkObjective(const AdviceSettings& settings, const std::vector<std::string>& groups)
 {
     const auto named = [&](const std::string& g) { return std::find(groups.begin(), groups.end(), g) != groups.end(); };
-    const auto shown = [](const std::string& g) { return g.empty() ? std::string("default") : g; };
+    const auto shown = [](const std::string& g) { return displayGroup(g); };
     if (settings.objective == Objective::Protect && !named(settings.protect))
         return errnoError(EINVAL, "the protected group '" + shown(settings.protect) + "' is not one of the groups",
             "name one of the groups advised on");
@@ -173,7 +174,7 @@ Result<Advice> proposeAllocation(const Capabilities& caps, const std::vector<eng
         if (settings.objective == Objective::Protect && c.group == settings.protect) {
             // Its knee first (bounded by what the others' minimum leaves), before anyone else is served.
             minWays[i] = std::clamp(static_cast<unsigned>(std::lround(c.knee.x)), minBits, maxWays);
-            advice.notes.push_back((c.group.empty() ? "default" : c.group) + " is protected: it gets its knee, "
+            advice.notes.push_back(displayGroup(c.group) + " is protected: it gets its knee, "
                 + std::to_string(minWays[i]) + " ways, first");
         }
         misses.push_back(missCurve(c, minWays[i], maxWays, weight, settings.tolerance));

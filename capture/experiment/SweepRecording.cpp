@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SweepRecording.h"
+#include "rdt/GroupNames.h"
 
 #include "core/Time.h"
 #include "engine/SnapshotReadings.h"
@@ -10,14 +11,9 @@
 
 namespace rdt::experiment {
 
-std::string shownGroup(const std::string& path)
-{
-    return path.empty() ? "default" : path;
-}
-
 std::string sweepName(const SweepSettings& s)
 {
-    return shownGroup(s.group) + (s.kind == SweepKind::Ways ? " ways" : " mba");
+    return displayGroup(s.group) + (s.kind == SweepKind::Ways ? " ways" : " mba");
 }
 
 Result<std::unique_ptr<session::SessionWriter>> createEngineSession(engine::Engine& engine,

@@ -62,8 +62,6 @@ private:
     std::map<unsigned, std::uint64_t> m_stepStart; ///< per sweep: when its current step was written
 };
 
-/// "default" for the root group's "" path, else the path: how markers and reports name a group.
-std::string shownGroup(const std::string& path);
 /// "victim ways", "streamer mba": how markers name a sweep.
 std::string sweepName(const SweepSettings& settings);
 

@@ -4,6 +4,7 @@
 #include "Measurement.h"
 #include "Sweep.h"
 #include "SweepPlan.h"
+#include "rdt/GroupNames.h"
 
 #include <algorithm>
 #include <map>
@@ -68,8 +69,8 @@ std::string Runner::disturbance()
             for (const auto& [d, v] : line.values) {
                 const auto now = g.schemata.value(line.resource, d);
                 if (now && *now != v)
-                    out += (out.empty() ? "" : "; ") + (g.info.path.empty() ? "default" : g.info.path) + " "
-                        + line.resource + ":" + std::to_string(d) + " " + v + " -> " + *now;
+                    out += (out.empty() ? "" : "; ") + displayGroup(g.info.path) + " " + line.resource + ":"
+                        + std::to_string(d) + " " + v + " -> " + *now;
             }
     }
     // What another writer did stays: the next comparison starts from it.
@@ -84,7 +85,7 @@ void Runner::restore(SweepResult& result)
     for (const auto& w : m_plan.original) {
         if (w.change.empty()) continue;
         const auto out = m_engine.applyAllocation(w.group, w.change);
-        const std::string who = w.group.empty() ? "default" : w.group;
+        const std::string who = displayGroup(w.group);
         std::string text = out.applied.format();
         std::replace(text.begin(), text.end(), '\n', ' ');
         result.restoreLog.push_back(who + ": " + (out.result.ok ? "wrote " + text : "FAILED " + out.result.toString()));
@@ -99,8 +100,8 @@ void Runner::restore(SweepResult& result)
                     for (const auto& [d, v] : line.values)
                         if (g.schemata.value(line.resource, d) != v) {
                             ok = false;
-                            result.restoreLog.push_back((w.group.empty() ? "default" : w.group) + " " + line.resource
-                                + ":" + std::to_string(d) + " reads back "
+                            result.restoreLog.push_back((displayGroup(w.group)) + " " + line.resource + ":"
+                                + std::to_string(d) + " reads back "
                                 + g.schemata.value(line.resource, d).value_or("nothing") + ", not " + v);
                         }
     result.restored = ok;

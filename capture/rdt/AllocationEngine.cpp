@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "AllocationEngine.h"
+#include "rdt/GroupNames.h"
 
 #include "AllocationRules.h"
 #include "core/Time.h"
@@ -69,7 +70,7 @@ Result<Schemata> AllocationEngine::validate(
             if (!g.isControl) continue;
             if (g.mode == "?")
                 return errnoError(EIO,
-                    "cannot read the mode of group '" + (g.path.empty() ? "default" : g.path)
+                    "cannot read the mode of group '" + displayGroup(g.path)
                         + "', so the exclusive/shareable rules cannot be checked",
                     "nothing was written; check " + (g.path.empty() ? std::string("mode") : g.path + "/mode"));
             if (g.path == group) {
@@ -79,8 +80,7 @@ Result<Schemata> AllocationEngine::validate(
             auto s = m_backend.readSchemata(g.path);
             if (!s) {
                 Error e = s.error();
-                e.message = "cannot check the overlap rules against group '" + (g.path.empty() ? "default" : g.path)
-                    + "': " + e.message;
+                e.message = "cannot check the overlap rules against group '" + displayGroup(g.path) + "': " + e.message;
                 e.advice = "nothing was written; " + e.advice;
                 return e;
             }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "AllocationRules.h"
+#include "rdt/GroupNames.h"
 
 #include "core/Text.h"
 
@@ -74,7 +75,7 @@ std::optional<AllocationProblem> checkCacheMask(
             "an exclusive group may not use shareable_bits; drop those bits or make the group shareable");
     for (const auto& p : peers) {
         if ((p.mask & mask) == 0) continue;
-        const std::string name = p.group.empty() ? "default" : p.group;
+        const std::string name = displayGroup(p.group);
         const std::string held = " (" + p.resource + " " + hexDigits(p.mask) + ")";
         if (p.exclusive)
             return problem(n, domain, "Overlaps with exclusive group '" + name + "'" + held,

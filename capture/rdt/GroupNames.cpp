@@ -2,6 +2,7 @@
 #include "GroupNames.h"
 
 #include "core/FsPath.h"
+#include "core/Text.h"
 
 #include <cerrno>
 
@@ -24,6 +25,19 @@ Error invalid(std::string_view what, std::string_view text, const std::string& w
 }
 
 } // namespace
+
+std::vector<std::string> groupPathsFromList(std::string_view list)
+{
+    std::vector<std::string> out;
+    while (!list.empty()) {
+        const auto comma = list.find(',');
+        const auto item = trim(list.substr(0, comma));
+        if (!item.empty()) out.push_back(groupPathFromName(item));
+        if (comma == std::string_view::npos) break;
+        list.remove_prefix(comma + 1);
+    }
+    return out;
+}
 
 Status checkGroupName(std::string_view name)
 {

@@ -10,11 +10,6 @@
 
 namespace rdt {
 
-std::string displayGroup(const std::string& path)
-{
-    return path.empty() ? "default" : path;
-}
-
 std::string sampleCsvLine(const SampleCsvRow& row)
 {
     std::string where = row.domain ? std::to_string(*row.domain) : std::string();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "rdt/GroupNames.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,9 +12,6 @@ namespace rdt {
 /// The header of every per-group monitoring CSV: `monitor --csv`, `replay --csv`, `export --csv` and the GUI's
 /// timeline export. Bandwidths are bytes per second over the interval that ends at time_s.
 inline constexpr const char* kSampleCsvHeader = "time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps";
-
-/// How a group path appears in CSV and tables: the default group ("") is "default".
-std::string displayGroup(const std::string& path);
 
 /// One row of that CSV. `domain` empty means "summed over every cache domain" (the GUI's timelines).
 struct SampleCsvRow {
