@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "FramePump.h"
+#include "rdt/GroupNames.h"
 
 #include "core/Time.h"
 
@@ -16,7 +17,7 @@ constexpr std::size_t kMaxMarkers = 10000;
 
 QString markerLabel(const rdt::AllocationChanged& c)
 {
-    const QString group = c.group.empty() ? QStringLiteral("default") : QString::fromStdString(c.group);
+    const QString group = QString::fromStdString(rdt::displayGroup(c.group));
     QString text = group + QLatin1Char(' ') + QString::fromStdString(c.resource) + QLatin1Char('@')
         + QString::number(c.domain) + QStringLiteral(": ")
         + (c.oldValue.empty() ? QString() : QString::fromStdString(c.oldValue) + QLatin1Char(' ')) // none: initial
@@ -186,9 +187,6 @@ void FramePump::ingest(const rdt::RdtSampleBatch& batch)
     // A flagged reading is not a number to add: a domain whose occupancy read Error/Unavailable, or whose MBM rate
     // is unknown (the first sample of a series has no delta; Error, Unavailable, Unassigned; a counter reset), makes
     // the group's point for that metric NaN, which the store keeps and the plot draws as a gap, never as 0.
-    constexpr std::uint32_t kOccupancyUnknown = rdt::SampleOccupancyError | rdt::SampleOccupancyUnavailable;
-    constexpr std::uint32_t kRateUnknown = rdt::SampleFirst | rdt::SampleMbmError | rdt::SampleMbmUnavailable
-        | rdt::SampleMbmUnassigned | rdt::SampleCounterReset;
     constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
     std::map<QString, std::array<double, kMetricCount>> perGroup;
     for (const auto& s : batch.samples) {
@@ -197,11 +195,10 @@ void FramePump::ingest(const rdt::RdtSampleBatch& batch)
             auto& slot = v[static_cast<std::size_t>(m)];
             slot = unknown ? kUnknown : slot + value; // NaN stays NaN once one domain is unknown
         };
-        add(Metric::Occupancy, static_cast<double>(s.occupancyBytes), (s.flags & kOccupancyUnknown) != 0);
-        const bool rateUnknown = (s.flags & kRateUnknown) != 0;
-        add(Metric::BandwidthTotal, s.mbmTotalBps, rateUnknown);
-        add(Metric::BandwidthLocal, s.mbmLocalBps, rateUnknown);
-        add(Metric::BandwidthRemote, s.mbmRemoteBps(), rateUnknown);
+        add(Metric::Occupancy, static_cast<double>(s.occupancyBytes), (s.flags & rdt::kOccupancyUnknown) != 0);
+        add(Metric::BandwidthTotal, s.mbmTotalBps, (s.flags & rdt::kMbmTotalRateUnknown) != 0);
+        add(Metric::BandwidthLocal, s.mbmLocalBps, (s.flags & rdt::kMbmLocalRateUnknown) != 0);
+        add(Metric::BandwidthRemote, s.mbmRemoteBps(), (s.flags & rdt::kMbmRemoteRateUnknown) != 0);
     }
     const double t = secondsOf(batch.timeNs);
     for (const auto& [group, values] : perGroup)

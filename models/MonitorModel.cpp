@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MonitorModel.h"
+#include "rdt/GroupNames.h"
 
 #include "core/Units.h"
 #include "rdt/SampleFlags.h"
@@ -36,6 +37,26 @@ void MonitorModel::clear()
     endResetModel();
 }
 
+QString MonitorModel::valueText(const rdt::RdtSample& s, int column)
+{
+    // Sample.h's rules decide when a reading is unknown; it is then "unknown", never 0.
+    const auto known = [&](std::uint32_t unknownFlags, const std::string& text) {
+        return (s.flags & unknownFlags) ? tr("unknown") : QString::fromStdString(text);
+    };
+    switch (column) {
+    case OccupancyColumn:
+        return known(rdt::kOccupancyUnknown, rdt::formatBytes(static_cast<double>(s.occupancyBytes)));
+    case TotalColumn:
+        return known(rdt::kMbmTotalRateUnknown, rdt::formatBandwidth(s.mbmTotalBps));
+    case LocalColumn:
+        return known(rdt::kMbmLocalRateUnknown, rdt::formatBandwidth(s.mbmLocalBps));
+    case RemoteColumn:
+        return known(rdt::kMbmRemoteRateUnknown, rdt::formatBandwidth(s.mbmRemoteBps()));
+    default:
+        return {};
+    }
+}
+
 QString MonitorModel::flagsText(std::uint32_t flags)
 {
     return QString::fromStdString(rdt::sampleFlagWords(flags));
@@ -58,17 +79,14 @@ QVariant MonitorModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case GroupColumn:
-            return s.group.empty() ? tr("(default)") : QString::fromStdString(s.group);
+            return QString::fromStdString(rdt::displayGroup(s.group));
         case DomainColumn:
             return s.domain;
         case OccupancyColumn:
-            return QString::fromStdString(rdt::formatBytes(static_cast<double>(s.occupancyBytes)));
         case TotalColumn:
-            return QString::fromStdString(rdt::formatBandwidth(s.mbmTotalBps));
         case LocalColumn:
-            return QString::fromStdString(rdt::formatBandwidth(s.mbmLocalBps));
         case RemoteColumn:
-            return QString::fromStdString(rdt::formatBandwidth(s.mbmRemoteBps()));
+            return valueText(s, index.column());
         case FlagsColumn:
             return flagsText(s.flags & ~static_cast<std::uint32_t>(rdt::SampleFirst));
         default:

@@ -31,6 +31,8 @@ public:
 
     /// "occupancy error, counter wrapped, ...": the flags a user must see, as text.
     static QString flagsText(std::uint32_t flags);
+    /// A reading's text in one of the value columns, or "unknown" when its flags say it could not be read.
+    static QString valueText(const rdt::RdtSample& s, int column);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MonitorTreeModel.h"
+#include "rdt/GroupNames.h"
 
 #include "MonitorModel.h"
 #include "core/Units.h"
@@ -59,8 +60,11 @@ void MonitorTreeModel::update(const rdt::RdtSampleBatch& batch)
         g.sum.occupancyBytes += s.occupancyBytes;
         g.sum.mbmTotalBps += s.mbmTotalBps;
         g.sum.mbmLocalBps += s.mbmLocalBps;
-        g.sum.flags |= s.flags;
-        if (s.flags & rdt::SampleMbmUnassigned) ++g.unassigned;
+        // A domain without an assigned counter is left out of the group's sums (the tooltip says how many), so
+        // its flag does not make the group's bandwidth unknown; any other unknown reading does.
+        constexpr std::uint32_t kUnassigned = rdt::SampleMbmUnassigned | rdt::SampleMbmLocalUnassigned;
+        g.sum.flags |= s.flags & ~kUnassigned;
+        if (s.flags & kUnassigned) ++g.unassigned;
     }
     for (const auto& s : batch.nodeSamples) {
         const auto it = at.find(s.group);
@@ -182,7 +186,7 @@ QVariant MonitorTreeModel::data(const QModelIndex& index, int role) const
         case GroupColumn:
             if (s->node >= 0) return tr("SNC node %1").arg(s->node);
             if (!group) return tr("domain %1").arg(s->domain);
-            return s->group.empty() ? tr("(default)") : QString::fromStdString(s->group);
+            return QString::fromStdString(rdt::displayGroup(s->group));
         case DomainsColumn:
             // "all 4", or which one domain a group was read in ("0" alone read like a count of domains).
             return group
@@ -190,14 +194,16 @@ QVariant MonitorTreeModel::data(const QModelIndex& index, int role) const
                                 : tr("all %1").arg(domains))
                 : QString::number(s->domain);
         case OccupancyColumn:
-            return QString::fromStdString(rdt::formatBytes(static_cast<double>(s->occupancyBytes)));
+            return MonitorModel::valueText(*s, MonitorModel::OccupancyColumn);
         case TotalColumn:
+            if (mbmUnassigned(index)) return tr("unassigned");
+            return MonitorModel::valueText(*s, MonitorModel::TotalColumn);
         case LocalColumn:
+            if (mbmUnassigned(index)) return tr("unassigned");
+            return MonitorModel::valueText(*s, MonitorModel::LocalColumn);
         case RemoteColumn:
             if (mbmUnassigned(index)) return tr("unassigned");
-            return QString::fromStdString(rdt::formatBandwidth(index.column() == TotalColumn ? s->mbmTotalBps
-                    : index.column() == LocalColumn                                          ? s->mbmLocalBps
-                                                                                             : s->mbmRemoteBps()));
+            return MonitorModel::valueText(*s, MonitorModel::RemoteColumn);
         case FlagsColumn:
             return MonitorModel::flagsText(s->flags & ~static_cast<std::uint32_t>(rdt::SampleFirst));
         default:
@@ -238,7 +244,8 @@ bool MonitorTreeModel::mbmUnassigned(const QModelIndex& index) const
 {
     const rdt::RdtSample* s = sampleFor(index);
     if (!s) return false;
-    if (index.internalId() != kTopLevel) return (s->flags & rdt::SampleMbmUnassigned) != 0;
+    if (index.internalId() != kTopLevel)
+        return (s->flags & (rdt::SampleMbmUnassigned | rdt::SampleMbmLocalUnassigned)) != 0;
     const Group& g = m_groups[static_cast<std::size_t>(index.row())];
     return g.unassigned > 0 && g.unassigned == g.domains.size();
 }
@@ -248,7 +255,7 @@ QString MonitorTreeModel::tooltip(const QModelIndex& index) const
     const rdt::RdtSample* s = sampleFor(index);
     const bool group = index.internalId() == kTopLevel;
     const Group* g = group ? &m_groups[static_cast<std::size_t>(index.row())] : nullptr;
-    const QString name = s->group.empty() ? tr("(default)") : QString::fromStdString(s->group);
+    const QString name = QString::fromStdString(rdt::displayGroup(s->group));
     const QString flags = MonitorModel::flagsText(s->flags);
     QString text = group ? tr("%1: summed over %n L3 domain(s)", nullptr, int(g->domains.size())).arg(name)
         : s->node >= 0

@@ -18,8 +18,10 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <thread>
 #include <tuple>
 #include <variant>
@@ -224,6 +226,8 @@ int runMonitor(const MonitorOptions& o)
     std::size_t nextAction = 0;
     bool actionFailed = false;
     std::uint64_t failedPolls = 0; ///< a failed poll is printed and makes the exit code say so
+    std::uint64_t partialPolls = 0; ///< polls that read some groups but not all: the same
+    std::set<std::string> unreadSaid; ///< groups whose read failure was printed once
     std::uint64_t offset = 0;
     for (std::uint64_t k = 1; !g_interrupted; ++k) {
         const std::uint64_t printAt = k * printInterval;
@@ -266,6 +270,11 @@ int runMonitor(const MonitorOptions& o)
             }
             for (const auto& s : rows(*batch))
                 printed[{ s.group, s.domain, s.node }].flags |= s.flags;
+            if (!batch->unread.empty()) ++partialPolls;
+            for (const auto& u : batch->unread)
+                if (unreadSaid.insert(u.group).second)
+                    std::fprintf(stderr, "rdtscope-cli monitor: could not read group %s: %s\n",
+                        displayGroup(u.group).c_str(), u.error.c_str());
             last = std::move(*batch);
             ok = true;
         }
@@ -282,23 +291,28 @@ int runMonitor(const MonitorOptions& o)
             auto& p = printed[{ s.group, s.domain, s.node }];
             const double total = static_cast<double>(s.mbmTotalBytes - std::min(p.total, s.mbmTotalBytes)) / secs;
             const double local = static_cast<double>(s.mbmLocalBytes - std::min(p.local, s.mbmLocalBytes)) / secs;
+            // A value that could not be read is unknown ("-" in the table, an empty CSV field), not 0: a missing
+            // llc_occupancy file blanks the LLC column only, a missing mbm_local_bytes the local and remote
+            // columns only (the flags say which, Sample.h).
+            const bool occBad = (p.flags & kOccupancyUnknown) != 0;
+            const bool totalBad = (p.flags & kMbmTotalUnread) != 0;
+            const bool localBad = (p.flags & kMbmLocalUnread) != 0;
             if (csv) {
-                std::fputs(sampleCsvLine({ t, s.group, s.domain, s.occupancyBytes, total, local,
+                constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+                std::fputs(sampleCsvLine({ t, s.group, s.domain,
+                                             occBad ? std::nullopt : std::optional<std::uint64_t>(s.occupancyBytes),
+                                             totalBad ? kUnknown : total, localBad ? kUnknown : local,
                                              o.nodes ? std::optional<int>(s.node) : std::nullopt })
                                .c_str(),
                     stdout);
             } else {
                 const std::string node = o.nodes ? formatString(" %6d", s.node) : std::string();
-                // A value that could not be read is "-", not 0.0: a missing llc_occupancy file blanks the LLC column
-                // only, an unreadable MBM file the bandwidth columns only (the flags say which).
-                const bool occBad = (p.flags & (SampleOccupancyError | SampleOccupancyUnavailable)) != 0;
-                const bool mbmBad = (p.flags & (SampleMbmError | SampleMbmUnavailable | SampleMbmUnassigned)) != 0;
                 auto cell = [](bool bad, double v) { return bad ? std::string("-") : formatString("%.1f", v); };
                 std::printf("%-28s %6d%s %12s %12s %12s %12s %5s\n", displayGroup(s.group).c_str(), s.domain,
                     node.c_str(), cell(occBad, static_cast<double>(s.occupancyBytes) / 1024.0).c_str(),
-                    cell(mbmBad, local / 1e6).c_str(),
-                    cell(mbmBad, (total > local ? total - local : 0.0) / 1e6).c_str(),
-                    cell(mbmBad, total / 1e6).c_str(), sampleFlagLetters(p.flags).c_str());
+                    cell(localBad, local / 1e6).c_str(),
+                    cell(totalBad || localBad, (total > local ? total - local : 0.0) / 1e6).c_str(),
+                    cell(totalBad, total / 1e6).c_str(), sampleFlagLetters(p.flags).c_str());
             }
             p = { s.mbmTotalBytes, s.mbmLocalBytes, 0 };
         }
@@ -310,6 +324,12 @@ int runMonitor(const MonitorOptions& o)
     if (failedPolls > 0) {
         std::fprintf(stderr, "rdtscope-cli monitor: %llu poll(s) failed; their rows are missing above\n",
             static_cast<unsigned long long>(failedPolls));
+        return ExitFailure;
+    }
+    if (partialPolls > 0) {
+        std::fprintf(stderr,
+            "rdtscope-cli monitor: %llu poll(s) could not read every group (named above); their rows are missing\n",
+            static_cast<unsigned long long>(partialPolls));
         return ExitFailure;
     }
     return actionFailed ? ExitFailure : ExitOk;

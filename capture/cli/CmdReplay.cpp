@@ -8,6 +8,7 @@
 #include "session/RecordedCapabilities.h"
 
 #include "core/TerminalText.h"
+#include "core/Text.h"
 #include "rdt/SampleCsv.h"
 #include "rdt/SampleFlags.h"
 #include "rdt/Telemetry.h"
@@ -54,10 +55,17 @@ void printBatch(const RdtSampleBatch& b, std::uint64_t origin, bool csv, bool te
     std::printf("TIME %.3f s%s\n", t, simulated ? " (simulated)" : "");
     std::printf("%-28s %6s %12s %12s %12s %12s %5s\n", "GROUP", "DOMAIN", "LLC[KB]", "MBL[MB/s]", "MBR[MB/s]",
         "MBT[MB/s]", "FLAGS");
-    for (const auto& s : b.samples)
-        std::printf("%-28s %6d %12.1f %12.1f %12.1f %12.1f %5s\n", shown(session::displayGroup(s.group)).c_str(),
-            s.domain, static_cast<double>(s.occupancyBytes) / 1024.0, s.mbmLocalBps / 1e6, s.mbmRemoteBps() / 1e6,
-            s.mbmTotalBps / 1e6, sampleFlagLetters(s.flags).c_str());
+    for (const auto& s : b.samples) {
+        // "-" where Sample.h's rules say the reading is unknown (a series' first rate, an unreadable counter).
+        const auto cell = [&](std::uint32_t unknown, double v) {
+            return (s.flags & unknown) ? std::string("-") : formatString("%.1f", v);
+        };
+        std::printf("%-28s %6d %12s %12s %12s %12s %5s\n", shown(session::displayGroup(s.group)).c_str(), s.domain,
+            cell(kOccupancyUnknown, static_cast<double>(s.occupancyBytes) / 1024.0).c_str(),
+            cell(kMbmLocalRateUnknown, s.mbmLocalBps / 1e6).c_str(),
+            cell(kMbmRemoteRateUnknown, s.mbmRemoteBps() / 1e6).c_str(),
+            cell(kMbmTotalRateUnknown, s.mbmTotalBps / 1e6).c_str(), sampleFlagLetters(s.flags).c_str());
+    }
     if (b.telemetry.empty()) return;
     std::fputs(telemetryTableHeader().c_str(), stdout);
     for (const auto& s : b.telemetry)

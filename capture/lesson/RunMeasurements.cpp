@@ -77,7 +77,7 @@ std::size_t RunMeasurements::sampleCount(const std::string& group) const
 }
 
 std::optional<double> RunMeasurements::mean(
-    const std::string& group, double Point::*field, bool rates, std::string& why) const
+    const std::string& group, double Point::*field, std::uint32_t unknownFlags, std::string& why) const
 {
     auto it = m_points.find(groupPath(group));
     if (it == m_points.end()) {
@@ -88,9 +88,8 @@ std::optional<double> RunMeasurements::mean(
     std::size_t n = 0;
     for (const auto& p : it->second) {
         if (p.timeNs < m_fromNs || p.timeNs > m_toNs) continue;
-        // A series' first sample has no delta (its rates are 0), and an unavailable counter carries no value.
-        if (rates && (p.flags & (SampleFirst | SampleMbmUnavailable | SampleMbmError))) continue;
-        if (!rates && (p.flags & (SampleOccupancyUnavailable | SampleOccupancyError))) continue;
+        // Sample.h's rules: a series' first sample has no rate, an unreadable counter carries no value.
+        if (p.flags & unknownFlags) continue;
         sum += p.*field;
         ++n;
     }
@@ -133,11 +132,12 @@ std::optional<double> RunMeasurements::metric(
     }
     const std::string& group = args[0];
     if (function == "occupancy") {
-        auto v = mean(group, &Point::occupancyBytes, false, why);
+        auto v = mean(group, &Point::occupancyBytes, kOccupancyUnknown, why);
         return v ? std::optional(*v / double(1 << 20)) : std::nullopt;
     }
     if (function == "bandwidth" || function == "local") {
-        auto v = mean(group, function == "local" ? &Point::localBps : &Point::totalBps, true, why);
+        auto v = mean(group, function == "local" ? &Point::localBps : &Point::totalBps,
+            function == "local" ? kMbmLocalRateUnknown : kMbmTotalRateUnknown, why);
         return v ? std::optional(*v / 1e6) : std::nullopt;
     }
     if (function == "wraps") return count(group, SampleWrapped, why);

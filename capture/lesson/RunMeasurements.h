@@ -46,7 +46,8 @@ private:
         double occupancyBytes = 0, totalBps = 0, localBps = 0;
         std::uint32_t flags = 0;
     };
-    std::optional<double> mean(const std::string& group, double Point::*field, bool rates, std::string& why) const;
+    std::optional<double> mean(
+        const std::string& group, double Point::*field, std::uint32_t unknownFlags, std::string& why) const;
     std::optional<double> count(const std::string& group, std::uint32_t flag, std::string& why) const;
 
     std::map<std::string, std::vector<Point>> m_points; ///< by group path ("" = default group), domains summed

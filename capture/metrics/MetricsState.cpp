@@ -16,6 +16,9 @@ const std::pair<std::uint32_t, const char*> kErrorReasons[] = {
     { SampleMbmError, "mbm_error" },
     { SampleMbmUnavailable, "mbm_unavailable" },
     { SampleMbmUnassigned, "mbm_unassigned" },
+    { SampleMbmLocalError, "mbm_local_error" },
+    { SampleMbmLocalUnavailable, "mbm_local_unavailable" },
+    { SampleMbmLocalUnassigned, "mbm_local_unassigned" },
     { SampleMaybeMultiWrap, "maybe_multi_wrap" },
     { SampleCounterReset, "counter_reset" },
 };

@@ -79,6 +79,11 @@ void SampleEncoder::encode(const RdtSampleBatch& batch, std::uint64_t droppedBat
         row->set_per_second(t.perSecond);
         row->set_flags(t.flags);
     }
+    for (const auto& u : batch.unread) {
+        auto* row = out.add_unread();
+        row->set_group(u.group);
+        row->set_error(u.error.substr(0, kMaxUnreadErrorBytes)); // the receiver refuses longer
+    }
 }
 
 Result<DecodedSamples> SampleDecoder::decode(const pb::RdtSampleBatch& in)
@@ -156,6 +161,13 @@ Result<DecodedSamples> SampleDecoder::decode(const pb::RdtSampleBatch& in)
         t.perSecond = row.per_second();
         t.flags = row.flags();
         out.batch.telemetry.push_back(std::move(t));
+    }
+    if (static_cast<std::size_t>(in.unread_size()) > kMaxGroupTable)
+        return makeError("protocol error: more than " + std::to_string(kMaxGroupTable) + " unread groups");
+    for (const auto& u : in.unread()) {
+        if (u.group().size() > kMaxGroupNameBytes || u.error().size() > kMaxUnreadErrorBytes)
+            return makeError("protocol error: an unread group's name or error is too long");
+        out.batch.unread.push_back({ u.group(), u.error() });
     }
     return out;
 }

@@ -25,6 +25,8 @@ inline constexpr std::size_t kMaxGroupNameBytes = 4096;
 /// Upper bound on PERF_PKG_MON rows in one batch and on one event name's length (hostile input only: a machine has
 /// a handful of events per package).
 inline constexpr std::size_t kMaxTelemetryRows = 1u << 16;
+/// Bounds the error text of a group a poll could not read.
+inline constexpr std::size_t kMaxUnreadErrorBytes = 4096;
 inline constexpr std::size_t kMaxTelemetryEventBytes = 64;
 
 /// Upper bound on distinct (group, domain) series one connection may carry.

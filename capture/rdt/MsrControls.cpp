@@ -157,9 +157,13 @@ Result<std::uint64_t> MsrBackend::readMonitor(
     if (auto w = m_msrs->write(cpu, msr::IA32_QM_EVTSEL, sel); !w) return w.error();
     auto v = m_msrs->read(cpu, msr::IA32_QM_CTR);
     if (!v) return v.error();
+    // Each event's own flags: a local counter that reads Unavailable leaves the total known.
     const bool occupancy = eventId == msr::EVENT_L3_OCCUPANCY;
-    if (*v & msr::QM_CTR_ERROR) *flags |= occupancy ? SampleOccupancyError : SampleMbmError;
-    if (*v & msr::QM_CTR_UNAVAILABLE) *flags |= occupancy ? SampleOccupancyUnavailable : SampleMbmUnavailable;
+    const bool local = eventId == msr::EVENT_L3_LOCAL_BW;
+    if (*v & msr::QM_CTR_ERROR)
+        *flags |= occupancy ? SampleOccupancyError : local ? SampleMbmLocalError : SampleMbmError;
+    if (*v & msr::QM_CTR_UNAVAILABLE)
+        *flags |= occupancy ? SampleOccupancyUnavailable : local ? SampleMbmLocalUnavailable : SampleMbmUnavailable;
     if (*v & (msr::QM_CTR_ERROR | msr::QM_CTR_UNAVAILABLE)) return 0u;
     const bool ovf = m_enum.overflowBit && (*v & msr::QM_CTR_OVERFLOW);
     if (overflow) *overflow = ovf;

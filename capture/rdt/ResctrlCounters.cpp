@@ -164,9 +164,11 @@ Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path
         return m_fs->read(base + domainDir(domain) + "/" + kEventFiles[event]);
     };
     const bool enabled[3] = { mon.llcOccupancy, mon.mbmTotal, mon.mbmLocal };
-    const std::uint32_t errorFlag[3] = { SampleOccupancyError, SampleMbmError, SampleMbmError };
-    const std::uint32_t unavailableFlag[3] = { SampleOccupancyUnavailable, SampleMbmUnavailable, SampleMbmUnavailable };
-    const std::uint32_t unassignedFlag[3] = { 0, SampleMbmUnassigned, SampleMbmUnassigned };
+    // Each file its own flags: one missing mbm_local_bytes leaves the occupancy and the total known.
+    const std::uint32_t errorFlag[3] = { SampleOccupancyError, SampleMbmError, SampleMbmLocalError };
+    const std::uint32_t unavailableFlag[3]
+        = { SampleOccupancyUnavailable, SampleMbmUnavailable, SampleMbmLocalUnavailable };
+    const std::uint32_t unassignedFlag[3] = { 0, SampleMbmUnassigned, SampleMbmLocalUnassigned };
     GroupCounters out;
     out.group = path;
     out.domains.reserve(mon.domains.size());

@@ -11,9 +11,13 @@ namespace rdt {
 enum RdtSampleFlag : std::uint32_t {
     SampleOccupancyError = 1u << 0, ///< llc_occupancy read "Error" / QM_CTR bit 63
     SampleOccupancyUnavailable = 1u << 1, ///< "Unavailable" / QM_CTR bit 62
-    SampleMbmError = 1u << 2,
-    SampleMbmUnavailable = 1u << 3,
-    SampleMbmUnassigned = 1u << 4, ///< "Unassigned" (ABMC counter not assigned)
+    // The MBM flags name the counter that could not be read: one missing or unreadable mbm_local_bytes leaves the
+    // total known (and the other way round), as each is its own file (resctrl.rst "Monitoring") or event (SDM
+    // 20.18.5.2). Sessions written before the local flags existed set the total's flags for either counter (their
+    // reader widens them with mbmFlagsOfEitherCounter).
+    SampleMbmError = 1u << 2, ///< mbm_total_bytes read "Error" / QM_CTR bit 63 on the total event
+    SampleMbmUnavailable = 1u << 3, ///< mbm_total_bytes read "Unavailable", is missing, or QM_CTR bit 62
+    SampleMbmUnassigned = 1u << 4, ///< mbm_total_bytes "Unassigned" (ABMC counter not assigned)
     SampleWrapped = 1u << 5, ///< at least one counter wrap was corrected in this delta
     SampleMaybeMultiWrap = 1u << 6, ///< elapsed time could hide more than one wrap (20.18.8): rate is a lower bound
     SampleCounterReset = 1u << 7, ///< the counter went backwards by more than a wrap explains (group re-created)
@@ -23,7 +27,31 @@ enum RdtSampleFlag : std::uint32_t {
     SampleOverflowBit = 1u << 9,
     SampleTelemetryError = 1u << 10, ///< a PERF_PKG_MON event read "Error"
     SampleTelemetryUnavailable = 1u << 11, ///< a PERF_PKG_MON event read "Unavailable" (or no number)
+    SampleMbmLocalError = 1u << 12, ///< mbm_local_bytes read "Error" / QM_CTR bit 63 on the local event
+    SampleMbmLocalUnavailable = 1u << 13, ///< mbm_local_bytes read "Unavailable", is missing, or QM_CTR bit 62
+    SampleMbmLocalUnassigned = 1u << 14, ///< mbm_local_bytes "Unassigned" (ABMC counter not assigned)
 };
+
+/// The one rule for when a reading is unknown (shown as unknown, never as a number), used by every consumer.
+inline constexpr std::uint32_t kOccupancyUnknown = SampleOccupancyError | SampleOccupancyUnavailable;
+inline constexpr std::uint32_t kMbmTotalUnread = SampleMbmError | SampleMbmUnavailable | SampleMbmUnassigned;
+inline constexpr std::uint32_t kMbmLocalUnread
+    = SampleMbmLocalError | SampleMbmLocalUnavailable | SampleMbmLocalUnassigned;
+/// A rate needs two good reads of its counter: a series' first sample and a reset counter have none.
+inline constexpr std::uint32_t kMbmTotalRateUnknown = kMbmTotalUnread | SampleFirst | SampleCounterReset;
+inline constexpr std::uint32_t kMbmLocalRateUnknown = kMbmLocalUnread | SampleFirst | SampleCounterReset;
+/// Remote traffic is total minus local: unknown when either is.
+inline constexpr std::uint32_t kMbmRemoteRateUnknown = kMbmTotalRateUnknown | kMbmLocalRateUnknown;
+
+/// Flags written when one set of MBM flags stood for both counters (sessions without meta `mbm_flags`): a bad read
+/// of either made both unknown, so both are marked.
+constexpr std::uint32_t mbmFlagsOfEitherCounter(std::uint32_t flags)
+{
+    if (flags & SampleMbmError) flags |= SampleMbmLocalError;
+    if (flags & SampleMbmUnavailable) flags |= SampleMbmLocalUnavailable;
+    if (flags & SampleMbmUnassigned) flags |= SampleMbmLocalUnassigned;
+    return flags;
+}
 
 /// One monitoring reading of one group in one cache domain (what `monitor --csv` prints and sessions store).
 struct RdtSample {
@@ -52,6 +80,13 @@ struct TelemetrySample {
     std::uint32_t flags = 0; ///< SampleFirst, SampleCounterReset, SampleTelemetryError/Unavailable
 };
 
+/// A group the poll could not read (removed meanwhile, a permission, too many open files): its rows are missing
+/// from the batch, and consumers say so instead of showing fewer groups without a word.
+struct UnreadGroup {
+    std::string group;
+    std::string error; ///< the read's error with its advice
+};
+
 /// What the sampler publishes into its bounded queue each poll.
 struct RdtSampleBatch {
     std::uint64_t timeNs = 0;
@@ -62,6 +97,8 @@ struct RdtSampleBatch {
     /// and node (RdtSample::node >= 0). `samples` still holds one row per group and L3, the sum of its nodes, as
     /// the kernel's mon_L3_XX files are (splitSncNodes). Empty otherwise.
     std::vector<RdtSample> nodeSamples {};
+    /// Groups whose counters could not be read in this poll (their rows are absent); empty when all were read.
+    std::vector<UnreadGroup> unread {};
 };
 
 /// Moves the rows of `batch.samples` that cover one SNC node into `batch.nodeSamples` and puts in their place one

@@ -139,6 +139,25 @@ void Sampler::addTelemetry(const std::string& group, const GroupCounters& counte
     }
 }
 
+void Sampler::advanceCounter(CounterHistory& h, std::uint64_t raw, bool overflow, bool bad, bool unavailable,
+    std::uint64_t timeNs, std::uint64_t bytesPerUnit, double maxUnits, double& bps, std::uint32_t& flags) const
+{
+    if (!bad && timeNs > h.timeNs) {
+        const auto elapsed = timeNs - h.timeNs;
+        // After a clear the counter restarted at zero: everything it holds is new, whatever the last read was.
+        const auto d = h.cleared ? CounterDelta { raw, SampleCounterReset }
+                                 : counterDelta(h.raw, raw, m_counterWidth, overflow, elapsed, maxUnits);
+        h.cleared = false;
+        const auto bytes = d.units * bytesPerUnit;
+        bps = static_cast<double>(bytes) / (static_cast<double>(elapsed) * 1e-9);
+        flags |= d.flags;
+        h.bytes += bytes;
+        h.raw = raw;
+        h.timeNs = timeNs;
+    }
+    if (unavailable && m_unavailableClears) h.cleared = true;
+}
+
 Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
 {
     m_polls.fetch_add(1, std::memory_order_relaxed);
@@ -166,6 +185,7 @@ Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
         auto& counters = all[gi];
         if (!counters) {
             if (failures++ == 0) firstError = counters.error();
+            batch.unread.push_back({ group, counters.error().toString() });
             continue;
         }
         const double maxUnits = m_config.plausibleMaxBps / static_cast<double>(counters->bytesPerUnit);
@@ -180,40 +200,20 @@ Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
             if (c.mbmTotalOverflow || c.mbmLocalOverflow) s.flags |= SampleOverflowBit;
             auto [it, fresh] = m_previous.try_emplace(std::make_tuple(group, c.domain, c.node));
             Previous& p = it->second;
-            const bool mbmBad = (c.flags & (SampleMbmError | SampleMbmUnavailable | SampleMbmUnassigned)) != 0;
             if (fresh) {
                 s.flags |= SampleFirst;
-                p.timeNs = timeNs;
-                p.total = c.mbmTotalRaw;
-                p.local = c.mbmLocalRaw;
-                p.totalBytes = c.mbmTotalRaw * counters->bytesPerUnit;
-                p.localBytes = c.mbmLocalRaw * counters->bytesPerUnit;
-            } else if (!mbmBad && timeNs > p.timeNs) {
-                const auto elapsed = timeNs - p.timeNs;
-                // After a clear the counter restarted at zero: everything it holds is new, whatever prev was.
-                const auto dt = p.cleared
-                    ? CounterDelta { c.mbmTotalRaw, SampleCounterReset }
-                    : counterDelta(p.total, c.mbmTotalRaw, m_counterWidth, c.mbmTotalOverflow, elapsed, maxUnits);
-                const auto dl = p.cleared
-                    ? CounterDelta { c.mbmLocalRaw, SampleCounterReset }
-                    : counterDelta(p.local, c.mbmLocalRaw, m_counterWidth, c.mbmLocalOverflow, elapsed, maxUnits);
-                p.cleared = false;
-                const auto bytesT = dt.units * counters->bytesPerUnit;
-                const auto bytesL = dl.units * counters->bytesPerUnit;
-                const double secs = static_cast<double>(elapsed) * 1e-9;
-                s.mbmTotalBps = static_cast<double>(bytesT) / secs;
-                s.mbmLocalBps = static_cast<double>(bytesL) / secs;
-                s.flags |= dt.flags | dl.flags;
-                p.totalBytes += bytesT;
-                p.localBytes += bytesL;
-                p.total = c.mbmTotalRaw;
-                p.local = c.mbmLocalRaw;
-                p.timeNs = timeNs;
+                p.total = { timeNs, c.mbmTotalRaw, c.mbmTotalRaw * counters->bytesPerUnit, false };
+                p.local = { timeNs, c.mbmLocalRaw, c.mbmLocalRaw * counters->bytesPerUnit, false };
+            } else {
+                advanceCounter(p.total, c.mbmTotalRaw, c.mbmTotalOverflow, (c.flags & kMbmTotalUnread) != 0,
+                    (c.flags & SampleMbmUnavailable) != 0, timeNs, counters->bytesPerUnit, maxUnits, s.mbmTotalBps,
+                    s.flags);
+                advanceCounter(p.local, c.mbmLocalRaw, c.mbmLocalOverflow, (c.flags & kMbmLocalUnread) != 0,
+                    (c.flags & SampleMbmLocalUnavailable) != 0, timeNs, counters->bytesPerUnit, maxUnits, s.mbmLocalBps,
+                    s.flags);
             }
-            if (!fresh && (c.flags & SampleMbmUnavailable) && m_unavailableClears) p.cleared = true;
-            // With a bad MBM read the previous value is kept: the next good read spans the gap correctly.
-            s.mbmTotalBytes = p.totalBytes;
-            s.mbmLocalBytes = p.localBytes;
+            s.mbmTotalBytes = p.total.bytes;
+            s.mbmLocalBytes = p.local.bytes;
             batch.samples.push_back(std::move(s));
         }
         addTelemetry(group, *counters, batch);

@@ -63,14 +63,21 @@ public:
     std::string lastError() const;
 
 private:
-    struct Previous {
+    /// One MBM counter's last good read (total and local each keep their own: one can fail while the other reads).
+    struct CounterHistory {
         std::uint64_t timeNs = 0;
-        std::uint64_t total = 0;
-        std::uint64_t local = 0;
-        std::uint64_t totalBytes = 0; ///< cumulative wrap-corrected bytes handed out so far
-        std::uint64_t localBytes = 0;
+        std::uint64_t raw = 0;
+        std::uint64_t bytes = 0; ///< cumulative wrap-corrected bytes handed out so far
         bool cleared = false; ///< an Unavailable read where that means "the kernel cleared the counter"
     };
+    struct Previous {
+        CounterHistory total;
+        CounterHistory local;
+    };
+    /// The rate of one counter since its last good read, into `bps` and `flags`; a bad read keeps the history, so
+    /// the next good read spans the gap.
+    void advanceCounter(CounterHistory& h, std::uint64_t raw, bool overflow, bool bad, bool unavailable,
+        std::uint64_t timeNs, std::uint64_t bytesPerUnit, double maxUnits, double& bps, std::uint32_t& flags) const;
     Result<RdtSampleBatch> poll(std::uint64_t timeNs);
     /// PERF_PKG_MON readings -> samples with per-second rates (a value that goes down is a reset, rate 0).
     void addTelemetry(const std::string& group, const GroupCounters& counters, RdtSampleBatch& batch);

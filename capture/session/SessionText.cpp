@@ -7,6 +7,7 @@
 
 #include <cinttypes>
 #include <ctime>
+#include <limits>
 #include <map>
 
 namespace rdt::session {
@@ -38,8 +39,12 @@ std::string wallTime(std::uint64_t ns)
 
 std::string sampleCsvLine(const RdtSample& s, std::uint64_t originNs)
 {
-    return rdt::sampleCsvLine(
-        { secondsSince(s.timeNs, originNs), s.group, s.domain, s.occupancyBytes, s.mbmTotalBps, s.mbmLocalBps, {} });
+    // An unknown reading is an empty field (Sample.h's rules), never 0.
+    constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+    return rdt::sampleCsvLine({ secondsSince(s.timeNs, originNs), s.group, s.domain,
+        (s.flags & kOccupancyUnknown) ? std::nullopt : std::optional<std::uint64_t>(s.occupancyBytes),
+        (s.flags & kMbmTotalRateUnknown) ? kUnknown : s.mbmTotalBps,
+        (s.flags & kMbmLocalRateUnknown) ? kUnknown : s.mbmLocalBps, {} });
 }
 
 std::string sampleTableHeader()
@@ -51,14 +56,21 @@ std::string sampleTableHeader()
 std::string sampleTableLine(const RdtSample& s, std::uint64_t originNs)
 {
     std::string flags;
-    if (s.flags & (SampleOccupancyError | SampleMbmError)) flags += " error";
-    if (s.flags & (SampleOccupancyUnavailable | SampleMbmUnavailable)) flags += " unavailable";
+    if (s.flags & (SampleOccupancyError | SampleMbmError | SampleMbmLocalError)) flags += " error";
+    if (s.flags & (SampleOccupancyUnavailable | SampleMbmUnavailable | SampleMbmLocalUnavailable))
+        flags += " unavailable";
+    if (s.flags & (SampleMbmUnassigned | SampleMbmLocalUnassigned)) flags += " unassigned";
     if (s.flags & SampleWrapped) flags += " wrapped";
     if (s.flags & SampleCounterReset) flags += " reset";
+    // An unknown value is "-", never a number (Sample.h's rules decide which).
+    const auto cell
+        = [&](std::uint32_t unknown, const std::string& text) { return (s.flags & unknown) ? std::string("-") : text; };
     return fmt("%9.3f  %-24s %6d %12s %14s %14s %14s%s\n", secondsSince(s.timeNs, originNs),
-        displayGroup(s.group).c_str(), s.domain, formatBytes(static_cast<double>(s.occupancyBytes)).c_str(),
-        formatBandwidth(s.mbmTotalBps).c_str(), formatBandwidth(s.mbmLocalBps).c_str(),
-        formatBandwidth(s.mbmRemoteBps()).c_str(), flags.c_str());
+        displayGroup(s.group).c_str(), s.domain,
+        cell(kOccupancyUnknown, formatBytes(static_cast<double>(s.occupancyBytes))).c_str(),
+        cell(kMbmTotalRateUnknown, formatBandwidth(s.mbmTotalBps)).c_str(),
+        cell(kMbmLocalRateUnknown, formatBandwidth(s.mbmLocalBps)).c_str(),
+        cell(kMbmRemoteRateUnknown, formatBandwidth(s.mbmRemoteBps())).c_str(), flags.c_str());
 }
 
 std::string formatSummary(SessionReader& r)

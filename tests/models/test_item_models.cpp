@@ -170,6 +170,29 @@ private Q_SLOTS:
             webRow.data(Qt::ToolTipRole).toString().contains(QStringLiteral("1 of 2 L3 domains have no MBM counter")));
     }
 
+    // Each counter its own flags (issue #43): a domain whose mbm_local_bytes is missing shows its total, and
+    // "unknown" for local and remote, never 0 B/s; in the tree too, where the group's local sum is then unknown.
+    void aMissingLocalCounterIsUnknownNotZero()
+    {
+        rdt::RdtSampleBatch batch;
+        batch.samples.push_back(sample("web", 0, 1 << 20, 2e9, 1e9));
+        batch.samples.push_back(sample("web", 1, 1 << 20, 3e9, 0));
+        batch.samples.back().flags = rdt::SampleMbmLocalUnavailable;
+        MonitorModel flat;
+        flat.update(batch);
+        QCOMPARE(flat.index(1, MonitorModel::LocalColumn).data().toString(), QStringLiteral("unknown"));
+        QCOMPARE(flat.index(1, MonitorModel::RemoteColumn).data().toString(), QStringLiteral("unknown"));
+        QVERIFY(flat.index(1, MonitorModel::TotalColumn).data().toString() != QStringLiteral("unknown"));
+        QVERIFY(flat.index(0, MonitorModel::LocalColumn).data().toString() != QStringLiteral("unknown"));
+        MonitorTreeModel tree;
+        tree.update(batch);
+        const QModelIndex web = tree.index(0, 0);
+        QCOMPARE(tree.index(0, MonitorTreeModel::LocalColumn).data().toString(), QStringLiteral("unknown"));
+        QVERIFY(tree.index(0, MonitorTreeModel::TotalColumn).data().toString() != QStringLiteral("unknown"));
+        QCOMPARE(tree.index(1, MonitorTreeModel::LocalColumn, web).data().toString(), QStringLiteral("unknown"));
+        QVERIFY(tree.index(0, MonitorTreeModel::LocalColumn, web).data().toString() != QStringLiteral("unknown"));
+    }
+
     void processModelScansProcTree()
     {
         QTemporaryDir dir;

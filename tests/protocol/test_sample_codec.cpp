@@ -334,3 +334,24 @@ TEST(SampleCodec, SncNodesAreSeriesOfTheirOwn)
         bad.add_node(-7);
     EXPECT_FALSE(SampleDecoder().decode(bad).ok());
 }
+
+// Groups a poll could not read travel with the batch (an agent's partial poll reaches the CLI's exit code); an error
+// text beyond the bound is cut by the sender, and a receiver refuses one beyond it.
+TEST(SampleCodec, UnreadGroupsTravelBounded)
+{
+    SampleEncoder enc;
+    SampleDecoder dec;
+    auto in = batchAt(100, 1);
+    in.unread = { { "gone", "no group 'gone'" }, { "huge", std::string(kMaxUnreadErrorBytes + 10, 'x') } };
+    pb::RdtSampleBatch wire;
+    enc.encode(in, 0, wire);
+    auto out = dec.decode(wire);
+    ASSERT_TRUE(out.ok()) << out.error().message;
+    ASSERT_EQ(out->batch.unread.size(), 2u);
+    EXPECT_EQ(out->batch.unread[0].group, "gone");
+    EXPECT_EQ(out->batch.unread[0].error, "no group 'gone'");
+    EXPECT_EQ(out->batch.unread[1].error.size(), kMaxUnreadErrorBytes);
+    wire.mutable_unread(1)->set_error(std::string(kMaxUnreadErrorBytes + 1, 'y'));
+    SampleDecoder fresh;
+    EXPECT_FALSE(fresh.decode(wire).ok());
+}

@@ -262,8 +262,8 @@ TEST(ResctrlBackend, CountersWithSpecialStrings)
     EXPECT_EQ(c->domains[0].flags, 0u);
     EXPECT_TRUE(c->domains[1].flags & SampleOccupancyError);
     EXPECT_TRUE(c->domains[1].flags & SampleMbmUnavailable);
-    EXPECT_TRUE(c->domains[2].flags & SampleMbmUnassigned);
-    EXPECT_TRUE(c->domains[3].flags & SampleMbmUnassigned); // ENOENT = no counter assigned
+    EXPECT_EQ(c->domains[2].flags, std::uint32_t(SampleMbmLocalUnassigned)); // the total and occupancy still read
+    EXPECT_EQ(c->domains[3].flags, std::uint32_t(SampleMbmUnassigned)); // ENOENT = no counter assigned
     // Unknown extra files (goresctrl's xxx_new_metric) are ignored.
     EXPECT_TRUE(b->readCounters("goresctrl.Guaranteed").ok());
 }

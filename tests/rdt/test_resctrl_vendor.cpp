@@ -233,7 +233,8 @@ TEST(ResctrlVendor, AmdAssignableCountersAndIoAlloc)
 
     auto c = b->readCounters("p0");
     ASSERT_TRUE(c.ok());
-    EXPECT_TRUE(domainOf(*c, 0)->flags & SampleMbmUnassigned); // mbm_local_bytes
+    EXPECT_TRUE(domainOf(*c, 0)->flags & SampleMbmLocalUnassigned); // mbm_local_bytes
+    EXPECT_FALSE(domainOf(*c, 0)->flags & SampleMbmUnassigned); // the total has its counter
     EXPECT_EQ(domainOf(*c, 0)->mbmTotalRaw, 12884901888u);
     auto assignments = b->counterAssignments("p0");
     ASSERT_TRUE(assignments.ok());
