@@ -48,8 +48,6 @@ Result<std::unique_ptr<PerfDataReader>> PerfDataReader::open(const std::string& 
     r->m_fileSize = static_cast<std::uint64_t>(st.st_size);
     if (auto h = r->parseFileHeader(); !h)
         return Error { h.error().code, path + ": " + h.error().message, h.error().advice };
-    r->m_fd = r->m_file.get();
-    r->m_positional = true;
     return r;
 }
 
@@ -65,9 +63,10 @@ Result<std::unique_ptr<PerfDataReader>> PerfDataReader::fromBytes(std::span<cons
 Result<std::unique_ptr<PerfDataReader>> PerfDataReader::openPipe(int fd)
 {
     std::unique_ptr<PerfDataReader> r(new PerfDataReader);
-    r->m_fd = fd;
+    r->m_stream = true;
+    r->m_input = std::make_unique<RecordInput>(ReadAhead::stream(fd));
     if (!r->ensure(PipeHeaderSize)) return badFile("the stream ended before its 16-byte header");
-    const auto* p = r->m_buf.data() + r->m_bufPos;
+    const auto* p = r->m_input->data();
     if (loadAt<std::uint64_t>(p) != MagicLE || loadAt<std::uint64_t>(p + 8) != PipeHeaderSize)
         return badFile("the stream does not start with a pipe-mode header (PERFILE2, size 16)");
     r->consume(PipeHeaderSize);
