@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Reading a perf.data file's records, from a file or a pipe, through zstd-compressed ones (perf's
-// tools/perf/util/session.c; docs/PMU.md). Opening the file and its header is PerfDataReaderOpen.cpp.
+// tools/perf/util/session.c; docs/PMU.md). The file's header is PerfDataHeaderReader's.
 #include "PerfDataReader.h"
 
+#include "PerfDataHeaderReader.h"
 #include "ZstdStream.h"
 #include "pmu/PerfRecordBytes.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace rdt::perfdata {
@@ -19,6 +22,66 @@ namespace perf = pmu::perf;
 namespace {
 constexpr std::size_t MaxWarnings = 20;
 } // namespace
+
+PerfDataReader::PerfDataReader() = default;
+PerfDataReader::~PerfDataReader() = default;
+
+Result<std::unique_ptr<PerfDataReader>> PerfDataReader::open(const std::string& path)
+{
+    // pread(2) in bounded chunks, never mmap: a file cut short while it is read (perf still writing, a copy in
+    // progress) then reads as end of file and is reported as truncated, where a mapping would raise SIGBUS.
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+    if (!fd) return errnoError(errno, "cannot open " + path);
+    struct stat st { };
+    if (::fstat(fd.get(), &st) != 0) return errnoError(errno, "cannot stat " + path);
+    if (!S_ISREG(st.st_mode))
+        return makeError(path + " is not a regular file",
+            "give a perf.data file; for a pipe-mode stream use `perf record -o - | rdtscope-cli import -`");
+    std::unique_ptr<PerfDataReader> r(new PerfDataReader);
+    r->m_file = std::move(fd);
+    r->m_fileSize = static_cast<std::uint64_t>(st.st_size);
+    if (auto h = r->readHeader(); !h)
+        return Error { h.error().code, path + ": " + h.error().message, h.error().advice };
+    return r;
+}
+
+Result<std::unique_ptr<PerfDataReader>> PerfDataReader::fromBytes(std::span<const std::byte> bytes)
+{
+    std::unique_ptr<PerfDataReader> r(new PerfDataReader);
+    r->m_bytes = bytes;
+    r->m_fileSize = bytes.size();
+    if (auto st = r->readHeader(); !st) return st.error();
+    return r;
+}
+
+Result<std::unique_ptr<PerfDataReader>> PerfDataReader::openPipe(int fd)
+{
+    std::unique_ptr<PerfDataReader> r(new PerfDataReader);
+    r->m_stream = true;
+    r->m_input = std::make_unique<RecordInput>(ReadAhead::stream(fd));
+    if (!r->ensure(PipeHeaderSize))
+        return PerfDataHeaderReader::notPerfData("the stream ended before its 16-byte header");
+    const auto* p = r->m_input->data();
+    if (loadAt<std::uint64_t>(p) != MagicLE || loadAt<std::uint64_t>(p + 8) != PipeHeaderSize)
+        return PerfDataHeaderReader::notPerfData(
+            "the stream does not start with a pipe-mode header (PERFILE2, size 16)");
+    r->consume(PipeHeaderSize);
+    r->m_pipe = true;
+    r->m_dataBegin = PipeHeaderSize;
+    r->m_dataEnd = PipeHeaderSize; // unknown length
+    return r;
+}
+
+Status PerfDataReader::readHeader()
+{
+    PerfDataHeaderReader h(m_file ? m_file.get() : -1, m_bytes, m_fileSize);
+    if (auto st = h.read(m_header, m_decoder, m_attrEvents); !st) return st;
+    m_pipe = h.pipeMode();
+    m_dataBegin = h.dataBegin();
+    m_dataEnd = h.dataEnd();
+    m_pos = m_dataBegin;
+    return {};
+}
 
 std::string ReadStats::damage() const
 {

@@ -90,11 +90,7 @@ public:
 
 private:
     PerfDataReader();
-    Status parseFileHeader();
-    Status parseAttrs(const FileSection& attrs, std::uint64_t attrSize);
-    void parseFeatures(const FileSection& data);
-    /// [offset, offset + size) of the input, copied (header sections are small; bounded by MaxSectionBytes).
-    Result<std::vector<std::byte>> bytesAt(std::uint64_t offset, std::uint64_t size) const;
+    Status readHeader(); ///< the file's header (PerfDataHeaderReader) into m_header, m_decoder, m_attrEvents
     bool ensure(std::size_t n) { return m_input->ensure(n); } ///< n bytes at the cursor (false at end of input)
     void consume(std::size_t n)
     {

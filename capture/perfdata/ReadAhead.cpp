@@ -13,8 +13,7 @@ ReadAhead::ReadAhead(int fd, bool positional, std::uint64_t offset, std::uint64_
     , m_positional(positional)
     , m_offset(offset)
     , m_end(end)
-{
-}
+{ }
 
 std::unique_ptr<ReadAhead> ReadAhead::file(int fd, std::uint64_t offset, std::uint64_t end)
 {
@@ -58,8 +57,8 @@ std::size_t ReadAhead::fill(std::size_t index)
         std::size_t want = ChunkBytes;
         if (m_positional) want = static_cast<std::size_t>(std::min<std::uint64_t>(want, m_end - m_offset));
         if (want == 0) return 0;
-        const ssize_t got = m_positional ? ::pread(m_fd, dst, want, static_cast<off_t>(m_offset))
-                                         : ::read(m_fd, dst, want);
+        const ssize_t got
+            = m_positional ? ::pread(m_fd, dst, want, static_cast<off_t>(m_offset)) : ::read(m_fd, dst, want);
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) return 0; // the end, or an error: the reader reports the data it did not get as cut short
         m_offset += static_cast<std::uint64_t>(got);

@@ -10,13 +10,11 @@ RecordInput::RecordInput(std::span<const std::byte> bytes)
     : m_cur(bytes.data())
     , m_end(bytes.data() + bytes.size())
     , m_exhausted(true)
-{
-}
+{ }
 
 RecordInput::RecordInput(std::unique_ptr<ReadAhead> source)
     : m_source(std::move(source))
-{
-}
+{ }
 
 bool RecordInput::ensure(std::size_t n)
 {
