@@ -54,7 +54,7 @@ struct ReadOptions {
 };
 
 /// A perf.data reader: the file header, attrs and ids, feature sections and the record stream, in file mode
-/// (memory-mapped; pages behind the cursor are released so resident memory stays bounded) or pipe mode
+/// (read ahead in bounded chunks: ReadAhead, RecordInput) or pipe mode
 /// (`perf record -o -`: in-band HEADER_ATTR / HEADER_FEATURE records; from a file or streamed from a descriptor).
 /// PERF_RECORD_COMPRESSED payloads (zstd, `perf record -z`) are decompressed on the fly.
 ///
