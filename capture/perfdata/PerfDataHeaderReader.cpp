@@ -30,8 +30,7 @@ PerfDataHeaderReader::PerfDataHeaderReader(int fd, std::span<const std::byte> by
     : m_fd(fd)
     , m_bytes(bytes)
     , m_fileSize(fileSize)
-{
-}
+{ }
 
 Result<std::vector<std::byte>> PerfDataHeaderReader::bytesAt(std::uint64_t offset, std::uint64_t size) const
 {
@@ -47,8 +46,7 @@ Result<std::vector<std::byte>> PerfDataHeaderReader::bytesAt(std::uint64_t offse
         return out;
     }
     for (std::size_t done = 0; done < out.size();) {
-        const ssize_t got
-            = ::pread(m_fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
+        const ssize_t got = ::pread(m_fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
         if (got < 0 && errno == EINTR) continue;
         if (got < 0) return errnoError(errno, "cannot read the perf.data header");
         if (got == 0) return notPerfData("the file ended while its header was read (cut short while reading?)");
@@ -64,7 +62,8 @@ Status PerfDataHeaderReader::read(HeaderInfo& header, pmu::RecordDecoder& decode
     if (!head) return head.error();
     const auto* p = head->data();
     const auto magic = loadAt<std::uint64_t>(p);
-    if (magic == MagicBE) return notPerfData("it was written on a big-endian machine, which this reader does not support");
+    if (magic == MagicBE)
+        return notPerfData("it was written on a big-endian machine, which this reader does not support");
     if (magic != MagicLE) return notPerfData("no PERFILE2 magic (version-1 files and other formats are not supported)");
     const auto headerSize = loadAt<std::uint64_t>(p + 8);
     if (headerSize == PipeHeaderSize) {
@@ -94,8 +93,8 @@ Status PerfDataHeaderReader::read(HeaderInfo& header, pmu::RecordDecoder& decode
     return {};
 }
 
-Status PerfDataHeaderReader::parseAttrs(const FileSection& attrs, std::uint64_t attrSize, pmu::RecordDecoder& decoder,
-    std::vector<EventDesc>& attrEvents)
+Status PerfDataHeaderReader::parseAttrs(
+    const FileSection& attrs, std::uint64_t attrSize, pmu::RecordDecoder& decoder, std::vector<EventDesc>& attrEvents)
 {
     if (attrs.size == 0) return {};
     if (attrSize < perf::AttrSizeVer0 + 16 || attrSize > 4096)
