@@ -7,7 +7,7 @@
 #include "Profile.h"
 #include "WindowResolve.h"
 
-#include "perfdata/PerfDataSession.h"
+#include "perfdata/PerfDataSessionRecords.h"
 
 #include "platform/CpuFeatures.h"
 #include "platform/CpuidDump.h"

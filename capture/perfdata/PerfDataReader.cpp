@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Reading a perf.data file's records, from a file or a pipe, through zstd-compressed ones (perf's
-// tools/perf/util/session.c; docs/PMU.md). Opening the file and its header is PerfDataReaderOpen.cpp.
+// tools/perf/util/session.c; docs/PMU.md). The file's header is PerfDataHeaderReader's.
 #include "PerfDataReader.h"
 
+#include "PerfDataHeaderReader.h"
 #include "ZstdStream.h"
 #include "pmu/PerfRecordBytes.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace rdt::perfdata {
@@ -18,8 +21,67 @@ namespace perf = pmu::perf;
 
 namespace {
 constexpr std::size_t MaxWarnings = 20;
-constexpr std::size_t PipeChunk = 1u << 20;
 } // namespace
+
+PerfDataReader::PerfDataReader() = default;
+PerfDataReader::~PerfDataReader() = default;
+
+Result<std::unique_ptr<PerfDataReader>> PerfDataReader::open(const std::string& path)
+{
+    // pread(2) in bounded chunks, never mmap: a file cut short while it is read (perf still writing, a copy in
+    // progress) then reads as end of file and is reported as truncated, where a mapping would raise SIGBUS.
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+    if (!fd) return errnoError(errno, "cannot open " + path);
+    struct stat st { };
+    if (::fstat(fd.get(), &st) != 0) return errnoError(errno, "cannot stat " + path);
+    if (!S_ISREG(st.st_mode))
+        return makeError(path + " is not a regular file",
+            "give a perf.data file; for a pipe-mode stream use `perf record -o - | rdtscope-cli import -`");
+    std::unique_ptr<PerfDataReader> r(new PerfDataReader);
+    r->m_file = std::move(fd);
+    r->m_fileSize = static_cast<std::uint64_t>(st.st_size);
+    if (auto h = r->readHeader(); !h)
+        return Error { h.error().code, path + ": " + h.error().message, h.error().advice };
+    return r;
+}
+
+Result<std::unique_ptr<PerfDataReader>> PerfDataReader::fromBytes(std::span<const std::byte> bytes)
+{
+    std::unique_ptr<PerfDataReader> r(new PerfDataReader);
+    r->m_bytes = bytes;
+    r->m_fileSize = bytes.size();
+    if (auto st = r->readHeader(); !st) return st.error();
+    return r;
+}
+
+Result<std::unique_ptr<PerfDataReader>> PerfDataReader::openPipe(int fd)
+{
+    std::unique_ptr<PerfDataReader> r(new PerfDataReader);
+    r->m_stream = true;
+    r->m_input = std::make_unique<RecordInput>(ReadAhead::stream(fd));
+    if (!r->ensure(PipeHeaderSize))
+        return PerfDataHeaderReader::notPerfData("the stream ended before its 16-byte header");
+    const auto* p = r->m_input->data();
+    if (loadAt<std::uint64_t>(p) != MagicLE || loadAt<std::uint64_t>(p + 8) != PipeHeaderSize)
+        return PerfDataHeaderReader::notPerfData(
+            "the stream does not start with a pipe-mode header (PERFILE2, size 16)");
+    r->consume(PipeHeaderSize);
+    r->m_pipe = true;
+    r->m_dataBegin = PipeHeaderSize;
+    r->m_dataEnd = PipeHeaderSize; // unknown length
+    return r;
+}
+
+Status PerfDataReader::readHeader()
+{
+    PerfDataHeaderReader h(m_file ? m_file.get() : -1, m_bytes, m_fileSize);
+    if (auto st = h.read(m_header, m_decoder, m_attrEvents); !st) return st;
+    m_pipe = h.pipeMode();
+    m_dataBegin = h.dataBegin();
+    m_dataEnd = h.dataEnd();
+    m_pos = m_dataBegin;
+    return {};
+}
 
 std::string ReadStats::damage() const
 {
@@ -32,42 +94,9 @@ std::string ReadStats::damage() const
     return what;
 }
 
-bool PerfDataReader::ensure(std::size_t n)
-{
-    if (m_fd < 0) return m_pos <= m_dataEnd && m_dataEnd - m_pos >= n;
-    while (m_bufEnd - m_bufPos < n) {
-        if (m_eof) return false;
-        if (m_bufPos > 0) { // compact so the buffer stays bounded
-            std::memmove(m_buf.data(), m_buf.data() + m_bufPos, m_bufEnd - m_bufPos);
-            m_bufEnd -= m_bufPos;
-            m_bufPos = 0;
-        }
-        if (m_buf.size() < std::max(n, PipeChunk)) m_buf.resize(std::max(n, PipeChunk));
-        std::size_t room = m_buf.size() - m_bufEnd;
-        const std::uint64_t fileAt = m_pos + (m_bufEnd - m_bufPos); // first byte not yet buffered
-        if (m_positional) room = static_cast<std::size_t>(std::min<std::uint64_t>(room, m_dataEnd - fileAt));
-        const ssize_t got = room == 0 ? 0
-            : m_positional            ? ::pread(m_fd, m_buf.data() + m_bufEnd, room, static_cast<off_t>(fileAt))
-                                      : ::read(m_fd, m_buf.data() + m_bufEnd, room);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) {
-            m_eof = true;
-            return m_bufEnd - m_bufPos >= n;
-        }
-        m_bufEnd += static_cast<std::size_t>(got);
-    }
-    return true;
-}
-
-void PerfDataReader::consume(std::size_t n)
-{
-    m_pos += n;
-    if (m_fd >= 0) m_bufPos += n;
-}
-
 std::string PerfDataReader::shrankWhileRead() const
 {
-    return "the file ended at offset " + std::to_string(m_pos + (m_bufEnd - m_bufPos))
+    return "the file ended at offset " + std::to_string(m_pos + m_input->available())
         + ", before the end of the data section it had when it was opened (" + std::to_string(m_dataEnd)
         + "): it was cut short while it was read";
 }
@@ -80,14 +109,11 @@ void PerfDataReader::warn(ReadStats& stats, std::string w)
 Status PerfDataReader::skipPayload(std::uint64_t n, ReadStats& stats)
 {
     stats.skippedPayloadBytes += n;
-    while (n > 0) {
-        const std::size_t step = static_cast<std::size_t>(std::min<std::uint64_t>(n, PipeChunk));
-        if (!ensure(step)) {
-            stats.truncated = true;
-            return makeError("perf.data ends inside a payload of " + std::to_string(n) + " bytes");
-        }
-        consume(step);
-        n -= step;
+    const std::uint64_t skipped = m_input->skip(n);
+    m_pos += skipped;
+    if (skipped < n) {
+        stats.truncated = true;
+        return makeError("perf.data ends inside a payload of " + std::to_string(n - skipped) + " bytes");
     }
     return {};
 }
@@ -98,14 +124,18 @@ Result<ReadStats> PerfDataReader::read(
     if (m_readDone) return makeError("perf.data reader: the records were already read", "open the file again");
     m_readDone = true;
     m_options = &options;
+    if (!m_input)
+        m_input = m_file ? std::make_unique<RecordInput>(ReadAhead::file(m_file.get(), m_dataBegin, m_dataEnd))
+                         : std::make_unique<RecordInput>(m_bytes.subspan(
+                             static_cast<std::size_t>(m_dataBegin), static_cast<std::size_t>(m_dataEnd - m_dataBegin)));
     ReadStats stats;
-    const std::uint64_t total = m_fd >= 0 && !m_positional ? 0 : m_dataEnd - m_dataBegin;
+    const std::uint64_t total = m_stream ? 0 : m_dataEnd - m_dataBegin;
     std::uint64_t nextProgress = options.progressEvery;
     bool stop = false;
     while (!stop) {
         if (!ensure(perf::HeaderSize)) {
-            const std::uint64_t left = m_fd >= 0 ? m_bufEnd - m_bufPos : m_dataEnd - m_pos;
-            if (m_positional && m_pos + left < m_dataEnd) {
+            const std::uint64_t left = m_input->available();
+            if (m_file && m_pos + left < m_dataEnd) {
                 stats.truncated = true;
                 warn(stats, shrankWhileRead());
             } else if (left > 0) {
@@ -114,7 +144,7 @@ Result<ReadStats> PerfDataReader::read(
             }
             break;
         }
-        const std::byte* p = m_fd >= 0 ? m_buf.data() + m_bufPos : m_bytes.data() + m_pos;
+        const std::byte* p = m_input->data();
         const auto size = loadAt<std::uint16_t>(p + 6);
         if (size < perf::HeaderSize)
             return makeError("perf.data: corrupt record header at offset " + std::to_string(m_pos) + " (size "
@@ -122,7 +152,7 @@ Result<ReadStats> PerfDataReader::read(
                 "the file is damaged from here on; " + std::to_string(stats.records) + " records before it were read");
         if (!ensure(size)) {
             stats.truncated = true;
-            if (m_positional && m_pos + size <= m_dataEnd)
+            if (m_file && m_pos + size <= m_dataEnd)
                 warn(stats, shrankWhileRead());
             else
                 warn(stats,
@@ -130,7 +160,7 @@ Result<ReadStats> PerfDataReader::read(
                         + " bytes) is cut short: the file is truncated");
             break;
         }
-        p = m_fd >= 0 ? m_buf.data() + m_bufPos : m_bytes.data() + m_pos;
+        p = m_input->data();
         std::uint64_t payload = 0;
         auto st = handle({ p, size }, stats, onRecord, stop, payload);
         consume(size);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "PerfDataFeatures.h"
+#include "RecordInput.h"
 #include "core/Result.h"
 #include "core/UniqueFd.h"
 #include "pmu/RecordDecoder.h"
@@ -53,15 +54,15 @@ struct ReadOptions {
 };
 
 /// A perf.data reader: the file header, attrs and ids, feature sections and the record stream, in file mode
-/// (memory-mapped; pages behind the cursor are released so resident memory stays bounded) or pipe mode
+/// (read ahead in bounded chunks: ReadAhead, RecordInput) or pipe mode
 /// (`perf record -o -`: in-band HEADER_ATTR / HEADER_FEATURE records; from a file or streamed from a descriptor).
 /// PERF_RECORD_COMPRESSED payloads (zstd, `perf record -z`) are decompressed on the fly.
 ///
 /// Records come in file order. perf itself re-sorts samples by time between FINISHED_ROUNDs (ordered events);
 /// aggregations do not need that, and MMAPs precede the samples that use them in every file we have seen.
-/// Decoding is single-threaded on purpose: on a 256 MiB LBR file reading + decoding takes 0.35 s of a 0.71 s
-/// import (the rest is aggregation), so a second decoding thread would save at most a third on an idle
-/// multi-core machine and nothing on the shared 2-core build machine; it would also need mergeable aggregators.
+/// A file is read ahead on a second thread (ReadAhead: the kernel's copy out of the page cache, a third of an
+/// import's CPU time) while this one decodes and aggregates; records stay in file order on one thread, so every
+/// aggregate is what a single pass gives.
 /// EVENT_UPDATE records (pipe mode: event names, units and scales) update the event owning their id.
 class PerfDataReader {
 public:
@@ -89,13 +90,13 @@ public:
 
 private:
     PerfDataReader();
-    Status parseFileHeader();
-    Status parseAttrs(const FileSection& attrs, std::uint64_t attrSize);
-    void parseFeatures(const FileSection& data);
-    /// [offset, offset + size) of the input, copied (header sections are small; bounded by MaxSectionBytes).
-    Result<std::vector<std::byte>> bytesAt(std::uint64_t offset, std::uint64_t size) const;
-    bool ensure(std::size_t n); ///< at least n bytes at the cursor (false at end of input)
-    void consume(std::size_t n);
+    Status readHeader(); ///< the file's header (PerfDataHeaderReader) into m_header, m_decoder, m_attrEvents
+    bool ensure(std::size_t n) { return m_input->ensure(n); } ///< n bytes at the cursor (false at end of input)
+    void consume(std::size_t n)
+    {
+        m_input->consume(n);
+        m_pos += n;
+    }
     Status skipPayload(std::uint64_t n, ReadStats& stats);
     /// Handles one whole record; sets `stop` when the callback asked to stop.
     Status handle(std::span<const std::byte> rec, ReadStats& stats,
@@ -109,11 +110,8 @@ private:
     UniqueFd m_file; ///< open(): the file, read with pread(2)
     std::uint64_t m_fileSize = 0; ///< size at open (the input's size for fromBytes)
     std::span<const std::byte> m_bytes; ///< fromBytes(): the whole input in memory
-    int m_fd = -1; ///< streamed input: the pipe (not owned) or m_file; -1 for fromBytes
-    bool m_positional = false; ///< m_fd is m_file: pread at the cursor, up to the data section's end
-    std::vector<std::byte> m_buf; ///< pipe stream buffer
-    std::size_t m_bufPos = 0, m_bufEnd = 0;
-    bool m_eof = false;
+    bool m_stream = false; ///< openPipe(): a stream of unknown length
+    std::unique_ptr<RecordInput> m_input; ///< the data section (made by openPipe(), else by read())
     std::uint64_t m_pos = 0; ///< absolute offset of the cursor
     std::uint64_t m_dataBegin = 0, m_dataEnd = 0;
     bool m_pipe = false;

@@ -13,13 +13,12 @@
 //    u32 nr_ids; u64 ids[nr_ids]} repeated;
 //  - pmu_batches kind "perf-records": the kernel records in file order (raw perf_event_header + body, exactly as
 //    in the perf.data, decompressed), about 1 MiB per batch, time range from the records' sample times, count =
-//    samples inside. Decode them with a RecordDecoder built by decoderFromAttrsPayload(); importSessionRecords()
-//    does, and aggregates them as importPerfData() aggregates the file.
+//    samples inside. Decode them with a RecordDecoder built by decoderFromAttrsPayload() (PerfAttrsPayload.h);
+//    importSessionRecords() (PerfDataSessionRecords.h) does, and aggregates them as importPerfData() aggregates
+//    the file.
 
 #include "PerfDataImport.h"
 #include "core/Result.h"
-#include "pmu/RecordDecoder.h"
-#include "session/SessionReader.h"
 
 #include <cstdint>
 #include <string>
@@ -37,18 +36,5 @@ struct SessionImportResult {
 /// Imports `perfData` (aggregating as importPerfData does) and writes the session file `sessionPath`.
 Result<SessionImportResult> importToSession(const std::string& perfData, const std::string& sessionPath,
     const ImportOptions& options = {}, bool overwrite = false);
-
-/// The "perf-attrs" payload for a decoder's events (ids from `idsPerEvent`).
-std::vector<std::uint8_t> encodeAttrsPayload(
-    const pmu::RecordDecoder& decoder, const std::vector<std::vector<std::uint64_t>>& idsPerEvent);
-/// Adds the events of a "perf-attrs" payload to `decoder`.
-Status decoderFromAttrsPayload(const std::vector<std::uint8_t>& payload, pmu::RecordDecoder& decoder);
-
-/// Whether `reader` holds an imported perf.data file's records.
-bool holdsPerfRecords(session::SessionReader& reader);
-/// The records an import stored in `reader`, decoded and aggregated like importPerfData() aggregates the file
-/// (options.symfs, keepSample, onRecord and topN apply; stats count what was decoded; header holds the events and
-/// the build-ids of the recorded address maps). One batch in memory at a time.
-Result<ImportResult> importSessionRecords(session::SessionReader& reader, const ImportOptions& options = {});
 
 } // namespace rdt::perfdata

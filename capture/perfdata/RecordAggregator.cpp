@@ -45,7 +45,7 @@ void RecordAggregator::add(const pmu::DecodedRecord& rec)
         const auto& s = rec.sample;
         if (m_options.keepSample && !m_options.keepSample(s)) break;
         ++m_out.samples;
-        auto& c = m_byIp[s.pid][s.ip];
+        auto& c = m_byIp[PidIp { s.pid, s.ip }];
         ++c.samples;
         c.period += s.period;
         if (s.has(pmu::perf::SampleBranchStack) && rec.attr) {
@@ -73,15 +73,14 @@ void RecordAggregator::add(const pmu::DecodedRecord& rec)
 ImportResult RecordAggregator::finish()
 {
     std::map<std::pair<std::string, std::string>, SymbolCount> sym;
-    for (const auto& [pid, ips] : m_byIp)
-        for (const auto& [ip, c] : ips) {
-            const auto& info = m_symbols.resolve(static_cast<std::uint32_t>(pid), ip);
-            auto& row = sym[{ info.function, info.module }];
-            row.symbol = info.function;
-            row.module = info.module;
-            row.samples += c.samples;
-            row.period += c.period;
-        }
+    m_byIp.forEach([&](const PidIp& key, const IpCount& c) {
+        const auto& info = m_symbols.resolve(key.pid, key.ip);
+        auto& row = sym[{ info.function, info.module }];
+        row.symbol = info.function;
+        row.module = info.module;
+        row.samples += c.samples;
+        row.period += c.period;
+    });
     for (auto& [k, v] : sym)
         m_out.bySymbol.push_back(std::move(v));
     std::sort(m_out.bySymbol.begin(), m_out.bySymbol.end(), [](const SymbolCount& a, const SymbolCount& b) {

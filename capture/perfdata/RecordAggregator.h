@@ -8,13 +8,13 @@
 
 #include "PerfDataImport.h"
 #include "SymbolSearch.h"
+#include "core/FlatHashMap.h"
 #include "pmu/BranchGraph.h"
 #include "pmu/LoadLatency.h"
 #include "pmu/Symbolizer.h"
 
 #include <optional>
 #include <set>
-#include <unordered_map>
 
 namespace rdt::perfdata {
 
@@ -38,10 +38,18 @@ private:
     pmu::Symbolizer m_symbols;
     std::optional<pmu::BranchGraph> m_graph;
     pmu::LoadLatency m_latency;
+    struct PidIp {
+        std::uint32_t pid = 0;
+        std::uint64_t ip = 0;
+        bool operator==(const PidIp&) const = default;
+    };
+    struct PidIpHash {
+        std::uint64_t operator()(const PidIp& k) const { return k.ip ^ (std::uint64_t { k.pid } << 40); }
+    };
     struct IpCount {
         std::uint64_t samples = 0, period = 0;
     };
-    std::unordered_map<std::uint64_t, std::unordered_map<std::uint64_t, IpCount>> m_byIp; ///< pid -> ip -> count
+    FlatHashMap<PidIp, IpCount, PidIpHash> m_byIp;
     std::set<std::string> m_seenPaths;
 };
 

@@ -179,18 +179,18 @@ BranchGraphReport BranchGraph::report(Symbolizer& symbols) const
         return e;
     };
     if (m_info.mode == Mode::AnyBranch) {
-        for (const auto& [key, count] : m_selfIps) {
+        m_selfIps.forEach([&](const AddrPair& key, std::uint64_t count) {
             auto& n = node(key.pid, key.from);
             n.self += count;
             n.inclusive += count;
-        }
-        for (const auto& [key, st] : m_edges) {
+        });
+        m_edges.forEach([&](const AddrPair& key, const BranchEdgeStats& st) {
             const std::string from = node(key.pid, key.from).name;
             const std::string to = node(key.pid, key.to).name;
             EdgeKindFrom kindFrom = EdgeKindFrom::None;
             const EdgeKind kind = kindOf(key, st, symbols, kindFrom);
             edge(from, to, kind, kindFrom).stats.add(st);
-        }
+        });
     } else {
         std::vector<std::string> names;
         for (const auto& [hash, bucket] : m_stacks) {

@@ -15,8 +15,10 @@
 #include "BranchStackSource.h"
 #include "EdgeKind.h"
 #include "PerfRecord.h"
+#include "core/FlatHashMap.h"
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -121,13 +123,11 @@ private:
         std::uint64_t from, to;
         bool operator==(const AddrPair&) const = default;
     };
-    struct PairHash {
-        std::size_t operator()(const AddrPair& p) const
+    struct PairHash { // FlatHashMap multiplies this by the golden ratio: a cheap mix of all three is enough
+        std::uint64_t operator()(const AddrPair& p) const
         {
-            std::uint64_t h = p.from * 0x9e3779b97f4a7c15ull ^ (p.to + 0x7f4a7c15ull + (h0(p.pid) << 6));
-            return static_cast<std::size_t>(h ^ (h >> 29));
+            return p.from ^ std::rotl(p.to, 29) ^ (std::uint64_t { p.pid } << 47);
         }
-        static std::uint64_t h0(std::uint32_t v) { return v * 0x85ebca6bull; }
     };
     struct StackEntry {
         std::uint32_t pid = 0;
@@ -142,9 +142,9 @@ private:
 
     Info m_info;
     std::uint64_t m_samples = 0, m_branches = 0, m_empty = 0, m_kernelOnly = 0;
-    std::unordered_map<AddrPair, BranchEdgeStats, PairHash> m_edges; ///< any-branch: from -> to
+    FlatHashMap<AddrPair, BranchEdgeStats, PairHash> m_edges; ///< any-branch: from -> to
     std::unordered_map<std::uint64_t, std::vector<StackEntry>> m_stacks; ///< call-stack: by stack hash
-    std::unordered_map<AddrPair, std::uint64_t, PairHash> m_selfIps; ///< (pid, ip, 0) -> samples
+    FlatHashMap<AddrPair, std::uint64_t, PairHash> m_selfIps; ///< (pid, ip, 0) -> samples
     std::vector<std::uint64_t> m_frameScratch;
 };
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// perf.data import benchmark (issue 8): a generated LBR perf.data of RDTSCOPE_PERFDATA_BENCH_MB MiB (default 256;
-// the issue's figure is 1024) made by replaying propeller_sample_1's samples, then
+// perf.data import benchmark (issues 8 and 46): generated LBR perf.data files of 256 MiB and 1 GiB (or
+// RDTSCOPE_PERFDATA_BENCH_MB MiB only) made by replaying propeller_sample_1's samples, then on each
+//   cat:   `cat FILE > /dev/null` with the file in the page cache (the floor: reading it at all)
 //   ours:  import + branch call graph (rdt::perfdata::importPerfData, symbols through the real binary)
 //   perf:  `perf report --stdio -b` on the same file with the same binary
-// each in its own child process, timed on the wall clock with the child's peak RSS (wait4). Prints the ratio.
+// each in its own child process, timed on the wall clock with the child's CPU time and peak RSS (wait4). Prints
+// the two ratios of issue 46.
 // Also a Google Benchmark of the reader alone on the fixture (records/s).
 
 #include "PerfDataGenerator.h"
@@ -12,6 +14,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -20,12 +23,15 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
 const std::string Fixtures = std::string(RDTSCOPE_TEST_DATA) + "/perf";
 const std::string PropellerRecorded = "/build/work/11ef31a2a8be9640fa8d4c917e76f0db3923/google3/blaze-out/k8-opt/"
                                       "genfiles/devtools/crosstool/autofdo/testdata/propeller_sample_1.bin.gen";
+
+constexpr int Repeats = 5;
 
 struct ChildRun {
     double seconds = 0;
@@ -64,23 +70,30 @@ void BM_ReadPropeller(benchmark::State& state)
 }
 BENCHMARK(BM_ReadPropeller)->Unit(benchmark::kMillisecond);
 
-void compareWithPerf()
+/// The median run of `n` (by wall time).
+template <typename F> ChildRun medianOf(int n, F&& run)
 {
-    const char* env = std::getenv("RDTSCOPE_PERFDATA_BENCH_MB");
-    const std::uint64_t mb = env ? std::strtoull(env, nullptr, 10) : 256;
-    const std::string dir = std::filesystem::temp_directory_path().string() + "/rdtscope-bench-perfdata";
-    std::filesystem::create_directories(dir);
+    std::vector<ChildRun> runs;
+    for (int i = 0; i < n; ++i)
+        runs.push_back(run());
+    std::sort(runs.begin(), runs.end(), [](const ChildRun& a, const ChildRun& b) { return a.seconds < b.seconds; });
+    return runs[runs.size() / 2];
+}
+
+void compareWithPerf(std::uint64_t mb, const std::string& dir, const std::string& symfs)
+{
     const std::string file = dir + "/lbr-" + std::to_string(mb) + "M.perfdata";
     const auto gen = rdt::bench::writeReplayedPerfData(Fixtures + "/propeller_sample_1.perfdata", file, mb << 20);
     if (!gen) {
         std::printf("generator failed: %s\n", gen.error().toString().c_str());
         return;
     }
-    std::printf("\ngenerated %s: %.1f MiB, %llu samples x 32 LBR entries, %llu FINISHED_ROUNDs\n", file.c_str(),
-        static_cast<double>(gen->bytes) / (1 << 20), static_cast<unsigned long long>(gen->samples),
+    const double mib = static_cast<double>(gen->bytes) / (1 << 20);
+    std::printf("\n== %llu MiB: generated %s: %.1f MiB, %llu samples x 32 LBR entries, %llu FINISHED_ROUNDs\n",
+        static_cast<unsigned long long>(mb), file.c_str(), mib, static_cast<unsigned long long>(gen->samples),
         static_cast<unsigned long long>(gen->rounds));
 
-    // The floor: reading the file from the page cache (it was just written, and is read once to warm it).
+    // The floor: reading the same file from the page cache (it was just written, and is read once more to warm it).
     const auto catRun = [&]() {
         return inChild([&]() {
             const std::string cmd = "exec cat '" + file + "' > /dev/null";
@@ -89,48 +102,42 @@ void compareWithPerf()
         });
     };
     (void)catRun();
-    const auto pageCache = catRun();
-    std::printf("cat FILE > /dev/null (page cache): %.2f s (%.0f MiB/s)\n", pageCache.seconds,
-        static_cast<double>(gen->bytes) / (1 << 20) / pageCache.seconds);
-    const auto readOnly = inChild([&]() {
-        auto r = rdt::perfdata::PerfDataReader::open(file);
-        if (!r) return 1;
-        std::uint64_t branches = 0;
-        auto st = (*r)->read([&](const rdt::pmu::DecodedRecord& rec) {
-            branches += rec.sample.branches.size();
-            return true;
+    const auto pageCache = medianOf(Repeats, catRun);
+    std::printf("cat FILE > /dev/null (page cache):  %.3f s wall, %.3f s CPU (%.0f MiB/s)\n", pageCache.seconds,
+        pageCache.cpuSeconds, mib / pageCache.seconds);
+    const auto readOnly = medianOf(Repeats, [&]() {
+        return inChild([&]() {
+            auto r = rdt::perfdata::PerfDataReader::open(file);
+            if (!r) return 1;
+            std::uint64_t branches = 0;
+            auto st = (*r)->read([&](const rdt::pmu::DecodedRecord& rec) {
+                branches += rec.sample.branches.size();
+                return true;
+            });
+            return st && branches > 0 ? 0 : 1;
         });
-        return st && branches > 0 ? 0 : 1;
     });
-    std::printf("rdtscope read + decode only:    %.2f s (%.0f MiB/s, %.0f k samples/s), peak RSS %.0f MiB%s\n",
-        readOnly.seconds, static_cast<double>(gen->bytes) / (1 << 20) / readOnly.seconds,
-        static_cast<double>(gen->samples) / readOnly.seconds / 1000.0, static_cast<double>(readOnly.maxRssKb) / 1024.0,
+    std::printf("rdtscope read + decode only:        %.3f s wall, %.3f s CPU (%.0f MiB/s), peak RSS %.0f MiB%s\n",
+        readOnly.seconds, readOnly.cpuSeconds, mib / readOnly.seconds, static_cast<double>(readOnly.maxRssKb) / 1024.0,
         readOnly.status == 0 ? "" : " (FAILED)");
-    const auto ours = inChild([&]() {
-        rdt::perfdata::ImportOptions opt;
-        opt.symfs = { Fixtures };
-        auto r = rdt::perfdata::importPerfData(file, opt);
-        if (!r || r->lbr.edges.empty()) return 1;
-        std::printf("ours: %llu samples, top edge %s -> %s x %llu\n", static_cast<unsigned long long>(r->samples),
-            r->lbr.edges[0].from.c_str(), r->lbr.edges[0].to.c_str(),
-            static_cast<unsigned long long>(r->lbr.edges[0].stats.count));
-        std::fflush(stdout);
-        return 0;
+    // The real import `report --lbr` runs: every record decoded, symbols through the real binary, the branch graph.
+    const auto ours = medianOf(Repeats, [&]() {
+        return inChild([&]() {
+            rdt::perfdata::ImportOptions opt;
+            opt.symfs = { Fixtures };
+            auto r = rdt::perfdata::importPerfData(file, opt);
+            return r && r->samples == gen->samples && !r->lbr.edges.empty() ? 0 : 1;
+        });
     });
-    std::printf("rdtscope import + branch graph: %.2f s wall, %.2f s CPU (%.0f MiB/s, %.0f k samples/s), peak RSS "
+    std::printf("rdtscope import + branch graph:     %.3f s wall, %.3f s CPU (%.0f MiB/s, %.0f k samples/s), peak RSS "
                 "%.0f MiB%s\n",
-        ours.seconds, ours.cpuSeconds, static_cast<double>(gen->bytes) / (1 << 20) / ours.seconds,
-        static_cast<double>(gen->samples) / ours.seconds / 1000.0, static_cast<double>(ours.maxRssKb) / 1024.0,
-        ours.status == 0 ? "" : " (FAILED)");
+        ours.seconds, ours.cpuSeconds, mib / ours.seconds, static_cast<double>(gen->samples) / ours.seconds / 1000.0,
+        static_cast<double>(ours.maxRssKb) / 1024.0, ours.status == 0 ? "" : " (FAILED)");
     std::printf("ratio: rdtscope import is %.1fx a page-cache read\n", ours.seconds / pageCache.seconds);
 
-    const std::string symfs = dir + "/symfs";
-    const std::filesystem::path bin = symfs + PropellerRecorded;
-    std::filesystem::create_directories(bin.parent_path());
-    std::filesystem::copy_file(
-        Fixtures + "/propeller_sample_1.bin", bin, std::filesystem::copy_options::overwrite_existing);
     if (std::system("perf --version >/dev/null 2>&1") != 0) {
         std::printf("perf is not installed (Debian package linux-perf): no comparison\n");
+        std::filesystem::remove(file);
         return;
     }
     const auto perf = inChild([&]() {
@@ -139,12 +146,30 @@ void compareWithPerf()
         execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
         return 127;
     });
-    std::printf("perf report --stdio -b:         %.2f s (%.0f MiB/s), peak RSS %.0f MiB%s\n", perf.seconds,
-        static_cast<double>(gen->bytes) / (1 << 20) / perf.seconds, static_cast<double>(perf.maxRssKb) / 1024.0,
+    std::printf("perf report --stdio -b:             %.3f s wall, %.3f s CPU (%.0f MiB/s), peak RSS %.0f MiB%s\n",
+        perf.seconds, perf.cpuSeconds, mib / perf.seconds, static_cast<double>(perf.maxRssKb) / 1024.0,
         perf.status == 0 ? "" : " (perf exited with an error)");
     std::printf("ratio: rdtscope is %.1fx faster than perf, with %.1fx less peak memory\n", perf.seconds / ours.seconds,
         static_cast<double>(perf.maxRssKb) / static_cast<double>(std::max(1L, ours.maxRssKb)));
     std::filesystem::remove(file);
+}
+
+void compareWithPerf()
+{
+    // RDTSCOPE_PERFDATA_BENCH_MB=N measures one size only (e.g. while profiling); by default both of issue 46.
+    std::vector<std::uint64_t> sizes { 256, 1024 };
+    if (const char* env = std::getenv("RDTSCOPE_PERFDATA_BENCH_MB")) sizes = { std::strtoull(env, nullptr, 10) };
+    const std::string dir = std::filesystem::temp_directory_path().string() + "/rdtscope-bench-perfdata";
+    std::filesystem::create_directories(dir);
+    const std::string symfs = dir + "/symfs";
+    const std::filesystem::path bin = symfs + PropellerRecorded;
+    std::filesystem::create_directories(bin.parent_path());
+    std::filesystem::copy_file(
+        Fixtures + "/propeller_sample_1.bin", bin, std::filesystem::copy_options::overwrite_existing);
+    std::printf(
+        "\nmedians of %d runs (perf: one run); wall on the clock, CPU = the child's user + system time\n", Repeats);
+    for (const auto mb : sizes)
+        compareWithPerf(mb, dir, symfs);
 }
 
 } // namespace

@@ -3,7 +3,9 @@
 // stored records decode to the same samples and branch entries as the original file.
 
 #include "PerfOracle.h"
+#include "perfdata/PerfAttrsPayload.h"
 #include "perfdata/PerfDataSession.h"
+#include "perfdata/PerfDataSessionRecords.h"
 #include "session/SessionReader.h"
 
 #include <gtest/gtest.h>

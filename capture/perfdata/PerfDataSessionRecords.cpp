@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Reading back what importToSession stored: the events ("perf-attrs"), the raw records ("perf-records", in file
-// order) and the executable mappings with their build-ids, through the same aggregation as a perf.data file.
-#include "PerfDataSession.h"
+#include "PerfDataSessionRecords.h"
+
+#include "PerfAttrsPayload.h"
 #include "RecordAggregator.h"
 
 #include <cstring>
