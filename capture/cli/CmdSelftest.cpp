@@ -138,7 +138,12 @@ int runSelftest(const SelftestCliOptions& o)
             LiveCpuid live;
             cpuidJson = cpuidTableToJson(snapshotCpuid(live));
         }
-        what = "resctrl at " + root + (type.empty() ? " (a copy, no kernel behind it)" : " (" + type + ")");
+        what = "resctrl at " + root
+            + (type.empty()                      ? " (a copy, no kernel behind it)"
+                    : type.rfind("fuse", 0) == 0 ? " (" + type
+                        + ": served by a program, e.g. the SIMULATED machine of "
+                          "rdtscope-cli sim)"
+                                                 : " (" + type + ")");
     } else {
         std::fprintf(stderr,
             "rdtscope-cli selftest: --source %s: the self-test checks a resctrl tree: --source resctrl (default), "

@@ -74,6 +74,11 @@ bool SelftestSimMachine::run(std::uint64_t ns)
     return !(m_cancel && m_cancel->load());
 }
 
+bool SelftestSimMachine::hasTask(unsigned task) const
+{
+    return m_machine->thread(int(task)).has_value();
+}
+
 std::optional<std::uint64_t> SelftestSimMachine::bytesMoved(unsigned task) const
 {
     auto t = m_machine->thread(int(task));

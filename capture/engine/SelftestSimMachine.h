@@ -45,6 +45,8 @@ public:
     bool run(std::uint64_t ns) override;
     std::optional<std::uint64_t> bytesMoved(unsigned task) const override;
     std::string describe() const override { return "simulated streamer threads (simulated time)"; }
+    /// Whether `task` is one of this machine's threads (what resctrl's tasks file accepts on it).
+    bool hasTask(unsigned task) const;
 
 private:
     SelftestSimMachine() = default;
