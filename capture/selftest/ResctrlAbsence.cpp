@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The facts behind "no resctrl": the file system type in /proc/filesystems (Documentation/filesystems/resctrl.rst
-// "Usage": mount -t resctrl), the mount in /proc/mounts, and the CPU flags Linux shows for RDT in /proc/cpuinfo
-// (arch/x86/include/asm/cpufeatures.h: rdt_a allocation, cqm monitoring, hypervisor when running in a VM).
+// The facts behind "no resctrl": a resctrl mounted elsewhere (/proc/mounts), the file system type in /proc/filesystems
+// (Documentation/filesystems/resctrl.rst "Usage": mount -t resctrl), the mount in /proc/mounts, and the CPU flags Linux
+// shows for RDT in /proc/cpuinfo (arch/x86/include/asm/cpufeatures.h: rdt_a allocation, cqm monitoring, hypervisor when
+// running in a VM).
 #include "ResctrlAbsence.h"
 
 #include <fstream>
@@ -46,6 +47,21 @@ ResctrlAbsence ResctrlAbsence::diagnose(const std::string& mountpoint, const std
     }
     const bool rdtA = hasWord(flags, "rdt_a"), cqm = hasWord(flags, "cqm") || hasWord(flags, "cqm_llc");
     const bool vm = hasWord(flags, "hypervisor");
+    // Mounted, but elsewhere: the answer is a path, not a kernel.
+    {
+        std::istringstream mounts(fileText(procRoot + "/mounts"));
+        std::string line;
+        while (std::getline(mounts, line)) {
+            std::istringstream words(line);
+            std::string device, point, type;
+            words >> device >> point >> type;
+            if (type == "resctrl" && point != mountpoint) {
+                a.why = "no resctrl mounted at " + mountpoint + "; resctrl is mounted at " + point;
+                a.fix = "test that one: rdtscope-cli selftest --source resctrl:" + point;
+                return a;
+            }
+        }
+    }
     a.why = "no resctrl mounted at " + mountpoint + "; ";
     a.why += inKernel ? "the kernel has resctrl (/proc/filesystems lists it)"
                       : "the kernel does not list resctrl in /proc/filesystems (CONFIG_X86_CPU_RESCTRL off, or no RDT "

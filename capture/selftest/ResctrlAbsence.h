@@ -7,7 +7,7 @@ namespace rdt::selftest {
 
 /// Why there is no resctrl tree to test on this machine, and what would fix it: the facts a user needs before
 /// asking for RDT support, read from /proc (filesystems, mounts, cpuinfo's flags). Used when `selftest` has nothing
-/// to test (exit 3).
+/// to test (exit 3): resctrl mounted elsewhere, or the kernel or CPU without it.
 struct ResctrlAbsence {
     std::string why; ///< e.g. "/sys/fs/resctrl is not mounted, the kernel has no resctrl ..., the CPU flags ..."
     std::string fix; ///< e.g. "mount -t resctrl resctrl /sys/fs/resctrl"

@@ -61,6 +61,16 @@ const ResourceCaps* fenceResource(const Capabilities& caps)
     return caps.resource("L3DATA");
 }
 
+/// Stops a check's streamer on every path out of the check.
+struct StreamerStop {
+    StreamWorkload* workload;
+    std::optional<unsigned> task;
+    ~StreamerStop()
+    {
+        if (task) workload->stop(*task);
+    }
+};
+
 constexpr const char* kReadOnlySkip = "read-only run: --write lets the self-test make its own groups "
                                       "(rdtscope-selftest-*) and removes them afterwards";
 
@@ -196,6 +206,13 @@ void ResctrlSelftest::cleanup()
 Result<std::string> ResctrlSelftest::makeGroup()
 {
     const std::string name = m_options.prefix + std::to_string(m_next++);
+    // Without allocation only monitor groups can be made: mkdir at the top level is EPERM (resctrl.rst "Resource
+    // alloc and monitor groups").
+    if (!m_caps.hasAllocation()) {
+        if (auto s = m_backend->createMonitorGroup("", name); !s) return s.error();
+        m_made.push_back("mon_groups/" + name);
+        return m_made.back();
+    }
     if (auto s = m_backend->createControlGroup(name); !s) return s.error();
     m_made.push_back(name);
     return name;
@@ -296,6 +313,7 @@ CheckResult ResctrlSelftest::infoMonitoring()
 
 CheckResult ResctrlSelftest::defaultGroupSchemata()
 {
+    if (m_caps.resources.empty()) return skip("no allocation resource: the default group has no schemata lines");
     auto s = m_backend->readSchemata("");
     if (!s) return fail("cannot read the default group's schemata: " + s.error().toString());
     if (!s->warnings().empty()) return fail("schemata lines not understood: " + s->warnings().front());
@@ -312,7 +330,6 @@ CheckResult ResctrlSelftest::defaultGroupSchemata()
             }
         }
     }
-    if (m_caps.resources.empty()) return skip("no allocation resource: the default group has no schemata lines");
     return pass();
 }
 
@@ -354,6 +371,7 @@ CheckResult ResctrlSelftest::countersReadable()
 
 CheckResult ResctrlSelftest::closidLimit()
 {
+    if (!m_caps.hasAllocation()) return skip("no allocation resource: no CLOSIDs to run out of");
     if (m_caps.maxControlGroups < 2) return skip("num_closids is unknown or leaves no CLOSID beside the default");
     auto groups = m_backend->listGroups();
     if (!groups) return fail("cannot list the groups: " + groups.error().toString());
@@ -429,6 +447,7 @@ CheckResult ResctrlSelftest::noncontiguousMaskRefused()
 
 CheckResult ResctrlSelftest::cpusMoveAndReturn()
 {
+    if (!m_caps.hasAllocation()) return skip("no allocation resource: no control group can take a CPU");
     if (m_caps.cpus.size() < 2) return skip("one CPU: moving it would leave the default group none");
     const unsigned cpu = m_caps.cpus.back();
     auto g = makeGroup();
@@ -469,14 +488,7 @@ CheckResult ResctrlSelftest::mbmCountsCpuWork()
         if (!t) return fail("cannot start the streamer: " + t.error().toString());
         task = *t;
     }
-    struct StopTask {
-        StreamWorkload* w;
-        std::optional<unsigned> t;
-        ~StopTask()
-        {
-            if (t) w->stop(*t);
-        }
-    } stopTask { m_options.workload, task };
+    const StreamerStop stopTask { m_options.workload, task };
     auto first = mbmBytes(*g);
     if (!first) return fail("the group's MBM counters read Error or Unavailable");
     if (m_options.workload && !let(m_options.measureNs)) return skip("cancelled");
@@ -525,11 +537,7 @@ CheckResult ResctrlSelftest::catFenceBoundsOccupancy()
     const std::uint64_t cacheBytes = l3->cbmBits * l3->bytesPerBit;
     auto task = m_options.workload->start(cpu, 2 * cacheBytes);
     if (!task) return fail("cannot start the streamer: " + task.error().toString());
-    struct StopTask {
-        StreamWorkload* w;
-        unsigned t;
-        ~StopTask() { w->stop(t); }
-    } stopTask { m_options.workload, *task };
+    const StreamerStop stopTask { m_options.workload, *task };
     if (auto s = m_backend->assignTasks(*g, { *task }); !s)
         return fail("writing the streamer's task id to tasks failed: " + s.error().toString());
     if (!let(m_options.measureNs)) return skip("cancelled");
@@ -568,11 +576,7 @@ CheckResult ResctrlSelftest::mbaCapLowersMbm()
     if (!g) return fail("mkdir failed: " + g.error().toString());
     auto task = m_options.workload->start(cpu, 256ull << 20);
     if (!task) return fail("cannot start the streamer: " + task.error().toString());
-    struct StopTask {
-        StreamWorkload* w;
-        unsigned t;
-        ~StopTask() { w->stop(t); }
-    } stopTask { m_options.workload, *task };
+    const StreamerStop stopTask { m_options.workload, *task };
     if (auto s = m_backend->assignTasks(*g, { *task }); !s)
         return fail("writing the streamer's task id to tasks failed: " + s.error().toString());
     auto rate = [&]() -> std::optional<std::uint64_t> {
@@ -612,11 +616,7 @@ CheckResult ResctrlSelftest::mbmCountsKnownStream()
     if (!g) return fail("mkdir failed: " + g.error().toString());
     auto task = m_options.workload->start(cpu, 256ull << 20);
     if (!task) return fail("cannot start the streamer: " + task.error().toString());
-    struct StopTask {
-        StreamWorkload* w;
-        unsigned t;
-        ~StopTask() { w->stop(t); }
-    } stopTask { m_options.workload, *task };
+    const StreamerStop stopTask { m_options.workload, *task };
     if (auto s = m_backend->assignTasks(*g, { *task }); !s)
         return fail("writing the streamer's task id to tasks failed: " + s.error().toString());
     if (!let(m_options.measureNs / 4)) return skip("cancelled");

@@ -170,6 +170,11 @@ TEST(SelftestCli, AbsenceDiagnosisFollowsProc)
     a = rdt::selftest::ResctrlAbsence::diagnose("/sys/fs/resctrl", proc);
     EXPECT_NE(a.why.find("the kernel has resctrl"), std::string::npos) << a.why;
     EXPECT_EQ(a.fix, "mount it: mount -t resctrl resctrl /sys/fs/resctrl");
+    write("mounts", "resctrl /mnt/rdt resctrl rw,relatime 0 0\n");
+    a = rdt::selftest::ResctrlAbsence::diagnose("/sys/fs/resctrl", proc);
+    EXPECT_NE(a.why.find("resctrl is mounted at /mnt/rdt"), std::string::npos) << a.why;
+    EXPECT_EQ(a.fix, "test that one: rdtscope-cli selftest --source resctrl:/mnt/rdt");
+    write("mounts", "");
     write("filesystems", "nodev\tsysfs\n");
     a = rdt::selftest::ResctrlAbsence::diagnose("/sys/fs/resctrl", proc);
     EXPECT_NE(a.fix.find("CONFIG_X86_CPU_RESCTRL"), std::string::npos) << a.fix;
