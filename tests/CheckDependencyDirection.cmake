@@ -3,7 +3,7 @@
 # that only the source assembly in engine/ may use, and nothing below engine/ may use engine/. Checked twice:
 # the #include lines of every source, and the target_link_libraries of every CMakeLists.txt. simfs (the FUSE
 # server) counts as lower: it serves any Fs, and the CLI hands it the simulated kernel through that seam.
-set(lower core api platform rdt pmu perfdata session compare simfs)
+set(lower core api platform rdt selftest pmu perfdata session compare simfs)
 set(forbidden_includes "sim/" "simpmu/" "engine/")
 set(forbidden_targets capture_sim capture_simpmu capture_engine)
 set(offenders "")

@@ -22,6 +22,7 @@ CommandRun defineCompare(CLI::App& cmd);
 CommandRun defineSweep(CLI::App& cmd);
 CommandRun defineAdvise(CLI::App& cmd);
 CommandRun defineLesson(CLI::App& cmd);
+CommandRun defineSelftest(CLI::App& cmd);
 
 const std::vector<Command>& commands()
 {
@@ -43,6 +44,7 @@ const std::vector<Command>& commands()
         { "sweep", "step a group's cache ways or bandwidth cap, measure each step, find the knee", defineSweep, true },
         { "advise", "sweep groups alone and propose cache masks for all of them (lookahead)", defineAdvise, true },
         { "lesson", "guided exercises on the simulated machine: list, show, or --check one", defineLesson },
+        { "selftest", "check resctrl against resctrl.rst and the SDM: PASS/FAIL/SKIP per check", defineSelftest },
     };
     return table;
 }

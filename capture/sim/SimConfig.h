@@ -137,6 +137,10 @@ struct SimOptions {
     /// resctrl shows PERF_PKG_MON per-package telemetry (Intel, Linux 7.0) with synthetic counts (a kernel/platform
     /// feature no CPUID leaf enumerates: the kernel finds it through Intel PMT).
     bool pkgTelemetry = false;
+    /// A deliberately broken processor, for testing the tests: cache allocation masks are accepted and read back but
+    /// fills ignore them (every CLOS may use every L3 way), so a CAT fence no longer bounds occupancy. Only the
+    /// self-test's own test sets it (capture/selftest, the fence check must then fail).
+    bool ignoreCatMasks = false;
 };
 
 } // namespace rdt::sim

@@ -89,7 +89,7 @@ struct SimMachine::Impl {
         const CatCaps& cat = f->l3Cat;
         d.dataWays.assign(closCount(), d.l3.allWays());
         d.codeWays.assign(closCount(), d.l3.allWays());
-        if (!cat.present) return;
+        if (!cat.present || o->ignoreCatMasks) return;
         for (std::uint32_t c = 0; c < closCount(); ++c) {
             if (d.cdp) {
                 // Table 20-19: mask 2n = CLOS n data, 2n+1 = CLOS n code. A CLOS outside the lower half has
