@@ -242,8 +242,10 @@ std::optional<std::uint64_t> ResctrlSelftest::mbmBytes(const std::string& group)
     if (!c || c->domains.empty()) return std::nullopt;
     std::uint64_t sum = 0;
     for (const auto& d : c->domains) {
-        if (d.flags & (SampleMbmError | SampleMbmUnavailable | SampleMbmUnassigned)) return std::nullopt;
-        sum += (m_caps.monitoring.mbmTotal ? d.mbmTotalRaw : d.mbmLocalRaw) * c->bytesPerUnit;
+        // The counter measured is the total when the machine has it, else the local one (each has its own flags).
+        const bool total = m_caps.monitoring.mbmTotal;
+        if (d.flags & (total ? kMbmTotalUnread : kMbmLocalUnread)) return std::nullopt;
+        sum += (total ? d.mbmTotalRaw : d.mbmLocalRaw) * c->bytesPerUnit;
     }
     return sum;
 }
@@ -362,7 +364,7 @@ CheckResult ResctrlSelftest::countersReadable()
         return fail("read " + std::to_string(c->domains.size()) + " domain(s) of "
             + std::to_string(m_caps.monitoring.domains.size()));
     for (const auto& d : c->domains)
-        if (d.flags & (SampleOccupancyError | SampleMbmError))
+        if (d.flags & (SampleOccupancyError | SampleMbmError | SampleMbmLocalError))
             return fail("mon_L3_" + std::to_string(d.domain) + " reads \"Error\"");
     return pass();
 }
