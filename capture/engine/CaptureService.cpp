@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CaptureService.h"
 
+#include "ExternalChangeDetector.h"
 #include "GroupPmuCounter.h"
 #include "PmuCapture.h"
 #include "SourceAssembly.h"
@@ -106,6 +107,12 @@ void CaptureService::attachBackend()
     m_allocation = std::make_unique<AllocationEngine>(*m_source.backend);
     if (auto* sim = m_source.simulation.get()) m_allocation->setClock([sim] { return sim->nowNs(); });
     m_allocation->setListener([this](const AllocationChanged& e) { push(e); });
+    {
+        std::lock_guard lock(m_externalMutex);
+        if (!m_external) m_external = std::make_unique<ExternalChangeDetector>();
+        m_external->reset(); // a new backend (or a remount): its state now is the baseline
+    }
+    checkExternalChanges(true);
     (void)setSamplingInterval(m_requestedIntervalNs);
 }
 
@@ -185,7 +192,10 @@ bool CaptureService::holdScenarioSteps(bool hold)
 CommandResult CaptureService::createGroup(const std::string& name)
 {
     if (!hasRdt()) return CommandResult::failure(noRdt());
-    return fromStatus(m_source.backend->createControlGroup(name));
+    std::lock_guard lock(m_externalMutex);
+    auto made = m_source.backend->createControlGroup(name);
+    if (made) m_external->adoptGroup(*m_source.backend, name); // its defaults are ours, not another program's
+    return fromStatus(made);
 }
 
 CommandResult CaptureService::createMonitorGroup(const std::string& parent, const std::string& name)
@@ -265,6 +275,7 @@ AllocationResult CaptureService::applyAllocation(const std::string& group, const
         out.result = CommandResult::failure(noRdt());
         return out;
     }
+    std::lock_guard lock(m_externalMutex); // the listener acknowledges each write before a check can read it
     auto outcome = m_allocation->apply({ group, change, m_options.who });
     out.result = outcome.ok ? CommandResult::success(outcome.notes) : CommandResult::failure(outcome.error);
     if (!outcome.ok) out.result.notes = outcome.notes;
@@ -329,6 +340,10 @@ void CaptureService::stopSampling()
 
 void CaptureService::push(EngineEvent event)
 {
+    if (const auto* change = std::get_if<AllocationChanged>(&event); change && change->who != kExternalWho) {
+        std::lock_guard lock(m_externalMutex);
+        if (m_external) m_external->acknowledge(*change);
+    }
     {
         std::lock_guard lock(m_eventMutex);
         m_events.push_back(std::move(event));
@@ -347,9 +362,25 @@ void CaptureService::takeSimulationEvents()
         push(std::move(e));
 }
 
+void CaptureService::checkExternalChanges(bool force)
+{
+    if (!hasRdt()) return;
+    const auto wall = monotonicNs();
+    if (!force && wall - m_lastExternalCheckNs < m_options.externalCheckIntervalNs) return;
+    m_lastExternalCheckNs = wall;
+    std::vector<AllocationChanged> found;
+    {
+        std::lock_guard lock(m_externalMutex);
+        found = m_external->check(*m_source.backend, nowNs());
+    }
+    for (auto& c : found)
+        push(std::move(c));
+}
+
 std::vector<EngineEvent> CaptureService::drainEvents()
 {
     takeSimulationEvents();
+    checkExternalChanges(false);
     std::lock_guard lock(m_eventMutex);
     std::vector<EngineEvent> out(std::make_move_iterator(m_events.begin()), std::make_move_iterator(m_events.end()));
     m_events.clear();
