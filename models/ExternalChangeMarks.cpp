@@ -8,7 +8,8 @@
 bool ExternalChangeMarks::add(const rdt::AllocationChanged& change)
 {
     if (change.who != rdt::engine::kExternalWho || !change.ok) return false;
-    const QString old = change.oldValue.empty() ? QStringLiteral("(new group)") : QString::fromStdString(change.oldValue);
+    const QString old
+        = change.oldValue.empty() ? QStringLiteral("(new group)") : QString::fromStdString(change.oldValue);
     const QString what = change.resource == rdt::engine::kModeResource ? QStringLiteral("mode ") : QString();
     Mark m;
     m.text = QStringLiteral("changed by another program at %1: %2%3 \u2192 %4")

@@ -16,8 +16,8 @@
 #include <QTest>
 
 namespace {
-rdt::AllocationChanged change(const char* who, const char* group, const char* resource, int domain,
-    const char* oldValue, const char* newValue)
+rdt::AllocationChanged change(
+    const char* who, const char* group, const char* resource, int domain, const char* oldValue, const char* newValue)
 {
     return { 1'000'000'000, who, group, resource, domain, oldValue, newValue, true, {} };
 }
@@ -28,8 +28,8 @@ int markedPixels(HeatmapGrid* grid, int row, int domain)
     const QImage img = grid->grab().toImage();
     const QColor external = HeatmapPalette(grid->palette()).external;
     const QRect cells = grid->cellRect(row, 10, domain).united(grid->cellRect(row, 0, domain));
-    const QRect band(cells.left() - cells.height() - 4, cells.top(), cells.width() + cells.height() + 4,
-        cells.height());
+    const QRect band(
+        cells.left() - cells.height() - 4, cells.top(), cells.width() + cells.height() + 4, cells.height());
     int n = 0;
     for (int y = band.top(); y <= band.bottom(); ++y)
         for (int x = std::max(0, band.left()); x <= band.right() && x < img.width(); ++x)
@@ -109,8 +109,8 @@ void TestHeatmapExternal::modeChangeMarksTheGroupInEveryDomain()
 {
     AllocationModel model;
     model.setState(makeSkxState());
-    model.applyChange(change(rdt::engine::kExternalWho, "p1", rdt::engine::kModeResource, -1, "shareable",
-        "exclusive"));
+    model.applyChange(
+        change(rdt::engine::kExternalWho, "p1", rdt::engine::kModeResource, -1, "shareable", "exclusive"));
     for (int d : { 0, 1 })
         QVERIFY(model.externalChangeIn(2, d).contains(QStringLiteral("mode shareable \u2192 exclusive")));
     QVERIFY(model.externalChangeIn(1, 0).isEmpty());
