@@ -13,8 +13,10 @@
 #include "rdt/Sampler.h"
 
 #include <cerrno>
+#include <optional>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <utility>
 
 namespace rdt::engine {
 
@@ -355,11 +357,33 @@ void CaptureService::push(EngineEvent event)
     if (m_wakeup) m_wakeup();
 }
 
+namespace {
+/// The group a scenario step's "write GROUP/schemata TEXT" (or mode) event names (sim/Simulation.cpp records a
+/// write step so), or none.
+std::optional<std::string> allocationWriteOf(const SimulationEvent& e)
+{
+    if (!e.ok || e.note || e.text.rfind("write ", 0) != 0) return std::nullopt;
+    const std::string path = e.text.substr(6, e.text.find(' ', 6) - 6);
+    for (const char* file : { "schemata", "mode" }) {
+        const std::string f = file;
+        if (path == f) return std::string {};
+        if (path.size() > f.size() && path.compare(path.size() - f.size() - 1, std::string::npos, "/" + f) == 0)
+            return path.substr(0, path.size() - f.size() - 1);
+    }
+    return std::nullopt;
+}
+}
+
 void CaptureService::takeSimulationEvents()
 {
     if (!m_source.simulation) return;
-    for (auto& e : m_source.simulation->takeEvents())
+    for (auto& e : m_source.simulation->takeEvents()) {
+        if (auto group = allocationWriteOf(e)) {
+            std::lock_guard lock(m_externalMutex);
+            m_scenarioWrites.insert(*group);
+        }
         push(std::move(e));
+    }
 }
 
 void CaptureService::checkExternalChanges(bool force)
@@ -372,6 +396,12 @@ void CaptureService::checkExternalChanges(bool force)
     {
         std::lock_guard lock(m_externalMutex);
         found = m_external->check(*m_source.backend, nowNs());
+        // A step the sampler's thread ran while the groups were read is in them: its event explains it too. What
+        // it names stays explained for the next check as well, in case the read came before it.
+        auto explained = std::exchange(m_scenarioWrites, {});
+        takeSimulationEvents();
+        explained.insert(m_scenarioWrites.begin(), m_scenarioWrites.end());
+        std::erase_if(found, [&](const AllocationChanged& c) { return explained.count(c.group) > 0; });
     }
     for (auto& c : found)
         push(std::move(c));

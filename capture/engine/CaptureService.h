@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -167,6 +168,9 @@ private:
     std::recursive_mutex m_externalMutex;
     std::unique_ptr<ExternalChangeDetector> m_external;
     std::uint64_t m_lastExternalCheckNs = 0; ///< CLOCK_MONOTONIC
+    /// Groups whose schemata or mode a simulated scenario step wrote since the last check: the step is reported
+    /// as a SimulationEvent already, so the check does not report it again as external.
+    std::set<std::string> m_scenarioWrites;
 
     mutable std::mutex m_eventMutex;
     std::deque<EngineEvent> m_events;

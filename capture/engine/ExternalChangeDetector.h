@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Allocation changes the engine did not make: another program (Intel's pqos, a shell's `echo > schemata`, a
-// simulated scenario's step) wrote a control group's schemata or mode. The engine's own writes publish
+// Allocation changes the engine did not make: another program (Intel's pqos, a shell's `echo > schemata`) wrote a
+// control group's schemata or mode. The engine's own writes publish
 // AllocationChanged events with their own `who` and are acknowledged here, so they are never reported again.
 
 #include "rdt/RdtBackend.h"

@@ -146,3 +146,26 @@ TEST(ExternalChanges, TheCheckWaitsForItsInterval)
     }
     EXPECT_EQ(seen, 1u);
 }
+
+TEST(ExternalChanges, AScenarioStepIsReportedByItsOwnEventNotAsExternal)
+{
+    // noisy-neighbour fences the streamer at 20 s with a write step (L3:0=003): the SimulationEvent says so.
+    ServiceOptions o;
+    o.rdt.spec = "sim";
+    o.rdt.scenario = "noisy-neighbour";
+    o.externalCheckIntervalNs = 0;
+    auto svc = CaptureService::open(o);
+    ASSERT_TRUE(svc.ok()) << svc.error().toString();
+    (void)(*svc)->drainEvents();
+    int steps = 0, external = 0;
+    for (std::uint64_t t = 1; t <= 25; ++t) { // a drain every simulated second, as a front end would
+        (*svc)->advanceTo(t * 1'000'000'000ull);
+        for (auto& e : (*svc)->drainEvents()) {
+            if (auto* s = std::get_if<SimulationEvent>(&e); s && s->text.rfind("write streamer/schemata", 0) == 0)
+                ++steps;
+            if (auto* c = std::get_if<AllocationChanged>(&e); c && c->who == kExternalWho) ++external;
+        }
+    }
+    EXPECT_EQ(steps, 1);
+    EXPECT_EQ(external, 0);
+}
