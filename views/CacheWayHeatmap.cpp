@@ -202,9 +202,9 @@ QString CacheWayHeatmap::externalText() const
 {
     const int n = m_model ? m_model->externalChangeCount() : 0;
     if (n == 0) return {};
-    return tr("%n allocation change(s) made by another program (pqos, a shell) marked with ! on the grid; hover "
-              "a marked row for what changed and when.",
-        nullptr, n);
+    return (n == 1 ? tr("1 allocation change made by another program (pqos, a shell) is marked")
+                   : tr("%1 allocation changes made by another program (pqos, a shell) are marked").arg(n))
+        + tr(" with ! on the grid; hover a marked row for what changed and when.");
 }
 
 void CacheWayHeatmap::syncExternal()

@@ -108,16 +108,18 @@ void HeatmapGrid::paintRow(QPainter& p, const HeatmapLayout::Panel& panel, int r
     const CacheSchema* schema = m_model->rowSchema(row);
     const bool external = !m_model->externalChangeIn(row, domain).isEmpty();
 
+    const int badgeSize = std::max(6, strip.height() - 6);
     if (withLabel) {
         p.setPen(error.isEmpty() ? palette().color(QPalette::Text) : colours.invalid);
-        const QRect label(HeatmapLayout::Margin, strip.top(), gridLeft() - HeatmapLayout::Margin - 8, strip.height());
+        const int room = external ? badgeSize + 4 : 0; // the label ends before the badge
+        const QRect label(
+            HeatmapLayout::Margin, strip.top(), gridLeft() - HeatmapLayout::Margin - 8 - room, strip.height());
         p.drawText(label, Qt::AlignVCenter | Qt::AlignRight,
             fontMetrics().elidedText(
                 m_model->rowLabel(row) + (pending ? QStringLiteral("*") : QString()), Qt::ElideMiddle, label.width()));
     }
     if (external) { // a badge left of the row in every domain it changed in (the tooltip says what and when)
-        const int d = std::max(6, strip.height() - 6);
-        const QRect badge(strip.left() - d - 3, strip.center().y() - d / 2, d, d);
+        const QRect badge(strip.left() - badgeSize - 3, strip.center().y() - badgeSize / 2, badgeSize, badgeSize);
         p.setPen(Qt::NoPen);
         p.setBrush(colours.external);
         p.drawEllipse(badge);
