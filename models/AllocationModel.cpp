@@ -72,6 +72,25 @@ void AllocationModel::applyChange(const rdt::AllocationChanged& change)
     const bool cache = m_state.cacheSchema(change.resource) != nullptr;
     const quint64 v = qs(change.newValue).trimmed().toULongLong(&okNum, cache ? 16 : 10);
     if (okNum) storeValue(change.group, change.resource, change.domain, v, cache);
+    if (m_external.add(change)) {
+        emitAllChanged(false);
+        Q_EMIT externalChangesChanged();
+    }
+}
+
+QString AllocationModel::externalChangeIn(int row, int domain) const
+{
+    const GroupAllocation* g = rowGroup(row);
+    const CacheSchema* s = rowSchema(row);
+    return g && s ? m_external.textFor(g->group, s->name, domain) : QString();
+}
+
+void AllocationModel::acknowledgeExternalChanges()
+{
+    if (m_external.count() == 0) return;
+    m_external.clear();
+    emitAllChanged(false);
+    Q_EMIT externalChangesChanged();
 }
 
 void AllocationModel::setOccupancy(const std::map<std::string, std::map<int, std::uint64_t>>& occupancy)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "AllocationState.h"
+#include "ExternalChangeMarks.h"
 #include "rdt/AllocationRules.h"
 #include "rdt/Sample.h"
 
@@ -40,6 +41,7 @@ public:
         SchemaRole, ///< QString: "L3", "L3CODE", ...
         ClosidRole, ///< int
         IoAllocRole, ///< bool: I/O devices fill this way of the current domain (AMD io_alloc)
+        ExternalChangeRole, ///< QString: what another program changed in this row and domain lately ("" when none)
     };
     Q_ENUM(Role)
 
@@ -56,6 +58,11 @@ public:
     const AllocationState& state() const { return m_state; }
     /// Applies one observed or recorded change (ok ones only): cache values are hex, bandwidth decimal.
     void applyChange(const rdt::AllocationChanged& change);
+    /// Rows another program changed lately (ExternalChangeMarks.h): the text of one row's marks in one domain.
+    QString externalChangeIn(int row, int domain) const;
+    int externalChangeCount() const { return m_external.count(); }
+    /// The user saw the marks: they go.
+    void acknowledgeExternalChanges();
     /// Updates only the occupancy figures (cheap, for the frame pump): group -> domain -> bytes.
     void setOccupancy(const std::map<std::string, std::map<int, std::uint64_t>>& occupancy);
 
@@ -135,6 +142,8 @@ Q_SIGNALS:
     void allocationWritten(const rdt::AllocationChanged& change);
     void editableChanged(bool editable, const QString& reason);
     void pendingChanged();
+    /// An external change was marked or the marks were acknowledged.
+    void externalChangesChanged();
     /// The state (groups, schemas, values) changed; the MBA editor listens to this.
     void stateChanged();
 
@@ -181,4 +190,5 @@ private:
     mutable std::map<int, std::vector<Derived>> m_derived; ///< per domain, filled on first use after a change
     mutable bool m_derivedValid = false;
     quint64 m_previewMask = 0;
+    ExternalChangeMarks m_external;
 };

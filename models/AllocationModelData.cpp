@@ -62,6 +62,8 @@ QVariant AllocationModel::data(const QModelIndex& index, int role) const
         return qs(s->name);
     case ClosidRole:
         return g->closid;
+    case ExternalChangeRole:
+        return externalChangeIn(row, m_domain);
     default:
         return {};
     }
@@ -95,6 +97,7 @@ QString AllocationModel::cellAccessibleText(int row, int bit, int domain) const
                     .arg(stateText(cellState(row, bit, domain)));
     if (const CacheSchema* s = rowSchema(row); s && ((s->shareableBits >> bit) & 1u)) t += tr(", hardware-shared");
     if (hasPendingIn(row, domain)) t += tr(", staged edit");
+    if (!externalChangeIn(row, domain).isEmpty()) t += tr(", changed by another program");
     return t;
 }
 
@@ -127,6 +130,7 @@ QString AllocationModel::cellToolTip(int row, int bit) const
                  .arg(s->ioAllocClosid);
     const QString err = rowError(row);
     if (!err.isEmpty()) t += QStringLiteral("\nerror: ") + err;
+    if (const QString ext = externalChangeIn(row, m_domain); !ext.isEmpty()) t += QLatin1Char('\n') + ext;
     return t;
 }
 

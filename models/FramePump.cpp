@@ -18,8 +18,8 @@ constexpr std::size_t kMaxMarkers = 10000;
 QString markerLabel(const rdt::AllocationChanged& c)
 {
     const QString group = QString::fromStdString(rdt::displayGroup(c.group));
-    QString text = group + QLatin1Char(' ') + QString::fromStdString(c.resource) + QLatin1Char('@')
-        + QString::number(c.domain) + QStringLiteral(": ")
+    QString text = group + QLatin1Char(' ') + QString::fromStdString(c.resource)
+        + (c.domain < 0 ? QString() : QLatin1Char('@') + QString::number(c.domain)) + QStringLiteral(": ")
         + (c.oldValue.empty() ? QString() : QString::fromStdString(c.oldValue) + QLatin1Char(' ')) // none: initial
         + QStringLiteral("\u2192 ") + QString::fromStdString(c.newValue);
     if (!c.who.empty()) text += QStringLiteral(" (") + QString::fromStdString(c.who) + QLatin1Char(')');

@@ -86,7 +86,23 @@ CacheWayHeatmap::CacheWayHeatmap(QWidget* parent)
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     layout->addWidget(scroll, 1);
+    // What another program (pqos, a shell) changed: the rows carry a "!" badge and an outline until dismissed.
+    m_externalBar = new QWidget(this);
+    auto* external = new QHBoxLayout(m_externalBar);
+    external->setContentsMargins(0, 0, 0, 0);
+    m_external = new QLabel(m_externalBar);
+    m_external->setWordWrap(true);
+    auto* dismiss = new QPushButton(tr("Dismiss"), m_externalBar);
+    dismiss->setObjectName(QStringLiteral("dismissExternal"));
+    dismiss->setToolTip(tr("Remove the marks of changes made by another program"));
+    external->addWidget(m_external, 1);
+    external->addWidget(dismiss);
+    m_externalBar->hide();
+    layout->addWidget(m_externalBar);
     layout->addWidget(m_status);
+    connect(dismiss, &QPushButton::clicked, this, [this] {
+        if (m_model) m_model->acknowledgeExternalChanges();
+    });
 
     connect(m_cacheBox, &QComboBox::currentTextChanged, this, [this](const QString& name) {
         if (m_model && !name.isEmpty()) m_model->setCache(name);
@@ -171,12 +187,31 @@ void CacheWayHeatmap::setModel(AllocationModel* model)
                                      m_status->hide();
                                  }
                              });
+        m_connections << connect(model, &AllocationModel::externalChangesChanged, this, &CacheWayHeatmap::syncExternal);
+        m_connections << connect(model, &AllocationModel::stateChanged, this, &CacheWayHeatmap::syncExternal);
         if (QUndoStack* stack = model->undoStack()) {
             m_connections << connect(stack, &QUndoStack::indexChanged, this, &CacheWayHeatmap::syncControls);
         }
     }
     syncSelectors();
     syncControls();
+    syncExternal();
+}
+
+QString CacheWayHeatmap::externalText() const
+{
+    const int n = m_model ? m_model->externalChangeCount() : 0;
+    if (n == 0) return {};
+    return (n == 1 ? tr("1 allocation change made by another program (pqos, a shell) is marked")
+                   : tr("%1 allocation changes made by another program (pqos, a shell) are marked").arg(n))
+        + tr(" with ! on the grid; hover a marked row for what changed and when.");
+}
+
+void CacheWayHeatmap::syncExternal()
+{
+    const QString text = externalText();
+    m_external->setText(text);
+    m_externalBar->setVisible(!text.isEmpty());
 }
 
 void CacheWayHeatmap::syncSelectors()

@@ -35,6 +35,8 @@ public:
     QString readOnlyText() const;
     /// The last rejection message shown in the status line ("" when none).
     QString statusText() const;
+    /// The line below the grid about rows another program changed ("" when none is marked).
+    QString externalText() const;
     /// The line above the grid: the cache's size, CBM, bytes per bit, rules (and SNC nodes).
     QString cacheInfoText() const;
     /// The heatmap's own Undo/Redo actions carry Ctrl+Z / Ctrl+Shift+Z while focus is inside it. Turn them off
@@ -53,6 +55,7 @@ Q_SIGNALS:
 private:
     void syncControls();
     void syncSelectors();
+    void syncExternal();
 
     QPointer<AllocationModel> m_model;
     HeatmapGrid* m_grid;
@@ -68,6 +71,8 @@ private:
     QLabel* m_simulated;
     QLabel* m_cacheLabel = nullptr;
     QLabel* m_info = nullptr;
+    QWidget* m_externalBar = nullptr;
+    QLabel* m_external = nullptr;
     QList<QMetaObject::Connection> m_connections;
     class QAction* m_undoAction = nullptr;
     class QAction* m_redoAction = nullptr;

@@ -352,6 +352,8 @@ bool HeatmapGrid::event(QEvent* event)
                        .arg(QString::number(m, 16));
             if (m_model->occupancyIn(row, domain, &bytes))
                 text += tr("\noccupancy %1").arg(QString::fromStdString(rdt::formatBytes(double(bytes))));
+            if (const QString ext = m_model->externalChangeIn(row, domain); !ext.isEmpty())
+                text += QLatin1Char('\n') + ext;
             text += tr("\nClick to select this domain; drag along the row to change its mask.");
         } else if (row >= 0 && bit >= 0)
             text = m_model->index(row, bit).data(Qt::ToolTipRole).toString();

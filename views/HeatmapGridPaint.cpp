@@ -106,13 +106,25 @@ void HeatmapGrid::paintRow(QPainter& p, const HeatmapLayout::Panel& panel, int r
     const QString error = current ? m_model->rowError(row) : QString();
     const QRect strip = l.cellRect(panel, row, l.bits - 1).united(l.cellRect(panel, row, 0));
     const CacheSchema* schema = m_model->rowSchema(row);
+    const bool external = !m_model->externalChangeIn(row, domain).isEmpty();
 
+    const int badgeSize = std::max(6, strip.height() - 6);
     if (withLabel) {
         p.setPen(error.isEmpty() ? palette().color(QPalette::Text) : colours.invalid);
-        const QRect label(HeatmapLayout::Margin, strip.top(), gridLeft() - HeatmapLayout::Margin - 8, strip.height());
+        const int room = external ? badgeSize + 4 : 0; // the label ends before the badge
+        const QRect label(
+            HeatmapLayout::Margin, strip.top(), gridLeft() - HeatmapLayout::Margin - 8 - room, strip.height());
         p.drawText(label, Qt::AlignVCenter | Qt::AlignRight,
             fontMetrics().elidedText(
                 m_model->rowLabel(row) + (pending ? QStringLiteral("*") : QString()), Qt::ElideMiddle, label.width()));
+    }
+    if (external) { // a badge left of the row in every domain it changed in (the tooltip says what and when)
+        const QRect badge(strip.left() - badgeSize - 3, strip.center().y() - badgeSize / 2, badgeSize, badgeSize);
+        p.setPen(Qt::NoPen);
+        p.setBrush(colours.external);
+        p.drawEllipse(badge);
+        p.setPen(palette().color(QPalette::Base));
+        p.drawText(badge, Qt::AlignCenter, QStringLiteral("!"));
     }
     const quint64 mask = m_model->maskIn(row, domain);
     for (int b = 0; b < l.bits; ++b) {
@@ -144,6 +156,10 @@ void HeatmapGrid::paintRow(QPainter& p, const HeatmapLayout::Panel& panel, int r
         p.setPen(QPen(palette().color(QPalette::Text), 1, Qt::DashLine));
         p.setBrush(Qt::NoBrush);
         p.drawRect(strip.adjusted(0, 0, -1, -1));
+    } else if (external) {
+        p.setPen(QPen(colours.external, 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(strip.adjusted(1, 1, -1, -1));
     }
     // The mask, in full, in its own column.
     p.setPen(error.isEmpty() ? palette().color(QPalette::Text) : colours.invalid);

@@ -21,6 +21,8 @@ struct HeatmapPalette {
         occupancy = dark ? QColor(255, 255, 255, 210) : QColor(0x20, 0x20, 0x28, 210);
         // I/O ways (io_alloc): purple, apart from the state colours and the red of invalid in both palettes.
         ioAlloc = dark ? QColor(0xd0, 0x8c, 0xff) : QColor(0x7a, 0x2e, 0xb8);
+        // Rows another program changed (ExternalChangeMarks): magenta, none of the cell colours.
+        external = dark ? QColor(0xff, 0x5c, 0xc8) : QColor(0xc0, 0x10, 0x8a);
     }
 
     QColor forState(AllocationModel::CellState s) const
@@ -40,5 +42,5 @@ struct HeatmapPalette {
         return unused;
     }
 
-    QColor allocated, overlapping, exclusive, unused, invalid, hatch, occupancy, ioAlloc;
+    QColor allocated, overlapping, exclusive, unused, invalid, hatch, occupancy, ioAlloc, external;
 };

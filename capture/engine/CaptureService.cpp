@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CaptureService.h"
 
+#include "ExternalChangeDetector.h"
 #include "GroupPmuCounter.h"
 #include "PmuCapture.h"
 #include "SourceAssembly.h"
@@ -12,8 +13,10 @@
 #include "rdt/Sampler.h"
 
 #include <cerrno>
+#include <optional>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <utility>
 
 namespace rdt::engine {
 
@@ -106,6 +109,12 @@ void CaptureService::attachBackend()
     m_allocation = std::make_unique<AllocationEngine>(*m_source.backend);
     if (auto* sim = m_source.simulation.get()) m_allocation->setClock([sim] { return sim->nowNs(); });
     m_allocation->setListener([this](const AllocationChanged& e) { push(e); });
+    {
+        std::lock_guard lock(m_externalMutex);
+        if (!m_external) m_external = std::make_unique<ExternalChangeDetector>();
+        m_external->reset(); // a new backend (or a remount): its state now is the baseline
+    }
+    checkExternalChanges(true);
     (void)setSamplingInterval(m_requestedIntervalNs);
 }
 
@@ -185,7 +194,10 @@ bool CaptureService::holdScenarioSteps(bool hold)
 CommandResult CaptureService::createGroup(const std::string& name)
 {
     if (!hasRdt()) return CommandResult::failure(noRdt());
-    return fromStatus(m_source.backend->createControlGroup(name));
+    std::lock_guard lock(m_externalMutex);
+    auto made = m_source.backend->createControlGroup(name);
+    if (made) m_external->adoptGroup(*m_source.backend, name); // its defaults are ours, not another program's
+    return fromStatus(made);
 }
 
 CommandResult CaptureService::createMonitorGroup(const std::string& parent, const std::string& name)
@@ -265,6 +277,7 @@ AllocationResult CaptureService::applyAllocation(const std::string& group, const
         out.result = CommandResult::failure(noRdt());
         return out;
     }
+    std::lock_guard lock(m_externalMutex); // the listener acknowledges each write before a check can read it
     auto outcome = m_allocation->apply({ group, change, m_options.who });
     out.result = outcome.ok ? CommandResult::success(outcome.notes) : CommandResult::failure(outcome.error);
     if (!outcome.ok) out.result.notes = outcome.notes;
@@ -329,6 +342,10 @@ void CaptureService::stopSampling()
 
 void CaptureService::push(EngineEvent event)
 {
+    if (const auto* change = std::get_if<AllocationChanged>(&event); change && change->who != kExternalWho) {
+        std::lock_guard lock(m_externalMutex);
+        if (m_external) m_external->acknowledge(*change);
+    }
     {
         std::lock_guard lock(m_eventMutex);
         m_events.push_back(std::move(event));
@@ -340,16 +357,60 @@ void CaptureService::push(EngineEvent event)
     if (m_wakeup) m_wakeup();
 }
 
+namespace {
+/// The group a scenario step's "write GROUP/schemata TEXT" (or mode) event names (sim/Simulation.cpp records a
+/// write step so), or none.
+std::optional<std::string> allocationWriteOf(const SimulationEvent& e)
+{
+    if (!e.ok || e.note || e.text.rfind("write ", 0) != 0) return std::nullopt;
+    const std::string path = e.text.substr(6, e.text.find(' ', 6) - 6);
+    for (const char* file : { "schemata", "mode" }) {
+        const std::string f = file;
+        if (path == f) return std::string {};
+        if (path.size() > f.size() && path.compare(path.size() - f.size() - 1, std::string::npos, "/" + f) == 0)
+            return path.substr(0, path.size() - f.size() - 1);
+    }
+    return std::nullopt;
+}
+}
+
 void CaptureService::takeSimulationEvents()
 {
     if (!m_source.simulation) return;
-    for (auto& e : m_source.simulation->takeEvents())
+    for (auto& e : m_source.simulation->takeEvents()) {
+        if (auto group = allocationWriteOf(e)) {
+            std::lock_guard lock(m_externalMutex);
+            m_scenarioWrites.insert(*group);
+        }
         push(std::move(e));
+    }
+}
+
+void CaptureService::checkExternalChanges(bool force)
+{
+    if (!hasRdt()) return;
+    const auto wall = monotonicNs();
+    if (!force && wall - m_lastExternalCheckNs < m_options.externalCheckIntervalNs) return;
+    m_lastExternalCheckNs = wall;
+    std::vector<AllocationChanged> found;
+    {
+        std::lock_guard lock(m_externalMutex);
+        found = m_external->check(*m_source.backend, nowNs());
+        // A step the sampler's thread ran while the groups were read is in them: its event explains it too. What
+        // it names stays explained for the next check as well, in case the read came before it.
+        auto explained = std::exchange(m_scenarioWrites, {});
+        takeSimulationEvents();
+        explained.insert(m_scenarioWrites.begin(), m_scenarioWrites.end());
+        std::erase_if(found, [&](const AllocationChanged& c) { return explained.count(c.group) > 0; });
+    }
+    for (auto& c : found)
+        push(std::move(c));
 }
 
 std::vector<EngineEvent> CaptureService::drainEvents()
 {
     takeSimulationEvents();
+    checkExternalChanges(false);
     std::lock_guard lock(m_eventMutex);
     std::vector<EngineEvent> out(std::make_move_iterator(m_events.begin()), std::make_move_iterator(m_events.end()));
     m_events.clear();

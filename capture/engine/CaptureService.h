@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@ struct PerfEnvironment;
 
 namespace rdt::engine {
 
+class ExternalChangeDetector;
 class GroupPmuCounter;
 class PmuCapture;
 
@@ -42,6 +44,9 @@ struct ServiceOptions {
     bool openRdt = true; ///< false: PMU captures only (no RDT source is opened)
     std::size_t eventCapacity = 4096; ///< undrained events kept; older ones are dropped and counted
     std::string who = "cli"; ///< who applies allocations ("cli", "gui", "agent"), copied into AllocationChanged
+    /// How often drainEvents() looks for allocation changes made by another program (ExternalChangeDetector.h),
+    /// in wall-clock time; 0: at every drain. Each look reads every control group's schemata once.
+    std::uint64_t externalCheckIntervalNs = 500'000'000;
     /// Intel SNC: read per sub-NUMA node (RdtBackend::setSncNodeReadings); batches then carry the node rows in
     /// RdtSampleBatch::nodeSamples beside their L3 sums in `samples` (what sessions keep). For the metrics
     /// endpoint's `node` label, `monitor --nodes` and the GUI's Monitor dock.
@@ -118,7 +123,9 @@ public:
     Result<GroupPmuCounts> countGroupPmu(const std::string& group) override;
 
     // --- Events ----------------------------------------------------------------------------------------------
-    /// Everything that happened since the last call, oldest first (each event is returned once).
+    /// Everything that happened since the last call, oldest first (each event is returned once). At most every
+    /// ServiceOptions::externalCheckIntervalNs it first compares the control groups with what the engine last saw
+    /// or wrote: a change it did not make is an AllocationChanged with who = kExternalWho ("external").
     std::vector<EngineEvent> drainEvents() override;
     /// PMU batches since the last call (kept apart: they are many and only PMU clients want them).
     std::vector<PmuBatch> drainPmuBatches() override;
@@ -137,6 +144,8 @@ private:
     void attachBackend();
     void push(EngineEvent event);
     void takeSimulationEvents();
+    /// ExternalChangeDetector::check when the interval has passed (or `force`), its findings pushed as events.
+    void checkExternalChanges(bool force);
     /// PmuRequest::catGroup, checked: a simulated program, an RDT source that has the group, and a simulated machine
     /// (or a named preset) whose caches the program uses.
     CommandResult checkCatGroup(const PmuRequest& request);
@@ -154,6 +163,14 @@ private:
     std::map<std::uint32_t, std::unique_ptr<PmuCapture>> m_pmu;
     std::uint32_t m_nextPmuId = 1;
     std::unique_ptr<GroupPmuCounter> m_groupPmu; ///< real sources' per-group counts, opened on first use
+    /// Held across the engine's own writes and each external check, so a write is acknowledged before any check
+    /// can read it (recursive: the allocation listener acknowledges inside applyAllocation).
+    std::recursive_mutex m_externalMutex;
+    std::unique_ptr<ExternalChangeDetector> m_external;
+    std::uint64_t m_lastExternalCheckNs = 0; ///< CLOCK_MONOTONIC
+    /// Groups whose schemata or mode a simulated scenario step wrote since the last check: the step is reported
+    /// as a SimulationEvent already, so the check does not report it again as external.
+    std::set<std::string> m_scenarioWrites;
 
     mutable std::mutex m_eventMutex;
     std::deque<EngineEvent> m_events;

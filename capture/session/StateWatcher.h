@@ -44,6 +44,11 @@ public:
     Changes poll(std::uint64_t timeNs);
     /// Observes groups read elsewhere (the capture engine's snapshot, local or on an agent): the same rules.
     Changes observe(std::uint64_t timeNs, const std::vector<GroupReading>& groups);
+    /// Takes one value as known without reporting it (a change its maker reported already).
+    void acknowledge(const std::string& path, const std::string& resource, int domain, const std::string& value)
+    {
+        m_values[{ path, resource, domain }] = value;
+    }
 
 private:
     RdtBackend* m_backend = nullptr;

@@ -194,3 +194,26 @@ TEST(SimNamespaceErrors, SigtermEndsTheCommandFirst)
     const CliRun r = runShell("timeout 20 " + cmd);
     EXPECT_EQ(r.output, "exit 143\n") << "128 + SIGTERM: the command died of the forwarded signal";
 }
+
+TEST_F(PqosOnSimulatedMachine, MonitorReportsWhatPqosChangesAsExternalAndItsOwnWritesNot)
+{
+    // rdtscope-cli monitor on the mount sees pqos's write as an allocation change it did not make (issue 45 item
+    // 6; engine/ExternalChangeDetector.h), and its own --at write not. pqos runs once before, so its classes are
+    // part of the monitor's baseline; pqos writes only after the monitor printed its first table (bounded wait).
+    const NamespaceRun r = inNamespace("pqos -I -s >/dev/null && out=$(mktemp) &&"
+                                       " { rdtscope-cli monitor --source resctrl --interval 250 --duration 4"
+                                       " --at 0.5:COS2:L3:0=f >\"$out\" & } &&"
+                                       " for i in $(seq 100); do grep -q '^TIME' \"$out\" && break; sleep 0.05; done;"
+                                       " pqos -I -e 'llc:1=0x3' >/dev/null && wait && echo '--- table' && cat \"$out\"",
+        60);
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("external change "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(": COS1 L3@0: 7ff -> 3\n"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("applied 'L3:0=f' to COS2"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find(": COS2 "), std::string::npos) << "the monitor's own write is not external:\n" << r.output;
+    std::size_t external = 0;
+    for (auto at = r.output.find("external change "); at != std::string::npos;
+         at = r.output.find("external change ", at + 1))
+        ++external;
+    EXPECT_EQ(external, 1u) << r.output;
+}
