@@ -11,8 +11,8 @@ AddressTables::AddressTables(SessionFile& file)
 Result<std::vector<AddressMap>> AddressTables::addressMaps()
 {
     m_file.resetBudget();
-    auto st = Statement::prepare(
-        m_file.db(), "SELECT time_ns, pid, start, end, pgoff, path, build_id FROM address_maps ORDER BY time_ns, rowid");
+    auto st = Statement::prepare(m_file.db(),
+        "SELECT time_ns, pid, start, end, pgoff, path, build_id FROM address_maps ORDER BY time_ns, rowid");
     if (!st) return m_file.noteFailure(st.error(), "address maps are unreadable");
     std::vector<AddressMap> out;
     for (;;) {

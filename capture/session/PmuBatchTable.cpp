@@ -12,8 +12,8 @@ PmuBatchTable::PmuBatchTable(SessionFile& file)
 std::optional<std::pair<std::uint64_t, std::uint64_t>> PmuBatchTable::pmuBatchTimeRange(const std::string& kind)
 {
     m_file.resetBudget();
-    auto q = Statement::prepare(
-        m_file.db(), "SELECT min(start_ns), max(end_ns) FROM pmu_batches WHERE kind = ? AND start_ns > 0 AND end_ns > 0");
+    auto q = Statement::prepare(m_file.db(),
+        "SELECT min(start_ns), max(end_ns) FROM pmu_batches WHERE kind = ? AND start_ns > 0 AND end_ns > 0");
     if (!q) return std::nullopt;
     q->bind(1, kind);
     auto r = q->step();
@@ -32,7 +32,8 @@ void PmuBatchTable::stepPmuBatches(Statement& st, const std::function<bool(PmuBa
         if (!*row) break;
         const std::string id = st.text(0);
         if (st.text(5) != "zstd") {
-            m_file.issue("PMU batch " + id + " uses codec '" + st.text(5) + "', which this rdtscope cannot read: skipped");
+            m_file.issue(
+                "PMU batch " + id + " uses codec '" + st.text(5) + "', which this rdtscope cannot read: skipped");
             continue;
         }
         const std::uint64_t startNs = st.u64(2), endNs = st.u64(3), count = st.u64(4), rawSize = st.u64(6);

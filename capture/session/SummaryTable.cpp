@@ -46,7 +46,8 @@ Result<std::vector<SummaryBucket>> SummaryTable::summary(int resolutionS, std::u
         b.localMin = figure(10);
         b.localMax = figure(11);
         b.localMean = figure(12);
-        if (m_file.damagedRow(*st, "rdt_summary row (bucket " + st->text(0) + ", group_id " + st->text(1) + ")")) continue;
+        if (m_file.damagedRow(*st, "rdt_summary row (bucket " + st->text(0) + ", group_id " + st->text(1) + ")"))
+            continue;
         b.group = m_file.groupPath(groupId);
         out.push_back(std::move(b));
     }
@@ -56,8 +57,8 @@ Result<std::vector<SummaryBucket>> SummaryTable::summary(int resolutionS, std::u
 std::optional<std::uint64_t> SummaryTable::sketchEnd()
 {
     // An older file's rdt_summary has no `sketch` column: the statement does not prepare, and there are none.
-    auto st
-        = Statement::prepare(m_file.db(), "SELECT MAX(bucket) FROM rdt_summary WHERE resolution_s = ? AND sketch IS NOT NULL");
+    auto st = Statement::prepare(
+        m_file.db(), "SELECT MAX(bucket) FROM rdt_summary WHERE resolution_s = ? AND sketch IS NOT NULL");
     if (!st) return std::nullopt;
     st->bind(1, SummaryAggregator::kSketchResolution);
     auto row = st->step();
