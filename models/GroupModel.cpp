@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "GroupModel.h"
+#include "rdt/GroupNames.h"
 
 #include <QStringList>
 
@@ -107,7 +108,7 @@ int GroupModel::columnCount(const QModelIndex&) const
 
 QString GroupModel::displayName(const std::string& path)
 {
-    if (path.empty()) return tr("(default group)");
+    if (path.empty()) return QString::fromStdString(rdt::displayGroup(path)); // the one name (rdt/GroupNames.h)
     const auto pos = path.rfind('/');
     return QString::fromStdString(pos == std::string::npos ? path : path.substr(pos + 1));
 }
@@ -134,7 +135,7 @@ QVariant GroupModel::data(const QModelIndex& index, int role) const
         QStringList pids;
         for (int pid : g->tasks)
             pids.append(QString::number(pid));
-        const QString path = g->path.empty() ? tr("(default group)") : QString::fromStdString(g->path);
+        const QString path = QString::fromStdString(rdt::displayGroup(g->path));
         return pids.isEmpty() ? path
                               : path + QStringLiteral("\n") + tr("tasks: %1").arg(pids.join(QStringLiteral(", ")));
     }

@@ -74,7 +74,7 @@ private Q_SLOTS:
         model.setGroups({ { "", false, { 1, 2 }, "0-7" }, { "p0", false, { 100 }, "" },
             { "p0/mon_groups/m1", true, { 101, 102 }, "" }, { "mon_groups/idle", true, {}, "" } });
         QCOMPARE(model.rowCount(), 2);
-        QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("(default group)"));
+        QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("default"));
         QCOMPARE(model.index(0, GroupModel::CpusColumn).data().toString(), QStringLiteral("0-7"));
         QCOMPARE(model.rowCount(model.index(0, 0)), 1); // mon_groups/idle under the default group
         const QModelIndex p0 = model.index(1, 0);

@@ -159,7 +159,7 @@ private Q_SLOTS:
         selectRow(panel.view(), QStringLiteral("streamer"));
         QVERIFY(panel.setCpus(QStringLiteral(" 2-3 ")));
         QCOMPARE(backend.groups[1].cpus, std::string("2-3"));
-        selectRow(panel.view(), QStringLiteral("(default group)"));
+        selectRow(panel.view(), QStringLiteral("default"));
         QVERIFY(!panel.removeSelected()); // the default group stays
         selectRow(panel.view(), QStringLiteral("m1"));
         QVERIFY(panel.removeSelected());
