@@ -4,6 +4,7 @@
 #include "platform/CapabilityReport.h"
 #include "platform/CoreTypeView.h"
 #include "platform/CpuidDump.h"
+#include "platform/HostCapabilityReport.h"
 #include "platform/LiveCpuid.h"
 
 #include <memory>
@@ -30,24 +31,13 @@ MachineDescription machineFromReport(const rdt::CapabilityReport& report)
 
 rdt::Result<MachineDescription> describeMachine(const QString& cpuidDumpPath)
 {
-    std::unique_ptr<rdt::CpuidSource> source;
-    if (!cpuidDumpPath.isEmpty()) {
-        auto table = rdt::loadCpuidDump(cpuidDumpPath.toStdString());
-        if (!table) return table.error();
-        source = std::make_unique<rdt::CpuidTable>(std::move(table.value()));
-    } else {
-        source = std::make_unique<rdt::LiveCpuid>();
-    }
-    const rdt::CpuFeatures features = rdt::decodeCpuFeatures(*source);
-    std::optional<rdt::EnvironmentProbe> env;
-    std::optional<rdt::Topology> topology;
-    if (cpuidDumpPath.isEmpty()) {
-        env = rdt::probeEnvironment("/", features.identity.hypervisor);
-        if (auto t = rdt::readTopology("/sys")) topology = std::move(t.value());
-    }
-    auto report = rdt::buildCapabilityReport(features, env ? &*env : nullptr, topology ? &*topology : nullptr);
-    // A hybrid part (dump or this machine): one line per core type (P-core, E-core) from its CPUs' leaves 1AH and
-    // 23H, as `info` prints them (SDM 22.2.9: leaf 0AH gives only the common set).
-    if (features.hybrid.hybrid) rdt::appendCoreTypeLines(rdt::coreTypeViewsOf(cpuidDumpPath.toStdString()), report);
+    if (cpuidDumpPath.isEmpty()) return machineFromReport(rdt::hostCapabilityReport()); // as `info` and agents do
+    auto table = rdt::loadCpuidDump(cpuidDumpPath.toStdString());
+    if (!table) return table.error();
+    const rdt::CpuFeatures features = rdt::decodeCpuFeatures(*table);
+    auto report = rdt::buildCapabilityReport(features, nullptr, nullptr);
+    // A hybrid dump: one line per core type (P-core, E-core) from its CPUs' leaves 1AH and 23H, as `info` prints
+    // them (SDM 22.2.9: leaf 0AH gives only the common set).
+    if (features.hybrid.hybrid) rdt::appendCoreTypeLines(rdt::coreTypeViews(cpuidDumpPath.toStdString()), report);
     return machineFromReport(report);
 }

@@ -7,6 +7,7 @@
 #include "SourceAssembly.h"
 #include "core/Time.h"
 #include "platform/CpuidDump.h"
+#include "platform/HostCapabilityReport.h"
 #include "platform/LiveCpuid.h"
 #include "rdt/AllocationEngine.h"
 #include "rdt/MsrBackend.h"
@@ -430,6 +431,13 @@ std::uint64_t CaptureService::droppedEvents() const
 {
     std::lock_guard lock(m_eventMutex);
     return m_dropped;
+}
+
+// The machine the service runs on, as `rdtscope-cli info` describes it, so `info --connect URL` prints the agent's
+// machine with the same code and in the same format as the local command.
+Result<CapabilityReport> CaptureService::describeMachine()
+{
+    return hostCapabilityReport();
 }
 
 } // namespace rdt::engine
