@@ -1,7 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MainWindow.h"
+#include "ColourSchemeMenu.h"
 #include "ConnectionBanner.h"
+#include "EditMenu.h"
+#include "LessonController.h"
+#include "PanelFocus.h"
+#include "PmuAgentConnection.h"
+#include "RecentConnections.h"
+#include "RecentFiles.h"
+#include "RecentFilesMenu.h"
+#include "ShortcutsHelp.h"
+#include "SourceFactory.h"
 #include "platform/CpuidDump.h"
+#include "protocol/AgentUrl.h"
 #include "simpmu/SimPmuModel.h"
 
 #include "ReplaySourceAdapter.h"
@@ -33,9 +44,12 @@
 #include "views/CompareWindow.h"
 
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -101,7 +115,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_recording(new SessionRecording(this))
 {
     setWindowIcon(QIcon(QStringLiteral(":/icons/rdtscope.svg")));
-    resize(1400, 900);
+    resize(m_layout.defaultSize());
 
     // The RDT dashboard: heatmap above, timelines below, replay bar on top when replaying.
     m_allocationModel->setUndoStack(m_undoStack); // before the editors connect to the model's stack
@@ -154,14 +168,31 @@ MainWindow::MainWindow(QWidget* parent)
     buildDocks();
     buildMenus();
     m_pmu = new PmuPages(this, m_pages, 2, m_openPerfAction); // replaces the three PMU placeholder tabs
+    m_pmuAgent = new PmuAgentConnection(m_pmu->session(), this);
+    connect(m_pmuAgent, &PmuAgentConnection::finished, this, [this](bool ok, const QString& message) {
+        statusBar()->showMessage(ok ? tr("PMU pages: captures run on the agent at %1").arg(message)
+                                    : tr("PMU pages: cannot reach the agent: %1").arg(message),
+            ok ? 5000 : 15000);
+        Q_EMIT pmuConnectFinished(ok, message);
+    });
     // A live capture that kept its own engine across a change to the simulator hands over once it stops.
     connect(m_pmu->session(), &PmuSession::simulationChanged, this, [this](bool running) {
         if (!running) QTimer::singleShot(0, this, &MainWindow::sharePmuEngine);
     });
-    rememberImportedFiles();
+    // A perf.data file imported by any route (File > Open perf.data, --open, Open Recent) joins the recent files.
+    connect(m_pmu->session(), &PmuSession::importFinished, this, [this](bool ok, const QString&) {
+        if (ok) m_recent->openedFile(m_pmu->session()->importedFile());
+    });
+    connect(this, &MainWindow::sessionOpened, this, [this](bool ok, const QString&) {
+        if (ok) m_recent->openedFile(m_sessionPath);
+    });
     addDockActions();
-    buildLessonDock();
-    setupTabOrder();
+    m_lessons = new LessonController(this, m_viewMenu, m_docksEnd);
+    // Tab walks the panels as they read on screen: the Groups dock, then the dashboard top to bottom (heatmap, MB
+    // table, timelines), then the Monitor and Explain docks.
+    m_panelFocus = std::make_unique<PanelFocus>(
+        QList<QWidget*> { m_groupsPanel, m_heatmap, m_mba, m_timelines, m_monitorPanel, m_explain });
+    m_panelFocus->setupTabOrder(this);
     m_pmu->linkTimeline(m_timelines, m_pump); // a range selected on the timeline filters the PMU views
     statusBar()->addWidget(m_sourceLabel, 1);
     statusBar()->addPermanentWidget(m_frameLabel);
@@ -231,9 +262,8 @@ void MainWindow::buildDocks()
     tabifyDockWidget(explain, m_historyDock);
     explain->raise();
     // Dock sizes only stick once the window is laid out: apply them on the first event-loop turn.
-    m_defaultState = saveState(2); // (WindowLayout.cpp kLayoutVersion) what View > Reset layout goes back to (before
-                                   // any saved state is restored)
-    QTimer::singleShot(0, this, [this] { applyDefaultDockSizes(); });
+    m_layout.captureDefaults(); // what View > Reset layout goes back to (before any saved state is restored)
+    QTimer::singleShot(0, this, [this] { m_layout.applyDefaultDockSizes(); });
     connect(m_monitorPanel, &MonitorPanel::explainRequested, m_explain, &ExplainPanel::showConcept);
 }
 
@@ -496,5 +526,291 @@ bool MainWindow::saveScreenshot(const QString& path, QString* error)
             *error = tr("Could not write the screenshot %1: check that the folder exists and is writable.").arg(path);
         return false;
     }
+    return true;
+}
+
+// --- delegations to the window's parts ---
+
+LessonPanel* MainWindow::lessonPanel() const
+{
+    return m_lessons->panel();
+}
+
+const rdt::lesson::LessonRun* MainWindow::lessonRun() const
+{
+    return m_lessons->run();
+}
+
+bool MainWindow::startLesson(const QString& nameOrPath, QString* error)
+{
+    return m_lessons->start(nameOrPath, error);
+}
+
+void MainWindow::stopLesson()
+{
+    if (m_lessons) m_lessons->stop();
+}
+
+void MainWindow::setEventTap(std::function<void(const rdt::engine::EngineEvent&)> tap)
+{
+    if (m_source.setEventTap) m_source.setEventTap(std::move(tap));
+}
+
+QList<QWidget*> MainWindow::focusPanels() const
+{
+    return m_panelFocus->panels();
+}
+
+QWidget* MainWindow::focusNextPanel(bool forward)
+{
+    return m_panelFocus->focusNext(forward);
+}
+
+void MainWindow::resetLayout()
+{
+    m_layout.reset();
+}
+
+bool MainWindow::restoreLayout()
+{
+    return m_layout.restore();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    m_layout.save();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::setRememberRecentFiles(bool on)
+{
+    m_recent->setRemember(on);
+}
+
+void MainWindow::openRecent(const QString& path)
+{
+    if (!QFileInfo(path).isFile()) {
+        statusBar()->showMessage(tr("Cannot open %1: it no longer exists").arg(path), 10000);
+        return;
+    }
+    if (!m_pmu->startFromOptions(path, QString(), false)) openSession(path);
+}
+
+// --- connections to an agent ---
+
+QStringList MainWindow::recentConnections()
+{
+    return RecentConnections::list();
+}
+
+QString MainWindow::connectionBannerText() const
+{
+    return m_connectionBanner ? m_connectionBanner->text() : QString();
+}
+
+void MainWindow::connectTo(const AppOptions& options)
+{
+    statusBar()->showMessage(tr("Connecting to %1\u2026").arg(options.connect));
+    // ssh may take seconds (or ask for nothing and time out): never on the GUI thread. The window's one job
+    // tracker: a session opened meanwhile makes this connection stale, and the other way round.
+    m_jobs.startJob([options] { return std::make_shared<rdt::Result<SourceBundle>>(openConnectedSource(options)); },
+        [this, options](std::shared_ptr<rdt::Result<SourceBundle>> result) {
+            if (!result->ok()) {
+                const QString why = QString::fromStdString(result->error().toString());
+                statusBar()->showMessage(tr("Cannot connect: %1").arg(why), 15000);
+                Q_EMIT connectFinished(false, why);
+                return;
+            }
+            setSource(std::move(result->value()));
+            m_connectedOptions = options;
+            usePmuEngineAt(options);
+            m_connectionBanner->hide();
+            RecentConnections::remember(options.connect);
+            showView(QStringLiteral("rdt"));
+            statusBar()->clearMessage();
+            Q_EMIT connectFinished(true, options.connect);
+        });
+}
+
+void MainWindow::usePmuEngineAt(const AppOptions& options)
+{
+    m_pmuAgent->open(options);
+}
+
+void MainWindow::showConnectDialog()
+{
+    QStringList recent = recentConnections();
+    if (recent.isEmpty()) recent << QStringLiteral("ssh://root@") << QStringLiteral("local");
+    bool ok = false;
+    const QString url = QInputDialog::getItem(this, tr("Connect to an agent"),
+        tr("rdtscope-agent at (ssh://[USER@]HOST[:PORT], unix:PATH, or local for this machine through pkexec).\n"
+           "The source (%1) runs there; the GUI stays unprivileged.")
+            .arg(m_startOptions.source),
+        recent, 0, /*editable=*/true, &ok)
+                            .trimmed();
+    if (!ok || url.isEmpty()) return;
+    if (auto parsed = rdt::protocol::parseAgentUrl(url.toStdString()); !parsed) {
+        statusBar()->showMessage(
+            tr("Not an agent address: %1").arg(QString::fromStdString(parsed.error().toString())), 10000);
+        return;
+    }
+    AppOptions options = m_startOptions;
+    options.openFile.clear();
+    options.connect = url;
+    if (url != m_startOptions.connect) options.agentPath.clear(); // --agent named the path on another host
+    connectTo(options);
+}
+
+// --- menus ---
+
+void MainWindow::buildMenus()
+{
+    buildFileMenu();
+    m_editMenu = new EditMenu(
+        menuBar(), m_undoStack, m_allocationModel, m_historyDock, [this] { return m_source.liveEngine; }, this);
+    connect(m_editMenu, &EditMenu::cdpRequested, this, &MainWindow::setCdp);
+    buildViewMenu();
+    buildHelpMenu();
+}
+
+void MainWindow::buildFileMenu()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open session\u2026"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open session"), QString(), tr("rdtscope sessions (*.rdts *.sqlite *.db);;All files (*)"));
+        if (!path.isEmpty()) openSession(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+    open->setToolTip(tr("Replay a session recorded by rdtscope or rdtscope-cli record"));
+    m_openPerfAction = file->addAction(tr("Open &perf.data\u2026")); // enabled by PmuPages
+    m_openPerfAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_recent = new RecentFilesMenu(file, this);
+    connect(m_recent, &RecentFilesMenu::openRequested, this, &MainWindow::openRecent);
+    QAction* connectAction = file->addAction(tr("Co&nnect to agent\u2026"), this, &MainWindow::showConnectDialog);
+    connectAction->setToolTip(tr("Run the source on rdtscope-agent on a server (ssh) or on this machine (pkexec)"));
+    connectAction->setShortcut(
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N)); // not Ctrl+K: text fields delete to the line end
+    QAction* compare = file->addAction(tr("&Compare with\u2026"), this, [this] {
+        const QString filter
+            = tr("Sessions and perf.data files (*.rdts *.sqlite *.db *.data *.perfdata);;All files (*)");
+        QString a = m_sessionPath;
+        if (a.isEmpty()) a = QFileDialog::getOpenFileName(this, tr("Compare: choose A (before)"), QString(), filter);
+        if (a.isEmpty()) return;
+        const QString b = QFileDialog::getOpenFileName(this, tr("Compare %1 with B (after)").arg(a), QString(), filter);
+        if (!b.isEmpty()) compareWith(a, b);
+    });
+    compare->setToolTip(tr("Compare the open session (or a file) with another session or perf.data file"));
+    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D)); // D for diff
+    m_openPerfAction->setEnabled(false);
+    m_recordAction = file->addAction(tr("&Record\u2026"));
+    m_recordAction->setCheckable(true);
+    m_recordAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_recordAction->setToolTip(tr("Record what the current source shows into a session file"));
+    connect(m_recordAction, &QAction::triggered, this, [this](bool on) {
+        QString error;
+        if (on) {
+            const QString path = QFileDialog::getSaveFileName(
+                this, tr("Record to"), QStringLiteral("session.rdts"), tr("rdtscope sessions (*.rdts)"));
+            if (path.isEmpty() || !startRecording(path, &error)) {
+                m_recordAction->setChecked(false);
+                if (!error.isEmpty()) QMessageBox::warning(this, tr("Record"), error);
+            }
+        } else if (!stopRecording(&error)) {
+            QMessageBox::warning(this, tr("Record"), error);
+        }
+    });
+    file->addSeparator();
+    QAction* screenshot = file->addAction(tr("Save &screenshot\u2026"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save screenshot"), QStringLiteral("rdtscope.png"), tr("PNG image (*.png)"));
+        QString error;
+        if (!path.isEmpty() && !saveScreenshot(path, &error)) QMessageBox::warning(this, tr("Screenshot"), error);
+    });
+    screenshot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)); // the window saved as an image
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
+    quit->setShortcuts(QKeySequence::Quit);
+    if (quit->shortcut().isEmpty()) quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q)); // themes without one
+    for (QAction* a : file->actions())
+        a->setStatusTip(a->toolTip());
+    file->setToolTipsVisible(true);
+}
+
+void MainWindow::buildViewMenu()
+{
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (int i = 0; i < m_pages->count(); ++i) {
+        QAction* a = view->addAction(m_pages->tabText(i), this, [this, i] { m_pages->setCurrentIndex(i); });
+        a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
+    }
+    view->addSeparator();
+    m_viewMenu = view; // addDockActions() puts the docks' toggles here once PmuPages has added its dock
+    QAction* reset = view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
+    reset->setToolTip(tr("Put the docks, splitters and window size back to the defaults"));
+    reset->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_docksEnd = reset;
+    view->addSeparator();
+    QAction* follow = view->addAction(tr("&Follow newest data"));
+    follow->setCheckable(true);
+    follow->setChecked(m_timelines->follow());
+    connect(follow, &QAction::toggled, m_timelines, &TimelineView::setFollow);
+    follow->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    connect(m_timelines, &TimelineView::followChanged, follow, &QAction::setChecked);
+    view->addSeparator();
+    QAction* next = view->addAction(tr("&Next panel"), this, [this] { focusNextPanel(true); });
+    next->setShortcut(QKeySequence(Qt::Key_F6));
+    next->setToolTip(tr("Move the keyboard focus to the next panel (Groups, heatmap, MB table, timelines, Monitor)"));
+    QAction* previous = view->addAction(tr("&Previous panel"), this, [this] { focusNextPanel(false); });
+    previous->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F6));
+    previous->setToolTip(tr("Move the keyboard focus to the previous panel"));
+    addColourSchemeMenu(view);
+    for (QAction* a : view->actions())
+        if (a->statusTip().isEmpty()) a->setStatusTip(a->toolTip());
+}
+
+void MainWindow::buildHelpMenu()
+{
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* keys = help->addAction(tr("&Keyboard shortcuts"), this, [this] { showShortcutsHelp(this, menuBar()); });
+    keys->setShortcuts(QKeySequence::HelpContents);
+    if (keys->shortcut().isEmpty()) keys->setShortcut(QKeySequence(Qt::Key_F1));
+    QAction* about = help->addAction(tr("&About rdtscope"), this, [this] {
+        QMessageBox::about(this, tr("About rdtscope"),
+            tr("<h3>rdtscope %1</h3><p>How processes share the last-level cache and memory bandwidth of an Intel "
+               "CPU (Resource Director Technology), live, recorded or on a simulated Xeon.</p>"
+               "<p>Licence: GPL-3.0-or-later. Plots: QCustomPlot.</p>")
+                .arg(QApplication::applicationVersion()));
+    });
+    about->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+}
+
+void MainWindow::addDockActions()
+{
+    // Every dock can be shown and hidden from the View menu, each with its own key.
+    int dockKey = 0;
+    for (auto* dock : findChildren<QDockWidget*>()) {
+        QAction* toggle = dock->toggleViewAction();
+        if (toggle->shortcut().isEmpty()) // the History dock already has Ctrl+H from the Edit menu
+            toggle->setShortcut(QKeySequence(Qt::ALT | Qt::SHIFT | static_cast<Qt::Key>(Qt::Key_1 + dockKey++)));
+        m_viewMenu->insertAction(m_docksEnd, toggle);
+    }
+}
+
+bool MainWindow::setCdp(bool on)
+{
+    rdt::engine::Engine* engine = m_source.liveEngine;
+    if (!engine) return false;
+    const auto r = engine->setCdp(on);
+    if (!r.ok) {
+        m_editMenu->cdpAction()->setChecked(!on);
+        statusBar()->showMessage(tr("CDP not switched: %1").arg(QString::fromStdString(r.toString())));
+        return false;
+    }
+    // The remount reset every mask: staged edits and the undo history refer to masks that are gone.
+    m_undoStack->clear();
+    m_allocationModel->revert();
+    refreshAllocation();
+    statusBar()->showMessage(QString::fromStdString(r.notes.empty() ? std::string() : r.notes.front()));
     return true;
 }

@@ -3,6 +3,7 @@
 
 #include "AppOptions.h"
 #include "SourceBundle.h"
+#include "WindowLayout.h"
 
 #include "models/JobTracker.h"
 #include "views/ElidedLabel.h"
@@ -14,6 +15,11 @@
 #include <optional>
 
 class AllocationModel;
+class EditMenu;
+class LessonController;
+class PanelFocus;
+class PmuAgentConnection;
+class RecentFilesMenu;
 class CompareWindow;
 class CacheWayHeatmap;
 class ExperimentRun;
@@ -47,9 +53,9 @@ class LessonRun;
 }
 struct MachineDescription;
 
-/// The main window: pages (Machine, RDT dashboard, and the PMU pages, which say they are not available yet), docks
-/// (Groups, Monitor, Explain), menus, a status bar naming the source and why it was chosen, and a title saying
-/// Live, Simulated or Replay.
+/// The main window, composed of its pages, docks, menus and status bar: pages (Machine, RDT dashboard, and the PMU
+/// pages, which say they are not available yet), docks (Groups, Monitor, Explain), menus, a status bar naming the
+/// source and why it was chosen, and a title saying Live, Simulated or Replay.
 class ConnectionBanner;
 
 class MainWindow : public QMainWindow {
@@ -77,8 +83,8 @@ public:
     void setRememberRecentFiles(bool on);
     /// Opens a file of File > Open Recent: a perf.data file into the PMU pages, anything else as a session.
     void openRecent(const QString& path);
-    /// Opens `options.source` on the agent at `options.connect` in the background (MainWindowConnect.cpp); the
-    /// URL joins the recent hosts. connectFinished() says how it went.
+    /// Opens `options.source` on the agent at `options.connect` in the background; the URL joins the recent
+    /// hosts. connectFinished() says how it went.
     void connectTo(const AppOptions& options);
     /// The options the window was started with: File > Connect... and Reconnect keep their source and scenario.
     void setStartOptions(const AppOptions& options)
@@ -89,9 +95,8 @@ public:
             usePmuEngineAt(options);
         }
     }
-    /// Live PMU captures of the PMU pages run on the agent at options.connect (MainWindowConnect.cpp). Their
-    /// connection opens in the background (ssh may take seconds, never on the GUI thread); until it is open a
-    /// capture is refused with the reason, and pmuConnectFinished() says how it went.
+    /// Live PMU captures of the PMU pages run on the agent at options.connect (PmuAgentConnection); its status
+    /// goes to the status bar, and pmuConnectFinished() says how it went.
     void usePmuEngineAt(const AppOptions& options);
     /// Recent agent URLs, newest first (QSettings "connect/recent").
     static QStringList recentConnections();
@@ -104,15 +109,21 @@ public:
     bool isRecording() const;
 
     /// Starts a lesson (a built-in name or a file, docs/LESSONS.md) on a fresh simulated machine running its
-    /// scenario's set-up, and shows the Lessons panel on step one (MainWindowLesson.cpp). False with the reason.
+    /// scenario's set-up, and shows the Lessons panel on step one (LessonController). False with the reason.
     bool startLesson(const QString& nameOrPath, QString* error = nullptr);
     /// Ends the lesson: its PMU capture stops, the PMU pages let go of it, the Lessons panel empties.
     void stopLesson();
     /// Switches L3 CDP through the live engine (Edit menu): the simulator remounts its resctrl; a real source's
     /// refusal (with the mount command) goes to the status bar. False when it was not switched.
     bool setCdp(bool on);
-    LessonPanel* lessonPanel() const { return m_lessonPanel; }
-    const rdt::lesson::LessonRun* lessonRun() const { return m_lessonRun.get(); }
+    LessonPanel* lessonPanel() const;
+    const rdt::lesson::LessonRun* lessonRun() const;
+    /// The current source's engine when it is a live engine (null for a replay or no source).
+    rdt::engine::Engine* liveEngine() const { return m_source.liveEngine; }
+    /// Routes every event the frame pump drains to `tap` first (a lesson run); no-op for a source without events.
+    void setEventTap(std::function<void(const rdt::engine::EngineEvent&)> tap);
+    /// Reads the allocation picture again (heatmap, MB table, counter status) now.
+    void refreshAllocation();
 
     /// Renders the window (offscreen too) into a PNG. False with the reason in *error.
     bool saveScreenshot(const QString& path, QString* error = nullptr);
@@ -138,8 +149,7 @@ public:
     QUndoStack* undoStack() const { return m_undoStack; }
     CacheWayHeatmap* heatmap() const { return m_heatmap; }
     MbaEditor* mbaEditor() const { return m_mba; }
-    /// The panels in keyboard order (Tab, F6): Groups, heatmap, MB table, timelines, Monitor, Explain
-    /// (WindowKeyboard.cpp).
+    /// The panels in keyboard order (Tab, F6): Groups, heatmap, MB table, timelines, Monitor, Explain.
     QList<QWidget*> focusPanels() const;
     /// View > Next panel (F6) / Previous panel (Shift+F6): focus moves to the next visible panel's entry widget
     /// (the heatmap's grid, the MB table). Returns the panel that got the focus, or nullptr.
@@ -153,29 +163,19 @@ Q_SIGNALS:
     void pmuConnectFinished(bool ok, const QString& message);
 
 private:
-    void buildMenus(); // MainWindowMenus.cpp
-    void buildRecentMenu(QMenu* file); // MainWindowRecent.cpp
-    void fillRecentMenu();
-    void rememberImportedFiles(); // once m_pmu exists
-    void buildEditMenu();
-    void buildCdpAction(QMenu* menu);
+    void buildMenus();
+    void buildFileMenu();
+    void buildViewMenu();
+    void buildHelpMenu();
     void addDockActions();
-    void buildKeyboardActions(class QMenu* view); // WindowKeyboard.cpp: colour scheme, panel hopping
-    void setupTabOrder();
-    void showShortcutsHelp();
     void buildDocks();
-    void buildLessonDock(); // MainWindowLesson.cpp
-    void lessonFrame();
-    void lookAt(const QString& view, const QStringList& groups);
     void onFrame(const FrameUpdate& update);
     void updateTitle();
-    void showConnectDialog(); // MainWindowConnect.cpp
-    void rememberConnection(const QString& url);
-    void refreshAllocation();
+    void showConnectDialog();
     /// Gives the PMU pages the local simulated source's engine (when their capture allows: a live one keeps its own
     /// until it stops), so a simulated program can run in one of the machine's groups.
     void sharePmuEngine();
-    void applyDefaultDockSizes();
+    void showMachine(const MachineDescription& machine);
     void closeEvent(QCloseEvent* event) override;
 
     FramePump* m_pump;
@@ -194,25 +194,18 @@ private:
     ExplainPanel* m_explain;
     MonitorTreeModel* m_monitorTree;
     MonitorPanel* m_monitorPanel;
-    QByteArray m_defaultState;
     ReplayBar* m_replayBar;
     ElidedLabel* m_sourceLabel; ///< what the data source is and why, elided before the frame counter
     QLabel* m_frameLabel;
     QAction* m_recordAction = nullptr;
-    QAction* m_applyLiveAction = nullptr;
-    QAction* m_cdpAction = nullptr; ///< Edit > L3 code/data masks (CDP)
     class QMenu* m_viewMenu = nullptr;
     QAction* m_docksEnd = nullptr; ///< the View menu entry the dock toggles go before
     QDockWidget* m_historyDock = nullptr;
     SessionRecording* m_recording;
     QString m_machineSummary;
     MachineDescription m_hostMachine; ///< this host (or --cpuid-dump), shown unless the source is an agent's
-    void showMachine(const MachineDescription& machine);
     JobTracker m_jobs { this };
-    JobTracker m_pmuConnectJobs { this }; // its own generation: opening a session must not make it stale
     QAction* m_openPerfAction = nullptr;
-    QMenu* m_recentMenu = nullptr;
-    bool m_rememberFiles = false;
     QString m_sessionPath; ///< the session opened last (A of File > Compare with...)
     QPointer<CompareWindow> m_compare;
     PmuPages* m_pmu = nullptr;
@@ -224,9 +217,10 @@ private:
     ConnectionBanner* m_connectionBanner = nullptr;
     QString m_sourceError;
     int m_framesSinceAllocationRead = 0;
-    LessonPanel* m_lessonPanel = nullptr;
-    QDockWidget* m_lessonDock = nullptr;
-    std::unique_ptr<rdt::lesson::LessonRun> m_lessonRun;
-    QString m_lessonSource; ///< the name or file the lesson was started with (Reset starts it again)
-    std::optional<std::uint32_t> m_lessonFollowed; ///< the lesson's PMU capture the PMU pages were given last
+    WindowLayout m_layout { this };
+    RecentFilesMenu* m_recent = nullptr;
+    PmuAgentConnection* m_pmuAgent = nullptr;
+    EditMenu* m_editMenu = nullptr;
+    LessonController* m_lessons = nullptr;
+    std::unique_ptr<PanelFocus> m_panelFocus;
 };

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// MainWindow's layout: default dock sizes, saving and restoring window and dock state (QSettings), Reset layout.
-#include "MainWindow.h"
+#include "WindowLayout.h"
 
-#include <QCloseEvent>
 #include <QDockWidget>
+#include <QGuiApplication>
+#include <QMainWindow>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
+
+#include <algorithm>
 
 namespace {
 constexpr int kLayoutVersion = 2; // bump when docks are added or renamed, so an old saved state is not applied
@@ -14,58 +17,79 @@ const QString kState = QStringLiteral("window/state");
 const QString kSplitters = QStringLiteral("window/splitters/");
 } // namespace
 
-void MainWindow::applyDefaultDockSizes()
+WindowLayout::WindowLayout(QMainWindow* window)
+    : m_window(window)
+{ }
+
+QSize WindowLayout::defaultSize() const
 {
-    auto* groups = findChild<QDockWidget*>(QStringLiteral("groupsDock"));
-    auto* monitor = findChild<QDockWidget*>(QStringLiteral("monitorDock"));
-    auto* explain = findChild<QDockWidget*>(QStringLiteral("explainDock"));
+    QSize size(1400, 900);
+    // A window larger than the screen has its right dock and status bar cut off: never open wider or taller than
+    // the area the desktop leaves (panels and task bars excluded). The offscreen platform's fixed 800x600 "screen"
+    // is nobody's display: --screenshot there renders the designed size.
+    const QScreen* screen = m_window->screen();
+    if (screen && QGuiApplication::platformName() != QLatin1String("offscreen"))
+        size = size.boundedTo(screen->availableGeometry().size());
+    return size;
+}
+
+void WindowLayout::captureDefaults()
+{
+    m_defaultState = m_window->saveState(kLayoutVersion);
+}
+
+void WindowLayout::applyDefaultDockSizes()
+{
+    auto* groups = m_window->findChild<QDockWidget*>(QStringLiteral("groupsDock"));
+    auto* monitor = m_window->findChild<QDockWidget*>(QStringLiteral("monitorDock"));
+    auto* explain = m_window->findChild<QDockWidget*>(QStringLiteral("explainDock"));
     if (!groups || !monitor || !explain) return;
     // The Monitor gets the taller half: it lists every group with its figures; the Explain dock is wide enough
     // for sentences, not one word per line.
-    resizeDocks({ groups, monitor }, { 260, 440 }, Qt::Vertical);
-    resizeDocks({ groups, explain }, { 360, 300 }, Qt::Horizontal);
-    if (auto* split = findChild<QSplitter*>(QStringLiteral("dashboardSplit"))) split->setSizes({ 560, 340 });
-    if (auto* allocation = findChild<QSplitter*>(QStringLiteral("allocationSplit"));
+    m_window->resizeDocks({ groups, monitor }, { 260, 440 }, Qt::Vertical);
+    m_window->resizeDocks({ groups, explain }, { 360, 300 }, Qt::Horizontal);
+    if (auto* split = m_window->findChild<QSplitter*>(QStringLiteral("dashboardSplit"))) split->setSizes({ 560, 340 });
+    if (auto* allocation = m_window->findChild<QSplitter*>(QStringLiteral("allocationSplit"));
         allocation && allocation->widget(1)) {
         const int mb = allocation->widget(1)->minimumSizeHint().width();
         allocation->setSizes({ std::max(1, allocation->width() - mb), mb });
     }
 }
 
-void MainWindow::resetLayout()
+void WindowLayout::reset()
 {
-    restoreState(m_defaultState, kLayoutVersion);
-    for (auto* dock : findChildren<QDockWidget*>()) {
+    m_window->restoreState(m_defaultState, kLayoutVersion);
+    for (auto* dock : m_window->findChildren<QDockWidget*>()) {
         if (dock->objectName() == QLatin1String("historyDock")) continue; // tabbed behind Explain, as at start
+        if (dock->objectName() == QLatin1String("lessonDock")) continue; // shown while a lesson runs
         dock->show();
     }
-    resize(1400, 900);
+    m_window->resize(defaultSize());
     applyDefaultDockSizes();
     QSettings().remove(QStringLiteral("window"));
 }
 
-bool MainWindow::restoreLayout()
+bool WindowLayout::restore()
 {
     QSettings settings;
     const QByteArray geometry = settings.value(kGeometry).toByteArray();
     const QByteArray state = settings.value(kState).toByteArray();
     if (geometry.isEmpty() && state.isEmpty()) return false;
-    restoreGeometry(geometry);
-    const bool ok = restoreState(state, kLayoutVersion);
-    for (auto* split : findChildren<QSplitter*>()) {
+    m_window->restoreGeometry(geometry);
+    const bool ok = m_window->restoreState(state, kLayoutVersion);
+    for (auto* split : m_window->findChildren<QSplitter*>()) {
         if (split->objectName().isEmpty()) continue;
         split->restoreState(settings.value(kSplitters + split->objectName()).toByteArray());
     }
     return ok;
 }
 
-void MainWindow::closeEvent(QCloseEvent* event)
+void WindowLayout::save()
 {
     QSettings settings;
-    settings.setValue(kGeometry, saveGeometry());
-    settings.setValue(kState, saveState(kLayoutVersion));
-    for (auto* split : findChildren<QSplitter*>()) {
+    settings.setValue(kGeometry, m_window->saveGeometry());
+    settings.setValue(kState, m_window->saveState(kLayoutVersion));
+    for (auto* split : m_window->findChildren<QSplitter*>()) {
         if (!split->objectName().isEmpty()) settings.setValue(kSplitters + split->objectName(), split->saveState());
     }
-    QMainWindow::closeEvent(event);
 }
