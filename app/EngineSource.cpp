@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "EngineSource.h"
+#include "session/SimulationMarker.h"
 
 #include "engine/CaptureService.h"
 #include "engine/Engine.h"
@@ -52,6 +53,7 @@ public:
             } else if (auto* c = std::get_if<rdt::AllocationChanged>(&e)) {
                 out.changes.push_back(std::move(*c));
             } else if (auto* s = std::get_if<rdt::SimulationEvent>(&e)) {
+                out.markers.push_back(rdt::session::markerOf(*s));
                 // The scenario's scripted allocation writes, a CDP remount and any failed command become labelled
                 // markers; its lesson notes and task placements stay out of the plot.
                 if (!s->note
@@ -206,7 +208,9 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
     const auto& source = engine.source();
     SourceDescription description;
     description.kind = source.simulated ? SourceKind::Simulated : SourceKind::Live;
-    description.name = source.kind;
+    // What the CLI's "source:" line says: a real source by its backend ("resctrl at /srv/copy"), so a tree at a path
+    // is never taken for this machine's /sys/fs/resctrl; a simulated one by its kind and scenario.
+    description.name = source.simulated || source.backend.empty() ? source.kind : source.backend;
     if (!source.scenario.empty()) description.name += ":" + source.scenario;
     description.reason = source.why;
     if (!source.simulation.empty()) description.reason += " \u2014 " + source.simulation;

@@ -11,6 +11,7 @@
 #include "RecentFilesMenu.h"
 #include "ShortcutsHelp.h"
 #include "SourceFactory.h"
+#include "SourceSwitchDialog.h"
 #include "platform/CpuidDump.h"
 #include "protocol/AgentUrl.h"
 #include "simpmu/SimPmuModel.h"
@@ -267,6 +268,34 @@ void MainWindow::buildDocks()
     connect(m_monitorPanel, &MonitorPanel::explainRequested, m_explain, &ExplainPanel::showConcept);
 }
 
+void MainWindow::switchSource(const AppOptions& options)
+{
+    statusBar()->showMessage(tr("Opening %1\u2026").arg(options.source));
+    // A simulator or a tree opens in a moment, a live source may probe hardware: never on the GUI thread. The
+    // window's one job tracker: a newer open (a session, a connection, another switch) makes this one stale.
+    AppOptions request = options;
+    request.openFile.clear();
+    request.connect.clear();
+    m_jobs.startJob([request] { return std::make_shared<rdt::Result<SourceBundle>>(openSource(request)); },
+        [this, request](std::shared_ptr<rdt::Result<SourceBundle>> result) {
+            if (!result->ok()) {
+                const QString why = QString::fromStdString(result->error().toString());
+                statusBar()->showMessage(tr("Source not switched: %1").arg(why), 15000);
+                Q_EMIT sourceSwitched(false, why);
+                return;
+            }
+            setSource(std::move(result->value()));
+            // File > Connect... and the next switch start from the source now shown.
+            m_startOptions.source = request.source;
+            m_startOptions.preset = request.preset;
+            m_startOptions.scenario = request.scenario;
+            m_sessionPath.clear();
+            showView(QStringLiteral("rdt"));
+            statusBar()->clearMessage();
+            Q_EMIT sourceSwitched(true, QString::fromStdString(m_pump->source().name));
+        });
+}
+
 void MainWindow::openSession(const QString& path)
 {
     statusBar()->showMessage(tr("Opening %1\u2026").arg(path));
@@ -302,11 +331,8 @@ CompareWindow* MainWindow::compareWith(const QString& pathA, const QString& path
 
 bool MainWindow::startRecording(const QString& path, QString* error)
 {
-    rdt::session::MachineInfo machine;
-    machine.description = m_machineSummary.toStdString(); // a source without an engine (none) has only this
-    if (m_source.machineInfo) machine = m_source.machineInfo();
     const auto initial = m_source.initialState ? m_source.initialState() : rdt::session::StateWatcher::Changes {};
-    const auto status = m_recording->start(path, m_pump->source(), machine, initial);
+    const auto status = m_recording->start(path, m_source.liveEngine, initial);
     if (!status) {
         if (error) *error = QString::fromStdString(status.error().toString());
         return false;
@@ -685,6 +711,14 @@ void MainWindow::buildFileMenu()
     open->setToolTip(tr("Replay a session recorded by rdtscope or rdtscope-cli record"));
     m_openPerfAction = file->addAction(tr("Open &perf.data\u2026")); // enabled by PmuPages
     m_openPerfAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    QAction* switchAction = file->addAction(tr("S&witch source\u2026"), this, [this] {
+        SourceSwitchDialog dialog(m_startOptions, this);
+        if (dialog.exec() == QDialog::Accepted) switchSource(dialog.chosen());
+    });
+    switchAction->setObjectName(QStringLiteral("switchSource"));
+    switchAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W)); // W for "where from"
+    switchAction->setToolTip(tr("Show another source in this window: a simulated machine (preset and scenario), "
+                                "this machine live, or a resctrl tree"));
     m_recent = new RecentFilesMenu(file, this);
     connect(m_recent, &RecentFilesMenu::openRequested, this, &MainWindow::openRecent);
     QAction* connectAction = file->addAction(tr("Co&nnect to agent\u2026"), this, &MainWindow::showConnectDialog);

@@ -77,6 +77,10 @@ public:
     bool showView(const QString& name);
     QString currentView() const;
 
+    /// File > Switch source: opens `options`' source (--source, --preset, --scenario; not --connect) in the
+    /// background and, once it is open, the window shows it instead of the current one, without a restart. The
+    /// current source keeps running until then, and stays when the new one cannot open (sourceSwitched says why).
+    void switchSource(const AppOptions& options);
     /// Opens a recorded session in the background and replays it (a newer open makes an older one stale).
     void openSession(const QString& path);
     /// Sessions and perf.data files opened from now on join File > Open Recent (off for screenshots and tests).
@@ -159,6 +163,8 @@ Q_SIGNALS:
     /// openSession() finished: ok, or the reason it failed.
     void sessionOpened(bool ok, const QString& message);
     void connectFinished(bool ok, const QString& message);
+    /// switchSource() finished: ok with the new source's name, or the reason it did not open.
+    void sourceSwitched(bool ok, const QString& message);
     /// The PMU pages' own connection to the agent (usePmuEngineAt) is open, or the reason it is not.
     void pmuConnectFinished(bool ok, const QString& message);
 

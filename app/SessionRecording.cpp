@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SessionRecording.h"
 
-#include "core/Time.h"
+#include "engine/Engine.h"
+#include "experiment/SweepRecording.h"
 #include "session/Recorder.h"
 
 #include <QCoreApplication>
-#include <QSysInfo>
 
 SessionRecording::SessionRecording(QObject* parent)
     : QObject(parent)
@@ -16,26 +16,22 @@ SessionRecording::~SessionRecording()
     (void)stop();
 }
 
-rdt::Status SessionRecording::start(const QString& path, const SourceDescription& source,
-    const rdt::session::MachineInfo& machine, const rdt::session::StateWatcher::Changes& initial)
+rdt::Status SessionRecording::start(
+    const QString& path, rdt::engine::Engine* engine, const rdt::session::StateWatcher::Changes& initial)
 {
     if (m_recorder)
         return rdt::makeError("already recording to " + m_path.toStdString(), "stop the current recording first");
-    if (source.kind == SourceKind::None || source.kind == SourceKind::Replay)
-        return rdt::makeError("nothing to record", "recording needs a live or simulated source, not a replay");
-    rdt::session::SessionMeta meta;
-    meta.startWallNs = rdt::wallClockNs();
-    meta.host = QSysInfo::machineHostName().toStdString();
-    meta.kernel = QSysInfo::kernelVersion().toStdString();
-    meta.source = source.name;
-    meta.simulated = source.kind == SourceKind::Simulated;
-    meta.timeIsSimulated = meta.simulated;
-    meta.toolVersion = "rdtscope " + QCoreApplication::applicationVersion().toStdString();
-    meta.commandLine = QCoreApplication::arguments().join(QLatin1Char(' ')).toStdString();
-    const auto colon = source.name.find(':');
-    if (meta.simulated && colon != std::string::npos) meta.scenario = source.name.substr(colon + 1);
-    meta.intervalNs = 100'000'000;
-    auto writer = rdt::session::SessionWriter::create(path.toStdString(), meta, machine);
+    if (!engine)
+        return rdt::makeError(
+            "nothing to record", "recording needs a live or simulated source's engine, not a replay or no source");
+    auto machine = engine->machine();
+    if (!machine) return machine.error();
+    // The file is described as every session of an engine is, the CLI's record included: the engine's host,
+    // kernel, source and machine, its sampling interval, its clock from now on (experiment::createEngineSession).
+    const rdt::experiment::SessionOrigin origin { QCoreApplication::arguments().join(QLatin1Char(' ')).toStdString(),
+        "rdtscope " + QCoreApplication::applicationVersion().toStdString() };
+    auto writer = rdt::experiment::createEngineSession(*engine, *machine, path.toStdString(),
+        engine->samplingIntervalNs(), /*overwrite=*/true, origin, engine->nowNs());
     if (!writer) return writer.error();
     m_recorder = std::make_unique<rdt::session::Recorder>(std::move(writer.value()));
     m_recorder->start();
@@ -62,6 +58,8 @@ void SessionRecording::record(const DrainedFrame& frame)
         m_recorder->push(b); // a full queue drops and counts (shown as "dropped")
     for (const auto& c : frame.changes)
         m_recorder->push(c);
+    for (const auto& m : frame.markers)
+        m_recorder->push(m);
 }
 
 quint64 SessionRecording::committedSamples() const

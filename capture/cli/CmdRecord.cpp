@@ -6,6 +6,7 @@
 #include "CmdSession.h"
 #include "CmdSessionCreate.h"
 #include "Commands.h"
+#include "session/SimulationMarker.h"
 
 #include "core/Time.h"
 #include "engine/SnapshotReadings.h"
@@ -143,8 +144,7 @@ int runRecord(const RecordOptions& o)
                 recorder.push(std::move(*b));
                 gotBatch = true;
             } else if (auto* m = std::get_if<SimulationEvent>(&e)) {
-                recorder.push(session::Marker {
-                    m->timeNs, m->note ? "note" : (m->ok ? "scenario" : "scenario-failed"), std::move(m->text) });
+                recorder.push(session::markerOf(*m));
             }
         }
         return gotBatch;

@@ -8,6 +8,7 @@
 #include "Commands.h"
 #include "Options.h"
 #include "core/Time.h"
+#include "engine/SimulatedCatalogue.h"
 #include "rdt/GroupNames.h"
 #include "sim/Scenario.h"
 #include "sim/SimRunner.h"
@@ -368,14 +369,12 @@ int runSim(const SimOptions& o)
     if (o.inNamespace) return runNamespace(o);
     if (o.list) {
         std::printf("presets (real CPUs' CPUID, simulated):\n");
-        for (const auto& p : sim::presets())
-            std::printf("  %-12s %s  [%s]%s\n", p.id.c_str(), p.name.c_str(), p.source.c_str(),
-                p.id == sim::defaultPresetId() ? "  (default)" : "");
+        for (const auto& p : engine::simulatedPresets())
+            std::printf("  %-12s %s  [%s]%s\n", p.id.c_str(), p.title.c_str(), p.origin.c_str(),
+                p.isDefault ? "  (default)" : "");
         std::printf("scenarios (built in; any file in the same format works with --scenario FILE):\n");
-        for (const auto& n : sim::builtinScenarioNames()) {
-            auto sc = sim::loadScenario(n);
-            std::printf("  %-16s %s\n", n.c_str(), sc ? sc->title.c_str() : sc.error().message.c_str());
-        }
+        for (const auto& s : engine::simulatedScenarios())
+            std::printf("  %-16s %s\n", s.id.c_str(), s.title.c_str());
         return ExitOk;
     }
     auto scenario = sim::loadScenario(o.scenario.empty() ? sim::defaultScenarioName() : o.scenario);

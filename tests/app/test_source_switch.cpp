@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// File > Switch source (issue #47 item 1): a running window moves from the simulator to a resctrl tree and back
+// without a restart; a source that cannot open leaves the current one showing, with the reason. And the dialog
+// names each choice as its command-line options would.
+
+#include "AppOptions.h"
+#include "MainWindow.h"
+#include "SourceFactory.h"
+#include "SourceSwitchDialog.h"
+
+#include "models/AllocationModel.h"
+#include "models/FramePump.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QLineEdit>
+#include <QRadioButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+bool copyTree(const QString& from, const QString& to)
+{
+    QDirIterator it(from, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString src = it.next();
+        const QString dst = to + src.mid(from.size());
+        if (it.fileInfo().isDir()) {
+            if (!QDir().mkpath(dst)) return false;
+        } else if (!QFile::copy(src, dst)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool switchAndWait(MainWindow& w, const AppOptions& options, QString* message)
+{
+    QSignalSpy spy(&w, &MainWindow::sourceSwitched);
+    w.switchSource(options);
+    if (!spy.wait(20000)) {
+        *message = QStringLiteral("no answer within 20 s");
+        return false;
+    }
+    *message = spy.at(0).at(1).toString();
+    return spy.at(0).at(0).toBool();
+}
+
+bool hasGroup(MainWindow& w, const char* group)
+{
+    return w.allocationModel()->rowFor(QString::fromLatin1(group), QStringLiteral("L3")) >= 0;
+}
+} // namespace
+
+class TestSourceSwitch : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void simulatorToTreeAndBackWithoutARestart()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.path() + QStringLiteral("/resctrl");
+        QVERIFY(copyTree(QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/resctrl.full"), root));
+
+        MainWindow w;
+        AppOptions sim;
+        sim.source = QStringLiteral("sim");
+        sim.scenario = QStringLiteral("noisy-neighbour");
+        auto first = openSource(sim);
+        QVERIFY2(first.ok(), first ? "" : first.error().toString().c_str());
+        w.setStartOptions(sim);
+        w.setSource(std::move(first.value()));
+        QVERIFY(w.windowTitle().contains(QStringLiteral("Simulated")));
+        QVERIFY(hasGroup(w, "streamer"));
+        const auto generation = w.pump()->generation();
+
+        AppOptions tree = sim;
+        tree.source = QStringLiteral("resctrl:") + root;
+        tree.scenario.clear();
+        QString message;
+        QVERIFY2(switchAndWait(w, tree, &message), qPrintable(message));
+        // The window is about the tree now: its title, its groups, none of the simulator's; a new pump generation.
+        QVERIFY2(!w.windowTitle().contains(QStringLiteral("Simulated")), qPrintable(w.windowTitle()));
+        QVERIFY2(w.windowTitle().contains(root), qPrintable(w.windowTitle()));
+        QVERIFY(hasGroup(w, "Guaranteed"));
+        QVERIFY(!hasGroup(w, "streamer"));
+        QVERIFY(w.pump()->generation() != generation);
+        QCOMPARE(w.currentView(), QStringLiteral("rdt"));
+
+        // A source that cannot open: the tree stays, and the reason is given.
+        AppOptions missing = tree;
+        missing.source = QStringLiteral("resctrl:") + dir.path() + QStringLiteral("/no-such-tree");
+        QVERIFY(!switchAndWait(w, missing, &message));
+        QVERIFY2(message.contains(QStringLiteral("no-such-tree")), qPrintable(message));
+        QVERIFY(hasGroup(w, "Guaranteed"));
+        QVERIFY2(w.windowTitle().contains(root), qPrintable(w.windowTitle()));
+
+        // And back to a simulated machine, another preset this time.
+        AppOptions epyc = sim;
+        epyc.preset = QStringLiteral("epyc-genoa");
+        epyc.scenario = QStringLiteral("noisy-neighbour");
+        QVERIFY2(switchAndWait(w, epyc, &message), qPrintable(message));
+        QVERIFY(w.windowTitle().contains(QStringLiteral("Simulated")));
+        QVERIFY(hasGroup(w, "streamer"));
+        QVERIFY(!hasGroup(w, "Guaranteed"));
+        // The tree was only read: the window never wrote to it while it showed it.
+        QFile schemata(root + QStringLiteral("/Guaranteed/schemata"));
+        QFile original(QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/resctrl.full/Guaranteed/schemata"));
+        QVERIFY(schemata.open(QIODevice::ReadOnly) && original.open(QIODevice::ReadOnly));
+        QCOMPARE(schemata.readAll(), original.readAll());
+    }
+
+    void dialogNamesEachChoiceAsTheCommandLineWould()
+    {
+        AppOptions current;
+        current.source = QStringLiteral("sim");
+        SourceSwitchDialog dialog(current, nullptr);
+        // No preset named: the scenario's own CPU, as --scenario without --preset.
+        AppOptions chosen = dialog.chosen();
+        QCOMPARE(chosen.source, QStringLiteral("sim"));
+        QCOMPARE(chosen.preset, QString());
+        QCOMPARE(chosen.scenario, QStringLiteral("noisy-neighbour")); // the default scenario
+        auto* preset = dialog.findChild<QComboBox*>(QStringLiteral("preset"));
+        QVERIFY(preset);
+        const int genoa = preset->findData(QStringLiteral("epyc-genoa"));
+        QVERIFY(genoa > 0);
+        preset->setCurrentIndex(genoa);
+        QCOMPARE(dialog.chosen().preset, QStringLiteral("epyc-genoa"));
+
+        dialog.findChild<QRadioButton*>(QStringLiteral("kind.tree"))->setChecked(true);
+        QCOMPARE(dialog.chosen().source, QStringLiteral("resctrl")); // the mounted tree
+        dialog.findChild<QLineEdit*>(QStringLiteral("treePath"))->setText(QStringLiteral("/tmp/copy"));
+        chosen = dialog.chosen();
+        QCOMPARE(chosen.source, QStringLiteral("resctrl:/tmp/copy"));
+        QVERIFY(chosen.preset.isEmpty() && chosen.scenario.isEmpty()); // refused for a tree (SourceSpec)
+
+        dialog.findChild<QRadioButton*>(QStringLiteral("kind.live"))->setChecked(true);
+        QCOMPARE(dialog.chosen().source, QStringLiteral("auto"));
+
+        // Opened on a tree, the dialog starts there.
+        current.source = QStringLiteral("resctrl:/srv/tree");
+        SourceSwitchDialog onTree(current, nullptr);
+        QCOMPARE(onTree.chosen().source, QStringLiteral("resctrl:/srv/tree"));
+    }
+};
+
+QTEST_MAIN(TestSourceSwitch)
+#include "test_source_switch.moc"
