@@ -55,6 +55,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPixmap>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -77,6 +78,17 @@ struct PageInfo {
 constexpr PageInfo kPages[] = { { "machine", "Machine", "cpuid-enumeration" }, { "rdt", "Cache && bandwidth", "cat" },
     { "tma", "TMA", "tma" }, { "callgraph", "Branch call graph", "lbr" }, { "latency", "Load latency", "load-latency" },
     { "experiments", "Experiments", "cat" } };
+
+/// A page in a scroll area: on a small screen (1280x720) the page scrolls instead of widening the window past the
+/// screen or clipping its controls; above its minimum size it fills the tab as before.
+QScrollArea* scrollable(QWidget* page)
+{
+    auto* area = new QScrollArea;
+    area->setWidget(page);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    return area;
+}
 
 QString kindText(SourceKind kind)
 {
@@ -152,12 +164,12 @@ MainWindow::MainWindow(QWidget* parent)
     dashLayout->addWidget(split, 1);
 
     m_pages->addTab(m_machinePanel, tr(kPages[0].title));
-    m_pages->addTab(dashboard, tr(kPages[1].title));
+    m_pages->addTab(scrollable(dashboard), tr(kPages[1].title));
     for (int i = 2; i < 5; ++i) // PmuPages puts its three views in these slots once the docks exist
         m_pages->addTab(new QWidget(this), tr(kPages[i].title));
     m_experimentRun = new ExperimentRun(this);
     m_experiments = new ExperimentsPage(m_experimentRun, m_allocationModel, this);
-    m_pages->addTab(m_experiments, tr(kPages[5].title));
+    m_pages->addTab(scrollable(m_experiments), tr(kPages[5].title));
     // An experiment polls and drains the engine itself: the frame pump waits until it has ended.
     connect(m_experimentRun, &ExperimentRun::started, m_pump, &FramePump::stop);
     connect(m_experimentRun, &ExperimentRun::finished, this, [this] {

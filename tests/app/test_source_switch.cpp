@@ -112,6 +112,36 @@ private Q_SLOTS:
         QCOMPARE(schemata.readAll(), original.readAll());
     }
 
+    // Issue #47 item 3: the window's minimum size fits a 1280x720 screen on every kind of source (pages scroll
+    // instead of widening the window): the simulator, the simulated EPYC, and the 4-domain fixture tree.
+    void theWindowFitsA1280x720Screen()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.path() + QStringLiteral("/resctrl");
+        QVERIFY(copyTree(QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/resctrl.full"), root));
+        AppOptions sim;
+        sim.source = QStringLiteral("sim");
+        AppOptions epyc = sim;
+        epyc.preset = QStringLiteral("epyc-genoa");
+        epyc.scenario = QStringLiteral("mba");
+        AppOptions tree;
+        tree.source = QStringLiteral("resctrl:") + root;
+        for (const AppOptions& o : { sim, epyc, tree }) {
+            MainWindow w;
+            auto source = openSource(o);
+            QVERIFY2(source.ok(), source ? "" : source.error().toString().c_str());
+            w.setSource(std::move(source.value()));
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            for (const QString& view : { QStringLiteral("rdt"), QStringLiteral("experiments") }) {
+                w.showView(view);
+                const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
+                QVERIFY2(min.width() <= 1280 && min.height() <= 720,
+                    qPrintable(QStringLiteral("%1 %2: %3x%4").arg(o.source, view).arg(min.width()).arg(min.height())));
+            }
+        }
+    }
+
     void dialogNamesEachChoiceAsTheCommandLineWould()
     {
         AppOptions current;
