@@ -12,6 +12,7 @@
 #include "ShortcutsHelp.h"
 #include "SourceFactory.h"
 #include "SourceSwitchDialog.h"
+#include "StartPage.h"
 #include "platform/CpuidDump.h"
 #include "protocol/AgentUrl.h"
 #include "simpmu/SimPmuModel.h"
@@ -57,6 +58,7 @@
 #include <QPixmap>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -114,6 +116,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_groupModel(new GroupModel(this))
     , m_monitorModel(new MonitorModel(this))
     , m_allocationModel(new AllocationModel(this))
+    , m_central(new QStackedWidget(this))
+    , m_startPage(new StartPage(this))
     , m_pages(new QTabWidget(this))
     , m_machinePanel(new MachinePanel(m_machineModel, this))
     , m_timelines(new TimelineView(m_pump, this))
@@ -176,7 +180,10 @@ MainWindow::MainWindow(QWidget* parent)
         if (m_pump->feed()) m_pump->start();
         refreshAllocation();
     });
-    setCentralWidget(m_pages);
+    m_central->addWidget(scrollable(m_startPage));
+    m_central->addWidget(m_pages);
+    m_central->setCurrentWidget(m_pages);
+    setCentralWidget(m_central);
 
     buildDocks();
     buildMenus();
@@ -206,6 +213,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_panelFocus = std::make_unique<PanelFocus>(
         QList<QWidget*> { m_groupsPanel, m_heatmap, m_mba, m_timelines, m_monitorPanel, m_explain });
     m_panelFocus->setupTabOrder(this);
+    connectStartPage();
     m_pmu->linkTimeline(m_timelines, m_pump); // a range selected on the timeline filters the PMU views
     statusBar()->addWidget(m_sourceLabel, 1);
     statusBar()->addPermanentWidget(m_frameLabel);
@@ -377,6 +385,7 @@ bool MainWindow::isRecording() const
 void MainWindow::setMachine(const MachineDescription& machine)
 {
     m_hostMachine = machine;
+    m_startPage->setHostStatus(machine.rdtWhyNot);
     showMachine(m_source.remoteMachine && m_startOptions.cpuidDump.isEmpty() ? *m_source.remoteMachine : machine);
 }
 
@@ -432,6 +441,7 @@ void MainWindow::setSource(SourceBundle bundle)
         }
     }
     m_pump->start();
+    showPages(); // the window is about this source now
 }
 
 void MainWindow::sharePmuEngine()
@@ -521,6 +531,13 @@ void MainWindow::updateTitle()
 {
     const SourceDescription src = m_pump->source();
     const QString kind = kindText(src.kind);
+    if (src.kind == SourceKind::None && startPageShown() && m_sourceError.isEmpty()) {
+        m_recordAction->setEnabled(false);
+        setWindowTitle(tr("rdtscope"));
+        m_sourceLabel->setFullText(tr("Choose what to look at: this machine, a simulated one, a tree, an agent, "
+                                      "a file or a lesson."));
+        return;
+    }
     if (src.kind == SourceKind::None) {
         m_recordAction->setEnabled(false);
         setWindowTitle(tr("rdtscope \u2014 no data source"));
@@ -542,6 +559,7 @@ bool MainWindow::showView(const QString& name)
 {
     for (int i = 0; i < static_cast<int>(std::size(kPages)); ++i) {
         if (name == QLatin1String(kPages[i].id)) {
+            showPages();
             m_pages->setCurrentIndex(i);
             return true;
         }
@@ -731,6 +749,11 @@ void MainWindow::buildFileMenu()
     switchAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W)); // W for "where from"
     switchAction->setToolTip(tr("Show another source in this window: a simulated machine (preset and scenario), "
                                 "this machine live, or a resctrl tree"));
+    QAction* start = file->addAction(tr("Star&t page"), this, &MainWindow::showStartPage);
+    start->setObjectName(QStringLiteral("startPage"));
+    start->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H)); // H for home
+    start->setToolTip(tr("Everything this window can show: this machine, a simulated one, a tree, an agent, a file, "
+                         "a lesson"));
     m_recent = new RecentFilesMenu(file, this);
     connect(m_recent, &RecentFilesMenu::openRequested, this, &MainWindow::openRecent);
     QAction* connectAction = file->addAction(tr("Co&nnect to agent\u2026"), this, &MainWindow::showConnectDialog);
@@ -859,4 +882,73 @@ bool MainWindow::setCdp(bool on)
     refreshAllocation();
     statusBar()->showMessage(QString::fromStdString(r.notes.empty() ? std::string() : r.notes.front()));
     return true;
+}
+
+// --- the start page ---
+
+void MainWindow::showStartPage()
+{
+    if (startPageShown()) return;
+    m_startPage->refreshRecent();
+    // One thing at a time: the docks describe a source, and there is none to describe on the start page.
+    m_docksHiddenByStartPage.clear();
+    for (auto* dock : findChildren<QDockWidget*>()) {
+        if (dock->isHidden()) continue; // hidden by the user or until needed (before the window shows, too)
+        m_docksHiddenByStartPage << dock;
+        dock->hide();
+    }
+    m_central->setCurrentIndex(0);
+    updateTitle();
+}
+
+bool MainWindow::startPageShown() const
+{
+    return m_central->currentIndex() == 0;
+}
+
+void MainWindow::showPages()
+{
+    if (!startPageShown()) return;
+    m_central->setCurrentWidget(m_pages);
+    for (auto* dock : std::as_const(m_docksHiddenByStartPage))
+        dock->show();
+    m_docksHiddenByStartPage.clear();
+    updateTitle();
+}
+
+void MainWindow::connectStartPage()
+{
+    connect(m_startPage, &StartPage::sourceChosen, this, [this](const AppOptions& chosen) {
+        AppOptions options = m_startOptions;
+        options.source = chosen.source;
+        options.preset = chosen.preset;
+        options.scenario = chosen.scenario;
+        switchSource(options);
+    });
+    connect(m_startPage, &StartPage::connectRequested, this, [this](const QString& url) {
+        if (url.isEmpty()) {
+            showConnectDialog();
+            return;
+        }
+        AppOptions options = m_startOptions;
+        options.openFile.clear();
+        options.connect = url;
+        connectTo(options);
+    });
+    connect(m_startPage, &StartPage::openSessionRequested, this, [this](const QString& given) {
+        const QString path = given.isEmpty() ? QFileDialog::getOpenFileName(this, tr("Open a recording"), QString(),
+                                 tr("rdtscope sessions (*.rdts *.sqlite *.db);;All files (*)"))
+                                             : given;
+        if (!path.isEmpty()) openSession(path);
+    });
+    connect(m_startPage, &StartPage::openPerfDataRequested, m_openPerfAction, &QAction::trigger);
+    connect(m_startPage, &StartPage::openRecentRequested, this, &MainWindow::openRecent);
+    connect(m_startPage, &StartPage::lessonRequested, this, [this](const QString& name) {
+        QString why;
+        if (!startLesson(name, &why)) statusBar()->showMessage(tr("Lesson not started: %1").arg(why), 15000);
+    });
+    // A perf.data file opened from the start page: the window is about that file, on its call graph.
+    connect(m_pmu->session(), &PmuSession::importFinished, this, [this](bool ok, const QString&) {
+        if (ok && startPageShown()) showView(QStringLiteral("callgraph"));
+    });
 }

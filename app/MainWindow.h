@@ -20,6 +20,8 @@ class LessonController;
 class PanelFocus;
 class PmuAgentConnection;
 class RecentFilesMenu;
+class StartPage;
+class QStackedWidget;
 class CompareWindow;
 class CacheWayHeatmap;
 class ExperimentRun;
@@ -73,7 +75,12 @@ public:
     /// Shows the "no data" state with the reason (e.g. why no source could be opened).
     void setSourceError(const QString& reason);
 
-    /// "machine", "rdt", "tma", "callgraph", "latency"; false for an unknown name.
+    /// The start page (issue #47): what the window can be about, each opening it here. Shown when the command line
+    /// names nothing and by File > Start page; the docks hide while it shows and come back with the pages.
+    void showStartPage();
+    bool startPageShown() const;
+    StartPage* startPage() const { return m_startPage; }
+    /// "machine", "rdt", "tma", "callgraph", "latency"; false for an unknown name. Leaves the start page.
     bool showView(const QString& name);
     QString currentView() const;
 
@@ -182,6 +189,8 @@ private:
     /// until it stops), so a simulated program can run in one of the machine's groups.
     void sharePmuEngine();
     void showMachine(const MachineDescription& machine);
+    void showPages();
+    void connectStartPage();
     void closeEvent(QCloseEvent* event) override;
 
     FramePump* m_pump;
@@ -190,7 +199,10 @@ private:
     GroupModel* m_groupModel;
     MonitorModel* m_monitorModel;
     AllocationModel* m_allocationModel;
+    QStackedWidget* m_central;
+    StartPage* m_startPage;
     QTabWidget* m_pages;
+    QList<class QDockWidget*> m_docksHiddenByStartPage; ///< visible when the start page came, shown again after it
     MachinePanel* m_machinePanel;
     TimelineView* m_timelines;
     TelemetryTimeline* m_telemetry = nullptr;

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SourceSwitchDialog.h"
 
-#include "engine/SimulatedCatalogue.h"
+#include "SimulatedMachinePicker.h"
 
 #include <QButtonGroup>
-#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
-#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -17,26 +15,13 @@
 
 namespace {
 enum Kind { Simulated = 0, ThisMachine = 1, ResctrlTree = 2 };
-
-void fill(QComboBox* box, const std::vector<rdt::engine::SimulatedChoice>& choices, const QString& selected)
-{
-    for (const auto& c : choices) {
-        box->addItem(QString::fromStdString(c.id) + QStringLiteral(" \u2014 ") + QString::fromStdString(c.title),
-            QString::fromStdString(c.id));
-        const int row = box->count() - 1;
-        box->setItemData(row, QString::fromStdString(c.title), Qt::ToolTipRole);
-        if (selected.isEmpty() ? c.isDefault : selected == QString::fromStdString(c.id)) box->setCurrentIndex(row);
-    }
-}
 } // namespace
 
 SourceSwitchDialog::SourceSwitchDialog(const AppOptions& current, QWidget* parent)
     : QDialog(parent)
     , m_base(current)
     , m_kind(new QButtonGroup(this))
-    , m_preset(new QComboBox(this))
-    , m_scenario(new QComboBox(this))
-    , m_description(new QLabel(this))
+    , m_machine(new SimulatedMachinePicker(current.preset, current.scenario, this))
     , m_treePath(new QLineEdit(this))
 {
     setWindowTitle(tr("Switch source"));
@@ -47,29 +32,8 @@ SourceSwitchDialog::SourceSwitchDialog(const AppOptions& current, QWidget* paren
     simulated->setObjectName(QStringLiteral("kind.sim"));
     m_kind->addButton(simulated, Simulated);
     layout->addWidget(simulated);
-    auto* simForm = new QFormLayout;
-    simForm->setContentsMargins(24, 0, 0, 0);
-    m_preset->setObjectName(QStringLiteral("preset"));
-    m_scenario->setObjectName(QStringLiteral("scenario"));
-    // Long titles must not widen the dialog past a small screen: the combo boxes elide, the tooltips say it all.
-    for (QComboBox* box : { m_preset, m_scenario }) {
-        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(40);
-    }
-    // No preset named: the scenario's own CPU (an EPYC scenario runs on its EPYC), as on the command line.
-    m_preset->addItem(tr("the scenario's own CPU"), QString());
-    m_preset->setItemData(0, tr("The CPU the scenario names"), Qt::ToolTipRole);
-    auto presets = rdt::engine::simulatedPresets();
-    for (auto& p : presets)
-        p.isDefault = false;
-    fill(m_preset, presets, current.preset.isEmpty() ? QStringLiteral("\n") : current.preset);
-    fill(m_scenario, rdt::engine::simulatedScenarios(), current.scenario);
-    simForm->addRow(tr("CPU preset:"), m_preset);
-    simForm->addRow(tr("Scenario:"), m_scenario);
-    m_description->setWordWrap(true);
-    m_description->setObjectName(QStringLiteral("description"));
-    simForm->addRow(m_description);
-    layout->addLayout(simForm);
+    m_machine->setContentsMargins(24, 0, 0, 0);
+    layout->addWidget(m_machine);
 
     auto* live = new QRadioButton(tr("&This machine, live (resctrl or the MSRs; says why not when it cannot)"), this);
     live->setObjectName(QStringLiteral("kind.live"));
@@ -95,10 +59,7 @@ SourceSwitchDialog::SourceSwitchDialog(const AppOptions& current, QWidget* paren
         tree->setChecked(true);
     });
     connect(m_treePath, &QLineEdit::textEdited, tree, [tree] { tree->setChecked(true); });
-    connect(m_preset, &QComboBox::activated, simulated, [simulated] { simulated->setChecked(true); });
-    connect(m_scenario, &QComboBox::activated, simulated, [simulated] { simulated->setChecked(true); });
-    connect(m_scenario, &QComboBox::currentIndexChanged, this, &SourceSwitchDialog::updateDescription);
-    connect(m_preset, &QComboBox::currentIndexChanged, this, &SourceSwitchDialog::updateDescription);
+    connect(m_machine, &SimulatedMachinePicker::activated, simulated, [simulated] { simulated->setChecked(true); });
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("&Switch"));
@@ -117,14 +78,6 @@ SourceSwitchDialog::SourceSwitchDialog(const AppOptions& current, QWidget* paren
     } else {
         live->setChecked(true);
     }
-    updateDescription();
-}
-
-void SourceSwitchDialog::updateDescription()
-{
-    m_description->setText(tr("%1 running \u201c%2\u201d")
-                               .arg(m_preset->currentData(Qt::ToolTipRole).toString(),
-                                   m_scenario->currentData(Qt::ToolTipRole).toString()));
 }
 
 AppOptions SourceSwitchDialog::chosen() const
@@ -137,8 +90,8 @@ AppOptions SourceSwitchDialog::chosen() const
     switch (m_kind->checkedId()) {
     case Simulated:
         options.source = QStringLiteral("sim");
-        options.preset = m_preset->currentData().toString();
-        options.scenario = m_scenario->currentData().toString();
+        options.preset = m_machine->preset();
+        options.scenario = m_machine->scenario();
         break;
     case ResctrlTree: {
         const QString path = m_treePath->text().trimmed();

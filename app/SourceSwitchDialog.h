@@ -6,9 +6,8 @@
 #include <QDialog>
 
 class QButtonGroup;
-class QComboBox;
-class QLabel;
 class QLineEdit;
+class SimulatedMachinePicker;
 
 /// File > Switch source: the sources a running window can move to without a restart, each as its command-line
 /// options would name it: a simulated machine (preset x scenario, each with its one-line description), this machine
@@ -24,12 +23,8 @@ public:
     AppOptions chosen() const;
 
 private:
-    void updateDescription();
-
     AppOptions m_base;
     QButtonGroup* m_kind;
-    QComboBox* m_preset;
-    QComboBox* m_scenario;
-    QLabel* m_description;
+    SimulatedMachinePicker* m_machine;
     QLineEdit* m_treePath;
 };

@@ -114,13 +114,17 @@ int main(int argc, char** argv)
                 if (ok) window.pmuPages()->startFromOptions({}, source, pmuView);
             },
             Qt::SingleShotConnection);
-    } else if (options.openFile.isEmpty())
+    } else if (options.openFile.isEmpty() && !options.startPage)
         window.pmuPages()->startFromOptions({}, options.source, pmuView);
     // A lesson opens its own simulated machine (below, once the layout is restored so its dock shows).
     const bool lesson = !options.lesson.isEmpty();
-    auto source = lesson ? rdt::Result<SourceBundle>(SourceBundle {}) : openSource(rdtOptions);
+    // Nothing named on the command line: the start page, and no source until the user picks one.
+    const bool noSource = lesson || options.startPage;
+    auto source = noSource ? rdt::Result<SourceBundle>(SourceBundle {}) : openSource(rdtOptions);
     bool haveData = lesson;
-    if (source && !lesson) {
+    if (options.startPage) {
+        window.showStartPage();
+    } else if (source && !lesson) {
         window.setSource(std::move(source.value()));
         haveData = true;
     } else if (!source) {
@@ -155,7 +159,7 @@ int main(int argc, char** argv)
     }
     // A lesson's step shows the page it says to look at (its `look` line), unless --view asks for another.
     const bool lessonLooks = lesson && window.lessonRun() && window.lessonRun()->step().look;
-    if (!lessonLooks || !options.view.isEmpty())
+    if (!options.startPage && (!lessonLooks || !options.view.isEmpty()))
         window.showView(
             options.view.isEmpty() ? (haveData ? QStringLiteral("rdt") : QStringLiteral("machine")) : options.view);
     window.show();

@@ -2,6 +2,7 @@
 // File > Open Recent (issue #19 item 4): sessions and perf.data files opened in the window are kept newest first
 // across runs (QSettings), reopened from the menu the way --open opens them; windows that do not remember
 // (screenshots, tests) leave the list alone.
+#include "EngineSource.h"
 #include "MainWindow.h"
 #include "RecentFiles.h"
 
@@ -22,18 +23,12 @@ namespace {
 bool recordSession(const QString& path)
 {
     MainWindow w;
-    SourceBundle bundle;
-    auto feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test", {} });
-    QueuedFeed* raw = feed.get();
-    bundle.feed = std::move(feed);
-    w.setSource(std::move(bundle));
+    auto sim = openEngineSource("sim", "noisy-neighbour", 10.0); // recording needs a source with an engine
+    if (!sim) return false;
+    w.setSource(std::move(sim.value()));
     QString error;
     if (!w.startRecording(path, &error)) return false;
-    for (int i = 0; i < 5; ++i) {
-        rdt::RdtSampleBatch b;
-        b.timeNs = std::uint64_t(i) * 100'000'000;
-        raw->push(b);
-    }
+    QTest::qWait(300);
     w.pump()->pumpOnce();
     return w.stopRecording(&error);
 }

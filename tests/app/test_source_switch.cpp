@@ -7,6 +7,7 @@
 #include "MainWindow.h"
 #include "SourceFactory.h"
 #include "SourceSwitchDialog.h"
+#include "StartPage.h"
 
 #include "models/AllocationModel.h"
 #include "models/FramePump.h"
@@ -14,8 +15,10 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDirIterator>
+#include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QRadioButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -140,6 +143,61 @@ private Q_SLOTS:
                     qPrintable(QStringLiteral("%1 %2: %3x%4").arg(o.source, view).arg(min.width()).arg(min.height())));
             }
         }
+    }
+
+    // Issue #47 item 1: the start page opens each kind of source in the window; the docks hide while it shows.
+    void startPageOpensTheSimulatorAndATree()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.path() + QStringLiteral("/resctrl");
+        QVERIFY(copyTree(QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/resctrl.full"), root));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showStartPage();
+        QVERIFY(w.startPageShown());
+        QVERIFY(w.startPage()->isVisible());
+        auto* groupsDock = w.findChild<QDockWidget*>(QStringLiteral("groupsDock"));
+        QVERIFY(groupsDock && !groupsDock->isVisible());
+        QVERIFY(!w.sourceStatusText().isEmpty());
+
+        QSignalSpy switched(&w, &MainWindow::sourceSwitched);
+        auto* simulate = w.startPage()->findChild<QPushButton*>(QStringLiteral("start.sim"));
+        QVERIFY(simulate);
+        QTest::mouseClick(simulate, Qt::LeftButton);
+        QVERIFY(switched.wait(20000));
+        QVERIFY2(switched.last().at(0).toBool(), qPrintable(switched.last().at(1).toString()));
+        QVERIFY(!w.startPageShown());
+        QVERIFY(groupsDock->isVisible()); // back with the pages
+        QVERIFY(w.windowTitle().contains(QStringLiteral("Simulated")));
+        QVERIFY(hasGroup(w, "streamer"));
+
+        w.showStartPage();
+        w.startPage()->findChild<QLineEdit*>(QStringLiteral("start.treePath"))->setText(root);
+        QTest::mouseClick(w.startPage()->findChild<QPushButton*>(QStringLiteral("start.tree")), Qt::LeftButton);
+        QVERIFY(switched.wait(20000));
+        QVERIFY2(switched.last().at(0).toBool(), qPrintable(switched.last().at(1).toString()));
+        QVERIFY2(w.windowTitle().contains(root), qPrintable(w.windowTitle()));
+        QVERIFY(hasGroup(w, "Guaranteed"));
+    }
+
+    void theCommandLineNamingNothingOpensTheStartPage()
+    {
+        auto parse = [](QStringList args) {
+            args.prepend(QStringLiteral("rdtscope"));
+            AppOptions o;
+            QString error;
+            if (!parseAppOptions(args, &o, &error)) qFatal("parse: %s", qPrintable(error));
+            return o.startPage;
+        };
+        QVERIFY(parse({}));
+        QVERIFY(parse({ QStringLiteral("--screenshot"), QStringLiteral("x.png") }));
+        QVERIFY(!parse({ QStringLiteral("--source"), QStringLiteral("auto") }));
+        QVERIFY(!parse({ QStringLiteral("--scenario"), QStringLiteral("mba") }));
+        QVERIFY(!parse({ QStringLiteral("--open"), QStringLiteral("x.rdts") }));
+        QVERIFY(!parse({ QStringLiteral("--lesson"), QStringLiteral("cdp") }));
+        QVERIFY(!parse({ QStringLiteral("--view"), QStringLiteral("tma") }));
+        QVERIFY(!parse({ QStringLiteral("--cpuid-dump"), QStringLiteral("d.txt") }));
     }
 
     void dialogNamesEachChoiceAsTheCommandLineWould()
