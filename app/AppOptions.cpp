@@ -143,6 +143,7 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
         *error = QCoreApplication::translate("main", "--after needs a number of seconds between 0 and 3600");
         return false;
     }
+    options->sourceGiven = parser.isSet(source);
     options->startPage = !parser.isSet(source) && options->scenario.isEmpty() && options->preset.isEmpty()
         && options->openFile.isEmpty() && options->connect.isEmpty() && options->lesson.isEmpty()
         && options->view.isEmpty() && options->cpuidDump.isEmpty() && options->compareFile.isEmpty();

@@ -22,6 +22,7 @@ struct AppOptions {
     QString sweepGroup; ///< --sweep GROUP: the Experiments page sweeps GROUP's ways (alone) at start
     QString lesson; ///< a lesson (built-in name or file) to start on the simulated machine (docs/LESSONS.md)
     double afterSeconds = 2.0;
+    bool sourceGiven = false; ///< --source was on the command line (not only its default)
     /// Nothing on the command line names what to look at: the window opens on its start page.
     bool startPage = false;
     QStringList warnings;

@@ -441,6 +441,7 @@ void MainWindow::setSource(SourceBundle bundle)
         }
     }
     m_pump->start();
+    leaveDocument();
     showPages(); // the window is about this source now
 }
 
@@ -531,6 +532,13 @@ void MainWindow::updateTitle()
 {
     const SourceDescription src = m_pump->source();
     const QString kind = kindText(src.kind);
+    if (src.kind == SourceKind::None && !m_document.isEmpty() && !startPageShown()) {
+        m_recordAction->setEnabled(false);
+        setWindowTitle(tr("rdtscope \u2014 %1").arg(m_document));
+        m_sourceLabel->setFullText(
+            tr("%1 \u2014 no RDT source (File > Switch source opens one beside the file)").arg(m_document));
+        return;
+    }
     if (src.kind == SourceKind::None && startPageShown() && m_sourceError.isEmpty()) {
         m_recordAction->setEnabled(false);
         setWindowTitle(tr("rdtscope"));
@@ -948,7 +956,41 @@ void MainWindow::connectStartPage()
         if (!startLesson(name, &why)) statusBar()->showMessage(tr("Lesson not started: %1").arg(why), 15000);
     });
     // A perf.data file opened from the start page: the window is about that file, on its call graph.
+    // A perf.data file opened without an RDT source (the start page, --open alone): the window is about that file.
     connect(m_pmu->session(), &PmuSession::importFinished, this, [this](bool ok, const QString&) {
-        if (ok && startPageShown()) showView(QStringLiteral("callgraph"));
+        if (!ok || m_pump->source().kind != SourceKind::None) return;
+        showDocument(tr("perf.data %1").arg(QFileInfo(m_pmu->session()->importedFile()).fileName()));
+        if (startPageShown()) showView(QStringLiteral("callgraph"));
     });
+}
+
+// --- a window about one file ---
+
+void MainWindow::showDocument(const QString& what)
+{
+    if (m_document.isEmpty()) {
+        // The RDT pages and docks describe a source, the PMU capture dock starts live captures; the file has neither.
+        // The Explain dock stays: it explains.
+        for (const char* name : { "groupsDock", "monitorDock", "historyDock", "pmuDock" }) {
+            auto* dock = findChild<QDockWidget*>(QString::fromLatin1(name));
+            if (!dock || dock->isHidden()) continue;
+            m_docksHiddenByDocument << dock;
+            dock->hide();
+        }
+        for (const int page : { 1, 5 }) // Cache & bandwidth, Experiments
+            m_pages->setTabVisible(page, false);
+    }
+    m_document = what;
+    updateTitle();
+}
+
+void MainWindow::leaveDocument()
+{
+    if (m_document.isEmpty()) return;
+    m_document.clear();
+    for (auto* dock : std::as_const(m_docksHiddenByDocument))
+        dock->show();
+    m_docksHiddenByDocument.clear();
+    for (const int page : { 1, 5 })
+        m_pages->setTabVisible(page, true);
 }

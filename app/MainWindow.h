@@ -79,6 +79,10 @@ public:
     /// names nothing and by File > Start page; the docks hide while it shows and come back with the pages.
     void showStartPage();
     bool startPageShown() const;
+    /// The window is about one file and no RDT source (a perf.data file opened on its own): the title names it, the
+    /// RDT pages and docks hide. Leaves when a source is set. `what` is "perf.data FILE".
+    void showDocument(const QString& what);
+    QString documentShown() const { return m_document; }
     StartPage* startPage() const { return m_startPage; }
     /// "machine", "rdt", "tma", "callgraph", "latency"; false for an unknown name. Leaves the start page.
     bool showView(const QString& name);
@@ -190,6 +194,7 @@ private:
     void sharePmuEngine();
     void showMachine(const MachineDescription& machine);
     void showPages();
+    void leaveDocument();
     void connectStartPage();
     void closeEvent(QCloseEvent* event) override;
 
@@ -202,6 +207,8 @@ private:
     QStackedWidget* m_central;
     StartPage* m_startPage;
     QTabWidget* m_pages;
+    QString m_document; ///< what showDocument() named; "" when the window shows a source or nothing
+    QList<class QDockWidget*> m_docksHiddenByDocument;
     QList<class QDockWidget*> m_docksHiddenByStartPage; ///< visible when the start page came, shown again after it
     MachinePanel* m_machinePanel;
     TimelineView* m_timelines;

@@ -104,9 +104,11 @@ int main(int argc, char** argv)
     const bool pmuView = options.view == QLatin1String("tma") || options.view == QLatin1String("callgraph")
         || options.view == QLatin1String("latency");
     AppOptions rdtOptions = options;
-    if (!options.openFile.isEmpty() && window.pmuPages()->startFromOptions(options.openFile, options.source, pmuView))
+    bool perfDataOnly = false; // a perf.data file and no --source: the window is about the file alone
+    if (!options.openFile.isEmpty() && window.pmuPages()->startFromOptions(options.openFile, options.source, pmuView)) {
         rdtOptions.openFile.clear();
-    else if (options.openFile.isEmpty() && !options.connect.isEmpty() && pmuView) {
+        perfDataOnly = !options.sourceGiven && options.connect.isEmpty();
+    } else if (options.openFile.isEmpty() && !options.connect.isEmpty() && pmuView) {
         // Connected, the PMU pages' capture runs on the agent: start it once that connection is open.
         QObject::connect(
             &window, &MainWindow::pmuConnectFinished, &window,
@@ -119,12 +121,12 @@ int main(int argc, char** argv)
     // A lesson opens its own simulated machine (below, once the layout is restored so its dock shows).
     const bool lesson = !options.lesson.isEmpty();
     // Nothing named on the command line: the start page, and no source until the user picks one.
-    const bool noSource = lesson || options.startPage;
+    const bool noSource = lesson || options.startPage || perfDataOnly;
     auto source = noSource ? rdt::Result<SourceBundle>(SourceBundle {}) : openSource(rdtOptions);
-    bool haveData = lesson;
+    bool haveData = lesson || perfDataOnly;
     if (options.startPage) {
         window.showStartPage();
-    } else if (source && !lesson) {
+    } else if (source && !noSource) {
         window.setSource(std::move(source.value()));
         haveData = true;
     } else if (!source) {
@@ -160,8 +162,10 @@ int main(int argc, char** argv)
     // A lesson's step shows the page it says to look at (its `look` line), unless --view asks for another.
     const bool lessonLooks = lesson && window.lessonRun() && window.lessonRun()->step().look;
     if (!options.startPage && (!lessonLooks || !options.view.isEmpty()))
-        window.showView(
-            options.view.isEmpty() ? (haveData ? QStringLiteral("rdt") : QStringLiteral("machine")) : options.view);
+        window.showView(options.view.isEmpty() ? (perfDataOnly ? QStringLiteral("callgraph")
+                                : haveData                     ? QStringLiteral("rdt")
+                                                               : QStringLiteral("machine"))
+                                               : options.view);
     window.show();
     if (!options.sweepGroup.isEmpty()) window.experimentsPage()->startSweepOf(options.sweepGroup, /*alone=*/true);
     if (runsAsRoot && options.screenshot.isEmpty())

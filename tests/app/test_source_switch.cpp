@@ -11,6 +11,8 @@
 
 #include "models/AllocationModel.h"
 #include "models/FramePump.h"
+#include "models/PmuSession.h"
+#include "views/PmuPages.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -21,6 +23,7 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -179,6 +182,37 @@ private Q_SLOTS:
         QVERIFY2(switched.last().at(0).toBool(), qPrintable(switched.last().at(1).toString()));
         QVERIFY2(w.windowTitle().contains(root), qPrintable(w.windowTitle()));
         QVERIFY(hasGroup(w, "Guaranteed"));
+    }
+
+    // Issue #47 item 2: a perf.data file opened with no RDT source makes the window about that file: its name in the
+    // title, no RDT pages or docks, no simulator beside it; a source set afterwards brings them back.
+    void aPerfDataFileAloneMakesTheWindowAboutIt()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy imported(w.pmuPages()->session(), &PmuSession::importFinished);
+        QVERIFY(w.pmuPages()->startFromOptions(
+            QStringLiteral(RDTSCOPE_TEST_DATA "/perf/propeller_sample_1.perfdata"), QStringLiteral("auto"), true));
+        QVERIFY(imported.wait(30000));
+        QVERIFY2(imported.last().at(0).toBool(), qPrintable(imported.last().at(1).toString()));
+        QCOMPARE(w.documentShown(), QStringLiteral("perf.data propeller_sample_1.perfdata"));
+        QVERIFY2(w.windowTitle().contains(QStringLiteral("propeller_sample_1.perfdata")), qPrintable(w.windowTitle()));
+        QVERIFY(!w.windowTitle().contains(QStringLiteral("Simulated")));
+        QCOMPARE(w.pump()->source().kind, SourceKind::None);
+        for (const char* dock : { "groupsDock", "monitorDock", "pmuDock" })
+            QVERIFY2(!w.findChild<QDockWidget*>(QString::fromLatin1(dock))->isVisible(), dock);
+        auto* pages = w.findChild<QTabWidget*>();
+        QVERIFY(!pages->isTabVisible(1)); // Cache & bandwidth
+        QVERIFY(pages->isTabVisible(3)); // the call graph
+
+        AppOptions sim;
+        sim.source = QStringLiteral("sim");
+        QString message;
+        QVERIFY2(switchAndWait(w, sim, &message), qPrintable(message));
+        QVERIFY(w.documentShown().isEmpty());
+        QVERIFY(pages->isTabVisible(1));
+        QVERIFY(w.findChild<QDockWidget*>(QStringLiteral("groupsDock"))->isVisible());
     }
 
     void theCommandLineNamingNothingOpensTheStartPage()
