@@ -47,11 +47,19 @@ void WindowLayout::applyDefaultDockSizes()
     // The Monitor gets the taller half: it lists every group with its figures; the Explain dock is wide enough
     // for sentences, not one word per line.
     m_window->resizeDocks({ groups, monitor }, { 260, 440 }, Qt::Vertical);
-    m_window->resizeDocks({ groups, explain }, { 360, 300 }, Qt::Horizontal);
+    // On a small screen the docks give the pages their room: a quarter and a fifth of the width at most, never
+    // below what each dock needs.
+    const int width = m_window->width();
+    const int groupsWidth = std::max(groups->minimumSizeHint().width(), std::min(360, width / 4));
+    const int explainWidth = std::max(explain->minimumSizeHint().width(), std::min(300, width / 5));
+    m_window->resizeDocks({ groups, explain }, { groupsWidth, explainWidth }, Qt::Horizontal);
     if (auto* split = m_window->findChild<QSplitter*>(QStringLiteral("dashboardSplit"))) split->setSizes({ 560, 340 });
     if (auto* allocation = m_window->findChild<QSplitter*>(QStringLiteral("allocationSplit"));
         allocation && allocation->widget(1)) {
-        const int mb = allocation->widget(1)->minimumSizeHint().width();
+        // The MB table gets every domain's column when that leaves the heatmap most of the room, else it scrolls.
+        const QWidget* mbTable = allocation->widget(1);
+        const int mb = std::max(
+            mbTable->minimumSizeHint().width(), std::min(mbTable->sizeHint().width(), allocation->width() * 2 / 5));
         allocation->setSizes({ std::max(1, allocation->width() - mb), mb });
     }
 }

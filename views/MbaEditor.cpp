@@ -228,19 +228,27 @@ void MbaEditor::sync()
 
 QSize MbaEditor::minimumSizeHint() const
 {
-    // Every domain readable without dragging a splitter: group names plus one column per domain.
+    // Group names plus two domain columns: a machine with many domains (40 L2 domains on a many-core part) scrolls
+    // the table sideways instead of setting the window's minimum width.
+    return QSize(std::max(columnsWidth(2), QWidget::minimumSizeHint().width()), QWidget::minimumSizeHint().height());
+}
+
+int MbaEditor::columnsWidth(int maxColumns) const
+{
     const QFontMetrics fm = m_view->fontMetrics();
     int w = m_view->verticalHeader()->sizeHint().width() + 2 * m_view->frameWidth() + 12;
-    for (int c = 0; c < m_model->columnCount(); ++c) {
+    const int columns = maxColumns < 0 ? m_model->columnCount() : std::min(maxColumns, m_model->columnCount());
+    for (int c = 0; c < columns; ++c) {
         const int header = fm.horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString());
         w += std::max(header, fm.horizontalAdvance(QStringLiteral("100 %"))) + 16;
     }
-    return QSize(std::max(w, QWidget::minimumSizeHint().width()), QWidget::minimumSizeHint().height());
+    return w;
 }
 
 QSize MbaEditor::sizeHint() const
 {
-    return QSize(minimumSizeHint().width() + 20, QWidget::sizeHint().height());
+    // Every domain readable without scrolling, when there is room.
+    return QSize(std::max(columnsWidth(-1), minimumSizeHint().width()) + 20, QWidget::sizeHint().height());
 }
 
 QString MbaEditor::noteText() const

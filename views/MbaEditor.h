@@ -42,6 +42,8 @@ Q_SIGNALS:
     void explainRequested(const QString& conceptId);
 
 private:
+    /// The width of the group names and the first `maxColumns` domain columns (all of them for -1).
+    int columnsWidth(int maxColumns) const;
     void sync();
 
     AllocationBandwidthModel* m_model;
