@@ -13,12 +13,17 @@
 namespace rdt::agent {
 namespace {
 /// The installed dashboard, found from the agent's own path (PREFIX/libexec/rdtscope/rdtscope-agent ->
-/// PREFIX/share/rdtscope/grafana/rdtscope.json); in a build tree there is none unless --dashboard names one.
-std::string installedDashboard()
+/// PREFIX/share/rdtscope/grafana/rdtscope.json); an agent run from its build tree has none installed and serves the
+/// checkout's resources/grafana/rdtscope.json, so the index page's /dashboard link works there too.
+std::string defaultDashboard()
 {
     std::error_code ec;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (ec) return {};
+    // Only an agent still in its build tree falls back to the checkout: an installed one serves what was installed.
+    const std::string buildTree = RDTSCOPE_BUILD_TREE "/";
+    if (exe.string().rfind(buildTree, 0) == 0 && std::filesystem::exists(RDTSCOPE_DASHBOARD_IN_SOURCES, ec))
+        return RDTSCOPE_DASHBOARD_IN_SOURCES;
     return (exe.parent_path() / RDTSCOPE_DASHBOARD_FROM_AGENT).lexically_normal().string();
 }
 }
@@ -30,8 +35,8 @@ Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(
     auto configured = metrics::metricsServerOptions({ options.metricsAddress, options.metricsPort }, options.webConfig);
     if (!configured) return configured.error();
     metrics::MetricsServerOptions serverOptions = std::move(*configured);
-    // --dashboard, or the installed one when there is one (a build tree has none: /dashboard then answers 404).
-    const std::string dashboard = options.dashboard.empty() ? installedDashboard() : options.dashboard;
+    // --dashboard, or the installed one, or the checkout's (none of them: /dashboard answers 404 and says why).
+    const std::string dashboard = options.dashboard.empty() ? defaultDashboard() : options.dashboard;
     std::error_code ec;
     if (!options.dashboard.empty() || (!dashboard.empty() && std::filesystem::exists(dashboard, ec))) {
         auto json = loadGrafanaDashboard(dashboard);

@@ -178,7 +178,9 @@ Status MetricsServer::start()
     server.Get("/dashboard", [this](const httplib::Request&, httplib::Response& res) {
         if (m_options.dashboardJson.empty()) {
             res.status = 404;
-            res.set_content("no dashboard installed\n", "text/plain");
+            res.set_content("no Grafana dashboard here: none is installed next to this agent and --dashboard FILE "
+                            "names none (the project's is resources/grafana/rdtscope.json)\n",
+                "text/plain");
             return;
         }
         res.set_content(m_options.dashboardJson, "application/json");

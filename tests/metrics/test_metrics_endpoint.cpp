@@ -111,6 +111,21 @@ TEST(MetricsEndpoint, RunsAloneAndServesBothFormatsThatPromtoolAccepts)
     EXPECT_EQ(agent.process->waitExit(10000), 0) << agent.log();
 }
 
+// The index page links /dashboard: an agent run from its build tree (as the README's commands run it) serves the
+// checkout's dashboard without --dashboard; an installed one serves the installed file (tests/packaging).
+TEST(MetricsEndpoint, TheBuildTreesAgentServesTheCheckoutsDashboard)
+{
+    const std::string dir = makeTempDir("rdtscope-metrics");
+    MetricsAgent agent({ "--source", "sim", "--scenario", "noisy-neighbour" }, dir, "agent");
+    ASSERT_TRUE(agent.ok()) << agent.log();
+    EXPECT_NE(httpGet(agent.port, "/").body.find("/dashboard"), std::string::npos);
+    const auto dashboard = httpGet(agent.port, "/dashboard");
+    EXPECT_EQ(dashboard.status, 200) << dashboard.body;
+    EXPECT_NE(dashboard.body.find("rdtscope_mbm_total_bytes_total"), std::string::npos);
+    ::kill(agent.process->pid(), SIGTERM);
+    EXPECT_EQ(agent.process->waitExit(10000), 0) << agent.log();
+}
+
 TEST(MetricsEndpoint, RefusesBadOptionsWithAdvice)
 {
     auto r = run({ RDTSCOPE_AGENT, "--metrics", "127.0.0.1:99999" }, 30);
