@@ -13,6 +13,7 @@
 #include "SourceFactory.h"
 #include "SourceSwitchDialog.h"
 #include "StartPage.h"
+#include "platform/CpuFeatures.h"
 #include "platform/CpuidDump.h"
 #include "protocol/AgentUrl.h"
 #include "simpmu/SimPmuModel.h"
@@ -229,6 +230,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_pump, &FramePump::seriesReset, m_monitorTree, &MonitorTreeModel::clear);
     connect(m_machinePanel, &MachinePanel::capabilitySelected, m_explain, &ExplainPanel::showCapability);
     connect(m_timelines, &TimelineView::explainRequested, m_explain, &ExplainPanel::showConcept);
+    // The Explain panel follows what the user's hand is on: a heatmap cell, an MB cell, a timeline series.
+    connect(m_heatmap, &CacheWayHeatmap::explainRequested, m_explain, &ExplainPanel::showConcept);
+    connect(m_mba, &MbaEditor::explainRequested, m_explain, &ExplainPanel::showConcept);
     connect(m_pages, &QTabWidget::currentChanged, this, [this](int i) { // the Explain panel follows the page
         if (i >= 0 && i < static_cast<int>(std::size(kPages)))
             m_explain->showConcept(QString::fromLatin1(kPages[i].explainConcept));
@@ -431,14 +435,18 @@ void MainWindow::setSource(SourceBundle bundle)
         showMachine(m_source.remoteMachine ? *m_source.remoteMachine : m_hostMachine);
     refreshAllocation();
     updateTitle();
+    // The CPU the source measures (the simulated one for the simulator): AMD's texts on an AMD machine, and the
+    // simulated PMU paired with the simulated CPU (Skylake-SP's TMA formula, not Sapphire Rapids' slots).
+    std::optional<rdt::CpuFeatures> cpu;
+    if (m_source.machineInfo) {
+        if (auto table = rdt::cpuidTableFromJson(m_source.machineInfo().cpuidJson))
+            cpu = rdt::decodeCpuFeatures(*table);
+    }
+    m_explain->setVendorVariant(cpu && cpu->identity.isAmd() ? QStringLiteral("amd") : QString());
     if (m_pump->source().kind == SourceKind::Simulated) {
         sharePmuEngine();
         m_explain->showConcept(QStringLiteral("simulated")); // say up front what the numbers are
-        // The simulated PMU pairs with the simulated CPU: Skylake-SP's TMA formula, not Sapphire Rapids' slots.
-        if (m_source.machineInfo) {
-            if (auto table = rdt::cpuidTableFromJson(m_source.machineInfo().cpuidJson))
-                m_pmu->controls()->setSimulatedCpu(rdt::pmu::simulatedPmuModel(rdt::decodeCpuFeatures(*table)));
-        }
+        if (cpu) m_pmu->controls()->setSimulatedCpu(rdt::pmu::simulatedPmuModel(*cpu));
     }
     m_pump->start();
     leaveDocument();

@@ -41,9 +41,17 @@ QStringList ExplainPanel::concepts()
     return ids;
 }
 
+void ExplainPanel::setVendorVariant(const QString& variant)
+{
+    m_variant = variant;
+    if (!m_concept.isEmpty()) showConcept(m_concept);
+}
+
 bool ExplainPanel::showConcept(const QString& conceptId)
 {
-    const QString text = conceptText(conceptId);
+    QString text;
+    if (!m_variant.isEmpty()) text = conceptText(conceptId + QLatin1Char('-') + m_variant);
+    if (text.isEmpty()) text = conceptText(conceptId);
     m_concept = conceptId;
     if (text.isEmpty()) {
         m_browser->setMarkdown(tr("There is no explanation for \"%1\" yet.").arg(conceptId));

@@ -25,9 +25,14 @@ public:
     static QStringList concepts();
 
     QString currentConcept() const { return m_concept; }
+    /// The machine's vendor texts come first where there are any ("amd": cat-amd before cat); "" for the default
+    /// (Intel's SDM) texts. Set by the window for each source.
+    void setVendorVariant(const QString& variant);
+    QString vendorVariant() const { return m_variant; }
     QString markdown() const;
 
 private:
     QTextBrowser* m_browser;
     QString m_concept;
+    QString m_variant;
 };

@@ -12,6 +12,10 @@
 #include "models/AllocationModel.h"
 #include "models/FramePump.h"
 #include "models/PmuSession.h"
+#include "views/CacheWayHeatmap.h"
+#include "views/ExplainPanel.h"
+#include "views/HeatmapGrid.h"
+#include "views/MbaEditor.h"
 #include "views/PmuPages.h"
 
 #include <QComboBox>
@@ -24,6 +28,7 @@
 #include <QRadioButton>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -213,6 +218,44 @@ private Q_SLOTS:
         QVERIFY(w.documentShown().isEmpty());
         QVERIFY(pages->isTabVisible(1));
         QVERIFY(w.findChild<QDockWidget*>(QStringLiteral("groupsDock"))->isVisible());
+    }
+
+    // Issue #47 item 4: the Explain panel follows the heatmap cell and the MB cell under the user's hand, in the
+    // vendor's own terms: AMD's on the simulated EPYC, Intel's SDM on the simulated Xeon.
+    void explainFollowsTheHandInTheVendorsTerms()
+    {
+        MainWindow w;
+        AppOptions epyc;
+        epyc.source = QStringLiteral("sim");
+        epyc.preset = QStringLiteral("epyc-genoa");
+        epyc.scenario = QStringLiteral("mba");
+        auto source = openSource(epyc);
+        QVERIFY2(source.ok(), source ? "" : source.error().toString().c_str());
+        w.setSource(std::move(source.value()));
+        w.showView(QStringLiteral("rdt"));
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.explainPanel()->vendorVariant(), QStringLiteral("amd"));
+        HeatmapGrid* grid = w.heatmap()->grid();
+        const int row = w.allocationModel()->rowFor(QStringLiteral("hogs"), QStringLiteral("L3"));
+        QVERIFY(row >= 0);
+        QTest::mouseClick(grid, Qt::LeftButton, {}, grid->cellRect(row, 0).center());
+        QCOMPARE(w.explainPanel()->currentConcept(), QStringLiteral("cat"));
+        QVERIFY2(
+            w.explainPanel()->markdown().contains(QStringLiteral("CCX")), qPrintable(w.explainPanel()->markdown()));
+        QVERIFY(!w.explainPanel()->markdown().contains(QStringLiteral("CPUID.10H.01H:ECX[3]")));
+        auto* mbTable = w.mbaEditor()->view();
+        mbTable->setCurrentIndex(mbTable->model()->index(0, 0));
+        QCOMPARE(w.explainPanel()->currentConcept(), QStringLiteral("mba"));
+        QVERIFY2(w.explainPanel()->markdown().contains(QStringLiteral("1/8 GB/s")),
+            qPrintable(w.explainPanel()->markdown()));
+
+        AppOptions xeon;
+        xeon.source = QStringLiteral("sim");
+        QString message;
+        QVERIFY2(switchAndWait(w, xeon, &message), qPrintable(message));
+        QVERIFY(w.explainPanel()->vendorVariant().isEmpty());
     }
 
     void theCommandLineNamingNothingOpensTheStartPage()

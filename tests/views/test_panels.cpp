@@ -102,9 +102,33 @@ private Q_SLOTS:
         for (const QString& id : ids) {
             const QString text = ExplainPanel::conceptText(id);
             QVERIFY2(text.startsWith(QStringLiteral("### ")) && !text.contains(QStringLiteral("\n# ")), qPrintable(id));
+            if (id.endsWith(QStringLiteral("-amd"))) {
+                // An AMD text cites AMD's specification, never Intel's SDM sections or CPUID.10H's Intel layout.
+                QVERIFY2(text.contains(QStringLiteral("Platform Quality of Service Extensions")), qPrintable(id));
+                QVERIFY2(!text.contains(QStringLiteral("SDM")), qPrintable(id));
+                continue;
+            }
             QVERIFY2(sdm.match(text).hasMatch(), qPrintable(id + QStringLiteral(" has no SDM section")));
         }
         QVERIFY(ExplainPanel::conceptText(QStringLiteral("../etc/passwd")).isEmpty());
+    }
+
+    // Issue #47 item 4: on an AMD machine the Explain panel speaks AMD's terms where it has them, Intel's elsewhere.
+    void theVendorsOwnTextComesFirst()
+    {
+        ExplainPanel explain;
+        QVERIFY(explain.showConcept(QStringLiteral("mba")));
+        QVERIFY(explain.markdown().contains(QStringLiteral("SDM section")));
+        explain.setVendorVariant(QStringLiteral("amd"));
+        QCOMPARE(explain.currentConcept(), QStringLiteral("mba"));
+        QVERIFY2(explain.markdown().contains(QStringLiteral("1/8 GB/s")), qPrintable(explain.markdown()));
+        QVERIFY(!explain.markdown().contains(QStringLiteral("SDM section")));
+        QVERIFY(explain.showConcept(QStringLiteral("cat")));
+        QVERIFY(explain.markdown().contains(QStringLiteral("CCX")));
+        QVERIFY(explain.showConcept(QStringLiteral("rmid"))); // no AMD text: the common one
+        QVERIFY(explain.markdown().contains(QStringLiteral("SDM section")));
+        explain.setVendorVariant(QString());
+        QVERIFY(explain.markdown().contains(QStringLiteral("SDM section")));
     }
 
     void machinePanelSelectionExplains()
