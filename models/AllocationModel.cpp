@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "AllocationModel.h"
 
+#include "AllocationCellText.h"
 #include "AllocationCommands.h"
 #include "rdt/AllocationRules.h"
 
@@ -510,4 +511,97 @@ int AllocationModel::columnCount(const QModelIndex& parent) const
     if (parent.isValid() || m_rows.empty()) return 0;
     const CacheSchema* s = m_state.cacheSchema(m_rows.front().schema);
     return s ? s->cbmLength : 0;
+}
+
+QVariant AllocationModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+    const int row = index.row();
+    const int bit = index.column();
+    const quint64 m = mask(row);
+    const bool set = (m >> bit) & 1u;
+    const GroupAllocation* g = rowGroup(row);
+    const CacheSchema* s = rowSchema(row);
+    switch (role) {
+    case Qt::DisplayRole:
+        return set ? QStringLiteral("1") : QStringLiteral("0");
+    case Qt::ToolTipRole:
+    case Qt::AccessibleDescriptionRole:
+        return AllocationCellText(*this).toolTip(row, bit);
+    case Qt::AccessibleTextRole:
+        return cellAccessibleText(row, bit, m_domain);
+    case CellStateRole:
+        return cellState(row, bit, m_domain);
+    case HardwareSharedRole:
+        return bool((s->shareableBits >> bit) & 1u);
+    case IoAllocRole:
+        return bool((s->ioAllocMask(m_domain) >> bit) & 1u);
+    case MaskRole:
+        return m;
+    case LiveMaskRole:
+        return liveMask(row);
+    case PendingRole:
+        return hasPending(row);
+    case OccupancyBytesRole:
+    case OccupancyFractionRole: {
+        const auto it = g->occupancyBytes.find(m_domain);
+        if (it == g->occupancyBytes.end() || s->cacheName() != "L3") return {};
+        if (role == OccupancyBytesRole) return quint64(it->second);
+        return s->cacheBytes ? double(it->second) / double(s->cacheBytes) : 0.0;
+    }
+    case RowErrorRole:
+        return rowError(row);
+    case GroupRole:
+        return qs(g->group);
+    case SchemaRole:
+        return qs(s->name);
+    case ClosidRole:
+        return g->closid;
+    case ExternalChangeRole:
+        return externalChangeIn(row, m_domain);
+    default:
+        return {};
+    }
+}
+
+QString AllocationModel::stateText(CellState state)
+{
+    return AllocationCellText::stateText(state);
+}
+
+QString AllocationModel::cellAccessibleText(int row, int bit, int domain) const
+{
+    return AllocationCellText(*this).accessibleText(row, bit, domain);
+}
+
+QVariant AllocationModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation == Qt::Horizontal) {
+        if (section < 0 || section >= columnCount()) return {};
+        if (role == Qt::DisplayRole) return QString::number(section);
+        if (role == Qt::ToolTipRole) return AllocationCellText(*this).columnToolTip(section);
+        return {};
+    }
+    if (section < 0 || section >= rowCount()) return {};
+    if (role == Qt::DisplayRole) return rowLabel(section);
+    if (role == Qt::ToolTipRole) return AllocationCellText(*this).rowToolTip(section);
+    return {};
+}
+
+QHash<int, QByteArray> AllocationModel::roleNames() const
+{
+    QHash<int, QByteArray> r = QAbstractTableModel::roleNames();
+    r.insert(CellStateRole, "cellState");
+    r.insert(HardwareSharedRole, "hardwareShared");
+    r.insert(IoAllocRole, "ioAlloc");
+    r.insert(MaskRole, "mask");
+    r.insert(LiveMaskRole, "liveMask");
+    r.insert(PendingRole, "pending");
+    r.insert(OccupancyBytesRole, "occupancyBytes");
+    r.insert(OccupancyFractionRole, "occupancyFraction");
+    r.insert(RowErrorRole, "rowError");
+    r.insert(GroupRole, "group");
+    r.insert(SchemaRole, "schema");
+    r.insert(ClosidRole, "closid");
+    return r;
 }

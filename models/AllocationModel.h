@@ -18,7 +18,8 @@
 /// Rows: one per control group, two (CODE then DATA) under CDP. Columns: CBM bits, column N = bit N.
 /// Edits are staged as "pending" masks (shown at once, validated with the kernel's rules); apply() turns
 /// them into one AllocationEditCommand on the undo stack, which writes through the AllocationWriter and
-/// reads back. A rejected write restores the row and keeps the backend's reason in RowErrorRole.
+/// reads back. A rejected write restores the row and keeps the backend's reason in RowErrorRole. The words for
+/// cells and rows (tooltips, accessible texts) are AllocationCellText's.
 ///
 /// Public API for the GUI integration:
 ///  - setState(): live updates from the frame pump, or a replay seek (pass the recorded state);
@@ -160,7 +161,6 @@ private:
     std::vector<rdt::PeerMask> peersOf(int row, const GroupAllocation& self) const;
     QString reasonFor(int row, quint64 mask, const std::vector<rdt::PeerMask>& peers) const;
     QString invalidReason(int row, quint64 mask) const;
-    QString cellToolTip(int row, int bit) const;
     void emitAllChanged(bool headers = true);
     /// Per-row facts every cell of a frame needs, computed once per change instead of once per cell.
     struct Derived {

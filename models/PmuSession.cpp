@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "PmuSession.h"
 
+#include "PmuAggregationQueue.h"
 #include "PmuImport.h"
 #include "core/Time.h"
 
@@ -10,42 +11,32 @@
 
 #include <algorithm>
 #include <cmath>
-#include <mutex>
 #include <utility>
 
 using namespace rdt::pmu;
-
-/// A finished job's result, left by the worker for the GUI thread (a queued call or waitForAggregation takes it).
-struct PmuSession::AggregationSlot {
-    struct Finished {
-        quint64 generation = 0;
-        bool full = true;
-        Aggregates aggregates;
-    };
-    std::mutex mutex;
-    std::optional<Finished> result;
-};
 
 PmuSession::PmuSession(QObject* parent)
     : QObject(parent)
     , m_data(std::make_shared<PmuData>())
     , m_pool(new QThreadPool(this))
-    , m_aggPool(new QThreadPool(this))
-    , m_slot(std::make_shared<AggregationSlot>())
-    , m_busyTimer(new QTimer(this))
+    , m_aggregation(new PmuAggregationQueue(
+          [this] {
+              AggregateParams p;
+              p.t0 = m_t0;
+              p.hasRange = m_hasRange;
+              p.from = m_from;
+              p.to = m_to;
+              p.bucket = m_bucket;
+              p.level = m_level;
+              return PmuAggregationQueue::Job { m_data, p };
+          },
+          [this](Aggregates& a, bool full) { applyAggregates(a, full); }, [this] { stepDeferred(); }, this))
     , m_clock([] { return rdt::monotonicNs(); })
     , m_simTimer(new QTimer(this))
 {
     m_pool->setMaxThreadCount(1);
-    m_aggPool->setMaxThreadCount(1);
-    // Idle worker threads exit after a while; keep the aggregation thread around for a running simulation.
-    m_aggPool->setExpiryTimeout(30'000);
-    m_busyTimer->setSingleShot(true);
-    connect(m_busyTimer, &QTimer::timeout, this, [this] {
-        if (!m_aggRunning || !m_jobUser || m_busyShown) return;
-        m_busyShown = true;
-        Q_EMIT aggregatingChanged(true);
-    });
+    m_aggregation->setBusyDelayMs(kBusyDelayMs);
+    connect(m_aggregation, &PmuAggregationQueue::busyChanged, this, &PmuSession::aggregatingChanged);
     connect(m_simTimer, &QTimer::timeout, this, &PmuSession::stepSimulation);
 }
 
@@ -53,7 +44,7 @@ PmuSession::~PmuSession()
 {
     cancelImport();
     m_pool->waitForDone();
-    m_aggPool->waitForDone(); // jobs read m_data and post to this object
+    m_aggregation->waitForDone(); // jobs read m_data and post to the queue
 }
 
 void PmuSession::setData(PmuData data)
@@ -71,7 +62,7 @@ void PmuSession::replaceData(std::shared_ptr<PmuData> data, std::shared_ptr<Aggr
     m_hasRange = false;
     m_bucket = m_level = -1;
     m_deferredSteps = 0;
-    m_anchors.clear();
+    m_clockMap.clear();
     m_rangeFromTimeline = false;
     setTimelineNote({});
     Q_EMIT dataReset();
@@ -80,8 +71,7 @@ void PmuSession::replaceData(std::shared_ptr<PmuData> data, std::shared_ptr<Aggr
         requestAggregation(true);
         return;
     }
-    ++m_aggGeneration; // supersedes whatever runs or is queued
-    m_aggQueued = m_queuedFull = false;
+    m_aggregation->supersede();
     applyAggregates(*prepared, true);
 }
 
@@ -157,77 +147,36 @@ void PmuSession::reaggregate()
 
 void PmuSession::requestAggregation(bool full, bool user)
 {
-    ++m_aggGeneration; // whatever runs now describes an older request
-    m_queuedFull = m_queuedFull || full;
-    m_queuedUser = m_queuedUser || user;
-    if (m_aggRunning) {
-        m_aggQueued = true; // one job at a time: the newest request runs when the current one is done
-        return;
-    }
-    startAggregation();
+    m_aggregation->request(full, user);
 }
 
-void PmuSession::startAggregation()
+bool PmuSession::aggregating() const
 {
-    AggregateParams p;
-    p.t0 = m_t0;
-    p.hasRange = m_hasRange;
-    p.from = m_from;
-    p.to = m_to;
-    p.bucket = m_bucket;
-    p.level = m_level;
-    p.full = m_queuedFull;
-    m_jobUser = m_queuedUser;
-    m_queuedFull = m_queuedUser = m_aggQueued = false;
-    m_aggRunning = true;
-    m_busyData = m_data.get();
-    // Only a range, filter or data change says "Re-aggregating"; a running capture's steps re-aggregate quietly.
-    if (m_jobUser && !m_busyShown && !m_busyTimer->isActive()) m_busyTimer->start(m_busyDelayMs);
-    const quint64 generation = m_aggGeneration;
-    m_aggPool->start([this, data = m_data, slot = m_slot, p, generation]() mutable {
-        // The worker reads the data the GUI thread does not mutate while m_busyData points at it (steps wait).
-        AggregationSlot::Finished done { generation, p.full, {} };
-        aggregatePmu(*data, p, done.aggregates);
-        data.reset();
-        {
-            std::lock_guard lock(slot->mutex);
-            slot->result = std::move(done);
-        }
-        QMetaObject::invokeMethod(
-            this, [this] { finishAggregation(); }, Qt::QueuedConnection);
-    });
+    return m_aggregation->running();
 }
 
-void PmuSession::finishAggregation()
+quint64 PmuSession::discardedAggregations() const
 {
-    std::optional<AggregationSlot::Finished> done;
-    {
-        std::lock_guard lock(m_slot->mutex);
-        done.swap(m_slot->result);
-    }
-    if (!done) return; // waitForAggregation took it already
-    m_aggRunning = false;
-    m_busyData = nullptr;
-    if (done->generation == m_aggGeneration) {
-        applyAggregates(done->aggregates, done->full);
-    } else {
-        ++m_discarded; // a newer request is queued; it recomputes what this one would have
-        m_queuedFull = m_queuedFull || done->full;
-        m_queuedUser = m_queuedUser || m_jobUser;
-    }
+    return m_aggregation->discarded();
+}
+
+quint64 PmuSession::aggregationGeneration() const
+{
+    return m_aggregation->generation();
+}
+
+void PmuSession::setBusyDelayMs(int ms)
+{
+    m_aggregation->setBusyDelayMs(ms);
+}
+
+void PmuSession::stepDeferred()
+{
     if (const int steps = std::exchange(m_deferredSteps, 0); steps > 0) {
         bool stepped = false;
         for (int i = 0; i < steps; ++i)
             stepped = stepData() || stepped;
         if (stepped) requestAggregation(true, false);
-    }
-    if (!m_aggRunning && m_aggQueued) startAggregation();
-    if (!m_aggRunning || !m_jobUser) {
-        m_busyTimer->stop();
-        if (m_busyShown) {
-            m_busyShown = false;
-            Q_EMIT aggregatingChanged(false);
-        }
     }
 }
 
@@ -263,18 +212,8 @@ std::optional<std::uint64_t> PmuSession::dataTimeOfMonotonic(std::uint64_t monoN
     switch (m_data->kind) {
     case PmuSourceKind::Live:
         return monoNs;
-    case PmuSourceKind::Simulated: {
-        if (m_anchors.empty()) return std::nullopt;
-        const auto it = std::upper_bound(m_anchors.begin(), m_anchors.end(), monoNs,
-            [](std::uint64_t v, const std::pair<std::uint64_t, std::uint64_t>& a) { return v < a.first; });
-        if (it == m_anchors.begin()) return it->second; // before the first step: nothing earlier was simulated
-        if (it == m_anchors.end()) return m_anchors.back().second;
-        const auto& [w0, p0] = *(it - 1);
-        const auto& [w1, p1] = *it;
-        if (w1 == w0 || p1 <= p0) return p1;
-        const double f = static_cast<double>(monoNs - w0) / static_cast<double>(w1 - w0);
-        return p0 + static_cast<std::uint64_t>(std::llround(f * static_cast<double>(p1 - p0)));
-    }
+    case PmuSourceKind::Simulated:
+        return m_clockMap.simulatedOf(monoNs);
     case PmuSourceKind::Imported:
     case PmuSourceKind::None:
         break;
@@ -287,19 +226,8 @@ std::optional<std::uint64_t> PmuSession::monotonicOfDataTime(std::uint64_t dataN
     switch (m_data->kind) {
     case PmuSourceKind::Live:
         return dataNs;
-    case PmuSourceKind::Simulated: {
-        if (m_anchors.empty()) return std::nullopt;
-        // The first wall time at which the simulation reached dataNs (between steps it stands still).
-        const auto it = std::lower_bound(m_anchors.begin(), m_anchors.end(), dataNs,
-            [](const std::pair<std::uint64_t, std::uint64_t>& a, std::uint64_t v) { return a.second < v; });
-        if (it == m_anchors.begin()) return it->first;
-        if (it == m_anchors.end()) return m_anchors.back().first;
-        const auto& [w0, p0] = *(it - 1);
-        const auto& [w1, p1] = *it;
-        if (p1 == p0) return w0;
-        const double f = static_cast<double>(dataNs - p0) / static_cast<double>(p1 - p0);
-        return w0 + static_cast<std::uint64_t>(std::llround(f * static_cast<double>(w1 - w0)));
-    }
+    case PmuSourceKind::Simulated:
+        return m_clockMap.monotonicOf(dataNs);
     case PmuSourceKind::Imported:
     case PmuSourceKind::None:
         break;
@@ -349,10 +277,7 @@ void PmuSession::clearTimelineRange()
 
 void PmuSession::waitForAggregation()
 {
-    while (m_aggRunning) {
-        m_aggPool->waitForDone();
-        finishAggregation(); // may start the next job (a queued request or deferred steps)
-    }
+    m_aggregation->waitForAll();
 }
 
 void PmuSession::openPerfData(const QString& path, const QStringList& symbolDirs)
@@ -425,4 +350,126 @@ void PmuSession::updateSpan()
     m_t0 = span.first;
     m_t1 = span.second;
     if (!m_hasRange) Q_EMIT timeRangeChanged(0, duration(), false);
+}
+
+bool PmuSession::startSimulation(
+    const PmuSimOptions& options, int intervalMs, std::uint64_t cyclesPerStep, QString* error)
+{
+    return startRun(simulatedRequest(options, intervalMs, cyclesPerStep), {}, intervalMs, error);
+}
+
+void PmuSession::setEngine(std::shared_ptr<rdt::engine::Engine> engine)
+{
+    stopSimulation();
+    m_run.reset();
+    m_engines.set(std::move(engine));
+}
+
+void PmuSession::setEngineFactory(EngineFactory factory)
+{
+    stopSimulation();
+    m_run.reset();
+    m_engines.setFactory(std::move(factory));
+}
+
+bool PmuSession::startLive(PmuRecipeKind kind, const PerfTarget& target, int intervalMs, QString* error)
+{
+    const std::string what = target.systemWide ? "system-wide"
+        : !target.command.empty()              ? "command " + target.command.front()
+                                  : "attached to PID " + std::to_string(target.pids.empty() ? 0 : target.pids.front());
+    return startRun(liveRequest(kind, target), what, intervalMs, error);
+}
+
+bool PmuSession::startRun(
+    const rdt::engine::PmuRequest& request, const std::string& what, int intervalMs, QString* error)
+{
+    stopSimulation();
+    m_run.reset(); // a stopped simulation the user could still step
+    auto engine = m_engines.acquire(error);
+    if (!engine) return false;
+    auto run = PmuCaptureRun::start(std::move(engine), request);
+    if (!run) {
+        if (error) *error = QString::fromStdString(run.error().toString());
+        return false;
+    }
+    m_run = std::move(run.value());
+    setData(m_run->makeData(what));
+    m_simTimer->start(intervalMs);
+    Q_EMIT simulationChanged(true);
+    return true;
+}
+
+void PmuSession::followCapture(std::shared_ptr<rdt::engine::Engine> engine, const rdt::engine::PmuCaptureInfo& info,
+    rdt::engine::PmuCaptureKind kind, int intervalMs)
+{
+    stopSimulation();
+    m_run = PmuCaptureRun::follow(std::move(engine), info, kind);
+    setData(m_run->makeData({}));
+    m_simTimer->start(intervalMs);
+    Q_EMIT simulationChanged(true);
+}
+
+std::optional<std::uint32_t> PmuSession::followedCapture() const
+{
+    if (m_run && m_run->following()) return m_run->info().id;
+    return std::nullopt;
+}
+
+std::optional<std::uint32_t> PmuSession::shownCapture() const
+{
+    if (m_run) return m_run->info().id;
+    return std::nullopt;
+}
+
+void PmuSession::stopSimulation()
+{
+    if (!m_simTimer->isActive()) return;
+    m_simTimer->stop();
+    // A live capture is over once stopped; a followed one is not ours to step on (its engine may go next).
+    if (m_run && (!m_run->simulated() || m_run->following())) {
+        // What arrived since the last step. A job reading this data finishes first (at most one aggregation).
+        if (m_aggregation->reading(m_data.get())) m_aggregation->waitForDone();
+        m_run->stop(*m_data);
+        m_run.reset(); // the engine closed the events (a launched command keeps running)
+        updateSpan();
+        requestAggregation(true);
+    }
+    Q_EMIT simulationChanged(false);
+}
+
+bool PmuSession::simulating() const
+{
+    return m_simTimer->isActive();
+}
+
+void PmuSession::stepSimulation()
+{
+    if (!m_run) return;
+    if (m_aggregation->reading(m_data.get())) {
+        ++m_deferredSteps; // the worker reads m_data: step when it is done (stepDeferred)
+        return;
+    }
+    if (stepData()) requestAggregation(true, false);
+}
+
+bool PmuSession::stepData()
+{
+    if (!m_run) return false;
+    if (!m_run->simulated()) {
+        m_run->step(*m_data);
+        if (m_run->finished()) QTimer::singleShot(0, this, &PmuSession::stopSimulation);
+    } else {
+        const std::uint64_t wallBefore = m_clock();
+        const bool wasEmpty = m_data->empty();
+        const std::uint64_t simBefore = m_data->timeSpan().second;
+        m_run->step(*m_data);
+        if (!m_data->empty()) {
+            // The samples of this step were produced while the wall clock went from wallBefore to now.
+            const auto span = m_data->timeSpan();
+            m_clockMap.addStep(
+                wallBefore, wasEmpty ? span.first : simBefore, std::max(m_clock(), wallBefore), span.second);
+        }
+    }
+    updateSpan();
+    return true;
 }

@@ -2,21 +2,22 @@
 #pragma once
 
 // The Qt-side holder of PMU data (docs/ARCHITECTURE.md "Sources"): simulated or live (a PmuCaptureRun through the
-// engine, stepped by a timer), or imported (perf.data read on a worker thread with progress and cancel). It aggregates
-// the samples of the selected time range into the branch graph, the load-latency report and a TMA breakdown; every PMU
-// view reads from here and re-reads when aggregated() fires. setTimeRange() is the one call that filters every PMU
-// view.
+// engine PmuEngineSource gives, stepped by a timer), or imported (perf.data read on a worker thread with progress and
+// cancel). It aggregates the samples of the selected time range into the branch graph, the load-latency report and a
+// TMA breakdown; every PMU view reads from here and re-reads when aggregated() fires. setTimeRange() is the one call
+// that filters every PMU view.
 //
-// Aggregation runs on a worker (aggregatePmu over the shared data, one job at a time): a range or filter change
-// returns at once, aggregated() follows when the job is done. Each request bumps a generation; a finished job
-// whose generation is no longer current is dropped and the newest request runs next, so a stale result never
-// replaces a newer one. The worker reads m_data (samples and the symbol cache) without a copy: the data is only
-// mutated by a simulation or live step, and a step that comes while a job reads the same data is deferred until
-// the job is done (steps are counted, none is lost; perf's ring buffers hold a live run's samples meanwhile).
+// Aggregation runs on a worker (PmuAggregationQueue: one job at a time, stale results dropped): a range or filter
+// change returns at once, aggregated() follows when the job is done. The worker reads m_data (samples and the symbol
+// cache) without a copy: the data is only mutated by a simulation or live step, and a step that comes while a job
+// reads the same data is deferred until the job is done (steps are counted, none is lost; perf's ring buffers hold a
+// live run's samples meanwhile). A simulated run's clock is related to this host's through PmuClockMap.
 
 #include "PmuAggregate.h"
 #include "PmuCaptureRun.h"
+#include "PmuClockMap.h"
 #include "PmuData.h"
+#include "PmuEngineSource.h"
 #include "pmu/LoadLatency.h"
 
 #include <QObject>
@@ -29,6 +30,7 @@
 #include <optional>
 #include <vector>
 
+class PmuAggregationQueue;
 class QThreadPool;
 class QTimer;
 
@@ -94,13 +96,13 @@ public:
     /// The id of the capture shown, started here or followed, if one is (on engine()).
     std::optional<std::uint32_t> shownCapture() const;
     /// The engine captures go through now (null before the first capture opens one).
-    const rdt::engine::Engine* engine() const { return m_engine.get(); }
+    const rdt::engine::Engine* engine() const { return m_engines.current(); }
     /// The engine captures go through, live and simulated (a remote one when connected to an agent). Unset: the
     /// first capture opens a local PMU-only capture service (engine/CaptureService.h), as rdtscope-cli pmu does.
     void setEngine(std::shared_ptr<rdt::engine::Engine> engine);
     /// Where the next capture's engine comes from when none is set (connected: the agent's, opened on the first
     /// capture); null: a local PMU-only capture service. Drops the engine in use.
-    using EngineFactory = std::function<rdt::Result<std::shared_ptr<rdt::engine::Engine>>()>;
+    using EngineFactory = PmuEngineSource::Factory;
     void setEngineFactory(EngineFactory factory);
     /// Starts a live capture through the engine, stepped like the simulation; false with the engine's advice in
     /// *error when the PMU cannot run it (on a VM without a `cpu` PMU every hardware recipe fails here).
@@ -113,13 +115,13 @@ public:
     /// Requests a re-aggregation of everything from the samples on the worker; returns at once.
     void reaggregate();
     /// True while an aggregation job runs or waits to run.
-    bool aggregating() const { return m_aggRunning; }
+    bool aggregating() const;
     /// Blocks until no aggregation runs or is pending and applies the last result (tests, the benchmark).
     void waitForAggregation();
     /// How long the last applied aggregation took on the worker (ms), and how many results were dropped as stale.
     double lastWorkerMs() const { return m_lastWorkerMs; }
-    quint64 discardedAggregations() const { return m_discarded; }
-    quint64 aggregationGeneration() const { return m_aggGeneration; }
+    quint64 discardedAggregations() const;
+    quint64 aggregationGeneration() const;
 
     /// What the PMU pages say about the shared RDT timeline's range (empty: nothing), e.g. that it cannot apply
     /// to an imported file recorded on another machine's clock.
@@ -163,17 +165,16 @@ Q_SIGNALS:
 public:
     static constexpr int kBusyDelayMs = 150;
     /// How long a job runs before aggregatingChanged(true) (kBusyDelayMs; tests set 0).
-    void setBusyDelayMs(int ms) { m_busyDelayMs = ms; }
+    void setBusyDelayMs(int ms);
 
 private:
-    struct AggregationSlot;
     void replaceData(std::shared_ptr<rdt::pmu::PmuData> data, std::shared_ptr<rdt::pmu::Aggregates> prepared);
     /// user: a range, filter or data change (shows "Re-aggregating"), not a running capture's step.
     void requestAggregation(bool full, bool user = true);
     void applyTimeRange(double from, double to, bool fromTimeline);
-    void startAggregation();
-    void finishAggregation();
     void applyAggregates(rdt::pmu::Aggregates& a, bool full);
+    /// Steps the capture steps deferred while an aggregation read the data.
+    void stepDeferred();
     /// One simulation or live step into m_data; false when there is nothing to step.
     bool stepData();
     /// Starts `request` on the engine (opening it first when needed) and shows its data; what failed in *error.
@@ -191,25 +192,13 @@ private:
     std::size_t m_rangeBranches = 0;
 
     QThreadPool* m_pool; ///< imports
-    QThreadPool* m_aggPool; ///< aggregation jobs, one at a time
-    std::shared_ptr<AggregationSlot> m_slot; ///< where the worker leaves a finished job's result
-    quint64 m_aggGeneration = 0;
-    bool m_aggRunning = false;
-    bool m_aggQueued = false; ///< a request came while a job ran: start one when it is done
-    bool m_queuedFull = false; ///< the next job recomputes everything, not only the latency tables
-    bool m_queuedUser = false; ///< the next job answers a user's change
-    bool m_jobUser = false; ///< the running job answers a user's change
-    const rdt::pmu::PmuData* m_busyData = nullptr; ///< what the running job reads
+    PmuAggregationQueue* m_aggregation;
     int m_deferredSteps = 0;
-    bool m_busyShown = false;
-    int m_busyDelayMs = kBusyDelayMs;
-    QTimer* m_busyTimer;
     double m_lastWorkerMs = 0;
-    quint64 m_discarded = 0;
     QString m_timelineNote;
     bool m_rangeFromTimeline = false;
     std::function<std::uint64_t()> m_clock;
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> m_anchors; ///< (CLOCK_MONOTONIC ns, sim ns), both rising
+    PmuClockMap m_clockMap; ///< a simulated run's clock against CLOCK_MONOTONIC
 
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::atomic<bool> m_importing { false };
@@ -217,7 +206,6 @@ private:
     int m_importGeneration = 0;
 
     QTimer* m_simTimer;
-    std::shared_ptr<rdt::engine::Engine> m_engine;
-    EngineFactory m_engineFactory;
+    PmuEngineSource m_engines;
     std::unique_ptr<rdt::pmu::PmuCaptureRun> m_run; ///< the capture being stepped, live or simulated
 };

@@ -2,7 +2,7 @@
 #include "HeatmapGrid.h"
 
 #include "HeatmapGridAccessible.h"
-#include "HeatmapPalette.h"
+#include "HeatmapPainter.h"
 #include "core/Units.h"
 #include "models/AllocationModel.h"
 
@@ -115,6 +115,25 @@ const HeatmapLayout& HeatmapGrid::layout() const
         m_layoutValid = true;
     }
     return m_layout;
+}
+
+HeatmapLegend HeatmapGrid::legend() const
+{
+    return HeatmapLegend(fontMetrics(), gridLeft(), m_model && HeatmapLegend::ioAllocShown(*m_model));
+}
+
+void HeatmapGrid::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    if (!m_model || rowCountSafe() == 0 || bitCount() == 0) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("No cache allocation (CAT) on this source"));
+        return;
+    }
+    std::optional<HeatmapPainter::Cell> cursor;
+    if (hasFocus()) cursor = HeatmapPainter::Cell { m_cursorRow, m_cursorBit };
+    HeatmapPainter(*m_model, layout(), *this, gridLeft(), cursor).paint(p);
 }
 
 int HeatmapGrid::currentDomain() const
@@ -377,7 +396,7 @@ QSize HeatmapGrid::sizeHint() const
     const int perLine = std::min(n, 4);
     const int w
         = std::max(HeatmapLayout::widthFor(in, n == 1 ? HeatmapLayout::MaxCellW : 16, perLine) + (n == 1 ? InfoW : 0),
-            legendWidth());
+            legend().width());
     return QSize(w, heightForWidth(w));
 }
 
@@ -398,7 +417,7 @@ bool HeatmapGrid::hasHeightForWidth() const
 int HeatmapGrid::heightForWidth(int w) const
 {
     const HeatmapLayout l = HeatmapLayout::compute(layoutInput(w));
-    return l.bottom + legendHeight(w) + 12;
+    return l.bottom + legend().height(w) + 12;
 }
 
 void HeatmapGrid::resizeEvent(QResizeEvent* event)

@@ -5,9 +5,12 @@
 #include <QWidget>
 
 #include "HeatmapLayout.h"
+#include "HeatmapLegend.h"
 #include "models/AllocationModel.h"
 
-/// The painted CLOS x CBM-bit grid inside CacheWayHeatmap (use that one; this is public for tests and layout).
+/// The painted CLOS x CBM-bit grid inside CacheWayHeatmap (use that one; this is public for tests and layout): the
+/// widget that takes the mouse and keyboard. Where the cells are is HeatmapLayout's, what they look like
+/// HeatmapPainter's.
 ///
 /// Columns run from the most significant bit on the left to bit 0 on the right, as masks are written
 /// ("0xfc") and as resctrl's bit_usage prints them. A plain click only selects a cell (the explain panel follows);
@@ -74,14 +77,8 @@ private:
     int gridLeft() const;
     int currentDomain() const;
     HeatmapLayout::Input layoutInput(int width) const;
-    int legendWidth() const;
-    int legendHeight(int width) const;
-    QStringList legendTexts() const;
-    /// True when a row's cache has io_alloc ways to show (the legend then names them).
-    bool ioAllocShown() const;
-    void paintRow(class QPainter& p, const HeatmapLayout::Panel& panel, int row, bool withLabel);
-    void paintInfo(class QPainter& p, int row);
-    void paintLegend(class QPainter& p);
+    /// The legend below the grid as it is now (it names the I/O ways when a row's cache has them).
+    HeatmapLegend legend() const;
 
     QPointer<AllocationModel> m_model;
     int m_dragRow = -1;

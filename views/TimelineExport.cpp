@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The timelines' exports: the Export menu, PNG and SVG of what is shown (with a legend for a file without the
-// group list beside it), and CSV of the plotted series.
-#include "TimelineView.h"
+#include "TimelineExport.h"
 
 #include "QCustomPlotInclude.h"
 #include "core/Csv.h"
@@ -9,63 +7,58 @@
 #include "rdt/SampleCsv.h"
 
 #include <QFile>
-#include <QFileDialog>
-#include <QMenu>
-#include <QMessageBox>
 #include <QSvgGenerator>
 #include <QTextStream>
-#include <QToolButton>
 
 #include <algorithm>
 #include <cmath>
 
-void TimelineView::exportMenu()
+TimelineExport::TimelineExport(QCustomPlot* plot)
+    : m_plot(plot)
 {
-    auto* menu = new QMenu(m_exportButton);
-    struct Kind {
-        QString label;
-        QString filter;
-        bool (TimelineView::*fn)(const QString&, QString*);
-    };
-    const Kind kinds[] = { { tr("PNG image\u2026"), tr("PNG image (*.png)"), &TimelineView::exportPng },
-        { tr("SVG drawing\u2026"), tr("SVG drawing (*.svg)"), &TimelineView::exportSvg },
-        { tr("CSV data\u2026"), tr("CSV (*.csv)"), &TimelineView::exportCsv } };
-    for (const auto& k : kinds) {
-        menu->addAction(k.label, this, [this, k] {
-            const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), QString(), k.filter);
-            if (path.isEmpty()) return;
-            QString error;
-            if (!(this->*k.fn)(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
-        });
-    }
-    m_exportButton->setMenu(menu);
+    // The legend on screen is the group list beside the plot (whole names, check boxes); this in-plot legend joins
+    // the layout only for an export.
+    m_plot->legend = new QCPLegend;
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setWrap(4);
+    m_plot->legend->setIconSize(18, 8);
+    m_legend = new QCPLayoutGrid;
+    m_legend->addElement(0, 0, m_plot->legend);
+    m_legend->setMargins(QMargins(4, 2, 4, 0));
+    // Added to the plot's layout once, so the legend belongs to this plot (addToLegend refuses a legend of no plot,
+    // and exports then listed no group), then taken out until an export shows it.
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_legend);
+    m_plot->plotLayout()->take(m_legend);
+    m_plot->plotLayout()->simplify();
 }
 
-void TimelineView::showExportLegend(bool shown)
+void TimelineExport::showLegend(bool shown) const
 {
     // The image carries its own legend (the group list is not part of the plot); on screen it stays out of the way.
     if (shown) {
         m_plot->plotLayout()->insertRow(0);
-        m_plot->plotLayout()->addElement(0, 0, m_exportLegend);
+        m_plot->plotLayout()->addElement(0, 0, m_legend);
         m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     } else {
-        m_plot->plotLayout()->take(m_exportLegend);
+        m_plot->plotLayout()->take(m_legend);
         m_plot->plotLayout()->simplify();
     }
     m_plot->replot(QCustomPlot::rpImmediateRefresh);
 }
 
-bool TimelineView::exportPng(const QString& path, QString* error)
+bool TimelineExport::writePng(const QString& path, QString* error) const
 {
-    showExportLegend(true);
+    showLegend(true);
     const bool saved = m_plot->savePng(path, 0, 0, 1.0);
-    showExportLegend(false);
+    showLegend(false);
     if (saved) return true;
     if (error) *error = tr("Could not write the PNG image %1: check that the folder exists and is writable.").arg(path);
     return false;
 }
 
-bool TimelineView::exportSvg(const QString& path, QString* error)
+bool TimelineExport::writeSvg(const QString& path, QString* error) const
 {
     QSvgGenerator generator;
     generator.setFileName(path);
@@ -78,14 +71,15 @@ bool TimelineView::exportSvg(const QString& path, QString* error)
             *error = tr("Could not write the SVG drawing %1: check that the folder exists and is writable.").arg(path);
         return false;
     }
-    showExportLegend(true);
+    showLegend(true);
     m_plot->toPainter(&painter, m_plot->width(), m_plot->height());
     painter.end();
-    showExportLegend(false);
+    showLegend(false);
     return QFile::exists(path);
 }
 
-bool TimelineView::exportCsv(const QString& path, QString* error)
+bool TimelineExport::writeCsv(const QString& path, const FramePump* pump, std::pair<double, double> range,
+    const std::function<bool(int)>& shown, QString* error)
 {
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
@@ -93,17 +87,17 @@ bool TimelineView::exportCsv(const QString& path, QString* error)
         return false;
     }
     QTextStream out(&file);
-    const auto [t0, t1] = visibleRange();
-    const SourceDescription source = m_pump ? m_pump->source() : SourceDescription {};
+    const auto [t0, t1] = range;
+    const SourceDescription source = pump ? pump->source() : SourceDescription {};
     out << "# rdtscope timeline export, source: " << QString::fromStdString(source.name)
         << (source.kind == SourceKind::Simulated ? " (SIMULATED data)" : "") << "\n";
     // The rows of `monitor --csv` (one CSV rule: rdt/SampleCsv.h); the timelines sum every cache domain, so the
     // domain column is empty.
     out << rdt::kSampleCsvHeader << "\n";
-    if (m_pump) {
-        const auto& store = m_pump->store();
+    if (pump) {
+        const auto& store = pump->store();
         for (int gi = 0; gi < store.groupCount(); ++gi) {
-            if (gi < m_groups.size() && !m_groups[gi].visible) continue;
+            if (!shown(gi)) continue;
             const std::string name = store.groupName(gi).toStdString();
             store.forEachRaw(gi, t0, t1, [&](double t, const std::array<double, kMetricCount>& v) {
                 const auto metric = [&](Metric m) { return v[static_cast<std::size_t>(m)]; };
@@ -114,7 +108,7 @@ bool TimelineView::exportCsv(const QString& path, QString* error)
                     metric(Metric::BandwidthTotal), metric(Metric::BandwidthLocal), {} }));
             });
         }
-        for (const auto& marker : m_pump->markers()) {
+        for (const auto& marker : pump->markers()) {
             if (marker.t >= t0 && marker.t <= t1)
                 out << "# marker," << QString::number(marker.t, 'f', 3) << ','
                     << QString::fromStdString(rdt::csvField(marker.label.toStdString())) << "\n";

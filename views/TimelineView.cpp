@@ -2,7 +2,11 @@
 #include "TimelineView.h"
 #include "rdt/GroupNames.h"
 
+#include "TimelineAxes.h"
+#include "TimelineExport.h"
 #include "TimelineGroupList.h"
+#include "TimelineMarkerLayer.h"
+#include "TimelineToolbar.h"
 
 #include "EnvelopePoints.h"
 #include "GroupColors.h"
@@ -12,7 +16,11 @@
 #include "models/FramePump.h"
 
 #include <QHBoxLayout>
+#include <QMessageBox>
+#include <QMouseEvent>
+#include <QShortcut>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -28,6 +36,21 @@ double scaleOf(Metric m)
     return m == Metric::Occupancy ? 1.0 / kMiB : 1.0 / kGB;
 }
 
+QString conceptOf(Metric m)
+{
+    switch (m) {
+    case Metric::Occupancy:
+        return QStringLiteral("llc-occupancy");
+    case Metric::BandwidthTotal:
+        return QStringLiteral("mbm-total");
+    case Metric::BandwidthLocal:
+        return QStringLiteral("mbm-local");
+    case Metric::BandwidthRemote:
+        return QStringLiteral("mbm-remote");
+    }
+    return {};
+}
+
 } // namespace
 
 TimelineView::TimelineView(FramePump* pump, QWidget* parent)
@@ -37,7 +60,20 @@ TimelineView::TimelineView(FramePump* pump, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    buildToolbar();
+    m_toolbar = new TimelineToolbar(m_metricVisible, this);
+    connect(m_toolbar, &TimelineToolbar::followToggled, this, &TimelineView::setFollow);
+    connect(m_toolbar, &TimelineToolbar::windowChosen, this, &TimelineView::setWindowSeconds);
+    connect(m_toolbar, &TimelineToolbar::metricToggled, this, &TimelineView::setMetricVisible);
+    connect(m_toolbar, &TimelineToolbar::clearRangeClicked, this, &TimelineView::clearSelectedRange);
+    connect(m_toolbar, &TimelineToolbar::exportRequested, this,
+        [this](TimelineToolbar::ExportFormat format, const QString& path) {
+            QString error;
+            const bool written = format == TimelineToolbar::ExportFormat::Png ? exportPng(path, &error)
+                : format == TimelineToolbar::ExportFormat::Svg                ? exportSvg(path, &error)
+                                                                              : exportCsv(path, &error);
+            if (!written) QMessageBox::warning(this, tr("Export failed"), error);
+        });
+    layout->addWidget(m_toolbar);
     auto* row = new QHBoxLayout;
     row->setContentsMargins(0, 0, 0, 0);
     row->setSpacing(2);
@@ -54,7 +90,20 @@ TimelineView::TimelineView(FramePump* pump, QWidget* parent)
     layout->addLayout(row, 1);
     connect(m_groupList, &TimelineGroupList::checkedChanged, this, &TimelineView::setGroupVisible);
     connect(m_groupList, &TimelineGroupList::topRequested, this, &TimelineView::showTopGroups);
-    setupPlot();
+
+    m_plot->plotLayout()->clear();
+    m_plot->setNoAntialiasingOnDrag(true);
+    // phFastPolylines would make QCustomPlot issue one QPainter::drawLine call per segment (its "fast" path for
+    // solid pens); with ~150k segments per frame the per-call setup of the raster engine's cosmetic stroker
+    // dominated the frame (callgrind: 69% of the replot). Off, each graph is one drawPolyline call.
+    m_plot->setPlottingHint(QCP::phFastPolylines, false);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_export = std::make_unique<TimelineExport>(m_plot);
+    m_axes = std::make_unique<TimelineAxes>(m_plot, m_window);
+    m_markers = std::make_unique<TimelineMarkerLayer>(m_plot, m_axes->occupancy(), m_axes->bandwidth());
+    connect(m_axes->occupancy()->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+        [this] { m_markers->alignLabels(); });
+    setupInteraction();
     setupSelection();
     applyPalette();
     if (m_pump) {
@@ -63,13 +112,47 @@ TimelineView::TimelineView(FramePump* pump, QWidget* parent)
     }
 }
 
+void TimelineView::setupInteraction()
+{
+    // A user's wheel or drag inside a plot pauses following (a legend click does not).
+    auto pauseIfInPlot = [this](QMouseEvent* event) {
+        if (m_plot->axisRectAt(event->position())) setFollow(false);
+    };
+    connect(m_plot, &QCustomPlot::mousePress, this, pauseIfInPlot);
+    connect(m_plot, &QCustomPlot::mouseWheel, this, [this](QWheelEvent* event) {
+        if (m_plot->axisRectAt(event->position())) setFollow(false);
+    });
+    connect(m_plot, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* p, int, QMouseEvent*) {
+        Q_EMIT explainRequested(conceptOf(static_cast<Metric>(p->property("metric").toInt())));
+    });
+    connect(m_plot, &QCustomPlot::itemClick, this,
+        [this](QCPAbstractItem*, QMouseEvent*) { Q_EMIT explainRequested(QStringLiteral("allocation-change")); });
+}
+
+void TimelineView::setupSelection()
+{
+    m_plot->setFocusPolicy(Qt::ClickFocus); // so Esc reaches the view after a click on the plot
+    m_plot->setToolTip(tr("Drag to pan, wheel to zoom; Shift+drag selects a time range for the PMU views"));
+    m_selector = new PlotRangeSelector(m_plot, { m_axes->occupancy(), m_axes->bandwidth() });
+    connect(m_selector, &PlotRangeSelector::selected, this, [this](double from, double to) {
+        m_toolbar->setClearRangeVisible(true);
+        Q_EMIT rangeSelected(from, to);
+    });
+    connect(m_selector, &PlotRangeSelector::cleared, this, [this] {
+        m_toolbar->setClearRangeVisible(false);
+        Q_EMIT rangeCleared();
+    });
+    auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), this, this, &TimelineView::clearSelectedRange);
+    esc->setContext(Qt::WidgetWithChildrenShortcut);
+}
+
 TimelineView::~TimelineView() = default;
 
 void TimelineView::setFollow(bool follow)
 {
     if (m_follow == follow) return;
     m_follow = follow;
-    m_followBox->setChecked(follow);
+    m_toolbar->setFollow(follow);
     Q_EMIT followChanged(follow);
     if (follow) refresh();
 }
@@ -78,8 +161,7 @@ void TimelineView::setWindowSeconds(double seconds)
 {
     if (seconds <= 0) return;
     m_window = seconds;
-    const int i = m_windowBox->findData(static_cast<int>(seconds));
-    if (i >= 0 && i != m_windowBox->currentIndex()) m_windowBox->setCurrentIndex(i);
+    m_toolbar->setWindowSeconds(seconds);
     refresh();
 }
 
@@ -87,41 +169,68 @@ void TimelineView::setVisibleRange(double t0, double t1)
 {
     if (!(t1 > t0)) return;
     setFollow(false);
-    m_bwRect->axis(QCPAxis::atBottom)->setRange(t0, t1);
+    m_axes->timeAxis()->setRange(t0, t1);
     refresh();
 }
 
 std::pair<double, double> TimelineView::visibleRange() const
 {
-    const auto r = m_bwRect->axis(QCPAxis::atBottom)->range();
+    const auto r = m_axes->timeAxis()->range();
     return { r.lower, r.upper };
 }
 
 int TimelineView::neededAxisLeft() const
 {
-    // The margin group gives both rects the larger of their needs.
-    const int need = std::max(m_occRect->neededMargin(QCP::msLeft), m_bwRect->neededMargin(QCP::msLeft));
-    return m_plot->mapToGlobal(QPoint(m_occRect->outerRect().left() + need, 0)).x();
+    return m_axes->neededAxisLeft();
 }
 
 void TimelineView::setAxisLeftAtLeast(std::optional<int> x)
 {
-    const int outerLeft = m_plot->mapToGlobal(QPoint(m_occRect->outerRect().left(), 0)).x();
-    const int margin = x ? std::max(0, *x - outerLeft) : 0;
-    if (m_occRect->minimumMargins().left() == margin) return;
-    for (auto* rect : { m_occRect, m_bwRect }) {
-        QMargins m = rect->minimumMargins();
-        m.setLeft(margin);
-        rect->setMinimumMargins(m);
-    }
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    m_axes->setAxisLeftAtLeast(x);
+}
+
+int TimelineView::markerCount() const
+{
+    return m_markers->count();
+}
+
+QString TimelineView::markerLabel(int i) const
+{
+    return m_markers->label(i);
+}
+
+int TimelineView::markerLabelRow(int i) const
+{
+    return m_markers->labelRow(i);
+}
+
+Qt::Alignment TimelineView::markerLabelAlignment(int i) const
+{
+    return m_markers->labelAlignment(i);
+}
+
+bool TimelineView::exportPng(const QString& path, QString* error)
+{
+    return m_export->writePng(path, error);
+}
+
+bool TimelineView::exportSvg(const QString& path, QString* error)
+{
+    return m_export->writeSvg(path, error);
+}
+
+bool TimelineView::exportCsv(const QString& path, QString* error)
+{
+    // Only what is plotted: a group unticked in the list is left out.
+    return TimelineExport::writeCsv(
+        path, m_pump, visibleRange(),
+        [this](int storeIndex) { return storeIndex >= m_groups.size() || m_groups[storeIndex].visible; }, error);
 }
 
 void TimelineView::setMetricVisible(Metric metric, bool visible)
 {
     m_metricVisible[static_cast<std::size_t>(metric)] = visible;
-    if (auto* box = m_metricBoxes[static_cast<std::size_t>(metric)]; box->isChecked() != visible)
-        box->setChecked(visible);
+    m_toolbar->setMetricChecked(metric, visible);
     refresh();
 }
 
@@ -182,7 +291,7 @@ TimelineView::GroupGraphs& TimelineView::graphsFor(int storeIndex)
         g.name = m_pump ? m_pump->store().groupName(index) : QString();
         const QColor color = groupColor(index, palette());
         for (int m = 0; m < kMetricCount; ++m) {
-            auto* rect = m == 0 ? m_occRect : m_bwRect;
+            auto* rect = m == 0 ? m_axes->occupancy() : m_axes->bandwidth();
             auto* graph = m_plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
             // 1 px pens: the raster engine's fast path (wider pens cost several times more per frame).
             QPen pen(color, 1.0);
@@ -211,7 +320,7 @@ void TimelineView::refresh()
 {
     if (!m_pump) return;
     const TimeSeriesStore& store = m_pump->store();
-    auto* timeAxis = m_bwRect->axis(QCPAxis::atBottom);
+    auto* timeAxis = m_axes->timeAxis();
     if (m_follow) {
         const double now = std::max(m_pump->now(), 0.0);
         // Until a window's worth of data exists, show [0, max(now, 30 s)] rather than squeezing it to the left.
@@ -220,7 +329,7 @@ void TimelineView::refresh()
     const QCPRange range = timeAxis->range();
     // One min/max column per two pixels: a min/max pair already draws a vertical stroke, so finer columns add
     // segments (paint time) without adding information.
-    const int columns = std::max(50, m_bwRect->width() / 2);
+    const int columns = std::max(50, m_axes->bandwidth()->width() / 2);
 
     double occMax = 0;
     double bwMax = 0;
@@ -263,15 +372,15 @@ void TimelineView::refresh()
         }
     }
     // Value axes fit the visible peaks with headroom; never collapse to zero height.
-    auto* occY = m_occRect->axis(QCPAxis::atLeft);
-    auto* bwY = m_bwRect->axis(QCPAxis::atLeft);
-    occY->setRange(0, std::max(occMax * occupancyHeadroom(range), 1.0));
+    auto* occY = m_axes->occupancyAxis();
+    auto* bwY = m_axes->bandwidthAxis();
+    occY->setRange(0, std::max(occMax * m_markers->occupancyHeadroom(range), 1.0));
     bwY->setRange(0, std::max(bwMax * 1.12, 0.1));
     // Pass 2: plotted points of the envelopes, dropping vertices less than half a pixel from the line already
     // drawn (invisible, and they are most of a smooth series' segments). Points built for a coarser axis are
     // rebuilt when the axis got finer.
-    const double occTol = 0.5 * occY->range().size() / std::max(1, m_occRect->height());
-    const double bwTol = 0.5 * bwY->range().size() / std::max(1, m_bwRect->height());
+    const double occTol = 0.5 * occY->range().size() / std::max(1, m_axes->occupancy()->height());
+    const double bwTol = 0.5 * bwY->range().size() / std::max(1, m_axes->bandwidth()->height());
     for (int gi = 0; gi < m_groups.size(); ++gi) {
         auto& g = m_groups[gi];
         for (int m = 0; m < kMetricCount; ++m) {
@@ -292,8 +401,8 @@ void TimelineView::refresh()
         m_smooth = smooth;
         smooth ? m_plot->setNotAntialiasedElements(QCP::aeNone) : m_plot->setNotAntialiasedElements(QCP::aePlottables);
     }
-    syncMarkers();
-    alignMarkerLabels();
+    m_markers->sync(m_pump->markers(), palette());
+    m_markers->alignLabels();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -302,12 +411,7 @@ void TimelineView::clearSeries()
     m_plot->clearGraphs();
     m_groups.clear();
     m_groupList->clear(); // the rows come back with the series; m_userChoice keeps what the user picked
-    for (auto* item : std::as_const(m_markerItems))
-        m_plot->removeItem(item);
-    m_markerItems.clear();
-    m_markerLabels.clear();
-    m_lastMarkerCount = 0;
-    m_lastMarkerT = -1;
+    m_markers->clear();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -338,6 +442,6 @@ void TimelineView::applyPalette()
             graph->setPen(pen);
         }
     }
-    m_lastMarkerCount = -1; // rebuild markers in the new colours
+    m_markers->invalidate(); // rebuild markers in the new colours
     if (m_pump) refresh();
 }

@@ -10,23 +10,22 @@
 #include <QVector>
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 
 class FramePump;
 class QCustomPlot;
-class MarginProbeAxisRect;
-class QCPRange;
-class QCPLayoutGrid;
+class TimelineAxes;
+class TimelineExport;
 class TimelineGroupList;
+class TimelineMarkerLayer;
+class TimelineToolbar;
 class QCPGraph;
-class QCPAbstractItem;
-class QCPItemText;
-class QCheckBox;
-class QComboBox;
-class QToolButton;
 
 /// LLC occupancy (MiB) and memory bandwidth (GB/s: total, local, remote) per group on one shared time axis
-/// (QCustomPlot, two axis rects), with a labelled marker at every allocation change. The data comes decimated
+/// (QCustomPlot, two axis rects: TimelineAxes), with a labelled marker at every allocation change
+/// (TimelineMarkerLayer), the controls above (TimelineToolbar) and exports to files (TimelineExport). The data comes
+/// decimated
 /// from the FramePump's TimeSeriesStore; the view only draws, at most once per frame (rpQueuedReplot).
 /// Follow mode keeps the newest `window` seconds in view; wheel zoom or drag pan (horizontal) pauses it.
 /// Shift+drag across a plot selects a time range (a band on both plots; rangeSelected), which the main window
@@ -84,7 +83,7 @@ public:
     /// Which side of its line marker label @p i sits on (left of it near the right edge, so it stays readable).
     Qt::Alignment markerLabelAlignment(int i) const;
     /// Allocation-change markers drawn (each is two lines and a label); changes within 1 ms share one.
-    int markerCount() const { return static_cast<int>(m_markerItems.size()) / 3; }
+    int markerCount() const;
     /// The text of marker @p i's label as drawn: shortened where the labels of nearby markers crowd (empty when
     /// there is none).
     QString markerLabel(int i) const;
@@ -113,38 +112,22 @@ private:
         std::array<double, kMetricCount> builtTolerance {}; ///< per refresh: rebuild points above this (-1: none)
         bool visible = true;
     };
-    void buildToolbar();
-    void setupPlot();
     GroupGraphs& graphsFor(int storeIndex);
-    void syncMarkers();
-    void alignMarkerLabels();
-    /// The occupancy axis's top as a multiple of the visible peak: room for the rows of marker labels in view
-    /// (at most half the plot), else 12 %.
-    double occupancyHeadroom(const QCPRange& visible) const;
     void clearSeries();
     void applyPalette();
-    void exportMenu();
+    void setupInteraction();
     void setupSelection();
-    void showExportLegend(bool shown);
 
     QPointer<FramePump> m_pump;
     QCustomPlot* m_plot = nullptr;
-    MarginProbeAxisRect* m_occRect = nullptr;
-    MarginProbeAxisRect* m_bwRect = nullptr;
-    QCPLayoutGrid* m_exportLegend = nullptr; ///< holds the in-plot legend; in the layout only while exporting
+    std::unique_ptr<TimelineExport> m_export;
+    std::unique_ptr<TimelineAxes> m_axes;
+    std::unique_ptr<TimelineMarkerLayer> m_markers;
+    TimelineToolbar* m_toolbar = nullptr;
     TimelineGroupList* m_groupList = nullptr;
     QHash<QString, bool> m_userChoice; ///< groups the user ticked or unticked, by name
-    QCheckBox* m_followBox = nullptr;
-    QComboBox* m_windowBox = nullptr;
-    std::array<QCheckBox*, kMetricCount> m_metricBoxes {};
-    QToolButton* m_exportButton = nullptr;
-    QToolButton* m_clearRangeButton = nullptr;
     PlotRangeSelector* m_selector = nullptr; ///< shift+drag selection and the TMA plot's band
     QVector<GroupGraphs> m_groups; // index = TimeSeriesStore group index
-    QVector<QCPAbstractItem*> m_markerItems;
-    QVector<QCPItemText*> m_markerLabels; // also in m_markerItems; re-aligned as the visible range moves
-    double m_lastMarkerT = -1;
-    int m_lastMarkerCount = 0;
     bool m_follow = true;
     bool m_smooth = true;
     double m_window = 300.0;

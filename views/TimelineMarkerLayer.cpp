@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// TimelineView's allocation-change markers: a dashed line on both plots per change (changes within 1 ms share one),
-// a label above the occupancy lines placed in rows so that labels never overlap, and the headroom they need.
-#include "TimelineView.h"
+#include "TimelineMarkerLayer.h"
 
-#include "MarginProbeAxisRect.h"
 #include "QCustomPlotInclude.h"
-#include "models/FramePump.h"
 
 #include <algorithm>
 #include <array>
@@ -23,16 +19,21 @@ int markerRowPx(const QCPItemText* label)
 }
 } // namespace
 
-void TimelineView::syncMarkers()
+TimelineMarkerLayer::TimelineMarkerLayer(QCustomPlot* plot, QCPAxisRect* occupancy, QCPAxisRect* bandwidth)
+    : m_plot(plot)
+    , m_occRect(occupancy)
+    , m_bwRect(bandwidth)
+{ }
+
+void TimelineMarkerLayer::sync(const std::deque<TimelineMarker>& markers, const QPalette& palette)
 {
-    const auto& markers = m_pump->markers();
     const double firstT = markers.empty() ? -1 : markers.front().t;
     if (static_cast<int>(markers.size()) == m_lastMarkerCount && firstT == m_lastMarkerT) return;
-    for (auto* item : std::as_const(m_markerItems))
+    for (auto* item : std::as_const(m_items))
         m_plot->removeItem(item);
-    m_markerItems.clear();
-    m_markerLabels.clear();
-    const QColor okColor = palette().color(QPalette::Text);
+    m_items.clear();
+    m_labels.clear();
+    const QColor okColor = palette.color(QPalette::Text);
     const QColor badColor(0xd9, 0x35, 0x35);
     // Changes applied together (one apply writes every resource and domain; a replay opens with each group's
     // initial allocation) share a time: one line and one label for them, naming the first (a failed one if any)
@@ -58,7 +59,7 @@ void TimelineView::syncMarkers()
             line->point1->setCoords(markers[first].t, 0);
             line->point2->setCoords(markers[first].t, 1);
             line->setPen(QPen(color, 1, Qt::DashDotLine));
-            m_markerItems.append(line);
+            m_items.append(line);
         }
         auto* text = new QCPItemText(m_plot);
         text->setClipAxisRect(m_occRect);
@@ -66,7 +67,7 @@ void TimelineView::syncMarkers()
         text->position->setAxisRect(m_occRect);
         text->position->setTypeX(QCPItemPosition::ptPlotCoords);
         text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        // The row is chosen by alignMarkerLabels; long labels are shortened (the CSV has them whole).
+        // The row is chosen by alignLabels; long labels are shortened (the CSV has them whole).
         text->position->setCoords(markers[first].t, kMarkerTop);
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         text->setPadding(QMargins(3, 1, 3, 1));
@@ -76,22 +77,32 @@ void TimelineView::syncMarkers()
             = (marker.label.size() > room ? marker.label.left(room - 1) + QStringLiteral("\u2026") : marker.label)
             + more;
         text->setText(labelText);
-        text->setProperty("fullText", labelText); // alignMarkerLabels may shorten it where labels crowd
+        text->setProperty("fullText", labelText); // alignLabels may shorten it where labels crowd
 
         text->setColor(color);
         // Translucent: a series under the label still shows through.
-        QColor base = palette().color(QPalette::Base);
+        QColor base = palette.color(QPalette::Base);
         base.setAlpha(150);
         text->setBrush(QBrush(base));
-        m_markerItems.append(text);
-        m_markerLabels.append(text);
+        m_items.append(text);
+        m_labels.append(text);
         first = end;
     }
     m_lastMarkerCount = static_cast<int>(markers.size());
     m_lastMarkerT = firstT;
 }
 
-void TimelineView::alignMarkerLabels()
+void TimelineMarkerLayer::clear()
+{
+    for (auto* item : std::as_const(m_items))
+        m_plot->removeItem(item);
+    m_items.clear();
+    m_labels.clear();
+    m_lastMarkerCount = 0;
+    m_lastMarkerT = -1;
+}
+
+void TimelineMarkerLayer::alignLabels()
 {
     // A label that does not fit between its line and the plot's right edge would be cut there: it goes left of the
     // line instead. Each label takes the highest row where it clears the labels already there, so markers far apart
@@ -113,7 +124,7 @@ void TimelineView::alignMarkerLabels()
     auto rowEnd = [](const std::vector<Placed>& row) {
         return row.empty() ? -std::numeric_limits<double>::infinity() : row.back().end;
     };
-    for (auto* label : std::as_const(m_markerLabels)) { // in time order, as the markers came
+    for (auto* label : std::as_const(m_labels)) { // in time order, as the markers came
         const QString full = label->property("fullText").toString();
         if (label->text() != full) label->setText(full);
         label->setVisible(true);
@@ -151,24 +162,24 @@ void TimelineView::alignMarkerLabels()
     }
 }
 
-int TimelineView::markerLabelRow(int i) const
+int TimelineMarkerLayer::labelRow(int i) const
 {
-    const QCPItemText* label = m_markerLabels.value(i);
+    const QCPItemText* label = m_labels.value(i);
     return label ? label->property("markerRow").toInt() : -1;
 }
 
-Qt::Alignment TimelineView::markerLabelAlignment(int i) const
+Qt::Alignment TimelineMarkerLayer::labelAlignment(int i) const
 {
-    return m_markerLabels.value(i) ? m_markerLabels[i]->positionAlignment() : Qt::Alignment();
+    return m_labels.value(i) ? m_labels[i]->positionAlignment() : Qt::Alignment();
 }
 
-double TimelineView::occupancyHeadroom(const QCPRange& visible) const
+double TimelineMarkerLayer::occupancyHeadroom(const QCPRange& visible) const
 {
     // The rows of marker labels in view sit in the headroom, clear of the highest line (the labels hid a group's
     // occupancy near the top). At most half the plot: past that the lines would be too flat to read.
     constexpr double kHeadroom = 1.12;
     double lowest = 0; // the lowest label bottom in view, as a fraction of the plot's height from its top
-    for (const QCPItemText* label : m_markerLabels) {
+    for (const QCPItemText* label : m_labels) {
         if (!visible.contains(label->position->coords().x())) continue;
         lowest = std::max(lowest,
             label->position->coords().y() + static_cast<double>(markerRowPx(label)) / std::max(1, m_occRect->height()));
@@ -176,7 +187,7 @@ double TimelineView::occupancyHeadroom(const QCPRange& visible) const
     return std::max(kHeadroom, 1.0 / std::max(0.5, 1.0 - lowest));
 }
 
-QString TimelineView::markerLabel(int i) const
+QString TimelineMarkerLayer::label(int i) const
 {
-    return m_markerLabels.value(i) ? m_markerLabels[i]->text() : QString();
+    return m_labels.value(i) ? m_labels[i]->text() : QString();
 }
