@@ -23,13 +23,15 @@ TimelineExport::TimelineExport(QCustomPlot* plot)
     m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     m_plot->legend->setWrap(4);
     m_plot->legend->setIconSize(18, 8);
-    m_legend = new QCPLayoutGrid;
-    m_legend->addElement(0, 0, m_plot->legend);
-    m_legend->setMargins(QMargins(4, 2, 4, 0));
     // Added to the plot's layout once, so the legend belongs to this plot (addToLegend refuses a legend of no plot,
-    // and exports then listed no group), then taken out until an export shows it.
+    // and exports then listed no group), then taken out until an export shows it. The grid joins the plot before
+    // the legend joins the grid: a layout element adopted by a grid of no plot makes QCustomPlot complain on every
+    // start ("initializeParentPlot ... called with parentPlot zero").
+    m_legend = new QCPLayoutGrid;
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(0, 0, m_legend);
+    m_legend->addElement(0, 0, m_plot->legend);
+    m_legend->setMargins(QMargins(4, 2, 4, 0));
     m_plot->plotLayout()->take(m_legend);
     m_plot->plotLayout()->simplify();
 }
