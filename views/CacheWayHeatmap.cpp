@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CacheWayHeatmap.h"
+#include "core/Text.h"
 
 #include "ColourScheme.h"
 #include "HeatmapGrid.h"
@@ -298,10 +299,10 @@ QString CacheWayHeatmap::cacheInfoText() const
     if (!s->cdpType().empty()) t += tr("; CDP: separate CODE and DATA masks");
     t += tr("; min %n bit(s)", nullptr, s->minCbmBits);
     t += s->sparseMasks ? tr(", sparse masks allowed") : tr(", contiguous masks only");
-    if (s->shareableBits) t += tr("; hardware-shared 0x%1").arg(QString::number(s->shareableBits, 16));
+    if (s->shareableBits) t += tr("; hardware-shared %1").arg(QString::fromStdString(rdt::formatHex(s->shareableBits)));
     if (const auto io = s->ioAllocMask(m_model->domain()); io || s->ioAllocClosid >= 0)
-        t += tr("; io_alloc: I/O ways 0x%1, CLOS %2 held for I/O (groups get one CLOS fewer)")
-                 .arg(QString::number(io, 16))
+        t += tr("; io_alloc: I/O ways %1, CLOS %2 held for I/O (groups get one CLOS fewer)")
+                 .arg(QString::fromStdString(rdt::formatHex(io)))
                  .arg(s->ioAllocClosid);
     if (s->sncNodes > 1) // resctrl.rst "Notes on Sub-NUMA Cluster mode"
         t += tr("; SNC: %1 nodes share this L3, each bit gives a node %2")

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CompareWays.h"
+#include "core/Text.h"
 #include "rdt/GroupNames.h"
 
 #include "GroupColors.h"
@@ -77,7 +78,7 @@ QString CompareWays::maskText(const QString& group, bool sideB) const
     for (const auto& r : rows())
         if (r.group == group) {
             if (!(sideB ? r.inB : r.inA)) return {};
-            return QString::number(sideB ? r.maskB : r.maskA, 16);
+            return QString::fromStdString(rdt::hexDigits(sideB ? r.maskB : r.maskA));
         }
     return {};
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "HeatmapGrid.h"
+#include "core/Text.h"
 
 #include "HeatmapGridAccessible.h"
 #include "HeatmapPainter.h"
@@ -364,11 +365,11 @@ bool HeatmapGrid::event(QEvent* event)
         if (row >= 0 && bit >= 0 && domain != m_model->domain()) { // another domain's panel: its own figures
             const quint64 m = m_model->maskIn(row, domain);
             quint64 bytes = 0;
-            text = tr("%1, domain %2, bit %3\nmask 0x%4 (%n bit(s))", nullptr, std::popcount(m))
+            text = tr("%1, domain %2, bit %3\nmask %4 (%n bit(s))", nullptr, std::popcount(m))
                        .arg(m_model->rowLabel(row))
                        .arg(domain)
                        .arg(bit)
-                       .arg(QString::number(m, 16));
+                       .arg(QString::fromStdString(rdt::formatHex(m)));
             if (m_model->occupancyIn(row, domain, &bytes))
                 text += tr("\noccupancy %1").arg(QString::fromStdString(rdt::formatBytes(double(bytes))));
             if (const QString ext = m_model->externalChangeIn(row, domain); !ext.isEmpty())

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "HeatmapPainter.h"
+#include "core/Text.h"
 
 #include "HeatmapLegend.h"
 #include "HeatmapPalette.h"
@@ -129,7 +130,7 @@ void HeatmapPainter::paintRow(QPainter& p, const HeatmapLayout::Panel& panel, in
     // The mask, in full, in its own column.
     p.setPen(error.isEmpty() ? m_widget.palette().color(QPalette::Text) : colours.invalid);
     p.drawText(QRect(panel.maskLeft, strip.top(), l.maskW, strip.height()), Qt::AlignVCenter | Qt::AlignLeft,
-        QStringLiteral("0x") + QString::number(mask, 16));
+        QString::fromStdString(rdt::formatHex(mask)));
 }
 
 void HeatmapPainter::paintInfo(QPainter& p, int row) const

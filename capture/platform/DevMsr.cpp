@@ -14,13 +14,6 @@ namespace rdt {
 
 namespace {
 
-std::string msrHex(std::uint32_t msr)
-{
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%x", msr);
-    return buf;
-}
-
 std::string adviceFor(int err, const std::string& path)
 {
     switch (err) {
@@ -87,22 +80,22 @@ Result<std::uint64_t> DevMsr::read(unsigned cpu, std::uint32_t msr)
     if (n != static_cast<ssize_t>(sizeof value)) {
         // A short read (e.g. past the end of a stand-in file) is what the driver reports as EIO.
         const int err = n < 0 ? errno : EIO;
-        return errnoError(
-            err, "RDMSR " + msrHex(msr) + " on CPU " + std::to_string(cpu) + " failed", adviceFor(err, pathFor(cpu)));
+        return errnoError(err, "RDMSR " + formatHex(msr) + " on CPU " + std::to_string(cpu) + " failed",
+            adviceFor(err, pathFor(cpu)));
     }
     return value;
 }
 
 Status DevMsr::write(unsigned cpu, std::uint32_t msr, std::uint64_t value)
 {
-    if (!m_writable) return errnoError(EROFS, "WRMSR " + msrHex(msr) + " refused: MSR space opened read-only");
+    if (!m_writable) return errnoError(EROFS, "WRMSR " + formatHex(msr) + " refused: MSR space opened read-only");
     auto fd = fdFor(cpu);
     if (!fd) return fd.error();
     const ssize_t n = ::pwrite(*fd, &value, sizeof value, static_cast<off_t>(msr));
     if (n != static_cast<ssize_t>(sizeof value)) {
         const int err = n < 0 ? errno : EIO;
         return errnoError(err,
-            "WRMSR " + msrHex(msr) + " = " + formatHex(value) + " on CPU " + std::to_string(cpu) + " failed",
+            "WRMSR " + formatHex(msr) + " = " + formatHex(value) + " on CPU " + std::to_string(cpu) + " failed",
             adviceFor(err, pathFor(cpu)));
     }
     return {};

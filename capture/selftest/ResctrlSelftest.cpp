@@ -3,6 +3,7 @@
 // Documentation/filesystems/resctrl.rst ("resctrl.rst") and of the Intel SDM Vol. 3B chapter 20 ("SDM"); the effect
 // checks follow what the kernel's tools/testing/selftests/resctrl (cmt_test.c, mba_test.c, mbm_test.c) measure.
 #include "ResctrlSelftest.h"
+#include "core/Text.h"
 
 #include "rdt/Sample.h"
 #include "rdt/Schemata.h"
@@ -36,13 +37,6 @@ std::string mib(std::uint64_t bytes)
 {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f MiB", double(bytes) / double(1 << 20));
-    return buf;
-}
-
-std::string hex(std::uint64_t v)
-{
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
     return buf;
 }
 
@@ -271,16 +265,16 @@ CheckResult ResctrlSelftest::infoCacheMasks()
         if (!r.isCache()) continue;
         const std::string where = "info/" + r.name + ": ";
         if (!contiguous(r.cbmMask) && !r.sparseMasks)
-            return fail(where + "cbm_mask " + hex(r.cbmMask) + " is not contiguous");
+            return fail(where + "cbm_mask " + formatHex(r.cbmMask) + " is not contiguous");
         if (unsigned(std::popcount(r.cbmMask)) != r.cbmBits)
-            return fail(where + "cbm_mask " + hex(r.cbmMask) + " has " + std::to_string(std::popcount(r.cbmMask))
+            return fail(where + "cbm_mask " + formatHex(r.cbmMask) + " has " + std::to_string(std::popcount(r.cbmMask))
                 + " bits, the backend counted " + std::to_string(r.cbmBits));
         if (r.minCbmBits < 1 || r.minCbmBits > r.cbmBits)
             return fail(
                 where + "min_cbm_bits " + std::to_string(r.minCbmBits) + " outside 1.." + std::to_string(r.cbmBits));
         if (r.numClosids < 1) return fail(where + "num_closids is 0");
         if (r.domains.empty()) return fail(where + "no domain in the default group's schemata");
-        checked += (checked.empty() ? "" : ", ") + r.name + " " + hex(r.cbmMask);
+        checked += (checked.empty() ? "" : ", ") + r.name + " " + formatHex(r.cbmMask);
     }
     if (checked.empty()) return skip("no cache allocation resource in info/ (the processor or kernel has no CAT)");
     return pass(checked);
@@ -328,7 +322,7 @@ CheckResult ResctrlSelftest::defaultGroupSchemata()
                 auto mask = parseMask(*v);
                 if (!mask || (*mask & ~r.cbmMask) || *mask == 0)
                     return fail(r.name + ":" + std::to_string(d) + "=" + *v + " is not a mask within cbm_mask "
-                        + hex(r.cbmMask));
+                        + formatHex(r.cbmMask));
             }
         }
     }
@@ -407,8 +401,7 @@ CheckResult ResctrlSelftest::schemataReadsBack()
     const std::uint64_t low = ((std::uint64_t { 1 } << std::max(1u, l3->minCbmBits)) - 1)
         << std::countr_zero(l3->cbmMask);
     Schemata change;
-    char text[24];
-    std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(low));
+    const std::string text = hexDigits(low);
     change.set(l3->name, domain, text);
     if (auto s = m_backend->applySchemata(*g, change); !s)
         return fail(
@@ -417,7 +410,7 @@ CheckResult ResctrlSelftest::schemataReadsBack()
     if (!back) return fail("cannot read the schemata back: " + back.error().toString());
     auto v = back->value(l3->name, domain);
     if (!v || parseMask(*v).valueOr(0) != low)
-        return fail("wrote " + std::string(text) + ", read back " + (v ? *v : std::string("nothing")));
+        return fail("wrote " + text + ", read back " + (v ? *v : std::string("nothing")));
     // Domains not named keep their values (the default, for a new group).
     for (int d : l3->domains) {
         if (d == domain) continue;
@@ -528,11 +521,9 @@ CheckResult ResctrlSelftest::catFenceBoundsOccupancy()
     const std::uint64_t bound = fenceBytes + std::max<std::uint64_t>(fenceBytes * 15 / 100, 2'000'000);
     auto g = makeGroup();
     if (!g) return fail("mkdir failed: " + g.error().toString());
-    char text[24];
-    std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(fence));
     Schemata change;
     for (int d : l3->domains)
-        change.set(l3->name, d, text);
+        change.set(l3->name, d, hexDigits(fence));
     if (auto s = m_backend->applySchemata(*g, change); !s)
         return fail("writing the fence failed: " + s.error().toString());
     // The working set is twice the whole cache: unfenced it could fill every way.
@@ -549,13 +540,13 @@ CheckResult ResctrlSelftest::catFenceBoundsOccupancy()
     // streamer too small to need one.
     Schemata open;
     for (int d : l3->domains)
-        open.set(l3->name, d, hex(l3->cbmMask).substr(2));
+        open.set(l3->name, d, hexDigits(l3->cbmMask));
     if (auto s = m_backend->applySchemata(*g, open); !s)
         return fail("lifting the fence failed: " + s.error().toString());
     if (!let(m_options.measureNs)) return skip("cancelled");
     auto unfenced = occupancyBytes(*g);
     if (!unfenced) return fail("llc_occupancy read Error or Unavailable");
-    const std::string figures = "fence " + hex(fence) + " (" + mib(fenceBytes) + "): occupancy " + mib(*fenced)
+    const std::string figures = "fence " + formatHex(fence) + " (" + mib(fenceBytes) + "): occupancy " + mib(*fenced)
         + " fenced, " + mib(*unfenced) + " unfenced";
     if (*fenced > bound) return fail(figures + "; fenced it exceeds the fence by more than 15 % and 2 MB");
     if (*unfenced <= bound)
