@@ -929,6 +929,9 @@ void MainWindow::showPages()
     for (auto* dock : std::as_const(m_docksHiddenByStartPage))
         dock->show();
     m_docksHiddenByStartPage.clear();
+    // Explain and History share a tab: shown again, the last one shown would be on top; Explain is, as at start.
+    if (auto* explain = findChild<QDockWidget*>(QStringLiteral("explainDock")); explain && explain->isVisible())
+        explain->raise();
     updateTitle();
 }
 
