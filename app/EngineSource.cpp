@@ -16,6 +16,7 @@
 #include <cmath>
 #include <deque>
 #include <mutex>
+#include <optional>
 
 namespace {
 
@@ -55,11 +56,19 @@ public:
             } else if (auto* s = std::get_if<rdt::SimulationEvent>(&e)) {
                 out.markers.push_back(rdt::session::markerOf(*s));
                 // The scenario's scripted allocation writes, a CDP remount and any failed command become labelled
-                // markers; its lesson notes and task placements stay out of the plot.
-                if (!s->note
-                    && (s->text.find("schemata") != std::string::npos
-                        || s->text.find("mount -t resctrl") != std::string::npos || !s->ok))
-                    out.notes.push_back({ s->timeNs, "scenario: " + s->text, s->ok });
+                // markers; its lesson notes and task placements stay out of the plot. Writes a note announces at the
+                // same time are one marker saying the note's headline ("Fence the streamer into 2 ways"), not the
+                // raw commands; a failed command always says what failed.
+                if (s->note) {
+                    m_note = { s->timeNs, rdt::session::noteHeadline(s->text) };
+                } else if (s->text.find("schemata") != std::string::npos
+                    || s->text.find("mount -t resctrl") != std::string::npos || !s->ok) {
+                    const bool announced = s->ok && m_note && m_note->first == s->timeNs && !m_note->second.empty();
+                    const std::string text = "scenario: " + (announced ? m_note->second : s->text);
+                    const bool repeat = announced && m_lastMarker && *m_lastMarker == std::make_pair(s->timeNs, text);
+                    if (!repeat) out.notes.push_back({ s->timeNs, text, s->ok });
+                    m_lastMarker = std::make_pair(s->timeNs, text);
+                }
             } else if (auto* err = std::get_if<rdt::engine::EngineError>(&e)) {
                 // The lost connection gets one marker of its own below, not this error's long text as well.
                 if (!lost || err->where != engine.location())
@@ -85,6 +94,8 @@ private:
     SourceDescription m_description;
     std::deque<rdt::RdtSampleBatch> m_pending;
     bool m_lostReported = false;
+    std::optional<std::pair<std::uint64_t, std::string>> m_note; ///< the last scenario note: its time, headline
+    std::optional<std::pair<std::uint64_t, std::string>> m_lastMarker; ///< the last scenario marker made
     std::uint64_t m_lastTimeNs = 0; ///< a lost engine has no clock: its marker goes at the last sample
 };
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "FramePump.h"
+#include "rdt/AllocationChangeText.h"
 #include "rdt/GroupNames.h"
 
 #include "core/Time.h"
@@ -17,9 +18,7 @@ constexpr std::size_t kMaxMarkers = 10000;
 
 QString markerLabel(const rdt::AllocationChanged& c)
 {
-    const QString group = QString::fromStdString(rdt::displayGroup(c.group));
-    QString text = group + QLatin1Char(' ') + QString::fromStdString(c.resource)
-        + (c.domain < 0 ? QString() : QLatin1Char('@') + QString::number(c.domain)) + QStringLiteral(": ")
+    QString text = QString::fromStdString(rdt::allocationChangeTarget(c)) + QLatin1Char(' ')
         + (c.oldValue.empty() ? QString() : QString::fromStdString(c.oldValue) + QLatin1Char(' ')) // none: initial
         + QStringLiteral("\u2192 ") + QString::fromStdString(c.newValue);
     if (!c.who.empty()) text += QStringLiteral(" (") + QString::fromStdString(c.who) + QLatin1Char(')');

@@ -17,7 +17,7 @@
 /// An allocation change placed on the time axis (a labelled marker on every timeline).
 struct TimelineMarker {
     double t = 0;
-    QString label; ///< "p1 L3@0: 7ff -> 3 (gui)"
+    QString label; ///< "p1 L3:0 7ff -> 3 (gui)"
     bool ok = true; ///< false: the backend rejected it; label carries the reason
 };
 

@@ -113,6 +113,7 @@ void TimelineMarkerLayer::alignLabels()
     constexpr int kShortestLabelPx = 36;
     const QCPAxis* time = m_occRect->axis(QCPAxis::atBottom);
     const int rightEdge = m_occRect->right();
+    const int leftEdge = m_occRect->left();
     const double height = std::max(1, m_occRect->height());
     struct Placed {
         QCPItemText* label;
@@ -131,8 +132,17 @@ void TimelineMarkerLayer::alignLabels()
         const QFontMetrics metrics(label->font());
         const int padding = label->padding().left() + label->padding().right();
         const double x = time->coordToPixel(label->position->coords().x());
-        const int width = metrics.horizontalAdvance(full) + padding;
-        const Qt::Alignment side = x + width > rightEdge ? Qt::AlignRight : Qt::AlignLeft;
+        int width = metrics.horizontalAdvance(full) + padding;
+        // Right of the line when it fits, else left of it; when it fits on neither side it takes the wider one and is
+        // shortened to end at the plot's edge, never cut off there.
+        const double roomRight = rightEdge - x;
+        const double roomLeft = x - leftEdge;
+        const Qt::Alignment side = width <= roomRight || roomRight >= roomLeft ? Qt::AlignLeft : Qt::AlignRight;
+        const double room = side == Qt::AlignLeft ? roomRight : roomLeft;
+        if (width > room && room - padding >= kShortestLabelPx) { // (a plot not laid out yet has no room at all)
+            label->setText(metrics.elidedText(full, Qt::ElideRight, static_cast<int>(room) - padding));
+            width = metrics.horizontalAdvance(label->text()) + padding;
+        }
         if (label->positionAlignment() != (side | Qt::AlignTop)) label->setPositionAlignment(side | Qt::AlignTop);
         const double left = side == Qt::AlignRight ? x - width : x;
         auto row = std::find_if(

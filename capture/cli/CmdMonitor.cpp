@@ -7,6 +7,7 @@
 #include "core/Time.h"
 #include "engine/Engine.h"
 #include "engine/ExternalChangeDetector.h"
+#include "rdt/AllocationChangeText.h"
 #include "rdt/CounterMath.h"
 #include "rdt/SampleCsv.h"
 #include "rdt/SampleFlags.h"
@@ -192,9 +193,8 @@ int runMonitor(const MonitorOptions& o)
                 batch = std::move(*b);
             } else if (auto* c = std::get_if<AllocationChanged>(&e); c && c->who == engine::kExternalWho) {
                 // Another program (pqos, a shell) changed an allocation: said on stderr, the table stays data.
-                std::fprintf(stderr, "external change %.3f s: %s %s%s: %s -> %s\n",
-                    nsToSeconds(c->timeNs - std::min(c->timeNs, t0)), displayGroup(c->group).c_str(),
-                    c->resource.c_str(), c->domain < 0 ? "" : ("@" + std::to_string(c->domain)).c_str(),
+                std::fprintf(stderr, "external change %.3f s: %s %s -> %s\n",
+                    nsToSeconds(c->timeNs - std::min(c->timeNs, t0)), allocationChangeTarget(*c).c_str(),
                     c->oldValue.empty() ? "(new group)" : c->oldValue.c_str(), c->newValue.c_str());
             }
         }

@@ -208,7 +208,7 @@ TEST_F(PqosOnSimulatedMachine, MonitorReportsWhatPqosChangesAsExternalAndItsOwnW
         60);
     ASSERT_EQ(r.exitCode, 0) << r.output;
     EXPECT_NE(r.output.find("external change "), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find(": COS1 L3@0: 7ff -> 3\n"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(": COS1 L3:0 7ff -> 3\n"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("applied 'L3:0=f' to COS2"), std::string::npos) << r.output;
     EXPECT_EQ(r.output.find(": COS2 "), std::string::npos) << "the monitor's own write is not external:\n" << r.output;
     std::size_t external = 0;

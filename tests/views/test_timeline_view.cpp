@@ -281,11 +281,11 @@ private Q_SLOTS:
         f.pump.pumpOnce();
         QCOMPARE(view.markerCount(), 2);
         // The failed change is the one named, with how many more share its line.
-        QVERIFY2(view.markerLabel(0).startsWith(QStringLiteral("victim L3@0")), qPrintable(view.markerLabel(0)));
+        QVERIFY2(view.markerLabel(0).startsWith(QStringLiteral("victim L3:0")), qPrintable(view.markerLabel(0)));
         QVERIFY2(view.markerLabel(0).endsWith(QStringLiteral("(+3 more)")), qPrintable(view.markerLabel(0)));
         QVERIFY(view.markerLabel(0).size() <= 48);
         // No old value (an initial allocation): the arrow follows the colon.
-        QCOMPARE(view.markerLabel(1), QStringLiteral("victim L3@0: \u2192 7ff (initial)"));
+        QCOMPARE(view.markerLabel(1), QStringLiteral("victim L3:0 \u2192 7ff (initial)"));
         QVERIFY(!view.markerLabel(1).contains(QStringLiteral("more")));
         // Both rows of labels are above the highest line (the streamer's 20 MiB), not over it.
         view.show();
@@ -337,6 +337,38 @@ private Q_SLOTS:
         QCOMPARE(view.markerLabelRow(3), 0);
     }
 
+    void aLabelThatFitsNeitherSideIsShortenedAtThePlotEdge()
+    {
+        // A long label mid-plot in a narrow window used to go left of its line and run off the plot's left edge
+        // ("chemata L3:..."); it takes the wider side now and ends at the edge, shortened.
+        Fixture f;
+        TimelineView view(&f.pump);
+        view.resize(520, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        f.steady(60);
+        f.change(33, "a-group-whose-name-is-long-enough-for-two-plots");
+        f.pump.pumpOnce();
+        view.setVisibleRange(0, 60);
+        view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        const QCPAxisRect* rect = view.plot()->axisRects().at(0);
+        int drawn = 0;
+        for (int i = 0; i < view.plot()->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(view.plot()->item(i)); text && text->visible()) {
+                ++drawn;
+                const double left = text->topLeft->pixelPosition().x();
+                const double right = text->bottomRight->pixelPosition().x();
+                QVERIFY2(left >= rect->left() - 1 && right <= rect->right() + 1,
+                    qPrintable(QStringLiteral("label %1..%2, plot %3..%4")
+                                   .arg(left)
+                                   .arg(right)
+                                   .arg(rect->left())
+                                   .arg(rect->right())));
+                QVERIFY2(text->text().endsWith(QStringLiteral("\u2026")), qPrintable(text->text()));
+            }
+        QCOMPARE(drawn, 1);
+    }
+
     void crowdedMarkerLabelsNeverOverlap()
     {
         // The mba scenario's replay: a change every 10 s over 70 s, each label ~190 px wide at ~85 px per 10 s.
@@ -382,7 +414,7 @@ private Q_SLOTS:
         view.setVisibleRange(0, 25);
         overlap = visibleLabelsOverlap();
         QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
-        QCOMPARE(view.markerLabel(0), QStringLiteral("hogs MB@0: 100 \u2192 90 (observed)"));
+        QCOMPARE(view.markerLabel(0), QStringLiteral("hogs MB:0 100 \u2192 90 (observed)"));
     }
 
     void resetClearsSeries()
