@@ -2,6 +2,7 @@
 #include "PmuAggregate.h"
 
 #include <chrono>
+#include <span>
 #include <vector>
 
 namespace rdt::pmu {
@@ -89,7 +90,7 @@ void aggregatePmu(const PmuData& data, const AggregateParams& p, Aggregates& out
             scratch.ip = b.ip;
             scratch.pid = b.pid;
             scratch.time = b.time;
-            scratch.branches = b.branches;
+            scratch.branches.view(std::as_bytes(std::span(b.branches))); // no copy per sample
             scratch.branchNr = b.branches.size();
             graph.add(scratch);
             ++out.rangeBranches;

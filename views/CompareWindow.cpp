@@ -26,9 +26,9 @@ using namespace rdt::compare;
 namespace {
 
 const Section kSections[] = { Section::Rdt, Section::Allocation, Section::Tma, Section::CallEdge, Section::HotBranch,
-    Section::LatencySource, Section::LatencyFunction };
+    Section::LatencySource, Section::LatencyRegion, Section::LatencyFunction };
 const char* const kSectionTitles[] = { "RDT: occupancy and bandwidth", "Allocation", "TMA", "LBR call edges",
-    "LBR hot branches", "Latency by data source", "Latency by function" };
+    "LBR hot branches", "Latency by data source", "Latency by memory region", "Latency by function" };
 
 QString sideText(const char* name, const Profile& p)
 {

@@ -50,6 +50,8 @@ const char* sectionName(Section s)
         return "lbr-branch";
     case Section::LatencySource:
         return "latency-source";
+    case Section::LatencyRegion:
+        return "latency-region";
     case Section::LatencyFunction:
         return "latency-function";
     }

@@ -21,8 +21,9 @@ enum class Normalize { None, Duration, Instructions };
 Result<Normalize> parseNormalize(const std::string& text);
 const char* normalizeName(Normalize n);
 
-enum class Section { Rdt, Allocation, Tma, CallEdge, HotBranch, LatencySource, LatencyFunction };
-const char* sectionName(Section s); ///< "rdt", "allocation", "tma", "lbr-call", "lbr-branch", "latency-source", ...
+enum class Section { Rdt, Allocation, Tma, CallEdge, HotBranch, LatencySource, LatencyRegion, LatencyFunction };
+/// "rdt", "allocation", "tma", "lbr-call", "lbr-branch", "latency-source", "latency-region", "latency-function"
+const char* sectionName(Section s);
 
 struct DiffRow {
     Section section = Section::Rdt;

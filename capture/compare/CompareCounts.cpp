@@ -154,6 +154,7 @@ void compareCounts(Comparison& c)
     if (c.a.hasLbr || c.b.hasLbr) compareEdges(c, scaleA, scaleB);
     if (c.a.hasMem || c.b.hasMem) {
         compareLatency(c, Section::LatencySource, c.a.latencyBySource, c.b.latencyBySource, scaleA, scaleB);
+        compareLatency(c, Section::LatencyRegion, c.a.latencyByRegion, c.b.latencyByRegion, scaleA, scaleB);
         compareLatency(c, Section::LatencyFunction, c.a.latencyByFunction, c.b.latencyByFunction, scaleA, scaleB);
     }
     listSymbols(c);

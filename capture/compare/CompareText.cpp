@@ -208,6 +208,8 @@ std::string formatText(const Comparison& c, std::size_t top)
         "LBR call edges (share of branch entries; delta in points; ratio of counts)", "caller -> callee", false);
     shareBlock(out, rows, Section::HotBranch, "LBR hot branches inside a function", "function", false);
     shareBlock(out, rows, Section::LatencySource, "Load latency by data source (cycles)", "data source", true);
+    shareBlock(out, rows, Section::LatencyRegion, "Load latency by memory region (cycles; mem_region, Linux 7.0)",
+        "region", true);
     shareBlock(out, rows, Section::LatencyFunction, "Load latency by function (cycles)", "function", true);
     symbolsBlock(out, c, top);
     if (c.rows.empty())

@@ -30,6 +30,7 @@ void PerfSampleCounts::add(const pmu::DecodedRecord& rec)
         const bool remote = level == pmu::MemLevel::RemoteDram || level == pmu::MemLevel::RemoteCache || ds.remote;
         const auto lat = static_cast<std::uint32_t>(std::min<std::uint64_t>(s.latency(), UINT32_MAX));
         bySource[static_cast<std::size_t>(level)].add(lat, level, ds.hitm(), remote, rng);
+        byRegion[ds.region % byRegion.size()].add(lat, level, ds.hitm(), remote, rng);
     }
 }
 
@@ -98,6 +99,13 @@ void fillPmuSide(const perfdata::ImportResult& r, const PerfSampleCounts& counts
                 p.latencyBySource.push_back(LatencyFigures { std::string(memLevelName(static_cast<pmu::MemLevel>(l))),
                     {}, counts.bySource[l].count, counts.bySource[l].mean(),
                     static_cast<double>(counts.bySource[l].percentile(0.99)) });
+        // mem_region only where the samples carry it (the rule `report --mem` shows them by: the engine's count).
+        if (r.mem.total.count > r.mem.byRegion[0])
+            for (std::size_t g = 0; g < counts.byRegion.size(); ++g)
+                if (counts.byRegion[g].count)
+                    p.latencyByRegion.push_back(
+                        LatencyFigures { pmu::memRegionName(static_cast<std::uint8_t>(g)), {}, counts.byRegion[g].count,
+                            counts.byRegion[g].mean(), static_cast<double>(counts.byRegion[g].percentile(0.99)) });
         for (const auto& f : r.mem.functions)
             p.latencyByFunction.push_back(LatencyFigures {
                 f.key, f.module, f.stats.count, f.stats.mean(), static_cast<double>(f.stats.percentile(0.99)) });

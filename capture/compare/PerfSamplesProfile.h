@@ -15,10 +15,11 @@
 
 namespace rdt::compare {
 
-/// What the import aggregates do not hold, counted from the same samples: load latency per data source and the
-/// instructions the samples stand for.
+/// What the import aggregates do not hold, counted from the same samples: load latency per data source and per
+/// memory region, and the instructions the samples stand for.
 struct PerfSampleCounts {
     std::array<pmu::LatencyStats, static_cast<std::size_t>(pmu::MemLevel::Count)> bySource;
+    std::array<pmu::LatencyStats, pmu::DataSource::kRegions> byRegion; ///< index: mem_region value
     std::uint64_t rng = 0x9e3779b97f4a7c15ull;
     double instructions = 0;
     bool countsInstructions = false;

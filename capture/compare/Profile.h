@@ -78,9 +78,9 @@ struct BranchEdge {
     std::uint64_t count = 0;
 };
 
-/// Load-latency figures of one data source or one function.
+/// Load-latency figures of one data source, memory region or function.
 struct LatencyFigures {
-    std::string key; ///< data source name ("L1", "Local DRAM", ...) or function
+    std::string key; ///< data source name ("L1", "Local DRAM", ...), memory region (pmu::memRegionName) or function
     std::string module;
     std::uint64_t count = 0;
     double mean = 0; ///< cycles (the PEBS weight)
@@ -112,6 +112,9 @@ struct Profile {
     std::vector<BranchEdge> edges; ///< by count, descending
     bool hasMem = false;
     std::vector<LatencyFigures> latencyBySource, latencyByFunction;
+    /// By perf_mem_data_src mem_region (Linux 7.0; Diamond Rapids): empty unless some sample had it filled, as in
+    /// `report --mem`; then every region seen, "N/A" included.
+    std::vector<LatencyFigures> latencyByRegion;
     std::uint64_t loadSamples = 0;
     std::optional<double> instructions; ///< instructions retired in the window, when an event counted them
 

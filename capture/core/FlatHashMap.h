@@ -15,20 +15,64 @@ namespace rdt {
 /// 64-bit hash; Fibonacci hashing (the hash times 2^64 / golden ratio, top bits) spreads weak low bits.
 /// Iteration order is the slot order: deterministic for the same insertions, not sorted.
 template <typename Key, typename Value, typename Hash> class FlatHashMap {
+    struct Slot {
+        Key key {};
+        Value value {};
+        bool used = false;
+    };
+
 public:
     /// The value of `key`, value-initialised when new.
     Value& operator[](const Key& key)
     {
-        if ((m_size + 1) * 2 > m_capacity) grow();
-        Slot* s = probe(m_slots, key);
-        if (!s->used) {
-            s->used = true;
-            s->key = key;
-            s->value = Value {};
-            ++m_size;
-        }
-        return s->value;
+        reserveMore(1);
+        return inserter()[key];
     }
+
+    /// Room for `more` keys beyond size() without growing: the next `more` insertions through an Inserter need no
+    /// check (hot loops hoist it out).
+    void reserveMore(std::size_t more)
+    {
+        while ((m_size + more) * 2 > m_capacity)
+            grow();
+    }
+
+    /// operator[] for a hot loop, after reserveMore(n) and for at most n new keys: it keeps the table's address
+    /// and shape in registers, where the map's own members would be read again after every store to a value of
+    /// the same type (the compiler must assume a counter might alias them). Invalid once the map grows.
+    class Inserter {
+    public:
+        Value& operator[](const Key& key)
+        {
+            for (std::size_t i = static_cast<std::size_t>(
+                     (static_cast<std::uint64_t>(Hash {}(key)) * 0x9e3779b97f4a7c15ull) >> m_shift);
+                 ; i = (i + 1) & m_mask) {
+                Slot& s = m_slots[i];
+                if (s.used && s.key == key) return s.value;
+                if (!s.used) {
+                    s.used = true;
+                    s.key = key;
+                    s.value = Value {};
+                    ++*m_size;
+                    return s.value;
+                }
+            }
+        }
+
+    private:
+        friend class FlatHashMap;
+        explicit Inserter(FlatHashMap& map)
+            : m_slots(map.m_slots.data())
+            , m_mask(map.m_capacity - 1)
+            , m_shift(map.m_shift)
+            , m_size(&map.m_size)
+        { }
+        Slot* m_slots;
+        std::size_t m_mask;
+        unsigned m_shift;
+        std::size_t* m_size;
+    };
+    Inserter inserter() { return Inserter(*this); }
 
     /// The value of `key`, or nullptr when absent.
     const Value* find(const Key& key) const
@@ -57,12 +101,6 @@ public:
     }
 
 private:
-    struct Slot {
-        Key key {};
-        Value value {};
-        bool used = false;
-    };
-
     std::size_t home(const Key& key) const
     {
         return static_cast<std::size_t>((static_cast<std::uint64_t>(Hash {}(key)) * 0x9e3779b97f4a7c15ull) >> m_shift);

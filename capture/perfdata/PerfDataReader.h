@@ -60,7 +60,7 @@ struct ReadOptions {
 ///
 /// Records come in file order. perf itself re-sorts samples by time between FINISHED_ROUNDs (ordered events);
 /// aggregations do not need that, and MMAPs precede the samples that use them in every file we have seen.
-/// A file is read ahead on a second thread (ReadAhead: the kernel's copy out of the page cache, a third of an
+/// A file is read ahead on a second thread (ReadAhead: the kernel's copy out of the page cache, about half of an
 /// import's CPU time) while this one decodes and aggregates; records stay in file order on one thread, so every
 /// aggregate is what a single pass gives.
 /// EVENT_UPDATE records (pipe mode: event names, units and scales) update the event owning their id.

@@ -82,10 +82,13 @@ void BranchGraph::add(const Sample& s)
     }
     if (m_info.mode == Mode::AnyBranch) {
         ++m_selfIps[AddrPair { s.pid, s.ip, 0 }];
+        m_edges.reserveMore(br.size());
+        auto edges = m_edges.inserter();
+        std::uint64_t branches = 0;
         for (const auto& e : br) {
             if (e.from == 0 && e.to == 0) continue;
-            ++m_branches;
-            auto& st = m_edges[AddrPair { s.pid, e.from, e.to }];
+            ++branches;
+            auto& st = edges[AddrPair { s.pid, e.from, e.to }];
             ++st.count;
             st.mispredicts += e.mispred() ? 1u : 0u;
             const std::uint16_t c = e.cycles();
@@ -96,6 +99,7 @@ void BranchGraph::add(const Sample& s)
                 st.newType = e.newType();
             }
         }
+        m_branches += branches;
         return;
     }
     // Call-stack mode: entries[0].to, then entries[i].from; an all-zero entry ends the valid stack (SDM 21.1.2.4).

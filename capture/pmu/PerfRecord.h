@@ -5,6 +5,8 @@
 // aggregators share. Layouts and constants follow include/uapi/linux/perf_event.h (v6.8); we keep our own copies
 // so the ABI is explicit here and nothing depends on the build host's kernel headers.
 
+#include "BranchEntry.h"
+#include "BranchStack.h"
 #include "DataSource.h"
 
 #include <cstddef>
@@ -268,26 +270,6 @@ struct ReadData {
     std::vector<ReadValue> values; ///< one entry unless read_format has GROUP
 };
 
-/// struct perf_branch_entry (24 bytes): from, to and the flags word, decoded on demand (decoding stays a copy).
-struct BranchEntry {
-    std::uint64_t from = 0;
-    std::uint64_t to = 0;
-    std::uint64_t flags = 0; ///< mispred:1 predicted:1 in_tx:1 abort:1 cycles:16 type:4 spec:2 new_type:4 priv:3
-
-    bool mispred() const { return (flags & 1u) != 0; }
-    bool predicted() const { return ((flags >> 1) & 1u) != 0; }
-    bool inTx() const { return ((flags >> 2) & 1u) != 0; }
-    bool abort() const { return ((flags >> 3) & 1u) != 0; }
-    std::uint16_t cycles() const { return static_cast<std::uint16_t>((flags >> 4) & 0xffffu); }
-    std::uint8_t type() const { return static_cast<std::uint8_t>((flags >> 20) & 0xfu); } ///< perf::BranchType
-    std::uint8_t spec() const { return static_cast<std::uint8_t>((flags >> 24) & 0x3u); }
-    std::uint8_t newType() const { return static_cast<std::uint8_t>((flags >> 26) & 0xfu); }
-    std::uint8_t priv() const { return static_cast<std::uint8_t>((flags >> 30) & 0x7u); }
-
-    static std::uint64_t makeFlags(bool mispred, bool predicted, std::uint16_t cycles, std::uint8_t type = 0,
-        bool inTx = false, bool abort = false, std::uint8_t spec = 0, std::uint8_t newType = 0, std::uint8_t priv = 0);
-};
-
 /// PERF_SAMPLE_WEIGHT_STRUCT (union perf_sample_weight) as x86 fills it.
 struct WeightValue {
     std::uint64_t full = 0; ///< the whole u64 (PERF_SAMPLE_WEIGHT)
@@ -308,8 +290,9 @@ struct SampleIdTrailer {
 };
 
 /// PERF_RECORD_SAMPLE. `present` says which fields were in the record (attr.sample_type). Vectors keep their
-/// capacity when a Sample is reused; the spans (raw, stackUser, aux) point into the record bytes and are valid only
-/// while those bytes are (a ring slot until the tail moves, a copied-out buffer until the next read, a mapped file).
+/// capacity when a Sample is reused; the spans (raw, stackUser, aux) and a decoded sample's branches point into the
+/// record bytes and are valid only while those bytes are (a ring slot until the tail moves, a copied-out buffer until
+/// the next read, a mapped file). A copied Sample owns its branches (BranchStack).
 struct Sample {
     std::uint64_t present = 0; ///< perf::SampleType bits of the attr that produced it
     std::uint16_t misc = 0;
@@ -328,7 +311,7 @@ struct Sample {
     std::uint64_t branchNr = 0;
     bool hasHwIdx = false;
     std::uint64_t hwIdx = 0; ///< raw LBR index of branches[0]; ~0 = unknown
-    std::vector<BranchEntry> branches; ///< branches[0] is the most recent
+    BranchStack branches; ///< branches[0] is the most recent; a view of the record's bytes when decoded
     std::vector<std::uint64_t> branchCounters; ///< one per branch when branch_sample_type has COUNTERS
     std::uint64_t regsUserAbi = 0; ///< PERF_SAMPLE_REGS_ABI_NONE 0, _32 1, _64 2
     std::vector<std::uint64_t> regsUser; ///< popcount(sample_regs_user) values, empty when abi is NONE

@@ -288,11 +288,9 @@ Status RecordDecoder::decodeSample(std::span<const std::byte> body, const EventA
             return truncated("SAMPLE BRANCH_STACK entries",
                 static_cast<std::size_t>(std::min<std::uint64_t>(s.branchNr, 1u << 30)) * 24, c.left());
         const auto nr = static_cast<std::size_t>(s.branchNr);
-        s.branches.resize(nr);
         std::span<const std::byte> b;
-        (void)c.bytes(nr * 24, b);
-        static_assert(sizeof(BranchEntry) == 24);
-        if (nr) std::memcpy(static_cast<void*>(s.branches.data()), b.data(), b.size());
+        (void)c.bytes(nr * BranchStack::EntryBytes, b);
+        s.branches.view(b); // in place: no copy per sample
         s.branchCounters.clear();
         if (attr.branchSampleType & BranchCounters) {
             if (auto st = takeU64s(c, nr, s.branchCounters, "SAMPLE BRANCH_STACK counters"); !st) return st;

@@ -1,14 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // perf.data fixtures (tests/data/perf, real recordings): a file against itself changes nothing; two different
-// programs list their mismatched symbols; load latency per data source; a session against a perf.data file.
+// programs list their mismatched symbols; load latency per data source and per memory region; a session against a
+// perf.data file.
 
 #include "CompareTestUtil.h"
 #include "compare/CompareFormat.h"
 #include "perfdata/PerfDataSession.h"
+#include "pmu/DataSource.h"
+#include "pmu/PerfRecord.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <map>
 
 using namespace rdt::compare;
 using namespace rdt::compare::test;
@@ -25,6 +35,57 @@ Comparison compare(const std::string& a, const std::string& b, Normalize n = Nor
     auto c = compareFiles(req);
     EXPECT_TRUE(c.ok()) << (c ? "" : c.error().toString());
     return c ? std::move(c).value() : Comparison {};
+}
+
+/// Writes a copy of the file-mode load-latency recording `source` to `out` whose samples carry mem_region
+/// `region(i)` (i: the sample's index) in perf_mem_data_src: 5 bits at shift 46 (Linux 7.0 uapi
+/// include/uapi/linux/perf_event.h, PERF_MEM_REGION_*), what a Diamond Rapids recording holds. Every other byte is
+/// kept. Every field before DATA_SRC must have a fixed size (checked); returns the samples per region written.
+std::map<std::uint64_t, std::uint64_t> withMemRegions(
+    const std::string& source, const std::string& out, const std::function<std::uint64_t(std::size_t)>& region)
+{
+    namespace perf = rdt::pmu::perf;
+    std::ifstream in(source, std::ios::binary);
+    std::vector<char> f((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto u64 = [&](std::size_t off) {
+        std::uint64_t v = 0;
+        std::memcpy(&v, f.data() + off, 8);
+        return v;
+    };
+    std::map<std::uint64_t, std::uint64_t> written;
+    EXPECT_GE(f.size(), 104u);
+    if (f.size() < 104) return written;
+    // struct perf_file_header (tools/perf/util/header.h): attr_size 16, attrs {offset, size} 24, data 40.
+    const std::uint64_t attrSize = u64(16), attrs = u64(24), attrsSize = u64(32), data = u64(40), dataSize = u64(48);
+    const std::uint64_t sampleType = u64(attrs + 24); // perf_event_attr.sample_type
+    for (std::uint64_t a = attrs; a < attrs + attrsSize; a += attrSize)
+        EXPECT_EQ(u64(a + 24), sampleType) << "every event must lay its samples out alike";
+    const std::uint64_t variable = perf::SampleRead | perf::SampleCallchain | perf::SampleRaw | perf::SampleBranchStack
+        | perf::SampleRegsUser | perf::SampleStackUser;
+    EXPECT_EQ(sampleType & variable, 0u);
+    EXPECT_TRUE(sampleType & perf::SampleDataSrc);
+    // The sample's fields before DATA_SRC, in the kernel's order (perf_output_sample), one u64 each.
+    const std::uint64_t before = perf::SampleIdentifier | perf::SampleIp | perf::SampleTid | perf::SampleTime
+        | perf::SampleAddr | perf::SampleId | perf::SampleStreamId | perf::SampleCpu | perf::SamplePeriod
+        | perf::SampleWeight | perf::SampleWeightStruct;
+    const std::size_t dataSrcAt = 8 + 8 * static_cast<std::size_t>(std::popcount(sampleType & before));
+    std::size_t index = 0;
+    for (std::uint64_t at = data; at + 8 <= data + dataSize;) {
+        std::uint32_t type = 0;
+        std::uint16_t size = 0;
+        std::memcpy(&type, f.data() + at, 4);
+        std::memcpy(&size, f.data() + at + 6, 2);
+        if (size < 8) break;
+        if (type == perf::RecordSample && size >= dataSrcAt + 8) {
+            const std::uint64_t g = region(index++);
+            const std::uint64_t dataSrc = (u64(at + dataSrcAt) & ~(0x1full << 46)) | (g << 46);
+            std::memcpy(f.data() + at + dataSrcAt, &dataSrc, 8);
+            ++written[g];
+        }
+        at += size;
+    }
+    std::ofstream(out, std::ios::binary).write(f.data(), static_cast<std::streamsize>(f.size()));
+    return written;
 }
 
 } // namespace
@@ -124,6 +185,89 @@ TEST(ComparePerfData, LoadLatencyPerDataSourceAndWindows)
     EXPECT_EQ(instr->normalize, Normalize::None);
     EXPECT_TRUE(std::any_of(
         instr->mismatches.begin(), instr->mismatches.end(), [](const Mismatch& m) { return m.kind == "normalize"; }));
+}
+
+// Linux 7.0's mem_region (Diamond Rapids): `diff` lists load latency per memory region where the recordings carry
+// it, from the same decoder as `report --mem`, and says nothing about regions where they do not.
+TEST(ComparePerfData, LoadLatencyByMemoryRegion)
+{
+    using rdt::pmu::DataSource;
+    const std::string dir = tempDir();
+    const std::string a = dir + "/regions-a.data", b = dir + "/regions-b.data";
+    // A: even samples in the local shared cache, odd ones MMIO. B: every sample in memory region 0.
+    const auto inA = withMemRegions(dataPath("perf.data.weight_struct"), a,
+        [](std::size_t i) { return i % 2 ? DataSource::RegionMmio : DataSource::RegionLocalShare; });
+    const auto inB
+        = withMemRegions(dataPath("perf.data.weight_struct"), b, [](std::size_t) { return DataSource::RegionMem0; });
+    ASSERT_EQ(inA.size(), 2u);
+    ASSERT_EQ(inB.size(), 1u);
+
+    const Comparison c = compare(a, b);
+    ASSERT_TRUE(c.a.hasMem);
+    ASSERT_TRUE(c.b.hasMem);
+    ASSERT_EQ(c.a.latencyByRegion.size(), 2u);
+    ASSERT_EQ(c.b.latencyByRegion.size(), 1u);
+    EXPECT_EQ(c.b.latencyByRegion[0].key, "memory region 0");
+    EXPECT_EQ(c.b.latencyByRegion[0].count, c.b.loadSamples) << "every load in the one region";
+    std::uint64_t total = 0;
+    for (const auto& r : c.a.latencyByRegion)
+        total += r.count;
+    EXPECT_EQ(total, c.a.loadSamples);
+    // The regions' figures: the counts the fixture wrote (every sample of this recording is a load).
+    const DiffRow* mmio = findRow(c, Section::LatencyRegion, "MMIO", "share");
+    const DiffRow* shared = findRow(c, Section::LatencyRegion, "local shared cache", "share");
+    const DiffRow* mem0 = findRow(c, Section::LatencyRegion, "memory region 0", "share");
+    ASSERT_NE(mmio, nullptr);
+    ASSERT_NE(shared, nullptr);
+    ASSERT_NE(mem0, nullptr);
+    EXPECT_EQ(mmio->countA, static_cast<double>(inA.at(DataSource::RegionMmio)));
+    EXPECT_EQ(shared->countA, static_cast<double>(inA.at(DataSource::RegionLocalShare)));
+    EXPECT_FALSE(mmio->b) << "MMIO is only in A";
+    EXPECT_FALSE(mem0->a);
+    EXPECT_DOUBLE_EQ(*mem0->b, 100.0);
+    EXPECT_NEAR(*mmio->a + *shared->a, 100.0, 1e-9);
+    const DiffRow* mean = findRow(c, Section::LatencyRegion, "MMIO", "mean");
+    ASSERT_NE(mean, nullptr);
+    EXPECT_GT(*mean->a, 0.0);
+    // The data sources are the same bytes on both sides: unchanged.
+    for (const auto& r : c.rows)
+        if (r.section == Section::LatencySource && r.metric == "share") EXPECT_EQ(*r.delta(), 0.0) << r.item;
+
+    int rc = -1;
+    const std::string text = cli("diff '" + a + "' '" + b + "'", &rc);
+    EXPECT_EQ(rc, 0) << text;
+    EXPECT_NE(text.find("Load latency by memory region"), std::string::npos) << text;
+    EXPECT_NE(text.find("memory region 0  [only in B]"), std::string::npos) << text;
+    EXPECT_NE(text.find("MMIO  [only in A]"), std::string::npos) << text;
+    const std::string csv = cli("diff '" + a + "' '" + b + "' --csv", &rc);
+    EXPECT_NE(csv.find("\nlatency-region,MMIO,"), std::string::npos) << csv;
+
+    // A recording without mem_region (every perf before Linux 7.0, every other CPU): no region rows at all.
+    const Comparison plain = compare(dataPath("perf.data.weight_struct"), a);
+    EXPECT_TRUE(plain.a.latencyByRegion.empty());
+    EXPECT_FALSE(std::any_of(plain.rows.begin(), plain.rows.end(),
+        [](const DiffRow& r) { return r.section == Section::LatencyRegion && r.a.has_value(); }));
+    EXPECT_EQ(
+        cli("diff '" + dataPath("perf.data.weight_struct") + "' '" + dataPath("perf.data.weight_struct") + "'", &rc)
+            .find("memory region"),
+        std::string::npos);
+
+    // A session of the import holds the same records: the same regions, nothing changed.
+    const std::string session = dir + "/regions-a.rdts";
+    rdt::perfdata::ImportOptions io;
+    io.symfs = { std::string(RDTSCOPE_TEST_DATA) + "/perf" };
+    auto imported = rdt::perfdata::importToSession(a, session, io);
+    ASSERT_TRUE(imported.ok()) << imported.error().toString();
+    const Comparison stored = compare(session, a);
+    ASSERT_EQ(stored.a.latencyByRegion.size(), 2u);
+    std::size_t regionRows = 0;
+    for (const auto& r : stored.rows)
+        if (r.section == Section::LatencyRegion) {
+            ++regionRows;
+            ASSERT_TRUE(r.delta()) << r.item << " " << r.metric;
+            EXPECT_EQ(*r.delta(), 0.0) << r.item << " " << r.metric;
+        }
+    EXPECT_EQ(regionRows, 6u); // share, mean, p99 of two regions
 }
 
 TEST(ComparePerfData, SessionAgainstPerfDataSaysWhatCannotBeCompared)

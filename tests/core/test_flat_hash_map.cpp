@@ -52,3 +52,25 @@ TEST(FlatHashMap, CollidingKeysStayApartAndClearEmpties)
     EXPECT_EQ(flat.find(5), nullptr);
     EXPECT_EQ(flat[5], 0); // value-initialised again
 }
+
+TEST(FlatHashMap, InserterAfterReserveCountsLikeOperatorIndex)
+{
+    // The hot-loop form: reserve room for a batch, then insert through the Inserter (no growth check per key).
+    FlatHashMap<std::uint64_t, std::uint64_t, Identity> flat;
+    std::map<std::uint64_t, std::uint64_t> reference;
+    std::mt19937_64 rng(11);
+    for (int batch = 0; batch < 2000; ++batch) {
+        flat.reserveMore(32);
+        auto in = flat.inserter();
+        for (int i = 0; i < 32; ++i) {
+            const std::uint64_t key = rng() % 3000 << 12;
+            ++in[key];
+            ++reference[key];
+        }
+        ++flat[batch]; // operator[] between batches may grow the table
+        ++reference[static_cast<std::uint64_t>(batch)];
+    }
+    EXPECT_EQ(flat.size(), reference.size());
+    for (const auto& [key, count] : reference)
+        EXPECT_EQ(*flat.find(key), count) << key;
+}
