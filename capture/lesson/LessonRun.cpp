@@ -2,10 +2,12 @@
 #include "LessonRun.h"
 
 #include "PmuMeasurements.h"
+#include "ShellCommand.h"
 #include "core/Text.h"
 #include "rdt/Schemata.h"
 #include "sim/Scenario.h"
 
+#include <cerrno>
 #include <cmath>
 #include <utility>
 #include <variant>
@@ -343,6 +345,21 @@ engine::CommandResult LessonRun::perform(engine::Engine& engine)
         return startPmu(engine);
     case LessonAction::Kind::Cdp:
         return engine.setCdp(a.cdpOn);
+    case LessonAction::Kind::Run: {
+        // The student's command on the mounted machine (pqos ...); the step sees its effect in the tree.
+        auto ran = runShellCommand(a.command);
+        if (!ran) return engine::CommandResult::failure(ran.error());
+        std::string last = ran->output;
+        while (!last.empty() && (last.back() == '\n' || last.back() == ' '))
+            last.pop_back();
+        last = last.substr(last.rfind('\n') == std::string::npos ? 0 : last.rfind('\n') + 1);
+        if (ran->exitCode != 0)
+            return engine::CommandResult::failure(errnoError(EINVAL,
+                "'" + a.command + "' exited with status " + std::to_string(ran->exitCode)
+                    + (last.empty() ? "" : ": " + last),
+                "run it yourself to see its whole output"));
+        return engine::CommandResult::success(last.empty() ? std::vector<std::string> {} : std::vector { last });
+    }
     }
     return engine::CommandResult::success();
 }
