@@ -3,8 +3,7 @@
 // `rdtscope-cli sim --namespace`: what pqos reports and writes is compared with rdtscope's view of the same mount
 // (`rdtscope-cli alloc show --source resctrl`) and with the files of the emulated kernel itself. Each run is
 // bounded by timeout(1). Skipped with the reason when pqos, root or /dev/fuse is missing.
-#include "../cli/CliRun.h"
-#include "FuseTestUtil.h"
+#include "NamespaceRun.h"
 
 #include <cmath>
 #include <cstdio>
@@ -23,27 +22,6 @@ using namespace rdt::simfs::test;
 namespace {
 
 using NamespaceRun = CliRun;
-
-/// `rdtscope-cli sim --namespace -- sh -c SCRIPT`, the build's rdtscope-cli first on PATH inside, at most
-/// `seconds`.
-NamespaceRun inNamespace(const std::string& script, int seconds = 60)
-{
-    std::string cli = RDTSCOPE_CLI;
-    const std::string binDir = cli.substr(0, cli.rfind('/'));
-    std::string quoted;
-    for (char c : script)
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return runShell("PATH=" + binDir + ":$PATH timeout " + std::to_string(seconds) + " " + cli
-        + " sim --namespace -- sh -c '" + quoted + "' </dev/null 2>&1");
-}
-
-std::string skipReason()
-{
-    if (auto why = fuseUnavailableReason(); !why.empty()) return why;
-    if (std::system("command -v pqos >/dev/null 2>&1") != 0)
-        return "pqos is not installed (Debian package intel-cmt-cat)";
-    return {};
-}
 
 /// "L3CA COS1 => MASK 0xf" lines of `pqos -s`: COS -> mask.
 std::map<int, unsigned long> l3Classes(const std::string& out)
@@ -79,7 +57,7 @@ class PqosOnSimulatedMachine : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        if (auto why = skipReason(); !why.empty()) GTEST_SKIP() << why;
+        if (auto why = pqosUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
     }
 };
 
