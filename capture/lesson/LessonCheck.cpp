@@ -2,12 +2,10 @@
 #include "LessonCheck.h"
 
 #include "LessonRun.h"
+#include "MountedMachine.h"
 #include "PmuMeasurements.h"
 #include "core/Text.h"
-#include "rdt/RdtSource.h"
-#include "sim/Scenario.h"
 
-#include <cerrno>
 #include <chrono>
 #include <thread>
 
@@ -15,45 +13,13 @@ namespace rdt::lesson {
 
 namespace {
 
-/// Where `rdtscope-cli sim --namespace` mounts the simulated machine (simfs/ResctrlNamespace.h kMountpoint).
-constexpr const char* kMountedMachine = "/sys/fs/resctrl";
-
-std::string howToMount(const Lesson& lesson)
-{
-    return "start the simulated machine and run the lesson on it: sudo rdtscope-cli sim --namespace --scenario "
-        + lesson.scenario + " -- sh, then rdtscope-cli lesson " + lesson.name
-        + " --follow & and the step's commands (or rdtscope-cli lesson " + lesson.name + " --check instead of sh)";
-}
-
-/// A `source resctrl` lesson's engine: the real backend on the simulated machine `sim --namespace` mounted, which
-/// must serve the lesson's scenario (its set-up groups exist).
+/// A `source resctrl` lesson's engine: the real backend on the simulated machine `sim --namespace` mounted (the
+/// run's begin() checks that it serves the lesson's scenario).
 Result<std::unique_ptr<engine::CaptureService>> openMountedLessonEngine(const Lesson& lesson, engine::ServiceOptions o)
 {
-    const std::string type = mountTypeAt(kMountedMachine);
-    if (type != "fuse.resctrl")
-        return errnoError(ENODEV,
-            "lesson '" + lesson.name + "' runs on the simulated machine mounted at " + kMountedMachine + ", and "
-                + (type.empty() ? std::string("nothing is mounted there") : "a '" + type + "' file system is there"),
-            howToMount(lesson));
-    o.rdt.spec = std::string("resctrl:") + kMountedMachine;
-    auto engine = engine::CaptureService::open(o);
-    if (!engine) return engine;
-    auto scenario = sim::loadScenario(lesson.scenario);
-    if (!scenario) return scenario.error();
-    const auto snapshot = (*engine)->snapshot();
-    if (!snapshot.result.ok) return snapshot.result.error();
-    for (const auto& step : scenario->steps) {
-        if (step.atNs != 0 || step.verb != "mkdir" || step.args.empty()) continue;
-        bool found = false;
-        for (const auto& g : snapshot.groups)
-            found = found || g.info.path == step.args[0];
-        if (!found)
-            return errnoError(ENOENT,
-                "the mounted machine has no group '" + step.args[0] + "': it does not serve scenario '"
-                    + lesson.scenario + "'",
-                howToMount(lesson));
-    }
-    return engine;
+    if (auto mounted = requireMountedMachine(lesson); !mounted) return mounted.error();
+    o.rdt.spec = std::string("resctrl:") + kMountedMachinePath;
+    return engine::CaptureService::open(o);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "LessonRun.h"
 
+#include "MountedMachine.h"
 #include "PmuMeasurements.h"
 #include "ShellCommand.h"
 #include "core/Text.h"
@@ -79,6 +80,14 @@ bool matchesAction(const engine::PmuRequest& request, const LessonAction& action
 
 engine::CommandResult LessonRun::begin(engine::Engine& engine)
 {
+    if (m_lesson.rdtSource == "resctrl") { // only the mounted simulated machine, never a real one (MountedMachine.h)
+        if (auto mounted = requireMountedMachine(m_lesson); !mounted)
+            return engine::CommandResult::failure(mounted.error());
+        auto snapshot = engine.snapshot();
+        if (!snapshot.result.ok) return snapshot.result;
+        if (auto served = requireScenarioGroups(m_lesson, snapshot); !served)
+            return engine::CommandResult::failure(served.error());
+    }
     stopPmu(engine);
     if (m_lesson.startCdp)
         if (auto c = engine.setCdp(*m_lesson.startCdp); !c.ok) return c;
@@ -347,6 +356,8 @@ engine::CommandResult LessonRun::perform(engine::Engine& engine)
         return engine.setCdp(a.cdpOn);
     case LessonAction::Kind::Run: {
         // The student's command on the mounted machine (pqos ...); the step sees its effect in the tree.
+        if (auto mounted = requireMountedMachine(m_lesson); !mounted)
+            return engine::CommandResult::failure(mounted.error());
         auto ran = runShellCommand(a.command);
         if (!ran) return engine::CommandResult::failure(ran.error());
         std::string last = ran->output;

@@ -11,8 +11,8 @@ using namespace rdt::lesson;
 
 namespace {
 
-engine::GroupState control(const std::string& path, const std::string& schemata, std::vector<unsigned> cpus,
-    bool cpusKnown = true)
+engine::GroupState control(
+    const std::string& path, const std::string& schemata, std::vector<unsigned> cpus, bool cpusKnown = true)
 {
     engine::GroupState g;
     g.info.path = path;

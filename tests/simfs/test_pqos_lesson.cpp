@@ -59,10 +59,8 @@ TEST_F(PqosLesson, FailsWhenTheStudentGivesTheStreamerEveryWay)
     const CliRun r = playLesson("pqos -I -e \"llc:1=0x7ff\"", "pqos -I -a \"llc:1=1\"");
     ASSERT_EQ(r.exitCode, 0) << r.output; // the shell's; the lesson's own exit is below
     EXPECT_NE(r.output.find("lesson exit 1"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("FAIL: done-when 'ways(COS1) <= 2' never held within 8 s"), std::string::npos)
-        << r.output;
-    EXPECT_NE(r.output.find("FAIL: done-when 'cpuways(1) <= 2' never held within 8 s"), std::string::npos)
-        << r.output;
+    EXPECT_NE(r.output.find("FAIL: done-when 'ways(COS1) <= 2' never held within 8 s"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("FAIL: done-when 'cpuways(1) <= 2' never held within 8 s"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("FAIL: claim 'occupancy(mon_groups/victim) > 10' did not hold"), std::string::npos)
         << r.output;
     EXPECT_NE(r.output.find("# LESSON FAILED"), std::string::npos) << r.output;
@@ -77,8 +75,8 @@ TEST_F(PqosLesson, FailsWhenTheStudentFencesTheVictimToo)
     EXPECT_NE(r.output.find("lesson exit 1"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("detected: cpuways(1) <= 2"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("FAIL: claim 'cpuways(0) > 2' did not hold"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("FAIL: claim 'occupancy(mon_groups/victim) > 2 * $occBefore' did not hold"),
-        std::string::npos)
+    EXPECT_NE(
+        r.output.find("FAIL: claim 'occupancy(mon_groups/victim) > 2 * $occBefore' did not hold"), std::string::npos)
         << r.output;
 }
 
@@ -89,7 +87,17 @@ TEST(PqosLessonOutsideTheNamespace, SaysHowToStartTheMountedMachine)
         GTEST_SKIP() << "this test runs inside a simulated mount already";
     const CliRun r = runCli("lesson pqos-fence --check", 30);
     EXPECT_EQ(r.exitCode, 3) << r.output;
-    EXPECT_NE(r.output.find("runs on the simulated machine mounted at /sys/fs/resctrl"), std::string::npos)
-        << r.output;
+    EXPECT_NE(r.output.find("runs on the simulated machine mounted at /sys/fs/resctrl"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("sim --namespace --scenario pqos-neighbour"), std::string::npos) << r.output;
+}
+
+// On a mounted machine that serves another scenario (here the default one) the lesson names the missing group.
+TEST_F(PqosLesson, RefusesAMountWithoutItsScenario)
+{
+    const CliRun r = inNamespace("rdtscope-cli lesson pqos-fence --check; echo \"lesson exit $?\"", 60);
+    EXPECT_NE(r.output.find("lesson exit 3"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("has no group 'mon_groups/victim': it does not serve scenario 'pqos-neighbour'"),
+        std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find("did: run pqos"), std::string::npos) << "no pqos command runs there:\n" << r.output;
 }
