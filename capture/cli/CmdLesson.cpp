@@ -65,6 +65,14 @@ int runLesson(const LessonOptions& o)
         return ExitOk;
     }
     const bool mounted = l->rdtSource == "resctrl";
+    if (o.follow && !mounted) {
+        // A simulated lesson's machine lives in this process: nobody else can act on it.
+        std::fprintf(stderr,
+            "rdtscope-cli lesson: --follow waits for actions on the mounted machine, and lesson %s runs on a "
+            "simulated machine of its own: play it in the GUI (rdtscope --lesson %s) or --check it\n",
+            l->name.c_str(), l->name.c_str());
+        return ExitUsage;
+    }
     if (mounted)
         std::printf("# lesson %s on the simulated machine mounted at /sys/fs/resctrl (scenario %s, real time): all "
                     "figures are simulated\n",
@@ -120,8 +128,8 @@ CommandRun defineLesson(CLI::App& cmd)
     cmd.add_flag(
         "--check", o->check, "play the lesson (performing every action) and check its conditions, claims and answers");
     cmd.add_flag("--follow", o->follow,
-        "play the lesson waiting for you to do each action (in the GUI, another rdtscope-cli, or the host tool a "
-        "mounted-machine lesson names), then check its claims and print the measured answers");
+        "lessons on the mounted machine (source resctrl): wait for you to do each step's action with the host tool "
+        "it names, then check its claims and print the measured answers");
     addNumber(cmd, "--wait", o->waitSeconds, { 1, 86400 }, "S",
         "how long a step waits for its action (default 30 s of simulated time with --check, 600 s with --follow)");
     return [o] { return runLesson(*o); };

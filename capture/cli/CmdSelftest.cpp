@@ -9,7 +9,7 @@
 #include "engine/SelftestSimMachine.h"
 #include "platform/CpuidDump.h"
 #include "platform/LiveCpuid.h"
-#include "rdt/RdtSource.h"
+#include "rdt/MountType.h"
 #include "selftest/AnonymisedTreeCopy.h"
 #include "selftest/ResctrlAbsence.h"
 #include "selftest/ResctrlSelftest.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MountedMachine.h"
 
-#include "rdt/RdtSource.h"
+#include "rdt/MountType.h"
 #include "sim/Scenario.h"
 
 #include <cerrno>

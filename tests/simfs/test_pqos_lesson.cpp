@@ -5,7 +5,7 @@
 // two ways, and fails, saying which check, when the student gives the class every way or fences the victim too.
 // Every wait is bounded (polls of the lesson's output, --wait, timeout(1)).
 #include "NamespaceRun.h"
-#include "rdt/RdtSource.h"
+#include "rdt/MountType.h"
 
 #include <string>
 
@@ -100,4 +100,17 @@ TEST_F(PqosLesson, RefusesAMountWithoutItsScenario)
         std::string::npos)
         << r.output;
     EXPECT_EQ(r.output.find("did: run pqos"), std::string::npos) << "no pqos command runs there:\n" << r.output;
+}
+
+// --follow waits for actions someone else performs on the mounted machine; a simulated lesson's machine lives in the
+// playing process, so nothing could ever act on it: a usage error that says where to play it.
+TEST(PqosLessonOutsideTheNamespace, FollowIsForLessonsOnTheMountedMachine)
+{
+    const CliRun simulated = runCli("lesson noisy-neighbour --follow", 30);
+    EXPECT_EQ(simulated.exitCode, 2) << simulated.output;
+    EXPECT_NE(simulated.output.find("play it in the GUI (rdtscope --lesson noisy-neighbour) or --check it"),
+        std::string::npos)
+        << simulated.output;
+    const CliRun both = runCli("lesson pqos-fence --check --follow", 30);
+    EXPECT_EQ(both.exitCode, 2) << both.output;
 }
