@@ -9,6 +9,7 @@
 #include "engine/SelftestSimMachine.h"
 #include "platform/CpuidDump.h"
 #include "platform/LiveCpuid.h"
+#include "rdt/MountType.h"
 #include "selftest/AnonymisedTreeCopy.h"
 #include "selftest/ResctrlAbsence.h"
 #include "selftest/ResctrlSelftest.h"
@@ -21,7 +22,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <sys/stat.h>
 
 namespace rdt::cli {
@@ -42,23 +42,6 @@ extern "C" void onSelftestSignal(int sig)
 {
     g_signal = sig;
     g_cancel.store(true);
-}
-
-/// The file system type of the mount at `dir` per /proc/self/mounts ("resctrl", "fuse.resctrl"), "" when `dir` is
-/// not a mount point (a copied tree).
-std::string mountTypeOf(const std::string& dir)
-{
-    std::error_code ec;
-    const std::string canonical = std::filesystem::weakly_canonical(dir, ec).string();
-    std::ifstream in("/proc/self/mounts");
-    std::string line, type;
-    while (std::getline(in, line)) {
-        std::istringstream words(line);
-        std::string device, point, fstype;
-        words >> device >> point >> fstype;
-        if (point == canonical) type = fstype; // the last mount on a point is the one seen
-    }
-    return type;
 }
 
 void printResult(const selftest::CheckResult& r)
@@ -122,7 +105,7 @@ int runSelftest(const SelftestCliOptions& o)
             }
             return ExitUnavailable;
         }
-        const std::string type = mountTypeOf(root);
+        const std::string type = mountTypeAt(root);
         if (o.write && type.empty()) {
             std::fprintf(stderr,
                 "rdtscope-cli selftest: --write: %s is not a mounted resctrl but a copy of one (no kernel behind its "

@@ -15,7 +15,7 @@ namespace rdt::lesson {
 
 /// What the student does in a step; `--check` performs it through the engine, the GUI lets the student do it.
 struct LessonAction {
-    enum class Kind { None, Alloc, Sampling, Mkdir, Rmdir, Pmu, Cdp };
+    enum class Kind { None, Alloc, Sampling, Mkdir, Rmdir, Pmu, Cdp, Run };
     Kind kind = Kind::None;
     std::string group; ///< Alloc, Mkdir, Rmdir
     std::string schemata; ///< Alloc: one schemata line, "L3:0=003"
@@ -29,6 +29,9 @@ struct LessonAction {
     /// The group whose class of service the program runs in: the capture runs on the lesson machine's caches with
     /// that group's L3 mask (PmuRequest::catGroup); "" = the simulated PMU's own caches.
     std::string pmuGroup;
+    /// Run: a shell command the student types on the mounted machine (`pqos -I -e "llc:1=0x3"`); `--check` runs it
+    /// with /bin/sh. Only in `source resctrl` lessons, whose commands run inside `rdtscope-cli sim --namespace`.
+    std::string command;
     std::string text; ///< the line as written, for "do it for me" and reports
 };
 
@@ -82,7 +85,10 @@ struct Lesson {
     std::string title;
     std::string conceptText; ///< the one concept the lesson teaches (`concept` line)
     std::string scenario; ///< a built-in scenario whose set-up (machine, groups, threads) the lesson runs
-    std::string rdtSource = "sim"; ///< `sim` (resctrl emulation) or `sim-msr` (the MSRs, raw counters)
+    /// `sim` (resctrl emulation), `sim-msr` (the MSRs, raw counters) or `resctrl`: the simulated machine that
+    /// `rdtscope-cli sim --namespace --scenario SCENARIO` mounts at /sys/fs/resctrl, read through the real resctrl
+    /// backend in real time, so host tools (pqos) can act on it.
+    std::string rdtSource = "sim";
     std::uint64_t samplingNs = 1'000'000'000;
     /// `cdp on|off`: L3 CDP at the start (the engine remounts the simulated resctrl, keeping the groups), so a step
     /// can have the student switch it; unset: as the scenario mounts it.

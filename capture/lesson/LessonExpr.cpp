@@ -27,6 +27,8 @@ const std::vector<std::pair<std::string, std::string>>& exprFunctions()
         { "multiwraps", "multiwraps(G): G's samples in the step whose interval could hide more than one wrap" },
         { "overflows", "overflows(G): G's samples in the step whose read saw IA32_QM_CTR's overflow bit (61) set" },
         { "ways", "ways(G[, RES]): bits set in G's cache mask (RES L3 by default; L3CODE, L3DATA) in domain 0" },
+        { "cpuways",
+            "cpuways(N[, RES]): bits set in the cache mask (domain 0) of the control group whose cpus hold CPU N" },
         { "mb", "mb(G): G's MB (memory bandwidth allocation) value in domain 0, in percent" },
         { "exists", "exists(G): 1 when the group exists, else 0" },
         { "sampling", "sampling(): the engine's sampling interval in seconds" },

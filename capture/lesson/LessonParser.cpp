@@ -85,8 +85,10 @@ private:
         }
         if (key == "source") {
             const auto spec = api::parseSourceSpec(rest);
-            if (!spec || !spec->simulated() || !spec->path.empty())
-                return fail("source '" + rest + "' is not a simulated source", "source sim or source sim-msr");
+            // `resctrl` without a path: the simulated machine mounted by `sim --namespace` (openLessonEngine checks).
+            if (!spec || (!spec->simulated() && rest != "resctrl") || !spec->path.empty())
+                return fail("source '" + rest + "' is not a simulated source",
+                    "source sim, source sim-msr, or source resctrl (the simulated machine sim --namespace mounts)");
             m_lesson.rdtSource = rest;
         }
         if (key == "cdp") {
@@ -147,10 +149,17 @@ private:
                     return fail("cannot read '" + kv + "' of action '" + rest + "'",
                         "pmu options: program=server|frontend|backend, scale=0.01..100, ldlat=1..65535, group=G");
             }
+        } else if (verb == "run" && !arg.empty()) {
+            if (m_lesson.rdtSource != "resctrl")
+                return fail("action 'run' needs 'source resctrl'",
+                    "a command runs on the simulated machine mounted by rdtscope-cli sim --namespace; put "
+                    "'source resctrl' in the header");
+            s.action.kind = LessonAction::Kind::Run;
+            s.action.command = std::string(trim(rest.substr(rest.find("run") + 3)));
         } else {
             return fail("cannot read action '" + rest + "'",
                 "actions: alloc GROUP SCHEMATA-LINE, sampling DURATION, mkdir GROUP, rmdir GROUP, cdp on|off, "
-                "pmu tma|lbr|lbr-callstack|mem [program=P] [scale=X] [ldlat=N] [group=G]");
+                "pmu tma|lbr|lbr-callstack|mem [program=P] [scale=X] [ldlat=N] [group=G], run COMMAND");
         }
         return {};
     }

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "LessonRun.h"
 
+#include "MountedMachine.h"
 #include "PmuMeasurements.h"
+#include "ShellCommand.h"
 #include "core/Text.h"
 #include "rdt/Schemata.h"
 #include "sim/Scenario.h"
 
+#include <cerrno>
 #include <cmath>
 #include <utility>
 #include <variant>
@@ -77,6 +80,14 @@ bool matchesAction(const engine::PmuRequest& request, const LessonAction& action
 
 engine::CommandResult LessonRun::begin(engine::Engine& engine)
 {
+    if (m_lesson.rdtSource == "resctrl") { // only the mounted simulated machine, never a real one (MountedMachine.h)
+        if (auto mounted = requireMountedMachine(m_lesson); !mounted)
+            return engine::CommandResult::failure(mounted.error());
+        auto snapshot = engine.snapshot();
+        if (!snapshot.result.ok) return snapshot.result;
+        if (auto served = requireScenarioGroups(m_lesson, snapshot); !served)
+            return engine::CommandResult::failure(served.error());
+    }
     stopPmu(engine);
     if (m_lesson.startCdp)
         if (auto c = engine.setCdp(*m_lesson.startCdp); !c.ok) return c;
@@ -343,6 +354,23 @@ engine::CommandResult LessonRun::perform(engine::Engine& engine)
         return startPmu(engine);
     case LessonAction::Kind::Cdp:
         return engine.setCdp(a.cdpOn);
+    case LessonAction::Kind::Run: {
+        // The student's command on the mounted machine (pqos ...); the step sees its effect in the tree.
+        if (auto mounted = requireMountedMachine(m_lesson); !mounted)
+            return engine::CommandResult::failure(mounted.error());
+        auto ran = runShellCommand(a.command);
+        if (!ran) return engine::CommandResult::failure(ran.error());
+        std::string last = ran->output;
+        while (!last.empty() && (last.back() == '\n' || last.back() == ' '))
+            last.pop_back();
+        last = last.substr(last.rfind('\n') == std::string::npos ? 0 : last.rfind('\n') + 1);
+        if (ran->exitCode != 0)
+            return engine::CommandResult::failure(errnoError(EINVAL,
+                "'" + a.command + "' exited with status " + std::to_string(ran->exitCode)
+                    + (last.empty() ? "" : ": " + last),
+                "run it yourself to see its whole output"));
+        return engine::CommandResult::success(last.empty() ? std::vector<std::string> {} : std::vector { last });
+    }
     }
     return engine::CommandResult::success();
 }

@@ -3,6 +3,7 @@
 
 #include "PmuMeasurements.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace rdt::lesson {
@@ -33,8 +34,10 @@ void RunMeasurements::refresh(const engine::GroupsSnapshot& snapshot, std::uint6
     const std::set<std::string> before = std::move(m_groups);
     m_groups.clear();
     m_cdp = false;
+    m_cpus.clear();
     for (const auto& g : snapshot.groups) {
         m_groups.insert(g.info.path);
+        if (g.info.isControl && g.cpusKnown) m_cpus[g.info.path] = g.cpus;
         if (!before.count(g.info.path)) m_createdNs[g.info.path] = snapshot.timeNs;
         // A remount (CDP on or off) changes every group's resources without AllocationChanged events: the
         // snapshot is the truth then.
@@ -153,25 +156,63 @@ std::optional<double> RunMeasurements::metric(
         }
         return double(it->second) * 1e-9;
     }
-    if (function == "ways" || function == "mb") {
+    if (function == "ways") return waysOf(groupPath(group), args.size() > 1 ? args[1] : "L3", why);
+    if (function == "cpuways") {
+        // A task without a CLOSID of its own runs with its CPU's: the CLOSID of the control group whose cpus hold
+        // that CPU (Documentation/filesystems/resctrl.rst "Resource allocation rules"), as pqos -a "llc:COS=CPUS" sets.
+        auto owner = groupOfCpu(group, why);
+        if (!owner) return std::nullopt;
+        return waysOf(*owner, args.size() > 1 ? args[1] : "L3", why);
+    }
+    if (function == "mb") {
         auto it = m_schemata.find(groupPath(group));
-        const std::string resource = args.size() > 1 ? args[1] : function == "mb" ? "MB" : "L3";
+        const std::string resource = args.size() > 1 ? args[1] : "MB";
         auto value = it == m_schemata.end() ? std::nullopt : it->second.value(resource, 0);
         if (!value) {
             why = "group '" + group + "' has no " + resource + " allocation in domain 0";
             return std::nullopt;
         }
-        if (function == "mb") {
-            auto b = parseBandwidth(*value);
-            if (!b) return std::nullopt;
-            return double(*b);
-        }
-        auto mask = parseMask(*value);
-        if (!mask) return std::nullopt;
-        return double(std::popcount(*mask));
+        auto b = parseBandwidth(*value);
+        if (!b) return std::nullopt;
+        return double(*b);
     }
     why = "unknown function " + function;
     return std::nullopt;
+}
+
+std::optional<double> RunMeasurements::waysOf(
+    const std::string& path, const std::string& resource, std::string& why) const
+{
+    const std::string name = path.empty() ? "default" : path;
+    auto it = m_schemata.find(path);
+    auto value = it == m_schemata.end() ? std::nullopt : it->second.value(resource, 0);
+    if (!value) {
+        why = "group '" + name + "' has no " + resource + " allocation in domain 0";
+        return std::nullopt;
+    }
+    auto mask = parseMask(*value);
+    if (!mask) {
+        why = "group '" + name + "' has an unreadable " + resource + " mask '" + *value + "'";
+        return std::nullopt;
+    }
+    return double(std::popcount(*mask));
+}
+
+std::optional<std::string> RunMeasurements::groupOfCpu(const std::string& cpu, std::string& why) const
+{
+    if (cpu.empty() || cpu.size() > 6 || cpu.find_first_not_of("0123456789") != std::string::npos) {
+        why = "'" + cpu + "' is not a CPU number";
+        return std::nullopt;
+    }
+    const unsigned n = static_cast<unsigned>(std::stoul(cpu));
+    for (const auto& [path, cpus] : m_cpus)
+        if (!path.empty() && std::find(cpus.begin(), cpus.end(), n) != cpus.end()) return path;
+    const auto root = m_cpus.find("");
+    if (root == m_cpus.end() || std::find(root->second.begin(), root->second.end(), n) == root->second.end()) {
+        why = "no control group's cpus list CPU " + cpu;
+        return std::nullopt;
+    }
+    return std::string();
 }
 
 std::optional<double> RunMeasurements::variable(const std::string& name, std::string& why) const

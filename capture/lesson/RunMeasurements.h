@@ -49,9 +49,14 @@ private:
     std::optional<double> mean(
         const std::string& group, double Point::*field, std::uint32_t unknownFlags, std::string& why) const;
     std::optional<double> count(const std::string& group, std::uint32_t flag, std::string& why) const;
+    std::optional<double> waysOf(const std::string& path, const std::string& resource, std::string& why) const;
+    /// The control group whose `cpus` hold `cpu` ("" = the default group, which holds every CPU no other group has).
+    std::optional<std::string> groupOfCpu(const std::string& cpu, std::string& why) const;
 
     std::map<std::string, std::vector<Point>> m_points; ///< by group path ("" = default group), domains summed
     std::map<std::string, Schemata> m_schemata;
+    /// The CPUs each control group's `cpus` file held at the last snapshot (groups whose list was read).
+    std::map<std::string, std::vector<unsigned>> m_cpus;
     std::set<std::string> m_groups;
     std::map<std::string, double> m_variables;
     std::uint64_t m_samplingNs = 0;

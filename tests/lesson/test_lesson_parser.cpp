@@ -171,3 +171,26 @@ TEST(LessonParser, ReadsAPmuRecipeAction)
     EXPECT_EQ(a.pmuLdlat, 300u);
     EXPECT_EQ(a.pmuGroup, "victim");
 }
+
+// A step may have the student run a host tool (pqos) only on the mounted simulated machine (`source resctrl`).
+TEST(LessonParser, RunActionsBelongToLessonsOnTheMountedMachine)
+{
+    const std::string withRun = withLine(kGood, 23, "action run pqos -I -e \"llc:1=0x3\"");
+    auto refused = parseLesson(withRun, "demo");
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("action 'run' needs 'source resctrl'"), std::string::npos)
+        << refused.error().message;
+    EXPECT_NE(refused.error().message.find("demo:23:"), std::string::npos) << refused.error().message;
+
+    auto mounted = parseLesson(withLine(withRun, 6, "source resctrl"), "demo");
+    ASSERT_TRUE(mounted.ok()) << mounted.error().toString();
+    EXPECT_EQ(mounted->rdtSource, "resctrl");
+    const auto& a = mounted->steps[1].action;
+    EXPECT_EQ(a.kind, LessonAction::Kind::Run);
+    EXPECT_EQ(a.command, "pqos -I -e \"llc:1=0x3\"");
+
+    // A real machine's resctrl by path is no lesson source.
+    auto path = parseLesson(withLine(kGood, 6, "source resctrl:/sys/fs/resctrl"), "demo");
+    ASSERT_FALSE(path.ok());
+    EXPECT_NE(path.error().message.find("is not a simulated source"), std::string::npos) << path.error().message;
+}
