@@ -59,7 +59,10 @@ LessonController::LessonController(MainWindow* window, QMenu* viewMenu, QAction*
             QString why;
             if (!start(n, &why)) m_window->statusBar()->showMessage(tr("Lesson not started: %1").arg(why));
         });
-        a->setShortcut(freeKey(Qt::ControlModifier | Qt::AltModifier, 0));
+        // Ctrl+Alt+1..9 first, then Ctrl+Alt+Shift+1..9: every lesson keeps a key of its own.
+        QKeySequence key = freeKey(Qt::ControlModifier | Qt::AltModifier, 0);
+        if (key.isEmpty()) key = freeKey(Qt::ControlModifier | Qt::AltModifier | Qt::ShiftModifier, 0);
+        a->setShortcut(key);
         if (lesson) a->setToolTip(QString::fromStdString(lesson->conceptText));
     }
 
