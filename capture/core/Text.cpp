@@ -28,6 +28,11 @@ std::string formatHex(std::uint64_t value)
     return "0x" + hexDigits(value);
 }
 
+std::string formatHexPadded(std::uint64_t value, int digits)
+{
+    return formatString("0x%0*llx", digits, static_cast<unsigned long long>(value));
+}
+
 std::string hexBytes(const std::uint8_t* data, std::size_t size)
 {
     std::string s;

@@ -22,6 +22,8 @@ std::string formatString(const char* format, ...) __attribute__((format(printf, 
 std::string formatStringV(const char* format, std::va_list args);
 /// "0x7ff": hexDigits with the C prefix (addresses, MSR values, ids in messages).
 std::string formatHex(std::uint64_t value);
+/// "0x0000000d": formatHex padded with zeros to `digits` digits (32-bit registers and ids, as `cpuid -r` prints them).
+std::string formatHexPadded(std::uint64_t value, int digits);
 /// "00ff1a...": two lower-case digits per byte, in memory order (build ids, raw bytes).
 std::string hexBytes(const std::uint8_t* data, std::size_t size);
 

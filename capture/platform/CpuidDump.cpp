@@ -270,11 +270,7 @@ Result<CpuidTable> parseRawCpuidDump(const std::string& text, unsigned logicalCp
 std::string cpuidTableToJson(const CpuidTable& table)
 {
     // Register values as "0x%08x" strings: exact, and greppable next to `cpuid -r` output.
-    auto hex = [](std::uint32_t v) {
-        char buf[16];
-        std::snprintf(buf, sizeof buf, "0x%08x", v);
-        return std::string(buf);
-    };
+    auto hex = [](std::uint32_t v) { return formatHexPadded(v, 8); };
     json::Ordered entries = json::Ordered::array();
     for (const auto& e : table.entries())
         entries.push_back({ { "leaf", hex(e.leaf) }, { "subleaf", e.subleaf }, { "labelled", e.subleafLabelled },

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SessionReader.h"
+#include "core/Text.h"
 
 #include "Schema.h"
 
@@ -283,10 +284,9 @@ Status SessionReader::loadSchemaInfo()
         std::string list;
         for (const auto& t : m_file.tables())
             list += (list.empty() ? "" : ", ") + t;
-        char id[16];
-        std::snprintf(id, sizeof id, "0x%08x", static_cast<unsigned>(appId));
-        return makeError(m_file.path() + " is an SQLite database but not an rdtscope session (application_id " + id
-                + ", tables: " + (list.empty() ? "none" : list) + ")",
+        return makeError(m_file.path() + " is an SQLite database but not an rdtscope session (application_id "
+                + formatHexPadded(static_cast<std::uint32_t>(appId), 8) + ", tables: " + (list.empty() ? "none" : list)
+                + ")",
             "give a file written by `rdtscope-cli record` or the GUI");
     }
     if (appId != kApplicationId)

@@ -29,6 +29,14 @@ TEST(Text, HexSpellings)
     }
 }
 
+TEST(Text, PaddedHexKeepsTheWidthAndNeverCutsAWiderValue)
+{
+    EXPECT_EQ(formatHexPadded(0xd, 8), "0x0000000d");
+    EXPECT_EQ(formatHexPadded(0x80000020, 8), "0x80000020");
+    EXPECT_EQ(formatHexPadded(0x123456789, 8), "0x123456789");
+    EXPECT_EQ(formatHexPadded(0, 2), "0x00");
+}
+
 TEST(Text, HexBytesKeepsMemoryOrderAndLeadingZeros)
 {
     const std::uint8_t bytes[] = { 0x00, 0x0f, 0xa0, 0xff };
