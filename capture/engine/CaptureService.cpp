@@ -2,8 +2,8 @@
 #include "CaptureService.h"
 
 #include "ExternalChangeDetector.h"
-#include "GroupPmuCounter.h"
-#include "PmuCapture.h"
+#include "GroupPmuCounting.h"
+#include "PmuCaptures.h"
 #include "SourceAssembly.h"
 #include "core/Time.h"
 #include "platform/CpuidDump.h"
@@ -13,6 +13,7 @@
 #include "rdt/MsrBackend.h"
 #include "rdt/Sampler.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <optional>
 #include <sys/utsname.h>
@@ -52,14 +53,14 @@ Error noRdt()
 
 CaptureService::CaptureService(const ServiceOptions& options)
     : m_options(options)
+    , m_pmu(std::make_unique<PmuCaptures>(m_source, m_options))
+    , m_groupPmu(std::make_unique<GroupPmuCounting>(m_source, m_options))
 { }
 
 CaptureService::~CaptureService()
 {
     stopSampling();
-    for (auto& [id, c] : m_pmu)
-        c->stop();
-    m_pmu.clear();
+    m_pmu.reset(); // stops every capture
     m_allocation.reset();
     m_sampler.reset();
 }
@@ -416,6 +417,68 @@ std::vector<EngineEvent> CaptureService::drainEvents()
     std::vector<EngineEvent> out(std::make_move_iterator(m_events.begin()), std::make_move_iterator(m_events.end()));
     m_events.clear();
     return out;
+}
+
+PmuStarted CaptureService::startPmu(const PmuRequest& asked)
+{
+    PmuStarted out;
+    PmuRequest request;
+    if (m_pmu->start(asked, out, request)) push(PmuCaptureStarted { nowNs(), out.info, request });
+    return out;
+}
+
+void CaptureService::pushPmu(PmuBatch batch)
+{
+    std::lock_guard lock(m_eventMutex);
+    m_pmuBatches.push_back(std::move(batch));
+    while (m_pmuBatches.size() > m_options.eventCapacity) {
+        m_pmuBatches.pop_front();
+        ++m_dropped;
+    }
+}
+
+CommandResult CaptureService::pumpPmu(std::uint32_t id)
+{
+    auto b = m_pmu->pump(id);
+    if (!b) return CommandResult::failure(b.error());
+    pushPmu(std::move(*b));
+    return CommandResult::success();
+}
+
+CommandResult CaptureService::readPmuCounters(std::uint32_t id)
+{
+    auto b = m_pmu->readCounters(id);
+    if (!b) return CommandResult::failure(b.error());
+    pushPmu(std::move(*b));
+    return CommandResult::success();
+}
+
+bool CaptureService::pmuFinished(std::uint32_t id)
+{
+    return m_pmu->finished(id);
+}
+
+CommandResult CaptureService::stopPmu(std::uint32_t id)
+{
+    auto b = m_pmu->stop(id);
+    if (!b) return CommandResult::failure(b.error());
+    pushPmu(std::move(*b));
+    return CommandResult::success();
+}
+
+Result<PmuReport> CaptureService::pmuReport(std::uint32_t id, std::size_t topN)
+{
+    return m_pmu->report(id, topN);
+}
+
+Result<GroupPmuCounts> CaptureService::countGroupPmu(const std::string& group)
+{
+    const auto snap = snapshot(true);
+    if (!snap.result.ok) return snap.result.error();
+    const auto it = std::find_if(
+        snap.groups.begin(), snap.groups.end(), [&](const GroupState& g) { return g.info.path == group; });
+    if (it == snap.groups.end()) return errnoError(ENOENT, "no group '" + group + "'");
+    return m_groupPmu->count(group, it->tasks);
 }
 
 std::vector<PmuBatch> CaptureService::drainPmuBatches()

@@ -36,8 +36,8 @@ struct PerfEnvironment;
 namespace rdt::engine {
 
 class ExternalChangeDetector;
-class GroupPmuCounter;
-class PmuCapture;
+class GroupPmuCounting;
+class PmuCaptures;
 
 struct ServiceOptions {
     RdtSourceOptions rdt; ///< which RDT source (auto, sim, sim-msr[:DIR], resctrl[:PATH], msr) and scenario
@@ -146,12 +146,6 @@ private:
     void takeSimulationEvents();
     /// ExternalChangeDetector::check when the interval has passed (or `force`), its findings pushed as events.
     void checkExternalChanges(bool force);
-    /// PmuRequest::catGroup, checked: a simulated program, an RDT source that has the group, and a simulated machine
-    /// (or a named preset) whose caches the program uses.
-    CommandResult checkCatGroup(const PmuRequest& request);
-    /// A simulated capture with PmuRequest::catGroup: gives its machine that group's current L3 mask.
-    void followCatGroup(std::uint32_t id);
-    PmuCapture* capture(std::uint32_t id);
     void pushPmu(PmuBatch batch);
 
     ServiceOptions m_options;
@@ -160,9 +154,8 @@ private:
     std::unique_ptr<Sampler> m_sampler;
     std::unique_ptr<AllocationEngine> m_allocation;
     std::uint64_t m_requestedIntervalNs = 1'000'000'000;
-    std::map<std::uint32_t, std::unique_ptr<PmuCapture>> m_pmu;
-    std::uint32_t m_nextPmuId = 1;
-    std::unique_ptr<GroupPmuCounter> m_groupPmu; ///< real sources' per-group counts, opened on first use
+    std::unique_ptr<PmuCaptures> m_pmu;
+    std::unique_ptr<GroupPmuCounting> m_groupPmu;
     /// Held across the engine's own writes and each external check, so a write is acknowledged before any check
     /// can read it (recursive: the allocation listener acknowledges inside applyAllocation).
     std::recursive_mutex m_externalMutex;

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "MsrAllocation.h"
+#include "MsrGroupTable.h"
+#include "MsrMonitor.h"
+#include "MsrRdtEnumeration.h"
+#include "MsrTablePersistence.h"
+#include "MsrTopology.h"
 #include "MsrUndoLog.h"
 #include "RdtBackend.h"
 #include "platform/MsrSpace.h"
@@ -13,43 +19,6 @@
 
 namespace rdt {
 
-/// What the MSR backend needs from CPUID (filled from platform's CpuFeatures or by tests/simulator presets).
-struct MsrRdtEnumeration {
-    // Monitoring, CPUID.0FH (20.18.5).
-    unsigned maxRmid = 0; ///< CPUID.0FH.01H:ECX (highest RMID)
-    std::uint64_t upscalingFactor = 1; ///< CPUID.0FH.01H:EBX, bytes per counter unit
-    unsigned mbmWidth = 24; ///< 24 + CPUID.0FH.01H:EAX[7:0]
-    bool overflowBit = false; ///< CPUID.0FH.01H:EAX[8]
-    bool llcOccupancy = false, mbmTotal = false, mbmLocal = false; ///< CPUID.0FH.01H:EDX[0..2]
-    // L3 CAT / CDP, CPUID.10H.01H (20.19.4.2).
-    bool l3Cat = false;
-    unsigned l3CbmLength = 0; ///< EAX[4:0] + 1
-    std::uint64_t l3Shareable = 0; ///< EBX
-    bool l3Cdp = false; ///< ECX[2]
-    bool l3Sparse = false; ///< ECX[3]
-    unsigned l3MaxClos = 0; ///< EDX[15:0] (highest CLOS, 0-based)
-    std::uint64_t l3BytesPerBit = 0; ///< from CPUID.04H; 0 when unknown
-    // L2 CAT, CPUID.10H.02H.
-    bool l2Cat = false;
-    unsigned l2CbmLength = 0;
-    std::uint64_t l2Shareable = 0;
-    bool l2Cdp = false;
-    bool l2Sparse = false;
-    unsigned l2MaxClos = 0;
-    // MBA, CPUID.10H.03H (20.19.7.1).
-    bool mba = false;
-    unsigned mbaMaxDelay = 0; ///< EAX[11:0] + 1 (MBA_MAX)
-    bool mbaLinear = false; ///< ECX[2]
-    unsigned mbaMaxClos = 0;
-    // CBA, CPUID.10H.05H (20.19.8.2).
-    bool cba = false;
-    unsigned cbaMaxLevel = 0;
-    unsigned cbaMaxClos = 0;
-    // Topology: L3 (and L2) cache id of every CPU; index = CPU number (sysfs), -1 for an offline CPU.
-    std::vector<int> l3IdOfCpu;
-    std::vector<int> l2IdOfCpu;
-};
-
 /// RdtBackend over MSRs (DevMsr on /dev/cpu/N/msr, or SimMsrSpace), following the SDM's own protocol:
 ///  - groups are CLOS/RMID pairs the backend manages in memory (names are ours; the hardware has none);
 ///  - RMIDs are allocated with limbo: a freed RMID is not reused while its occupancy is above the threshold;
@@ -58,6 +27,8 @@ struct MsrRdtEnumeration {
 ///  - CDP enable/disable follows 20.19.6.2 (all masks to 1s, threads to CLOS0, then toggle QOS_CFG);
 ///  - MBA delays (20.19.7.2) and CBA packed levels (20.19.8.3).
 /// It refuses to run while resctrl is mounted (the kernel owns the MSRs then; mixing both corrupts state).
+/// This class manages the groups and their RMIDs and serialises everything under one mutex; the group table, its
+/// persistence, monitoring and the allocation controls are each their own class.
 class MsrBackend final : public RdtBackend {
 public:
     MsrBackend(std::shared_ptr<MsrSpace> msrs, MsrRdtEnumeration enumeration);
@@ -95,7 +66,7 @@ public:
     /// (MsrStateFile.h), and writes every later group change to it. Without it the groups live in this process.
     Status attachStateFile(const std::string& file);
     /// CLOS no group owns that hold masks someone set: never handed out.
-    const std::set<unsigned>& reservedClos() const { return m_reservedClos; }
+    const std::set<unsigned>& reservedClos() const { return m_table.reservedClos; }
     /// Limbo RMIDs waiting for their occupancy to drain (for tests and the explain panel).
     std::vector<unsigned> limboRmids() const;
 
@@ -104,45 +75,16 @@ public:
         int domain, unsigned rmid, std::uint32_t eventId, std::uint32_t* flags, bool* overflow);
 
 private:
-    struct Group {
-        std::string path;
-        bool isControl = true;
-        std::string parent;
-        unsigned clos = 0;
-        unsigned rmid = 0;
-        std::set<unsigned> cpus;
-    };
-    /// The in-memory half of a change, saved before it and put back when the MSR half is rolled back.
-    struct TableState {
-        std::vector<Group> groups;
-        std::set<unsigned> freeRmids, limbo;
-        bool cdpL3 = false, cdpL2 = false;
-    };
-    TableState saveTable() const { return { m_groups, m_freeRmids, m_limbo, m_cdpL3, m_cdpL2 }; }
-    /// A step of a change failed: puts the table back, rolls the MSRs back (the failed one included) and says so.
-    Error rollBack(Error e, MsrUndoLog& log, TableState saved);
-    void adoptHardwareState();
-    bool online(unsigned cpu) const; ///< l3IdOfCpu is -1 for offline CPUs
-    void persist();
-    Group* find(const std::string& path);
     Result<unsigned> allocateRmid();
-    void releaseRmid(unsigned rmid);
-    Status writeAssoc(unsigned cpu, MsrUndoLog& log);
-    unsigned cpuOfDomain(int domain, bool l2) const;
-    std::vector<int> domainsOf(const std::vector<int>& idOfCpu) const;
-    Result<std::uint64_t> maskMsr(const std::string& resource, unsigned clos, int domain, std::uint32_t* msrOut);
 
     std::shared_ptr<MsrSpace> m_msrs;
     MsrRdtEnumeration m_enum;
     mutable std::recursive_mutex m_mutex; ///< also the 20.18.7 QM_EVTSEL/QM_CTR critical section
-    std::vector<Group> m_groups; ///< [0] is the default group (CLOS0, RMID0)
-    std::set<unsigned> m_freeRmids;
-    std::set<unsigned> m_limbo;
-    bool m_cdpL3 = false;
-    bool m_cdpL2 = false;
-    std::vector<std::string> m_warnings;
-    std::set<unsigned> m_reservedClos;
-    std::string m_stateFile; ///< empty: the table lives in this process only
+    MsrTopology m_topology;
+    MsrGroupTable m_table;
+    MsrTablePersistence m_persistence;
+    MsrMonitor m_monitor;
+    MsrAllocation m_allocation;
 };
 
 } // namespace rdt

@@ -45,21 +45,6 @@ void readDomainValues(
 }
 }
 
-unsigned MonitorCaps::sncNodesPerL3() const
-{
-    std::size_t most = 1;
-    for (const auto& [l3, nodes] : subDomains)
-        most = std::max(most, nodes.size());
-    return static_cast<unsigned>(most);
-}
-
-unsigned Capabilities::maxMonitorGroups() const
-{
-    unsigned n = monitoring.present ? monitoring.numRmids : 0;
-    if (telemetry.present && telemetry.numRmids > 0) n = n == 0 ? telemetry.numRmids : std::min(n, telemetry.numRmids);
-    return n;
-}
-
 void loadMonitorExtras(Fs& fs, const std::string& base, MonitorCaps& m, std::vector<std::string>& warnings)
 {
     readDomainValues(fs, base + "mbm_total_bytes_config", 16, m.mbmTotalConfig, warnings);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// ResctrlBackend's readers of the info/ files newer kernels add (AMD BMEC, ABMC, io_alloc; Intel SNC, PERF_PKG_MON):
-// part of loadCapabilities, kept apart so each reader stays small.
+// ResctrlCapabilityReader's readers of the info/ files newer kernels add (AMD BMEC, ABMC, io_alloc; Intel SNC,
+// PERF_PKG_MON): part of ResctrlCapabilityReader::load, kept apart so each reader stays small.
 
 #include "RdtBackend.h"
 #include "core/Fs.h"

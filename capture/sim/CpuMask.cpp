@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // CPU sets as the kernel prints and parses them for resctrl's cpus (%*pb) and cpus_list (%*pbl) files. Parsing is
 // capture/core's one id-list parser; this file adapts it to the emulation's per-CPU flags.
-#include "SimResctrlFs.h"
+#include "CpuMask.h"
 
 #include "core/IdList.h"
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SimMachine.h"
+#include "SimCacheContents.h"
 #include "SimMachineImpl.h"
+#include "SimRdtRegisters.h"
+#include "SimRmidMonitor.h"
 
 #include <algorithm>
 #include <bit>
@@ -248,6 +251,180 @@ AccessResult SimMachine::access(unsigned cpu, std::uint64_t address, AccessKind 
     }
     r.latencyCycles = static_cast<std::uint32_t>(im.levelLatency(r.level));
     return r;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// RDT registers, monitoring and cache contents: each its own class over the state, called under the mutex
+
+SimMachine::Pqr SimMachine::pqr(unsigned cpu) const
+{
+    std::lock_guard lock(m_mutex);
+    return SimRdtRegisters(*m_impl).pqr(cpu);
+}
+
+void SimMachine::setPqr(unsigned cpu, Pqr value)
+{
+    std::lock_guard lock(m_mutex);
+    SimRdtRegisters(*m_impl).setPqr(cpu, value);
+}
+
+std::uint32_t SimMachine::l3Mask(unsigned domain, std::uint32_t index) const
+{
+    std::lock_guard lock(m_mutex);
+    return SimRdtRegisters(*m_impl).l3Mask(domain, index);
+}
+
+void SimMachine::setL3Mask(unsigned domain, std::uint32_t index, std::uint32_t cbm)
+{
+    std::lock_guard lock(m_mutex);
+    SimRdtRegisters(*m_impl).setL3Mask(domain, index, cbm);
+}
+
+std::uint32_t SimMachine::l2Mask(unsigned l2Domain, std::uint32_t index) const
+{
+    std::lock_guard lock(m_mutex);
+    return SimRdtRegisters(*m_impl).l2Mask(l2Domain, index);
+}
+
+void SimMachine::setL2Mask(unsigned l2Domain, std::uint32_t index, std::uint32_t cbm)
+{
+    std::lock_guard lock(m_mutex);
+    SimRdtRegisters(*m_impl).setL2Mask(l2Domain, index, cbm);
+}
+
+bool SimMachine::l3Cdp(unsigned domain) const
+{
+    std::lock_guard lock(m_mutex);
+    return SimRdtRegisters(*m_impl).l3Cdp(domain);
+}
+
+void SimMachine::setL3Cdp(unsigned domain, bool on)
+{
+    std::lock_guard lock(m_mutex);
+    SimRdtRegisters(*m_impl).setL3Cdp(domain, on);
+}
+
+bool SimMachine::l2Cdp(unsigned l2Domain) const
+{
+    std::lock_guard lock(m_mutex);
+    return SimRdtRegisters(*m_impl).l2Cdp(l2Domain);
+}
+
+void SimMachine::setL2Cdp(unsigned l2Domain, bool on)
+{
+    std::lock_guard lock(m_mutex);
+    SimRdtRegisters(*m_impl).setL2Cdp(l2Domain, on);
+}
+
+std::uint32_t SimMachine::mbaDelay(unsigned domain, std::uint32_t clos) const
+{
+    std::lock_guard lock(m_mutex);
+    return SimRdtRegisters(*m_impl).mbaDelay(domain, clos);
+}
+
+void SimMachine::setMbaDelay(unsigned domain, std::uint32_t clos, std::uint32_t delay)
+{
+    std::lock_guard lock(m_mutex);
+    SimRdtRegisters(*m_impl).setMbaDelay(domain, clos, delay);
+}
+
+std::uint8_t SimMachine::cbaLevel(unsigned cpu, std::uint32_t clos) const
+{
+    std::lock_guard lock(m_mutex);
+    return SimRdtRegisters(*m_impl).cbaLevel(cpu, clos);
+}
+
+void SimMachine::setCbaLevel(unsigned cpu, std::uint32_t clos, std::uint8_t level)
+{
+    std::lock_guard lock(m_mutex);
+    SimRdtRegisters(*m_impl).setCbaLevel(cpu, clos, level);
+}
+
+void SimMachine::resetRdtState()
+{
+    std::lock_guard lock(m_mutex);
+    SimRdtRegisters(*m_impl).reset();
+}
+
+double SimMachine::throttleFraction(unsigned cpu) const
+{
+    std::lock_guard lock(m_mutex);
+    return SimRdtRegisters(*m_impl).throttleFraction(cpu);
+}
+
+RmidCounters SimMachine::counters(unsigned domain, std::uint32_t rmid) const
+{
+    std::lock_guard lock(m_mutex);
+    return SimRmidMonitor(*m_impl).counters(domain, rmid);
+}
+
+std::uint64_t SimMachine::occupancyBytes(unsigned domain, std::uint32_t rmid) const
+{
+    std::lock_guard lock(m_mutex);
+    return SimRmidMonitor(*m_impl).occupancyBytes(domain, rmid);
+}
+
+void SimMachine::setMbmEventConfig(unsigned domain, std::uint32_t event, std::uint32_t transactions)
+{
+    std::lock_guard lock(m_mutex);
+    SimRmidMonitor(*m_impl).setMbmEventConfig(domain, event, transactions);
+}
+
+std::optional<std::uint64_t> SimMachine::counterUnits(unsigned domain, std::uint32_t rmid, std::uint32_t event) const
+{
+    std::lock_guard lock(m_mutex);
+    return SimRmidMonitor(*m_impl).counterUnits(domain, rmid, event);
+}
+
+std::uint64_t SimMachine::counterWraps(unsigned domain, std::uint32_t rmid, std::uint32_t event) const
+{
+    std::lock_guard lock(m_mutex);
+    return SimRmidMonitor(*m_impl).counterWraps(domain, rmid, event);
+}
+
+void SimMachine::setUnavailable(unsigned domain, std::uint32_t rmid, std::uint64_t untilNs)
+{
+    std::lock_guard lock(m_mutex);
+    SimRmidMonitor(*m_impl).setUnavailable(domain, rmid, untilNs);
+}
+
+bool SimMachine::unavailable(unsigned domain, std::uint32_t rmid) const
+{
+    std::lock_guard lock(m_mutex);
+    return SimRmidMonitor(*m_impl).unavailable(domain, rmid);
+}
+
+std::vector<std::vector<std::uint64_t>> SimMachine::occupancyByClosAndWay(unsigned domain) const
+{
+    std::lock_guard lock(m_mutex);
+    return SimCacheContents(*m_impl).occupancyByClosAndWay(domain);
+}
+
+std::vector<std::uint64_t> SimMachine::occupancyByWay(unsigned domain, bool code) const
+{
+    std::lock_guard lock(m_mutex);
+    return SimCacheContents(*m_impl).occupancyByWay(domain, code);
+}
+
+std::uint32_t SimMachine::waysOfL3Cbm(std::uint32_t cbm) const
+{
+    return SimCacheContents(*m_impl).waysOfL3Cbm(cbm);
+}
+
+std::uint32_t SimMachine::waysOfL2Cbm(std::uint32_t cbm) const
+{
+    return SimCacheContents(*m_impl).waysOfL2Cbm(cbm);
+}
+
+std::uint32_t SimMachine::l3Ways() const
+{
+    return SimCacheContents(*m_impl).l3Ways();
+}
+
+void SimMachine::flushCaches()
+{
+    std::lock_guard lock(m_mutex);
+    SimCacheContents(*m_impl).flushCaches();
 }
 
 } // namespace rdt::sim

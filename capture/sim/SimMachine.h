@@ -175,6 +175,11 @@ public:
     double throttleFraction(unsigned cpu) const;
 
 private:
+    // The views over Impl that hold the RDT registers, the monitoring counters and the cache contents.
+    friend class SimRdtRegisters;
+    friend class SimRmidMonitor;
+    friend class SimCacheContents;
+
     SimMachine(SimCpuid cpuid, SimFeatures features, SimOptions options);
     struct Impl;
     std::unique_ptr<Impl> m_impl;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Internal to capture/sim: the state behind SimMachine, shared by SimMachine.cpp (time, threads, the access path)
-// and SimMachineRdt.cpp (register state and monitoring). Not part of the public API.
+// and the views over it (SimRdtRegisters, SimRmidMonitor, SimCacheContents). Not part of the public API.
 #pragma once
 
 #include "SimMachine.h"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Simulation.h"
 
+#include "ResctrlGroupSnapshot.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -282,6 +284,34 @@ Status Simulation::runStep(const ScenarioStep& st)
         return {};
     }
     return errnoError(EINVAL, "unknown scenario command '" + st.verb + "'");
+}
+
+Status Simulation::remountResctrl(bool cdp)
+{
+    std::lock_guard lock(m_machine->mutex());
+    if (cdp && !m_machine->features().l3Cat.cdp)
+        return errnoError(EINVAL, "mount -o cdp: the simulated processor has no L3 CDP (CPUID.10H.1:ECX[2]=0)",
+            "pick a preset with CDP (bdw-6850k)");
+    const ResctrlGroupSnapshot groups = ResctrlGroupSnapshot::take(*m_fs);
+    ResctrlMountOptions options = m_fs->options();
+    options.cdp = cdp;
+    m_fs.reset(); // rdt_kill_sb: every group removed, every control and CDP back to the defaults
+    auto mounted = SimResctrlFs::mount(*m_machine, options);
+    if (!mounted) { // cannot happen after the check above; mount without CDP rather than leave nothing mounted
+        options.cdp = false;
+        mounted = SimResctrlFs::mount(*m_machine, options);
+        if (!mounted) return mounted.error();
+    }
+    m_fs = std::move(*mounted);
+    const std::uint64_t now = m_machine->nowNs();
+    m_events.push_back({ now,
+        std::string("umount /sys/fs/resctrl; mount -t resctrl resctrl ") + (cdp ? "-o cdp " : "")
+            + "/sys/fs/resctrl (L3 CDP " + (cdp ? "on" : "off") + ")",
+        true, false });
+    // Re-provision: the groups with their tasks and CPUs; a failure (fewer CLOSIDs with CDP) is reported, not fatal.
+    for (const auto& failure : groups.restore(*m_fs))
+        m_events.push_back({ now, failure, false, false });
+    return {};
 }
 
 } // namespace rdt::sim

@@ -63,7 +63,7 @@ public:
     /// provisioning script would after the remount, the groups that existed are made again with their tasks and
     /// CPUs; their allocations start at the defaults (the unmount reset every control). Fails before anything
     /// changed when the processor has no L3 CDP. The old mount is gone on success: whoever holds a backend over
-    /// resctrl() must drop it and open a new one. SimulationRemount.cpp.
+    /// resctrl() must drop it and open a new one. The groups travel in a ResctrlGroupSnapshot.
     Status remountResctrl(bool cdp);
 
 private:

@@ -55,7 +55,7 @@ struct SimProgram {
     /// walks collision chains (cache misses), render_page streams a 256 KiB template (L2), log_access updates
     /// counters another core also writes (HITM). `memoryScale` multiplies the big regions (more misses).
     static SimProgram demo(double memoryScale = 1.0);
-    /// An interpreter whose many large handlers miss the instruction cache: frontend bound (SimPrograms.cpp).
+    /// An interpreter whose many large handlers miss the instruction cache: frontend bound (SimProgramCatalog.h).
     static SimProgram frontendBound();
     /// A hash join whose probes and chain walks miss the caches: backend (memory) bound. `memoryScale` multiplies
     /// its tables, which for this program is what a smaller cache would do.

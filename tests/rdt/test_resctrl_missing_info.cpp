@@ -57,7 +57,7 @@ struct DefaultedFile {
     const char* defaultShown;
 };
 
-// The defaults the loader used before (ResctrlCapabilities.cpp's value_or), as they were printed.
+// The defaults the loader used before (ResctrlCapabilityReader.cpp's value_or), as they were printed.
 const DefaultedFile kDefaulted[] = {
     { "num_closids", { "closids " }, "0" },
     { "min_cbm_bits", { "min_cbm_bits " }, "1" },

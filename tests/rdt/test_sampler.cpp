@@ -323,7 +323,7 @@ TEST(Sampler, FourThousandGroupsOnSixteenDomainsWithADescriptorLimitOf1024)
             while (sampler.queue().pop()) { }
         }
         if (sampler.pollErrors() != 0) ::_exit(15);
-        // Bounded: a quarter of the limit kept open (ResctrlCounters.cpp), whatever the number of groups.
+        // Bounded: a quarter of the limit kept open (ResctrlCounterReader.cpp), whatever the number of groups.
         std::size_t open = 0;
         for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/fd"))
             ++open;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The simulated PERF_PKG_MON telemetry of the icx-8351n-snc2 preset (synthetic, capture/sim/ResctrlTelemetry.cpp):
+// The simulated PERF_PKG_MON telemetry of the icx-8351n-snc2 preset (synthetic, capture/sim/SimResctrlTelemetry.cpp):
 // the kernel's files and formats (info/PERF_PKG_MON, mon_data/mon_PERF_PKG_XX, fixed-point core_energy and activity,
 // integer events), energy that follows what the group's threads do, per package, and CTRL_MON sums.
 #include "SimTestUtil.h"

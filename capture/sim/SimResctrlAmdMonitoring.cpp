@@ -8,7 +8,9 @@
 //   counts by them, SimMachine::setMbmEventConfig); writing a configuration clears every counter of the domain, whose
 //   next read says "Unavailable".
 // Not emulated: writing event_filter (ABMC's per-counter filters).
-#include "SimResctrlFs.h"
+#include "SimResctrlAmdMonitoring.h"
+
+#include "SimMachine.h"
 #include "core/Text.h"
 
 #include <cerrno>
@@ -43,7 +45,23 @@ std::string transactionNames(std::uint32_t mask)
 
 } // namespace
 
-std::vector<std::string> SimResctrlFs::amdMonInfoFiles() const
+SimResctrlAmdMonitoring::SimResctrlAmdMonitoring(SimMachine& machine, SimCmdStatus& status, SimMbmCounters& mbm)
+    : m_machine(machine)
+    , m_status(status)
+    , m_mbm(mbm)
+{ }
+
+bool SimResctrlAmdMonitoring::abmc() const
+{
+    return m_machine.features().mon.present && m_machine.features().amdMon.abmcCounters > 0;
+}
+
+bool SimResctrlAmdMonitoring::bmecFiles() const
+{
+    return m_machine.features().mon.present && m_machine.features().amdMon.bmec && !counterMode();
+}
+
+std::vector<std::string> SimResctrlAmdMonitoring::infoFiles() const
 {
     std::vector<std::string> out;
     if (abmc()) {
@@ -57,7 +75,7 @@ std::vector<std::string> SimResctrlFs::amdMonInfoFiles() const
     return out;
 }
 
-void SimResctrlFs::initAmdMonitoring()
+void SimResctrlAmdMonitoring::init()
 {
     const unsigned domains = m_machine.l3DomainCount();
     m_bmecConfig[0].assign(domains, kAllTransactions);
@@ -71,7 +89,7 @@ void SimResctrlFs::initAmdMonitoring()
     assignCounters(0);
 }
 
-Result<std::string> SimResctrlFs::readAmdMonInfo(const std::string& dir, const std::string& file)
+Result<std::string> SimResctrlAmdMonitoring::readInfo(const std::string& dir, const std::string& file)
 {
     const unsigned domains = m_machine.l3DomainCount();
     auto perDomain = [&](auto value) {
@@ -93,13 +111,13 @@ Result<std::string> SimResctrlFs::readAmdMonInfo(const std::string& dir, const s
     return perDomain([&](unsigned d) { return "0x" + hexDigits(m_bmecConfig[which][d]); });
 }
 
-Status SimResctrlFs::writeAmdMonInfo(const std::string& file, const std::string& data)
+Status SimResctrlAmdMonitoring::writeInfo(const std::string& file, const std::string& data)
 {
     std::string text = data;
     if (!text.empty() && text.back() == '\n') text.pop_back();
-    clearStatus();
+    m_status.clear();
     auto fail = [&](const std::string& status) {
-        setStatus(status);
+        m_status.set(status);
         return errnoError(EINVAL, "cannot write info/L3_MON/" + file + ": " + status);
     };
     if (file == "mbm_assign_mode") {
@@ -146,7 +164,7 @@ Status SimResctrlFs::writeAmdMonInfo(const std::string& file, const std::string&
     return {};
 }
 
-unsigned SimResctrlFs::availableCounters(unsigned domain) const
+unsigned SimResctrlAmdMonitoring::availableCounters(unsigned domain) const
 {
     unsigned used = 0;
     for (const auto& [d, rmid, ev] : m_counters)
@@ -155,28 +173,27 @@ unsigned SimResctrlFs::availableCounters(unsigned domain) const
     return used >= pool ? 0 : pool - used;
 }
 
-bool SimResctrlFs::counterAssigned(unsigned domain, std::uint32_t rmid, std::uint32_t event) const
+bool SimResctrlAmdMonitoring::counterAssigned(unsigned domain, std::uint32_t rmid, std::uint32_t event) const
 {
     return !counterMode() || event == 1 || m_counters.count({ domain, rmid, event }) != 0;
 }
 
-Status SimResctrlFs::assignCounter(unsigned domain, std::uint32_t rmid, std::uint32_t event)
+Status SimResctrlAmdMonitoring::assignCounter(unsigned domain, std::uint32_t rmid, std::uint32_t event)
 {
     if (m_counters.count({ domain, rmid, event })) return {};
     if (availableCounters(domain) == 0) {
-        setStatus(
+        m_status.set(
             "Failed to allocate counter for " + std::string(eventName(event)) + " in domain " + std::to_string(domain));
         return errnoError(ENOSPC, "no free MBM counter in L3 domain " + std::to_string(domain),
             "unassign a counter from another group (mbm_L3_assignments), or read llc_occupancy only");
     }
     m_counters.insert({ domain, rmid, event });
     // A newly assigned counter starts from zero (resctrl_arch_reset_cntr).
-    auto units = m_machine.counterUnits(domain, rmid, event);
-    m_mbm[{ domain, rmid, event }] = { units ? *units : 0, 0 };
+    m_mbm.restart(domain, rmid, event);
     return {};
 }
 
-void SimResctrlFs::assignCounters(std::uint32_t rmid)
+void SimResctrlAmdMonitoring::assignCounters(std::uint32_t rmid)
 {
     // rdtgroup_assign_cntrs: both MBM events in every domain, as far as counters last; failures only leave a
     // status line (mkdir itself succeeds).
@@ -186,12 +203,12 @@ void SimResctrlFs::assignCounters(std::uint32_t rmid)
             (void)assignCounter(d, rmid, ev);
 }
 
-void SimResctrlFs::releaseCounters(std::uint32_t rmid)
+void SimResctrlAmdMonitoring::releaseCounters(std::uint32_t rmid)
 {
     std::erase_if(m_counters, [&](const auto& c) { return std::get<1>(c) == rmid; });
 }
 
-std::string SimResctrlFs::readAssignments(const Group& g) const
+std::string SimResctrlAmdMonitoring::readAssignments(const ResctrlGroup& g) const
 {
     std::string out;
     for (std::uint32_t ev : { 2u, 3u }) {
@@ -203,11 +220,11 @@ std::string SimResctrlFs::readAssignments(const Group& g) const
     return out;
 }
 
-Status SimResctrlFs::writeAssignments(Group& g, const std::string& data)
+Status SimResctrlAmdMonitoring::writeAssignments(ResctrlGroup& g, const std::string& data)
 {
-    clearStatus();
+    m_status.clear();
     auto fail = [&](const std::string& status) {
-        setStatus(status);
+        m_status.set(status);
         return errnoError(EINVAL, "cannot write mbm_L3_assignments: " + status);
     };
     if (!counterMode()) return fail("mbm_event counter assignment mode is not enabled");

@@ -1,23 +1,31 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// CaptureService's PMU captures: starting one (simulated or through perf_event_open), following a CAT group's
-// tasks, pumping and reading it, stopping it, and the per-group PMU counts. RDT is in CaptureService.cpp.
-#include "CaptureService.h"
+#include "PmuCaptures.h"
 
-#include "GroupPmuCounter.h"
+#include "CaptureService.h"
 #include "PmuCapture.h"
 #include "platform/CpuidDump.h"
-#include "pmu/PerfSyscalls.h"
 #include "rdt/GroupNames.h"
 #include "simpmu/SimPmuModel.h"
 
-#include <algorithm>
+#include <cerrno>
 
 namespace rdt::engine {
 
-PmuStarted CaptureService::startPmu(const PmuRequest& asked)
+PmuCaptures::PmuCaptures(const RdtSource& source, const ServiceOptions& options)
+    : m_source(source)
+    , m_options(options)
+{ }
+
+PmuCaptures::~PmuCaptures()
 {
-    PmuStarted out;
-    PmuRequest request = asked;
+    for (auto& [id, c] : m_captures)
+        c->stop();
+    m_captures.clear();
+}
+
+bool PmuCaptures::start(const PmuRequest& asked, PmuStarted& out, PmuRequest& request)
+{
+    request = asked;
     // The simulated PMU pairs with this engine's simulated CPU (a Skylake-SP machine counts TMA the pre-Ice Lake
     // way), unless the request names a PMU or a machine preset (whose CPU decides, SimPmuCapture.cpp): a capture
     // labelled Sapphire Rapids next to a Skylake machine's RDT data would be mislabelled.
@@ -27,23 +35,22 @@ PmuStarted CaptureService::startPmu(const PmuRequest& asked)
     if (auto bad = checkCatGroup(request); !bad.ok) {
         out.failure = PmuFailure::BadRequest;
         out.result = bad;
-        return out;
+        return false;
     }
     std::optional<CpuidTable> engineCpu; // the simulated machine's CPU, for a program in one of its groups
     if (request.simulated && m_source.simulation)
         if (auto table = cpuidTableFromJson(m_source.simulation->cpuidJson())) engineCpu = std::move(*table);
-    const std::uint32_t id = m_nextPmuId;
+    const std::uint32_t id = m_nextId;
     auto c = PmuCapture::start(id, request, out, m_options.perfSyscalls ? m_options.perfSyscalls() : nullptr,
         engineCpu ? &*engineCpu : nullptr);
-    if (!c) return out;
-    ++m_nextPmuId;
-    m_pmu[id] = std::move(c);
+    if (!c) return false;
+    ++m_nextId;
+    m_captures[id] = std::move(c);
     followCatGroup(id);
-    push(PmuCaptureStarted { nowNs(), out.info, request });
-    return out;
+    return true;
 }
 
-CommandResult CaptureService::checkCatGroup(const PmuRequest& request)
+CommandResult PmuCaptures::checkCatGroup(const PmuRequest& request)
 {
     if (request.catGroup.empty()) return CommandResult::success();
     const std::string& g = request.catGroup;
@@ -67,7 +74,7 @@ CommandResult CaptureService::checkCatGroup(const PmuRequest& request)
     return CommandResult::success();
 }
 
-void CaptureService::followCatGroup(std::uint32_t id)
+void PmuCaptures::followCatGroup(std::uint32_t id)
 {
     auto* c = capture(id);
     if (!c || c->catGroup().empty() || !m_source.backend) return;
@@ -80,93 +87,46 @@ void CaptureService::followCatGroup(std::uint32_t id)
     if (auto mask = parseMask(*value)) c->setL3Mask(static_cast<std::uint32_t>(*mask));
 }
 
-PmuCapture* CaptureService::capture(std::uint32_t id)
+PmuCapture* PmuCaptures::capture(std::uint32_t id)
 {
-    const auto it = m_pmu.find(id);
-    return it == m_pmu.end() ? nullptr : it->second.get();
+    const auto it = m_captures.find(id);
+    return it == m_captures.end() ? nullptr : it->second.get();
 }
 
-void CaptureService::pushPmu(PmuBatch batch)
-{
-    std::lock_guard lock(m_eventMutex);
-    m_pmuBatches.push_back(std::move(batch));
-    while (m_pmuBatches.size() > m_options.eventCapacity) {
-        m_pmuBatches.pop_front();
-        ++m_dropped;
-    }
-}
-
-CommandResult CaptureService::pumpPmu(std::uint32_t id)
+Result<PmuBatch> PmuCaptures::pump(std::uint32_t id)
 {
     auto* c = capture(id);
-    if (!c) return CommandResult::failure(errnoError(ENOENT, "no PMU capture " + std::to_string(id)));
+    if (!c) return errnoError(ENOENT, "no PMU capture " + std::to_string(id));
     followCatGroup(id); // a mask changed since the last pump reaches the program's caches now
-    pushPmu(c->pump());
-    return CommandResult::success();
+    return c->pump();
 }
 
-CommandResult CaptureService::readPmuCounters(std::uint32_t id)
+Result<PmuBatch> PmuCaptures::readCounters(std::uint32_t id)
 {
     auto* c = capture(id);
-    if (!c) return CommandResult::failure(errnoError(ENOENT, "no PMU capture " + std::to_string(id)));
-    auto b = c->readCounters();
-    if (!b) return CommandResult::failure(b.error());
-    pushPmu(std::move(*b));
-    return CommandResult::success();
+    if (!c) return errnoError(ENOENT, "no PMU capture " + std::to_string(id));
+    return c->readCounters();
 }
 
-bool CaptureService::pmuFinished(std::uint32_t id)
+bool PmuCaptures::finished(std::uint32_t id)
 {
     auto* c = capture(id);
     return c && c->finished();
 }
 
-CommandResult CaptureService::stopPmu(std::uint32_t id)
+Result<PmuBatch> PmuCaptures::stop(std::uint32_t id)
 {
     auto* c = capture(id);
-    if (!c) return CommandResult::failure(errnoError(ENOENT, "no PMU capture " + std::to_string(id)));
+    if (!c) return errnoError(ENOENT, "no PMU capture " + std::to_string(id));
     c->stop();
-    pushPmu(c->lastBatch()); // what the stop drained and the last TMA interval
-
-    return CommandResult::success();
+    return c->lastBatch(); // what the stop drained and the last TMA interval
 }
 
-Result<PmuReport> CaptureService::pmuReport(std::uint32_t id, std::size_t topN)
+Result<PmuReport> PmuCaptures::report(std::uint32_t id, std::size_t topN)
 {
     auto* c = capture(id);
     if (!c) return errnoError(ENOENT, "no PMU capture " + std::to_string(id));
     return c->report(topN);
-}
-
-Result<GroupPmuCounts> CaptureService::countGroupPmu(const std::string& group)
-{
-    const auto snap = snapshot(true);
-    if (!snap.result.ok) return snap.result.error();
-    const auto it = std::find_if(
-        snap.groups.begin(), snap.groups.end(), [&](const GroupState& g) { return g.info.path == group; });
-    if (it == snap.groups.end()) return errnoError(ENOENT, "no group '" + group + "'");
-    // A simulated source's task IDs are not this machine's threads: never count them with the host's PMU.
-    if (!m_source.simulation && m_source.simulated)
-        return errnoError(ENOTSUP, "this simulated source has no model of its tasks' execution");
-    if (!m_source.simulation) {
-        if (!m_groupPmu)
-            m_groupPmu = std::make_unique<GroupPmuCounter>(
-                m_options.perfSyscalls ? m_options.perfSyscalls() : std::make_unique<pmu::LinuxPerfSyscalls>(),
-                m_options.memoryBoundRecipes);
-        return m_groupPmu->count(group, it->tasks);
-    }
-    const auto counts = m_source.simulation->taskCounts(it->tasks);
-    if (!counts) return errnoError(ENOTSUP, "this simulated source has no model of its tasks' execution");
-    GroupPmuCounts out;
-    out.simulated = true;
-    out.tasks = counts->threads;
-    out.cycles = counts->cycles;
-    out.instructions = counts->instructions;
-    out.llcMisses = counts->llcMisses;
-    out.memoryStallCycles = counts->memoryStallCycles;
-    out.method = "simulated: the machine model's cycles, L3 misses and memory-stall cycles of the group's threads; "
-                 "one instruction per line touched plus one per compute cycle";
-    return out;
 }
 
 } // namespace rdt::engine

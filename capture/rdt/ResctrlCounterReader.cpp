@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ResctrlBackend's counters: mon_data files read under one shared lock per poll, through kept-open descriptors
-// the Fs hands out (Fs::openForPolling) where it has them.
-#include "ResctrlBackend.h"
+#include "ResctrlCounterReader.h"
 
 #include "GroupNames.h"
 #include "RootLock.h"
@@ -75,36 +73,39 @@ std::uint64_t parseEvent(const Result<std::string>& r, std::uint32_t& flags, std
 
 } // namespace
 
-void ResctrlBackend::setSncNodeReadings(bool perNode)
-{
-    std::lock_guard lock(m_mutex);
-    m_sncNodes = perNode;
-}
+ResctrlCounterReader::ResctrlCounterReader(ResctrlTree& tree)
+    : m_tree(tree)
+{ }
 
-Result<GroupCounters> ResctrlBackend::readCounters(const std::string& path)
+std::vector<Result<GroupCounters>> ResctrlCounterReader::read(
+    const std::vector<std::string>& paths, const Result<Capabilities>& caps)
 {
-    auto all = readCountersMany(std::vector<std::string> { path });
-    return std::move(all.front());
-}
-
-std::vector<Result<GroupCounters>> ResctrlBackend::readCountersMany(const std::vector<std::string>& paths)
-{
-    std::lock_guard lock(m_mutex);
     std::vector<Result<GroupCounters>> out;
     out.reserve(paths.size());
-    auto caps = capabilities();
     if (!caps) {
         for (std::size_t i = 0; i < paths.size(); ++i)
             out.emplace_back(caps.error());
         return out;
     }
-    RootLock rl(*m_fs, false, m_changeDepth); // one shared lock for the whole poll
+    RootLock rl(m_tree.fs(), false, m_tree.changeDepth()); // one shared lock for the whole poll
     for (const auto& p : paths)
-        out.push_back(readCountersLocked(p, *caps));
+        out.push_back(readLocked(p, *caps));
     return out;
 }
 
-std::vector<UniqueFd>* ResctrlBackend::counterFds(const std::string& group, const Capabilities& caps)
+void ResctrlCounterReader::forgetGroupTree(const std::string& path)
+{
+    for (auto it = m_counterFds.begin(); it != m_counterFds.end();) {
+        if (it->first == path || it->first.rfind(path + "/", 0) == 0) {
+            m_keptFds -= it->second.size();
+            it = m_counterFds.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+std::vector<UniqueFd>* ResctrlCounterReader::counterFds(const std::string& group, const Capabilities& caps)
 {
     if (!m_pollFds) return nullptr;
     auto it = m_counterFds.find(group);
@@ -113,10 +114,10 @@ std::vector<UniqueFd>* ResctrlBackend::counterFds(const std::string& group, cons
     if (m_keptFds + needed > keptFdBudget()) return nullptr; // beyond the budget: read() opens and closes
     std::vector<UniqueFd> fds;
     fds.reserve(needed);
-    const std::string base = join(group, "mon_data/");
+    const std::string base = m_tree.join(group, "mon_data/");
     for (int d : caps.monitoring.domains) {
         for (const char* e : kEventFiles) {
-            auto fd = m_fs->openForPolling(base + domainDir(d) + "/" + e);
+            auto fd = m_tree.fs().openForPolling(base + domainDir(d) + "/" + e);
             if (!fd && fd.error().code == ENOTSUP) {
                 m_pollFds = false; // this Fs has no descriptors (the simulated kernel): read() every time
                 return nullptr;
@@ -130,7 +131,7 @@ std::vector<UniqueFd>* ResctrlBackend::counterFds(const std::string& group, cons
     return &m_counterFds.emplace(group, std::move(fds)).first->second;
 }
 
-void ResctrlBackend::dropCounterFds(const std::string& group)
+void ResctrlCounterReader::dropCounterFds(const std::string& group)
 {
     auto it = m_counterFds.find(group);
     if (it == m_counterFds.end()) return;
@@ -138,22 +139,23 @@ void ResctrlBackend::dropCounterFds(const std::string& group)
     m_counterFds.erase(it);
 }
 
-Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path, const Capabilities& caps)
+Result<GroupCounters> ResctrlCounterReader::readLocked(const std::string& path, const Capabilities& caps)
 {
     const auto& mon = caps.monitoring;
     if (!mon.present)
-        return errnoError(ENOENT, "no monitoring in " + m_fs->describe() + " (no info/L3_MON)",
+        return errnoError(ENOENT, "no monitoring in " + m_tree.fs().describe() + " (no info/L3_MON)",
             "the CPU or kernel lacks CMT/MBM (CPUID.07H.00H:EBX[12])");
     if (auto valid = checkGroupPath(path); !valid) return valid.error();
     auto missingGroup = [&]() -> Result<GroupCounters> {
-        return errnoError(ENOENT, "no group '" + path + "' in " + m_fs->describe(), "list groups with `groups list`");
+        return errnoError(
+            ENOENT, "no group '" + path + "' in " + m_tree.fs().describe(), "list groups with `groups list`");
     };
     // A stat per group per poll is measurable at 64 groups: with kept-open fds, only ask whether the group
     // exists when its files are not all readable.
     std::vector<UniqueFd>* fds = counterFds(path, caps);
-    if (!fds && !path.empty() && !m_fs->isDirectory(path)) return missingGroup();
+    if (!fds && !path.empty() && !m_tree.fs().isDirectory(path)) return missingGroup();
     bool dropFds = false;
-    const std::string base = join(path, "mon_data/");
+    const std::string base = m_tree.join(path, "mon_data/");
     auto readOne = [&](std::size_t index, int domain, int event) -> Result<std::string> {
         if (fds && index < fds->size() && (*fds)[index]) {
             char buf[128];
@@ -161,7 +163,7 @@ Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path
             if (n >= 0) return std::string(buf, static_cast<std::size_t>(n));
             dropFds = true; // e.g. ENODEV: the group was removed and maybe re-created; reopen next poll
         }
-        return m_fs->read(base + domainDir(domain) + "/" + kEventFiles[event]);
+        return m_tree.fs().read(base + domainDir(domain) + "/" + kEventFiles[event]);
     };
     const bool enabled[3] = { mon.llcOccupancy, mon.mbmTotal, mon.mbmLocal };
     // Each file its own flags: one missing mbm_local_bytes leaves the occupancy and the total known.
@@ -180,8 +182,9 @@ Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path
         std::uint64_t values[3] = { 0, 0, 0 };
         for (int e = 0; e < 3; ++e) {
             if (!enabled[e]) continue;
-            auto r = node < 0 ? readOne(di * 3 + static_cast<std::size_t>(e), c.domain, e)
-                              : m_fs->read(base + domainDir(c.domain) + "/" + nodeDir(node) + "/" + kEventFiles[e]);
+            auto r = node < 0
+                ? readOne(di * 3 + static_cast<std::size_t>(e), c.domain, e)
+                : m_tree.fs().read(base + domainDir(c.domain) + "/" + nodeDir(node) + "/" + kEventFiles[e]);
             values[e] = parseEvent(r, c.flags, errorFlag[e], unavailableFlag[e], unassignedFlag[e]);
         }
         c.occupancyBytes = values[0];
@@ -208,7 +211,7 @@ Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path
                 TelemetryReading t;
                 t.package = pkg;
                 t.event = event;
-                auto r = m_fs->read(dir + event);
+                auto r = m_tree.fs().read(dir + event);
                 const auto v = r ? parseTelemetryValue(*r) : TelemetryValue { 0, r.error().code == EIO, true };
                 if (v.error)
                     t.flags |= SampleTelemetryError;
@@ -225,7 +228,7 @@ Result<GroupCounters> ResctrlBackend::readCountersLocked(const std::string& path
         const bool allFlagged = !out.domains.empty()
             && std::all_of(
                 out.domains.begin(), out.domains.end(), [](const CounterReading& c) { return c.flags != 0; });
-        if (allFlagged && !m_fs->isDirectory(path)) {
+        if (allFlagged && !m_tree.fs().isDirectory(path)) {
             dropCounterFds(path);
             return missingGroup();
         }

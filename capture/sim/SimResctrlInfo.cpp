@@ -1,27 +1,46 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The resctrl kernel emulation's info/ directory: which resources it lists and what their files read
 // (fs/resctrl/rdtgroup.c res_common_files, as summarised in docs/RESCTRL.md).
-#include "SimResctrlFs.h"
+#include "SimResctrlInfo.h"
 
+#include "SimMachine.h"
+#include "SimResctrlAmdMonitoring.h"
+#include "SimResctrlControls.h"
+#include "SimResctrlMonitoring.h"
+#include "SimResctrlTelemetry.h"
+
+#include <cerrno>
 #include <cstdio>
 
 namespace rdt::sim {
 
-std::vector<std::string> SimResctrlFs::infoDirs() const
+SimResctrlInfo::SimResctrlInfo(SimMachine& machine, const ResctrlMountOptions& options, const SimCmdStatus& status,
+    const SimResctrlControls& controls, SimResctrlMonitoring& monitoring, SimResctrlAmdMonitoring& amd,
+    const SimResctrlTelemetry& telemetry)
+    : m_machine(machine)
+    , m_options(options)
+    , m_status(status)
+    , m_controls(controls)
+    , m_monitoring(monitoring)
+    , m_amd(amd)
+    , m_telemetry(telemetry)
+{ }
+
+std::vector<std::string> SimResctrlInfo::dirs() const
 {
     std::vector<std::string> out;
-    for (const auto& s : m_schemas)
+    for (const auto& s : m_controls.schemas())
         out.push_back(s.name);
-    if (monitoring()) out.push_back("L3_MON");
-    if (telemetry()) out.push_back("PERF_PKG_MON");
+    if (m_monitoring.present()) out.push_back("L3_MON");
+    if (m_telemetry.enabled()) out.push_back("PERF_PKG_MON");
     return out;
 }
 
-std::vector<std::string> SimResctrlFs::infoFiles(const std::string& dir) const
+std::vector<std::string> SimResctrlInfo::files(const std::string& dir) const
 {
     if (dir == "L3_MON") {
         std::vector<std::string> files { "max_threshold_occupancy", "mon_features", "num_rmids" };
-        for (auto& f : amdMonInfoFiles())
+        for (auto& f : m_amd.infoFiles())
             files.push_back(std::move(f));
         return files;
     }
@@ -29,7 +48,7 @@ std::vector<std::string> SimResctrlFs::infoFiles(const std::string& dir) const
     if (dir == "L3_MON/event_configs") return { "mbm_local_bytes", "mbm_total_bytes" };
     if (dir == "L3_MON/event_configs/mbm_local_bytes" || dir == "L3_MON/event_configs/mbm_total_bytes")
         return { "event_filter" };
-    for (const auto& s : m_schemas)
+    for (const auto& s : m_controls.schemas())
         if (s.name == dir) {
             if (s.kind == SchemaKind::MB && m_machine.features().mba.absolute()) // AMD: no throttle mode
                 return { "bandwidth_gran", "delay_linear", "min_bandwidth", "num_closids" };
@@ -40,25 +59,25 @@ std::vector<std::string> SimResctrlFs::infoFiles(const std::string& dir) const
     return {};
 }
 
-Result<std::string> SimResctrlFs::readInfo(const std::string& dir, const std::string& file)
+Result<std::string> SimResctrlInfo::read(const std::string& dir, const std::string& file)
 {
     const SimFeatures& f = m_machine.features();
-    if (dir.empty()) return m_status.empty() ? std::string("ok\n") : m_status;
+    if (dir.empty()) return m_status.read();
     if (dir == "L3_MON") {
-        if (file == "num_rmids") return std::to_string(rmidsPerNode()) + "\n";
-        if (file == "max_threshold_occupancy") return std::to_string(m_threshold) + "\n";
-        if (file != "mon_features") return readAmdMonInfo(dir, file);
+        if (file == "num_rmids") return std::to_string(m_monitoring.rmidsPerNode()) + "\n";
+        if (file == "max_threshold_occupancy") return std::to_string(m_monitoring.threshold()) + "\n";
+        if (file != "mon_features") return m_amd.readInfo(dir, file);
         std::string s;
         const bool has[] = { f.mon.occupancy, f.mon.mbmTotal, f.mon.mbmLocal };
         for (int e = 0; e < 3; ++e) // BMEC lists each configurable event's _config file after it
             if (has[e])
                 s += std::string(kL3MonEvents[e]) + "\n"
-                    + (e > 0 && bmecFiles() ? kL3MonEvents[e] + std::string("_config\n") : "");
+                    + (e > 0 && m_amd.bmecFiles() ? kL3MonEvents[e] + std::string("_config\n") : "");
         return s;
     }
-    if (dir.rfind("L3_MON/", 0) == 0) return readAmdMonInfo(dir, file);
-    if (dir == "PERF_PKG_MON") return readTelemetryInfo(file);
-    for (const auto& s : m_schemas) {
+    if (dir.rfind("L3_MON/", 0) == 0) return m_amd.readInfo(dir, file);
+    if (dir == "PERF_PKG_MON") return m_telemetry.readInfo(file);
+    for (const auto& s : m_controls.schemas()) {
         if (s.name != dir) continue;
         char buf[32];
         if (file == "num_closids") return std::to_string(s.numClosid) + "\n";
@@ -70,7 +89,7 @@ Result<std::string> SimResctrlFs::readInfo(const std::string& dir, const std::st
             if (file == "delay_linear") return std::string(m.linear ? "1" : "0") + "\n";
             return std::string(m.perThread ? "per-thread" : "max") + "\n";
         }
-        const CatCaps& cat = catOf(s);
+        const CatCaps& cat = m_controls.catOf(s);
         if (file == "cbm_mask") {
             std::snprintf(buf, sizeof buf, "%x\n", cat.fullMask());
             return std::string(buf);
@@ -81,9 +100,17 @@ Result<std::string> SimResctrlFs::readInfo(const std::string& dir, const std::st
             return std::string(buf);
         }
         if (file == "sparse_masks") return std::string(cat.sparse ? "1" : "0") + "\n";
-        return bitUsage(s);
+        return m_controls.bitUsage(s);
     }
     return errnoError(ENOENT, "no such info file " + dir + "/" + file);
+}
+
+Status SimResctrlInfo::write(
+    const std::string& path, const std::string& dir, const std::string& file, const std::string& data)
+{
+    if (dir == "L3_MON" && file == "max_threshold_occupancy") return m_monitoring.writeThreshold(path, data);
+    if (dir == "L3_MON" && file != "mon_features" && file != "num_rmids") return m_amd.writeInfo(file, data);
+    return errnoError(EACCES, "cannot write " + path + ": read-only file");
 }
 
 } // namespace rdt::sim

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ResctrlBackend, part 2: what info/ and the root group say the machine can do, and who else uses RDT here.
-#include "ResctrlBackend.h"
+#include "ResctrlCapabilityReader.h"
 #include "ResctrlInfoLoad.h"
 #include "core/Text.h"
 
@@ -29,61 +28,67 @@ std::optional<std::uint64_t> readNumber(Fs& fs, const std::string& path, int bas
 
 }
 
-std::string ResourceCaps::defaultValue() const
+ResctrlCapabilityReader::ResctrlCapabilityReader(ResctrlTree& tree)
+    : m_tree(tree)
+{ }
+
+Result<Capabilities> ResctrlCapabilityReader::get()
 {
-    if (isCache()) {
-        return hexDigits(cbmMask);
+    if (!m_caps) {
+        auto c = load();
+        if (!c) return c.error();
+        m_caps = std::move(*c);
     }
-    if (bandwidthUnit == BandwidthUnit::EighthGBps) return std::to_string(maxBandwidth);
-    return mbpsMode ? std::to_string(UINT32_MAX) : "100";
+    return *m_caps;
 }
 
-const ResourceCaps* Capabilities::resource(const std::string& n) const
+void ResctrlCapabilityReader::forgetCountersOnMkdirRmdir()
 {
-    for (const auto& r : resources)
-        if (r.name == n) return &r;
-    return nullptr;
+    // In mbm_event mode the kernel assigns counters on mkdir (mbm_assign_on_mkdir) and frees them on rmdir, so
+    // available_mbm_cntrs changed: the capabilities are read again.
+    if (m_caps && !m_caps->monitoring.availableMbmCounters.empty()) m_caps.reset();
 }
 
-Result<Capabilities> ResctrlBackend::loadCapabilities()
+Result<Capabilities> ResctrlCapabilityReader::load()
 {
+    Fs& fs = m_tree.fs();
     Capabilities caps;
-    m_capWarnings.clear();
+    m_warnings.clear();
     auto missingOrUnreadable
-        = [&](const std::string& path) { return path + (m_fs->exists(path) ? " is unreadable" : " is missing"); };
+        = [&](const std::string& path) { return path + (fs.exists(path) ? " is unreadable" : " is missing"); };
     // A number from info/<dir>/<file>, or nothing with the value marked unknown, naming the file.
     auto readInfo = [&](InfoOrigins& origins, const std::string& dir, const std::string& file,
                         int base = 10) -> std::optional<std::uint64_t> {
         const std::string path = "info/" + dir + "/" + file;
-        auto v = readNumber(*m_fs, path, base);
+        auto v = readNumber(fs, path, base);
         if (!v) origins.mark(file, InfoOrigin::Unknown, missingOrUnreadable(path));
         return v;
     };
     // A tree copy can hold anything where the root's schemata should be (nothing, CRLF, bytes, a directory):
     // what cannot be read leaves the resources without domains, said in a warning, never assumed.
     Schemata rootSchemata;
-    if (auto s = m_fs->read("schemata")) {
+    if (auto s = fs.read("schemata")) {
         if (auto p = Schemata::parse(*s))
             rootSchemata = std::move(*p);
         else
-            m_capWarnings.push_back("the root schemata is unreadable as schemata (" + p.error().message
-                + "): allocation is not possible through " + m_fs->describe());
-    } else if (m_fs->exists("schemata")) {
-        m_capWarnings.push_back("cannot read the root schemata: " + s.error().toString());
+            m_warnings.push_back("the root schemata is unreadable as schemata (" + p.error().message
+                + "): allocation is not possible through " + fs.describe());
+    } else if (fs.exists("schemata")) {
+        m_warnings.push_back("cannot read the root schemata: " + s.error().toString());
     }
     Schemata rootSize;
-    if (auto s = m_fs->read("size")) {
+    if (auto s = fs.read("size")) {
         if (auto p = Schemata::parse(*s)) rootSize = std::move(*p);
     }
     std::vector<std::string> infoDirs;
-    if (auto l = m_fs->list("info"))
+    if (auto l = fs.list("info"))
         for (auto& d : *l)
-            if (m_fs->isDirectory("info/" + d)) infoDirs.push_back(std::move(d));
+            if (fs.isDirectory("info/" + d)) infoDirs.push_back(std::move(d));
     // A root schemata line whose info/ directory is missing (a partial copy of a tree): the resource exists; its
     // domains come from the line, its mask length from the root's masks, the rest is unknown.
     for (const auto& line : rootSchemata.lines())
         if (std::find(infoDirs.begin(), infoDirs.end(), line.resource) == infoDirs.end()) {
-            m_capWarnings.push_back("info/" + line.resource + " is missing although the root schemata has an "
+            m_warnings.push_back("info/" + line.resource + " is missing although the root schemata has an "
                 + line.resource + " line: its values are unknown except what the schemata shows");
             infoDirs.push_back(line.resource);
         }
@@ -92,19 +97,19 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
     for (const auto& dir : infoDirs) {
         const std::string base = "info/" + dir + "/";
         if (dir == "PERF_PKG_MON") {
-            loadTelemetryCaps(*m_fs, base, caps.telemetry);
+            loadTelemetryCaps(fs, base, caps.telemetry);
             continue;
         }
         if (dir.size() > 4 && dir.compare(dir.size() - 4, 4, "_MON") == 0) {
             if (dir != "L3_MON") {
-                m_capWarnings.push_back("info/" + dir + " is a monitoring resource rdtscope does not know: not shown");
+                m_warnings.push_back("info/" + dir + " is a monitoring resource rdtscope does not know: not shown");
                 continue;
             }
             auto& m = caps.monitoring;
             m.present = true;
             m.numRmids = static_cast<unsigned>(readInfo(m.origins, dir, "num_rmids").value_or(0));
             m.maxThresholdOccupancy = readInfo(m.origins, dir, "max_threshold_occupancy").value_or(0);
-            if (auto f = m_fs->read(base + "mon_features")) {
+            if (auto f = fs.read(base + "mon_features")) {
                 std::string_view rest = *f;
                 while (!rest.empty()) {
                     auto nl = rest.find('\n');
@@ -120,7 +125,7 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
                 m.mbmTotal |= f == "mbm_total_bytes";
                 m.mbmLocal |= f == "mbm_local_bytes";
             }
-            loadMonitorExtras(*m_fs, base, m, m_capWarnings);
+            loadMonitorExtras(fs, base, m, m_warnings);
             continue;
         }
         ResourceCaps r;
@@ -130,7 +135,7 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
         // names cache resources L2/L3 (with CODE/DATA under CDP), bandwidth ones MB and SMBA (kernel resctrl.rst).
         const bool cacheName = dir.rfind("L2", 0) == 0 || dir.rfind("L3", 0) == 0;
         const bool bandwidthName = dir == "MB" || dir == "SMBA";
-        if (m_fs->exists(base + "cbm_mask") || cacheName) {
+        if (fs.exists(base + "cbm_mask") || cacheName) {
             r.kind = ResourceKind::Cache;
             r.cbmMask = readInfo(r.origins, dir, "cbm_mask", 16).value_or(0);
             if (r.cbmMask == 0) {
@@ -141,14 +146,14 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
                     for (const auto& [d, v] : line->values)
                         rootMask |= parseMask(v).valueOr(0);
                 if (rootMask == 0) {
-                    m_capWarnings.push_back(base + "cbm_mask is missing, unreadable or zero and the root schemata has "
+                    m_warnings.push_back(base + "cbm_mask is missing, unreadable or zero and the root schemata has "
                         + "no " + dir + " mask to infer it from: " + dir + " is not offered");
                     continue;
                 }
                 r.cbmMask = rootMask;
                 r.origins.mark("cbm_mask", InfoOrigin::Inferred,
                     "from the root schemata's " + dir + " masks, " + missingOrUnreadable(base + "cbm_mask"));
-                m_capWarnings.push_back(base + "cbm_mask is missing or unreadable: the " + dir
+                m_warnings.push_back(base + "cbm_mask is missing or unreadable: the " + dir
                     + " mask length is inferred from the root schemata (wrong if the default group was narrowed)");
             }
             r.cbmBits = static_cast<unsigned>(std::popcount(r.cbmMask));
@@ -157,21 +162,21 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
             r.minCbmBits = static_cast<unsigned>(readInfo(r.origins, dir, "min_cbm_bits").value_or(1));
             r.shareableBits = readInfo(r.origins, dir, "shareable_bits", 16).value_or(0);
             r.sparseMasks = readInfo(r.origins, dir, "sparse_masks").value_or(0) != 0;
-            loadIoAlloc(*m_fs, base, r, m_capWarnings);
-        } else if (m_fs->exists(base + "min_bandwidth") || m_fs->exists(base + "bandwidth_gran") || bandwidthName) {
+            loadIoAlloc(fs, base, r, m_warnings);
+        } else if (fs.exists(base + "min_bandwidth") || fs.exists(base + "bandwidth_gran") || bandwidthName) {
             r.kind = ResourceKind::Bandwidth;
             r.minBandwidth = static_cast<unsigned>(readInfo(r.origins, dir, "min_bandwidth").value_or(0));
             r.bandwidthGran = static_cast<unsigned>(readInfo(r.origins, dir, "bandwidth_gran").value_or(1));
             r.delayLinear = readInfo(r.origins, dir, "delay_linear").value_or(1) != 0;
-            if (auto t = m_fs->read(base + "thread_throttle_mode")) r.throttleMode = std::string(trim(*t));
+            if (auto t = fs.read(base + "thread_throttle_mode")) r.throttleMode = std::string(trim(*t));
         } else {
-            m_capWarnings.push_back("info/" + dir
+            m_warnings.push_back("info/" + dir
                 + " is a resource rdtscope does not know (no cbm_mask, min_bandwidth or bandwidth_gran)"
                 + ": not shown");
             continue;
         }
         if (!rootSchemata.has(r.name)) {
-            m_capWarnings.push_back("the root schemata has no " + r.name + " line although info/" + dir
+            m_warnings.push_back("the root schemata has no " + r.name + " line although info/" + dir
                 + " exists: its domains are unknown, so it cannot be changed");
             r.origins.mark("domains", InfoOrigin::Unknown, "the root schemata has no " + r.name + " line");
         }
@@ -183,7 +188,7 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
             }
         }
         if (r.kind == ResourceKind::Bandwidth) {
-            r.bandwidthUnit = detectBandwidthUnit(*m_fs, r, rootValues);
+            r.bandwidthUnit = detectBandwidthUnit(fs, r, rootValues);
             r.mbpsMode = r.bandwidthUnit == BandwidthUnit::MiBps;
             if (r.bandwidthUnit == BandwidthUnit::EighthGBps) {
                 // The kernel's maximum (1 << CPUID 0x80000020 bandwidth length) is the default the root shows
@@ -219,7 +224,7 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
                     "from AMD's bandwidth resources: Linux accepts any CBM on AMD; info/" + r.name
                         + "/sparse_masks is missing");
             }
-    loadMonDataDomains(*m_fs, caps);
+    loadMonDataDomains(fs, caps);
     auto& mon = caps.monitoring;
     if (mon.present && mon.domains.empty()) {
         // Without mon_data no counter can be read; the L3 domains the schemata names say how many there would be.
@@ -227,10 +232,10 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
         if (l3)
             for (const auto& [d, v] : l3->values)
                 mon.inferredDomains.push_back(d);
-        const std::string why = m_fs->exists("mon_data") ? "mon_data holds no mon_L3_XX domain" : "mon_data is missing";
+        const std::string why = fs.exists("mon_data") ? "mon_data holds no mon_L3_XX domain" : "mon_data is missing";
         mon.origins.mark("domains", l3 ? InfoOrigin::Inferred : InfoOrigin::Unknown,
             l3 ? "from the root schemata's " + l3->resource + " line; " + why + ", so no counter can be read" : why);
-        m_capWarnings.push_back(why + ": L3_MON is enumerated but no monitoring counter can be read");
+        m_warnings.push_back(why + ": L3_MON is enumerated but no monitoring counter can be read");
     }
     // CLOSID 0 belongs to the default group, and the kernel uses the minimum over all resources (KGRP). With every
     // num_closids missing the count is unknown (0); with some missing, the minimum of the others is only a bound.
@@ -261,74 +266,32 @@ Result<Capabilities> ResctrlBackend::loadCapabilities()
     caps.monitoring.counterWidth = 64; // the kernel extends MBM counters itself (MBM_OVERFLOW_INTERVAL)
     caps.handlesTasks = true;
     caps.cpus = onlineCpusOfTree();
-    if (caps.resources.empty() && !caps.monitoring.present && !m_fs->exists("schemata"))
-        return errnoError(ENOENT, m_fs->describe() + " has no info/ resources and no schemata",
+    if (caps.resources.empty() && !caps.monitoring.present && !fs.exists("schemata"))
+        return errnoError(ENOENT, fs.describe() + " has no info/ resources and no schemata",
             "is this a resctrl mount? check `mount -t resctrl`");
     return caps;
 }
 
-std::vector<unsigned> ResctrlBackend::onlineCpusOfTree()
+std::vector<unsigned> ResctrlCapabilityReader::onlineCpusOfTree()
 {
+    Fs& fs = m_tree.fs();
     // Every online CPU belongs to exactly one control group (the root holds those no other group took), so the
     // union of the control groups' cpus_list is the set of online CPUs (KDOC "cpus" / "cpus_list").
     std::vector<unsigned> all;
     auto addGroup = [&](const std::string& group) {
-        if (auto l = m_fs->read(join(group, "cpus_list"))) {
+        if (auto l = fs.read(m_tree.join(group, "cpus_list"))) {
             if (auto ids = parseIdList(*l, kernelCpuBound())) all.insert(all.end(), ids->begin(), ids->end());
-        } else if (auto m = m_fs->read(join(group, "cpus"))) {
+        } else if (auto m = fs.read(m_tree.join(group, "cpus"))) {
             if (auto ids = parseCpuMask(*m, kernelCpuBound())) all.insert(all.end(), ids->begin(), ids->end());
         }
     };
     addGroup("");
-    if (auto entries = m_fs->list(""))
+    if (auto entries = fs.list(""))
         for (const auto& n : *entries)
-            if (n != "info" && n != "mon_groups" && n != "mon_data" && m_fs->isDirectory(n)) addGroup(n);
+            if (n != "info" && n != "mon_groups" && n != "mon_data" && fs.isDirectory(n)) addGroup(n);
     std::sort(all.begin(), all.end());
     all.erase(std::unique(all.begin(), all.end()), all.end());
     return all;
-}
-
-std::vector<std::string> detectOtherRdtUsers(Fs& fs)
-{
-    std::vector<std::string> out;
-    auto entries = fs.list("");
-    if (!entries) return out;
-    std::vector<std::string> pqos, pcm, cadvisor;
-    auto scanMon = [&](const std::string& parent) {
-        auto l = fs.list(parent.empty() ? "mon_groups" : parent + "/mon_groups");
-        if (!l) return;
-        for (const auto& n : *l) {
-            const auto p = parent.empty() ? "mon_groups/" + n : parent + "/mon_groups/" + n;
-            if (n.rfind("pcm", 0) == 0)
-                pcm.push_back(p);
-            else if (n.rfind("cadvisor", 0) == 0)
-                cadvisor.push_back(p);
-        }
-    };
-    scanMon("");
-    for (const auto& n : *entries) {
-        if (n == "info" || n == "mon_groups" || n == "mon_data" || !fs.isDirectory(n)) continue;
-        if (n.size() > 3 && n.rfind("COS", 0) == 0
-            && std::all_of(n.begin() + 3, n.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
-            pqos.push_back(n);
-        else if (n.rfind("cadvisor", 0) == 0)
-            cadvisor.push_back(n);
-        scanMon(n);
-    }
-    auto joinList = [](const std::vector<std::string>& v) {
-        std::string s;
-        for (const auto& x : v)
-            s += (s.empty() ? "" : ", ") + x;
-        return s;
-    };
-    if (!pqos.empty())
-        out.push_back("pqos/intel-cmt-cat groups present (" + joinList(pqos)
-            + "): pqos may rewrite these CLOS; coordinate or run `pqos -R` when done");
-    if (!pcm.empty())
-        out.push_back("Intel PCM monitor groups present (" + joinList(pcm) + "): PCM is using RMIDs here");
-    if (!cadvisor.empty())
-        out.push_back("cAdvisor groups present (" + joinList(cadvisor) + "): a container runtime manages these");
-    return out;
 }
 
 } // namespace rdt

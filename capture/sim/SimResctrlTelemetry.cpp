@@ -3,7 +3,9 @@
 // monitoring"): info/PERF_PKG_MON and mon_data/mon_PERF_PKG_XX per group. The counts are synthetic: a stated energy
 // model over what the simulated threads did (ThreadStats), attributed to the RMID each thread ran with and the
 // package its CPU is in, as the hardware attributes telemetry per RMID per package.
-#include "SimResctrlFs.h"
+#include "SimResctrlTelemetry.h"
+
+#include "SimResctrlMonitoring.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -27,38 +29,48 @@ constexpr double kStaticJPerCycle = 0.3e-9, kDynamicJPerCycle = 0.5e-9, kJPerIns
 constexpr std::uint64_t kAccumulateEveryNs = 10'000'000; // 10 ms of simulated time
 }
 
-std::vector<std::string> SimResctrlFs::telemetryEvents()
+SimResctrlTelemetry::SimResctrlTelemetry(SimMachine& machine, const SimResctrlMonitoring& monitoring)
+    : m_machine(machine)
+    , m_monitoring(monitoring)
+{ }
+
+bool SimResctrlTelemetry::enabled() const
+{
+    return m_monitoring.present() && m_machine.options().pkgTelemetry;
+}
+
+std::vector<std::string> SimResctrlTelemetry::events()
 {
     return { std::begin(kTelemetryEvents), std::end(kTelemetryEvents) };
 }
 
-std::string SimResctrlFs::packageDirName(unsigned package)
+std::string SimResctrlTelemetry::packageDirName(unsigned package)
 {
     char buf[32];
     std::snprintf(buf, sizeof buf, "mon_PERF_PKG_%02u", package); // the kernel's "mon_%s_%02d"
     return buf;
 }
 
-bool SimResctrlFs::resolveTelemetry(const std::vector<std::string>& c, std::size_t at, Resolved& r) const
+bool SimResctrlTelemetry::resolve(const std::vector<std::string>& c, std::size_t at, ResctrlPath& r) const
 {
     unsigned pkg = 0;
-    if (!telemetry() || std::sscanf(c[at].c_str(), "mon_PERF_PKG_%02u", &pkg) != 1
+    if (!enabled() || std::sscanf(c[at].c_str(), "mon_PERF_PKG_%02u", &pkg) != 1
         || pkg >= m_machine.options().topology.sockets || c[at] != packageDirName(pkg))
         return false;
     r.domain = static_cast<int>(pkg);
     r.package = true;
-    if (at + 1 == c.size()) r.kind = Resolved::MonDomainDir;
-    const auto events = telemetryEvents();
-    if (at + 2 == c.size() && std::find(events.begin(), events.end(), c[at + 1]) != events.end()) {
-        r.kind = Resolved::MonFile;
+    if (at + 1 == c.size()) r.kind = ResctrlPath::MonDomainDir;
+    const auto names = events();
+    if (at + 2 == c.size() && std::find(names.begin(), names.end(), c[at + 1]) != names.end()) {
+        r.kind = ResctrlPath::MonFile;
         r.file = c[at + 1];
     }
     return true;
 }
 
-void SimResctrlFs::accumulateTelemetry(std::uint64_t nowNs)
+void SimResctrlTelemetry::accumulate(std::uint64_t nowNs)
 {
-    if (!telemetry() || nowNs - m_lastTelemetryNs < kAccumulateEveryNs) return;
+    if (!enabled() || nowNs - m_lastTelemetryNs < kAccumulateEveryNs) return;
     m_lastTelemetryNs = nowNs;
     const auto& topo = m_machine.options().topology;
     for (const auto& t : m_machine.threads()) {
@@ -71,7 +83,7 @@ void SimResctrlFs::accumulateTelemetry(std::uint64_t nowNs)
         last = t.stats;
         if (cycles <= 0 && instructions <= 0) continue;
         // PERF_PKG_MON counts per logical RMID: SNC's per-node hardware RMIDs fold back (logical_rmid_to_physical).
-        const std::uint32_t rmid = t.rmid % rmidsPerNode();
+        const std::uint32_t rmid = t.rmid % m_monitoring.rmidsPerNode();
         auto& acc = m_telemetry[{ rmid, topo.socketOf(t.cpu) }];
         const double dynamic = cycles * kDynamicJPerCycle + instructions * kJPerInstruction + bytes * kJPerMemoryByte;
         acc[kEnergy] += cycles * kStaticJPerCycle + dynamic;
@@ -83,16 +95,16 @@ void SimResctrlFs::accumulateTelemetry(std::uint64_t nowNs)
     }
 }
 
-Result<std::string> SimResctrlFs::readTelemetryInfo(const std::string& file) const
+Result<std::string> SimResctrlTelemetry::readInfo(const std::string& file) const
 {
-    if (file == "num_rmids") return std::to_string(rmidsPerNode()) + "\n";
+    if (file == "num_rmids") return std::to_string(m_monitoring.rmidsPerNode()) + "\n";
     std::string s;
     for (const char* e : kTelemetryEvents)
         s += std::string(e) + "\n";
     return s;
 }
 
-Result<std::string> SimResctrlFs::readTelemetry(const Group& g, unsigned package, const std::string& event) const
+Result<std::string> SimResctrlTelemetry::read(const ResctrlGroup& g, unsigned package, const std::string& event) const
 {
     std::size_t index = std::size(kTelemetryEvents);
     for (std::size_t i = 0; i < std::size(kTelemetryEvents); ++i)

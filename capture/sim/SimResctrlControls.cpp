@@ -2,7 +2,10 @@
 // The resctrl kernel emulation: schemata, size, mode, bit_usage and a new group's initial allocation
 // (fs/resctrl/ctrlmondata.c parse_line/parse_cbm/cbm_validate/parse_bw/bw_validate, rdtgroup.c
 // __init_one_rdt_domain, rdt_bit_usage_show, rdtgroup_mode_write; docs/RESCTRL.md).
-#include "SimResctrlFs.h"
+#include "SimResctrlControls.h"
+
+#include "SimMachine.h"
+#include "SimResctrlGroups.h"
 #include "core/Text.h"
 
 #include <bit>
@@ -51,17 +54,51 @@ bool kstrtoul(const std::string& in, int base, unsigned long long& out, unsigned
 
 } // namespace
 
-const CatCaps& SimResctrlFs::catOf(const Schema& s) const
+SimResctrlControls::SimResctrlControls(
+    SimMachine& machine, const ResctrlMountOptions& options, const SimResctrlGroups& groups, SimCmdStatus& status)
+    : m_machine(machine)
+    , m_options(options)
+    , m_groups(groups)
+    , m_status(status)
+{ }
+
+void SimResctrlControls::init()
+{
+    const SimFeatures& f = m_machine.features();
+    // Schema order as schemata_list_create builds it: L3 (CODE before DATA), L2, MB.
+    auto addCache = [&](const CatCaps& cat, SchemaKind kind, bool cdp, const char* base) {
+        if (!cat.present) return;
+        if (cdp) {
+            m_schemas.push_back({ std::string(base) + "CODE", kind, CdpType::Code, cat.numClos / 2 });
+            m_schemas.push_back({ std::string(base) + "DATA", kind, CdpType::Data, cat.numClos / 2 });
+        } else {
+            m_schemas.push_back({ base, kind, CdpType::None, cat.numClos });
+        }
+    };
+    addCache(f.l3Cat, SchemaKind::L3, m_options.cdp, "L3");
+    addCache(f.l2Cat, SchemaKind::L2, m_options.cdpl2, "L2");
+    if (f.mba.present) m_schemas.push_back({ "MB", SchemaKind::MB, CdpType::None, f.mba.numClos });
+}
+
+std::uint32_t SimResctrlControls::closidsSupported() const
+{
+    std::uint32_t n = 0;
+    for (const auto& s : m_schemas)
+        n = n == 0 ? s.numClosid : std::min(n, s.numClosid);
+    return n;
+}
+
+const CatCaps& SimResctrlControls::catOf(const Schema& s) const
 {
     return s.kind == SchemaKind::L2 ? m_machine.features().l2Cat : m_machine.features().l3Cat;
 }
 
-unsigned SimResctrlFs::domainCount(const Schema& s) const
+unsigned SimResctrlControls::domainCount(const Schema& s) const
 {
     return s.kind == SchemaKind::L2 ? m_machine.coreCount() : m_machine.l3DomainCount();
 }
 
-std::uint32_t SimResctrlFs::ctrlValue(const Schema& s, unsigned domain, std::uint32_t closid) const
+std::uint32_t SimResctrlControls::ctrlValue(const Schema& s, unsigned domain, std::uint32_t closid) const
 {
     // Table 20-19: with CDP, CLOS n's data mask is MSR index 2n and its code mask 2n+1.
     std::uint32_t index = s.type == CdpType::None ? closid : s.type == CdpType::Data ? 2 * closid : 2 * closid + 1;
@@ -77,7 +114,7 @@ std::uint32_t SimResctrlFs::ctrlValue(const Schema& s, unsigned domain, std::uin
     return 0;
 }
 
-void SimResctrlFs::setCtrlValue(const Schema& s, unsigned domain, std::uint32_t closid, std::uint32_t value)
+void SimResctrlControls::setCtrlValue(const Schema& s, unsigned domain, std::uint32_t closid, std::uint32_t value)
 {
     std::uint32_t index = s.type == CdpType::None ? closid : s.type == CdpType::Data ? 2 * closid : 2 * closid + 1;
     switch (s.kind) {
@@ -96,15 +133,7 @@ void SimResctrlFs::setCtrlValue(const Schema& s, unsigned domain, std::uint32_t 
     }
 }
 
-std::string SimResctrlFs::modeOfClosid(std::uint32_t closid) const
-{
-    if (closid == 0) return m_root.mode;
-    for (const auto& [n, g] : m_ctrl)
-        if (g->closid == closid) return g->mode;
-    return "shareable";
-}
-
-bool SimResctrlFs::cbmOverlaps(
+bool SimResctrlControls::cbmOverlaps(
     const Schema& s, unsigned domain, std::uint32_t cbm, std::uint32_t closid, bool exclusive) const
 {
     const CatCaps& cat = catOf(s);
@@ -113,11 +142,11 @@ bool SimResctrlFs::cbmOverlaps(
     auto check = [&](CdpType type) {
         Schema peer = s;
         peer.type = type;
-        for (std::uint32_t i = 0; i < m_closidUsed.size(); ++i) {
-            if (!m_closidUsed[i] || i == closid) continue;
+        for (std::uint32_t i = 0; i < m_groups.closidUsed().size(); ++i) {
+            if (!m_groups.closidUsed()[i] || i == closid) continue;
             if (cbm & ctrlValue(peer, domain, i)) {
                 if (!exclusive) return true;
-                if (modeOfClosid(i) == "exclusive") return true;
+                if (m_groups.modeOfClosid(i) == "exclusive") return true;
             }
         }
         return false;
@@ -127,7 +156,7 @@ bool SimResctrlFs::cbmOverlaps(
     return false;
 }
 
-std::string SimResctrlFs::formatSchemata(const Group& g, bool size) const
+std::string SimResctrlControls::formatSchemata(const ResctrlGroup& g, bool size) const
 {
     // Names right-aligned to the longest; a CDP-capable resource without CDP is padded as if "CODE" followed.
     std::size_t width = 0;
@@ -172,7 +201,7 @@ std::string SimResctrlFs::formatSchemata(const Group& g, bool size) const
     return out;
 }
 
-Status SimResctrlFs::writeSchemata(Group& g, const std::string& data)
+Status SimResctrlControls::writeSchemata(ResctrlGroup& g, const std::string& data)
 {
     // "Valid input requires a trailing newline": checked before the status is cleared, so it stays as it was.
     if (data.empty() || data.back() != '\n')
@@ -180,9 +209,9 @@ Status SimResctrlFs::writeSchemata(Group& g, const std::string& data)
             "the kernel rejects a schemata write without a trailing newline, silently (info/last_cmd_status "
             "unchanged)");
     if (!g.ctrl) return errnoError(ENOENT, "monitor groups have no schemata");
-    clearStatus();
+    m_status.clear();
     auto fail = [&](const std::string& text) {
-        setStatus(text);
+        m_status.set(text);
         return errnoError(EINVAL, "cannot write schemata: " + text);
     };
     std::map<std::pair<std::size_t, unsigned>, std::uint32_t> staged;
@@ -247,11 +276,11 @@ Status SimResctrlFs::writeSchemata(Group& g, const std::string& data)
     return {};
 }
 
-Status SimResctrlFs::writeMode(Group& g, const std::string& data)
+Status SimResctrlControls::writeMode(ResctrlGroup& g, const std::string& data)
 {
     if (data.empty() || data.back() != '\n') return errnoError(EINVAL, "cannot write mode: no trailing newline");
     std::string buf = data.substr(0, data.size() - 1);
-    clearStatus();
+    m_status.clear();
     if (buf == g.mode) return {};
     if (buf == "shareable") {
         g.mode = buf;
@@ -264,32 +293,32 @@ Status SimResctrlFs::writeMode(Group& g, const std::string& data)
             hasCache = true;
             for (unsigned d = 0; d < domainCount(s); ++d)
                 if (cbmOverlaps(s, d, ctrlValue(s, d, g.closid), g.closid, false)) {
-                    setStatus("Schemata overlaps");
+                    m_status.set("Schemata overlaps");
                     return errnoError(EINVAL, "cannot write mode: Schemata overlaps");
                 }
         }
         if (!hasCache) {
-            setStatus("Cannot be exclusive without CAT/CDP");
+            m_status.set("Cannot be exclusive without CAT/CDP");
             return errnoError(EINVAL, "cannot write mode: Cannot be exclusive without CAT/CDP");
         }
         g.mode = buf;
         return {};
     }
     // pseudo-locksetup needs cache pseudo-locking, which the simulator does not model.
-    setStatus("Unknown or unsupported mode");
+    m_status.set("Unknown or unsupported mode");
     return errnoError(EINVAL, "cannot write mode: Unknown or unsupported mode");
 }
 
-std::string SimResctrlFs::bitUsage(const Schema& s) const
+std::string SimResctrlControls::bitUsage(const Schema& s) const
 {
     const CatCaps& cat = catOf(s);
     std::string out;
     for (unsigned d = 0; d < domainCount(s); ++d) {
         std::uint32_t sw = 0, excl = 0;
-        for (std::uint32_t i = 0; i < m_closidUsed.size(); ++i) {
-            if (!m_closidUsed[i]) continue;
+        for (std::uint32_t i = 0; i < m_groups.closidUsed().size(); ++i) {
+            if (!m_groups.closidUsed()[i]) continue;
             std::uint32_t v = ctrlValue(s, d, i);
-            (modeOfClosid(i) == "exclusive" ? excl : sw) |= v;
+            (m_groups.modeOfClosid(i) == "exclusive" ? excl : sw) |= v;
         }
         if (d) out += ";";
         out += std::to_string(d) + "=";
@@ -301,7 +330,7 @@ std::string SimResctrlFs::bitUsage(const Schema& s) const
     return out + "\n";
 }
 
-Status SimResctrlFs::initAllocation(Group& g)
+Status SimResctrlControls::initAllocation(ResctrlGroup& g)
 {
     std::map<std::pair<std::size_t, unsigned>, std::uint32_t> staged;
     for (std::size_t si = 0; si < m_schemas.size(); ++si) {
@@ -315,8 +344,8 @@ Status SimResctrlFs::initAllocation(Group& g)
             // __init_one_rdt_domain: shareable hardware bits, plus what shareable groups use, plus unused bits.
             const CatCaps& cat = catOf(s);
             std::uint32_t used = cat.shareableBits, next = cat.shareableBits;
-            for (std::uint32_t i = 0; i < m_closidUsed.size(); ++i) {
-                if (!m_closidUsed[i] || i == g.closid) continue;
+            for (std::uint32_t i = 0; i < m_groups.closidUsed().size(); ++i) {
+                if (!m_groups.closidUsed()[i] || i == g.closid) continue;
                 std::uint32_t v = ctrlValue(s, d, i);
                 if (s.type != CdpType::None) {
                     Schema peer = s;
@@ -324,7 +353,7 @@ Status SimResctrlFs::initAllocation(Group& g)
                     v |= ctrlValue(peer, d, i);
                 }
                 used |= v;
-                if (modeOfClosid(i) == "shareable") next |= v;
+                if (m_groups.modeOfClosid(i) == "shareable") next |= v;
             }
             next |= ~used & cat.fullMask();
             if (!cat.sparse && next) { // cbm_ensure_valid: keep the first contiguous run
@@ -333,7 +362,7 @@ Status SimResctrlFs::initAllocation(Group& g)
                 if (zero < 32) next &= (1u << zero) - 1;
             }
             if (unsigned(std::popcount(next)) < m_options.minCbmBits) {
-                setStatus("No space on " + s.name + ":" + std::to_string(d));
+                m_status.set("No space on " + s.name + ":" + std::to_string(d));
                 return errnoError(ENOSPC, "No space on " + s.name + ":" + std::to_string(d));
             }
             staged[{ si, d }] = next;

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The values Capabilities and its parts (RdtBackend.h) work out from what a backend read; the same for every backend.
+#include "RdtBackend.h"
+#include "core/Text.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace rdt {
+
+std::string ResourceCaps::defaultValue() const
+{
+    if (isCache()) {
+        return hexDigits(cbmMask);
+    }
+    if (bandwidthUnit == BandwidthUnit::EighthGBps) return std::to_string(maxBandwidth);
+    return mbpsMode ? std::to_string(UINT32_MAX) : "100";
+}
+
+const ResourceCaps* Capabilities::resource(const std::string& n) const
+{
+    for (const auto& r : resources)
+        if (r.name == n) return &r;
+    return nullptr;
+}
+
+unsigned MonitorCaps::sncNodesPerL3() const
+{
+    std::size_t most = 1;
+    for (const auto& [l3, nodes] : subDomains)
+        most = std::max(most, nodes.size());
+    return static_cast<unsigned>(most);
+}
+
+unsigned Capabilities::maxMonitorGroups() const
+{
+    unsigned n = monitoring.present ? monitoring.numRmids : 0;
+    if (telemetry.present && telemetry.numRmids > 0) n = n == 0 ? telemetry.numRmids : std::min(n, telemetry.numRmids);
+    return n;
+}
+
+} // namespace rdt
