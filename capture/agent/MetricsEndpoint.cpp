@@ -3,6 +3,8 @@
 
 #include "GrafanaDashboard.h"
 
+#include "core/BoundedFile.h"
+
 #include "metrics/KubernetesLabels.h"
 #include "metrics/ModelTma.h"
 #include "metrics/PodTma.h"
@@ -12,19 +14,41 @@
 
 namespace rdt::agent {
 namespace {
+/// The checkout an agent still in its build tree was built from: the CMakeCache.txt of a folder above it names it
+/// (CMAKE_HOME_DIRECTORY). Found at run time, so no installed program carries a build machine's path.
+std::filesystem::path checkoutOf(const std::filesystem::path& exe)
+{
+    std::error_code ec;
+    for (auto dir = exe.parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path()) {
+        if (!std::filesystem::is_regular_file(dir / "CMakeCache.txt", ec)) continue;
+        auto cache = readBoundedFile((dir / "CMakeCache.txt").string(), 4u << 20, "CMake cache");
+        if (!cache) return {};
+        const std::string key = "CMAKE_HOME_DIRECTORY:INTERNAL=";
+        const auto at = cache->find(key);
+        if (at == std::string::npos) return {};
+        const auto end = cache->find('\n', at);
+        return cache->substr(at + key.size(), end == std::string::npos ? std::string::npos : end - at - key.size());
+    }
+    return {};
+}
+
 /// The installed dashboard, found from the agent's own path (PREFIX/libexec/rdtscope/rdtscope-agent ->
-/// PREFIX/share/rdtscope/grafana/rdtscope.json); an agent run from its build tree has none installed and serves the
+/// PREFIX/share/rdtscope/grafana/rdtscope.json); an agent run from its build tree has none installed and serves its
 /// checkout's resources/grafana/rdtscope.json, so the index page's /dashboard link works there too.
 std::string defaultDashboard()
 {
     std::error_code ec;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (ec) return {};
-    // Only an agent still in its build tree falls back to the checkout: an installed one serves what was installed.
-    const std::string buildTree = RDTSCOPE_BUILD_TREE "/";
-    if (exe.string().rfind(buildTree, 0) == 0 && std::filesystem::exists(RDTSCOPE_DASHBOARD_IN_SOURCES, ec))
-        return RDTSCOPE_DASHBOARD_IN_SOURCES;
-    return (exe.parent_path() / RDTSCOPE_DASHBOARD_FROM_AGENT).lexically_normal().string();
+    const auto installed = (exe.parent_path() / RDTSCOPE_DASHBOARD_FROM_AGENT).lexically_normal();
+    if (std::filesystem::exists(installed, ec)) return installed.string();
+    // Only where it was built (its folder has CMake's CMakeFiles beside it), never an installed copy, even one
+    // unpacked inside a build tree: a package that lost its dashboard must show it.
+    if (!std::filesystem::is_directory(exe.parent_path() / "CMakeFiles", ec)) return installed.string();
+    const auto checkout = checkoutOf(exe);
+    if (checkout.empty()) return installed.string(); // not found: the 404 names what is missing
+    const auto inSources = checkout / "resources" / "grafana" / "rdtscope.json";
+    return std::filesystem::exists(inSources, ec) ? inSources.string() : installed.string();
 }
 }
 
