@@ -442,7 +442,15 @@ void MainWindow::setSource(SourceBundle bundle)
         if (auto table = rdt::cpuidTableFromJson(m_source.machineInfo().cpuidJson))
             cpu = rdt::decodeCpuFeatures(*table);
     }
-    m_explain->setVendorVariant(cpu && cpu->identity.isAmd() ? QStringLiteral("amd") : QString());
+    // AMD's texts where the source is AMD's: the simulated CPU says so for the simulator; for resctrl (a live machine
+    // or a copy of a tree, whose CPU need not be this host's) AMD's bandwidth unit, 1/8 GB/s, does.
+    bool amd = m_pump->source().kind == SourceKind::Simulated && cpu && cpu->identity.isAmd();
+    if (!amd && m_source.readAllocation) {
+        if (auto state = m_source.readAllocation())
+            for (const auto& b : state->bandwidths)
+                amd = amd || b.unit == "GB/s";
+    }
+    m_explain->setVendorVariant(amd ? QStringLiteral("amd") : QString());
     if (m_pump->source().kind == SourceKind::Simulated) {
         sharePmuEngine();
         m_explain->showConcept(QStringLiteral("simulated")); // say up front what the numbers are
