@@ -4,6 +4,7 @@
 // names each choice as its command-line options would.
 
 #include "AppOptions.h"
+#include "FixtureTree.h"
 #include "MainWindow.h"
 #include "SourceFactory.h"
 #include "SourceSwitchDialog.h"
@@ -33,22 +34,6 @@
 #include <QTest>
 
 namespace {
-bool copyTree(const QString& from, const QString& to)
-{
-    if (!QDir().mkpath(to)) return false;
-    QDirIterator it(from, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString src = it.next();
-        const QString dst = to + src.mid(from.size());
-        if (it.fileInfo().isDir()) {
-            if (!QDir().mkpath(dst)) return false;
-        } else if (!QFile::copy(src, dst)) {
-            return false;
-        }
-    }
-    return true;
-}
-
 bool switchAndWait(MainWindow& w, const AppOptions& options, QString* message)
 {
     QSignalSpy spy(&w, &MainWindow::sourceSwitched);
@@ -74,7 +59,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString root = dir.path() + QStringLiteral("/resctrl");
-        QVERIFY(copyTree(QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/resctrl.full"), root));
+        QVERIFY(copyFixtureTree(QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/resctrl.full"), root));
 
         MainWindow w;
         AppOptions sim;
@@ -130,7 +115,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString root = dir.path() + QStringLiteral("/resctrl");
-        QVERIFY(copyTree(QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/resctrl.full"), root));
+        QVERIFY(copyFixtureTree(QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/resctrl.full"), root));
         AppOptions sim;
         sim.source = QStringLiteral("sim");
         AppOptions epyc = sim;
@@ -159,7 +144,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString root = dir.path() + QStringLiteral("/resctrl");
-        QVERIFY(copyTree(QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/resctrl.full"), root));
+        QVERIFY(copyFixtureTree(QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/resctrl.full"), root));
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -262,7 +247,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         for (const auto& [tree, variant] : { std::pair { "resctrl.full", "" }, std::pair { "amd.abmc", "amd" } }) {
             const QString root = dir.path() + QLatin1Char('/') + QString::fromLatin1(tree);
-            QVERIFY(copyTree(QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/") + QString::fromLatin1(tree), root));
+            QVERIFY(copyFixtureTree(QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/") + QString::fromLatin1(tree), root));
             AppOptions o;
             o.source = QStringLiteral("resctrl:") + root;
             QVERIFY2(switchAndWait(w, o, &message), qPrintable(message));

@@ -5,6 +5,7 @@
 // writes once, MB 55 writes 60 and says so, Ctrl+Z from the MB table undoes.
 
 #include "AppOptions.h"
+#include "FixtureTree.h"
 #include "MainWindow.h"
 #include "SourceFactory.h"
 
@@ -24,22 +25,6 @@
 #include <QUndoStack>
 
 namespace {
-/// Copies a fixture tree (the tests write to it).
-bool copyTree(const QString& from, const QString& to)
-{
-    QDirIterator it(from, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString src = it.next();
-        const QString dst = to + src.mid(from.size());
-        if (it.fileInfo().isDir()) {
-            if (!QDir().mkpath(dst)) return false;
-        } else if (!QFile::copy(src, dst)) {
-            return false;
-        }
-    }
-    return true;
-}
-
 QByteArray schemata(const QString& root, const QString& group = {})
 {
     QFile f(root + (group.isEmpty() ? QString() : QLatin1Char('/') + group) + QStringLiteral("/schemata"));
@@ -54,7 +39,7 @@ struct FullTreeWindow {
     FullTreeWindow()
     {
         root = dir.path() + QStringLiteral("/resctrl");
-        if (!copyTree(QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/resctrl.full"), root)) qFatal("copy failed");
+        if (!copyFixtureTree(QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/resctrl.full"), root)) qFatal("copy failed");
         AppOptions o;
         o.source = QStringLiteral("resctrl:") + root;
         auto source = openSource(o);
