@@ -56,10 +56,12 @@ void WindowLayout::applyDefaultDockSizes()
     if (auto* split = m_window->findChild<QSplitter*>(QStringLiteral("dashboardSplit"))) split->setSizes({ 560, 340 });
     if (auto* allocation = m_window->findChild<QSplitter*>(QStringLiteral("allocationSplit"));
         allocation && allocation->widget(1)) {
-        // The MB table gets every domain's column when that leaves the heatmap most of the room, else it scrolls.
+        // The heatmap first (its bits, masks and occupancy whole), then the MB table: every domain's column when
+        // the room is there, else at least two and it scrolls.
+        const QWidget* heatmap = allocation->widget(0);
         const QWidget* mbTable = allocation->widget(1);
-        const int mb = std::max(
-            mbTable->minimumSizeHint().width(), std::min(mbTable->sizeHint().width(), allocation->width() * 2 / 5));
+        const int mb = std::max(mbTable->minimumSizeHint().width(),
+            std::min(mbTable->sizeHint().width(), allocation->width() - heatmap->sizeHint().width()));
         allocation->setSizes({ std::max(1, allocation->width() - mb), mb });
     }
 }
