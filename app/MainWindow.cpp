@@ -93,6 +93,26 @@ QScrollArea* scrollable(QWidget* page)
     return area;
 }
 
+/// Hides those of `docks` that are shown (not hidden by the user or until needed, also before the window shows) and
+/// returns them, for showDocksAgain().
+QList<QDockWidget*> hideShownDocks(const QList<QDockWidget*>& docks)
+{
+    QList<QDockWidget*> hidden;
+    for (auto* dock : docks) {
+        if (dock->isHidden()) continue;
+        hidden << dock;
+        dock->hide();
+    }
+    return hidden;
+}
+
+void showDocksAgain(QList<QDockWidget*>& hidden)
+{
+    for (auto* dock : std::as_const(hidden))
+        dock->show();
+    hidden.clear();
+}
+
 QString kindText(SourceKind kind)
 {
     switch (kind) {
@@ -445,11 +465,8 @@ void MainWindow::setSource(SourceBundle bundle)
     // AMD's texts where the source is AMD's: the simulated CPU says so for the simulator; for resctrl (a live machine
     // or a copy of a tree, whose CPU need not be this host's) AMD's bandwidth unit, 1/8 GB/s, does.
     bool amd = m_pump->source().kind == SourceKind::Simulated && cpu && cpu->identity.isAmd();
-    if (!amd && m_source.readAllocation) {
-        if (auto state = m_source.readAllocation())
-            for (const auto& b : state->bandwidths)
-                amd = amd || b.unit == "GB/s";
-    }
+    for (const auto& b : m_allocationModel->state().bandwidths) // as refreshAllocation() read it above
+        amd = amd || b.unit == "GB/s";
     m_explain->setVendorVariant(amd ? QStringLiteral("amd") : QString());
     if (m_pump->source().kind == SourceKind::Simulated) {
         sharePmuEngine();
@@ -915,12 +932,7 @@ void MainWindow::showStartPage()
     if (startPageShown()) return;
     m_startPage->refreshRecent();
     // One thing at a time: the docks describe a source, and there is none to describe on the start page.
-    m_docksHiddenByStartPage.clear();
-    for (auto* dock : findChildren<QDockWidget*>()) {
-        if (dock->isHidden()) continue; // hidden by the user or until needed (before the window shows, too)
-        m_docksHiddenByStartPage << dock;
-        dock->hide();
-    }
+    m_docksHiddenByStartPage = hideShownDocks(findChildren<QDockWidget*>());
     m_central->setCurrentIndex(0);
     updateTitle();
 }
@@ -934,9 +946,7 @@ void MainWindow::showPages()
 {
     if (!startPageShown()) return;
     m_central->setCurrentWidget(m_pages);
-    for (auto* dock : std::as_const(m_docksHiddenByStartPage))
-        dock->show();
-    m_docksHiddenByStartPage.clear();
+    showDocksAgain(m_docksHiddenByStartPage);
     // Explain and History share a tab: shown again, the last one shown would be on top; Explain is, as at start.
     if (auto* explain = findChild<QDockWidget*>(QStringLiteral("explainDock")); explain && explain->isVisible())
         explain->raise();
@@ -990,12 +1000,10 @@ void MainWindow::showDocument(const QString& what)
     if (m_document.isEmpty()) {
         // The RDT pages and docks describe a source, the PMU capture dock starts live captures; the file has neither.
         // The Explain dock stays: it explains.
-        for (const char* name : { "groupsDock", "monitorDock", "historyDock", "pmuDock" }) {
-            auto* dock = findChild<QDockWidget*>(QString::fromLatin1(name));
-            if (!dock || dock->isHidden()) continue;
-            m_docksHiddenByDocument << dock;
-            dock->hide();
-        }
+        QList<QDockWidget*> docks;
+        for (const char* name : { "groupsDock", "monitorDock", "historyDock", "pmuDock" })
+            if (auto* dock = findChild<QDockWidget*>(QString::fromLatin1(name))) docks << dock;
+        m_docksHiddenByDocument = hideShownDocks(docks);
         for (const int page : { 1, 5 }) // Cache & bandwidth, Experiments
             m_pages->setTabVisible(page, false);
     }
@@ -1007,9 +1015,7 @@ void MainWindow::leaveDocument()
 {
     if (m_document.isEmpty()) return;
     m_document.clear();
-    for (auto* dock : std::as_const(m_docksHiddenByDocument))
-        dock->show();
-    m_docksHiddenByDocument.clear();
+    showDocksAgain(m_docksHiddenByDocument);
     for (const int page : { 1, 5 })
         m_pages->setTabVisible(page, true);
 }

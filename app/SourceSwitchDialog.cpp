@@ -3,6 +3,8 @@
 
 #include "SimulatedMachinePicker.h"
 
+#include "api/SourceSpec.h"
+
 #include <QButtonGroup>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -67,13 +69,12 @@ SourceSwitchDialog::SourceSwitchDialog(const AppOptions& current, QWidget* paren
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
 
-    const QString source = current.source;
-    if (source.startsWith(QLatin1String("resctrl:"))) {
+    // The current source as the one --source parser reads it.
+    const auto spec = rdt::api::parseSourceSpec(current.source.toStdString());
+    if (spec && spec->kind == rdt::api::SourceKind::Resctrl) {
         tree->setChecked(true);
-        m_treePath->setText(source.mid(8));
-    } else if (source == QLatin1String("resctrl")) {
-        tree->setChecked(true);
-    } else if (source.startsWith(QLatin1String("sim"))) {
+        m_treePath->setText(QString::fromStdString(spec->path));
+    } else if (spec && spec->simulated()) {
         simulated->setChecked(true);
     } else {
         live->setChecked(true);
@@ -87,20 +88,19 @@ AppOptions SourceSwitchDialog::chosen() const
     options.connect.clear();
     options.preset.clear();
     options.scenario.clear();
+    rdt::api::SourceSpec spec; // auto: this machine
     switch (m_kind->checkedId()) {
     case Simulated:
-        options.source = QStringLiteral("sim");
+        spec.kind = rdt::api::SourceKind::Sim;
         options.preset = m_machine->preset();
         options.scenario = m_machine->scenario();
         break;
-    case ResctrlTree: {
-        const QString path = m_treePath->text().trimmed();
-        options.source = path.isEmpty() ? QStringLiteral("resctrl") : QStringLiteral("resctrl:") + path;
+    case ResctrlTree:
+        spec = { rdt::api::SourceKind::Resctrl, m_treePath->text().trimmed().toStdString() };
         break;
-    }
     default:
-        options.source = QStringLiteral("auto");
         break;
     }
+    options.source = QString::fromStdString(spec.text());
     return options;
 }

@@ -4,6 +4,7 @@
 #include "RecentFiles.h"
 #include "SimulatedMachinePicker.h"
 
+#include "api/SourceSpec.h"
 #include "lesson/LessonParser.h"
 
 #include <QFileDialog>
@@ -65,7 +66,7 @@ StartPage::StartPage(QWidget* parent)
     body->addWidget(live);
     connect(live, &QPushButton::clicked, this, [this] {
         AppOptions o;
-        o.source = QStringLiteral("auto");
+        o.source = QString::fromStdString(rdt::api::SourceSpec {}.text()); // auto
         Q_EMIT sourceChosen(o);
     });
 
@@ -77,7 +78,7 @@ StartPage::StartPage(QWidget* parent)
     body->addWidget(simulate);
     connect(simulate, &QPushButton::clicked, this, [this] {
         AppOptions o;
-        o.source = QStringLiteral("sim");
+        o.source = QString::fromStdString(rdt::api::SourceSpec { rdt::api::SourceKind::Sim, {} }.text());
         o.preset = m_machine->preset();
         o.scenario = m_machine->scenario();
         Q_EMIT sourceChosen(o);
@@ -101,9 +102,9 @@ StartPage::StartPage(QWidget* parent)
         if (!dir.isEmpty()) m_treePath->setText(dir);
     });
     auto openTreeNow = [this] {
-        const QString path = m_treePath->text().trimmed();
         AppOptions o;
-        o.source = path.isEmpty() ? QStringLiteral("resctrl") : QStringLiteral("resctrl:") + path;
+        o.source = QString::fromStdString(
+            rdt::api::SourceSpec { rdt::api::SourceKind::Resctrl, m_treePath->text().trimmed().toStdString() }.text());
         Q_EMIT sourceChosen(o);
     };
     connect(openTree, &QPushButton::clicked, this, openTreeNow);
