@@ -73,6 +73,9 @@ QVariant CompareDiffModel::data(const QModelIndex& index, int role) const
     const DiffRow* r = index.isValid() ? rowAt(index.row()) : nullptr;
     if (!r) return {};
     auto text = [](const std::optional<double>& v, const std::string& t, const std::string& unit) {
+        // A mask reads as its way count first, the mask beside it: the delta column counts ways too.
+        if (!t.empty() && v && unit == "ways")
+            return (*v == 1 ? tr("1 way (%1)") : tr("%1 ways (%2)").arg(*v)).arg(QString::fromStdString(t));
         if (!t.empty()) return QString::fromStdString(t);
         return v ? QString::fromStdString(formatValue(*v, unit)) : QStringLiteral("\u2013");
     };
@@ -85,7 +88,7 @@ QVariant CompareDiffModel::data(const QModelIndex& index, int role) const
         case ColItem:
             return r->section == Section::Rdt ? QString() : QString::fromStdString(r->item); // RDT: the group
         case ColMetric:
-            return QString::fromStdString(r->metric);
+            return QString::fromStdString(metricLabel(*r));
         case ColA:
             return text(r->a, r->textA, r->unit);
         case ColB:
@@ -97,7 +100,7 @@ QVariant CompareDiffModel::data(const QModelIndex& index, int role) const
             return d ? QString::fromStdString(formatDelta(*d, r->unit)) : QString();
         }
         case ColRatio:
-            return QString::fromStdString(formatRatio(r->ratio()));
+            return r->ratio() ? QString::fromStdString(formatRatio(r->ratio())) : QStringLiteral("\u2013");
         default:
             return {};
         }
@@ -123,9 +126,22 @@ QVariant CompareDiffModel::data(const QModelIndex& index, int role) const
         const double s = changeStrength(*r);
         if (s != 0) return changeColor(s * 0.6); // a tint: the text stays readable
     }
+    if (role == Qt::ToolTipRole && index.column() == ColMetric)
+        return tr("Column \"metric\" of the CSV and JSON export: %1").arg(QString::fromStdString(r->metric));
     if (role == Qt::ToolTipRole && index.column() == ColDelta)
         return tr("B minus A; shares in percentage points (as perf diff's delta). Blue: lower in B, orange: higher.");
     return {};
+}
+
+bool CompareDiffModel::columnUsed(int column) const
+{
+    for (const DiffRow* r : m_rows) {
+        const bool used = column == ColItem             ? r->section != Section::Rdt && !r->item.empty()
+            : column == ColGroup || column == ColDomain ? r->domain >= 0
+                                                        : true;
+        if (used) return true;
+    }
+    return column != ColItem && column != ColGroup && column != ColDomain;
 }
 
 QVariant CompareDiffModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -27,6 +27,9 @@ public:
     /// nullopt: every section.
     void setSection(std::optional<rdt::compare::Section> section);
     const rdt::compare::DiffRow* rowAt(int row) const;
+    /// Whether any shown row has something in `column` (RDT rows have no item, function rows no group): the view
+    /// hides a column that would be empty.
+    bool columnUsed(int column) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -93,8 +93,9 @@ CompareWindow::CompareWindow(QWidget* parent)
     connect(m_sections, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_model->setSection(
             i >= 0 && i < static_cast<int>(std::size(kSections)) ? std::optional<Section>(kSections[i]) : std::nullopt);
-        m_table->resizeColumnsToContents();
+        fitTableColumns();
     });
+    m_model->setSection(kSections[0]); // what the combo box shows before anyone changes it
     m_tabs->addTab(tablePage, tr("Diff table"));
 
     auto* timelinePage = new QWidget(this);
@@ -160,8 +161,7 @@ void CompareWindow::refresh()
     m_mismatches->setText(warnings);
     m_mismatches->setVisible(!warnings.isEmpty());
     m_model->setComparison(c);
-    m_table->resizeColumnsToContents();
-    m_table->horizontalHeader()->setSectionResizeMode(CompareDiffModel::ColItem, QHeaderView::Stretch);
+    fitTableColumns();
     m_timelines->setTimelines(m_session->timelineA(), m_session->timelineB());
     const QString aligned = m_align->currentIndex() > 0 ? m_align->currentText() : QString();
     {
@@ -174,6 +174,19 @@ void CompareWindow::refresh()
     m_ways->setComparison(c);
     m_overlay->setComparison(c);
     m_graph->setComparison(c);
+}
+
+void CompareWindow::fitTableColumns()
+{
+    auto* header = m_table->horizontalHeader();
+    for (int c = 0; c < CompareDiffModel::ColumnCount; ++c) {
+        m_table->setColumnHidden(c, !m_model->columnUsed(c));
+        header->setSectionResizeMode(c, QHeaderView::Interactive);
+    }
+    m_table->resizeColumnsToContents();
+    const int stretch
+        = m_model->columnUsed(CompareDiffModel::ColItem) ? CompareDiffModel::ColItem : CompareDiffModel::ColMetric;
+    header->setSectionResizeMode(stretch, QHeaderView::Stretch);
 }
 
 void CompareWindow::exportCsv()

@@ -40,6 +40,9 @@ public:
 private:
     void refresh();
     void exportCsv();
+    /// Hides columns the shown section leaves empty and stretches the widest text column, so no empty column
+    /// takes the table's width.
+    void fitTableColumns();
 
     CompareSession* m_session;
     CompareDiffModel* m_model;

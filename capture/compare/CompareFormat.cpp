@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <tuple>
+#include <utility>
 
 namespace rdt::compare {
 
@@ -82,6 +83,29 @@ std::string formatRatio(std::optional<double> ratio)
     char buf[32];
     std::snprintf(buf, sizeof buf, *ratio >= 100 ? "x%.0f" : "x%.2f", *ratio);
     return buf;
+}
+
+std::string metricLabel(const DiffRow& row)
+{
+    static const std::pair<const char*, const char*> rdtNames[] = {
+        { "occupancy_mean", "Occupancy, mean" },
+        { "occupancy_p95", "Occupancy, p95" },
+        { "total_bw_mean", "Total bandwidth, mean" },
+        { "total_bw_p95", "Total bandwidth, p95" },
+        { "local_bw_mean", "Local bandwidth, mean" },
+        { "local_bw_p95", "Local bandwidth, p95" },
+        { "ways", "Cache ways" },
+        { "mib", "Cache MiB" },
+        { "percent", "Bandwidth cap" },
+        { "share", "Share" },
+        { "count", "Count" },
+        { "mean", "Latency, mean" },
+        { "p99", "Latency, p99" },
+    };
+    for (const auto& [id, label] : rdtNames)
+        if (row.metric == id) return label;
+    if (row.metric.rfind("level", 0) == 0) return "TMA level " + row.metric.substr(5) + " share";
+    return row.metric;
 }
 
 std::string formatCsv(const Comparison& c, std::size_t top)

@@ -38,5 +38,8 @@ OutputRule diffOutputRule(DiffForm form, bool force, const std::string& a, const
 std::string formatValue(double v, const std::string& unit);
 std::string formatDelta(double v, const std::string& unit);
 std::string formatRatio(std::optional<double> ratio);
+/// A row's metric as a reader says it ("Occupancy, mean", "Total bandwidth, p95", "TMA level 1 share"); the
+/// identifier (`metric`) stays what CSV and JSON carry for scripts.
+std::string metricLabel(const DiffRow& row);
 
 } // namespace rdt::compare

@@ -138,8 +138,20 @@ private Q_SLOTS:
         for (int r = 0; r < model.rowCount(); ++r)
             fenced = fenced
                 || (model.index(r, CompareDiffModel::ColGroup).data().toString() == QLatin1String("streamer")
-                    && model.index(r, CompareDiffModel::ColB).data().toString() == QLatin1String("3"));
+                    && model.index(r, CompareDiffModel::ColB).data().toString() == QLatin1String("2 ways (3)"));
         QVERIFY(fenced);
+        // Metrics read as words; the identifier scripts use stays in the CSV and the tooltip.
+        model.setSection(Section::Rdt);
+        QCOMPARE(model.index(0, CompareDiffModel::ColMetric).data().toString().left(10), QStringLiteral("Occupancy,"));
+        QVERIFY(model.index(0, CompareDiffModel::ColMetric)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("occupancy_")));
+        QVERIFY(!model.columnUsed(CompareDiffModel::ColItem)); // RDT rows are named by group and domain
+        QVERIFY(model.columnUsed(CompareDiffModel::ColGroup));
+        model.setSection(Section::Tma);
+        QVERIFY(model.columnUsed(CompareDiffModel::ColItem));
+        QVERIFY(!model.columnUsed(CompareDiffModel::ColDomain));
         model.setSection(std::nullopt);
         QCOMPARE(model.rowCount(), static_cast<int>(session.comparison().rows.size()));
         model.setComparison(Comparison {});
@@ -166,6 +178,8 @@ private Q_SLOTS:
             window.showPage(QLatin1String(page));
             QVERIFY(!window.grab().isNull());
         }
+        // The section the combo box shows first is the one the table holds (it held every section).
+        QCOMPARE(window.diffModel()->rowAt(window.diffModel()->rowCount() - 1)->section, Section::Rdt);
         window.showSection(QStringLiteral("tma"));
         QCOMPARE(window.diffModel()->rowCount(), 1);
     }
