@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CallGraphView.h"
+#include "CountText.h"
 
 #include "models/CallGraphModel.h"
 #include "models/PmuSession.h"
@@ -313,7 +314,8 @@ void CallGraphView::applyLayout(quint64 generation, const LayoutResult& result, 
         node->setZValue(1);
         node->setData(0, d.name);
         node->setToolTip(tr("%1\n%2 self samples, %3 inclusive").arg(d.name).arg(d.self).arg(d.inclusive));
-        QString label = elide(d.name, 28) + QStringLiteral("\n") + tr("%1 samples").arg(d.self);
+        QString label = elide(d.name, 28) + QStringLiteral("\n")
+            + countText(static_cast<long long>(d.self), tr("sample"), tr("samples"));
         if (d.inclusive > d.self) label += QStringLiteral("\n") + tr("%1 inclusive").arg(d.inclusive);
         auto* text = new QGraphicsSimpleTextItem(label, node);
         text->setFont(font);
@@ -337,14 +339,14 @@ void CallGraphView::applyLayout(quint64 generation, const LayoutResult& result, 
     // The counts are the engine's (BranchGraphReport::edgeCount), the ones `rdtscope-cli report --lbr` prints.
     const auto& graph = m_session->branchGraph();
     m_status->setText(tr("%1 functions%2, %3 call edges (%4 drawn), %5 of unknown kind \u00b7 layout %6 ms \u00b7 "
-                         "%7 samples")
+                         "%7")
                           .arg(m_drawn.size())
                           .arg(m_hidden ? tr(" (%1 smaller ones hidden)").arg(m_hidden) : QString())
                           .arg(graph.edgeCount(rdt::pmu::EdgeKind::Call))
                           .arg(m_drawnEdges.size())
                           .arg(graph.edgeCount(rdt::pmu::EdgeKind::Unknown))
                           .arg(ms, 0, 'f', 0)
-                          .arg(graph.samples));
+                          .arg(countText(static_cast<long long>(graph.samples), tr("sample"), tr("samples"))));
     Q_EMIT layoutFinished(generation, ms);
 }
 

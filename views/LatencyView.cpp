@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "LatencyView.h"
+#include "CountText.h"
 
 #include "models/LatencyModel.h"
 #include "models/PmuSession.h"
@@ -93,6 +94,11 @@ LatencyView::LatencyView(PmuSession* session, QWidget* parent)
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setLabel(tr("load latency (core cycles, log2 bins)"));
     m_plot->yAxis->setLabel(tr("loads sampled"));
+    // A count has no fractions: ticks at whole multiples (1, 2, 5, 10, ...) even when few loads were sampled.
+    auto wholeCounts = QSharedPointer<QCPAxisTickerFixed>::create();
+    wholeCounts->setTickStep(1.0);
+    wholeCounts->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    m_plot->yAxis->setTicker(wholeCounts);
     m_plot->legend->setVisible(true);
     m_plot->legend->setSelectableParts(QCPLegend::spItems);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
@@ -216,11 +222,12 @@ void LatencyView::refreshTables()
     const int bin = m_session->latencyBucket(), level = m_session->latencyLevel();
     QString filter;
     if (bin >= 0 || level >= 0)
-        filter = tr(" \u2014 tables: %1%2%3 (%4 loads)")
+        filter = tr(" \u2014 tables: %1%2%3 (%4)")
                      .arg(bin >= 0 ? tr("%1 cycles").arg(LatencyModel::binLabel(bin)) : QString(),
                          bin >= 0 && level >= 0 ? QStringLiteral(", ") : QString(),
                          level >= 0 ? tr("from %1").arg(LatencyModel::levelName(level)) : QString())
-                     .arg(m_session->latencyTables().total.count);
+                     .arg(countText(
+                         static_cast<long long>(m_session->latencyTables().total.count), tr("load"), tr("loads")));
     const auto& total = m_session->latency().total;
     if (m_session->data().kind == rdt::pmu::PmuSourceKind::None)
         m_caption->setText(tr("No PMU data: start a capture (simulated or live) or open a perf.data file."));
@@ -237,9 +244,9 @@ void LatencyView::refreshTables()
                 regions += (regions.isEmpty() ? tr(", regions: ") : QStringLiteral(", "))
                     + QString::fromStdString(rdt::pmu::memRegionName(static_cast<std::uint8_t>(g)))
                     + QStringLiteral(" ") + QString::number(byRegion[g]);
-        m_caption->setText(tr("%1: %2 loads, mean %3 cycles, p99 %4, %5 HITM%6%7")
+        m_caption->setText(tr("%1: %2, mean %3 cycles, p99 %4, %5 HITM%6%7")
                                .arg(m_session->sourceLabel())
-                               .arg(total.count)
+                               .arg(countText(static_cast<long long>(total.count), tr("load"), tr("loads")))
                                .arg(total.mean(), 0, 'f', 1)
                                .arg(total.percentile(0.99))
                                .arg(total.hitm)

@@ -3,6 +3,7 @@
 #include "models/MachineModel.h"
 #include "models/MonitorTreeModel.h"
 #include "models/ReplayControl.h"
+#include "views/CountText.h"
 #include "views/ExplainPanel.h"
 #include "views/GroupsPanel.h"
 #include "views/MachinePanel.h"
@@ -91,6 +92,14 @@ void selectRow(QTreeView* view, const QString& text)
 class TestPanels : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // "1 load", never "1 loads" (issue #47's labels).
+    void countsTakeTheirNounInTheRightNumber()
+    {
+        QCOMPARE(countText(1, QStringLiteral("load"), QStringLiteral("loads")), QStringLiteral("1 load"));
+        QCOMPARE(countText(0, QStringLiteral("load"), QStringLiteral("loads")), QStringLiteral("0 loads"));
+        QCOMPARE(countText(2, QStringLiteral("sample"), QStringLiteral("samples")), QStringLiteral("2 samples"));
+    }
+
     void everyExplainTextNamesItsSdmSection()
     {
         const QStringList ids = ExplainPanel::concepts();
