@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MonitorPanel.h"
 
+#include "DistinctElision.h"
+#include "DistinctNameDelegate.h"
 #include "core/Units.h"
 #include "models/MonitorTreeModel.h"
 
@@ -21,6 +23,7 @@ MonitorPanel::MonitorPanel(MonitorTreeModel* model, QWidget* parent)
     , m_filter(new QLineEdit(this))
     , m_counters(new QLabel(this))
     , m_view(new QTreeView(this))
+    , m_names(new DistinctNameDelegate(this))
 {
     m_proxy->setSourceModel(model);
     m_proxy->setSortRole(MonitorTreeModel::ValueRole);
@@ -45,6 +48,7 @@ MonitorPanel::MonitorPanel(MonitorTreeModel* model, QWidget* parent)
     m_view->setIndentation(14); // three levels on SNC (group, L3 domain, node) in a narrow dock
     m_view->setUniformRowHeights(true); // 128 groups x 4 domains stay cheap to lay out
     m_view->setTextElideMode(Qt::ElideMiddle); // group paths differ at both ends
+    m_view->setItemDelegateForColumn(MonitorTreeModel::GroupColumn, m_names); // ...and never elide to the same text
     QHeaderView* header = m_view->header();
     header->setStretchLastSection(false);
     // Where a group was read ("all 4", "domain 2") matters less than its figures: shown after them.
@@ -76,6 +80,9 @@ MonitorPanel::MonitorPanel(MonitorTreeModel* model, QWidget* parent)
     connect(m_view, &QTreeView::expanded, this, fitColumns);
     connect(m_view, &QTreeView::collapsed, this, fitColumns);
     header->setMinimumSectionSize(40);
+    connect(header, &QHeaderView::sectionResized, this, [this](int column) {
+        if (column == MonitorTreeModel::GroupColumn) shortenGroupNames(); // the user dragged it
+    });
     fitColumns();
 
     auto* layout = new QVBoxLayout(this);
@@ -106,6 +113,19 @@ void MonitorPanel::fitGroupColumn()
     m_view->resizeColumnToContents(MonitorTreeModel::GroupColumn);
     m_view->setColumnWidth(MonitorTreeModel::GroupColumn,
         std::clamp(m_view->columnWidth(MonitorTreeModel::GroupColumn), kNarrowestGroupColumn, room));
+    shortenGroupNames();
+}
+
+void MonitorPanel::shortenGroupNames()
+{
+    // The groups' names as they fit the column: the indentation and the cell's margins take part of it.
+    QStringList names;
+    for (int r = 0; r < m_proxy->rowCount(); ++r)
+        names << m_proxy->index(r, MonitorTreeModel::GroupColumn).data().toString();
+    const int margins = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1);
+    m_names->setShownNames(distinctElisions(names, m_view->fontMetrics(),
+        m_view->columnWidth(MonitorTreeModel::GroupColumn) - m_view->indentation() - margins));
+    m_view->viewport()->update();
 }
 
 void MonitorPanel::resizeEvent(QResizeEvent* event)

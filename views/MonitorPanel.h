@@ -8,6 +8,7 @@ class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTreeView;
+class DistinctNameDelegate;
 
 /// The Monitor dock: a filter box over a sortable tree of groups (sums over the L3 domains, domains as children).
 /// Sorted by total bandwidth, largest first, until the user clicks another header.
@@ -35,10 +36,13 @@ private:
     static constexpr int kNarrowestGroupColumn = 80;
     /// The group column's width from its contents and the room the figures leave (rows changed, dock resized).
     void fitGroupColumn();
+    /// Names shortened to the group column so that no two groups read alike (DistinctElision.h).
+    void shortenGroupNames();
 
     MonitorTreeModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QLineEdit* m_filter;
     QLabel* m_counters;
     QTreeView* m_view;
+    DistinctNameDelegate* m_names;
 };

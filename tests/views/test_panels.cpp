@@ -4,6 +4,7 @@
 #include "models/MonitorTreeModel.h"
 #include "models/ReplayControl.h"
 #include "views/CountText.h"
+#include "views/DistinctElision.h"
 #include "views/ExplainPanel.h"
 #include "views/GroupsPanel.h"
 #include "views/MachinePanel.h"
@@ -13,10 +14,12 @@
 
 #include "models/ProcessModel.h"
 
+#include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QHeaderView>
 #include <QRegularExpression>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTableView>
@@ -92,6 +95,29 @@ void selectRow(QTreeView* view, const QString& text)
 class TestPanels : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Two groups that differ only in the middle of long paths never read the same in a narrow column.
+    void narrowNamesStayDistinct()
+    {
+        const QFontMetrics metrics(QApplication::font());
+        const QStringList names { QStringLiteral("goresctrl.Guaranteed/mon_groups/non_goresctrl.group"),
+            QStringLiteral("goresctrl.Stale/mon_groups/non_goresctrl.group"), QStringLiteral("default"),
+            QStringLiteral("goresctrl.Stale/mon_groups/goresctrl.group_live") };
+        for (int width : { 60, 90, 120, 160 }) {
+            const auto shown = distinctElisions(names, metrics, width);
+            QCOMPARE(shown.size(), names.size());
+            QSet<QString> texts;
+            for (const auto& n : names)
+                texts.insert(shown.value(n));
+            QCOMPARE(texts.size(), names.size());
+            // The plain middle elision of the first two is the same text: the rule is what keeps them apart.
+            if (width == 120)
+                QCOMPARE(metrics.elidedText(names[0], Qt::ElideMiddle, width),
+                    metrics.elidedText(names[1], Qt::ElideMiddle, width));
+        }
+        QCOMPARE(distinctElisions(names, metrics, 2000).value(names[0]), names[0]); // room: whole names
+        QCOMPARE(distinctElisions(names, metrics, 120).value(QStringLiteral("default")), QStringLiteral("default"));
+    }
+
     // "1 load", never "1 loads" (issue #47's labels).
     void countsTakeTheirNounInTheRightNumber()
     {
