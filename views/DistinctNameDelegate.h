@@ -15,8 +15,8 @@ public:
     void setShownNames(QHash<QString, QString> shown) { m_shown = std::move(shown); }
     const QHash<QString, QString>& shownNames() const { return m_shown; }
 
-protected:
-    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;
+    /// Draws the shortened text; the size hint (what resizeColumnToContents measures) stays the whole name's.
+    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
 
 private:
     QHash<QString, QString> m_shown;

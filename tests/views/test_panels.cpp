@@ -5,6 +5,7 @@
 #include "models/ReplayControl.h"
 #include "views/CountText.h"
 #include "views/DistinctElision.h"
+#include "views/DistinctNameDelegate.h"
 #include "views/ExplainPanel.h"
 #include "views/GroupsPanel.h"
 #include "views/MachinePanel.h"
@@ -338,6 +339,14 @@ private Q_SLOTS:
             header->visualIndex(MonitorTreeModel::DomainsColumn) > header->visualIndex(MonitorTreeModel::TotalColumn));
         const int narrow = header->sectionSize(MonitorTreeModel::GroupColumn);
         QVERIFY(narrow >= 80);
+        // No two groups drawn alike in the narrow column.
+        const auto* names
+            = qobject_cast<DistinctNameDelegate*>(view->itemDelegateForColumn(MonitorTreeModel::GroupColumn));
+        QVERIFY(names);
+        QSet<QString> drawn;
+        for (int r = 0; r < model.rowCount(); ++r)
+            drawn.insert(names->shownNames().value(model.index(r, 0).data().toString()));
+        QCOMPARE(drawn.size(), model.rowCount());
 
         panel.resize(900, 400);
         QTRY_VERIFY(view->viewport()->width() > 800);
