@@ -216,7 +216,11 @@ void MbaEditor::sync()
     m_schemaBox->addItems(names);
     m_schemaBox->setCurrentText(m_model->schema());
     m_schemaBox->setEnabled(names.size() > 1);
-    m_rules->setText(rulesText());
+    // A unit never breaks across lines ("GB/" and "s"): a word joiner after its slash, a no-break space before it.
+    m_rules->setText(rulesText()
+                         .replace(QStringLiteral("/s"), QStringLiteral("/\u2060s"))
+                         .replace(QStringLiteral(" GB"), QStringLiteral("\u00a0GB"))
+                         .replace(QStringLiteral(" MiBps"), QStringLiteral("\u00a0MiBps")));
     updateGeometry(); // the domain count sets the minimum width
     const bool editable = m_source && m_source->isEditable();
     m_banner->setVisible(!editable);

@@ -6,6 +6,7 @@
 #include "views/CountText.h"
 #include "views/DistinctElision.h"
 #include "views/DistinctNameDelegate.h"
+#include "views/ElidedLabel.h"
 #include "views/ExplainPanel.h"
 #include "views/GroupsPanel.h"
 #include "views/MachinePanel.h"
@@ -117,6 +118,26 @@ private Q_SLOTS:
         }
         QCOMPARE(distinctElisions(names, metrics, 2000).value(names[0]), names[0]); // room: whole names
         QCOMPARE(distinctElisions(names, metrics, 120).value(QStringLiteral("default")), QStringLiteral("default"));
+    }
+
+    // The status bar's reason is cut after a whole clause, never in the middle of a word or a path.
+    void statusTextIsCutAtAClause()
+    {
+        const QFontMetrics metrics(QApplication::font());
+        const QString text = QStringLiteral("Simulated: sim:mba \u2014 sim: simulated machine (scenario mba, preset "
+                                            "epyc-genoa) requested with --source sim; all data is simulated");
+        QCOMPARE(ElidedLabel::shortenAtClause(text, metrics, 5000), text);
+        for (int room : { 200, 300, 450, 600 }) {
+            const QString shown = ElidedLabel::shortenAtClause(text, metrics, room);
+            QVERIFY2(metrics.horizontalAdvance(shown) <= room, qPrintable(shown));
+            QVERIFY2(shown.endsWith(QStringLiteral(" \u2026")), qPrintable(shown));
+            const QString kept = shown.chopped(2);
+            QVERIFY(text.startsWith(kept));
+            const QString next = text.mid(kept.size(), 2);
+            QVERIFY2(next == QStringLiteral(" \u2014") || next == QStringLiteral("; ") || next == QStringLiteral(" (")
+                    || next == QStringLiteral(", "),
+                qPrintable(shown));
+        }
     }
 
     // "1 load", never "1 loads" (issue #47's labels).
