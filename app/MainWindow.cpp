@@ -57,6 +57,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPixmap>
+#include <QProcess>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -773,6 +774,10 @@ void MainWindow::buildMenus()
 void MainWindow::buildFileMenu()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* newWindow = file->addAction(tr("&New window"), this, [] { (void)MainWindow::openNewWindow(); });
+    newWindow->setObjectName(QStringLiteral("newWindow"));
+    newWindow->setShortcut(QKeySequence::New);
+    newWindow->setToolTip(tr("Another window, on its start page: each window is about one source or file"));
     QAction* open = file->addAction(tr("&Open session\u2026"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Open session"), QString(), tr("rdtscope sessions (*.rdts *.sqlite *.db);;All files (*)"));
@@ -782,6 +787,17 @@ void MainWindow::buildFileMenu()
     open->setToolTip(tr("Replay a session recorded by rdtscope or rdtscope-cli record"));
     m_openPerfAction = file->addAction(tr("Open &perf.data\u2026")); // enabled by PmuPages
     m_openPerfAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    QAction* openDump = m_openCpuidDumpAction = file->addAction(tr("Open CP&UID dump\u2026"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open CPUID dump"), QString(), tr("CPUID dumps (*.txt *.json);;All files (*)"));
+        QString why;
+        if (!path.isEmpty() && !openCpuidDump(path, &why))
+            QMessageBox::warning(
+                this, tr("Open CPUID dump"), tr("%1 does not read as a CPUID dump: %2").arg(path, why));
+    });
+    openDump->setObjectName(QStringLiteral("openCpuidDump"));
+    openDump->setToolTip(tr("Describe another CPU from a CPUID dump (AIDA64/InstLatx64 text, cpuid -r, rdtscope "
+                            "JSON): a window about that CPU's Machine page"));
     QAction* switchAction = file->addAction(tr("S&witch source\u2026"), this, [this] {
         SourceSwitchDialog dialog(m_startOptions, this);
         if (dialog.exec() == QDialog::Accepted) switchSource(dialog.chosen());
@@ -979,6 +995,7 @@ void MainWindow::connectStartPage()
         if (!path.isEmpty()) openSession(path);
     });
     connect(m_startPage, &StartPage::openPerfDataRequested, m_openPerfAction, &QAction::trigger);
+    connect(m_startPage, &StartPage::openCpuidDumpRequested, m_openCpuidDumpAction, &QAction::trigger);
     connect(m_startPage, &StartPage::openRecentRequested, this, &MainWindow::openRecent);
     connect(m_startPage, &StartPage::lessonRequested, this, [this](const QString& name) {
         QString why;
@@ -995,7 +1012,7 @@ void MainWindow::connectStartPage()
 
 // --- a window about one file ---
 
-void MainWindow::showDocument(const QString& what)
+void MainWindow::showDocument(const QString& what, DocumentKind kind)
 {
     if (m_document.isEmpty()) {
         // The RDT pages and docks describe a source, the PMU capture dock starts live captures; the file has neither.
@@ -1004,18 +1021,57 @@ void MainWindow::showDocument(const QString& what)
         for (const char* name : { "groupsDock", "monitorDock", "historyDock", "pmuDock" })
             if (auto* dock = findChild<QDockWidget*>(QString::fromLatin1(name))) docks << dock;
         m_docksHiddenByDocument = hideShownDocks(docks);
-        for (const int page : { 1, 5 }) // Cache & bandwidth, Experiments
-            m_pages->setTabVisible(page, false);
+    }
+    // A perf.data file has PMU pages; a CPUID dump describes a CPU and has its Machine page only.
+    for (int page = 0; page < static_cast<int>(std::size(kPages)); ++page) {
+        const QLatin1String id(kPages[page].id);
+        const bool shown = kind == DocumentKind::CpuidDump
+            ? id == QLatin1String("machine")
+            : id != QLatin1String("rdt") && id != QLatin1String("experiments");
+        m_pages->setTabVisible(page, shown);
     }
     m_document = what;
+    m_documentKind = kind;
     updateTitle();
+}
+
+bool MainWindow::openNewWindow(const QStringList& arguments)
+{
+    // A window is one process: its own source, engine and recording; closing one never stops another.
+    return QProcess::startDetached(QCoreApplication::applicationFilePath(), arguments);
+}
+
+bool MainWindow::openCpuidDump(const QString& path, QString* why)
+{
+    auto machine = describeMachine(path);
+    if (!machine) {
+        if (why) *why = QString::fromStdString(machine.error().toString());
+        return false;
+    }
+    // One window, one thing: a window showing a source keeps it, and the dump gets a window of its own.
+    if (m_pump->source().kind != SourceKind::None || !m_document.isEmpty()) {
+        if (!openNewWindow({ QStringLiteral("--cpuid-dump"), path })) {
+            if (why) *why = tr("a new window could not be started");
+            return false;
+        }
+        return true;
+    }
+    m_startOptions.cpuidDump = path;
+    showMachine(machine.value());
+    showDocument(tr("CPUID dump %1").arg(QFileInfo(path).fileName()), DocumentKind::CpuidDump);
+    showView(QStringLiteral("machine"));
+    return true;
 }
 
 void MainWindow::leaveDocument()
 {
     if (m_document.isEmpty()) return;
     m_document.clear();
+    if (m_documentKind == DocumentKind::CpuidDump) { // the Machine page describes the source's machine again
+        m_startOptions.cpuidDump.clear();
+        showMachine(m_source.remoteMachine ? *m_source.remoteMachine : m_hostMachine);
+    }
     showDocksAgain(m_docksHiddenByDocument);
-    for (const int page : { 1, 5 })
+    for (int page = 0; page < static_cast<int>(std::size(kPages)); ++page)
         m_pages->setTabVisible(page, true);
 }

@@ -81,7 +81,13 @@ public:
     bool startPageShown() const;
     /// The window is about one file and no RDT source (a perf.data file opened on its own): the title names it, the
     /// RDT pages and docks hide. Leaves when a source is set. `what` is "perf.data FILE".
-    void showDocument(const QString& what);
+    enum class DocumentKind { PerfData, CpuidDump };
+    void showDocument(const QString& what, DocumentKind kind = DocumentKind::PerfData);
+    /// The window about one CPUID dump (File > Open CPUID dump, the start page, --cpuid-dump without --source): its
+    /// Machine page, no source. False with the reason when the dump does not read.
+    bool openCpuidDump(const QString& path, QString* why = nullptr);
+    /// File > New window: another rdtscope process with `arguments` (none: its start page).
+    static bool openNewWindow(const QStringList& arguments = {});
     QString documentShown() const { return m_document; }
     StartPage* startPage() const { return m_startPage; }
     /// "machine", "rdt", "tma", "callgraph", "latency"; false for an unknown name. Leaves the start page.
@@ -207,6 +213,8 @@ private:
     QStackedWidget* m_central;
     StartPage* m_startPage;
     QTabWidget* m_pages;
+    QAction* m_openCpuidDumpAction = nullptr;
+    DocumentKind m_documentKind = DocumentKind::PerfData;
     QString m_document; ///< what showDocument() named; "" when the window shows a source or nothing
     QList<class QDockWidget*> m_docksHiddenByDocument;
     QList<class QDockWidget*> m_docksHiddenByStartPage; ///< visible when the start page came, shown again after it

@@ -119,18 +119,23 @@ StartPage::StartPage(QWidget* parent)
     body->addLayout(m_recentAgents);
     body->addStretch(1);
 
-    grid->addWidget(section(tr("A recording or a perf.data file"), &body), 2, 0);
+    grid->addWidget(section(tr("A recording, a perf.data file or a CPUID dump"), &body), 2, 0);
     auto* fileRow = new QHBoxLayout;
     auto* openSession = new QPushButton(tr("Open a &recording\u2026"), this);
     openSession->setObjectName(QStringLiteral("start.session"));
     auto* openPerf = new QPushButton(tr("Open &perf.data\u2026"), this);
     openPerf->setObjectName(QStringLiteral("start.perf"));
+    auto* openDump = new QPushButton(tr("Open a CP&UID dump\u2026"), this);
+    openDump->setObjectName(QStringLiteral("start.cpuid"));
+    openDump->setToolTip(tr("Describe another CPU: its caches, RDT and PMU as its CPUID says"));
     fileRow->addWidget(openSession);
     fileRow->addWidget(openPerf);
+    fileRow->addWidget(openDump);
     fileRow->addStretch(1);
     body->addLayout(fileRow);
     connect(openSession, &QPushButton::clicked, this, [this] { Q_EMIT openSessionRequested(QString()); });
     connect(openPerf, &QPushButton::clicked, this, &StartPage::openPerfDataRequested);
+    connect(openDump, &QPushButton::clicked, this, &StartPage::openCpuidDumpRequested);
     body->addLayout(m_recentFiles);
     body->addStretch(1);
 

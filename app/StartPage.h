@@ -29,6 +29,7 @@ Q_SIGNALS:
     void connectRequested(const QString& url); ///< "" = ask for the address
     void openSessionRequested(const QString& path); ///< "" = ask for the file
     void openPerfDataRequested();
+    void openCpuidDumpRequested();
     void openRecentRequested(const QString& path);
     void lessonRequested(const QString& name);
 

@@ -104,6 +104,9 @@ int main(int argc, char** argv)
     const bool pmuView = options.view == QLatin1String("tma") || options.view == QLatin1String("callgraph")
         || options.view == QLatin1String("latency");
     AppOptions rdtOptions = options;
+    // A CPUID dump and nothing else to look at: the window is about that CPU (its Machine page), no source runs.
+    const bool cpuidOnly = !options.cpuidDump.isEmpty() && !options.sourceGiven && options.connect.isEmpty()
+        && options.openFile.isEmpty() && options.lesson.isEmpty() && !pmuView;
     bool perfDataOnly = false; // a perf.data file and no --source: the window is about the file alone
     if (!options.openFile.isEmpty() && window.pmuPages()->startFromOptions(options.openFile, options.source, pmuView)) {
         rdtOptions.openFile.clear();
@@ -116,16 +119,22 @@ int main(int argc, char** argv)
                 if (ok) window.pmuPages()->startFromOptions({}, source, pmuView);
             },
             Qt::SingleShotConnection);
-    } else if (options.openFile.isEmpty() && !options.startPage)
+    } else if (options.openFile.isEmpty() && !options.startPage && !cpuidOnly)
         window.pmuPages()->startFromOptions({}, options.source, pmuView);
     // A lesson opens its own simulated machine (below, once the layout is restored so its dock shows).
     const bool lesson = !options.lesson.isEmpty();
     // Nothing named on the command line: the start page, and no source until the user picks one.
-    const bool noSource = lesson || options.startPage || perfDataOnly;
+    const bool noSource = lesson || options.startPage || perfDataOnly || cpuidOnly;
     auto source = noSource ? rdt::Result<SourceBundle>(SourceBundle {}) : openSource(rdtOptions);
-    bool haveData = lesson || perfDataOnly;
+    bool haveData = lesson || perfDataOnly || cpuidOnly;
     if (options.startPage) {
         window.showStartPage();
+    } else if (cpuidOnly) {
+        QString why;
+        if (!window.openCpuidDump(options.cpuidDump, &why)) { // describeMachine read it above: only a race fails
+            std::fprintf(stderr, "rdtscope: %s\n", qPrintable(why));
+            return 1;
+        }
     } else if (source && !noSource) {
         window.setSource(std::move(source.value()));
         haveData = true;

@@ -206,6 +206,40 @@ private Q_SLOTS:
         QVERIFY(w.findChild<QDockWidget*>(QStringLiteral("groupsDock"))->isVisible());
     }
 
+    // Issue #47 item 2: a CPUID dump makes a window about that CPU, its Machine page alone; a source set later
+    // takes the window back, with this machine on the Machine page.
+    void aCpuidDumpAloneMakesTheWindowAboutIt()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QString why;
+        QVERIFY(!w.openCpuidDump(QStringLiteral(RDTSCOPE_TEST_DATA "/no-such-dump.txt"), &why));
+        QVERIFY2(!why.isEmpty(), "a dump that does not read says why");
+        QVERIFY(w.documentShown().isEmpty());
+        QVERIFY2(w.openCpuidDump(
+                     QStringLiteral(RDTSCOPE_TEST_DATA "/cpuid/GenuineIntel0050654_SkylakeXeon_CPUID5.txt"), &why),
+            qPrintable(why));
+        QCOMPARE(w.documentShown(), QStringLiteral("CPUID dump GenuineIntel0050654_SkylakeXeon_CPUID5.txt"));
+        QCOMPARE(w.currentView(), QStringLiteral("machine"));
+        auto* pages = w.findChild<QTabWidget*>();
+        int visible = 0;
+        for (int i = 0; i < pages->count(); ++i)
+            visible += pages->isTabVisible(i) ? 1 : 0;
+        QCOMPARE(visible, 1);
+        QVERIFY(w.machineSummary().contains(QStringLiteral("SkylakeXeon")));
+        for (const char* dock : { "groupsDock", "monitorDock", "pmuDock" })
+            QVERIFY2(!w.findChild<QDockWidget*>(QString::fromLatin1(dock))->isVisible(), dock);
+
+        AppOptions sim;
+        sim.source = QStringLiteral("sim");
+        QString message;
+        QVERIFY2(switchAndWait(w, sim, &message), qPrintable(message));
+        QVERIFY(w.documentShown().isEmpty());
+        QVERIFY(pages->isTabVisible(1));
+        QVERIFY(!w.machineSummary().contains(QStringLiteral("SkylakeXeon")));
+    }
+
     // Issue #47 item 4: the Explain panel follows the heatmap cell and the MB cell under the user's hand, in the
     // vendor's own terms: AMD's on the simulated EPYC, Intel's SDM on the simulated Xeon.
     void explainFollowsTheHandInTheVendorsTerms()
