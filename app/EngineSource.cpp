@@ -212,10 +212,17 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
         return r.error();
     else
         rateNotes = r.notes;
-    if (auto started = engine.startSampling(); !started.ok) return started.error();
-
     auto machine = engine.machine();
     if (!machine) return machine.error();
+    // A machine with allocation and no monitoring (L2 CAT on some Atom parts, an MPAM part without CSU/MBWU
+    // monitors) is still worth a window: its masks are shown and edited, and the timelines say nothing is measured.
+    const bool monitors = machine->capabilities.monitoring.present;
+    if (monitors) {
+        if (auto started = engine.startSampling(); !started.ok) return started.error();
+    } else {
+        rateNotes.push_back("no RDT monitoring on this machine: occupancy and bandwidth are not measured, allocation "
+                            "only");
+    }
     const auto& source = engine.source();
     SourceDescription description;
     description.kind = source.simulated ? SourceKind::Simulated : SourceKind::Live;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "GroupsPanel.h"
 #include "ColourScheme.h"
+#include "DistinctElision.h"
+#include "DistinctNameDelegate.h"
 
 #include "ProcessPickerDialog.h"
 #include "models/GroupControl.h"
@@ -11,9 +13,12 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenu>
+#include <QStyle>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <functional>
 
 namespace {
 QString errorString(const rdt::Error& e)
@@ -61,6 +66,14 @@ GroupsPanel::GroupsPanel(GroupModel* model, QWidget* parent)
     m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->header()->setSectionResizeMode(GroupModel::NameColumn, QHeaderView::Stretch);
     m_view->setTextElideMode(Qt::ElideMiddle);
+    m_names = new DistinctNameDelegate(this); // ...and two groups never elide to the same text
+    m_view->setItemDelegateForColumn(GroupModel::NameColumn, m_names);
+    connect(m_view->header(), &QHeaderView::sectionResized, this, [this](int column) {
+        if (column == GroupModel::NameColumn) shortenNames();
+    });
+    connect(m_model, &QAbstractItemModel::modelReset, this, &GroupsPanel::shortenNames);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &GroupsPanel::shortenNames);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &GroupsPanel::shortenNames);
     layout->addWidget(m_view, 1);
     m_error->setWordWrap(true);
     colourscheme::useErrorText(m_error);
@@ -259,4 +272,27 @@ QString GroupsPanel::errorText() const
 QString GroupsPanel::readOnlyText() const
 {
     return m_banner->text();
+}
+
+void GroupsPanel::shortenNames()
+{
+    QStringList all;
+    const std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+        for (int r = 0; r < m_model->rowCount(parent); ++r) {
+            all << m_model->index(r, GroupModel::NameColumn, parent).data().toString();
+            walk(m_model->index(r, 0, parent));
+        }
+    };
+    walk({});
+    // Monitor groups sit one level in: the narrowest room any name has.
+    const int margins = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1);
+    m_names->setShownNames(distinctElisions(
+        all, m_view->fontMetrics(), m_view->columnWidth(GroupModel::NameColumn) - 2 * m_view->indentation() - margins));
+    m_view->viewport()->update();
+}
+
+void GroupsPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    shortenNames(); // the name column stretches with the dock
 }

@@ -11,6 +11,7 @@ class QLabel;
 class QMenu;
 class QToolButton;
 class QTreeView;
+class DistinctNameDelegate;
 
 /// Groups dock: control and monitor groups with their tasks and CPUs; create, delete, add PIDs (process picker
 /// over /proc) and CPUs. Every failure is shown with the backend's reason (permission, no such task, out of
@@ -51,6 +52,9 @@ private:
     bool selectedIsMonitor() const;
     bool report(const QString& what, bool ok, const QString& reason);
     void updateButtons();
+    /// Names shortened to the name column so that no two groups read alike (DistinctElision.h).
+    void shortenNames();
+    void resizeEvent(QResizeEvent* event) override;
     void showContextMenu(const QPoint& pos);
 
     GroupModel* m_model;
@@ -58,6 +62,7 @@ private:
     QString m_readOnly;
     QString m_procRoot = QStringLiteral("/proc");
     QTreeView* m_view;
+    DistinctNameDelegate* m_names = nullptr;
     QLabel* m_banner;
     QLabel* m_error;
     QToolButton* m_newControl;

@@ -5,6 +5,7 @@
 
 #include "AppOptions.h"
 #include "FixtureTree.h"
+#include "GeneratedTrees.h"
 #include "MainWindow.h"
 #include "SourceFactory.h"
 #include "SourceSwitchDialog.h"
@@ -12,11 +13,16 @@
 
 #include "models/AllocationModel.h"
 #include "models/FramePump.h"
+#include "models/GroupModel.h"
+#include "models/MonitorTreeModel.h"
 #include "models/PmuSession.h"
 #include "views/CacheWayHeatmap.h"
+#include "views/DistinctNameDelegate.h"
 #include "views/ExplainPanel.h"
+#include "views/GroupsPanel.h"
 #include "views/HeatmapGrid.h"
 #include "views/MbaEditor.h"
+#include "views/MonitorPanel.h"
 #include "views/PmuPages.h"
 
 #include <QComboBox>
@@ -27,11 +33,14 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QSet>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 
 namespace {
 bool switchAndWait(MainWindow& w, const AppOptions& options, QString* message)
@@ -135,6 +144,59 @@ private Q_SLOTS:
                 const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
                 QVERIFY2(min.width() <= 1280 && min.height() <= 720,
                     qPrintable(QStringLiteral("%1 %2: %3x%4").arg(o.source, view).arg(min.width()).arg(min.height())));
+            }
+        }
+    }
+
+    // Issue #47 Tests: a tree of 40 L2 domains x 16 CLOS and one of 128 monitor groups still fit 1280x720 (tables
+    // scroll, they never widen the window), and no two groups in the Monitor dock are drawn alike.
+    void generatedLargeTreesFitAndKeepGroupsApart()
+    {
+        QTemporaryDir dir;
+        const QString l2 = dir.path() + QStringLiteral("/l2"), many = dir.path() + QStringLiteral("/many");
+        QVERIFY(writeManyL2DomainsTree(l2));
+        QVERIFY(writeManyMonitorGroupsTree(many));
+        for (const QString& root : { l2, many }) {
+            AppOptions tree;
+            tree.source = QStringLiteral("resctrl:") + root;
+            MainWindow w;
+            auto source = openSource(tree);
+            QVERIFY2(source.ok(), source ? "" : source.error().toString().c_str());
+            w.setSource(std::move(source.value()));
+            w.resize(1280, 720);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QTRY_VERIFY_WITH_TIMEOUT(w.allocationModel()->rowCount() > 0, 10000);
+            for (const QString& view : { QStringLiteral("rdt"), QStringLiteral("experiments") }) {
+                w.showView(view);
+                QCoreApplication::processEvents();
+                const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
+                QVERIFY2(min.width() <= 1280 && min.height() <= 720,
+                    qPrintable(QStringLiteral("%1 %2: %3x%4").arg(root, view).arg(min.width()).arg(min.height())));
+            }
+            if (root == many) {
+                auto* monitor = w.monitorPanel();
+                QTRY_VERIFY_WITH_TIMEOUT(monitor->proxy()->rowCount() >= 128, 10000);
+                QCoreApplication::processEvents();
+                const auto* names = qobject_cast<const DistinctNameDelegate*>(
+                    monitor->view()->itemDelegateForColumn(MonitorTreeModel::GroupColumn));
+                QVERIFY(names);
+                QSet<QString> drawn;
+                for (int r = 0; r < monitor->proxy()->rowCount(); ++r)
+                    drawn.insert(names->shownNames().value(
+                        monitor->proxy()->index(r, MonitorTreeModel::GroupColumn).data().toString()));
+                QCOMPARE(drawn.size(), monitor->proxy()->rowCount());
+                // The Groups dock too: 129 monitor groups of the default group, none drawn like another.
+                auto* groups = w.findChild<GroupsPanel*>();
+                QVERIFY(groups);
+                const auto* groupNames = qobject_cast<const DistinctNameDelegate*>(
+                    groups->view()->itemDelegateForColumn(GroupModel::NameColumn));
+                QVERIFY(groupNames);
+                QSet<QString> shown;
+                for (const auto& text : groupNames->shownNames())
+                    shown.insert(text);
+                QCOMPARE(shown.size(), groupNames->shownNames().size());
+                QVERIFY(groupNames->shownNames().size() >= 129);
             }
         }
     }
