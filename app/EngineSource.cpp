@@ -219,9 +219,6 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
     const bool monitors = machine->capabilities.monitoring.present;
     if (monitors) {
         if (auto started = engine.startSampling(); !started.ok) return started.error();
-    } else {
-        rateNotes.push_back("no RDT monitoring on this machine: occupancy and bandwidth are not measured, allocation "
-                            "only");
     }
     const auto& source = engine.source();
     SourceDescription description;
@@ -233,6 +230,12 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
     description.reason = source.why;
     if (!source.simulation.empty()) description.reason += " \u2014 " + source.simulation;
     description.host = engine.location();
+    if (!monitors) {
+        description.notMeasured = "this machine has RDT allocation but no RDT monitoring (no CMT/MBM, no "
+                                  "info/L3_MON), so occupancy and bandwidth are not sampled; masks can still be "
+                                  "edited";
+        description.reason += " (allocation only: no RDT monitoring)";
+    }
     for (const auto& n : rateNotes)
         description.reason += " (" + n + ")";
 

@@ -475,6 +475,7 @@ void MainWindow::setSource(SourceBundle bundle)
         if (cpu) m_pmu->controls()->setSimulatedCpu(rdt::pmu::simulatedPmuModel(*cpu));
     }
     m_pump->start();
+    m_timelines->setNotMeasured(QString::fromStdString(m_pump->source().notMeasured));
     leaveDocument();
     showPages(); // the window is about this source now
 }

@@ -19,6 +19,7 @@ struct SourceDescription {
     std::string name; ///< "sim:noisy-neighbour", "resctrl:/sys/fs/resctrl", "replay:run.rdts"
     std::string reason; ///< e.g. "CPUID.(EAX=07H,ECX=0):EBX[12]=0: no RDT monitoring; using the simulated machine"
     std::string host; ///< where the engine runs: "" here, "the agent on root@srv" for a connected source
+    std::string notMeasured; ///< why no occupancy or bandwidth is sampled ("" when monitoring runs)
 };
 
 /// Something the source did that is not an allocation edit of ours (a scenario's scripted write), as a marker.

@@ -16,6 +16,7 @@
 #include "models/FramePump.h"
 
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QMessageBox>
 #include <QMouseEvent>
 #include <QShortcut>
@@ -74,6 +75,11 @@ TimelineView::TimelineView(FramePump* pump, QWidget* parent)
             if (!written) QMessageBox::warning(this, tr("Export failed"), error);
         });
     layout->addWidget(m_toolbar);
+    m_notMeasured = new QLabel(this);
+    m_notMeasured->setObjectName(QStringLiteral("timelineNotMeasured"));
+    m_notMeasured->setWordWrap(true);
+    m_notMeasured->hide();
+    layout->addWidget(m_notMeasured);
     auto* row = new QHBoxLayout;
     row->setContentsMargins(0, 0, 0, 0);
     row->setSpacing(2);
@@ -444,4 +450,15 @@ void TimelineView::applyPalette()
     }
     m_markers->invalidate(); // rebuild markers in the new colours
     if (m_pump) refresh();
+}
+
+void TimelineView::setNotMeasured(const QString& why)
+{
+    m_notMeasured->setText(why.isEmpty() ? QString() : tr("Nothing is measured here: %1.").arg(why));
+    m_notMeasured->setVisible(!why.isEmpty());
+}
+
+QString TimelineView::notMeasured() const
+{
+    return m_notMeasured->isHidden() ? QString() : m_notMeasured->text();
 }

@@ -62,6 +62,9 @@ public:
     std::pair<double, double> selectedRange() const { return m_selector->selection(); }
     /// Shows (or hides) a range chosen elsewhere, e.g. on the TMA plot, as a grey band; emits nothing.
     void showLinkedRange(double from, double to, bool visible) { m_selector->showLinked(from, to, visible); }
+    /// A source that measures nothing (allocation without monitoring): a line above the plots says why; "" hides it.
+    void setNotMeasured(const QString& why);
+    QString notMeasured() const;
     bool linkedRangeVisible() const { return m_selector->linkedVisible(); }
     std::pair<double, double> linkedRange() const { return m_selector->linked(); }
 
@@ -132,4 +135,5 @@ private:
     bool m_smooth = true;
     double m_window = 300.0;
     std::array<bool, kMetricCount> m_metricVisible { true, true, false, false };
+    class QLabel* m_notMeasured = nullptr;
 };

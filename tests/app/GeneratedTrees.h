@@ -57,8 +57,8 @@ inline bool writeManyMonitorGroupsTree(const QString& root, int count = 128)
 {
     if (!copyFixtureTree(QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/resctrl.full"), root)) return false;
     for (int g = 0; g < count; ++g) {
-        const QString dir
-            = root + QStringLiteral("/mon_groups/kubepods-burstable-pod7f3c%1-workload.scope").arg(g, 3, 10, QLatin1Char('0'));
+        const QString dir = root
+            + QStringLiteral("/mon_groups/kubepods-burstable-pod7f3c%1-workload.scope").arg(g, 3, 10, QLatin1Char('0'));
         if (!QDir().mkpath(dir) || !writeTreeFile(dir + "/tasks", QString()) || !writeTreeFile(dir + "/cpus_list", {})
             || !writeTreeFile(dir + "/cpus", QStringLiteral("0")))
             return false;

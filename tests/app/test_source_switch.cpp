@@ -24,6 +24,7 @@
 #include "views/MbaEditor.h"
 #include "views/MonitorPanel.h"
 #include "views/PmuPages.h"
+#include "views/TimelineView.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -167,6 +168,8 @@ private Q_SLOTS:
             w.show();
             QVERIFY(QTest::qWaitForWindowExposed(&w));
             QTRY_VERIFY_WITH_TIMEOUT(w.allocationModel()->rowCount() > 0, 10000);
+            // The L2-only tree measures nothing, and the timelines say so rather than plot an empty axis.
+            QCOMPARE(w.findChild<TimelineView*>()->notMeasured().isEmpty(), root != l2);
             for (const QString& view : { QStringLiteral("rdt"), QStringLiteral("experiments") }) {
                 w.showView(view);
                 QCoreApplication::processEvents();
