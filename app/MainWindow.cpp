@@ -34,6 +34,7 @@
 #include "views/CacheWayHeatmap.h"
 #include "views/ExperimentsPage.h"
 #include "views/ExplainPanel.h"
+#include "views/FittingSplitter.h"
 #include "views/GroupsPanel.h"
 #include "views/MachinePanel.h"
 #include "views/MbaEditor.h"
@@ -169,7 +170,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* split = new QSplitter(Qt::Vertical, dashboard);
     split->setObjectName(QStringLiteral("dashboardSplit"));
     // Heatmap and MBA editor side by side (heatmap helper's widgets), timelines below.
-    auto* allocation = new QSplitter(Qt::Horizontal, split);
+    auto* allocation = new FittingSplitter(split); // side by side, or stacked on a narrow screen
     allocation->setObjectName(QStringLiteral("allocationSplit"));
     allocation->addWidget(m_heatmap);
     m_mba = new MbaEditor(allocation);
@@ -797,6 +798,7 @@ void MainWindow::buildFileMenu()
                 this, tr("Open CPUID dump"), tr("%1 does not read as a CPUID dump: %2").arg(path, why));
     });
     openDump->setObjectName(QStringLiteral("openCpuidDump"));
+    openDump->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_U)); // U as in CPUID
     openDump->setToolTip(tr("Describe another CPU from a CPUID dump (AIDA64/InstLatx64 text, cpuid -r, rdtscope "
                             "JSON): a window about that CPU's Machine page"));
     QAction* switchAction = file->addAction(tr("S&witch source\u2026"), this, [this] {

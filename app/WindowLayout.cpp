@@ -55,7 +55,7 @@ void WindowLayout::applyDefaultDockSizes()
     m_window->resizeDocks({ groups, explain }, { groupsWidth, explainWidth }, Qt::Horizontal);
     if (auto* split = m_window->findChild<QSplitter*>(QStringLiteral("dashboardSplit"))) split->setSizes({ 560, 340 });
     if (auto* allocation = m_window->findChild<QSplitter*>(QStringLiteral("allocationSplit"));
-        allocation && allocation->widget(1)) {
+        allocation && allocation->widget(1) && allocation->orientation() == Qt::Horizontal) {
         // The heatmap first (its bits, masks and occupancy whole), then the MB table: every domain's column when
         // the room is there, else at least two and it scrolls.
         const QWidget* heatmap = allocation->widget(0);

@@ -31,13 +31,13 @@ TimelineToolbar::TimelineToolbar(const std::array<bool, kMetricCount>& metricsSh
     bar->addWidget(m_windowBox);
     bar->addSpacing(12);
 
-    const QString names[kMetricCount]
-        = { tr("Occupancy"), tr("Total BW"), tr("Local BW"), tr("Remote BW (total \u2212 local)") };
+    const QString names[kMetricCount] = { tr("Occupancy"), tr("Total BW"), tr("Local BW"), tr("Remote BW") };
     for (int m = 0; m < kMetricCount; ++m) {
         auto* box = new QCheckBox(names[m], this);
         box->setChecked(metricsShown[static_cast<std::size_t>(m)]);
         connect(
             box, &QCheckBox::toggled, this, [this, m](bool on) { Q_EMIT metricToggled(static_cast<Metric>(m), on); });
+        if (m == kMetricCount - 1) box->setToolTip(tr("Remote memory bandwidth: total minus local MBM"));
         m_metricBoxes[static_cast<std::size_t>(m)] = box;
         bar->addWidget(box);
     }
