@@ -53,8 +53,8 @@ void FittingSplitter::fitOrientation()
 {
     const int need = sideBySideWidth();
     // A little room to spare before going back side by side, so a width near the limit does not flip to and fro.
-    const Qt::Orientation wanted = width() >= need + (orientation() == Qt::Vertical ? 24 : 0) ? Qt::Horizontal
-                                                                                              : Qt::Vertical;
+    const Qt::Orientation wanted
+        = width() >= need + (orientation() == Qt::Vertical ? 24 : 0) ? Qt::Horizontal : Qt::Vertical;
     if (wanted == orientation()) return;
     setOrientation(wanted);
     if (wanted == Qt::Vertical && count() == 2) // the first (the heatmap) takes three fifths, the second the rest

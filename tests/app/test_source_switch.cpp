@@ -34,9 +34,12 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSet>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -146,6 +149,17 @@ private Q_SLOTS:
                 QVERIFY2(min.width() <= 1280 && min.height() <= 720,
                     qPrintable(QStringLiteral("%1 %2: %3x%4").arg(o.source, view).arg(min.width()).arg(min.height())));
             }
+            // At 1280 pixels with both side docks the Cache & bandwidth page needs no sideways scrolling: the
+            // heatmap and the MB table stack.
+            w.resize(1280, 720);
+            w.showView(QStringLiteral("rdt"));
+            auto* allocation = w.findChild<QSplitter*>(QStringLiteral("allocationSplit"));
+            QVERIFY(allocation);
+            auto* area = qobject_cast<QScrollArea*>(w.findChild<QTabWidget*>()->currentWidget());
+            QVERIFY(area);
+            if (area->viewport()->width() < 836) // narrower than the two side by side: they must stack
+                QTRY_COMPARE(allocation->orientation(), Qt::Vertical);
+            QTRY_COMPARE(area->horizontalScrollBar()->maximum(), 0);
         }
     }
 
