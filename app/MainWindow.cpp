@@ -18,7 +18,7 @@
 #include "protocol/AgentUrl.h"
 #include "simpmu/SimPmuModel.h"
 
-#include "ReplaySourceAdapter.h"
+#include "EngineSource.h"
 #include "SessionRecording.h"
 
 #include "lesson/LessonRun.h"
