@@ -245,6 +245,7 @@ rdt::Result<SourceBundle> openReplaySource(const QString& path)
     bundle.replay = std::make_unique<PlaybackControl>(holder, replay);
     bundle.readAllocation = [&replay, stateOptions] { return readAllocationState(replay, stateOptions); };
     bundle.readOnlyReason = QString::fromStdString(stateOptions.readOnlyReason);
+    if (auto machine = replay.machineReport()) bundle.machine = std::move(*machine);
     bundle.engine = holder;
     return bundle;
 }
@@ -256,10 +257,12 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
     Engine& engine = *holder->engine;
     // Whether allocations can be written is the engine's answer (for a remote engine, the agent's on its machine).
     const std::string readOnly = engine.source().writability.text();
+    // What the machine is, decoded once by the engine; the agent's machine, not this host, for a remote engine.
+    auto report = engine.machineReport();
+    if (!report) return report.error();
     std::optional<MachineDescription> remoteMachine;
-    if (!engine.location().empty()) { // the agent's machine, not this host
-        auto report = engine.describeMachine();
-        if (!report) return report.error();
+    if (!engine.location().empty()) {
+        if (!report->describeError.empty()) return rdt::makeError(report->describeError);
         remoteMachine = machineFromReport(*report);
     }
     if (!engine.hasRdt()) return rdt::errnoError(ENODEV, "the engine has no RDT source open");
@@ -328,6 +331,7 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
     bundle.experimentEngine = readOnly.empty() ? &engine : nullptr; // experiments write allocations
     bundle.liveEngine = raw;
     bundle.remoteMachine = std::move(remoteMachine);
+    bundle.machine = std::move(*report);
     bundle.setEventTap = [weak = std::weak_ptr<EngineHolder>(holder)](auto tap) {
         if (auto h = weak.lock()) h->tap = std::move(tap);
     };
