@@ -47,11 +47,17 @@ public:
     void drain(DrainedFrame& out, std::size_t maxBatches) override
     {
         Engine& engine = *m_holder->engine;
-        auto events = engine.drainEvents();
         if (m_playback && m_playback->takeSeek()) { // what was queued before the seek is no longer wanted
             m_pending.clear();
             out.reset = true;
         }
+        // A replay delivers as fast as it is drained: take more only once the frames have shown what is queued,
+        // so playing as fast as possible never queues more than a drain's worth.
+        if (m_playback && m_pending.size() >= maxBatches) {
+            releasePending(out, maxBatches);
+            return;
+        }
+        auto events = engine.drainEvents();
         const auto lost = engine.connectionLost();
         if (m_holder->tap)
             for (const auto& e : events)
@@ -83,11 +89,7 @@ public:
                     out.notes.push_back({ err->timeNs, err->where + ": " + err->reason, false });
             }
         }
-        // A frame after a stall takes at most maxBatches; the rest waits for the next frame, in order.
-        for (std::size_t i = 0; i < maxBatches && !m_pending.empty(); ++i) {
-            out.batches.push_back(std::move(m_pending.front()));
-            m_pending.pop_front();
-        }
+        releasePending(out, maxBatches);
         if (lost && !m_lostReported) {
             m_lostReported = true;
             out.connectionLost = lost->toString();
@@ -98,6 +100,15 @@ public:
     }
 
 private:
+    /// A frame after a stall takes at most maxBatches; the rest waits for the next frame, in order.
+    void releasePending(DrainedFrame& out, std::size_t maxBatches)
+    {
+        for (std::size_t i = 0; i < maxBatches && !m_pending.empty(); ++i) {
+            out.batches.push_back(std::move(m_pending.front()));
+            m_pending.pop_front();
+        }
+    }
+
     std::shared_ptr<EngineHolder> m_holder;
     SourceDescription m_description;
     rdt::engine::ReplayPlayback* m_playback = nullptr; ///< in the holder's engine

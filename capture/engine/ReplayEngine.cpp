@@ -230,6 +230,7 @@ void ReplayEngine::seek(std::uint64_t timeNs)
 {
     m_replay.seek(timeNs);
     m_finished = false;
+    m_seekSeen = true;
 }
 
 std::vector<EngineEvent> ReplayEngine::drainEvents()
@@ -244,7 +245,6 @@ std::vector<EngineEvent> ReplayEngine::drainEvents()
         u = m_replay.samplesUntil(std::min(m_stopNs, m_replay.position()), kMaxSamplesPerDrain);
         if (u.batches.empty() && !u.atEnd && m_replay.position() < m_stopNs) u.skippedNs = m_replay.skipLongGap();
     }
-    if (u.seeked) m_seekSeen = true;
     m_finished = u.atEnd
         || (m_replay.playing() && u.batches.empty() && (fast || m_replay.position() >= std::min(m_stopNs, endNs())));
 

@@ -35,7 +35,7 @@ public:
     virtual void stopAt(std::uint64_t timeNs) = 0;
     /// Everything up to the end (or the stopAt time) has been delivered.
     virtual bool finished() const = 0;
-    /// True once after each seek that a drain has seen: a front end drops what it drew before appending more.
+    /// True once after each seek: a front end drops what it drew (and what it still holds) before it drains more.
     virtual bool takeSeek() = 0;
 };
 
