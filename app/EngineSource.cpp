@@ -4,6 +4,7 @@
 
 #include "engine/CaptureService.h"
 #include "engine/Engine.h"
+#include "engine/ReplayEngine.h"
 #include "engine/SnapshotReadings.h"
 #include "models/EngineAllocation.h"
 #include "platform/CpuidDump.h"
@@ -35,14 +36,27 @@ struct EngineHolder {
 
 class EngineFeed : public SampleFeed {
 public:
-    EngineFeed(std::shared_ptr<EngineHolder> holder, SourceDescription description)
+    /// `playback`: the engine plays a recording (a replay), whose seeks reset the plots.
+    EngineFeed(std::shared_ptr<EngineHolder> holder, SourceDescription description,
+        rdt::engine::ReplayPlayback* playback = nullptr)
         : m_holder(std::move(holder))
         , m_description(std::move(description))
+        , m_playback(playback)
     { }
     SourceDescription description() const override { return m_description; }
     void drain(DrainedFrame& out, std::size_t maxBatches) override
     {
         Engine& engine = *m_holder->engine;
+        if (m_playback && m_playback->takeSeek()) { // what was queued before the seek is no longer wanted
+            m_pending.clear();
+            out.reset = true;
+        }
+        // A replay delivers as fast as it is drained: take more only once the frames have shown what is queued,
+        // so playing as fast as possible never queues more than a drain's worth.
+        if (m_playback && m_pending.size() >= maxBatches) {
+            releasePending(out, maxBatches);
+            return;
+        }
         auto events = engine.drainEvents();
         const auto lost = engine.connectionLost();
         if (m_holder->tap)
@@ -75,11 +89,7 @@ public:
                     out.notes.push_back({ err->timeNs, err->where + ": " + err->reason, false });
             }
         }
-        // A frame after a stall takes at most maxBatches; the rest waits for the next frame, in order.
-        for (std::size_t i = 0; i < maxBatches && !m_pending.empty(); ++i) {
-            out.batches.push_back(std::move(m_pending.front()));
-            m_pending.pop_front();
-        }
+        releasePending(out, maxBatches);
         if (lost && !m_lostReported) {
             m_lostReported = true;
             out.connectionLost = lost->toString();
@@ -90,8 +100,18 @@ public:
     }
 
 private:
+    /// A frame after a stall takes at most maxBatches; the rest waits for the next frame, in order.
+    void releasePending(DrainedFrame& out, std::size_t maxBatches)
+    {
+        for (std::size_t i = 0; i < maxBatches && !m_pending.empty(); ++i) {
+            out.batches.push_back(std::move(m_pending.front()));
+            m_pending.pop_front();
+        }
+    }
+
     std::shared_ptr<EngineHolder> m_holder;
     SourceDescription m_description;
+    rdt::engine::ReplayPlayback* m_playback = nullptr; ///< in the holder's engine
     std::deque<rdt::RdtSampleBatch> m_pending;
     bool m_lostReported = false;
     std::optional<std::pair<std::uint64_t, std::string>> m_note; ///< the last scenario note: its time, headline
@@ -190,7 +210,56 @@ private:
     std::string m_readOnly;
 };
 
+/// The replay bar over the engine's playback: the bar counts from the recording's start, the engine on its clock.
+class PlaybackControl : public ReplayControl {
+public:
+    PlaybackControl(std::shared_ptr<EngineHolder> holder, rdt::engine::ReplayPlayback& playback)
+        : m_holder(std::move(holder))
+        , m_playback(playback)
+    { }
+    std::uint64_t durationNs() const override { return m_playback.endNs() - m_playback.startNs(); }
+    std::uint64_t positionNs() const override { return m_playback.positionNs() - m_playback.startNs(); }
+    bool playing() const override { return m_playback.playing(); }
+    void setPlaying(bool playing) override { m_playback.setPlaying(playing); }
+    double speed() const override { return m_playback.speed(); }
+    void setSpeed(double factor) override { m_playback.setSpeed(factor); }
+    void seek(std::uint64_t positionNs) override { m_playback.seek(m_playback.startNs() + positionNs); }
+
+private:
+    std::shared_ptr<EngineHolder> m_holder; ///< keeps the engine behind m_playback alive
+    rdt::engine::ReplayPlayback& m_playback;
+};
+
 } // namespace
+
+rdt::Result<SourceBundle> openReplaySource(const QString& path)
+{
+    auto opened = rdt::engine::ReplayEngine::open(path.toStdString());
+    if (!opened) return opened.error();
+    rdt::engine::ReplayEngine& replay = **opened;
+    auto holder = std::make_shared<EngineHolder>();
+    holder->engine = std::move(*opened);
+    replay.setPlaying(true);
+
+    SourceDescription description;
+    description.kind = SourceKind::Replay;
+    description.name = "replay:" + path.toStdString();
+    description.reason = replay.source().why;
+    // The engine decides what a replay shows (its layout, groups, samples) and that it writes nothing.
+    AllocationStateOptions stateOptions;
+    stateOptions.simulated = replay.source().simulated;
+    stateOptions.writable = false;
+    stateOptions.readOnlyReason = replay.source().writability.text();
+
+    SourceBundle bundle;
+    bundle.feed = std::make_unique<EngineFeed>(holder, description, &replay);
+    bundle.replay = std::make_unique<PlaybackControl>(holder, replay);
+    bundle.readAllocation = [&replay, stateOptions] { return readAllocationState(replay, stateOptions); };
+    bundle.readOnlyReason = QString::fromStdString(stateOptions.readOnlyReason);
+    if (auto machine = replay.machineReport()) bundle.machine = std::move(*machine);
+    bundle.engine = holder;
+    return bundle;
+}
 
 rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, double rateHz)
 {
@@ -199,10 +268,12 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
     Engine& engine = *holder->engine;
     // Whether allocations can be written is the engine's answer (for a remote engine, the agent's on its machine).
     const std::string readOnly = engine.source().writability.text();
+    // What the machine is, decoded once by the engine; the agent's machine, not this host, for a remote engine.
+    auto report = engine.machineReport();
+    if (!report) return report.error();
     std::optional<MachineDescription> remoteMachine;
-    if (!engine.location().empty()) { // the agent's machine, not this host
-        auto report = engine.describeMachine();
-        if (!report) return report.error();
+    if (!engine.location().empty()) {
+        if (!report->describeError.empty()) return rdt::makeError(report->describeError);
         remoteMachine = machineFromReport(*report);
     }
     if (!engine.hasRdt()) return rdt::errnoError(ENODEV, "the engine has no RDT source open");
@@ -281,6 +352,7 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
     bundle.experimentEngine = readOnly.empty() ? &engine : nullptr; // experiments write allocations
     bundle.liveEngine = raw;
     bundle.remoteMachine = std::move(remoteMachine);
+    bundle.machine = std::move(*report);
     bundle.setEventTap = [weak = std::weak_ptr<EngineHolder>(holder)](auto tap) {
         if (auto h = weak.lock()) h->tap = std::move(tap);
     };

@@ -5,6 +5,8 @@
 
 #include "core/Result.h"
 
+#include <QString>
+
 #include <memory>
 #include <string>
 
@@ -20,6 +22,11 @@ class Engine;
 /// cost; capture/sim/TimeScale.h). `preset`: with `sim`, a CPU preset instead of the scenario's ("epyc-genoa").
 rdt::Result<SourceBundle> openEngineSource(const std::string& spec, const std::string& scenario, double rateHz = 10.0,
     bool scenarioSetupOnly = false, std::uint32_t simTimeScale = 1, const std::string& preset = {});
+
+/// A recorded session (rdtscope-cli record, the GUI's Record) as a source: engine/ReplayEngine.h answers its
+/// groups, allocation layout and samples as a live engine does, the replay bar drives its playback (seek, speed);
+/// it writes nothing and says why.
+rdt::Result<SourceBundle> openReplaySource(const QString& path);
 
 /// The same over an engine opened elsewhere (a remote one reached through rdtscope-agent, or a service over a
 /// test's backend). Whether allocations can be edited is the engine's answer (SourceDescription::writability).

@@ -13,12 +13,10 @@
 #include "SourceFactory.h"
 #include "SourceSwitchDialog.h"
 #include "StartPage.h"
-#include "platform/CpuFeatures.h"
-#include "platform/CpuidDump.h"
 #include "protocol/AgentUrl.h"
 #include "simpmu/SimPmuModel.h"
 
-#include "ReplaySourceAdapter.h"
+#include "EngineSource.h"
 #include "SessionRecording.h"
 
 #include "lesson/LessonRun.h"
@@ -457,23 +455,22 @@ void MainWindow::setSource(SourceBundle bundle)
         showMachine(m_source.remoteMachine ? *m_source.remoteMachine : m_hostMachine);
     refreshAllocation();
     updateTitle();
-    // The CPU the source measures (the simulated one for the simulator): AMD's texts on an AMD machine, and the
-    // simulated PMU paired with the simulated CPU (Skylake-SP's TMA formula, not Sapphire Rapids' slots).
-    std::optional<rdt::CpuFeatures> cpu;
-    if (m_source.machineInfo) {
-        if (auto table = rdt::cpuidTableFromJson(m_source.machineInfo().cpuidJson))
-            cpu = rdt::decodeCpuFeatures(*table);
-    }
+    // The CPU the source measures, as its engine decoded it (the simulated one for the simulator): AMD's texts on an
+    // AMD machine, and the simulated PMU paired with the simulated CPU (Skylake-SP's TMA formula, not Sapphire
+    // Rapids' slots).
+    const rdt::api::MachineReport* machine = m_source.machine ? &*m_source.machine : nullptr;
+    const bool cpuKnown = machine && machine->cpu.known;
     // AMD's texts where the source is AMD's: the simulated CPU says so for the simulator; for resctrl (a live machine
     // or a copy of a tree, whose CPU need not be this host's) AMD's bandwidth unit, 1/8 GB/s, does.
-    bool amd = m_pump->source().kind == SourceKind::Simulated && cpu && cpu->identity.isAmd();
+    bool amd = m_pump->source().kind == SourceKind::Simulated && cpuKnown && machine->cpu.isAmd();
     for (const auto& b : m_allocationModel->state().bandwidths) // as refreshAllocation() read it above
         amd = amd || b.unit == "GB/s";
     m_explain->setVendorVariant(amd ? QStringLiteral("amd") : QString());
     if (m_pump->source().kind == SourceKind::Simulated) {
         sharePmuEngine();
         m_explain->showConcept(QStringLiteral("simulated")); // say up front what the numbers are
-        if (cpu) m_pmu->controls()->setSimulatedCpu(rdt::pmu::simulatedPmuModel(*cpu));
+        if (cpuKnown)
+            m_pmu->controls()->setSimulatedCpu({ machine->pmu.simulatedPmuName, machine->pmu.simulatedPmuLabel });
     }
     m_pump->start();
     m_timelines->setNotMeasured(QString::fromStdString(m_pump->source().notMeasured));

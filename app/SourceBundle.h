@@ -45,6 +45,9 @@ struct SourceBundle {
     rdt::engine::Engine* liveEngine = nullptr;
     /// Routes every event the frame pump drains to `tap` first (a lesson run); null for a replay.
     std::function<void(std::function<void(const rdt::engine::EngineEvent&)>)> setEventTap;
+    /// The machine the source measures as its engine reports it (api/MachineReport.h: the simulated CPU for the
+    /// simulator, the recorded one for a replay, the agent's for a connected source); none when it cannot say.
+    std::optional<rdt::api::MachineReport> machine;
     /// The machine the engine runs on, as the engine describes it, for an engine on another machine (an agent's):
     /// the Machine page shows it instead of the GUI's own host. None for local engines and replays.
     std::optional<MachineDescription> remoteMachine;

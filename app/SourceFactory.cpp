@@ -2,7 +2,6 @@
 #include "SourceFactory.h"
 
 #include "EngineSource.h"
-#include "ReplaySourceAdapter.h"
 
 #include "remote/RemoteEngine.h"
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "MachineDescription.h"
 
+#include "api/MachineReport.h"
 #include "platform/CapabilityReport.h"
 #include "platform/CoreTypeView.h"
 #include "platform/CpuidDump.h"
@@ -22,6 +23,18 @@ MachineDescription machineFromReport(const rdt::CapabilityReport& report)
     MachineDescription d;
     d.cpuidSource = q(report.source);
     d.rdtWhyNot = q(report.rdtWhyNot);
+    d.rows.reserve(static_cast<qsizetype>(report.lines.size()));
+    for (const auto& line : report.lines)
+        d.rows.append({ q(line.group), q(line.name), q(line.value), line.present, q(line.origin), q(line.sdmSection),
+            q(line.whyNot) });
+    return d;
+}
+
+MachineDescription machineFromReport(const rdt::api::MachineReport& report)
+{
+    MachineDescription d;
+    d.cpuidSource = q(report.linesFrom);
+    d.rdtWhyNot = q(report.rdt.whyNot);
     d.rows.reserve(static_cast<qsizetype>(report.lines.size()));
     for (const auto& line : report.lines)
         d.rows.append({ q(line.group), q(line.name), q(line.value), line.present, q(line.origin), q(line.sdmSection),

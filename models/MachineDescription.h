@@ -10,6 +10,9 @@
 
 namespace rdt {
 struct CapabilityReport;
+namespace api {
+struct MachineReport;
+}
 }
 
 /// What the Machine panel shows: the capability lines plus where CPUID came from and why RDT is unusable.
@@ -21,6 +24,8 @@ struct MachineDescription {
 
 /// Converts the platform's report (the exact list `rdtscope-cli info` prints) for the panel.
 MachineDescription machineFromReport(const rdt::CapabilityReport& report);
+/// The same from an engine's report (api/MachineReport.h): an agent's machine as its engine describes it.
+MachineDescription machineFromReport(const rdt::api::MachineReport& report);
 
 /// Decodes this machine (live CPUID, environment probe, sysfs topology) or, with a dump path, another CPU's dump
 /// (no environment or topology then, as `rdtscope-cli info --cpuid-dump` does).

@@ -4,8 +4,7 @@
 #include "Commands.h"
 #include "LayoutText.h"
 #include "Options.h"
-#include "engine/AllocationLayoutOf.h"
-#include "session/RecordedCapabilities.h"
+#include "engine/ReplayEngine.h"
 
 #include "core/TerminalText.h"
 #include "core/Text.h"
@@ -20,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <thread>
+#include <variant>
 
 namespace rdt::cli {
 
@@ -27,7 +27,7 @@ namespace {
 
 struct ReplayOptions {
     std::string file;
-    double speed = session::ReplaySource::kAsFastAsPossible;
+    double speed = engine::ReplayPlayback::kAsFastAsPossible;
     bool csv = false, salvage = false;
     bool telemetry = false; ///< --telemetry: the CSV holds the recorded PERF_PKG_MON rows instead of cache rows
     std::optional<double> from, to;
@@ -96,59 +96,39 @@ int runReplay(const ReplayOptions& o)
         std::fprintf(stderr, "note: SIMULATED session (source %s), not measured on hardware\n",
             shown(reader->meta().source).c_str());
 
-    session::ReplaySource replay(reader);
-    {
-        // The recording machine's allocation layout, by the engine's rule over what the session recorded: the same
-        // ways, sizes and units the GUI's replay shows.
-        const std::uint64_t at = o.from ? sessionTimeNs(*reader, *o.from) : replay.startNs();
-        const auto cpu = session::recordedCpu(reader->machine());
-        const auto caps = session::recordedCapabilities(
-            reader->machine(), cpu ? &*cpu : nullptr, session::recordedValuesOf(replay.allocationStateAt(at)));
-        const auto text = formatLayoutLines(engine::allocationLayoutOf(caps, cpu ? &*cpu : nullptr));
-        std::fprintf(stderr, "recorded %s", text.c_str());
-    }
-    const std::uint64_t endNs = o.to ? std::min(replay.endNs(), sessionTimeNs(*reader, *o.to)) : replay.endNs();
+    // The session as an engine: the layout, groups and samples it answers are the GUI's replay's too.
+    engine::ReplayEngine replay(reader);
+    if (o.from) replay.seek(sessionTimeNs(*reader, *o.from));
+    if (auto layout = replay.allocationLayout())
+        std::fprintf(stderr, "recorded %s", formatLayoutLines(*layout).c_str());
     if (o.from) {
-        const std::uint64_t t = sessionTimeNs(*reader, *o.from);
-        replay.seek(t);
-        for (const auto& [key, value] : replay.allocationStateAt(t))
-            std::fprintf(stderr, "in force at %.3f s: %s %s:%d=%s\n", *o.from,
-                shown(session::displayGroup(std::get<0>(key))).c_str(), shown(std::get<1>(key)).c_str(),
-                std::get<2>(key), shown(value).c_str());
+        for (const auto& g : replay.snapshot().groups)
+            for (const auto& line : g.schemata.lines())
+                for (const auto& [domain, value] : line.values)
+                    std::fprintf(stderr, "in force at %.3f s: %s %s:%d=%s\n", *o.from,
+                        shown(session::displayGroup(g.info.path)).c_str(), shown(line.resource).c_str(), domain,
+                        shown(value).c_str());
     }
+    if (o.to) replay.stopAt(sessionTimeNs(*reader, *o.to));
     replay.setSpeed(speed);
-    replay.play();
+    replay.setPlaying(true);
     session::StopSignals::install();
     if (csv) std::printf("%s\n", o.telemetry ? kTelemetryCsvHeader : session::kSampleCsvHeader);
-    bool done = false;
-    while (!done && !session::StopSignals::requested()) {
-        auto u = speed == session::ReplaySource::kAsFastAsPossible
-            ? replay.samplesUntil(endNs, 100000)
-            : replay.samplesUntil(std::min(replay.position(), endNs));
+    while (!replay.finished() && !session::StopSignals::requested()) {
         // Allocation changes go to stderr at their place in time, between the sample batches around them.
-        std::size_t nextAlloc = 0;
-        auto printAllocationsUntil = [&](std::uint64_t t) {
-            for (; nextAlloc < u.allocations.size() && u.allocations[nextAlloc].timeNs <= t; ++nextAlloc) {
-                if (u.allocations[nextAlloc].who == "initial") continue; // the start state is in `summary`
+        for (const auto& event : replay.drainEvents()) {
+            if (const auto* b = std::get_if<RdtSampleBatch>(&event)) {
+                printBatch(*b, origin, csv, o.telemetry, simulated);
+            } else if (const auto* a = std::get_if<AllocationChanged>(&event)) {
+                if (a->who == "initial") continue; // the start state is in `summary`
                 std::fflush(stdout);
-                printAllocation(u.allocations[nextAlloc], origin);
-            }
-        };
-        for (const auto& b : u.batches) {
-            printAllocationsUntil(b.timeNs);
-            printBatch(b, origin, csv, o.telemetry, simulated);
-        }
-        printAllocationsUntil(UINT64_MAX);
-        done = replay.atEnd() || (replay.position() >= endNs && u.batches.empty() && speed != 0)
-            || (speed == session::ReplaySource::kAsFastAsPossible && u.batches.empty());
-        if (!done && speed != session::ReplaySource::kAsFastAsPossible && u.batches.empty()) {
-            if (const std::uint64_t skipped = replay.skipLongGap(); skipped > 0) {
+                printAllocation(*a, origin);
+            } else if (const auto* w = std::get_if<engine::EngineWarning>(&event)) {
                 std::fflush(stdout);
-                std::fprintf(stderr, "note: skipped %.3f s of session time with no samples\n",
-                    static_cast<double>(skipped) / 1e9);
+                std::fprintf(stderr, "note: %s\n", w->text.c_str());
             }
         }
-        if (!done && speed != session::ReplaySource::kAsFastAsPossible)
+        if (!replay.finished() && speed != engine::ReplayPlayback::kAsFastAsPossible)
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     std::fflush(stdout);
@@ -169,9 +149,9 @@ CommandRun defineReplay(CLI::App& cmd)
         "Exit codes: 0 ok, 1 damaged file (everything readable was replayed, problems on stderr), 2 usage error.");
     auto o = std::make_shared<ReplayOptions>();
     addPositional(cmd, "FILE", o->file, "the session file")->required();
-    addNumber(cmd, "--speed", o->speed, { session::ReplaySource::kMinSpeed, session::ReplaySource::kMaxSpeed }, "X|max",
-        "times real time; max (default): as fast as possible",
-        NumberWord { "max", session::ReplaySource::kAsFastAsPossible });
+    addNumber(cmd, "--speed", o->speed, { engine::ReplayPlayback::kMinSpeed, engine::ReplayPlayback::kMaxSpeed },
+        "X|max", "times real time; max (default): as fast as possible",
+        NumberWord { "max", engine::ReplayPlayback::kAsFastAsPossible });
     cmd.add_flag("--csv", o->csv, "CSV instead of tables");
     cmd.add_flag("--telemetry", o->telemetry,
         std::string("with --csv: the recorded PERF_PKG_MON rows instead:\n") + kTelemetryCsvHeader);

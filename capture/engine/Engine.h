@@ -8,6 +8,7 @@
 
 #include "AllocationLayoutOf.h"
 #include "EngineTypes.h"
+#include "MachineReportOf.h"
 #include "platform/CapabilityReport.h"
 
 #include <cerrno>
@@ -47,6 +48,18 @@ public:
     virtual Result<CapabilityReport> describeMachine()
     {
         return errnoError(ENOTSUP, "this engine does not describe its machine", "run rdtscope-cli info there");
+    }
+    /// What the machine is (api/MachineReport.h): its CPUID decoded once by the engine (vendor, caches, RDT and PMU
+    /// capabilities), describeMachine()'s lines, where the engine runs. Front ends read this, never the CPUID JSON.
+    /// A remote engine builds it from what the protocol carries (the machine's CPUID snapshot and description).
+    virtual Result<api::MachineReport> machineReport()
+    {
+        auto m = machine();
+        if (!m) return m.error();
+        auto described = describeMachine();
+        auto report = machineReportOf(*m, described ? &*described : nullptr, location());
+        if (!described) report.describeError = described.error().toString();
+        return report;
     }
     /// Where the engine runs: "" for this process, "the agent on root@srv" for a remote one.
     virtual std::string location() const { return {}; }

@@ -478,3 +478,37 @@ TEST(AgentEngine, SncNodeSamplesTravel)
         EXPECT_EQ(s.node, -1); // the L3 rows, summed on this side
     EXPECT_FALSE(got.front().samples.empty());
 }
+
+// Issue #42: the machine report (api/MachineReport.h) of an agent's engine is the one a local engine gives for the
+// same source: the simulated EPYC's CPUID decoded once on the client from what the protocol carries, only the
+// location saying whose machine it is.
+TEST(AgentEngine, ReportsItsMachineAsALocalEngineDoes)
+{
+    InProcessAgent agent;
+    auto remote = agent.engine("sim", "mba", "epyc-genoa");
+    auto mine = local("sim", "mba", "epyc-genoa");
+    ASSERT_TRUE(remote && mine);
+    const auto theirs = remote->machineReport();
+    const auto ours = mine->machineReport();
+    ASSERT_TRUE(theirs) << theirs.error().toString();
+    ASSERT_TRUE(ours) << ours.error().toString();
+    EXPECT_TRUE(theirs->cpu.isAmd());
+    EXPECT_TRUE(theirs->cpu.simulated);
+    EXPECT_EQ(theirs->cpu.brand, ours->cpu.brand);
+    EXPECT_EQ(theirs->location, remote->location());
+    EXPECT_FALSE(theirs->location.empty());
+    EXPECT_TRUE(ours->location.empty());
+    ASSERT_EQ(theirs->caches.size(), ours->caches.size());
+    for (std::size_t i = 0; i < ours->caches.size(); ++i) {
+        const auto &a = theirs->caches[i], &b = ours->caches[i];
+        EXPECT_EQ(
+            std::tie(a.level, a.type, a.bytes, a.ways, a.leaf), std::tie(b.level, b.type, b.bytes, b.ways, b.leaf));
+    }
+    const auto l3 = theirs->cache(3);
+    ASSERT_TRUE(l3);
+    EXPECT_EQ(l3->leaf, "CPUID.8000001DH");
+    EXPECT_EQ(theirs->rdt.l3CbmLength, ours->rdt.l3CbmLength);
+    EXPECT_EQ(theirs->pmu.simulatedPmuName, ours->pmu.simulatedPmuName);
+    EXPECT_EQ(theirs->lines.size(), ours->lines.size());
+    EXPECT_NE(theirs->linesFrom.find("the agent's machine"), std::string::npos) << theirs->linesFrom;
+}

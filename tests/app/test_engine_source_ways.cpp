@@ -4,7 +4,6 @@
 // a replayed session takes them from its recorded CPUID snapshot, and its recorded bandwidth values come with their
 // control (MB percent steps from the snapshot, MiBps for mba_MBps values).
 #include "EngineSource.h"
-#include "ReplaySourceAdapter.h"
 #include "models/EngineAllocation.h"
 #include "platform/CpuidDump.h"
 #include "session/SessionWriter.h"
