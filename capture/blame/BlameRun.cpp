@@ -59,7 +59,9 @@ private:
         if (m_hooks.onPhase) m_hooks.onPhase(text, m_engine.nowNs());
     }
     /// Fences one suspect, measures the victim, restores. False when a stop was asked for (already restored).
-    bool probe(Suspect& suspect, const Capabilities& caps, BlameResult& result);
+    /// Fences the suspects together (one, or the joint probe), measures the victim, restores each. False when a stop
+    /// was asked for (already restored).
+    bool probe(const std::vector<Suspect*>& suspects, const Capabilities& caps, BlameResult& result);
     void restore(const std::string& group, const Fence& fence, ProbeResult& probe);
 
     engine::Engine& m_engine;
@@ -85,63 +87,98 @@ void BlameRunner::restore(const std::string& group, const Fence& fence, ProbeRes
             for (const auto& [d, v] : line.values)
                 if (g.schemata.value(line.resource, d) != v) {
                     ok = false;
-                    p.log.push_back(displayGroup(group) + " " + line.resource + ":" + std::to_string(d)
-                        + " reads back " + g.schemata.value(line.resource, d).value_or("nothing") + ", not " + v);
+                    p.log.push_back(displayGroup(group) + " " + line.resource + ":" + std::to_string(d) + " reads back "
+                        + g.schemata.value(line.resource, d).value_or("nothing") + ", not " + v);
                 }
     }
     p.restored = ok;
 }
 
-bool BlameRunner::probe(Suspect& suspect, const Capabilities& caps, BlameResult& result)
+bool BlameRunner::probe(const std::vector<Suspect*>& suspects, const Capabilities& caps, BlameResult& result)
 {
     ProbeResult p;
-    p.group = suspect.group;
-    p.domain = suspect.domain;
+    const Suspect& lead = *suspects.front();
+    p.group = lead.group;
+    p.domain = lead.domain;
+    std::string names;
+    for (const auto* s : suspects) {
+        names += (names.empty()                                        ? ""
+                         : suspects.size() > 1 && s == suspects.back() ? " and "
+                                                                       : ", ")
+            + displayGroup(s->group);
+        if (suspects.size() > 1) p.together.push_back(s->group);
+    }
     const auto snap = m_engine.snapshot();
-    auto fence = snap.result.ok ? planFence(caps, snap.groups, suspect.group, m_obs.victim, suspect.resource)
-                                : Result<Fence>(snap.result.error());
-    if (!fence) {
-        result.notes.push_back("probe of " + displayGroup(suspect.group) + " not run: " + fence.error().toString());
+    if (!snap.result.ok) {
+        result.notes.push_back("probe of " + names + " not run: " + snap.result.toString());
         return true;
     }
-    if (!fence->note.empty()) result.notes.push_back(displayGroup(suspect.group) + ": " + fence->note);
-    p.resource = fence->resource;
-    p.fence = fence->text;
-    const GroupDomain victimKey { m_obs.victim, suspect.domain };
+    std::vector<std::pair<std::string, Fence>> fences;
+    std::vector<std::string> groups;
+    for (const auto* s : suspects) {
+        auto fence = planFence(caps, snap.groups, s->group, m_obs.victim, s->resource);
+        if (!fence) {
+            result.notes.push_back("probe of " + displayGroup(s->group) + " not run: " + fence.error().toString());
+            return true;
+        }
+        if (!fence->note.empty()) result.notes.push_back(displayGroup(s->group) + ": " + fence->note);
+        p.resource = fence->resource;
+        p.fence
+            += (p.fence.empty() ? "" : ", ") + (suspects.size() > 1 ? displayGroup(s->group) + " " : "") + fence->text;
+        fences.emplace_back(s->group, std::move(*fence));
+        groups.push_back(s->group);
+    }
+    const GroupDomain victimKey { m_obs.victim, lead.domain };
 
     // The victim before: measured now, after the previous probe's restore has settled.
     const std::size_t b0 = m_obs.polls.size();
     if (!m_recorder->record(m_s.probeMeasureNs, m_obs.polls)) return false;
     const std::size_t b1 = m_obs.polls.size();
 
-    const auto begun = m_engine.beginExperiment({ suspect.group });
+    const auto begun = m_engine.beginExperiment(groups);
     if (!begun.ok)
         result.notes.push_back(
-            "the engine will not restore " + displayGroup(suspect.group) + " if this client disconnects: "
-            + begun.toString());
-    phase("probe: fencing " + displayGroup(suspect.group) + " with " + fence->text);
-    const auto written = m_engine.applyAllocation(suspect.group, fence->change);
-    ++p.writes;
-    p.log.push_back(displayGroup(suspect.group) + ": fence "
-        + (written.result.ok ? "wrote " + fence->text : "FAILED " + written.result.toString()));
+            "the engine will not restore " + names + " if this client disconnects: " + begun.toString());
+    phase("probe: fencing " + names + " with " + p.fence);
+    std::optional<engine::CommandResult> refused;
+    std::size_t written = 0;
+    for (const auto& [group, fence] : fences) {
+        const auto out = m_engine.applyAllocation(group, fence.change);
+        ++p.writes;
+        ++written; // a refused transaction restored itself, but its group is restored again below all the same
+        p.log.push_back(displayGroup(group) + ": fence "
+            + (out.result.ok ? "wrote " + fence.text : "FAILED " + out.result.toString()));
+        if (!out.result.ok) {
+            refused = out.result;
+            break;
+        }
+    }
     bool stopped = false;
     std::size_t d0 = 0, d1 = 0;
-    if (written.result.ok) {
+    if (!refused) {
         stopped = !m_recorder->record(m_s.probeSettleNs, m_obs.polls);
         d0 = m_obs.polls.size();
         stopped = stopped || !m_recorder->record(m_s.probeMeasureNs, m_obs.polls);
         d1 = m_obs.polls.size();
     }
-    // The original allocation comes back however the probe ended (a failed fence may have written part of it).
-    restore(suspect.group, *fence, p);
+    // The original allocation comes back however the probe ended, in reverse order of the fences.
+    p.restored = true;
+    for (std::size_t i = written; i-- > 0;) {
+        ProbeResult one;
+        restore(fences[i].first, fences[i].second, one);
+        p.writes += one.writes;
+        p.log.insert(p.log.end(), one.log.begin(), one.log.end());
+        p.restored = p.restored && one.restored;
+    }
     if (begun.ok && p.restored) (void)m_engine.endExperiment();
     result.probeWrites += p.writes;
     result.restored = result.restored && p.restored;
-    if (!written.result.ok) {
-        result.notes.push_back("probe of " + displayGroup(suspect.group) + " refused: " + written.result.toString());
+    if (refused) {
+        result.notes.push_back("probe of " + names + " refused: " + refused->toString());
         if (m_hooks.onProbe) m_hooks.onProbe(p, m_engine.nowNs());
-        suspect.probe = p;
-        return !stopped;
+        for (auto* s : suspects)
+            s->probe = p;
+        return true;
     }
     if (!stopped) {
         const auto before = spanOf(m_obs.polls, victimKey, b0, b1);
@@ -164,8 +201,7 @@ bool BlameRunner::probe(Suspect& suspect, const Capabilities& caps, BlameResult&
                 * std::sqrt(before->occupancyStdError * before->occupancyStdError
                     + during->occupancyStdError * during->occupancyStdError)
                 / lost;
-            p.missReduction
-                = before->fillBps > 0 ? (before->fillBps - during->fillBps) / before->fillBps : 0;
+            p.missReduction = before->fillBps > 0 ? (before->fillBps - during->fillBps) / before->fillBps : 0;
             const auto pb = pmuSpanOf(m_obs.polls, b0, b1), pd = pmuSpanOf(m_obs.polls, d0, d1);
             if (pb && pd) {
                 p.ipcBefore = pb->ipc;
@@ -173,24 +209,29 @@ bool BlameRunner::probe(Suspect& suspect, const Capabilities& caps, BlameResult&
                 if (pb->ipc > 0) p.ipcGain = (pd->ipc - pb->ipc) / pb->ipc;
             }
             p.verdict = verdictOf(p);
-            char buf[512];
+            char buf[640];
             std::snprintf(buf, sizeof buf,
-                "fencing %s (%s) gave %s back %s of its lost occupancy (+- %s) and changed its memory traffic by %+.0f "
-                "%%%s: %s",
-                displayGroup(suspect.group).c_str(), fence->text.c_str(), displayGroup(m_obs.victim).c_str(),
-                pct(p.occupancyRecovered).c_str(), pct(p.uncertainty).c_str(), -p.missReduction * 100,
-                p.ipcGain ? (", its IPC by " + std::to_string(static_cast<int>(std::lround(*p.ipcGain * 100))) + " %")
-                                .c_str()
-                          : "",
+                "fencing %s%s (%s) gave %s back %s of its lost occupancy (+- %s) and changed its memory traffic by "
+                "%+.0f %%%s: %s",
+                names.c_str(), suspects.size() > 1 ? " together" : "", p.fence.c_str(),
+                displayGroup(m_obs.victim).c_str(), pct(p.occupancyRecovered).c_str(), pct(p.uncertainty).c_str(),
+                -p.missReduction * 100,
+                p.ipcGain
+                    ? (", its IPC by " + std::to_string(static_cast<int>(std::lround(*p.ipcGain * 100))) + " %").c_str()
+                    : "",
                 p.verdict.c_str());
             p.sentence = buf;
         } else {
             p.verdict = "inconclusive";
-            p.sentence = "the victim's counters could not be read during the probe of " + displayGroup(suspect.group);
+            p.sentence = "the victim's counters could not be read during the probe of " + names;
         }
         if (p.verdict == "culprit" && result.verdictNs == 0) result.verdictNs = m_engine.nowNs() - m_start;
     }
-    suspect.probe = p;
+    for (auto* s : suspects) {
+        // A joint probe adds to what each member's own probe found; it does not replace it.
+        if (suspects.size() > 1 && s->probe) p.alone = s->probe->sentence;
+        s->probe = p;
+    }
     if (m_hooks.onProbe) m_hooks.onProbe(p, m_engine.nowNs());
     if (!stopped && !m_recorder->record(m_s.probeSettleNs, m_obs.polls)) return false; // the restore settles
     return !stopped;
@@ -206,8 +247,8 @@ Result<BlameResult> BlameRunner::run()
             "run it on a machine with RDT monitoring, or on the simulator (--source sim)");
     const auto snap = m_engine.snapshot();
     if (!snap.result.ok) return snap.result.error();
-    const auto victim = std::find_if(snap.groups.begin(), snap.groups.end(),
-        [&](const engine::GroupState& g) { return g.info.path == m_s.victim; });
+    const auto victim = std::find_if(
+        snap.groups.begin(), snap.groups.end(), [&](const engine::GroupState& g) { return g.info.path == m_s.victim; });
     if (victim == snap.groups.end())
         return errnoError(ENOENT, "no group '" + displayGroup(m_s.victim) + "'", "rdtscope-cli groups list names them");
     if (!victim->info.isControl)
@@ -258,6 +299,8 @@ Result<BlameResult> BlameRunner::run()
     result.passiveNs = m_recorder->elapsedNs();
     result.harm = victimHarmOf(m_obs);
     result.ranking = rankSuspects(m_obs, result.harm);
+    for (const auto& s : result.ranking)
+        result.passiveOrder.push_back(s.group);
     // A copied resctrl tree (or an idle machine) moves no counter: no ranking can come of it, and it is said.
     bool moved = false;
     for (const auto& s : result.ranking)
@@ -284,9 +327,25 @@ Result<BlameResult> BlameRunner::run()
             }
             budget -= perProbe;
             ++done;
-            if (!probe(s, caps, result)) {
+            if (!probe({ &s }, caps, result)) {
                 result.stopped = true;
                 break;
+            }
+        }
+        // Several culprits can each fill what a fence of one of them frees: fenced alone, none gives much back. When
+        // no probe named a culprit and two or more probed suspects carry passive blame, they are fenced together.
+        std::vector<Suspect*> joint;
+        bool anyCulprit = false;
+        for (auto& s : result.ranking) {
+            if (!s.probe || s.probe->verdict.empty()) continue;
+            anyCulprit = anyCulprit || s.probe->verdict == "culprit";
+            if (passivelyBlamed(s)) joint.push_back(&s);
+        }
+        if (!result.stopped && !anyCulprit && joint.size() >= 2) {
+            if (budget < perProbe) {
+                result.notes.push_back("probe budget spent: the suspects were not fenced together");
+            } else if (!probe(joint, caps, result)) {
+                result.stopped = true;
             }
         }
         // Probed culprits first (by what the fence gave back), then the unprobed by their passive effect, then the
@@ -314,7 +373,8 @@ Result<BlameResult> BlameRunner::run()
 std::string verdictOf(const ProbeResult& p)
 {
     // Culprit: the fence gave back at least 5 % of the victim's lost occupancy, beyond the measurement's interval, or
-    // cut its misses by at least 10 %. Innocent: neither is possible within the interval.
+    // cut its misses by at least 10 % without costing it occupancy. Innocent: neither is possible within the
+    // interval. A group that holds a little of the victim's space (a fence gives back 2-3 %) is not called a culprit.
     const bool occupancy = p.occupancyRecovered >= 0.05 && p.occupancyRecovered > p.uncertainty;
     const bool misses = p.missReduction >= 0.10 && p.occupancyRecovered > -p.uncertainty;
     if (occupancy || misses) return "culprit";

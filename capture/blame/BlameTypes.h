@@ -49,7 +49,10 @@ struct VictimHarm {
 struct ProbeResult {
     std::string group;
     Resource resource = Resource::Cache;
-    std::string fence; ///< what was written: "L3:0=3" or "MB:0=10"
+    std::string fence; ///< what was written: "L3:0=3" or "MB:0=10" ("n1 L3:0=3, n2 L3:0=3" when fenced together)
+    /// A joint probe: every group fenced at once (empty when the group was fenced alone).
+    std::vector<std::string> together;
+    std::string alone; ///< in a joint probe, what fencing this group alone found ("" otherwise)
     int domain = 0; ///< the victim's domain it was judged on
     double victimOccupancyBefore = 0, victimOccupancyDuring = 0;
     double victimMissBpsBefore = 0, victimMissBpsDuring = 0;
@@ -91,6 +94,7 @@ struct Suspect {
 struct BlameResult {
     VictimHarm harm;
     std::vector<Suspect> ranking; ///< most likely culprit first
+    std::vector<std::string> passiveOrder; ///< the suspects' paths as the passive evidence ranked them, before probes
     bool simulated = false;
     bool probed = false; ///< probes were asked for and ran
     std::string probeRefused; ///< why --probe was refused ("" when it ran or was not asked for)

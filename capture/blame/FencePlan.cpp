@@ -79,8 +79,10 @@ Result<Fence> planFence(const Capabilities& caps, const std::vector<engine::Grou
     }
     if (f.resource == Resource::Cache) {
         std::vector<std::string> names;
-        if (caps.resource("L3")) names = { "L3" };
-        else if (caps.resource("L3CODE") && caps.resource("L3DATA")) names = { "L3CODE", "L3DATA" };
+        if (caps.resource("L3"))
+            names = { "L3" };
+        else if (caps.resource("L3CODE") && caps.resource("L3DATA"))
+            names = { "L3CODE", "L3DATA" };
         if (names.empty())
             return errnoError(EOPNOTSUPP, "no L3 cache allocation (CAT) on this machine: nothing to fence with");
         for (const auto& r : names) {
@@ -97,8 +99,7 @@ Result<Fence> planFence(const Capabilities& caps, const std::vector<engine::Grou
             }
         }
     }
-    if (f.change.empty())
-        return errnoError(ENOENT, displayGroup(group) + "'s schemata has no line to fence");
+    if (f.change.empty()) return errnoError(ENOENT, displayGroup(group) + "'s schemata has no line to fence");
     f.text = oneLine(f.change);
     return f;
 }

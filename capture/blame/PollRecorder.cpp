@@ -8,8 +8,8 @@
 
 namespace rdt::blame {
 
-PollRecorder::PollRecorder(engine::Engine& engine, std::uint64_t pollNs, unsigned counterWidth, bool paced,
-    std::string pmuGroup, Hooks hooks)
+PollRecorder::PollRecorder(
+    engine::Engine& engine, std::uint64_t pollNs, unsigned counterWidth, bool paced, std::string pmuGroup, Hooks hooks)
     : m_engine(engine)
     , m_pollNs(std::clamp<std::uint64_t>(pollNs, 1'000'000, maxPollIntervalNs(counterWidth)))
     , m_paced(paced)

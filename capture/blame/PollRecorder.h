@@ -42,8 +42,8 @@ public:
     };
     /// `pollNs` is clamped to what the counter width allows (SDM 20.18.8). `pmuGroup`: whose PMU counts to read at
     /// every poll (the victim).
-    PollRecorder(engine::Engine& engine, std::uint64_t pollNs, unsigned counterWidth, bool paced,
-        std::string pmuGroup, Hooks hooks);
+    PollRecorder(engine::Engine& engine, std::uint64_t pollNs, unsigned counterWidth, bool paced, std::string pmuGroup,
+        Hooks hooks);
 
     /// Polls every pollNs() for `ns` (the first poll at once), appending to `out`. False when a stop was asked for.
     bool record(std::uint64_t ns, std::vector<Poll>& out);

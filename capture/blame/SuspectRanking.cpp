@@ -40,20 +40,20 @@ std::string sentenceOf(const Suspect& s, const std::string& victim)
             who.c_str(), percent(s.effect).c_str(), percent(s.uncertainty).c_str(), s.domain, s.fillBps / 1e6,
             v.c_str(), v.c_str());
     } else if (s.effect < kPassiveCulpritShare || !passivelyBlamed(s)) {
-        const char* why = s.fillBps < 1e6 ? "it reads almost nothing from memory"
-            : s.overlap && *s.overlap == 0  ? "its ways do not overlap the victim's"
-                                            : "few of its fills land in the victim's ways";
+        const char* why = s.fillBps < 1e6  ? "it reads almost nothing from memory"
+            : s.overlap && *s.overlap == 0 ? "its ways do not overlap the victim's"
+                                           : "few of its fills land in the victim's ways";
         std::snprintf(buf, sizeof buf,
             "%s causes %s (+- %s) of the fills into %s's ways on L3 domain %d: %s; unlikely to hurt it", who.c_str(),
             percent(s.effect).c_str(), percent(s.uncertainty).c_str(), v.c_str(), s.domain, why);
     } else {
         std::snprintf(buf, sizeof buf,
-            "%s causes %s (+- %s) of the line fills into the ways %s may use on L3 domain %d (%.0f MB/s from memory%s): "
+            "%s causes %s (+- %s) of the line fills into the ways %s may use on L3 domain %d (%.0f MB/s from "
+            "memory%s): "
             "each fill can evict one of %s's lines",
             who.c_str(), percent(s.effect).c_str(), percent(s.uncertainty).c_str(), v.c_str(), s.domain,
             s.fillBps / 1e6,
-            s.overlap && *s.overlap < 1 ? (", " + percent(*s.overlap) + " of its ways shared").c_str() : "",
-            v.c_str());
+            s.overlap && *s.overlap < 1 ? (", " + percent(*s.overlap) + " of its ways shared").c_str() : "", v.c_str());
     }
     return buf;
 }
@@ -137,11 +137,11 @@ std::vector<Suspect> rankSuspects(const Observation& o, const VictimHarm& harm)
             if (best[i].windows == 0 || s.effect > best[i].effect) best[i] = s;
         }
     }
-    std::stable_sort(
-        best.begin(), best.end(), [](const Suspect& a, const Suspect& b) { return a.effect > b.effect; });
+    std::stable_sort(best.begin(), best.end(), [](const Suspect& a, const Suspect& b) { return a.effect > b.effect; });
     for (auto& s : best)
-        s.sentence = s.windows ? sentenceOf(s, o.victim)
-                               : displayGroup(s.group) + ": no readings on the victim's domains (unknown, not innocent)";
+        s.sentence = s.windows
+            ? sentenceOf(s, o.victim)
+            : displayGroup(s.group) + ": no readings on the victim's domains (unknown, not innocent)";
     return best;
 }
 

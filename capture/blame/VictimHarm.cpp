@@ -47,9 +47,8 @@ VictimHarm victimHarmOf(const Observation& o)
             dh.capacityBytes = static_cast<double>(std::popcount(mask->second)) * static_cast<double>(o.bytesPerWay);
         char buf[256];
         std::snprintf(buf, sizeof buf, "on L3 domain %d %s holds %s%s%s and reads %.0f MB/s from memory", d,
-            displayGroup(o.victim).c_str(), mib(dh.occupancyBytes).c_str(),
-            dh.capacityBytes ? " of the " : "", dh.capacityBytes ? (mib(*dh.capacityBytes) + " its mask allows").c_str() : "",
-            dh.missBps / 1e6);
+            displayGroup(o.victim).c_str(), mib(dh.occupancyBytes).c_str(), dh.capacityBytes ? " of the " : "",
+            dh.capacityBytes ? (mib(*dh.capacityBytes) + " its mask allows").c_str() : "", dh.missBps / 1e6);
         dh.text = buf;
         h.domains.push_back(dh);
     }
@@ -58,7 +57,8 @@ VictimHarm victimHarmOf(const Observation& o)
     if (occupancyUnknown)
         h.missing.push_back("some occupancy or MBM readings of " + displayGroup(o.victim)
             + " were unknown (Error/Unavailable, or MBM not offered): those domains are left out");
-    if (!o.cat) h.missing.push_back("no L3 CAT: every group may fill every way, overlaps are taken as whole");
+    if (!o.cat)
+        h.missing.push_back("no L3 CAT: every group may fill every way, overlaps are taken as whole");
     else if (!o.bytesPerWay)
         h.missing.push_back("the way size is unknown (CPUID does not describe this cache): lost occupancy is not "
                             "measured against a capacity");
@@ -69,10 +69,9 @@ VictimHarm victimHarmOf(const Observation& o)
         h.pmu = o.pmuMethod;
         if (!pmu->memoryBound) h.missing.push_back("the memory-bound share is not counted here (" + o.pmuMethod + ")");
     } else {
-        h.pmu = o.pmuUnavailable.empty()
-            ? "the engine counted no cycles of " + displayGroup(o.victim)
+        h.pmu = o.pmuUnavailable.empty() ? "the engine counted no cycles of " + displayGroup(o.victim)
                 + "'s tasks (a source that associates CPUs, not tasks, has none to count)"
-            : o.pmuUnavailable;
+                                         : o.pmuUnavailable;
         h.missing.push_back("no IPC, MPKI or memory-bound share: " + h.pmu);
     }
     if (h.domains.empty())

@@ -6,8 +6,8 @@
 
 namespace rdt::blame {
 
-std::optional<SpanReading> spanOf(const std::vector<Poll>& polls, const GroupDomain& key, std::size_t begin,
-    std::size_t end)
+std::optional<SpanReading> spanOf(
+    const std::vector<Poll>& polls, const GroupDomain& key, std::size_t begin, std::size_t end)
 {
     end = std::min(end, polls.size());
     if (begin + 1 >= end) return std::nullopt;

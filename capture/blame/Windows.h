@@ -30,8 +30,8 @@ struct PmuSpan {
 };
 
 /// None when a reading in the span is unknown, or the span has fewer than two polls.
-std::optional<SpanReading> spanOf(const std::vector<Poll>& polls, const GroupDomain& key, std::size_t begin,
-    std::size_t end);
+std::optional<SpanReading> spanOf(
+    const std::vector<Poll>& polls, const GroupDomain& key, std::size_t begin, std::size_t end);
 /// None when the PMU was not read at both ends or the victim ran no cycles (no figures, never zeros).
 std::optional<PmuSpan> pmuSpanOf(const std::vector<Poll>& polls, std::size_t begin, std::size_t end);
 

@@ -51,6 +51,13 @@ json::Ordered probeJson(const blame::ProbeResult& p)
     json::Ordered j;
     j["resource"] = blame::resourceName(p.resource);
     j["fence"] = p.fence;
+    if (!p.together.empty()) {
+        json::Ordered together = json::Ordered::array();
+        for (const auto& g : p.together)
+            together.push_back(displayGroup(g));
+        j["together"] = together;
+        j["alone"] = p.alone;
+    }
     j["domain"] = p.domain;
     j["victim_occupancy_before_bytes"] = json::number(p.victimOccupancyBefore, 6);
     j["victim_occupancy_during_bytes"] = json::number(p.victimOccupancyDuring, 6);
@@ -137,6 +144,7 @@ void printText(const blame::BlameResult& r)
             blame::resourceName(s.resource), pct(s.effect).c_str(), pct(s.uncertainty, 1).c_str(),
             s.probe && !s.probe->verdict.empty() ? s.probe->verdict.c_str() : "-");
         std::printf("      %s\n", s.sentence.c_str());
+        if (s.probe && !s.probe->alone.empty()) std::printf("      probe alone: %s\n", s.probe->alone.c_str());
         if (s.probe && !s.probe->sentence.empty()) std::printf("      probe: %s\n", s.probe->sentence.c_str());
     }
     std::fflush(stdout);

@@ -84,8 +84,8 @@ TEST(CliBlame, RegistersComeBackAfterProbesAndAfterSigterm)
     EXPECT_NE(done.output.find("fence wrote L3:0=1"), std::string::npos) << done.output;
     EXPECT_EQ(msrRegisters(dir + "/machine"), before);
     // Real time: 2 s passive, 2 s of the victim before the fence, then 3 s fenced; SIGTERM at 5 s lands in the fence.
-    const auto stopped = runShell("timeout --preserve-status -s TERM 5 " + std::string(RDTSCOPE_CLI) + " blame --victim victim "
-        + "--duration 2 --probe --realtime " + src + " </dev/null 2>&1; echo exit=$?");
+    const auto stopped = runShell("timeout --preserve-status -s TERM 5 " + std::string(RDTSCOPE_CLI)
+        + " blame --victim victim " + "--duration 2 --probe --realtime " + src + " </dev/null 2>&1; echo exit=$?");
     EXPECT_NE(stopped.output.find("fencing streamer"), std::string::npos) << stopped.output;
     EXPECT_NE(stopped.output.find("stopped by SIGTERM"), std::string::npos) << stopped.output;
     EXPECT_NE(stopped.output.find("exit=1"), std::string::npos) << stopped.output;
