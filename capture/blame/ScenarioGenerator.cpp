@@ -15,13 +15,20 @@ enum class Kind { Streamer, Thrasher, Compute, Idle, Fenced, RemoteStreamer, Rem
 const char* kindName(Kind k)
 {
     switch (k) {
-    case Kind::Streamer: return "streamer";
-    case Kind::Thrasher: return "thrasher";
-    case Kind::Compute: return "compute";
-    case Kind::Idle: return "idle";
-    case Kind::Fenced: return "fenced streamer";
-    case Kind::RemoteStreamer: return "remote streamer";
-    case Kind::RemoteThrasher: return "remote thrasher";
+    case Kind::Streamer:
+        return "streamer";
+    case Kind::Thrasher:
+        return "thrasher";
+    case Kind::Compute:
+        return "compute";
+    case Kind::Idle:
+        return "idle";
+    case Kind::Fenced:
+        return "fenced streamer";
+    case Kind::RemoteStreamer:
+        return "remote streamer";
+    case Kind::RemoteThrasher:
+        return "remote thrasher";
     }
     return "?";
 }
@@ -30,7 +37,8 @@ const char* kindName(Kind k)
 
 bool GeneratedScenario::isCulprit(const std::string& group) const
 {
-    return std::any_of(groups.begin(), groups.end(), [&](const GeneratedGroup& g) { return g.group == group && g.culprit; });
+    return std::any_of(
+        groups.begin(), groups.end(), [&](const GeneratedGroup& g) { return g.group == group && g.culprit; });
 }
 
 bool GeneratedScenario::knows(const std::string& group) const
@@ -61,8 +69,8 @@ GeneratedScenario ScenarioGenerator::next()
     text += "override mba_closids=16\n";
     text += "mkdir victim\n";
     if (fenceVictim) text += "write victim/schemata L3:0=7fc\n";
-    text += "thread v0 group=victim cpu=0 pattern=random ws=" + std::to_string(pick(6, 14)) + "M compute="
-        + std::to_string(pick(20, 60)) + "\n";
+    text += "thread v0 group=victim cpu=0 pattern=random ws=" + std::to_string(pick(6, 14))
+        + "M compute=" + std::to_string(pick(20, 60)) + "\n";
 
     std::vector<Kind> kinds;
     for (unsigned i = 0; i < culprits; ++i)
@@ -107,12 +115,16 @@ GeneratedScenario ScenarioGenerator::next()
         case Kind::Compute:
             work = "pattern=random ws=" + std::to_string(pick(64, 512)) + "K compute=" + std::to_string(pick(40, 200));
             break;
-        case Kind::Idle: work = "pattern=idle"; break;
+        case Kind::Idle:
+            work = "pattern=idle";
+            break;
         }
-        text += "thread t" + std::to_string(i + 1) + (group.empty() ? "" : " group=" + group) + " cpu="
-            + std::to_string(cpu) + " " + work + "\n";
-        if (!group.empty()) s.groups.push_back({ group, kindName(k), isCulprit });
-        else s.groups.push_back({ "", std::string(kindName(k)) + " in the default group", true });
+        text += "thread t" + std::to_string(i + 1) + (group.empty() ? "" : " group=" + group)
+            + " cpu=" + std::to_string(cpu) + " " + work + "\n";
+        if (!group.empty())
+            s.groups.push_back({ group, kindName(k), isCulprit });
+        else
+            s.groups.push_back({ "", std::string(kindName(k)) + " in the default group", true });
     }
     if (!defaultUsed) {
         // The default group holds a little compute-bound background work: present, and innocent.

@@ -108,8 +108,8 @@ void runOne(const GeneratedScenario& g, const std::string& dir, Tally& t, bool v
             std::fprintf(stderr, "  truth %-8s %-34s %s\n", displayGroup(gg.group).c_str(), gg.kind.c_str(),
                 gg.culprit ? "culprit" : "innocent");
         for (const auto& x : r->ranking)
-            std::fprintf(stderr, "  ranked %-8s effect %.3f +- %.3f fills %.0f MB/s %s\n", displayGroup(x.group).c_str(),
-                x.effect, x.uncertainty, x.fillBps / 1e6,
+            std::fprintf(stderr, "  ranked %-8s effect %.3f +- %.3f fills %.0f MB/s %s\n",
+                displayGroup(x.group).c_str(), x.effect, x.uncertainty, x.fillBps / 1e6,
                 x.probe ? (x.probe->verdict + " (" + x.probe->sentence + ")").c_str() : "");
     }
 }
