@@ -30,6 +30,9 @@ struct BlameSettings {
     std::uint64_t probeMeasureNs = 2'000'000'000; ///< the victim measured before and during each fence
     /// Every probe together may take at most this long (source clock); probes that would not fit are left out.
     std::uint64_t probeBudgetNs = 30'000'000'000;
+    /// After the probes, contain the culprit (blame/Containment.h): the one with the first culprit verdict, or
+    /// without probes the first passively blamed suspect. The containment stays in place.
+    bool contain = false;
     /// Wait in real time between polls. Real sources always do; simulated ones run as fast as they can otherwise.
     bool paced = false;
 };

@@ -2,6 +2,7 @@
 // Runs a blame: the passive observation, the ranking, then each probe as its own transaction (fence, settle,
 // measure, restore, read back), the scenario's timed steps held throughout on a simulated source.
 #include "Blame.h"
+#include "Containment.h"
 #include "FencePlan.h"
 #include "PollRecorder.h"
 #include "SuspectRanking.h"
@@ -63,6 +64,9 @@ private:
     /// was asked for (already restored).
     bool probe(const std::vector<Suspect*>& suspects, const Capabilities& caps, BlameResult& result);
     void restore(const std::string& group, const Fence& fence, ProbeResult& probe);
+    /// Moves the culprit to its best-effort allocation and measures the victim before and after. False when a stop
+    /// was asked for (the containment is then undone).
+    bool contain(const Suspect& culprit, const Capabilities& caps, BlameResult& result);
 
     engine::Engine& m_engine;
     BlameSettings m_s;
@@ -237,6 +241,79 @@ bool BlameRunner::probe(const std::vector<Suspect*>& suspects, const Capabilitie
     return !stopped;
 }
 
+bool BlameRunner::contain(const Suspect& culprit, const Capabilities& caps, BlameResult& result)
+{
+    const GroupDomain victimKey { m_obs.victim, culprit.domain };
+    // The victim's need: what it held while the culprit was fenced, else what it holds now.
+    double need = 0;
+    for (const auto& d : result.harm.domains)
+        if (d.domain == culprit.domain) need = d.occupancyBytes;
+    if (culprit.probe && culprit.probe->victimOccupancyDuring > need) need = culprit.probe->victimOccupancyDuring;
+    const auto snap = m_engine.snapshot();
+    auto planned = snap.result.ok ? planContainment(caps, snap.groups, culprit.group, culprit.resource, need)
+                                  : Result<Containment>(snap.result.error());
+    Containment c;
+    c.group = culprit.group;
+    if (!planned) {
+        c.error = planned.error().toString();
+        result.containment = c;
+        return true;
+    }
+    c = std::move(*planned);
+    const std::size_t b0 = m_obs.polls.size();
+    if (!m_recorder->record(m_s.probeMeasureNs, m_obs.polls)) return false;
+    const std::size_t b1 = m_obs.polls.size();
+    phase("contain: " + displayGroup(c.group) + " to " + c.text);
+    const auto out = m_engine.applyAllocation(c.group, c.change);
+    if (!out.result.ok) {
+        c.error = out.result.toString();
+        result.containment = c;
+        return true;
+    }
+    c.applied = true;
+    bool stopped = !m_recorder->record(m_s.probeSettleNs, m_obs.polls);
+    const std::size_t a0 = m_obs.polls.size();
+    stopped = stopped || !m_recorder->record(m_s.probeMeasureNs, m_obs.polls);
+    const std::size_t a1 = m_obs.polls.size();
+    if (stopped) {
+        // A stop restores: the containment is undone like a probe.
+        const auto undone = undoContainment(m_engine, c);
+        c.applied = false;
+        c.error = "stopped; " + std::string(undone.ok ? "undone" : "the undo FAILED: " + undone.toString());
+        result.restored = result.restored && undone.ok;
+        result.containment = c;
+        return false;
+    }
+    const auto before = spanOf(m_obs.polls, victimKey, b0, b1), after = spanOf(m_obs.polls, victimKey, a0, a1);
+    if (before && after) {
+        c.victimOccupancyBefore = before->occupancyBytes;
+        c.victimOccupancyAfter = after->occupancyBytes;
+        c.victimMissBpsBefore = before->fillBps;
+        c.victimMissBpsAfter = after->fillBps;
+        double lost = std::max(before->occupancyBytes, 1.0);
+        const auto vm = m_obs.masks.find(victimKey);
+        if (m_obs.bytesPerWay && vm != m_obs.masks.end()) {
+            const double capacity
+                = static_cast<double>(std::popcount(vm->second)) * static_cast<double>(m_obs.bytesPerWay);
+            if (capacity > before->occupancyBytes) lost = capacity - before->occupancyBytes;
+        }
+        c.occupancyRecovered = (after->occupancyBytes - before->occupancyBytes) / lost;
+        char buf[400];
+        std::snprintf(buf, sizeof buf,
+            "contained %s (%s, %u way(s) left to %s): %s got back %s of its lost occupancy (%.1f -> %.1f MiB) and its "
+            "memory traffic went from %.0f to %.0f MB/s",
+            displayGroup(c.group).c_str(), c.text.c_str(), c.victimWays, displayGroup(m_obs.victim).c_str(),
+            displayGroup(m_obs.victim).c_str(), pct(c.occupancyRecovered).c_str(), c.victimOccupancyBefore / 1048576.0,
+            c.victimOccupancyAfter / 1048576.0, c.victimMissBpsBefore / 1e6, c.victimMissBpsAfter / 1e6);
+        c.sentence = buf;
+    } else {
+        c.sentence = "contained " + displayGroup(c.group) + " (" + c.text
+            + "); the victim's counters could not be read to measure its recovery";
+    }
+    result.containment = c;
+    return true;
+}
+
 Result<BlameResult> BlameRunner::run()
 {
     auto machine = m_engine.machine();
@@ -254,10 +331,12 @@ Result<BlameResult> BlameRunner::run()
     if (!victim->info.isControl)
         return errnoError(EINVAL, "'" + displayGroup(m_s.victim) + "' is a monitor group",
             "name its control group (" + displayGroup(victim->info.parent) + "): suspects are control groups");
-    if (m_s.probe) {
+    if (m_s.probe || m_s.contain) {
         const auto& w = m_engine.source().writability;
         if (!w.writable)
-            return errnoError(EROFS, "--probe needs to write allocations and this source cannot: " + w.text(),
+            return errnoError(EROFS,
+                std::string(m_s.probe ? "--probe" : "--contain")
+                    + " needs to write allocations and this source cannot: " + w.text(),
                 "run without --probe for the passive ranking");
         if (!caps.hasAllocation())
             return errnoError(EOPNOTSUPP, "--probe fences suspects with CAT or MBA and this machine has neither",
@@ -359,6 +438,15 @@ Result<BlameResult> BlameRunner::run()
             if (rank(a) == 0) return a.probe->occupancyRecovered > b.probe->occupancyRecovered;
             return false;
         });
+    }
+    if (m_s.contain && !result.stopped && !result.harm.domains.empty()) {
+        const Suspect* culprit = nullptr;
+        for (const auto& s : result.ranking)
+            if (!culprit && (s.probe ? s.probe->verdict == "culprit" : !m_s.probe && passivelyBlamed(s))) culprit = &s;
+        if (!culprit)
+            result.notes.push_back("--contain: no culprit to contain");
+        else if (!contain(*culprit, caps, result))
+            result.stopped = true;
     }
     if (m_s.probe && result.verdictNs == 0 && !result.ranking.empty() && passivelyBlamed(result.ranking.front()))
         result.notes.push_back("no probe gave a causal verdict: the ranking is passive evidence only");

@@ -6,6 +6,7 @@
 // a GUI page can show it without deciding anything again. Method: docs/BLAME.md.
 
 #include "core/Result.h"
+#include "rdt/Schemata.h"
 
 #include <cstdint>
 #include <optional>
@@ -91,6 +92,23 @@ struct Suspect {
     std::optional<ProbeResult> probe;
 };
 
+/// A culprit contained by `blame --contain` (blame/Containment.h).
+struct Containment {
+    std::string group; ///< the culprit
+    Resource resource = Resource::Cache;
+    Schemata change; ///< what was written
+    Schemata undo; ///< the culprit's lines before it
+    std::string text; ///< "L3:0=7" (one line)
+    std::string undoText; ///< "L3:0=7ff"
+    unsigned victimWays = 0; ///< the ways left to the victim alone
+    bool applied = false;
+    double victimOccupancyBefore = 0, victimOccupancyAfter = 0;
+    double victimMissBpsBefore = 0, victimMissBpsAfter = 0;
+    double occupancyRecovered = 0; ///< share of the victim's lost occupancy it got back (as a probe's)
+    std::string sentence;
+    std::string error; ///< why it was not applied ("" when it was)
+};
+
 struct BlameResult {
     VictimHarm harm;
     std::vector<Suspect> ranking; ///< most likely culprit first
@@ -106,6 +124,8 @@ struct BlameResult {
     bool stopped = false; ///< a stop was asked for (SIGINT/SIGTERM)
     std::optional<Error> error; ///< why the run ended early
     std::vector<std::string> notes;
+    /// `contain`: the culprit moved to a best-effort allocation (it stays; `undoContainment` writes the undo).
+    std::optional<Containment> containment;
 };
 
 } // namespace rdt::blame

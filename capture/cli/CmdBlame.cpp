@@ -4,8 +4,10 @@
 // time and re-measures the victim; every probed allocation is written back, also on SIGINT/SIGTERM
 // (capture/blame/Blame.h, docs/BLAME.md).
 #include "CmdRdtSource.h"
+#include "CmdSessionCreate.h"
 #include "Commands.h"
 #include "blame/Blame.h"
+#include "blame/BlameRecording.h"
 #include "core/Json.h"
 #include "core/Time.h"
 #include "rdt/GroupNames.h"
@@ -32,6 +34,9 @@ struct BlameOptions {
     double maxProbes = 3;
     bool json = false;
     bool realtime = false;
+    bool contain = false;
+    std::optional<std::string> record; ///< session file to record the run into (given, even empty: then refused)
+    bool force = false;
 };
 
 std::string pct(double share, int decimals = 0)
@@ -122,6 +127,22 @@ std::string jsonOf(const blame::BlameResult& r, const std::string& source)
     j["passive_s"] = json::number(static_cast<double>(r.passiveNs) / 1e9, 6);
     j["verdict_s"] = r.verdictNs ? json::number(static_cast<double>(r.verdictNs) / 1e9, 6) : json::Ordered(nullptr);
     j["elapsed_s"] = json::number(static_cast<double>(r.elapsedNs) / 1e9, 6);
+    if (r.containment) {
+        const auto& c = *r.containment;
+        json::Ordered cj;
+        cj["group"] = displayGroup(c.group);
+        cj["applied"] = c.applied;
+        cj["written"] = c.text;
+        cj["undo"] = c.undoText;
+        cj["victim_ways"] = c.victimWays;
+        cj["victim_occupancy_before_bytes"] = json::number(c.victimOccupancyBefore, 6);
+        cj["victim_occupancy_after_bytes"] = json::number(c.victimOccupancyAfter, 6);
+        cj["victim_miss_bps_before"] = json::number(c.victimMissBpsBefore, 6);
+        cj["victim_miss_bps_after"] = json::number(c.victimMissBpsAfter, 6);
+        cj["occupancy_recovered"] = json::number(c.occupancyRecovered, 4);
+        cj["sentence"] = c.applied ? c.sentence : c.error;
+        j["containment"] = cj;
+    }
     j["stopped"] = r.stopped;
     j["notes"] = r.notes;
     return json::dump(j) + "\n";
@@ -174,6 +195,7 @@ int runBlameCommand(const BlameOptions& o)
     s.probe = o.probe;
     s.maxProbes = static_cast<unsigned>(o.maxProbes);
     s.paced = o.realtime;
+    s.contain = o.contain;
 
     session::StopSignals::install();
     blame::BlameHooks hooks;
@@ -183,7 +205,24 @@ int runBlameCommand(const BlameOptions& o)
             std::fprintf(stderr, "scenario: %s%s\n", sim->ok ? "" : "FAILED ", sim->text.c_str());
     };
     hooks.onPhase = [](const std::string& text, std::uint64_t) { std::fprintf(stderr, "blame: %s\n", text.c_str()); };
+    blame::BlameRecording recording;
+    if (o.record) {
+        if (auto opened = recording.open(svc, *o.record, s, o.force, cliSessionOrigin("blame")); !opened) {
+            std::fprintf(stderr, "rdtscope-cli blame: %s\n", opened.error().toString().c_str());
+            return ExitFailure;
+        }
+        recording.hook(hooks);
+    }
     auto result = blame::runBlame(svc, s, hooks);
+    int exit = ExitOk;
+    if (o.record) {
+        if (auto closed = recording.finish(svc, result); !closed) {
+            std::fprintf(stderr, "rdtscope-cli blame: recording failed: %s\n", closed.error().toString().c_str());
+            exit = ExitFailure;
+        } else {
+            std::fprintf(stderr, "recorded into %s\n", o.record->c_str());
+        }
+    }
     if (!result) {
         std::fprintf(stderr, "rdtscope-cli blame: %s\n", result.error().toString().c_str());
         return exitCodeFor(result.error());
@@ -200,7 +239,20 @@ int runBlameCommand(const BlameOptions& o)
         if (sus.probe)
             for (const auto& line : sus.probe->log)
                 std::fprintf(stderr, "probe: %s\n", line.c_str());
-    int exit = ExitOk;
+    if (result->containment) {
+        const auto& c = *result->containment;
+        if (c.applied) {
+            std::fprintf(stderr, "%s\n", c.sentence.c_str());
+            std::fprintf(stderr, "undo: rdtscope-cli alloc set '%s' --group %s%s\n", c.undoText.c_str(),
+                displayGroup(c.group).c_str(),
+                result->simulated ? " (this simulated machine ends with this command: the containment goes with it)"
+                                  : "");
+        } else {
+            std::fprintf(stderr, "rdtscope-cli blame: %s was not contained: %s\n", displayGroup(c.group).c_str(),
+                c.error.c_str());
+            exit = ExitFailure;
+        }
+    }
     if (result->stopped) {
         const int sig = session::StopSignals::which();
         std::fprintf(stderr, "rdtscope-cli blame: stopped by %s\n",
@@ -240,6 +292,12 @@ CommandRun defineBlame(CLI::App& cmd)
     addNumber(cmd, "--max-probes", o->maxProbes, { 1, 16, true }, "N", "fence at most N suspects (default 3)");
     cmd.add_flag("--json", o->json, "one JSON object: the victim's harm and the ranking (docs/BLAME.md)");
     cmd.add_flag("--realtime", o->realtime, "simulated sources: run in real time (default: as fast as possible)");
+    cmd.add_flag("--contain", o->contain,
+        "then move the culprit to the ways the victim leaves over (and the lowest MB for a bandwidth culprit),\n"
+        "re-measure the victim and print the undo; the containment stays");
+    cmd.add_option("--record", o->record, "also record the run into this session file (blame markers)")
+        ->type_name("FILE");
+    cmd.add_flag("--force", o->force, "with --record: replace FILE if it is a session file");
     cmd.footer("SIGINT/SIGTERM stop blame and restore every probed allocation. Method: docs/BLAME.md.");
     return [o] {
         if (o->victim.empty() && !o->victimPid) {

@@ -121,11 +121,24 @@ int runReplay(const ReplayOptions& o)
     session::StopSignals::install();
     if (csv) std::printf("%s\n", o.telemetry ? kTelemetryCsvHeader : session::kSampleCsvHeader);
     bool done = false;
+    const auto& markers = reader->markers();
+    std::size_t nextMarker = 0;
+    const std::uint64_t replayStart = o.from ? sessionTimeNs(*reader, *o.from) : 0;
+    auto printMarkersUntil = [&](std::uint64_t t) {
+        for (; nextMarker < markers.size() && markers[nextMarker].timeNs <= t; ++nextMarker) {
+            const auto& m = markers[nextMarker];
+            if (m.kind != "blame" || m.timeNs < replayStart) continue;
+            std::fflush(stdout);
+            std::fprintf(stderr, "at %.3f s: %s\n",
+                m.timeNs >= origin ? static_cast<double>(m.timeNs - origin) * 1e-9 : 0.0, shown(m.text).c_str());
+        }
+    };
     while (!done && !session::StopSignals::requested()) {
         auto u = speed == session::ReplaySource::kAsFastAsPossible
             ? replay.samplesUntil(endNs, 100000)
             : replay.samplesUntil(std::min(replay.position(), endNs));
-        // Allocation changes go to stderr at their place in time, between the sample batches around them.
+        // Allocation changes go to stderr at their place in time, between the sample batches around them; so do the
+        // markers of a recorded blame run (docs/BLAME.md "Recording").
         std::size_t nextAlloc = 0;
         auto printAllocationsUntil = [&](std::uint64_t t) {
             for (; nextAlloc < u.allocations.size() && u.allocations[nextAlloc].timeNs <= t; ++nextAlloc) {
@@ -135,6 +148,7 @@ int runReplay(const ReplayOptions& o)
             }
         };
         for (const auto& b : u.batches) {
+            printMarkersUntil(b.timeNs);
             printAllocationsUntil(b.timeNs);
             printBatch(b, origin, csv, o.telemetry, simulated);
         }
@@ -151,6 +165,7 @@ int runReplay(const ReplayOptions& o)
         if (!done && speed != session::ReplaySource::kAsFastAsPossible)
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
+    if (!session::StopSignals::requested()) printMarkersUntil(o.to ? endNs : UINT64_MAX);
     std::fflush(stdout);
     printSessionIssues("replay", *reader, issuesPrinted);
     if (simulated) std::fprintf(stderr, "note: all values above are simulated\n");

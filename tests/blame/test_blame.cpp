@@ -3,6 +3,7 @@
 // schemata back as it was after the probes (also when stopped mid-probe), --probe refused on a source that cannot
 // be written, and a copied fixture tree, whose counters never move, said to give no evidence.
 #include "blame/Blame.h"
+#include "blame/Containment.h"
 #include "blame/FencePlan.h"
 #include "blame/SuspectRanking.h"
 #include "engine/CaptureService.h"
@@ -232,4 +233,52 @@ TEST(BlameFence, WaysAvoidTheVictimsAndBandwidthFallsBackWithoutMba)
     EXPECT_EQ(bw->resource, Resource::Cache);
     EXPECT_NE(bw->note.find("no MBA"), std::string::npos);
     EXPECT_FALSE(planFence(caps, groups, "absent", "victim", Resource::Cache));
+}
+
+TEST(BlameContain, TheCulpritIsContainedTheVictimRecoversAndUndoRestores)
+{
+    auto svc = openSim();
+    ASSERT_TRUE(svc);
+    const auto before = schemataOf(*svc);
+    auto settings = quick(true);
+    settings.contain = true;
+    auto r = runBlame(*svc, settings);
+    ASSERT_TRUE(r) << r.error().toString();
+    ASSERT_TRUE(r->containment);
+    const auto& c = *r->containment;
+    ASSERT_TRUE(c.applied) << c.error;
+    EXPECT_EQ(c.group, "streamer");
+    // The victim held 16 MiB while the streamer was fenced: 8 ways of 2.25 MiB plus one are left to it, two to the
+    // streamer at the low end.
+    EXPECT_EQ(c.victimWays, 9u);
+    EXPECT_EQ(c.text, "L3:0=3");
+    EXPECT_EQ(c.undoText, "L3:0=7ff");
+    EXPECT_GT(c.victimOccupancyAfter, 3 * c.victimOccupancyBefore);
+    EXPECT_LT(c.victimMissBpsAfter, 0.1 * c.victimMissBpsBefore);
+    EXPECT_GT(c.occupancyRecovered, 0.4);
+    auto now = schemataOf(*svc);
+    EXPECT_EQ(now["streamer"].rfind("L3:0=3\n", 0), 0u) << now["streamer"];
+    EXPECT_EQ(now["victim"], before.at("victim"));
+    const auto undone = undoContainment(*svc, c);
+    ASSERT_TRUE(undone.ok) << undone.toString();
+    EXPECT_EQ(schemataOf(*svc), before);
+}
+
+TEST(BlameContain, RefusedWhereTheSourceCannotBeWritten)
+{
+    test::TempTree tree("resctrl.full");
+    RdtSourceOptions ro;
+    ro.spec = "resctrl:" + tree.root();
+    auto src = openRdtSource(ro);
+    ASSERT_TRUE(src) << src.error().toString();
+    src->writeTarget = "/nonexistent/schemata";
+    auto svc = engine::CaptureService::openWith(std::move(*src), {});
+    ASSERT_TRUE(svc) << svc.error().toString();
+    auto settings = quick(false);
+    settings.victim = "Guaranteed";
+    settings.contain = true;
+    const auto r = runBlame(**svc, settings);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().toString().find("--contain needs to write allocations"), std::string::npos)
+        << r.error().toString();
 }

@@ -101,3 +101,35 @@ TEST(CliBlame, NamesTheVictimOnce)
     ASSERT_EQ(pid.exitCode, 0) << pid.output;
     EXPECT_NE(pid.output.find("PID 1003 is in group streamer"), std::string::npos) << pid.output;
 }
+
+TEST(CliBlame, RecordedRunReplaysItsRankingProbesAndContainment)
+{
+    char tmpl[] = "/tmp/rdtscope-blame-rec-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    const std::string file = std::string(tmpl) + "/blame.rdts";
+    const auto r = runCli("blame --victim victim --source sim --duration 4 --probe --contain --record " + file, 120);
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("contained streamer (L3:0=3, 9 way(s) left to victim)"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("undo: rdtscope-cli alloc set 'L3:0=7ff' --group streamer"), std::string::npos) << r.output;
+    const auto replay = runCli("replay " + file + " --speed max >/dev/null");
+    ASSERT_EQ(replay.exitCode, 0) << replay.output;
+    EXPECT_NE(replay.output.find(": blame: observing victim"), std::string::npos) << replay.output;
+    EXPECT_NE(
+        replay.output.find(": blame probe streamer: fencing streamer (L3:0=1) gave victim back"), std::string::npos)
+        << replay.output;
+    EXPECT_NE(replay.output.find(": blame rank 1 streamer (cache): effect"), std::string::npos) << replay.output;
+    EXPECT_NE(replay.output.find(", verdict culprit"), std::string::npos) << replay.output;
+    EXPECT_NE(replay.output.find(": blame contain streamer: contained streamer"), std::string::npos) << replay.output;
+    EXPECT_NE(replay.output.find(": blame ended; every probed allocation restored"), std::string::npos)
+        << replay.output;
+    // The probe's fence and restore and the containment are allocation events of the session, in order.
+    const auto fence = replay.output.find("streamer L3:0 7ff -> 1");
+    const auto restore = replay.output.find("streamer L3:0 1 -> 7ff");
+    const auto contain = replay.output.find("streamer L3:0 7ff -> 3");
+    ASSERT_NE(fence, std::string::npos) << replay.output;
+    ASSERT_NE(restore, std::string::npos) << replay.output;
+    ASSERT_NE(contain, std::string::npos) << replay.output;
+    EXPECT_LT(fence, restore);
+    EXPECT_LT(restore, contain);
+    std::filesystem::remove_all(tmpl);
+}
