@@ -7,8 +7,8 @@
 
 namespace rdt::blame {
 
-Status BlameRecording::open(engine::Engine& engine, const std::string& file, const BlameSettings& settings,
-    bool force, const experiment::SessionOrigin& origin)
+Status BlameRecording::open(engine::Engine& engine, const std::string& file, const BlameSettings& settings, bool force,
+    const experiment::SessionOrigin& origin)
 {
     return m_rec.open(engine, file, settings.pollNs, force, origin);
 }

@@ -46,13 +46,17 @@ Result<Containment> planContainment(const Capabilities& caps, const std::vector<
     c.group = culprit;
     c.resource = resource;
     std::vector<std::string> names;
-    if (caps.resource("L3")) names = { "L3" };
-    else if (caps.resource("L3CODE") && caps.resource("L3DATA")) names = { "L3CODE", "L3DATA" };
+    if (caps.resource("L3"))
+        names = { "L3" };
+    else if (caps.resource("L3CODE") && caps.resource("L3DATA"))
+        names = { "L3CODE", "L3DATA" };
     for (const auto& r : names) {
         const auto* rc = caps.resource(r);
         if (!rc->bytesPerBit)
-            return errnoError(EOPNOTSUPP, "the way size of " + r + " is unknown: the victim's need cannot be put in ways");
-        const unsigned need = static_cast<unsigned>(std::ceil(victimNeedBytes / static_cast<double>(rc->bytesPerBit))) + 1;
+            return errnoError(
+                EOPNOTSUPP, "the way size of " + r + " is unknown: the victim's need cannot be put in ways");
+        const unsigned need
+            = static_cast<unsigned>(std::ceil(victimNeedBytes / static_cast<double>(rc->bytesPerBit))) + 1;
         const unsigned culpritWays = rc->cbmBits > need ? std::max(rc->cbmBits - need, rc->minCbmBits) : rc->minCbmBits;
         c.victimWays = rc->cbmBits - std::min(culpritWays, rc->cbmBits);
         char mask[24];
@@ -72,7 +76,8 @@ Result<Containment> planContainment(const Capabilities& caps, const std::vector<
                     c.undo.set("MB", d, *now);
                 }
         }
-    if (c.change.empty()) return errnoError(EOPNOTSUPP, "no L3 CAT or MBA line of " + displayGroup(culprit) + " to change");
+    if (c.change.empty())
+        return errnoError(EOPNOTSUPP, "no L3 CAT or MBA line of " + displayGroup(culprit) + " to change");
     c.text = oneLine(c.change);
     c.undoText = oneLine(c.undo);
     return c;

@@ -15,7 +15,6 @@
 
 namespace rdt::blame {
 
-
 /// The best-effort allocation of `culprit`: `victimNeedBytes` of the cache (rounded up to ways, plus one) left to
 /// the victim, the rest (at least min_cbm_bits ways, contiguous, SDM 20.19.4.2) to the culprit at the low end of the
 /// mask; a bandwidth culprit also gets the lowest MB value (SDM 20.19.7).

@@ -282,3 +282,27 @@ TEST(BlameContain, RefusedWhereTheSourceCannotBeWritten)
     EXPECT_NE(r.error().toString().find("--contain needs to write allocations"), std::string::npos)
         << r.error().toString();
 }
+
+TEST(Blame, TheLoudestNeighbourIsNotBlamedWhenItsWaysAreItsOwn)
+{
+    // hidden-thrasher (the find-the-noisy-neighbour lesson): the loader reads about six times the indexer's traffic
+    // but is fenced into ways 0-1, which the victim (7fc) never uses.
+    auto svc = openSim("hidden-thrasher");
+    ASSERT_TRUE(svc);
+    auto r = runBlame(*svc, quick(true));
+    ASSERT_TRUE(r) << r.error().toString();
+    ASSERT_EQ(r->passiveOrder.size(), 3u);
+    EXPECT_EQ(r->passiveOrder[0], "indexer");
+    const auto* loader = find(*r, "loader");
+    const auto* indexer = find(*r, "indexer");
+    ASSERT_TRUE(loader && indexer);
+    EXPECT_GT(loader->fillBps, 3 * indexer->fillBps);
+    ASSERT_TRUE(loader->overlap);
+    EXPECT_EQ(*loader->overlap, 0.0);
+    EXPECT_LT(loader->effect, 0.01);
+    EXPECT_FALSE(loader->probe); // nothing of it reaches the victim's ways: not worth a write
+    EXPECT_NE(loader->sentence.find("its ways do not overlap the victim's"), std::string::npos) << loader->sentence;
+    ASSERT_TRUE(indexer->probe);
+    EXPECT_EQ(indexer->probe->verdict, "culprit") << indexer->probe->sentence;
+    EXPECT_EQ(r->ranking[0].group, "indexer");
+}
