@@ -52,10 +52,13 @@ bool BlameRun::start(const rdt::blame::BlameSettings& settings)
         hooks.onPhase = [this](const std::string& text, std::uint64_t) {
             post([this, t = QString::fromStdString(text)] { Q_EMIT phase(t); });
         };
-        hooks.onProbe = [this](const rdt::blame::ProbeResult& p, std::uint64_t) { post([this, p] { Q_EMIT probed(p); }); };
+        hooks.onProbe
+            = [this](const rdt::blame::ProbeResult& p, std::uint64_t) { post([this, p] { Q_EMIT probed(p); }); };
         auto r = rdt::blame::runBlame(*m_engine, settings, hooks);
-        if (r) post([this, result = *r] { Q_EMIT done(result); });
-        else post([this, why = QString::fromStdString(r.error().toString())] { Q_EMIT failed(why); });
+        if (r)
+            post([this, result = *r] { Q_EMIT done(result); });
+        else
+            post([this, why = QString::fromStdString(r.error().toString())] { Q_EMIT failed(why); });
         post([this] {
             if (m_thread.joinable()) m_thread.join();
             (void)m_engine->startSampling();

@@ -87,7 +87,8 @@ InterferencePage::InterferencePage(BlameRun* run, QWidget* parent)
     connect(m_run, &BlameRun::probed, this, [this](const rdt::blame::ProbeResult& p) {
         m_status->setText(tr("Probe: %1").arg(QString::fromStdString(p.sentence)));
     });
-    connect(m_run, &BlameRun::failed, this, [this](const QString& why) { m_status->setText(tr("Refused: %1").arg(why)); });
+    connect(
+        m_run, &BlameRun::failed, this, [this](const QString& why) { m_status->setText(tr("Refused: %1").arg(why)); });
     connect(m_run, &BlameRun::done, this, &InterferencePage::showResult);
     connect(m_run, &BlameRun::started, this, [this] {
         m_start->setEnabled(false);
@@ -122,8 +123,7 @@ void InterferencePage::refreshGroups()
         box->setToolTip(w.writable ? QString() : QString::fromStdString(w.text()));
         if (!w.writable) box->setChecked(false);
     }
-    if (!w.writable)
-        m_status->setText(tr("Passive ranking only: %1").arg(QString::fromStdString(w.text())));
+    if (!w.writable) m_status->setText(tr("Passive ranking only: %1").arg(QString::fromStdString(w.text())));
 }
 
 void InterferencePage::startRun()
@@ -142,8 +142,9 @@ void InterferencePage::startRun()
 void InterferencePage::showResult(const rdt::blame::BlameResult& r)
 {
     QStringList harm;
-    harm << tr("<b>%1</b>%2").arg(QString::fromStdString(rdt::displayGroup(r.harm.group)).toHtmlEscaped(),
-        r.simulated ? tr(" (simulated)") : QString());
+    harm << tr("<b>%1</b>%2")
+                .arg(QString::fromStdString(rdt::displayGroup(r.harm.group)).toHtmlEscaped(),
+                    r.simulated ? tr(" (simulated)") : QString());
     for (const auto& d : r.harm.domains)
         harm << QString::fromStdString(d.text).toHtmlEscaped();
     if (r.harm.ipc)
@@ -158,10 +159,12 @@ void InterferencePage::showResult(const rdt::blame::BlameResult& r)
     for (int row = 0; row < static_cast<int>(r.ranking.size()); ++row) {
         const auto& s = r.ranking[static_cast<std::size_t>(row)];
         QString evidence = QString::fromStdString(s.sentence);
-        if (s.probe && !s.probe->sentence.empty()) evidence += QStringLiteral("\n") + QString::fromStdString(s.probe->sentence);
-        const QStringList cells { QString::fromStdString(rdt::displayGroup(s.group)), QString::fromLatin1(rdt::blame::resourceName(s.resource)),
-            percent(s.effect), percent(s.uncertainty, 1),
-            s.probe && !s.probe->verdict.empty() ? QString::fromStdString(s.probe->verdict) : QStringLiteral("-"), evidence };
+        if (s.probe && !s.probe->sentence.empty())
+            evidence += QStringLiteral("\n") + QString::fromStdString(s.probe->sentence);
+        const QStringList cells { QString::fromStdString(rdt::displayGroup(s.group)),
+            QString::fromLatin1(rdt::blame::resourceName(s.resource)), percent(s.effect), percent(s.uncertainty, 1),
+            s.probe && !s.probe->verdict.empty() ? QString::fromStdString(s.probe->verdict) : QStringLiteral("-"),
+            evidence };
         for (int c = 0; c < cells.size(); ++c)
             m_ranking->setItem(row, c, new QTableWidgetItem(cells[c]));
     }
