@@ -21,6 +21,7 @@
 
 #include "lesson/LessonRun.h"
 #include "models/AllocationModel.h"
+#include "models/BlameRun.h"
 #include "models/ExperimentRun.h"
 #include "models/FramePump.h"
 #include "models/GroupModel.h"
@@ -34,6 +35,7 @@
 #include "views/ExplainPanel.h"
 #include "views/FittingSplitter.h"
 #include "views/GroupsPanel.h"
+#include "views/InterferencePage.h"
 #include "views/MachinePanel.h"
 #include "views/MbaEditor.h"
 #include "views/MonitorPanel.h"
@@ -80,7 +82,7 @@ struct PageInfo {
 };
 constexpr PageInfo kPages[] = { { "machine", "Machine", "cpuid-enumeration" }, { "rdt", "Cache && bandwidth", "cat" },
     { "tma", "TMA", "tma" }, { "callgraph", "Branch call graph", "lbr" }, { "latency", "Load latency", "load-latency" },
-    { "experiments", "Experiments", "cat" } };
+    { "experiments", "Experiments", "cat" }, { "interference", "Interference", "llc-occupancy" } };
 
 /// A page in a scroll area: on a small screen (1280x720) the page scrolls instead of widening the window past the
 /// screen or clipping its controls; above its minimum size it fills the tab as before.
@@ -195,6 +197,15 @@ MainWindow::MainWindow(QWidget* parent)
     m_experimentRun = new ExperimentRun(this);
     m_experiments = new ExperimentsPage(m_experimentRun, m_allocationModel, this);
     m_pages->addTab(scrollable(m_experiments), tr(kPages[5].title));
+    m_blameRun = new BlameRun(this);
+    m_interference = new InterferencePage(m_blameRun, this);
+    m_pages->addTab(scrollable(m_interference), tr(kPages[6].title));
+    // Blame polls and drains the engine itself too.
+    connect(m_blameRun, &BlameRun::started, m_pump, &FramePump::stop);
+    connect(m_blameRun, &BlameRun::finished, this, [this] {
+        if (m_pump->feed()) m_pump->start();
+        refreshAllocation();
+    });
     // An experiment polls and drains the engine itself: the frame pump waits until it has ended.
     connect(m_experimentRun, &ExperimentRun::started, m_pump, &FramePump::stop);
     connect(m_experimentRun, &ExperimentRun::finished, this, [this] {
@@ -433,11 +444,14 @@ void MainWindow::setSource(SourceBundle bundle)
     m_groupsPanel->setControl(nullptr);
     m_replayBar->setControl(nullptr);
     m_experimentRun->stop();
+    m_blameRun->stopAndWait(); // its probes restore on the old engine before it goes
     // The PMU pages let go of the old source's engine before it goes (sharePmuEngine gives them the new one).
     if (m_source.liveEngine && m_pmu->session()->engine() == m_source.liveEngine) m_pmu->session()->setEngine(nullptr);
     m_source = std::move(bundle);
     m_experimentRun->setEngine(m_source.experimentEngine);
     m_experiments->refreshGroups();
+    m_blameRun->setEngine(m_source.experimentEngine);
+    m_interference->refreshGroups();
     m_sourceError.clear();
     m_connectionBanner->hide();
     // Edits of the previous source cannot be undone on this one; and on real hardware a drag only stages (Apply

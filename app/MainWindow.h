@@ -26,6 +26,8 @@ class CompareWindow;
 class CacheWayHeatmap;
 class ExperimentRun;
 class ExperimentsPage;
+class BlameRun;
+class InterferencePage;
 class ExplainPanel;
 class FramePump;
 class GroupModel;
@@ -167,6 +169,7 @@ public:
     QString sourceStatusText() const;
     PmuPages* pmuPages() const { return m_pmu; }
     ExperimentsPage* experimentsPage() const { return m_experiments; }
+    InterferencePage* interferencePage() const { return m_interference; }
     QUndoStack* undoStack() const { return m_undoStack; }
     CacheWayHeatmap* heatmap() const { return m_heatmap; }
     MbaEditor* mbaEditor() const { return m_mba; }
@@ -244,6 +247,8 @@ private:
     PmuPages* m_pmu = nullptr;
     ExperimentRun* m_experimentRun = nullptr;
     ExperimentsPage* m_experiments = nullptr;
+    BlameRun* m_blameRun = nullptr;
+    InterferencePage* m_interference = nullptr;
     SourceBundle m_source;
     AppOptions m_startOptions;
     AppOptions m_connectedOptions; ///< the last connection made, for Reconnect

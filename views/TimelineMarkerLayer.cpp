@@ -149,7 +149,7 @@ void TimelineMarkerLayer::alignLabels()
             rows.begin(), rows.end(), [&](const std::vector<Placed>& r) { return rowEnd(r) + kMarkerGapPx <= left; });
         if (row == rows.end()) {
             row = std::min_element(rows.begin(), rows.end(),
-                [&](const std::vector<Placed>& a, const std::vector<Placed>& b) { return rowEnd(a) < rowEnd(b); });
+                [&](const std::vector<Placed>& one, const std::vector<Placed>& other) { return rowEnd(one) < rowEnd(other); });
             // Make room in that row: shorten the last label there if it starts at its line, else hide it and look
             // at the one before (a label left of its line reaches back over earlier ones).
             while (!row->empty() && row->back().end + kMarkerGapPx > left) {

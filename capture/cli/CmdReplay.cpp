@@ -114,13 +114,29 @@ int runReplay(const ReplayOptions& o)
     replay.setPlaying(true);
     session::StopSignals::install();
     if (csv) std::printf("%s\n", o.telemetry ? kTelemetryCsvHeader : session::kSampleCsvHeader);
+    // The markers of a recorded blame run go to stderr at their time too (docs/BLAME.md "Recording").
+    const auto& markers = reader->markers();
+    std::size_t nextMarker = 0;
+    const std::uint64_t replayStart = o.from ? sessionTimeNs(*reader, *o.from) : 0;
+    const std::uint64_t endNs = o.to ? sessionTimeNs(*reader, *o.to) : UINT64_MAX;
+    auto printMarkersUntil = [&](std::uint64_t t) {
+        for (; nextMarker < markers.size() && markers[nextMarker].timeNs <= t; ++nextMarker) {
+            const auto& m = markers[nextMarker];
+            if (m.kind != "blame" || m.timeNs < replayStart) continue;
+            std::fflush(stdout);
+            std::fprintf(stderr, "at %.3f s: %s\n",
+                m.timeNs >= origin ? static_cast<double>(m.timeNs - origin) * 1e-9 : 0.0, shown(m.text).c_str());
+        }
+    };
     while (!replay.finished() && !session::StopSignals::requested()) {
         // Allocation changes go to stderr at their place in time, between the sample batches around them.
         for (const auto& event : replay.drainEvents()) {
             if (const auto* b = std::get_if<RdtSampleBatch>(&event)) {
+                printMarkersUntil(b->timeNs);
                 printBatch(*b, origin, csv, o.telemetry, simulated);
             } else if (const auto* a = std::get_if<AllocationChanged>(&event)) {
                 if (a->who == "initial") continue; // the start state is in `summary`
+                printMarkersUntil(a->timeNs);
                 std::fflush(stdout);
                 printAllocation(*a, origin);
             } else if (const auto* w = std::get_if<engine::EngineWarning>(&event)) {
@@ -131,6 +147,7 @@ int runReplay(const ReplayOptions& o)
         if (!replay.finished() && speed != engine::ReplayPlayback::kAsFastAsPossible)
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
+    if (!session::StopSignals::requested()) printMarkersUntil(o.to ? endNs : UINT64_MAX);
     std::fflush(stdout);
     printSessionIssues("replay", *reader, issuesPrinted);
     if (simulated) std::fprintf(stderr, "note: all values above are simulated\n");

@@ -21,6 +21,7 @@ CommandRun defineSim(CLI::App& cmd);
 CommandRun defineCompare(CLI::App& cmd);
 CommandRun defineSweep(CLI::App& cmd);
 CommandRun defineAdvise(CLI::App& cmd);
+CommandRun defineBlame(CLI::App& cmd);
 CommandRun defineLesson(CLI::App& cmd);
 CommandRun defineSelftest(CLI::App& cmd);
 
@@ -43,6 +44,8 @@ const std::vector<Command>& commands()
         { "diff", "compare two sessions or perf.data files", defineCompare },
         { "sweep", "step a group's cache ways or bandwidth cap, measure each step, find the knee", defineSweep, true },
         { "advise", "sweep groups alone and propose cache masks for all of them (lookahead)", defineAdvise, true },
+        { "blame", "name the group that hurts a victim's cache or bandwidth, and test it with a fence", defineBlame,
+            true },
         { "lesson", "guided exercises on the simulated machine: list, show, or --check one", defineLesson },
         { "selftest", "check resctrl against resctrl.rst and the SDM: PASS/FAIL/SKIP per check", defineSelftest },
     };

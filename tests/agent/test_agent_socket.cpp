@@ -292,3 +292,19 @@ TEST(AgentSocket, InfoDescribesTheAgentsMachineInTheLocalFormat)
     EXPECT_EQ(dump.exitCode, 2);
     EXPECT_NE(dump.err.find("with --connect the agent describes its own"), std::string::npos) << dump.err;
 }
+
+// The blame command through the agent (docs/BLAME.md): the streamer named with a causal verdict and every
+// probed allocation read back as before, by the agent's engine.
+TEST(AgentSocket, BlameThroughTheSocket)
+{
+    SocketAgent agent;
+    ASSERT_TRUE(std::filesystem::exists(agent.path)) << agent.proc->log();
+    const auto r = run({ RDTSCOPE_CLI, "--connect", "unix:" + agent.path, "blame", "--victim", "victim", "--source",
+                           "sim", "--scenario", "noisy-neighbour", "--duration", "15", "--probe" },
+        120, true);
+    ASSERT_EQ(r.exitCode, 0) << r.err << agent.proc->log();
+    EXPECT_NE(r.out.find("   1  streamer             cache"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(": culprit"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("every probed allocation reads back as before"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("will not restore"), std::string::npos) << r.err; // the agent holds the experiment bracket
+}

@@ -29,13 +29,13 @@ inline bool writeManyL2DomainsTree(const QString& root, int domains = 40, int cl
         usage << QStringLiteral("%1=SSSSSSSSSSSSSSSS").arg(d);
     }
     const QString cpus = QStringLiteral("0-%1").arg(2 * domains - 1);
-    auto group = [&](const QString& dir, bool root) {
+    auto group = [&](const QString& dir, bool isRoot) {
         return QDir().mkpath(dir) && writeTreeFile(dir + "/schemata", "L2:" + masks.join(';'))
             && writeTreeFile(dir + "/size", "L2:" + sizes.join(';'))
-            && writeTreeFile(dir + "/cpus_list", root ? cpus : QString())
-            && writeTreeFile(dir + "/cpus", root ? QStringLiteral("ff,ffffffff,ffffffff") : QStringLiteral("0"))
+            && writeTreeFile(dir + "/cpus_list", isRoot ? cpus : QString())
+            && writeTreeFile(dir + "/cpus", isRoot ? QStringLiteral("ff,ffffffff,ffffffff") : QStringLiteral("0"))
             && writeTreeFile(dir + "/mode", QStringLiteral("shareable"))
-            && writeTreeFile(dir + "/tasks", root ? QStringLiteral("1") : QString());
+            && writeTreeFile(dir + "/tasks", isRoot ? QStringLiteral("1") : QString());
     };
     if (!group(root, true)) return false;
     const QString info = root + "/info/L2";
