@@ -66,6 +66,7 @@ void MetricsState::addBatch(const RdtSampleBatch& batch, double wallSeconds)
         series.lastTotal = s.mbmTotalBytes;
         series.lastLocal = s.mbmLocalBytes;
         series.occupancy = s.occupancyBytes;
+        series.absent = s.flags & (SampleOccupancyAbsent | SampleMbmTotalAbsent | SampleMbmLocalAbsent);
         next[key] = series;
     }
     m_series = std::move(next); // groups gone from the machine leave the exposition
@@ -165,9 +166,14 @@ std::vector<MetricFamily> MetricsState::families() const
         "Memory bandwidth monitoring: bytes of local-node memory traffic, wrap-corrected.", "bytes", {} };
     for (const auto& [key, s] : m_series) {
         Labels labels = seriesLabels(std::get<0>(key), std::get<1>(key), std::get<2>(key));
-        occupancy.points.push_back({ labels, static_cast<double>(s.occupancy), std::nullopt });
-        total.points.push_back({ labels, static_cast<double>(s.lastTotal - s.totalBase), s.createdSeconds });
-        local.points.push_back({ std::move(labels), static_cast<double>(s.lastLocal - s.localBase), s.createdSeconds });
+        // A counter the machine does not have (Arm MPAM's mbm_local_bytes) has no series, never a 0.
+        if (!(s.absent & SampleOccupancyAbsent))
+            occupancy.points.push_back({ labels, static_cast<double>(s.occupancy), std::nullopt });
+        if (!(s.absent & SampleMbmTotalAbsent))
+            total.points.push_back({ labels, static_cast<double>(s.lastTotal - s.totalBase), s.createdSeconds });
+        if (!(s.absent & SampleMbmLocalAbsent))
+            local.points.push_back(
+                { std::move(labels), static_cast<double>(s.lastLocal - s.localBase), s.createdSeconds });
     }
     MetricFamily l3 { "rdtscope_l3_allocated_ways", MetricType::Gauge,
         "L3 cache ways a control group may fill (set bits of its capacity bitmask, SDM 20.19.4).", "", {} };
