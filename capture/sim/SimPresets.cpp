@@ -216,7 +216,7 @@ const std::vector<Preset>& table()
                 { 0x7, 0, 0x00000000, 0x00009000, 0x00000000, 0x00000000 },
                 // CSU and MBWU only: llc_occupancy and mbm_total_bytes (EDX bits 0 and 1), never mbm_local_bytes.
                 { 0xF, 0, 0x00000000, 0x0000007F, 0x00000000, 0x00000002 },
-                { 0xF, 1, 0x00000000, 0x00000040, 0x0000007F, 0x00000003 },
+                { 0xF, 1, 0x00000014, 0x00000040, 0x0000007F, 0x00000003 },
                 // CPOR on L3 (16 portions) and L2 (8), MBW_MAX as MB in 2 % steps, 32 PARTIDs.
                 { 0x10, 0, 0x00000000, 0x0000000E, 0x00000000, 0x00000000 },
                 { 0x10, 1, 0x0000000F, 0x00000000, 0x00000004, 0x0000001F },
@@ -229,7 +229,7 @@ const std::vector<Preset>& table()
             },
             0, 16,
             "synthetic Arm MPAM part (Neoverse-like: 16 cores, 1 MiB 8-way L2 with 8 CPOR portions, 32 MiB 16-way L3 "
-            "with 16, MBW_MAX in 2 % steps, 32 PARTIDs, 128 PMGs); no hardware documents these values, and the "
+            "with 16, MBW_MAX in 2 % steps, 32 PARTIDs, 128 PMGs, 44-bit MBWU counters); no hardware documents these values, and the "
             "CPUID-shaped table is the simulator's own description (Arm has no CPUID)",
             nullptr, 0, false, 1 },
         { "riscv-cbqri", "RISC-V CBQRI part (synthetic)",
@@ -242,8 +242,8 @@ const std::vector<Preset>& table()
                 { 0x4, 2, 0x3C000143, 0x02C0003F, 0x000007FF, 0x00000000 },
                 { 0x4, 3, 0x3C03C163, 0x03C0003F, 0x00003FFF, 0x00000000 },
                 { 0x7, 0, 0x00000000, 0x00009000, 0x00000000, 0x00000000 },
-                { 0xF, 0, 0x00000000, 0x0000003F, 0x00000000, 0x00000002 },
-                { 0xF, 1, 0x00000000, 0x00000040, 0x0000003F, 0x00000003 },
+                { 0xF, 0, 0x00000000, 0x000000FF, 0x00000000, 0x00000002 },
+                { 0xF, 1, 0x00000014, 0x00000040, 0x000000FF, 0x00000003 },
                 // Capacity blocks: 16 on L3, 12 on L2, 64 RCIDs; the bandwidth controller is the dialect's.
                 { 0x10, 0, 0x00000000, 0x00000006, 0x00000000, 0x00000000 },
                 { 0x10, 1, 0x0000000F, 0x00000000, 0x00000000, 0x0000003F },
@@ -255,7 +255,7 @@ const std::vector<Preset>& table()
             },
             0, 16,
             "synthetic RISC-V CBQRI part (16 harts, 1.5 MiB 12-way L2 and 16 MiB 16-way L3 as capacity blocks, 64 "
-            "RCIDs, a bandwidth controller with 819 reservable blocks as in the CBQRI resctrl prototype's QEMU "
+            "RCIDs, 256 MCIDs, a bandwidth controller with 819 reservable blocks as in the CBQRI resctrl prototype's QEMU "
             "device); the CPUID-shaped table is the simulator's own description (RISC-V has no CPUID)",
             nullptr, 0, false, 2 },
         { "xeon-mbregion", "Xeon Platinum 8351N (Ice Lake-SP) with region-aware MBA (synthetic)",
