@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "BandwidthControl.h"
+#include "ControlDescription.h"
 
 #include <cstdint>
 #include <limits>
@@ -36,6 +37,18 @@ BandwidthLimit bandwidthLimitOf(BandwidthUnit unit, std::uint64_t raw, std::uint
 } // namespace rdt::api
 
 namespace rdt::api {
+
+BandwidthLimit bandwidthLimitOf(const ControlDescription& d, std::uint64_t raw)
+{
+    const auto q = d.quantityOf(raw);
+    if (!q) return { BandwidthLimit::Kind::Unknown, 0.0 };
+    if (d.unit == "all") return { BandwidthLimit::Kind::ShareOfRegion, *q };
+    // The RFC's absolute units; a GB is 10^9 bytes as in resctrl.rst's AMD section, an MB 10^6, a MiB 2^20.
+    if (d.unit == "GBps") return { BandwidthLimit::Kind::BytesPerSecond, *q * 1e9 };
+    if (d.unit == "MBps") return { BandwidthLimit::Kind::BytesPerSecond, *q * 1e6 };
+    if (d.unit == "MiBps") return { BandwidthLimit::Kind::BytesPerSecond, *q * 1048576.0 };
+    return { BandwidthLimit::Kind::Unknown, 0.0 };
+}
 
 BandwidthControlName bandwidthControlOf(std::string_view name)
 {

@@ -69,6 +69,11 @@ struct BandwidthLimit {
 /// A GB here is 10^9 bytes and a MiB 2^20, as the kernel's documentation writes the units.
 BandwidthLimit bandwidthLimitOf(BandwidthUnit unit, std::uint64_t raw, std::uint64_t maxRaw);
 
+struct ControlDescription;
+/// What `raw` means for a control that describes itself (ControlDescription.h): unit "all" -> ShareOfRegion with the
+/// share raw x scale / resolution, GBps / MBps / MiBps -> BytesPerSecond, anything not known -> Unknown.
+BandwidthLimit bandwidthLimitOf(const ControlDescription& description, std::uint64_t raw);
+
 /// What a bandwidth control does to its group, from the schemata name resctrl documents for it: a cap ("MB",
 /// "SMBA", "CBA"), blocks reserved from a budget all groups share (CBQRI "MB_MIN"), a weight in the unreserved rest
 /// (CBQRI "MB_WGHT"), or one bound of a region's min <= opt <= max triple ("MB_REGION<n>_MIN/_OPT/_MAX", the region
