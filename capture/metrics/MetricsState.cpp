@@ -196,8 +196,7 @@ std::vector<MetricFamily> MetricsState::families() const
     MetricFamily reserved { "rdtscope_mb_reserved_blocks", MetricType::Gauge,
         "RISC-V CBQRI MB_MIN: bandwidth blocks reserved for a control group (all groups share one budget).", "", {} };
     MetricFamily weight { "rdtscope_mb_weight", MetricType::Gauge,
-        "RISC-V CBQRI MB_WGHT: a control group's weight in the bandwidth nobody reserved, 0..255 (0 = none).", "",
-        {} };
+        "RISC-V CBQRI MB_WGHT: a control group's weight in the bandwidth nobody reserved, 0..255 (0 = none).", "", {} };
     MetricFamily share { "rdtscope_mb_region_share_ratio", MetricType::Gauge,
         "A self-described bandwidth control of unit \"all\" (region-aware MB_REGION<n>_MIN/_OPT/_MAX): the share of "
         "the region it names, value x scale / resolution.",
@@ -216,7 +215,7 @@ std::vector<MetricFamily> MetricsState::families() const
             } else {
                 using Kind = api::BandwidthLimit::Kind;
                 value = a.limit->value;
-                f = a.limit->kind == Kind::ShareWithheld ? &mba
+                f = a.limit->kind == Kind::ShareWithheld    ? &mba
                     : a.limit->kind == Kind::ThrottleLevel  ? &cba
                     : a.limit->kind == Kind::ReservedBlocks ? &reserved
                     : a.limit->kind == Kind::Weight         ? &weight

@@ -25,8 +25,8 @@ std::vector<Schema> SimBandwidthControls::schemas() const
     }
     if (m_dialect == ResctrlDialect::RegionAware)
         for (int n = 0; n < kRegions; ++n)
-            for (auto [bound, suffix] : { std::pair { RegionBound::Min, "_MIN" }, std::pair { RegionBound::Opt, "_OPT" },
-                     std::pair { RegionBound::Max, "_MAX" } })
+            for (auto [bound, suffix] : { std::pair { RegionBound::Min, "_MIN" },
+                     std::pair { RegionBound::Opt, "_OPT" }, std::pair { RegionBound::Max, "_MAX" } })
                 out.push_back({ "MB_REGION" + std::to_string(n) + suffix, SchemaKind::MbRegion, CdpType::None,
                     m_numClosid, n, bound, false });
     return out;

@@ -229,7 +229,8 @@ const std::vector<Preset>& table()
             },
             0, 16,
             "synthetic Arm MPAM part (Neoverse-like: 16 cores, 1 MiB 8-way L2 with 8 CPOR portions, 32 MiB 16-way L3 "
-            "with 16, MBW_MAX in 2 % steps, 32 PARTIDs, 128 PMGs, 44-bit MBWU counters); no hardware documents these values, and the "
+            "with 16, MBW_MAX in 2 % steps, 32 PARTIDs, 128 PMGs, 44-bit MBWU counters); no hardware documents these "
+            "values, and the "
             "CPUID-shaped table is the simulator's own description (Arm has no CPUID)",
             nullptr, 0, false, 1 },
         { "riscv-cbqri", "RISC-V CBQRI part (synthetic)",
@@ -255,7 +256,8 @@ const std::vector<Preset>& table()
             },
             0, 16,
             "synthetic RISC-V CBQRI part (16 harts, 1.5 MiB 12-way L2 and 16 MiB 16-way L3 as capacity blocks, 64 "
-            "RCIDs, 256 MCIDs, a bandwidth controller with 819 reservable blocks as in the CBQRI resctrl prototype's QEMU "
+            "RCIDs, 256 MCIDs, a bandwidth controller with 819 reservable blocks as in the CBQRI resctrl prototype's "
+            "QEMU "
             "device); the CPUID-shaped table is the simulator's own description (RISC-V has no CPUID)",
             nullptr, 0, false, 2 },
         { "xeon-mbregion", "Xeon Platinum 8351N (Ice Lake-SP) with region-aware MBA (synthetic)",

@@ -104,7 +104,8 @@ TEST(ResctrlDialects, CbqriReservationBudgetCheckedBeforeWriting)
     EXPECT_EQ(weight->minBandwidth, 0u);
 
     // The default group reserves 756 and another group 1: a third may take 62, not 63.
-    std::vector<PeerGroup> peers { { "", false, schemata("MB_MIN:72=756\n") }, { "a", false, schemata("MB_MIN:72=1\n") } };
+    std::vector<PeerGroup> peers { { "", false, schemata("MB_MIN:72=756\n") },
+        { "a", false, schemata("MB_MIN:72=1\n") } };
     auto ok = validateAllocation(caps, "b", false, peers, schemata("MB_MIN:72=62\n"));
     EXPECT_TRUE(ok.ok) << ok.problem.reason;
     auto over = validateAllocation(caps, "b", false, peers, schemata("MB_MIN:72=63\n"));
@@ -148,15 +149,16 @@ TEST(ResctrlDialects, SelfDescribedRegionControlsAndTheirTriple)
     EXPECT_EQ(*half, 256u);
     EXPECT_FALSE(parseBandwidthInput(*lo, "2GB/s").ok());
 
-    const Schemata current = schemata("MB_REGION0_MIN:0=1;1=1\nMB_REGION0_OPT:0=300;1=300\nMB_REGION0_MAX:0=400;1=400\n");
+    const Schemata current
+        = schemata("MB_REGION0_MIN:0=1;1=1\nMB_REGION0_OPT:0=300;1=300\nMB_REGION0_MAX:0=400;1=400\n");
     auto bad = validateAllocation(caps, "g", false, {}, schemata("MB_REGION0_MIN:0=350\n"), &current);
     ASSERT_FALSE(bad.ok);
     EXPECT_NE(bad.problem.reason.find("min <= opt <= max"), std::string::npos) << bad.problem.reason;
     EXPECT_NE(bad.problem.reason.find("min 350, opt 300, max 400"), std::string::npos) << bad.problem.reason;
     auto lowerMax = validateAllocation(caps, "g", false, {}, schemata("MB_REGION0_MAX:1=200\n"), &current);
     EXPECT_FALSE(lowerMax.ok);
-    auto together = validateAllocation(
-        caps, "g", false, {}, schemata("MB_REGION0_OPT:1=150\nMB_REGION0_MAX:1=200\n"), &current);
+    auto together
+        = validateAllocation(caps, "g", false, {}, schemata("MB_REGION0_OPT:1=150\nMB_REGION0_MAX:1=200\n"), &current);
     EXPECT_TRUE(together.ok) << together.problem.reason;
     EXPECT_FALSE(validateAllocation(caps, "g", false, {}, schemata("MB_REGION0_MAX:0=512\n"), &current).ok);
 }
@@ -210,8 +212,8 @@ TEST(ResctrlDialects, RecordedCapabilitiesKeepBudgetAndDescription)
         const auto recorded = parseCapabilitiesText(formatCapabilitiesText(caps));
         for (const auto& r : caps.resources) {
             if (r.isCache()) continue;
-            const auto it = std::find_if(recorded.begin(), recorded.end(),
-                [&](const RecordedResource& x) { return x.caps.name == r.name; });
+            const auto it = std::find_if(
+                recorded.begin(), recorded.end(), [&](const RecordedResource& x) { return x.caps.name == r.name; });
             ASSERT_NE(it, recorded.end()) << r.name;
             const auto& back = it->caps;
             EXPECT_EQ(back.bandwidthUnit, r.bandwidthUnit) << r.name;
