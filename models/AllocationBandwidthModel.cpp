@@ -141,7 +141,8 @@ QString AllocationBandwidthModel::formatValue(const BandwidthSchema& schema, uns
         return QString::fromStdString(rdt::formatBandwidth(r, v));
     }
     if (schema.unit == "%") return QStringLiteral("%1 %").arg(v);
-    if (schema.unit == "level" || schema.unit == "delay") return QStringLiteral("%1 %2").arg(qs(schema.unit)).arg(v);
+    if (schema.unit == "level" || schema.unit == "delay" || schema.unit == "weight")
+        return QStringLiteral("%1 %2").arg(qs(schema.unit)).arg(v);
     return QStringLiteral("%1 %2").arg(v).arg(qs(schema.unit));
 }
 

@@ -21,7 +21,16 @@ BandwidthSchema bandwidthSchemaOf(const rdt::api::BandwidthLayout& layout)
     b.unit = layout.unit == BandwidthUnit::EighthGBps ? "GB/s"
         : layout.unit == BandwidthUnit::ThrottleLevel ? "level"
         : layout.unit == BandwidthUnit::MiBps         ? "MiBps"
+        : layout.unit == BandwidthUnit::Blocks        ? "blocks"
+        : layout.unit == BandwidthUnit::Weight        ? "weight"
                                                       : "%";
+    // A control that describes itself (info/<RES>/resource_schemata/<CTRL>/): its values are counted in its own
+    // resolution ("256 /511" of unit "all"); the engine decided the bounds from the same files.
+    if (layout.unit == BandwidthUnit::Described)
+        b.unit = layout.description && layout.description->resolution && layout.description->unit == "all"
+            ? "/" + std::to_string(*layout.description->resolution)
+            : layout.description && !layout.description->unit.empty() ? layout.description->unit
+                                                                      : "(unit unknown)";
     b.minValue = layout.minValue;
     b.maxValue = layout.maxValue;
     b.granularity = layout.granularity;

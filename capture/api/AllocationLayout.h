@@ -7,9 +7,11 @@
 // works out a way count, a cache size or a bandwidth unit again.
 
 #include "BandwidthControl.h"
+#include "ControlDescription.h"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +52,13 @@ struct BandwidthLayout {
     bool higherThrottles = false; ///< CBA levels: a bigger value means less bandwidth
     unsigned sncNodes = 1; ///< a value applies to the whole L3 domain, all its nodes
     std::vector<int> domains;
+    BandwidthRole role = BandwidthRole::Limit; ///< what the value does (BandwidthControl.h)
+    int region = -1; ///< MB_REGION<n>_*: n
+    /// CBQRI MB_MIN: the blocks all control groups together may reserve in a domain; 0 when there is no budget.
+    std::uint64_t budget = 0;
+    std::string budgetSource; ///< the file the budget was read from
+    /// What info/<RES>/resource_schemata/<CTRL>/ says of the control, when the kernel describes it.
+    std::optional<ControlDescription> description;
 };
 
 struct AllocationLayout {

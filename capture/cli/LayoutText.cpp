@@ -45,7 +45,20 @@ std::string bandwidthLine(const api::BandwidthLayout& b)
     case api::BandwidthUnit::ThrottleLevel:
         t += formatString("throttle level %u..%u, 0 = unthrottled", b.minValue, b.maxValue);
         break;
+    case api::BandwidthUnit::Blocks:
+        t += formatString("reserved blocks %u..%u", b.minValue, b.maxValue);
+        t += b.budget ? formatString(", at most %llu over all groups (%s)", static_cast<unsigned long long>(b.budget),
+                 b.budgetSource.c_str())
+                      : std::string(", budget unknown");
+        break;
+    case api::BandwidthUnit::Weight:
+        t += formatString("weight %u..%u of unreserved bandwidth, 0 = none", b.minValue, b.maxValue);
+        break;
+    case api::BandwidthUnit::Described:
+        t += b.description ? "as described: " + b.description->summary() : std::string("meaning unknown");
+        break;
     }
+    if (b.region >= 0) t += formatString("; region %d bound, kept as min <= opt <= max", b.region);
     return t + "\n";
 }
 

@@ -83,7 +83,21 @@ api::BandwidthLayout bandwidthLayoutOf(const ResourceCaps& r, unsigned sncNodes)
         b.linear = r.delayLinear;
         b.roundsUp = true; // kernel bw_validate: roundup to bandwidth_gran
         break;
+    case api::BandwidthUnit::Blocks:
+    case api::BandwidthUnit::Weight:
+    case api::BandwidthUnit::Described:
+        // CBQRI blocks and weights, and controls that describe themselves: every value between the bounds
+        // info/ gives is a step (resource_schemata's resolution is the unit's divisor, not a step).
+        b.minValue = r.minBandwidth;
+        b.maxValue = r.maxBandwidth;
+        b.granularity = r.bandwidthGran ? r.bandwidthGran : 1;
+        break;
     }
+    b.role = r.role;
+    b.region = r.region;
+    b.budget = r.budget;
+    b.budgetSource = r.budgetSource;
+    b.description = r.description;
     return b;
 }
 

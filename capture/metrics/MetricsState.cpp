@@ -66,6 +66,7 @@ void MetricsState::addBatch(const RdtSampleBatch& batch, double wallSeconds)
         series.lastTotal = s.mbmTotalBytes;
         series.lastLocal = s.mbmLocalBytes;
         series.occupancy = s.occupancyBytes;
+        series.absent = s.flags & (SampleOccupancyAbsent | SampleMbmTotalAbsent | SampleMbmLocalAbsent);
         next[key] = series;
     }
     m_series = std::move(next); // groups gone from the machine leave the exposition
@@ -115,8 +116,12 @@ void MetricsState::setGroups(const engine::GroupsSnapshot& groups, const Capabil
                 } else if (auto raw = parseBandwidth(text)) {
                     // What the value limits is the engine's rule for this control (api/BandwidthControl.h): a
                     // share withheld, bytes per second (unlimited as +Inf) or a CBA throttle level.
-                    out.push_back(
-                        { line.resource, domain, 0, api::bandwidthLimitOf(rc->bandwidthUnit, *raw, rc->maxBandwidth) });
+                    const auto limit = rc->bandwidthUnit == BandwidthUnit::Described && rc->description
+                        ? api::bandwidthLimitOf(*rc->description, *raw)
+                        : api::bandwidthLimitOf(rc->bandwidthUnit, *raw, rc->maxBandwidth);
+                    // A value whose meaning the machine does not say is not exported as any quantity.
+                    if (limit.kind != api::BandwidthLimit::Kind::Unknown)
+                        out.push_back({ line.resource, domain, 0, limit });
                 }
             }
         }
@@ -165,9 +170,14 @@ std::vector<MetricFamily> MetricsState::families() const
         "Memory bandwidth monitoring: bytes of local-node memory traffic, wrap-corrected.", "bytes", {} };
     for (const auto& [key, s] : m_series) {
         Labels labels = seriesLabels(std::get<0>(key), std::get<1>(key), std::get<2>(key));
-        occupancy.points.push_back({ labels, static_cast<double>(s.occupancy), std::nullopt });
-        total.points.push_back({ labels, static_cast<double>(s.lastTotal - s.totalBase), s.createdSeconds });
-        local.points.push_back({ std::move(labels), static_cast<double>(s.lastLocal - s.localBase), s.createdSeconds });
+        // A counter the machine does not have (Arm MPAM's mbm_local_bytes) has no series, never a 0.
+        if (!(s.absent & SampleOccupancyAbsent))
+            occupancy.points.push_back({ labels, static_cast<double>(s.occupancy), std::nullopt });
+        if (!(s.absent & SampleMbmTotalAbsent))
+            total.points.push_back({ labels, static_cast<double>(s.lastTotal - s.totalBase), s.createdSeconds });
+        if (!(s.absent & SampleMbmLocalAbsent))
+            local.points.push_back(
+                { std::move(labels), static_cast<double>(s.lastLocal - s.localBase), s.createdSeconds });
     }
     MetricFamily l3 { "rdtscope_l3_allocated_ways", MetricType::Gauge,
         "L3 cache ways a control group may fill (set bits of its capacity bitmask, SDM 20.19.4).", "", {} };
@@ -183,6 +193,14 @@ std::vector<MetricFamily> MetricsState::families() const
         "bytes_per_second", {} };
     MetricFamily cba { "rdtscope_cba_throttle_level", MetricType::Gauge,
         "Cache bandwidth allocation (SDM 20.19.8): a control group's throttle level, 0 unthrottled.", "", {} };
+    MetricFamily reserved { "rdtscope_mb_reserved_blocks", MetricType::Gauge,
+        "RISC-V CBQRI MB_MIN: bandwidth blocks reserved for a control group (all groups share one budget).", "", {} };
+    MetricFamily weight { "rdtscope_mb_weight", MetricType::Gauge,
+        "RISC-V CBQRI MB_WGHT: a control group's weight in the bandwidth nobody reserved, 0..255 (0 = none).", "", {} };
+    MetricFamily share { "rdtscope_mb_region_share_ratio", MetricType::Gauge,
+        "A self-described bandwidth control of unit \"all\" (region-aware MB_REGION<n>_MIN/_OPT/_MAX): the share of "
+        "the region it names, value x scale / resolution.",
+        "ratio", {} };
     for (const auto& [group, allocations] : m_allocations) {
         for (const auto& a : allocations) {
             Labels labels { { "group", groupLabel(group) }, { "ctrl_group", groupLabel(group) },
@@ -197,8 +215,14 @@ std::vector<MetricFamily> MetricsState::families() const
             } else {
                 using Kind = api::BandwidthLimit::Kind;
                 value = a.limit->value;
-                f = a.limit->kind == Kind::ShareWithheld ? &mba : a.limit->kind == Kind::ThrottleLevel ? &cba : &limit;
-                if (f == &limit) labels.emplace_back("resource", a.resource); // MB or AMD's SMBA
+                f = a.limit->kind == Kind::ShareWithheld    ? &mba
+                    : a.limit->kind == Kind::ThrottleLevel  ? &cba
+                    : a.limit->kind == Kind::ReservedBlocks ? &reserved
+                    : a.limit->kind == Kind::Weight         ? &weight
+                    : a.limit->kind == Kind::ShareOfRegion  ? &share
+                                                            : &limit;
+                // MB or AMD's SMBA; the control for a share (MB_REGION0_MAX)
+                if (f == &limit || f == &share) labels.emplace_back("resource", a.resource);
             }
             if (auto extra = m_extraLabels.find(group); extra != m_extraLabels.end())
                 labels.insert(labels.end(), extra->second.begin(), extra->second.end());
@@ -238,7 +262,7 @@ std::vector<MetricFamily> MetricsState::families() const
         std::move(l2Family) };
     // A machine's bandwidth controls are of one kind (percent, an absolute cap, or CBA levels): only the families
     // that have series are exported, so an AMD machine shows no throttle ratio at all.
-    for (auto* f : { &mba, &limit, &cba })
+    for (auto* f : { &mba, &limit, &cba, &reserved, &weight, &share })
         if (!f->points.empty()) out.push_back(std::move(*f));
     if (!tma.points.empty()) out.push_back(std::move(tma)); // only agents counting TMA (--metrics-tma) have it
     out.push_back(std::move(errors));

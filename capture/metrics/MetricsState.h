@@ -53,6 +53,7 @@ private:
         std::uint64_t lastTotal = 0; ///< the sampler's cumulative bytes at the last batch
         std::uint64_t lastLocal = 0;
         std::uint64_t occupancy = 0;
+        std::uint32_t absent = 0; ///< Sample*Absent flags: counters this machine does not have (no series)
     };
     struct Allocation {
         std::string resource; ///< "L3", "L3CODE", "L2", "MB", "SMBA", "CBA"

@@ -6,6 +6,7 @@
 #include "core/Time.h"
 
 #include <cerrno>
+#include <optional>
 
 namespace rdt {
 
@@ -59,9 +60,13 @@ Result<Schemata> AllocationEngine::validate(
     // Other control groups, for the exclusive/shareable overlap rules (kernel rdtgroup_cbm_overlaps).
     std::vector<PeerGroup> peers;
     bool selfExclusive = false;
-    bool needPeers = false;
-    for (const auto& line : change.lines())
-        needPeers |= isCacheResource(line.resource);
+    bool needPeers = false, needCurrent = false;
+    for (const auto& line : change.lines()) {
+        const auto* r = caps->resource(line.resource);
+        // Overlap rules and MB_MIN's budget need the other groups; a region bound needs the group's other bounds.
+        needPeers |= isCacheResource(line.resource) || (r && r->role == api::BandwidthRole::Reserved);
+        needCurrent |= r && r->region >= 0;
+    }
     if (needPeers && group.find("mon_groups/") == std::string::npos) {
         // A peer that cannot be read is a rule that cannot be checked: refuse rather than guess.
         auto groups = m_backend.listGroups();
@@ -87,7 +92,13 @@ Result<Schemata> AllocationEngine::validate(
             peers.push_back({ g.path, g.mode == "exclusive", std::move(*s) });
         }
     }
-    auto verdict = validateAllocation(*caps, group, selfExclusive, peers, change);
+    std::optional<Schemata> current;
+    if (needCurrent) {
+        auto s = m_backend.readSchemata(group);
+        if (!s) return s.error();
+        current = std::move(*s);
+    }
+    auto verdict = validateAllocation(*caps, group, selfExclusive, peers, change, current ? &*current : nullptr);
     if (!verdict.ok) return verdict.problem.toError();
     if (notes) notes->insert(notes->end(), verdict.notes.begin(), verdict.notes.end());
     return std::move(verdict.normalised);

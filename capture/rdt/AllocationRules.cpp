@@ -114,7 +114,67 @@ BandwidthVerdict checkBandwidth(const ResourceCaps& r, int domain, std::uint64_t
     return out;
 }
 
+std::optional<AllocationProblem> checkReservation(
+    const ResourceCaps& r, int domain, std::uint64_t requested, std::uint64_t held)
+{
+    if (r.budget == 0 || held + requested <= r.budget) return std::nullopt;
+    const std::uint64_t room = held >= r.budget ? 0 : r.budget - held;
+    return problem(r.name, domain,
+        std::to_string(requested) + " blocks is over the budget of " + std::to_string(r.budget) + " blocks ("
+            + r.budgetSource + "): the other groups reserve " + std::to_string(held) + ", so at most "
+            + std::to_string(room) + " fit",
+        "lower another group's " + r.name
+            + " first (a new group starts with the least, the default group holds the "
+              "rest); the kernel refuses a sum over the budget with EINVAL");
+}
+
+std::optional<AllocationProblem> checkRegionTriples(
+    const Capabilities& caps, const Schemata& merged, const Schemata& touched)
+{
+    using api::BandwidthRole;
+    for (const auto& r : caps.resources) {
+        if (r.role != BandwidthRole::RegionMin) continue;
+        const auto optName = api::regionControlName(r.region, BandwidthRole::RegionOpt);
+        const auto maxName = api::regionControlName(r.region, BandwidthRole::RegionMax);
+        std::vector<int> domains;
+        for (const auto& name : { r.name, optName, maxName })
+            if (const auto* l = touched.line(name))
+                for (const auto& [d, v] : l->values)
+                    if (std::find(domains.begin(), domains.end(), d) == domains.end()) domains.push_back(d);
+        for (int d : domains) {
+            auto valueOf = [&](const std::string& name) -> std::optional<std::uint64_t> {
+                const auto v = merged.value(name, d);
+                if (!v) return std::nullopt;
+                auto b = parseBandwidth(*v);
+                return b ? std::optional<std::uint64_t>(*b) : std::nullopt;
+            };
+            const auto lo = valueOf(r.name), opt = valueOf(optName), hi = valueOf(maxName);
+            const std::string triple = "region " + std::to_string(r.region) + " would be min "
+                + (lo ? std::to_string(*lo) : "?") + ", opt " + (opt ? std::to_string(*opt) : "?") + ", max "
+                + (hi ? std::to_string(*hi) : "?");
+            auto bad = [&](const std::string& name) {
+                return problem(name, d, triple + ": the bounds must keep min <= opt <= max",
+                    "change " + r.name + ", " + optName + " and " + maxName + " together so that min <= opt <= max");
+            };
+            if (lo && opt && *lo > *opt) return bad(r.name);
+            if (opt && hi && *opt > *hi) return bad(optName);
+            if (lo && hi && *lo > *hi) return bad(r.name);
+        }
+    }
+    return std::nullopt;
+}
+
 namespace {
+/// What every peer reserves in `domain` of `resource` (MB_MIN blocks).
+std::uint64_t heldByPeers(const std::vector<PeerGroup>& peers, const std::string& resource, int domain)
+{
+    std::uint64_t held = 0;
+    for (const auto& g : peers)
+        if (const auto v = g.schemata.value(resource, domain))
+            if (auto b = parseBandwidth(*v)) held += *b;
+    return held;
+}
+
 /// The masks every peer holds in `domain` for `resource` and for its CDP partner.
 std::vector<PeerMask> peerMasks(const std::vector<PeerGroup>& peers, const std::string& resource, int domain)
 {
@@ -152,7 +212,7 @@ std::optional<AllocationProblem> checkLine(const Capabilities& caps, const Resou
 }
 
 AllocationVerdict validateAllocation(const Capabilities& caps, const std::string& group, bool groupExclusive,
-    const std::vector<PeerGroup>& peers, const Schemata& change)
+    const std::vector<PeerGroup>& peers, const Schemata& change, const Schemata* current)
 {
     AllocationVerdict out;
     auto fail = [&](AllocationProblem p) {
@@ -180,11 +240,19 @@ AllocationVerdict validateAllocation(const Capabilities& caps, const std::string
                 if (!b) return fail(problem(r->name, domain, b.error().message, b.error().advice));
                 auto verdict = checkBandwidth(*r, domain, *b);
                 if (verdict.problem) return fail(std::move(*verdict.problem));
+                if (r->role == api::BandwidthRole::Reserved)
+                    if (auto p = checkReservation(*r, domain, verdict.value, heldByPeers(peers, r->name, domain)))
+                        return fail(std::move(*p));
                 if (!verdict.note.empty()) out.notes.push_back(verdict.note);
                 out.normalised.set(r->name, domain, std::to_string(verdict.value));
             }
         }
     }
+    Schemata merged = current ? *current : Schemata {};
+    for (const auto& line : out.normalised.lines())
+        for (const auto& [d, v] : line.values)
+            merged.set(line.resource, d, v);
+    if (auto p = checkRegionTriples(caps, merged, out.normalised)) return fail(std::move(*p));
     out.ok = true;
     return out;
 }

@@ -76,9 +76,23 @@ struct AllocationVerdict {
     AllocationProblem problem; ///< when !ok
 };
 
+/// CBQRI MB_MIN (the CBQRI branch's resctrl.rst): the blocks every control group reserves in a domain add up to at
+/// most the resource's budget (MRBWB), and the kernel refuses a write over it with EINVAL. `held` is what the other
+/// groups reserve there; a budget of 0 (unknown) checks nothing.
+std::optional<AllocationProblem> checkReservation(
+    const ResourceCaps& resource, int domain, std::uint64_t requested, std::uint64_t held);
+
+/// Region-aware bandwidth: MB_REGION<n>_MIN <= MB_REGION<n>_OPT <= MB_REGION<n>_MAX in every domain `touched` (the
+/// change) names a bound of, over the values `merged` holds (the group's current schemata with the change on top).
+/// A bound `merged` lacks is not checked.
+std::optional<AllocationProblem> checkRegionTriples(
+    const Capabilities& caps, const Schemata& merged, const Schemata& touched);
+
 /// The whole check of one change to `group`: resource names, domains, masks, overlaps with `peers` (every other
-/// control group), bandwidth ranges and rounding. Pure: the same inputs give the same verdict.
+/// control group), bandwidth ranges and rounding, MB_MIN's budget over the peers' reservations, and region triples
+/// over `current` (the group's schemata; null: only the bounds the change names). Pure: the same inputs give the
+/// same verdict.
 AllocationVerdict validateAllocation(const Capabilities& caps, const std::string& group, bool groupExclusive,
-    const std::vector<PeerGroup>& peers, const Schemata& change);
+    const std::vector<PeerGroup>& peers, const Schemata& change, const Schemata* current = nullptr);
 
 } // namespace rdt

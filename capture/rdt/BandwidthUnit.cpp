@@ -19,6 +19,12 @@ const char* bandwidthUnitSymbol(BandwidthUnit unit)
         return "GB/s";
     case BandwidthUnit::ThrottleLevel:
         return "level";
+    case BandwidthUnit::Blocks:
+        return "blocks";
+    case BandwidthUnit::Weight:
+        return "weight";
+    case BandwidthUnit::Described:
+        return "";
     }
     return "%";
 }
@@ -44,6 +50,16 @@ std::string formatBandwidth(const ResourceCaps& r, std::uint64_t raw)
         return raw >= r.maxBandwidth && r.maxBandwidth > 0 ? "unlimited" : eighths(raw) + " GB/s";
     case BandwidthUnit::ThrottleLevel:
         return "level " + std::to_string(raw);
+    case BandwidthUnit::Blocks:
+        return std::to_string(raw) + " blocks";
+    case BandwidthUnit::Weight:
+        return raw == 0 ? "weight 0 (no share of unreserved bandwidth)" : "weight " + std::to_string(raw);
+    case BandwidthUnit::Described: {
+        const auto q = r.description ? r.description->quantityOf(raw) : std::nullopt;
+        if (!q || r.description->unit.empty()) return std::to_string(raw) + " (meaning unknown)";
+        if (r.description->unit == "all") return formatString("%.1f %%", *q * 100.0);
+        return formatString("%g %s", *q, r.description->unit.c_str());
+    }
     }
     return std::to_string(raw);
 }
@@ -62,6 +78,18 @@ std::string describeBandwidthUnit(const ResourceCaps& r)
             r.origins.show("min_bandwidth", std::to_string(r.minBandwidth)).c_str(), r.maxBandwidth, r.maxBandwidth);
     case BandwidthUnit::ThrottleLevel:
         return formatString("throttle level 0..%u (0 = unthrottled)", r.maxBandwidth);
+    case BandwidthUnit::Blocks:
+        return formatString("reserved bandwidth blocks, %s..%s per group, all groups together at most %s",
+            r.origins.show("min_bandwidth", std::to_string(r.minBandwidth)).c_str(),
+            r.origins.show("max_bandwidth", std::to_string(r.maxBandwidth)).c_str(),
+            r.budget ? (std::to_string(r.budget) + " (" + r.budgetSource + ")").c_str()
+                     : r.origins.show("budget", "").c_str());
+    case BandwidthUnit::Weight:
+        return formatString("weight in unreserved bandwidth, %s..%u (0 = none, %u = the most)",
+            r.origins.show("min_bandwidth", std::to_string(r.minBandwidth)).c_str(), r.maxBandwidth, r.maxBandwidth);
+    case BandwidthUnit::Described:
+        return r.description ? "described by the kernel: " + r.description->summary()
+                             : std::string("a control whose meaning is unknown");
     }
     return {};
 }
@@ -97,7 +125,19 @@ Result<std::uint64_t> parseBandwidthInput(const ResourceCaps& r, std::string_vie
             if (!pct) return wrongUnit();
             break;
         case BandwidthUnit::ThrottleLevel:
+        case BandwidthUnit::Weight:
             return wrongUnit();
+        case BandwidthUnit::Blocks:
+            if (unit != "blocks" && unit != "block") return wrongUnit();
+            break;
+        case BandwidthUnit::Described:
+            // "50%" of a control of unit "all": the raw value that stands for it, v = share x resolution / scale.
+            if (!(pct && r.description && r.description->unit == "all" && r.description->resolution
+                    && r.description->scale && *r.description->scale > 0))
+                return wrongUnit();
+            raw = std::round(*number / 100.0 * static_cast<double>(*r.description->resolution)
+                / static_cast<double>(*r.description->scale));
+            break;
         }
     }
     if (raw != std::floor(raw) || raw > 4294967295.0)

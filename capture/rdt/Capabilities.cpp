@@ -14,6 +14,11 @@ std::string ResourceCaps::defaultValue() const
         return hexDigits(cbmMask);
     }
     if (bandwidthUnit == BandwidthUnit::EighthGBps) return std::to_string(maxBandwidth);
+    // A reservation or a region's minimum starts at the least (a new group reserves nothing it did not ask for);
+    // a weight or a described cap at its most.
+    if (role == api::BandwidthRole::Reserved || role == api::BandwidthRole::RegionMin)
+        return std::to_string(minBandwidth);
+    if (bandwidthUnit != BandwidthUnit::Percent) return std::to_string(maxBandwidth);
     return mbpsMode ? std::to_string(UINT32_MAX) : "100";
 }
 

@@ -33,6 +33,26 @@ std::string formatCapabilitiesText(const Capabilities& caps)
                 + value(o, "bandwidth_gran", std::to_string(r.bandwidthGran)) + ", max_bandwidth "
                 + std::to_string(r.maxBandwidth) + ", delay_linear "
                 + value(o, "delay_linear", r.delayLinear ? "1" : "0") + ", unit " + bandwidthUnitKey(r.bandwidthUnit);
+        // CBQRI's budget and a control's own description, so that a replay shows the values as the live view did.
+        if (r.budget > 0) t += ", budget " + std::to_string(r.budget) + ", budget_source " + r.budgetSource;
+        if (const auto& d = r.description) {
+            auto number = [&](const char* key, const std::optional<std::uint64_t>& v) {
+                if (v) t += std::string(", ") + key + " " + std::to_string(*v);
+            };
+            auto text = [&](const char* key, const std::string& v) {
+                // The items are comma-separated: a described text with a comma is not kept (it stays unknown).
+                if (!v.empty() && v.find(',') == std::string::npos) t += std::string(", ") + key + " " + v;
+            };
+            text("described_in", d->resource);
+            text("ctl_type", d->type);
+            number("ctl_min", d->min);
+            number("ctl_max", d->max);
+            number("ctl_resolution", d->resolution);
+            number("ctl_scale", d->scale);
+            number("ctl_tolerance", d->tolerance);
+            text("ctl_unit", d->unit);
+            text("ctl_scope", d->scope);
+        }
         t += "\n";
     }
     const auto& m = caps.monitoring;
@@ -73,7 +93,44 @@ bool parseResourceLine(const std::string& line, RecordedResource& out)
         const std::string value = item.substr(space + 1);
         unsigned n = 0;
         std::uint64_t bytes = 0;
-        if (key == "domains") {
+        auto described = [&]() -> api::ControlDescription& {
+            if (!r.description) {
+                r.description.emplace();
+                r.description->name = r.name;
+            }
+            return *r.description;
+        };
+        auto wholeNumber = [&](std::optional<std::uint64_t>& field) {
+            std::uint64_t v = 0;
+            const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+            if (ec != std::errc() || end != value.data() + value.size()) return false;
+            field = v;
+            return true;
+        };
+        if (key == "budget_source") {
+            r.budgetSource = value;
+        } else if (key == "described_in") {
+            described().resource = value;
+        } else if (key == "ctl_type") {
+            described().type = value;
+        } else if (key == "ctl_unit") {
+            described().unit = value;
+        } else if (key == "ctl_scope") {
+            described().scope = value;
+        } else if (key == "ctl_min" || key == "ctl_max" || key == "ctl_resolution" || key == "ctl_scale"
+            || key == "ctl_tolerance") {
+            auto& d = described();
+            auto& field = key == "ctl_min" ? d.min
+                : key == "ctl_max"         ? d.max
+                : key == "ctl_resolution"  ? d.resolution
+                : key == "ctl_scale"       ? d.scale
+                                           : d.tolerance;
+            if (!wholeNumber(field)) return false;
+        } else if (key == "budget") {
+            std::optional<std::uint64_t> budget;
+            if (!wholeNumber(budget)) return false;
+            r.budget = *budget;
+        } else if (key == "domains") {
             std::istringstream ids(value);
             for (std::string id; ids >> id;) {
                 if (!readUnsigned(id, n)) return false;
@@ -110,6 +167,12 @@ bool parseResourceLine(const std::string& line, RecordedResource& out)
         } else if (key == "snc_nodes") {
             out.sncNodes = n;
         } // other keys: written by a newer version, ignored
+    }
+    if (r.kind == ResourceKind::Bandwidth) {
+        const auto control = api::bandwidthControlOf(r.name);
+        r.role = control.role;
+        r.region = control.region;
+        if (r.description) r.infoDir = r.description->resource;
     }
     return closids;
 }

@@ -5,10 +5,12 @@
 #include "InfoOrigins.h"
 #include "ResctrlFeatures.h"
 #include "Schemata.h"
+#include "api/ControlDescription.h"
 #include "core/Result.h"
 
 #include <cerrno>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,18 @@ struct ResourceCaps {
     bool mbpsMode = false; ///< resctrl mounted with -o mba_MBps: values are MiBps, any u32
     std::string throttleMode; ///< "max", "per-thread" or "" when not reported
     BandwidthUnit bandwidthUnit = BandwidthUnit::Percent; ///< what a value means (BandwidthUnit.h)
+    /// What the value does, from the schemata name (api::bandwidthControlOf): a cap, CBQRI's reserved blocks or
+    /// weight, or a bound of a region triple (MB_REGION<n>_MIN/_OPT/_MAX).
+    api::BandwidthRole role = api::BandwidthRole::Limit;
+    int region = -1;
+    /// CBQRI MB_MIN: the blocks all control groups together may reserve per domain (the sum of every group's value
+    /// stays within it); 0 = no such budget. budgetSource names the file it was read from.
+    std::uint64_t budget = 0;
+    std::string budgetSource;
+
+    // Self-describing controls (info/<dir>/resource_schemata/<name>/, the 2026 "Generic schema description" RFC).
+    std::string infoDir; ///< the info/ directory this schemata line belongs to ("MB" for MB_REGION0_MIN)
+    std::optional<api::ControlDescription> description; ///< this line's own description, when the kernel has one
 
     // io_alloc (AMD SDCIAE, Linux 6.19): the cache portion I/O devices insert into, held by the highest CLOSID.
     std::string ioAlloc; ///< info/<r>/io_alloc: "enabled", "disabled", "not supported"; "" when the file is absent

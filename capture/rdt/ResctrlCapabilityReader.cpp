@@ -11,6 +11,7 @@
 #include <charconv>
 #include <climits>
 #include <cstdio>
+#include <map>
 
 namespace rdt {
 
@@ -84,10 +85,22 @@ Result<Capabilities> ResctrlCapabilityReader::load()
     if (auto l = fs.list("info"))
         for (auto& d : *l)
             if (fs.isDirectory("info/" + d)) infoDirs.push_back(std::move(d));
+    // Controls that describe themselves (info/<dir>/resource_schemata/<name>/): a schemata line may be a control of
+    // another directory's resource (MB_REGION0_MIN of info/MB), so it needs no info/ directory of its own.
+    std::map<std::string, std::vector<api::ControlDescription>> described;
+    std::map<std::string, std::string> describedIn; // control name -> info dir
+    for (const auto& dir : infoDirs) {
+        if (dir.ends_with("_MON")) continue;
+        auto controls = loadControlDescriptions(fs, dir, m_warnings);
+        for (const auto& c : controls)
+            describedIn.emplace(c.name, dir);
+        if (!controls.empty()) described[dir] = std::move(controls);
+    }
     // A root schemata line whose info/ directory is missing (a partial copy of a tree): the resource exists; its
     // domains come from the line, its mask length from the root's masks, the rest is unknown.
     for (const auto& line : rootSchemata.lines())
-        if (std::find(infoDirs.begin(), infoDirs.end(), line.resource) == infoDirs.end()) {
+        if (std::find(infoDirs.begin(), infoDirs.end(), line.resource) == infoDirs.end()
+            && !describedIn.count(line.resource)) {
             m_warnings.push_back("info/" + line.resource + " is missing although the root schemata has an "
                 + line.resource + " line: its values are unknown except what the schemata shows");
             infoDirs.push_back(line.resource);
@@ -133,8 +146,17 @@ Result<Capabilities> ResctrlCapabilityReader::load()
         r.numClosids = static_cast<unsigned>(readInfo(r.origins, dir, "num_closids").value_or(0));
         // The kind by the files the kernel writes for it, else by the name (a copy may lack the files): resctrl
         // names cache resources L2/L3 (with CODE/DATA under CDP), bandwidth ones MB and SMBA (kernel resctrl.rst).
-        const bool cacheName = dir.rfind("L2", 0) == 0 || dir.rfind("L3", 0) == 0;
-        const bool bandwidthName = dir == "MB" || dir == "SMBA";
+        // A control's own description says its type first; CBQRI's MB_MIN and MB_WGHT are bandwidth controls by
+        // name (the CBQRI branch's resctrl.rst).
+        const api::ControlDescription* own = nullptr;
+        if (auto d = described.find(dir); d != described.end())
+            for (const auto& c : d->second)
+                if (c.name == dir) own = &c;
+        const bool cacheName = dir.rfind("L2", 0) == 0 || dir.rfind("L3", 0) == 0 || (own && own->bitmap());
+        const bool bandwidthName = dir == "MB" || dir == "SMBA" || (own && own->scalar())
+            || api::bandwidthControlOf(dir).role != api::BandwidthRole::Limit;
+        if (own) r.description = *own;
+        r.infoDir = dir;
         if (fs.exists(base + "cbm_mask") || cacheName) {
             r.kind = ResourceKind::Cache;
             r.cbmMask = readInfo(r.origins, dir, "cbm_mask", 16).value_or(0);
@@ -189,6 +211,7 @@ Result<Capabilities> ResctrlCapabilityReader::load()
         }
         if (r.kind == ResourceKind::Bandwidth) {
             r.bandwidthUnit = detectBandwidthUnit(fs, r, rootValues);
+            applyControlMeaning(r, m_warnings);
             r.mbpsMode = r.bandwidthUnit == BandwidthUnit::MiBps;
             if (r.bandwidthUnit == BandwidthUnit::EighthGBps) {
                 // The kernel's maximum (1 << CPUID 0x80000020 bandwidth length) is the default the root shows
@@ -211,6 +234,41 @@ Result<Capabilities> ResctrlCapabilityReader::load()
         if (r.numClosids > 0) minClosids = std::min(minClosids, r.numClosids);
         (r.origins.known("num_closids") ? closidsRead : closidsUnknown).push_back(base + "num_closids");
         caps.resources.push_back(std::move(r));
+    }
+    // The described controls of a resource that are schemata lines of their own (MB_REGION0_MIN of info/MB): each
+    // is a bandwidth control with the resource's CLOSIDs and the domains of its root line.
+    // In the root schemata's order, as the kernel lists them.
+    for (const auto& [dir, controls] : described)
+        for (const auto& c : controls)
+            if (c.name != dir && !rootSchemata.has(c.name))
+                m_warnings.push_back("info/" + dir + "/resource_schemata/" + c.name
+                    + " describes a control the root schemata has no line for: not offered");
+    for (const auto& line : rootSchemata.lines()) {
+        const auto in = describedIn.find(line.resource);
+        if (in == describedIn.end()) continue;
+        const std::string& dir = in->second;
+        const ResourceCaps* parent = caps.resource(dir);
+        for (const auto& c : described[dir]) {
+            if (c.name != line.resource || c.name == dir || caps.resource(c.name) || !c.scalar()) continue;
+            ResourceCaps r;
+            r.name = c.name;
+            r.kind = ResourceKind::Bandwidth;
+            r.infoDir = dir;
+            r.description = c;
+            r.numClosids = parent ? parent->numClosids : 0;
+            if (!parent || !parent->origins.known("num_closids"))
+                r.origins.mark("num_closids", InfoOrigin::Unknown, "info/" + dir + "/num_closids is not known");
+            r.minBandwidth = 0;
+            r.maxBandwidth = UINT32_MAX;
+            r.bandwidthGran = 1;
+            r.origins.mark("min_bandwidth", InfoOrigin::Unknown, "a described control has no min_bandwidth file");
+            r.origins.mark("bandwidth_gran", InfoOrigin::Unknown, "a described control has no bandwidth_gran file");
+            for (const auto& [d, v] : line.values)
+                r.domains.push_back(d);
+            r.bandwidthUnit = BandwidthUnit::Described;
+            applyControlMeaning(r, m_warnings);
+            caps.resources.push_back(std::move(r));
+        }
     }
     // A tree without sparse_masks (kernels before 6.7) on AMD: Linux has always accepted any CBM there
     // (arch_has_sparse_bitmasks, and cbm_validate_amd before it), and AMD shows in its bandwidth resources.

@@ -171,6 +171,7 @@ Result<GroupCounters> ResctrlCounterReader::readLocked(const std::string& path, 
     const std::uint32_t unavailableFlag[3]
         = { SampleOccupancyUnavailable, SampleMbmUnavailable, SampleMbmLocalUnavailable };
     const std::uint32_t unassignedFlag[3] = { 0, SampleMbmUnassigned, SampleMbmLocalUnassigned };
+    const std::uint32_t absentFlag[3] = { SampleOccupancyAbsent, SampleMbmTotalAbsent, SampleMbmLocalAbsent };
     GroupCounters out;
     out.group = path;
     out.domains.reserve(mon.domains.size());
@@ -181,7 +182,10 @@ Result<GroupCounters> ResctrlCounterReader::readLocked(const std::string& path, 
         c.node = node;
         std::uint64_t values[3] = { 0, 0, 0 };
         for (int e = 0; e < 3; ++e) {
-            if (!enabled[e]) continue;
+            if (!enabled[e]) {
+                c.flags |= absentFlag[e]; // a counter the machine does not have: unknown, not 0
+                continue;
+            }
             auto r = node < 0
                 ? readOne(di * 3 + static_cast<std::size_t>(e), c.domain, e)
                 : m_tree.fs().read(base + domainDir(c.domain) + "/" + nodeDir(node) + "/" + kEventFiles[e]);

@@ -112,6 +112,138 @@ void loadMonDataDomains(Fs& fs, Capabilities& caps)
     std::sort(caps.telemetry.domains.begin(), caps.telemetry.domains.end());
 }
 
+std::vector<api::ControlDescription> loadControlDescriptions(
+    Fs& fs, const std::string& dir, std::vector<std::string>& warnings)
+{
+    std::vector<api::ControlDescription> out;
+    const std::string root = "info/" + dir + "/resource_schemata";
+    if (!fs.isDirectory(root)) return out;
+    auto names = fs.list(root);
+    if (!names) {
+        warnings.push_back("cannot list " + root + ": " + names.error().toString() + ": its controls are unknown");
+        return out;
+    }
+    std::sort(names->begin(), names->end());
+    constexpr std::size_t kMaxControls = 64, kMaxName = 32, kMaxValue = 64;
+    for (const auto& name : *names) {
+        const bool schemataName = !name.empty() && name.size() <= kMaxName
+            && std::all_of(name.begin(), name.end(),
+                [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; });
+        if (!schemataName) {
+            warnings.push_back(
+                root + " holds '" + name.substr(0, kMaxName) + "', which is no schemata name (A-Z, 0-9, _): skipped");
+            continue;
+        }
+        if (!fs.isDirectory(root + "/" + name)) continue;
+        if (out.size() == kMaxControls) {
+            warnings.push_back(
+                root + " lists more than " + std::to_string(kMaxControls) + " controls: the rest are not read");
+            break;
+        }
+        api::ControlDescription c;
+        c.name = name;
+        c.resource = dir;
+        const std::string base = root + "/" + name + "/";
+        // One line of printable text, or the reason it is unknown.
+        auto text = [&](const char* file) -> std::optional<std::string> {
+            const std::string path = base + file;
+            auto r = fs.read(path);
+            const std::string_view t = r ? trim(*r) : std::string_view {};
+            std::string why;
+            if (!r)
+                why = fs.exists(path) ? "is unreadable (" + r.error().message + ")" : "is missing";
+            else if (t.size() > kMaxValue)
+                why = "is longer than " + std::to_string(kMaxValue) + " characters";
+            else if (t.empty())
+                why = "is empty";
+            else if (!std::all_of(t.begin(), t.end(), [](char ch) { return ch >= ' ' && ch <= '~'; }))
+                why = "holds more than one line or bytes that are not text";
+            if (why.empty()) return std::string(t);
+            c.unknown.push_back(std::string(file) + ": " + path + " " + why);
+            return std::nullopt;
+        };
+        auto number = [&](const char* file) -> std::optional<std::uint64_t> {
+            auto t = text(file);
+            if (!t) return std::nullopt;
+            std::uint64_t v = 0;
+            auto [end, ec] = std::from_chars(t->data(), t->data() + t->size(), v);
+            if (ec == std::errc() && end == t->data() + t->size()) return v;
+            c.unknown.push_back(std::string(file) + ": " + base + file + " holds '" + *t + "', not a whole number");
+            return std::nullopt;
+        };
+        c.type = text("type").value_or("");
+        c.min = number("min");
+        c.max = number("max");
+        c.resolution = number("resolution");
+        c.scale = number("scale");
+        c.tolerance = number("tolerance");
+        c.unit = text("unit").value_or("");
+        c.scope = text("scope").value_or("");
+        if (c.min && c.max && *c.min > *c.max) {
+            c.unknown.push_back("min: " + base + "min (" + std::to_string(*c.min) + ") is above max ("
+                + std::to_string(*c.max) + "): both are unknown");
+            c.min.reset();
+            c.max.reset();
+        }
+        for (const auto& u : c.unknown)
+            warnings.push_back("control " + name + " of info/" + dir + ": " + u.substr(u.find(": ") + 2));
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+void applyControlMeaning(ResourceCaps& r, std::vector<std::string>& warnings)
+{
+    const auto control = api::bandwidthControlOf(r.name);
+    r.role = control.role;
+    r.region = control.region;
+    const std::string described = "info/" + r.infoDir + "/resource_schemata/" + r.name + "/";
+    if (r.description) {
+        const auto& d = *r.description;
+        auto bound = [](std::uint64_t v) { return static_cast<unsigned>(std::min<std::uint64_t>(v, UINT32_MAX)); };
+        if (d.min) {
+            r.minBandwidth = bound(*d.min);
+            r.origins.mark("min_bandwidth", InfoOrigin::Read, {});
+        }
+        if (d.max) {
+            r.maxBandwidth = bound(*d.max);
+            r.origins.mark("max_bandwidth", InfoOrigin::Read, {});
+        } else {
+            r.origins.mark("max_bandwidth", InfoOrigin::Unknown, described + "max is not known");
+        }
+        const bool unitScale = d.scale && *d.scale == 1;
+        if (d.unit == "all" && d.resolution == 100u && unitScale)
+            r.bandwidthUnit = BandwidthUnit::Percent;
+        else if (d.unit == "GBps" && d.resolution == 8u && unitScale)
+            r.bandwidthUnit = BandwidthUnit::EighthGBps;
+        else if (control.role == api::BandwidthRole::Reserved)
+            r.bandwidthUnit = BandwidthUnit::Blocks;
+        else if (control.role == api::BandwidthRole::Weight)
+            r.bandwidthUnit = BandwidthUnit::Weight;
+        else
+            r.bandwidthUnit = BandwidthUnit::Described;
+    } else if (control.role == api::BandwidthRole::Reserved) {
+        r.bandwidthUnit = BandwidthUnit::Blocks;
+        r.origins.mark("max_bandwidth", InfoOrigin::Unknown, described + "max is missing");
+        r.maxBandwidth = UINT32_MAX;
+    } else if (control.role == api::BandwidthRole::Weight) {
+        // CBQRI's resctrl.rst: MB_WGHT takes 0..255, 255 by default.
+        r.bandwidthUnit = BandwidthUnit::Weight;
+        r.maxBandwidth = 255;
+    }
+    if (control.role == api::BandwidthRole::Reserved) {
+        if (r.description && r.description->max) {
+            r.budget = *r.description->max;
+            r.budgetSource = described + "max";
+        } else {
+            r.origins.mark("budget", InfoOrigin::Unknown,
+                "the reservation budget (MRBWB) is not known: " + described + "max is missing");
+            warnings.push_back(r.name + ": " + described
+                + "max is missing, so the budget all groups reserve from is unknown; the kernel still checks it");
+        }
+    }
+}
+
 BandwidthUnit detectBandwidthUnit(Fs& fs, const ResourceCaps& r, const std::vector<std::uint64_t>& rootValues)
 {
     if (r.name == "SMBA") return BandwidthUnit::EighthGBps;

@@ -30,13 +30,20 @@ enum RdtSampleFlag : std::uint32_t {
     SampleMbmLocalError = 1u << 12, ///< mbm_local_bytes read "Error" / QM_CTR bit 63 on the local event
     SampleMbmLocalUnavailable = 1u << 13, ///< mbm_local_bytes read "Unavailable", is missing, or QM_CTR bit 62
     SampleMbmLocalUnassigned = 1u << 14, ///< mbm_local_bytes "Unassigned" (ABMC counter not assigned)
+    // The machine has no such counter (info/L3_MON/mon_features does not list it, e.g. mbm_local_bytes on Arm
+    // MPAM, Documentation/arch/arm64/mpam.rst): the value does not exist, so it is unknown, never 0.
+    SampleOccupancyAbsent = 1u << 15,
+    SampleMbmTotalAbsent = 1u << 16,
+    SampleMbmLocalAbsent = 1u << 17,
 };
 
 /// The one rule for when a reading is unknown (shown as unknown, never as a number), used by every consumer.
-inline constexpr std::uint32_t kOccupancyUnknown = SampleOccupancyError | SampleOccupancyUnavailable;
-inline constexpr std::uint32_t kMbmTotalUnread = SampleMbmError | SampleMbmUnavailable | SampleMbmUnassigned;
+inline constexpr std::uint32_t kOccupancyUnknown
+    = SampleOccupancyError | SampleOccupancyUnavailable | SampleOccupancyAbsent;
+inline constexpr std::uint32_t kMbmTotalUnread
+    = SampleMbmError | SampleMbmUnavailable | SampleMbmUnassigned | SampleMbmTotalAbsent;
 inline constexpr std::uint32_t kMbmLocalUnread
-    = SampleMbmLocalError | SampleMbmLocalUnavailable | SampleMbmLocalUnassigned;
+    = SampleMbmLocalError | SampleMbmLocalUnavailable | SampleMbmLocalUnassigned | SampleMbmLocalAbsent;
 /// A rate needs two good reads of its counter: a series' first sample and a reset counter have none.
 inline constexpr std::uint32_t kMbmTotalRateUnknown = kMbmTotalUnread | SampleFirst | SampleCounterReset;
 inline constexpr std::uint32_t kMbmLocalRateUnknown = kMbmLocalUnread | SampleFirst | SampleCounterReset;

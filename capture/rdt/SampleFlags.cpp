@@ -28,6 +28,9 @@ constexpr FlagName kFlags[] = {
     { SampleTelemetryError, 'E', "telemetry error" },
     { SampleTelemetryUnavailable, 'U', "telemetry unavailable" },
     { SampleFirst, 0, "first sample" },
+    { SampleOccupancyAbsent, 0, "no occupancy counter on this machine" },
+    { SampleMbmTotalAbsent, 0, "no MBM total counter on this machine" },
+    { SampleMbmLocalAbsent, 0, "no MBM local counter on this machine" },
 };
 } // namespace
 

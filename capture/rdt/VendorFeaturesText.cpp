@@ -62,22 +62,33 @@ std::string formatResourceLines(const Capabilities& caps)
         const auto& o = r.origins;
         const std::string domains = o.show("domains", std::to_string(r.domains.size()));
         if (r.isCache()) {
-            t += formatString(
-                "%-7s cbm_mask %s  min_cbm_bits %s  shareable_bits %s  sparse %s  closids %s  domains %s\n",
-                r.name.c_str(), o.show("cbm_mask", hexDigits(r.cbmMask)).c_str(),
+            t += formatString("%-7s cbm_mask %s (%u portions)  min_cbm_bits %s  shareable_bits %s  sparse %s  "
+                              "closids %s  domains %s\n",
+                r.name.c_str(), o.show("cbm_mask", hexDigits(r.cbmMask)).c_str(), r.cbmBits,
                 o.show("min_cbm_bits", std::to_string(r.minCbmBits)).c_str(),
                 o.show("shareable_bits", hexDigits(r.shareableBits)).c_str(),
                 o.show("sparse_masks", r.sparseMasks ? "yes (non-contiguous masks allowed)" : "no").c_str(),
                 o.show("num_closids", std::to_string(r.numClosids)).c_str(), domains.c_str());
         } else {
             t += formatString("%-7s %s%s  closids %s  domains %s\n", r.name.c_str(), describeBandwidthUnit(r).c_str(),
-                !o.known("delay_linear") ? ("  delay " + o.show("delay_linear", "")).c_str()
-                    : r.delayLinear      ? ""
-                                         : "  (delay non-linear)",
+                r.bandwidthUnit != BandwidthUnit::Percent ? ""
+                    : !o.known("delay_linear")            ? ("  delay " + o.show("delay_linear", "")).c_str()
+                    : r.delayLinear                       ? ""
+                                                          : "  (delay non-linear)",
                 o.show("num_closids", std::to_string(r.numClosids)).c_str(), domains.c_str());
         }
     }
     if (caps.resources.empty()) t += "no allocation resources\n";
+    // The MPAM driver offers no MB while CDP is on (it emulates CDP with a pair of PARTIDs per group, which the
+    // bandwidth controls would count twice): said when info/ shows that shape, never assumed from a vendor.
+    const bool cdp = caps.cdpL3 || caps.cdpL2;
+    const bool bandwidth = std::any_of(caps.resources.begin(), caps.resources.end(),
+        [](const ResourceCaps& r) { return r.kind == ResourceKind::Bandwidth; });
+    const auto& m = caps.monitoring;
+    if (cdp && !bandwidth && m.present && m.mbmTotal && !m.mbmLocal)
+        t += "MB      not offered while CDP is on: this resctrl counts total but no local bandwidth, as Arm MPAM "
+             "does, and MPAM's driver hides MB under CDP because CDP takes two PARTIDs per group that its "
+             "bandwidth controls would count twice; mount without -o cdp to control bandwidth\n";
     return t;
 }
 
@@ -95,6 +106,14 @@ std::string formatGroupLimits(const Capabilities& caps)
         t += " " + f;
     const auto domains = m.domains.empty() && !m.inferredDomains.empty() ? m.inferredDomains.size() : m.domains.size();
     t += ", " + o.show("domains", std::to_string(domains)) + " domains\n";
+    // A counter the machine does not have is shown as absent everywhere (no column value, no metric), never 0.
+    if (o.known("mon_features") && !m.mbmLocal) {
+        t += "local bandwidth: none (info/L3_MON/mon_features lists no mbm_local_bytes); ";
+        t += m.mbmTotal ? "total bandwidth is counted without a local/remote split (Arm MPAM, for one, cannot "
+                          "distinguish local traffic from global, Documentation/arch/arm64/mpam.rst); local and "
+                          "remote bandwidth are shown as unknown\n"
+                        : "no bandwidth is counted at all\n";
+    }
     return t;
 }
 

@@ -122,7 +122,19 @@ struct SimTiming {
     double socketMemBw = 100e9; ///< bytes/s the memory controllers of one socket sustain
 };
 
+/// Which resctrl the simulated kernel speaks (docs/RESCTRL.md "Dialects"). The machine underneath is the same model;
+/// the dialect decides which schemata lines, info/ files and rules the kernel shows:
+/// - X86: Intel/AMD as the CPUID enumerates them (Documentation/filesystems/resctrl.rst);
+/// - ArmMpam: Documentation/arch/arm64/mpam.rst: CPOR bitmaps as L2/L3, MBW_MAX as MB in percent on L3 cache ids,
+///   CSU as llc_occupancy, MBWU as mbm_total_bytes only, and no MB while CDP (emulated with PARTID pairs) is on;
+/// - RiscvCbqri: the CBQRI branch's resctrl.rst: MB_MIN (reserved bandwidth blocks, their sum within a budget) and
+///   MB_WGHT (0..255) instead of MB;
+/// - RegionAware: Intel's region-aware MBA as the 2026 resource_schemata RFC shows it: MB plus
+///   MB_REGION<n>_{MIN,OPT,MAX}, every control described in info/MB/resource_schemata/.
+enum class ResctrlDialect { X86, ArmMpam, RiscvCbqri, RegionAware };
+
 struct SimOptions {
+    ResctrlDialect dialect = ResctrlDialect::X86;
     SimTopology topology;
     SimTiming timing;
     /// Set sampling factor S (power of two): only lines whose line index is a multiple of S are simulated,

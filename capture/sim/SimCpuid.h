@@ -64,6 +64,7 @@ struct PresetInfo {
     unsigned coresPerSocket = 0; ///< the size to simulate when the preset replaces a scenario's (0 = the scenario's)
     unsigned sncNodes = 0; ///< SimTopology::sncNodes: Sub-NUMA Clustering nodes per L3 (0 = off)
     bool pkgTelemetry = false; ///< SimOptions::pkgTelemetry: resctrl shows (synthetic) PERF_PKG_MON telemetry
+    int dialect = 0; ///< SimOptions::dialect as its ResctrlDialect value (0 = X86)
 };
 /// The preset's entry (nullptr for an unknown id).
 const PresetInfo* presetInfo(const std::string& id);

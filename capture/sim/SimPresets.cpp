@@ -37,6 +37,7 @@ struct Preset {
     const char* base = nullptr; ///< another preset whose registers this one uses (leaves empty)
     unsigned sncNodes = 0; ///< SimTopology::sncNodes (0 = no SNC)
     bool pkgTelemetry = false; ///< SimOptions::pkgTelemetry
+    int dialect = 0; ///< SimOptions::dialect (ResctrlDialect)
 };
 
 const std::vector<Preset>& table()
@@ -200,6 +201,70 @@ const std::vector<Preset>& table()
             "telemetry (core_energy, activity, cycle and uop counts per group and package) is synthetic: Ice Lake "
             "has none, the counts come from a stated energy model over the simulated threads",
             "icx-8351n", 2, true },
+        // Arm and RISC-V parts have no CPUID: the simulator describes every machine's caches and controls with a
+        // CPUID-shaped table, so these two carry a synthetic one (vendor strings "ArmMPAMsynth", "RiscvCBQRIsy")
+        // with the geometry named in their notes; their resctrl is the dialect's (SimConfig.h ResctrlDialect).
+        { "arm-mpam", "Neoverse-like Arm MPAM part (synthetic)",
+            "synthetic: resctrl as Documentation/arch/arm64/mpam.rst describes it; no hardware's values", 0,
+            {
+                { 0x0, 0, 0x00000010, 0x4D6D7241, 0x68746E79, 0x734D4150 },
+                { 0x1, 0, 0x00000000, 0x00100800, 0x00000000, 0x00000000 },
+                { 0x4, 0, 0x3C000121, 0x00C0003F, 0x000000FF, 0x00000000 },
+                { 0x4, 1, 0x3C000122, 0x00C0003F, 0x000000FF, 0x00000000 },
+                { 0x4, 2, 0x3C000143, 0x01C0003F, 0x000007FF, 0x00000000 },
+                { 0x4, 3, 0x3C03C163, 0x03C0003F, 0x00007FFF, 0x00000000 },
+                { 0x7, 0, 0x00000000, 0x00009000, 0x00000000, 0x00000000 },
+                // CSU and MBWU only: llc_occupancy and mbm_total_bytes (EDX bits 0 and 1), never mbm_local_bytes.
+                { 0xF, 0, 0x00000000, 0x0000007F, 0x00000000, 0x00000002 },
+                { 0xF, 1, 0x00000014, 0x00000040, 0x0000007F, 0x00000003 },
+                // CPOR on L3 (16 portions) and L2 (8), MBW_MAX as MB in 2 % steps, 32 PARTIDs.
+                { 0x10, 0, 0x00000000, 0x0000000E, 0x00000000, 0x00000000 },
+                { 0x10, 1, 0x0000000F, 0x00000000, 0x00000004, 0x0000001F },
+                { 0x10, 2, 0x00000007, 0x00000000, 0x00000004, 0x0000001F },
+                { 0x10, 3, 0x00000061, 0x00000000, 0x00000004, 0x0000001F },
+                { 0x80000000, 0, 0x80000004, 0x00000000, 0x00000000, 0x00000000 },
+                { 0x80000002, 0, 0x766F654E, 0x65737265, 0x6B696C2D, 0x72412065 },
+                { 0x80000003, 0, 0x504D206D, 0x70204D41, 0x20747261, 0x6E797328 },
+                { 0x80000004, 0, 0x74656874, 0x00296369, 0x00000000, 0x00000000 },
+            },
+            0, 16,
+            "synthetic Arm MPAM part (Neoverse-like: 16 cores, 1 MiB 8-way L2 with 8 CPOR portions, 32 MiB 16-way L3 "
+            "with 16, MBW_MAX in 2 % steps, 32 PARTIDs, 128 PMGs, 44-bit MBWU counters); no hardware documents these "
+            "values, and the "
+            "CPUID-shaped table is the simulator's own description (Arm has no CPUID)",
+            nullptr, 0, false, 1 },
+        { "riscv-cbqri", "RISC-V CBQRI part (synthetic)",
+            "synthetic: resctrl as the CBQRI branch's Documentation/filesystems/resctrl.rst describes it", 0,
+            {
+                { 0x0, 0, 0x00000010, 0x63736952, 0x79734952, 0x51424376 },
+                { 0x1, 0, 0x00000000, 0x00100800, 0x00000000, 0x00000000 },
+                { 0x4, 0, 0x3C000121, 0x00C0003F, 0x000000FF, 0x00000000 },
+                { 0x4, 1, 0x3C000122, 0x00C0003F, 0x000000FF, 0x00000000 },
+                { 0x4, 2, 0x3C000143, 0x02C0003F, 0x000007FF, 0x00000000 },
+                { 0x4, 3, 0x3C03C163, 0x03C0003F, 0x00003FFF, 0x00000000 },
+                { 0x7, 0, 0x00000000, 0x00009000, 0x00000000, 0x00000000 },
+                { 0xF, 0, 0x00000000, 0x000000FF, 0x00000000, 0x00000002 },
+                { 0xF, 1, 0x00000014, 0x00000040, 0x000000FF, 0x00000003 },
+                // Capacity blocks: 16 on L3, 12 on L2, 64 RCIDs; the bandwidth controller is the dialect's.
+                { 0x10, 0, 0x00000000, 0x00000006, 0x00000000, 0x00000000 },
+                { 0x10, 1, 0x0000000F, 0x00000000, 0x00000000, 0x0000003F },
+                { 0x10, 2, 0x0000000B, 0x00000000, 0x00000000, 0x0000003F },
+                { 0x80000000, 0, 0x80000004, 0x00000000, 0x00000000, 0x00000000 },
+                { 0x80000002, 0, 0x43534952, 0x4320562D, 0x49525142, 0x72617020 },
+                { 0x80000003, 0, 0x73282074, 0x68746E79, 0x63697465, 0x00000029 },
+                { 0x80000004, 0, 0x00000000, 0x00000000, 0x00000000, 0x00000000 },
+            },
+            0, 16,
+            "synthetic RISC-V CBQRI part (16 harts, 1.5 MiB 12-way L2 and 16 MiB 16-way L3 as capacity blocks, 64 "
+            "RCIDs, 256 MCIDs, a bandwidth controller with 819 reservable blocks as in the CBQRI resctrl prototype's "
+            "QEMU "
+            "device); the CPUID-shaped table is the simulator's own description (RISC-V has no CPUID)",
+            nullptr, 0, false, 2 },
+        { "xeon-mbregion", "Xeon Platinum 8351N (Ice Lake-SP) with region-aware MBA (synthetic)",
+            "InstLatx64 GenuineIntel00606A6_ICX_CPUID3.txt", 15, {}, 0, 0,
+            "region-aware bandwidth (MB_REGION0/1 _MIN/_OPT/_MAX, values 1..511 as pqos 26.03 takes them) and the "
+            "resource_schemata descriptions are synthetic: Ice Lake has no region-aware MBA; the CPUID is the dump's",
+            "icx-8351n", 0, false, 3 },
     };
     return t;
 }
@@ -211,7 +276,8 @@ const std::vector<PresetInfo>& presets()
     static const std::vector<PresetInfo> list = [] {
         std::vector<PresetInfo> out;
         for (const auto& p : table())
-            out.push_back({ p.id, p.name, p.source, p.coresPerL3, p.coresPerSocket, p.sncNodes, p.pkgTelemetry });
+            out.push_back(
+                { p.id, p.name, p.source, p.coresPerL3, p.coresPerSocket, p.sncNodes, p.pkgTelemetry, p.dialect });
         return out;
     }();
     return list;

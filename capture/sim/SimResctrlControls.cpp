@@ -60,6 +60,7 @@ SimResctrlControls::SimResctrlControls(
     , m_options(options)
     , m_groups(groups)
     , m_status(status)
+    , m_bandwidth(machine.options().dialect, machine.l3DomainCount(), machine.features().l3Cat.numClos)
 { }
 
 void SimResctrlControls::init()
@@ -77,7 +78,12 @@ void SimResctrlControls::init()
     };
     addCache(f.l3Cat, SchemaKind::L3, m_options.cdp, "L3");
     addCache(f.l2Cat, SchemaKind::L2, m_options.cdpl2, "L2");
-    if (f.mba.present) m_schemas.push_back({ "MB", SchemaKind::MB, CdpType::None, f.mba.numClos });
+    // MPAM emulates CDP with a pair of PARTIDs per group, which MBW_MAX would count twice: the MPAM driver offers
+    // no MB while CDP is on (docs/RESCTRL.md "Dialects").
+    const bool mpamCdp = m_machine.options().dialect == ResctrlDialect::ArmMpam && (m_options.cdp || m_options.cdpl2);
+    if (f.mba.present && !mpamCdp) m_schemas.push_back({ "MB", SchemaKind::MB, CdpType::None, f.mba.numClos });
+    for (auto& s : m_bandwidth.schemas())
+        m_schemas.push_back(std::move(s));
 }
 
 std::uint32_t SimResctrlControls::closidsSupported() const
@@ -95,7 +101,7 @@ const CatCaps& SimResctrlControls::catOf(const Schema& s) const
 
 unsigned SimResctrlControls::domainCount(const Schema& s) const
 {
-    return s.kind == SchemaKind::L2 ? m_machine.coreCount() : m_machine.l3DomainCount();
+    return s.kind == SchemaKind::L2 ? m_machine.coreCount() : m_machine.l3DomainCount(); // L3, MB and the rest
 }
 
 std::uint32_t SimResctrlControls::ctrlValue(const Schema& s, unsigned domain, std::uint32_t closid) const
@@ -110,6 +116,10 @@ std::uint32_t SimResctrlControls::ctrlValue(const Schema& s, unsigned domain, st
     case SchemaKind::MB:
         if (m_machine.features().mba.absolute()) return m_machine.mbaDelay(domain, closid); // AMD: the limit itself
         return 100 - std::min<std::uint32_t>(100, m_machine.mbaDelay(domain, closid));
+    case SchemaKind::MbMin:
+    case SchemaKind::MbWeight:
+    case SchemaKind::MbRegion:
+        return m_bandwidth.value(s, domain, closid);
     }
     return 0;
 }
@@ -129,6 +139,11 @@ void SimResctrlControls::setCtrlValue(const Schema& s, unsigned domain, std::uin
             m_machine.setMbaDelay(domain, closid, value); // AMD: the MSR holds the limit
         else
             m_machine.setMbaDelay(domain, closid, 100 - value); // delay_bw_map: MAX_MBA_BW - bw
+        break;
+    case SchemaKind::MbMin:
+    case SchemaKind::MbWeight:
+    case SchemaKind::MbRegion:
+        m_bandwidth.set(s, domain, closid, value);
         break;
     }
 }
@@ -162,7 +177,7 @@ std::string SimResctrlControls::formatSchemata(const ResctrlGroup& g, bool size)
     std::size_t width = 0;
     for (const auto& s : m_schemas) {
         std::size_t w = s.name.size();
-        if (s.kind != SchemaKind::MB && s.type == CdpType::None && catOf(s).cdp) w += 4;
+        if (s.isCache() && s.type == CdpType::None && catOf(s).cdp) w += 4;
         width = std::max(width, w);
     }
     // AMD: show_doms prints every value "%d=%0*x" / "%d=%*u" padded to the widest resource's data_width (cache:
@@ -171,7 +186,7 @@ std::string SimResctrlControls::formatSchemata(const ResctrlGroup& g, bool size)
     const bool pad = m_machine.features().amd;
     unsigned dataWidth = m_machine.features().mba.present ? 4 : 0;
     for (const auto& s : m_schemas)
-        if (s.kind != SchemaKind::MB) dataWidth = std::max(dataWidth, (catOf(s).cbmLen + 3) / 4);
+        if (s.isCache()) dataWidth = std::max(dataWidth, (catOf(s).cbmLen + 3) / 4);
     auto padded = [&](std::string v, char fill) {
         return pad && v.size() < dataWidth ? std::string(dataWidth - v.size(), fill) + v : v;
     };
@@ -182,7 +197,7 @@ std::string SimResctrlControls::formatSchemata(const ResctrlGroup& g, bool size)
         for (unsigned d = 0; d < domainCount(s); ++d) {
             std::uint32_t v = ctrlValue(s, d, g.closid);
             if (d) out += ";";
-            if (size && s.kind != SchemaKind::MB) {
+            if (size && s.isCache()) {
                 const SimFeatures& f = m_machine.features();
                 // rdtgroup_cbm_to_size: with SNC an L3 CBM bit covers its share of one node's part of the cache.
                 std::uint64_t cacheSize = s.kind == SchemaKind::L2
@@ -190,7 +205,7 @@ std::string SimResctrlControls::formatSchemata(const ResctrlGroup& g, bool size)
                     : f.l3.sizeBytes() / std::max(1u, m_machine.options().topology.sncNodes);
                 out += std::to_string(d) + "="
                     + std::to_string(cacheSize / catOf(s).cbmLen * unsigned(std::popcount(v)));
-            } else if (s.kind == SchemaKind::MB) {
+            } else if (!s.isCache()) {
                 out += std::to_string(d) + "=" + padded(std::to_string(v), ' ');
             } else {
                 out += std::to_string(d) + "=" + padded(hexDigits(v), '0');
@@ -253,6 +268,15 @@ Status SimResctrlControls::writeSchemata(ResctrlGroup& g, const std::string& dat
                 staged[key] = static_cast<std::uint32_t>((bw + gran - 1) / gran * gran); // roundup(bw, bw_gran)
                 continue;
             }
+            if (!s.isCache()) {
+                // CBQRI and region-aware controls; an MB_MIN over the budget is EINVAL (the CBQRI resctrl.rst).
+                unsigned long long v = 0;
+                if (!kstrtoul(val, 10, v, 0xFFFFFFFFull)) return fail("Invalid " + s.name + " value " + val);
+                if (auto why = m_bandwidth.check(s, unsigned(domId), g.closid, v, m_groups.closidUsed()); !why.empty())
+                    return fail(why);
+                staged[key] = static_cast<std::uint32_t>(v);
+                continue;
+            }
             const CatCaps& cat = catOf(s);
             unsigned long long v = 0;
             if (!kstrtoul(val, 16, v, ~0ull)) return fail("Non-hex character in the mask " + val);
@@ -289,7 +313,7 @@ Status SimResctrlControls::writeMode(ResctrlGroup& g, const std::string& data)
     if (buf == "exclusive") {
         bool hasCache = false;
         for (const auto& s : m_schemas) {
-            if (s.kind == SchemaKind::MB) continue;
+            if (!s.isCache()) continue;
             hasCache = true;
             for (unsigned d = 0; d < domainCount(s); ++d)
                 if (cbmOverlaps(s, d, ctrlValue(s, d, g.closid), g.closid, false)) {
@@ -336,6 +360,7 @@ Status SimResctrlControls::initAllocation(ResctrlGroup& g)
     for (std::size_t si = 0; si < m_schemas.size(); ++si) {
         const Schema& s = m_schemas[si];
         for (unsigned d = 0; d < domainCount(s); ++d) {
+            if (!s.isCache() && s.kind != SchemaKind::MB) continue; // SimBandwidthControls::initGroup below
             if (s.kind == SchemaKind::MB) {
                 // rdtgroup_init_mba: the default control, no throttling (100 %, or AMD's 2048 = unlimited).
                 staged[{ si, d }] = m_machine.features().mba.absolute() ? m_machine.features().mba.maxBandwidth : 100;
@@ -367,6 +392,11 @@ Status SimResctrlControls::initAllocation(ResctrlGroup& g)
             }
             staged[{ si, d }] = next;
         }
+    }
+    // CBQRI: a new group reserves one block; mkdir fails when the budget has none left (the CBQRI resctrl.rst).
+    if (auto why = m_bandwidth.initGroup(m_schemas, g.closid, m_groups.closidUsed()); !why.empty()) {
+        m_status.set(why);
+        return errnoError(ENOSPC, why);
     }
     for (const auto& [key, value] : staged)
         setCtrlValue(m_schemas[key.first], key.second, g.closid, value);

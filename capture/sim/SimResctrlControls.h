@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ResctrlMountOptions.h"
+#include "SimBandwidthControls.h"
 #include "SimCmdStatus.h"
 #include "SimResctrlTypes.h"
 #include "core/Result.h"
@@ -19,7 +20,8 @@ struct CatCaps;
 /// The emulated kernel's allocation controls (fs/resctrl/ctrlmondata.c, rdtgroup.c): the schemata resources a mount
 /// has (schemata_list_create), each group's schemata and size files parsed and validated with the kernel's rules and
 /// status texts and written to the machine's masks and delays, its mode, bit_usage, and a new group's initial
-/// allocation (__init_one_rdt_domain).
+/// allocation (__init_one_rdt_domain). The dialect's other bandwidth controls (CBQRI, region-aware) are
+/// SimBandwidthControls'; Arm MPAM hides MB while CDP is on.
 class SimResctrlControls {
 public:
     SimResctrlControls(
@@ -37,6 +39,7 @@ public:
     std::string bitUsage(const Schema& s) const;
     Status initAllocation(ResctrlGroup& g);
     const CatCaps& catOf(const Schema& s) const;
+    const SimBandwidthControls& bandwidthControls() const { return m_bandwidth; }
 
 private:
     unsigned domainCount(const Schema& s) const;
@@ -49,6 +52,7 @@ private:
     const SimResctrlGroups& m_groups;
     SimCmdStatus& m_status;
     std::vector<Schema> m_schemas;
+    SimBandwidthControls m_bandwidth;
 };
 
 } // namespace rdt::sim

@@ -9,6 +9,7 @@
 #include "SimResctrlMonitoring.h"
 #include "SimResctrlTelemetry.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 
@@ -30,7 +31,7 @@ std::vector<std::string> SimResctrlInfo::dirs() const
 {
     std::vector<std::string> out;
     for (const auto& s : m_controls.schemas())
-        out.push_back(s.name);
+        if (s.infoDir) out.push_back(s.name);
     if (m_monitoring.present()) out.push_back("L3_MON");
     if (m_telemetry.enabled()) out.push_back("PERF_PKG_MON");
     return out;
@@ -48,12 +49,30 @@ std::vector<std::string> SimResctrlInfo::files(const std::string& dir) const
     if (dir == "L3_MON/event_configs") return { "mbm_local_bytes", "mbm_total_bytes" };
     if (dir == "L3_MON/event_configs/mbm_local_bytes" || dir == "L3_MON/event_configs/mbm_total_bytes")
         return { "event_filter" };
+    // info/<dir>/resource_schemata/ and its controls' descriptions (the 2026 "Generic schema description" RFC).
+    const auto& bw = m_controls.bandwidthControls();
+    if (const auto at = dir.find("/resource_schemata"); at != std::string::npos) {
+        const std::string res = dir.substr(0, at), rest = dir.substr(at + 18);
+        const auto controls = bw.describedControls(res);
+        if (rest.empty()) return controls;
+        if (std::find(controls.begin(), controls.end(), rest.substr(1)) != controls.end())
+            return { "max", "min", "resolution", "scale", "scope", "tolerance", "type", "unit" };
+        return {};
+    }
     for (const auto& s : m_controls.schemas())
-        if (s.name == dir) {
-            if (s.kind == SchemaKind::MB && m_machine.features().mba.absolute()) // AMD: no throttle mode
-                return { "bandwidth_gran", "delay_linear", "min_bandwidth", "num_closids" };
-            if (s.kind == SchemaKind::MB)
-                return { "bandwidth_gran", "delay_linear", "min_bandwidth", "num_closids", "thread_throttle_mode" };
+        if (s.name == dir && s.infoDir) {
+            if (s.kind == SchemaKind::MbMin || s.kind == SchemaKind::MbWeight) return bw.legacyFiles(s);
+            std::vector<std::string> files;
+            // AMD and MPAM: no thread_throttle_mode (an x86 Intel file).
+            if (s.kind == SchemaKind::MB
+                && (m_machine.features().mba.absolute() || m_machine.options().dialect == ResctrlDialect::ArmMpam))
+                files = { "bandwidth_gran", "delay_linear", "min_bandwidth", "num_closids" };
+            else if (s.kind == SchemaKind::MB)
+                files = { "bandwidth_gran", "delay_linear", "min_bandwidth", "num_closids", "thread_throttle_mode" };
+            if (!files.empty()) {
+                if (!bw.describedControls(dir).empty()) files.push_back("resource_schemata");
+                return files;
+            }
             return { "bit_usage", "cbm_mask", "min_cbm_bits", "num_closids", "shareable_bits", "sparse_masks" };
         }
     return {};
@@ -77,10 +96,14 @@ Result<std::string> SimResctrlInfo::read(const std::string& dir, const std::stri
     }
     if (dir.rfind("L3_MON/", 0) == 0) return m_amd.readInfo(dir, file);
     if (dir == "PERF_PKG_MON") return m_telemetry.readInfo(file);
+    if (const auto at = dir.find("/resource_schemata/"); at != std::string::npos)
+        return m_controls.bandwidthControls().describe(dir.substr(at + 19), file);
     for (const auto& s : m_controls.schemas()) {
         if (s.name != dir) continue;
         char buf[32];
         if (file == "num_closids") return std::to_string(s.numClosid) + "\n";
+        if (s.kind == SchemaKind::MbMin || s.kind == SchemaKind::MbWeight)
+            return m_controls.bandwidthControls().readLegacy(s, file);
         if (s.kind == SchemaKind::MB) {
             const MbaCaps& m = f.mba;
             const unsigned gran = m.absolute() ? 1 : m.maxDelay <= 100 ? 100 - m.maxDelay : 1;

@@ -25,14 +25,22 @@ struct ResctrlGroup {
     std::map<std::string, std::unique_ptr<ResctrlGroup>> mon;
 };
 
-enum class SchemaKind { L3, L2, MB };
+/// MB: x86's and MPAM's MB (percent, or AMD's GB/s); MbMin, MbWeight: CBQRI's MB_MIN and MB_WGHT; MbRegion: one bound
+/// of a region-aware triple (MB_REGION<n>_MIN/_OPT/_MAX). The last three are SimBandwidthControls'.
+enum class SchemaKind { L3, L2, MB, MbMin, MbWeight, MbRegion };
 enum class CdpType { None, Code, Data };
+enum class RegionBound { None, Min, Opt, Max };
 /// One line of the schemata file (the kernel's struct resctrl_schema).
 struct Schema {
     std::string name;
     SchemaKind kind;
     CdpType type;
     std::uint32_t numClosid;
+    int region = -1; ///< MbRegion: n
+    RegionBound bound = RegionBound::None; ///< MbRegion: which bound
+    /// Whether info/ has a directory of this name (a region bound is described under info/MB/resource_schemata/).
+    bool infoDir = true;
+    bool isCache() const { return kind == SchemaKind::L3 || kind == SchemaKind::L2; }
 };
 
 /// What a path of the emulated tree names.

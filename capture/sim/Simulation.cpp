@@ -74,6 +74,7 @@ Result<std::unique_ptr<Simulation>> Simulation::create(const Scenario& scenario,
         o.topology.coresPerL3 = info->coresPerL3;
         o.topology.sncNodes = std::max(1u, info->sncNodes);
         o.pkgTelemetry = info->pkgTelemetry;
+        o.dialect = static_cast<ResctrlDialect>(info->dialect);
         // A preset that replaces the scenario's brings its own size (e.g. epyc-genoa: 4 CCX of 8 cores), so that
         // its L3 domains exist; the scenario's CPU numbers stay valid as long as it names fewer cores.
         if (preset != scenario.preset && options.cores <= 0 && info->coresPerSocket > o.topology.coresPerSocket)

@@ -284,3 +284,43 @@ TEST(MetricsState, ALineTheCapabilitiesDoNotDescribeIsNotGuessed)
     EXPECT_TRUE(has(text, "rdtscope_l3_allocated_ways{group=\"g\",ctrl_group=\"g\",domain=\"0\"} 4")) << text;
     EXPECT_EQ(text.find("rdtscope_mba_throttle_ratio{"), std::string::npos) << text;
 }
+
+// resctrl beyond x86 (docs/RESCTRL.md "Dialects"): CBQRI's blocks and weights are their own families, a described
+// control of unit "all" a share, and a control whose meaning is unknown exports nothing; a counter the machine does
+// not have (Arm MPAM's mbm_local_bytes) has no series, never a 0.
+TEST(MetricsState, DialectsBeyondX86ExportWhatTheirValuesMean)
+{
+    const std::string labels = "{group=\"g\",ctrl_group=\"g\",domain=\"0\"";
+    const auto cbqri = exportedAllocations({ bandwidthResource("MB_MIN", BandwidthUnit::Blocks, 819),
+                                               bandwidthResource("MB_WGHT", BandwidthUnit::Weight, 255) },
+        "MB_MIN:0=62\nMB_WGHT:0=0\n");
+    EXPECT_TRUE(has(cbqri, "rdtscope_mb_reserved_blocks" + labels + "} 62")) << cbqri;
+    EXPECT_TRUE(has(cbqri, "rdtscope_mb_weight" + labels + "} 0")) << cbqri;
+    EXPECT_EQ(cbqri.find("rdtscope_mba_limit_bytes_per_second{"), std::string::npos) << cbqri;
+    EXPECT_EQ(cbqri.find("rdtscope_mba_throttle_ratio{"), std::string::npos) << cbqri;
+
+    auto region = bandwidthResource("MB_REGION0_MAX", BandwidthUnit::Described, 511);
+    region.description.emplace();
+    region.description->unit = "all";
+    region.description->resolution = 512;
+    region.description->scale = 1;
+    auto unknown = bandwidthResource("MB_REGION0_MIN", BandwidthUnit::Described, 511);
+    unknown.description.emplace(); // its scale, resolution and unit were not readable
+    const auto described = exportedAllocations({ region, unknown }, "MB_REGION0_MAX:0=128\nMB_REGION0_MIN:0=5\n");
+    EXPECT_TRUE(has(described, "rdtscope_mb_region_share_ratio" + labels + ",resource=\"MB_REGION0_MAX\"} 0.25"))
+        << described;
+    EXPECT_EQ(described.find("MB_REGION0_MIN"), std::string::npos) << described;
+
+    MetricsState state("v");
+    RdtSampleBatch b;
+    auto s = sample("g", 4096, SampleMbmLocalAbsent);
+    s.mbmLocalBytes = 0;
+    b.samples = { s };
+    state.addBatch(b, 10.0);
+    s.mbmTotalBytes = 8192;
+    b.samples = { s };
+    state.addBatch(b, 11.0);
+    const auto families = state.families();
+    EXPECT_EQ(valueOf(families, "rdtscope_mbm_total_bytes", "g"), 4096);
+    EXPECT_EQ(valueOf(families, "rdtscope_mbm_local_bytes", "g"), -1) << "no series for a counter that does not exist";
+}

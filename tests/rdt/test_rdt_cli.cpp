@@ -446,3 +446,70 @@ TEST(RdtCli, AMissingCounterFileBlanksOnlyItsColumn)
     }
     EXPECT_GE(checked, 4) << mon.out;
 }
+
+// Issue #50's done-when: resctrl beyond x86 on the simulated kernel's dialects (docs/RESCTRL.md "Dialects").
+TEST(DialectsCli, MpamInfoListsPortionsAndMbAndSaysWhyThereIsNoLocalBandwidth)
+{
+    const auto r = run("info --source sim --preset arm-mpam");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("L3      cbm_mask ffff (16 portions)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("MB      percent of peak bandwidth, 2..100"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("local bandwidth: none"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("cannot distinguish local traffic from global"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("SIMULATED"), std::string::npos) << r.err;
+    // The monitor shows the local and remote columns as unknown, never 0.
+    const auto m = run("monitor --source sim --preset arm-mpam --duration 1 --csv");
+    ASSERT_EQ(m.status, 0) << m.err;
+    std::istringstream lines(m.out);
+    std::string line;
+    ASSERT_TRUE(std::getline(lines, line));
+    EXPECT_EQ(line, "time_s,group,domain,llc_occupancy_bytes,mbm_total_bps,mbm_local_bps");
+    unsigned rows = 0;
+    for (; std::getline(lines, line); ++rows)
+        EXPECT_EQ(line.back(), ',') << "mbm_local_bps must be empty (unknown): " << line;
+    EXPECT_GT(rows, 0u) << m.out;
+}
+
+TEST(DialectsCli, AllocSetRefusesAnMbMinOverBudgetBeforeWriting)
+{
+    const auto r = run("alloc --source sim --preset riscv-cbqri set --group victim MB_MIN:0=100");
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.err.find("over the budget of 819 blocks"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("at most 62 fit"), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("rejected before writing"), std::string::npos) << r.out;
+    const auto ok = run("alloc --source sim --preset riscv-cbqri set --group victim MB_MIN:0=62 MB_WGHT:0=0");
+    EXPECT_EQ(ok.status, 0) << ok.err;
+    // The group's opt is 511: a max of 100 below it breaks min <= opt <= max.
+    const auto triple = run("alloc --source sim --preset xeon-mbregion set --group victim MB_REGION0_MAX:0=100");
+    EXPECT_NE(triple.status, 0);
+    EXPECT_NE(triple.err.find("min <= opt <= max"), std::string::npos) << triple.err;
+}
+
+TEST(DialectsCli, SessionsOnEachPresetReplayWithTheSameUnits)
+{
+    char dirTempl[] = "/tmp/rdt-dialects-XXXXXX";
+    const std::string dir = ::mkdtemp(dirTempl);
+    for (const char* preset : { "arm-mpam", "riscv-cbqri", "xeon-mbregion" }) {
+        SCOPED_TRACE(preset);
+        const std::string file = dir + "/" + preset + ".rdts";
+        const auto live = run(std::string("alloc --source sim --preset ") + preset + " show");
+        ASSERT_EQ(live.status, 0) << live.err;
+        const auto rec
+            = run("record -o " + file + " --source sim --preset " + preset + " --duration 0.3 --interval 100");
+        ASSERT_EQ(rec.status, 0) << rec.err;
+        const auto replay = run("replay " + file);
+        ASSERT_EQ(replay.status, 0) << replay.err;
+        // Every bandwidth layout line of the live machine ("  MB_MIN: reserved blocks ...") appears in the replay's
+        // recorded layout (stderr; the order may differ).
+        std::istringstream lines(live.out);
+        unsigned checked = 0;
+        for (std::string line; std::getline(lines, line);)
+            if (line.rfind("  MB", 0) == 0 && line.find('=') == std::string::npos) {
+                EXPECT_NE(replay.err.find(line + "\n"), std::string::npos) << line << "\n" << replay.err;
+                ++checked;
+            }
+        EXPECT_GT(checked, 0u) << live.out;
+        std::remove(file.c_str());
+    }
+    ::rmdir(dir.c_str());
+}

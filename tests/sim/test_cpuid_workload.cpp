@@ -14,8 +14,9 @@ using namespace rdt::sim::test;
 
 TEST(SimCpuid, PresetsDecodeAsTheRealParts)
 {
-    EXPECT_EQ(presets().size(),
-        8u); // six Intel parts, epyc-genoa (test_epyc_preset.cpp), icx-8351n-snc2 (test_snc_preset.cpp)
+    // six Intel parts, epyc-genoa (test_epyc_preset.cpp), icx-8351n-snc2 (test_snc_preset.cpp), and the dialects
+    // beyond x86: arm-mpam, riscv-cbqri, xeon-mbregion (test_dialect_presets.cpp)
+    EXPECT_EQ(presets().size(), 11u);
     auto skx = decodeFeatures(*presetCpuid("skx-6154"));
     EXPECT_EQ(skx.brand, "Intel(R) Xeon(R) Gold 6154 CPU @ 3.00GHz");
     EXPECT_EQ(skx.l3.ways, 11u);
