@@ -75,7 +75,7 @@ void PmuCapture::keep(const pmu::Sample& s)
     k.ip = s.ip;
     k.tid = s.tid;
     k.cpu = pmu::sampleCpu(s);
-    k.callchain = s.callchain;
+    if (s.has(pmu::perf::SampleCallchain)) k.callchain = s.callchain; // a reused Sample keeps absent fields' values
     k.userStack = s.has(pmu::perf::SampleStackUser);
     k.hasBranchStack = s.has(pmu::perf::SampleBranchStack);
     if (k.hasBranchStack) k.branches = s.branches;

@@ -15,11 +15,12 @@ void CallStackSources::add(bool branchStack, bool callStackMode, bool callchainA
 void CallStackSources::add(const Sample& s, bool callStackMode)
 {
     bool addresses = false;
-    for (auto ip : s.callchain)
-        if (!perf::isContextMarker(ip) && ip != 0) {
-            addresses = true;
-            break;
-        }
+    if (s.has(perf::SampleCallchain)) // a decoder's reused Sample keeps the values of fields this one lacks
+        for (auto ip : s.callchain)
+            if (!perf::isContextMarker(ip) && ip != 0) {
+                addresses = true;
+                break;
+            }
     add(s.has(perf::SampleBranchStack), callStackMode, addresses, s.has(perf::SampleStackUser));
 }
 
