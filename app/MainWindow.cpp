@@ -32,6 +32,7 @@
 #include "models/MonitorTreeModel.h"
 #include "models/PmuSession.h"
 #include "views/CacheWayHeatmap.h"
+#include "views/CallStacksPage.h"
 #include "views/ExperimentsPage.h"
 #include "views/ExplainPanel.h"
 #include "views/GroupsPanel.h"
@@ -598,6 +599,14 @@ void MainWindow::updateTitle()
 
 bool MainWindow::showView(const QString& name)
 {
+    // The call-stack page's trees and flame graph: that page, on that tab.
+    constexpr std::pair<const char*, CallStacksPage::Tab> stackTabs[] = { { "topdown", CallStacksPage::TopDownTab },
+        { "bottomup", CallStacksPage::BottomUpTab }, { "flame", CallStacksPage::FlameTab } };
+    for (const auto& [id, tab] : stackTabs)
+        if (name == QLatin1String(id)) {
+            m_pmu->callStacksPage()->showTab(tab);
+            return showView(QStringLiteral("callgraph"));
+        }
     for (int i = 0; i < static_cast<int>(std::size(kPages)); ++i) {
         if (name == QLatin1String(kPages[i].id)) {
             showPages();

@@ -102,7 +102,8 @@ int main(int argc, char** argv)
 
     // The PMU pages take --open FILE when it is a perf.data file, and start the simulated PMU for a PMU --view.
     const bool pmuView = options.view == QLatin1String("tma") || options.view == QLatin1String("callgraph")
-        || options.view == QLatin1String("latency");
+        || options.view == QLatin1String("latency") || options.view == QLatin1String("topdown")
+        || options.view == QLatin1String("bottomup") || options.view == QLatin1String("flame");
     AppOptions rdtOptions = options;
     bool perfDataOnly = false; // a perf.data file and no --source: the window is about the file alone
     if (!options.openFile.isEmpty() && window.pmuPages()->startFromOptions(options.openFile, options.source, pmuView)) {

@@ -29,6 +29,7 @@ QStackedWidget* withReason(QWidget* content, QLabel* why, QWidget* parent)
     why->setAlignment(Qt::AlignCenter);
     why->setMargin(24);
     why->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    why->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // the text wraps; it never widens the window
     stack->addWidget(content);
     stack->addWidget(why);
     return stack;
@@ -61,16 +62,16 @@ CallStacksPage::CallStacksPage(PmuSession* session, CallGraphView* graph, QWidge
     bar->addWidget(new QLabel(tr("Thread:"), this));
     m_thread->setObjectName(QStringLiteral("threadFilter"));
     m_thread->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_thread->setMinimumContentsLength(18);
+    m_thread->setMinimumContentsLength(10);
     m_thread->setToolTip(tr("Keep the samples of one thread in the call graph, the trees and the flame graph"));
     bar->addWidget(m_thread, 2);
     bar->addWidget(new QLabel(tr("CPU:"), this));
     m_cpu->setObjectName(QStringLiteral("cpuFilter"));
     m_cpu->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_cpu->setMinimumContentsLength(10);
+    m_cpu->setMinimumContentsLength(6);
     m_cpu->setToolTip(tr("Keep the samples taken on one CPU in the call graph, the trees and the flame graph"));
     bar->addWidget(m_cpu, 1);
-    bar->addSpacing(12);
+    bar->addSpacing(6);
     bar->addWidget(new QLabel(tr("Range:"), this));
     for (auto* box : { m_from, m_to }) {
         box->setDecimals(3);
@@ -98,7 +99,7 @@ CallStacksPage::CallStacksPage(PmuSession* session, CallGraphView* graph, QWidge
     flameLayout->setContentsMargins(0, 0, 0, 0);
     auto* flameBar = new QHBoxLayout;
     auto* flameHint = new QLabel(
-        tr("Width: samples. Callers below, callees above. Click a frame to zoom in, Escape or Reset to zoom out."),
+        tr("Width: samples \u00b7 callers below, callees above \u00b7 click a frame to zoom in, Escape to zoom out"),
         flamePage);
     flameHint->setWordWrap(true);
     flameHint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -188,24 +189,28 @@ void CallStacksPage::refillFilters()
         m_thread->addItem(label, static_cast<qlonglong>(t.tid));
     }
     if (filter.tid && m_thread->findData(static_cast<qlonglong>(*filter.tid)) < 0)
-        m_thread->addItem(tr("TID %1 \u2014 no samples in the range").arg(*filter.tid), static_cast<qlonglong>(*filter.tid));
+        m_thread->addItem(
+            tr("TID %1 \u2014 no samples in the range").arg(*filter.tid), static_cast<qlonglong>(*filter.tid));
     m_thread->setCurrentIndex(filter.tid ? m_thread->findData(static_cast<qlonglong>(*filter.tid)) : 0);
 
     m_cpu->clear();
     if (!tree.cpuKnown() && !tree.cpus.empty()) {
         m_cpu->addItem(tr("not recorded"), -1);
         m_cpu->setEnabled(false);
-        m_cpu->setToolTip(tr("The samples carry no CPU (PERF_SAMPLE_CPU): perf record adds it with --sample-cpu or -a"));
+        m_cpu->setToolTip(
+            tr("The samples carry no CPU (PERF_SAMPLE_CPU): perf record adds it with --sample-cpu or -a"));
     } else {
         m_cpu->setEnabled(true);
         m_cpu->setToolTip(tr("Keep the samples taken on one CPU in the call graph, the trees and the flame graph"));
         m_cpu->addItem(tr("All CPUs"), -1);
         for (const auto& c : tree.cpus)
-            m_cpu->addItem(c.cpu == rdt::pmu::kUnknownCpu ? tr("CPU unknown \u2014 %1 samples").arg(samples(c.samples))
-                                                          : tr("CPU %1 \u2014 %2 samples").arg(c.cpu).arg(samples(c.samples)),
+            m_cpu->addItem(c.cpu == rdt::pmu::kUnknownCpu
+                    ? tr("CPU unknown \u2014 %1 samples").arg(samples(c.samples))
+                    : tr("CPU %1 \u2014 %2 samples").arg(c.cpu).arg(samples(c.samples)),
                 static_cast<qlonglong>(c.cpu));
         if (filter.cpu && m_cpu->findData(static_cast<qlonglong>(*filter.cpu)) < 0)
-            m_cpu->addItem(tr("CPU %1 \u2014 no samples in the range").arg(*filter.cpu), static_cast<qlonglong>(*filter.cpu));
+            m_cpu->addItem(
+                tr("CPU %1 \u2014 no samples in the range").arg(*filter.cpu), static_cast<qlonglong>(*filter.cpu));
         m_cpu->setCurrentIndex(filter.cpu ? m_cpu->findData(static_cast<qlonglong>(*filter.cpu)) : 0);
     }
     m_filling = false;

@@ -2,11 +2,11 @@
 #include "CallTreeView.h"
 
 #include <QHeaderView>
-#include <functional>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <functional>
 
 CallTreeView::CallTreeView(CallTreeModel::Kind kind, QWidget* parent)
     : QWidget(parent)
@@ -15,7 +15,8 @@ CallTreeView::CallTreeView(CallTreeModel::Kind kind, QWidget* parent)
     , m_tree(new QTreeView(this))
     , m_search(new QLineEdit(this))
 {
-    setObjectName(kind == CallTreeModel::Kind::TopDown ? QStringLiteral("topDownTree") : QStringLiteral("bottomUpTree"));
+    setObjectName(
+        kind == CallTreeModel::Kind::TopDown ? QStringLiteral("topDownTree") : QStringLiteral("bottomUpTree"));
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(CallTreeModel::SortRole);
     m_proxy->setFilterKeyColumn(CallTreeModel::FunctionColumn);

@@ -126,8 +126,8 @@ void FlameGraph::layoutFrames()
     // The zoomed node's callers, full width beneath it.
     const int row = rowHeight();
     for (std::size_t d = 0; d + 1 < path.size(); ++d)
-        m_frames.push_back({ path[d], QRectF(kMargin, height() - kMargin - (static_cast<int>(d) + 1) * row, full, row - 1),
-            true });
+        m_frames.push_back(
+            { path[d], QRectF(kMargin, height() - kMargin - (static_cast<int>(d) + 1) * row, full, row - 1), true });
     if (m_zoom == 0) {
         double x = kMargin;
         for (auto c : zoomed.children) {
