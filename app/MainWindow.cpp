@@ -23,6 +23,7 @@
 
 #include "lesson/LessonRun.h"
 #include "models/AllocationModel.h"
+#include "models/CoreAssignmentSource.h"
 #include "models/ExperimentRun.h"
 #include "models/FramePump.h"
 #include "models/GroupModel.h"
@@ -33,6 +34,7 @@
 #include "models/PmuSession.h"
 #include "views/CacheWayHeatmap.h"
 #include "views/CallStacksPage.h"
+#include "views/CoreAssignmentPanel.h"
 #include "views/ExperimentsPage.h"
 #include "views/ExplainPanel.h"
 #include "views/GroupsPanel.h"
@@ -298,7 +300,12 @@ void MainWindow::buildDocks()
     m_monitorPanel->setMinimumWidth(300);
     m_explain->setMinimumWidth(260);
     dock(tr("Groups"), QStringLiteral("groupsDock"), m_groupsPanel, Qt::LeftDockWidgetArea);
-    dock(tr("Monitor"), QStringLiteral("monitorDock"), m_monitorPanel, Qt::LeftDockWidgetArea);
+    auto* monitor = dock(tr("Monitor"), QStringLiteral("monitorDock"), m_monitorPanel, Qt::LeftDockWidgetArea);
+    // Beside it, what pqos -s prints: cores -> CLOS/RMID, classes -> masks, from the current source's engine.
+    auto* cores = new CoreAssignmentSource([this] { return m_source.liveEngine; }, this);
+    tabifyDockWidget(monitor,
+        dock(tr("Cores"), QStringLiteral("coresDock"), new CoreAssignmentPanel(cores, this), Qt::LeftDockWidgetArea));
+    monitor->raise();
     auto* explain = dock(tr("Explain"), QStringLiteral("explainDock"), m_explain, Qt::RightDockWidgetArea);
     auto* history = new QUndoView(m_undoStack, this);
     history->setEmptyLabel(tr("(allocation as found)"));
@@ -1010,7 +1017,7 @@ void MainWindow::showDocument(const QString& what)
         // The RDT pages and docks describe a source, the PMU capture dock starts live captures; the file has neither.
         // The Explain dock stays: it explains.
         QList<QDockWidget*> docks;
-        for (const char* name : { "groupsDock", "monitorDock", "historyDock", "pmuDock" })
+        for (const char* name : { "groupsDock", "monitorDock", "coresDock", "historyDock", "pmuDock" })
             if (auto* dock = findChild<QDockWidget*>(QString::fromLatin1(name))) docks << dock;
         m_docksHiddenByDocument = hideShownDocks(docks);
         for (const int page : { 1, 5 }) // Cache & bandwidth, Experiments

@@ -106,8 +106,8 @@ private Q_SLOTS:
     void threadAndCpuBoxesNarrowEveryView()
     {
         PmuSession s;
-        QVERIFY(importInto(s, pmutest::fixture("cpu-clock-fp-threads.perfdata"),
-            { QStringLiteral(RDTSCOPE_TEST_DATA "/perf") }));
+        QVERIFY(importInto(
+            s, pmutest::fixture("cpu-clock-fp-threads.perfdata"), { QStringLiteral(RDTSCOPE_TEST_DATA "/perf") }));
         CallStacksPage page(&s, new CallGraphView(&s));
         page.resize(1200, 700);
         QCOMPARE(page.flameGraph()->totalSamples(), quint64 { 677 });
