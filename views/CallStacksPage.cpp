@@ -247,6 +247,7 @@ void CallStacksPage::refresh()
     }
     const auto& filter = m_session->stackFilter();
     QString text = tr("%1 samples with call stacks").arg(samples(tree.samples));
+    if (pmuData.kind == rdt::pmu::PmuSourceKind::Simulated) text = tr("Simulated: ") + text;
     if (filter.active()) text += tr(" of %1 in the range (thread/CPU filter on)").arg(samples(tree.allSamples));
     text += m_session->hasTimeRange()
         ? tr(", %1 s to %2 s").arg(m_session->rangeFrom(), 0, 'f', 3).arg(m_session->rangeTo(), 0, 'f', 3)

@@ -66,7 +66,8 @@ void CoreAssignmentPanel::showState()
     const auto& t = m_source->cores()->assignments();
     QString text = tr("Cores \u2192 class of service and RMID; classes \u2192 allocation (as pqos -s). A CPU's class "
                       "applies to the default group's tasks while they run on it.");
-    if (!t.closidsKnown || !t.rmidsKnown) text += tr(" Unknown CLOS/RMID numbers: resctrl shows them only with -o debug.");
+    if (!t.closidsKnown || !t.rmidsKnown)
+        text += tr(" Unknown CLOS/RMID numbers: resctrl shows them only with -o debug.");
     m_note->setText(text);
 }
 

@@ -60,7 +60,8 @@ PmuPages::PmuPages(QMainWindow* window, QTabWidget* pages, int firstIndex, QActi
         // has only callchains, else load latency.
         if (!ok) return;
         const auto& data = m_session->data();
-        if (data.branches.empty() && !data.stacks.empty()) m_stacks->showTab(CallStacksPage::TopDownTab);
+        const bool graphTab = m_stacks->tabs()->currentIndex() == CallStacksPage::GraphTab; // not chosen otherwise
+        if (graphTab && data.branches.empty() && !data.stacks.empty()) m_stacks->showTab(CallStacksPage::TopDownTab);
         if (pages->currentIndex() < firstIndex || pages->currentIndex() >= firstIndex + 3)
             pages->setCurrentIndex(firstIndex + (data.branches.empty() && data.stacks.empty() ? 2 : 1));
     });

@@ -39,7 +39,8 @@ private Q_SLOTS:
     void fourDomainTreeShowsCoresAndClasses()
     {
         QTemporaryDir dir;
-        QVERIFY(copyFixtureTree(QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/resctrl.full"), dir.filePath(QStringLiteral("full"))));
+        QVERIFY(copyFixtureTree(
+            QStringLiteral(RDTSCOPE_TEST_DATA "/resctrl/resctrl.full"), dir.filePath(QStringLiteral("full"))));
         auto service = open("resctrl:" + dir.filePath(QStringLiteral("full")).toStdString());
         QVERIFY(service->assignCpus("Guaranteed", { 4, 5 }).ok);
         CoreAssignmentSource source([&service] { return service.get(); });
@@ -50,10 +51,13 @@ private Q_SLOTS:
         QCOMPARE(source.cores()->rowCount(), 192);
         QCOMPARE(source.classes()->rowCount(), 5);
         const auto* cores = source.cores();
-        QCOMPARE(cores->index(4, CoreAssignmentModel::ControlGroupColumn).data().toString(), QStringLiteral("Guaranteed"));
+        QCOMPARE(
+            cores->index(4, CoreAssignmentModel::ControlGroupColumn).data().toString(), QStringLiteral("Guaranteed"));
         QCOMPARE(cores->index(4, CoreAssignmentModel::ClosColumn).data().toString(), QStringLiteral("unknown"));
-        QVERIFY(cores->index(4, CoreAssignmentModel::ClosColumn).data(Qt::ToolTipRole).toString().contains(
-            QStringLiteral("-o debug")));
+        QVERIFY(cores->index(4, CoreAssignmentModel::ClosColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("-o debug")));
         QCOMPARE(cores->index(0, CoreAssignmentModel::ControlGroupColumn).data().toString(), QStringLiteral("default"));
         QCOMPARE(cores->index(0, CoreAssignmentModel::ClosColumn).data().toInt(), 0);
         const int l3 = columnOf(source.classes(), QStringLiteral("L3"));
