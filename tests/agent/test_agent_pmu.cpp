@@ -116,6 +116,11 @@ TEST(AgentPmu, SimulatedCapturesMatchTheLocalEngine)
                 EXPECT_EQ(a.decoded[j].timeNs, b.decoded[j].timeNs);
                 EXPECT_EQ(a.decoded[j].branches.size(), b.decoded[j].branches.size());
                 EXPECT_EQ(a.decoded[j].latency, b.decoded[j].latency);
+                // The call trees' thread, CPU and callchain cross the protocol as the engine kept them.
+                EXPECT_EQ(a.decoded[j].tid, b.decoded[j].tid);
+                EXPECT_EQ(a.decoded[j].cpu, b.decoded[j].cpu);
+                EXPECT_EQ(a.decoded[j].callchain, b.decoded[j].callchain);
+                EXPECT_EQ(a.decoded[j].userStack, b.decoded[j].userStack);
             }
             ASSERT_EQ(a.names.size(), b.names.size());
             for (std::size_t j = 0; j < b.names.size(); ++j)
