@@ -167,8 +167,9 @@ void CallStacksPage::showRange(double from, double to, bool active)
     const double duration = m_session->duration();
     for (auto* box : { m_from, m_to })
         box->setRange(0, std::max(duration, 0.0));
-    m_from->setValue(active ? from : 0);
-    m_to->setValue(active ? to : duration);
+    // A running capture refreshes often: never overwrite a box the user is typing in.
+    if (!m_from->hasFocus()) m_from->setValue(active ? from : 0);
+    if (!m_to->hasFocus()) m_to->setValue(active ? to : duration);
     m_clearRange->setEnabled(active);
     m_filling = false;
 }
@@ -232,6 +233,7 @@ void CallStacksPage::refresh()
     const auto& tree = m_session->callTree();
     const auto& pmuData = m_session->data();
     refillFilters();
+    showRange(m_session->rangeFrom(), m_session->rangeTo(), m_session->hasTimeRange()); // the data grows as it runs
     m_topDown->setReport(tree);
     m_bottomUp->setReport(tree);
     m_flame->setReport(tree);
