@@ -6,6 +6,7 @@
 #include "views/CallTreeView.h"
 #include "views/FlameGraph.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
@@ -176,6 +177,7 @@ void CallStacksPage::showRange(double from, double to, bool active)
 
 void CallStacksPage::refillFilters()
 {
+    if (m_thread->view()->isVisible() || m_cpu->view()->isVisible()) return; // a list is open: refill it later
     const auto& tree = m_session->callTree();
     const auto& filter = m_session->stackFilter();
     m_filling = true;
