@@ -266,3 +266,29 @@ TEST(AgentPmu, WhoMayAskForWhat)
     bad.add_pids(0);
     EXPECT_FALSE(agent::checkPmuRequest(bad, std::nullopt));
 }
+
+// A sample's thread, CPU and callchain (the call trees' inputs) survive the wire; a CPU that was not recorded stays
+// unknown instead of becoming CPU 0.
+TEST(AgentPmu, SampleThreadCpuAndCallchainCrossTheWire)
+{
+    PmuBatch in;
+    PmuSampleRecord known;
+    known.pid = 10;
+    known.tid = 11;
+    known.cpu = 3;
+    known.callchain = { pmu::perf::ContextUser, 0x401000, 0x402000 };
+    PmuSampleRecord unknown;
+    unknown.pid = unknown.tid = 12;
+    unknown.userStack = true;
+    in.decoded = { known, unknown };
+    remote::pb::PmuBatch wire;
+    remote::toWire(in, wire);
+    const auto out = remote::fromWire(wire);
+    ASSERT_EQ(out.decoded.size(), 2u);
+    EXPECT_EQ(out.decoded[0].tid, 11u);
+    EXPECT_EQ(out.decoded[0].cpu, 3u);
+    EXPECT_EQ(out.decoded[0].callchain, known.callchain);
+    EXPECT_EQ(out.decoded[1].cpu, pmu::kUnknownCpu);
+    EXPECT_TRUE(out.decoded[1].userStack);
+    EXPECT_TRUE(out.decoded[1].callchain.empty());
+}
