@@ -93,6 +93,8 @@ void aggregatePmu(const PmuData& data, const AggregateParams& p, Aggregates& out
             if (lbrStacks) { // the tree lists every thread and CPU of the range; it applies the filter itself
                 lbrCallStackFrames(b.ip, b.branches, frames);
                 tree.add(b.pid, b.tid, b.cpu, frames);
+            } else {
+                tree.listOnly(b.pid, b.tid, b.cpu); // the call graph's thread and CPU choices
             }
             if (!p.stacks.accepts(b.tid, b.cpu)) continue;
             scratch.ip = b.ip;

@@ -246,7 +246,8 @@ void CallStacksPage::refresh()
         m_reasonStacks[i]->setCurrentIndex(none ? 1 : 0);
     }
     if (none) {
-        m_status->setText(tr("No call stacks: %1").arg(why));
+        m_status->setText(tr("No call stacks in this recording: the Top-down, Bottom-up and Flame graph tabs say why "
+                             "and what would record them."));
         return;
     }
     const auto& filter = m_session->stackFilter();

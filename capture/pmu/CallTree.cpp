@@ -27,6 +27,15 @@ std::int32_t CallTreeReport::findTopDown(std::span<const std::string> path) cons
     return at;
 }
 
+void CallTree::listOnly(std::uint32_t pid, std::uint32_t tid, std::uint32_t cpu)
+{
+    auto& thread = m_threads[tid];
+    thread.pid = pid;
+    thread.tid = tid;
+    ++thread.samples;
+    ++m_cpus[cpu];
+}
+
 void CallTree::add(std::uint32_t pid, std::uint32_t tid, std::uint32_t cpu, std::span<const std::uint64_t> leafFirst,
     std::uint64_t weight)
 {

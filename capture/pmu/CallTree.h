@@ -32,7 +32,7 @@ struct CallTreeNode {
     std::vector<std::int32_t> children; ///< by inclusive samples, descending, then by name
 };
 
-/// The samples of one thread (TID) before filtering.
+/// The samples of one thread (TID) before filtering (with call stacks, or listed by CallTree::listOnly).
 struct ThreadSamples {
     std::uint32_t pid = 0, tid = 0;
     std::uint64_t samples = 0;
@@ -67,6 +67,9 @@ public:
     /// Adds one sample's stack (frames leaf first, at least one) of `weight` samples.
     void add(std::uint32_t pid, std::uint32_t tid, std::uint32_t cpu, std::span<const std::uint64_t> leafFirst,
         std::uint64_t weight = 1);
+    /// Lists a sample without a call stack (an any-branch LBR sample, which the branch call graph shows) among the
+    /// threads and CPUs a filter may choose, without adding it to the trees.
+    void listOnly(std::uint32_t pid, std::uint32_t tid, std::uint32_t cpu);
     /// Builds both trees, resolving each distinct address once.
     CallTreeReport report(Symbolizer& symbols) const;
 

@@ -204,6 +204,13 @@ private Q_SLOTS:
         const QString why = QString::fromStdString(any.data().stackSources.whyNone());
         QVERIFY2(why.contains(QStringLiteral("any-branch mode (perf record -b")), qPrintable(why));
         QVERIFY(why.contains(QStringLiteral("--call-graph lbr")));
+        // The any-branch samples still offer their threads (and say the CPU was not recorded) to the call graph.
+        QCOMPARE(any.callTree().threads.size(), std::size_t { 1 });
+        QCOMPARE(any.callTree().threads[0].samples, std::uint64_t { pmutest::kPropellerSamples });
+        QVERIFY(!any.callTree().cpuKnown());
+        any.setStackFilter(any.callTree().threads[0].tid + 1, std::nullopt);
+        any.waitForAggregation();
+        QCOMPARE(any.branchGraph().samples, std::uint64_t { 0 });
         PmuSession plain;
         QVERIFY(import(plain, "cpu-clock-zstd.perfdata")); // perf record -e cpu-clock:u, no -g
         const QString none = QString::fromStdString(plain.data().stackSources.whyNone());

@@ -151,6 +151,22 @@ TEST(CallTree, ThreadAndCpuFiltersNarrowTotalsAndKeepTheChoices)
     EXPECT_TRUE(r.topDown[0].children.empty());
 }
 
+TEST(CallTree, ListedSamplesOfferTheirThreadWithoutJoiningTheTrees)
+{
+    Symbolizer sym;
+    addProgram(sym);
+    CallTree t;
+    t.listOnly(7, 9, 2);
+    t.listOnly(7, 9, 2);
+    const auto r = t.report(sym);
+    EXPECT_EQ(r.samples, 0u);
+    EXPECT_EQ(r.topDown[0].inclusive, 0u);
+    ASSERT_EQ(r.threads.size(), 1u);
+    EXPECT_EQ(r.threads[0].samples, 2u);
+    ASSERT_EQ(r.cpus.size(), 1u);
+    EXPECT_EQ(r.cpus[0].cpu, 2u);
+}
+
 TEST(CallTree, UnknownCpuNeverMatchesACpuFilter)
 {
     Symbolizer sym;
