@@ -9,7 +9,8 @@
 QStringList AppOptions::viewNames()
 {
     return { QStringLiteral("machine"), QStringLiteral("rdt"), QStringLiteral("tma"), QStringLiteral("callgraph"),
-        QStringLiteral("latency"), QStringLiteral("experiments") };
+        QStringLiteral("latency"), QStringLiteral("experiments"), QStringLiteral("topdown"), QStringLiteral("bottomup"),
+        QStringLiteral("flame") };
 }
 
 bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString* error, QString* helpText)
@@ -36,8 +37,9 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
         QCoreApplication::translate("main", "Replay a recorded session (.rdts) or import a perf.data file."),
         QStringLiteral("FILE"));
     const QCommandLineOption view(QStringLiteral("view"),
-        QCoreApplication::translate(
-            "main", "Page to show first: machine, rdt, tma, callgraph, latency or experiments."),
+        QCoreApplication::translate("main",
+            "Page to show first: machine, rdt, tma, callgraph, latency, experiments, or the call-graph page's "
+            "topdown, bottomup or flame tab."),
         QStringLiteral("NAME"));
     const QCommandLineOption sweep(QStringLiteral("sweep"),
         QCoreApplication::translate("main",

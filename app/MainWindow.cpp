@@ -22,6 +22,7 @@
 #include "lesson/LessonRun.h"
 #include "models/AllocationModel.h"
 #include "models/BlameRun.h"
+#include "models/CoreAssignmentSource.h"
 #include "models/ExperimentRun.h"
 #include "models/FramePump.h"
 #include "models/GroupModel.h"
@@ -31,6 +32,8 @@
 #include "models/MonitorTreeModel.h"
 #include "models/PmuSession.h"
 #include "views/CacheWayHeatmap.h"
+#include "views/CallStacksPage.h"
+#include "views/CoreAssignmentPanel.h"
 #include "views/ExperimentsPage.h"
 #include "views/ExplainPanel.h"
 #include "views/FittingSplitter.h"
@@ -308,7 +311,12 @@ void MainWindow::buildDocks()
     m_monitorPanel->setMinimumWidth(300);
     m_explain->setMinimumWidth(260);
     dock(tr("Groups"), QStringLiteral("groupsDock"), m_groupsPanel, Qt::LeftDockWidgetArea);
-    dock(tr("Monitor"), QStringLiteral("monitorDock"), m_monitorPanel, Qt::LeftDockWidgetArea);
+    auto* monitor = dock(tr("Monitor"), QStringLiteral("monitorDock"), m_monitorPanel, Qt::LeftDockWidgetArea);
+    // Beside it, what pqos -s prints: cores -> CLOS/RMID, classes -> masks, from the current source's engine.
+    auto* cores = new CoreAssignmentSource([this] { return m_source.liveEngine; }, this);
+    tabifyDockWidget(monitor,
+        dock(tr("Cores"), QStringLiteral("coresDock"), new CoreAssignmentPanel(cores, this), Qt::LeftDockWidgetArea));
+    monitor->raise();
     auto* explain = dock(tr("Explain"), QStringLiteral("explainDock"), m_explain, Qt::RightDockWidgetArea);
     auto* history = new QUndoView(m_undoStack, this);
     history->setEmptyLabel(tr("(allocation as found)"));
@@ -612,6 +620,14 @@ void MainWindow::updateTitle()
 
 bool MainWindow::showView(const QString& name)
 {
+    // The call-stack page's trees and flame graph: that page, on that tab.
+    constexpr std::pair<const char*, CallStacksPage::Tab> stackTabs[] = { { "topdown", CallStacksPage::TopDownTab },
+        { "bottomup", CallStacksPage::BottomUpTab }, { "flame", CallStacksPage::FlameTab } };
+    for (const auto& [id, tab] : stackTabs)
+        if (name == QLatin1String(id)) {
+            m_pmu->callStacksPage()->showTab(tab);
+            return showView(QStringLiteral("callgraph"));
+        }
     for (int i = 0; i < static_cast<int>(std::size(kPages)); ++i) {
         if (name == QLatin1String(kPages[i].id)) {
             showPages();
@@ -1032,7 +1048,7 @@ void MainWindow::showDocument(const QString& what, DocumentKind kind)
         // The RDT pages and docks describe a source, the PMU capture dock starts live captures; the file has neither.
         // The Explain dock stays: it explains.
         QList<QDockWidget*> docks;
-        for (const char* name : { "groupsDock", "monitorDock", "historyDock", "pmuDock" })
+        for (const char* name : { "groupsDock", "monitorDock", "coresDock", "historyDock", "pmuDock" })
             if (auto* dock = findChild<QDockWidget*>(QString::fromLatin1(name))) docks << dock;
         m_docksHiddenByDocument = hideShownDocks(docks);
     }

@@ -102,7 +102,8 @@ int main(int argc, char** argv)
 
     // The PMU pages take --open FILE when it is a perf.data file, and start the simulated PMU for a PMU --view.
     const bool pmuView = options.view == QLatin1String("tma") || options.view == QLatin1String("callgraph")
-        || options.view == QLatin1String("latency");
+        || options.view == QLatin1String("latency") || options.view == QLatin1String("topdown")
+        || options.view == QLatin1String("bottomup") || options.view == QLatin1String("flame");
     AppOptions rdtOptions = options;
     // A CPUID dump and nothing else to look at: the window is about that CPU (its Machine page), no source runs.
     const bool cpuidOnly = !options.cpuidDump.isEmpty() && !options.sourceGiven && options.connect.isEmpty()

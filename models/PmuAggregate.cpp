@@ -82,11 +82,21 @@ void aggregatePmu(const PmuData& data, const AggregateParams& p, Aggregates& out
     };
     if (p.full) {
         BranchGraph graph(data.branchInfo());
+        CallTree tree(p.stacks);
+        const bool lbrStacks = data.branchMode == BranchGraph::Mode::CallStack;
+        std::vector<std::uint64_t> frames;
         Sample scratch;
         scratch.present = perf::SampleIp | perf::SampleTid | perf::SampleTime | perf::SampleBranchStack;
         out.rangeBranches = 0;
         for (const auto& b : data.branches) {
             if (!inRange(b.time)) continue;
+            if (lbrStacks) { // the tree lists every thread and CPU of the range; it applies the filter itself
+                lbrCallStackFrames(b.ip, b.branches, frames);
+                tree.add(b.pid, b.tid, b.cpu, frames);
+            } else {
+                tree.listOnly(b.pid, b.tid, b.cpu); // the call graph's thread and CPU choices
+            }
+            if (!p.stacks.accepts(b.tid, b.cpu)) continue;
             scratch.ip = b.ip;
             scratch.pid = b.pid;
             scratch.time = b.time;
@@ -95,6 +105,9 @@ void aggregatePmu(const PmuData& data, const AggregateParams& p, Aggregates& out
             graph.add(scratch);
             ++out.rangeBranches;
         }
+        for (const auto& st : data.stacks)
+            if (inRange(st.time)) tree.add(st.pid, st.tid, st.cpu, st.frames);
+        out.callTree = tree.report(*data.symbols);
         out.graph = graph.report(*data.symbols);
 
         // One slot-weighted mean per series: P-core and E-core slots differ in width and meaning, never mix them.

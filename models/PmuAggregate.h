@@ -2,10 +2,12 @@
 #pragma once
 
 // The PMU aggregation of one time range and latency filter, as a plain function (no Qt, no shared state) so
-// PmuSession can run it on a worker thread over a snapshot of its data: the branch graph, the load-latency
-// histogram and tables, and the slot-weighted TMA breakdown of the range.
+// PmuSession can run it on a worker thread over a snapshot of its data: the branch graph and the call trees (both
+// narrowed to a thread and CPU when asked), the load-latency histogram and tables, and the slot-weighted TMA
+// breakdown of the range.
 
 #include "PmuData.h"
+#include "pmu/CallTree.h"
 #include "pmu/LoadLatency.h"
 
 #include <cstddef>
@@ -21,10 +23,14 @@ struct AggregateParams {
     double from = 0, to = 0; ///< seconds since t0, inclusive
     int bucket = -1, level = -1; ///< latency filter of the tables (-1: any)
     bool full = true; ///< false: only the latency tables (a histogram click leaves the rest as it is)
+    StackFilter stacks; ///< thread and CPU of the branch graph, the call trees and the flame graph
 };
 
 struct Aggregates {
     BranchGraphReport graph;
+    /// Call trees over the range and the stack filter: LBR call stacks (call-stack mode) and callchains
+    /// (PmuData::stacks). With only call-stack LBR samples its total equals graph.samples.
+    CallTreeReport callTree;
     LoadLatencyReport latency; ///< histogram over the range
     LoadLatencyReport tables; ///< function and cache-line tables over the range and the latency filter
     std::vector<TmaBreakdown> tma; ///< one per TMA series (PmuData::tmaSeriesCount), each over the range

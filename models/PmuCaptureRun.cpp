@@ -26,16 +26,9 @@ void appendBatch(PmuData& data, const engine::PmuBatch& batch, const std::vector
 {
     for (const auto& n : batch.names)
         data.symbols->addResolved(n.pid, n.addr, n.symbol);
-    for (const auto& s : batch.decoded) {
-        if (s.hasBranchStack) {
-            data.branches.push_back(PmuBranchSample { s.timeNs, s.pid, s.ip, s.branches });
-        } else if (s.loadLatency) {
-            data.loads.push_back(PmuLoadSample { s.timeNs, s.ip, s.addr, s.dataSrc, s.pid, s.latency });
-        } else {
-            ++data.otherSamples;
-            ++data.otherFunctions[data.symbols->resolve(s.pid, s.ip).function];
-        }
-    }
+    const bool callStackMode = data.branchMode == BranchGraph::Mode::CallStack;
+    for (const auto& s : batch.decoded)
+        addSampleRecord(data, s, callStackMode);
     data.lost += batch.lost;
     for (const auto& row : batch.tma)
         data.tma.push_back(

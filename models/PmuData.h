@@ -5,8 +5,11 @@
 // Plain types only (no Qt) so importers and the simulator can fill one on a worker thread and hand it over.
 // Aggregation (BranchGraph, LoadLatency, TMA averaging) happens from these over any time range (PmuSession).
 
+#include "engine/PmuTypes.h"
 #include "pmu/BranchGraph.h"
+#include "pmu/CallStackSources.h"
 #include "pmu/PerfRecord.h"
+#include "pmu/SampleStack.h"
 #include "pmu/Symbolizer.h"
 #include "pmu/Tma.h"
 
@@ -26,6 +29,16 @@ struct PmuBranchSample {
     std::uint32_t pid = 0;
     std::uint64_t ip = 0;
     std::vector<BranchEntry> branches; ///< branches[0] is the most recent
+    std::uint32_t tid = 0;
+    std::uint32_t cpu = kUnknownCpu; ///< kUnknownCpu: the attr had no PERF_SAMPLE_CPU
+};
+
+/// A sample's frame-pointer callchain (PERF_SAMPLE_CALLCHAIN), when it has no call-stack LBR to give its stack.
+struct PmuStackSample {
+    std::uint64_t time = 0;
+    std::uint32_t pid = 0, tid = 0;
+    std::uint32_t cpu = kUnknownCpu;
+    std::vector<std::uint64_t> frames; ///< leaf first, context markers dropped (callchainFrames)
 };
 
 struct PmuLoadSample {
@@ -52,6 +65,9 @@ struct PmuData {
     BranchGraph::Info branchInfo() const { return { branchMode, branchTypes, branchSource }; }
     std::vector<PmuBranchSample> branches;
     std::vector<PmuLoadSample> loads;
+    /// Callchains of samples without a call-stack LBR (any kind of sample: cpu-clock, loads, any-branch LBR).
+    std::vector<PmuStackSample> stacks;
+    CallStackSources stackSources; ///< what the samples carry towards a call stack (the trees' "why not")
     std::vector<PmuTmaPoint> tma; ///< the intervals of every TMA series, in the order they were read
     /// Labels of the TMA series, indexed by PmuTmaPoint::series: a live capture on a hybrid part counts TMA per core
     /// PMU ("P-cores (cpu_core)", "E-cores (cpu_atom)"). Empty: one unnamed series (non-hybrid, simulated, imported).
@@ -63,7 +79,7 @@ struct PmuData {
     std::vector<std::string> notes; ///< warnings of the importer, what the simulation models
     std::unique_ptr<Symbolizer> symbols = std::make_unique<Symbolizer>();
 
-    bool empty() const { return branches.empty() && loads.empty() && tma.empty(); }
+    bool empty() const { return branches.empty() && loads.empty() && tma.empty() && stacks.empty(); }
     /// How many TMA series there are (at least 1, so series 0 always exists).
     std::size_t tmaSeriesCount() const { return tmaSeries.empty() ? 1 : tmaSeries.size(); }
     /// The label of TMA series `series` (empty when unnamed).
@@ -75,7 +91,11 @@ struct PmuData {
     std::pair<std::uint64_t, std::uint64_t> timeSpan() const;
 };
 
-/// Copies what the GUI needs from a decoded sample into `data` (branch stack, load latency, or counted as other).
+/// Copies what the GUI needs from a decoded sample into `data` (branch stack, load latency, or counted as other; and
+/// its callchain when no call-stack LBR gives its stack).
 void addSample(PmuData& data, const Sample& s, const EventAttr* attr);
+/// The same from the engine's record of a sample (a live or simulated capture); `callStackMode`: the capture's LBR
+/// recipe is in call-stack mode.
+void addSampleRecord(PmuData& data, const engine::PmuSampleRecord& s, bool callStackMode);
 
 } // namespace rdt::pmu

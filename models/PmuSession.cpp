@@ -28,6 +28,7 @@ PmuSession::PmuSession(QObject* parent)
               p.to = m_to;
               p.bucket = m_bucket;
               p.level = m_level;
+              p.stacks = m_stackFilter;
               return PmuAggregationQueue::Job { m_data, p };
           },
           [this](Aggregates& a, bool full) { applyAggregates(a, full); }, [this] { stepDeferred(); }, this))
@@ -61,6 +62,7 @@ void PmuSession::replaceData(std::shared_ptr<PmuData> data, std::shared_ptr<Aggr
     m_t1 = span.second;
     m_hasRange = false;
     m_bucket = m_level = -1;
+    m_stackFilter = {};
     m_deferredSteps = 0;
     m_clockMap.clear();
     m_rangeFromTimeline = false;
@@ -140,6 +142,15 @@ void PmuSession::setLatencyFilter(int bucket, int level)
     requestAggregation(false);
 }
 
+void PmuSession::setStackFilter(std::optional<std::uint32_t> tid, std::optional<std::uint32_t> cpu)
+{
+    if (tid == m_stackFilter.tid && cpu == m_stackFilter.cpu) return;
+    m_stackFilter.tid = tid;
+    m_stackFilter.cpu = cpu;
+    Q_EMIT stackFilterChanged();
+    requestAggregation(true);
+}
+
 void PmuSession::reaggregate()
 {
     requestAggregation(true);
@@ -185,6 +196,7 @@ void PmuSession::applyAggregates(Aggregates& a, bool full)
     // GUI thread, cheap: moves prepared reports in; the views reset their models from them on aggregated().
     if (full) {
         m_graph = std::move(a.graph);
+        m_callTree = std::move(a.callTree);
         m_latency = std::move(a.latency);
         m_rangeTma = std::move(a.tma);
         m_rangeBranches = a.rangeBranches;

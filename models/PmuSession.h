@@ -61,7 +61,14 @@ public:
     int latencyBucket() const { return m_bucket; }
     int latencyLevel() const { return m_level; }
 
+    /// Keeps only the samples of one thread and/or CPU (nullopt: any) in the branch graph, the call trees and the
+    /// flame graph (pmu::StackFilter); the load-latency and TMA pages are not narrowed.
+    void setStackFilter(std::optional<std::uint32_t> tid, std::optional<std::uint32_t> cpu);
+    const rdt::pmu::StackFilter& stackFilter() const { return m_stackFilter; }
+
     const rdt::pmu::BranchGraphReport& branchGraph() const { return m_graph; }
+    /// Top-down and bottom-up trees of the range's call stacks, with the threads and CPUs seen (pmu::CallTree).
+    const rdt::pmu::CallTreeReport& callTree() const { return m_callTree; }
     /// Histogram over the time range (not narrowed by the latency filter).
     const rdt::pmu::LoadLatencyReport& latency() const { return m_latency; }
     /// Function and cache-line tables over the time range and the latency filter.
@@ -154,6 +161,7 @@ Q_SIGNALS:
     void dataReset(); ///< new source or data replaced
     void aggregated(); ///< aggregates changed (range, filter, new samples)
     void timeRangeChanged(double from, double to, bool active);
+    void stackFilterChanged();
     /// An aggregation has been running for a moment (true; the pages say "Re-aggregating...") or is done (false).
     /// Not emitted for jobs that finish within kBusyDelayMs, so a running simulation does not flicker.
     void aggregatingChanged(bool busy);
@@ -186,7 +194,9 @@ private:
     bool m_hasRange = false;
     double m_from = 0, m_to = 0;
     int m_bucket = -1, m_level = -1;
+    rdt::pmu::StackFilter m_stackFilter;
     rdt::pmu::BranchGraphReport m_graph;
+    rdt::pmu::CallTreeReport m_callTree;
     rdt::pmu::LoadLatencyReport m_latency, m_latencyTables;
     std::vector<rdt::pmu::TmaBreakdown> m_rangeTma; ///< one per TMA series
     std::size_t m_rangeBranches = 0;

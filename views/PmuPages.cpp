@@ -5,6 +5,7 @@
 #include "models/PmuImport.h"
 #include "models/PmuSession.h"
 #include "views/CallGraphView.h"
+#include "views/CallStacksPage.h"
 #include "views/LatencyView.h"
 #include "views/PmuControls.h"
 #include "views/TimelineView.h"
@@ -22,11 +23,12 @@ PmuPages::PmuPages(QMainWindow* window, QTabWidget* pages, int firstIndex, QActi
     , m_session(new PmuSession(this))
     , m_tma(new TmaView(m_session, pages))
     , m_graph(new CallGraphView(m_session, pages))
+    , m_stacks(new CallStacksPage(m_session, m_graph, pages))
     , m_latency(new LatencyView(m_session, pages))
     , m_controls(new PmuControls(m_session, window))
     , m_dock(new QDockWidget(tr("PMU capture"), window))
 {
-    QWidget* const ours[] = { m_tma, m_graph, m_latency };
+    QWidget* const ours[] = { m_tma, m_stacks, m_latency };
     for (int i = 0; i < 3; ++i) {
         const QString title = pages->tabText(firstIndex + i);
         QWidget* old = pages->widget(firstIndex + i);
@@ -54,9 +56,14 @@ PmuPages::PmuPages(QMainWindow* window, QTabWidget* pages, int firstIndex, QActi
         connect(openPerfData, &QAction::triggered, m_controls, &PmuControls::openPerfDataDialog);
     }
     connect(m_session, &PmuSession::importFinished, this, [pages, firstIndex, this](bool ok, const QString&) {
-        // An imported file shows its content: the call graph when it has branch stacks, else load latency.
-        if (ok && (pages->currentIndex() < firstIndex || pages->currentIndex() >= firstIndex + 3))
-            pages->setCurrentIndex(firstIndex + (m_session->data().branches.empty() ? 2 : 1));
+        // An imported file shows its content: the call graph when it has branch stacks, the top-down tree when it
+        // has only callchains, else load latency.
+        if (!ok) return;
+        const auto& data = m_session->data();
+        const bool graphTab = m_stacks->tabs()->currentIndex() == CallStacksPage::GraphTab; // not chosen otherwise
+        if (graphTab && data.branches.empty() && !data.stacks.empty()) m_stacks->showTab(CallStacksPage::TopDownTab);
+        if (pages->currentIndex() < firstIndex || pages->currentIndex() >= firstIndex + 3)
+            pages->setCurrentIndex(firstIndex + (data.branches.empty() && data.stacks.empty() ? 2 : 1));
     });
 }
 

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The PMU half of the main window in one place, so MainWindow needs one call: the TMA, call-graph and load-latency
-// pages (replacing the placeholder tabs), the "PMU capture" dock (shown on those pages only) and File > Open
-// perf.data, all sharing one PmuSession.
+// The PMU half of the main window in one place, so MainWindow needs one call: the TMA, call-stack (branch call
+// graph, top-down and bottom-up trees, flame graph) and load-latency pages (replacing the placeholder tabs), the "PMU
+// capture" dock (shown on those pages only) and File > Open perf.data, all sharing one PmuSession.
 
 #include <QObject>
 #include <QString>
 
 class CallGraphView;
+class CallStacksPage;
 class FramePump;
 class TimelineView;
 class LatencyView;
@@ -46,6 +47,7 @@ public:
     PmuSession* session() const { return m_session; }
     TmaView* tmaView() const { return m_tma; }
     CallGraphView* callGraphView() const { return m_graph; }
+    CallStacksPage* callStacksPage() const { return m_stacks; }
     LatencyView* latencyView() const { return m_latency; }
     PmuControls* controls() const { return m_controls; }
 
@@ -53,6 +55,7 @@ private:
     PmuSession* m_session;
     TmaView* m_tma;
     CallGraphView* m_graph;
+    CallStacksPage* m_stacks;
     LatencyView* m_latency;
     PmuControls* m_controls;
     QDockWidget* m_dock;

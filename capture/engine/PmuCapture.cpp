@@ -73,6 +73,10 @@ void PmuCapture::keep(const pmu::Sample& s)
     k.timeNs = s.time;
     k.pid = s.pid;
     k.ip = s.ip;
+    k.tid = s.tid;
+    k.cpu = pmu::sampleCpu(s);
+    if (s.has(pmu::perf::SampleCallchain)) k.callchain = s.callchain; // a reused Sample keeps absent fields' values
+    k.userStack = s.has(pmu::perf::SampleStackUser);
     k.hasBranchStack = s.has(pmu::perf::SampleBranchStack);
     if (k.hasBranchStack) k.branches = s.branches;
     k.loadLatency = !k.hasBranchStack && isLoadLatency(s);
@@ -81,8 +85,11 @@ void PmuCapture::keep(const pmu::Sample& s)
         k.dataSrc = s.dataSrc;
         k.latency = static_cast<std::uint32_t>(std::min<std::uint64_t>(s.latency(), 0xffffffffu));
     }
-    // Every address an aggregate may name (BranchGraph: the IP and both ends of each branch; LoadLatency: the IP).
+    // Every address an aggregate may name (BranchGraph: the IP and both ends of each branch; LoadLatency: the IP;
+    // CallTree: the callchain's addresses).
     name(k.pid, k.ip);
+    for (auto ip : k.callchain)
+        if (!pmu::perf::isContextMarker(ip) && ip != 0) name(k.pid, ip);
     for (const auto& b : k.branches) {
         name(k.pid, b.from);
         name(k.pid, b.to);

@@ -9,6 +9,7 @@
 #include "pmu/LoadLatency.h"
 #include "pmu/PerfRecord.h"
 #include "pmu/RingReader.h"
+#include "pmu/SampleStack.h"
 #include "pmu/Symbolizer.h"
 #include "pmu/Tma.h"
 
@@ -109,6 +110,10 @@ struct PmuSampleRecord {
     std::uint64_t addr = 0;
     std::uint64_t dataSrc = 0;
     std::uint32_t latency = 0; ///< cycles
+    std::uint32_t tid = 0;
+    std::uint32_t cpu = pmu::kUnknownCpu; ///< pmu::kUnknownCpu when the recipe did not record PERF_SAMPLE_CPU
+    std::vector<std::uint64_t> callchain; ///< PERF_SAMPLE_CALLCHAIN as recorded (context markers included)
+    bool userStack = false; ///< the sample carried PERF_SAMPLE_STACK_USER (not kept)
 };
 
 /// The engine's name for one address of one process (symbolised with the records' mmaps, /proc/PID/maps, kallsyms

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "BranchGraph.h"
 
+#include "SampleStack.h"
 #include "Symbolizer.h"
 
 #include <algorithm>
@@ -102,19 +103,10 @@ void BranchGraph::add(const Sample& s)
         m_branches += branches;
         return;
     }
-    // Call-stack mode: entries[0].to, then entries[i].from; an all-zero entry ends the valid stack (SDM 21.1.2.4).
+    // Call-stack mode: entries[0].to, then entries[i].from (SampleStack.h, the one rule the call trees use too).
     auto& frames = m_frameScratch;
-    frames.clear();
-    if (!br.empty() && !(br[0].from == 0 && br[0].to == 0)) {
-        frames.push_back(br[0].to);
-        for (const auto& e : br) {
-            if (e.from == 0 && e.to == 0) break;
-            frames.push_back(e.from);
-        }
-        m_branches += frames.size() - 1;
-    } else {
-        frames.push_back(s.ip); // only the IP is known
-    }
+    lbrCallStackFrames(s.ip, br, frames);
+    m_branches += frames.size() - 1;
     std::uint64_t h = 0xcbf29ce484222325ull ^ s.pid;
     for (auto f : frames)
         h = (h ^ f) * 0x100000001b3ull;

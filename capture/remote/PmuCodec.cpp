@@ -272,6 +272,11 @@ void toWire(const engine::PmuBatch& in, pb::PmuBatch& out)
         w->set_addr(s.addr);
         w->set_data_src(s.dataSrc);
         w->set_latency(s.latency);
+        w->set_tid(s.tid);
+        if (s.cpu != pmu::kUnknownCpu) w->set_cpu(s.cpu);
+        for (auto ip : s.callchain)
+            w->add_callchain(ip);
+        w->set_user_stack(s.userStack);
     }
     for (const auto& n : in.names) {
         auto* w = out.add_names();
@@ -310,6 +315,10 @@ engine::PmuBatch fromWire(const pb::PmuBatch& in)
         s.addr = w.addr();
         s.dataSrc = w.data_src();
         s.latency = w.latency();
+        s.tid = w.tid();
+        s.cpu = w.has_cpu() ? w.cpu() : pmu::kUnknownCpu; // an older agent sends none: unknown, not CPU 0
+        s.callchain.assign(w.callchain().begin(), w.callchain().end());
+        s.userStack = w.user_stack();
         b.decoded.push_back(std::move(s));
     }
     for (const auto& w : in.names()) {

@@ -116,6 +116,11 @@ TEST(AgentPmu, SimulatedCapturesMatchTheLocalEngine)
                 EXPECT_EQ(a.decoded[j].timeNs, b.decoded[j].timeNs);
                 EXPECT_EQ(a.decoded[j].branches.size(), b.decoded[j].branches.size());
                 EXPECT_EQ(a.decoded[j].latency, b.decoded[j].latency);
+                // The call trees' thread, CPU and callchain cross the protocol as the engine kept them.
+                EXPECT_EQ(a.decoded[j].tid, b.decoded[j].tid);
+                EXPECT_EQ(a.decoded[j].cpu, b.decoded[j].cpu);
+                EXPECT_EQ(a.decoded[j].callchain, b.decoded[j].callchain);
+                EXPECT_EQ(a.decoded[j].userStack, b.decoded[j].userStack);
             }
             ASSERT_EQ(a.names.size(), b.names.size());
             for (std::size_t j = 0; j < b.names.size(); ++j)
@@ -260,4 +265,30 @@ TEST(AgentPmu, WhoMayAskForWhat)
     bad.set_ldlat(30);
     bad.add_pids(0);
     EXPECT_FALSE(agent::checkPmuRequest(bad, std::nullopt));
+}
+
+// A sample's thread, CPU and callchain (the call trees' inputs) survive the wire; a CPU that was not recorded stays
+// unknown instead of becoming CPU 0.
+TEST(AgentPmu, SampleThreadCpuAndCallchainCrossTheWire)
+{
+    PmuBatch in;
+    PmuSampleRecord known;
+    known.pid = 10;
+    known.tid = 11;
+    known.cpu = 3;
+    known.callchain = { pmu::perf::ContextUser, 0x401000, 0x402000 };
+    PmuSampleRecord unknown;
+    unknown.pid = unknown.tid = 12;
+    unknown.userStack = true;
+    in.decoded = { known, unknown };
+    remote::pb::PmuBatch wire;
+    remote::toWire(in, wire);
+    const auto out = remote::fromWire(wire);
+    ASSERT_EQ(out.decoded.size(), 2u);
+    EXPECT_EQ(out.decoded[0].tid, 11u);
+    EXPECT_EQ(out.decoded[0].cpu, 3u);
+    EXPECT_EQ(out.decoded[0].callchain, known.callchain);
+    EXPECT_EQ(out.decoded[1].cpu, pmu::kUnknownCpu);
+    EXPECT_TRUE(out.decoded[1].userStack);
+    EXPECT_TRUE(out.decoded[1].callchain.empty());
 }

@@ -11,6 +11,8 @@
 #include "models/QueuedFeed.h"
 #include "session/SessionReader.h"
 #include "views/CallGraphView.h"
+#include "views/CallStacksPage.h"
+#include "views/CoreAssignmentPanel.h"
 #include "views/ExplainPanel.h"
 #include "views/LatencyView.h"
 #include "views/PmuControls.h"
@@ -25,6 +27,7 @@
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -99,6 +102,15 @@ private Q_SLOTS:
             QCOMPARE(w.currentView(), view);
         }
         QVERIFY(!w.showView(QStringLiteral("flamegraph")));
+        // The call-graph page's tabs: --view flame (topdown, bottomup) opens that page on that tab.
+        QVERIFY(w.showView(QStringLiteral("flame")));
+        QCOMPARE(w.currentView(), QStringLiteral("callgraph"));
+        auto* stacks = w.findChild<CallStacksPage*>();
+        QVERIFY(stacks);
+        QCOMPARE(stacks->tabs()->currentIndex(), int(CallStacksPage::FlameTab));
+        QVERIFY(w.showView(QStringLiteral("bottomup")));
+        QCOMPARE(stacks->tabs()->currentIndex(), int(CallStacksPage::BottomUpTab));
+        QVERIFY(w.findChild<CoreAssignmentPanel*>()); // the Cores dock beside the Monitor
         // Turning to a page shows its concept in the Explain panel, and every page's concept has a text.
         auto* explain = w.findChild<ExplainPanel*>();
         QVERIFY(explain);
