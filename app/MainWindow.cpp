@@ -84,7 +84,7 @@ struct PageInfo {
     const char* explainConcept; ///< what the Explain panel shows when the user turns to the page
 };
 constexpr PageInfo kPages[] = { { "machine", "Machine", "cpuid-enumeration" }, { "rdt", "Cache && bandwidth", "cat" },
-    { "tma", "TMA", "tma" }, { "callgraph", "Branch call graph", "lbr" }, { "latency", "Load latency", "load-latency" },
+    { "tma", "TMA", "tma" }, { "callgraph", "Call stacks", "lbr" }, { "latency", "Load latency", "load-latency" },
     { "experiments", "Experiments", "cat" }, { "interference", "Interference", "llc-occupancy" } };
 
 /// A page in a scroll area: on a small screen (1280x720) the page scrolls instead of widening the window past the
@@ -1055,9 +1055,9 @@ void MainWindow::showDocument(const QString& what, DocumentKind kind)
     // A perf.data file has PMU pages; a CPUID dump describes a CPU and has its Machine page only.
     for (int page = 0; page < static_cast<int>(std::size(kPages)); ++page) {
         const QLatin1String id(kPages[page].id);
-        const bool shown = kind == DocumentKind::CpuidDump
-            ? id == QLatin1String("machine")
-            : id != QLatin1String("rdt") && id != QLatin1String("experiments");
+        const bool pmuPage
+            = id == QLatin1String("tma") || id == QLatin1String("callgraph") || id == QLatin1String("latency");
+        const bool shown = id == QLatin1String("machine") || (kind == DocumentKind::PerfData && pmuPage);
         m_pages->setTabVisible(page, shown);
     }
     m_document = what;

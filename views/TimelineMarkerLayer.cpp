@@ -148,8 +148,10 @@ void TimelineMarkerLayer::alignLabels()
         auto row = std::find_if(
             rows.begin(), rows.end(), [&](const std::vector<Placed>& r) { return rowEnd(r) + kMarkerGapPx <= left; });
         if (row == rows.end()) {
-            row = std::min_element(rows.begin(), rows.end(),
-                [&](const std::vector<Placed>& one, const std::vector<Placed>& other) { return rowEnd(one) < rowEnd(other); });
+            row = std::min_element(
+                rows.begin(), rows.end(), [&](const std::vector<Placed>& one, const std::vector<Placed>& other) {
+                    return rowEnd(one) < rowEnd(other);
+                });
             // Make room in that row: shorten the last label there if it starts at its line, else hide it and look
             // at the one before (a label left of its line reaches back over earlier ones).
             while (!row->empty() && row->back().end + kMarkerGapPx > left) {
