@@ -156,9 +156,9 @@ void TimelineMarkerLayer::alignLabels()
             // at the one before (a label left of its line reaches back over earlier ones).
             while (!row->empty() && row->back().end + kMarkerGapPx > left) {
                 Placed& previous = row->back();
-                const int room = static_cast<int>(left - kMarkerGapPx - previous.left) - padding;
-                if (previous.fromLine && room >= kShortestLabelPx) {
-                    previous.label->setText(metrics.elidedText(previous.label->text(), Qt::ElideRight, room));
+                const int space = static_cast<int>(left - kMarkerGapPx - previous.left) - padding;
+                if (previous.fromLine && space >= kShortestLabelPx) {
+                    previous.label->setText(metrics.elidedText(previous.label->text(), Qt::ElideRight, space));
                     previous.end = previous.left + metrics.horizontalAdvance(previous.label->text()) + padding;
                     break;
                 }

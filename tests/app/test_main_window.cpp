@@ -186,7 +186,7 @@ private Q_SLOTS:
             w.allocationModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         SourceBundle bundle;
         auto feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:noisy-neighbour",
-            "auto: resctrl not mounted; using the simulated machine", {} });
+            "auto: resctrl not mounted; using the simulated machine", {}, {} });
         QueuedFeed* raw = feed.get();
         bundle.feed = std::move(feed);
         bundle.readAllocation = [] { return rdt::Result<AllocationState>(smallState()); };
@@ -207,8 +207,8 @@ private Q_SLOTS:
 
         // A new source replaces the old one: new generation, title follows.
         SourceBundle replay;
-        replay.feed
-            = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Replay, "replay:run.rdts", "opened", {} });
+        replay.feed = std::make_unique<QueuedFeed>(
+            SourceDescription { SourceKind::Replay, "replay:run.rdts", "opened", {}, {} });
         w.setSource(std::move(replay));
         QVERIFY(w.windowTitle().contains(QStringLiteral("Replay")));
         QCOMPARE(w.monitorModel()->rowCount(), 0);
@@ -226,7 +226,7 @@ private Q_SLOTS:
             // A feed without an engine (as a replay's) has nothing a session could describe: refused, with why.
             SourceBundle bundle;
             bundle.feed
-                = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test", {} });
+                = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test", {}, {} });
             w.setSource(std::move(bundle));
             QVERIFY(!w.startRecording(path, &error));
             QVERIFY2(error.contains(QStringLiteral("engine")), qPrintable(error));

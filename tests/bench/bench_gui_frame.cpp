@@ -143,7 +143,7 @@ void dashboardFrames(benchmark::State& state)
 {
     const Scale scale = scaleOf(state.range(1));
     FramePump pump;
-    auto feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "bench", "synthetic", {} });
+    auto feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "bench", "synthetic", {}, {} });
     QueuedFeed* raw = feed.get();
     pump.setFeed(std::move(feed));
     // One hour of history straight into the store (the pump path for the newest batches below).

@@ -32,7 +32,8 @@ private Q_SLOTS:
     void oneSignalPerFrameNotPerSample()
     {
         FramePump pump;
-        auto feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test", {} });
+        auto feed
+            = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test", {}, {} });
         auto* raw = feed.get();
         pump.setFeed(std::move(feed));
         const std::uint64_t base = std::uint64_t { 5'000'000'000 };
@@ -81,7 +82,7 @@ private Q_SLOTS:
     void flaggedSamplesAreGapsNotZeros()
     {
         FramePump pump;
-        auto feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Live, "resctrl", "", {} });
+        auto feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Live, "resctrl", "", {}, {} });
         auto* raw = feed.get();
         pump.setFeed(std::move(feed));
         const std::uint64_t base = std::uint64_t { 1'000'000'000 };
@@ -113,14 +114,15 @@ private Q_SLOTS:
     void newFeedStartsNewGeneration()
     {
         FramePump pump;
-        auto first = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Live, "resctrl", "", {} });
+        auto first = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Live, "resctrl", "", {}, {} });
         first->push(batchAt(1, 1));
         pump.setFeed(std::move(first));
         pump.pumpOnce();
         const auto gen = pump.generation();
         QSignalSpy reset(&pump, &FramePump::seriesReset);
         QSignalSpy source(&pump, &FramePump::sourceChanged);
-        pump.setFeed(std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Replay, "replay:x", "opened", {} }));
+        pump.setFeed(
+            std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Replay, "replay:x", "opened", {}, {} }));
         QCOMPARE(reset.count(), 1);
         QCOMPARE(source.count(), 1);
         QVERIFY(pump.generation() > gen);
@@ -131,7 +133,7 @@ private Q_SLOTS:
     void timerDrivesFrames()
     {
         FramePump pump;
-        auto feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim", "", {} });
+        auto feed = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim", "", {}, {} });
         auto* raw = feed.get();
         pump.setFeed(std::move(feed));
         pump.setFrameRate(60);

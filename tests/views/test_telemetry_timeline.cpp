@@ -43,7 +43,7 @@ struct Page {
     TelemetryTimeline* view = nullptr;
     explicit Page(int width)
     {
-        auto f = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test", {} });
+        auto f = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test", {}, {} });
         feed = f.get();
         pump.setFeed(std::move(f));
         timelines = new TimelineView(&pump, &split);
@@ -62,7 +62,7 @@ private Q_SLOTS:
     void hiddenWithoutTelemetryAndShownWithIt()
     {
         FramePump pump;
-        auto f = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test", {} });
+        auto f = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test", {}, {} });
         QueuedFeed* feed = f.get();
         pump.setFeed(std::move(f));
         TimelineView timelines(&pump);

@@ -41,7 +41,8 @@ struct Fixture {
     QueuedFeed* feed = nullptr;
     Fixture()
     {
-        auto f = std::make_unique<QueuedFeed>(SourceDescription { SourceKind::Simulated, "sim:test", "test data", {} });
+        auto f = std::make_unique<QueuedFeed>(
+            SourceDescription { SourceKind::Simulated, "sim:test", "test data", {}, {} });
         feed = f.get();
         pump.setFeed(std::move(f));
     }
