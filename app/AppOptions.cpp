@@ -9,8 +9,8 @@
 QStringList AppOptions::viewNames()
 {
     return { QStringLiteral("machine"), QStringLiteral("rdt"), QStringLiteral("tma"), QStringLiteral("callgraph"),
-        QStringLiteral("latency"), QStringLiteral("experiments"), QStringLiteral("topdown"), QStringLiteral("bottomup"),
-        QStringLiteral("flame") };
+        QStringLiteral("latency"), QStringLiteral("experiments"), QStringLiteral("interference"),
+        QStringLiteral("topdown"), QStringLiteral("bottomup"), QStringLiteral("flame") };
 }
 
 bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString* error, QString* helpText)
@@ -38,7 +38,8 @@ bool parseAppOptions(const QStringList& arguments, AppOptions* options, QString*
         QStringLiteral("FILE"));
     const QCommandLineOption view(QStringLiteral("view"),
         QCoreApplication::translate("main",
-            "Page to show first: machine, rdt, tma, callgraph, latency, experiments, or the call-graph page's "
+            "Page to show first: machine, rdt, tma, callgraph, latency, experiments, interference, or the call-graph "
+            "page's "
             "topdown, bottomup or flame tab."),
         QStringLiteral("NAME"));
     const QCommandLineOption sweep(QStringLiteral("sweep"),

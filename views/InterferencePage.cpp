@@ -29,7 +29,7 @@ InterferencePage::InterferencePage(BlameRun* run, QWidget* parent)
     , m_run(run)
     , m_victim(new QComboBox(this))
     , m_duration(new QDoubleSpinBox(this))
-    , m_probe(new QCheckBox(tr("Probe: fence each top suspect briefly"), this))
+    , m_probe(new QCheckBox(tr("Probe"), this))
     , m_contain(new QCheckBox(tr("Contain the culprit"), this))
     , m_start(new QPushButton(tr("Find who hurts it"), this))
     , m_stop(new QPushButton(tr("Stop"), this))
@@ -47,6 +47,8 @@ InterferencePage::InterferencePage(BlameRun* run, QWidget* parent)
     m_undo->setObjectName(QStringLiteral("undo"));
     m_ranking->setObjectName(QStringLiteral("ranking"));
     m_status->setObjectName(QStringLiteral("status"));
+    m_status->setWordWrap(true);
+    m_probe->setToolTip(tr("Fence each top suspect briefly (ways or MBA), re-measure the victim, restore"));
     m_harm->setObjectName(QStringLiteral("harm"));
     m_containment->setObjectName(QStringLiteral("containment"));
     m_duration->setRange(1, 3600);
@@ -108,11 +110,16 @@ void InterferencePage::refreshGroups()
     auto* engine = m_run->engine();
     const bool usable = engine && engine->hasRdt();
     m_start->setEnabled(usable && !m_run->isRunning());
+    const QString needsEngine = tr("Blame needs a live or simulated source with RDT (a replay shows only what was "
+                                   "recorded).");
     if (!usable) {
-        m_status->setText(tr("Blame needs a live or simulated source with RDT (a replay shows only what was "
-                             "recorded)."));
+        m_status->setText(needsEngine);
         return;
     }
+    // The reason shown while there was no engine goes with it; a run's result stays.
+    if (m_status->text().isEmpty() || m_status->text() == needsEngine)
+        m_status->setText(tr("Choose the group that suffers and press \"Find who hurts it\": every other group is "
+                             "ranked by how its cache fills and memory traffic move against the victim's loss."));
     for (const auto& g : engine->snapshot().groups)
         if (g.info.isControl) m_victim->addItem(QString::fromStdString(rdt::displayGroup(g.info.path)));
     if (const int i = m_victim->findText(current); i >= 0) m_victim->setCurrentIndex(i);
@@ -120,7 +127,7 @@ void InterferencePage::refreshGroups()
     const auto& w = engine->source().writability;
     for (auto* box : { m_probe, m_contain }) {
         box->setEnabled(w.writable);
-        box->setToolTip(w.writable ? QString() : QString::fromStdString(w.text()));
+        if (!w.writable) box->setToolTip(QString::fromStdString(w.text()));
         if (!w.writable) box->setChecked(false);
     }
     if (!w.writable) m_status->setText(tr("Passive ranking only: %1").arg(QString::fromStdString(w.text())));

@@ -82,9 +82,13 @@ private Q_SLOTS:
         auto svc = rdt::engine::CaptureService::open(o);
         QVERIFY(svc);
         BlameRun run;
+        InterferencePage page(&run); // before the window has a source, as MainWindow builds it
+        QVERIFY(page.findChild<QLabel*>(QStringLiteral("status"))->text().contains(QStringLiteral("needs")));
         run.setEngine(svc->get());
-        InterferencePage page(&run);
+        page.refreshGroups();
         auto* victim = page.findChild<QComboBox*>(QStringLiteral("victim"));
+        // With an engine the page says what to do, never that it needs one.
+        QVERIFY(!page.findChild<QLabel*>(QStringLiteral("status"))->text().contains(QStringLiteral("needs")));
         QVERIFY(victim->findText(QStringLiteral("Guaranteed")) >= 0);
         victim->setCurrentIndex(victim->findText(QStringLiteral("Guaranteed")));
         page.findChild<QDoubleSpinBox*>(QStringLiteral("duration"))->setValue(1);
