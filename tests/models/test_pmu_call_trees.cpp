@@ -7,6 +7,8 @@
 #include "models/PmuSession.h"
 #include "pmu_fixtures.h"
 
+#include "SimulatedPmuSession.h"
+
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTest>
@@ -14,19 +16,6 @@
 using namespace rdt::pmu;
 
 namespace {
-
-PmuSession* simulatedSession(QObject* parent, int steps)
-{
-    auto* s = new PmuSession(parent);
-    QString error;
-    PmuSimOptions o;
-    if (!s->startSimulation(o, 1000000, 10'000'000, &error)) qFatal("simulation: %s", qPrintable(error));
-    s->stopSimulation(); // step by hand: deterministic
-    for (int i = 0; i < steps; ++i)
-        s->stepSimulation();
-    s->waitForAggregation();
-    return s;
-}
 
 bool import(PmuSession& s, const char* name, const QStringList& symbolDirs = {})
 {

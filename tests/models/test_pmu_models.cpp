@@ -9,6 +9,8 @@
 #include "models/TmaModel.h"
 #include "pmu_fixtures.h"
 
+#include "SimulatedPmuSession.h"
+
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTest>
@@ -20,19 +22,6 @@
 using namespace rdt::pmu;
 
 namespace {
-
-PmuSession* simulatedSession(QObject* parent, int steps = 4)
-{
-    auto* s = new PmuSession(parent);
-    QString error;
-    PmuSimOptions o;
-    if (!s->startSimulation(o, 1000000, 10'000'000, &error)) qFatal("simulation: %s", qPrintable(error));
-    s->stopSimulation(); // step by hand: deterministic
-    for (int i = 0; i < steps; ++i)
-        s->stepSimulation();
-    s->waitForAggregation();
-    return s;
-}
 
 std::uint64_t selfOf(const BranchGraphReport& r, const std::string& name)
 {

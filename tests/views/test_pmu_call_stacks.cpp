@@ -9,6 +9,8 @@
 #include "views/CallTreeView.h"
 #include "views/FlameGraph.h"
 
+#include "../models/SimulatedPmuSession.h"
+
 #include <QComboBox>
 #include <QLabel>
 #include <QSignalSpy>
@@ -20,16 +22,6 @@
 using namespace rdt::pmu;
 
 namespace {
-
-void simulate(PmuSession& s, int steps)
-{
-    QString error;
-    if (!s.startSimulation(PmuSimOptions {}, 1000000, 10'000'000, &error)) qFatal("simulation: %s", qPrintable(error));
-    s.stopSimulation();
-    for (int i = 0; i < steps; ++i)
-        s.stepSimulation();
-    s.waitForAggregation();
-}
 
 bool importInto(PmuSession& s, const QString& file, const QStringList& dirs = {})
 {
@@ -60,7 +52,7 @@ private Q_SLOTS:
     void flameGraphTotalsTheCallGraphAndZooms()
     {
         PmuSession s;
-        simulate(s, 6);
+        simulateSteps(s, 6);
         CallGraphView* graph = new CallGraphView(&s);
         CallStacksPage page(&s, graph);
         page.resize(1200, 700);

@@ -13,6 +13,8 @@
 #include "views/QCustomPlotInclude.h"
 #include "views/TmaView.h"
 
+#include "../models/SimulatedPmuSession.h"
+
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QFile>
@@ -27,16 +29,6 @@
 using namespace rdt::pmu;
 
 namespace {
-
-void simulate(PmuSession& s, int steps)
-{
-    QString error;
-    if (!s.startSimulation(PmuSimOptions {}, 1000000, 10'000'000, &error)) qFatal("simulation: %s", qPrintable(error));
-    s.stopSimulation();
-    for (int i = 0; i < steps; ++i)
-        s.stepSimulation();
-    s.waitForAggregation();
-}
 
 bool waitLayout(CallGraphView& v)
 {
@@ -74,7 +66,7 @@ private Q_SLOTS:
     void everyViewRendersSimulatedData()
     {
         PmuSession s;
-        simulate(s, 5);
+        simulateSteps(s, 5);
         TmaView tma(&s);
         CallGraphView graph(&s);
         LatencyView latency(&s);
@@ -107,7 +99,7 @@ private Q_SLOTS:
     void staleLayoutsAreDropped()
     {
         PmuSession s;
-        simulate(s, 3);
+        simulateSteps(s, 3);
         CallGraphView graph(&s);
         QSignalSpy spy(&graph, &CallGraphView::layoutFinished);
         const quint64 before = graph.generation();
@@ -123,7 +115,7 @@ private Q_SLOTS:
     void focusAndSearch()
     {
         PmuSession s;
-        simulate(s, 4);
+        simulateSteps(s, 4);
         CallGraphView graph(&s);
         graph.resize(1000, 700);
         QVERIFY(waitLayout(graph));
@@ -157,7 +149,7 @@ private Q_SLOTS:
     void rangeSelectionFiltersEveryView()
     {
         PmuSession s;
-        simulate(s, 8);
+        simulateSteps(s, 8);
         TmaView tma(&s);
         LatencyView latency(&s);
         CallGraphView graph(&s);
@@ -202,7 +194,7 @@ private Q_SLOTS:
     void clickingABarFiltersTheTables()
     {
         PmuSession s;
-        simulate(s, 4);
+        simulateSteps(s, 4);
         LatencyView v(&s);
         v.resize(1000, 700);
         v.show();
