@@ -256,7 +256,11 @@ rdt::Result<SourceBundle> openReplaySource(const QString& path)
     bundle.replay = std::make_unique<PlaybackControl>(holder, replay);
     bundle.readAllocation = [&replay, stateOptions] { return readAllocationState(replay, stateOptions); };
     bundle.readOnlyReason = QString::fromStdString(stateOptions.readOnlyReason);
-    if (auto machine = replay.machineReport()) bundle.machine = std::move(*machine);
+    if (auto machine = replay.machineReport()) {
+        // The Machine page describes the machine the session was recorded on, not this host.
+        bundle.remoteMachine = machineFromReport(*machine);
+        bundle.machine = std::move(*machine);
+    }
     bundle.engine = holder;
     return bundle;
 }

@@ -471,8 +471,8 @@ void MainWindow::setSource(SourceBundle bundle)
     m_allocationModel->setWriter(m_source.writer.get());
     m_groupsPanel->setControl(m_source.groups.get(), m_source.readOnlyReason);
     m_replayBar->setControl(m_source.replay.get());
-    // Connected to an agent: the Machine page describes the agent's machine (a --cpuid-dump asked for stays); any
-    // other source, this host again.
+    // Connected to an agent or replaying a session: the Machine page describes the agent's or the recording's
+    // machine (a --cpuid-dump asked for stays); any other source, this host again.
     if (m_startOptions.cpuidDump.isEmpty())
         showMachine(m_source.remoteMachine ? *m_source.remoteMachine : m_hostMachine);
     refreshAllocation();

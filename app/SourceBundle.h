@@ -49,6 +49,7 @@ struct SourceBundle {
     /// simulator, the recorded one for a replay, the agent's for a connected source); none when it cannot say.
     std::optional<rdt::api::MachineReport> machine;
     /// The machine the engine runs on, as the engine describes it, for an engine on another machine (an agent's):
-    /// the Machine page shows it instead of the GUI's own host. None for local engines and replays.
+    /// the Machine page shows it instead of the GUI's own host; for a replay, the machine the session was recorded on.
+    /// None for local engines.
     std::optional<MachineDescription> remoteMachine;
 };

@@ -117,6 +117,10 @@ private Q_SLOTS:
         QVERIFY(!state->writable);
         QVERIFY2(contains(state->readOnlyReason, "replay"), state->readOnlyReason.c_str());
         QVERIFY(!bundle->writer);
+        // The Machine page of a replay describes the recording's machine, not this host.
+        QVERIFY(bundle->remoteMachine);
+        QVERIFY2(bundle->remoteMachine->cpuidSource.contains(QStringLiteral("recorded")),
+            qPrintable(bundle->remoteMachine->cpuidSource));
 
         QVERIFY(!state->caches.empty());
         QCOMPARE(cli.size(), state->caches.size() + state->bandwidths.size());

@@ -13,7 +13,8 @@
 inline void simulateSteps(PmuSession& s, int steps)
 {
     QString error;
-    if (!s.startSimulation(rdt::pmu::PmuSimOptions {}, 1000000, 10'000'000, &error)) qFatal("simulation: %s", qPrintable(error));
+    if (!s.startSimulation(rdt::pmu::PmuSimOptions {}, 1000000, 10'000'000, &error))
+        qFatal("simulation: %s", qPrintable(error));
     s.stopSimulation(); // step by hand: deterministic
     for (int i = 0; i < steps; ++i)
         s.stepSimulation();
