@@ -5,6 +5,7 @@
 // and measures it against the prediction; the objective chosen (weights typed as the CLI takes them, a protected
 // group) reaches the advisor, and weights it cannot read refuse before anything runs; "Record into" records a sweep
 // and an advisor run into session files that read back as the CLI's --record files do.
+#include "GroupL3.h"
 #include "engine/CaptureService.h"
 #include "models/AllocationModel.h"
 #include "models/EngineAllocation.h"
@@ -27,17 +28,6 @@
 #include <QtTest>
 
 #include <set>
-
-namespace {
-
-std::optional<std::string> l3Of(rdt::engine::Engine& engine, const std::string& group)
-{
-    for (const auto& g : engine.snapshot().groups)
-        if (g.info.path == group) return g.schemata.value("L3", 0);
-    return std::nullopt;
-}
-
-} // namespace
 
 class ExperimentsPageTest : public QObject {
     Q_OBJECT

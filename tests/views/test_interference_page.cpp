@@ -3,6 +3,7 @@
 // proves it, the containment is shown and undone; on a copy of the 4-domain fixture tree the page runs passively and
 // says that a static tree moves no counters.
 #include "../rdt/TestTree.h"
+#include "GroupL3.h"
 #include "engine/CaptureService.h"
 #include "models/BlameRun.h"
 #include "views/InterferencePage.h"
@@ -14,17 +15,6 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QtTest>
-
-namespace {
-
-std::optional<std::string> l3Of(rdt::engine::Engine& engine, const std::string& group)
-{
-    for (const auto& g : engine.snapshot().groups)
-        if (g.info.path == group) return g.schemata.value("L3", 0);
-    return std::nullopt;
-}
-
-} // namespace
 
 class InterferencePageTest : public QObject {
     Q_OBJECT
