@@ -456,6 +456,9 @@ void TimelineView::setNotMeasured(const QString& why)
 {
     m_notMeasured->setText(why.isEmpty() ? QString() : tr("Nothing is measured here: %1.").arg(why));
     m_notMeasured->setVisible(!why.isEmpty());
+    // The layout asks a word-wrapped label for one line; the reason may take several at a narrow width, so the plot
+    // (which then draws only the write markers) gives up the room rather than reach past the page.
+    m_plot->setMinimumHeight(why.isEmpty() ? 260 : 180);
 }
 
 QString TimelineView::notMeasured() const
