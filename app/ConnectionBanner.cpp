@@ -30,8 +30,10 @@ ConnectionBanner::ConnectionBanner(QWidget* parent)
 
 void ConnectionBanner::showLost(const QString& where, const QString& reason)
 {
-    // The engine's reason usually names the agent already ("the agent on root@srv closed the connection").
-    const QString what = reason.contains(where) ? reason : where + QStringLiteral(": ") + reason;
+    // The engine's reason usually names the agent or its host already ("the agent on root@srv closed the
+    // connection", "the ssh link to root@srv broke").
+    const bool named = reason.contains(where) || reason.contains(where.section(QLatin1Char(' '), -1));
+    const QString what = named ? reason : where + QStringLiteral(": ") + reason;
     m_text->setText(tr("Connection lost: %1. The data shown so far stays; nothing more arrives until you reconnect. "
                        "A change in flight was completed or rolled back on the server as a whole.")
                         .arg(what));

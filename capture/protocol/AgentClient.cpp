@@ -125,15 +125,16 @@ Result<std::unique_ptr<AgentClient>> AgentClient::overSocket(
 Error AgentClient::failure(const Error& e)
 {
     if (!m_broken) {
-        int code = -1;
+        int code = -1, signal = 0;
         std::string err;
         if (m_child) {
             m_conn.reset(); // close our ends so a waiting ssh sees end of file
             m_child->waitExit(2000);
             code = m_child->exitCode();
+            signal = m_child->termSignal();
             err = m_child->stderrText();
         }
-        m_broken = m_child ? diagnoseTransportFailure(m_url, err, code, e) : e;
+        m_broken = m_child ? diagnoseTransportFailure(m_url, err, code, e, signal) : e;
     }
     return *m_broken;
 }

@@ -174,4 +174,10 @@ int ChildProcess::exitCode() const
     return WEXITSTATUS(m_status);
 }
 
+int ChildProcess::termSignal() const
+{
+    if (m_pid > 0 || m_status == -1 || !WIFSIGNALED(m_status)) return 0;
+    return WTERMSIG(m_status);
+}
+
 } // namespace rdt::protocol

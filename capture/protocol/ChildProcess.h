@@ -38,6 +38,8 @@ public:
     void terminate(int graceMs = 1000);
     /// The exit code (0-255) once reaped, or -1 (still running or killed by a signal).
     int exitCode() const;
+    /// The signal that ended the child once reaped (SIGKILL when someone killed ssh), or 0.
+    int termSignal() const;
 
 private:
     pid_t m_pid = -1;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "TransportDiagnosis.h"
 
+#include <cstring>
 #include <vector>
 
 namespace rdt::protocol {
@@ -9,6 +10,12 @@ namespace {
 bool has(const std::string& text, const char* needle)
 {
     return text.find(needle) != std::string::npos;
+}
+
+std::string signalName(int signal)
+{
+    const char* name = ::sigabbrev_np(signal);
+    return name ? std::string("SIG") + name : "unknown signal";
 }
 }
 
@@ -54,7 +61,7 @@ AgentLogSplit splitAgentLog(const std::string& text)
 }
 
 Error diagnoseTransportFailure(
-    const AgentUrl& url, const std::string& stderrTextIn, int exitCode, const Error& streamError)
+    const AgentUrl& url, const std::string& stderrTextIn, int exitCode, const Error& streamError, int termSignal)
 {
     // The agent's own log arrives on the same stderr (ssh forwards it): it is not what ssh said, and its words
     // ("No such file or directory" in a logged error) must not be mistaken for the transport's.
@@ -110,6 +117,20 @@ Error diagnoseTransportFailure(
             url.kind == AgentUrl::Kind::Ssh
                 ? "install it there (see README, \"Remote servers\"), or name its path with --agent PATH"
                 : "build or install rdtscope-agent next to this program");
+    // The link broke under a running session: the transport was killed or lost its peer. What the agent logged
+    // last is not why (it was busy serving), so it is left out.
+    const char* const brokeWords[] = { "Connection reset", "Broken pipe", "Connection closed by",
+        "closed by remote host", "Timeout, server", "client_loop: send disconnect" };
+    bool broke = termSignal > 0;
+    for (const char* words : brokeWords)
+        broke = broke || (url.kind == AgentUrl::Kind::Ssh && has(stderrText, words));
+    if (broke && url.kind != AgentUrl::Kind::Unix) {
+        const std::string how = termSignal > 0 ? std::string(transport) + " was ended by signal "
+                + std::to_string(termSignal) + " (" + signalName(termSignal) + ")"
+                                               : std::string(transport) + " lost its connection";
+        return makeError("the " + std::string(transport) + " link to " + url.display() + " broke: " + how + said,
+            "check the network and that the server is up, then reconnect");
+    }
     Error e = streamError;
     if (!tail.empty())
         e.message += " (" + std::string(url.kind == AgentUrl::Kind::Unix ? "stderr" : transport) + ": " + tail + ")";

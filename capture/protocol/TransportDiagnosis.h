@@ -11,9 +11,11 @@ namespace rdt::protocol {
 /// Turns a failed connection into a message with the fix: what ssh or pkexec printed on stderr and how it
 /// exited decide between "host key refused", "authentication failed", "host unreachable", "agent not
 /// installed" and "authorization dismissed"; otherwise the stream's own error stands, with stderr appended.
-/// `exitCode` is the transport's exit code, or -1 when unknown.
+/// A link that worked and then broke (the transport killed, ssh's "Connection reset"/"Broken pipe"/"closed by")
+/// is said in those words, not as the stream's raw error. `exitCode` is the transport's exit code, or -1 when
+/// unknown; `termSignal` the signal that ended it, or 0.
 Error diagnoseTransportFailure(
-    const AgentUrl& url, const std::string& stderrText, int exitCode, const Error& streamError);
+    const AgentUrl& url, const std::string& stderrText, int exitCode, const Error& streamError, int termSignal = 0);
 
 /// A transport's stderr taken apart: the agent's own log lines (which ssh forwards) and everything else.
 struct AgentLogSplit {

@@ -110,6 +110,7 @@ TEST(TransportDiagnosis, NamesTheCauseAndTheFix)
         << other.message;
 
     // The agent's log comes through the same stderr: named as the agent's, never read as ssh's words.
+    const std::string agentLogLine = "2026-12-03 23:54:30 rdtscope-agent[23005]: opened source resctrl\n";
     auto agentLog = diagnoseTransportFailure(*url,
         "2026-12-03 23:54:30 rdtscope-agent[23005]: client 1: rdtscope-cli 0.1.0 from vm, protocol 1\n"
         "2026-12-03 23:54:31 rdtscope-agent[23005]: cannot open /x: No such file or directory\n",
@@ -120,6 +121,18 @@ TEST(TransportDiagnosis, NamesTheCauseAndTheFix)
                   "(the agent's last log line: rdtscope-agent[23005]: cannot open /x: No such file or directory)"),
         std::string::npos)
         << agentLog.message;
+
+    // A link that worked and then broke: said as a broken link, not as the stream's words or the agent's last line.
+    auto killed = diagnoseTransportFailure(*url, agentLogLine, -1, closed, SIGKILL);
+    EXPECT_EQ(killed.message, "the ssh link to root@srv:2222 broke: ssh was ended by signal 9 (SIGKILL)")
+        << killed.message;
+    EXPECT_NE(killed.advice.find("reconnect"), std::string::npos) << killed.advice;
+    auto reset = diagnoseTransportFailure(*url, "client_loop: send disconnect: Broken pipe\n", 255, closed);
+    EXPECT_NE(reset.message.find("the ssh link to root@srv:2222 broke: ssh lost its connection (ssh said: client_loop"),
+        std::string::npos)
+        << reset.message;
+    // Not every failure is a broken link: an odd exit without those words keeps the stream's error.
+    EXPECT_EQ(other.message.find("link"), std::string::npos) << other.message;
 }
 
 TEST(ChildProcess, WritingToATransportThatDiedIsAnErrorNotSigpipe)
