@@ -30,6 +30,22 @@ std::string mkdirAdvice(int code, const std::string& fallback)
     }
 }
 
+/// A hardware id from a debug file (`ctrl_hw_id`, `mon_hw_id`: present only when resctrl is mounted with
+/// `-o debug`, Documentation/filesystems/resctrl.rst), or -1 when the file is absent or does not hold a small number.
+int hardwareId(Fs& fs, const std::string& file)
+{
+    auto text = fs.read(file);
+    if (!text) return -1;
+    const auto digits = trim(*text);
+    if (digits.empty() || digits.size() > 6) return -1;
+    int value = 0;
+    for (char c : digits) {
+        if (c < '0' || c > '9') return -1;
+        value = value * 10 + (c - '0');
+    }
+    return value;
+}
+
 }
 
 ResctrlGroups::ResctrlGroups(ResctrlTree& tree)
@@ -51,6 +67,7 @@ Result<std::vector<GroupInfo>> ResctrlGroups::list()
             g.name = n;
             g.isControl = false;
             g.parent = parent;
+            g.rmid = hardwareId(fs, m_tree.join(p, "mon_hw_id"));
             out.push_back(std::move(g));
         }
     };
@@ -61,7 +78,8 @@ Result<std::vector<GroupInfo>> ResctrlGroups::list()
     };
     GroupInfo root;
     root.mode = modeOf("mode");
-    root.closid = 0;
+    root.closid = 0; // the default group is CLOSID 0 (resctrl.rst), debug files or not
+    root.rmid = hardwareId(fs, "mon_hw_id");
     out.push_back(root);
     addMonGroups("");
     auto entries = fs.list("");
@@ -72,6 +90,8 @@ Result<std::vector<GroupInfo>> ResctrlGroups::list()
         g.path = n;
         g.name = n;
         g.mode = modeOf(n + "/mode");
+        g.closid = hardwareId(fs, n + "/ctrl_hw_id");
+        g.rmid = hardwareId(fs, n + "/mon_hw_id");
         out.push_back(std::move(g));
         addMonGroups(n);
     }

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <unistd.h>
 
 using namespace rdt;
@@ -115,6 +116,42 @@ TEST(CoreAssignments, FourDomainTreeNamesGroupsAndMasksAndLeavesIdsUnknown)
         EXPECT_EQ(g->values[resourceIndex(table, "MB")], "0=100;1=100;2=100;3=100");
         EXPECT_EQ(table.classes.front().group, "");
         EXPECT_EQ(table.classes.size(), 5u); // the default group and four control groups
+    }
+    {
+        // Mounted with -o debug, every group has its ctrl_hw_id/mon_hw_id: the numbers are shown as the kernel gave
+        // them; a file holding something else leaves that number unknown.
+        auto write = [&](const std::string& rel, const char* text) { std::ofstream(tree / rel) << text; };
+        write("mon_hw_id", "0\n");
+        if (std::filesystem::exists(tree / "mon_groups"))
+            for (const auto& m : std::filesystem::directory_iterator(tree / "mon_groups"))
+                std::ofstream(m.path() / "mon_hw_id") << "8\n";
+        for (const auto& dir : std::filesystem::directory_iterator(tree)) {
+            const auto name = dir.path().filename().string();
+            if (!dir.is_directory() || name == "info" || name == "mon_groups" || name == "mon_data") continue;
+            write(name + "/ctrl_hw_id", name == "Guaranteed" ? "3\n" : "1\n");
+            write(name + "/mon_hw_id", name == "Guaranteed" ? "7\n" : "2\n");
+            if (std::filesystem::exists(dir.path() / "mon_groups"))
+                for (const auto& m : std::filesystem::directory_iterator(dir.path() / "mon_groups"))
+                    std::ofstream(m.path() / "mon_hw_id") << "9\n";
+        }
+        ServiceOptions o;
+        o.rdt.spec = "resctrl:" + tree.string();
+        o.who = "test";
+        auto service = CaptureService::open(o);
+        ASSERT_TRUE(service.ok()) << service.error().toString();
+        auto machine = (*service)->machine();
+        ASSERT_TRUE(machine.ok());
+        auto table = coreAssignments((*service)->snapshot(), machine->capabilities);
+        EXPECT_EQ(core(table, 4)->closid, 3);
+        EXPECT_EQ(core(table, 4)->rmid, 7);
+        EXPECT_EQ(core(table, 5)->rmid, 9);
+        EXPECT_EQ(core(table, 8)->rmid, 0);
+        EXPECT_TRUE(table.closidsKnown);
+        EXPECT_TRUE(table.rmidsKnown);
+        write("Guaranteed/ctrl_hw_id", "seven\n");
+        table = coreAssignments((*service)->snapshot(), machine->capabilities);
+        EXPECT_EQ(core(table, 4)->closid, -1);
+        EXPECT_FALSE(table.closidsKnown);
     }
     std::filesystem::remove_all(tree);
 }
