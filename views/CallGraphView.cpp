@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CallGraphView.h"
 #include "CountText.h"
+#include "ElidedLabel.h"
 
 #include "models/CallGraphModel.h"
 #include "models/PmuSession.h"
@@ -95,7 +96,7 @@ CallGraphView::CallGraphView(PmuSession* session, QWidget* parent)
     , m_view(new QGraphicsView(m_scene, this))
     , m_search(new QLineEdit(this))
     , m_hops(new QSpinBox(this))
-    , m_status(new QLabel(this))
+    , m_status(new ElidedLabel(this))
     , m_hotTable(nullptr)
     , m_pool(new QThreadPool(this))
 {
@@ -125,7 +126,7 @@ CallGraphView::CallGraphView(PmuSession* session, QWidget* parent)
     bar->addWidget(all);
     bar->addWidget(fit);
     bar->addWidget(m_status, 3);
-    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long texts must not widen the window
+    // An ElidedLabel: a long text is cut after a whole clause, never mid-word, and never widens the window.
 
     m_hotTable = makeTable(m_hot, this);
     auto* tabs = new QTabWidget(this);
@@ -249,7 +250,8 @@ void CallGraphView::requestLayout()
     }
     const quint64 generation = ++m_generation;
     m_pending = true;
-    m_status->setText(tr("Laying out %1 functions\u2026").arg(m_drawn.size()));
+    m_status->setFullText(tr("Laying out %1\u2026")
+                              .arg(countText(static_cast<long long>(m_drawn.size()), tr("function"), tr("functions"))));
     // The worker touches only its own copies; the destructor waits for it, so `this` outlives the job, and a
     // queued call to a deleted receiver is discarded by Qt.
     m_pool->start([this, generation, graph] {
@@ -270,7 +272,7 @@ void CallGraphView::applyLayout(quint64 generation, const LayoutResult& result, 
     m_scene->clear();
     m_nodeItems.clear();
     if (!result.ok() || result.nodes.size() != m_drawn.size()) {
-        m_status->setText(tr("Layout failed: %1").arg(QString::fromStdString(result.error)));
+        m_status->setFullText(tr("Layout failed: %1").arg(QString::fromStdString(result.error)));
         Q_EMIT layoutFinished(generation, ms);
         return;
     }
@@ -333,20 +335,24 @@ void CallGraphView::applyLayout(quint64 generation, const LayoutResult& result, 
     }
     setSearchText(m_search->text());
     if (!m_selected.isEmpty()) selectFunction(m_selected);
-    m_status->setToolTip(m_hot->hasBranchFlags()
-            ? tr("Box size: samples. Edge width: count. Edge colour: mispredict rate, green 0 % to red 20 % and more.")
-            : tr("Box size: samples. Edge width: count. Call-stack LBR records no mispredicts: edges are grey."));
     // The counts are the engine's (BranchGraphReport::edgeCount), the ones `rdtscope-cli report --lbr` prints.
     const auto& graph = m_session->branchGraph();
-    m_status->setText(tr("%1 functions%2, %3 call edges (%4 drawn), %5 of unknown kind \u00b7 layout %6 ms \u00b7 "
-                         "%7")
-                          .arg(m_drawn.size())
-                          .arg(m_hidden ? tr(" (%1 smaller ones hidden)").arg(m_hidden) : QString())
-                          .arg(graph.edgeCount(rdt::pmu::EdgeKind::Call))
-                          .arg(m_drawnEdges.size())
-                          .arg(graph.edgeCount(rdt::pmu::EdgeKind::Unknown))
-                          .arg(ms, 0, 'f', 0)
-                          .arg(countText(static_cast<long long>(graph.samples), tr("sample"), tr("samples"))));
+    const auto calls = static_cast<long long>(graph.edgeCount(rdt::pmu::EdgeKind::Call));
+    const QString text = tr("%1%2, %3 (%4 drawn), %5 of unknown kind \u00b7 layout %6 ms \u00b7 %7")
+                             .arg(countText(static_cast<long long>(m_drawn.size()), tr("function"), tr("functions")))
+                             .arg(m_hidden ? tr(" (%1 smaller ones hidden)").arg(m_hidden) : QString())
+                             .arg(countText(calls, tr("call edge"), tr("call edges")))
+                             .arg(m_drawnEdges.size())
+                             .arg(graph.edgeCount(rdt::pmu::EdgeKind::Unknown))
+                             .arg(ms, 0, 'f', 0)
+                             .arg(countText(static_cast<long long>(graph.samples), tr("sample"), tr("samples")));
+    m_status->setFullText(text);
+    // After setFullText, which makes the whole text the tooltip: the legend joins it.
+    m_status->setToolTip(text + QStringLiteral("\n\n")
+        + (m_hot->hasBranchFlags()
+                ? tr("Box size: samples. Edge width: count. Edge colour: mispredict rate, green 0 % to red 20 % and "
+                     "more.")
+                : tr("Box size: samples. Edge width: count. Call-stack LBR records no mispredicts: edges are grey.")));
     Q_EMIT layoutFinished(generation, ms);
 }
 

@@ -15,6 +15,7 @@
 #include <QWidget>
 
 class CallGraphModel;
+class ElidedLabel;
 class PmuSession;
 class QGraphicsScene;
 class QGraphicsView;
@@ -76,7 +77,7 @@ private:
     QGraphicsView* m_view;
     QLineEdit* m_search;
     QSpinBox* m_hops;
-    QLabel* m_status;
+    ElidedLabel* m_status;
     QTableView* m_hotTable;
     QThreadPool* m_pool;
 
