@@ -62,11 +62,13 @@ StartPage::StartPage(QWidget* parent)
     body->addWidget(m_hostStatus);
     auto* live = new QPushButton(tr("Open &this machine"), this);
     live->setObjectName(QStringLiteral("start.live"));
-    live->setToolTip(tr("--source auto: resctrl or the MSRs when this machine has RDT (the window says why not)"));
+    live->setToolTip(tr("--source resctrl: this machine's mounted resctrl (when it cannot open, the reason is shown "
+                        "and nothing else opens in its place)"));
     body->addWidget(live);
     connect(live, &QPushButton::clicked, this, [this] {
+        // This machine and nothing else: `auto` would fall back to the simulator, which has its own button here.
         AppOptions o;
-        o.source = QString::fromStdString(rdt::api::SourceSpec {}.text()); // auto
+        o.source = QString::fromStdString(rdt::api::SourceSpec { rdt::api::SourceKind::Resctrl, {} }.text());
         Q_EMIT sourceChosen(o);
     });
 

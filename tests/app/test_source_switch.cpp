@@ -21,6 +21,7 @@
 #include "views/ExplainPanel.h"
 #include "views/GroupsPanel.h"
 #include "views/HeatmapGrid.h"
+#include "views/LessonPanel.h"
 #include "views/MbaEditor.h"
 #include "views/MonitorPanel.h"
 #include "views/PmuPages.h"
@@ -252,6 +253,44 @@ private Q_SLOTS:
         QVERIFY2(switched.last().at(0).toBool(), qPrintable(switched.last().at(1).toString()));
         QVERIFY2(w.windowTitle().contains(root), qPrintable(w.windowTitle()));
         QVERIFY(hasGroup(w, "Guaranteed"));
+    }
+
+    // Issue #47 Tests: the start page's other kinds: this machine (opened, or refused with the reason and the start
+    // page kept), a recording (a replay of that file), a lesson (on its simulated machine, with the lesson panel).
+    void startPageOpensThisMachineARecordingAndALesson()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showStartPage();
+        QSignalSpy switched(&w, &MainWindow::sourceSwitched);
+        QTest::mouseClick(w.startPage()->findChild<QPushButton*>(QStringLiteral("start.live")), Qt::LeftButton);
+        QVERIFY(switched.wait(20000));
+        if (switched.last().at(0).toBool()) {
+            QVERIFY(!w.startPageShown());
+            QVERIFY(!w.windowTitle().contains(QStringLiteral("Simulated")));
+        } else { // no RDT here (a VM): the reason is given and the start page stays to choose something else
+            QVERIFY(!switched.last().at(1).toString().isEmpty());
+            QVERIFY(w.startPageShown());
+        }
+
+        w.showStartPage();
+        QSignalSpy opened(&w, &MainWindow::sessionOpened);
+        const QString recording = QStringLiteral(RDTSCOPE_TEST_DATA "/session/corpus/simulated-everything.rdts");
+        QVERIFY(QMetaObject::invokeMethod(w.startPage(), "openSessionRequested", Q_ARG(QString, recording)));
+        QVERIFY(opened.wait(20000));
+        QVERIFY2(opened.last().at(0).toBool(), qPrintable(opened.last().at(1).toString()));
+        QVERIFY(!w.startPageShown());
+        QVERIFY2(w.windowTitle().contains(QStringLiteral("simulated-everything.rdts")), qPrintable(w.windowTitle()));
+        QCOMPARE(w.pump()->source().kind, SourceKind::Replay);
+
+        w.showStartPage();
+        auto* lesson = w.startPage()->findChild<QPushButton*>(QStringLiteral("start.lesson.cdp"));
+        QVERIFY(lesson);
+        QTest::mouseClick(lesson, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.startPageShown(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.windowTitle().contains(QStringLiteral("Simulated")), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.lessonPanel() && w.lessonPanel()->isVisible(), 20000);
     }
 
     // Issue #47 item 2: a perf.data file opened with no RDT source makes the window about that file: its name in the
