@@ -81,6 +81,16 @@ TEST(CoreAssignments, SimulatedMachineCpusFollowTheirGroup)
     }
 }
 
+namespace {
+auto openTree(const std::filesystem::path& tree)
+{
+    ServiceOptions o;
+    o.rdt.spec = "resctrl:" + tree.string();
+    o.who = "test";
+    return CaptureService::open(o);
+}
+} // namespace
+
 TEST(CoreAssignments, FourDomainTreeNamesGroupsAndMasksAndLeavesIdsUnknown)
 {
     const auto tree = std::filesystem::temp_directory_path() / ("rdtscope-cores-" + std::to_string(::getpid()));
@@ -88,10 +98,7 @@ TEST(CoreAssignments, FourDomainTreeNamesGroupsAndMasksAndLeavesIdsUnknown)
     std::filesystem::copy(
         std::string(RDTSCOPE_TEST_DATA) + "/resctrl/resctrl.full", tree, std::filesystem::copy_options::recursive);
     {
-        ServiceOptions o;
-        o.rdt.spec = "resctrl:" + tree.string();
-        o.who = "test";
-        auto service = CaptureService::open(o);
+        auto service = openTree(tree);
         ASSERT_TRUE(service.ok()) << service.error().toString();
         auto machine = (*service)->machine();
         ASSERT_TRUE(machine.ok());
@@ -134,10 +141,7 @@ TEST(CoreAssignments, FourDomainTreeNamesGroupsAndMasksAndLeavesIdsUnknown)
                 for (const auto& m : std::filesystem::directory_iterator(dir.path() / "mon_groups"))
                     std::ofstream(m.path() / "mon_hw_id") << "9\n";
         }
-        ServiceOptions o;
-        o.rdt.spec = "resctrl:" + tree.string();
-        o.who = "test";
-        auto service = CaptureService::open(o);
+        auto service = openTree(tree);
         ASSERT_TRUE(service.ok()) << service.error().toString();
         auto machine = (*service)->machine();
         ASSERT_TRUE(machine.ok());
