@@ -409,6 +409,14 @@ void CaptureService::checkExternalChanges(bool force)
         push(std::move(c));
 }
 
+std::uint64_t CaptureService::addEventTap(EventTap tap)
+{
+    std::lock_guard lock(m_eventMutex);
+    for (const auto& e : m_events)
+        tap(e);
+    return m_taps.add(std::move(tap));
+}
+
 std::vector<EngineEvent> CaptureService::drainEvents()
 {
     takeSimulationEvents();

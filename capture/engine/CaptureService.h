@@ -131,8 +131,9 @@ public:
     std::vector<PmuBatch> drainPmuBatches() override;
     /// Events dropped because nobody drained them.
     std::uint64_t droppedEvents() const override;
-    /// Taps see each event in push(), under the queue's lock, so every tap sees the queue's order.
-    std::uint64_t addEventTap(EventTap tap) override { return m_taps.add(std::move(tap)); }
+    /// Taps see each event in push(), under the queue's lock, so every tap sees the queue's order; a new tap first
+    /// sees what is queued and not drained yet (the scenario's set-up lines, queued when the service opened).
+    std::uint64_t addEventTap(EventTap tap) override;
     void removeEventTap(std::uint64_t id) override { m_taps.remove(id); }
     /// A wake-up for an event loop that drains this service (the agent writes to an eventfd): called on the thread
     /// that queued an event (the sampler's, for background polls), after the event is queued. Set it before

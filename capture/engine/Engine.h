@@ -159,7 +159,8 @@ public:
     virtual std::uint64_t droppedEvents() const = 0;
     /// A second reader of the stream (engine/EngineRecorder.h): `tap` sees every event drainEvents() will return,
     /// as it is queued and on the thread that queues it (the sampler's for background polls; a remote engine's and
-    /// a replay's events are made by the drain, on its thread), without taking it from whoever drains. Returns the
+    /// a replay's events are made by the drain, on its thread), without taking it from whoever drains; events queued
+    /// and not yet drained when it is added are handed to it first. Returns the
     /// id removeEventTap() takes; after removeEventTap() returns, the tap is never called again.
     virtual std::uint64_t addEventTap(EventTap tap) = 0;
     virtual void removeEventTap(std::uint64_t id) = 0;

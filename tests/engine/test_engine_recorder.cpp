@@ -35,7 +35,7 @@ std::size_t batchesIn(const std::vector<EngineEvent>& events)
 {
     std::size_t n = 0;
     for (const auto& e : events)
-        n += std::holds_alternative<RdtSampleBatch>(e) ? 1 : 0;
+        n += std::holds_alternative<RdtSampleBatch>(e) ? 1u : 0u;
     return n;
 }
 
@@ -60,6 +60,7 @@ TEST(EventTaps, SeeWhatTheDrainReturnsOnce)
     ASSERT_TRUE(svc);
     std::mutex m;
     std::vector<std::size_t> seen; // event kinds, in the order the tap saw them
+    // The scenario's set-up lines were queued when the service opened: a new tap sees them too.
     const auto id = svc->addEventTap([&](const EngineEvent& e) {
         std::lock_guard lock(m);
         seen.push_back(e.index());
@@ -112,7 +113,7 @@ TEST(EngineRecorder, RecordsTheEnginesStream)
         (void)svc->drainEvents(); // the front end's drain takes nothing from the recorder
         rec.observe();
     }
-    const auto applied = svc->applyAllocation("cache", Schemata::parseStrict("L3:0=ff0").value());
+    const auto applied = svc->applyAllocation("cache", Schemata::parseStrict("L3:0=7f0").value());
     ASSERT_TRUE(applied.result.ok) << applied.result.toString();
     (void)svc->drainEvents();
     rec.observe();
@@ -130,8 +131,8 @@ TEST(EngineRecorder, RecordsTheEnginesStream)
     std::size_t oursCount = 0;
     for (const auto& a : reader.value()->allocations()) {
         initial |= a.who == "initial" && a.group == "scan" && a.resource == "L3";
-        scripted |= a.who == "observed" && a.group == "scan" && a.newValue == "003";
-        if (a.group == "cache" && a.newValue == "ff0") {
+        scripted |= a.who == "observed" && a.group == "scan" && a.newValue == "3";
+        if (a.group == "cache" && a.newValue == "7f0") {
             ours |= a.who == "test";
             ++oursCount;
         }
