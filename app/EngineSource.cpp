@@ -68,7 +68,6 @@ public:
             } else if (auto* c = std::get_if<rdt::AllocationChanged>(&e)) {
                 out.changes.push_back(std::move(*c));
             } else if (auto* s = std::get_if<rdt::SimulationEvent>(&e)) {
-                out.markers.push_back(rdt::session::markerOf(*s));
                 // The scenario's scripted allocation writes, a CDP remount and any failed command become labelled
                 // markers; its lesson notes and task placements stay out of the plot. Writes a note announces at the
                 // same time are one marker saying the note's headline ("Fence the streamer into 2 ways"), not the
@@ -328,30 +327,6 @@ rdt::Result<SourceBundle> engineSourceBundle(std::unique_ptr<Engine> opened, dou
     bundle.counterStatus = [raw] {
         auto m = raw->machine(); // read live: available_mbm_cntrs changes with every mkdir and assignment
         return m ? rdt::formatFreeCounters(m->capabilities.monitoring) : std::string();
-    };
-    bundle.machineInfo = [raw] {
-        rdt::session::MachineInfo m;
-        const auto& s = raw->source();
-        auto described = raw->machine();
-        m.description = !s.simulation.empty() ? s.simulation
-                                              : s.backend
-                + (described && !described->hostname.empty() ? " on " + described->hostname
-                                                             : std::string(" on this host"));
-        if (described) {
-            m.topology = rdt::formatCapabilitiesText(described->capabilities);
-            m.cpuidJson = described->cpuidJson;
-        }
-        return m;
-    };
-    bundle.initialState = [raw] {
-        rdt::session::StateWatcher watcher;
-        const auto snapshot = raw->snapshot(/*withTasks=*/true);
-        if (!snapshot.result.ok) {
-            rdt::session::StateWatcher::Changes failed;
-            failed.errors.push_back(snapshot.result.toString());
-            return failed;
-        }
-        return watcher.observe(snapshot.timeNs, rdt::engine::readingsOf(snapshot));
     };
     bundle.experimentEngine = readOnly.empty() ? &engine : nullptr; // experiments write allocations
     bundle.liveEngine = raw;

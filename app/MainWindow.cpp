@@ -258,7 +258,6 @@ MainWindow::MainWindow(QWidget* parent)
         if (!m_connectedOptions.connect.isEmpty()) connectTo(m_connectedOptions);
     });
     connect(m_pump, &FramePump::frame, this, &MainWindow::onFrame);
-    connect(m_pump, &FramePump::drained, m_recording, &SessionRecording::record);
     connect(m_pump, &FramePump::sourceChanged, this, [this] { updateTitle(); });
     connect(m_pump, &FramePump::seriesReset, m_monitorModel, &MonitorModel::clear);
     connect(m_pump, &FramePump::seriesReset, m_monitorTree, &MonitorTreeModel::clear);
@@ -394,8 +393,7 @@ CompareWindow* MainWindow::compareWith(const QString& pathA, const QString& path
 
 bool MainWindow::startRecording(const QString& path, QString* error)
 {
-    const auto initial = m_source.initialState ? m_source.initialState() : rdt::session::StateWatcher::Changes {};
-    const auto status = m_recording->start(path, m_source.liveEngine, initial);
+    const auto status = m_recording->start(path, m_source.liveEngine);
     if (!status) {
         if (error) *error = QString::fromStdString(status.error().toString());
         return false;

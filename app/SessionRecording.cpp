@@ -1,65 +1,56 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SessionRecording.h"
 
-#include "engine/Engine.h"
-#include "experiment/SweepRecording.h"
-#include "session/Recorder.h"
+#include "engine/EngineRecorder.h"
 
 #include <QCoreApplication>
+#include <QTimer>
+
+#include <algorithm>
 
 SessionRecording::SessionRecording(QObject* parent)
     : QObject(parent)
-{ }
+    , m_observe(new QTimer(this))
+{
+    connect(m_observe, &QTimer::timeout, this, [this] {
+        if (m_recorder) (void)m_recorder->observe();
+    });
+}
 
 SessionRecording::~SessionRecording()
 {
     (void)stop();
 }
 
-rdt::Status SessionRecording::start(
-    const QString& path, rdt::engine::Engine* engine, const rdt::session::StateWatcher::Changes& initial)
+rdt::Status SessionRecording::start(const QString& path, rdt::engine::Engine* engine)
 {
     if (m_recorder)
         return rdt::makeError("already recording to " + m_path.toStdString(), "stop the current recording first");
     if (!engine)
         return rdt::makeError(
             "nothing to record", "recording needs a live or simulated source's engine, not a replay or no source");
-    auto machine = engine->machine();
-    if (!machine) return machine.error();
-    // The file is described as every session of an engine is, the CLI's record included: the engine's host,
-    // kernel, source and machine, its sampling interval, its clock from now on (experiment::createEngineSession).
-    const rdt::experiment::SessionOrigin origin { QCoreApplication::arguments().join(QLatin1Char(' ')).toStdString(),
+    rdt::engine::RecordingOptions options;
+    options.path = path.toStdString();
+    options.overwrite = true;
+    options.origin = { QCoreApplication::arguments().join(QLatin1Char(' ')).toStdString(),
         "rdtscope " + QCoreApplication::applicationVersion().toStdString() };
-    auto writer = rdt::experiment::createEngineSession(*engine, *machine, path.toStdString(),
-        engine->samplingIntervalNs(), /*overwrite=*/true, origin, engine->nowNs());
-    if (!writer) return writer.error();
-    m_recorder = std::make_unique<rdt::session::Recorder>(std::move(writer.value()));
-    m_recorder->start();
-    for (const auto& a : initial.allocations)
-        m_recorder->push(a);
-    for (const auto& m : initial.memberships)
-        m_recorder->push(m);
+    auto recorder = rdt::engine::EngineRecorder::start(*engine, options);
+    if (!recorder) return recorder.error();
+    m_recorder = std::move(*recorder);
     m_path = path;
+    // The groups are looked at as often as the engine samples (the CLI looks after each poll), at least every second.
+    const auto intervalMs = static_cast<int>(std::clamp<std::uint64_t>(m_recorder->intervalNs() / 1'000'000, 10, 1000));
+    m_observe->start(intervalMs);
     return {};
 }
 
 rdt::Status SessionRecording::stop()
 {
+    m_observe->stop();
     if (!m_recorder) return {};
     auto status = m_recorder->stop("stopped from the GUI");
     m_recorder.reset();
     return status;
-}
-
-void SessionRecording::record(const DrainedFrame& frame)
-{
-    if (!m_recorder) return;
-    for (const auto& b : frame.batches)
-        m_recorder->push(b); // a full queue drops and counts (shown as "dropped")
-    for (const auto& c : frame.changes)
-        m_recorder->push(c);
-    for (const auto& m : frame.markers)
-        m_recorder->push(m);
 }
 
 quint64 SessionRecording::committedSamples() const

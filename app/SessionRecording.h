@@ -1,37 +1,33 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "models/SampleFeed.h"
-
 #include "core/Result.h"
-#include "session/SessionTypes.h"
-#include "session/StateWatcher.h"
 
 #include <QObject>
 #include <QString>
 
 #include <memory>
 
-namespace rdt::session {
-class Recorder;
-}
+class QTimer;
+
 namespace rdt::engine {
 class Engine;
+class EngineRecorder;
 }
 
-/// The Record button: writes what the frame pump drains (every batch, allocation change and scenario marker) into a
-/// session file through capture/session's Recorder thread (one transaction per flush, so a crash loses at most 500 ms).
+/// The Record button: the engine's one recorder (engine/EngineRecorder.h, the CLI's `record` too) writes every
+/// sample batch, allocation change and scenario marker the engine queues, from the engine's thread to the recorder
+/// thread (one transaction per flush, so a crash loses at most 500 ms). The GUI thread only looks at the groups at
+/// the sampling interval, for the state no event reports (a scenario's write, tasks moving).
 class SessionRecording : public QObject {
     Q_OBJECT
 public:
     explicit SessionRecording(QObject* parent = nullptr);
     ~SessionRecording() override;
 
-    /// Records what `engine`'s source delivers from now on (the overwrite was confirmed by the file dialog);
-    /// `initial` is every group's state at the start (SourceBundle::initialState), stored as "initial" events so
-    /// replay starts from it. A source without an engine (a replay, none) has nothing to record.
-    rdt::Status start(
-        const QString& path, rdt::engine::Engine* engine, const rdt::session::StateWatcher::Changes& initial);
+    /// Records what `engine` delivers from now on, with every group's state now (the overwrite was confirmed by the
+    /// file dialog). A source without a live engine (a replay, none) has nothing to record.
+    rdt::Status start(const QString& path, rdt::engine::Engine* engine);
     /// Final flush and close; returns the recorder's write error if one happened.
     rdt::Status stop();
     bool isRecording() const { return m_recorder != nullptr; }
@@ -39,10 +35,8 @@ public:
     quint64 committedSamples() const;
     quint64 dropped() const;
 
-    /// Connect FramePump::drained here.
-    void record(const DrainedFrame& frame);
-
 private:
-    std::unique_ptr<rdt::session::Recorder> m_recorder;
+    std::unique_ptr<rdt::engine::EngineRecorder> m_recorder;
+    QTimer* m_observe;
     QString m_path;
 };

@@ -7,8 +7,6 @@
 #include "models/MachineDescription.h"
 #include "models/ReplayControl.h"
 #include "models/SampleFeed.h"
-#include "session/SessionTypes.h"
-#include "session/StateWatcher.h"
 
 #include <QString>
 
@@ -36,11 +34,6 @@ struct SourceBundle {
     std::function<std::string()> counterStatus;
     /// The engine experiments (sweeps, the advisor) run on; points into `engine`. Null for a replay.
     rdt::engine::Engine* experimentEngine = nullptr;
-    /// For a recording, read as the CLI's recorder reads them (one rule for both): the machine the source
-    /// measures (its description, RDT resources and CPUID snapshot: the simulated CPU's for the simulator) and
-    /// every group's allocation, tasks and CPUs now, as "initial" events. Null for a replay.
-    std::function<rdt::session::MachineInfo()> machineInfo;
-    std::function<rdt::session::StateWatcher::Changes()> initialState;
     /// The engine of a live engine source (null for a replay): a lesson run performs its actions through it.
     rdt::engine::Engine* liveEngine = nullptr;
     /// Routes every event the frame pump drains to `tap` first (a lesson run); null for a replay.

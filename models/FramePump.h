@@ -75,7 +75,8 @@ public:
 
 Q_SIGNALS:
     void frame(const FrameUpdate& update);
-    /// Everything one frame drained (all batches, not only the newest), for the session recorder.
+    /// Everything one frame drained (all batches, not only the newest): the raw batches, as the latency bench times
+    /// them (a recording takes the engine's events itself, engine/EngineRecorder.h).
     void drained(const DrainedFrame& frame);
     void sourceChanged(const SourceDescription& source);
     /// After resetSeries() or setFeed(): views drop what they drew.

@@ -24,8 +24,8 @@ PmuSession::PmuSession(QObject* parent)
               AggregateParams p;
               p.t0 = m_t0;
               p.hasRange = m_hasRange;
-              p.from = m_from;
-              p.to = m_to;
+              p.from = m_from - offsetSeconds(); // the aggregation counts from the first sample
+              p.to = m_to - offsetSeconds();
               p.bucket = m_bucket;
               p.level = m_level;
               p.stacks = m_stackFilter;
@@ -65,10 +65,11 @@ void PmuSession::replaceData(std::shared_ptr<PmuData> data, std::shared_ptr<Aggr
     m_stackFilter = {};
     m_deferredSteps = 0;
     m_clockMap.clear();
+    m_offset.reset();
     m_rangeFromTimeline = false;
     setTimelineNote({});
     Q_EMIT dataReset();
-    Q_EMIT timeRangeChanged(0, duration(), false);
+    Q_EMIT timeRangeChanged(startSeconds(), endSeconds(), false);
     if (!prepared) {
         requestAggregation(true);
         return;
@@ -107,7 +108,31 @@ double PmuSession::duration() const
 
 double PmuSession::secondsOf(std::uint64_t timeNs) const
 {
-    return secondsSince(m_t0, timeNs);
+    return secondsSince(m_t0, timeNs) + offsetSeconds();
+}
+
+void PmuSession::setWindowClock(std::function<std::optional<double>(std::uint64_t monoNs)> secondsOfMonotonic)
+{
+    m_windowClock = std::move(secondsOfMonotonic);
+    m_offset.reset();
+}
+
+bool PmuSession::onWindowClock() const
+{
+    (void)offsetSeconds(); // places the data on the window's clock when it can
+    return m_offset && m_offset->first == m_t0;
+}
+
+double PmuSession::offsetSeconds() const
+{
+    if (m_offset && m_offset->first == m_t0) return m_offset->second;
+    if (!m_windowClock || m_t1 <= m_t0) return 0; // no clock to place the data on, or no data yet
+    const auto mono = monotonicOfDataTime(m_t0); // none for an imported file: its own seconds
+    if (!mono) return 0;
+    const auto seconds = m_windowClock(*mono);
+    if (!seconds) return 0; // the timelines have no samples yet: asked again later
+    m_offset = std::make_pair(m_t0, *seconds);
+    return *seconds;
 }
 
 void PmuSession::setTimeRange(double from, double to)
@@ -130,7 +155,7 @@ void PmuSession::clearTimeRange()
 {
     m_hasRange = false;
     m_rangeFromTimeline = false;
-    Q_EMIT timeRangeChanged(0, duration(), false);
+    Q_EMIT timeRangeChanged(startSeconds(), endSeconds(), false);
     reaggregate();
 }
 
@@ -249,7 +274,7 @@ std::optional<std::uint64_t> PmuSession::monotonicOfDataTime(std::uint64_t dataN
 
 std::optional<std::uint64_t> PmuSession::dataTimeOfSeconds(double seconds) const
 {
-    const double ns = static_cast<double>(m_t0) + seconds * 1e9;
+    const double ns = static_cast<double>(m_t0) + (seconds - offsetSeconds()) * 1e9;
     return ns < 0 ? 0 : static_cast<std::uint64_t>(std::llround(ns));
 }
 
@@ -270,7 +295,14 @@ bool PmuSession::setTimelineRange(std::uint64_t fromMonoNs, std::uint64_t toMono
         return false;
     }
     setTimelineNote({});
-    applyTimeRange(secondsOf(*from), secondsOf(*to), true);
+    // On the window's time base the timeline's seconds are this session's seconds: the range is the same numbers on
+    // every page. Without one, the range is where the data's own clock puts the two times.
+    const auto windowFrom = onWindowClock() ? m_windowClock(fromMonoNs) : std::nullopt;
+    const auto windowTo = windowFrom ? m_windowClock(toMonoNs) : std::nullopt;
+    if (windowFrom && windowTo)
+        applyTimeRange(*windowFrom, *windowTo, true);
+    else
+        applyTimeRange(secondsOf(*from), secondsOf(*to), true);
     return true;
 }
 
@@ -361,7 +393,7 @@ void PmuSession::updateSpan()
     const auto span = m_data->timeSpan();
     m_t0 = span.first;
     m_t1 = span.second;
-    if (!m_hasRange) Q_EMIT timeRangeChanged(0, duration(), false);
+    if (!m_hasRange) Q_EMIT timeRangeChanged(startSeconds(), endSeconds(), false);
 }
 
 bool PmuSession::startSimulation(

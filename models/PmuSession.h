@@ -46,9 +46,21 @@ public:
     const rdt::pmu::PmuData& data() const { return *m_data; }
     QString sourceLabel() const; ///< "Simulated: ...", "perf.data: file", "No PMU data"
 
-    /// Seconds since the first sample of the data (0 .. duration()).
+    /// The data's length: its last sample's time minus its first's, in seconds.
     double duration() const;
+    /// A sample time in the seconds every page of the window shows: on the window's time base (setWindowClock)
+    /// where the data's clock relates to it, else counted from the data's first sample.
     double secondsOf(std::uint64_t timeNs) const;
+    /// The first and the last sample's seconds (secondsOf): the whole run's range.
+    double startSeconds() const { return offsetSeconds(); }
+    double endSeconds() const { return offsetSeconds() + duration(); }
+    /// The window's time base (docs/ARCHITECTURE.md "One time base"): CLOCK_MONOTONIC ns -> the seconds of the
+    /// window's RDT timelines (FramePump::secondsOfMonotonic, which places the engine's clock), nullopt while it
+    /// cannot say. With it, this session's seconds (secondsOf, ranges, the TMA plot, the call-stack range boxes) are
+    /// the timelines' seconds, so a range reads the same on every page.
+    void setWindowClock(std::function<std::optional<double>(std::uint64_t monoNs)> secondsOfMonotonic);
+    /// The data is placed on the window's clock: its seconds are the timelines' seconds.
+    bool onWindowClock() const;
     /// Keeps only samples whose time is within [from, to] (seconds) in every aggregate; from > to is swapped.
     void setTimeRange(double from, double to);
     void clearTimeRange();
@@ -152,7 +164,7 @@ public:
     /// The inverse: the data's sample clock (ns) -> CLOCK_MONOTONIC ns (simulated: the first wall time the run
     /// reached it); nullopt when they cannot be related. The timeline uses it to show the TMA plot's range.
     std::optional<std::uint64_t> monotonicOfDataTime(std::uint64_t dataNs) const;
-    /// Range seconds (since the first sample) -> the data's sample clock (ns).
+    /// Range seconds (secondsOf's) -> the data's sample clock (ns).
     std::optional<std::uint64_t> dataTimeOfSeconds(double seconds) const;
     /// Test seam: the CLOCK_MONOTONIC read around each simulation step (default rdt::monotonicNs).
     void setMonotonicClock(std::function<std::uint64_t()> clock) { m_clock = std::move(clock); }
@@ -188,9 +200,14 @@ private:
     /// Starts `request` on the engine (opening it first when needed) and shows its data; what failed in *error.
     bool startRun(const rdt::engine::PmuRequest& request, const std::string& what, int intervalMs, QString* error);
     void updateSpan();
+    /// The window's seconds at the data's first sample (0 without a window clock, or for an imported file).
+    double offsetSeconds() const;
 
     std::shared_ptr<rdt::pmu::PmuData> m_data;
     std::uint64_t m_t0 = 0, m_t1 = 0;
+    std::function<std::optional<double>(std::uint64_t)> m_windowClock;
+    /// offsetSeconds(), fixed once known for the data's first sample (so ranges do not drift as anchors move).
+    mutable std::optional<std::pair<std::uint64_t, double>> m_offset;
     bool m_hasRange = false;
     double m_from = 0, m_to = 0;
     int m_bucket = -1, m_level = -1;

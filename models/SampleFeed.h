@@ -34,8 +34,6 @@ struct DrainedFrame {
     std::vector<rdt::RdtSampleBatch> batches;
     std::vector<rdt::AllocationChanged> changes;
     std::vector<FeedNote> notes; ///< what the plots mark (a scenario's allocation writes, failures, a lost link)
-    /// Everything the scenario did or said, as a session stores it (session::markerOf): what a recording keeps.
-    std::vector<rdt::session::Marker> markers;
     std::uint64_t droppedTotal = 0; ///< cumulative drops counted by the engine's bounded queues
     /// The source jumped (a replay seek): drop the series drawn so far before appending these batches.
     bool reset = false;

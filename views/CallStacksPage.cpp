@@ -79,8 +79,8 @@ CallStacksPage::CallStacksPage(PmuSession* session, CallGraphView* graph, QWidge
         box->setSuffix(tr(" s"));
         box->setKeyboardTracking(false);
         box->setRange(0, 0);
-        box->setToolTip(tr("Seconds since the first sample; the same range as the TMA plot's selection and the "
-                           "RDT timeline's"));
+        box->setToolTip(tr("Seconds on the window's time axis, as the RDT timelines count them; the same range as "
+                           "the TMA plot's selection and the timeline's"));
     }
     m_from->setObjectName(QStringLiteral("rangeFrom"));
     m_to->setObjectName(QStringLiteral("rangeTo"));
@@ -165,12 +165,13 @@ QString CallStacksPage::statusText() const
 void CallStacksPage::showRange(double from, double to, bool active)
 {
     m_filling = true;
-    const double duration = m_session->duration();
+    // The window's seconds (PmuSession::secondsOf): the run starts where the timelines place it.
+    const double start = m_session->startSeconds(), end = std::max(m_session->endSeconds(), start);
     for (auto* box : { m_from, m_to })
-        box->setRange(0, std::max(duration, 0.0));
+        box->setRange(std::min(start, 0.0), end);
     // A running capture refreshes often: never overwrite a box the user is typing in.
-    if (!m_from->hasFocus()) m_from->setValue(active ? from : 0);
-    if (!m_to->hasFocus()) m_to->setValue(active ? to : duration);
+    if (!m_from->hasFocus()) m_from->setValue(active ? from : start);
+    if (!m_to->hasFocus()) m_to->setValue(active ? to : end);
     m_clearRange->setEnabled(active);
     m_filling = false;
 }

@@ -74,6 +74,8 @@ bool PmuPages::simulating() const
 
 void PmuPages::linkTimeline(TimelineView* timeline, FramePump* pump)
 {
+    // One time base: the PMU pages count seconds as the timelines do (the engine's clock placed by the pump).
+    m_session->setWindowClock([pump](std::uint64_t mono) { return pump->secondsOfMonotonic(mono); });
     connect(timeline, &TimelineView::rangeSelected, this, [this, pump](double from, double to) {
         const auto a = pump->monotonicNsOf(from), b = pump->monotonicNsOf(to);
         if (a && b) {
@@ -90,7 +92,10 @@ void PmuPages::linkTimeline(TimelineView* timeline, FramePump* pump)
     connect(
         m_session, &PmuSession::timeRangeChanged, timeline, [this, timeline, pump](double from, double to, bool on) {
             std::optional<double> a, b;
-            if (on && !m_session->timeRangeFromTimeline()) {
+            if (on && !m_session->timeRangeFromTimeline() && m_session->onWindowClock()) {
+                a = from; // one time base: the TMA plot's seconds are the timelines'
+                b = to;
+            } else if (on && !m_session->timeRangeFromTimeline()) {
                 const auto toTimeline = [this, pump](double seconds) -> std::optional<double> {
                     const auto ns = m_session->dataTimeOfSeconds(seconds);
                     const auto mono = ns ? m_session->monotonicOfDataTime(*ns) : std::nullopt;

@@ -6,15 +6,12 @@
 #include "CmdSession.h"
 #include "CmdSessionCreate.h"
 #include "Commands.h"
-#include "session/SimulationMarker.h"
 
 #include "core/Time.h"
-#include "engine/SnapshotReadings.h"
+#include "engine/EngineRecorder.h"
 #include "metrics/MetricsPublisher.h"
 #include "metrics/MetricsServer.h"
 #include "rdt/CounterMath.h"
-#include "session/Recorder.h"
-#include "session/StateWatcher.h"
 #include "session/StopSignals.h"
 
 #include <chrono>
@@ -116,50 +113,45 @@ int runRecord(const RecordOptions& o)
         std::fprintf(stderr, "serving metrics on %s/metrics%s\n", served->server->url().c_str(),
             source.simulated ? " (SIMULATED data)" : "");
     }
-    // The time axis starts here: setup above (CPUID snapshot, capabilities) does not count.
-    const std::uint64_t t0 = now();
+    // The time axis starts here: setup above (CPUID snapshot, capabilities) does not count. The one recorder of an
+    // engine (engine/EngineRecorder.h, the GUI's too) describes the file, stores the groups' state now and takes
+    // every sample batch, allocation change and scenario event the engine queues from here on.
     const auto wall0 = std::chrono::steady_clock::now();
-    auto writer = createSessionForCli(svc, *machineInfo, path, step, o.force, "record", t0);
-    if (!writer) {
-        std::fprintf(stderr, "rdtscope-cli record: %s\n", writer.error().toString().c_str());
+    engine::RecordingOptions recording;
+    recording.path = path;
+    recording.overwrite = o.force;
+    recording.origin = cliSessionOrigin("record");
+    auto started = engine::EngineRecorder::start(svc, recording);
+    if (!started) {
+        std::fprintf(stderr, "rdtscope-cli record: %s\n", started.error().toString().c_str());
         return ExitFailure;
     }
-    session::Recorder recorder(std::move(writer.value()));
-    recorder.start();
+    engine::EngineRecorder& recorder = **started;
+    const std::uint64_t t0 = recorder.startNs();
     session::StopSignals::install();
     // Past a file size limit (ulimit -f) the kernel sends SIGXFSZ, which would kill us mid-transaction; ignored,
     // the write fails with EFBIG instead and the recorder stops with a message, keeping what was committed.
     std::signal(SIGXFSZ, SIG_IGN);
 
-    session::StateWatcher watcher;
     std::uint64_t polls = 0, pollErrors = 0;
     std::string lastPollError;
-    // What the engine produced: sample batches for the session, the scenario's lesson notes and timed commands as
-    // markers (a failed command says so), background errors counted like failed polls.
+    // Drained for the metrics endpoint and to see each poll's batch (the recorder has its copy already).
     auto drain = [&]() {
         bool gotBatch = false;
         for (auto& e : svc.drainEvents()) {
             if (auto* b = std::get_if<RdtSampleBatch>(&e)) {
                 if (served) served->publisher.state().addBatch(*b, metrics::unixSeconds());
-                recorder.push(std::move(*b));
                 gotBatch = true;
-            } else if (auto* m = std::get_if<SimulationEvent>(&e)) {
-                recorder.push(session::markerOf(*m));
             }
         }
         return gotBatch;
     };
-    auto observe = [&](std::uint64_t t) {
-        const auto snap = svc.snapshot(/*withTasks=*/true);
-        if (!snap.result.ok) return;
-        if (served) served->publisher.state().setGroups(snap, caps);
-        auto changes = watcher.observe(t, engine::readingsOf(snap));
-        for (auto& a : changes.allocations)
-            recorder.push(std::move(a));
-        for (auto& m : changes.memberships)
-            recorder.push(std::move(m));
+    // The group state no event reports (a scenario's write, tasks moving) is recorded by a look after each poll.
+    auto observe = [&]() {
+        const auto snap = recorder.observe();
+        if (served && snap.result.ok) served->publisher.state().setGroups(snap, caps);
     };
-    observe(t0);
+    if (served) observe();
     (void)drain();
     for (std::uint64_t k = 0; !session::StopSignals::requested() && !recorder.failed(); ++k) {
         const std::uint64_t offset = k * step;
@@ -183,7 +175,7 @@ int runRecord(const RecordOptions& o)
             }
             continue;
         }
-        observe(now());
+        observe();
         if (served) served->publisher.publish();
     }
     const int sig = session::StopSignals::which();

@@ -300,6 +300,9 @@ CommandResult CaptureService::setSamplingInterval(std::uint64_t intervalNs)
     SamplerConfig cfg;
     cfg.rateHz = 1e9 / static_cast<double>(intervalNs);
     m_sampler = std::make_unique<Sampler>(*m_source.backend, cfg, m_source.simulation.get());
+    // One path from the sampler to its consumers: every batch, polled on the sampler's thread or synchronously,
+    // becomes one event in this service's queue (and its taps); the sampler keeps no queue of its own.
+    m_sampler->setCallback([this](const RdtSampleBatch& b) { push(b); });
     std::vector<std::string> notes;
     if (!m_sampler->rateNote().empty()) notes.push_back(m_sampler->rateNote());
     if (wasRunning)
@@ -318,17 +321,14 @@ CommandResult CaptureService::pollRdt()
     if (m_sampler->running())
         return CommandResult::failure(errnoError(
             EBUSY, "the sampler is polling on its own thread", "stop sampling before polling synchronously"));
-    auto batch = m_sampler->pollOnce(nowNs());
-    while (m_sampler->queue().pop()) { } // the batch travels as an event; the sampler's own queue is not used
+    auto batch = m_sampler->pollOnce(nowNs()); // the callback queued it as an event
     if (!batch) return CommandResult::failure(batch.error());
-    push(std::move(*batch));
     return CommandResult::success();
 }
 
 CommandResult CaptureService::startSampling()
 {
     if (!hasRdt()) return CommandResult::failure(noRdt());
-    m_sampler->setCallback([this](const RdtSampleBatch& b) { push(b); });
     auto st = m_sampler->start();
     if (!st) return CommandResult::failure(st.error());
     return CommandResult::success();
@@ -338,7 +338,6 @@ void CaptureService::stopSampling()
 {
     if (m_sampler && m_sampler->running()) {
         m_sampler->stop();
-        while (m_sampler->queue().pop()) { }
     }
 }
 
@@ -350,6 +349,7 @@ void CaptureService::push(EngineEvent event)
     }
     {
         std::lock_guard lock(m_eventMutex);
+        m_taps.notify(event);
         m_events.push_back(std::move(event));
         while (m_events.size() > m_options.eventCapacity) {
             m_events.pop_front();
@@ -407,6 +407,14 @@ void CaptureService::checkExternalChanges(bool force)
     }
     for (auto& c : found)
         push(std::move(c));
+}
+
+std::uint64_t CaptureService::addEventTap(EventTap tap)
+{
+    std::lock_guard lock(m_eventMutex);
+    for (const auto& e : m_events)
+        tap(e);
+    return m_taps.add(std::move(tap));
 }
 
 std::vector<EngineEvent> CaptureService::drainEvents()

@@ -131,6 +131,10 @@ public:
     std::vector<PmuBatch> drainPmuBatches() override;
     /// Events dropped because nobody drained them.
     std::uint64_t droppedEvents() const override;
+    /// Taps see each event in push(), under the queue's lock, so every tap sees the queue's order; a new tap first
+    /// sees what is queued and not drained yet (the scenario's set-up lines, queued when the service opened).
+    std::uint64_t addEventTap(EventTap tap) override;
+    void removeEventTap(std::uint64_t id) override { m_taps.remove(id); }
     /// A wake-up for an event loop that drains this service (the agent writes to an eventfd): called on the thread
     /// that queued an event (the sampler's, for background polls), after the event is queued. Set it before
     /// sampling starts; it must not call back into the service.
@@ -169,6 +173,7 @@ private:
     std::deque<EngineEvent> m_events;
     std::deque<PmuBatch> m_pmuBatches;
     std::uint64_t m_dropped = 0;
+    EventTaps m_taps;
     std::function<void()> m_wakeup;
 };
 

@@ -8,6 +8,7 @@
 
 #include "AllocationLayoutOf.h"
 #include "EngineTypes.h"
+#include "EventTaps.h"
 #include "MachineReportOf.h"
 #include "platform/CapabilityReport.h"
 
@@ -156,6 +157,13 @@ public:
     virtual std::vector<EngineEvent> drainEvents() = 0;
     /// Events dropped because nobody drained them (or, remotely, sample batches coalesced for a slow link).
     virtual std::uint64_t droppedEvents() const = 0;
+    /// A second reader of the stream (engine/EngineRecorder.h): `tap` sees every event drainEvents() will return,
+    /// as it is queued and on the thread that queues it (the sampler's for background polls; a remote engine's and
+    /// a replay's events are made by the drain, on its thread), without taking it from whoever drains; events queued
+    /// and not yet drained when it is added are handed to it first. Returns the
+    /// id removeEventTap() takes; after removeEventTap() returns, the tap is never called again.
+    virtual std::uint64_t addEventTap(EventTap tap) = 0;
+    virtual void removeEventTap(std::uint64_t id) = 0;
 };
 
 } // namespace rdt::engine

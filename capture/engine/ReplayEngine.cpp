@@ -266,6 +266,8 @@ std::vector<EngineEvent> ReplayEngine::drainEvents()
             static_cast<double>(u.skippedNs) / 1e9);
         out.emplace_back(EngineWarning { positionNs(), text });
     }
+    for (const auto& e : out)
+        m_taps.notify(e);
     return out;
 }
 

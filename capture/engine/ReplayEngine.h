@@ -73,6 +73,9 @@ public:
     /// stretch with no samples is skipped with an EngineWarning saying how much.
     std::vector<EngineEvent> drainEvents() override;
     std::uint64_t droppedEvents() const override { return 0; }
+    /// Taps see what each drainEvents() hands out, on the draining thread.
+    std::uint64_t addEventTap(EventTap tap) override { return m_taps.add(std::move(tap)); }
+    void removeEventTap(std::uint64_t id) override { m_taps.remove(id); }
 
     // ReplayPlayback
     std::uint64_t startNs() const override { return m_replay.startNs(); }
@@ -94,6 +97,7 @@ private:
     Capabilities capabilitiesAt(std::uint64_t timeNs) const;
     CommandResult refused(const std::string& what) const;
 
+    EventTaps m_taps;
     std::shared_ptr<session::SessionReader> m_reader;
     session::ReplaySource m_replay;
     std::optional<CpuFeatures> m_cpu; ///< decoded once from the session's CPUID snapshot; none when absent

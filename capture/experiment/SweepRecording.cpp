@@ -2,13 +2,6 @@
 #include "SweepRecording.h"
 #include "rdt/GroupNames.h"
 
-#include "core/Time.h"
-#include "engine/SnapshotReadings.h"
-#include "rdt/CapabilitiesText.h"
-#include "session/StateWatcher.h"
-
-#include <variant>
-
 namespace rdt::experiment {
 
 std::string sweepName(const SweepSettings& s)
@@ -16,69 +9,28 @@ std::string sweepName(const SweepSettings& s)
     return displayGroup(s.group) + (s.kind == SweepKind::Ways ? " ways" : " mba");
 }
 
-Result<std::unique_ptr<session::SessionWriter>> createEngineSession(engine::Engine& engine,
-    const engine::MachineDescription& machineInfo, const std::string& path, std::uint64_t intervalNs, bool overwrite,
-    const SessionOrigin& origin, std::uint64_t startNs)
-{
-    const engine::SourceDescription& source = engine.source();
-    const bool sim = !source.simulation.empty(); // a simulated machine runs behind the source
-    session::SessionMeta meta;
-    meta.startWallNs = wallClockNs();
-    meta.host = machineInfo.hostname;
-    meta.kernel = machineInfo.kernel;
-    meta.source = source.kind + (sim ? ":" + source.scenario : std::string());
-    meta.simulated = source.simulated;
-    meta.toolVersion = origin.toolVersion;
-    meta.commandLine = origin.commandLine;
-    meta.scenario = sim ? source.scenario : std::string();
-    meta.intervalNs = intervalNs;
-    meta.timeIsSimulated = sim;
-    session::MachineInfo machine;
-    machine.description = sim ? source.simulation : source.backend;
-    machine.topology = formatCapabilitiesText(machineInfo.capabilities);
-    machine.cpuidJson = machineInfo.cpuidJson; // the simulated CPU's is labelled simulated in meta
-    meta.startMonoNs = startNs;
-    session::WriterOptions wopt;
-    wopt.overwrite = overwrite;
-    return session::SessionWriter::create(path, meta, machine, wopt);
-}
-
 Status SweepRecording::open(
     engine::Engine& svc, const std::string& file, std::uint64_t pollNs, bool force, const SessionOrigin& origin)
 {
-    auto machine = svc.machine();
-    if (!machine) return machine.error();
-    const auto t0 = svc.nowNs();
-    auto writer = createEngineSession(svc, *machine, file, pollNs, force, origin, t0);
-    if (!writer) return writer.error();
-    m_recorder = std::make_unique<session::Recorder>(std::move(writer.value()));
-    m_recorder->start();
-    session::StateWatcher watcher;
-    const auto snap = svc.snapshot(/*withTasks=*/true);
-    if (snap.result.ok) {
-        auto initial = watcher.observe(t0, engine::readingsOf(snap));
-        for (auto& a : initial.allocations)
-            m_recorder->push(std::move(a));
-        for (auto& m : initial.memberships)
-            m_recorder->push(std::move(m));
-    }
+    engine::RecordingOptions options;
+    options.path = file;
+    options.overwrite = force;
+    options.origin = origin;
+    options.intervalNs = pollNs;
+    auto recorder = engine::EngineRecorder::start(svc, options);
+    if (!recorder) return recorder.error();
+    m_recorder = std::move(*recorder);
     return {};
 }
 
 void SweepRecording::hookEvents(
     std::function<void(const RdtSampleBatch&)>& onBatch, std::function<void(const engine::EngineEvent&)>& onEvent)
 {
+    (void)onEvent; // events reach the file through the engine's tap
     auto batch = onBatch;
     onBatch = [this, batch](const RdtSampleBatch& b) {
         if (batch) batch(b);
-        m_recorder->push(b);
-    };
-    auto event = onEvent;
-    onEvent = [this, event](const engine::EngineEvent& e) {
-        if (event) event(e);
-        if (const auto* a = std::get_if<AllocationChanged>(&e)) m_recorder->push(*a);
-        if (const auto* m = std::get_if<SimulationEvent>(&e))
-            m_recorder->push(session::Marker { m->timeNs, m->note ? "note" : "scenario", m->text });
+        m_recorder->observe();
     };
 }
 
@@ -115,7 +67,7 @@ void SweepRecording::stepMeasured(unsigned number, const SweepSettings& s, const
 
 void SweepRecording::marker(std::uint64_t timeNs, const std::string& kind, const std::string& text)
 {
-    m_recorder->push(session::Marker { timeNs, kind, text });
+    m_recorder->marker(timeNs, kind, text);
 }
 
 Status SweepRecording::finishSweep(engine::Engine& svc, const SweepSettings& s, const Result<SweepResult>& result)
@@ -139,7 +91,7 @@ Status SweepRecording::finishSweep(engine::Engine& svc, const SweepSettings& s, 
 
 Status SweepRecording::finish(const std::string& reason)
 {
-    return m_recorder->stop(reason);
+    return m_recorder ? m_recorder->stop(reason) : Status();
 }
 
 } // namespace rdt::experiment

@@ -5,11 +5,11 @@
 // allocation events, the groups as they were at the start, a `sweep` marker at each step's start, one row per
 // measured step in `sweep_steps` (and `sweep_pmu`), and what the caller says in markers (a sweep's end, the
 // advisor's proposal). Only the session's existing tables and markers: docs/SESSION-FORMAT.md. Shared by
-// `rdtscope-cli sweep/advise --record` and the GUI's Experiments page ("Record into").
+// `rdtscope-cli sweep/advise --record` and the GUI's Experiments page ("Record into"). The file, its samples and
+// events are the one recorder's (engine/EngineRecorder.h); this adds what a sweep says of itself.
 
+#include "engine/EngineRecorder.h"
 #include "experiment/Sweep.h"
-#include "session/Recorder.h"
-#include "session/SessionWriter.h"
 
 #include <cstdint>
 #include <functional>
@@ -19,28 +19,19 @@
 
 namespace rdt::experiment {
 
-/// Who made a session: meta's command line and tool version ("rdtscope-cli sweep ways --group victim ...",
-/// "rdtscope (Experiments page): sweep victim ways").
-struct SessionOrigin {
-    std::string commandLine;
-    std::string toolVersion;
-};
-
-/// A new session file described as every session of an engine is: the engine's host, kernel and source in meta,
-/// the origin, the machine (capabilities, CPUID snapshot; the simulated CPU's for simulated sources), simulated time
-/// for simulated sources. The time axis starts at `startNs` (the engine's clock).
-Result<std::unique_ptr<session::SessionWriter>> createEngineSession(engine::Engine& engine,
-    const engine::MachineDescription& machine, const std::string& path, std::uint64_t intervalNs, bool overwrite,
-    const SessionOrigin& origin, std::uint64_t startNs);
+/// Who made a session (engine/EngineRecorder.h).
+using SessionOrigin = engine::SessionOrigin;
 
 class SweepRecording {
 public:
-    /// A new session at `file` (createEngineSession), with the groups' allocations and memberships now.
+    /// A new session at `file` (engine::EngineRecorder: the engine's description, the groups' state now, every
+    /// event from now on) that says it was sampled every `pollNs`.
     Status open(
         engine::Engine& engine, const std::string& file, std::uint64_t pollNs, bool force, const SessionOrigin& origin);
     bool isOpen() const { return m_recorder != nullptr; }
-    /// Samples, allocation changes and scenario lines reported through these hooks go into the file too (the
-    /// hooks the caller set still run first).
+    /// Samples, allocation changes and scenario lines reach the file through the engine's tap; after each batch
+    /// the hook also records the group state no event reported (a scenario's write, tasks moving). The hooks the
+    /// caller set still run first; both run on the thread that drives the engine.
     void hookEvents(
         std::function<void(const RdtSampleBatch&)>& onBatch, std::function<void(const engine::EngineEvent&)>& onEvent);
     /// The steps of sweep number `number` of the session (1, 2, ...): markers at their start, rows when measured.
@@ -58,7 +49,7 @@ public:
     Status finish(const std::string& reason);
 
 private:
-    std::unique_ptr<session::Recorder> m_recorder;
+    std::unique_ptr<engine::EngineRecorder> m_recorder;
     std::map<unsigned, std::uint64_t> m_stepStart; ///< per sweep: when its current step was written
 };
 

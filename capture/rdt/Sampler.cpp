@@ -225,7 +225,11 @@ Result<RdtSampleBatch> Sampler::poll(std::uint64_t timeNs)
         m_lastError = firstError.toString();
     }
     splitSncNodes(batch); // node readings (setSncNodeReadings): rows per node beside their L3 sums
-    if (m_callback) m_callback(batch);
+    // One consumer, one path: the callback when one is set (the engine's event queue), else the queue.
+    if (m_callback) {
+        m_callback(batch);
+        return running() ? RdtSampleBatch {} : batch;
+    }
     if (!running()) {
         m_queue.push(batch); // pollOnce(): the caller gets the batch too
         return batch;

@@ -46,11 +46,12 @@ public:
     bool running() const { return m_running.load(std::memory_order_acquire); }
 
     /// One synchronous poll at `timeNs` (monotonic or simulated). For the CLI and tests; not while running().
-    /// Publishes to the queue and callback exactly as the thread does, and returns the batch too.
+    /// Publishes to the callback (or, without one, the queue) exactly as the thread does, and returns the batch too.
     Result<RdtSampleBatch> pollOnce(std::uint64_t timeNs);
 
     SpscQueue<RdtSampleBatch>& queue() { return m_queue; }
-    /// Called on the sampler thread with each batch (keep it short; no GUI calls from here). Set before start().
+    /// Called with each batch instead of queueing it (on the sampler thread while running: keep it short, no GUI
+    /// calls from here); the queue then stays empty, so a batch has one path to its one consumer. Set before start().
     void setCallback(std::function<void(const RdtSampleBatch&)> callback);
 
     /// The interval actually used (rate clamped to >= 1 Hz for 24-bit counters, 20.18.8).

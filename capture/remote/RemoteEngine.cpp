@@ -301,6 +301,8 @@ std::vector<engine::EngineEvent> RemoteEngine::drainEvents()
     std::vector<engine::EngineEvent> out(
         std::make_move_iterator(m_events.begin()), std::make_move_iterator(m_events.end()));
     m_events.clear();
+    for (const auto& e : out)
+        m_taps.notify(e);
     return out;
 }
 

@@ -75,6 +75,9 @@ public:
 
     std::vector<engine::EngineEvent> drainEvents() override;
     std::uint64_t droppedEvents() const override { return m_dropped; }
+    /// Events arrive when drained (collect()): taps see what each drainEvents() hands out, on the draining thread.
+    std::uint64_t addEventTap(engine::EventTap tap) override { return m_taps.add(std::move(tap)); }
+    void removeEventTap(std::uint64_t id) override { m_taps.remove(id); }
 
     const protocol::AgentClient& client() const { return *m_client; }
     /// The agent's host name (from the handshake).
@@ -99,6 +102,7 @@ private:
     std::uint64_t m_simNowNs = 0;
     std::int64_t m_clockOffsetNs = 0; ///< agent clock minus this machine's, when the source opened
     std::deque<engine::EngineEvent> m_events;
+    engine::EventTaps m_taps;
     std::vector<engine::PmuBatch> m_pmuBatches;
     std::uint64_t m_dropped = 0;
     bool m_reportedBroken = false;
