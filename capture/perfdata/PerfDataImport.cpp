@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "PerfDataImport.h"
 
+#include "ParallelRecordWalk.h"
 #include "RecordAggregator.h"
 
 namespace rdt::perfdata {
@@ -12,12 +13,24 @@ Result<ImportResult> importPerfData(const std::string& path, const ImportOptions
     if (!reader) return reader.error();
     const auto& header = (*reader)->header();
     RecordAggregator aggregator(options, header);
-    auto stats = (*reader)->read(
-        [&](const pmu::DecodedRecord& rec) {
-            aggregator.add(rec);
-            return true;
-        },
-        options.read);
+    auto& r = **reader;
+    Result<ReadStats> stats = ReadStats {};
+    if (r.canReadSharded(options.read) && aggregator.shardable(r.decoder())) {
+        // Both cores read and decode; samples are tallied per thread and merged (the same figures as one pass).
+        aggregator.makeShards(ParallelRecordWalk::Threads);
+        stats = r.readSharded([&](const pmu::DecodedRecord& rec) { aggregator.add(rec, r.position()); },
+            [&](unsigned thread, const pmu::DecodedRecord& sample, std::uint64_t at) {
+                aggregator.addShardSample(thread, sample, at);
+            },
+            options.read);
+    } else {
+        stats = r.read(
+            [&](const pmu::DecodedRecord& rec) {
+                aggregator.add(rec, r.position());
+                return true;
+            },
+            options.read);
+    }
     if (!stats) return stats.error();
     ImportResult out = aggregator.finish();
     out.pipeMode = (*reader)->pipeMode();
