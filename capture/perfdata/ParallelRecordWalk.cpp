@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <unistd.h>
@@ -64,6 +66,7 @@ void ParallelRecordWalk::work(unsigned thread)
 {
     using State = Buffer::State;
     std::unique_lock lock(m_mutex);
+    std::optional<std::chrono::steady_clock::time_point> stalledSince; ///< since when this thread found no job
     const auto moved = [&] {
         if (m_sleepers) m_moved.notify_all();
     };
@@ -73,6 +76,7 @@ void ParallelRecordWalk::work(unsigned thread)
         for (auto& b : m_buffers)
             if (b.state == State::Walked && (!job || b.reader == thread)) job = &b;
         if (job) {
+            stalledSince.reset();
             job->state = State::Handling;
             lock.unlock();
             handle(thread, *job);
@@ -88,34 +92,52 @@ void ParallelRecordWalk::work(unsigned thread)
             for (auto& b : m_buffers)
                 if (b.state == State::Read && b.chunk == m_nextWalk) job = &b;
             if (job) {
+                stalledSince.reset();
                 walk(*job);
                 moved();
                 continue;
             }
         }
-        // 3. Read the next chunk into a free buffer.
-        const std::uint64_t at = m_begin + m_nextRead * ChunkBytes;
-        if (!m_stopped && at < m_end) {
-            for (auto& b : m_buffers)
-                if (b.state == State::Free) job = &b;
-            if (job) {
-                job->state = State::Reading;
-                job->chunk = m_nextRead++;
-                job->reader = thread;
-                job->want = static_cast<std::size_t>(std::min<std::uint64_t>(ChunkBytes, m_end - at));
-                lock.unlock();
-                const std::size_t got = readFull(job->data(), job->want, at);
-                lock.lock();
-                job->got = got;
-                job->state = m_stopped ? State::Free : State::Read; // read past where the walk ended: unused
-                moved();
-                continue;
+        // 3. Read the next chunk into a free buffer, keeping one free for 4.
+        // 4. Or, when the other thread has been reading the next chunk to walk for a while (preempted on a loaded
+        //    machine, where it may not run again for milliseconds), read it too: whichever read ends first is
+        //    walked, the other is dropped.
+        std::size_t free = 0;
+        for (auto& b : m_buffers)
+            if (b.state == State::Free) {
+                job = &b;
+                ++free;
             }
+        std::optional<std::uint64_t> chunk;
+        if (!m_stopped && m_begin + m_nextRead * ChunkBytes < m_end && free > 1) {
+            chunk = m_nextRead++;
+        } else if (!m_stopped && free > 0 && stalledSince && std::chrono::steady_clock::now() - *stalledSince > Stall) {
+            for (auto& b : m_buffers)
+                if (b.state == State::Reading && b.chunk == m_nextWalk) chunk = m_nextWalk;
         }
-        // 4. Nothing to do now: the end, or wait for the other thread's read or handling.
+        if (chunk) {
+            stalledSince.reset();
+            const std::uint64_t at = m_begin + *chunk * ChunkBytes;
+            job->state = State::Reading;
+            job->chunk = *chunk;
+            job->reader = thread;
+            job->want = static_cast<std::size_t>(std::min<std::uint64_t>(ChunkBytes, m_end - at));
+            lock.unlock();
+            const std::size_t got = readFull(job->data(), job->want, at);
+            lock.lock();
+            job->got = got;
+            bool unused = m_stopped || job->chunk < m_nextWalk; // read past the walk's end, or read twice
+            for (const auto& b : m_buffers)
+                unused = unused || (&b != job && b.chunk == job->chunk && b.state == State::Read);
+            job->state = unused ? State::Free : State::Read;
+            moved();
+            continue;
+        }
+        // 5. Nothing to do now: the end, or wait for the other thread's read or handling.
         if (m_stopped) break;
+        if (!stalledSince) stalledSince = std::chrono::steady_clock::now();
         ++m_sleepers;
-        m_moved.wait(lock);
+        m_moved.wait_for(lock, Stall);
         --m_sleepers;
     }
 }
@@ -181,24 +203,25 @@ void ParallelRecordWalk::handle(unsigned thread, Buffer& b)
 
 void ParallelRecordWalk::submit(std::uint64_t chunk, Batch batch)
 {
-    std::lock_guard lock(m_orderedMutex);
-    auto apply = [&](const Batch& b) {
+    // Never waits for the thread applying (it may be preempted): the batch is left for it, and whoever applies
+    // goes on while the next batch in order is there.
+    std::unique_lock lock(m_orderedMutex);
+    m_pending.emplace(chunk, std::move(batch));
+    if (m_applying) return;
+    m_applying = true;
+    while (!m_pending.empty() && m_pending.begin()->first == m_nextBatch) {
+        Batch next = std::move(m_pending.begin()->second);
+        m_pending.erase(m_pending.begin());
+        lock.unlock();
         std::size_t offset = 0;
-        for (const auto& [at, size] : b.records) {
-            m_h.onOrdered({ b.bytes.data() + offset, size }, at);
+        for (const auto& [at, size] : next.records) {
+            m_h.onOrdered({ next.bytes.data() + offset, size }, at);
             offset += size;
         }
+        lock.lock();
         ++m_nextBatch;
-    };
-    if (chunk != m_nextBatch) {
-        m_pending.emplace(chunk, std::move(batch));
-        return;
     }
-    apply(batch);
-    while (!m_pending.empty() && m_pending.begin()->first == m_nextBatch) {
-        apply(m_pending.begin()->second);
-        m_pending.erase(m_pending.begin());
-    }
+    m_applying = false;
 }
 
 } // namespace rdt::perfdata

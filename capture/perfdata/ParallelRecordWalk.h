@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -22,11 +23,14 @@ namespace rdt::perfdata {
 /// records; walk the next chunk in file order when it has been read; read the next chunk into a free buffer. It
 /// sleeps only when none is left (every buffer read ahead and the next one to walk still being read by the other
 /// thread): threads never wait for each other chunk by chunk, which on a loaded machine would cost a scheduler
-/// wake-up each time. Record boundaries are only known by walking the headers from the start, so the walk is a
-/// chain, in file order, under the lock (a few hundred loads per chunk): the record cut by a chunk's edge is copied
-/// in front of the next chunk (less than one record). Records of the fast types go to `onFast` on the thread that
-/// handles their chunk, in no particular order between threads; every other record is copied and given to
-/// `onOrdered`, one at a time, in file order (chunk by chunk, whichever thread finishes the chunk before it).
+/// wake-up each time. A thread preempted in the middle of a read would hold the walk up for a time slice, so after
+/// `Stall` without a job the other reads that chunk again into the spare buffer. Ordered records never make a
+/// thread wait either: the thread applying them applies whatever batches are due, the others leave theirs. Record
+/// boundaries are only known by walking the headers from the start, so the walk is a chain, in file order, under the
+/// lock (a few hundred loads per chunk): the record cut by a chunk's edge is copied in front of the next chunk (less
+/// than one record). Records of the fast types go to `onFast` on the thread that handles their chunk, in no particular
+/// order between threads; every other record is copied and given to `onOrdered`, one at a time, in file order (chunk by
+/// chunk, whichever thread finishes the chunk before it).
 ///
 /// The walk stops, leaving the rest to a single-threaded reader, at the first record it does not take: a record of
 /// a type that `stopsWalk` (records changing how later ones decode, or followed by a payload), a header whose size
@@ -36,7 +40,9 @@ namespace rdt::perfdata {
 class ParallelRecordWalk {
 public:
     static constexpr std::size_t ChunkBytes = 256u << 10;
-    static constexpr std::size_t Buffers = 4; ///< read ahead: 4 x (64 + 256) KiB
+    static constexpr std::size_t Buffers = 5; ///< 4 read ahead and one to read a stalled chunk again: 5 x 320 KiB
+    /// How long a thread with nothing to do waits for the other's read of the next chunk before reading it too.
+    static constexpr std::chrono::microseconds Stall { 500 };
     static constexpr std::size_t Reserve = 64u << 10; ///< > the largest record (perf_event_header.size is a u16)
     static constexpr unsigned Threads = 2;
 
@@ -109,6 +115,7 @@ private:
     std::mutex m_orderedMutex;
     std::map<std::uint64_t, Batch> m_pending;
     std::uint64_t m_nextBatch = 0;
+    bool m_applying = false; ///< a thread is applying batches (the others leave theirs in m_pending)
 };
 
 } // namespace rdt::perfdata

@@ -4,7 +4,20 @@
 #include "ParallelRecordWalk.h"
 #include "RecordAggregator.h"
 
+#include <cstdlib>
+#include <unistd.h>
+
 namespace rdt::perfdata {
+
+namespace {
+bool useBothCores(unsigned threads)
+{
+    if (threads != 0) return threads > 1;
+    double load = 0;
+    const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 1 && ::getloadavg(&load, 1) == 1 && load < static_cast<double>(cpus) - 1.0;
+}
+} // namespace
 
 Result<ImportResult> importPerfData(const std::string& path, const ImportOptions& options)
 {
@@ -15,7 +28,7 @@ Result<ImportResult> importPerfData(const std::string& path, const ImportOptions
     RecordAggregator aggregator(options, header);
     auto& r = **reader;
     Result<ReadStats> stats = ReadStats {};
-    if (r.canReadSharded(options.read) && aggregator.shardable(r.decoder())) {
+    if (useBothCores(options.threads) && r.canReadSharded(options.read) && aggregator.shardable(r.decoder())) {
         // Both cores read and decode; samples are tallied per thread and merged (the same figures as one pass).
         aggregator.makeShards(ParallelRecordWalk::Threads);
         stats = r.readSharded([&](const pmu::DecodedRecord& rec) { aggregator.add(rec, r.position()); },

@@ -284,11 +284,10 @@ Result<ReadStats> PerfDataReader::readSharded(const std::function<void(const pmu
         stats.decodeErrors += t.stats.decodeErrors;
         for (std::size_t i = 0; i < std::size(stats.byType); ++i)
             stats.byType[i] += t.stats.byType[i];
-        warnings.insert(warnings.end(), std::make_move_iterator(t.warnings.begin()),
-            std::make_move_iterator(t.warnings.end()));
+        warnings.insert(
+            warnings.end(), std::make_move_iterator(t.warnings.begin()), std::make_move_iterator(t.warnings.end()));
     }
-    std::stable_sort(
-        warnings.begin(), warnings.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(warnings.begin(), warnings.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (auto& [at, w] : warnings)
         warn(stats, std::move(w));
     stats.bytes += outcome.bytes;
@@ -303,9 +302,8 @@ Result<ReadStats> PerfDataReader::readSharded(const std::function<void(const pmu
     }
     // The rest (nothing, unless a record stopped the walk or the file ends early) in one pass from where it stopped.
     m_pos = outcome.stoppedAt;
-    m_input = m_pos < m_dataEnd
-        ? std::make_unique<RecordInput>(ReadAhead::file(m_file.get(), m_pos, m_dataEnd))
-        : std::make_unique<RecordInput>(std::span<const std::byte> {});
+    m_input = m_pos < m_dataEnd ? std::make_unique<RecordInput>(ReadAhead::file(m_file.get(), m_pos, m_dataEnd))
+                                : std::make_unique<RecordInput>(std::span<const std::byte> {});
     if (auto st = readRecords(stats, ordered, options, nextProgress); !st) {
         m_options = nullptr;
         return st.error();

@@ -267,7 +267,8 @@ TEST(BranchGraph, MergedCallStackGraphsCountWhatOneGraphCounts)
 {
     BranchGraph whole(BranchGraph::Mode::CallStack), a(BranchGraph::Mode::CallStack), b(BranchGraph::Mode::CallStack);
     for (int i = 0; i < 30; ++i) {
-        const auto s = lbrSample(0x1210, { br(0x1150, 0x1200), br(0x1050 + static_cast<std::uint64_t>(i % 3), 0x1100) });
+        const auto s
+            = lbrSample(0x1210, { br(0x1150, 0x1200), br(0x1050 + static_cast<std::uint64_t>(i % 3), 0x1100) });
         whole.add(s);
         (i < 11 ? a : b).add(s);
     }
