@@ -212,7 +212,8 @@ TEST(BranchGraph, MergedGraphsCountWhatOneGraphCounts)
         const std::uint8_t indirectCall = 5; // PERF_BR_IND_CALL: a call too
         auto s = lbrSample(0x1010 + static_cast<std::uint64_t>(i % 4),
             { br(0x1050, 0x1100, i % 5 == 0, static_cast<std::uint16_t>(i), type), br(0x1180, 0x1060),
-                br(0x1120, 0x1200 + static_cast<std::uint64_t>(i % 2), false, 3, i % 2 ? indirectCall : perf::BrCall),
+                br(0x1120, 0x1200 + static_cast<std::uint64_t>(i % 2), false, 3,
+                    i % 2 ? indirectCall : std::uint8_t { perf::BrCall }),
                 br(0, 0) });
         if (i % 7 == 0) s.branches = {}; // an empty stack
         samples.push_back(std::move(s));
