@@ -67,6 +67,9 @@ void ParallelRecordWalk::work(unsigned thread)
     using State = Buffer::State;
     std::unique_lock lock(m_mutex);
     std::optional<std::chrono::steady_clock::time_point> stalledSince; ///< since when this thread found no job
+    const auto progress = [&] { // the caller's callback, on the caller's thread (unlocked)
+        if (thread == 0 && m_h.progress && !m_h.progress(m_bytesSeen.load())) m_cancel.store(true);
+    };
     const auto moved = [&] {
         if (m_sleepers) m_moved.notify_all();
     };
@@ -80,9 +83,8 @@ void ParallelRecordWalk::work(unsigned thread)
             job->state = State::Handling;
             lock.unlock();
             handle(thread, *job);
-            const bool goOn = thread != 0 || !m_h.progress || m_h.progress(m_bytesSeen.load());
+            progress();
             lock.lock();
-            if (!goOn) m_cancel.store(true);
             job->state = State::Free;
             moved();
             continue;
@@ -124,6 +126,7 @@ void ParallelRecordWalk::work(unsigned thread)
             job->want = static_cast<std::size_t>(std::min<std::uint64_t>(ChunkBytes, m_end - at));
             lock.unlock();
             const std::size_t got = readFull(job->data(), job->want, at);
+            progress(); // also while the other thread handles every chunk: the caller still hears how far it is
             lock.lock();
             job->got = got;
             bool unused = m_stopped || job->chunk < m_nextWalk; // read past the walk's end, or read twice

@@ -55,7 +55,8 @@ public:
         std::function<void(unsigned thread, std::span<const std::byte> record, std::uint64_t at)> onFast;
         /// Any other record, in file order, never concurrently.
         std::function<void(std::span<const std::byte> record, std::uint64_t at)> onOrdered;
-        /// On the calling thread after each of its chunks: (bytes walked so far); false cancels the walk.
+        /// On the calling thread after each chunk it read or handled: (bytes of the records handled so far); false
+        /// cancels the walk.
         std::function<bool(std::uint64_t walked)> progress;
     };
     struct Outcome {

@@ -217,7 +217,9 @@ TEST(ShardedRead, ProgressComesFromTheCallerAndCancels)
     };
     const auto all = sharded(path, opt);
     ASSERT_TRUE(all.ok);
-    ASSERT_GE(calls.size(), 2u);
+    // At least the last call; more when the caller's thread handled chunks (on a loaded machine the other thread
+    // may have handled them all).
+    ASSERT_GE(calls.size(), 1u);
     EXPECT_TRUE(std::is_sorted(calls.begin(), calls.end()));
     EXPECT_EQ(calls.back(), all.stats.bytes);
 
