@@ -26,6 +26,12 @@ struct ImportOptions {
     std::function<void(const pmu::DecodedRecord&)> onRecord;
     /// Optional: samples for which it returns false are left out of every aggregate (a time window; compare).
     std::function<bool(const pmu::Sample&)> keepSample;
+    /// Threads decoding a file: 1 the pipelined single pass (a reading thread feeds the decoding one), 2 both
+    /// threads read and decode (PerfDataReader::readSharded; file mode without per-record callbacks), 0 two when
+    /// a core is idle (1-minute load average below the processors' count minus one), else one: on a busy machine
+    /// the kernel's autogroup scheduling gives the import one share of the CPU whatever its thread count, and the
+    /// pipelined pass, whose threads sleep and wake often, got it sooner (README "Performance").
+    unsigned threads = 0;
 };
 
 struct SymbolCount {

@@ -3,6 +3,7 @@
 // tools/perf/util/session.c; docs/PMU.md). The file's header is PerfDataHeaderReader's.
 #include "PerfDataReader.h"
 
+#include "ParallelRecordWalk.h"
 #include "PerfDataHeaderReader.h"
 #include "ZstdStream.h"
 #include "pmu/PerfRecordBytes.h"
@@ -11,6 +12,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <iterator>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -129,8 +132,26 @@ Result<ReadStats> PerfDataReader::read(
                          : std::make_unique<RecordInput>(m_bytes.subspan(
                              static_cast<std::size_t>(m_dataBegin), static_cast<std::size_t>(m_dataEnd - m_dataBegin)));
     ReadStats stats;
-    const std::uint64_t total = m_stream ? 0 : m_dataEnd - m_dataBegin;
     std::uint64_t nextProgress = options.progressEvery;
+    if (auto st = readRecords(stats, onRecord, options, nextProgress); !st) {
+        m_options = nullptr;
+        return st.error();
+    }
+    finishRead(stats, options);
+    return stats;
+}
+
+void PerfDataReader::finishRead(ReadStats& stats, const ReadOptions& options)
+{
+    if (options.progress && !stats.cancelled) options.progress(stats.bytes, m_stream ? 0 : m_dataEnd - m_dataBegin);
+    if (m_header.events.empty()) m_header.events = m_attrEvents;
+    m_options = nullptr;
+}
+
+Status PerfDataReader::readRecords(ReadStats& stats, const std::function<bool(const pmu::DecodedRecord&)>& onRecord,
+    const ReadOptions& options, std::uint64_t& nextProgress)
+{
+    const std::uint64_t total = m_stream ? 0 : m_dataEnd - m_dataBegin;
     bool stop = false;
     while (!stop) {
         if (!ensure(perf::HeaderSize)) {
@@ -181,9 +202,113 @@ Result<ReadStats> PerfDataReader::read(
             }
         }
     }
-    if (options.progress && !stats.cancelled) options.progress(stats.bytes, total);
-    if (m_header.events.empty()) m_header.events = m_attrEvents;
-    m_options = nullptr;
+    return {};
+}
+
+bool PerfDataReader::canReadSharded(const ReadOptions& options) const
+{
+    return m_file && !m_pipe && !m_stream && !m_input && !m_readDone && !options.onRawRecord;
+}
+
+Result<ReadStats> PerfDataReader::readSharded(const std::function<void(const pmu::DecodedRecord&)>& onRecord,
+    const std::function<void(unsigned thread, const pmu::DecodedRecord& sample, std::uint64_t at)>& onSample,
+    const ReadOptions& options)
+{
+    if (!canReadSharded(options))
+        return makeError("perf.data reader: this input cannot be read on several threads", "use read()");
+    m_readDone = true;
+    m_options = &options;
+    constexpr unsigned Threads = ParallelRecordWalk::Threads;
+    // Warnings with their record's offset: each source keeps its first MaxWarnings in file order, so the first
+    // MaxWarnings of all of them, by offset, are the ones a single pass keeps.
+    using Tagged = std::vector<std::pair<std::uint64_t, std::string>>;
+    struct PerThread {
+        ReadStats stats;
+        Tagged warnings;
+        pmu::DecodedRecord scratch;
+    };
+    std::vector<PerThread> threads(Threads);
+    ReadStats stats;
+    Tagged orderedWarnings;
+    const auto ordered = [&](const pmu::DecodedRecord& rec) {
+        onRecord(rec);
+        return true;
+    };
+    std::optional<Error> failed;
+    ParallelRecordWalk::Handlers h;
+    h.isFast = [](std::uint32_t type) { return type == perf::RecordSample; };
+    // Records that change how later ones decode (attrs, features, event names, build-ids) or are followed by a
+    // payload that is not records: the single-threaded reader takes it from there.
+    h.stopsWalk = [](std::uint32_t type) {
+        return type == perf::RecordHeaderAttr || type == perf::RecordHeaderFeature || type == perf::RecordEventUpdate
+            || type == perf::RecordHeaderBuildId || type == perf::RecordHeaderTracingData
+            || type == perf::RecordAuxtrace;
+    };
+    h.onFast = [&](unsigned thread, std::span<const std::byte> rec, std::uint64_t at) {
+        auto& t = threads[thread];
+        ++t.stats.records;
+        ++t.stats.byType[perf::RecordSample];
+        if (auto st = m_decoder.decode(rec, t.scratch); !st) {
+            ++t.stats.decodeErrors;
+            if (t.warnings.size() < MaxWarnings)
+                t.warnings.emplace_back(at, "record at offset " + std::to_string(at) + ": " + st.error().message);
+            return;
+        }
+        if (t.scratch.kind == pmu::RecordKind::Sample) ++t.stats.samples;
+        onSample(thread, t.scratch, at);
+    };
+    h.onOrdered = [&](std::span<const std::byte> rec, std::uint64_t at) {
+        m_pos = at;
+        bool stop = false;
+        std::uint64_t payload = 0; // none: records with payloads stop the walk
+        if (auto st = handle(rec, stats, ordered, stop, payload); !st && !failed) failed = st.error();
+        for (auto& w : stats.warnings)
+            if (orderedWarnings.size() < MaxWarnings) orderedWarnings.emplace_back(at, std::move(w));
+        stats.warnings.clear();
+    };
+    const std::uint64_t total = m_dataEnd - m_dataBegin;
+    std::uint64_t nextProgress = options.progressEvery;
+    if (options.progress)
+        h.progress = [&](std::uint64_t walked) {
+            if (walked < nextProgress) return true;
+            nextProgress = walked + options.progressEvery;
+            return options.progress(walked, total);
+        };
+    ParallelRecordWalk walk(m_file.get(), m_dataBegin, m_dataEnd, std::move(h));
+    const auto outcome = walk.run();
+
+    Tagged warnings = std::move(orderedWarnings);
+    for (auto& t : threads) {
+        stats.records += t.stats.records;
+        stats.samples += t.stats.samples;
+        stats.decodeErrors += t.stats.decodeErrors;
+        for (std::size_t i = 0; i < std::size(stats.byType); ++i)
+            stats.byType[i] += t.stats.byType[i];
+        warnings.insert(
+            warnings.end(), std::make_move_iterator(t.warnings.begin()), std::make_move_iterator(t.warnings.end()));
+    }
+    std::stable_sort(warnings.begin(), warnings.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [at, w] : warnings)
+        warn(stats, std::move(w));
+    stats.bytes += outcome.bytes;
+    if (failed) {
+        m_options = nullptr;
+        return *failed;
+    }
+    if (outcome.cancelled) {
+        stats.cancelled = true;
+        finishRead(stats, options);
+        return stats;
+    }
+    // The rest (nothing, unless a record stopped the walk or the file ends early) in one pass from where it stopped.
+    m_pos = outcome.stoppedAt;
+    m_input = m_pos < m_dataEnd ? std::make_unique<RecordInput>(ReadAhead::file(m_file.get(), m_pos, m_dataEnd))
+                                : std::make_unique<RecordInput>(std::span<const std::byte> {});
+    if (auto st = readRecords(stats, ordered, options, nextProgress); !st) {
+        m_options = nullptr;
+        return st.error();
+    }
+    finishRead(stats, options);
     return stats;
 }
 

@@ -60,9 +60,9 @@ struct ReadOptions {
 ///
 /// Records come in file order. perf itself re-sorts samples by time between FINISHED_ROUNDs (ordered events);
 /// aggregations do not need that, and MMAPs precede the samples that use them in every file we have seen.
-/// A file is read ahead on a second thread (ReadAhead: the kernel's copy out of the page cache, about half of an
-/// import's CPU time) while this one decodes and aggregates; records stay in file order on one thread, so every
-/// aggregate is what a single pass gives.
+/// read(): a file is read ahead on a second thread (ReadAhead: the kernel's copy out of the page cache, about half
+/// of an import's CPU time) while this one decodes and aggregates; records stay in file order on one thread.
+/// readSharded(): both threads read and decode (ParallelRecordWalk), samples to per-thread aggregates.
 /// EVENT_UPDATE records (pipe mode: event names, units and scales) update the event owning their id.
 class PerfDataReader {
 public:
@@ -88,8 +88,25 @@ public:
     Result<ReadStats> read(
         const std::function<bool(const pmu::DecodedRecord&)>& onRecord, const ReadOptions& options = {});
 
+    /// Whether readSharded() can read this input: a file (not a pipe or bytes in memory), no onRawRecord.
+    bool canReadSharded(const ReadOptions& options) const;
+    /// read() on two threads (ParallelRecordWalk): every SAMPLE record goes to `onSample` on the thread that read
+    /// it (`thread` < ParallelRecordWalk::Threads; called concurrently, in no order between threads); every other
+    /// record, and the samples inside COMPRESSED records or after a record that stops the parallel walk, to
+    /// `onRecord` in file order, never concurrently. The same records and the same ReadStats as read() (progress
+    /// comes from the calling thread; cancelling stops at a chunk's edge).
+    Result<ReadStats> readSharded(const std::function<void(const pmu::DecodedRecord&)>& onRecord,
+        const std::function<void(unsigned thread, const pmu::DecodedRecord& sample, std::uint64_t at)>& onSample,
+        const ReadOptions& options = {});
+    /// During an `onRecord` callback: the file offset of the record (of the COMPRESSED record holding it).
+    std::uint64_t position() const { return m_pos; }
+
 private:
     PerfDataReader();
+    /// The record loop of read() from the cursor (m_input at m_pos) to the end; `nextProgress` carries on.
+    Status readRecords(ReadStats& stats, const std::function<bool(const pmu::DecodedRecord&)>& onRecord,
+        const ReadOptions& options, std::uint64_t& nextProgress);
+    void finishRead(ReadStats& stats, const ReadOptions& options);
     Status readHeader(); ///< the file's header (PerfDataHeaderReader) into m_header, m_decoder, m_attrEvents
     bool ensure(std::size_t n) { return m_input->ensure(n); } ///< n bytes at the cursor (false at end of input)
     void consume(std::size_t n)

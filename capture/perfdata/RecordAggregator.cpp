@@ -3,8 +3,7 @@
 
 #include "BranchStackOrigin.h"
 
-#include <algorithm>
-#include <map>
+#include <optional>
 
 namespace rdt::perfdata {
 
@@ -12,6 +11,7 @@ RecordAggregator::RecordAggregator(const ImportOptions& options, const HeaderInf
     : m_options(options)
     , m_header(header)
     , m_search(options.symfs)
+    , m_tally(header)
 { }
 
 void RecordAggregator::addMapping(const pmu::DecodedRecord& rec)
@@ -35,34 +35,16 @@ void RecordAggregator::addMapping(const pmu::DecodedRecord& rec)
     m_symbols.addMapping(m.pid, local.mapping, local.binaryPresent);
 }
 
-void RecordAggregator::add(const pmu::DecodedRecord& rec)
+void RecordAggregator::add(const pmu::DecodedRecord& rec, std::uint64_t order)
 {
     switch (rec.kind) {
     case pmu::RecordKind::Mmap:
         addMapping(rec);
         break;
-    case pmu::RecordKind::Sample: {
-        const auto& s = rec.sample;
-        if (m_options.keepSample && !m_options.keepSample(s)) break;
-        ++m_out.samples;
-        auto& c = m_byIp[PidIp { s.pid, s.ip }];
-        ++c.samples;
-        c.period += s.period;
-        if (s.has(pmu::perf::SampleBranchStack) && rec.attr) {
-            if (!m_graph) {
-                auto info = pmu::BranchGraph::Info::fromAttr(*rec.attr);
-                info.source = branchStackSource(*rec.attr, m_header);
-                m_graph.emplace(info);
-            }
-            m_graph->add(s);
-        }
-        if (s.has(pmu::perf::SampleDataSrc) && s.has(pmu::perf::SampleWeight | pmu::perf::SampleWeightStruct)) {
-            if (!m_out.hasMem && rec.attr) m_out.memOrigin = loadLatencyOrigin(*rec.attr, m_header);
-            m_out.hasMem = true;
-            m_latency.add(s);
-        }
+    case pmu::RecordKind::Sample:
+        if (m_options.keepSample && !m_options.keepSample(rec.sample)) break;
+        m_tally.add(rec.sample, rec.attr, order);
         break;
-    }
     default:
         m_symbols.onRecord(rec);
         break;
@@ -70,28 +52,40 @@ void RecordAggregator::add(const pmu::DecodedRecord& rec)
     if (m_options.onRecord) m_options.onRecord(rec);
 }
 
+bool RecordAggregator::shardable(const pmu::RecordDecoder& decoder) const
+{
+    if (m_options.onRecord || m_options.keepSample) return false;
+    std::optional<pmu::BranchGraph::Info> branches;
+    for (std::size_t i = 0; i < decoder.eventCount(); ++i) {
+        const auto& attr = decoder.event(i);
+        if ((attr.sampleType & pmu::perf::SampleDataSrc)
+            && (attr.sampleType & (pmu::perf::SampleWeight | pmu::perf::SampleWeightStruct)))
+            return false;
+        if (!(attr.sampleType & pmu::perf::SampleBranchStack)) continue;
+        auto info = pmu::BranchGraph::Info::fromAttr(attr);
+        info.source = branchStackSource(attr, m_header);
+        if (branches
+            && (branches->mode != info.mode || branches->typesRecorded != info.typesRecorded
+                || branches->source != info.source))
+            return false;
+        branches = info;
+    }
+    return true;
+}
+
+void RecordAggregator::makeShards(unsigned count)
+{
+    m_shards.clear();
+    for (unsigned i = 0; i < count; ++i)
+        m_shards.emplace_back(m_header);
+}
+
 ImportResult RecordAggregator::finish()
 {
-    std::map<std::pair<std::string, std::string>, SymbolCount> sym;
-    m_byIp.forEach([&](const PidIp& key, const IpCount& c) {
-        const auto& info = m_symbols.resolve(key.pid, key.ip);
-        auto& row = sym[{ info.function, info.module }];
-        row.symbol = info.function;
-        row.module = info.module;
-        row.samples += c.samples;
-        row.period += c.period;
-    });
-    for (auto& [k, v] : sym)
-        m_out.bySymbol.push_back(std::move(v));
-    std::sort(m_out.bySymbol.begin(), m_out.bySymbol.end(), [](const SymbolCount& a, const SymbolCount& b) {
-        return a.samples != b.samples ? a.samples > b.samples : a.symbol < b.symbol;
-    });
-    if (m_graph) {
-        m_out.lbrMode = m_graph->mode();
-        m_out.lbrInfo = m_graph->info();
-        m_out.lbr = m_graph->report(m_symbols);
-    }
-    if (m_out.hasMem) m_out.mem = m_latency.report(m_symbols, m_options.topN);
+    for (auto& shard : m_shards)
+        m_tally.merge(std::move(shard));
+    m_shards.clear();
+    m_tally.finish(m_out, m_symbols, m_options.topN);
     return std::move(m_out);
 }
 

@@ -7,14 +7,13 @@
 // figures for the same records.
 
 #include "PerfDataImport.h"
+#include "SampleTally.h"
 #include "SymbolSearch.h"
-#include "core/FlatHashMap.h"
-#include "pmu/BranchGraph.h"
-#include "pmu/LoadLatency.h"
+#include "pmu/RecordDecoder.h"
 #include "pmu/Symbolizer.h"
 
-#include <optional>
 #include <set>
+#include <vector>
 
 namespace rdt::perfdata {
 
@@ -24,7 +23,23 @@ public:
     /// so a pipe-mode reader may still be filling it.
     RecordAggregator(const ImportOptions& options, const HeaderInfo& header);
 
-    void add(const pmu::DecodedRecord& rec);
+    /// The next record in file order.
+    void add(const pmu::DecodedRecord& rec) { add(rec, m_nextOrder++); }
+    /// A record at `order`, its place in the file (e.g. its offset; never decreasing between calls).
+    void add(const pmu::DecodedRecord& rec, std::uint64_t order);
+
+    /// Whether samples may be tallied on several threads (addShardSample) with the figures of one pass: no
+    /// per-record callbacks of the caller, no load-latency samples (their percentiles depend on the order), and
+    /// one kind of branch stack (mode and source) among `decoder`'s events.
+    bool shardable(const pmu::RecordDecoder& decoder) const;
+    /// Makes `count` per-thread tallies for addShardSample (before any thread uses them).
+    void makeShards(unsigned count);
+    /// A sample at file offset `order`, from thread `shard` (each thread its own; called concurrently with add()).
+    void addShardSample(unsigned shard, const pmu::DecodedRecord& rec, std::uint64_t order)
+    {
+        m_shards[shard].add(rec.sample, rec.attr, order);
+    }
+
     /// The aggregates over every record added (stats and header are the caller's to fill).
     ImportResult finish();
 
@@ -36,20 +51,9 @@ private:
     ImportResult m_out;
     SymbolSearch m_search;
     pmu::Symbolizer m_symbols;
-    std::optional<pmu::BranchGraph> m_graph;
-    pmu::LoadLatency m_latency;
-    struct PidIp {
-        std::uint32_t pid = 0;
-        std::uint64_t ip = 0;
-        bool operator==(const PidIp&) const = default;
-    };
-    struct PidIpHash {
-        std::uint64_t operator()(const PidIp& k) const { return k.ip ^ (std::uint64_t { k.pid } << 40); }
-    };
-    struct IpCount {
-        std::uint64_t samples = 0, period = 0;
-    };
-    FlatHashMap<PidIp, IpCount, PidIpHash> m_byIp;
+    SampleTally m_tally;
+    std::vector<SampleTally> m_shards;
+    std::uint64_t m_nextOrder = 0;
     std::set<std::string> m_seenPaths;
 };
 

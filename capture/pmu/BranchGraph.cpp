@@ -61,7 +61,7 @@ bool BranchGraph::userEntry(const BranchEntry& e)
     return (e.from & kernelHalf) == 0 || (e.to & kernelHalf) == 0;
 }
 
-void BranchGraph::add(const Sample& s)
+void BranchGraph::add(const Sample& s, std::uint64_t order)
 {
     ++m_samples;
     const auto& br = s.branches;
@@ -89,7 +89,8 @@ void BranchGraph::add(const Sample& s)
         for (const auto& e : br) {
             if (e.from == 0 && e.to == 0) continue;
             ++branches;
-            auto& st = edges[AddrPair { s.pid, e.from, e.to }];
+            auto& tally = edges[AddrPair { s.pid, e.from, e.to }];
+            auto& st = tally.stats;
             ++st.count;
             st.mispredicts += e.mispred() ? 1u : 0u;
             const std::uint16_t c = e.cycles();
@@ -98,6 +99,7 @@ void BranchGraph::add(const Sample& s)
             if (e.type()) {
                 st.type = e.type();
                 st.newType = e.newType();
+                tally.typeAt = order;
             }
         }
         m_branches += branches;
@@ -117,6 +119,38 @@ void BranchGraph::add(const Sample& s)
             return;
         }
     bucket.push_back(StackEntry { s.pid, 1, frames });
+}
+
+void BranchGraph::merge(const BranchGraph& other)
+{
+    m_samples += other.m_samples;
+    m_branches += other.m_branches;
+    m_empty += other.m_empty;
+    m_kernelOnly += other.m_kernelOnly;
+    other.m_selfIps.forEach([&](const AddrPair& key, std::uint64_t count) { m_selfIps[key] += count; });
+    other.m_edges.forEach([&](const AddrPair& key, const EdgeTally& from) {
+        auto& to = m_edges[key];
+        const bool laterType = from.stats.type && (!to.stats.type || from.typeAt > to.typeAt);
+        const auto type = to.stats.type, newType = to.stats.newType;
+        to.stats.add(from.stats);
+        if (!laterType) {
+            to.stats.type = type;
+            to.stats.newType = newType;
+        } else {
+            to.typeAt = from.typeAt;
+        }
+    });
+    for (const auto& [hash, bucket] : other.m_stacks) {
+        auto& mine = m_stacks[hash];
+        for (const auto& entry : bucket) {
+            auto same = std::find_if(mine.begin(), mine.end(),
+                [&](const StackEntry& e) { return e.pid == entry.pid && e.frames == entry.frames; });
+            if (same != mine.end())
+                same->count += entry.count;
+            else
+                mine.push_back(entry);
+        }
+    }
 }
 
 EdgeKind BranchGraph::kindOf(
@@ -180,12 +214,27 @@ BranchGraphReport BranchGraph::report(Symbolizer& symbols) const
             n.self += count;
             n.inclusive += count;
         });
-        m_edges.forEach([&](const AddrPair& key, const BranchEdgeStats& st) {
+        // A function edge's branch type is that of its address pairs' last typed entry in file order, whatever
+        // the order of the table (which depends on how it was filled: one pass or merged shards).
+        std::map<const FunctionEdge*, std::uint64_t> typeAt;
+        m_edges.forEach([&](const AddrPair& key, const EdgeTally& tally) {
+            const auto& st = tally.stats;
             const std::string from = node(key.pid, key.from).name;
             const std::string to = node(key.pid, key.to).name;
             EdgeKindFrom kindFrom = EdgeKindFrom::None;
             const EdgeKind kind = kindOf(key, st, symbols, kindFrom);
-            edge(from, to, kind, kindFrom).stats.add(st);
+            auto& e = edge(from, to, kind, kindFrom);
+            const auto type = e.stats.type, newType = e.stats.newType;
+            e.stats.add(st);
+            if (st.type) {
+                auto [at, first] = typeAt.try_emplace(&e, tally.typeAt);
+                if (!first && tally.typeAt < at->second) {
+                    e.stats.type = type;
+                    e.stats.newType = newType;
+                } else {
+                    at->second = tally.typeAt;
+                }
+            }
         });
     } else {
         std::vector<std::string> names;

@@ -34,7 +34,7 @@ struct BranchEdgeStats {
     std::uint64_t mispredicts = 0;
     std::uint64_t cycles = 0; ///< sum of the LBR cycles fields (0 when the PMU does not report them)
     std::uint64_t cycleSamples = 0; ///< entries with non-zero cycles
-    std::uint8_t type = 0; ///< perf::BranchType of the entries (0 unknown; the last seen)
+    std::uint8_t type = 0; ///< perf::BranchType of the entries (0 unknown; the last seen in file order)
     std::uint8_t newType = 0; ///< PERF_BR_NEW_* when type is EXTEND_ABI
     double mispredictRate() const { return count ? static_cast<double>(mispredicts) / static_cast<double>(count) : 0; }
     double averageCycles() const
@@ -106,8 +106,15 @@ public:
         : m_info(info)
     { }
 
-    /// Adds one sample (needs BRANCH_STACK; uses IP, PID).
-    void add(const Sample& s);
+    /// Adds one sample (needs BRANCH_STACK; uses IP, PID), the next in file order.
+    void add(const Sample& s) { add(s, m_samples); }
+    /// Adds one sample at `order`, its place in the file (e.g. its record's offset): a graph fed by several threads
+    /// (one graph each, merged) still keeps an edge's branch type of the last entry in file order. Within one graph
+    /// samples come in order (`order` never decreases).
+    void add(const Sample& s, std::uint64_t order);
+    /// Adds the samples of another graph of the same mode (other parts of the same file): every count is the
+    /// one a single graph fed with all the samples has.
+    void merge(const BranchGraph& other);
     /// Builds the function-level graph, resolving each distinct address once.
     BranchGraphReport report(Symbolizer& symbols) const;
     void clear();
@@ -129,6 +136,10 @@ private:
             return p.from ^ std::rotl(p.to, 29) ^ (std::uint64_t { p.pid } << 47);
         }
     };
+    struct EdgeTally {
+        BranchEdgeStats stats;
+        std::uint64_t typeAt = 0; ///< `order` of the sample whose entry set stats.type (merge keeps the later)
+    };
     struct StackEntry {
         std::uint32_t pid = 0;
         std::uint64_t count = 0;
@@ -142,7 +153,7 @@ private:
 
     Info m_info;
     std::uint64_t m_samples = 0, m_branches = 0, m_empty = 0, m_kernelOnly = 0;
-    FlatHashMap<AddrPair, BranchEdgeStats, PairHash> m_edges; ///< any-branch: from -> to
+    FlatHashMap<AddrPair, EdgeTally, PairHash> m_edges; ///< any-branch: from -> to
     std::unordered_map<std::uint64_t, std::vector<StackEntry>> m_stacks; ///< call-stack: by stack hash
     FlatHashMap<AddrPair, std::uint64_t, PairHash> m_selfIps; ///< (pid, ip, 0) -> samples
     std::vector<std::uint64_t> m_frameScratch;

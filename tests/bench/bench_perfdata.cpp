@@ -2,7 +2,8 @@
 // perf.data import benchmark (issues 8 and 46): generated LBR perf.data files of 256 MiB and 1 GiB (or
 // RDTSCOPE_PERFDATA_BENCH_MB MiB only) made by replaying propeller_sample_1's samples, then on each
 //   cat:   `cat FILE > /dev/null` with the file in the page cache (the floor: reading it at all)
-//   ours:  import + branch call graph (rdt::perfdata::importPerfData, symbols through the real binary)
+//   ours:  import + branch call graph (rdt::perfdata::importPerfData, symbols through the real binary), on two
+//          threads, in the pipelined single pass, and as `report` chooses (the ratios are of the last)
 //   perf:  `perf report --stdio -b` on the same file with the same binary
 // each in its own child process, timed on the wall clock with the child's CPU time and peak RSS (wait4). Prints
 // the two ratios of issue 46.
@@ -120,19 +121,33 @@ void compareWithPerf(std::uint64_t mb, const std::string& dir, const std::string
     std::printf("rdtscope read + decode only:        %.3f s wall, %.3f s CPU (%.0f MiB/s), peak RSS %.0f MiB%s\n",
         readOnly.seconds, readOnly.cpuSeconds, mib / readOnly.seconds, static_cast<double>(readOnly.maxRssKb) / 1024.0,
         readOnly.status == 0 ? "" : " (FAILED)");
-    // The real import `report --lbr` runs: every record decoded, symbols through the real binary, the branch graph.
-    const auto ours = medianOf(Repeats, [&]() {
-        return inChild([&]() {
-            rdt::perfdata::ImportOptions opt;
-            opt.symfs = { Fixtures };
-            auto r = rdt::perfdata::importPerfData(file, opt);
-            return r && r->samples == gen->samples && !r->lbr.edges.empty() ? 0 : 1;
+    // The real import `report --lbr` runs: every record decoded, symbols through the real binary, the branch graph;
+    // on both threads (ImportOptions::threads 2), in the pipelined single pass (1), and as `report` runs it (0: two
+    // threads when the load average leaves a core idle).
+    const auto importRun = [&](unsigned threads) {
+        return medianOf(Repeats, [&]() {
+            return inChild([&]() {
+                rdt::perfdata::ImportOptions opt;
+                opt.symfs = { Fixtures };
+                opt.threads = threads;
+                auto r = rdt::perfdata::importPerfData(file, opt);
+                return r && r->samples == gen->samples && !r->lbr.edges.empty() ? 0 : 1;
+            });
         });
-    });
-    std::printf("rdtscope import + branch graph:     %.3f s wall, %.3f s CPU (%.0f MiB/s, %.0f k samples/s), peak RSS "
-                "%.0f MiB%s\n",
-        ours.seconds, ours.cpuSeconds, mib / ours.seconds, static_cast<double>(gen->samples) / ours.seconds / 1000.0,
-        static_cast<double>(ours.maxRssKb) / 1024.0, ours.status == 0 ? "" : " (FAILED)");
+    };
+    const auto printImport = [&](const char* what, const ChildRun& run) {
+        std::printf("%s %.3f s wall, %.3f s CPU (%.0f MiB/s, %.0f k samples/s), peak RSS %.0f MiB%s\n", what,
+            run.seconds, run.cpuSeconds, mib / run.seconds, static_cast<double>(gen->samples) / run.seconds / 1000.0,
+            static_cast<double>(run.maxRssKb) / 1024.0, run.status == 0 ? "" : " (FAILED)");
+    };
+    double load = 0;
+    (void)getloadavg(&load, 1);
+    printImport("rdtscope import, two threads:      ", importRun(2));
+    printImport("rdtscope import, pipelined pass:   ", importRun(1));
+    const auto ours = importRun(0);
+    std::printf("(load average %.1f: `report` uses %s)\n", load,
+        load < static_cast<double>(sysconf(_SC_NPROCESSORS_ONLN)) - 1.0 ? "two threads" : "the pipelined pass");
+    printImport("rdtscope import + branch graph:    ", ours);
     std::printf("ratio: rdtscope import is %.1fx a page-cache read\n", ours.seconds / pageCache.seconds);
 
     if (std::system("perf --version >/dev/null 2>&1") != 0) {

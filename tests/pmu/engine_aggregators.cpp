@@ -200,3 +200,89 @@ TEST(LoadLatency, PercentilesExactBelowReservoir)
     EXPECT_EQ(st.max, 100u);
     EXPECT_DOUBLE_EQ(st.mean(), 50.5);
 }
+
+// A graph per reading thread, merged (perf.data imports tally samples on two threads): every count is the one graph
+// fed with all the samples has, and an edge's branch type is that of its last entry in file order, whichever graph
+// saw it and in whichever order the graphs merge.
+TEST(BranchGraph, MergedGraphsCountWhatOneGraphCounts)
+{
+    std::vector<Sample> samples;
+    for (int i = 0; i < 40; ++i) {
+        const auto type = static_cast<std::uint8_t>(i % 3 == 1 ? perf::BrCall : (i % 3 == 2 ? perf::BrUncond : 0));
+        const std::uint8_t indirectCall = 5; // PERF_BR_IND_CALL: a call too
+        auto s = lbrSample(0x1010 + static_cast<std::uint64_t>(i % 4),
+            { br(0x1050, 0x1100, i % 5 == 0, static_cast<std::uint16_t>(i), type), br(0x1180, 0x1060),
+                br(0x1120, 0x1200 + static_cast<std::uint64_t>(i % 2), false, 3,
+                    i % 2 ? indirectCall : std::uint8_t { perf::BrCall }),
+                br(0, 0) });
+        if (i % 7 == 0) s.branches = {}; // an empty stack
+        samples.push_back(std::move(s));
+    }
+    // The last typed entry of 0x1050 -> 0x1100 is sample 38's (BrUncond; 39's has no type); of parse -> hash
+    // (two address pairs, both calls) sample 39's indirect call.
+    BranchGraph whole(BranchGraph::Mode::AnyBranch);
+    BranchGraph even(BranchGraph::Mode::AnyBranch), odd(BranchGraph::Mode::AnyBranch);
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        whole.add(samples[i], i * 100);
+        (i % 2 ? odd : even).add(samples[i], i * 100);
+    }
+    BranchGraph oddFirst(BranchGraph::Mode::AnyBranch);
+    oddFirst.merge(odd);
+    oddFirst.merge(even);
+    even.merge(odd);
+    Symbolizer sym;
+    addProgram(sym);
+    const auto expected = whole.report(sym);
+    for (const auto* merged : { &even, &oddFirst }) {
+        const auto r = merged->report(sym);
+        EXPECT_EQ(r.samples, 40u);
+        EXPECT_EQ(r.samples, expected.samples);
+        EXPECT_EQ(r.branches, expected.branches);
+        EXPECT_EQ(r.emptyStacks, expected.emptyStacks);
+        ASSERT_EQ(r.edges.size(), expected.edges.size());
+        for (std::size_t i = 0; i < r.edges.size(); ++i) {
+            const auto &a = r.edges[i], &b = expected.edges[i];
+            EXPECT_EQ(std::tie(a.from, a.to, a.kind, a.kindFrom), std::tie(b.from, b.to, b.kind, b.kindFrom));
+            EXPECT_EQ(a.stats.count, b.stats.count) << a.from << " -> " << a.to;
+            EXPECT_EQ(a.stats.mispredicts, b.stats.mispredicts);
+            EXPECT_EQ(a.stats.cycles, b.stats.cycles);
+            EXPECT_EQ(a.stats.cycleSamples, b.stats.cycleSamples);
+            EXPECT_EQ(a.stats.type, b.stats.type) << a.from << " -> " << a.to;
+        }
+        ASSERT_EQ(r.functions.size(), expected.functions.size());
+        for (std::size_t i = 0; i < r.functions.size(); ++i) {
+            EXPECT_EQ(r.functions[i].name, expected.functions[i].name);
+            EXPECT_EQ(r.functions[i].self, expected.functions[i].self);
+        }
+    }
+    const auto* jump = findEdge(expected, "main", "parse");
+    ASSERT_NE(jump, nullptr);
+    EXPECT_EQ(jump->stats.type, perf::BrUncond);
+    const auto* call = findEdge(expected, "parse", "hash");
+    ASSERT_NE(call, nullptr);
+    EXPECT_EQ(call->kind, EdgeKind::Call);
+    EXPECT_EQ(call->stats.type, 5u);
+}
+
+TEST(BranchGraph, MergedCallStackGraphsCountWhatOneGraphCounts)
+{
+    BranchGraph whole(BranchGraph::Mode::CallStack), a(BranchGraph::Mode::CallStack), b(BranchGraph::Mode::CallStack);
+    for (int i = 0; i < 30; ++i) {
+        const auto s
+            = lbrSample(0x1210, { br(0x1150, 0x1200), br(0x1050 + static_cast<std::uint64_t>(i % 3), 0x1100) });
+        whole.add(s);
+        (i < 11 ? a : b).add(s);
+    }
+    a.merge(b);
+    Symbolizer sym;
+    addProgram(sym);
+    const auto r = a.report(sym), expected = whole.report(sym);
+    ASSERT_EQ(r.edges.size(), expected.edges.size());
+    ASSERT_FALSE(r.edges.empty());
+    for (std::size_t i = 0; i < r.edges.size(); ++i)
+        EXPECT_EQ(std::tie(r.edges[i].from, r.edges[i].to, r.edges[i].stats.count),
+            std::tie(expected.edges[i].from, expected.edges[i].to, expected.edges[i].stats.count));
+    ASSERT_NE(findNode(r, "hash"), nullptr);
+    EXPECT_EQ(findNode(r, "hash")->self, 30u);
+    EXPECT_EQ(findNode(r, "main")->inclusive, findNode(expected, "main")->inclusive);
+}
