@@ -65,6 +65,8 @@ struct AllocationLayout {
     std::vector<CacheLayout> caches;
     std::vector<BandwidthLayout> bandwidths;
     std::vector<int> domains; ///< every resource's domain ids, ascending
+    /// Why there is no bandwidth control when the machine's shape says (MB hidden under CDP on Arm MPAM); "" else.
+    std::string bandwidthAbsent;
 
     const CacheLayout* cache(const std::string& resource) const;
     const BandwidthLayout* bandwidth(const std::string& resource) const;

@@ -152,6 +152,7 @@ api::AllocationLayout allocationLayoutOf(const Capabilities& caps, const CpuFeat
         layout.caches.push_back(std::move(c));
     }
     std::sort(layout.domains.begin(), layout.domains.end());
+    layout.bandwidthAbsent = caps.bandwidthAbsentReason();
     return layout;
 }
 

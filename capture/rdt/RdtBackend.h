@@ -147,6 +147,9 @@ struct Capabilities {
     /// smaller num_rmids limits (0 = unknown).
     unsigned maxMonitorGroups() const;
     bool hasAllocation() const { return !resources.empty(); }
+    /// Why the tree offers no bandwidth control when its shape says (Arm MPAM's driver hides MB under CDP: CDP on,
+    /// total but no local bandwidth counter, no bandwidth resource; Documentation/arch/arm64/mpam.rst); "" otherwise.
+    std::string bandwidthAbsentReason() const;
 };
 
 /// A control group (CTRL_MON, owns a CLOS and an RMID) or a monitor group (MON, an RMID under a parent).

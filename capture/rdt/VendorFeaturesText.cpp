@@ -79,16 +79,7 @@ std::string formatResourceLines(const Capabilities& caps)
         }
     }
     if (caps.resources.empty()) t += "no allocation resources\n";
-    // The MPAM driver offers no MB while CDP is on (it emulates CDP with a pair of PARTIDs per group, which the
-    // bandwidth controls would count twice): said when info/ shows that shape, never assumed from a vendor.
-    const bool cdp = caps.cdpL3 || caps.cdpL2;
-    const bool bandwidth = std::any_of(caps.resources.begin(), caps.resources.end(),
-        [](const ResourceCaps& r) { return r.kind == ResourceKind::Bandwidth; });
-    const auto& m = caps.monitoring;
-    if (cdp && !bandwidth && m.present && m.mbmTotal && !m.mbmLocal)
-        t += "MB      not offered while CDP is on: this resctrl counts total but no local bandwidth, as Arm MPAM "
-             "does, and MPAM's driver hides MB under CDP because CDP takes two PARTIDs per group that its "
-             "bandwidth controls would count twice; mount without -o cdp to control bandwidth\n";
+    if (const std::string why = caps.bandwidthAbsentReason(); !why.empty()) t += "MB      " + why + "\n";
     return t;
 }
 
