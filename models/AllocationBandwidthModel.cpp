@@ -181,7 +181,7 @@ QString AllocationBandwidthModel::budgetText() const
         if (unknown > 0) t += tr(" (%n group(s) unknown)", nullptr, unknown);
         parts << t;
     }
-    return tr("%1 budget (%2): %3").arg(qs(b->name), qs(b->budgetSource), parts.join(QStringLiteral("; ")));
+    return tr("%1 budget: %2").arg(qs(b->name), parts.join(QStringLiteral("; ")));
 }
 
 const GroupAllocation* AllocationBandwidthModel::group(int row) const
@@ -254,6 +254,7 @@ QString AllocationBandwidthModel::formatValue(const BandwidthSchema& schema, uns
         return QString::fromStdString(rdt::formatBandwidth(r, v));
     }
     if (schema.unit == "%") return QStringLiteral("%1 %").arg(v);
+    if (schema.unit == "blocks" && v == 1) return QStringLiteral("1 block");
     if (schema.unit.rfind('/', 0) == 0) return QStringLiteral("%1%2").arg(v).arg(qs(schema.unit)); // "256/511"
     if (schema.unit == "level" || schema.unit == "delay" || schema.unit == "weight")
         return QStringLiteral("%1 %2").arg(qs(schema.unit)).arg(v);

@@ -76,6 +76,9 @@ struct BandwidthSchema {
     /// The control's own description (info/<RES>/resource_schemata/<CTRL>/) in words, "" when it has none.
     std::string described;
     std::vector<int> domains; ///< the control's own domains (MB on Arm MPAM: the L3 cache ids); empty = unknown
+    /// info/<RES>/mode of the resource_schemata RFC: the active mode and those offered ("legacy", {legacy, native}).
+    std::string mode;
+    std::vector<std::string> modes;
 
     /// The value the hardware/kernel will actually apply for a requested one (clamped into [min, max]).
     unsigned effectiveValue(unsigned requested) const;

@@ -44,6 +44,8 @@ BandwidthSchema bandwidthSchemaOf(const rdt::api::BandwidthLayout& layout)
     b.budgetSource = layout.budgetSource;
     if (layout.description) b.described = layout.description->summary();
     b.domains = layout.domains;
+    b.mode = layout.mode;
+    b.modes = layout.modes;
     return b;
 }
 

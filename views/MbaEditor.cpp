@@ -281,6 +281,10 @@ void MbaEditor::sync()
     m_schemaBox->setCurrentText(m_model->schema());
     m_schemaBox->setEnabled(names.size() > 1);
     // A unit never breaks across lines ("GB/" and "s"): a word joiner after its slash, a no-break space before it.
+    const BandwidthSchema* shown = m_model->bandwidthSchema();
+    m_rules->setToolTip(shown && !shown->described.empty()
+            ? tr("Described by the kernel: %1").arg(QString::fromStdString(shown->described))
+            : QString());
     m_rules->setText(rulesText()
                          .replace(QStringLiteral("/s"), QStringLiteral("/\u2060s"))
                          .replace(QStringLiteral(" GB"), QStringLiteral("\u00a0GB"))
@@ -355,25 +359,30 @@ QString MbaEditor::rulesText() const
         return tr("No bandwidth allocation (MBA/CBA) on this source.");
     }
     const QString name = QString::fromStdString(b->name);
-    const QString described = b->described.empty()
-        ? QString()
-        : tr(" Described by the kernel (resource_schemata): %1.").arg(QString::fromStdString(b->described));
+    // The description itself goes to the tooltip (describedText()): the rule line stays short enough to read.
+    QString described = b->described.empty() ? QString() : tr(" Range and unit from info/resource_schemata.");
+    if (!b->mode.empty()) {
+        QStringList offered;
+        for (const auto& m : b->modes)
+            offered << QString::fromStdString(m);
+        described += tr(" Mode %1 (info/mode offers %2).")
+                         .arg(QString::fromStdString(b->mode), offered.join(QStringLiteral(", ")));
+    }
     const QString range = tr("%1..%2").arg(
         AllocationBandwidthModel::formatValue(*b, b->minValue), AllocationBandwidthModel::formatValue(*b, b->maxValue));
     using rdt::api::BandwidthRole;
     if (m_model->isTriple())
-        return tr("%1: a region's min, opt and max per group and domain, %2, edited together; the validator refuses "
-                  "a triple unless min \u2264 opt \u2264 max, before anything is written.%3")
+        return tr("%1: min, opt and max per group and domain, %2, edited together; refused before writing unless "
+                  "min \u2264 opt \u2264 max.%3")
             .arg(m_model->schema(), range, described);
     if (b->role == BandwidthRole::Reserved)
-        return tr("%1: bandwidth blocks reserved per group, %2; all groups together reserve at most %3 blocks per "
-                  "domain, and a change over that budget is refused before anything is written.%4")
+        return tr("%1: blocks reserved per group, %2; all groups together at most %3 per domain, checked before "
+                  "writing.%4")
             .arg(name, range)
             .arg(b->budget)
             .arg(described);
     if (b->role == BandwidthRole::Weight)
-        return tr("%1: the group's weight in the bandwidth no group reserved, %2 (255 by default; 0 = no share of "
-                  "it).%3")
+        return tr("%1: weight in the bandwidth no group reserved, %2 (255 by default; 0 = no share).%3")
             .arg(name, range, described);
     if (b->role != BandwidthRole::Limit) // a region bound whose partners this source lacks
         return tr("%1: one bound of region %2, %3.%4").arg(name).arg(b->region).arg(range, described);

@@ -59,6 +59,9 @@ struct BandwidthLayout {
     std::string budgetSource; ///< the file the budget was read from
     /// What info/<RES>/resource_schemata/<CTRL>/ says of the control, when the kernel describes it.
     std::optional<ControlDescription> description;
+    /// info/<RES>/mode: the resource's selected mode ("legacy", "native") and those offered; "" when absent.
+    std::string mode;
+    std::vector<std::string> modes;
 };
 
 struct AllocationLayout {

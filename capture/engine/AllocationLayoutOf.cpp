@@ -98,6 +98,8 @@ api::BandwidthLayout bandwidthLayoutOf(const ResourceCaps& r, unsigned sncNodes)
     b.budget = r.budget;
     b.budgetSource = r.budgetSource;
     b.description = r.description;
+    b.mode = r.mode;
+    b.modes = r.modes;
     return b;
 }
 

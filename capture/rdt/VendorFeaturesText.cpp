@@ -70,12 +70,20 @@ std::string formatResourceLines(const Capabilities& caps)
                 o.show("sparse_masks", r.sparseMasks ? "yes (non-contiguous masks allowed)" : "no").c_str(),
                 o.show("num_closids", std::to_string(r.numClosids)).c_str(), domains.c_str());
         } else {
-            t += formatString("%-7s %s%s  closids %s  domains %s\n", r.name.c_str(), describeBandwidthUnit(r).c_str(),
+            // The RFC's info/<RES>/mode, when the kernel has it: "mode legacy (of legacy, native)".
+            std::string mode;
+            if (!r.mode.empty()) {
+                mode = "  mode " + r.mode + " (of";
+                for (const auto& m : r.modes)
+                    mode += " " + m;
+                mode += ")";
+            }
+            t += formatString("%-7s %s%s  closids %s  domains %s%s\n", r.name.c_str(), describeBandwidthUnit(r).c_str(),
                 r.bandwidthUnit != BandwidthUnit::Percent ? ""
                     : !o.known("delay_linear")            ? ("  delay " + o.show("delay_linear", "")).c_str()
                     : r.delayLinear                       ? ""
                                                           : "  (delay non-linear)",
-                o.show("num_closids", std::to_string(r.numClosids)).c_str(), domains.c_str());
+                o.show("num_closids", std::to_string(r.numClosids)).c_str(), domains.c_str(), mode.c_str());
         }
     }
     if (caps.resources.empty()) t += "no allocation resources\n";

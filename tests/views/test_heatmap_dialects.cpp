@@ -85,7 +85,7 @@ struct DialectSetup {
         return -1;
     }
     /// The editor the table opens on (row, 0), cast to T (null when it is another kind).
-    template<typename T> T* openEditor(int row)
+    template <typename T> T* openEditor(int row)
     {
         QTableView* v = editor.view();
         const QModelIndex i = bandwidth().index(row, 0);
@@ -134,7 +134,8 @@ void TestHeatmapDialects::riscvReservationShowsItsBudgetAndRefusesOverIt()
                                  .arg(b->budget)
                                  .arg(room)),
         qPrintable(budget));
-    QVERIFY2(s.editor.rulesText().contains(QStringLiteral("Described by the kernel")), qPrintable(s.editor.rulesText()));
+    QVERIFY2(
+        s.editor.rulesText().contains(QStringLiteral("from info/resource_schemata")), qPrintable(s.editor.rulesText()));
     // The spin box takes the description's range: 1..budget blocks.
     auto* e = s.openEditor<BandwidthValueEditor>(row);
     QVERIFY(e);
@@ -212,7 +213,8 @@ void TestHeatmapDialects::regionBoundsAreEditedAsOneTriple()
     QCOMPARE(s.kernelValue("p0", "MB_REGION0_MIN", domain), std::optional<std::string>("400"));
     QCOMPARE(s.kernelValue("p0", "MB_REGION0_OPT", domain), std::optional<std::string>("450"));
     QCOMPARE(s.kernelValue("p0", "MB_REGION0_MAX", domain), std::optional<std::string>("500"));
-    QVERIFY2(s.bandwidth().index(row, 0).data().toString().startsWith(QStringLiteral("min 400 \u00b7 opt 450 \u00b7 max 500")),
+    QVERIFY2(s.bandwidth().index(row, 0).data().toString().startsWith(
+                 QStringLiteral("min 400 \u00b7 opt 450 \u00b7 max 500")),
         qPrintable(s.bandwidth().index(row, 0).data().toString()));
     // Out of order: the validator refuses it and nothing is written.
     QVERIFY(!s.bandwidth().setTriple(row, 0, 300, 200, 500));
@@ -243,8 +245,8 @@ void TestHeatmapDialects::armUnderCdpSaysWhyThereIsNoBandwidth()
     DialectSetup s("arm-mpam", { "p0" }, true);
     QVERIFY(s.bandwidth().schemaNames().isEmpty());
     QCOMPARE(s.bandwidth().columnCount(), 0);
-    QVERIFY2(s.editor.rulesText().contains(QStringLiteral("not offered while CDP is on")),
-        qPrintable(s.editor.rulesText()));
+    QVERIFY2(
+        s.editor.rulesText().contains(QStringLiteral("not offered while CDP is on")), qPrintable(s.editor.rulesText()));
 }
 
 QTEST_MAIN(TestHeatmapDialects)
