@@ -36,14 +36,53 @@ AllocationEditCommand::AllocationEditCommand(
     , m_edits(std::move(edits))
 { }
 
+AllocationEditCommand* AllocationEditCommand::together(AllocationModel* model, std::vector<AllocationEdit> edits)
+{
+    auto* c = new AllocationEditCommand(model, std::move(edits));
+    c->m_together = true;
+    return c;
+}
+
 void AllocationEditCommand::redo()
 {
-    if (!writeAll(true)) setObsolete(true);
+    if (!(m_together ? writeTogether(true) : writeAll(true))) setObsolete(true);
 }
 
 void AllocationEditCommand::undo()
 {
-    if (!writeAll(false)) setObsolete(true);
+    if (!(m_together ? writeTogether(false) : writeAll(false))) setObsolete(true);
+}
+
+bool AllocationEditCommand::writeTogether(bool forward)
+{
+    if (m_edits.empty()) return true;
+    AllocationWriter* w = m_model->writer();
+    const AllocationEdit& first = m_edits.front();
+    std::vector<std::pair<std::string, unsigned>> values;
+    for (const auto& e : m_edits)
+        values.emplace_back(e.schema, static_cast<unsigned>(forward ? e.newValue : e.oldValue));
+    rdt::Result<std::vector<unsigned>> r = w
+        ? w->writeBandwidths(first.group, first.domain, values)
+        : rdt::Result<std::vector<unsigned>>(rdt::makeError("no allocation backend is connected"));
+    const std::string failure = r ? std::string() : r.error().message;
+    for (std::size_t i = 0; i < m_edits.size(); ++i) {
+        AllocationEdit& e = m_edits[i];
+        const std::uint64_t before = forward ? e.oldValue : e.newValue;
+        rdt::AllocationChanged ev { rdt::monotonicNs(), "gui", e.group, e.schema, e.domain, valueText(before, false),
+            valueText(forward ? e.newValue : e.oldValue, false), r.ok(), failure };
+        if (r && i < r->size()) {
+            // What the backend holds wins, as for single edits.
+            (forward ? e.newValue : e.oldValue) = (*r)[i];
+            ev.newValue = valueText((*r)[i], false);
+            m_model->storeValue(e.group, e.schema, e.domain, (*r)[i], false);
+        }
+        m_model->notifyWritten(ev);
+    }
+    if (r) return true;
+    // The engine's transaction wrote nothing (or restored it): the reason goes on every bound of the change.
+    for (const auto& e : m_edits)
+        m_model->reportRejection(e.group, e.schema, e.domain, QString::fromStdString(failure));
+    return false;
 }
 
 bool AllocationEditCommand::writeAll(bool forward)

@@ -27,6 +27,9 @@ struct AllocationEdit {
 class AllocationEditCommand : public QUndoCommand {
 public:
     AllocationEditCommand(AllocationModel* model, std::vector<AllocationEdit> edits, QUndoCommand* parent = nullptr);
+    /// Bandwidth edits of one group and domain that only hold together (a region's min, opt and max): written as
+    /// one change (AllocationWriter::writeBandwidths), so the validator judges the whole and a refusal writes none.
+    static AllocationEditCommand* together(AllocationModel* model, std::vector<AllocationEdit> edits);
 
     void redo() override;
     void undo() override;
@@ -36,7 +39,10 @@ public:
 private:
     /// Writes `forward ? newValue : oldValue` for every edit; on a rejection rolls back and returns false.
     bool writeAll(bool forward);
+    /// The same for `together` edits: one write of all of them.
+    bool writeTogether(bool forward);
 
     AllocationModel* m_model;
     std::vector<AllocationEdit> m_edits;
+    bool m_together = false;
 };

@@ -66,6 +66,19 @@ struct BandwidthSchema {
     Rounding rounding = Rounding::Up;
     bool higherThrottles = false; ///< true for delays and CBA levels: a bigger number means less bandwidth
     unsigned sncNodes = 1; ///< Intel SNC: nodes per L3 domain; a value applies to the whole domain, all its nodes
+    /// What a value does (rdt::api::BandwidthRole, decided by the engine from the schemata name): a cap, reserved
+    /// blocks (CBQRI MB_MIN), a weight (MB_WGHT) or one bound of region `region`'s min <= opt <= max triple.
+    rdt::api::BandwidthRole role = rdt::api::BandwidthRole::Limit;
+    int region = -1;
+    /// CBQRI MB_MIN: the blocks all groups may reserve together per domain (0: none), and the file it came from.
+    std::uint64_t budget = 0;
+    std::string budgetSource;
+    /// The control's own description (info/<RES>/resource_schemata/<CTRL>/) in words, "" when it has none.
+    std::string described;
+    std::vector<int> domains; ///< the control's own domains (MB on Arm MPAM: the L3 cache ids); empty = unknown
+    /// info/<RES>/mode of the resource_schemata RFC: the active mode and those offered ("legacy", {legacy, native}).
+    std::string mode;
+    std::vector<std::string> modes;
 
     /// The value the hardware/kernel will actually apply for a requested one (clamped into [min, max]).
     unsigned effectiveValue(unsigned requested) const;
@@ -91,6 +104,8 @@ struct AllocationState {
     std::vector<CacheSchema> caches;
     std::vector<BandwidthSchema> bandwidths;
     std::vector<int> domains; ///< cache ids (resctrl domain ids; may have gaps)
+    /// Why the machine offers no bandwidth control, when the engine knows (rdt::api::AllocationLayout).
+    std::string bandwidthAbsent;
     std::vector<GroupAllocation> groups; ///< in CLOSID order, default group first
     bool writable = false; ///< false: editing is disabled and readOnlyReason says why (issue 6 item 8)
     std::string readOnlyReason;
@@ -119,5 +134,10 @@ public:
     /// Writes one bandwidth value; returns the value read back (after the backend's rounding).
     virtual rdt::Result<unsigned> writeBandwidth(
         const std::string& group, const std::string& schema, int domain, unsigned value)
+        = 0;
+    /// Writes several bandwidth values of one group and domain as one change, validated as a whole (a region's
+    /// min, opt and max, which only together keep min <= opt <= max); returns the values read back, in order.
+    virtual rdt::Result<std::vector<unsigned>> writeBandwidths(
+        const std::string& group, int domain, const std::vector<std::pair<std::string, unsigned>>& values)
         = 0;
 };

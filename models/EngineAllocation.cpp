@@ -38,6 +38,14 @@ BandwidthSchema bandwidthSchemaOf(const rdt::api::BandwidthLayout& layout)
     b.rounding = BandwidthSchema::Rounding::Up;
     b.higherThrottles = layout.higherThrottles;
     b.sncNodes = layout.sncNodes;
+    b.role = layout.role;
+    b.region = layout.region;
+    b.budget = layout.budget;
+    b.budgetSource = layout.budgetSource;
+    if (layout.description) b.described = layout.description->summary();
+    b.domains = layout.domains;
+    b.mode = layout.mode;
+    b.modes = layout.modes;
     return b;
 }
 
@@ -62,6 +70,7 @@ AllocationState allocationStateOf(const rdt::api::AllocationLayout& layout)
     for (const auto& b : layout.bandwidths)
         st.bandwidths.push_back(bandwidthSchemaOf(b));
     st.domains = layout.domains;
+    st.bandwidthAbsent = layout.bandwidthAbsent;
     return st;
 }
 
@@ -174,4 +183,30 @@ rdt::Result<unsigned> EngineAllocationWriter::writeBandwidth(
     auto r = write(group, schema, domain, std::to_string(value), false);
     if (!r) return r.error();
     return static_cast<unsigned>(*r);
+}
+
+rdt::Result<std::vector<unsigned>> EngineAllocationWriter::writeBandwidths(
+    const std::string& group, int domain, const std::vector<std::pair<std::string, unsigned>>& values)
+{
+    // One engine transaction: the validator sees the whole change (checkRegionTriples over the merged triple), and
+    // a refusal or a failed write leaves every value as it was.
+    rdt::Schemata change;
+    for (const auto& [schema, value] : values)
+        change.set(schema, domain, std::to_string(value));
+    const auto out = m_engine.applyAllocation(group, change);
+    if (!out.result.ok) {
+        rdt::Error e = out.result.error();
+        e.message = reasonOf(e);
+        return e;
+    }
+    std::vector<unsigned> held;
+    for (const auto& [schema, value] : values) {
+        auto v = out.applied.value(schema, domain);
+        auto b = v ? rdt::parseBandwidth(*v)
+                   : rdt::Result<std::uint64_t>(rdt::errnoError(EIO,
+                       "no " + schema + ":" + std::to_string(domain) + " in " + group + "/schemata after the write"));
+        if (!b) return b.error();
+        held.push_back(static_cast<unsigned>(*b));
+    }
+    return held;
 }

@@ -45,6 +45,8 @@ public:
         const std::string& group, const std::string& schema, int domain, std::uint64_t mask) override;
     rdt::Result<unsigned> writeBandwidth(
         const std::string& group, const std::string& schema, int domain, unsigned value) override;
+    rdt::Result<std::vector<unsigned>> writeBandwidths(
+        const std::string& group, int domain, const std::vector<std::pair<std::string, unsigned>>& values) override;
 
     /// The kernel's own words from an engine error ("...; kernel says: Overlaps with exclusive group" ->
     /// "Overlaps with exclusive group"; "L3:0: The mask 5 has ..." -> "The mask 5 has ..."), for the row.

@@ -12,6 +12,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <array>
 #include <climits>
 
 namespace {
@@ -37,6 +39,21 @@ private:
     BandwidthSchema m_schema;
 };
 
+/// The spin box of one value: the control's own range (its description's min..max for described, reserved and
+/// weight controls), steps and unit.
+void setUpSpin(QSpinBox* spin, const BandwidthSchema& schema)
+{
+    const bool described = schema.role != rdt::api::BandwidthRole::Limit || !schema.described.empty();
+    // A cap's typing may go anywhere in the raw range: the label says what the hardware will make of it.
+    spin->setRange(described ? static_cast<int>(std::min<unsigned>(schema.minValue, INT_MAX)) : 0,
+        static_cast<int>(std::min<unsigned>(schema.maxValue, INT_MAX)));
+    if (schema.unit == "%") spin->setSuffix(QStringLiteral(" %"));
+    if (schema.unit == "GB/s") spin->setSuffix(QObject::tr(" \u00d7 1/8 GB/s"));
+    if (schema.unit == "blocks") spin->setSuffix(QObject::tr(" blocks"));
+    if (schema.unit.rfind('/', 0) == 0) spin->setSuffix(QString::fromStdString(schema.unit)); // "/511"
+    spin->setKeyboardTracking(true);
+}
+
 class BandwidthDelegate : public QStyledItemDelegate {
 public:
     explicit BandwidthDelegate(AllocationBandwidthModel* model, QObject* parent)
@@ -46,7 +63,9 @@ public:
     QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&, const QModelIndex&) const override
     {
         const BandwidthSchema* s = m_model->bandwidthSchema();
-        return s ? new BandwidthValueEditor(*s, parent) : nullptr;
+        if (!s) return nullptr;
+        if (m_model->isTriple()) return new RegionTripleEditor(*s, parent);
+        return new BandwidthValueEditor(*s, parent);
     }
     void updateEditorGeometry(QWidget* editor, const QStyleOptionViewItem& option, const QModelIndex&) const override
     {
@@ -59,10 +78,20 @@ public:
     }
     void setEditorData(QWidget* editor, const QModelIndex& index) const override
     {
+        if (auto* t = qobject_cast<RegionTripleEditor*>(editor)) {
+            const QVariantList v = index.data(Qt::EditRole).toList();
+            if (v.size() == 3) t->setValues(v[0].toUInt(), v[1].toUInt(), v[2].toUInt());
+            return;
+        }
         static_cast<BandwidthValueEditor*>(editor)->setValue(index.data(Qt::EditRole).toUInt());
     }
     void setModelData(QWidget* editor, QAbstractItemModel* model, const QModelIndex& index) const override
     {
+        if (auto* t = qobject_cast<RegionTripleEditor*>(editor)) {
+            const auto v = t->values();
+            model->setData(index, QVariantList { v[0], v[1], v[2] }, Qt::EditRole);
+            return;
+        }
         model->setData(index, static_cast<BandwidthValueEditor*>(editor)->requested(), Qt::EditRole);
     }
 
@@ -80,11 +109,7 @@ BandwidthValueEditor::BandwidthValueEditor(const BandwidthSchema& schema, QWidge
 {
     m_spin->setObjectName(QStringLiteral("value"));
     m_effective->setObjectName(QStringLiteral("effective"));
-    // Typing may go anywhere in the raw range: the label says what the hardware will make of it.
-    m_spin->setRange(0, static_cast<int>(std::min<unsigned>(schema.maxValue, INT_MAX)));
-    if (schema.unit == "%") m_spin->setSuffix(QStringLiteral(" %"));
-    if (schema.unit == "GB/s") m_spin->setSuffix(tr(" \u00d7 1/8 GB/s"));
-    m_spin->setKeyboardTracking(true);
+    setUpSpin(m_spin, schema);
     auto* l = new QHBoxLayout(this);
     l->setContentsMargins(0, 0, 0, 0);
     l->addWidget(m_spin, 1);
@@ -121,11 +146,45 @@ void BandwidthValueEditor::updateEffective()
             : tr("\u2192 %1 will be written").arg(AllocationBandwidthModel::formatValue(m_schema, e)));
 }
 
+RegionTripleEditor::RegionTripleEditor(const BandwidthSchema& schema, QWidget* parent)
+    : QWidget(parent)
+{
+    auto* l = new QHBoxLayout(this);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->setSpacing(2);
+    const char* names[] = { "min", "opt", "max" };
+    for (std::size_t i = 0; i < m_spins.size(); ++i) {
+        m_spins[i] = new SnappingSpinBox(schema, this);
+        m_spins[i]->setObjectName(QLatin1String(names[i]));
+        m_spins[i]->setPrefix(QLatin1String(names[i]) + QLatin1Char(' '));
+        setUpSpin(m_spins[i], schema);
+        l->addWidget(m_spins[i], 1);
+    }
+    setFocusProxy(m_spins[0]);
+    setAutoFillBackground(true);
+}
+
+void RegionTripleEditor::setValues(unsigned min, unsigned opt, unsigned max)
+{
+    const unsigned v[] = { min, opt, max };
+    for (std::size_t i = 0; i < m_spins.size(); ++i)
+        m_spins[i]->setValue(static_cast<int>(std::min<unsigned>(v[i], INT_MAX)));
+}
+
+std::array<unsigned, 3> RegionTripleEditor::values() const
+{
+    std::array<unsigned, 3> out {};
+    for (std::size_t i = 0; i < m_spins.size(); ++i)
+        out[i] = static_cast<unsigned>(std::max(0, m_spins[i]->value()));
+    return out;
+}
+
 MbaEditor::MbaEditor(QWidget* parent)
     : QWidget(parent)
     , m_model(new AllocationBandwidthModel(this))
     , m_schemaBox(new QComboBox(this))
     , m_rules(new QLabel(this))
+    , m_budget(new QLabel(this))
     , m_banner(new QLabel(this))
     , m_status(new QLabel(this))
     , m_note(new QLabel(this))
@@ -143,6 +202,9 @@ MbaEditor::MbaEditor(QWidget* parent)
     m_banner->setWordWrap(true);
     colourscheme::followPalette(m_banner, colourscheme::warningBannerStyle);
     m_rules->setWordWrap(true);
+    m_budget->setWordWrap(true);
+    m_budget->setObjectName(QStringLiteral("budget"));
+    m_budget->hide();
     m_status->setWordWrap(true);
     colourscheme::useErrorText(m_status);
     m_status->hide();
@@ -160,6 +222,7 @@ MbaEditor::MbaEditor(QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
     layout->addWidget(m_rules);
+    layout->addWidget(m_budget);
     layout->addWidget(m_banner);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_status);
@@ -170,6 +233,7 @@ MbaEditor::MbaEditor(QWidget* parent)
         sync();
     });
     connect(m_model, &QAbstractItemModel::modelReset, this, &MbaEditor::sync);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &MbaEditor::syncBudget);
     connect(m_model, &AllocationBandwidthModel::valueRounded, this,
         [this](const QString& group, int domain, unsigned requested, unsigned written) {
             const BandwidthSchema* b = m_model->bandwidthSchema();
@@ -217,10 +281,15 @@ void MbaEditor::sync()
     m_schemaBox->setCurrentText(m_model->schema());
     m_schemaBox->setEnabled(names.size() > 1);
     // A unit never breaks across lines ("GB/" and "s"): a word joiner after its slash, a no-break space before it.
+    const BandwidthSchema* shown = m_model->bandwidthSchema();
+    m_rules->setToolTip(shown && !shown->described.empty()
+            ? tr("Described by the kernel: %1").arg(QString::fromStdString(shown->described))
+            : QString());
     m_rules->setText(rulesText()
                          .replace(QStringLiteral("/s"), QStringLiteral("/\u2060s"))
                          .replace(QStringLiteral(" GB"), QStringLiteral("\u00a0GB"))
                          .replace(QStringLiteral(" MiBps"), QStringLiteral("\u00a0MiBps")));
+    syncBudget();
     updateGeometry(); // the domain count sets the minimum width
     const bool editable = m_source && m_source->isEditable();
     m_banner->setVisible(!editable);
@@ -228,6 +297,18 @@ void MbaEditor::sync()
     m_view->setEditTriggers(editable
             ? QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed
             : QAbstractItemView::NoEditTriggers);
+}
+
+void MbaEditor::syncBudget()
+{
+    const QString t = m_model->budgetText();
+    m_budget->setText(t);
+    m_budget->setVisible(!t.isEmpty());
+}
+
+QString MbaEditor::budgetText() const
+{
+    return m_budget->isHidden() ? QString() : m_budget->text();
 }
 
 QSize MbaEditor::minimumSizeHint() const
@@ -270,8 +351,41 @@ QString MbaEditor::readOnlyText() const
 QString MbaEditor::rulesText() const
 {
     const BandwidthSchema* b = m_model->bandwidthSchema();
-    if (!b) return tr("No bandwidth allocation (MBA/CBA) on this source.");
+    if (!b) {
+        // The engine says why when the machine's shape tells (MB hidden under CDP on Arm MPAM).
+        if (m_source && !m_source->state().bandwidthAbsent.empty())
+            return tr("No bandwidth allocation: MB is %1.")
+                .arg(QString::fromStdString(m_source->state().bandwidthAbsent));
+        return tr("No bandwidth allocation (MBA/CBA) on this source.");
+    }
     const QString name = QString::fromStdString(b->name);
+    // The description itself goes to the tooltip (describedText()): the rule line stays short enough to read.
+    QString described = b->described.empty() ? QString() : tr(" Range and unit from info/resource_schemata.");
+    if (!b->mode.empty()) {
+        QStringList offered;
+        for (const auto& m : b->modes)
+            offered << QString::fromStdString(m);
+        described += tr(" Mode %1 (info/mode offers %2).")
+                         .arg(QString::fromStdString(b->mode), offered.join(QStringLiteral(", ")));
+    }
+    const QString range = tr("%1..%2").arg(
+        AllocationBandwidthModel::formatValue(*b, b->minValue), AllocationBandwidthModel::formatValue(*b, b->maxValue));
+    using rdt::api::BandwidthRole;
+    if (m_model->isTriple())
+        return tr("%1: min, opt and max per group and domain, %2, edited together; refused before writing unless "
+                  "min \u2264 opt \u2264 max.%3")
+            .arg(m_model->schema(), range, described);
+    if (b->role == BandwidthRole::Reserved)
+        return tr("%1: blocks reserved per group, %2; all groups together at most %3 per domain, checked before "
+                  "writing.%4")
+            .arg(name, range)
+            .arg(b->budget)
+            .arg(described);
+    if (b->role == BandwidthRole::Weight)
+        return tr("%1: weight in the bandwidth no group reserved, %2 (255 by default; 0 = no share).%3")
+            .arg(name, range, described);
+    if (b->role != BandwidthRole::Limit) // a region bound whose partners this source lacks
+        return tr("%1: one bound of region %2, %3.%4").arg(name).arg(b->region).arg(range, described);
     if (b->unit == "MiBps")
         return tr("%1: a MiBps limit per CLOS (mba_MBps software controller); any value is applied as written.")
             .arg(name);
@@ -299,5 +413,5 @@ QString MbaEditor::rulesText() const
         t += tr(" The cap is approximate and per CLOS; caps do not add up to 100 %.");
     if (b->sncNodes > 1) // resctrl.rst: SNC changes monitoring only; MBA is still per L3 domain
         t += tr(" SNC: a value applies to the whole L3 domain, all %1 of its nodes.").arg(b->sncNodes);
-    return t;
+    return t + described;
 }

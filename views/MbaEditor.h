@@ -6,6 +6,8 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <array>
+
 class QComboBox;
 class QLabel;
 class QSpinBox;
@@ -34,6 +36,9 @@ public:
     /// What the last write did when the hardware's rounding changed the typed value ("" otherwise), e.g.
     /// "MB for p0, domain 0: 55 % typed, 60 % written (steps of 10, rounded up)".
     QString noteText() const;
+    /// CBQRI MB_MIN's budget line ("MB_MIN budget (...): domain 72: 758 of 819 blocks reserved, 61 still fit"), ""
+    /// when the control has no budget.
+    QString budgetText() const;
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -45,11 +50,13 @@ private:
     /// The width of the group names and the first `maxColumns` domain columns (all of them for -1).
     int columnsWidth(int maxColumns) const;
     void sync();
+    void syncBudget();
 
     AllocationBandwidthModel* m_model;
     QPointer<AllocationModel> m_source;
     QComboBox* m_schemaBox;
     QLabel* m_rules;
+    QLabel* m_budget;
     QLabel* m_banner;
     QLabel* m_status;
     QLabel* m_note;
@@ -72,4 +79,18 @@ private:
     BandwidthSchema m_schema;
     QSpinBox* m_spin;
     QLabel* m_effective;
+};
+
+/// The cell editor of a region's triple (MB_REGION<n>_MIN/_OPT/_MAX): three spin boxes in the control's range and
+/// unit, written together when the edit ends (the validator refuses a triple out of order). Object names "min",
+/// "opt", "max".
+class RegionTripleEditor : public QWidget {
+    Q_OBJECT
+public:
+    RegionTripleEditor(const BandwidthSchema& schema, QWidget* parent = nullptr);
+    void setValues(unsigned min, unsigned opt, unsigned max);
+    std::array<unsigned, 3> values() const;
+
+private:
+    std::array<QSpinBox*, 3> m_spins {};
 };

@@ -59,12 +59,17 @@ struct BandwidthLayout {
     std::string budgetSource; ///< the file the budget was read from
     /// What info/<RES>/resource_schemata/<CTRL>/ says of the control, when the kernel describes it.
     std::optional<ControlDescription> description;
+    /// info/<RES>/mode: the resource's selected mode ("legacy", "native") and those offered; "" when absent.
+    std::string mode;
+    std::vector<std::string> modes;
 };
 
 struct AllocationLayout {
     std::vector<CacheLayout> caches;
     std::vector<BandwidthLayout> bandwidths;
     std::vector<int> domains; ///< every resource's domain ids, ascending
+    /// Why there is no bandwidth control when the machine's shape says (MB hidden under CDP on Arm MPAM); "" else.
+    std::string bandwidthAbsent;
 
     const CacheLayout* cache(const std::string& resource) const;
     const BandwidthLayout* bandwidth(const std::string& resource) const;

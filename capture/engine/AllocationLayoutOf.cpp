@@ -98,6 +98,8 @@ api::BandwidthLayout bandwidthLayoutOf(const ResourceCaps& r, unsigned sncNodes)
     b.budget = r.budget;
     b.budgetSource = r.budgetSource;
     b.description = r.description;
+    b.mode = r.mode;
+    b.modes = r.modes;
     return b;
 }
 
@@ -152,6 +154,7 @@ api::AllocationLayout allocationLayoutOf(const Capabilities& caps, const CpuFeat
         layout.caches.push_back(std::move(c));
     }
     std::sort(layout.domains.begin(), layout.domains.end());
+    layout.bandwidthAbsent = caps.bandwidthAbsentReason();
     return layout;
 }
 

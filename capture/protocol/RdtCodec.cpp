@@ -50,6 +50,41 @@ template <typename Repeated> std::vector<DomainValue> domainValues(const Repeate
 }
 }
 
+namespace {
+void descriptionToWire(const api::ControlDescription& in, pb::ControlDescription& out)
+{
+    out.set_name(in.name);
+    out.set_resource(in.resource);
+    out.set_type(in.type);
+    if (in.min) out.set_min(*in.min);
+    if (in.max) out.set_max(*in.max);
+    if (in.resolution) out.set_resolution(*in.resolution);
+    if (in.scale) out.set_scale(*in.scale);
+    if (in.tolerance) out.set_tolerance(*in.tolerance);
+    out.set_unit(in.unit);
+    out.set_scope(in.scope);
+    for (const auto& u : in.unknown)
+        out.add_unknown(u);
+}
+
+api::ControlDescription descriptionFromWire(const pb::ControlDescription& in)
+{
+    api::ControlDescription d;
+    d.name = in.name();
+    d.resource = in.resource();
+    d.type = in.type();
+    if (in.has_min()) d.min = in.min();
+    if (in.has_max()) d.max = in.max();
+    if (in.has_resolution()) d.resolution = in.resolution();
+    if (in.has_scale()) d.scale = in.scale();
+    if (in.has_tolerance()) d.tolerance = in.tolerance();
+    d.unit = in.unit();
+    d.scope = in.scope();
+    d.unknown = { in.unknown().begin(), in.unknown().end() };
+    return d;
+}
+} // namespace
+
 void toWire(const Capabilities& in, pb::Capabilities& out)
 {
     out.Clear();
@@ -76,6 +111,15 @@ void toWire(const Capabilities& in, pb::Capabilities& out)
         w->set_io_alloc(r.ioAlloc);
         domainValuesToWire(r.ioAllocCbm, w->mutable_io_alloc_cbm());
         originsToWire(r.origins, w->mutable_origins());
+        w->set_role(static_cast<std::uint32_t>(r.role));
+        w->set_region_plus_one(r.region >= 0 ? static_cast<std::uint32_t>(r.region) + 1 : 0);
+        w->set_budget(r.budget);
+        w->set_budget_source(r.budgetSource);
+        w->set_info_dir(r.infoDir);
+        if (r.description) descriptionToWire(*r.description, *w->mutable_description());
+        w->set_mode(r.mode);
+        for (const auto& m : r.modes)
+            w->add_modes(m);
     }
     auto* m = out.mutable_monitoring();
     const auto& mi = in.monitoring;
@@ -153,6 +197,17 @@ Capabilities fromWire(const pb::Capabilities& in)
         r.ioAlloc = w.io_alloc();
         r.ioAllocCbm = domainValues(w.io_alloc_cbm());
         r.origins = origins(w.origins());
+        // An older agent sends no role (0 = Limit) and no region, as its controls had none.
+        r.role = w.role() <= static_cast<std::uint32_t>(api::BandwidthRole::RegionMax)
+            ? static_cast<api::BandwidthRole>(w.role())
+            : api::BandwidthRole::Limit;
+        r.region = static_cast<int>(w.region_plus_one()) - 1;
+        r.budget = w.budget();
+        r.budgetSource = w.budget_source();
+        r.infoDir = w.info_dir();
+        if (w.has_description()) r.description = descriptionFromWire(w.description());
+        r.mode = w.mode();
+        r.modes = { w.modes().begin(), w.modes().end() };
         c.resources.push_back(std::move(r));
     }
     const auto& m = in.monitoring();

@@ -114,11 +114,16 @@ BandwidthVerdict checkBandwidth(const ResourceCaps& r, int domain, std::uint64_t
     return out;
 }
 
+ReservationUse reservationUse(std::uint64_t budget, std::uint64_t reserved)
+{
+    return { budget, reserved, budget > reserved ? budget - reserved : 0 };
+}
+
 std::optional<AllocationProblem> checkReservation(
     const ResourceCaps& r, int domain, std::uint64_t requested, std::uint64_t held)
 {
     if (r.budget == 0 || held + requested <= r.budget) return std::nullopt;
-    const std::uint64_t room = held >= r.budget ? 0 : r.budget - held;
+    const std::uint64_t room = reservationUse(r.budget, held).room;
     return problem(r.name, domain,
         std::to_string(requested) + " blocks is over the budget of " + std::to_string(r.budget) + " blocks ("
             + r.budgetSource + "): the other groups reserve " + std::to_string(held) + ", so at most "

@@ -76,6 +76,16 @@ struct AllocationVerdict {
     AllocationProblem problem; ///< when !ok
 };
 
+/// How much of a CBQRI MB_MIN budget (MRBWB) the control groups reserve in one domain and how many blocks still fit:
+/// the one sum the validator checks against and the editors show ("758 of 819 blocks reserved, 61 still fit").
+struct ReservationUse {
+    std::uint64_t budget = 0; ///< 0: unknown, nothing is checked
+    std::uint64_t reserved = 0; ///< the sum over every group counted
+    std::uint64_t room = 0; ///< budget - reserved, 0 when the budget is used up (or over)
+    bool over() const { return budget > 0 && reserved > budget; }
+};
+ReservationUse reservationUse(std::uint64_t budget, std::uint64_t reserved);
+
 /// CBQRI MB_MIN (the CBQRI branch's resctrl.rst): the blocks every control group reserves in a domain add up to at
 /// most the resource's budget (MRBWB), and the kernel refuses a write over it with EINVAL. `held` is what the other
 /// groups reserve there; a budget of 0 (unknown) checks nothing.

@@ -37,6 +37,18 @@ unsigned MonitorCaps::sncNodesPerL3() const
     return static_cast<unsigned>(most);
 }
 
+std::string Capabilities::bandwidthAbsentReason() const
+{
+    // The MPAM driver offers no MB while CDP is on (it emulates CDP with a pair of PARTIDs per group, which the
+    // bandwidth controls would count twice): said when info/ shows that shape, never assumed from a vendor.
+    const bool bandwidth = std::any_of(
+        resources.begin(), resources.end(), [](const ResourceCaps& r) { return r.kind == ResourceKind::Bandwidth; });
+    if (!(cdpL3 || cdpL2) || bandwidth || !monitoring.present || !monitoring.mbmTotal || monitoring.mbmLocal) return {};
+    return "not offered while CDP is on: this resctrl counts total but no local bandwidth, as Arm MPAM does, and "
+           "MPAM's driver hides MB under CDP because CDP takes two PARTIDs per group that its bandwidth controls "
+           "would count twice; mount without -o cdp to control bandwidth";
+}
+
 unsigned Capabilities::maxMonitorGroups() const
 {
     unsigned n = monitoring.present ? monitoring.numRmids : 0;

@@ -53,6 +53,10 @@ struct ResourceCaps {
     // Self-describing controls (info/<dir>/resource_schemata/<name>/, the 2026 "Generic schema description" RFC).
     std::string infoDir; ///< the info/ directory this schemata line belongs to ("MB" for MB_REGION0_MIN)
     std::optional<api::ControlDescription> description; ///< this line's own description, when the kernel has one
+    /// info/<dir>/mode of the RFC ("[legacy] native"): the mode in brackets and every mode offered; "" / empty when
+    /// the file is absent (kernels before the RFC).
+    std::string mode;
+    std::vector<std::string> modes;
 
     // io_alloc (AMD SDCIAE, Linux 6.19): the cache portion I/O devices insert into, held by the highest CLOSID.
     std::string ioAlloc; ///< info/<r>/io_alloc: "enabled", "disabled", "not supported"; "" when the file is absent
@@ -147,6 +151,9 @@ struct Capabilities {
     /// smaller num_rmids limits (0 = unknown).
     unsigned maxMonitorGroups() const;
     bool hasAllocation() const { return !resources.empty(); }
+    /// Why the tree offers no bandwidth control when its shape says (Arm MPAM's driver hides MB under CDP: CDP on,
+    /// total but no local bandwidth counter, no bandwidth resource; Documentation/arch/arm64/mpam.rst); "" otherwise.
+    std::string bandwidthAbsentReason() const;
 };
 
 /// A control group (CTRL_MON, owns a CLOS and an RMID) or a monitor group (MON, an RMID under a parent).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ResctrlCapabilityReader.h"
+#include "ResctrlFeatures.h"
 #include "ResctrlInfoLoad.h"
 #include "core/Text.h"
 
@@ -191,6 +192,12 @@ Result<Capabilities> ResctrlCapabilityReader::load()
             r.bandwidthGran = static_cast<unsigned>(readInfo(r.origins, dir, "bandwidth_gran").value_or(1));
             r.delayLinear = readInfo(r.origins, dir, "delay_linear").value_or(1) != 0;
             if (auto t = fs.read(base + "thread_throttle_mode")) r.throttleMode = std::string(trim(*t));
+            // The RFC's mode file ("[legacy] native"): how the resource's schemata lines are interpreted.
+            if (auto t = fs.read(base + "mode")) {
+                auto modes = parseAssignModes(*t);
+                r.mode = std::move(modes.active);
+                r.modes = std::move(modes.all);
+            }
         } else {
             m_warnings.push_back("info/" + dir
                 + " is a resource rdtscope does not know (no cbm_mask, min_bandwidth or bandwidth_gran)"

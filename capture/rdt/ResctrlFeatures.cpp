@@ -103,13 +103,15 @@ AssignModes parseAssignModes(std::string_view text)
 {
     AssignModes out;
     forEachItem(text, '\n', [&](std::string_view line) {
-        auto t = trim(line);
-        if (t.empty()) return;
-        if (t.size() > 2 && t.front() == '[' && t.back() == ']') {
-            t = t.substr(1, t.size() - 2);
-            out.active = std::string(t);
-        }
-        out.all.emplace_back(t);
+        forEachItem(line, ' ', [&](std::string_view item) {
+            auto t = trim(item);
+            if (t.empty()) return;
+            if (t.size() > 2 && t.front() == '[' && t.back() == ']') {
+                t = t.substr(1, t.size() - 2);
+                out.active = std::string(t);
+            }
+            out.all.emplace_back(t);
+        });
     });
     return out;
 }

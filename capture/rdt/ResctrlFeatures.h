@@ -32,7 +32,8 @@ Result<std::uint64_t> bmecMaskFromNames(std::string_view names);
 /// Bits a BMEC configuration may have (0x7f).
 constexpr std::uint64_t kBmecValidMask = 0x7f;
 
-/// info/L3_MON/mbm_assign_mode: "[mbm_event]\ndefault" -> the active mode and all modes.
+/// info/L3_MON/mbm_assign_mode ("[mbm_event]\ndefault") and the RFC's info/<RES>/mode ("[legacy] native"): the
+/// mode in brackets is the active one; modes are separated by newlines or spaces.
 struct AssignModes {
     std::string active;
     std::vector<std::string> all;

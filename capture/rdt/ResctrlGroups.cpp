@@ -2,7 +2,9 @@
 #include "ResctrlGroups.h"
 
 #include "GroupNames.h"
+#include "LimboTrace.h"
 #include "RootLock.h"
+#include "core/PosixFs.h"
 #include "core/Text.h"
 
 #include <cerrno>
@@ -106,6 +108,11 @@ Status ResctrlGroups::mkdirGroup(const std::string& path)
     if (!r) {
         Error e = r.error();
         e.advice = mkdirAdvice(e.code, e.advice);
+        // On the kernel's own mount, the limbo tracepoint says which RMIDs still hold lines (read only, tracefs).
+        if (e.code == EBUSY && m_tree.describe() == "/sys/fs/resctrl") {
+            PosixFs tracefs("/sys/kernel/tracing");
+            e.advice += "; " + LimboTrace(tracefs).read().advice();
+        }
         if (const auto s = m_tree.lastCmdStatus(); !s.empty() && s != "ok") e.message += "; kernel says: " + s;
         return e;
     }

@@ -70,25 +70,24 @@ std::string formatResourceLines(const Capabilities& caps)
                 o.show("sparse_masks", r.sparseMasks ? "yes (non-contiguous masks allowed)" : "no").c_str(),
                 o.show("num_closids", std::to_string(r.numClosids)).c_str(), domains.c_str());
         } else {
-            t += formatString("%-7s %s%s  closids %s  domains %s\n", r.name.c_str(), describeBandwidthUnit(r).c_str(),
+            // The RFC's info/<RES>/mode, when the kernel has it: "mode legacy (of legacy, native)".
+            std::string mode;
+            if (!r.mode.empty()) {
+                mode = "  mode " + r.mode + " (of";
+                for (const auto& m : r.modes)
+                    mode += " " + m;
+                mode += ")";
+            }
+            t += formatString("%-7s %s%s  closids %s  domains %s%s\n", r.name.c_str(), describeBandwidthUnit(r).c_str(),
                 r.bandwidthUnit != BandwidthUnit::Percent ? ""
                     : !o.known("delay_linear")            ? ("  delay " + o.show("delay_linear", "")).c_str()
                     : r.delayLinear                       ? ""
                                                           : "  (delay non-linear)",
-                o.show("num_closids", std::to_string(r.numClosids)).c_str(), domains.c_str());
+                o.show("num_closids", std::to_string(r.numClosids)).c_str(), domains.c_str(), mode.c_str());
         }
     }
     if (caps.resources.empty()) t += "no allocation resources\n";
-    // The MPAM driver offers no MB while CDP is on (it emulates CDP with a pair of PARTIDs per group, which the
-    // bandwidth controls would count twice): said when info/ shows that shape, never assumed from a vendor.
-    const bool cdp = caps.cdpL3 || caps.cdpL2;
-    const bool bandwidth = std::any_of(caps.resources.begin(), caps.resources.end(),
-        [](const ResourceCaps& r) { return r.kind == ResourceKind::Bandwidth; });
-    const auto& m = caps.monitoring;
-    if (cdp && !bandwidth && m.present && m.mbmTotal && !m.mbmLocal)
-        t += "MB      not offered while CDP is on: this resctrl counts total but no local bandwidth, as Arm MPAM "
-             "does, and MPAM's driver hides MB under CDP because CDP takes two PARTIDs per group that its "
-             "bandwidth controls would count twice; mount without -o cdp to control bandwidth\n";
+    if (const std::string why = caps.bandwidthAbsentReason(); !why.empty()) t += "MB      " + why + "\n";
     return t;
 }
 

@@ -512,3 +512,43 @@ TEST(AgentEngine, ReportsItsMachineAsALocalEngineDoes)
     EXPECT_EQ(theirs->lines.size(), ours->lines.size());
     EXPECT_NE(theirs->linesFrom.find("the agent's machine"), std::string::npos) << theirs->linesFrom;
 }
+
+// Issue #50: the controls of every dialect reach `--connect` as they are locally (role, region, budget, the
+// resource_schemata description), so the GUI builds the same bandwidth editors from the agent's layout.
+TEST(AgentEngine, DialectControlsReachTheClientAsLocally)
+{
+    for (const char* preset : { "riscv-cbqri", "xeon-mbregion", "arm-mpam" }) {
+        SCOPED_TRACE(preset);
+        InProcessAgent agent;
+        auto remote = agent.engine("sim", "noisy-neighbour", preset);
+        auto mine = local("sim", "noisy-neighbour", preset);
+        ASSERT_TRUE(remote && mine);
+        auto rl = remote->allocationLayout();
+        auto ll = mine->allocationLayout();
+        ASSERT_TRUE(rl && ll);
+        ASSERT_EQ(rl->bandwidths.size(), ll->bandwidths.size());
+        ASSERT_FALSE(ll->bandwidths.empty());
+        int described = 0;
+        for (std::size_t i = 0; i < ll->bandwidths.size(); ++i) {
+            const auto& r = rl->bandwidths[i];
+            const auto& l = ll->bandwidths[i];
+            SCOPED_TRACE(l.resource);
+            EXPECT_EQ(r.resource, l.resource);
+            EXPECT_EQ(r.role, l.role);
+            EXPECT_EQ(r.region, l.region);
+            EXPECT_EQ(r.unit, l.unit);
+            EXPECT_EQ(r.minValue, l.minValue);
+            EXPECT_EQ(r.maxValue, l.maxValue);
+            EXPECT_EQ(r.budget, l.budget);
+            EXPECT_EQ(r.budgetSource, l.budgetSource);
+            EXPECT_EQ(r.domains, l.domains);
+            ASSERT_EQ(r.description.has_value(), l.description.has_value());
+            if (l.description) {
+                EXPECT_EQ(r.description->summary(), l.description->summary());
+                ++described;
+            }
+        }
+        // The CBQRI and region-aware machines describe their controls; MPAM's MB does not.
+        EXPECT_EQ(described > 0, std::string(preset) != "arm-mpam");
+    }
+}

@@ -107,6 +107,18 @@ public:
         return static_cast<unsigned>(*r);
     }
 
+    rdt::Result<std::vector<unsigned>> writeBandwidths(
+        const std::string& group, int domain, const std::vector<std::pair<std::string, unsigned>>& values) override
+    {
+        std::vector<unsigned> held;
+        for (const auto& [schema, v] : values) {
+            auto r = writeBandwidth(group, schema, domain, v);
+            if (!r) return r.error();
+            held.push_back(*r);
+        }
+        return held;
+    }
+
     std::uint64_t value(const std::string& group, const std::string& schema, int domain) const
     {
         return groups.at(group).values.at(schema).at(domain);

@@ -144,3 +144,63 @@ TEST(RdtCodec, VendorFeaturesRoundTrip)
     // A peer that sends none of this (an older agent) reads as "absent", not as "off".
     EXPECT_EQ(fromWire(pb::Capabilities {}).monitoring.assignOnMkdir, -1);
 }
+
+// Issue #50: a control's role, region, budget, description (an unknown number stays unknown, never 0) and the RFC's
+// mode travel with the capabilities.
+TEST(RdtCodec, DescribedControlsRoundTrip)
+{
+    Capabilities c;
+    ResourceCaps r;
+    r.name = "MB_REGION1_OPT";
+    r.kind = ResourceKind::Bandwidth;
+    r.role = api::BandwidthRole::RegionOpt;
+    r.region = 1;
+    r.infoDir = "MB";
+    r.mode = "legacy";
+    r.modes = { "legacy", "native" };
+    api::ControlDescription d;
+    d.name = r.name;
+    d.resource = "MB";
+    d.type = "scalar linear";
+    d.min = 0; // a value 0, not an absent one
+    d.max = 511;
+    d.resolution = 511;
+    d.unit = "all";
+    d.scope = "L3";
+    d.unknown = { "scale: info/MB/resource_schemata/MB_REGION1_OPT/scale is missing" };
+    r.description = d;
+    c.resources.push_back(r);
+    ResourceCaps budget;
+    budget.name = "MB_MIN";
+    budget.kind = ResourceKind::Bandwidth;
+    budget.role = api::BandwidthRole::Reserved;
+    budget.budget = 819;
+    budget.budgetSource = "info/MB_MIN/resource_schemata/MB_MIN/max";
+    c.resources.push_back(budget);
+
+    pb::Capabilities w;
+    toWire(c, w);
+    std::string bytes;
+    ASSERT_TRUE(w.SerializeToString(&bytes));
+    pb::Capabilities back;
+    ASSERT_TRUE(back.ParseFromString(bytes));
+    const Capabilities out = fromWire(back);
+    ASSERT_EQ(out.resources.size(), 2u);
+    const auto& o = out.resources[0];
+    EXPECT_EQ(o.role, api::BandwidthRole::RegionOpt);
+    EXPECT_EQ(o.region, 1);
+    EXPECT_EQ(o.infoDir, "MB");
+    EXPECT_EQ(o.mode, "legacy");
+    EXPECT_EQ(o.modes, (std::vector<std::string> { "legacy", "native" }));
+    ASSERT_TRUE(o.description);
+    EXPECT_EQ(o.description->min, std::optional<std::uint64_t>(0));
+    EXPECT_EQ(o.description->max, std::optional<std::uint64_t>(511));
+    EXPECT_FALSE(o.description->scale); // unknown stays unknown
+    EXPECT_EQ(o.description->summary(), d.summary());
+    EXPECT_EQ(o.description->unknown, d.unknown);
+    EXPECT_EQ(out.resources[1].role, api::BandwidthRole::Reserved);
+    EXPECT_EQ(out.resources[1].region, -1);
+    EXPECT_EQ(out.resources[1].budget, 819u);
+    EXPECT_EQ(out.resources[1].budgetSource, budget.budgetSource);
+    EXPECT_FALSE(out.resources[1].description);
+}

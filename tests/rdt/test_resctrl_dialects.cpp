@@ -227,3 +227,35 @@ TEST(ResctrlDialects, RecordedCapabilitiesKeepBudgetAndDescription)
         }
     }
 }
+
+// The RFC's info/<RES>/mode ("[legacy] native"): the bracketed mode is the active one, and `info` shows both; a tree
+// without the file (every kernel before the RFC) shows no mode at all rather than a default.
+TEST(ResctrlDialects, BandwidthModeFileIsReadAndShown)
+{
+    TempTree t("intel.mbregion");
+    const auto caps = capsOf(t);
+    const auto* mb = caps.resource("MB");
+    ASSERT_TRUE(mb);
+    EXPECT_EQ(mb->mode, "legacy");
+    EXPECT_EQ(mb->modes, std::vector<std::string>({ "legacy", "native" }));
+    const std::string text = formatResourceLines(caps);
+    EXPECT_NE(text.find("mode legacy (of legacy native)"), std::string::npos) << text;
+    std::filesystem::remove(t.root() + "/info/MB/mode");
+    const auto without = capsOf(t);
+    ASSERT_TRUE(without.resource("MB"));
+    EXPECT_TRUE(without.resource("MB")->mode.empty());
+    EXPECT_EQ(formatResourceLines(without).find("mode "), std::string::npos);
+}
+
+// Arm MPAM under CDP: no MB, and the engine says why (the text and the layout the GUI reads share the reason).
+TEST(ResctrlDialects, MpamUnderCdpSaysWhyThereIsNoBandwidth)
+{
+    TempTree t("arm.mpam.cdp");
+    const auto caps = capsOf(t);
+    EXPECT_EQ(caps.resource("MB"), nullptr);
+    const std::string why = caps.bandwidthAbsentReason();
+    EXPECT_NE(why.find("not offered while CDP is on"), std::string::npos) << why;
+    EXPECT_NE(formatResourceLines(caps).find("MB      " + why), std::string::npos);
+    TempTree plain("arm.mpam");
+    EXPECT_TRUE(capsOf(plain).bandwidthAbsentReason().empty());
+}
