@@ -190,6 +190,11 @@ bool BestEffortAllocation::restoreStart(unsigned& writes, std::vector<std::strin
     for (const auto& g : m_groups) {
         const Schemata& start = m_start[g];
         if (start.empty()) continue;
+        std::string unused;
+        if (readsBack(g, start, unused)) {
+            log.push_back(displayGroup(g) + ": " + oneLine(start) + " unchanged, not written");
+            continue;
+        }
         const auto out = m_engine->applyAllocation(g, start);
         ++writes;
         std::string why;

@@ -31,7 +31,8 @@ public:
     /// Writes the knobs to every group; a refusal writes back the groups already changed in this call. Returns the
     /// number of schemata writes made; `error` says why it failed ("" when every group reads back as written).
     unsigned write(const Knobs& knobs, const Knobs& previous, std::string& error);
-    /// Writes the start allocation back to every group and reads it back: true when every line reads as it was.
+    /// Writes the start allocation back to every group whose lines differ from it and reads it back: true when
+    /// every line reads as it was.
     bool restoreStart(unsigned& writes, std::vector<std::string>& log);
     /// Every group's L3/MB lines now, one line of text per group ("streamer: L3:0=7ff;1=7ff MB:0=100;1=100").
     std::vector<std::string> describeNow();

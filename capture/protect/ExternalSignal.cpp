@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ExternalSignal.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -68,18 +69,26 @@ Result<double> ExternalSignal::read() const
             "signal command '" + m_command + "' printed nothing within " + std::to_string(m_timeout.count()) + " ms",
             "make it answer faster or raise the interval");
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return errnoError(EIO, "signal command '" + m_command + "' failed (exit status "
+        return errnoError(EIO,
+            "signal command '" + m_command + "' failed (exit status "
                 + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
-    const char* s = out.c_str();
-    while (*s && !(std::strchr("0123456789.-+", *s)))
-        ++s;
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(s, &end);
-    if (end == s || errno != 0 || !std::isfinite(v))
-        return errnoError(EINVAL, "signal command '" + m_command + "' printed no number",
-            "it must print the signal's value (e.g. 1830) on standard output");
-    return v;
+    // The first word that is a whole number ("p99 1830" reads 1830).
+    std::size_t i = 0;
+    while (i < out.size()) {
+        while (i < out.size() && std::isspace(static_cast<unsigned char>(out[i])))
+            ++i;
+        std::size_t j = i;
+        while (j < out.size() && !std::isspace(static_cast<unsigned char>(out[j])))
+            ++j;
+        const std::string word = out.substr(i, j - i);
+        char* end = nullptr;
+        errno = 0;
+        const double v = std::strtod(word.c_str(), &end);
+        if (!word.empty() && end == word.c_str() + word.size() && errno == 0 && std::isfinite(v)) return v;
+        i = j;
+    }
+    return errnoError(EINVAL, "signal command '" + m_command + "' printed no number",
+        "it must print the signal's value (e.g. 1830) on standard output");
 }
 
 } // namespace rdt::protect

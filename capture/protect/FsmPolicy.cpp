@@ -49,7 +49,8 @@ PolicyDecision FsmPolicy::decide(const IntervalView& now, const KnobLimits& limi
     if (m_last == Action::Downsize && slack < 0.05) {
         m_last = Action::None;
         m_waitLeft = m_tuning.waitIntervals;
-        return { m_before, slackText(slack) + " after giving " + resourceName(m_lastResource)
+        return { m_before,
+            slackText(slack) + " after giving " + resourceName(m_lastResource)
                 + " to the best-effort groups: reverted, no downsizing during the wait" };
     }
     if (m_last == Action::Upsize && slack <= m_slackBefore) m_upResource = other(m_upResource);
@@ -66,7 +67,8 @@ PolicyDecision FsmPolicy::decide(const IntervalView& now, const KnobLimits& limi
                 m_before = now.knobs;
                 m_slackBefore = slack;
                 m_judgeLeft = m_tuning.judgeIntervals;
-                return { k, slackText(slack) + " < 0.05: upsize, one step of " + resourceName(m_upResource)
+                return { k,
+                    slackText(slack) + " < 0.05: upsize, one step of " + resourceName(m_upResource)
                         + " taken from the best-effort groups" };
             }
             m_upResource = other(m_upResource);
@@ -84,7 +86,8 @@ PolicyDecision FsmPolicy::decide(const IntervalView& now, const KnobLimits& limi
                 m_before = now.knobs;
                 m_slackBefore = slack;
                 m_judgeLeft = m_tuning.judgeIntervals;
-                return { k, slackText(slack) + " > 0.2: downsize, one step of " + resourceName(r)
+                return { k,
+                    slackText(slack) + " > 0.2: downsize, one step of " + resourceName(r)
                         + " given to the best-effort groups" };
             }
         }

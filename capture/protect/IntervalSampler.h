@@ -35,8 +35,8 @@ public:
         std::function<void(const engine::EngineEvent&)> onEvent; ///< events other than sample batches
         std::function<void(const RdtSampleBatch&)> onBatch;
     };
-    IntervalSampler(engine::Engine& engine, std::string lcGroup, std::vector<std::string> beGroups, bool paced,
-        Hooks hooks);
+    IntervalSampler(
+        engine::Engine& engine, std::string lcGroup, std::vector<std::string> beGroups, bool paced, Hooks hooks);
     /// Moves the clock on by `intervalNs` and reads the interval.
     IntervalReading next(std::uint64_t intervalNs);
     /// How the protected group's PMU counts are counted ("simulated: ..."), or why there are none.

@@ -34,8 +34,8 @@ Knobs KnobLimits::clamp(Knobs k) const
 std::string describeKnobs(const Knobs& k, const KnobLimits& limits)
 {
     std::string t = k.beWays >= limits.ways ? "all " + std::to_string(limits.ways) + " ways"
-                                            : "ways 0-" + std::to_string(k.beWays - 1) + " ("
-            + std::to_string(k.beWays) + " of " + std::to_string(limits.ways) + ")";
+                                            : "ways 0-" + std::to_string(k.beWays - 1) + " (" + std::to_string(k.beWays)
+            + " of " + std::to_string(limits.ways) + ")";
     if (k.beMba) t += ", MB " + std::to_string(*k.beMba) + " " + limits.mbaUnit;
     return t;
 }

@@ -44,8 +44,10 @@ public:
         if (fd < 0) return;
         const auto n = ::write(fd, text.data(), text.size());
         ::close(fd);
-        if (n == static_cast<ssize_t>(text.size())) m_path = path;
-        else ::unlink(path);
+        if (n == static_cast<ssize_t>(text.size()))
+            m_path = path;
+        else
+            ::unlink(path);
     }
     ~TempScenario()
     {

@@ -88,7 +88,8 @@ struct ProtectHooks {
 
 /// Runs the controller. Fails before anything is written when a group is unknown, the source cannot be written
 /// (the engine's writability says why), the machine has no L3 CAT, or the policy or target is unknown.
-Result<ProtectResult> runProtect(engine::Engine& engine, const ProtectSettings& settings, const ProtectHooks& hooks = {});
+Result<ProtectResult> runProtect(
+    engine::Engine& engine, const ProtectSettings& settings, const ProtectHooks& hooks = {});
 
 /// The best-effort groups by default: every control group but `lcGroup` and the default group.
 std::vector<std::string> defaultBestEffortGroups(engine::Engine& engine, const std::string& lcGroup);

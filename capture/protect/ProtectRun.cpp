@@ -68,7 +68,8 @@ bool ProtectController::apply(const Knobs& want, const std::string& reason)
     while (!m_writeTimes.empty() && m_writeTimes.front() + 1'000'000'000 <= m_now)
         m_writeTimes.pop_front();
     if (static_cast<double>(m_writeTimes.size() + groups) > m_s.maxWritesPerSecond) {
-        decide("deferred", want, reason + " (deferred: the write-rate limit of " + rateText(m_s.maxWritesPerSecond)
+        decide("deferred", want,
+            reason + " (deferred: the write-rate limit of " + rateText(m_s.maxWritesPerSecond)
                 + " writes per second is reached)",
             0);
         return false;
@@ -117,13 +118,13 @@ Result<ProtectResult> ProtectController::run()
     if (!policy) return policy.error();
     const auto& writability = m_engine.source().writability;
     if (!writability.writable)
-        return errnoError(EROFS, "protect writes allocations and this source cannot: " + writability.text(),
-            writability.fix);
+        return errnoError(
+            EROFS, "protect writes allocations and this source cannot: " + writability.text(), writability.fix);
     if (m_s.target.kind == SignalKind::External) {
         if (m_s.signalCommand.empty())
             return errnoError(EINVAL, "the target '" + m_s.target.text() + "' needs --signal-cmd");
-        m_external.emplace(m_s.signalCommand, std::chrono::milliseconds(std::max<std::uint64_t>(
-                                                  m_s.intervalNs / 1'000'000, 200)));
+        m_external.emplace(
+            m_s.signalCommand, std::chrono::milliseconds(std::max<std::uint64_t>(m_s.intervalNs / 1'000'000, 200)));
     }
     std::vector<std::string> be = m_s.beGroups.empty() ? defaultBestEffortGroups(m_engine, m_s.lcGroup) : m_s.beGroups;
     if (be.empty())
@@ -153,8 +154,8 @@ Result<ProtectResult> ProtectController::run()
 
     const auto begun = m_engine.beginExperiment(be);
     if (!begun.ok)
-        m_result.notes.push_back("the engine will not restore the best-effort groups if this client disconnects: "
-            + begun.toString());
+        m_result.notes.push_back(
+            "the engine will not restore the best-effort groups if this client disconnects: " + begun.toString());
 
     IntervalSampler sampler(m_engine, m_s.lcGroup, be, m_s.paced, { m_hooks.onEvent, m_hooks.onBatch });
     const Knobs first = m_alloc->limits().clamp((*policy)->initial(m_alloc->limits(), m_knobs));
@@ -173,8 +174,7 @@ Result<ProtectResult> ProtectController::run()
             m_result.error = *gone;
             break;
         }
-        const std::uint64_t step
-            = m_s.durationNs ? std::min(m_s.intervalNs, m_s.durationNs - m_now) : m_s.intervalNs;
+        const std::uint64_t step = m_s.durationNs ? std::min(m_s.intervalNs, m_s.durationNs - m_now) : m_s.intervalNs;
         const auto reading = sampler.next(step);
         m_now = reading.timeNs - m_t0;
         for (const auto& e : reading.scenario)
@@ -235,7 +235,9 @@ Result<ProtectResult> ProtectController::run()
         m_result.restored = m_alloc->restoreStart(w, m_result.restoreLog);
         m_result.writes += w;
         decide("restore", m_alloc->startKnobs(),
-            std::string(m_result.stopped ? "stopped" : m_result.error ? "ended by an error" : "the run ended")
+            std::string(m_result.stopped ? "stopped"
+                    : m_result.error     ? "ended by an error"
+                                         : "the run ended")
                 + ": the start allocation written back"
                 + (m_result.restored ? " and read back" : ", but it does NOT read back"),
             w);

@@ -62,8 +62,8 @@ Result<ScenarioDefaults> protectDefaultsOf(const std::string& text)
             else if (key == "be")
                 d.be = split(value, ',');
             else
-                return errnoError(EINVAL, "scenario '# protect:' line: unknown key '" + key + "'",
-                    "keys: group, target, be");
+                return errnoError(
+                    EINVAL, "scenario '# protect:' line: unknown key '" + key + "'", "keys: group, target, be");
         }
     }
     return d;
