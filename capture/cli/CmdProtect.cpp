@@ -98,8 +98,9 @@ json::Ordered optionalNumber(const std::optional<double>& v, int digits = 4)
 int runLabCommand(const ProtectOptions& o)
 {
     if (o.source.source != "auto" && o.source.source != "sim") {
-        std::fprintf(stderr, "rdtscope-cli protect: --compare runs every policy on the simulator; --source %s is not "
-                             "simulated (drop --source, or run one policy with --policy)\n",
+        std::fprintf(stderr,
+            "rdtscope-cli protect: --compare runs every policy on the simulator; --source %s is not "
+            "simulated (drop --source, or run one policy with --policy)\n",
             o.source.source.c_str());
         return ExitUsage;
     }
@@ -176,8 +177,9 @@ int runLabCommand(const ProtectOptions& o)
 int runProtectCommand(const ProtectOptions& o)
 {
     if (o.group.empty() || o.target.empty()) {
-        std::fprintf(stderr, "rdtscope-cli protect: name the group with --group and its target with --target "
-                             "(or compare policies with --compare)\n");
+        std::fprintf(stderr,
+            "rdtscope-cli protect: name the group with --group and its target with --target "
+            "(or compare policies with --compare)\n");
         return ExitUsage;
     }
     auto target = protect::parseTarget(o.target, !o.signalCmd.empty());
@@ -211,8 +213,8 @@ int runProtectCommand(const ProtectOptions& o)
             std::fprintf(stderr, "scenario: %s%s\n", sim->ok ? "" : "FAILED ", sim->text.c_str());
     };
     hooks.onDecision = [](const protect::Decision& d, std::uint64_t) {
-        std::fprintf(stderr, "protect: %7.2f s %-8s %s: %s\n", static_cast<double>(d.offsetNs) / 1e9,
-            d.action.c_str(), d.knobs.c_str(), d.reason.c_str());
+        std::fprintf(stderr, "protect: %7.2f s %-8s %s: %s\n", static_cast<double>(d.offsetNs) / 1e9, d.action.c_str(),
+            d.knobs.c_str(), d.reason.c_str());
     };
     if (o.trace)
         hooks.onInterval = [](const protect::IntervalRecord& i) {
@@ -224,8 +226,7 @@ int runProtectCommand(const ProtectOptions& o)
         };
     experiment::SweepRecording recording;
     if (o.record) {
-        if (auto opened = recording.open(svc, *o.record, s.intervalNs, o.force, cliSessionOrigin("protect"));
-            !opened) {
+        if (auto opened = recording.open(svc, *o.record, s.intervalNs, o.force, cliSessionOrigin("protect")); !opened) {
             std::fprintf(stderr, "rdtscope-cli protect: %s\n", opened.error().toString().c_str());
             return ExitFailure;
         }
@@ -291,12 +292,14 @@ int runProtectCommand(const ProtectOptions& o)
         std::fputs((json::dump(j) + "\n").c_str(), stdout);
     } else {
         std::printf("Protected %s%s: target %s, policy %s, best-effort %s\n", displayGroup(s.lcGroup).c_str(),
-            result->simulated ? " (simulated)" : "", result->target.text().c_str(), result->policy.c_str(), [&] {
+            result->simulated ? " (simulated)" : "", result->target.text().c_str(), result->policy.c_str(),
+            [&] {
                 std::string t;
                 for (const auto& g : result->beGroups)
                     t += (t.empty() ? "" : ",") + displayGroup(g);
                 return t;
-            }().c_str());
+            }()
+                .c_str());
         std::printf("  target held in %u of %u intervals read (%.1f s); 1 s windows broken: %s; 60 s windows broken: "
                     "%s\n",
             held, read, static_cast<double>(result->elapsedNs) / 1e9, pct(f.violationShare1s).c_str(),
@@ -361,7 +364,8 @@ CommandRun defineProtect(CLI::App& cmd)
     cmd.add_option("--compare", o->compare,
            "the lab: run these policies (comma-separated) on the same simulated scenario and compare them")
         ->type_name("POLICIES");
-    addNumber(cmd, "--seed", o->seed, { 0, 1e9, true }, "N", "the lab: the scenario variant (default 1; 0: as written)");
+    addNumber(
+        cmd, "--seed", o->seed, { 0, 1e9, true }, "N", "the lab: the scenario variant (default 1; 0: as written)");
     cmd.add_option("--record", o->record, "record the run into this session file (protect markers)")->type_name("FILE");
     cmd.add_flag("--force", o->force, "with --record: replace FILE if it is a session file");
     cmd.add_flag("--trace", o->trace, "print every interval's signal, slack and knobs on stderr");
