@@ -286,6 +286,7 @@ int runProtectCommand(const ProtectOptions& o)
         }
         j["decisions"] = decisions;
         j["start_allocation"] = result->startAllocation;
+        j["end_allocation"] = result->endAllocation;
         j["restored"] = result->restored;
         j["stopped"] = result->stopped;
         j["notes"] = result->notes;
@@ -316,6 +317,12 @@ int runProtectCommand(const ProtectOptions& o)
         std::fprintf(stderr, "start allocation: %s\n", line.c_str());
     for (const auto& line : result->restoreLog)
         std::fprintf(stderr, "restore: %s\n", line.c_str());
+    for (const auto& line : result->endAllocation)
+        std::fprintf(stderr, "end allocation: %s\n", line.c_str());
+    std::fprintf(stderr, "%s\n",
+        result->endAllocation == result->startAllocation
+            ? "every best-effort group's schemata reads as at the start"
+            : "the best-effort groups' schemata differ from the start (see above)");
     if (result->error) {
         std::fprintf(stderr, "rdtscope-cli protect: %s\n", result->error->toString().c_str());
         exit = ExitFailure;

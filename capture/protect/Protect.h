@@ -68,6 +68,9 @@ struct ProtectResult {
     std::string throughputUnit; ///< "instructions/s" or "memory bytes/s (no PMU counts)"
     std::vector<std::string> startAllocation; ///< the best-effort groups' lines found at the start
     std::vector<std::string> restoreLog;
+    /// The best-effort groups' lines read after the run, in the order of startAllocation: equal to it when the start
+    /// allocation came back.
+    std::vector<std::string> endAllocation;
     unsigned writes = 0; ///< every schemata write (restores included)
     bool restored = true; ///< the start allocation reads back (when it was written back)
     bool stopped = false;

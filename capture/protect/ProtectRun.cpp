@@ -245,6 +245,7 @@ Result<ProtectResult> ProtectController::run()
     } else if (begun.ok) {
         (void)m_engine.endExperiment();
     }
+    m_result.endAllocation = m_alloc->describeNow();
     m_result.elapsedNs = m_engine.nowNs() - m_t0;
     return m_result;
 }

@@ -46,8 +46,7 @@ ProtectSettings settings(const std::string& policy, std::uint64_t seconds)
 
 bool hasDecision(const ProtectResult& r, const std::string& action)
 {
-    return std::any_of(
-        r.decisions.begin(), r.decisions.end(), [&](const Decision& d) { return d.action == action; });
+    return std::any_of(r.decisions.begin(), r.decisions.end(), [&](const Decision& d) { return d.action == action; });
 }
 
 } // namespace
