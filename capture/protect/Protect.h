@@ -12,6 +12,7 @@
 #include "Target.h"
 #include "engine/Engine.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -57,13 +58,18 @@ struct IntervalRecord {
     std::optional<double> lcOccupancyBytes;
 };
 
+/// Intervals (and decisions) a result keeps at most: a day at 100 ms is 864000, so a run without end drops the
+/// oldest instead of growing without bound.
+inline constexpr std::size_t kKeptIntervals = 100'000;
+
 struct ProtectResult {
     std::string policy;
     Target target;
     KnobLimits limits;
     std::vector<std::string> beGroups;
-    std::vector<IntervalRecord> intervals;
-    std::vector<Decision> decisions;
+    std::vector<IntervalRecord> intervals; ///< the last kKeptIntervals
+    bool intervalsDropped = false; ///< older intervals were dropped (a note says so)
+    std::vector<Decision> decisions; ///< the last kKeptIntervals (every one is also passed to onDecision)
     std::vector<std::uint64_t> loadStepsNs; ///< offsets of the scenario's `note load step` lines
     std::string throughputUnit; ///< "instructions/s" or "memory bytes/s (no PMU counts)"
     std::vector<std::string> startAllocation; ///< the best-effort groups' lines found at the start

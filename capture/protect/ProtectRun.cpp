@@ -52,6 +52,9 @@ private:
 
 void ProtectController::decide(const std::string& action, const Knobs& knobs, const std::string& reason, unsigned w)
 {
+    if (m_result.decisions.size() >= kKeptIntervals)
+        m_result.decisions.erase(
+            m_result.decisions.begin(), m_result.decisions.begin() + static_cast<std::ptrdiff_t>(kKeptIntervals / 10));
     Decision d;
     d.offsetNs = m_now;
     d.action = action;
@@ -130,6 +133,12 @@ Result<ProtectResult> ProtectController::run()
     if (be.empty())
         return errnoError(ENOENT, "no best-effort group to move: only the protected group and the default group exist",
             "name them with --be GROUP,GROUP");
+    if (static_cast<double>(be.size()) > m_s.maxWritesPerSecond)
+        return errnoError(EINVAL,
+            std::to_string(be.size()) + " best-effort groups take " + std::to_string(be.size())
+                + " schemata writes per decision, more than the write-rate limit of " + rateText(m_s.maxWritesPerSecond)
+                + " per second allows",
+            "raise --max-writes or name fewer groups with --be");
     if (std::find(be.begin(), be.end(), m_s.lcGroup) != be.end())
         return errnoError(EINVAL, "the protected group " + displayGroup(m_s.lcGroup) + " is also named best-effort");
     {
@@ -193,6 +202,15 @@ Result<ProtectResult> ProtectController::run()
         rec.signal = signalOf(reading, why);
         if (rec.signal) rec.slack = m_s.target.slack(*rec.signal);
         m_result.intervals.push_back(rec);
+        if (m_result.intervals.size() > kKeptIntervals) {
+            // A run without end keeps bounded memory: the oldest tenth goes, and the figures say they cover less.
+            m_result.intervals.erase(m_result.intervals.begin(),
+                m_result.intervals.begin() + static_cast<std::ptrdiff_t>(kKeptIntervals / 10));
+            if (!m_result.intervalsDropped)
+                m_result.notes.push_back("only the last " + std::to_string(kKeptIntervals)
+                    + " intervals are kept: the figures cover them, not the whole run");
+            m_result.intervalsDropped = true;
+        }
         if (m_hooks.onInterval) m_hooks.onInterval(rec);
 
         if (!rec.signal) {

@@ -198,6 +198,9 @@ TEST(ProtectRun, RefusesWhatItCannotDo)
     s.beGroups = { "svc" };
     EXPECT_FALSE(runProtect(*svc, s));
     s = settings("model", 1);
+    s.maxWritesPerSecond = 2; // three best-effort groups: no decision could ever be written
+    EXPECT_FALSE(runProtect(*svc, s));
+    s = settings("model", 1);
     s.target = *parseTarget("p99<=1", true); // no command
     EXPECT_FALSE(runProtect(*svc, s));
     EXPECT_EQ(svc->nowNs(), 0u); // nothing ran
