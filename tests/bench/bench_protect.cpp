@@ -41,8 +41,10 @@ void printScenario(const std::string& scenario, unsigned seeds)
             thr[f.policy] += f.beThroughput.value_or(0);
             writes[f.policy] += f.writes;
             for (const auto& c : f.convergenceS) {
-                if (!c) ++neverConverged[f.policy];
-                else worstConv[f.policy] = std::max(worstConv[f.policy], *c);
+                if (!c)
+                    ++neverConverged[f.policy];
+                else
+                    worstConv[f.policy] = std::max(worstConv[f.policy], *c);
             }
         }
     }
