@@ -64,7 +64,9 @@ TEST(ProtectAgent, AClientThatFallsSilentMidRunGetsTheStartAllocationBackFromThe
     } // the agent's thread has ended: its cleanup ran
     ASSERT_TRUE(stalled);
     ASSERT_TRUE(result);
-    if (*result) EXPECT_FALSE((*result)->restored); // the client's own restore could not reach the agent
+    if (*result) {
+        EXPECT_FALSE((*result)->restored); // the client's own restore could not reach the agent
+    }
     EXPECT_EQ(schemataFiles(tree), before);
 }
 
