@@ -22,6 +22,7 @@ CommandRun defineCompare(CLI::App& cmd);
 CommandRun defineSweep(CLI::App& cmd);
 CommandRun defineAdvise(CLI::App& cmd);
 CommandRun defineBlame(CLI::App& cmd);
+CommandRun defineProtect(CLI::App& cmd);
 CommandRun defineLesson(CLI::App& cmd);
 CommandRun defineSelftest(CLI::App& cmd);
 
@@ -46,6 +47,8 @@ const std::vector<Command>& commands()
         { "advise", "sweep groups alone and propose cache masks for all of them (lookahead)", defineAdvise, true },
         { "blame", "name the group that hurts a victim's cache or bandwidth, and test it with a fence", defineBlame,
             true },
+        { "protect", "hold a group's target by moving best-effort ways and bandwidth; --compare policies",
+            defineProtect, true },
         { "lesson", "guided exercises on the simulated machine: list, show, or --check one", defineLesson },
         { "selftest", "check resctrl against resctrl.rst and the SDM: PASS/FAIL/SKIP per check", defineSelftest },
     };
