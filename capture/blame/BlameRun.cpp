@@ -7,6 +7,7 @@
 #include "PollRecorder.h"
 #include "SuspectRanking.h"
 #include "VictimHarm.h"
+#include "VictimKnee.h"
 #include "Windows.h"
 #include "rdt/GroupNames.h"
 
@@ -244,14 +245,66 @@ bool BlameRunner::probe(const std::vector<Suspect*>& suspects, const Capabilitie
 bool BlameRunner::contain(const Suspect& culprit, const Capabilities& caps, BlameResult& result)
 {
     const GroupDomain victimKey { m_obs.victim, culprit.domain };
-    // The victim's need: what it held while the culprit was fenced, else what it holds now.
-    double need = 0;
-    for (const auto& d : result.harm.domains)
-        if (d.domain == culprit.domain) need = d.occupancyBytes;
-    if (culprit.probe && culprit.probe->victimOccupancyDuring > need) need = culprit.probe->victimOccupancyDuring;
+    ContainmentNeed need;
+    need.culpritBps = culprit.fillBps;
+    need.effect = culprit.effect;
+    // The victim's ways: the knee of its misses with the culprit isolated (blame/VictimKnee.h).
+    if (m_obs.cat) {
+        phase("knee: sweeping " + displayGroup(m_obs.victim) + "'s ways with " + displayGroup(culprit.group)
+            + " isolated, for its knee");
+        VictimKneeSettings ks;
+        ks.victim = m_obs.victim;
+        ks.culprit = culprit.group;
+        ks.settleNs = m_s.probeSettleNs;
+        ks.measureNs = m_s.probeMeasureNs;
+        ks.pollNs = m_recorder->pollNs();
+        ks.paced = m_s.paced || !result.simulated;
+        experiment::SweepHooks sh;
+        sh.stopRequested = m_hooks.stopRequested;
+        sh.onEvent = m_hooks.onEvent;
+        sh.onBatch = m_hooks.onBatch;
+        const auto knee = measureVictimKnee(m_engine, ks, sh);
+        m_recorder->catchUp();
+        (void)m_engine.setSamplingInterval(m_recorder->pollNs());
+        // The sweep's restore settles before the victim is measured for the containment.
+        if (!m_recorder->record(m_s.probeSettleNs, m_obs.polls)) return false;
+        if (m_hooks.stopRequested && m_hooks.stopRequested()) return false; // the sweep restored itself
+        if (knee) {
+            need.victimWays = knee->ways;
+            need.waysText = knee->text;
+            if (!knee->restored) {
+                result.restored = false;
+                result.notes.push_back("the victim's way sweep did not restore every group it changed");
+            }
+        } else {
+            result.notes.push_back("--contain: no knee (" + knee.error().toString() + "); sized by occupancy instead");
+        }
+    }
+    if (need.victimWays == 0) {
+        // Without a knee: what the victim held while the culprit was fenced (else what it holds now), plus one way.
+        double held = 0;
+        for (const auto& d : result.harm.domains)
+            if (d.domain == culprit.domain) held = d.occupancyBytes;
+        if (culprit.probe && culprit.probe->victimOccupancyDuring > held) held = culprit.probe->victimOccupancyDuring;
+        need.victimWays = waysForBytes(held, m_obs.bytesPerWay);
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "%s held %.1f MiB: %u way(s) with one to spare",
+            displayGroup(m_obs.victim).c_str(), held / 1048576.0, need.victimWays);
+        need.waysText = buf;
+        if (m_obs.cat && need.victimWays == 0) {
+            Containment c;
+            c.group = culprit.group;
+            c.error = "neither a knee nor the way size (the CPUID does not describe the cache): the victim's need "
+                      "cannot be put in ways";
+            result.containment = c;
+            return true;
+        }
+    }
+    const auto layout = m_engine.allocationLayout();
     const auto snap = m_engine.snapshot();
-    auto planned = snap.result.ok ? planContainment(caps, snap.groups, culprit.group, culprit.resource, need)
-                                  : Result<Containment>(snap.result.error());
+    auto planned = !snap.result.ok ? Result<Containment>(snap.result.error())
+        : !layout                  ? Result<Containment>(layout.error())
+                                   : planContainment(caps, *layout, snap.groups, culprit.group, culprit.resource, need);
     Containment c;
     c.group = culprit.group;
     if (!planned) {
@@ -260,6 +313,9 @@ bool BlameRunner::contain(const Suspect& culprit, const Capabilities& caps, Blam
         return true;
     }
     c = std::move(*planned);
+    // The measured spans are bounded by markers, so `diff FILE --around-marker 'blame: contain:'` compares exactly
+    // them (docs/BLAME.md "Recording").
+    phase("before containing " + displayGroup(c.group) + ": measuring " + displayGroup(m_obs.victim));
     const std::size_t b0 = m_obs.polls.size();
     if (!m_recorder->record(m_s.probeMeasureNs, m_obs.polls)) return false;
     const std::size_t b1 = m_obs.polls.size();
@@ -272,6 +328,8 @@ bool BlameRunner::contain(const Suspect& culprit, const Capabilities& caps, Blam
     }
     c.applied = true;
     bool stopped = !m_recorder->record(m_s.probeSettleNs, m_obs.polls);
+    if (!stopped)
+        phase("after containing " + displayGroup(c.group) + " (settled): measuring " + displayGroup(m_obs.victim));
     const std::size_t a0 = m_obs.polls.size();
     stopped = stopped || !m_recorder->record(m_s.probeMeasureNs, m_obs.polls);
     const std::size_t a1 = m_obs.polls.size();
@@ -306,6 +364,7 @@ bool BlameRunner::contain(const Suspect& culprit, const Capabilities& caps, Blam
             displayGroup(m_obs.victim).c_str(), pct(c.occupancyRecovered).c_str(), c.victimOccupancyBefore / 1048576.0,
             c.victimOccupancyAfter / 1048576.0, c.victimMissBpsBefore / 1e6, c.victimMissBpsAfter / 1e6);
         c.sentence = buf;
+        if (!c.bandwidthText.empty()) c.sentence += "; " + c.bandwidthText;
     } else {
         c.sentence = "contained " + displayGroup(c.group) + " (" + c.text
             + "); the victim's counters could not be read to measure its recovery";

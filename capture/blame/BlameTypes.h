@@ -101,6 +101,8 @@ struct Containment {
     std::string text; ///< "L3:0=7" (one line)
     std::string undoText; ///< "L3:0=7ff"
     unsigned victimWays = 0; ///< the ways left to the victim alone
+    std::string waysText; ///< how the victim's ways were chosen (its knee, or its occupancy without one)
+    std::string bandwidthText; ///< a bandwidth culprit's MB cap and its unit, or why it has none ("" otherwise)
     bool applied = false;
     double victimOccupancyBefore = 0, victimOccupancyAfter = 0;
     double victimMissBpsBefore = 0, victimMissBpsAfter = 0;

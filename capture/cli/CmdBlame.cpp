@@ -135,6 +135,8 @@ std::string jsonOf(const blame::BlameResult& r, const std::string& source)
         cj["written"] = c.text;
         cj["undo"] = c.undoText;
         cj["victim_ways"] = c.victimWays;
+        cj["victim_ways_reason"] = c.waysText;
+        cj["bandwidth_cap"] = c.bandwidthText.empty() ? json::Ordered(nullptr) : json::Ordered(c.bandwidthText);
         cj["victim_occupancy_before_bytes"] = json::number(c.victimOccupancyBefore, 6);
         cj["victim_occupancy_after_bytes"] = json::number(c.victimOccupancyAfter, 6);
         cj["victim_miss_bps_before"] = json::number(c.victimMissBpsBefore, 6);
@@ -242,6 +244,7 @@ int runBlameCommand(const BlameOptions& o)
     if (result->containment) {
         const auto& c = *result->containment;
         if (c.applied) {
+            if (!c.waysText.empty()) std::fprintf(stderr, "contain: %s\n", c.waysText.c_str());
             std::fprintf(stderr, "%s\n", c.sentence.c_str());
             std::fprintf(stderr, "undo: rdtscope-cli alloc set '%s' --group %s%s\n", c.undoText.c_str(),
                 displayGroup(c.group).c_str(),

@@ -248,16 +248,18 @@ TEST(BlameContain, TheCulpritIsContainedTheVictimRecoversAndUndoRestores)
     const auto& c = *r->containment;
     ASSERT_TRUE(c.applied) << c.error;
     EXPECT_EQ(c.group, "streamer");
-    // The victim held 16 MiB while the streamer was fenced: 8 ways of 2.25 MiB plus one are left to it, two to the
-    // streamer at the low end.
-    EXPECT_EQ(c.victimWays, 9u);
-    EXPECT_EQ(c.text, "L3:0=3");
+    // The victim's misses, swept over its ways with the streamer isolated, stop falling at 7 ways (its knee): those
+    // are left to it, the other four to the streamer at the low end.
+    EXPECT_EQ(c.victimWays, 7u);
+    EXPECT_NE(c.waysText.find("victim's knee: 7 way(s)"), std::string::npos) << c.waysText;
+    EXPECT_EQ(c.text, "L3:0=f");
+    EXPECT_TRUE(c.bandwidthText.empty()) << "a cache culprit gets no MB cap";
     EXPECT_EQ(c.undoText, "L3:0=7ff");
     EXPECT_GT(c.victimOccupancyAfter, 3 * c.victimOccupancyBefore);
     EXPECT_LT(c.victimMissBpsAfter, 0.1 * c.victimMissBpsBefore);
     EXPECT_GT(c.occupancyRecovered, 0.4);
     auto now = schemataOf(*svc);
-    EXPECT_EQ(now["streamer"].rfind("L3:0=3\n", 0), 0u) << now["streamer"];
+    EXPECT_EQ(now["streamer"].rfind("L3:0=f\n", 0), 0u) << now["streamer"];
     EXPECT_EQ(now["victim"], before.at("victim"));
     const auto undone = undoContainment(*svc, c);
     ASSERT_TRUE(undone.ok) << undone.toString();
