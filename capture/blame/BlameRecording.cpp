@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "BlameRecording.h"
+#include "TaskSuspects.h"
 
 #include "rdt/GroupNames.h"
 
@@ -58,10 +59,11 @@ std::vector<std::string> blameMarkers(const BlameResult& r)
         out.push_back("blame missing: " + m);
     unsigned rank = 0;
     for (const auto& s : r.ranking) {
-        char head[200];
-        std::snprintf(head, sizeof head, "blame rank %u %s (%s): effect %.1f %% +- %.1f %%%s%s: ", ++rank,
-            displayGroup(s.group).c_str(), resourceName(s.resource), s.effect * 100, s.uncertainty * 100,
-            s.probe && !s.probe->verdict.empty() ? ", verdict " : "",
+        char head[200], effect[64] = "no evidence of its own";
+        if (!s.task)
+            std::snprintf(effect, sizeof effect, "effect %.1f %% +- %.1f %%", s.effect * 100, s.uncertainty * 100);
+        std::snprintf(head, sizeof head, "blame rank %u %s (%s): %s%s%s: ", ++rank, suspectName(s).c_str(),
+            resourceName(s.resource), effect, s.probe && !s.probe->verdict.empty() ? ", verdict " : "",
             s.probe && !s.probe->verdict.empty() ? s.probe->verdict.c_str() : "");
         out.push_back(head + s.sentence);
     }

@@ -74,6 +74,10 @@ struct ProbeResult {
 /// One group suspected, with its passive evidence (and its probe, when it was probed).
 struct Suspect {
     std::string group; ///< path ("" = default group, shown as "default")
+    /// A task of the default group suspected on its own (blame/TaskSuspects.h): its PID, none for a group. It has no
+    /// passive evidence of its own (resctrl counts per group): its probe judges it.
+    std::optional<unsigned> task;
+    std::string comm; ///< the task's command name where it is known
     int domain = 0; ///< the victim's domain the evidence is from
     Resource resource = Resource::Cache;
     /// Cache: its share of the line fills that land in ways the victim may use on that domain (0..1). Bandwidth: its

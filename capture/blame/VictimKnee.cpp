@@ -35,13 +35,13 @@ Result<VictimKnee> measureVictimKnee(
     k.ways = static_cast<unsigned>(std::lround(knee.x));
     k.steps = static_cast<unsigned>(r.steps.size());
     k.restored = r.restored;
-    const auto& fewest = r.steps.back(), most = r.steps.front();
+    const auto &fewest = r.steps.back(), most = r.steps.front();
     char buf[320];
     std::snprintf(buf, sizeof buf,
         "%s's knee: %u way(s) (its memory traffic %.0f MB/s with %llu way(s), %.0f MB/s with %llu, %s isolated; %s)",
-        displayGroup(s.victim).c_str(), k.ways, fewest.totalBps / 1e6,
-        static_cast<unsigned long long>(fewest.value), most.totalBps / 1e6,
-        static_cast<unsigned long long>(most.value), displayGroup(s.culprit).c_str(), knee.explain("ways").c_str());
+        displayGroup(s.victim).c_str(), k.ways, fewest.totalBps / 1e6, static_cast<unsigned long long>(fewest.value),
+        most.totalBps / 1e6, static_cast<unsigned long long>(most.value), displayGroup(s.culprit).c_str(),
+        knee.explain("ways").c_str());
     k.text = buf;
     return k;
 }
