@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "BlameRun.h"
 
+#include "blame/BlameRecording.h"
 #include "blame/Containment.h"
 #include "engine/Engine.h"
+#include "session/SimulationMarker.h"
 
 #include <QMetaObject>
 
 #include <cerrno>
+#include <variant>
 
 BlameRun::BlameRun(QObject* parent)
     : QObject(parent)
@@ -47,14 +50,45 @@ bool BlameRun::start(const rdt::blame::BlameSettings& settings)
     m_engine->stopSampling();
     Q_EMIT started();
     m_thread = std::thread([this, settings] {
+        const auto marker = [this](std::uint64_t t, std::string text) {
+            DrainedFrame f;
+            f.markers.push_back({ t, rdt::blame::kBlameMarkerKind, std::move(text) });
+            post([this, f = std::move(f)] { Q_EMIT drained(f); });
+        };
         rdt::blame::BlameHooks hooks;
         hooks.stopRequested = [this] { return m_stop.load(); };
-        hooks.onPhase = [this](const std::string& text, std::uint64_t) {
+        hooks.onPhase = [this, marker](const std::string& text, std::uint64_t t) {
+            marker(t, rdt::blame::phaseMarker(text));
             post([this, t = QString::fromStdString(text)] { Q_EMIT phase(t); });
         };
-        hooks.onProbe
-            = [this](const rdt::blame::ProbeResult& p, std::uint64_t) { post([this, p] { Q_EMIT probed(p); }); };
+        hooks.onProbe = [this, marker](const rdt::blame::ProbeResult& p, std::uint64_t t) {
+            marker(t, rdt::blame::probeMarker(p));
+            post([this, p] { Q_EMIT probed(p); });
+        };
+        hooks.onBatch = [this](const rdt::RdtSampleBatch& b) {
+            DrainedFrame f;
+            f.batches.push_back(b);
+            post([this, f = std::move(f)] { Q_EMIT drained(f); });
+        };
+        hooks.onEvent = [this](const rdt::engine::EngineEvent& e) {
+            DrainedFrame f;
+            if (const auto* c = std::get_if<rdt::AllocationChanged>(&e))
+                f.changes.push_back(*c);
+            else if (const auto* s = std::get_if<rdt::SimulationEvent>(&e))
+                f.markers.push_back(rdt::session::markerOf(*s));
+            else
+                return;
+            post([this, f = std::move(f)] { Q_EMIT drained(f); });
+        };
         auto r = rdt::blame::runBlame(*m_engine, settings, hooks);
+        if (r) {
+            const std::uint64_t t = m_engine->nowNs();
+            for (auto& line : rdt::blame::blameMarkers(*r))
+                marker(t, std::move(line));
+            marker(t, rdt::blame::endMarker(*r));
+        } else {
+            marker(m_engine->nowNs(), "blame failed: " + r.error().toString());
+        }
         if (r)
             post([this, result = *r] { Q_EMIT done(result); });
         else

@@ -3,9 +3,12 @@
 
 // A blame run (capture/blame, docs/BLAME.md) on a worker thread, for the Interference page: the engine's background
 // sampling is paused while it runs (blame polls and drains the engine itself) and resumed when it ends; its phases,
-// each probe and the result come back to the GUI thread as signals. stop() asks it to end now: every probed
-// allocation is written back before it returns. undoContainment() writes back what a containment changed.
+// each probe and the result come back to the GUI thread as signals, and so does everything it drained and decided, as
+// frames a window's recording keeps (its samples, allocation changes and the `blame` markers `blame --record` writes).
+// stop() asks it to end now: every probed allocation is written back before it returns. undoContainment() writes back
+// what a containment changed.
 
+#include "SampleFeed.h"
 #include "blame/Blame.h"
 
 #include <QObject>
@@ -46,6 +49,10 @@ Q_SIGNALS:
     void failed(const QString& reason);
     /// The worker has ended and the engine samples again.
     void finished();
+    /// What the run drained from the engine (its polls' batches, allocation changes, scenario markers) and its
+    /// `blame` markers (phases, probes, ranking, containment, end), in order: connect a window's recording here,
+    /// since the frame pump is stopped while blame runs.
+    void drained(const DrainedFrame& frame);
 
 private:
     void post(std::function<void()> f);

@@ -3,6 +3,8 @@
 
 #include "engine/Engine.h"
 #include "models/BlameRun.h"
+
+#include "blame/TaskSuspects.h"
 #include "rdt/GroupNames.h"
 
 #include <QCheckBox>
@@ -168,8 +170,9 @@ void InterferencePage::showResult(const rdt::blame::BlameResult& r)
         QString evidence = QString::fromStdString(s.sentence);
         if (s.probe && !s.probe->sentence.empty())
             evidence += QStringLiteral("\n") + QString::fromStdString(s.probe->sentence);
-        const QStringList cells { QString::fromStdString(rdt::displayGroup(s.group)),
-            QString::fromLatin1(rdt::blame::resourceName(s.resource)), percent(s.effect), percent(s.uncertainty, 1),
+        const QStringList cells { QString::fromStdString(rdt::blame::suspectName(s)),
+            QString::fromLatin1(rdt::blame::resourceName(s.resource)), s.task ? QStringLiteral("-") : percent(s.effect),
+            s.task ? QStringLiteral("-") : percent(s.uncertainty, 1),
             s.probe && !s.probe->verdict.empty() ? QString::fromStdString(s.probe->verdict) : QStringLiteral("-"),
             evidence };
         for (int c = 0; c < cells.size(); ++c)
