@@ -259,6 +259,8 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_pump, &FramePump::frame, this, &MainWindow::onFrame);
     connect(m_pump, &FramePump::drained, m_recording, &SessionRecording::record);
+    // The pump is stopped while blame runs: its polls, allocation changes and markers reach the recording directly.
+    connect(m_blameRun, &BlameRun::drained, m_recording, &SessionRecording::record);
     connect(m_pump, &FramePump::sourceChanged, this, [this] { updateTitle(); });
     connect(m_pump, &FramePump::seriesReset, m_monitorModel, &MonitorModel::clear);
     connect(m_pump, &FramePump::seriesReset, m_monitorTree, &MonitorTreeModel::clear);

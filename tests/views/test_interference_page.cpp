@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Interference page (docs/BLAME.md) on the simulated noisy neighbour: the ranking names the streamer, a probe
 // proves it, the containment is shown and undone; on a copy of the 4-domain fixture tree the page runs passively and
-// says that a static tree moves no counters.
+// says that a static tree moves no counters. What the run drains and decides reaches a window's recording as frames.
 #include "../rdt/TestTree.h"
 #include "GroupL3.h"
 #include "engine/CaptureService.h"
@@ -15,6 +15,10 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QtTest>
+
+#include <algorithm>
+#include <string>
+#include <vector>
 
 class InterferencePageTest : public QObject {
     Q_OBJECT
@@ -44,8 +48,29 @@ private Q_SLOTS:
         probe->setChecked(true);
         contain->setChecked(true);
         QSignalSpy finished(&run, &BlameRun::finished);
+        // What a window's recording receives while the frame pump is stopped (MainWindow connects it).
+        std::vector<std::string> markers;
+        std::size_t batches = 0, changes = 0;
+        QObject::connect(&run, &BlameRun::drained, &page, [&](const DrainedFrame& f) {
+            batches += f.batches.size();
+            changes += f.changes.size();
+            for (const auto& m : f.markers)
+                if (m.kind == "blame") markers.push_back(m.text);
+        });
         QTest::mouseClick(page.findChild<QPushButton*>(QStringLiteral("start")), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QVERIFY(batches >= 16); // 4 s of 250 ms polls, then the probe's, the sweep's and the containment's
+        QVERIFY(changes >= 3); // the fence, the restore, the containment (and the knee sweep's writes)
+        const auto has = [&](const std::string& prefix) {
+            return std::any_of(
+                markers.begin(), markers.end(), [&](const std::string& m) { return m.rfind(prefix, 0) == 0; });
+        };
+        QVERIFY(has("blame: observing victim"));
+        QVERIFY(has("blame probe streamer: fencing streamer (L3:0=1) gave victim back"));
+        QVERIFY(has("blame rank 1 streamer (cache): effect"));
+        QVERIFY(has("blame contain streamer: contained streamer"));
+        QCOMPARE(
+            QString::fromStdString(markers.back()), QStringLiteral("blame ended; every probed allocation restored"));
         QCOMPARE(ranking->rowCount(), 2);
         QCOMPARE(ranking->item(0, 0)->text(), QStringLiteral("streamer"));
         QCOMPARE(ranking->item(0, 1)->text(), QStringLiteral("cache"));
@@ -55,7 +80,10 @@ private Q_SLOTS:
         QCOMPARE(ranking->item(1, 0)->text(), QStringLiteral("default"));
         QVERIFY(page.findChild<QLabel*>(QStringLiteral("harm"))->text().contains(QStringLiteral("(simulated)")));
         QVERIFY2(containment->text().contains(QStringLiteral("contained streamer")), qPrintable(containment->text()));
-        QCOMPARE(l3Of(**svc, "streamer").value_or(""), std::string("3"));
+        // The victim's knee leaves the streamer 4 ways. (What the machine holds now is not checked: the scenario's
+        // steps, held during the run, ran when it ended, and the one at 20 s fences the streamer itself.)
+        QVERIFY2(containment->text().contains(QStringLiteral("contained streamer (L3:0=f, 7 way(s) left to victim)")),
+            qPrintable(containment->text()));
         QVERIFY(undo->isEnabled());
         QTest::mouseClick(undo, Qt::LeftButton);
         QCOMPARE(l3Of(**svc, "streamer").value_or(""), std::string("7ff"));
