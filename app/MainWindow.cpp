@@ -258,6 +258,9 @@ MainWindow::MainWindow(QWidget* parent)
         if (!m_connectedOptions.connect.isEmpty()) connectTo(m_connectedOptions);
     });
     connect(m_pump, &FramePump::frame, this, &MainWindow::onFrame);
+    // Blame's polls, writes and scenario steps reach the recording through the engine's event tap; its findings
+    // (phases, probes, ranking, containment) are markers the run hands over.
+    connect(m_blameRun, &BlameRun::marker, m_recording, &SessionRecording::marker);
     connect(m_pump, &FramePump::sourceChanged, this, [this] { updateTitle(); });
     connect(m_pump, &FramePump::seriesReset, m_monitorModel, &MonitorModel::clear);
     connect(m_pump, &FramePump::seriesReset, m_monitorTree, &MonitorTreeModel::clear);

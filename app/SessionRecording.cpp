@@ -61,3 +61,8 @@ quint64 SessionRecording::dropped() const
 {
     return m_recorder ? m_recorder->dropped() : 0;
 }
+
+void SessionRecording::marker(quint64 timeNs, const QString& kind, const QString& text)
+{
+    if (m_recorder) m_recorder->marker(timeNs, kind.toStdString(), text.toStdString());
+}

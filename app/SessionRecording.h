@@ -32,6 +32,9 @@ public:
     rdt::Status stop();
     bool isRecording() const { return m_recorder != nullptr; }
     QString path() const { return m_path; }
+    /// A marker of the front end's own (a blame run's finding) at `timeNs` on the engine's clock; nothing when not
+    /// recording.
+    void marker(quint64 timeNs, const QString& kind, const QString& text);
     quint64 committedSamples() const;
     quint64 dropped() const;
 

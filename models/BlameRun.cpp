@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "BlameRun.h"
 
+#include "blame/BlameRecording.h"
 #include "blame/Containment.h"
 #include "engine/Engine.h"
 
@@ -47,14 +48,30 @@ bool BlameRun::start(const rdt::blame::BlameSettings& settings)
     m_engine->stopSampling();
     Q_EMIT started();
     m_thread = std::thread([this, settings] {
+        const auto marker = [this](std::uint64_t t, const std::string& text) {
+            post([this, t, text = QString::fromStdString(text)] {
+                Q_EMIT this->marker(t, QString::fromLatin1(rdt::blame::kBlameMarkerKind), text);
+            });
+        };
         rdt::blame::BlameHooks hooks;
         hooks.stopRequested = [this] { return m_stop.load(); };
-        hooks.onPhase = [this](const std::string& text, std::uint64_t) {
+        hooks.onPhase = [this, marker](const std::string& text, std::uint64_t t) {
+            marker(t, rdt::blame::phaseMarker(text));
             post([this, t = QString::fromStdString(text)] { Q_EMIT phase(t); });
         };
-        hooks.onProbe
-            = [this](const rdt::blame::ProbeResult& p, std::uint64_t) { post([this, p] { Q_EMIT probed(p); }); };
+        hooks.onProbe = [this, marker](const rdt::blame::ProbeResult& p, std::uint64_t t) {
+            marker(t, rdt::blame::probeMarker(p));
+            post([this, p] { Q_EMIT probed(p); });
+        };
         auto r = rdt::blame::runBlame(*m_engine, settings, hooks);
+        if (r) {
+            const std::uint64_t t = m_engine->nowNs();
+            for (const auto& line : rdt::blame::blameMarkers(*r))
+                marker(t, line);
+            marker(t, rdt::blame::endMarker(*r));
+        } else {
+            marker(m_engine->nowNs(), "blame failed: " + r.error().toString());
+        }
         if (r)
             post([this, result = *r] { Q_EMIT done(result); });
         else

@@ -3,8 +3,10 @@
 
 // A blame run (capture/blame, docs/BLAME.md) on a worker thread, for the Interference page: the engine's background
 // sampling is paused while it runs (blame polls and drains the engine itself) and resumed when it ends; its phases,
-// each probe and the result come back to the GUI thread as signals. stop() asks it to end now: every probed
-// allocation is written back before it returns. undoContainment() writes back what a containment changed.
+// each probe and the result come back to the GUI thread as signals, and so does everything it drained and decided, as
+// frames a window's recording keeps (its samples, allocation changes and the `blame` markers `blame --record` writes).
+// stop() asks it to end now: every probed allocation is written back before it returns. undoContainment() writes back
+// what a containment changed.
 
 #include "blame/Blame.h"
 
@@ -46,6 +48,9 @@ Q_SIGNALS:
     void failed(const QString& reason);
     /// The worker has ended and the engine samples again.
     void finished();
+    /// A `blame` marker (phase, probe, ranking, containment, end) at `timeNs` on the engine's clock, in order: a
+    /// window's recording takes it (the run's polls and writes reach the recording through the engine's event tap).
+    void marker(quint64 timeNs, const QString& kind, const QString& text);
 
 private:
     void post(std::function<void()> f);

@@ -3,6 +3,8 @@
 
 #include "engine/Engine.h"
 #include "models/BlameRun.h"
+
+#include "blame/TaskSuspects.h"
 #include "rdt/GroupNames.h"
 
 #include <QCheckBox>
@@ -61,6 +63,9 @@ InterferencePage::InterferencePage(BlameRun* run, QWidget* parent)
     m_ranking->setHorizontalHeaderLabels(
         { tr("Group"), tr("Resource"), tr("Effect"), tr("+-"), tr("Verdict"), tr("Evidence") });
     m_ranking->horizontalHeader()->setStretchLastSection(true);
+    // The short columns take what they show, so the evidence keeps the width of a 1280-pixel window's centre.
+    for (int c = 0; c < 5; ++c)
+        m_ranking->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     m_ranking->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_ranking->setWordWrap(true);
 
@@ -71,12 +76,17 @@ InterferencePage::InterferencePage(BlameRun* run, QWidget* parent)
     controls->addWidget(m_duration);
     controls->addWidget(m_probe);
     controls->addWidget(m_contain);
-    controls->addWidget(m_start);
-    controls->addWidget(m_stop);
-    controls->addWidget(m_undo);
     controls->addStretch(1);
+    // The actions on a row of their own: in one row with the settings the page was wider than the window's centre
+    // at 1280x720 and its buttons were cut off.
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(m_start);
+    actions->addWidget(m_stop);
+    actions->addWidget(m_undo);
+    actions->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
+    layout->addLayout(actions);
     layout->addWidget(m_status);
     layout->addWidget(m_harm);
     layout->addWidget(m_ranking, 1);
@@ -168,8 +178,9 @@ void InterferencePage::showResult(const rdt::blame::BlameResult& r)
         QString evidence = QString::fromStdString(s.sentence);
         if (s.probe && !s.probe->sentence.empty())
             evidence += QStringLiteral("\n") + QString::fromStdString(s.probe->sentence);
-        const QStringList cells { QString::fromStdString(rdt::displayGroup(s.group)),
-            QString::fromLatin1(rdt::blame::resourceName(s.resource)), percent(s.effect), percent(s.uncertainty, 1),
+        const QStringList cells { QString::fromStdString(rdt::blame::suspectName(s)),
+            QString::fromLatin1(rdt::blame::resourceName(s.resource)), s.task ? QStringLiteral("-") : percent(s.effect),
+            s.task ? QStringLiteral("-") : percent(s.uncertainty, 1),
             s.probe && !s.probe->verdict.empty() ? QString::fromStdString(s.probe->verdict) : QStringLiteral("-"),
             evidence };
         for (int c = 0; c < cells.size(); ++c)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "BlameRecording.h"
+#include "TaskSuspects.h"
 
 #include "rdt/GroupNames.h"
 
@@ -15,7 +16,7 @@ Status BlameRecording::open(engine::Engine& engine, const std::string& file, con
 
 void BlameRecording::mark(std::uint64_t timeNs, const std::string& text)
 {
-    m_rec.marker(timeNs, "blame", text);
+    m_rec.marker(timeNs, kBlameMarkerKind, text);
 }
 
 void BlameRecording::hook(BlameHooks& hooks)
@@ -24,13 +25,29 @@ void BlameRecording::hook(BlameHooks& hooks)
     auto phase = hooks.onPhase;
     hooks.onPhase = [this, phase](const std::string& text, std::uint64_t t) {
         if (phase) phase(text, t);
-        mark(t, "blame: " + text);
+        mark(t, phaseMarker(text));
     };
     auto probe = hooks.onProbe;
     hooks.onProbe = [this, probe](const ProbeResult& p, std::uint64_t t) {
         if (probe) probe(p, t);
-        mark(t, "blame probe " + displayGroup(p.group) + ": " + (p.sentence.empty() ? "no verdict" : p.sentence));
+        mark(t, probeMarker(p));
     };
+}
+
+std::string phaseMarker(const std::string& phase)
+{
+    return "blame: " + phase;
+}
+
+std::string probeMarker(const ProbeResult& p)
+{
+    return "blame probe " + displayGroup(p.group) + ": " + (p.sentence.empty() ? "no verdict" : p.sentence);
+}
+
+std::string endMarker(const BlameResult& r)
+{
+    return std::string(r.stopped ? "blame stopped" : "blame ended")
+        + (r.probed ? (r.restored ? "; every probed allocation restored" : "; a probe was NOT restored") : "");
 }
 
 std::vector<std::string> blameMarkers(const BlameResult& r)
@@ -42,10 +59,11 @@ std::vector<std::string> blameMarkers(const BlameResult& r)
         out.push_back("blame missing: " + m);
     unsigned rank = 0;
     for (const auto& s : r.ranking) {
-        char head[200];
-        std::snprintf(head, sizeof head, "blame rank %u %s (%s): effect %.1f %% +- %.1f %%%s%s: ", ++rank,
-            displayGroup(s.group).c_str(), resourceName(s.resource), s.effect * 100, s.uncertainty * 100,
-            s.probe && !s.probe->verdict.empty() ? ", verdict " : "",
+        char head[200], effect[64] = "no evidence of its own";
+        if (!s.task)
+            std::snprintf(effect, sizeof effect, "effect %.1f %% +- %.1f %%", s.effect * 100, s.uncertainty * 100);
+        std::snprintf(head, sizeof head, "blame rank %u %s (%s): %s%s%s: ", ++rank, suspectName(s).c_str(),
+            resourceName(s.resource), effect, s.probe && !s.probe->verdict.empty() ? ", verdict " : "",
             s.probe && !s.probe->verdict.empty() ? s.probe->verdict.c_str() : "");
         out.push_back(head + s.sentence);
     }
@@ -66,10 +84,7 @@ Status BlameRecording::finish(engine::Engine& engine, const Result<BlameResult>&
     }
     for (const auto& line : blameMarkers(*result))
         mark(t, line);
-    mark(t,
-        std::string(result->stopped ? "blame stopped" : "blame ended")
-            + (result->probed ? (result->restored ? "; every probed allocation restored" : "; a probe was NOT restored")
-                              : ""));
+    mark(t, endMarker(*result));
     return m_rec.finish(result->stopped ? "blame stopped" : "blame ended");
 }
 

@@ -29,5 +29,12 @@ private:
 
 /// The marker lines a finished run leaves (also what `replay` shows of it): harm, ranking, containment.
 std::vector<std::string> blameMarkers(const BlameResult& result);
+/// The marker of a phase ("blame: probe: fencing streamer with L3:0=1"), of a finished probe, and of the run's end
+/// (the texts a GUI recording writes too, models/BlameRun.h).
+std::string phaseMarker(const std::string& phase);
+std::string probeMarker(const ProbeResult& probe);
+std::string endMarker(const BlameResult& result);
+/// The marker kind of all of them: "blame".
+inline constexpr const char* kBlameMarkerKind = "blame";
 
 } // namespace rdt::blame

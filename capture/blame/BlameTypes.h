@@ -74,6 +74,10 @@ struct ProbeResult {
 /// One group suspected, with its passive evidence (and its probe, when it was probed).
 struct Suspect {
     std::string group; ///< path ("" = default group, shown as "default")
+    /// A task of the default group suspected on its own (blame/TaskSuspects.h): its PID, none for a group. It has no
+    /// passive evidence of its own (resctrl counts per group): its probe judges it.
+    std::optional<unsigned> task;
+    std::string comm; ///< the task's command name where it is known
     int domain = 0; ///< the victim's domain the evidence is from
     Resource resource = Resource::Cache;
     /// Cache: its share of the line fills that land in ways the victim may use on that domain (0..1). Bandwidth: its
@@ -101,6 +105,8 @@ struct Containment {
     std::string text; ///< "L3:0=7" (one line)
     std::string undoText; ///< "L3:0=7ff"
     unsigned victimWays = 0; ///< the ways left to the victim alone
+    std::string waysText; ///< how the victim's ways were chosen (its knee, or its occupancy without one)
+    std::string bandwidthText; ///< a bandwidth culprit's MB cap and its unit, or why it has none ("" otherwise)
     bool applied = false;
     double victimOccupancyBefore = 0, victimOccupancyAfter = 0;
     double victimMissBpsBefore = 0, victimMissBpsAfter = 0;

@@ -48,6 +48,13 @@ public:
     /// Polls every pollNs() for `ns` (the first poll at once), appending to `out`. False when a stop was asked for.
     bool record(std::uint64_t ns, std::vector<Poll>& out);
     std::uint64_t elapsedNs() const { return m_offset; }
+    /// Someone else moved the source clock on (a sweep polled it): the next poll follows from there, not from the
+    /// last poll of this recorder, which would ask for a time already past.
+    void catchUp()
+    {
+        const std::uint64_t now = m_engine.nowNs();
+        if (now > m_t0 + m_offset) m_offset = now - m_t0;
+    }
     std::uint64_t pollNs() const { return m_pollNs; }
     /// How the victim's PMU counts were counted ("" when never), or why there are none.
     const std::string& pmuMethod() const { return m_pmuMethod; }

@@ -8,6 +8,7 @@
 #include "Commands.h"
 #include "blame/Blame.h"
 #include "blame/BlameRecording.h"
+#include "blame/TaskSuspects.h"
 #include "core/Json.h"
 #include "core/Time.h"
 #include "rdt/GroupNames.h"
@@ -105,10 +106,12 @@ std::string jsonOf(const blame::BlameResult& r, const std::string& source)
     json::Ordered ranking = json::Ordered::array();
     for (const auto& s : r.ranking) {
         json::Ordered sj;
-        sj["group"] = displayGroup(s.group);
+        sj["group"] = blame::suspectName(s);
         sj["resource"] = blame::resourceName(s.resource);
-        sj["effect"] = json::number(s.effect, 4);
-        sj["uncertainty"] = json::number(s.uncertainty, 4);
+        // A task of the default group has no passive evidence of its own (resctrl counts per group): unknown, not 0.
+        if (s.task) sj["task"] = *s.task;
+        sj["effect"] = s.task ? json::Ordered(nullptr) : json::number(s.effect, 4);
+        sj["uncertainty"] = s.task ? json::Ordered(nullptr) : json::number(s.uncertainty, 4);
         if (s.probe && !s.probe->verdict.empty()) sj["verdict"] = s.probe->verdict;
         sj["domain"] = s.domain;
         sj["fill_bps"] = json::number(s.fillBps, 6);
@@ -135,6 +138,8 @@ std::string jsonOf(const blame::BlameResult& r, const std::string& source)
         cj["written"] = c.text;
         cj["undo"] = c.undoText;
         cj["victim_ways"] = c.victimWays;
+        cj["victim_ways_reason"] = c.waysText;
+        cj["bandwidth_cap"] = c.bandwidthText.empty() ? json::Ordered(nullptr) : json::Ordered(c.bandwidthText);
         cj["victim_occupancy_before_bytes"] = json::number(c.victimOccupancyBefore, 6);
         cj["victim_occupancy_after_bytes"] = json::number(c.victimOccupancyAfter, 6);
         cj["victim_miss_bps_before"] = json::number(c.victimMissBpsBefore, 6);
@@ -161,8 +166,9 @@ void printText(const blame::BlameResult& r)
     std::printf("%4s  %-20s %-10s %7s %7s  %s\n", "RANK", "GROUP", "RESOURCE", "EFFECT", "+-", "VERDICT");
     unsigned rank = 0;
     for (const auto& s : r.ranking) {
-        std::printf("%4u  %-20s %-10s %7s %7s  %s\n", ++rank, displayGroup(s.group).c_str(),
-            blame::resourceName(s.resource), pct(s.effect).c_str(), pct(s.uncertainty, 1).c_str(),
+        std::printf("%4u  %-20s %-10s %7s %7s  %s\n", ++rank, blame::suspectName(s).c_str(),
+            blame::resourceName(s.resource), s.task ? "-" : pct(s.effect).c_str(),
+            s.task ? "-" : pct(s.uncertainty, 1).c_str(),
             s.probe && !s.probe->verdict.empty() ? s.probe->verdict.c_str() : "-");
         std::printf("      %s\n", s.sentence.c_str());
         if (s.probe && !s.probe->alone.empty()) std::printf("      probe alone: %s\n", s.probe->alone.c_str());
@@ -242,6 +248,7 @@ int runBlameCommand(const BlameOptions& o)
     if (result->containment) {
         const auto& c = *result->containment;
         if (c.applied) {
+            if (!c.waysText.empty()) std::fprintf(stderr, "contain: %s\n", c.waysText.c_str());
             std::fprintf(stderr, "%s\n", c.sentence.c_str());
             std::fprintf(stderr, "undo: rdtscope-cli alloc set '%s' --group %s%s\n", c.undoText.c_str(),
                 displayGroup(c.group).c_str(),

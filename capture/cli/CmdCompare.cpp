@@ -22,7 +22,7 @@ namespace {
 struct DiffOptions {
     std::string a, b;
     std::vector<std::string> windows;
-    std::string betweenMarkers, normalize;
+    std::string betweenMarkers, aroundMarker, normalize;
     std::optional<std::string> output; ///< given, even empty (an empty name is refused, not stdout)
     bool csv = false, json = false, force = false;
     std::optional<double> top;
@@ -50,7 +50,8 @@ int runDiff(const DiffOptions& o)
 {
     compare::CompareRequest req;
     req.pathA = o.a;
-    req.pathB = o.b;
+    // One session with --around-marker is compared with itself: the span before the marker against the one after.
+    req.pathB = o.b.empty() ? o.a : o.b;
     req.loadA.symfs = req.loadB.symfs = o.symfs;
     // The values passed their rules at parse time (checkedBy in defineCompare); here they are applied.
     bool setA = false, setB = false;
@@ -65,6 +66,11 @@ int runDiff(const DiffOptions& o)
         if (!setA) req.loadA.window = w;
         if (!setB) req.loadB.window = w;
     }
+    if (!o.aroundMarker.empty()) {
+        const auto [before, after] = *compare::parseAroundMarker(o.aroundMarker);
+        if (!setA) req.loadA.window = before;
+        if (!setB) req.loadB.window = after;
+    }
     if (!o.normalize.empty()) req.options.normalize = *compare::parseNormalize(o.normalize);
     const bool machine = o.csv || o.json;
     const double top = o.top.value_or(machine ? 0 : 10);
@@ -73,7 +79,7 @@ int runDiff(const DiffOptions& o)
     std::optional<OutputFile> file;
     if (o.output) {
         const auto form = o.csv ? compare::DiffForm::Csv : o.json ? compare::DiffForm::Json : compare::DiffForm::Text;
-        auto created = OutputFile::create(*o.output, compare::diffOutputRule(form, o.force, o.a, o.b));
+        auto created = OutputFile::create(*o.output, compare::diffOutputRule(form, o.force, req.pathA, req.pathB));
         if (!created) {
             std::fprintf(stderr, "rdtscope-cli diff: %s\n", created.error().toString().c_str());
             return ExitFailure;
@@ -121,10 +127,14 @@ CommandRun defineCompare(CLI::App& cmd)
         "branches with share A, share B, delta (points) and ratio (as `perf diff` names them), load latency per\n"
         "data source and per function (share, count, mean, p99 in cycles). Mismatches are listed, not hidden: a\n"
         "group in one file only, different CPUs (CPUID family/model), different sampling intervals.\n"
+        "With one session and --around-marker M, the same file is compared with itself: A is the span before the\n"
+        "first marker containing M (from the marker before it), B the span after it (from the next marker to the one\n"
+        "after): `diff blame.rdts --around-marker 'blame: contain:'` shows a `blame --contain --record` run's\n"
+        "victim and culprit before and after the containment.\n"
         "Exit codes: 0 compared (mismatches are warnings), 1 a file cannot be read or a window is empty, 2 usage.");
     auto o = std::make_shared<DiffOptions>();
     addPositional(cmd, "A", o->a, "the first session or perf.data file")->required();
-    addPositional(cmd, "B", o->b, "the second one")->required();
+    addPositional(cmd, "B", o->b, "the second one (left out with --around-marker: A against itself)");
     auto* format = cmd.add_option_group("format");
     format->add_flag("--csv", o->csv, "CSV (columns in the README); mismatches then go to stderr");
     format->add_flag("--json", o->json, "JSON; mismatches then go to stderr");
@@ -140,6 +150,13 @@ CommandRun defineCompare(CLI::App& cmd)
            "in each session (a side with its own --window keeps it)")
         ->type_name("M1,M2")
         ->check(checkedBy(compare::parseMarkerWindow));
+    auto* around = cmd.add_option("--around-marker", o->aroundMarker,
+                          "A: the span before the first marker containing M (from the marker before it);\n"
+                          "B: the span after it (from the next marker to the one after, or the end).\n"
+                          "B may be left out: one session is compared with itself")
+                       ->type_name("M")
+                       ->check(checkedBy(compare::parseAroundMarker));
+    around->excludes("--between-markers");
     cmd.add_option("--normalize", o->normalize,
            "duration: counts per second of window; instructions: per 1000 instructions\n"
            "(perf.data files that sampled an `instructions` event); occupancy and\n"
@@ -155,7 +172,15 @@ CommandRun defineCompare(CLI::App& cmd)
            "-o,--output", o->output, "write to OUT instead of stdout (never A or B; an existing OUT only with --force)")
         ->type_name("OUT");
     cmd.add_flag("--force", o->force, "with -o: replace OUT if it is a comparison of the same form");
-    return [o] { return runDiff(*o); };
+    return [o]() -> int {
+        if (o->b.empty() && o->aroundMarker.empty()) {
+            std::fprintf(stderr,
+                "rdtscope-cli diff: B is missing\nfix: name two recordings, or one session with --around-marker M to "
+                "compare the spans before and after one of its markers\n");
+            return ExitUsage;
+        }
+        return runDiff(*o);
+    };
 }
 
 } // namespace rdt::cli

@@ -13,7 +13,8 @@ namespace rdt::compare {
 
 Result<Profile> loadPerfDataProfile(const std::string& path, const LoadOptions& options)
 {
-    if (options.window.kind == Window::Kind::Markers)
+    if (options.window.kind == Window::Kind::Markers || options.window.kind == Window::Kind::BeforeMarker
+        || options.window.kind == Window::Kind::AfterMarker)
         return makeError(path + ": perf.data files have no markers",
             "give this file a time window (--window A:FROM..TO) or compare the whole file");
     Profile p;

@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rdt::compare {
@@ -19,10 +20,14 @@ namespace rdt::compare {
 /// Which part of a recording to compare. Seconds are relative to the recording's start (a session's time axis
 /// origin, or a perf.data file's first sample).
 struct Window {
-    enum class Kind { Whole, Range, Markers };
+    /// BeforeMarker / AfterMarker (--around-marker): the span measured before a change and the one after it. Before:
+    /// from the marker preceding `fromMarker`'s marker (or the start) to it. After: from the marker following it to
+    /// the next one (or the end), so what lies between the change and the next marker (a settle time) is left out.
+    enum class Kind { Whole, Range, Markers, BeforeMarker, AfterMarker };
     Kind kind = Kind::Whole;
     std::optional<double> fromS, toS; ///< Range: either end may be open
-    std::string fromMarker, toMarker; ///< Markers: matched against marker text (case-insensitive substring)
+    /// Markers: matched against marker text (case-insensitive substring); BeforeMarker/AfterMarker use fromMarker.
+    std::string fromMarker, toMarker;
     std::string describe() const;
 };
 
@@ -30,6 +35,8 @@ struct Window {
 Result<Window> parseWindowRange(const std::string& text);
 /// `M1,M2` (--between-markers).
 Result<Window> parseMarkerWindow(const std::string& text);
+/// `M` (--around-marker): the windows before and after the first marker containing M, as a pair (A, B).
+Result<std::pair<Window, Window>> parseAroundMarker(const std::string& text);
 
 struct SeriesStats {
     std::uint64_t count = 0;

@@ -56,6 +56,18 @@ Result<Window> parseMarkerWindow(const std::string& text)
     return w;
 }
 
+Result<std::pair<Window, Window>> parseAroundMarker(const std::string& text)
+{
+    if (text.empty())
+        return makeError("empty marker text",
+            "write --around-marker M with a piece of one marker's text (see `rdtscope-cli summary FILE`)");
+    Window before, after;
+    before.kind = Window::Kind::BeforeMarker;
+    after.kind = Window::Kind::AfterMarker;
+    before.fromMarker = after.fromMarker = text;
+    return std::pair { before, after };
+}
+
 std::string Window::describe() const
 {
     char buf[96];
@@ -68,6 +80,10 @@ std::string Window::describe() const
         return buf;
     case Kind::Markers:
         return "between markers '" + fromMarker + "' and '" + toMarker + "'";
+    case Kind::BeforeMarker:
+        return "before marker '" + fromMarker + "'";
+    case Kind::AfterMarker:
+        return "after marker '" + fromMarker + "'";
     }
     return {};
 }

@@ -86,6 +86,47 @@ Result<std::pair<double, double>> resolveWindow(
                 "pick markers at different times; " + markerList(markers));
         return std::pair { markers[first].timeS, markers[second].timeS };
     }
+    case Window::Kind::BeforeMarker:
+    case Window::Kind::AfterMarker: {
+        const std::size_t at = findMarker(markers, window.fromMarker, 0);
+        if (at == markers.size())
+            return makeError(
+                "no marker contains '" + window.fromMarker + "'", "pick text from one marker; " + markerList(markers));
+        const double t = markers[at].timeS;
+        // Markers at the change's own time (several written at once) are not spans: the neighbours are the
+        // nearest markers at another time.
+        if (window.kind == Window::Kind::BeforeMarker) {
+            double from = 0;
+            for (std::size_t i = at; i-- > 0;)
+                if (markers[i].timeS < t) {
+                    from = markers[i].timeS;
+                    break;
+                }
+            if (from >= t)
+                return makeError("nothing was recorded before the marker '" + markers[at].text + "'",
+                    "pick a marker with a measured span before it; " + markerList(markers));
+            return std::pair { from, t };
+        }
+        std::size_t next = at + 1;
+        while (next < markers.size() && markers[next].timeS <= t)
+            ++next;
+        if (next == markers.size())
+            return makeError("no marker after '" + markers[at].text + "' starts a span to compare",
+                "the span after a change starts at the next marker (a blame containment writes one when the victim "
+                "has settled); "
+                    + markerList(markers));
+        const double from = markers[next].timeS;
+        double to = lengthS;
+        for (std::size_t i = next + 1; i < markers.size(); ++i)
+            if (markers[i].timeS > from) {
+                to = markers[i].timeS;
+                break;
+            }
+        if (to <= from)
+            return makeError("nothing was recorded after the marker '" + markers[next].text + "'",
+                "pick a marker with a measured span after it; " + markerList(markers));
+        return std::pair { from, to };
+    }
     }
     return std::pair { 0.0, lengthS };
 }

@@ -23,6 +23,7 @@ bool Measurer::pollAt(std::uint64_t offset, std::map<std::string, Reading>& out)
     if (m_paced) m_engine.waitUntil(m_wall0 + std::chrono::nanoseconds(offset));
     m_engine.advanceTo(m_t0 + offset);
     m_offset = offset;
+    m_polled = false;
     (void)m_engine.pollRdt();
     for (auto& e : m_engine.drainEvents()) {
         if (const auto* b = std::get_if<RdtSampleBatch>(&e)) {
@@ -34,6 +35,8 @@ bool Measurer::pollAt(std::uint64_t offset, std::map<std::string, Reading>& out)
                 r.total += smp.mbmTotalBytes;
                 r.local += smp.mbmLocalBytes;
             }
+            m_latest = out;
+            m_polled = true;
         } else if (m_hooks.onEvent) {
             m_hooks.onEvent(e);
         }
@@ -57,7 +60,12 @@ bool Measurer::measure(std::uint64_t ns, std::map<std::string, GroupMeasure>& ou
     std::map<std::string, double> occupancySum;
     unsigned polls = 0;
     const std::uint64_t start = m_offset, end = m_offset + std::max<std::uint64_t>(ns, 1);
-    if (!pollAt(m_offset, first)) return false;
+    if (m_polled) {
+        first = m_latest; // the settle's last poll, at this very instant
+        if (stopRequested()) return false;
+    } else if (!pollAt(m_offset, first)) {
+        return false;
+    }
     while (m_offset < end) {
         if (!pollAt(std::min(end, m_offset + m_pollNs), last)) return false;
         for (const auto& [g, r] : last)

@@ -56,6 +56,10 @@ private:
     Hooks m_hooks;
     std::uint64_t m_t0 = 0, m_offset = 0;
     std::chrono::steady_clock::time_point m_wall0;
+    /// The last poll's readings and whether there was one: a measurement starting where a settle ended starts from
+    /// them instead of polling the same instant again (a second batch at one time is a duplicate session row).
+    std::map<std::string, Reading> m_latest;
+    bool m_polled = false;
 };
 
 } // namespace rdt::experiment

@@ -11,7 +11,9 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -354,4 +356,48 @@ TEST(AgentOverSsh, KillingSshDuringAnAllocationLeavesTheTreeBeforeOrAfterNeverBe
                 "had applied the change)\n",
         wholeCommand.count() * 1000, completed, interrupted, interruptedAfterTheChange);
     EXPECT_GT(interrupted, 0) << "no kill landed before the command finished: the test proved nothing";
+}
+
+// Issue #48's Done-when over --connect: the blame with probes runs in the agent behind ssh (the simulator is the
+// agent's), names the streamer with a causal verdict and restores what it fenced; on a sim-msr machine whose
+// registers are a file, every register the probes wrote holds its old value afterwards (read before and after).
+TEST(AgentOverSsh, BlameWithProbesThroughSshNamesTheStreamerAndRestores)
+{
+    ASSERT_TRUE(g_sandbox->ok());
+    const auto r = run(
+        { "env", "RDTSCOPE_SSH_COMMAND=" + g_sandbox->sshCommand, RDTSCOPE_CLI, "--connect", url(), "blame", "--victim",
+            "victim", "--source", "sim", "--scenario", "noisy-neighbour", "--duration", "15", "--probe" },
+        120, true);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("   1  streamer             cache"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("probe: fencing streamer (L3:0=1) gave victim back"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(": culprit"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("probe: streamer: restore wrote L3:0=7ff"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("every probed allocation reads back as before"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("all values above are simulated"), std::string::npos) << r.err;
+
+    const std::string dir = g_sandbox->dir + "/blame-msr";
+    const std::string source = "sim-msr:" + dir;
+    const auto viaAgent = [&](std::vector<std::string> args) {
+        std::vector<std::string> argv { "env", "RDTSCOPE_SSH_COMMAND=" + g_sandbox->sshCommand, RDTSCOPE_CLI,
+            "--connect", url() };
+        argv.insert(argv.end(), args.begin(), args.end());
+        return run(argv, 120, true);
+    };
+    const auto shown = viaAgent({ "alloc", "show", "--source", source }); // programs the machine
+    ASSERT_EQ(shown.exitCode, 0) << shown.err;
+    const auto registers = [&] {
+        // "CPU MSR VALUE" lines; the file's order is not part of the state.
+        std::ifstream in(dir + "/msrs");
+        std::set<std::string> lines;
+        for (std::string line; std::getline(in, line);)
+            if (!line.empty() && line[0] != '#') lines.insert(line);
+        return lines;
+    };
+    const auto before = registers();
+    ASSERT_EQ(before.count("0 0xc91 0x7ff"), 1u) << "IA32_L3_QOS_MASK_1 is in the file";
+    const auto probed = viaAgent({ "blame", "--victim", "victim", "--duration", "4", "--probe", "--source", source });
+    ASSERT_EQ(probed.exitCode, 0) << probed.out << probed.err;
+    EXPECT_NE(probed.err.find("fence wrote L3:0=1"), std::string::npos) << probed.err;
+    EXPECT_EQ(registers(), before);
 }

@@ -6,12 +6,15 @@
 #include "blame/Containment.h"
 #include "blame/FencePlan.h"
 #include "blame/SuspectRanking.h"
+#include "blame/TaskSuspects.h"
 #include "engine/CaptureService.h"
 #include "engine/SourceAssembly.h"
 #include "rdt/TestTree.h"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 
 using namespace rdt;
@@ -248,16 +251,18 @@ TEST(BlameContain, TheCulpritIsContainedTheVictimRecoversAndUndoRestores)
     const auto& c = *r->containment;
     ASSERT_TRUE(c.applied) << c.error;
     EXPECT_EQ(c.group, "streamer");
-    // The victim held 16 MiB while the streamer was fenced: 8 ways of 2.25 MiB plus one are left to it, two to the
-    // streamer at the low end.
-    EXPECT_EQ(c.victimWays, 9u);
-    EXPECT_EQ(c.text, "L3:0=3");
+    // The victim's misses, swept over its ways with the streamer isolated, stop falling at 7 ways (its knee): those
+    // are left to it, the other four to the streamer at the low end.
+    EXPECT_EQ(c.victimWays, 7u);
+    EXPECT_NE(c.waysText.find("victim's knee: 7 way(s)"), std::string::npos) << c.waysText;
+    EXPECT_EQ(c.text, "L3:0=f");
+    EXPECT_TRUE(c.bandwidthText.empty()) << "a cache culprit gets no MB cap";
     EXPECT_EQ(c.undoText, "L3:0=7ff");
     EXPECT_GT(c.victimOccupancyAfter, 3 * c.victimOccupancyBefore);
     EXPECT_LT(c.victimMissBpsAfter, 0.1 * c.victimMissBpsBefore);
     EXPECT_GT(c.occupancyRecovered, 0.4);
     auto now = schemataOf(*svc);
-    EXPECT_EQ(now["streamer"].rfind("L3:0=3\n", 0), 0u) << now["streamer"];
+    EXPECT_EQ(now["streamer"].rfind("L3:0=f\n", 0), 0u) << now["streamer"];
     EXPECT_EQ(now["victim"], before.at("victim"));
     const auto undone = undoContainment(*svc, c);
     ASSERT_TRUE(undone.ok) << undone.toString();
@@ -305,4 +310,169 @@ TEST(Blame, TheLoudestNeighbourIsNotBlamedWhenItsWaysAreItsOwn)
     ASSERT_TRUE(indexer->probe);
     EXPECT_EQ(indexer->probe->verdict, "culprit") << indexer->probe->sentence;
     EXPECT_EQ(r->ranking[0].group, "indexer");
+}
+
+TEST(BlameContain, ABandwidthCulpritIsCappedInTheMachinesOwnUnit)
+{
+    api::BandwidthLayout mb;
+    mb.resource = "MB";
+    mb.domains = { 0 };
+    // Intel: percent of peak in steps of bandwidth_gran; the cap withholds the culprit's share of the harm.
+    mb.unit = api::BandwidthUnit::Percent;
+    mb.minValue = 10;
+    mb.maxValue = 100;
+    mb.granularity = 10;
+    EXPECT_EQ(bandwidthCap(mb, 20e9, 0.5)->first, 50u);
+    EXPECT_EQ(bandwidthCap(mb, 20e9, 0.85)->first, 10u); // 15 % rounds down to the 10 % step
+    EXPECT_EQ(bandwidthCap(mb, 20e9, 0.99)->first, 10u); // never below min_bandwidth
+    // AMD: 1/8 GB/s steps of absolute bandwidth: 20 GB/s less 85 % is 3 GB/s, 24 steps.
+    mb.unit = api::BandwidthUnit::EighthGBps;
+    mb.minValue = 1;
+    mb.maxValue = 2048;
+    mb.granularity = 1;
+    const auto amd = bandwidthCap(mb, 20e9, 0.85);
+    ASSERT_TRUE(amd);
+    EXPECT_EQ(amd->first, 24u);
+    EXPECT_NE(amd->second.find("/8 GB/s"), std::string::npos) << amd->second;
+    // mba_MBps: MiB/s.
+    mb.unit = api::BandwidthUnit::MiBps;
+    mb.minValue = 0;
+    mb.maxValue = 4294967295u;
+    EXPECT_EQ(bandwidthCap(mb, 20e9, 0.85)->first, 2861u); // 3e9 B/s / 1048576
+    // A throttle level is not a cap.
+    mb.unit = api::BandwidthUnit::ThrottleLevel;
+    EXPECT_FALSE(bandwidthCap(mb, 20e9, 0.85));
+
+    // The plan: the victim keeps its knee's ways, the culprit the rest and the cap.
+    Capabilities caps;
+    ResourceCaps l3;
+    l3.name = "L3";
+    l3.domains = { 0 };
+    l3.cbmMask = 0x7ff;
+    l3.cbmBits = 11;
+    l3.minCbmBits = 1;
+    caps.resources.push_back(l3);
+    std::vector<engine::GroupState> groups(2);
+    groups[0].info.path = "victim";
+    groups[0].info.isControl = true;
+    groups[0].schemata = *Schemata::parseStrict("L3:0=7ff\nMB:0=100\n");
+    groups[1].info.path = "hog";
+    groups[1].info.isControl = true;
+    groups[1].schemata = *Schemata::parseStrict("L3:0=7ff\nMB:0=100\n");
+    api::AllocationLayout layout;
+    api::BandwidthLayout percent;
+    percent.resource = "MB";
+    percent.domains = { 0 };
+    percent.minValue = 10;
+    percent.granularity = 10;
+    layout.bandwidths.push_back(percent);
+    ContainmentNeed need;
+    need.victimWays = 7;
+    need.culpritBps = 20e9;
+    need.effect = 0.6;
+    const auto c = planContainment(caps, layout, groups, "hog", Resource::Bandwidth, need);
+    ASSERT_TRUE(c) << c.error().toString();
+    EXPECT_EQ(c->text, "L3:0=f MB:0=40");
+    EXPECT_EQ(c->undoText, "L3:0=7ff MB:0=100");
+    EXPECT_EQ(c->victimWays, 7u);
+    EXPECT_NE(c->bandwidthText.find("MB capped at 40%"), std::string::npos) << c->bandwidthText;
+    // Without MBA the bandwidth culprit is contained by ways, and the containment says so.
+    const auto noMba = planContainment(caps, {}, groups, "hog", Resource::Bandwidth, need);
+    ASSERT_TRUE(noMba);
+    EXPECT_EQ(noMba->text, "L3:0=f");
+    EXPECT_NE(noMba->bandwidthText.find("no MBA"), std::string::npos);
+}
+
+TEST(BlameTasks, TheDefaultGroupsTasksAreProbedOneByOneAndComeBack)
+{
+    // A streamer and a compute-bound thread share the default group with nobody watching them apart: the default
+    // group is blamed, then each task is moved for a moment into a fenced group of its own.
+    char tmpl[] = "/tmp/rdtscope-blame-tasks-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    const std::string path = std::string(tmpl) + "/tasks.scn";
+    std::ofstream(path) << "name blame-default-tasks\ntitle Two tasks in the default group\n"
+                           "machine preset=skx-6154 sockets=1 cores=6 sampling=256\n"
+                           "mkdir victim\n"
+                           "thread v0 group=victim cpu=0 pattern=random ws=12M compute=40\n"
+                           "thread hog cpu=1 pattern=stream ws=512M compute=4\n"
+                           "thread calm cpu=2 pattern=random ws=256K compute=80\n";
+    auto svc = openSim(path);
+    ASSERT_TRUE(svc);
+    const auto tasksOf = [&](const std::string& group) {
+        for (const auto& g : svc->snapshot(true).groups)
+            if (g.info.path == group) return g.tasks;
+        return std::vector<unsigned> {};
+    };
+    const auto before = schemataOf(*svc);
+    const auto defaultTasks = tasksOf("");
+    ASSERT_GE(defaultTasks.size(), 2u);
+    auto r = runBlame(*svc, quick(true));
+    ASSERT_TRUE(r) << r.error().toString();
+    const Suspect* group = find(*r, "");
+    ASSERT_TRUE(group && group->probe);
+    EXPECT_EQ(group->probe->verdict, "culprit");
+    std::vector<const Suspect*> tasks;
+    for (const auto& s : r->ranking)
+        if (s.task) tasks.push_back(&s);
+    ASSERT_EQ(tasks.size(), std::min<std::size_t>(defaultTasks.size(), 3));
+    unsigned culprits = 0, innocents = 0;
+    for (const auto* t : tasks) {
+        ASSERT_TRUE(t->probe) << suspectName(*t);
+        EXPECT_TRUE(t->probe->restored) << suspectName(*t);
+        EXPECT_EQ(suspectName(*t).rfind("default/" + std::to_string(*t->task), 0), 0u);
+        EXPECT_NE(t->sentence.find("no passive evidence of its own"), std::string::npos) << t->sentence;
+        EXPECT_NE(t->probe->fence.find("rdtscope-blame-task"), std::string::npos) << t->probe->fence;
+        culprits += t->probe->verdict == "culprit";
+        innocents += t->probe->verdict == "innocent";
+    }
+    EXPECT_EQ(culprits, 1u) << "the streamer, and only it";
+    EXPECT_GE(innocents, 1u) << "the compute-bound thread";
+    bool noted = false;
+    for (const auto& n : r->notes)
+        noted = noted || n.find("no per-task CPU time") != std::string::npos;
+    EXPECT_TRUE(noted) << "a simulated source says why its tasks are not ordered by CPU time";
+    // Every task is back in the default group, the probe's group is gone, and every allocation is as it was.
+    EXPECT_TRUE(r->restored);
+    EXPECT_EQ(tasksOf(""), defaultTasks);
+    EXPECT_EQ(schemataOf(*svc), before);
+    std::filesystem::remove_all(tmpl);
+}
+
+TEST(BlameTasks, BusiestTasksComeFromProcCpuTime)
+{
+    char tmpl[] = "/tmp/rdtscope-blame-proc-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    const std::string root = tmpl;
+    const auto task = [&](unsigned pid, const std::string& comm, unsigned utime, unsigned stime) {
+        std::filesystem::create_directories(root + "/" + std::to_string(pid));
+        // A command name with a space and a parenthesis: the fields are counted after the last ')'.
+        std::ofstream(root + "/" + std::to_string(pid) + "/stat")
+            << pid << " (" << comm << ") S 1 1 1 0 -1 4194560 100 0 0 0 " << utime << " " << stime
+            << " 0 0 20 0 1 0 100\n";
+        std::ofstream(root + "/" + std::to_string(pid) + "/comm") << comm << "\n";
+    };
+    task(10, "idle one", 5, 5);
+    task(11, "busy (x)", 100, 0);
+    task(12, "half", 40, 10);
+    const auto before = readTaskStats({ 10, 11, 12, 13 }, root);
+    EXPECT_EQ(before.count(13), 0u) << "a task that is gone has nothing";
+    ASSERT_TRUE(before.at(11).cpuTicks);
+    EXPECT_EQ(*before.at(11).cpuTicks, 100u);
+    EXPECT_EQ(before.at(11).comm, "busy (x)");
+    task(11, "busy (x)", 300, 0); // 200 ticks in 2 s at 100 Hz: a whole CPU
+    task(12, "half", 120, 30); // 100 ticks: half a CPU
+    const auto after = readTaskStats({ 10, 11, 12 }, root);
+    const auto busy = busiestTasks({ 10, 11, 12 }, before, after, 2.0, 100, 3);
+    ASSERT_EQ(busy.size(), 2u) << "the task that used no CPU is left out";
+    EXPECT_EQ(busy[0].pid, 11u);
+    EXPECT_NEAR(*busy[0].cpuShare, 1.0, 1e-9);
+    EXPECT_EQ(busy[1].pid, 12u);
+    EXPECT_NEAR(*busy[1].cpuShare, 0.5, 1e-9);
+    EXPECT_EQ(taskSuspectName(11, "busy (x)"), "default/11 busy (x)");
+    // Without CPU times, the tasks as listed.
+    const auto listed = busiestTasks({ 12, 10, 11 }, {}, {}, 2.0, 100, 2);
+    ASSERT_EQ(listed.size(), 2u);
+    EXPECT_EQ(listed[0].pid, 12u);
+    EXPECT_FALSE(listed[0].cpuShare);
+    std::filesystem::remove_all(tmpl);
 }

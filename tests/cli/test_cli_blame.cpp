@@ -109,7 +109,8 @@ TEST(CliBlame, RecordedRunReplaysItsRankingProbesAndContainment)
     const std::string file = std::string(tmpl) + "/blame.rdts";
     const auto r = runCli("blame --victim victim --source sim --duration 4 --probe --contain --record " + file, 120);
     ASSERT_EQ(r.exitCode, 0) << r.output;
-    EXPECT_NE(r.output.find("contained streamer (L3:0=3, 9 way(s) left to victim)"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("contain: victim's knee: 7 way(s)"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("contained streamer (L3:0=f, 7 way(s) left to victim)"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("undo: rdtscope-cli alloc set 'L3:0=7ff' --group streamer"), std::string::npos) << r.output;
     const auto replay = runCli("replay " + file + " --speed max >/dev/null");
     ASSERT_EQ(replay.exitCode, 0) << replay.output;
@@ -125,11 +126,42 @@ TEST(CliBlame, RecordedRunReplaysItsRankingProbesAndContainment)
     // The probe's fence and restore and the containment are allocation events of the session, in order.
     const auto fence = replay.output.find("streamer L3:0 7ff -> 1");
     const auto restore = replay.output.find("streamer L3:0 1 -> 7ff");
-    const auto contain = replay.output.find("streamer L3:0 7ff -> 3");
+    const auto contain = replay.output.find("streamer L3:0 7ff -> f");
     ASSERT_NE(fence, std::string::npos) << replay.output;
     ASSERT_NE(restore, std::string::npos) << replay.output;
     ASSERT_NE(contain, std::string::npos) << replay.output;
     EXPECT_LT(fence, restore);
     EXPECT_LT(restore, contain);
+
+    // diff of the one session around the containment: the victim and the culprit before and after it.
+    const auto diff = runCli("diff " + file + " --around-marker 'blame: contain:' --json 2>/dev/null");
+    ASSERT_EQ(diff.exitCode, 0) << diff.output;
+    auto doc = rdt::json::parse(diff.output);
+    ASSERT_TRUE(doc) << diff.output;
+    std::map<std::pair<std::string, std::string>, std::pair<double, double>> rdtRows;
+    std::map<std::string, std::pair<std::string, std::string>> l3;
+    for (const auto& row : (*doc)["rows"]) {
+        const std::string section = row["section"].get<std::string>(), group = row["group"].get<std::string>();
+        if (section == "rdt" && row["a"].is_number() && row["b"].is_number())
+            rdtRows[{ group, row["metric"].get<std::string>() }] = { row["a"].get<double>(), row["b"].get<double>() };
+        if (section == "allocation" && row["item"].get<std::string>() == "L3"
+            && row["metric"].get<std::string>() == "ways")
+            l3[group] = { row["text_a"].get<std::string>(), row["text_b"].get<std::string>() };
+    }
+    ASSERT_TRUE(rdtRows.count({ "victim", "occupancy_mean" })) << diff.output;
+    const auto [occA, occB] = rdtRows[{ "victim", "occupancy_mean" }];
+    EXPECT_GT(occB, 3 * occA) << "the victim holds more of L3 after the containment";
+    const auto [bwA, bwB] = rdtRows[{ "victim", "total_bw_mean" }];
+    EXPECT_LT(bwB, 0.1 * bwA) << "and misses less";
+    const auto [sOccA, sOccB] = rdtRows[{ "streamer", "occupancy_mean" }];
+    EXPECT_LT(sOccB, 0.5 * sOccA) << "the culprit holds its 4 ways only";
+    EXPECT_EQ(l3["streamer"], (std::pair<std::string, std::string> { "7ff", "f" })) << diff.output;
+    const auto text = runCli("diff " + file + " --around-marker 'blame: contain:'");
+    ASSERT_EQ(text.exitCode, 0) << text.output;
+    EXPECT_NE(text.output.find("before marker 'blame: contain:'"), std::string::npos) << text.output;
+    EXPECT_NE(text.output.find("after marker 'blame: contain:'"), std::string::npos) << text.output;
+    const auto noB = runCli("diff " + file);
+    EXPECT_EQ(noB.exitCode, 2) << noB.output;
+    EXPECT_NE(noB.output.find("--around-marker"), std::string::npos) << noB.output;
     std::filesystem::remove_all(tmpl);
 }
