@@ -231,7 +231,9 @@ TEST(ComparePerfData, LoadLatencyByMemoryRegion)
     EXPECT_GT(*mean->a, 0.0);
     // The data sources are the same bytes on both sides: unchanged.
     for (const auto& r : c.rows)
-        if (r.section == Section::LatencySource && r.metric == "share") EXPECT_EQ(*r.delta(), 0.0) << r.item;
+        if (r.section == Section::LatencySource && r.metric == "share") {
+            EXPECT_EQ(*r.delta(), 0.0) << r.item;
+        }
 
     int rc = -1;
     const std::string text = cli("diff '" + a + "' '" + b + "'", &rc);

@@ -302,7 +302,9 @@ TEST(ResctrlSelftestPresets, EveryPresetPassesOrSkipsWithTheReason)
         unsigned passed = 0;
         for (const auto& r : suite.run()) {
             EXPECT_NE(r.verdict, Verdict::Fail) << r.name << ": " << r.reason;
-            if (r.verdict == Verdict::Skip) EXPECT_FALSE(r.reason.empty()) << r.name;
+            if (r.verdict == Verdict::Skip) {
+                EXPECT_FALSE(r.reason.empty()) << r.name;
+            }
             passed += r.verdict == Verdict::Pass ? 1 : 0;
         }
         EXPECT_GE(passed, 3u);

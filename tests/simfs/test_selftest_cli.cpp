@@ -135,7 +135,9 @@ TEST(SelftestCli, SigtermRemovesEveryGroupMade)
     // Either the signal came during the run (143, "interrupted") or the run had already ended cleanly.
     const bool interrupted = r.out.find("exit=143") != std::string::npos;
     EXPECT_TRUE(interrupted || r.out.find("exit=0") != std::string::npos) << r.out;
-    if (interrupted) EXPECT_NE(r.out.find("# interrupted by signal 15"), std::string::npos) << r.out;
+    if (interrupted) {
+        EXPECT_NE(r.out.find("# interrupted by signal 15"), std::string::npos) << r.out;
+    }
 }
 
 // Done when: `rdtscope-cli selftest` on a machine without RDT says why nothing can be tested and exits 3.
