@@ -16,15 +16,9 @@ using namespace rdt::engine;
 
 namespace {
 
-const char* const kSchemataFiles[] = { "schemata", "Guaranteed/schemata", "non_goresctrl.Group/schemata",
-    "goresctrl.Guaranteed/schemata", "goresctrl.Stale/schemata" };
-
 std::map<std::string, std::string> schemataFiles(const test::TempTree& tree)
 {
-    std::map<std::string, std::string> out;
-    for (const char* f : kSchemataFiles)
-        out[f] = tree.read(f);
-    return out;
+    return test::fullTreeSchemata(tree);
 }
 
 } // namespace

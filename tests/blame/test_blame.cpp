@@ -2,6 +2,7 @@
 // Blame on the simulated noisy neighbour through a local engine: the streamer ranked and proven the culprit, every
 // schemata back as it was after the probes (also when stopped mid-probe), --probe refused on a source that cannot
 // be written, and a copied fixture tree, whose counters never move, said to give no evidence.
+#include "../engine/SimService.h"
 #include "blame/Blame.h"
 #include "blame/Containment.h"
 #include "blame/FencePlan.h"
@@ -24,21 +25,10 @@ namespace {
 
 std::unique_ptr<engine::CaptureService> openSim(const std::string& scenario = "noisy-neighbour")
 {
-    engine::ServiceOptions o;
-    o.rdt.spec = "sim";
-    o.rdt.scenario = scenario;
-    auto s = engine::CaptureService::open(o);
-    EXPECT_TRUE(s) << (s ? "" : s.error().toString());
-    return s ? std::move(*s) : nullptr;
+    return test::openSim(scenario);
 }
 
-std::map<std::string, std::string> schemataOf(engine::Engine& e)
-{
-    std::map<std::string, std::string> out;
-    for (const auto& g : e.snapshot().groups)
-        if (g.info.isControl) out[g.info.path] = g.schemata.format();
-    return out;
-}
+using test::schemataOf;
 
 BlameSettings quick(bool probe)
 {

@@ -2,6 +2,7 @@
 // The protect loop on the simulated load-steps scenario through a local engine: the model policy holds the target
 // after the load step and leaves every best-effort schemata as it found it; a stop mid-run (the CLI's SIGINT) and a
 // lost external signal write the start allocation back; the floors and the write-rate limit hold; the lab runs.
+#include "../engine/SimService.h"
 #include "engine/CaptureService.h"
 #include "protect/Lab.h"
 #include "protect/Protect.h"
@@ -18,21 +19,10 @@ namespace {
 
 std::unique_ptr<engine::CaptureService> openSim(const std::string& scenario = "load-steps")
 {
-    engine::ServiceOptions o;
-    o.rdt.spec = "sim";
-    o.rdt.scenario = scenario;
-    auto s = engine::CaptureService::open(o);
-    EXPECT_TRUE(s) << (s ? "" : s.error().toString());
-    return s ? std::move(*s) : nullptr;
+    return test::openSim(scenario);
 }
 
-std::map<std::string, std::string> schemataOf(engine::Engine& e)
-{
-    std::map<std::string, std::string> out;
-    for (const auto& g : e.snapshot().groups)
-        if (g.info.isControl) out[g.info.path] = g.schemata.format();
-    return out;
-}
+using test::schemataOf;
 
 ProtectSettings settings(const std::string& policy, std::uint64_t seconds)
 {

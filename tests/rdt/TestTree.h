@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -152,5 +153,15 @@ private:
     int m_code = EINVAL;
     std::string m_status;
 };
+
+/// The schemata files of the `resctrl.full` fixture tree's control groups, by path, as `tree` holds them now.
+inline std::map<std::string, std::string> fullTreeSchemata(const TempTree& tree)
+{
+    std::map<std::string, std::string> out;
+    for (const char* f : { "schemata", "Guaranteed/schemata", "non_goresctrl.Group/schemata",
+             "goresctrl.Guaranteed/schemata", "goresctrl.Stale/schemata" })
+        out[f] = tree.read(f);
+    return out;
+}
 
 } // namespace rdt::test
