@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "FsmPolicy.h"
 
-#include <cstdio>
-
 namespace rdt::protect {
 
 namespace {
@@ -15,13 +13,6 @@ const char* resourceName(KnobResource r)
 KnobResource other(KnobResource r)
 {
     return r == KnobResource::Ways ? KnobResource::Mba : KnobResource::Ways;
-}
-
-std::string slackText(double slack)
-{
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "slack %.3f", slack);
-    return buf;
 }
 
 } // namespace

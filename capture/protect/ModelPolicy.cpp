@@ -11,13 +11,6 @@ namespace rdt::protect {
 
 namespace {
 
-std::string slackText(double slack)
-{
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "slack %.3f", slack);
-    return buf;
-}
-
 std::string mib(double bytes)
 {
     char buf[48];

@@ -7,6 +7,7 @@
 
 #include "Knobs.h"
 #include "core/Result.h"
+#include "core/Text.h"
 
 #include <cstdint>
 #include <memory>
@@ -24,6 +25,12 @@ struct IntervalView {
     double beMissBps = 0; ///< the best-effort groups' memory traffic (MBM total)
     Knobs knobs; ///< in force during the interval
 };
+
+/// "slack 0.042": how a policy's reason names the slack it acted on.
+inline std::string slackText(double slack)
+{
+    return formatString("slack %.3f", slack);
+}
 
 /// A policy's answer: the knobs wanted and why ("" reason: nothing to do).
 struct PolicyDecision {

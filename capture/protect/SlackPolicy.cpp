@@ -3,20 +3,7 @@
 
 #include "KnobSteps.h"
 
-#include <cstdio>
-
 namespace rdt::protect {
-
-namespace {
-
-std::string slackText(double slack)
-{
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "slack %.3f", slack);
-    return buf;
-}
-
-} // namespace
 
 Knobs SlackPolicy::initial(const KnobLimits& limits, const Knobs& start)
 {
