@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ExternalSignal.h"
 
+#include "core/Text.h"
+
 #include <cctype>
 #include <cerrno>
-#include <cmath>
 #include <csignal>
-#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
@@ -80,11 +80,10 @@ Result<double> ExternalSignal::read() const
         std::size_t j = i;
         while (j < out.size() && !std::isspace(static_cast<unsigned char>(out[j])))
             ++j;
-        const std::string word = out.substr(i, j - i);
-        char* end = nullptr;
-        errno = 0;
-        const double v = std::strtod(word.c_str(), &end);
-        if (!word.empty() && end == word.c_str() + word.size() && errno == 0 && std::isfinite(v)) return v;
+        // core/Text.h's reader: the same in every locale (strtod follows LC_NUMERIC, which the GUI sets).
+        const std::string_view word(out.data() + i, j - i);
+        std::size_t used = 0;
+        if (const auto v = parseFiniteDouble(word, &used); v && used == word.size() && !word.empty()) return *v;
         i = j;
     }
     return errnoError(EINVAL, "signal command '" + m_command + "' printed no number",
